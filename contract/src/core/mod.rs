@@ -1,0 +1,718 @@
+//! The protocol-independent core: JSON reading with exact numbers and WTF-16-safe strings
+//! ([`json`]), issue paths, raw opaque values, preserved unknown fields, and the field traits
+//! that the per-protocol declarations are built from.
+
+pub mod json;
+#[macro_use]
+mod macros;
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::fmt;
+
+use json::{decode_string, JsonKind, Val};
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::ser::{Error as _, SerializeMap};
+use serde::{Serialize, Serializer};
+
+/// One validation failure: where (`path`) and which rule (`message`).
+///
+/// `path` is the reference's dotted form counted from the frame root, array indices as
+/// numbers (`payload.deltas.0.t`); `""` is the root. Spec graphmind-v1 §2 and §5.2.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Issue {
+    /// Dotted path from the frame root, `""` for the root itself.
+    pub path: String,
+    /// Stable English text naming the rule (expected type, allowed values, bound).
+    pub message: String,
+}
+
+impl fmt::Display for Issue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            write!(f, "(root): {}", self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+/// A path being walked, as a linked list on the stack: no allocation until an issue is made.
+#[derive(Clone, Copy)]
+#[doc(hidden)]
+pub enum Path<'p> {
+    Root,
+    Key(&'p Path<'p>, &'p str),
+    Index(&'p Path<'p>, usize),
+}
+
+impl Path<'_> {
+    pub(crate) fn render(&self) -> String {
+        let mut segs: Vec<String> = Vec::new();
+        let mut cur = self;
+        loop {
+            match cur {
+                Path::Root => break,
+                Path::Key(p, k) => {
+                    segs.push((*k).to_owned());
+                    cur = p;
+                }
+                Path::Index(p, i) => {
+                    segs.push(i.to_string());
+                    cur = p;
+                }
+            }
+        }
+        segs.reverse();
+        segs.join(".")
+    }
+}
+
+/// Collects issues while a frame is read.
+#[doc(hidden)]
+pub struct Ctx {
+    pub(crate) issues: Vec<Issue>,
+}
+
+impl Ctx {
+    pub(crate) fn new() -> Self {
+        Ctx { issues: Vec::new() }
+    }
+
+    pub fn issue(&mut self, path: &Path<'_>, message: impl Into<String>) {
+        self.issues.push(Issue { path: path.render(), message: message.into() });
+    }
+
+    /// Records "expected X, received Y" and returns `None`.
+    pub fn expected<T>(&mut self, path: &Path<'_>, what: &str, got: Option<Val<'_>>) -> Option<T> {
+        let received = match got {
+            None => "undefined (the field is required)",
+            Some(v) => v.kind().name(),
+        };
+        let suffix = if got.is_some_and(|v| v.kind() == JsonKind::Null) { " (optional fields are not nullable)" } else { "" };
+        self.issue(path, format!("expected {what}, received {received}{suffix}"));
+        None
+    }
+}
+
+/// An opaque JSON value kept as its exact source text (spec graphmind-v1 §5.7): numbers such
+/// as `1e400`, lone-surrogate escapes and any depth survive byte for byte.
+///
+/// Construct from text with [`RawJson::from_json`] (validated) or from a serde value with
+/// [`RawJson::from_value`]; convert with [`RawJson::to_value`] when a host value is wanted.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct RawJson(Box<str>);
+
+impl fmt::Debug for RawJson {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "RawJson({})", self.0)
+    }
+}
+
+impl fmt::Display for RawJson {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl RawJson {
+    /// The JSON `null`.
+    pub fn null() -> Self {
+        RawJson("null".into())
+    }
+
+    /// Wraps already validated text. Crate-internal: callers outside have to go through
+    /// [`RawJson::from_json`].
+    /// Whitespace between tokens is dropped here, once, so that the stored text is exactly
+    /// what `serialize` writes and a parse → serialize → parse round trip compares equal.
+    pub(crate) fn from_validated(raw: &str) -> Self {
+        if !raw.as_bytes().iter().any(|c| matches!(c, b' ' | b'\n' | b'\r' | b'\t')) {
+            return RawJson(raw.into());
+        }
+        let mut out = Vec::with_capacity(raw.len());
+        json::write_compact(&mut out, raw);
+        RawJson(String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()).into_boxed_str())
+    }
+
+    /// Validates `text` as exactly one JSON value (the frame reader's rules, any depth up to
+    /// [`json::DEFAULT_MAX_DEPTH`]) and keeps its tokens verbatim, whitespace between them
+    /// dropped.
+    ///
+    /// # Errors
+    /// [`json::SyntaxError`] when `text` is not one JSON value.
+    pub fn from_json(text: &str) -> Result<Self, json::SyntaxError> {
+        json::validate(text, json::DEFAULT_MAX_DEPTH)?;
+        Ok(RawJson::from_validated(Val::root(text).raw()))
+    }
+
+    /// Serializes a serde value (compact).
+    pub fn from_value(value: &serde_json::Value) -> Self {
+        RawJson(value.to_string().into())
+    }
+
+    /// The exact JSON text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// `true` for the JSON `null`.
+    pub fn is_null(&self) -> bool {
+        &*self.0 == "null"
+    }
+
+    /// Decodes into a `serde_json::Value`.
+    ///
+    /// # Errors
+    /// When serde_json cannot represent the value: a lone surrogate, a number outside f64
+    /// range (`1e400`), or nesting deeper than 128.
+    pub fn to_value(&self) -> serde_json::Result<serde_json::Value> {
+        serde_json::from_str(&self.0)
+    }
+
+    /// Writes the value (already compact).
+    pub(crate) fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.0.as_bytes());
+    }
+}
+
+impl Serialize for RawJson {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match serde_json::value::RawValue::from_string(self.0.to_string()) {
+            Ok(raw) => raw.serialize(s),
+            Err(e) => Err(S::Error::custom(format!("opaque value not representable by serde_json: {e}"))),
+        }
+    }
+}
+
+impl JsonSchema for RawJson {
+    fn schema_name() -> Cow<'static, str> {
+        "AnyJson".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        Schema::from(true)
+    }
+}
+
+/// Unknown members of a loose object, in first-seen order, values as raw JSON (spec
+/// graphmind-v1 §1 "Every object is loose", §5.4 duplicate keys: last value wins, first
+/// position kept, as `JSON.parse` does). Known fields never land here.
+#[derive(Clone, Default, PartialEq, Eq)]
+pub struct Extras {
+    /// `(escaped key text, value)`; the key is kept escaped so it round-trips byte for byte.
+    entries: Vec<(Box<str>, RawJson)>,
+    /// Index of decoded keys, built only for objects with many members (bounded time on a
+    /// 1,000,000-key object).
+    index: Option<HashMap<String, usize>>,
+}
+
+impl fmt::Debug for Extras {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.entries.iter().map(|(k, v)| (k, v))).finish()
+    }
+}
+
+const EXTRAS_INDEX_THRESHOLD: usize = 16;
+
+impl Extras {
+    /// No unknown members.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Number of unknown members.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// `true` when there are none.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Looks a member up by its decoded name.
+    pub fn get(&self, name: &str) -> Option<&RawJson> {
+        self.position(name).map(|i| &self.entries[i].1)
+    }
+
+    /// Iterates `(decoded name, value)` in order. Names with lone-surrogate escapes decode
+    /// lossily (U+FFFD); [`Extras::iter_raw`] gives the escaped form.
+    pub fn iter(&self) -> impl Iterator<Item = (Cow<'_, str>, &RawJson)> {
+        self.entries.iter().map(|(k, v)| (decode_string(k).text, v))
+    }
+
+    /// Iterates `(escaped name, value)` in order: the name exactly as it sat between the
+    /// quotes on the wire.
+    pub fn iter_raw(&self) -> impl Iterator<Item = (&str, &RawJson)> {
+        self.entries.iter().map(|(k, v)| (&**k, v))
+    }
+
+    /// Sets a member by decoded name: replaces the value in place if present, else appends.
+    pub fn insert(&mut self, name: &str, value: RawJson) {
+        let mut quoted = Vec::with_capacity(name.len() + 2);
+        json::write_string(&mut quoted, name);
+        let escaped = String::from_utf8_lossy(&quoted[1..quoted.len() - 1]).into_owned();
+        self.insert_escaped(&escaped, value);
+    }
+
+    fn position(&self, name: &str) -> Option<usize> {
+        if let Some(index) = &self.index {
+            return index.get(name).copied();
+        }
+        self.entries.iter().position(|(k, _)| if k.contains('\\') { decode_string(k).text == name } else { &**k == name })
+    }
+
+    /// Last-wins insert of an escaped key.
+    pub(crate) fn insert_escaped(&mut self, escaped: &str, value: RawJson) {
+        let decoded = decode_string(escaped).text;
+        if let Some(i) = self.position(&decoded) {
+            self.entries[i].1 = value;
+            return;
+        }
+        if let Some(index) = &mut self.index {
+            index.insert(decoded.into_owned(), self.entries.len());
+        } else if self.entries.len() >= EXTRAS_INDEX_THRESHOLD {
+            let mut index: HashMap<String, usize> = self.entries.iter().enumerate().map(|(i, (k, _))| (decode_string(k).text.into_owned(), i)).collect();
+            index.insert(decoded.into_owned(), self.entries.len());
+            self.index = Some(index);
+        }
+        self.entries.push((escaped.into(), value));
+    }
+
+    pub(crate) fn write_members(&self, out: &mut Vec<u8>, first: &mut bool) {
+        for (k, v) in &self.entries {
+            if !std::mem::take(first) {
+                out.push(b',');
+            }
+            out.push(b'"');
+            out.extend_from_slice(k.as_bytes());
+            out.extend_from_slice(b"\":");
+            v.write(out);
+        }
+    }
+}
+
+impl Serialize for Extras {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.entries.len()))?;
+        for (k, v) in self.iter() {
+            map.serialize_entry(&k, v)?;
+        }
+        map.end()
+    }
+}
+
+impl JsonSchema for Extras {
+    fn schema_name() -> Cow<'static, str> {
+        "Extras".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        // Flattened into every object: says "open", never `additionalProperties: false`.
+        json_schema!({ "type": "object", "additionalProperties": true })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Field traits: how one declared field is read from and written to the wire.
+// ---------------------------------------------------------------------------------------------
+
+/// A value type that can sit in a contract field: reads itself from validated JSON (recording
+/// issues) and writes itself as `JSON.stringify` would.
+pub trait WireValue: Sized {
+    /// What the value is, for "expected …" messages (`"string"`, `"object (ErrorInfo)"`).
+    #[doc(hidden)]
+    const EXPECTED: &'static str;
+    /// Reads from `v`, recording every issue under `path`. `None` when invalid.
+    #[doc(hidden)]
+    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self>;
+    /// Appends the JSON form.
+    #[doc(hidden)]
+    fn write(&self, out: &mut Vec<u8>);
+    /// A borrowed, type-erased view for the bindings' reflection.
+    fn field_ref(&self) -> FieldRef<'_>;
+}
+
+/// How a declared field behaves when absent: required values record an issue, `Option`
+/// fields stay `None`. `null` is never "absent" (optional is not nullable, §5.11).
+pub trait WireField: Sized {
+    #[doc(hidden)]
+    fn read_field(ctx: &mut Ctx, v: Option<Val<'_>>, path: &Path<'_>) -> Option<Self>;
+    #[doc(hidden)]
+    fn write_field(&self, key: &str, out: &mut Vec<u8>, first: &mut bool);
+    /// `true` for an absent optional field (serde's `skip_serializing_if`).
+    fn is_absent(&self) -> bool {
+        false
+    }
+    /// The field's reflection view; `None` when absent.
+    fn field_ref_opt(&self) -> Option<FieldRef<'_>>;
+}
+
+#[doc(hidden)]
+pub(crate) fn write_key(out: &mut Vec<u8>, key: &str, first: &mut bool) {
+    if !std::mem::take(first) {
+        out.push(b',');
+    }
+    out.push(b'"');
+    out.extend_from_slice(key.as_bytes());
+    out.extend_from_slice(b"\":");
+}
+
+impl<T: WireValue> WireField for T {
+    fn read_field(ctx: &mut Ctx, v: Option<Val<'_>>, path: &Path<'_>) -> Option<Self> {
+        match v {
+            Some(v) => T::read(ctx, v, path),
+            None => {
+                ctx.issue(path, format!("expected {}, received undefined (the field is required)", T::EXPECTED));
+                None
+            }
+        }
+    }
+    fn write_field(&self, key: &str, out: &mut Vec<u8>, first: &mut bool) {
+        write_key(out, key, first);
+        self.write(out);
+    }
+    fn field_ref_opt(&self) -> Option<FieldRef<'_>> {
+        Some(self.field_ref())
+    }
+}
+
+impl<T: WireValue> WireField for Option<T> {
+    fn read_field(ctx: &mut Ctx, v: Option<Val<'_>>, path: &Path<'_>) -> Option<Self> {
+        match v {
+            None => Some(None),
+            Some(v) => T::read(ctx, v, path).map(Some),
+        }
+    }
+    fn write_field(&self, key: &str, out: &mut Vec<u8>, first: &mut bool) {
+        if let Some(v) = self {
+            write_key(out, key, first);
+            v.write(out);
+        }
+    }
+    fn is_absent(&self) -> bool {
+        self.is_none()
+    }
+    fn field_ref_opt(&self) -> Option<FieldRef<'_>> {
+        self.as_ref().map(WireValue::field_ref)
+    }
+}
+
+
+impl WireValue for String {
+    const EXPECTED: &'static str = "string";
+    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
+        match v.string_raw() {
+            Some(raw) => Some(decode_string(raw).text.into_owned()),
+            None => ctx.expected(path, "string", Some(v)),
+        }
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        json::write_string(out, self);
+    }
+    fn field_ref(&self) -> FieldRef<'_> {
+        FieldRef::Str(self)
+    }
+}
+
+impl WireValue for bool {
+    const EXPECTED: &'static str = "boolean";
+    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
+        v.as_bool().or_else(|| ctx.expected(path, "boolean", Some(v)))
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(if *self { b"true" } else { b"false" });
+    }
+    fn field_ref(&self) -> FieldRef<'_> {
+        FieldRef::Bool(*self)
+    }
+}
+
+fn read_safe_int(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<i64> {
+    let Some(x) = v.as_f64() else {
+        return ctx.expected(path, "integer", Some(v));
+    };
+    if let Some(i) = json::safe_integer(x) {
+        return Some(i);
+    }
+    if x.is_finite() && x.trunc() == x {
+        ctx.issue(path, format!("too big: expected a safe integer (|x| <= {}), received {}", json::MAX_SAFE_INTEGER, v.raw()));
+    } else {
+        ctx.issue(path, format!("expected integer, received {}", v.raw()));
+    }
+    None
+}
+
+/// `u64` fields hold a nonnegative safe integer: `0 ≤ x ≤ 2^53 − 1`, any spelling (`1e3`,
+/// `1.0`, `-0`). Spec graphmind-v1 §5.6.
+impl WireValue for u64 {
+    const EXPECTED: &'static str = "nonnegative integer";
+    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
+        let i = read_safe_int(ctx, v, path)?;
+        if i < 0 {
+            ctx.issue(path, format!("too small: expected integer to be >= 0, received {}", v.raw()));
+            return None;
+        }
+        Some(i as u64)
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.to_string().as_bytes());
+    }
+    fn field_ref(&self) -> FieldRef<'_> {
+        FieldRef::UInt(*self)
+    }
+}
+
+/// `i64` fields hold any safe integer, `|x| ≤ 2^53 − 1`.
+impl WireValue for i64 {
+    const EXPECTED: &'static str = "integer";
+    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
+        read_safe_int(ctx, v, path)
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.to_string().as_bytes());
+    }
+    fn field_ref(&self) -> FieldRef<'_> {
+        FieldRef::Int(*self)
+    }
+}
+
+/// `NonZeroU64` fields hold a positive safe integer (`> 0`).
+impl WireValue for std::num::NonZeroU64 {
+    const EXPECTED: &'static str = "positive integer";
+    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
+        let i = read_safe_int(ctx, v, path)?;
+        if i <= 0 {
+            ctx.issue(path, format!("too small: expected integer to be > 0, received {}", v.raw()));
+            return None;
+        }
+        std::num::NonZeroU64::new(i as u64)
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.to_string().as_bytes());
+    }
+    fn field_ref(&self) -> FieldRef<'_> {
+        FieldRef::UInt(self.get())
+    }
+}
+
+/// `f64` fields hold any finite double; `1e400` (Infinity in `JSON.parse`) is invalid.
+impl WireValue for f64 {
+    const EXPECTED: &'static str = "number";
+    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
+        let Some(x) = v.as_f64() else {
+            return ctx.expected(path, "number", Some(v));
+        };
+        if !x.is_finite() {
+            ctx.issue(path, format!("expected a finite number, received {} (Infinity)", v.raw()));
+            return None;
+        }
+        Some(x)
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        json::write_f64(out, *self);
+    }
+    fn field_ref(&self) -> FieldRef<'_> {
+        FieldRef::Number(*self)
+    }
+}
+
+/// A nonnegative finite double (`durationMs`, `heldMs`: milliseconds, fractions allowed).
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize)]
+#[serde(transparent)]
+pub struct NonNegativeF64(f64);
+
+impl NonNegativeF64 {
+    /// `Some` when `x` is finite and `≥ 0`.
+    pub fn new(x: f64) -> Option<Self> {
+        (x.is_finite() && x >= 0.0).then_some(NonNegativeF64(x))
+    }
+    /// The value.
+    pub fn get(self) -> f64 {
+        self.0
+    }
+}
+
+impl JsonSchema for NonNegativeF64 {
+    fn schema_name() -> Cow<'static, str> {
+        "NonNegativeNumber".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "number", "minimum": 0 })
+    }
+}
+
+impl WireValue for NonNegativeF64 {
+    const EXPECTED: &'static str = "nonnegative number";
+    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
+        let x = f64::read(ctx, v, path)?;
+        if x < 0.0 {
+            ctx.issue(path, format!("too small: expected number to be >= 0, received {}", v.raw()));
+            return None;
+        }
+        Some(NonNegativeF64(x))
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        json::write_f64(out, self.0);
+    }
+    fn field_ref(&self) -> FieldRef<'_> {
+        FieldRef::Number(self.0)
+    }
+}
+
+/// Opaque fields accept any JSON value, `null` included, and keep its text.
+impl WireValue for RawJson {
+    const EXPECTED: &'static str = "any JSON value";
+    fn read(_: &mut Ctx, v: Val<'_>, _: &Path<'_>) -> Option<Self> {
+        Some(RawJson::from_validated(v.raw()))
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        RawJson::write(self, out);
+    }
+    fn field_ref(&self) -> FieldRef<'_> {
+        FieldRef::Raw(self)
+    }
+}
+
+impl<T: WireValue> WireValue for Vec<T> {
+    const EXPECTED: &'static str = "array";
+    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
+        if v.kind() != JsonKind::Array {
+            return ctx.expected(path, "array", Some(v));
+        }
+        let mut out = Vec::new();
+        let mut ok = true;
+        for (i, el) in v.elements().enumerate() {
+            match T::read(ctx, el, &Path::Index(path, i)) {
+                Some(x) if ok => out.push(x),
+                Some(_) => {}
+                None => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        out.push(b'[');
+        for (i, x) in self.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            x.write(out);
+        }
+        out.push(b']');
+    }
+    fn field_ref(&self) -> FieldRef<'_> {
+        FieldRef::List(self.iter().map(WireValue::field_ref).collect())
+    }
+}
+
+/// A string-keyed record of opaque values (`run.started.meta`): must be an object; members
+/// keep their order and raw values.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Record(pub Extras);
+
+impl JsonSchema for Record {
+    fn schema_name() -> Cow<'static, str> {
+        "Record".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "object", "additionalProperties": true })
+    }
+}
+
+impl WireValue for Record {
+    const EXPECTED: &'static str = "object";
+    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
+        if v.kind() != JsonKind::Object {
+            return ctx.expected(path, "object", Some(v));
+        }
+        let mut extras = Extras::new();
+        for (k, val) in v.members() {
+            extras.insert_escaped(k, RawJson::from_validated(val.raw()));
+        }
+        Some(Record(extras))
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        out.push(b'{');
+        let mut first = true;
+        self.0.write_members(out, &mut first);
+        out.push(b'}');
+    }
+    fn field_ref(&self) -> FieldRef<'_> {
+        FieldRef::Record(self)
+    }
+}
+
+/// A borrowed view of one field value, for bindings that walk the contract generically
+/// (Python attribute access, `to_dict`, the uniffi conversions).
+#[derive(Debug)]
+pub enum FieldRef<'a> {
+    /// A string field (decoded).
+    Str(&'a str),
+    /// A boolean field.
+    Bool(bool),
+    /// A nonnegative integer field (`≤ 2^53 − 1`).
+    UInt(u64),
+    /// A signed integer field (`|x| ≤ 2^53 − 1`).
+    Int(i64),
+    /// A finite number field.
+    Number(f64),
+    /// A closed-enum field: its wire string.
+    Enum(&'static str),
+    /// An opaque field: its raw JSON text.
+    Raw(&'a RawJson),
+    /// A string-keyed record of opaque values.
+    Record(&'a Record),
+    /// A nested contract object.
+    Object(&'a dyn Reflect),
+    /// An array field.
+    List(Vec<FieldRef<'a>>),
+}
+
+/// Static description of one declared field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldInfo {
+    /// The wire (camelCase) name.
+    pub wire: &'static str,
+    /// The Rust (snake_case) name, also the Python attribute name.
+    pub rust: &'static str,
+    /// The Rust type as written in the declaration (`Option<String>`, `Vec<TokenDelta>`).
+    pub ty: &'static str,
+}
+
+/// Static field table of a contract object type.
+pub trait Described {
+    /// The type's name (`NodeStarted`).
+    const NAME: &'static str;
+    /// Known fields in spec (and serialization) order.
+    const FIELDS: &'static [FieldInfo];
+}
+
+/// Object-safe reflection over a contract object.
+pub trait Reflect: fmt::Debug + Send + Sync {
+    /// The type's name (`NodeStarted`).
+    fn type_name(&self) -> &'static str;
+    /// Known fields in spec order.
+    fn fields(&self) -> &'static [FieldInfo];
+    /// A known field by wire name; `None` when absent or not a field of this type.
+    fn get(&self, wire: &str) -> Option<FieldRef<'_>>;
+    /// The unknown members.
+    fn extra(&self) -> &Extras;
+}
+
+/// The issue message for a value outside a closed enum.
+pub(crate) fn enum_message(values: &[&str], raw: &str) -> String {
+    let allowed: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
+    format!("invalid option: expected one of {}, received {raw}", allowed.join("|"))
+}

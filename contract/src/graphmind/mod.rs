@@ -1,0 +1,562 @@
+//! The GraphMind wire protocol v1 (`gm: 1`): envelope, 16 message types, the
+//! version-negotiating parser, envelope building and serializing.
+//!
+//! Spec: `spec/graphmind-v1.md`. The parser follows the reference's decision order (§2):
+//! JSON syntax → envelope structure → `gm` → `type` → payload, and returns one of four
+//! outcomes ([`ParseOutcome`]); it never panics and never fails.
+//!
+//! ```
+//! use wirecontract::graphmind::{parse_envelope_json, Message, ParseOutcome};
+//! let frame = r#"{"gm":1,"seq":1,"ts":0,"runId":"r","type":"run.finished","payload":{"status":"ok"}}"#;
+//! match parse_envelope_json(frame) {
+//!     ParseOutcome::Ok(env) => assert!(matches!(env.message, Message::RunFinished(_))),
+//!     other => panic!("{other:?}"),
+//! }
+//! ```
+
+mod schema;
+mod types;
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+pub use schema::{export_json_schema, export_json_schema_string, SCHEMA_ID};
+pub use types::*;
+
+use crate::core::json::{self, decode_string, JsonKind, Val};
+use crate::core::{Ctx, Extras, Issue, Path, RawJson, Reflect, WireValue};
+
+/// The protocol version this contract implements (`gm`).
+pub const PROTOCOL_VERSION: i64 = 1;
+
+/// The `runId` of frames that belong to no run (handshake and controls). The parser does not
+/// tie it to any type.
+pub const WILDCARD_RUN_ID: &str = "*";
+
+/// Default cap on a frame's size in bytes (16 MiB, the hub's `MAX_FRAME_BYTES`; §5.10).
+pub const DEFAULT_MAX_FRAME_BYTES: usize = 16 * 1024 * 1024;
+
+/// Default cap on nesting depth inside a frame (§5.8; at least 10,000).
+pub const DEFAULT_MAX_DEPTH: usize = json::DEFAULT_MAX_DEPTH;
+
+/// Known capability strings, in spec order (§1 Handshake). Capabilities are open strings;
+/// unknown ones are valid.
+pub const KNOWN_CAPABILITIES: &[&str] = &["pause", "step", "inject", "retry", "abort", "run-claim", "edit-input"];
+
+/// Reason of an `invalid` outcome whose frame is structurally not an envelope (§2 step 2).
+pub const REASON_NOT_AN_ENVELOPE: &str = "not a structurally valid GraphMind envelope";
+
+/// Declares the message enum and the type tables from one list.
+macro_rules! messages {
+    ( $( $(#[$m:meta])* $variant:ident($ty:ident) = $wire:literal, $group:ident; )+ ) => {
+        /// A message: one of the 16 known types with its typed payload, or an unknown type
+        /// with its payload kept opaque (§2 step 4).
+        #[derive(Debug, Clone, PartialEq)]
+        pub enum Message {
+            $( $(#[$m])* $variant($ty), )+
+            /// A type not in [`MESSAGE_TYPES`]; `payload` is `None` when the key was absent.
+            Unknown {
+                /// The type string (lone surrogates decoded to U+FFFD).
+                message_type: String,
+                /// The raw payload, any JSON value, `None` when absent.
+                payload: Option<RawJson>,
+            },
+        }
+
+        /// The 16 known message types, in spec order (also the schema's `anyOf` order).
+        pub const MESSAGE_TYPES: &[&str] = &[$($wire),+];
+
+        impl Message {
+            /// The wire type string.
+            pub fn message_type(&self) -> &str {
+                match self {
+                    $( Message::$variant(_) => $wire, )+
+                    Message::Unknown { message_type, .. } => message_type,
+                }
+            }
+
+            /// The typed payload for reflection; `None` for an unknown type.
+            pub fn payload(&self) -> Option<&dyn Reflect> {
+                match self {
+                    $( Message::$variant(p) => Some(p), )+
+                    Message::Unknown { .. } => None,
+                }
+            }
+
+            fn read_payload(ctx: &mut Ctx, message_type: &str, v: Option<Val<'_>>, path: &Path<'_>) -> Option<Option<Self>> {
+                Some(match message_type {
+                    $( $wire => <$ty as crate::core::WireField>::read_field(ctx, v, path).map(Message::$variant), )+
+                    _ => return None,
+                })
+            }
+
+            fn write_payload(&self, out: &mut Vec<u8>) -> bool {
+                match self {
+                    $( Message::$variant(p) => p.write(out), )+
+                    Message::Unknown { payload: Some(p), .. } => crate::core::WireValue::write(p, out),
+                    Message::Unknown { payload: None, .. } => return false,
+                }
+                true
+            }
+        }
+
+        $(
+            impl From<$ty> for Message {
+                fn from(p: $ty) -> Self {
+                    Message::$variant(p)
+                }
+            }
+        )+
+
+        /// The payload type name for a message type (`"node.started"` → `"NodeStarted"`).
+        pub fn payload_type_name(message_type: &str) -> Option<&'static str> {
+            match message_type {
+                $( $wire => Some(stringify!($ty)), )+
+                _ => None,
+            }
+        }
+
+        /// Which direction a type travels in.
+        pub fn message_group(message_type: &str) -> Option<MessageGroup> {
+            match message_type {
+                $( $wire => Some(MessageGroup::$group), )+
+                _ => None,
+            }
+        }
+
+        pub(crate) fn each_payload_schema(gen: &mut schemars::SchemaGenerator) -> Vec<(&'static str, schemars::Schema)> {
+            vec![$( ($wire, gen.subschema_for::<$ty>()), )+]
+        }
+    };
+}
+
+messages! {
+    /// `run.started`
+    RunStarted(RunStarted) = "run.started", Event;
+    /// `run.finished`
+    RunFinished(RunFinished) = "run.finished", Event;
+    /// `graph.hint`
+    GraphHint(GraphHint) = "graph.hint", Event;
+    /// `node.started`
+    NodeStarted(NodeStarted) = "node.started", Event;
+    /// `node.token`
+    NodeToken(NodeToken) = "node.token", Event;
+    /// `node.finished`
+    NodeFinished(NodeFinished) = "node.finished", Event;
+    /// `node.error`
+    NodeError(NodeError) = "node.error", Event;
+    /// `exec.paused`
+    ExecPaused(ExecPaused) = "exec.paused", Event;
+    /// `exec.refused`
+    ExecRefused(ExecRefused) = "exec.refused", Event;
+    /// `exec.resumed`
+    ExecResumed(ExecResumed) = "exec.resumed", Event;
+    /// `exec.resume`
+    ExecResume(ExecResume) = "exec.resume", Control;
+    /// `breakpoint.set`
+    BreakpointSet(BreakpointSet) = "breakpoint.set", Control;
+    /// `breakpoint.clear`
+    BreakpointClear(BreakpointClear) = "breakpoint.clear", Control;
+    /// `mode.set`
+    ModeSet(ModeSet) = "mode.set", Control;
+    /// `hello`
+    Hello(Hello) = "hello", Handshake;
+    /// `hello.ack`
+    HelloAck(HelloAck) = "hello.ack", Handshake;
+}
+
+/// The direction groups of §1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MessageGroup {
+    /// App → viewer events (10).
+    Event,
+    /// Viewer → app controls (4).
+    Control,
+    /// `hello` / `hello.ack` (2).
+    Handshake,
+}
+
+/// The 10 event types (app → viewer), in spec order.
+pub const EVENT_TYPES: &[&str] = &[
+    "run.started", "run.finished", "graph.hint", "node.started", "node.token", "node.finished", "node.error", "exec.paused", "exec.refused", "exec.resumed",
+];
+/// The 4 control types (viewer → app), in spec order.
+pub const CONTROL_TYPES: &[&str] = &["exec.resume", "breakpoint.set", "breakpoint.clear", "mode.set"];
+/// The 2 handshake types.
+pub const HANDSHAKE_TYPES: &[&str] = &["hello", "hello.ack"];
+
+/// A GraphMind envelope `{gm, seq, ts, runId, type, payload}` with its unknown members.
+///
+/// `gm` is always [`PROTOCOL_VERSION`] for an accepted envelope, so it is not stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Envelope {
+    /// Sequence number: a safe integer `0 ≤ seq ≤ 2^53 − 1`.
+    pub seq: u64,
+    /// Timestamp, epoch milliseconds: a safe integer `≥ 0`.
+    pub ts: u64,
+    /// Run id (no lone surrogate, no U+0000; may be empty or [`WILDCARD_RUN_ID`]).
+    pub run_id: String,
+    /// The type and payload.
+    pub message: Message,
+    /// Unknown envelope-level members, in wire order.
+    pub extra: Extras,
+}
+
+impl Envelope {
+    /// Always [`PROTOCOL_VERSION`].
+    pub fn gm(&self) -> i64 {
+        PROTOCOL_VERSION
+    }
+    /// The wire type string.
+    pub fn message_type(&self) -> &str {
+        self.message.message_type()
+    }
+}
+
+/// The result of parsing a frame (§2, §5.2). Never an error: every frame gets a verdict.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ParseOutcome {
+    /// A known type with a valid payload.
+    Ok(Envelope),
+    /// A structurally valid `gm: 1` envelope whose type is not one of [`MESSAGE_TYPES`];
+    /// the message is [`Message::Unknown`] with the raw payload (possibly absent).
+    UnknownType(Envelope),
+    /// A structurally valid envelope with `gm != 1`; checked before type and payload.
+    VersionMismatch {
+        /// The `gm` received (a safe integer).
+        received: i64,
+        /// [`PROTOCOL_VERSION`].
+        supported: i64,
+    },
+    /// Anything else.
+    Invalid {
+        /// One of the fixed reasons of §5.2.
+        reason: String,
+        /// Every issue found; `None` when the frame is not JSON, too big or too deep.
+        issues: Option<Vec<Issue>>,
+    },
+}
+
+impl ParseOutcome {
+    /// `"ok"`, `"unknown-type"`, `"version-mismatch"` or `"invalid"`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ParseOutcome::Ok(_) => "ok",
+            ParseOutcome::UnknownType(_) => "unknown-type",
+            ParseOutcome::VersionMismatch { .. } => "version-mismatch",
+            ParseOutcome::Invalid { .. } => "invalid",
+        }
+    }
+
+    /// The envelope of an `ok` or `unknown-type` outcome.
+    pub fn envelope(&self) -> Option<&Envelope> {
+        match self {
+            ParseOutcome::Ok(e) | ParseOutcome::UnknownType(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// Limits applied while parsing. `Default` gives the spec's defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// Frames longer than this many bytes are `invalid` without being read (§5.10).
+    pub max_frame_bytes: usize,
+    /// Nesting deeper than this is `invalid` (§5.8).
+    pub max_depth: usize,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions { max_frame_bytes: DEFAULT_MAX_FRAME_BYTES, max_depth: DEFAULT_MAX_DEPTH }
+    }
+}
+
+fn invalid(reason: impl Into<String>, issues: Option<Vec<Issue>>) -> ParseOutcome {
+    ParseOutcome::Invalid { reason: reason.into(), issues }
+}
+
+/// Parses one text frame with the default limits (§2 decision order, §5).
+pub fn parse_envelope_json(frame: &str) -> ParseOutcome {
+    parse_envelope_json_with(frame, &ParseOptions::default())
+}
+
+/// Parses one frame given as bytes: invalid UTF-8 is a JSON syntax failure naming the offset.
+pub fn parse_envelope_json_bytes(frame: &[u8]) -> ParseOutcome {
+    parse_envelope_json_bytes_with(frame, &ParseOptions::default())
+}
+
+/// [`parse_envelope_json_bytes`] with explicit limits.
+pub fn parse_envelope_json_bytes_with(frame: &[u8], opts: &ParseOptions) -> ParseOutcome {
+    if frame.len() > opts.max_frame_bytes {
+        return too_big(opts);
+    }
+    match std::str::from_utf8(frame) {
+        Ok(text) => parse_envelope_json_with(text, opts),
+        Err(e) => invalid(format!("frame is not valid JSON: invalid UTF-8 at byte {}", e.valid_up_to()), None),
+    }
+}
+
+fn too_big(opts: &ParseOptions) -> ParseOutcome {
+    invalid(format!("frame exceeds {} bytes", opts.max_frame_bytes), None)
+}
+
+/// [`parse_envelope_json`] with explicit limits.
+pub fn parse_envelope_json_with(frame: &str, opts: &ParseOptions) -> ParseOutcome {
+    if frame.len() > opts.max_frame_bytes {
+        return too_big(opts);
+    }
+    if let Err(e) = json::validate(frame, opts.max_depth) {
+        return if e.too_deep {
+            invalid(format!("frame nests deeper than {} levels (at byte {})", opts.max_depth, e.offset), None)
+        } else {
+            invalid(format!("frame is not valid JSON: {e}"), None)
+        };
+    }
+    parse_validated(Val::root(frame))
+}
+
+/// Parses an already decoded value (§2 "`parseEnvelope(value)` is the same algorithm
+/// starting at step 2"). serde_json values cannot hold lone surrogates or non-finite numbers,
+/// so those frames are out of reach here by construction.
+pub fn parse_envelope(value: &serde_json::Value) -> ParseOutcome {
+    let text = value.to_string();
+    parse_validated(Val::root(&text))
+}
+
+/// Steps 2–6 on validated text.
+fn parse_validated(root: Val<'_>) -> ParseOutcome {
+    let mut ctx = Ctx::new();
+    let root_path = Path::Root;
+    if root.kind() != JsonKind::Object {
+        ctx.expected::<()>(&root_path, "object", Some(root));
+        return invalid(REASON_NOT_AN_ENVELOPE, Some(ctx.issues));
+    }
+    let (mut gm, mut seq, mut ts, mut run_id, mut ty, mut payload) = (None, None, None, None, None, None);
+    let mut extra = Extras::new();
+    for (key, val) in root.members() {
+        match &*decode_string(key).text {
+            "gm" => gm = Some(val),
+            "seq" => seq = Some(val),
+            "ts" => ts = Some(val),
+            "runId" => run_id = Some(val),
+            "type" => ty = Some(val),
+            "payload" => payload = Some(val),
+            _ => extra.insert_escaped(key, RawJson::from_validated(val.raw())),
+        }
+    }
+    // Stage 1: every structural field, all issues at once.
+    let gm = <i64 as crate::core::WireField>::read_field(&mut ctx, gm, &Path::Key(&root_path, "gm"));
+    let seq = <u64 as crate::core::WireField>::read_field(&mut ctx, seq, &Path::Key(&root_path, "seq"));
+    let ts = <u64 as crate::core::WireField>::read_field(&mut ctx, ts, &Path::Key(&root_path, "ts"));
+    let run_id = read_run_id(&mut ctx, run_id, &Path::Key(&root_path, "runId"));
+    let ty = <String as crate::core::WireField>::read_field(&mut ctx, ty, &Path::Key(&root_path, "type"));
+    let (Some(gm), Some(seq), Some(ts), Some(run_id), Some(ty)) = (gm, seq, ts, run_id, ty) else {
+        return invalid(REASON_NOT_AN_ENVELOPE, Some(ctx.issues));
+    };
+    // Step 3: version before type and payload.
+    if gm != PROTOCOL_VERSION {
+        return ParseOutcome::VersionMismatch { received: gm, supported: PROTOCOL_VERSION };
+    }
+    // Steps 4–5.
+    let payload_path = Path::Key(&root_path, "payload");
+    match Message::read_payload(&mut ctx, &ty, payload, &payload_path) {
+        None => {
+            let payload = payload.map(|p| RawJson::from_validated(p.raw()));
+            let env = Envelope { seq, ts, run_id, message: Message::Unknown { message_type: ty, payload }, extra };
+            ParseOutcome::UnknownType(env)
+        }
+        Some(None) => invalid(format!("invalid payload for message type \"{ty}\""), Some(ctx.issues)),
+        Some(Some(message)) => ParseOutcome::Ok(Envelope { seq, ts, run_id, message, extra }),
+    }
+}
+
+/// `runId`: a string with no lone surrogate and no U+0000 (§2 Stage 1).
+fn read_run_id(ctx: &mut Ctx, v: Option<Val<'_>>, path: &Path<'_>) -> Option<String> {
+    let Some(v) = v else {
+        ctx.issue(path, "expected string, received undefined (the field is required)");
+        return None;
+    };
+    let Some(raw) = v.string_raw() else {
+        return ctx.expected(path, "string", Some(v));
+    };
+    let d = decode_string(raw);
+    let mut ok = true;
+    if d.had_lone_surrogate {
+        ctx.issue(path, "runId must not contain a lone surrogate");
+        ok = false;
+    }
+    if d.text.contains('\0') {
+        ctx.issue(path, "runId must not contain U+0000");
+        ok = false;
+    }
+    ok.then(|| d.text.into_owned())
+}
+
+/// Why [`create_envelope`] or [`create_envelope_json`] refused to build a frame.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildError {
+    /// What is wrong, in one line.
+    pub reason: String,
+    /// Path-and-rule issues (dotted paths from the frame root, like parse issues).
+    pub issues: Vec<Issue>,
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)?;
+        for i in &self.issues {
+            write!(f, "; {i}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// Milliseconds since the Unix epoch, now.
+pub fn now_ms() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+}
+
+fn check_counters(seq: u64, ts: u64, run_id: &str) -> Vec<Issue> {
+    let mut issues = Vec::new();
+    for (name, v) in [("seq", seq), ("ts", ts)] {
+        if v > json::MAX_SAFE_INTEGER {
+            issues.push(Issue { path: name.into(), message: format!("too big: expected integer to be <= {}, received {v}", json::MAX_SAFE_INTEGER) });
+        }
+    }
+    if run_id.contains('\0') {
+        issues.push(Issue { path: "runId".into(), message: "runId must not contain U+0000".into() });
+    }
+    issues
+}
+
+/// Builds an envelope from a typed message (valid by construction) (§5.13): `gm` is 1, `ts`
+/// defaults to now (epoch ms).
+///
+/// # Errors
+/// [`BuildError`] when `seq`/`ts` exceed `2^53 − 1` or `run_id` contains U+0000: such a frame
+/// would not parse.
+pub fn create_envelope(message: impl Into<Message>, seq: u64, run_id: &str, ts: Option<u64>) -> Result<Envelope, BuildError> {
+    let ts = ts.unwrap_or_else(now_ms);
+    let issues = check_counters(seq, ts, run_id);
+    if !issues.is_empty() {
+        return Err(BuildError { reason: "envelope fields out of range".into(), issues });
+    }
+    Ok(Envelope { seq, ts, run_id: run_id.to_owned(), message: message.into(), extra: Extras::new() })
+}
+
+/// Builds an envelope from a type string and a payload given as JSON text, validating the
+/// payload against the type (§5.13). An unknown type is refused: use
+/// [`create_unknown_envelope`] for that on purpose.
+///
+/// # Errors
+/// [`BuildError`] naming the path and rule of every problem.
+pub fn create_envelope_json(message_type: &str, payload_json: &str, seq: u64, run_id: &str, ts: Option<u64>) -> Result<Envelope, BuildError> {
+    if payload_type_name(message_type).is_none() {
+        return Err(BuildError {
+            reason: format!("unknown message type \"{message_type}\" (use create_unknown_envelope to send one on purpose)"),
+            issues: vec![Issue { path: "type".into(), message: format!("expected one of the {} known message types", MESSAGE_TYPES.len()) }],
+        });
+    }
+    if let Err(e) = json::validate(payload_json, DEFAULT_MAX_DEPTH) {
+        return Err(BuildError { reason: format!("payload is not valid JSON: {e}"), issues: vec![] });
+    }
+    let mut ctx = Ctx::new();
+    let root = Path::Root;
+    let path = Path::Key(&root, "payload");
+    match Message::read_payload(&mut ctx, message_type, Some(Val::root(payload_json)), &path) {
+        Some(Some(message)) => create_envelope(message, seq, run_id, ts),
+        _ => Err(BuildError { reason: format!("invalid payload for message type \"{message_type}\""), issues: ctx.issues }),
+    }
+}
+
+/// Builds an envelope of a type outside [`MESSAGE_TYPES`] with an opaque payload (`None`
+/// omits the key): the explicit raw constructor of §5.13.
+///
+/// # Errors
+/// [`BuildError`] when the type is a known one (build it typed instead) or counters are out
+/// of range.
+pub fn create_unknown_envelope(message_type: &str, payload: Option<RawJson>, seq: u64, run_id: &str, ts: Option<u64>) -> Result<Envelope, BuildError> {
+    if payload_type_name(message_type).is_some() {
+        return Err(BuildError { reason: format!("\"{message_type}\" is a known type: build it with create_envelope"), issues: vec![] });
+    }
+    create_envelope(Message::Unknown { message_type: message_type.to_owned(), payload }, seq, run_id, ts)
+}
+
+/// Writes an envelope as `JSON.stringify` would (§5.14): compact, keys
+/// `gm, seq, ts, runId, type, payload` then unknown envelope members; known payload fields in
+/// spec order, then unknown ones in their original order; opaque values byte for byte.
+/// Never fails.
+pub fn serialize_envelope(envelope: &Envelope) -> String {
+    let mut out = Vec::with_capacity(128);
+    write_envelope(envelope, &mut out);
+    // Every byte written is either copied from validated UTF-8 or ASCII.
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// [`serialize_envelope`] into a caller's buffer (appends).
+pub fn write_envelope(envelope: &Envelope, out: &mut Vec<u8>) {
+    out.extend_from_slice(b"{\"gm\":1,\"seq\":");
+    envelope.seq.write(out);
+    out.extend_from_slice(b",\"ts\":");
+    envelope.ts.write(out);
+    out.extend_from_slice(b",\"runId\":");
+    json::write_string(out, &envelope.run_id);
+    out.extend_from_slice(b",\"type\":");
+    json::write_string(out, envelope.message.message_type());
+    let mark = out.len();
+    out.extend_from_slice(b",\"payload\":");
+    if !envelope.message.write_payload(out) {
+        out.truncate(mark);
+    }
+    let mut first = false;
+    envelope.extra.write_members(out, &mut first);
+    out.push(b'}');
+}
+
+impl BreakpointMatcher {
+    /// A matcher with the given fields and no unknown members.
+    pub fn new(kind: Option<NodeKind>, name: Option<String>, point: Option<PausePoint>) -> Self {
+        BreakpointMatcher { kind, name, point, extra: Extras::new() }
+    }
+
+    /// The point used for matching and equality: absent means `before` (§5.12).
+    pub fn effective_point(&self) -> PausePoint {
+        self.point.unwrap_or(PausePoint::Before)
+    }
+
+    /// Matcher equality for dedupe and `breakpoint.clear` (§5.12): same `kind`, `name` and
+    /// effective point; unknown members do not take part.
+    pub fn same_as(&self, other: &BreakpointMatcher) -> bool {
+        self.kind == other.kind && self.name == other.name && self.effective_point() == other.effective_point()
+    }
+
+    /// Whether this matcher selects a gate (§5.12): effective point equals the gate's, then
+    /// `kind` if present, then `name` if present.
+    pub fn matches(&self, kind: NodeKind, name: &str, point: PausePoint) -> bool {
+        self.effective_point() == point && self.kind.is_none_or(|k| k == kind) && self.name.as_deref().is_none_or(|n| n == name)
+    }
+}
+
+/// Whether a gate pauses: in step mode at every `before` and `error` point, otherwise when any
+/// breakpoint matches (§5.12).
+pub fn should_pause(mode: RunMode, breakpoints: &[BreakpointMatcher], kind: NodeKind, name: &str, point: PausePoint) -> bool {
+    (mode == RunMode::Step && matches!(point, PausePoint::Before | PausePoint::Error)) || breakpoints.iter().any(|m| m.matches(kind, name, point))
+}
+
+/// Adds a matcher unless an equal one (§5.12) is present; returns whether it was added.
+pub fn add_breakpoint(breakpoints: &mut Vec<BreakpointMatcher>, matcher: BreakpointMatcher) -> bool {
+    if breakpoints.iter().any(|m| m.same_as(&matcher)) {
+        return false;
+    }
+    breakpoints.push(matcher);
+    true
+}
+
+/// Removes every matcher equal (§5.12) to `matcher`; returns how many were removed.
+pub fn clear_breakpoint(breakpoints: &mut Vec<BreakpointMatcher>, matcher: &BreakpointMatcher) -> usize {
+    let before = breakpoints.len();
+    breakpoints.retain(|m| !m.same_as(matcher));
+    before - breakpoints.len()
+}

@@ -1,0 +1,17 @@
+//! # wirecontract
+//!
+//! One Rust crate as the single source of truth for two agent-debugging wire contracts:
+//!
+//! - [`graphmind`]: the GraphMind live-debugger protocol v1 (`{gm, seq, ts, runId, type,
+//!   payload}` envelopes), with the version-negotiating parser that returns
+//!   `ok | unknown-type | version-mismatch | invalid`;
+//! - `graphorin`: Graphorin's strict JSON-RPC frames (second protocol, same pipeline).
+//!
+//! Both sit on [`core`]: a JSON reader with `JSON.parse` semantics (exact numbers, lone
+//! surrogates, any depth up to a documented cap, last-wins duplicate keys) and the
+//! declaration macros that give every contract type its serde/schemars derives, its reader,
+//! its `JSON.stringify`-exact writer and its reflection table. No I/O, no async.
+
+#[macro_use]
+pub mod core;
+pub mod graphmind;
