@@ -1,1 +1,315 @@
-fn main() {}
+//! The `wirecontract` command: judge wire frames and print schemas from the contract crate.
+//!
+//! - `wirecontract parse [FILE|-] [--protocol graphmind]` reads one frame per line (split on
+//!   `\n` only, nothing trimmed) and writes one compact JSON verdict per frame to stdout:
+//!   `{"kind", "type"?, "received"?, "supported"?, "reason"?, "issues"?}`.
+//! - `wirecontract schema graphmind` prints the protocol's JSON Schema exactly as the contract
+//!   exports it.
+//!
+//! The command adds no rules of its own: every verdict comes from the contract's parser.
+//! Exit codes: 0 when it ran (whatever the verdicts), 2 on usage errors, 1 on I/O errors.
+//! A closed stdout (`| head -1`) ends the command quietly with 0.
+//!
+//! To add a protocol: add a [`Protocol`] value, a [`Judge`] variant (with any options it
+//! needs, such as a direction, checked in [`Judge::from_args`]), and an arm in
+//! [`Judge::write_verdict`] and in [`schema_text`].
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use serde::Serialize;
+use wirecontract::core::Issue;
+use wirecontract::graphmind::{self, ParseOutcome};
+
+/// Size of the input and output buffers.
+const IO_BUFFER_BYTES: usize = 64 * 1024;
+
+/// Check wire frames against the wirecontract protocol contracts.
+#[derive(Debug, Parser)]
+#[command(name = "wirecontract", version, propagate_version = true)]
+#[command(
+    after_help = "Exit codes: 0 when the command ran (whatever the verdicts), 1 on I/O errors, 2 on usage errors."
+)]
+struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Parse frames, one per line, and print one JSON verdict per frame.
+    ///
+    /// Each line's bytes (split on `\n` only; nothing is trimmed, an empty line is a frame) go
+    /// to the protocol's parser; each verdict is one compact JSON line on stdout:
+    /// {"kind", "type"?, "received"?, "supported"?, "reason"?, "issues"?}.
+    Parse(ParseArgs),
+    /// Print a protocol's JSON Schema (draft 2020-12), exactly as the contract exports it.
+    Schema {
+        /// The protocol whose schema to print.
+        #[arg(value_enum)]
+        protocol: Protocol,
+    },
+}
+
+/// Arguments of `wirecontract parse`.
+#[derive(Debug, Args)]
+struct ParseArgs {
+    /// File to read, one frame per line; `-` reads standard input.
+    #[arg(value_name = "FILE", default_value = "-")]
+    file: PathBuf,
+    /// The protocol the frames belong to.
+    #[arg(long, value_enum, default_value_t = Protocol::Graphmind)]
+    protocol: Protocol,
+}
+
+/// The protocols the command knows, as named on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Protocol {
+    /// The `GraphMind` protocol.
+    #[value(help = "GraphMind wire protocol v1 (gm: 1)")]
+    Graphmind,
+}
+
+/// Why the command stopped early; each maps to an exit code.
+#[derive(Debug)]
+enum Failure {
+    /// The command line asked for something impossible (exit 2).
+    Usage(String),
+    /// Reading or writing failed (exit 1).
+    Io(String),
+    /// Stdout was closed by the reader (exit 0, silently).
+    BrokenPipe,
+}
+
+impl Failure {
+    /// Classifies a failed write to stdout.
+    fn from_write(e: &io::Error) -> Self {
+        if e.kind() == io::ErrorKind::BrokenPipe {
+            Failure::BrokenPipe
+        } else {
+            Failure::Io(format!("cannot write to standard output: {e}"))
+        }
+    }
+}
+
+/// A protocol's frame parser together with its options, chosen once from the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Judge {
+    /// `graphmind` v1 envelopes.
+    GraphMind,
+}
+
+impl Judge {
+    /// Picks the judge for `wirecontract parse`; option combinations a protocol does not
+    /// accept are usage errors.
+    // Only one protocol so far; the `Result` is where a second one rejects bad combinations.
+    #[allow(clippy::unnecessary_wraps)]
+    fn from_args(args: &ParseArgs) -> Result<Self, Failure> {
+        match args.protocol {
+            Protocol::Graphmind => Ok(Judge::GraphMind),
+        }
+    }
+
+    /// The largest frame the protocol accepts; a longer line is only read this far (plus
+    /// one byte, so the parser still reports it as too big) to keep memory bounded.
+    fn max_frame_bytes(self) -> usize {
+        match self {
+            Judge::GraphMind => graphmind::DEFAULT_MAX_FRAME_BYTES,
+        }
+    }
+
+    /// Parses one frame and writes its verdict as one JSON line.
+    fn write_verdict(self, frame: &[u8], out: &mut impl Write) -> io::Result<()> {
+        match self {
+            Judge::GraphMind => {
+                let outcome = graphmind::parse_envelope_json_bytes(frame);
+                Verdict::from_graphmind(&outcome).write_line(out)
+            }
+        }
+    }
+}
+
+/// One frame's verdict as printed: `kind` plus the fields that kind carries.
+#[derive(Debug, Serialize)]
+struct Verdict<'a> {
+    /// `ok`, `unknown-type`, `version-mismatch` or `invalid`.
+    kind: &'static str,
+    /// The message type, for `ok` and `unknown-type`.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    message_type: Option<&'a str>,
+    /// The version received, for `version-mismatch`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    received: Option<i64>,
+    /// The version supported, for `version-mismatch`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    supported: Option<i64>,
+    /// Why the frame is invalid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'a str>,
+    /// Every issue found, for an `invalid` frame that was JSON.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    issues: Option<&'a [Issue]>,
+}
+
+impl<'a> Verdict<'a> {
+    /// The verdict of a `graphmind` parse outcome.
+    fn from_graphmind(outcome: &'a ParseOutcome) -> Self {
+        let mut v = Verdict {
+            kind: outcome.kind(),
+            message_type: None,
+            received: None,
+            supported: None,
+            reason: None,
+            issues: None,
+        };
+        match outcome {
+            ParseOutcome::Ok(env) | ParseOutcome::UnknownType(env) => {
+                v.message_type = Some(env.message_type());
+            }
+            ParseOutcome::VersionMismatch {
+                received,
+                supported,
+            } => {
+                v.received = Some(*received);
+                v.supported = Some(*supported);
+            }
+            ParseOutcome::Invalid { reason, issues } => {
+                v.reason = Some(reason);
+                v.issues = issues.as_deref();
+            }
+        }
+        v
+    }
+
+    /// Writes the verdict as compact JSON followed by `\n`.
+    fn write_line(&self, out: &mut impl Write) -> io::Result<()> {
+        serde_json::to_writer(&mut *out, self)?;
+        out.write_all(b"\n")
+    }
+}
+
+/// Reads the next frame, the bytes before the next `\n` (or before the end of input), into
+/// `buf`, keeping at most `limit` bytes of it; the rest of a longer line is read and dropped.
+/// Returns `false` at the end of input, so a final `\n` does not make an extra empty frame.
+fn read_frame(input: &mut impl BufRead, buf: &mut Vec<u8>, limit: usize) -> io::Result<bool> {
+    buf.clear();
+    let mut started = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if chunk.is_empty() {
+            return Ok(started);
+        }
+        started = true;
+        let (line, used, complete) = match memchr::memchr(b'\n', chunk) {
+            Some(i) => (&chunk[..i], i + 1, true),
+            None => (chunk, chunk.len(), false),
+        };
+        let room = limit.saturating_sub(buf.len());
+        buf.extend_from_slice(&line[..line.len().min(room)]);
+        input.consume(used);
+        if complete {
+            return Ok(true);
+        }
+    }
+}
+
+/// Opens the input of `parse`: standard input for `-`, otherwise the named file.
+fn open_input(file: &Path) -> Result<BufReader<Box<dyn Read>>, Failure> {
+    let reader: Box<dyn Read> = if file == Path::new("-") {
+        Box::new(io::stdin().lock())
+    } else {
+        match File::open(file) {
+            Ok(f) => Box::new(f),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Err(Failure::Usage(format!("no such file: {}", file.display())))
+            }
+            Err(e) => return Err(Failure::Io(format!("cannot open {}: {e}", file.display()))),
+        }
+    };
+    Ok(BufReader::with_capacity(IO_BUFFER_BYTES, reader))
+}
+
+/// `wirecontract parse`: one verdict line per input line, streamed.
+///
+/// Output is flushed whenever the input has nothing buffered, so a live producer sees each
+/// verdict as soon as its frame is read, while a file is written in large blocks.
+fn run_parse(args: &ParseArgs) -> Result<(), Failure> {
+    let judge = Judge::from_args(args)?;
+    let mut input = open_input(&args.file)?;
+    let name = if args.file == Path::new("-") {
+        "standard input".to_owned()
+    } else {
+        args.file.display().to_string()
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::with_capacity(IO_BUFFER_BYTES, stdout.lock());
+    let limit = judge.max_frame_bytes().saturating_add(1);
+    let mut frame = Vec::new();
+    loop {
+        if input.buffer().is_empty() {
+            out.flush().map_err(|e| Failure::from_write(&e))?;
+        }
+        match read_frame(&mut input, &mut frame, limit) {
+            Ok(true) => judge
+                .write_verdict(&frame, &mut out)
+                .map_err(|e| Failure::from_write(&e))?,
+            Ok(false) => break,
+            Err(e) => {
+                // Verdicts already produced still go out before the error is reported.
+                out.flush().map_err(|e| Failure::from_write(&e))?;
+                return Err(Failure::Io(format!("cannot read {name}: {e}")));
+            }
+        }
+    }
+    out.flush().map_err(|e| Failure::from_write(&e))
+}
+
+/// The schema text of a protocol.
+fn schema_text(protocol: Protocol) -> String {
+    match protocol {
+        Protocol::Graphmind => graphmind::export_json_schema_string(),
+    }
+}
+
+/// `wirecontract schema <protocol>`.
+fn run_schema(protocol: Protocol) -> Result<(), Failure> {
+    let mut out = io::stdout().lock();
+    out.write_all(schema_text(protocol).as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(|e| Failure::from_write(&e))
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // clap prints the message (or the help) and exits 2 on errors, 0 for --help/--version.
+        Err(e) => e.exit(),
+    };
+    let result = match &cli.command {
+        Command::Parse(args) => run_parse(args),
+        Command::Schema { protocol } => run_schema(*protocol),
+    };
+    match result {
+        Ok(()) | Err(Failure::BrokenPipe) => ExitCode::SUCCESS,
+        Err(Failure::Usage(msg)) => {
+            let _ = writeln!(
+                io::stderr(),
+                "error: {msg}\n\nFor more information, try '--help'."
+            );
+            ExitCode::from(2)
+        }
+        Err(Failure::Io(msg)) => {
+            let _ = writeln!(io::stderr(), "error: {msg}");
+            ExitCode::from(1)
+        }
+    }
+}
