@@ -1,1 +1,40 @@
+//! The native core of the `wirecontract` Python package (pyo3, one abi3 wheel for
+//! CPython ≥ 3.10). The package curates this private module in Python, as pydantic-core does.
+//!
+//! Host safety: every call into the contract runs under [`guard`], so a Rust panic surfaces
+//! as an ordinary `RuntimeError` (an `Exception`), never as pyo3's `PanicException`.
 
+mod convert;
+mod graphmind;
+mod object;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+
+pyo3::create_exception!(
+    wirecontract,
+    BuildError,
+    PyValueError,
+    "A frame could not be built: `.reason` says why, `.issues` lists path and rule."
+);
+
+/// Runs contract code, turning a panic into a `RuntimeError`.
+pub(crate) fn guard<T>(f: impl FnOnce() -> T) -> PyResult<T> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|p| {
+        let msg = p.downcast_ref::<&str>().map(|s| (*s).to_owned()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic".into());
+        PyRuntimeError::new_err(format!("internal error in wirecontract (please report): {msg}"))
+    })
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("BuildError", py.get_type::<BuildError>())?;
+    let gm = PyModule::new(py, "graphmind")?;
+    graphmind::register(&gm)?;
+    m.add_submodule(&gm)?;
+    Ok(())
+}

@@ -135,6 +135,9 @@ macro_rules! wire_object {
             fn extra(&self) -> &$crate::core::Extras {
                 &self.extra
             }
+            fn write_json(&self, out: &mut Vec<u8>) {
+                <Self as $crate::core::WireValue>::write(self, out);
+            }
         }
 
         impl $crate::core::Described for $name {

@@ -709,10 +709,33 @@ pub trait Reflect: fmt::Debug + Send + Sync {
     fn get(&self, wire: &str) -> Option<FieldRef<'_>>;
     /// The unknown members.
     fn extra(&self) -> &Extras;
+    /// Appends the object's JSON, exactly as inside a serialized frame.
+    fn write_json(&self, out: &mut Vec<u8>);
 }
 
 /// The issue message for a value outside a closed enum.
 pub(crate) fn enum_message(values: &[&str], raw: &str) -> String {
     let allowed: Vec<String> = values.iter().map(|v| format!("\"{v}\"")).collect();
     format!("invalid option: expected one of {}, received {raw}", allowed.join("|"))
+}
+
+/// Reads one contract value (any declared object, enum or field type) from JSON text with the
+/// frame reader's rules: the building block bindings use to accept host values.
+///
+/// # Errors
+/// Every issue found (paths relative to the value, `""` for the value itself); a syntax
+/// error is one issue at `""`.
+pub fn from_json<T: WireValue>(text: &str) -> Result<T, Vec<Issue>> {
+    if let Err(e) = json::validate(text, json::DEFAULT_MAX_DEPTH) {
+        return Err(vec![Issue { path: String::new(), message: format!("not valid JSON: {e}") }]);
+    }
+    let mut ctx = Ctx::new();
+    T::read(&mut ctx, Val::root(text), &Path::Root).ok_or(ctx.issues)
+}
+
+/// Writes one contract value as JSON (`JSON.stringify` rules).
+pub fn to_json<T: WireValue>(value: &T) -> String {
+    let mut out = Vec::new();
+    value.write(&mut out);
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }

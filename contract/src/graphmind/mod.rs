@@ -23,7 +23,8 @@ pub use schema::{export_json_schema, export_json_schema_string, SCHEMA_ID};
 pub use types::*;
 
 use crate::core::json::{self, decode_string, JsonKind, Val};
-use crate::core::{Ctx, Extras, Issue, Path, RawJson, Reflect, WireValue};
+use crate::core::{Ctx, Described, FieldInfo, Path, Reflect, WireValue};
+pub use crate::core::{Extras, Issue, NonNegativeF64, RawJson, Record};
 
 /// The protocol version this contract implements (`gm`).
 pub const PROTOCOL_VERSION: i64 = 1;
@@ -163,6 +164,53 @@ messages! {
     /// `hello.ack`
     HelloAck(HelloAck) = "hello.ack", Handshake;
 }
+
+/// Every contract object type of this protocol with its field table, payloads last, for
+/// generators (stubs, bindings) and reflection-driven tests.
+pub const OBJECTS: &[(&str, &[FieldInfo])] = &[
+    (ErrorInfo::NAME, ErrorInfo::FIELDS),
+    (TokenUsage::NAME, TokenUsage::FIELDS),
+    (TokenDelta::NAME, TokenDelta::FIELDS),
+    (BreakpointMatcher::NAME, BreakpointMatcher::FIELDS),
+    (GraphNodeHint::NAME, GraphNodeHint::FIELDS),
+    (SdkInfo::NAME, SdkInfo::FIELDS),
+    (RedactionSummary::NAME, RedactionSummary::FIELDS),
+    (LoopInfo::NAME, LoopInfo::FIELDS),
+    (SmartInfo::NAME, SmartInfo::FIELDS),
+    (EditedValue::NAME, EditedValue::FIELDS),
+    (ClientVersions::NAME, ClientVersions::FIELDS),
+    (ViewerVersions::NAME, ViewerVersions::FIELDS),
+    (RunStarted::NAME, RunStarted::FIELDS),
+    (RunFinished::NAME, RunFinished::FIELDS),
+    (GraphHint::NAME, GraphHint::FIELDS),
+    (NodeStarted::NAME, NodeStarted::FIELDS),
+    (NodeToken::NAME, NodeToken::FIELDS),
+    (NodeFinished::NAME, NodeFinished::FIELDS),
+    (NodeError::NAME, NodeError::FIELDS),
+    (ExecPaused::NAME, ExecPaused::FIELDS),
+    (ExecRefused::NAME, ExecRefused::FIELDS),
+    (ExecResumed::NAME, ExecResumed::FIELDS),
+    (ExecResume::NAME, ExecResume::FIELDS),
+    (BreakpointSet::NAME, BreakpointSet::FIELDS),
+    (BreakpointClear::NAME, BreakpointClear::FIELDS),
+    (ModeSet::NAME, ModeSet::FIELDS),
+    (Hello::NAME, Hello::FIELDS),
+    (HelloAck::NAME, HelloAck::FIELDS),
+];
+
+/// Every closed enum of this protocol with its wire values, in spec order.
+pub const ENUMS: &[(&str, &[&str])] = &[
+    ("NodeKind", NodeKind::VALUES),
+    ("RunStatus", RunStatus::VALUES),
+    ("PausePoint", PausePoint::VALUES),
+    ("ResumeAction", ResumeAction::VALUES),
+    ("RunMode", RunMode::VALUES),
+    ("TokenChannel", TokenChannel::VALUES),
+    ("PauseReason", PauseReason::VALUES),
+    ("LoopKind", LoopKind::VALUES),
+    ("SmartRule", SmartRule::VALUES),
+    ("RefusalCode", RefusalCode::VALUES),
+];
 
 /// The direction groups of §1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -1,0 +1,11 @@
+"""wirecontract: agent-debugger wire contracts, compiled from one Rust contract crate.
+
+Submodules:
+
+- :mod:`wirecontract.graphmind`: the GraphMind live-debugger protocol v1.
+"""
+
+from wirecontract._native import BuildError, __version__
+from wirecontract import graphmind
+
+__all__ = ["BuildError", "__version__", "graphmind"]

@@ -1,0 +1,73 @@
+"""The GraphMind wire protocol v1 (``gm: 1``).
+
+``parse_envelope_json(frame)`` never raises for bad input; it returns one of four result
+classes, usable in ``match`` statements::
+
+    match parse_envelope_json(frame):
+        case Ok(envelope): ...
+        case UnknownType(envelope): ...
+        case VersionMismatch(received, supported): ...
+        case Invalid(reason, issues): ...
+
+Payloads are typed objects (``NodeStarted``, ``ExecPaused``, ...) with snake_case attributes;
+opaque values (``input``, ``output``, ``meta`` values, unknown fields) convert to Python values
+on access; ``.to_dict()`` gives the wire-shaped dict. Spec: graphmind-v1.md.
+"""
+
+from wirecontract._native import BuildError
+from wirecontract._native import graphmind as _impl
+
+# Result classes.
+Ok = _impl.Ok
+UnknownType = _impl.UnknownType
+VersionMismatch = _impl.VersionMismatch
+Invalid = _impl.Invalid
+Issue = _impl.Issue
+Envelope = _impl.Envelope
+WireObject = _impl.WireObject
+
+# Functions.
+parse_envelope_json = _impl.parse_envelope_json
+parse_envelope = _impl.parse_envelope
+create_envelope = _impl.create_envelope
+create_unknown_envelope = _impl.create_unknown_envelope
+serialize_envelope = _impl.serialize_envelope
+export_json_schema = _impl.export_json_schema
+export_json_schema_string = _impl.export_json_schema_string
+matchers_equal = _impl.matchers_equal
+matcher_matches = _impl.matcher_matches
+should_pause = _impl.should_pause
+breakpoint_matcher = _impl.breakpoint_matcher
+
+# Constants.
+PROTOCOL_VERSION = _impl.PROTOCOL_VERSION
+WILDCARD_RUN_ID = _impl.WILDCARD_RUN_ID
+DEFAULT_MAX_FRAME_BYTES = _impl.DEFAULT_MAX_FRAME_BYTES
+DEFAULT_MAX_DEPTH = _impl.DEFAULT_MAX_DEPTH
+MESSAGE_TYPES = _impl.MESSAGE_TYPES
+EVENT_TYPES = _impl.EVENT_TYPES
+CONTROL_TYPES = _impl.CONTROL_TYPES
+HANDSHAKE_TYPES = _impl.HANDSHAKE_TYPES
+KNOWN_CAPABILITIES = _impl.KNOWN_CAPABILITIES
+NODE_KINDS = _impl.NODE_KINDS
+RUN_STATUSES = _impl.RUN_STATUSES
+PAUSE_POINTS = _impl.PAUSE_POINTS
+RESUME_ACTIONS = _impl.RESUME_ACTIONS
+RUN_MODES = _impl.RUN_MODES
+SCHEMA_ID = _impl.SCHEMA_ID
+
+# Contract object classes (payloads and nested objects).
+_OBJECT_CLASSES = _impl.OBJECT_TYPES
+globals().update({name: getattr(_impl, name) for name in _OBJECT_CLASSES})
+
+ParseResult = Ok | UnknownType | VersionMismatch | Invalid
+
+__all__ = [
+    "BuildError", "Ok", "UnknownType", "VersionMismatch", "Invalid", "Issue", "Envelope", "WireObject",
+    "ParseResult", "parse_envelope_json", "parse_envelope", "create_envelope", "create_unknown_envelope",
+    "serialize_envelope", "export_json_schema", "export_json_schema_string", "matchers_equal",
+    "matcher_matches", "should_pause", "breakpoint_matcher", "PROTOCOL_VERSION", "WILDCARD_RUN_ID",
+    "DEFAULT_MAX_FRAME_BYTES", "DEFAULT_MAX_DEPTH", "MESSAGE_TYPES", "EVENT_TYPES", "CONTROL_TYPES",
+    "HANDSHAKE_TYPES", "KNOWN_CAPABILITIES", "NODE_KINDS", "RUN_STATUSES", "PAUSE_POINTS",
+    "RESUME_ACTIONS", "RUN_MODES", "SCHEMA_ID", *_OBJECT_CLASSES,
+]

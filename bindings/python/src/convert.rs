@@ -1,0 +1,304 @@
+//! JSON text ⇄ Python values, both directions iterative (no recursion, so any depth the
+//! contract accepts converts on any thread's stack).
+//!
+//! JSON → Python follows the `json` module: integer lexemes become `int` (exact, any size),
+//! others `float` (`1e400` → `inf`), lone-surrogate escapes become lone surrogates in `str`,
+//! duplicate keys keep the last value at the first position.
+//! Python → JSON writes what `JSON.stringify` would, with two modes for non-finite floats.
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use wirecontract::core::json::{decode_string, write_f64, write_string};
+
+/// Converts validated JSON text (from the contract: raw opaque values, serialized objects).
+pub fn json_to_py(py: Python<'_>, text: &str) -> PyResult<PyObject> {
+    let b = text.as_bytes();
+    let mut stack: Vec<Container<'_>> = Vec::new();
+    let mut pos = 0usize;
+    let mut expect_key = false;
+    loop {
+        while pos < b.len() && matches!(b[pos], b' ' | b'\n' | b'\r' | b'\t' | b',' | b':') {
+            pos += 1;
+        }
+        let Some(&c) = b.get(pos) else {
+            return Err(PyValueError::new_err("internal error: truncated JSON"));
+        };
+        // Close containers.
+        if c == b']' || c == b'}' {
+            pos += 1;
+            let done = match stack.pop() {
+                Some(Container::List(l)) => l.into_any().unbind(),
+                Some(Container::Dict(d, _)) => d.into_any().unbind(),
+                None => return Err(PyValueError::new_err("internal error: unbalanced JSON")),
+            };
+            if let Some(v) = attach(py, &mut stack, done, &mut expect_key)? {
+                return Ok(v);
+            }
+            continue;
+        }
+        if expect_key {
+            let end = string_end(b, pos);
+            let key = string_to_py(py, &text[pos + 1..end - 1])?;
+            if let Some(Container::Dict(_, k)) = stack.last_mut() {
+                *k = Some(key);
+            }
+            expect_key = false;
+            pos = end;
+            continue;
+        }
+        let value: PyObject = match c {
+            b'[' => {
+                stack.push(Container::List(PyList::empty(py)));
+                pos += 1;
+                continue;
+            }
+            b'{' => {
+                stack.push(Container::Dict(PyDict::new(py), None));
+                pos += 1;
+                expect_key = true;
+                // `{}`: the loop sees `}` next and closes it before reading a key.
+                let mut q = pos;
+                while q < b.len() && matches!(b[q], b' ' | b'\n' | b'\r' | b'\t') {
+                    q += 1;
+                }
+                if b.get(q) == Some(&b'}') {
+                    expect_key = false;
+                }
+                continue;
+            }
+            b'"' => {
+                let end = string_end(b, pos);
+                let s = string_to_py(py, &text[pos + 1..end - 1])?;
+                pos = end;
+                s
+            }
+            b't' => {
+                pos += 4;
+                PyBool::new(py, true).to_owned().into_any().unbind()
+            }
+            b'f' => {
+                pos += 5;
+                PyBool::new(py, false).to_owned().into_any().unbind()
+            }
+            b'n' => {
+                pos += 4;
+                py.None()
+            }
+            _ => {
+                let start = pos;
+                while pos < b.len() && matches!(b[pos], b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') {
+                    pos += 1;
+                }
+                number_to_py(py, &text[start..pos])?
+            }
+        };
+        if let Some(v) = attach(py, &mut stack, value, &mut expect_key)? {
+            return Ok(v);
+        }
+    }
+}
+
+enum Container<'py> {
+    List(Bound<'py, PyList>),
+    /// A dict and the key waiting for its value.
+    Dict(Bound<'py, PyDict>, Option<PyObject>),
+}
+
+/// Adds a finished value to the innermost container; returns it when it is the root.
+/// Sets `expect_key` when the container is a dict (its next token is a key or `}`).
+fn attach(py: Python<'_>, stack: &mut [Container<'_>], value: PyObject, expect_key: &mut bool) -> PyResult<Option<PyObject>> {
+    match stack.last_mut() {
+        None => Ok(Some(value)),
+        Some(Container::List(l)) => {
+            l.append(value)?;
+            *expect_key = false;
+            Ok(None)
+        }
+        Some(Container::Dict(d, key)) => {
+            let k = key.take().unwrap_or_else(|| py.None());
+            d.set_item(k, value)?;
+            *expect_key = true;
+            Ok(None)
+        }
+    }
+}
+
+fn string_end(b: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    while i < b.len() {
+        match b[i] {
+            b'"' => return i + 1,
+            b'\\' => i += 2,
+            _ => i += 1,
+        }
+    }
+    b.len()
+}
+
+/// A JSON string's escaped content to `str`, keeping lone surrogates (Python can hold them).
+pub fn string_to_py(py: Python<'_>, raw: &str) -> PyResult<PyObject> {
+    let d = decode_string(raw);
+    if !d.had_lone_surrogate {
+        return Ok(PyString::new(py, &d.text).into_any().unbind());
+    }
+    // Rare path: let Python's own decoder build the surrogate code points.
+    let json = py.import("json")?;
+    let literal = format!("\"{raw}\"");
+    Ok(json.call_method1("loads", (literal,))?.unbind())
+}
+
+fn number_to_py(py: Python<'_>, lexeme: &str) -> PyResult<PyObject> {
+    let integral = !lexeme.bytes().any(|c| matches!(c, b'.' | b'e' | b'E'));
+    if integral {
+        if let Ok(i) = lexeme.parse::<i64>() {
+            return Ok(i.into_pyobject(py)?.into_any().unbind());
+        }
+        let int_type = py.get_type::<PyInt>();
+        return Ok(int_type.call1((lexeme,))?.unbind());
+    }
+    let x: f64 = lexeme.parse().unwrap_or(f64::NAN);
+    Ok(PyFloat::new(py, x).into_any().unbind())
+}
+
+/// What to write for NaN and ±Infinity.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum NonFinite {
+    /// `null`, as `JSON.stringify` does (building frames).
+    Null,
+    /// `1e400`/`-1e400` (NaN: `null`), so the parser sees the value `JSON.parse` would
+    /// produce for an already decoded JavaScript value (`parse_envelope(dict)`).
+    Overflow,
+}
+
+/// Converts a Python value (dict with str keys, list, tuple, str, int, float, bool, None, or
+/// an object with `to_dict()`) to compact JSON text.
+///
+/// # Errors
+/// `TypeError` naming the JSON Pointer-style path of the first value that has no JSON form.
+pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> PyResult<String> {
+    enum Frame<'py> {
+        Seq(Vec<Bound<'py, PyAny>>, usize, String),
+        Map(Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)>, usize, String),
+    }
+    let mut out: Vec<u8> = Vec::new();
+    let mut stack: Vec<Frame<'_>> = Vec::new();
+    let mut next: Option<(Bound<'_, PyAny>, String)> = Some((value.clone(), String::new()));
+    loop {
+        if let Some((v, path)) = next.take() {
+            if stack.len() > wirecontract::core::json::DEFAULT_MAX_DEPTH {
+                return Err(PyValueError::new_err(format!("value nests deeper than {} levels at {path}", wirecontract::core::json::DEFAULT_MAX_DEPTH)));
+            }
+            if v.is_none() {
+                out.extend_from_slice(b"null");
+            } else if let Ok(b) = v.downcast::<PyBool>() {
+                out.extend_from_slice(if b.is_true() { b"true" } else { b"false" });
+            } else if let Ok(s) = v.downcast::<PyString>() {
+                write_py_str(&mut out, s)?;
+            } else if v.is_instance_of::<PyInt>() {
+                out.extend_from_slice(v.str()?.to_str()?.as_bytes());
+            } else if let Ok(f) = v.downcast::<PyFloat>() {
+                let x = f.value();
+                if x.is_nan() || (non_finite == NonFinite::Null && x.is_infinite()) {
+                    out.extend_from_slice(b"null");
+                } else if x.is_infinite() {
+                    out.extend_from_slice(if x > 0.0 { b"1e400" } else { b"-1e400" });
+                } else {
+                    write_f64(&mut out, x);
+                }
+            } else if let Ok(d) = v.downcast::<PyDict>() {
+                out.push(b'{');
+                let items: Vec<_> = d.iter().collect();
+                stack.push(Frame::Map(items, 0, path));
+            } else if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
+                out.push(b'[');
+                let items: Vec<_> = v.try_iter()?.collect::<PyResult<_>>()?;
+                stack.push(Frame::Seq(items, 0, path));
+            } else if let Some(raw) = crate::object::wire_json_of(&v) {
+                out.extend_from_slice(raw.as_bytes());
+            } else {
+                let tn = v.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+                let at = if path.is_empty() { "the value".to_owned() } else { format!("/{path}") };
+                return Err(PyTypeError::new_err(format!("{at}: a {tn} has no JSON form (use dict, list, str, int, float, bool or None)")));
+            }
+        }
+        // Advance the innermost container.
+        let Some(top) = stack.last_mut() else {
+            break;
+        };
+        match top {
+            Frame::Seq(items, i, path) => {
+                if *i < items.len() {
+                    if *i > 0 {
+                        out.push(b',');
+                    }
+                    let child = format!("{}{}{}", path, if path.is_empty() { "" } else { "/" }, i);
+                    next = Some((items[*i].clone(), child));
+                    *i += 1;
+                } else {
+                    out.push(b']');
+                    stack.pop();
+                }
+            }
+            Frame::Map(items, i, path) => {
+                if *i < items.len() {
+                    if *i > 0 {
+                        out.push(b',');
+                    }
+                    let (k, v) = &items[*i];
+                    let Ok(ks) = k.downcast::<PyString>() else {
+                        let tn = k.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+                        return Err(PyTypeError::new_err(format!("/{path}: dict keys must be str, found a {tn} key")));
+                    };
+                    write_py_str(&mut out, ks)?;
+                    out.push(b':');
+                    let key_text = ks.to_string_lossy().replace('~', "~0").replace('/', "~1");
+                    let child = format!("{}{}{}", path, if path.is_empty() { "" } else { "/" }, key_text);
+                    next = Some((v.clone(), child));
+                    *i += 1;
+                } else {
+                    out.push(b'}');
+                    stack.pop();
+                }
+            }
+        }
+    }
+    String::from_utf8(out).map_err(|_| PyValueError::new_err("internal error: non-UTF-8 output"))
+}
+
+/// Writes a Python `str` as a JSON string literal; lone surrogates become `\udxxx`.
+fn write_py_str(out: &mut Vec<u8>, s: &Bound<'_, PyString>) -> PyResult<()> {
+    if let Ok(text) = s.to_str() {
+        write_string(out, text);
+        return Ok(());
+    }
+    // Lone surrogates: walk the code points through UTF-16 with surrogatepass.
+    let encoded = s.call_method1("encode", ("utf-16-le", "surrogatepass"))?;
+    let bytes: Vec<u8> = encoded.extract()?;
+    let units: Vec<u16> = bytes.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+    let mut text = String::new();
+    let mut escapes: Vec<u8> = Vec::new();
+    out.push(b'"');
+    for r in char::decode_utf16(units.iter().copied()) {
+        match r {
+            Ok(ch) => text.push(ch),
+            Err(e) => {
+                flush(out, &mut text, &mut escapes);
+                out.extend_from_slice(format!("\\u{:04x}", e.unpaired_surrogate()).as_bytes());
+            }
+        }
+    }
+    flush(out, &mut text, &mut escapes);
+    out.push(b'"');
+    Ok(())
+}
+
+fn flush(out: &mut Vec<u8>, text: &mut String, scratch: &mut Vec<u8>) {
+    if text.is_empty() {
+        return;
+    }
+    scratch.clear();
+    write_string(scratch, text);
+    out.extend_from_slice(&scratch[1..scratch.len() - 1]);
+    text.clear();
+}

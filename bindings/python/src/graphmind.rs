@@ -1,0 +1,498 @@
+//! `wirecontract.graphmind`: the GraphMind v1 parser, builder and serializer for Python.
+//!
+//! Thin: every rule lives in the contract crate; this converts host values and shapes the
+//! results (spec graphmind-v1 §5.2: `Ok`, `UnknownType`, `VersionMismatch`, `Invalid`).
+
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
+use wirecontract::core::{from_json, Issue as CoreIssue};
+use wirecontract::graphmind as gm;
+
+use crate::convert::{json_to_py, py_to_json, NonFinite};
+use crate::object::{extras_to_py, make_object, Root, WireObject};
+use crate::{guard, BuildError};
+
+/// Frames at least this long are parsed with the GIL released, so other threads progress.
+const RELEASE_GIL_BYTES: usize = 64 * 1024;
+
+/// One validation problem: `path` (dotted, from the frame root, `""` for the root) and
+/// `message` (the rule).
+#[pyclass(frozen, eq, hash, module = "wirecontract", name = "Issue")]
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct Issue {
+    /// Dotted path from the frame root.
+    #[pyo3(get)]
+    pub path: String,
+    /// The rule that failed.
+    #[pyo3(get)]
+    pub message: String,
+}
+
+#[pymethods]
+impl Issue {
+    #[new]
+    fn new(path: String, message: String) -> Self {
+        Issue { path, message }
+    }
+    #[classattr]
+    fn __match_args__() -> (&'static str, &'static str) {
+        ("path", "message")
+    }
+    fn __repr__(&self) -> String {
+        format!("Issue(path={:?}, message={:?})", self.path, self.message)
+    }
+    /// `{"path": ..., "message": ...}`
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        d.set_item("path", &self.path)?;
+        d.set_item("message", &self.message)?;
+        Ok(d)
+    }
+}
+
+pub fn issues_to_py(py: Python<'_>, issues: &[CoreIssue]) -> PyResult<PyObject> {
+    let items: Vec<Issue> = issues.iter().map(|i| Issue { path: i.path.clone(), message: i.message.clone() }).collect();
+    Ok(PyList::new(py, items)?.into_any().unbind())
+}
+
+/// A GraphMind envelope `{gm, seq, ts, runId, type, payload}`.
+#[pyclass(frozen, module = "wirecontract.graphmind", name = "Envelope")]
+pub struct Envelope {
+    pub inner: Arc<gm::Envelope>,
+}
+
+#[pymethods]
+impl Envelope {
+    /// Always 1.
+    #[getter]
+    fn gm(&self) -> i64 {
+        gm::PROTOCOL_VERSION
+    }
+    /// Sequence number (int, 0 ≤ seq ≤ 2**53 − 1).
+    #[getter]
+    fn seq(&self) -> u64 {
+        self.inner.seq
+    }
+    /// Timestamp in epoch milliseconds.
+    #[getter]
+    fn ts(&self) -> u64 {
+        self.inner.ts
+    }
+    /// Run id (`"*"` for frames outside any run).
+    #[getter]
+    fn run_id(&self) -> &str {
+        &self.inner.run_id
+    }
+    /// The message type string.
+    #[getter(r#type)]
+    fn message_type(&self) -> &str {
+        self.inner.message_type()
+    }
+    /// The typed payload object; for an unknown type the raw payload converted to Python
+    /// values (`None` when the key was absent or null).
+    #[getter]
+    fn payload(&self, py: Python<'_>) -> PyResult<PyObject> {
+        match &self.inner.message {
+            gm::Message::Unknown { payload, .. } => match payload {
+                Some(raw) => json_to_py(py, raw.as_str()),
+                None => Ok(py.None()),
+            },
+            m => {
+                let name = m.payload().map_or("", |p| p.type_name());
+                make_object(py, name, Root::Graphmind(self.inner.clone()), Vec::new())
+            }
+        }
+    }
+    /// Whether the frame carried a `payload` key (only an unknown type may lack one).
+    #[getter]
+    fn has_payload(&self) -> bool {
+        !matches!(self.inner.message, gm::Message::Unknown { payload: None, .. })
+    }
+    /// Unknown envelope-level members as a dict.
+    #[getter]
+    fn extra(&self, py: Python<'_>) -> PyResult<PyObject> {
+        extras_to_py(py, &self.inner.extra)
+    }
+    /// The wire-shaped dict (what `json.loads(serialize_envelope(env))` gives).
+    fn to_dict(&self, py: Python<'_>) -> PyResult<PyObject> {
+        json_to_py(py, &gm::serialize_envelope(&self.inner))
+    }
+    /// `serialize_envelope(self)`.
+    fn to_json(&self) -> String {
+        gm::serialize_envelope(&self.inner)
+    }
+    fn __repr__(&self) -> String {
+        format!("Envelope(type={:?}, seq={}, run_id={:?})", self.inner.message_type(), self.inner.seq, self.inner.run_id)
+    }
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other.downcast::<Envelope>().is_ok_and(|o| *o.get().inner == *self.inner)
+    }
+}
+
+/// `ok`: a known type with a valid payload. `match r: case Ok(envelope): ...`
+#[pyclass(frozen, module = "wirecontract.graphmind", name = "Ok")]
+pub struct ParseOk {
+    /// The envelope.
+    #[pyo3(get)]
+    pub envelope: Py<Envelope>,
+}
+
+/// `unknown-type`: structurally valid, type not known; the envelope keeps the raw payload.
+#[pyclass(frozen, module = "wirecontract.graphmind", name = "UnknownType")]
+pub struct ParseUnknownType {
+    /// The envelope (payload opaque).
+    #[pyo3(get)]
+    pub envelope: Py<Envelope>,
+}
+
+/// `version-mismatch`: `gm` is a safe integer other than 1.
+#[pyclass(frozen, module = "wirecontract.graphmind", name = "VersionMismatch")]
+pub struct ParseVersionMismatch {
+    /// The `gm` received.
+    #[pyo3(get)]
+    pub received: i64,
+    /// The supported version (1).
+    #[pyo3(get)]
+    pub supported: i64,
+}
+
+/// `invalid`: `reason` (fixed per rule) and `issues` (`None` when the frame is not JSON,
+/// too big or too deep).
+#[pyclass(frozen, module = "wirecontract.graphmind", name = "Invalid")]
+pub struct ParseInvalid {
+    /// Fixed reason per rule.
+    #[pyo3(get)]
+    pub reason: String,
+    /// List of `Issue`, or `None`.
+    #[pyo3(get)]
+    pub issues: PyObject,
+}
+
+#[pymethods]
+impl ParseOk {
+    #[classattr]
+    fn kind() -> &'static str {
+        "ok"
+    }
+    #[classattr]
+    fn __match_args__() -> (&'static str,) {
+        ("envelope",)
+    }
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("Ok({})", self.envelope.borrow(py).__repr__())
+    }
+}
+
+#[pymethods]
+impl ParseUnknownType {
+    #[classattr]
+    fn kind() -> &'static str {
+        "unknown-type"
+    }
+    #[classattr]
+    fn __match_args__() -> (&'static str,) {
+        ("envelope",)
+    }
+    fn __repr__(&self, py: Python<'_>) -> String {
+        format!("UnknownType({})", self.envelope.borrow(py).__repr__())
+    }
+}
+
+#[pymethods]
+impl ParseVersionMismatch {
+    #[classattr]
+    fn kind() -> &'static str {
+        "version-mismatch"
+    }
+    #[classattr]
+    fn __match_args__() -> (&'static str, &'static str) {
+        ("received", "supported")
+    }
+    fn __repr__(&self) -> String {
+        format!("VersionMismatch(received={}, supported={})", self.received, self.supported)
+    }
+}
+
+#[pymethods]
+impl ParseInvalid {
+    #[classattr]
+    fn kind() -> &'static str {
+        "invalid"
+    }
+    #[classattr]
+    fn __match_args__() -> (&'static str, &'static str) {
+        ("reason", "issues")
+    }
+    fn __repr__(&self, py: Python<'_>) -> String {
+        let n = self.issues.bind(py).len().map_or(String::new(), |n| format!(", {n} issues"));
+        format!("Invalid(reason={:?}{n})", self.reason)
+    }
+}
+
+pub fn outcome_to_py(py: Python<'_>, out: gm::ParseOutcome) -> PyResult<PyObject> {
+    Ok(match out {
+        gm::ParseOutcome::Ok(e) => Py::new(py, ParseOk { envelope: Py::new(py, Envelope { inner: Arc::new(e) })? })?.into_any(),
+        gm::ParseOutcome::UnknownType(e) => Py::new(py, ParseUnknownType { envelope: Py::new(py, Envelope { inner: Arc::new(e) })? })?.into_any(),
+        gm::ParseOutcome::VersionMismatch { received, supported } => Py::new(py, ParseVersionMismatch { received, supported })?.into_any(),
+        gm::ParseOutcome::Invalid { reason, issues } => {
+            let issues = match issues {
+                Some(list) => issues_to_py(py, &list)?,
+                None => py.None(),
+            };
+            Py::new(py, ParseInvalid { reason, issues })?.into_any()
+        }
+    })
+}
+
+fn options(max_frame_bytes: Option<usize>, max_depth: Option<usize>) -> gm::ParseOptions {
+    let d = gm::ParseOptions::default();
+    gm::ParseOptions { max_frame_bytes: max_frame_bytes.unwrap_or(d.max_frame_bytes), max_depth: max_depth.unwrap_or(d.max_depth) }
+}
+
+/// parse_envelope_json(data, /, *, max_frame_bytes=16 MiB, max_depth=100000)
+/// --
+///
+/// Parses one frame (`str`, `bytes` or `bytearray`). Never raises for bad input: returns
+/// `Ok`, `UnknownType`, `VersionMismatch` or `Invalid`. Large frames release the GIL.
+#[pyfunction]
+#[pyo3(signature = (data, /, *, max_frame_bytes=None, max_depth=None))]
+pub fn parse_envelope_json(py: Python<'_>, data: &Bound<'_, PyAny>, max_frame_bytes: Option<usize>, max_depth: Option<usize>) -> PyResult<PyObject> {
+    let opts = options(max_frame_bytes, max_depth);
+    let out = if let Ok(s) = data.downcast::<PyString>() {
+        match s.to_str() {
+            Ok(text) => run_parse(py, text.as_bytes(), |b| gm::parse_envelope_json_bytes_with(b, &opts)),
+            // A str with lone surrogates cannot be UTF-8; its JSON text would be the same
+            // escapes, so re-encode them as JSON escapes is impossible here: treat as bytes.
+            Err(_) => {
+                let bytes = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
+                let b: Vec<u8> = bytes.extract()?;
+                run_parse(py, &b, |b| gm::parse_envelope_json_bytes_with(b, &opts))
+            }
+        }
+    } else if let Ok(b) = data.downcast::<PyBytes>() {
+        run_parse(py, b.as_bytes(), |b| gm::parse_envelope_json_bytes_with(b, &opts))
+    } else if let Ok(b) = data.downcast::<PyByteArray>() {
+        let owned = b.to_vec();
+        run_parse(py, &owned, |b| gm::parse_envelope_json_bytes_with(b, &opts))
+    } else {
+        let tn = data.get_type().name().map(|n| n.to_string()).unwrap_or_default();
+        return Err(PyTypeError::new_err(format!("parse_envelope_json expects str, bytes or bytearray, not {tn}")));
+    };
+    outcome_to_py(py, out?)
+}
+
+fn run_parse(py: Python<'_>, bytes: &[u8], f: impl Fn(&[u8]) -> gm::ParseOutcome + Send + Sync) -> PyResult<gm::ParseOutcome> {
+    if bytes.len() >= RELEASE_GIL_BYTES {
+        py.allow_threads(|| guard(|| f(bytes)))
+    } else {
+        guard(|| f(bytes))
+    }
+}
+
+/// parse_envelope(value, /)
+/// --
+///
+/// Parses an already decoded frame (a `dict` as from `json.loads`), from decision step 2 on.
+/// Values with no JSON form give `Invalid` naming their path.
+#[pyfunction]
+#[pyo3(signature = (value, /))]
+pub fn parse_envelope(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    let text = match py_to_json(value, NonFinite::Overflow) {
+        Ok(t) => t,
+        Err(e) => {
+            let reason = format!("value is not JSON-representable: {}", e.value(py));
+            return outcome_to_py(py, gm::ParseOutcome::Invalid { reason, issues: Some(Vec::new()) });
+        }
+    };
+    let out = guard(|| gm::parse_envelope_json_with(&text, &gm::ParseOptions { max_frame_bytes: usize::MAX, ..Default::default() }))?;
+    // A decoded value has no JSON syntax; only depth can fail at step 1.
+    outcome_to_py(py, out)
+}
+
+fn build_error(py: Python<'_>, e: &gm::BuildError) -> PyErr {
+    let err = BuildError::new_err(e.to_string());
+    if let Ok(issues) = issues_to_py(py, &e.issues) {
+        let _ = err.value(py).setattr("issues", issues);
+    }
+    let _ = err.value(py).setattr("reason", e.reason.clone());
+    err
+}
+
+/// create_envelope(type, payload, seq, run_id, ts=None)
+/// --
+///
+/// Builds an envelope, validating `payload` (a wire-shaped dict with camelCase keys, or a
+/// contract object) against `type`. `ts` defaults to now in epoch ms. Raises `BuildError`
+/// (a `ValueError`) with `.issues` for an invalid payload, an unknown type (use
+/// `create_unknown_envelope`), or `seq`/`ts` beyond 2**53 − 1.
+#[pyfunction]
+#[pyo3(signature = (r#type, payload, seq, run_id, ts=None))]
+pub fn create_envelope(py: Python<'_>, r#type: &str, payload: &Bound<'_, PyAny>, seq: u64, run_id: &str, ts: Option<u64>) -> PyResult<Envelope> {
+    let payload_json = py_to_json(payload, NonFinite::Null).map_err(|e| BuildError::new_err(format!("payload: {}", e.value(py))))?;
+    let env = guard(|| gm::create_envelope_json(r#type, &payload_json, seq, run_id, ts))?.map_err(|e| build_error(py, &e))?;
+    Ok(Envelope { inner: Arc::new(env) })
+}
+
+/// create_unknown_envelope(type, payload, seq, run_id, ts=None, *, omit_payload=False)
+/// --
+///
+/// Builds an envelope of a type outside `MESSAGE_TYPES` with an opaque payload (any JSON
+/// value; `omit_payload=True` leaves the key out). Raises `BuildError` for a known type.
+#[pyfunction]
+#[pyo3(signature = (r#type, payload, seq, run_id, ts=None, *, omit_payload=false))]
+pub fn create_unknown_envelope(py: Python<'_>, r#type: &str, payload: &Bound<'_, PyAny>, seq: u64, run_id: &str, ts: Option<u64>, omit_payload: bool) -> PyResult<Envelope> {
+    let raw = if omit_payload {
+        None
+    } else {
+        let text = py_to_json(payload, NonFinite::Null).map_err(|e| BuildError::new_err(format!("payload: {}", e.value(py))))?;
+        Some(wirecontract::core::RawJson::from_json(&text).map_err(|e| BuildError::new_err(format!("payload: {e}")))?)
+    };
+    let env = guard(|| gm::create_unknown_envelope(r#type, raw, seq, run_id, ts))?.map_err(|e| build_error(py, &e))?;
+    Ok(Envelope { inner: Arc::new(env) })
+}
+
+/// serialize_envelope(envelope, /)
+/// --
+///
+/// The frame text, as `JSON.stringify` would write it (compact, spec key order, unknown
+/// fields and opaque values byte for byte). Never fails for an `Envelope`.
+#[pyfunction]
+#[pyo3(signature = (envelope, /))]
+pub fn serialize_envelope(envelope: &Bound<'_, PyAny>) -> PyResult<String> {
+    let env = envelope.downcast::<Envelope>().map_err(|_| PyTypeError::new_err("serialize_envelope expects an Envelope (from parse_envelope_json or create_envelope)"))?;
+    let inner = env.get().inner.clone();
+    guard(move || gm::serialize_envelope(&inner))
+}
+
+/// export_json_schema()
+/// --
+///
+/// The draft 2020-12 JSON Schema of the envelope, as a dict.
+#[pyfunction]
+pub fn export_json_schema(py: Python<'_>) -> PyResult<PyObject> {
+    json_to_py(py, &gm::export_json_schema_string())
+}
+
+/// export_json_schema_string()
+/// --
+///
+/// The schema as pretty-printed JSON text with a trailing newline (the committed file).
+#[pyfunction]
+pub fn export_json_schema_string() -> String {
+    gm::export_json_schema_string()
+}
+
+fn matcher_from(py: Python<'_>, v: &Bound<'_, PyAny>, what: &str) -> PyResult<gm::BreakpointMatcher> {
+    let text = py_to_json(v, NonFinite::Null)?;
+    from_json::<gm::BreakpointMatcher>(&text).map_err(|issues| {
+        let list: Vec<String> = issues.iter().map(|i| if i.path.is_empty() { i.message.clone() } else { format!("{}: {}", i.path, i.message) }).collect();
+        let _ = py;
+        PyValueError::new_err(format!("{what} is not a BreakpointMatcher: {}", list.join("; ")))
+    })
+}
+
+fn enum_from<T>(v: &str, parse: fn(&str) -> Option<T>, values: &[&str], what: &str) -> PyResult<T> {
+    parse(v).ok_or_else(|| PyValueError::new_err(format!("{what} must be one of {values:?}, not {v:?}")))
+}
+
+/// matchers_equal(a, b, /)
+/// --
+///
+/// Matcher equality (§5.12): same `kind`, `name` and effective `point` (absent = `"before"`);
+/// unknown keys do not take part. `a`/`b`: dicts or `BreakpointMatcher` objects.
+#[pyfunction]
+#[pyo3(signature = (a, b, /))]
+pub fn matchers_equal(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(matcher_from(py, a, "a")?.same_as(&matcher_from(py, b, "b")?))
+}
+
+/// matcher_matches(matcher, kind, name, point, /)
+/// --
+///
+/// Whether `matcher` selects the gate `(kind, name, point)` (§5.12).
+#[pyfunction]
+#[pyo3(signature = (matcher, kind, name, point, /))]
+pub fn matcher_matches(py: Python<'_>, matcher: &Bound<'_, PyAny>, kind: &str, name: &str, point: &str) -> PyResult<bool> {
+    let m = matcher_from(py, matcher, "matcher")?;
+    let kind = enum_from(kind, gm::NodeKind::from_wire, gm::NodeKind::VALUES, "kind")?;
+    let point = enum_from(point, gm::PausePoint::from_wire, gm::PausePoint::VALUES, "point")?;
+    Ok(m.matches(kind, name, point))
+}
+
+/// should_pause(mode, breakpoints, kind, name, point, /)
+/// --
+///
+/// Whether a gate pauses: step mode pauses at every `before` and `error` point; otherwise
+/// when any matcher in `breakpoints` matches (§5.12).
+#[pyfunction]
+#[pyo3(signature = (mode, breakpoints, kind, name, point, /))]
+pub fn should_pause(py: Python<'_>, mode: &str, breakpoints: &Bound<'_, PyAny>, kind: &str, name: &str, point: &str) -> PyResult<bool> {
+    let mode = enum_from(mode, gm::RunMode::from_wire, gm::RunMode::VALUES, "mode")?;
+    let kind = enum_from(kind, gm::NodeKind::from_wire, gm::NodeKind::VALUES, "kind")?;
+    let point = enum_from(point, gm::PausePoint::from_wire, gm::PausePoint::VALUES, "point")?;
+    let mut list = Vec::new();
+    for (i, item) in breakpoints.try_iter()?.enumerate() {
+        list.push(matcher_from(py, &item?, &format!("breakpoints[{i}]"))?);
+    }
+    Ok(gm::should_pause(mode, &list, kind, name, point))
+}
+
+/// breakpoint_matcher(value, /)
+/// --
+///
+/// Validates a dict as a `BreakpointMatcher` object (raises `ValueError` naming the rule).
+#[pyfunction]
+#[pyo3(signature = (value, /))]
+pub fn breakpoint_matcher(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    let m = matcher_from(py, value, "value")?;
+    make_object(py, "BreakpointMatcher", Root::Object(Arc::new(m)), Vec::new())
+}
+
+fn tuple<'py>(py: Python<'py>, items: &[&str]) -> PyResult<Bound<'py, PyTuple>> {
+    PyTuple::new(py, items)
+}
+
+/// Fills the `wirecontract._native.graphmind` module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_class::<Envelope>()?;
+    m.add_class::<ParseOk>()?;
+    m.add_class::<ParseUnknownType>()?;
+    m.add_class::<ParseVersionMismatch>()?;
+    m.add_class::<ParseInvalid>()?;
+    m.add_class::<Issue>()?;
+    m.add_class::<WireObject>()?;
+    crate::object::add_object_classes(m)?;
+    m.add_function(wrap_pyfunction!(parse_envelope_json, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_envelope, m)?)?;
+    m.add_function(wrap_pyfunction!(create_envelope, m)?)?;
+    m.add_function(wrap_pyfunction!(create_unknown_envelope, m)?)?;
+    m.add_function(wrap_pyfunction!(serialize_envelope, m)?)?;
+    m.add_function(wrap_pyfunction!(export_json_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(export_json_schema_string, m)?)?;
+    m.add_function(wrap_pyfunction!(matchers_equal, m)?)?;
+    m.add_function(wrap_pyfunction!(matcher_matches, m)?)?;
+    m.add_function(wrap_pyfunction!(should_pause, m)?)?;
+    m.add_function(wrap_pyfunction!(breakpoint_matcher, m)?)?;
+    m.add("PROTOCOL_VERSION", gm::PROTOCOL_VERSION)?;
+    m.add("WILDCARD_RUN_ID", gm::WILDCARD_RUN_ID)?;
+    m.add("DEFAULT_MAX_FRAME_BYTES", gm::DEFAULT_MAX_FRAME_BYTES)?;
+    m.add("DEFAULT_MAX_DEPTH", gm::DEFAULT_MAX_DEPTH)?;
+    m.add("MESSAGE_TYPES", tuple(py, gm::MESSAGE_TYPES)?)?;
+    m.add("EVENT_TYPES", tuple(py, gm::EVENT_TYPES)?)?;
+    m.add("CONTROL_TYPES", tuple(py, gm::CONTROL_TYPES)?)?;
+    m.add("HANDSHAKE_TYPES", tuple(py, gm::HANDSHAKE_TYPES)?)?;
+    m.add("KNOWN_CAPABILITIES", tuple(py, gm::KNOWN_CAPABILITIES)?)?;
+    m.add("NODE_KINDS", tuple(py, gm::NodeKind::VALUES)?)?;
+    m.add("RUN_STATUSES", tuple(py, gm::RunStatus::VALUES)?)?;
+    m.add("PAUSE_POINTS", tuple(py, gm::PausePoint::VALUES)?)?;
+    m.add("RESUME_ACTIONS", tuple(py, gm::ResumeAction::VALUES)?)?;
+    m.add("RUN_MODES", tuple(py, gm::RunMode::VALUES)?)?;
+    m.add("SCHEMA_ID", gm::SCHEMA_ID)?;
+    let names: Vec<&str> = gm::OBJECTS.iter().map(|(n, _)| *n).collect();
+    m.add("OBJECT_TYPES", PyTuple::new(py, names)?)?;
+    Ok(())
+}

@@ -1,0 +1,226 @@
+//! Typed contract objects as Python objects.
+//!
+//! Every contract object type gets a Python class (`NodeStarted`, `ErrorInfo`, …) deriving
+//! from `WireObject`. An instance is a handle — the parsed frame (shared, immutable) plus the
+//! path to the object inside it — so parsing creates no Python objects for fields nobody
+//! reads. Attribute access converts on demand: snake_case names for known fields (absent
+//! optional fields read as `None`), `.extra` for unknown members, `.to_dict()` for the
+//! wire-shaped dict.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyAttributeError, PyRuntimeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use wirecontract::core::{Extras, FieldRef, Reflect};
+use wirecontract::graphmind as gm;
+
+use crate::convert::{json_to_py, string_to_py};
+
+/// What a handle points into. One variant per protocol root: adding a protocol adds a variant.
+#[derive(Clone)]
+pub enum Root {
+    /// A parsed or built GraphMind envelope; objects live under its payload.
+    Graphmind(Arc<gm::Envelope>),
+    /// A standalone object (e.g. a matcher built from a dict).
+    Object(Arc<dyn Reflect>),
+}
+
+impl Root {
+    fn object(&self) -> Option<&dyn Reflect> {
+        match self {
+            Root::Graphmind(e) => e.message.payload(),
+            Root::Object(o) => Some(&**o),
+        }
+    }
+}
+
+/// One step from the root object to a nested one.
+#[derive(Clone, Copy, Debug)]
+pub enum Step {
+    /// A field, by wire name.
+    Field(&'static str),
+    /// An array element.
+    Index(usize),
+}
+
+fn navigate<'a>(root: &'a dyn Reflect, path: &[Step]) -> Option<&'a dyn Reflect> {
+    let mut cur: FieldRef<'a> = FieldRef::Object(root);
+    for step in path {
+        cur = match (cur, step) {
+            (FieldRef::Object(o), Step::Field(w)) => o.get(w)?,
+            (FieldRef::List(items), Step::Index(i)) => items.into_iter().nth(*i)?,
+            _ => return None,
+        };
+    }
+    match cur {
+        FieldRef::Object(o) => Some(o),
+        _ => None,
+    }
+}
+
+/// Base class of every contract object.
+#[pyclass(subclass, frozen, module = "wirecontract", name = "WireObject")]
+pub struct WireObject {
+    root: Root,
+    path: Vec<Step>,
+}
+
+impl WireObject {
+    fn obj(&self) -> PyResult<&dyn Reflect> {
+        self.root.object().and_then(|r| navigate(r, &self.path)).ok_or_else(|| PyRuntimeError::new_err("internal error: dangling object handle"))
+    }
+
+    fn wire_json(&self) -> PyResult<String> {
+        let mut out = Vec::new();
+        self.obj()?.write_json(&mut out);
+        Ok(String::from_utf8_lossy(&out).into_owned())
+    }
+}
+
+/// The wire JSON of a `WireObject` instance, for embedding it in a payload being built.
+pub fn wire_json_of(v: &Bound<'_, PyAny>) -> Option<String> {
+    let w = v.downcast::<WireObject>().ok()?;
+    w.get().wire_json().ok()
+}
+
+#[pymethods]
+impl WireObject {
+    /// Known field by snake_case name; `None` when an optional field is absent.
+    fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<PyObject> {
+        let obj = self.obj()?;
+        let Some(info) = obj.fields().iter().find(|f| f.rust == name) else {
+            return Err(PyAttributeError::new_err(format!("'{}' object has no attribute '{name}'", obj.type_name())));
+        };
+        match obj.get(info.wire) {
+            None => Ok(py.None()),
+            Some(r) => {
+                let mut path = self.path.clone();
+                path.push(Step::Field(info.wire));
+                field_to_py(py, r, &self.root, &path)
+            }
+        }
+    }
+
+    /// Unknown members as a dict (values converted from their raw JSON).
+    #[getter]
+    fn extra(&self, py: Python<'_>) -> PyResult<PyObject> {
+        extras_to_py(py, self.obj()?.extra())
+    }
+
+    /// The contract type name (`"NodeStarted"`).
+    #[getter]
+    fn type_name(&self) -> PyResult<&'static str> {
+        Ok(self.obj()?.type_name())
+    }
+
+    /// The wire-shaped dict (camelCase keys, unknown members included, in wire order).
+    fn to_dict(&self, py: Python<'_>) -> PyResult<PyObject> {
+        json_to_py(py, &self.wire_json()?)
+    }
+
+    /// The object's JSON text, exactly as inside a serialized frame.
+    fn to_json(&self) -> PyResult<String> {
+        self.wire_json()
+    }
+
+    fn __dir__(&self, py: Python<'_>) -> PyResult<PyObject> {
+        let mut names: Vec<&str> = self.obj()?.fields().iter().map(|f| f.rust).collect();
+        names.extend(["extra", "type_name", "to_dict", "to_json"]);
+        Ok(PyList::new(py, names)?.into_any().unbind())
+    }
+
+    fn __repr__(&self) -> PyResult<String> {
+        let json = self.wire_json()?;
+        let shown = if json.len() > 200 { format!("{}…", json.chars().take(200).collect::<String>()) } else { json };
+        Ok(format!("{}({shown})", self.obj()?.type_name()))
+    }
+
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let Ok(o) = other.downcast::<WireObject>() else { return Ok(false) };
+        let o = o.get();
+        Ok(self.obj()?.type_name() == o.obj()?.type_name() && self.wire_json()? == o.wire_json()?)
+    }
+
+    fn __hash__(&self) -> PyResult<u64> {
+        use std::hash::{Hash, Hasher};
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        self.wire_json()?.hash(&mut h);
+        Ok(h.finish())
+    }
+}
+
+/// Unknown members as a Python dict.
+pub fn extras_to_py(py: Python<'_>, extra: &Extras) -> PyResult<PyObject> {
+    let d = PyDict::new(py);
+    for (k, v) in extra.iter_raw() {
+        d.set_item(string_to_py(py, k)?, json_to_py(py, v.as_str())?)?;
+    }
+    Ok(d.into_any().unbind())
+}
+
+fn field_to_py(py: Python<'_>, r: FieldRef<'_>, root: &Root, path: &[Step]) -> PyResult<PyObject> {
+    Ok(match r {
+        FieldRef::Str(s) => PyString::new(py, s).into_any().unbind(),
+        FieldRef::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
+        FieldRef::UInt(u) => u.into_pyobject(py)?.into_any().unbind(),
+        FieldRef::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
+        FieldRef::Number(x) => x.into_pyobject(py)?.into_any().unbind(),
+        FieldRef::Enum(s) => PyString::new(py, s).into_any().unbind(),
+        FieldRef::Raw(raw) => json_to_py(py, raw.as_str())?,
+        FieldRef::Record(rec) => extras_to_py(py, &rec.0)?,
+        FieldRef::Object(o) => make_object(py, o.type_name(), root.clone(), path.to_vec())?,
+        FieldRef::List(items) => {
+            let list = PyList::empty(py);
+            for (i, item) in items.into_iter().enumerate() {
+                let mut p = path.to_vec();
+                p.push(Step::Index(i));
+                list.append(field_to_py(py, item, root, &p)?)?;
+            }
+            list.into_any().unbind()
+        }
+    })
+}
+
+/// Declares one Python class per contract object type and the constructor dispatch.
+macro_rules! object_classes {
+    ( $( $module:ident :: $name:ident ),+ $(,)? ) => {
+        $(
+            #[doc = concat!("The contract object `", stringify!($name), "` (attributes: its fields in snake_case).")]
+            #[pyclass(extends = WireObject, frozen, module = "wirecontract")]
+            pub struct $name;
+
+            #[pymethods]
+            impl $name {
+                #[classattr]
+                fn __match_args__(py: Python<'_>) -> PyResult<Py<PyTuple>> {
+                    let names: Vec<&str> = <$module::$name as wirecontract::core::Described>::FIELDS.iter().map(|f| f.rust).collect();
+                    Ok(PyTuple::new(py, names)?.unbind())
+                }
+            }
+        )+
+
+        /// Wraps the object at `path` under `root` in the class named `type_name`.
+        pub fn make_object(py: Python<'_>, type_name: &str, root: Root, path: Vec<Step>) -> PyResult<PyObject> {
+            let base = WireObject { root, path };
+            match type_name {
+                $( stringify!($name) => Ok(Py::new(py, PyClassInitializer::from(base).add_subclass($name))?.into_any()), )+
+                other => Err(PyRuntimeError::new_err(format!("internal error: no Python class for {other}"))),
+            }
+        }
+
+        /// Registers every object class on `m`.
+        pub fn add_object_classes(m: &Bound<'_, PyModule>) -> PyResult<()> {
+            $( m.add_class::<$name>()?; )+
+            Ok(())
+        }
+    };
+}
+
+object_classes!(
+    gm::ErrorInfo, gm::TokenUsage, gm::TokenDelta, gm::BreakpointMatcher, gm::GraphNodeHint, gm::SdkInfo,
+    gm::RedactionSummary, gm::LoopInfo, gm::SmartInfo, gm::EditedValue, gm::ClientVersions, gm::ViewerVersions,
+    gm::RunStarted, gm::RunFinished, gm::GraphHint, gm::NodeStarted, gm::NodeToken, gm::NodeFinished, gm::NodeError,
+    gm::ExecPaused, gm::ExecRefused, gm::ExecResumed, gm::ExecResume, gm::BreakpointSet, gm::BreakpointClear,
+    gm::ModeSet, gm::Hello, gm::HelloAck,
+);
