@@ -15,3 +15,4 @@
 #[macro_use]
 pub mod core;
 pub mod graphmind;
+pub mod graphorin;

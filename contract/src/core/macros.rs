@@ -47,7 +47,7 @@ macro_rules! wire_enum {
                         let text = $crate::core::json::decode_string(raw).text;
                         let found = Self::from_wire(&text);
                         if found.is_none() {
-                            ctx.issue(path, $crate::core::enum_message(Self::VALUES, v.raw()));
+                            ctx.issue_with(path, $crate::core::IssueCode::InvalidEnum, $crate::core::enum_message(Self::VALUES, v.raw()));
                         }
                         found
                     }
@@ -145,6 +145,170 @@ macro_rules! wire_object {
             const FIELDS: &'static [$crate::core::FieldInfo] = &[
                 $( $crate::core::FieldInfo { wire: $wire, rust: stringify!($field), ty: stringify!($ty) }, )+
             ];
+        }
+    };
+}
+
+/// Declares a strict contract object (spec graphorin-v1 §2 "Strict objects"): every key it
+/// does not declare is an issue (`unrecognized_keys`, one per distinct key, at that key's path),
+/// and it has no `extra`. Besides typed fields, entries may be string literals,
+/// `const "v" = "1",`: required, checked (`invalid_literal`), written in place, never stored,
+/// listed in [`Described::LITERALS`](crate::core::Described::LITERALS). Entries are written in
+/// declaration order; duplicate keys follow `JSON.parse` (the last one wins).
+///
+/// ```ignore
+/// wire_strict_object! {
+///     /// doc
+///     pub struct PongFrame {
+///         const "v" = "1",
+///         const "kind" = "pong",
+///         /// doc
+///         nonce: Option<NonEmptyString> = "nonce",
+///     }
+/// }
+/// ```
+macro_rules! wire_strict_object {
+    (
+        $(#[$meta:meta])*
+        $vis:vis struct $name:ident { $($body:tt)* }
+    ) => {
+        wire_strict_object!(@parse [$(#[$meta])*] [$vis] $name [] [] [] ; $($body)* ,);
+    };
+    // Stray commas (the one appended above, or a trailing one).
+    (@parse $m:tt $v:tt $name:ident [$($f:tt)*] [$($l:tt)*] [$($o:tt)*] ; , $($rest:tt)*) => {
+        wire_strict_object!(@parse $m $v $name [$($f)*] [$($l)*] [$($o)*] ; $($rest)*);
+    };
+    (@parse $m:tt $v:tt $name:ident [$($f:tt)*] [$($l:tt)*] [$($o:tt)*] ; const $wire:literal = $value:literal , $($rest:tt)*) => {
+        wire_strict_object!(@parse $m $v $name [$($f)*] [$($l)* ($wire, $value)] [$($o)* (lit $wire $value)] ; $($rest)*);
+    };
+    (@parse $m:tt $v:tt $name:ident [$($f:tt)*] [$($l:tt)*] [$($o:tt)*] ; $(#[$fmeta:meta])* $field:ident : $ty:ty = $wire:literal , $($rest:tt)*) => {
+        wire_strict_object!(@parse $m $v $name [$($f)* ([$(#[$fmeta])*] $field, $ty, $wire)] [$($l)*] [$($o)* (field $field $ty, $wire)] ; $($rest)*);
+    };
+    (@parse [$(#[$meta:meta])*] [$vis:vis] $name:ident
+        [$( ([$(#[$fmeta:meta])*] $field:ident, $ty:ty, $wire:literal) )*]
+        [$( ($lwire:literal, $lvalue:literal) )*]
+        [$($o:tt)*] ; ) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, PartialEq, schemars::JsonSchema)]
+        #[schemars(deny_unknown_fields)]
+        $vis struct $name {
+            $(
+                $(#[$fmeta])*
+                #[serde(rename = $wire, skip_serializing_if = "crate::core::WireField::is_absent")]
+                pub $field: $ty,
+            )*
+        }
+
+        impl $crate::core::WireValue for $name {
+            const EXPECTED: &'static str = concat!("object (", stringify!($name), ")");
+            #[allow(non_snake_case, unused_mut, unused_variables)]
+            fn read(ctx: &mut $crate::core::Ctx, v: $crate::core::json::Val<'_>, path: &$crate::core::Path<'_>) -> Option<Self> {
+                if v.kind() != $crate::core::json::JsonKind::Object {
+                    return ctx.expected(path, <Self as $crate::core::WireValue>::EXPECTED, Some(v));
+                }
+                $( let mut $field: Option<$crate::core::json::Val<'_>> = None; )*
+                let mut literals: Vec<(&'static str, $crate::core::json::Val<'_>)> = Vec::new();
+                let mut unknown: Vec<String> = Vec::new();
+                for (key, val) in v.members() {
+                    let decoded = $crate::core::json::decode_string(key).text;
+                    match &*decoded {
+                        $( $wire => $field = Some(val), )*
+                        $( $lwire => literals.push(($lwire, val)), )*
+                        other => {
+                            if !unknown.iter().any(|k| k == other) {
+                                unknown.push(other.to_owned());
+                            }
+                        }
+                    }
+                }
+                let mut ok = true;
+                $( wire_strict_object!(@read ctx, path, literals, ok, $o); )*
+                for key in &unknown {
+                    ctx.issue_with(
+                        &$crate::core::Path::Key(path, key),
+                        $crate::core::IssueCode::UnrecognizedKeys,
+                        format!("unrecognized key {} (the object is strict)", $crate::core::quote_key(key)),
+                    );
+                }
+                if !ok || !unknown.is_empty() {
+                    return None;
+                }
+                Some(Self { $( $field: $field?, )* })
+            }
+            fn write(&self, out: &mut Vec<u8>) {
+                out.push(b'{');
+                let mut first = true;
+                $( wire_strict_object!(@write self, out, first, $o); )*
+                out.push(b'}');
+            }
+            fn field_ref(&self) -> $crate::core::FieldRef<'_> {
+                $crate::core::FieldRef::Object(self)
+            }
+        }
+
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::SerializeMap as _;
+                let mut map = serializer.serialize_map(None)?;
+                $( wire_strict_object!(@ser self, map, $o); )*
+                map.end()
+            }
+        }
+
+        impl $crate::core::Reflect for $name {
+            fn type_name(&self) -> &'static str {
+                stringify!($name)
+            }
+            fn fields(&self) -> &'static [$crate::core::FieldInfo] {
+                <Self as $crate::core::Described>::FIELDS
+            }
+            fn get(&self, wire: &str) -> Option<$crate::core::FieldRef<'_>> {
+                match wire {
+                    $( $wire => $crate::core::WireField::field_ref_opt(&self.$field), )*
+                    _ => None,
+                }
+            }
+            fn extra(&self) -> &$crate::core::Extras {
+                &$crate::core::NO_EXTRAS
+            }
+            fn write_json(&self, out: &mut Vec<u8>) {
+                <Self as $crate::core::WireValue>::write(self, out);
+            }
+            fn literals(&self) -> &'static [(&'static str, &'static str)] {
+                <Self as $crate::core::Described>::LITERALS
+            }
+            fn is_strict(&self) -> bool {
+                true
+            }
+        }
+
+        impl $crate::core::Described for $name {
+            const NAME: &'static str = stringify!($name);
+            const FIELDS: &'static [$crate::core::FieldInfo] = &[
+                $( $crate::core::FieldInfo { wire: $wire, rust: stringify!($field), ty: stringify!($ty) }, )*
+            ];
+            const LITERALS: &'static [(&'static str, &'static str)] = &[ $( ($lwire, $lvalue), )* ];
+        }
+    };
+    (@read $ctx:ident, $path:ident, $literals:ident, $ok:ident, (lit $wire:literal $value:literal)) => {
+        $ok &= $crate::core::read_literal($ctx, &$literals, $wire, $value, $path);
+    };
+    (@read $ctx:ident, $path:ident, $literals:ident, $ok:ident, (field $field:ident $ty:ty, $wire:literal)) => {
+        let $field = <$ty as $crate::core::WireField>::read_field($ctx, $field, &$crate::core::Path::Key($path, $wire));
+    };
+    (@write $self:ident, $out:ident, $first:ident, (lit $wire:literal $value:literal)) => {
+        $crate::core::write_key($out, $wire, &mut $first);
+        $crate::core::json::write_string($out, $value);
+    };
+    (@write $self:ident, $out:ident, $first:ident, (field $field:ident $ty:ty, $wire:literal)) => {
+        $crate::core::WireField::write_field(&$self.$field, $wire, $out, &mut $first);
+    };
+    (@ser $self:ident, $map:ident, (lit $wire:literal $value:literal)) => {
+        $map.serialize_entry($wire, $value)?;
+    };
+    (@ser $self:ident, $map:ident, (field $field:ident $ty:ty, $wire:literal)) => {
+        if !$crate::core::WireField::is_absent(&$self.$field) {
+            $map.serialize_entry($wire, &$self.$field)?;
         }
     };
 }

@@ -37,6 +37,50 @@ impl fmt::Display for Issue {
     }
 }
 
+wire_enum! {
+    /// The stable code of a validation issue: zod's issue codes as the Graphorin contract names
+    /// them (spec graphorin-v1 §13 "Parse API"). Protocol-independent; a [`Ctx`] records one per
+    /// issue only when built with `Ctx::with_codes`.
+    pub enum IssueCode {
+        /// Wrong JSON type, a required field that is absent, or a number that is not an integer.
+        InvalidType = "invalid_type",
+        /// A literal field (`v`, `jsonrpc`) with any other value, or absent.
+        InvalidLiteral = "invalid_literal",
+        /// A key a strict object does not declare.
+        UnrecognizedKeys = "unrecognized_keys",
+        /// Below a lower bound: an empty string where `min(1)` applies, a negative count.
+        TooSmall = "too_small",
+        /// Above an upper bound (an integer outside the Rust type's range).
+        TooBig = "too_big",
+        /// A string outside a closed enum.
+        InvalidEnum = "invalid_enum",
+        /// A union discriminator (`kind`, `method`) that is absent or names no variant.
+        InvalidDiscriminator = "invalid_discriminator",
+        /// Any other rule (refinements).
+        Custom = "custom",
+    }
+}
+
+/// One segment of an issue path: an object key (decoded) or an array index, as zod's
+/// `issue.path` holds them.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+#[serde(untagged)]
+pub enum PathSegment {
+    /// An object member name.
+    Key(String),
+    /// An array position, 0-based.
+    Index(usize),
+}
+
+impl fmt::Display for PathSegment {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PathSegment::Key(k) => f.write_str(k),
+            PathSegment::Index(i) => write!(f, "{i}"),
+        }
+    }
+}
+
 /// A path being walked, as a linked list on the stack: no allocation until an issue is made.
 #[derive(Clone, Copy)]
 #[doc(hidden)]
@@ -66,21 +110,75 @@ impl Path<'_> {
         segs.reverse();
         segs.join(".")
     }
+
+    /// The path as segments from the root (empty for the root).
+    pub(crate) fn segments(&self) -> Vec<PathSegment> {
+        let mut segs = Vec::new();
+        let mut cur = self;
+        loop {
+            match cur {
+                Path::Root => break,
+                Path::Key(p, k) => {
+                    segs.push(PathSegment::Key((*k).to_owned()));
+                    cur = p;
+                }
+                Path::Index(p, i) => {
+                    segs.push(PathSegment::Index(*i));
+                    cur = p;
+                }
+            }
+        }
+        segs.reverse();
+        segs
+    }
 }
 
 /// Collects issues while a frame is read.
 #[doc(hidden)]
 pub struct Ctx {
     pub(crate) issues: Vec<Issue>,
+    /// Code and path segments of each issue, parallel to `issues`; kept only when built with
+    /// [`Ctx::with_codes`], so readers that do not need them pay nothing.
+    pub(crate) coded: Option<Vec<(IssueCode, Vec<PathSegment>)>>,
 }
 
 impl Ctx {
     pub(crate) fn new() -> Self {
-        Ctx { issues: Vec::new() }
+        Ctx { issues: Vec::new(), coded: None }
     }
 
+    /// A context that also records each issue's [`IssueCode`] and path segments.
+    pub(crate) fn with_codes() -> Self {
+        Ctx { issues: Vec::new(), coded: Some(Vec::new()) }
+    }
+
+    /// Records an issue with code [`IssueCode::Custom`].
     pub fn issue(&mut self, path: &Path<'_>, message: impl Into<String>) {
+        self.issue_with(path, IssueCode::Custom, message);
+    }
+
+    /// Records an issue with its code.
+    pub fn issue_with(&mut self, path: &Path<'_>, code: IssueCode, message: impl Into<String>) {
         self.issues.push(Issue { path: path.render(), message: message.into() });
+        if let Some(coded) = &mut self.coded {
+            coded.push((code, path.segments()));
+        }
+    }
+
+    /// The issues with their codes and path segments. A context not built with
+    /// [`Ctx::with_codes`] reports [`IssueCode::Custom`] and the dotted path split on `.`.
+    pub(crate) fn into_coded(self) -> Vec<(Issue, IssueCode, Vec<PathSegment>)> {
+        let mut coded = self.coded.unwrap_or_default().into_iter();
+        self.issues
+            .into_iter()
+            .map(|issue| {
+                let (code, segs) = coded.next().unwrap_or_else(|| {
+                    let segs = if issue.path.is_empty() { Vec::new() } else { issue.path.split('.').map(|s| PathSegment::Key(s.to_owned())).collect() };
+                    (IssueCode::Custom, segs)
+                });
+                (issue, code, segs)
+            })
+            .collect()
     }
 
     /// Records "expected X, received Y" and returns `None`.
@@ -90,7 +188,7 @@ impl Ctx {
             Some(v) => v.kind().name(),
         };
         let suffix = if got.is_some_and(|v| v.kind() == JsonKind::Null) { " (optional fields are not nullable)" } else { "" };
-        self.issue(path, format!("expected {what}, received {received}{suffix}"));
+        self.issue_with(path, IssueCode::InvalidType, format!("expected {what}, received {received}{suffix}"));
         None
     }
 }
@@ -195,6 +293,10 @@ impl JsonSchema for RawJson {
         Schema::from(true)
     }
 }
+
+/// The empty [`Extras`] that strict objects (which have no unknown members) return from
+/// [`Reflect::extra`].
+pub(crate) static NO_EXTRAS: Extras = Extras { entries: Vec::new(), index: None };
 
 /// Unknown members of a loose object, in first-seen order, values as raw JSON (spec
 /// graphmind-v1 §1 "Every object is loose", §5.4 duplicate keys: last value wins, first
@@ -367,7 +469,7 @@ impl<T: WireValue> WireField for T {
         match v {
             Some(v) => T::read(ctx, v, path),
             None => {
-                ctx.issue(path, format!("expected {}, received undefined (the field is required)", T::EXPECTED));
+                ctx.issue_with(path, IssueCode::InvalidType, format!("expected {}, received undefined (the field is required)", T::EXPECTED));
                 None
             }
         }
@@ -440,9 +542,9 @@ fn read_safe_int(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<i64> {
         return Some(i);
     }
     if x.is_finite() && x.trunc() == x {
-        ctx.issue(path, format!("too big: expected a safe integer (|x| <= {}), received {}", json::MAX_SAFE_INTEGER, v.raw()));
+        ctx.issue_with(path, IssueCode::TooBig, format!("too big: expected a safe integer (|x| <= {}), received {}", json::MAX_SAFE_INTEGER, v.raw()));
     } else {
-        ctx.issue(path, format!("expected integer, received {}", v.raw()));
+        ctx.issue_with(path, IssueCode::InvalidType, format!("expected integer, received {}", v.raw()));
     }
     None
 }
@@ -454,7 +556,7 @@ impl WireValue for u64 {
     fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
         let i = read_safe_int(ctx, v, path)?;
         if i < 0 {
-            ctx.issue(path, format!("too small: expected integer to be >= 0, received {}", v.raw()));
+            ctx.issue_with(path, IssueCode::TooSmall, format!("too small: expected integer to be >= 0, received {}", v.raw()));
             return None;
         }
         Some(i as u64)
@@ -487,7 +589,7 @@ impl WireValue for std::num::NonZeroU64 {
     fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
         let i = read_safe_int(ctx, v, path)?;
         if i <= 0 {
-            ctx.issue(path, format!("too small: expected integer to be > 0, received {}", v.raw()));
+            ctx.issue_with(path, IssueCode::TooSmall, format!("too small: expected integer to be > 0, received {}", v.raw()));
             return None;
         }
         std::num::NonZeroU64::new(i as u64)
@@ -508,7 +610,7 @@ impl WireValue for f64 {
             return ctx.expected(path, "number", Some(v));
         };
         if !x.is_finite() {
-            ctx.issue(path, format!("expected a finite number, received {} (Infinity)", v.raw()));
+            ctx.issue_with(path, IssueCode::InvalidType, format!("expected a finite number, received {} (Infinity)", v.raw()));
             return None;
         }
         Some(x)
@@ -554,7 +656,7 @@ impl WireValue for NonNegativeF64 {
     fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
         let x = f64::read(ctx, v, path)?;
         if x < 0.0 {
-            ctx.issue(path, format!("too small: expected number to be >= 0, received {}", v.raw()));
+            ctx.issue_with(path, IssueCode::TooSmall, format!("too small: expected number to be >= 0, received {}", v.raw()));
             return None;
         }
         Some(NonNegativeF64(x))
@@ -697,6 +799,10 @@ pub trait Described {
     const NAME: &'static str;
     /// Known fields in spec (and serialization) order.
     const FIELDS: &'static [FieldInfo];
+    /// Constant members `(wire name, string value)` of a strict frame (`("v", "1")`,
+    /// `("kind", "pong")`), in wire order: always written, never stored, not in
+    /// [`Described::FIELDS`]. Empty for every loose object.
+    const LITERALS: &'static [(&'static str, &'static str)] = &[];
 }
 
 /// Object-safe reflection over a contract object.
@@ -711,6 +817,15 @@ pub trait Reflect: fmt::Debug + Send + Sync {
     fn extra(&self) -> &Extras;
     /// Appends the object's JSON, exactly as inside a serialized frame.
     fn write_json(&self, out: &mut Vec<u8>);
+    /// Constant members `(wire name, string value)`, see [`Described::LITERALS`].
+    fn literals(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+    /// `true` for a strict object: an unknown member makes it invalid, so [`Reflect::extra`]
+    /// is always empty.
+    fn is_strict(&self) -> bool {
+        false
+    }
 }
 
 /// The issue message for a value outside a closed enum.
@@ -738,4 +853,48 @@ pub fn to_json<T: WireValue>(value: &T) -> String {
     let mut out = Vec::new();
     value.write(&mut out);
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// A value as an issue message names it: scalars as their JSON text (long ones cut at 64
+/// bytes), containers by type.
+pub(crate) fn describe_received(v: Option<Val<'_>>) -> String {
+    let Some(v) = v else { return "undefined".to_owned() };
+    match v.kind() {
+        JsonKind::Object | JsonKind::Array => v.kind().name().to_owned(),
+        _ => {
+            let raw = v.raw();
+            if raw.len() <= 64 {
+                return raw.to_owned();
+            }
+            let mut cut = 64;
+            while !raw.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            format!("{}…", &raw[..cut])
+        }
+    }
+}
+
+/// A key as JSON text, for issue messages.
+pub(crate) fn quote_key(key: &str) -> String {
+    let mut out = Vec::with_capacity(key.len() + 2);
+    json::write_string(&mut out, key);
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// Checks a string literal member of a strict object (`wire_strict_object!`'s `const`
+/// entries): the last occurrence in `seen` must be a string equal to `value` after unescaping.
+/// Records an `invalid_literal` issue at `path.wire` otherwise (absent included, as zod 3's
+/// `z.literal` does).
+pub(crate) fn read_literal(ctx: &mut Ctx, seen: &[(&'static str, Val<'_>)], wire: &str, value: &str, path: &Path<'_>) -> bool {
+    let got = seen.iter().rev().find(|(k, _)| *k == wire).map(|(_, v)| *v);
+    let ok = got.and_then(|v| v.string_raw()).is_some_and(|raw| decode_string(raw).text == value);
+    if !ok {
+        ctx.issue_with(
+            &Path::Key(path, wire),
+            IssueCode::InvalidLiteral,
+            format!("invalid literal: expected {}, received {}", quote_key(value), describe_received(got)),
+        );
+    }
+    ok
 }

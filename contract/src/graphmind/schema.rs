@@ -44,6 +44,7 @@ pub fn export_json_schema() -> Value {
     let mut defs_value = Value::Object(defs);
     safe_integers(&mut defs_value);
     strip_null(&mut defs_value);
+    plain_enums(&mut defs_value);
     let Value::Object(defs) = defs_value else { unreachable!("built as an object above") };
     let sorted: Map<String, Value> = {
         let mut entries: Vec<(String, Value)> = defs.into_iter().collect();
@@ -154,6 +155,28 @@ fn strip_null(v: &mut Value) {
             }
         }
         Value::Array(items) => items.iter_mut().for_each(strip_null),
+        _ => {}
+    }
+}
+
+/// schemars writes a documented enum as `oneOf` of `const` branches; adapters and typify read
+/// a plain `{"type": "string", "enum": [...]}` better, and it says the same thing.
+fn plain_enums(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            let consts: Option<Vec<Value>> = map.get("oneOf").and_then(Value::as_array).and_then(|branches| {
+                branches.iter().map(|b| b.get("const").filter(|c| c.is_string()).cloned()).collect()
+            });
+            if let Some(values) = consts {
+                map.remove("oneOf");
+                map.insert("type".into(), json!("string"));
+                map.insert("enum".into(), Value::Array(values));
+            }
+            for child in map.values_mut() {
+                plain_enums(child);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(plain_enums),
         _ => {}
     }
 }

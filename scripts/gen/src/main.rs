@@ -1,0 +1,35 @@
+//! `wirecontract-gen OUT_DIR`: writes every artifact generated from the contract crate into
+//! `OUT_DIR` (laid out like `generated/`). Deterministic: two runs are byte-identical.
+//! `scripts/regen` runs it on `generated/`; `scripts/check-drift` on a temporary directory.
+
+mod pyi;
+
+use std::path::{Path, PathBuf};
+
+use wirecontract::graphmind;
+
+fn write(out: &Path, rel: &str, text: &str) -> std::io::Result<()> {
+    let path = out.join(rel);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::write(&path, text)
+}
+
+fn main() -> std::process::ExitCode {
+    let Some(out) = std::env::args_os().nth(1).map(PathBuf::from) else {
+        eprintln!("usage: wirecontract-gen OUT_DIR");
+        return std::process::ExitCode::from(2);
+    };
+    let artifacts: Vec<(&str, String)> = vec![
+        ("schema/graphmind.v1.schema.json", graphmind::export_json_schema_string()),
+        ("python/wirecontract/graphmind.pyi", pyi::graphmind_stub()),
+    ];
+    for (rel, text) in &artifacts {
+        if let Err(e) = write(&out, rel, text) {
+            eprintln!("wirecontract-gen: cannot write {rel}: {e}");
+            return std::process::ExitCode::from(1);
+        }
+    }
+    std::process::ExitCode::SUCCESS
+}

@@ -1,0 +1,3 @@
+# Generated artifacts match the contract.
+set -euo pipefail
+scripts/check-drift
