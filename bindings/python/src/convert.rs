@@ -217,7 +217,7 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> PyResult<S
             } else if let Some(raw) = crate::object::wire_json_of(&v) {
                 out.extend_from_slice(raw.as_bytes());
             } else {
-                let tn = v.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+                let tn = v.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string());
                 let at = if path.is_empty() { "the value".to_owned() } else { format!("/{path}") };
                 return Err(PyTypeError::new_err(format!("{at}: a {tn} has no JSON form (use dict, list, str, int, float, bool or None)")));
             }
@@ -247,7 +247,7 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> PyResult<S
                     }
                     let (k, v) = &items[*i];
                     let Ok(ks) = k.downcast::<PyString>() else {
-                        let tn = k.get_type().name().map(|n| n.to_string()).unwrap_or_else(|_| "?".into());
+                        let tn = k.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string());
                         return Err(PyTypeError::new_err(format!("/{path}: dict keys must be str, found a {tn} key")));
                     };
                     write_py_str(&mut out, ks)?;

@@ -68,6 +68,7 @@ pub struct Envelope {
 impl Envelope {
     /// Always 1.
     #[getter]
+    #[allow(clippy::unused_self)]
     fn gm(&self) -> i64 {
         gm::PROTOCOL_VERSION
     }
@@ -262,15 +263,14 @@ fn options(max_frame_bytes: Option<usize>, max_depth: Option<usize>) -> gm::Pars
 pub fn parse_envelope_json(py: Python<'_>, data: &Bound<'_, PyAny>, max_frame_bytes: Option<usize>, max_depth: Option<usize>) -> PyResult<PyObject> {
     let opts = options(max_frame_bytes, max_depth);
     let out = if let Ok(s) = data.downcast::<PyString>() {
-        match s.to_str() {
-            Ok(text) => run_parse(py, text.as_bytes(), |b| gm::parse_envelope_json_bytes_with(b, &opts)),
-            // A str with lone surrogates cannot be UTF-8; its JSON text would be the same
-            // escapes, so re-encode them as JSON escapes is impossible here: treat as bytes.
-            Err(_) => {
-                let bytes = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
-                let b: Vec<u8> = bytes.extract()?;
-                run_parse(py, &b, |b| gm::parse_envelope_json_bytes_with(b, &opts))
-            }
+        if let Ok(text) = s.to_str() {
+            run_parse(py, text.as_bytes(), |b| gm::parse_envelope_json_bytes_with(b, &opts))
+        } else {
+            // A str holding lone surrogates has no UTF-8 form, so no WebSocket text frame
+            // could carry it: its surrogatepass bytes give the same "invalid UTF-8" verdict.
+            let bytes = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
+            let b: Vec<u8> = bytes.extract()?;
+            run_parse(py, &b, |b| gm::parse_envelope_json_bytes_with(b, &opts))
         }
     } else if let Ok(b) = data.downcast::<PyBytes>() {
         run_parse(py, b.as_bytes(), |b| gm::parse_envelope_json_bytes_with(b, &opts))

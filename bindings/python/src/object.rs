@@ -161,12 +161,11 @@ pub fn extras_to_py(py: Python<'_>, extra: &Extras) -> PyResult<PyObject> {
 
 fn field_to_py(py: Python<'_>, r: FieldRef<'_>, root: &Root, path: &[Step]) -> PyResult<PyObject> {
     Ok(match r {
-        FieldRef::Str(s) => PyString::new(py, s).into_any().unbind(),
+        FieldRef::Str(s) | FieldRef::Enum(s) => PyString::new(py, s).into_any().unbind(),
         FieldRef::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
         FieldRef::UInt(u) => u.into_pyobject(py)?.into_any().unbind(),
         FieldRef::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
         FieldRef::Number(x) => x.into_pyobject(py)?.into_any().unbind(),
-        FieldRef::Enum(s) => PyString::new(py, s).into_any().unbind(),
         FieldRef::Raw(raw) => json_to_py(py, raw.as_str())?,
         FieldRef::Record(rec) => extras_to_py(py, &rec.0)?,
         FieldRef::Object(o) => make_object(py, o.type_name(), root.clone(), path.to_vec())?,

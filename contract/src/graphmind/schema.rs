@@ -32,12 +32,12 @@ pub fn export_json_schema() -> Value {
     let mut any_of = Vec::new();
     for (message_type, payload) in payloads {
         let name = format!("envelope.{message_type}");
-        defs.insert(name.clone(), envelope_schema(&json!({ "const": message_type }), payload.to_value(), true));
+        defs.insert(name.clone(), envelope_schema(&json!({ "const": message_type }), &payload.to_value(), true));
         any_of.push(json!({ "$ref": format!("#/$defs/{name}") }));
     }
     defs.insert(
         "envelope.unknown".into(),
-        envelope_schema(&json!({ "type": "string", "not": { "enum": MESSAGE_TYPES } }), json!(true), false),
+        envelope_schema(&json!({ "type": "string", "not": { "enum": MESSAGE_TYPES } }), &json!(true), false),
     );
     any_of.push(json!({ "$ref": "#/$defs/envelope.unknown" }));
 
@@ -72,7 +72,7 @@ pub fn export_json_schema_string() -> String {
     s
 }
 
-fn envelope_schema(type_schema: &Value, payload: Value, payload_required: bool) -> Value {
+fn envelope_schema(type_schema: &Value, payload: &Value, payload_required: bool) -> Value {
     let mut required = vec!["gm", "seq", "ts", "runId", "type"];
     if payload_required {
         required.push("payload");
