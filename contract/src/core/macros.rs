@@ -156,7 +156,7 @@ macro_rules! wire_object {
 /// listed in [`Described::LITERALS`](crate::core::Described::LITERALS). Entries are written in
 /// declaration order; duplicate keys follow `JSON.parse` (the last one wins).
 ///
-/// ```ignore
+/// ```text
 /// wire_strict_object! {
 ///     /// doc
 ///     pub struct PongFrame {

@@ -43,11 +43,9 @@ pub use crate::core::{IssueCode, PathSegment, RawJson, Record};
 use crate::core::json::{self, decode_string, JsonKind, Val};
 use crate::core::{describe_received, Ctx, Path, Reflect, WireValue};
 
-/// The `v` literal every frame carries, both directions (§2).
-pub const V: &str = "1";
-
-/// The `jsonrpc` literal of RPC responses and of every client message (§3.1, §4).
-pub const JSONRPC: &str = "2.0";
+/// The `jsonrpc` literal of RPC responses and of every client message (§3.1, §4). The `v`
+/// literal of every frame is [`PROTOCOL_VERSION`].
+pub const JSONRPC_VERSION: &str = "2.0";
 
 /// Default cap on nesting depth inside a frame. `JSON.parse` has no fixed cap; this is the
 /// crate-wide one ([`json::DEFAULT_MAX_DEPTH`]); a deeper frame is a [`ParseError::Json`].
@@ -113,7 +111,7 @@ macro_rules! message_union {
                 }
             }
 
-            pub(crate) fn each_schema(gen: &mut schemars::SchemaGenerator) -> Vec<(&'static str, schemars::Schema, &'static [(&'static str, &'static str)])> {
+            pub(crate) fn each_schema(gen: &mut schemars::SchemaGenerator) -> Vec<schema::FrameSchema> {
                 vec![$( (stringify!($ty), gen.subschema_for::<$ty>(), <$ty as crate::core::Described>::LITERALS), )+]
             }
         }
@@ -393,15 +391,16 @@ fn last_members<'s, const N: usize>(root: Val<'s>, keys: [&str; N]) -> [Option<V
     found
 }
 
-/// Reads a top-level value as `T` after checking it is an object; the error carries the raw
+/// Reads a top-level frame after checking it is an object: `pick` gets the last values of
+/// `id, jsonrpc, kind, result, error, method` and reads the variant; the error carries the raw
 /// id.
-fn read_frame<M>(root: Val<'_>, pick: impl FnOnce(&mut Ctx, [Option<Val<'_>>; 5]) -> Option<M>) -> Result<M, ParseError> {
+fn read_frame<'s, M>(root: Val<'s>, pick: impl FnOnce(&mut Ctx, [Option<Val<'s>>; 6]) -> Option<M>) -> Result<M, ParseError> {
     let mut ctx = Ctx::with_codes();
     if root.kind() != JsonKind::Object {
         ctx.expected::<()>(&Path::Root, "object", Some(root));
         return Err(schema_error(ctx, None));
     }
-    let found = last_members(root, ["id", "jsonrpc", "kind", "result", "error"]);
+    let found = last_members(root, ["id", "jsonrpc", "kind", "result", "error", "method"]);
     let id = found[0].map(|v| RawJson::from_validated(v.raw()));
     match pick(&mut ctx, found) {
         Some(m) if ctx.issues.is_empty() => Ok(m),
@@ -417,7 +416,7 @@ fn read_frame<M>(root: Val<'_>, pick: impl FnOnce(&mut Ctx, [Option<Val<'_>>; 5]
 /// success: a frame with both then reports `error` as unrecognized, one with neither reports
 /// `result` as required); any other frame is read by its `kind`.
 fn parse_server_validated(root: Val<'_>) -> Result<ServerMessage, ParseError> {
-    read_frame(root, |ctx, [id, jsonrpc, kind, result, error]| {
+    read_frame(root, |ctx, [id, jsonrpc, kind, result, error, _]| {
         let rpc = jsonrpc.is_some() || (kind.is_none() && (id.is_some() || result.is_some() || error.is_some()));
         let variant = if rpc {
             if error.is_some() && result.is_none() {
@@ -448,8 +447,7 @@ fn discriminator<V>(ctx: &mut Ctx, v: Option<Val<'_>>, key: &str, allowed: &[&st
 }
 
 fn parse_client_validated(root: Val<'_>) -> Result<ClientMessage, ParseError> {
-    read_frame(root, |ctx, _| {
-        let [method] = last_members(root, ["method"]);
+    read_frame(root, |ctx, [.., method]| {
         let variant = discriminator(ctx, method, "method", METHODS, ClientVariant::from_wire)?;
         ClientMessage::read_variant(variant, ctx, root)
     })

@@ -70,8 +70,11 @@ pub fn export_json_schema_string() -> String {
     s
 }
 
+/// A frame type's definition name, its schema reference and its literal members.
+pub(crate) type FrameSchema = (&'static str, schemars::Schema, &'static [(&'static str, &'static str)]);
+
 /// Adds the literal members to each frame's definition; returns the union's `oneOf` branches.
-fn compose(defs: &mut Map<String, Value>, frames: &[(&str, schemars::Schema, &[(&str, &str)])]) -> Vec<Value> {
+fn compose(defs: &mut Map<String, Value>, frames: &[FrameSchema]) -> Vec<Value> {
     frames
         .iter()
         .map(|(name, schema, literals)| {

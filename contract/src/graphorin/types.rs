@@ -187,14 +187,12 @@ pub(crate) fn read_integer(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option
 
 fn read_i64(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<i64> {
     let i = read_integer(ctx, v, path)?;
-    match i64::try_from(i) {
-        Ok(i) => Some(i),
-        Err(_) => {
-            let (code, word) = if i < 0 { (IssueCode::TooSmall, "small") } else { (IssueCode::TooBig, "big") };
-            ctx.issue_with(path, code, format!("too {word}: expected an integer in the 64-bit signed range, received {}", describe_received(Some(v))));
-            None
-        }
-    }
+    let Ok(fits) = i64::try_from(i) else {
+        let (code, word) = if i < 0 { (IssueCode::TooSmall, "small") } else { (IssueCode::TooBig, "big") };
+        ctx.issue_with(path, code, format!("too {word}: expected an integer in the 64-bit signed range, received {}", describe_received(Some(v))));
+        return None;
+    };
+    Some(fits)
 }
 
 /// `u64` fields (`droppedCount`) hold an integer `≥ 0` by the rule of [`read_integer`], up to
@@ -205,13 +203,11 @@ fn read_u64(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<u64> {
         ctx.issue_with(path, IssueCode::TooSmall, format!("too small: expected integer to be >= 0, received {}", describe_received(Some(v))));
         return None;
     }
-    match u64::try_from(i) {
-        Ok(u) => Some(u),
-        Err(_) => {
-            ctx.issue_with(path, IssueCode::TooBig, format!("too big: expected an integer below 2^64, received {}", describe_received(Some(v))));
-            None
-        }
-    }
+    let Ok(fits) = u64::try_from(i) else {
+        ctx.issue_with(path, IssueCode::TooBig, format!("too big: expected an integer below 2^64, received {}", describe_received(Some(v))));
+        return None;
+    };
+    Some(fits)
 }
 
 /// A non-negative integer field (`replay-marker.droppedCount`): any integer `≥ 0` that fits
@@ -580,7 +576,7 @@ wire_enum! {
 wire_strict_object! {
     /// The error object of an RPC failure (§3.1): strict.
     pub struct RpcError {
-        /// Any integer (the catalogue is [`RPC_ERROR_CODES`]).
+        /// Any integer (the catalogue is `RPC_ERROR_CODES`).
         code: RpcErrorCode = "code",
         /// Human-readable text, non-empty.
         message: NonEmptyString = "message",
