@@ -5,6 +5,9 @@
 //!   `{"kind", "type"?, "received"?, "supported"?, "reason"?, "issues"?}`.
 //! - `wirecontract schema graphmind` prints the protocol's JSON Schema exactly as the contract
 //!   exports it.
+//! - `wirecontract diff OLD NEW` (or `--git REV1 [REV2] [--schema PATH]`) lists every change
+//!   between two schemas of the contract with a verdict per direction; see [`diff`]. Its exit
+//!   codes are its own: 0 no breaking change, 1 breaking change(s), 2 usage error.
 //!
 //! The command adds no rules of its own: every verdict comes from the contract's parser.
 //! Exit codes: 0 when it ran (whatever the verdicts), 2 on usage errors, 1 on I/O errors.
@@ -13,6 +16,8 @@
 //! To add a protocol: add a [`Protocol`] value, a [`Judge`] variant (with any options it
 //! needs, such as a direction, checked in [`Judge::from_args`]), and an arm in
 //! [`Judge::write_verdict`] and in [`schema_text`].
+
+mod diff;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -54,6 +59,14 @@ enum Command {
         #[arg(value_enum)]
         protocol: Protocol,
     },
+    /// Compare two JSON Schemas of the contract: every change, safe or breaking per direction.
+    ///
+    /// OLD and NEW are schema files, or with --git two revisions of the committed schema file.
+    /// Each change is listed with its JSON Pointer, what changed, and whether it is safe for
+    /// old receivers (peers on OLD reading frames written to NEW) and for old senders (peers
+    /// on OLD writing frames NEW reads). Exit codes: 0 no breaking change, 1 breaking
+    /// change(s) (with --policy: breaking without a protocol-version bump), 2 usage error.
+    Diff(diff::DiffArgs),
 }
 
 /// Arguments of `wirecontract parse`.
@@ -65,6 +78,18 @@ struct ParseArgs {
     /// The protocol the frames belong to.
     #[arg(long, value_enum, default_value_t = Protocol::Graphmind)]
     protocol: Protocol,
+    /// Graphorin only: which side sent the frames (`server` or `client`).
+    #[arg(long, value_enum)]
+    direction: Option<Direction>,
+}
+
+/// Who sent a Graphorin frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Direction {
+    /// Frames a Graphorin server sends (`ServerMessage`).
+    Server,
+    /// Frames a Graphorin client sends (`ClientMessage`).
+    Client,
 }
 
 /// The protocols the command knows, as named on the command line.
@@ -73,6 +98,9 @@ enum Protocol {
     /// The `GraphMind` protocol.
     #[value(help = "GraphMind wire protocol v1 (gm: 1)")]
     Graphmind,
+    /// The Graphorin protocol.
+    #[value(help = "Graphorin strict JSON-RPC frames v1 (needs --direction for parse)")]
+    Graphorin,
 }
 
 /// Why the command stopped early; each maps to an exit code.
@@ -102,16 +130,19 @@ impl Failure {
 enum Judge {
     /// `graphmind` v1 envelopes.
     GraphMind,
+    /// `graphorin` v1 frames from one side.
+    Graphorin(Direction),
 }
 
 impl Judge {
     /// Picks the judge for `wirecontract parse`; option combinations a protocol does not
     /// accept are usage errors.
-    // Only one protocol so far; the `Result` is where a second one rejects bad combinations.
-    #[allow(clippy::unnecessary_wraps)]
     fn from_args(args: &ParseArgs) -> Result<Self, Failure> {
-        match args.protocol {
-            Protocol::Graphmind => Ok(Judge::GraphMind),
+        match (args.protocol, args.direction) {
+            (Protocol::Graphmind, None) => Ok(Judge::GraphMind),
+            (Protocol::Graphmind, Some(_)) => Err(Failure::Usage("--direction applies to --protocol graphorin only".into())),
+            (Protocol::Graphorin, Some(d)) => Ok(Judge::Graphorin(d)),
+            (Protocol::Graphorin, None) => Err(Failure::Usage("--protocol graphorin needs --direction server|client".into())),
         }
     }
 
@@ -120,6 +151,8 @@ impl Judge {
     fn max_frame_bytes(self) -> usize {
         match self {
             Judge::GraphMind => graphmind::DEFAULT_MAX_FRAME_BYTES,
+            // Graphorin sets no frame cap of its own; use the same bound for memory safety.
+            Judge::Graphorin(_) => graphmind::DEFAULT_MAX_FRAME_BYTES,
         }
     }
 
@@ -130,6 +163,38 @@ impl Judge {
                 let outcome = graphmind::parse_envelope_json_bytes(frame);
                 Verdict::from_graphmind(&outcome).write_line(out)
             }
+            Judge::Graphorin(direction) => {
+                let verdict = graphorin_verdict(direction, frame);
+                serde_json::to_writer(&mut *out, &verdict).map_err(io::Error::other)?;
+                out.write_all(b"\n")
+            }
+        }
+    }
+}
+
+/// A Graphorin frame's verdict: `{"kind":"ok","variant"}` or `{"kind":"invalid","reason",
+/// "issues"?:[{path,code,message}],"id"?}` (`issues` absent for a JSON syntax failure; `id` is
+/// the frame's raw id with its JSON type, when it had one).
+fn graphorin_verdict(direction: Direction, frame: &[u8]) -> serde_json::Value {
+    use serde_json::json;
+    use wirecontract::graphorin;
+    let result = match direction {
+        Direction::Server => graphorin::parse_server_message_bytes(frame).map(|m| m.variant().as_str()),
+        Direction::Client => graphorin::parse_client_message_bytes(frame).map(|m| m.variant().as_str()),
+    };
+    match result {
+        Ok(variant) => json!({ "kind": "ok", "variant": variant }),
+        Err(e) => {
+            let mut v = json!({ "kind": "invalid", "reason": e.to_string() });
+            if !e.is_json() {
+                let issues: Vec<_> = e.issues().iter().map(|i| json!({ "path": i.dotted_path(), "code": i.code.as_str(), "message": i.message })).collect();
+                v["issues"] = json!(issues);
+            }
+            if let Some(id) = e.raw_id() {
+                // The raw id keeps its JSON type; text serde_json cannot hold stays a string.
+                v["id"] = serde_json::from_str(id.as_str()).unwrap_or_else(|_| json!(id.as_str()));
+            }
+            v
         }
     }
 }
@@ -277,6 +342,7 @@ fn run_parse(args: &ParseArgs) -> Result<(), Failure> {
 fn schema_text(protocol: Protocol) -> String {
     match protocol {
         Protocol::Graphmind => graphmind::export_json_schema_string(),
+        Protocol::Graphorin => wirecontract::graphorin::export_json_schema_string(),
     }
 }
 
@@ -297,6 +363,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Parse(args) => run_parse(args),
         Command::Schema { protocol } => run_schema(*protocol),
+        Command::Diff(args) => return diff::run(args),
     };
     match result {
         Ok(()) | Err(Failure::BrokenPipe) => ExitCode::SUCCESS,

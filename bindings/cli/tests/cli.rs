@@ -399,3 +399,43 @@ fn a_closed_stdout_ends_quietly() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Every Graphorin vector through `parse --protocol graphorin --direction <side>`, one
+/// invocation per direction: the verdict, and the variant of every `ok` frame. The one vector
+/// whose frame contains a raw newline (`srv.whitespace_and_key_order`) cannot travel the
+/// line protocol; it is checked through the library in contract/tests and bindings/python.
+#[test]
+fn every_graphorin_vector_gets_its_verdict_per_direction() {
+    let path = shared_dir().join("vectors/graphorin/conformance.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let vectors: Vec<Value> = text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert!(vectors.len() >= 100, "graphorin vectors missing");
+    let mut checked = 0;
+    for direction in ["server", "client"] {
+        let cases: Vec<&Value> = vectors.iter().filter(|v| v["direction"] == direction && !v["frame"].as_str().unwrap().contains('\n')).collect();
+        let mut input = Vec::new();
+        for c in &cases {
+            input.extend_from_slice(c["frame"].as_str().unwrap().as_bytes());
+            input.push(b'\n');
+        }
+        let out = run(&["parse", "--protocol", "graphorin", "--direction", direction, "-"], &input);
+        assert!(out.status.success());
+        let got = stdout_lines(&out);
+        assert_eq!(got.len(), cases.len());
+        for (c, g) in cases.iter().zip(&got) {
+            assert_eq!(g["kind"], c["expect"], "{}: {g}", c["name"]);
+            if c["expect"] == "ok" {
+                assert_eq!(g["variant"], c["variant"], "{}", c["name"]);
+            } else {
+                assert!(g["reason"].is_string(), "{}", c["name"]);
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 100);
+    // --direction is required for graphorin and refused for graphmind.
+    assert_eq!(run(&["parse", "--protocol", "graphorin", "-"], b"").status.code(), Some(2));
+    assert_eq!(run(&["parse", "--direction", "server", "-"], b"").status.code(), Some(2));
+    let schema = run(&["schema", "graphorin"], b"");
+    assert_eq!(String::from_utf8(schema.stdout).unwrap(), wirecontract::graphorin::export_json_schema_string());
+}

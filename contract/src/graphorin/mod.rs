@@ -179,6 +179,32 @@ message_union! {
     }
 }
 
+/// Every contract object type of this protocol: `(name, fields, constant members)`, frames
+/// last, for generators (stubs, bindings) and reflection-driven tests.
+pub const OBJECTS: &[(&str, &[crate::core::FieldInfo], &[(&str, &str)])] = {
+    use crate::core::Described as D;
+    macro_rules! rows {
+        ($($t:ident),+ $(,)?) => { &[$( (<$t as D>::NAME, <$t as D>::FIELDS, <$t as D>::LITERALS) ),+] };
+    }
+    rows!(
+        RpcError, ClientInfo, InitializeParams, SubscribeParams, UnsubscribeParams, RunCancelParams, PingParams,
+        CancelledParams, ServerRpcSuccess, ServerRpcFailure, ServerSubscribedFrame, ServerUnsubscribedFrame,
+        ServerEventFrame, ServerLifecycleFrame, ServerErrorFrame, ServerPongFrame, ServerReplayMarkerFrame,
+        ClientInitializeRequest, ClientSubscribeRequest, ClientUnsubscribeRequest, ClientRunCancelRequest,
+        ClientPingRequest, ClientCancelledNotification,
+    )
+};
+
+/// Every closed enum of this protocol with its wire values.
+pub const ENUMS: &[(&str, &[&str])] = &[
+    ("CloseReason", CloseReason::VALUES),
+    ("ClientErrorKind", ClientErrorKind::VALUES),
+    ("LifecycleStatus", LifecycleStatus::VALUES),
+    ("PendingApprovals", PendingApprovals::VALUES),
+    ("ServerVariant", ServerVariant::VALUES),
+    ("ClientVariant", ClientVariant::VALUES),
+];
+
 /// The 7 `kind` literals of the kinded server frames, in spec order (§3.2).
 pub const KINDS: &[&str] = &["subscribed", "unsubscribed", "event", "lifecycle", "error", "pong", "replay-marker"];
 

@@ -6,7 +6,7 @@ mod pyi;
 
 use std::path::{Path, PathBuf};
 
-use wirecontract::graphmind;
+use wirecontract::{graphmind, graphorin};
 
 fn write(out: &Path, rel: &str, text: &str) -> std::io::Result<()> {
     let path = out.join(rel);
@@ -24,6 +24,8 @@ fn main() -> std::process::ExitCode {
     let artifacts: Vec<(&str, String)> = vec![
         ("schema/graphmind.v1.schema.json", graphmind::export_json_schema_string()),
         ("python/wirecontract/graphmind.pyi", pyi::graphmind_stub()),
+        ("schema/graphorin.v1.schema.json", graphorin::export_json_schema_string()),
+        ("python/wirecontract/graphorin.pyi", pyi::graphorin_stub()),
     ];
     for (rel, text) in &artifacts {
         if let Err(e) = write(&out, rel, text) {
