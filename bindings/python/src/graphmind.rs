@@ -18,8 +18,8 @@ use crate::{guard, BuildError};
 /// Frames at least this long are parsed with the GIL released, so other threads progress.
 const RELEASE_GIL_BYTES: usize = 64 * 1024;
 
-/// One validation problem: `path` (dotted, from the frame root, `""` for the root) and
-/// `message` (the rule).
+/// One validation problem: `path` (dotted, from the frame root, `""` for the root),
+/// `message` (the rule) and, for Graphorin, a stable `code` (`None` for GraphMind).
 #[pyclass(frozen, eq, hash, module = "wirecontract", name = "Issue")]
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Issue {
@@ -29,32 +29,42 @@ pub struct Issue {
     /// The rule that failed.
     #[pyo3(get)]
     pub message: String,
+    /// Stable issue code (Graphorin: `invalid_type`, `unrecognized_keys`, …), else `None`.
+    #[pyo3(get)]
+    pub code: Option<String>,
 }
 
 #[pymethods]
 impl Issue {
     #[new]
-    fn new(path: String, message: String) -> Self {
-        Issue { path, message }
+    #[pyo3(signature = (path, message, code=None))]
+    fn new(path: String, message: String, code: Option<String>) -> Self {
+        Issue { path, message, code }
     }
     #[classattr]
     fn __match_args__() -> (&'static str, &'static str) {
         ("path", "message")
     }
     fn __repr__(&self) -> String {
-        format!("Issue(path={:?}, message={:?})", self.path, self.message)
+        match &self.code {
+            Some(code) => format!("Issue(path={:?}, message={:?}, code={code:?})", self.path, self.message),
+            None => format!("Issue(path={:?}, message={:?})", self.path, self.message),
+        }
     }
     /// `{"path": ..., "message": ...}`
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         d.set_item("path", &self.path)?;
         d.set_item("message", &self.message)?;
+        if let Some(code) = &self.code {
+            d.set_item("code", code)?;
+        }
         Ok(d)
     }
 }
 
 pub fn issues_to_py(py: Python<'_>, issues: &[CoreIssue]) -> PyResult<PyObject> {
-    let items: Vec<Issue> = issues.iter().map(|i| Issue { path: i.path.clone(), message: i.message.clone() }).collect();
+    let items: Vec<Issue> = issues.iter().map(|i| Issue { path: i.path.clone(), message: i.message.clone(), code: None }).collect();
     Ok(PyList::new(py, items)?.into_any().unbind())
 }
 
@@ -465,7 +475,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ParseInvalid>()?;
     m.add_class::<Issue>()?;
     m.add_class::<WireObject>()?;
-    crate::object::add_object_classes(m)?;
+    crate::object::add_object_classes(m, "gm")?;
     m.add_function(wrap_pyfunction!(parse_envelope_json, m)?)?;
     m.add_function(wrap_pyfunction!(parse_envelope, m)?)?;
     m.add_function(wrap_pyfunction!(create_envelope, m)?)?;

@@ -6,6 +6,7 @@
 
 mod convert;
 mod graphmind;
+mod graphorin;
 mod object;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -36,5 +37,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let gm = PyModule::new(py, "graphmind")?;
     graphmind::register(&gm)?;
     m.add_submodule(&gm)?;
+    let go = PyModule::new(py, "graphorin")?;
+    graphorin::register(&go)?;
+    m.add_submodule(&go)?;
     Ok(())
 }

@@ -14,6 +14,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use wirecontract::core::{Extras, FieldRef, Reflect};
 use wirecontract::graphmind as gm;
+use wirecontract::graphorin as go;
 
 use crate::convert::{json_to_py, string_to_py};
 
@@ -22,6 +23,10 @@ use crate::convert::{json_to_py, string_to_py};
 pub enum Root {
     /// A parsed or built GraphMind envelope; objects live under its payload.
     Graphmind(Arc<gm::Envelope>),
+    /// A parsed or built Graphorin server frame.
+    GraphorinServer(Arc<go::ServerMessage>),
+    /// A parsed or built Graphorin client frame.
+    GraphorinClient(Arc<go::ClientMessage>),
     /// A standalone object (e.g. a matcher built from a dict).
     Object(Arc<dyn Reflect>),
 }
@@ -30,6 +35,8 @@ impl Root {
     fn object(&self) -> Option<&dyn Reflect> {
         match self {
             Root::Graphmind(e) => e.message.payload(),
+            Root::GraphorinServer(m) => Some(m.as_reflect()),
+            Root::GraphorinClient(m) => Some(m.as_reflect()),
             Root::Object(o) => Some(&**o),
         }
     }
@@ -67,6 +74,11 @@ pub struct WireObject {
 }
 
 impl WireObject {
+    /// The handle's root, when the handle is a whole frame (empty path).
+    pub fn frame_root(&self) -> Option<&Root> {
+        self.path.is_empty().then_some(&self.root)
+    }
+
     fn obj(&self) -> PyResult<&dyn Reflect> {
         self.root.object().and_then(|r| navigate(r, &self.path)).ok_or_else(|| PyRuntimeError::new_err("internal error: dangling object handle"))
     }
@@ -90,6 +102,10 @@ impl WireObject {
     fn __getattr__(&self, py: Python<'_>, name: &str) -> PyResult<PyObject> {
         let obj = self.obj()?;
         let Some(info) = obj.fields().iter().find(|f| f.rust == name) else {
+            // Constant members (`jsonrpc`, `v`, `kind`, `method`) of strict frames.
+            if let Some((_, value)) = obj.literals().iter().find(|(wire, _)| *wire == name) {
+                return Ok(PyString::new(py, value).into_any().unbind());
+            }
             return Err(PyAttributeError::new_err(format!("'{}' object has no attribute '{name}'", obj.type_name())));
         };
         match obj.get(info.wire) {
@@ -125,7 +141,9 @@ impl WireObject {
     }
 
     fn __dir__(&self, py: Python<'_>) -> PyResult<PyObject> {
-        let mut names: Vec<&str> = self.obj()?.fields().iter().map(|f| f.rust).collect();
+        let obj = self.obj()?;
+        let mut names: Vec<&str> = obj.literals().iter().map(|(w, _)| *w).collect();
+        names.extend(obj.fields().iter().map(|f| f.rust));
         names.extend(["extra", "type_name", "to_dict", "to_json"]);
         Ok(PyList::new(py, names)?.into_any().unbind())
     }
@@ -208,9 +226,10 @@ macro_rules! object_classes {
             }
         }
 
-        /// Registers every object class on `m`.
-        pub fn add_object_classes(m: &Bound<'_, PyModule>) -> PyResult<()> {
-            $( m.add_class::<$name>()?; )+
+        /// Registers on `m` the object classes of one protocol (`"gm"` or `"go"`, the Rust
+        /// module alias used in the list below).
+        pub fn add_object_classes(m: &Bound<'_, PyModule>, protocol: &str) -> PyResult<()> {
+            $( if stringify!($module) == protocol { m.add_class::<$name>()?; } )+
             Ok(())
         }
     };
@@ -222,4 +241,9 @@ object_classes!(
     gm::RunStarted, gm::RunFinished, gm::GraphHint, gm::NodeStarted, gm::NodeToken, gm::NodeFinished, gm::NodeError,
     gm::ExecPaused, gm::ExecRefused, gm::ExecResumed, gm::ExecResume, gm::BreakpointSet, gm::BreakpointClear,
     gm::ModeSet, gm::Hello, gm::HelloAck,
+    go::RpcError, go::ServerRpcSuccess, go::ServerRpcFailure, go::ServerSubscribedFrame, go::ServerUnsubscribedFrame,
+    go::ServerEventFrame, go::ServerLifecycleFrame, go::ServerErrorFrame, go::ServerPongFrame, go::ServerReplayMarkerFrame,
+    go::ClientInfo, go::InitializeParams, go::SubscribeParams, go::UnsubscribeParams, go::RunCancelParams, go::PingParams,
+    go::CancelledParams, go::ClientInitializeRequest, go::ClientSubscribeRequest, go::ClientUnsubscribeRequest,
+    go::ClientRunCancelRequest, go::ClientPingRequest, go::ClientCancelledNotification,
 );

@@ -28,3 +28,15 @@ def ack() -> str:
         run_id=gm.WILDCARD_RUN_ID,
     )
     return gm.serialize_envelope(env)
+
+
+def pong_or_error(frame: bytes) -> str:
+    from wirecontract import graphorin as go
+
+    try:
+        msg = go.parse_client_message(frame)
+    except go.ParseError as e:
+        return f"{e.rpc_error_code} {e.reply_id!r} " + ", ".join(f"{i.path}:{i.code}" for i in e.issues)
+    if isinstance(msg, go.ClientPingRequest):
+        return f"pong for {msg.id!r} via {go.SUBPROTOCOL_NAME}"
+    return go.variant(msg)

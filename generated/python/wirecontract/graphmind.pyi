@@ -48,6 +48,7 @@ class Issue:
 
 class WireObject:
     """Base of every contract object: snake_case attributes for known fields."""
+    __match_args__: ClassVar[tuple[str, ...]]
     @property
     def extra(self) -> dict[str, JsonValue]:
         """Unknown members, converted."""

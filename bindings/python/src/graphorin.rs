@@ -1,0 +1,315 @@
+//! `wirecontract.graphorin`: Graphorin's strict v1 frames for Python (spec graphorin-v1 §13).
+//!
+//! Same conventions as `graphmind`, opposite policy: a frame either parses into its typed
+//! object or raises `ParseError` (a `ValueError`) carrying `.issues`, `.id` and `.is_json`.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
+use wirecontract::graphorin as go;
+
+use crate::convert::{json_to_py, py_to_json, NonFinite};
+use crate::graphmind::Issue;
+use crate::guard;
+use crate::object::{make_object, Root, WireObject};
+
+pyo3::create_exception!(
+    wirecontract.graphorin,
+    ParseError,
+    PyValueError,
+    "A Graphorin frame did not parse: `.is_json` (syntax vs schema), `.issues` (path, code, message), `.id` (the frame's raw id, JSON type kept, or None), `.rpc_error_code`."
+);
+
+#[derive(Clone, Copy)]
+enum Direction {
+    Server,
+    Client,
+}
+
+fn frame_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    if let Ok(s) = data.downcast::<PyString>() {
+        if let Ok(text) = s.to_str() {
+            return Ok(text.as_bytes().to_vec());
+        }
+        return s.call_method1("encode", ("utf-8", "surrogatepass"))?.extract();
+    }
+    if let Ok(b) = data.downcast::<PyBytes>() {
+        return Ok(b.as_bytes().to_vec());
+    }
+    if let Ok(b) = data.downcast::<PyByteArray>() {
+        return Ok(b.to_vec());
+    }
+    let tn = data.get_type().name().map_or_else(|_| String::new(), |n| n.to_string());
+    Err(PyTypeError::new_err(format!("expected str, bytes or bytearray, not {tn}")))
+}
+
+fn parse_error(py: Python<'_>, e: &go::ParseError) -> PyResult<PyErr> {
+    let err = ParseError::new_err(e.to_string());
+    let value = err.value(py);
+    let issues: Vec<Issue> = e.issues().iter().map(|i| Issue { path: i.dotted_path(), message: i.message.clone(), code: Some(i.code.as_str().to_owned()) }).collect();
+    value.setattr("issues", PyList::new(py, issues)?)?;
+    let id = match e.raw_id() {
+        Some(raw) => json_to_py(py, raw.as_str())?,
+        None => py.None(),
+    };
+    value.setattr("id", id)?;
+    value.setattr("is_json", e.is_json())?;
+    value.setattr("rpc_error_code", e.rpc_error_code().code())?;
+    let reply = json_to_py(py, &e.reply_id().to_json())?;
+    value.setattr("reply_id", reply)?;
+    Ok(err)
+}
+
+fn parse(py: Python<'_>, data: &Bound<'_, PyAny>, direction: Direction) -> PyResult<PyObject> {
+    let bytes = frame_bytes(data)?;
+    let big = bytes.len() >= 64 * 1024;
+    let run = move || {
+        guard(|| match direction {
+            Direction::Server => go::parse_server_message_bytes(&bytes).map(|m| Root::GraphorinServer(Arc::new(m))),
+            Direction::Client => go::parse_client_message_bytes(&bytes).map(|m| Root::GraphorinClient(Arc::new(m))),
+        })
+    };
+    let out = if big { py.allow_threads(run)? } else { run()? };
+    match out {
+        Ok(root) => root_object(py, root),
+        Err(e) => Err(parse_error(py, &e)?),
+    }
+}
+
+fn root_object(py: Python<'_>, root: Root) -> PyResult<PyObject> {
+    let name = match &root {
+        Root::GraphorinServer(m) => m.as_reflect().type_name(),
+        Root::GraphorinClient(m) => m.as_reflect().type_name(),
+        _ => "",
+    };
+    make_object(py, name, root, Vec::new())
+}
+
+/// parse_server_message(data, /)
+/// --
+///
+/// Parses a server frame (`str`/`bytes`): returns its typed object (`ServerEventFrame`, …)
+/// or raises `ParseError`.
+#[pyfunction]
+#[pyo3(signature = (data, /))]
+pub fn parse_server_message(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    parse(py, data, Direction::Server)
+}
+
+/// parse_client_message(data, /)
+/// --
+///
+/// Parses a client frame (`str`/`bytes`): returns its typed object
+/// (`ClientInitializeRequest`, …) or raises `ParseError`.
+#[pyfunction]
+#[pyo3(signature = (data, /))]
+pub fn parse_client_message(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    parse(py, data, Direction::Client)
+}
+
+fn from_value(py: Python<'_>, value: &Bound<'_, PyAny>, direction: Direction) -> PyResult<PyObject> {
+    let text = py_to_json(value, NonFinite::Overflow)?;
+    parse(py, PyString::new(py, &text).as_any(), direction)
+}
+
+/// parse_server_value(value, /)
+/// --
+///
+/// Parses an already decoded server frame (a `dict`); raises `ParseError`.
+#[pyfunction]
+#[pyo3(signature = (value, /))]
+pub fn parse_server_value(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    from_value(py, value, Direction::Server)
+}
+
+/// parse_client_value(value, /)
+/// --
+///
+/// Parses an already decoded client frame (a `dict`); raises `ParseError`.
+#[pyfunction]
+#[pyo3(signature = (value, /))]
+pub fn parse_client_value(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    from_value(py, value, Direction::Client)
+}
+
+fn frame_root(obj: &Bound<'_, PyAny>) -> PyResult<Root> {
+    let w = obj.downcast::<WireObject>().map_err(|_| PyTypeError::new_err("expected a Graphorin frame object (from parse_*_message or build_*_message)"))?;
+    w.get().frame_root().cloned().ok_or_else(|| PyTypeError::new_err("expected a whole frame, not a nested object"))
+}
+
+/// serialize_message(message, /)
+/// --
+///
+/// The frame text of a parsed or built server or client frame object (only legal frames
+/// can be built, so this never fails for one).
+#[pyfunction]
+#[pyo3(signature = (message, /))]
+pub fn serialize_message(message: &Bound<'_, PyAny>) -> PyResult<String> {
+    match frame_root(message)? {
+        Root::GraphorinServer(m) => guard(move || go::serialize_server_message(&m)),
+        Root::GraphorinClient(m) => guard(move || go::serialize_client_message(&m)),
+        _ => Err(PyTypeError::new_err("expected a Graphorin frame object")),
+    }
+}
+
+/// build_server_message(value, /)
+/// --
+///
+/// Validates a wire-shaped dict as a server frame and returns its object (raises
+/// `ParseError` naming every issue): the way to build frames that can only be legal.
+#[pyfunction]
+#[pyo3(signature = (value, /))]
+pub fn build_server_message(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    let text = py_to_json(value, NonFinite::Null)?;
+    parse(py, PyString::new(py, &text).as_any(), Direction::Server)
+}
+
+/// build_client_message(value, /)
+/// --
+///
+/// Validates a wire-shaped dict as a client frame and returns its object.
+#[pyfunction]
+#[pyo3(signature = (value, /))]
+pub fn build_client_message(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
+    let text = py_to_json(value, NonFinite::Null)?;
+    parse(py, PyString::new(py, &text).as_any(), Direction::Client)
+}
+
+/// variant(message, /)
+/// --
+///
+/// The frame kind's stable wire name (`"rpc-success"`, `"event"`, `"initialize"`, …).
+#[pyfunction]
+#[pyo3(signature = (message, /))]
+pub fn variant(message: &Bound<'_, PyAny>) -> PyResult<&'static str> {
+    match frame_root(message)? {
+        Root::GraphorinServer(m) => Ok(m.variant().as_str()),
+        Root::GraphorinClient(m) => Ok(m.variant().as_str()),
+        _ => Err(PyTypeError::new_err("expected a Graphorin frame object")),
+    }
+}
+
+/// negotiate(offer, /)
+/// --
+///
+/// The subprotocol to answer a WebSocket offer (list of strings) with, or `None` (§ subprotocol).
+#[pyfunction]
+#[pyo3(signature = (offer, /))]
+pub fn negotiate(offer: Vec<String>) -> Option<&'static str> {
+    go::negotiate(offer)
+}
+
+/// parse_ticket(offer, /)
+/// --
+///
+/// The auth ticket carried in a subprotocol offer (`ticket.<t>`), or `None`.
+#[pyfunction]
+#[pyo3(signature = (offer, /))]
+pub fn parse_ticket(offer: Vec<String>) -> Option<String> {
+    go::parse_ticket(offer)
+}
+
+/// format_ticket(ticket, /)
+/// --
+///
+/// The subprotocol entry carrying `ticket`; raises `ValueError` for an empty ticket.
+#[pyfunction]
+#[pyo3(signature = (ticket, /))]
+pub fn format_ticket(ticket: &str) -> PyResult<String> {
+    go::format_ticket(ticket).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// close_code_for(reason, /)
+/// --
+///
+/// The WebSocket close code (4001–4008) for a close reason (`"auth.required"`, …).
+#[pyfunction]
+#[pyo3(signature = (reason, /))]
+pub fn close_code_for(reason: &str) -> PyResult<u16> {
+    go::CloseReason::from_wire(reason)
+        .map(go::close_code_for)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown close reason {reason:?}; known: {:?}", go::CloseReason::VALUES)))
+}
+
+/// close_code_reason(code, /)
+/// --
+///
+/// The close reason for a code 4001–4008, or `None`.
+#[pyfunction]
+#[pyo3(signature = (code, /))]
+pub fn close_code_reason(code: u16) -> Option<&'static str> {
+    go::close_code_reason(code).map(go::CloseReason::as_str)
+}
+
+/// export_json_schema()
+/// --
+///
+/// The draft 2020-12 JSON Schema of Graphorin frames, as a dict.
+#[pyfunction]
+pub fn export_json_schema(py: Python<'_>) -> PyResult<PyObject> {
+    json_to_py(py, &go::export_json_schema_string())
+}
+
+/// export_json_schema_string()
+/// --
+///
+/// The schema text (pretty-printed, trailing newline).
+#[pyfunction]
+pub fn export_json_schema_string() -> String {
+    go::export_json_schema_string()
+}
+
+/// Fills the `wirecontract._native.graphorin` module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("ParseError", py.get_type::<ParseError>())?;
+    crate::object::add_object_classes(m, "go")?;
+    m.add_function(wrap_pyfunction!(parse_server_message, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_client_message, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_server_value, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_client_value, m)?)?;
+    m.add_function(wrap_pyfunction!(serialize_message, m)?)?;
+    m.add_function(wrap_pyfunction!(build_server_message, m)?)?;
+    m.add_function(wrap_pyfunction!(build_client_message, m)?)?;
+    m.add_function(wrap_pyfunction!(variant, m)?)?;
+    m.add_function(wrap_pyfunction!(negotiate, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_ticket, m)?)?;
+    m.add_function(wrap_pyfunction!(format_ticket, m)?)?;
+    m.add_function(wrap_pyfunction!(close_code_for, m)?)?;
+    m.add_function(wrap_pyfunction!(close_code_reason, m)?)?;
+    m.add_function(wrap_pyfunction!(export_json_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(export_json_schema_string, m)?)?;
+    m.add("PROTOCOL_VERSION", go::PROTOCOL_VERSION)?;
+    m.add("SUBPROTOCOL_NAME", go::SUBPROTOCOL_NAME)?;
+    m.add("TICKET_SUBPROTOCOL_PREFIX", go::TICKET_SUBPROTOCOL_PREFIX)?;
+    m.add("WS_PATH", go::WS_PATH)?;
+    m.add("JSONRPC_VERSION", go::JSONRPC_VERSION)?;
+    m.add("SCHEMA_ID", go::SCHEMA_ID)?;
+    m.add("KINDS", PyTuple::new(py, go::KINDS)?)?;
+    m.add("METHODS", PyTuple::new(py, go::METHODS)?)?;
+    m.add("LIFECYCLE_STATUSES", PyTuple::new(py, go::LIFECYCLE_STATUSES)?)?;
+    m.add("SERVER_VARIANTS", PyTuple::new(py, go::ServerVariant::VALUES)?)?;
+    m.add("CLIENT_VARIANTS", PyTuple::new(py, go::ClientVariant::VALUES)?)?;
+    let codes = PyDict::new(py);
+    for (reason, code) in go::CLOSE_CODE_VALUES {
+        codes.set_item(reason.as_str(), code)?;
+    }
+    m.add("CLOSE_CODES", codes)?;
+    let rpc = PyDict::new(py);
+    for info in go::RPC_ERROR_CODES {
+        rpc.set_item(info.name, info.value)?;
+    }
+    m.add("RPC_ERROR_CODES", rpc)?;
+    // Guards as data: (variant wire name, python name); graphorin.py turns them into functions.
+    let guards = PyList::empty(py);
+    for (variant, rust_name, _, _) in go::SERVER_GUARDS {
+        guards.append((variant.as_str(), *rust_name))?;
+    }
+    for (variant, rust_name, _, _) in go::CLIENT_GUARDS {
+        guards.append((variant.as_str(), *rust_name))?;
+    }
+    m.add("GUARDS", guards.to_tuple())?;
+    Ok(())
+}
