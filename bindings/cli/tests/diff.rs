@@ -1,0 +1,291 @@
+//! End-to-end tests of `wirecontract diff`: exit codes (0 no breaking change, 1 breaking,
+//! 2 usage error), the table and `--json` outputs, `--policy`, and `--git` revisions read
+//! from a scratch repository.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_wirecontract");
+
+fn fixture(case: &str, side: &str) -> String {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../tools/schema-diff/tests/fixtures")
+        .join(case)
+        .join(side);
+    assert!(p.is_file(), "missing fixture {}", p.display());
+    p.display().to_string()
+}
+
+fn wirecontract(args: &[&str], cwd: Option<&Path>) -> Output {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args);
+    if let Some(dir) = cwd {
+        cmd.current_dir(dir);
+    }
+    cmd.output().expect("run wirecontract")
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().expect("exit code")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).expect("UTF-8 stdout")
+}
+
+/// A fresh empty directory under the system temp dir.
+fn scratch_dir(name: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "wirecontract-diff-{name}-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch dir");
+    dir
+}
+
+#[test]
+fn identical_schemas_exit_0_with_no_changes() {
+    let f = fixture("enum-value-added", "old.json");
+    let out = wirecontract(&["diff", &f, &f], None);
+    assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout(&out).contains("no changes"), "{}", stdout(&out));
+}
+
+#[test]
+fn an_additive_change_exits_0_and_is_listed() {
+    let out = wirecontract(
+        &[
+            "diff",
+            &fixture("message-type-added", "old.json"),
+            &fixture("message-type-added", "new.json"),
+        ],
+        None,
+    );
+    assert_eq!(code(&out), 0);
+    let text = stdout(&out);
+    assert!(text.contains("message-type-added"), "{text}");
+    assert!(text.contains("1 change: 0 breaking"), "{text}");
+}
+
+#[test]
+fn a_breaking_change_exits_1_with_its_pointer_and_both_verdicts() {
+    let out = wirecontract(
+        &[
+            "diff",
+            &fixture("enum-value-added", "old.json"),
+            &fixture("enum-value-added", "new.json"),
+        ],
+        None,
+    );
+    assert_eq!(code(&out), 1);
+    let text = stdout(&out);
+    let row = text
+        .lines()
+        .find(|l| l.starts_with("1  "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(row.contains("/$defs/Kind/enum"), "{row}");
+    assert!(row.starts_with("1  BREAKING       safe"), "{row}");
+}
+
+#[test]
+fn json_output_is_machine_readable() {
+    let out = wirecontract(
+        &[
+            "diff",
+            "--json",
+            &fixture("property-became-required", "old.json"),
+            &fixture("property-became-required", "new.json"),
+        ],
+        None,
+    );
+    assert_eq!(code(&out), 1);
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("stdout is JSON");
+    assert_eq!(v["breaking"], true);
+    assert_eq!(v["changes"][0]["rule"], "property-became-required");
+    assert_eq!(v["changes"][0]["path"], "/$defs/Ping/properties/count");
+    assert_eq!(v["changes"][0]["old_receivers"], "safe");
+    assert_eq!(v["changes"][0]["old_senders"], "breaking");
+}
+
+#[test]
+fn policy_fails_only_without_a_version_bump() {
+    let breaking = ["enum-value-removed", "protocol-version-changed"];
+    let out = wirecontract(
+        &[
+            "diff",
+            "--policy",
+            &fixture(breaking[0], "old.json"),
+            &fixture(breaking[0], "new.json"),
+        ],
+        None,
+    );
+    assert_eq!(code(&out), 1);
+    assert!(
+        stdout(&out).contains("WITHOUT A PROTOCOL VERSION BUMP (gm is still 1)"),
+        "{}",
+        stdout(&out)
+    );
+    let out = wirecontract(
+        &[
+            "diff",
+            "--policy",
+            &fixture(breaking[1], "old.json"),
+            &fixture(breaking[1], "new.json"),
+        ],
+        None,
+    );
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("protocol version bumped (gm 1 -> 2)"),
+        "{}",
+        stdout(&out)
+    );
+    // Without --policy the same diff is breaking.
+    let out = wirecontract(
+        &[
+            "diff",
+            &fixture(breaking[1], "old.json"),
+            &fixture(breaking[1], "new.json"),
+        ],
+        None,
+    );
+    assert_eq!(code(&out), 1);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let f = fixture("enum-value-added", "old.json");
+    let not_json = scratch_dir("notjson").join("x.json");
+    std::fs::write(&not_json, "{ not json").unwrap();
+    let not_schema = scratch_dir("notschema").join("x.json");
+    std::fs::write(&not_schema, "[1, 2]").unwrap();
+    let cases: Vec<Vec<String>> = vec![
+        vec!["diff".into()],
+        vec!["diff".into(), f.clone()],
+        vec!["diff".into(), f.clone(), "/no/such/schema.json".into()],
+        vec!["diff".into(), f.clone(), not_json.display().to_string()],
+        vec!["diff".into(), f.clone(), not_schema.display().to_string()],
+        vec![
+            "diff".into(),
+            "--schema".into(),
+            "x.json".into(),
+            f.clone(),
+            f.clone(),
+        ],
+        vec!["diff".into(), "--bogus".into(), f.clone(), f.clone()],
+    ];
+    for args in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = wirecontract(&args, None);
+        assert_eq!(
+            code(&out),
+            2,
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+}
+
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .args([
+            "-c",
+            "user.name=t",
+            "-c",
+            "user.email=t@example.com",
+            "-c",
+            "commit.gpgsign=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("run git");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn git_mode_reads_the_schema_at_each_revision() {
+    let repo = scratch_dir("git");
+    git(&repo, &["init", "-q"]);
+    let schema_dir = repo.join("generated/schema");
+    std::fs::create_dir_all(&schema_dir).unwrap();
+    let path = schema_dir.join("graphmind.v1.schema.json");
+    std::fs::copy(fixture("enum-value-removed", "old.json"), &path).unwrap();
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-q", "-m", "v1"]);
+    std::fs::copy(fixture("enum-value-removed", "new.json"), &path).unwrap();
+    git(&repo, &["commit", "-q", "-am", "remove a kind"]);
+
+    // The default --schema is generated/schema/graphmind.v1.schema.json.
+    let out = wirecontract(&["diff", "--git", "HEAD~1", "HEAD"], Some(&repo));
+    assert_eq!(code(&out), 1, "{}", String::from_utf8_lossy(&out.stderr));
+    let text = stdout(&out);
+    assert!(
+        text.contains("old: HEAD~1:generated/schema/graphmind.v1.schema.json"),
+        "{text}"
+    );
+    assert!(text.contains("enum-value-removed"), "{text}");
+
+    let out = wirecontract(
+        &[
+            "diff",
+            "--git",
+            "--schema",
+            "generated/schema/graphmind.v1.schema.json",
+            "HEAD",
+            "HEAD",
+        ],
+        Some(&repo),
+    );
+    assert_eq!(code(&out), 0);
+
+    // One revision: compared with the working tree's file.
+    std::fs::copy(fixture("enum-value-removed", "old.json"), &path).unwrap();
+    let out = wirecontract(&["diff", "--git", "HEAD~1"], Some(&repo));
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let out = wirecontract(&["diff", "--git", "HEAD", "--json"], Some(&repo));
+    assert_eq!(
+        code(&out),
+        1,
+        "putting the value back is adding an enum value: breaking"
+    );
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(v["changes"][0]["rule"], "enum-value-added");
+    assert_eq!(v["new"], "generated/schema/graphmind.v1.schema.json");
+
+    // An absolute --schema path inside the repository works too.
+    let abs = path.display().to_string();
+    let out = wirecontract(
+        &["diff", "--git", "--schema", &abs, "HEAD~1", "HEAD"],
+        Some(&repo),
+    );
+    assert_eq!(code(&out), 1, "{}", String::from_utf8_lossy(&out.stderr));
+
+    // Unknown revision or path: usage error.
+    let out = wirecontract(&["diff", "--git", "no-such-rev", "HEAD"], Some(&repo));
+    assert_eq!(code(&out), 2);
+    let out = wirecontract(
+        &[
+            "diff",
+            "--git",
+            "--schema",
+            "missing.json",
+            "HEAD~1",
+            "HEAD",
+        ],
+        Some(&repo),
+    );
+    assert_eq!(code(&out), 2);
+    let _ = std::fs::remove_dir_all(&repo);
+}

@@ -1,0 +1,302 @@
+//! # wirecontract-schema-diff
+//!
+//! Is this contract change additive or breaking? Compares two JSON Schemas (draft 2020-12) of
+//! one wire contract, lists every change with its JSON Pointer, and judges each change in
+//! both directions of a mixed deployment:
+//!
+//! - **old receivers**: a peer built from the OLD contract reads frames written by the NEW
+//!   one. Safe when every frame NEW allows is still accepted, with its meaning, by OLD.
+//!   Widening (an added enum value, a looser bound, an opened object) breaks it.
+//! - **old senders**: a peer built from the OLD contract writes frames a NEW peer reads. Safe
+//!   when every frame OLD allows is still accepted, with its meaning, by NEW. Narrowing (a
+//!   removed enum value, a tighter bound, an optional field made required, a removed field
+//!   or message type) breaks it.
+//!
+//! The contract's own tolerance rules are part of the judgement (graphmind-v1 §1, §5.11):
+//! unknown message types are tolerated when the schema has a catch-all branch for them, so
+//! an added type is safe for old receivers; unknown fields are tolerated in open objects
+//! (`additionalProperties` not `false`), so an added optional field is safe for old
+//! receivers; enums are closed, so an added value breaks old receivers; optional is not
+//! nullable, so allowing `null` breaks old receivers. A strict contract (Graphorin,
+//! `additionalProperties: false`, no catch-all type) gets the strict verdicts from the same
+//! rules. Something that had a meaning and loses it (a removed field or message type that
+//! new receivers would keep only as an unknown) breaks old senders even where it is
+//! tolerated: the frame is accepted, but what the sender said is no longer understood.
+//!
+//! [`diff`] does the comparison, [`Diff::policy`] applies the versioning policy (a breaking
+//! change needs a protocol-version bump: `gm` for GraphMind, `v` for Graphorin, read from the
+//! schemas), and [`Diff::to_table`] / [`Diff::to_json`] render the result. The rules and
+//! their verdicts are listed in `docs/evolution.md`; each has a fixture pair under
+//! `tests/fixtures/`.
+
+mod compare;
+mod messages;
+mod report;
+mod schema;
+
+use serde::Serialize;
+use serde_json::Value;
+
+pub use report::summary_line;
+
+/// Whether a change is safe for one direction of a mixed deployment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Verdict {
+    /// Peers built from the old contract keep working.
+    Safe,
+    /// Some frame is rejected, or no longer understood, by the other side.
+    Breaking,
+}
+
+impl Verdict {
+    /// `safe` or `BREAKING` (upper case so it stands out in a table).
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Safe => "safe",
+            Verdict::Breaking => "BREAKING",
+        }
+    }
+}
+
+/// The kind of a change. Every rule has a fixture pair under `tests/fixtures/`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rule {
+    /// The protocol-version constant (`gm`, `v`) changed: every frame of one version is a
+    /// version mismatch for the other, so this is breaking both ways; it is also the bump
+    /// that makes other breaking changes allowed.
+    ProtocolVersionChanged,
+    /// A message type was added.
+    MessageTypeAdded,
+    /// A message type was removed.
+    MessageTypeRemoved,
+    /// The catch-all branch for unknown message types was added.
+    UnknownTypesNowAccepted,
+    /// The catch-all branch for unknown message types was removed.
+    UnknownTypesNowRejected,
+    /// An object gained a property.
+    PropertyAdded,
+    /// An object lost a property.
+    PropertyRemoved,
+    /// A property was removed and another one with the same schema added in the same object.
+    PropertyRenamed,
+    /// An optional property became required.
+    PropertyBecameRequired,
+    /// A required property became optional.
+    PropertyBecameOptional,
+    /// The JSON types a value may have changed (`null` aside).
+    TypeChanged,
+    /// `null` became allowed.
+    BecameNullable,
+    /// `null` stopped being allowed.
+    BecameNonNullable,
+    /// A closed set of values (`enum`, or a union of `const`s) gained a value.
+    EnumValueAdded,
+    /// A closed set of values lost a value.
+    EnumValueRemoved,
+    /// A value without a closed set of values got one.
+    EnumAdded,
+    /// A closed set of values was dropped: any value of the type is now accepted.
+    EnumRemoved,
+    /// A `const` changed to another value.
+    ConstChanged,
+    /// A bound (`minimum`, `exclusiveMaximum`, `minLength`, `maxItems`, ...) now admits fewer
+    /// values.
+    BoundTightened,
+    /// A bound now admits more values.
+    BoundLoosened,
+    /// Another constraint (`pattern`, `format`, `multipleOf`, `uniqueItems`) now admits
+    /// fewer values.
+    ConstraintTightened,
+    /// Another constraint now admits more values.
+    ConstraintLoosened,
+    /// Another constraint changed so that neither version contains the other.
+    ConstraintChanged,
+    /// An object stopped accepting unknown keys (`additionalProperties` became `false`).
+    ObjectClosed,
+    /// An object started accepting unknown keys.
+    ObjectOpened,
+    /// A union (`anyOf`/`oneOf` of schemas) gained a branch.
+    UnionBranchAdded,
+    /// A union lost a branch.
+    UnionBranchRemoved,
+    /// `anyOf` became `oneOf` or the other way round.
+    UnionKindChanged,
+    /// Any other change to a validation keyword; judged by what it does when that is clear
+    /// (`false` ↔ a schema, an `allOf` conjunct), breaking both ways when it is not.
+    SchemaChanged,
+}
+
+impl Rule {
+    /// The rule's name as printed (`enum-value-added`).
+    pub fn name(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default()
+    }
+}
+
+/// Which document a change's `path` points into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Side {
+    /// The new schema (everything that still exists there).
+    New,
+    /// The old schema (things that were removed).
+    Old,
+}
+
+/// One change between the two schemas.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Change {
+    /// What kind of change this is.
+    pub rule: Rule,
+    /// JSON Pointer of the changed schema element, in the document named by `side`.
+    pub path: String,
+    /// The document `path` points into.
+    pub side: Side,
+    /// What changed, in words, with the reason for the verdicts.
+    pub change: String,
+    /// Can peers built from the old contract read frames written by the new one?
+    pub old_receivers: Verdict,
+    /// Can peers built from the old contract write frames the new one reads?
+    pub old_senders: Verdict,
+    /// The message types whose frames the change concerns.
+    pub messages: Vec<String>,
+}
+
+impl Change {
+    /// Whether the change breaks either direction.
+    pub fn is_breaking(&self) -> bool {
+        self.old_receivers == Verdict::Breaking || self.old_senders == Verdict::Breaking
+    }
+}
+
+/// What the versioning policy says about a diff (`docs/evolution.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Policy {
+    /// The two schemas accept the same frames.
+    Unchanged,
+    /// Changes, none breaking: allowed without a version bump.
+    Additive,
+    /// The protocol version changed: breaking changes are allowed (re-baseline on release).
+    VersionBumped,
+    /// At least one breaking change and no protocol-version bump: not allowed.
+    BreakingWithoutVersionBump,
+}
+
+impl Policy {
+    /// Whether the policy allows the change.
+    pub fn allowed(self) -> bool {
+        self != Policy::BreakingWithoutVersionBump
+    }
+
+    /// The policy verdict's name as printed.
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Unchanged => "unchanged",
+            Policy::Additive => "additive",
+            Policy::VersionBumped => "version-bumped",
+            Policy::BreakingWithoutVersionBump => "breaking-without-version-bump",
+        }
+    }
+}
+
+/// Options of [`diff`].
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// The property holding the protocol version; detected when `None` (`gm`, `v`,
+    /// `version`: the first that is a `const` in every message type).
+    pub version_field: Option<String>,
+}
+
+/// The result of [`diff`].
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Diff {
+    /// The protocol-version property, when the schemas have one.
+    pub version_field: Option<String>,
+    /// The protocol version of the old schema.
+    pub old_version: Option<Value>,
+    /// The protocol version of the new schema.
+    pub new_version: Option<Value>,
+    /// Every change, in schema order (message types in union order, shared definitions once,
+    /// where first reached).
+    pub changes: Vec<Change>,
+}
+
+impl Diff {
+    /// Whether any change breaks either direction.
+    pub fn is_breaking(&self) -> bool {
+        self.changes.iter().any(Change::is_breaking)
+    }
+
+    /// The changes that break either direction.
+    pub fn breaking(&self) -> impl Iterator<Item = &Change> {
+        self.changes.iter().filter(|c| c.is_breaking())
+    }
+
+    /// Whether the protocol-version constant differs between the two schemas.
+    pub fn version_bumped(&self) -> bool {
+        self.old_version != self.new_version
+    }
+
+    /// The versioning policy's verdict: breaking changes need a protocol-version bump.
+    pub fn policy(&self) -> Policy {
+        if self.version_bumped() {
+            Policy::VersionBumped
+        } else if self.is_breaking() {
+            Policy::BreakingWithoutVersionBump
+        } else if self.changes.is_empty() {
+            Policy::Unchanged
+        } else {
+            Policy::Additive
+        }
+    }
+}
+
+/// Why two values could not be compared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemaError(pub String);
+
+impl std::fmt::Display for SchemaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SchemaError {}
+
+/// Compares two schemas of one contract.
+///
+/// Both must be JSON Schema documents (an object or a boolean at the top). `$ref`s are
+/// resolved locally (`#/$defs/...`); a shared definition is compared once and its changes
+/// reported at its own pointer, with every message type that uses it.
+pub fn diff(old: &Value, new: &Value, options: &Options) -> Result<Diff, SchemaError> {
+    for (name, v) in [("old", old), ("new", new)] {
+        if !v.is_object() && !v.is_boolean() {
+            return Err(SchemaError(format!(
+                "the {name} schema is not a JSON Schema (expected an object, found {})",
+                schema::json_type(v)
+            )));
+        }
+    }
+    Ok(compare::run(old, new, options))
+}
+
+/// Parses schema text and compares; `old_name`/`new_name` label parse errors.
+pub fn diff_text(
+    old: &str,
+    new: &str,
+    old_name: &str,
+    new_name: &str,
+    options: &Options,
+) -> Result<Diff, SchemaError> {
+    let parse = |text: &str, name: &str| {
+        serde_json::from_str::<Value>(text)
+            .map_err(|e| SchemaError(format!("{name} is not valid JSON: {e}")))
+    };
+    diff(&parse(old, old_name)?, &parse(new, new_name)?, options)
+}

@@ -1,0 +1,219 @@
+//! Rendering a [`Diff`]: a table for people, JSON for tools, and the policy verdict.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::{Change, Diff, Policy, Verdict};
+
+/// The JSON report (field order is the output order).
+#[derive(Serialize)]
+struct Report<'a> {
+    old: &'a str,
+    new: &'a str,
+    version_field: Option<&'a str>,
+    old_version: Option<&'a Value>,
+    new_version: Option<&'a Value>,
+    breaking: bool,
+    policy: Policy,
+    summary: Summary,
+    changes: &'a [Change],
+}
+
+/// Counts in the JSON report.
+#[derive(Serialize)]
+struct Summary {
+    changes: usize,
+    breaking: usize,
+    breaking_for_old_receivers: usize,
+    breaking_for_old_senders: usize,
+}
+
+/// How many message names a table row shows before `+N`.
+const MESSAGES_SHOWN: usize = 3;
+
+impl Diff {
+    /// The changes as an aligned table, one row per change, then a summary line.
+    /// `old`/`new` label the inputs (file names or `REV:path`).
+    pub fn to_table(&self, old: &str, new: &str) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "old: {old}");
+        let _ = writeln!(out, "new: {new}");
+        let _ = writeln!(out, "{}", version_line(self));
+        out.push('\n');
+        if self.changes.is_empty() {
+            out.push_str("no changes: both schemas accept the same frames\n");
+            return out;
+        }
+        let header = [
+            "#",
+            "OLD RECEIVERS",
+            "OLD SENDERS",
+            "RULE",
+            "PATH",
+            "CHANGE",
+        ];
+        let rows: Vec<[String; 6]> = self
+            .changes
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let mut change = c.change.clone();
+                if !c.messages.is_empty() {
+                    let mut shown: Vec<&str> = c
+                        .messages
+                        .iter()
+                        .take(MESSAGES_SHOWN)
+                        .map(String::as_str)
+                        .collect();
+                    let more = c.messages.len().saturating_sub(MESSAGES_SHOWN);
+                    let more_text = format!("+{more}");
+                    if more > 0 {
+                        shown.push(&more_text);
+                    }
+                    let _ = write!(change, " [{}]", shown.join(", "));
+                }
+                let path = if c.side == crate::Side::Old {
+                    format!("{} (old)", c.path)
+                } else {
+                    c.path.clone()
+                };
+                [
+                    (i + 1).to_string(),
+                    c.old_receivers.label().to_owned(),
+                    c.old_senders.label().to_owned(),
+                    c.rule.name(),
+                    path,
+                    change,
+                ]
+            })
+            .collect();
+        let mut widths = header.map(str::len);
+        for row in &rows {
+            for (w, cell) in widths.iter_mut().zip(row.iter()) {
+                *w = (*w).max(cell.chars().count());
+            }
+        }
+        let line = |cells: [&str; 6]| {
+            let mut s = String::new();
+            for (i, cell) in cells.iter().enumerate() {
+                if i == cells.len() - 1 {
+                    s.push_str(cell);
+                } else {
+                    let _ = write!(s, "{cell:<w$}  ", w = widths[i]);
+                }
+            }
+            s.trim_end().to_owned()
+        };
+        let _ = writeln!(out, "{}", line(header));
+        for row in &rows {
+            let _ = writeln!(out, "{}", line(row.each_ref().map(String::as_str)));
+        }
+        out.push('\n');
+        let _ = writeln!(out, "{}", summary_line(self));
+        out
+    }
+
+    /// The diff as pretty-printed JSON (keys in a fixed order): inputs, versions, policy
+    /// verdict, counts and every change.
+    pub fn to_json(&self, old: &str, new: &str) -> String {
+        let count = |f: &dyn Fn(&Change) -> bool| self.changes.iter().filter(|c| f(c)).count();
+        let report = Report {
+            old,
+            new,
+            version_field: self.version_field.as_deref(),
+            old_version: self.old_version.as_ref(),
+            new_version: self.new_version.as_ref(),
+            breaking: self.is_breaking(),
+            policy: self.policy(),
+            summary: Summary {
+                changes: self.changes.len(),
+                breaking: count(&Change::is_breaking),
+                breaking_for_old_receivers: count(&|c| c.old_receivers == Verdict::Breaking),
+                breaking_for_old_senders: count(&|c| c.old_senders == Verdict::Breaking),
+            },
+            changes: &self.changes,
+        };
+        let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+
+    /// The policy verdict in one or more lines; a disallowed change is printed loudly.
+    pub fn policy_text(&self, name: &str) -> String {
+        let field = self.version_field.as_deref().unwrap_or("version");
+        let breaking = self.breaking().count();
+        match self.policy() {
+            Policy::Unchanged => format!("evolution: {name}: no wire change since the baseline"),
+            Policy::Additive => format!(
+                "evolution: {name}: {} additive change(s), none breaking: allowed without a {field} bump",
+                self.changes.len()
+            ),
+            Policy::VersionBumped => format!(
+                "evolution: {name}: protocol version bumped ({field} {} -> {}) with {breaking} breaking change(s): allowed; re-baseline when the new version is released",
+                show_version(self.old_version.as_ref()),
+                show_version(self.new_version.as_ref())
+            ),
+            Policy::BreakingWithoutVersionBump => {
+                let bar = "!".repeat(78);
+                let mut s = format!(
+                    "{bar}\n!!! evolution: {name}: {breaking} BREAKING CHANGE(S) WITHOUT A PROTOCOL VERSION BUMP ({field} is still {})\n",
+                    show_version(self.new_version.as_ref())
+                );
+                for c in self.breaking() {
+                    let _ = writeln!(s, "!!!   {} {}: {}", c.rule.name(), c.path, c.change);
+                }
+                let _ = write!(
+                    s,
+                    "!!! Deployed peers speak the baseline contract. Make the change additive, or bump {field}.\n!!! A schema correction the parser always enforced: re-baseline, saying so in the commit.\n!!! How: docs/evolution.md. scripts/test fails until then.\n{bar}"
+                );
+                s
+            }
+        }
+    }
+}
+
+/// `protocol version (gm): 1 -> 2`, or why there is none.
+fn version_line(d: &Diff) -> String {
+    match &d.version_field {
+        Some(f) if d.version_bumped() => format!(
+            "protocol version ({f}): {} -> {} (bumped)",
+            show_version(d.old_version.as_ref()),
+            show_version(d.new_version.as_ref())
+        ),
+        Some(f) => format!(
+            "protocol version ({f}): {} (unchanged)",
+            show_version(d.new_version.as_ref())
+        ),
+        None => {
+            "protocol version: none found (no gm/v/version const in every message type)".to_owned()
+        }
+    }
+}
+
+/// A version value as JSON text.
+fn show_version(v: Option<&Value>) -> String {
+    v.map_or_else(|| "(none)".to_owned(), ToString::to_string)
+}
+
+/// `3 changes: 1 breaking (old receivers: 1, old senders: 0), 2 safe`.
+pub fn summary_line(d: &Diff) -> String {
+    let n = d.changes.len();
+    let breaking = d.breaking().count();
+    let recv = d
+        .changes
+        .iter()
+        .filter(|c| c.old_receivers == Verdict::Breaking)
+        .count();
+    let send = d
+        .changes
+        .iter()
+        .filter(|c| c.old_senders == Verdict::Breaking)
+        .count();
+    format!(
+        "{n} change{}: {breaking} breaking (for old receivers: {recv}, for old senders: {send}), {} safe",
+        if n == 1 { "" } else { "s" },
+        n - breaking
+    )
+}
