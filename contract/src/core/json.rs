@@ -371,6 +371,11 @@ fn value_end(src: &[u8], start: usize) -> usize {
 }
 
 impl<'s> Val<'s> {
+    /// The value at `src[start..end]`, which must be one validated JSON value.
+    pub(crate) fn span(src: &'s str, start: usize, end: usize) -> Self {
+        Val { src, start, end }
+    }
+
     /// The top-level value of validated text (whitespace around it is excluded).
     pub fn root(src: &'s str) -> Self {
         let b = src.as_bytes();

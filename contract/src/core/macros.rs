@@ -60,6 +60,10 @@ macro_rules! wire_enum {
             fn field_ref(&self) -> $crate::core::FieldRef<'_> {
                 $crate::core::FieldRef::Enum(self.as_str())
             }
+            #[inline]
+            fn read_fast(cur: &mut $crate::core::cursor::Cursor<'_>) -> Option<Self> {
+                Self::from_wire(&cur.string()?.decoded_lossy())
+            }
         }
     };
 }
@@ -106,6 +110,28 @@ macro_rules! wire_object {
                     let $field = <$ty as $crate::core::WireField>::read_field(ctx, $field, &$crate::core::Path::Key(path, $wire));
                 )+
                 Some(Self { $( $field: $field?, )+ extra })
+            }
+            #[allow(non_snake_case)]
+            fn read_fast(cur: &mut $crate::core::cursor::Cursor<'_>) -> Option<Self> {
+                $( let mut $field: Option<$ty> = None; )+
+                let mut extra = $crate::core::Extras::new();
+                if cur.object_start()? {
+                    loop {
+                        let key = cur.key()?;
+                        match &*key.decoded_lossy() {
+                            // A repeated key overwrites: the last one wins, as in JSON.parse.
+                            $( $wire => $field = Some(<$ty as $crate::core::WireField>::read_present_fast(cur)?), )+
+                            _ => extra.insert_escaped(key.raw, cur.raw_json()?),
+                        }
+                        if !cur.more_members()? {
+                            break;
+                        }
+                    }
+                }
+                Some(Self {
+                    $( $field: match $field { Some(v) => v, None => <$ty as $crate::core::WireField>::absent_fast()? }, )+
+                    extra,
+                })
             }
             fn write(&self, out: &mut Vec<u8>) {
                 out.push(b'{');

@@ -2,6 +2,7 @@
 //! ([`json`]), issue paths, raw opaque values, preserved unknown fields, and the field traits
 //! that the per-protocol declarations are built from.
 
+pub mod cursor;
 pub mod json;
 #[macro_use]
 mod macros;
@@ -10,6 +11,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
 
+use cursor::Cursor;
 use json::{decode_string, JsonKind, Val};
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::ser::{Error as _, SerializeMap};
@@ -232,6 +234,12 @@ impl RawJson {
         RawJson(String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()).into_boxed_str())
     }
 
+    /// Wraps validated text known to hold no whitespace between tokens.
+    #[inline]
+    pub(crate) fn from_compact(raw: &str) -> Self {
+        RawJson(raw.into())
+    }
+
     /// Validates `text` as exactly one JSON value (the frame reader's rules, any depth up to
     /// [`json::DEFAULT_MAX_DEPTH`]) and keeps its tokens verbatim, whitespace between them
     /// dropped.
@@ -437,6 +445,22 @@ pub trait WireValue: Sized {
     fn write(&self, out: &mut Vec<u8>);
     /// A borrowed, type-erased view for the bindings' reflection.
     fn field_ref(&self) -> FieldRef<'_>;
+    /// The single-pass read (see [`cursor`]): `Some` only for a value the reference
+    /// [`WireValue::read`] accepts without any issue, and then the same value; `None` means
+    /// "bail to the reference path". The default validates and skips the value, then runs
+    /// [`WireValue::read`] on it.
+    #[doc(hidden)]
+    #[inline]
+    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        let v = cur.val()?;
+        let mut ctx = Ctx::new();
+        let r = Self::read(&mut ctx, v, &Path::Root);
+        if ctx.issues.is_empty() {
+            r
+        } else {
+            None
+        }
+    }
 }
 
 /// How a declared field behaves when absent: required values record an issue, `Option`
@@ -452,6 +476,12 @@ pub trait WireField: Sized {
     }
     /// The field's reflection view; `None` when absent.
     fn field_ref_opt(&self) -> Option<FieldRef<'_>>;
+    /// Single-pass read of a present member's value (`None`: bail, see [`cursor`]).
+    #[doc(hidden)]
+    fn read_present_fast(cur: &mut Cursor<'_>) -> Option<Self>;
+    /// The field's value when its key is absent; `None` (bail) for a required field.
+    #[doc(hidden)]
+    fn absent_fast() -> Option<Self>;
 }
 
 #[doc(hidden)]
@@ -481,6 +511,14 @@ impl<T: WireValue> WireField for T {
     fn field_ref_opt(&self) -> Option<FieldRef<'_>> {
         Some(self.field_ref())
     }
+    #[inline]
+    fn read_present_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        T::read_fast(cur)
+    }
+    #[inline]
+    fn absent_fast() -> Option<Self> {
+        None
+    }
 }
 
 impl<T: WireValue> WireField for Option<T> {
@@ -502,6 +540,14 @@ impl<T: WireValue> WireField for Option<T> {
     fn field_ref_opt(&self) -> Option<FieldRef<'_>> {
         self.as_ref().map(WireValue::field_ref)
     }
+    #[inline]
+    fn read_present_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        T::read_fast(cur).map(Some)
+    }
+    #[inline]
+    fn absent_fast() -> Option<Self> {
+        Some(None)
+    }
 }
 
 
@@ -519,6 +565,10 @@ impl WireValue for String {
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::Str(self)
     }
+    #[inline]
+    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        Some(cur.string()?.decoded_lossy().into_owned())
+    }
 }
 
 impl WireValue for bool {
@@ -531,6 +581,10 @@ impl WireValue for bool {
     }
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::Bool(*self)
+    }
+    #[inline]
+    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        cur.boolean()
     }
 }
 
@@ -567,6 +621,11 @@ impl WireValue for u64 {
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::UInt(*self)
     }
+    #[inline]
+    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        let i = json::safe_integer(cur.number_value()?)?;
+        (i >= 0).then_some(i as u64)
+    }
 }
 
 /// `i64` fields hold any safe integer, `|x| ≤ 2^53 − 1`.
@@ -580,6 +639,10 @@ impl WireValue for i64 {
     }
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::Int(*self)
+    }
+    #[inline]
+    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        json::safe_integer(cur.number_value()?)
     }
 }
 
@@ -599,6 +662,14 @@ impl WireValue for std::num::NonZeroU64 {
     }
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::UInt(self.get())
+    }
+    #[inline]
+    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        let i = json::safe_integer(cur.number_value()?)?;
+        if i <= 0 {
+            return None;
+        }
+        std::num::NonZeroU64::new(i as u64)
     }
 }
 
@@ -620,6 +691,11 @@ impl WireValue for f64 {
     }
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::Number(*self)
+    }
+    #[inline]
+    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        let x = cur.number_value()?;
+        x.is_finite().then_some(x)
     }
 }
 
@@ -667,6 +743,10 @@ impl WireValue for NonNegativeF64 {
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::Number(self.0)
     }
+    #[inline]
+    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        NonNegativeF64::new(cur.number_value()?)
+    }
 }
 
 /// Opaque fields accept any JSON value, `null` included, and keep its text.
@@ -680,6 +760,10 @@ impl WireValue for RawJson {
     }
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::Raw(self)
+    }
+    #[inline]
+    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        cur.raw_json()
     }
 }
 
@@ -712,6 +796,19 @@ impl<T: WireValue> WireValue for Vec<T> {
     }
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::List(self.iter().map(WireValue::field_ref).collect())
+    }
+    #[inline]
+    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        let mut out = Vec::new();
+        if cur.array_start()? {
+            loop {
+                out.push(T::read_fast(cur)?);
+                if !cur.more_elements()? {
+                    break;
+                }
+            }
+        }
+        Some(out)
     }
 }
 
@@ -753,6 +850,20 @@ impl WireValue for Record {
     }
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::Record(self)
+    }
+    #[inline]
+    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        let mut extras = Extras::new();
+        if cur.object_start()? {
+            loop {
+                let key = cur.key()?;
+                extras.insert_escaped(key.raw, cur.raw_json()?);
+                if !cur.more_members()? {
+                    break;
+                }
+            }
+        }
+        Some(Record(extras))
     }
 }
 

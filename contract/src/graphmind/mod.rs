@@ -22,6 +22,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 pub use schema::{export_json_schema, export_json_schema_string, SCHEMA_ID};
 pub use types::*;
 
+use crate::core::cursor::Cursor;
 use crate::core::json::{self, decode_string, JsonKind, Val};
 use crate::core::{Ctx, Described, FieldInfo, Path, Reflect, WireValue};
 pub use crate::core::{Extras, Issue, NonNegativeF64, RawJson, Record};
@@ -86,6 +87,16 @@ macro_rules! messages {
             fn read_payload(ctx: &mut Ctx, message_type: &str, v: Option<Val<'_>>, path: &Path<'_>) -> Option<Option<Self>> {
                 Some(match message_type {
                     $( $wire => <$ty as crate::core::WireField>::read_field(ctx, v, path).map(Message::$variant), )+
+                    _ => return None,
+                })
+            }
+
+            /// Single-pass payload read: outer `None` for an unknown type (nothing consumed),
+            /// inner `None` to bail to the reference path.
+            #[inline]
+            fn read_payload_fast(message_type: &str, cur: &mut Cursor<'_>) -> Option<Option<Self>> {
+                Some(match message_type {
+                    $( $wire => <$ty as WireValue>::read_fast(cur).map(Message::$variant), )+
                     _ => return None,
                 })
             }
@@ -338,9 +349,14 @@ pub fn parse_envelope_json_bytes_with(frame: &[u8], opts: &ParseOptions) -> Pars
     if frame.len() > opts.max_frame_bytes {
         return too_big(opts);
     }
-    match std::str::from_utf8(frame) {
+    // SIMD validation first (several GB/s on non-ASCII text, where std's check slows to a
+    // byte at a time); std's error gives the offset on the rare failure.
+    match simdutf8::basic::from_utf8(frame) {
         Ok(text) => parse_envelope_json_with(text, opts),
-        Err(e) => invalid(format!("frame is not valid JSON: invalid UTF-8 at byte {}", e.valid_up_to()), None),
+        Err(_) => match std::str::from_utf8(frame) {
+            Ok(text) => parse_envelope_json_with(text, opts),
+            Err(e) => invalid(format!("frame is not valid JSON: invalid UTF-8 at byte {}", e.valid_up_to()), None),
+        },
     }
 }
 
@@ -349,10 +365,30 @@ fn too_big(opts: &ParseOptions) -> ParseOutcome {
 }
 
 /// [`parse_envelope_json`] with explicit limits.
+///
+/// One pass over the frame decides every valid frame ([`parse_single_pass`]); a frame it
+/// bails on is decided by the reference two-pass reader, which owns every issue and message.
 pub fn parse_envelope_json_with(frame: &str, opts: &ParseOptions) -> ParseOutcome {
     if frame.len() > opts.max_frame_bytes {
         return too_big(opts);
     }
+    if let Some(out) = parse_single_pass(frame, opts.max_depth) {
+        return out;
+    }
+    parse_two_pass(frame, opts)
+}
+
+/// The reference reader alone (validate, then walk): what [`parse_envelope_json_with`]
+/// returns for every frame. Public for the differential tests and benchmarks only.
+#[doc(hidden)]
+pub fn parse_envelope_json_reference(frame: &str, opts: &ParseOptions) -> ParseOutcome {
+    if frame.len() > opts.max_frame_bytes {
+        return too_big(opts);
+    }
+    parse_two_pass(frame, opts)
+}
+
+fn parse_two_pass(frame: &str, opts: &ParseOptions) -> ParseOutcome {
     if let Err(e) = json::validate(frame, opts.max_depth) {
         return if e.too_deep {
             invalid(format!("frame nests deeper than {} levels (at byte {})", opts.max_depth, e.offset), None)
@@ -416,6 +452,88 @@ fn parse_validated(root: Val<'_>) -> ParseOutcome {
         Some(None) => invalid(format!("invalid payload for message type \"{ty}\""), Some(ctx.issues)),
         Some(Some(message)) => ParseOutcome::Ok(Envelope { seq, ts, run_id, message, extra }),
     }
+}
+
+/// Where the payload member stands after the single pass over the envelope.
+enum PayloadSlot<'s> {
+    /// Absent.
+    Absent,
+    /// Read typed, for the known type named here.
+    Read(Message, String),
+    /// Validated and skipped: its type or `gm` was not known yet when it came (or not `1`).
+    Skipped(Val<'s>),
+}
+
+/// Steps 1–6 in one pass for a frame that is valid JSON, a structurally valid envelope and,
+/// for a known type, a valid payload; `None` ("bail") for anything else, which the reference
+/// reader then decides. Members are read in wire order; the payload is read typed where it
+/// stands when `gm: 1` and a known `type` came before it (the order every sender uses), else
+/// skipped and read afterwards.
+#[doc(hidden)]
+pub fn parse_single_pass(frame: &str, max_depth: usize) -> Option<ParseOutcome> {
+    let mut cur = Cursor::new(frame, max_depth);
+    if !cur.object_start()? {
+        return None;
+    }
+    let (mut gm, mut seq, mut ts, mut run_id, mut ty) = (None, None, None, None::<String>, None::<String>);
+    let mut payload = PayloadSlot::Absent;
+    let mut extra = Extras::new();
+    loop {
+        let key = cur.key()?;
+        match &*key.decoded_lossy() {
+            "gm" => gm = Some(i64::read_fast(&mut cur)?),
+            "seq" => seq = Some(u64::read_fast(&mut cur)?),
+            "ts" => ts = Some(u64::read_fast(&mut cur)?),
+            "runId" => {
+                let text = cur.string()?.decoded()?;
+                if text.contains('\0') {
+                    return None;
+                }
+                run_id = Some(text.into_owned());
+            }
+            "type" => ty = Some(String::read_fast(&mut cur)?),
+            "payload" => {
+                payload = match (gm, &ty) {
+                    (Some(PROTOCOL_VERSION), Some(t)) if payload_type_name(t).is_some() => match Message::read_payload_fast(t, &mut cur) {
+                        Some(m) => PayloadSlot::Read(m?, t.clone()),
+                        None => return None,
+                    },
+                    _ => PayloadSlot::Skipped(cur.val()?),
+                };
+            }
+            _ => extra.insert_escaped(key.raw, cur.raw_json()?),
+        }
+        if !cur.more_members()? {
+            break;
+        }
+    }
+    cur.finish()?;
+    let (gm, seq, ts, run_id, ty) = (gm?, seq?, ts?, run_id?, ty?);
+    if gm != PROTOCOL_VERSION {
+        return Some(ParseOutcome::VersionMismatch { received: gm, supported: PROTOCOL_VERSION });
+    }
+    if payload_type_name(&ty).is_none() {
+        let payload = match payload {
+            PayloadSlot::Absent => None,
+            PayloadSlot::Skipped(v) => Some(RawJson::from_validated(v.raw())),
+            PayloadSlot::Read(..) => return None,
+        };
+        return Some(ParseOutcome::UnknownType(Envelope { seq, ts, run_id, message: Message::Unknown { message_type: ty, payload }, extra }));
+    }
+    let message = match payload {
+        // A later duplicate `type` key may have changed the type after the payload was read.
+        PayloadSlot::Read(m, read_as) if read_as == ty => m,
+        PayloadSlot::Read(..) | PayloadSlot::Absent => return None,
+        PayloadSlot::Skipped(v) => {
+            let mut ctx = Ctx::new();
+            let m = Message::read_payload(&mut ctx, &ty, Some(v), &Path::Root)??;
+            if !ctx.issues.is_empty() {
+                return None;
+            }
+            m
+        }
+    };
+    Some(ParseOutcome::Ok(Envelope { seq, ts, run_id, message, extra }))
 }
 
 /// `runId`: a string with no lone surrogate and no U+0000 (§2 Stage 1).

@@ -1,0 +1,523 @@
+//! The single-pass reader: validates JSON syntax *while* typed readers consume the frame.
+//!
+//! [`Cursor`] is the fast path of every frame parse. It reads a frame once, front to back:
+//! typed fields are checked and decoded where they stand, opaque values are validated and
+//! skipped with word-at-a-time string scanning, and nothing is ever revisited. It never
+//! produces an issue or an error message: the moment anything is not plainly valid (a syntax
+//! error, a wrong type, a missing field, an enum value out of range, depth beyond the cap),
+//! the reader returns `None` ("bail") and the caller re-reads the frame with the two-pass
+//! reader of [`super::json`], which is the reference for every verdict, issue and message.
+//! Valid frames — the overwhelming majority on a real connection — therefore cost one scan;
+//! invalid ones cost a bailed partial scan plus the reference path.
+//!
+//! Correctness rests on one property, pinned by tests: whenever the fast path returns a value,
+//! it is exactly the value the reference path returns for the same text.
+
+use std::borrow::Cow;
+
+use super::json::{decode_string, number_value, Val};
+use super::RawJson;
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// Marks (high bit of each byte lane) the bytes of `w` that end the plain part of a string:
+/// `"`, `\` and control characters below U+0020. Only the lowest mark is exact (borrows can
+/// set spurious marks above it), which is all a scan needs.
+#[inline(always)]
+fn string_stops(w: u64) -> u64 {
+    let quote = w ^ (ONES * u64::from(b'"'));
+    let backslash = w ^ (ONES * u64::from(b'\\'));
+    let zero_q = quote.wrapping_sub(ONES) & !quote;
+    let zero_b = backslash.wrapping_sub(ONES) & !backslash;
+    let control = w.wrapping_sub(ONES * 0x20) & !w;
+    (zero_q | zero_b | control) & HIGHS
+}
+
+/// A position in a frame being read in one pass. See the module documentation.
+pub struct Cursor<'s> {
+    text: &'s str,
+    src: &'s [u8],
+    pos: usize,
+    /// Containers currently open (the frame root counts as depth 1).
+    depth: usize,
+    max_depth: usize,
+}
+
+/// A string read by [`Cursor::string`]: its content between the quotes, still escaped.
+#[derive(Clone, Copy)]
+pub struct RawStr<'s> {
+    /// Content between the quotes.
+    pub raw: &'s str,
+    /// Whether it holds a backslash escape.
+    pub escaped: bool,
+}
+
+impl<'s> RawStr<'s> {
+    /// The decoded text; `None` when it holds a lone-surrogate escape (lossy in Rust, so the
+    /// reference path decides).
+    #[inline]
+    pub fn decoded(self) -> Option<Cow<'s, str>> {
+        if !self.escaped {
+            return Some(Cow::Borrowed(self.raw));
+        }
+        let d = decode_string(self.raw);
+        (!d.had_lone_surrogate).then_some(d.text)
+    }
+
+    /// The decoded text, lone surrogates as U+FFFD (what typed string fields hold).
+    #[inline]
+    pub fn decoded_lossy(self) -> Cow<'s, str> {
+        if self.escaped {
+            decode_string(self.raw).text
+        } else {
+            Cow::Borrowed(self.raw)
+        }
+    }
+}
+
+impl<'s> Cursor<'s> {
+    /// A cursor at the start of `text`, refusing nesting deeper than `max_depth`.
+    pub fn new(text: &'s str, max_depth: usize) -> Self {
+        Cursor { text, src: text.as_bytes(), pos: 0, depth: 0, max_depth }
+    }
+
+    /// The current byte offset.
+    #[inline]
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    /// Skips insignificant whitespace.
+    #[inline(always)]
+    pub fn skip_ws(&mut self) {
+        while let Some(&b) = self.src.get(self.pos) {
+            if b == b' ' || b == b'\n' || b == b'\r' || b == b'\t' {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// The next non-whitespace byte, not consumed.
+    #[inline(always)]
+    pub fn peek(&mut self) -> Option<u8> {
+        self.skip_ws();
+        self.src.get(self.pos).copied()
+    }
+
+    /// `Some(())` when only whitespace is left.
+    #[inline]
+    pub fn finish(&mut self) -> Option<()> {
+        self.skip_ws();
+        (self.pos == self.src.len()).then_some(())
+    }
+
+    #[inline(always)]
+    fn eat(&mut self, b: u8) -> Option<()> {
+        self.skip_ws();
+        if self.src.get(self.pos) == Some(&b) {
+            self.pos += 1;
+            Some(())
+        } else {
+            None
+        }
+    }
+
+    /// Reads a string (the next token must be one). Validates escapes and control characters.
+    #[inline]
+    pub fn string(&mut self) -> Option<RawStr<'s>> {
+        if self.peek()? != b'"' {
+            return None;
+        }
+        let start = self.pos + 1;
+        let (end, escaped) = self.scan_string_body(start)?;
+        self.pos = end + 1;
+        Some(RawStr { raw: self.text.get(start..end)?, escaped })
+    }
+
+    /// From just after an opening quote: returns the offset of the closing quote and whether
+    /// an escape was seen.
+    #[inline(always)]
+    fn scan_string_body(&self, mut pos: usize) -> Option<(usize, bool)> {
+        let src = self.src;
+        let mut escaped = false;
+        loop {
+            // Eight bytes at a time while they are plain.
+            while let Some(chunk) = src.get(pos..pos + 8) {
+                let w = u64::from_le_bytes(chunk.try_into().ok()?);
+                let stops = string_stops(w);
+                if stops != 0 {
+                    pos += (stops.trailing_zeros() / 8) as usize;
+                    break;
+                }
+                pos += 8;
+            }
+            // Byte at a time near a stop or the end.
+            let b = *src.get(pos)?;
+            match b {
+                b'"' => return Some((pos, escaped)),
+                b'\\' => {
+                    escaped = true;
+                    match *src.get(pos + 1)? {
+                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => pos += 2,
+                        b'u' => {
+                            let hex = src.get(pos + 2..pos + 6)?;
+                            if !hex.iter().all(u8::is_ascii_hexdigit) {
+                                return None;
+                            }
+                            pos += 6;
+                        }
+                        _ => return None,
+                    }
+                }
+                0..=0x1f => return None,
+                _ => pos += 1,
+            }
+        }
+    }
+
+    /// Reads a number token; returns its lexeme.
+    #[inline]
+    pub fn number(&mut self) -> Option<&'s str> {
+        self.skip_ws();
+        let start = self.pos;
+        let end = self.scan_number(start)?;
+        self.pos = end;
+        self.text.get(start..end)
+    }
+
+    #[inline(always)]
+    fn scan_number(&self, start: usize) -> Option<usize> {
+        let src = self.src;
+        let mut pos = start;
+        if src.get(pos) == Some(&b'-') {
+            pos += 1;
+        }
+        match src.get(pos)? {
+            b'0' => pos += 1,
+            b'1'..=b'9' => {
+                pos += 1;
+                while matches!(src.get(pos), Some(b'0'..=b'9')) {
+                    pos += 1;
+                }
+            }
+            _ => return None,
+        }
+        if src.get(pos) == Some(&b'.') {
+            pos += 1;
+            if !matches!(src.get(pos), Some(b'0'..=b'9')) {
+                return None;
+            }
+            while matches!(src.get(pos), Some(b'0'..=b'9')) {
+                pos += 1;
+            }
+        }
+        if matches!(src.get(pos), Some(b'e' | b'E')) {
+            pos += 1;
+            if matches!(src.get(pos), Some(b'+' | b'-')) {
+                pos += 1;
+            }
+            if !matches!(src.get(pos), Some(b'0'..=b'9')) {
+                return None;
+            }
+            while matches!(src.get(pos), Some(b'0'..=b'9')) {
+                pos += 1;
+            }
+        }
+        // A digit right after `0` (`01`) is a syntax error; any other byte is the next
+        // token's business.
+        if matches!(src.get(pos), Some(b'0'..=b'9')) {
+            return None;
+        }
+        Some(pos)
+    }
+
+    /// The value of a number token, as `JSON.parse` computes it.
+    #[inline]
+    pub fn number_value(&mut self) -> Option<f64> {
+        self.number().map(number_value)
+    }
+
+    /// Reads `true` or `false`.
+    #[inline]
+    pub fn boolean(&mut self) -> Option<bool> {
+        self.skip_ws();
+        let rest = self.src.get(self.pos..)?;
+        if rest.starts_with(b"true") {
+            self.pos += 4;
+            Some(true)
+        } else if rest.starts_with(b"false") {
+            self.pos += 5;
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Consumes `{` and reports whether the object has members (`false`: `{}` consumed
+    /// whole).
+    #[inline]
+    pub fn object_start(&mut self) -> Option<bool> {
+        self.eat(b'{')?;
+        self.open()?;
+        if self.peek()? == b'}' {
+            self.pos += 1;
+            self.depth -= 1;
+            return Some(false);
+        }
+        Some(true)
+    }
+
+    /// Reads a member key and its `:`.
+    #[inline]
+    pub fn key(&mut self) -> Option<RawStr<'s>> {
+        let k = self.string()?;
+        self.eat(b':')?;
+        Some(k)
+    }
+
+    /// After a member value: `Some(true)` at `,` (another member follows), `Some(false)` at the
+    /// closing `}` (consumed).
+    #[inline]
+    pub fn more_members(&mut self) -> Option<bool> {
+        self.after_element(b'}')
+    }
+
+    /// Consumes `[` and reports whether the array has elements.
+    #[inline]
+    pub fn array_start(&mut self) -> Option<bool> {
+        self.eat(b'[')?;
+        self.open()?;
+        if self.peek()? == b']' {
+            self.pos += 1;
+            self.depth -= 1;
+            return Some(false);
+        }
+        Some(true)
+    }
+
+    /// After an element: `Some(true)` at `,`, `Some(false)` at the closing `]` (consumed).
+    #[inline]
+    pub fn more_elements(&mut self) -> Option<bool> {
+        self.after_element(b']')
+    }
+
+    #[inline(always)]
+    fn after_element(&mut self, close: u8) -> Option<bool> {
+        match self.peek()? {
+            b',' => {
+                self.pos += 1;
+                Some(true)
+            }
+            b if b == close => {
+                self.pos += 1;
+                self.depth -= 1;
+                Some(false)
+            }
+            _ => None,
+        }
+    }
+
+    #[inline(always)]
+    fn open(&mut self) -> Option<()> {
+        if self.depth >= self.max_depth {
+            return None;
+        }
+        self.depth += 1;
+        Some(())
+    }
+
+    /// Validates and skips one value of any type and depth (iteratively); returns its exact
+    /// text and whether whitespace sits between its tokens.
+    pub fn skip_value(&mut self) -> Option<(&'s str, bool)> {
+        self.skip_ws();
+        let start = self.pos;
+        let src = self.src;
+        let base = self.depth;
+        let mut pos = start;
+        let mut ws = false;
+        // One bit per open container: set for an object. Depth beyond 64 spills to a Vec.
+        let mut kinds: u64 = 0;
+        let mut spill: Vec<bool> = Vec::new();
+        let mut open = 0usize;
+        'value: loop {
+            match *src.get(pos)? {
+                b'"' => pos = self.scan_string_body(pos + 1)?.0 + 1,
+                c @ (b'{' | b'[') => {
+                    if base + open >= self.max_depth {
+                        return None;
+                    }
+                    let is_obj = c == b'{';
+                    pos += 1;
+                    // Empty container?
+                    let mut q = pos;
+                    while matches!(src.get(q), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+                        q += 1;
+                    }
+                    ws |= q != pos;
+                    pos = q;
+                    if src.get(pos) == Some(&if is_obj { b'}' } else { b']' }) {
+                        pos += 1;
+                    } else {
+                        if open < 64 {
+                            kinds = (kinds & !(1 << open)) | (u64::from(is_obj) << open);
+                        } else {
+                            spill.truncate(open - 64);
+                            spill.push(is_obj);
+                        }
+                        open += 1;
+                        if is_obj {
+                            pos = self.skip_key(pos, &mut ws)?;
+                        }
+                        continue 'value;
+                    }
+                }
+                b'-' | b'0'..=b'9' => pos = self.scan_number(pos)?,
+                b't' => pos = literal(src, pos, b"true")?,
+                b'f' => pos = literal(src, pos, b"false")?,
+                b'n' => pos = literal(src, pos, b"null")?,
+                _ => return None,
+            }
+            // After a value: close containers or move on to the next element.
+            loop {
+                let q = pos;
+                while matches!(src.get(pos), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+                    pos += 1;
+                }
+                if open == 0 {
+                    self.pos = q;
+                    return Some((self.text.get(start..q)?, ws));
+                }
+                ws |= q != pos;
+                let is_obj = if open <= 64 { kinds & (1 << (open - 1)) != 0 } else { spill[open - 65] };
+                match *src.get(pos)? {
+                    b',' => {
+                        pos += 1;
+                        let q = pos;
+                        while matches!(src.get(pos), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+                            pos += 1;
+                        }
+                        ws |= q != pos;
+                        if is_obj {
+                            pos = self.skip_key(pos, &mut ws)?;
+                        }
+                        continue 'value;
+                    }
+                    b'}' if is_obj => {
+                        pos += 1;
+                        open -= 1;
+                    }
+                    b']' if !is_obj => {
+                        pos += 1;
+                        open -= 1;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+    }
+
+    /// `"key"` `:` at `pos`; returns the position of the value.
+    #[inline(always)]
+    fn skip_key(&self, pos: usize, ws: &mut bool) -> Option<usize> {
+        let src = self.src;
+        if src.get(pos) != Some(&b'"') {
+            return None;
+        }
+        let mut pos = self.scan_string_body(pos + 1)?.0 + 1;
+        let q = pos;
+        while matches!(src.get(pos), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+            pos += 1;
+        }
+        if src.get(pos) != Some(&b':') {
+            return None;
+        }
+        pos += 1;
+        let r = pos;
+        while matches!(src.get(pos), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+            pos += 1;
+        }
+        *ws |= q != r - 1 || r != pos;
+        Some(pos)
+    }
+
+    /// Validates and skips one value, returning it as an opaque [`RawJson`] (whitespace
+    /// between tokens dropped, as the reference path stores it).
+    #[inline]
+    pub fn raw_json(&mut self) -> Option<RawJson> {
+        let (raw, ws) = self.skip_value()?;
+        Some(if ws { RawJson::from_validated(raw) } else { RawJson::from_compact(raw) })
+    }
+
+    /// Validates and skips one value, returning a [`Val`] on it for the reference readers.
+    #[inline]
+    pub fn val(&mut self) -> Option<Val<'s>> {
+        self.skip_ws();
+        let start = self.pos;
+        let (raw, _) = self.skip_value()?;
+        Some(Val::span(self.text, start, start + raw.len()))
+    }
+}
+
+#[inline(always)]
+fn literal(src: &[u8], pos: usize, lit: &[u8]) -> Option<usize> {
+    src.get(pos..)?.starts_with(lit).then_some(pos + lit.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::core::json::validate;
+
+    fn skip_all(s: &str, depth: usize) -> Option<(String, bool)> {
+        let mut c = Cursor::new(s, depth);
+        let (raw, ws) = c.skip_value()?;
+        c.finish()?;
+        Some((raw.to_owned(), ws))
+    }
+
+    #[test]
+    fn skip_value_accepts_exactly_what_validate_accepts() {
+        let cases = [
+            "0", "-0", "1.5e+3", "\"\\ud800\"", " [1, {\"a\": []}] ", "1E2", "{\"a\":1,\"a\":2}", "", "01", ".5", "1.", "1e", "[1,]", "{\"a\":1,}",
+            "NaN", "\u{feff}{}", "{} {}", "'a'", "\"\t\"", "0x10", "\"\\x\"", "[01]", "-", "[-]", "{\"a\" 1}", "{\"a\":}", "[1 2]", "tru", "nul",
+            "\"abcdefghijklmnop\\\"qrstu\"", "\"abcdefgh\u{1}\"", "[[[[]]]]", "{\"a\":{\"b\":{\"c\":[1,2,{\"d\":null}]}}}", "[true,false,null]", "{\"\":\"\"}",
+            "\"\\u12G4\"", "\"\\u123\"", "[1,2,3] ", "{ }", "[ ]", " { \"k\" : [ 1 , 2 ] } ",
+        ];
+        for s in cases {
+            assert_eq!(skip_all(s, 100).is_some(), validate(s, 100).is_ok(), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn skip_value_reports_whitespace_between_tokens_only() {
+        assert_eq!(skip_all("{\"a b\":\"c d\",\"e\":[1,2]}", 10).map(|x| x.1), Some(false));
+        assert_eq!(skip_all("{\"a\": 1}", 10).map(|x| x.1), Some(true));
+        assert_eq!(skip_all("[1 ,2]", 10).map(|x| x.1), Some(true));
+        assert_eq!(skip_all("{\"a\" :1}", 10).map(|x| x.1), Some(true));
+        assert_eq!(skip_all("{ }", 10).map(|x| x.1), Some(true));
+        assert_eq!(skip_all("  7  ", 10), Some(("7".to_owned(), false)));
+    }
+
+    #[test]
+    fn depth_cap_applies_beyond_the_inline_stack() {
+        let deep = |n: usize| "[".repeat(n) + &"]".repeat(n);
+        assert!(skip_all(&deep(100), 100).is_some());
+        assert!(skip_all(&deep(101), 100).is_none());
+        let mixed = "[{\"a\":".repeat(70) + "1" + &"}]".repeat(70);
+        assert!(skip_all(&mixed, 1000).is_some());
+        assert!(skip_all(&(mixed.clone() + "]"), 1000).is_none());
+        assert!(skip_all(&mixed.replace("1}]", "1]]"), 1000).is_none());
+    }
+
+    #[test]
+    fn string_stops_find_the_first_special_byte() {
+        for (s, at) in [(&b"abcdefgh"[..], None), (b"abc\"defg", Some(3)), (b"\\bcdefgh", Some(0)), (b"abcdefg\x1f", Some(7)), (b"\xe6\x9d\xb1\xe4\xba\xac\x7f\x20", None)] {
+            let w = u64::from_le_bytes(s.try_into().unwrap());
+            let stops = string_stops(w);
+            assert_eq!((stops != 0).then(|| (stops.trailing_zeros() / 8) as usize), at, "{s:?}");
+        }
+    }
+}
