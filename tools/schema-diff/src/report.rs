@@ -151,9 +151,10 @@ impl Diff {
                 self.changes.len()
             ),
             Policy::VersionBumped => format!(
-                "evolution: {name}: protocol version bumped ({field} {} -> {}) with {breaking} breaking change(s): allowed; re-baseline when the new version is released",
+                "evolution: {name}: protocol version bumped ({field} {} -> {}) with {} other breaking change(s): allowed; re-baseline when the new version is released",
                 show_version(self.old_version.as_ref()),
-                show_version(self.new_version.as_ref())
+                show_version(self.new_version.as_ref()),
+                breaking.saturating_sub(1)
             ),
             Policy::BreakingWithoutVersionBump => {
                 let bar = "!".repeat(78);
