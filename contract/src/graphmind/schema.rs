@@ -44,6 +44,7 @@ pub fn export_json_schema() -> Value {
     let mut defs_value = Value::Object(defs);
     safe_integers(&mut defs_value);
     strip_null(&mut defs_value);
+    finite_numbers(&mut defs_value);
     plain_enums(&mut defs_value);
     let Value::Object(defs) = defs_value else { unreachable!("built as an object above") };
     let sorted: Map<String, Value> = {
@@ -116,6 +117,25 @@ fn safe_integers(v: &mut Value) {
             }
         }
         Value::Array(items) => items.iter_mut().for_each(safe_integers),
+        _ => {}
+    }
+}
+
+/// "number means any finite double" (§1 global rules): every `number` gets the largest finite
+/// double as its `maximum`, so a validator that decodes `1e400` to Infinity (as `JSON.parse`
+/// does) rejects it in a typed number field like the parser, while it stays accepted inside
+/// opaque values, which have no schema.
+fn finite_numbers(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            if map.get("type").and_then(Value::as_str) == Some("number") && !map.contains_key("maximum") {
+                map.insert("maximum".into(), json!(f64::MAX));
+            }
+            for child in map.values_mut() {
+                finite_numbers(child);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(finite_numbers),
         _ => {}
     }
 }

@@ -1,0 +1,163 @@
+"""Schema versus parser (spec graphmind-v1 §5.15).
+
+An independent draft 2020-12 validator (python-jsonschema) checks every shared vector, extra
+vector and real-client frame against the committed ``generated/schema/graphmind.v1.schema.json``.
+The schema accepts a frame exactly when the parser says ``ok`` or ``unknown-type``, except for
+the frames listed in ``generated/schema/graphmind.v1.known-disagreements.json`` (hand-maintained,
+each with its reason): a new disagreement fails, and so does a listed one that went away.
+Every frame our serializer writes validates, and the frames whose re-serialized value differs
+from the original (the one lossy spot of §5.9) are listed in the same file.
+
+Frames are decoded as ``JSON.parse`` would (``json.loads`` without NaN/Infinity literals; it
+keeps the last of duplicate keys and turns ``1e400`` into ``inf`` like JavaScript), in a thread
+with a large stack so that the 10,000-level vectors decode.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import threading
+from typing import Any, Callable
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from wirecontract import graphmind as gm
+
+from conftest import REPO, graphmind_vectors
+
+SCHEMA_PATH = REPO / "generated/schema/graphmind.v1.schema.json"
+KNOWN_PATH = REPO / "generated/schema/graphmind.v1.known-disagreements.json"
+VECTORS = graphmind_vectors()
+ACCEPTED = ("ok", "unknown-type")
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"JSON.parse rejects {name}")
+
+
+class _Array(list):  # type: ignore[type-arg]
+    """A JSON array whose repr is short: python-jsonschema puts ``repr(instance)`` into every
+    error message it builds, which is quadratic in the depth of nested arrays (minutes for the
+    100,000-level vector). Validation and equality are those of ``list``."""
+
+    def __repr__(self) -> str:
+        return f"<array of {len(self)}>"
+
+
+def _short_reprs(value: Any) -> Any:
+    if isinstance(value, list):
+        return _Array(_short_reprs(x) for x in value)
+    if isinstance(value, dict):
+        return {k: _short_reprs(x) for k, x in value.items()}
+    return value
+
+
+def _decode(text: str) -> tuple[bool, Any]:
+    """(True, value) as JSON.parse would give it, or (False, None) for text it rejects."""
+    try:
+        return True, _short_reprs(json.loads(text, parse_constant=_reject_constant))
+    except ValueError:
+        return False, None
+
+
+def _deep(fn: Callable[[], Any]) -> Any:
+    """Runs fn in a thread with a 512 MiB stack and a high recursion limit (deep vectors)."""
+    result: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            result["value"] = fn()
+        except BaseException as e:  # noqa: BLE001 - re-raised in the caller's thread
+            result["error"] = e
+
+    old_limit, old_stack = sys.getrecursionlimit(), threading.stack_size()
+    sys.setrecursionlimit(1_000_000)
+    threading.stack_size(512 * 1024 * 1024)
+    try:
+        t = threading.Thread(target=run)
+        t.start()
+        t.join()
+    finally:
+        threading.stack_size(old_stack)
+        sys.setrecursionlimit(old_limit)
+    if "error" in result:
+        raise result["error"]
+    return result["value"]
+
+
+def _survey() -> dict[str, Any]:
+    """For every frame: the parser's verdict, the validator's verdict, and the serializer check."""
+    validator = Draft202012Validator(json.loads(SCHEMA_PATH.read_text(encoding="utf-8")))
+    rows = {}
+    for v in VECTORS:
+        r = gm.parse_envelope_json(v["frame"])
+        decoded, value = _decode(v["frame"])
+        schema_valid = decoded and validator.is_valid(value)
+        row = {"parser": r.kind, "schema": "valid" if schema_valid else "invalid", "json": decoded}
+        if r.kind in ACCEPTED:
+            written = gm.serialize_envelope(r.envelope)
+            ok, again = _decode(written)
+            assert ok, f"{v['id']}: the serializer wrote text JSON.parse rejects: {written[:200]}"
+            row["written_errors"] = [f"{'.'.join(map(str, e.path))}: {e.message[:120]}" for e in validator.iter_errors(again)]
+            row["lossy"] = decoded and again != value
+        rows[v["id"]] = row
+    return rows
+
+
+@pytest.fixture(scope="module")
+def survey() -> dict[str, Any]:
+    return _deep(_survey)
+
+
+@pytest.fixture(scope="module")
+def known() -> dict[str, Any]:
+    return json.loads(KNOWN_PATH.read_text(encoding="utf-8"))
+
+
+def test_known_disagreements_file_is_well_formed(known: dict[str, Any]) -> None:
+    ids = {v["id"] for v in VECTORS}
+    for section in ("disagreements", "lossy"):
+        entries = known[section]
+        assert [e["id"] for e in entries] == sorted({e["id"] for e in entries}), f"{section}: ids must be unique and sorted"
+        for e in entries:
+            assert e["id"] in ids, f"{section}: {e['id']} is not a vector or real-client frame"
+            assert len(e["reason"]) > 20, f"{section}: {e['id']} needs a reason"
+    for e in known["disagreements"]:
+        assert e["parser"] in ("ok", "unknown-type", "version-mismatch", "invalid") and e["schema"] in ("valid", "invalid")
+
+
+def test_schema_and_parser_disagree_exactly_on_the_known_frames(survey: dict[str, Any], known: dict[str, Any]) -> None:
+    found = {}
+    for vid, row in survey.items():
+        parser_accepts = row["parser"] in ACCEPTED
+        if parser_accepts != (row["schema"] == "valid"):
+            found[vid] = (row["parser"], row["schema"])
+    listed = {e["id"]: (e["parser"], e["schema"]) for e in known["disagreements"]}
+    new = {k: v for k, v in found.items() if k not in listed}
+    stale = {k: v for k, v in listed.items() if k not in found}
+    changed = {k: (listed[k], found[k]) for k in found.keys() & listed.keys() if found[k] != listed[k]}
+    assert not new, f"NEW schema/parser disagreements (fix the schema, or list them with a reason in {KNOWN_PATH.name}): {new}"
+    assert not stale, f"STALE entries in {KNOWN_PATH.name} (schema and parser now agree; remove them): {stale}"
+    assert not changed, f"entries whose verdicts changed (listed, found): {changed}"
+    # Not vacuous: both verdicts occur often.
+    assert sum(r["schema"] == "valid" for r in survey.values()) > 300
+    assert sum(r["schema"] == "invalid" for r in survey.values()) > 100
+
+
+def test_every_frame_the_serializer_writes_validates(survey: dict[str, Any]) -> None:
+    bad = {vid: row["written_errors"] for vid, row in survey.items() if row.get("written_errors")}
+    assert not bad, f"serialize(parse(frame)) does not validate against the schema: {bad}"
+    assert sum("written_errors" in r for r in survey.values()) > 300
+
+
+def test_serializer_is_lossy_exactly_on_the_known_frames(survey: dict[str, Any], known: dict[str, Any]) -> None:
+    found = {vid for vid, row in survey.items() if row.get("lossy")}
+    listed = {e["id"] for e in known["lossy"]}
+    assert found == listed, f"re-serialized value differs from the original: new {sorted(found - listed)}, stale {sorted(listed - found)}"
+
+
+def test_real_client_frames_all_validate(survey: dict[str, Any]) -> None:
+    bad = [vid for vid, row in survey.items() if vid.startswith("real-client/") and row["schema"] != "valid" and row["parser"] in ACCEPTED]
+    assert not bad, bad
