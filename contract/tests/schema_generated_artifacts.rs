@@ -57,7 +57,9 @@ fn generated_file() {
     assert!(
         failed.is_empty(),
         "{} generated file(s) differ from their reviewed snapshot: {failed:?}\n\
-         If the change is intended (you ran scripts/regen), review it: cargo insta review",
+         If the change is intended (you ran scripts/regen), review and accept it: `cargo insta review`\n\
+         (cargo install cargo-insta), or `INSTA_UPDATE=always cargo test -p wirecontract --test\n\
+         schema_generated_artifacts` and read `git diff contract/tests/snapshots`. Commit the .snap files.",
         failed.len()
     );
 }
