@@ -11,8 +11,46 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use wirecontract::core::json::{decode_string, write_f64, write_string};
 
+/// Object keys already made into `str` during one conversion (`to_dict` of an envelope): the
+/// same few keys repeat in every element of an array of objects, as orjson and msgspec also
+/// exploit. Keys with escapes are not cached.
+#[derive(Default)]
+pub struct KeyCache {
+    slots: Vec<Option<(Box<str>, Py<PyString>)>>,
+}
+
+impl KeyCache {
+    const SLOTS: usize = 64;
+    const MAX_KEY: usize = 32;
+
+    pub fn key(&mut self, py: Python<'_>, raw: &str) -> PyResult<PyObject> {
+        if raw.len() > Self::MAX_KEY || raw.contains('\\') {
+            return string_to_py(py, raw);
+        }
+        // FNV-1a over the key bytes picks the slot.
+        let h = raw.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
+        if self.slots.is_empty() {
+            self.slots.resize_with(Self::SLOTS, || None);
+        }
+        let slot = &mut self.slots[(h as usize) % Self::SLOTS];
+        if let Some((k, v)) = slot {
+            if &**k == raw {
+                return Ok(v.clone_ref(py).into_any());
+            }
+        }
+        let s = PyString::new(py, raw).unbind();
+        *slot = Some((raw.into(), s.clone_ref(py)));
+        Ok(s.into_any())
+    }
+}
+
 /// Converts validated JSON text (from the contract: raw opaque values, serialized objects).
 pub fn json_to_py(py: Python<'_>, text: &str) -> PyResult<PyObject> {
+    json_to_py_cached(py, text, &mut KeyCache::default())
+}
+
+/// [`json_to_py`] sharing a [`KeyCache`] across several values.
+pub fn json_to_py_cached(py: Python<'_>, text: &str, keys: &mut KeyCache) -> PyResult<PyObject> {
     let b = text.as_bytes();
     let mut stack: Vec<Container<'_>> = Vec::new();
     let mut pos = 0usize;
@@ -39,7 +77,7 @@ pub fn json_to_py(py: Python<'_>, text: &str) -> PyResult<PyObject> {
         }
         if expect_key {
             let end = string_end(b, pos);
-            let key = string_to_py(py, &text[pos + 1..end - 1])?;
+            let key = keys.key(py, &text[pos + 1..end - 1])?;
             if let Some(Container::Dict(_, k)) = stack.last_mut() {
                 *k = Some(key);
             }

@@ -10,13 +10,14 @@
 use std::sync::Arc;
 
 use pyo3::exceptions::{PyAttributeError, PyRuntimeError};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use wirecontract::core::{Extras, FieldRef, Reflect};
 use wirecontract::graphmind as gm;
 use wirecontract::graphorin as go;
 
-use crate::convert::{json_to_py, string_to_py};
+use crate::convert::{json_to_py, json_to_py_cached, string_to_py, KeyCache};
 
 /// What a handle points into. One variant per protocol root: adding a protocol adds a variant.
 #[derive(Clone)]
@@ -132,7 +133,13 @@ impl WireObject {
 
     /// The wire-shaped dict (camelCase keys, unknown members included, in wire order).
     fn to_dict(&self, py: Python<'_>) -> PyResult<PyObject> {
-        json_to_py(py, &self.wire_json()?)
+        let obj = self.obj()?;
+        if obj.is_strict() || !obj.literals().is_empty() {
+            // Literal members interleave with fields in declaration order: go through the
+            // writer, which owns that order.
+            return json_to_py(py, &self.wire_json()?);
+        }
+        Ok(reflect_to_dict(py, obj, &mut KeyCache::default())?.into_any().unbind())
     }
 
     /// The object's JSON text, exactly as inside a serialized frame.
@@ -166,6 +173,81 @@ impl WireObject {
         self.wire_json()?.hash(&mut h);
         Ok(h.finish())
     }
+}
+
+/// `json.loads(serialize_envelope(env))`, built straight from the parsed fields: known fields
+/// from their typed values, opaque values and unknown members from their raw text.
+pub fn envelope_to_dict(py: Python<'_>, env: &gm::Envelope) -> PyResult<PyObject> {
+    let keys = &mut KeyCache::default();
+    let d = PyDict::new(py);
+    d.set_item(intern!(py, "gm"), gm::PROTOCOL_VERSION)?;
+    d.set_item(intern!(py, "seq"), env.seq)?;
+    d.set_item(intern!(py, "ts"), env.ts)?;
+    d.set_item(intern!(py, "runId"), &env.run_id)?;
+    d.set_item(intern!(py, "type"), env.message_type())?;
+    match &env.message {
+        gm::Message::Unknown { payload: None, .. } => {}
+        gm::Message::Unknown { payload: Some(raw), .. } => d.set_item(intern!(py, "payload"), json_to_py_cached(py, raw.as_str(), keys)?)?,
+        m => {
+            if let Some(p) = m.payload() {
+                d.set_item(intern!(py, "payload"), reflect_to_dict(py, p, keys)?)?;
+            }
+        }
+    }
+    add_extras(py, &d, &env.extra, keys)?;
+    Ok(d.into_any().unbind())
+}
+
+fn add_extras(py: Python<'_>, d: &Bound<'_, PyDict>, extra: &Extras, keys: &mut KeyCache) -> PyResult<()> {
+    for (k, v) in extra.iter_raw() {
+        d.set_item(string_to_py(py, k)?, json_to_py_cached(py, v.as_str(), keys)?)?;
+    }
+    Ok(())
+}
+
+/// A loose contract object as its wire-shaped dict (known fields in spec order, then unknown
+/// members in wire order), equal to converting its serialized JSON.
+fn reflect_to_dict<'py>(py: Python<'py>, obj: &dyn Reflect, keys: &mut KeyCache) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for info in obj.fields() {
+        if let Some(r) = obj.get(info.wire) {
+            d.set_item(keys.key(py, info.wire)?, field_to_builtin(py, r, keys)?)?;
+        }
+    }
+    add_extras(py, &d, obj.extra(), keys)?;
+    Ok(d)
+}
+
+fn field_to_builtin(py: Python<'_>, r: FieldRef<'_>, keys: &mut KeyCache) -> PyResult<PyObject> {
+    Ok(match r {
+        FieldRef::Str(s) | FieldRef::Enum(s) => PyString::new(py, s).into_any().unbind(),
+        FieldRef::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
+        FieldRef::UInt(u) => u.into_pyobject(py)?.into_any().unbind(),
+        FieldRef::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
+        // JSON.stringify writes an integral double below 1e21 without a fraction, so the
+        // wire-shaped value is an `int` there (and `-0` is `0`).
+        FieldRef::Number(x) if x.trunc() == x && x.abs() < 1e21 => (x as i128).into_pyobject(py)?.into_any().unbind(),
+        FieldRef::Number(x) => x.into_pyobject(py)?.into_any().unbind(),
+        FieldRef::Raw(raw) => json_to_py_cached(py, raw.as_str(), keys)?,
+        FieldRef::Record(rec) => {
+            let d = PyDict::new(py);
+            add_extras(py, &d, &rec.0, keys)?;
+            d.into_any().unbind()
+        }
+        FieldRef::Object(o) if !o.is_strict() && o.literals().is_empty() => reflect_to_dict(py, o, keys)?.into_any().unbind(),
+        FieldRef::Object(o) => {
+            let mut out = Vec::new();
+            o.write_json(&mut out);
+            json_to_py_cached(py, &String::from_utf8_lossy(&out), keys)?
+        }
+        FieldRef::List(items) => {
+            let list = PyList::empty(py);
+            for item in items {
+                list.append(field_to_builtin(py, item, keys)?)?;
+            }
+            list.into_any().unbind()
+        }
+    })
 }
 
 /// Unknown members as a Python dict.

@@ -25,7 +25,7 @@ const HIGHS: u64 = 0x8080_8080_8080_8080;
 /// `"`, `\` and control characters below U+0020. Only the lowest mark is exact (borrows can
 /// set spurious marks above it), which is all a scan needs.
 #[inline(always)]
-fn string_stops(w: u64) -> u64 {
+pub(crate) fn string_stops(w: u64) -> u64 {
     let quote = w ^ (ONES * u64::from(b'"'));
     let backslash = w ^ (ONES * u64::from(b'\\'));
     let zero_q = quote.wrapping_sub(ONES) & !quote;
@@ -144,7 +144,9 @@ impl<'s> Cursor<'s> {
         let src = self.src;
         let mut escaped = false;
         loop {
-            // Eight bytes at a time while they are plain.
+            // Eight bytes at a time while they are plain. (Measured: unrolling to sixteen, or
+            // handing long runs to memchr's SIMD search, were both slower on real text, where
+            // escapes such as `\n` and `\"` come every few dozen bytes.)
             while let Some(chunk) = src.get(pos..pos + 8) {
                 let w = u64::from_le_bytes(chunk.try_into().ok()?);
                 let stops = string_stops(w);

@@ -601,8 +601,24 @@ pub fn decode_string(raw: &str) -> Decoded<'_> {
 pub fn write_string(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     let b = s.as_bytes();
+    // Plain prefix eight bytes at a time (most strings are plain to the end).
+    let mut plain = 0;
+    while let Some(chunk) = b.get(plain..plain + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        let stops = super::cursor::string_stops(w);
+        if stops != 0 {
+            plain += (stops.trailing_zeros() / 8) as usize;
+            break;
+        }
+        plain += 8;
+    }
+    if plain >= b.len() {
+        out.extend_from_slice(b);
+        out.push(b'"');
+        return;
+    }
     let mut seg = 0;
-    for (i, &c) in b.iter().enumerate() {
+    for (i, &c) in b.iter().enumerate().skip(plain) {
         let esc: &[u8] = match c {
             b'"' => b"\\\"",
             b'\\' => b"\\\\",

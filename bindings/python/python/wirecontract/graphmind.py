@@ -32,6 +32,7 @@ parse_envelope = _impl.parse_envelope
 create_envelope = _impl.create_envelope
 create_unknown_envelope = _impl.create_unknown_envelope
 serialize_envelope = _impl.serialize_envelope
+serialize_envelope_bytes = _impl.serialize_envelope_bytes
 export_json_schema = _impl.export_json_schema
 export_json_schema_string = _impl.export_json_schema_string
 matchers_equal = _impl.matchers_equal
@@ -65,7 +66,7 @@ ParseResult = Ok | UnknownType | VersionMismatch | Invalid
 __all__ = [
     "BuildError", "Ok", "UnknownType", "VersionMismatch", "Invalid", "Issue", "Envelope", "WireObject",
     "ParseResult", "parse_envelope_json", "parse_envelope", "create_envelope", "create_unknown_envelope",
-    "serialize_envelope", "export_json_schema", "export_json_schema_string", "matchers_equal",
+    "serialize_envelope", "serialize_envelope_bytes", "export_json_schema", "export_json_schema_string", "matchers_equal",
     "matcher_matches", "should_pause", "breakpoint_matcher", "PROTOCOL_VERSION", "WILDCARD_RUN_ID",
     "DEFAULT_MAX_FRAME_BYTES", "DEFAULT_MAX_DEPTH", "MESSAGE_TYPES", "EVENT_TYPES", "CONTROL_TYPES",
     "HANDSHAKE_TYPES", "KNOWN_CAPABILITIES", "NODE_KINDS", "RUN_STATUSES", "PAUSE_POINTS",

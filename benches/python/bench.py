@@ -1,0 +1,261 @@
+#!/usr/bin/env python3
+"""Python throughput of wirecontract.graphmind against orjson, json, msgspec and pydantic v2.
+
+Single thread, whole corpus, frames already in memory as ``bytes``; best of ``--rounds``.
+Every validating library's verdict is checked per frame against the corpus's ``.labels``
+file first. The generator's one known label error — unknown-type frames with ``seq: -1``,
+labelled ``u`` although spec graphmind-v1 §2 step 2 (and vector ``unknown.bad_seq_first``)
+make them ``invalid`` — is recognised precisely (the frame is an unknown-type envelope
+whose only structural defect is ``seq: -1``) and counted apart; any other difference is a
+disagreement and, for wirecontract, fails the run.
+
+Usage: bench.py CORPUS.jsonl [--rounds N] [--json OUT] [--skip-pydantic]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+import msgspec
+import orjson
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import models  # noqa: E402
+
+from wirecontract import graphmind as gm  # noqa: E402
+
+KIND_LABEL = {"ok": "o", "unknown-type": "u", "version-mismatch": "v", "invalid": "i"}
+
+
+def load(path: Path) -> tuple[list[bytes], str]:
+    frames = path.read_bytes().split(b"\n")
+    if frames and frames[-1] == b"":
+        frames.pop()
+    labels = Path(str(path) + ".labels").read_text()
+    if len(labels) != len(frames):
+        raise SystemExit(f"{path}: {len(frames)} frames but {len(labels)} labels")
+    return frames, labels
+
+
+def is_seq_label_error(frame: bytes) -> bool:
+    """The generator's documented label error: with `seq` set to 0 the frame is a valid
+    unknown-type envelope, and its `seq` is exactly -1."""
+    try:
+        obj = json.loads(frame)
+    except ValueError:
+        return False
+    if not isinstance(obj, dict) or obj.get("seq") != -1 or isinstance(obj.get("seq"), bool):
+        return False
+    fixed = dict(obj, seq=0)
+    return gm.parse_envelope_json(json.dumps(fixed)).kind == "unknown-type"
+
+
+def agreement(frames: list[bytes], labels: str, verdict: Callable[[bytes], str]) -> dict[str, Any]:
+    agree = label_errors = 0
+    bad: list[str] = []
+    for frame, want in zip(frames, labels):
+        got = verdict(frame)
+        if got == want:
+            agree += 1
+        elif want == "u" and got == "i" and is_seq_label_error(frame):
+            label_errors += 1
+        else:
+            if len(bad) < 5:
+                bad.append(f"label {want} got {got}: {frame[:160]!r}")
+    return {"agree": agree, "label_errors": label_errors, "disagree": len(frames) - agree - label_errors, "examples": bad}
+
+
+def best_of(rounds: int, fn: Callable[[], None]) -> float:
+    best = float("inf")
+    for _ in range(rounds):
+        gc.collect()
+        t = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - t)
+    return best
+
+
+def _status_kib(field: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise RuntimeError(field)
+
+
+def rss_probe(corpus: Path, offset: int, length: int) -> None:
+    """Run in a fresh process: peak RSS growth per parse of one frame already in memory,
+    printed as JSON. The high-water mark is reset first (Linux `clear_refs` 5), so the figure
+    is the peak during the parses above the resident set just before them."""
+    with corpus.open("rb") as fh:
+        fh.seek(offset)
+        frame = fh.read(length)
+    gm.parse_envelope_json(b'{"gm":1,"seq":1,"ts":1,"runId":"r","type":"mode.set","payload":{"mode":"run"}}')
+    gc.collect()
+    Path("/proc/self/clear_refs").write_text("5")
+    before = _status_kib("VmRSS")
+    # Several parses, results kept: one alone can land in pages the allocator has already
+    # touched and read as ~0. The average is what one parsed frame costs at its peak.
+    n = 4
+    kept = [gm.parse_envelope_json(frame) for _ in range(n)]
+    peak = _status_kib("VmHWM")
+    print(json.dumps({"frame_bytes": len(frame), "kind": kept[0].kind, "peak_rss_growth": (peak - before) * 1024 // n}))
+
+
+def memory(corpus: Path, frames: list[bytes]) -> dict[str, Any]:
+    """Peak RSS growth while parsing the corpus's largest frame, measured in a fresh process;
+    `ratio` is (frame + growth) / frame: memory in use for the frame while it is parsed."""
+    import subprocess
+
+    index = max(range(len(frames)), key=lambda i: len(frames[i]))
+    offset = sum(len(f) + 1 for f in frames[:index])
+    cmd = [sys.executable, __file__, str(corpus), "--rss-probe", f"{offset}:{len(frames[index])}"]
+    m = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout)
+    m["ratio"] = (m["frame_bytes"] + m["peak_rss_growth"]) / m["frame_bytes"]
+    return m
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("corpus", type=Path)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--json", type=Path, help="write the results here")
+    ap.add_argument("--skip-pydantic", action="store_true", help="pydantic is ~10x slower; skip it on the large corpus")
+    ap.add_argument("--rss-probe", help=argparse.SUPPRESS)
+    a = ap.parse_args()
+    if a.rss_probe is not None:
+        off, length = a.rss_probe.split(":")
+        rss_probe(a.corpus, int(off), int(length))
+        return
+
+    frames, labels = load(a.corpus)
+    nbytes = sum(len(f) for f in frames)
+    name = a.corpus.name.removesuffix(".jsonl")
+    parse = gm.parse_envelope_json
+    ms_classify = models.msgspec_classifier(msgspec.Raw)
+    ms_any_union, _ = models.msgspec_models(Any)
+    ms_any_label_fn = models.msgspec_classifier(Any)
+
+    def ms_any_label(f: bytes) -> str:
+        return ms_any_label_fn(f)[0]
+
+    results: dict[str, Any] = {"corpus": name, "frames": len(frames), "bytes": nbytes, "rows": {}, "agreement": {}}
+
+    # --- agreement, per frame, before any timing ----------------------------------------
+    results["agreement"]["wirecontract"] = agreement(frames, labels, lambda f: KIND_LABEL[parse(f).kind])
+    results["agreement"]["msgspec"] = agreement(frames, labels, lambda f: ms_classify(f)[0])
+    results["agreement"]["msgspec_any"] = agreement(frames, labels, ms_any_label)
+    pd_classify = None
+    if not a.skip_pydantic:
+        pd_classify = models.pydantic_classifier()
+        results["agreement"]["pydantic"] = agreement(frames, labels, lambda f: pd_classify(f)[0])
+
+    # --- parse + validate ------------------------------------------------------------------
+    def run_wirecontract() -> None:
+        for f in frames:
+            parse(f)
+
+    def run_orjson() -> None:
+        loads = orjson.loads
+        for f in frames:
+            try:
+                loads(f)
+            except orjson.JSONDecodeError:
+                pass
+
+    def run_json() -> None:
+        loads = json.loads
+        for f in frames:
+            try:
+                loads(f)
+            except ValueError:
+                pass
+
+    def run_msgspec() -> None:
+        for f in frames:
+            ms_classify(f)
+
+    ms_any_classify = models.msgspec_classifier(Any)
+
+    def run_msgspec_any() -> None:
+        for f in frames:
+            ms_any_classify(f)
+
+    def run_pydantic() -> None:
+        assert pd_classify is not None
+        for f in frames:
+            pd_classify(f)
+
+    rows = results["rows"]
+    rows["wirecontract"] = best_of(a.rounds, run_wirecontract)
+    rows["orjson"] = best_of(a.rounds, run_orjson)
+    rows["json"] = best_of(a.rounds, run_json)
+    rows["msgspec"] = best_of(a.rounds, run_msgspec)
+    rows["msgspec_any"] = best_of(a.rounds, run_msgspec_any)
+    if pd_classify is not None:
+        rows["pydantic"] = best_of(max(1, a.rounds - 1), run_pydantic)
+
+    # --- parse + full to_dict vs msgspec decode + to_builtins ------------------------------
+    def run_wirecontract_to_dict() -> None:
+        for f in frames:
+            env = getattr(parse(f), "envelope", None)
+            if env is not None:
+                env.to_dict()
+
+    any_decode = ms_any_union.decode
+    to_builtins = msgspec.to_builtins
+
+    def run_msgspec_to_builtins() -> None:
+        for f in frames:
+            try:
+                to_builtins(any_decode(f))
+            except msgspec.MsgspecError:
+                pass
+
+    rows["wirecontract_to_dict"] = best_of(a.rounds, run_wirecontract_to_dict)
+    rows["msgspec_to_builtins"] = best_of(a.rounds, run_msgspec_to_builtins)
+
+    # --- serialize the same envelopes ------------------------------------------------------
+    envs = [e for e in (getattr(parse(f), "envelope", None) for f in frames) if e is not None]
+    dicts = [e.to_dict() for e in envs]
+    ser = gm.serialize_envelope
+    dumps = orjson.dumps
+
+    def run_serialize() -> None:
+        for e in envs:
+            ser(e)
+
+    def run_orjson_dumps() -> None:
+        for d in dicts:
+            dumps(d)
+
+    ser_bytes = gm.serialize_envelope_bytes
+
+    def run_serialize_bytes() -> None:
+        for e in envs:
+            ser_bytes(e)
+
+    rows["wirecontract_serialize"] = best_of(a.rounds, run_serialize)
+    rows["wirecontract_serialize_bytes"] = best_of(a.rounds, run_serialize_bytes)
+    rows["orjson_dumps"] = best_of(a.rounds, run_orjson_dumps)
+    results["serialized_frames"] = len(envs)
+    results["serialized_bytes"] = sum(len(dumps(d)) for d in dicts)
+
+    results["memory"] = memory(a.corpus, frames)
+
+    out = json.dumps(results, indent=1)
+    if a.json:
+        a.json.parent.mkdir(parents=True, exist_ok=True)
+        a.json.write_text(out + "\n")
+    print(out)
+    if results["agreement"]["wirecontract"]["disagree"]:
+        raise SystemExit("wirecontract disagrees with the labels")
+
+
+if __name__ == "__main__":
+    main()

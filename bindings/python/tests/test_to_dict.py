@@ -1,0 +1,52 @@
+"""`to_dict()` is built straight from the parsed fields for speed; it must stay exactly
+`json.loads` of the serialized JSON — same keys, same order, same Python types (an integral
+`durationMs` is an `int`, as `JSON.stringify` writes it), at the envelope and at every
+nested object."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from wirecontract import graphmind as gm
+
+from conftest import graphmind_vectors
+
+VALID = [v for v in graphmind_vectors() if v["expect"] in ("ok", "unknown-type")]
+
+
+def typed(x: Any) -> Any:
+    """The value with every scalar tagged by its type and dicts as ordered item lists."""
+    if isinstance(x, dict):
+        return ("dict", [(k, typed(v)) for k, v in x.items()])
+    if isinstance(x, list):
+        return ("list", [typed(v) for v in x])
+    return (type(x).__name__, repr(x))
+
+
+@pytest.mark.parametrize("v", VALID, ids=lambda v: v["id"])
+def test_to_dict_is_json_loads_of_the_serialized_frame(v: dict) -> None:
+    env = gm.parse_envelope_json(v["frame"]).envelope
+    try:
+        expected = typed(json.loads(env.to_json()))
+    except RecursionError:
+        pytest.skip("nesting deeper than Python's json module (and this comparison) recurse")
+    assert typed(env.to_dict()) == expected
+    if v["expect"] == "ok":
+        p = env.payload
+        assert typed(p.to_dict()) == typed(json.loads(p.to_json()))
+
+
+def test_integral_numbers_come_back_as_int() -> None:
+    frame = '{"gm":1,"seq":1,"ts":2,"runId":"r","type":"node.finished","payload":{"nodeId":"n","durationMs":1.0e3,"status":"ok","heldMs":0.5}}'
+    d = gm.parse_envelope_json(frame).envelope.to_dict()
+    assert d["payload"]["durationMs"] == 1000 and type(d["payload"]["durationMs"]) is int
+    assert type(d["payload"]["heldMs"]) is float
+
+
+def test_result_envelope_is_one_object() -> None:
+    r = gm.parse_envelope_json('{"gm":1,"seq":1,"ts":2,"runId":"r","type":"mode.set","payload":{"mode":"run"}}')
+    assert r.envelope is r.envelope
+    assert repr(r) == "Ok(Envelope(type=\"mode.set\", seq=1, run_id=\"r\"))"
