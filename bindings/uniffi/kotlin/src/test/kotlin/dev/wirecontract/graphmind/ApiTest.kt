@@ -1,0 +1,226 @@
+package dev.wirecontract.graphmind
+
+import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertFalse
+import org.junit.jupiter.api.Assertions.assertNull
+import org.junit.jupiter.api.Assertions.assertTrue
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.assertThrows
+import java.io.File
+
+/** Building, serializing, range checks, matchers, JSON helpers and constants. */
+class ApiTest {
+    private val maxSafe = 9_007_199_254_740_991uL
+    private val sdk = SdkInfo(name = "python", version = "0.5.1")
+
+    /** One message of every known type, with most optional fields set. */
+    private val oneOfEach: List<Message> = listOf(
+        Message.RunStarted(RunStarted(app = "a", sdk = sdk, meta = """{"k":[1,"x"],"big":1e400}""")),
+        Message.RunFinished(RunFinished(status = RunStatus.ERROR, error = ErrorInfo(name = "E", message = "m", stack = "s"))),
+        Message.GraphHint(GraphHint(nodes = listOf(GraphNodeHint(nodeId = "n", kind = NodeKind.TOOL, name = "t", parentId = "p")))),
+        Message.NodeStarted(
+            NodeStarted(
+                nodeId = "n", parentId = "root", kind = NodeKind.LLM, name = "m", instanceId = "i",
+                input = """{"q":"hi"}""", collapsed = false, redaction = RedactionSummary(count = 1uL, keys = listOf("k")),
+            ),
+        ),
+        Message.NodeToken(NodeToken(nodeId = "n", deltas = listOf(TokenDelta(t = TokenChannel.TOOL_ARGS, v = "{\"a\":")))),
+        Message.NodeFinished(
+            NodeFinished(
+                nodeId = "n", instanceId = "i", output = "null", durationMs = 12.5, status = RunStatus.OK, heldMs = 0.0,
+                usage = TokenUsage(inputTokens = 1uL, outputTokens = 2uL, inclusive = true, cacheReadTokens = 0uL, reasoningTokens = maxSafe),
+            ),
+        ),
+        Message.NodeError(NodeError(nodeId = "n", error = ErrorInfo(name = "E", message = "m"), heldMs = 3.25)),
+        Message.ExecPaused(
+            ExecPaused(
+                pauseId = "p", nodeId = "n", point = PausePoint.AFTER, reason = PauseReason.LOOP,
+                loopInfo = LoopInfo(repeats = 3uL, firstSeq = 1uL, lastSeq = 5uL, fingerprint = "f", kind = LoopKind.CYCLE, period = 2uL, laps = 1uL),
+                smart = SmartInfo(rule = SmartRule.ERROR_RESULT, detail = "d"), editable = true, instanceId = "i",
+            ),
+        ),
+        Message.ExecRefused(ExecRefused(pauseId = "p", code = RefusalCode.SCHEMA, message = "bad", requestId = "q")),
+        Message.ExecResumed(ExecResumed(pauseId = "p", action = ResumeAction.INJECT, edited = EditedValue(after = "null"), principal = "me")),
+        Message.ExecResume(ExecResume(pauseId = "p", action = ResumeAction.CONTINUE, output = "[1]", input = "{}", requestId = "q")),
+        Message.BreakpointSet(BreakpointSet(matcher = BreakpointMatcher(kind = NodeKind.TOOL))),
+        Message.BreakpointClear(BreakpointClear(matcher = BreakpointMatcher(name = "x", point = PausePoint.ERROR))),
+        Message.ModeSet(ModeSet(mode = RunMode.STEP)),
+        Message.Hello(Hello(versions = ClientVersions(protocol = 1L, client = "0.5.1"), capabilities = knownCapabilities(), app = "a", sdk = sdk)),
+        Message.HelloAck(
+            HelloAck(
+                versions = ViewerVersions(protocol = 1L, viewer = "v"), capabilities = listOf("pause"),
+                breakpoints = listOf(BreakpointMatcher()), mode = RunMode.RUN, sessionToken = "s", hubCapabilities = listOf(),
+            ),
+        ),
+    )
+
+    @Test
+    fun `a frame of every one of the 16 types builds, serializes and parses back equal`() {
+        assertEquals(messageTypes().toSet(), oneOfEach.map { createEnvelope(it, 0uL, "r", 0uL).messageType }.toSet())
+        oneOfEach.forEachIndexed { i, message ->
+            val envelope = createEnvelope(message, seq = i.toULong(), runId = "run-1", ts = 1_756_200_000_000uL)
+            assertEquals("{}", envelope.extraJson)
+            val text = serializeEnvelope(envelope)
+            assertTrue(text.startsWith("""{"gm":1,"seq":$i,"ts":1756200000000,"runId":"run-1","type":"${envelope.messageType}","payload":{"""), text)
+            val back = parseEnvelopeJson(text) as ParseResult.Ok
+            assertEquals(envelope, back.envelope)
+            assertEquals(message, back.envelope.message)
+        }
+    }
+
+    @Test
+    fun `ts defaults to now`() {
+        val before = System.currentTimeMillis().toULong()
+        val envelope = createEnvelope(Message.ModeSet(ModeSet(RunMode.RUN)), 1uL, wildcardRunId())
+        assertTrue(envelope.ts >= before && envelope.ts <= System.currentTimeMillis().toULong())
+    }
+
+    @Test
+    fun `counters above 2^53 - 1 are refused, never wrapped`() {
+        val modeSet = Message.ModeSet(ModeSet(RunMode.RUN))
+        createEnvelope(modeSet, seq = maxSafe, runId = "r", ts = maxSafe)
+        val e = assertThrows<ContractException.Build> { createEnvelope(modeSet, seq = maxSafe + 1uL, runId = "r", ts = ULong.MAX_VALUE) }
+        assertEquals(listOf("seq", "ts"), e.issues.map { it.path })
+        assertEquals("too big: expected integer to be <= 9007199254740991, received 9007199254740992", e.issues[0].message)
+        val envelope = createEnvelope(modeSet, 1uL, "r", 0uL)
+        assertThrows<ContractException.Build> { serializeEnvelope(envelope.copy(ts = ULong.MAX_VALUE)) }
+        val usage = TokenUsage(inputTokens = maxSafe + 1uL, outputTokens = ULong.MAX_VALUE)
+        val nested = assertThrows<ContractException.Build> {
+            createEnvelope(Message.NodeFinished(NodeFinished(nodeId = "n", durationMs = 1.0, status = RunStatus.OK, usage = usage)), 1uL, "r")
+        }
+        assertEquals(listOf("payload.usage.inputTokens", "payload.usage.outputTokens"), nested.issues.map { it.path })
+        val laps = assertThrows<ContractException.Build> {
+            createEnvelope(Message.ExecPaused(ExecPaused(pauseId = "p", nodeId = "n", point = PausePoint.BEFORE, loopInfo = LoopInfo(0uL, 0uL, 0uL, "f", laps = 0uL))), 1uL, "r")
+        }
+        assertEquals(listOf("payload.loop.laps"), laps.issues.map { it.path })
+        assertThrows<ContractException.Build> {
+            createEnvelope(Message.Hello(Hello(versions = ClientVersions(Long.MIN_VALUE, "c"), capabilities = listOf())), 1uL, "r")
+        }
+        // The parser refuses the same values on the wire.
+        assertEquals("invalid", parseEnvelopeJson("""{"gm":1,"seq":9007199254740992,"ts":0,"runId":"r","type":"mode.set","payload":{"mode":"run"}}""").kind)
+    }
+
+    @Test
+    fun `numbers a frame cannot carry are build errors`() {
+        for (bad in listOf(Double.NaN, Double.POSITIVE_INFINITY, -1.0)) {
+            val e = assertThrows<ContractException.Build> {
+                createEnvelope(Message.NodeFinished(NodeFinished(nodeId = "n", durationMs = bad, status = RunStatus.OK)), 1uL, "r")
+            }
+            assertEquals(listOf("payload.durationMs"), e.issues.map { it.path })
+        }
+        // -0 is written as 0, as JSON.stringify does.
+        val envelope = createEnvelope(Message.NodeFinished(NodeFinished(nodeId = "n", durationMs = -0.0, status = RunStatus.OK)), 1uL, "r", 0uL)
+        assertTrue(serializeEnvelope(envelope).contains(""""durationMs":0,"""))
+    }
+
+    @Test
+    fun `invalid payloads, unknown types and bad host values are build errors naming path and rule`() {
+        val e = assertThrows<ContractException.Build> {
+            createEnvelopeJson("node.token", """{"nodeId":"n","deltas":[{"t":"bogus","v":"x"}]}""", 1uL, "r")
+        }
+        assertEquals("invalid payload for message type \"node.token\"", e.reason)
+        assertEquals(listOf("payload.deltas.0.t"), e.issues.map { it.path })
+        assertTrue(e.message.contains("invalid payload"))
+        assertThrows<ContractException.Build> { createEnvelopeJson("future.x", "{}", 1uL, "r") }
+        assertThrows<ContractException.Build> { createEnvelope(Message.Unknown("future.x", "1"), 1uL, "r") }
+        assertThrows<ContractException.Build> { createUnknownEnvelope("mode.set", "{}", 1uL, "r") }
+        val unknown = createUnknownEnvelope("future.x", null, 1uL, "r", 5uL)
+        assertEquals(Message.Unknown("future.x", null), unknown.message)
+        assertEquals("""{"gm":1,"seq":1,"ts":5,"runId":"r","type":"future.x"}""", serializeEnvelope(unknown))
+        assertEquals("unknown-type", parseEnvelopeJson(serializeEnvelope(unknown)).kind)
+        val output = assertThrows<ContractException.Build> {
+            createEnvelope(Message.ExecResume(ExecResume(pauseId = "p", action = ResumeAction.INJECT, output = "{nope")), 1uL, "r")
+        }
+        assertEquals(listOf("payload.output"), output.issues.map { it.path })
+        val known = assertThrows<ContractException.Build> {
+            createEnvelope(Message.ModeSet(ModeSet(RunMode.RUN, extraJson = """{"mode":"step"}""")), 1uL, "r")
+        }
+        assertEquals(listOf("payload.mode"), known.issues.map { it.path })
+        val envelope = createEnvelope(Message.ModeSet(ModeSet(RunMode.RUN)), 1uL, "r", 0uL)
+        assertThrows<ContractException.Build> { serializeEnvelope(envelope.copy(messageType = "hello")) }
+        assertThrows<ContractException.Build> { serializeEnvelope(envelope.copy(extraJson = """{"seq":2}""")) }
+        assertThrows<ContractException.Build> { serializeEnvelope(envelope.copy(extraJson = "[]")) }
+        assertThrows<ContractException.Build> { serializeEnvelope(envelope.copy(runId = "a\u0000b")) }
+        assertEquals(
+            """{"gm":1,"seq":1,"ts":0,"runId":"r","type":"mode.set","payload":{"mode":"run"},"x":1e400}""",
+            serializeEnvelope(envelope.copy(extraJson = """{ "x" : 1e400 }""")),
+        )
+    }
+
+    @Test
+    fun `matcher equality treats an absent point as before and ignores unknown keys`() {
+        assertTrue(matchersEqual(BreakpointMatcher(name = "x"), BreakpointMatcher(name = "x", point = PausePoint.BEFORE)))
+        assertTrue(matchersEqual(BreakpointMatcher(kind = NodeKind.TOOL, extraJson = """{"a":1}"""), BreakpointMatcher(kind = NodeKind.TOOL)))
+        assertFalse(matchersEqual(BreakpointMatcher(name = "x"), BreakpointMatcher(name = "x", point = PausePoint.AFTER)))
+        assertFalse(matchersEqual(BreakpointMatcher(), BreakpointMatcher(kind = NodeKind.TOOL)))
+        assertTrue(BreakpointMatcher(name = "x").sameAs(BreakpointMatcher(name = "x", point = PausePoint.BEFORE)))
+        assertEquals(PausePoint.BEFORE, BreakpointMatcher().effectivePoint())
+        // Matching: effective point, then kind if present, then name if present.
+        assertTrue(matcherMatches(BreakpointMatcher(), NodeKind.LLM, "m", PausePoint.BEFORE))
+        assertFalse(matcherMatches(BreakpointMatcher(), NodeKind.LLM, "m", PausePoint.AFTER))
+        assertTrue(BreakpointMatcher(kind = NodeKind.TOOL, name = "t", point = PausePoint.ERROR).matches(NodeKind.TOOL, "t", PausePoint.ERROR))
+        assertFalse(matcherMatches(BreakpointMatcher(kind = NodeKind.TOOL), NodeKind.LLM, "m", PausePoint.BEFORE))
+        assertFalse(matcherMatches(BreakpointMatcher(name = "a"), NodeKind.LLM, "b", PausePoint.BEFORE))
+        // Step mode pauses at every before and error point.
+        assertTrue(shouldPause(RunMode.STEP, listOf(), NodeKind.TOOL, "t", PausePoint.ERROR))
+        assertFalse(shouldPause(RunMode.STEP, listOf(), NodeKind.TOOL, "t", PausePoint.AFTER))
+        assertTrue(shouldPause(RunMode.RUN, listOf(BreakpointMatcher(point = PausePoint.AFTER)), NodeKind.TOOL, "t", PausePoint.AFTER))
+        assertFalse(shouldPause(RunMode.RUN, listOf(), NodeKind.TOOL, "t", PausePoint.BEFORE))
+    }
+
+    @Test
+    fun `opaque values cross as exact JSON text and decode on request`() {
+        val envelope = createEnvelopeJson(
+            "node.started",
+            """{"nodeId":"n","kind":"tool","name":"t","instanceId":"i","input":{"big":1e400,"list":[1,"two",null,true]}}""",
+            1uL, "r", 0uL,
+        )
+        val input = (envelope.message as Message.NodeStarted).payload.input!!
+        assertEquals("""{"big":1e400,"list":[1,"two",null,true]}""", input)
+        val tree = decodeJson(input) as JsonValue.ObjectValue
+        assertEquals(JsonMember("big", JsonValue.NumberValue("1e400")), tree.members[0])
+        val list = listOf(JsonValue.NumberValue("1"), JsonValue.TextValue("two"), JsonValue.NullValue, JsonValue.BoolValue(true))
+        assertEquals(JsonValue.ArrayValue(list), tree.members[1].value)
+        assertEquals(input, encodeJson(tree))
+        assertThrows<ContractException.Json> { decodeJson("{") }
+        val depth = jsonValueMaxDepth().toInt()
+        decodeJson("[".repeat(depth) + "]".repeat(depth))
+        assertThrows<ContractException.Json> { decodeJson("[".repeat(depth + 1) + "]".repeat(depth + 1)) }
+        assertThrows<ContractException.Json> { encodeJson(JsonValue.NumberValue("NaN")) }
+        // parseEnvelope: the same algorithm from a decoded value.
+        val decoded = decodeJson(serializeEnvelope(envelope))
+        assertEquals(ParseResult.Ok(envelope), parseEnvelope(decoded))
+    }
+
+    @Test
+    fun `parse options cap size and depth`() {
+        val frame = """{"gm":1,"seq":1,"ts":0,"runId":"r","type":"mode.set","payload":{"mode":"run"}}"""
+        val small = parseEnvelopeJson(frame, ParseOptions(maxFrameBytes = 10uL)) as ParseResult.Invalid
+        assertEquals("frame exceeds 10 bytes", small.reason)
+        assertNull(small.issues)
+        val nested = """{"gm":1,"seq":1,"ts":0,"runId":"r","type":"x.y","payload":[[[1]]]}"""
+        assertEquals("invalid", parseEnvelopeJson(nested, ParseOptions(maxDepth = 2uL)).kind)
+        assertEquals("unknown-type", parseEnvelopeJson(nested).kind)
+        assertEquals(ParseResult.VersionMismatch(2L, 1L), parseEnvelopeJson(frame.replace("\"gm\":1", "\"gm\":2")))
+    }
+
+    @Test
+    fun `constants and tables match the contract`() {
+        assertEquals(1L, protocolVersion())
+        assertEquals("*", wildcardRunId())
+        assertEquals(16uL * 1024uL * 1024uL, defaultMaxFrameBytes())
+        assertTrue(defaultMaxDepth() >= 10_000uL)
+        assertEquals(16, messageTypes().size)
+        assertEquals(messageTypes(), eventTypes() + controlTypes() + handshakeTypes())
+        assertEquals("NodeStarted", payloadTypeName("node.started"))
+        assertNull(payloadTypeName("future.x"))
+        assertEquals(File(Vectors.repo, "generated/schema/graphmind.v1.schema.json").readText(), exportJsonSchema())
+        assertTrue(exportJsonSchema().contains(schemaId()))
+        assertEquals(listOf("agent", "llm", "tool", "chain", "retriever", "server", "resource", "prompt", "custom"), NodeKind.entries.map { it.wireValue() })
+        assertEquals("tool-args", TokenChannel.TOOL_ARGS.wireValue())
+        assertTrue(knownCapabilities().contains("run-claim"))
+        // Every contract object is a record of this package.
+        assertEquals(28, objectTypes().size)
+        for (name in objectTypes()) Class.forName("dev.wirecontract.graphmind.$name")
+    }
+}

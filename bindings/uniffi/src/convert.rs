@@ -1,0 +1,292 @@
+//! Host ⇄ contract conversion. Contract → host never fails; host → contract checks every rule
+//! the host type cannot express (2^53 − 1 bounds, finiteness, JSON text validity, positive
+//! counts) and collects every problem with its wire path, as the parser does.
+
+use std::num::NonZeroU64;
+
+use wirecontract::core::json::{self, MAX_SAFE_INTEGER};
+use wirecontract::core::{from_json, Extras, Issue, NonNegativeF64, RawJson, Record};
+
+use crate::JsonText;
+
+/// Problems found while converting host values, with dotted wire paths.
+pub(crate) type Issues = Vec<Issue>;
+
+/// A contract type with its host counterpart.
+pub(crate) trait Convert: Sized {
+    /// The uniffi type the host sees.
+    type Host;
+    /// Contract → host (never fails).
+    fn to_host(&self) -> Self::Host;
+    /// Host → contract; `None` after recording at least one issue at `path` or below.
+    fn from_host(host: &Self::Host, issues: &mut Issues, path: &str) -> Option<Self>;
+}
+
+/// `path.key` (or `key` at the root).
+pub(crate) fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn issue(issues: &mut Issues, path: &str, message: String) {
+    issues.push(Issue { path: path.to_owned(), message });
+}
+
+impl Convert for String {
+    type Host = String;
+    fn to_host(&self) -> String {
+        self.clone()
+    }
+    fn from_host(host: &String, _: &mut Issues, _: &str) -> Option<Self> {
+        Some(host.clone())
+    }
+}
+
+impl Convert for bool {
+    type Host = bool;
+    fn to_host(&self) -> bool {
+        *self
+    }
+    fn from_host(host: &bool, _: &mut Issues, _: &str) -> Option<Self> {
+        Some(*host)
+    }
+}
+
+/// Nonnegative counters: the host type is unsigned 64-bit; values above 2^53 − 1 are refused,
+/// never wrapped or rounded.
+impl Convert for u64 {
+    type Host = u64;
+    fn to_host(&self) -> u64 {
+        *self
+    }
+    fn from_host(host: &u64, issues: &mut Issues, path: &str) -> Option<Self> {
+        if *host > MAX_SAFE_INTEGER {
+            issue(issues, path, format!("too big: expected integer to be <= {MAX_SAFE_INTEGER}, received {host}"));
+            return None;
+        }
+        Some(*host)
+    }
+}
+
+impl Convert for i64 {
+    type Host = i64;
+    fn to_host(&self) -> i64 {
+        *self
+    }
+    fn from_host(host: &i64, issues: &mut Issues, path: &str) -> Option<Self> {
+        if host.unsigned_abs() > MAX_SAFE_INTEGER {
+            issue(issues, path, format!("too big: expected a safe integer (|x| <= {MAX_SAFE_INTEGER}), received {host}"));
+            return None;
+        }
+        Some(*host)
+    }
+}
+
+impl Convert for NonZeroU64 {
+    type Host = u64;
+    fn to_host(&self) -> u64 {
+        self.get()
+    }
+    fn from_host(host: &u64, issues: &mut Issues, path: &str) -> Option<Self> {
+        let v = <u64 as Convert>::from_host(host, issues, path)?;
+        let nz = NonZeroU64::new(v);
+        if nz.is_none() {
+            issue(issues, path, "too small: expected integer to be > 0, received 0".to_owned());
+        }
+        nz
+    }
+}
+
+/// `-0` crosses as `0`: it is what `JSON.stringify` writes, and host data classes compare
+/// `-0.0` and `0.0` as different.
+fn positive_zero(x: f64) -> f64 {
+    if x == 0.0 {
+        0.0
+    } else {
+        x
+    }
+}
+
+fn finite(x: f64, issues: &mut Issues, path: &str) -> Option<f64> {
+    if x.is_finite() {
+        Some(x)
+    } else {
+        issue(issues, path, format!("expected a finite number, received {x}"));
+        None
+    }
+}
+
+impl Convert for f64 {
+    type Host = f64;
+    fn to_host(&self) -> f64 {
+        positive_zero(*self)
+    }
+    fn from_host(host: &f64, issues: &mut Issues, path: &str) -> Option<Self> {
+        finite(*host, issues, path)
+    }
+}
+
+impl Convert for NonNegativeF64 {
+    type Host = f64;
+    fn to_host(&self) -> f64 {
+        positive_zero(self.get())
+    }
+    fn from_host(host: &f64, issues: &mut Issues, path: &str) -> Option<Self> {
+        let x = finite(*host, issues, path)?;
+        let v = NonNegativeF64::new(x);
+        if v.is_none() {
+            issue(issues, path, format!("too small: expected number to be >= 0, received {x}"));
+        }
+        v
+    }
+}
+
+/// Opaque values cross as their exact JSON text.
+impl Convert for RawJson {
+    type Host = JsonText;
+    fn to_host(&self) -> JsonText {
+        JsonText(self.as_str().to_owned())
+    }
+    fn from_host(host: &JsonText, issues: &mut Issues, path: &str) -> Option<Self> {
+        match RawJson::from_json(host.as_str()) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                issue(issues, path, format!("not valid JSON: {e}"));
+                None
+            }
+        }
+    }
+}
+
+/// A record of opaque values (`run.started.meta`) crosses as JSON object text.
+impl Convert for Record {
+    type Host = JsonText;
+    fn to_host(&self) -> JsonText {
+        extras_to_host(&self.0)
+    }
+    fn from_host(host: &JsonText, issues: &mut Issues, path: &str) -> Option<Self> {
+        match from_json::<Record>(host.as_str()) {
+            Ok(r) => Some(r),
+            Err(found) => {
+                for i in found {
+                    let p = if i.path.is_empty() { path.to_owned() } else { join(path, &i.path) };
+                    issue(issues, &p, i.message);
+                }
+                None
+            }
+        }
+    }
+}
+
+impl<T: Convert> Convert for Option<T> {
+    type Host = Option<T::Host>;
+    fn to_host(&self) -> Self::Host {
+        self.as_ref().map(T::to_host)
+    }
+    fn from_host(host: &Self::Host, issues: &mut Issues, path: &str) -> Option<Self> {
+        match host {
+            None => Some(None),
+            Some(h) => T::from_host(h, issues, path).map(Some),
+        }
+    }
+}
+
+impl<T: Convert> Convert for Vec<T> {
+    type Host = Vec<T::Host>;
+    fn to_host(&self) -> Self::Host {
+        self.iter().map(T::to_host).collect()
+    }
+    fn from_host(host: &Self::Host, issues: &mut Issues, path: &str) -> Option<Self> {
+        let mut out = Vec::with_capacity(host.len());
+        let mut ok = true;
+        for (i, h) in host.iter().enumerate() {
+            match T::from_host(h, issues, &join(path, &i.to_string())) {
+                Some(v) if ok => out.push(v),
+                Some(_) => {}
+                None => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+}
+
+/// Unknown members as one JSON object text, keys still escaped as on the wire (so a key with
+/// a lone-surrogate escape survives), values raw.
+pub(crate) fn extras_to_host(extras: &Extras) -> JsonText {
+    if extras.is_empty() {
+        return JsonText("{}".to_owned());
+    }
+    let mut out = String::from("{");
+    for (i, (k, v)) in extras.iter_raw().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push('"');
+        out.push_str(k);
+        out.push_str("\":");
+        out.push_str(v.as_str());
+    }
+    out.push('}');
+    JsonText(out)
+}
+
+/// The host's `extraJson` back into [`Extras`]: must be a JSON object (duplicate keys: last
+/// wins, first position kept) and must not name a known field of the object.
+pub(crate) fn extras_from_host(text: &JsonText, known: &[&str], issues: &mut Issues, path: &str) -> Option<Extras> {
+    let t = text.as_str().trim();
+    if t == "{}" {
+        return Some(Extras::new());
+    }
+    if let Err(e) = json::validate(t, json::DEFAULT_MAX_DEPTH) {
+        issue(issues, path, format!("extraJson is not valid JSON: {e}"));
+        return None;
+    }
+    let Ok(Record(extras)) = from_json::<Record>(t) else {
+        issue(issues, path, "extraJson must be a JSON object text such as {} or {\"x\":1}".to_owned());
+        return None;
+    };
+    let mut ok = true;
+    for (name, _) in extras.iter() {
+        if known.contains(&&*name) {
+            issue(issues, &join(path, &name), format!("\"{name}\" is a known field: set it through its property, not extraJson"));
+            ok = false;
+        }
+    }
+    ok.then_some(extras)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counters_above_max_safe_integer_are_refused_not_wrapped() {
+        let mut issues = Issues::new();
+        assert_eq!(<u64 as Convert>::from_host(&MAX_SAFE_INTEGER, &mut issues, "seq"), Some(MAX_SAFE_INTEGER));
+        assert_eq!(<u64 as Convert>::from_host(&(MAX_SAFE_INTEGER + 1), &mut issues, "seq"), None);
+        assert_eq!(<i64 as Convert>::from_host(&i64::MIN, &mut issues, "p"), None);
+        assert_eq!(<NonZeroU64 as Convert>::from_host(&0, &mut issues, "laps"), None);
+        let paths: Vec<&str> = issues.iter().map(|i| i.path.as_str()).collect();
+        assert_eq!(paths, ["seq", "p", "laps"]);
+    }
+
+    #[test]
+    fn extras_round_trip_keeps_escaped_keys_and_refuses_known_fields() {
+        let mut issues = Issues::new();
+        let text = JsonText(r#"{"\udc00":1e400,"x":[1, 2]}"#.to_owned());
+        let extras = extras_from_host(&text, &["name"], &mut issues, "payload").unwrap();
+        assert_eq!(extras_to_host(&extras).0, r#"{"\udc00":1e400,"x":[1,2]}"#);
+        assert!(extras_from_host(&JsonText(r#"{"name":"x"}"#.into()), &["name"], &mut issues, "payload").is_none());
+        assert!(extras_from_host(&JsonText("[]".into()), &[], &mut issues, "payload").is_none());
+        assert_eq!(issues.len(), 2);
+        assert_eq!(issues[0].path, "payload.name");
+    }
+
+    #[test]
+    fn negative_zero_crosses_as_zero() {
+        assert!(Convert::to_host(&-0.0_f64).is_sign_positive());
+    }
+}

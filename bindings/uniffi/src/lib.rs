@@ -1,0 +1,110 @@
+//! Kotlin and Swift bindings of the `wirecontract` crate through uniffi (proc-macro style).
+//!
+//! Thin, like every binding: the rules live in the contract crate; this crate declares host
+//! types and converts. Layout:
+//!
+//! - `generated` (`src/generated.rs`, written by `wirecontract-uniffi-gen`
+//!   from the contract's reflection tables, drift-checked): one uniffi record per contract
+//!   object, one uniffi enum per closed enum, the `Message` union, and their conversions;
+//! - `graphmind`: the hand-written API (`parseEnvelopeJson`, `createEnvelope`,
+//!   `serializeEnvelope`, matchers, constants) over the GraphMind contract;
+//! - `json`: `JsonValue` and the helpers that turn opaque JSON text into a host tree and back;
+//! - `convert`: the `Convert` trait and its leaf impls (range checks live here).
+//!
+//! Host safety: every exported function runs under `catch_unwind`; a Rust panic becomes
+//! `ContractError::Internal` (or an `Invalid` parse result), never an abort across FFI.
+
+// uniffi's scaffolding macros expand to `extern "C"` glue with `unsafe` blocks.
+#![allow(unsafe_code)]
+
+mod convert;
+mod generated;
+mod graphmind;
+mod json;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+pub use generated::*;
+pub use graphmind::*;
+pub use json::*;
+
+uniffi::setup_scaffolding!();
+
+/// Exact JSON text of one value (an opaque field, the unknown members of an object, a raw
+/// payload). On the host it is a plain string (`typealias JsonText = String`); decode it with
+/// `decodeJson` when a tree is wanted. Numbers such as `1e400` and lone-surrogate escapes
+/// survive byte for byte because the text itself crosses, never a decoded value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct JsonText(pub String);
+
+uniffi::custom_newtype!(JsonText, String);
+
+impl JsonText {
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for JsonText {
+    fn from(s: &str) -> Self {
+        JsonText(s.to_owned())
+    }
+}
+
+/// One validation problem: where (`path`, the dotted wire path from the frame root, `""` for
+/// the root) and which rule (`message`). Spec graphmind-v1 §5.2.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
+pub struct Issue {
+    /// Dotted wire path from the frame root (`payload.deltas.0.t`), `""` for the root.
+    pub path: String,
+    /// Stable English text naming the rule.
+    pub message: String,
+}
+
+impl From<wirecontract::core::Issue> for Issue {
+    fn from(i: wirecontract::core::Issue) -> Self {
+        Issue { path: i.path, message: i.message }
+    }
+}
+
+/// Why a call refused its input. Parsing never throws (it returns `ParseResult.Invalid`);
+/// building, serializing host values and decoding JSON text can.
+///
+/// Kotlin: `ContractException.Build` etc.; Swift: `ContractError.Build(reason:issues:)`.
+#[derive(Debug, Clone, PartialEq, thiserror::Error, uniffi::Error)]
+pub enum ContractError {
+    /// A frame could not be built or serialized from host values: `reason` says why, `issues`
+    /// name the wire path and rule of every problem (counters above 2^53 − 1, invalid JSON in
+    /// a `JsonText` field, a known key repeated in `extraJson`, an invalid payload, …).
+    #[error("{reason}")]
+    Build {
+        /// What is wrong, in one line.
+        reason: String,
+        /// Every problem found, with its wire path.
+        issues: Vec<Issue>,
+    },
+    /// `decodeJson`/`encodeJson` refused a value (not JSON, too deep for a tree, a bad number).
+    #[error("{reason}")]
+    Json {
+        /// What is wrong.
+        reason: String,
+    },
+    /// A bug in wirecontract (a Rust panic caught at the boundary). Please report it.
+    #[error("{reason}")]
+    Internal {
+        /// The panic message.
+        reason: String,
+    },
+}
+
+/// The text of a caught panic.
+pub(crate) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    let msg = p.downcast_ref::<&str>().map(|s| (*s).to_owned()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic".into());
+    format!("internal error in wirecontract (please report): {msg}")
+}
+
+/// Runs contract code, turning a panic into [`ContractError::Internal`].
+pub(crate) fn guard<T>(f: impl FnOnce() -> Result<T, ContractError>) -> Result<T, ContractError> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| Err(ContractError::Internal { reason: panic_text(&*p) }))
+}

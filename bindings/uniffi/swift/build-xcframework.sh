@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Builds build/WirecontractGraphmindFFI.xcframework for Package.swift (macOS with Xcode only):
+# the Rust static library for macOS (arm64 + x86_64), iOS devices (arm64) and the iOS simulator
+# (arm64 + x86_64), with the uniffi C header and its module map (generated/swift/
+# WirecontractGraphmindFFI.modulemap, installed as module.modulemap). Then `swift test` here
+# runs Tests/ against it. PROFILE=dev for a faster unoptimized build.
+set -euo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HERE/../../.." && pwd)"
+PROFILE="${PROFILE:-release}"
+DIR="$PROFILE"
+[ "$PROFILE" = dev ] && DIR=debug
+TARGETS=(aarch64-apple-darwin x86_64-apple-darwin aarch64-apple-ios aarch64-apple-ios-sim x86_64-apple-ios)
+[ "$(uname -s)" = Darwin ] || { echo "build-xcframework.sh: needs macOS with Xcode (xcodebuild, lipo)" >&2; exit 1; }
+
+cd "$ROOT"
+rustup target add "${TARGETS[@]}"
+for t in "${TARGETS[@]}"; do
+    cargo build --locked -p wirecontract-uniffi --lib --profile "$PROFILE" --target "$t"
+done
+TD="${CARGO_TARGET_DIR:-$ROOT/target}"
+LIB=libwirecontract_uniffi.a
+OUT="$HERE/build"
+rm -rf "$OUT"
+mkdir -p "$OUT/headers" "$OUT/macos" "$OUT/ios-simulator"
+cp generated/swift/WirecontractGraphmindFFI.h "$OUT/headers/"
+cp generated/swift/WirecontractGraphmindFFI.modulemap "$OUT/headers/module.modulemap"
+lipo -create "$TD/aarch64-apple-darwin/$DIR/$LIB" "$TD/x86_64-apple-darwin/$DIR/$LIB" -output "$OUT/macos/$LIB"
+lipo -create "$TD/aarch64-apple-ios-sim/$DIR/$LIB" "$TD/x86_64-apple-ios/$DIR/$LIB" -output "$OUT/ios-simulator/$LIB"
+xcodebuild -create-xcframework \
+    -library "$OUT/macos/$LIB" -headers "$OUT/headers" \
+    -library "$TD/aarch64-apple-ios/$DIR/$LIB" -headers "$OUT/headers" \
+    -library "$OUT/ios-simulator/$LIB" -headers "$OUT/headers" \
+    -output "$OUT/WirecontractGraphmindFFI.xcframework"
+echo "built $OUT/WirecontractGraphmindFFI.xcframework"

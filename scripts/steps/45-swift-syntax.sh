@@ -1,0 +1,19 @@
+# Swift: no Swift toolchain here, so every generated and hand-written Swift file (the generated
+# bindings, Package.swift, the XCTest suite) is parsed with tree-sitter-swift and must have no
+# syntax error. Compiling and running the XCTest suite needs macOS: see bindings/uniffi/README.md.
+set -euo pipefail
+ROOT="$(pwd)"
+source scripts/lib/common.sh
+VENV="$ROOT/target/swift-syntax-venv"
+if ! "$VENV/bin/python" -c "import tree_sitter, tree_sitter_swift" 2>/dev/null; then
+    rm -rf "$VENV"
+    "$(python_bin)" -m venv "$VENV"
+    "$VENV/bin/pip" install --quiet "tree-sitter==0.26.1" "tree-sitter-swift==0.7.4"
+fi
+# Resolved and deduplicated: Sources/ holds a symlink to the generated file.
+mapfile -t files < <(
+    { find generated/swift bindings/uniffi/swift -name '*.swift' -not -path '*/.build/*' -not -path '*/build/*' -print0 |
+        xargs -0 realpath --relative-to="$ROOT"; } | sort -u
+)
+[ "${#files[@]}" -ge 3 ] || { echo "45-swift-syntax: expected the generated and hand-written Swift files, found ${#files[@]}" >&2; exit 1; }
+"$VENV/bin/python" bindings/uniffi/swift/check_syntax.py "${files[@]}"
