@@ -1,0 +1,207 @@
+//! Property tests (proptest): arbitrary bytes never panic; every accepted frame re-serializes
+//! to text that parses back to an equal value; generated envelopes of all 16 types, built
+//! from the contract's own field tables, parse `ok` and round-trip.
+
+mod common;
+
+use proptest::prelude::*;
+use wirecontract::core::json;
+use wirecontract::graphmind::{self as gm, parse_envelope_json, parse_envelope_json_bytes, serialize_envelope, ParseOutcome};
+
+fn vectors() -> &'static [common::Vector] {
+    static V: std::sync::OnceLock<Vec<common::Vector>> = std::sync::OnceLock::new();
+    V.get_or_init(common::graphmind_vectors)
+}
+
+/// serialize → parse gives the same outcome, and serializing again is a fixed point.
+fn assert_round_trip(out: &ParseOutcome, what: &str) {
+    let Some(env) = out.envelope() else { return };
+    let text = serialize_envelope(env);
+    let again = parse_envelope_json(&text);
+    assert_eq!(&again, out, "{what}: re-parse of {text}");
+    assert_eq!(serialize_envelope(again.envelope().unwrap()), text, "{what}: not a fixed point");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    #[test]
+    fn arbitrary_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..600)) {
+        let out = parse_envelope_json_bytes(&data);
+        assert_round_trip(&out, "bytes");
+    }
+
+    #[test]
+    fn mutated_real_frames_never_panic_and_accepted_ones_round_trip(
+        pick in any::<prop::sample::Index>(),
+        edits in proptest::collection::vec((any::<prop::sample::Index>(), 0u8..4, any::<u8>()), 1..6),
+    ) {
+        let vectors = vectors();
+        let mut bytes = vectors[pick.index(vectors.len())].frame.clone().into_bytes();
+        for (at, op, b) in edits {
+            let i = at.index(bytes.len() + 1);
+            let token: &[u8] = match b % 8 { 0 => b"{", 1 => b"}", 2 => b"\"", 3 => b",", 4 => b"[1e400,\"\\ud800\"]", 5 => b"null", 6 => b"-0", _ => b":" };
+            match op {
+                0 if i < bytes.len() => { bytes.remove(i); }
+                1 => bytes.insert(i, b),
+                2 => { bytes.splice(i..i, token.iter().copied()); }
+                _ if i < bytes.len() => bytes[i] = b,
+                _ => {}
+            }
+        }
+        let out = parse_envelope_json_bytes(&bytes);
+        if let Ok(text) = std::str::from_utf8(&bytes) {
+            prop_assert_eq!(&parse_envelope_json(text), &out);
+        }
+        assert_round_trip(&out, "mutated frame");
+    }
+
+    #[test]
+    fn generated_envelopes_of_all_16_types_parse_ok_and_round_trip(seed in any::<u64>(), which in 0usize..16) {
+        let ty = gm::MESSAGE_TYPES[which];
+        let mut g = Gen(seed | 1);
+        let payload = g.object(gm::payload_type_name(ty).unwrap());
+        let frame = format!(r#"{{"gm":1,"seq":{},"ts":{},"runId":{},"type":"{ty}","payload":{payload}{}}}"#, g.safe_int(), g.safe_int(), g.string(), g.extras(&["gm", "seq", "ts", "runId", "type", "payload"], true));
+        let out = parse_envelope_json(&frame);
+        prop_assert!(matches!(&out, ParseOutcome::Ok(e) if e.message_type() == ty), "{frame}\n{out:?}");
+        assert_round_trip(&out, ty);
+    }
+}
+
+/// Fuzz finding (harness, `json_reader`): serde_json refuses a lone surrogate right before a
+/// closing quote ("unexpected end of hex escape"); `JSON.parse` and our reader accept it, and
+/// the verdict comes from the `runId` rule (§5.9), not from JSON syntax.
+#[test]
+fn a_lone_surrogate_before_a_quote_is_json_and_runid_rejects_it() {
+    let frame = r#"{"gm":1,"seq":1,"ts":1756200000000,"runId":"\ud800","type":"future.event","payload":{}}"#;
+    assert!(serde_json::from_str::<serde_json::Value>(frame).is_err());
+    let ParseOutcome::Invalid { reason, issues: Some(issues) } = parse_envelope_json(frame) else { panic!("expected invalid") };
+    assert_eq!(reason, gm::REASON_NOT_AN_ENVELOPE);
+    assert_eq!(issues.iter().map(|i| (i.path.as_str(), i.message.as_str())).collect::<Vec<_>>(), [("runId", "runId must not contain a lone surrogate")]);
+}
+
+/// A tiny deterministic generator (xorshift) of wire values, driven by the contract's own
+/// field tables (`OBJECTS`, `ENUMS`): every generated payload is valid by the rules.
+struct Gen(u64);
+
+impl Gen {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+
+    fn safe_int(&mut self) -> String {
+        let n = match self.below(4) {
+            0 => 0,
+            1 => self.below(1000),
+            2 => json::MAX_SAFE_INTEGER - self.below(3),
+            _ => self.below(json::MAX_SAFE_INTEGER),
+        };
+        // Any spelling of an integer is an integer (§5.6).
+        match self.below(6) {
+            0 if n < 1_000_000 => format!("{n}.0"),
+            1 if n > 0 && n % 1000 == 0 => format!("{}e3", n / 1000),
+            _ => n.to_string(),
+        }
+    }
+
+    fn number(&mut self) -> String {
+        match self.below(5) {
+            0 => "0".into(),
+            1 => format!("{}.{}", self.below(100_000), self.below(1000)),
+            2 => format!("{}e-{}", self.below(100) + 1, self.below(300)),
+            3 => "1.7976931348623157e308".into(),
+            _ => self.below(1 << 40).to_string(),
+        }
+    }
+
+    fn string(&mut self) -> String {
+        const PIECES: &[&str] = &["a", "é", "😀", "\\n", "\\\"", "\\\\", "\\u00e9", "\\ud83d\\ude00", "\\u0001", " ", "*", "__proto__", "\\/"];
+        let mut s = String::from("\"");
+        for _ in 0..self.below(5) {
+            s.push_str(PIECES[self.below(PIECES.len() as u64) as usize]);
+        }
+        s.push('"');
+        s
+    }
+
+    /// Any JSON value, opaque (lone surrogates and `1e400` included).
+    fn any(&mut self, depth: u32) -> String {
+        match self.below(if depth > 3 { 6 } else { 8 }) {
+            0 => "null".into(),
+            1 => ["true", "false"][self.below(2) as usize].into(),
+            2 => self.number(),
+            3 => ["1e400", "-0", "123456789012345678901234567890", "1E+2"][self.below(4) as usize].into(),
+            4 => self.string(),
+            5 => "\"\\ud800\\udfff\\udc00\"".into(),
+            6 => format!("[{}]", (0..self.below(4)).map(|_| self.any(depth + 1)).collect::<Vec<_>>().join(",")),
+            _ => {
+                let members: Vec<String> = (0..self.below(4)).map(|_| format!("{}:{}", self.string(), self.any(depth + 1))).collect();
+                format!("{{{}}}", members.join(","))
+            }
+        }
+    }
+
+    /// `,"x1":…` unknown members whose names are none of `known`.
+    fn extras(&mut self, known: &[&str], leading_comma: bool) -> String {
+        let mut out = String::new();
+        for i in 0..self.below(3) {
+            let name = format!("x{}_{i}", self.below(1000));
+            debug_assert!(!known.contains(&name.as_str()));
+            if leading_comma || !out.is_empty() {
+                out.push(',');
+            }
+            out.push_str(&format!("\"{name}\":{}", self.any(1)));
+        }
+        out
+    }
+
+    fn value(&mut self, ty: &str) -> Option<String> {
+        if let Some(inner) = ty.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')) {
+            return if self.chance(50) { self.value(inner) } else { None };
+        }
+        if let Some(inner) = ty.strip_prefix("Vec<").and_then(|t| t.strip_suffix('>')) {
+            let items: Vec<String> = (0..self.below(4)).filter_map(|_| self.value(inner)).collect();
+            return Some(format!("[{}]", items.join(",")));
+        }
+        Some(match ty {
+            "String" => self.string(),
+            "bool" => ["true", "false"][self.below(2) as usize].into(),
+            "u64" | "i64" => self.safe_int(),
+            "NonZeroU64" => (self.below(1000) + 1).to_string(),
+            "f64" | "NonNegativeF64" => self.number(),
+            "RawJson" => self.any(0),
+            "Record" => {
+                let members: Vec<String> = (0..self.below(4)).map(|i| format!("\"k{i}\":{}", self.any(1))).collect();
+                format!("{{{}}}", members.join(","))
+            }
+            other => {
+                if let Some((_, values)) = gm::ENUMS.iter().find(|(n, _)| *n == other) {
+                    format!("\"{}\"", values[self.below(values.len() as u64) as usize])
+                } else {
+                    self.object(other)
+                }
+            }
+        })
+    }
+
+    fn object(&mut self, name: &str) -> String {
+        let fields = gm::OBJECTS.iter().find(|(n, _)| *n == name).unwrap_or_else(|| panic!("no object {name}")).1;
+        let mut members: Vec<String> = fields.iter().filter_map(|f| self.value(f.ty).map(|v| format!("\"{}\":{v}", f.wire))).collect();
+        // Wire order is free: shuffle a little.
+        if members.len() > 1 && self.chance(30) {
+            let i = self.below(members.len() as u64) as usize;
+            members.swap(0, i);
+        }
+        let known: Vec<&str> = fields.iter().map(|f| f.wire).collect();
+        format!("{{{}{}}}", members.join(","), self.extras(&known, !members.is_empty()))
+    }
+}
