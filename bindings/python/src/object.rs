@@ -272,6 +272,15 @@ fn field_to_py(py: Python<'_>, r: FieldRef<'_>, root: &Root, path: &[Step]) -> P
         FieldRef::List(items) => {
             let list = PyList::empty(py);
             for (i, item) in items.into_iter().enumerate() {
+                // An element object becomes a root of its own: a handle that went back through
+                // the list on every attribute access would pay the list's length each time,
+                // quadratic over a loop on a hostile 1,000,000-element list.
+                if let FieldRef::Object(o) = &item {
+                    if let Some(owned) = standalone(*o) {
+                        list.append(make_object(py, o.type_name(), Root::Object(owned), Vec::new())?)?;
+                        continue;
+                    }
+                }
                 let mut p = path.to_vec();
                 p.push(Step::Index(i));
                 list.append(field_to_py(py, item, root, &p)?)?;
@@ -298,6 +307,18 @@ macro_rules! object_classes {
                 }
             }
         )+
+
+        /// An owned copy of a contract object, read back from its own JSON (exact: every
+        /// object survives write → read unchanged).
+        fn standalone(o: &dyn Reflect) -> Option<Arc<dyn Reflect>> {
+            let mut json = Vec::new();
+            o.write_json(&mut json);
+            let json = String::from_utf8(json).ok()?;
+            match o.type_name() {
+                $( stringify!($name) => wirecontract::core::from_json::<$module::$name>(&json).ok().map(|x| Arc::new(x) as Arc<dyn Reflect>), )+
+                _ => None,
+            }
+        }
 
         /// Wraps the object at `path` under `root` in the class named `type_name`.
         pub fn make_object(py: Python<'_>, type_name: &str, root: Root, path: Vec<Step>) -> PyResult<PyObject> {
