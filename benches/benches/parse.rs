@@ -5,12 +5,15 @@
 //! under [`wirecontract_bench::corpus_dir`]. Every corpus is first checked against its labels;
 //! a disagreement aborts the run. Criterion's estimates land in `target/criterion/`.
 
+// criterion_group! generates an undocumented public function.
+#![allow(missing_docs)]
+
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
 use wirecontract::graphmind;
-use wirecontract_bench::{check_labels, corpus_dir, Corpus};
+use wirecontract_bench::{check_labels, corpus_dir, results_dir, Corpus};
 
 fn bench(c: &mut Criterion) {
     let names = std::env::var("WIRECONTRACT_BENCH_CORPORA").unwrap_or_else(|_| "default,large".into());
@@ -19,14 +22,19 @@ fn bench(c: &mut Criterion) {
         let corpus = Corpus::load(&corpus_dir(), name);
         let a = check_labels(&corpus);
         println!(
-            "agreement {name}: frames={} bytes={} agree={} label_errors={} disagree={}",
+            "agreement {name}: frames={} bytes={} agree={} label_errors={} disagree={} fast_vs_reference={}",
             corpus.len(),
             corpus.bytes(),
             a.agree,
             a.label_errors,
-            a.disagree
+            a.disagree,
+            a.fast_vs_reference
         );
         assert_eq!(a.disagree, 0, "{name}: the parser disagrees with the labels");
+        assert_eq!(a.fast_vs_reference, 0, "{name}: the single pass disagrees with the reference reader");
+        let dir = results_dir();
+        std::fs::create_dir_all(&dir).expect("results dir");
+        std::fs::write(dir.join(format!("rust-{name}.json")), a.to_json(&corpus)).expect("write results");
         let frames: Vec<&str> = corpus.frames().collect();
         let max_len = frames.iter().map(|f| f.len()).max().unwrap_or(0);
 

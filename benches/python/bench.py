@@ -71,13 +71,16 @@ def agreement(frames: list[bytes], labels: str, verdict: Callable[[bytes], str])
     return {"agree": agree, "label_errors": label_errors, "disagree": len(frames) - agree - label_errors, "examples": bad}
 
 
-def best_of(rounds: int, fn: Callable[[], None]) -> float:
-    best = float("inf")
+def best_of_interleaved(rounds: int, runs: dict[str, Callable[[], None]]) -> dict[str, float]:
+    """Best time of each run over `rounds` rounds, the runs interleaved within a round so that
+    a burst of load on a shared machine hits every row alike."""
+    best = {name: float("inf") for name in runs}
     for _ in range(rounds):
-        gc.collect()
-        t = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - t)
+        for name, fn in runs.items():
+            gc.collect()
+            t = time.perf_counter()
+            fn()
+            best[name] = min(best[name], time.perf_counter() - t)
     return best
 
 
@@ -191,15 +194,6 @@ def main() -> None:
         for f in frames:
             pd_classify(f)
 
-    rows = results["rows"]
-    rows["wirecontract"] = best_of(a.rounds, run_wirecontract)
-    rows["orjson"] = best_of(a.rounds, run_orjson)
-    rows["json"] = best_of(a.rounds, run_json)
-    rows["msgspec"] = best_of(a.rounds, run_msgspec)
-    rows["msgspec_any"] = best_of(a.rounds, run_msgspec_any)
-    if pd_classify is not None:
-        rows["pydantic"] = best_of(max(1, a.rounds - 1), run_pydantic)
-
     # --- parse + full to_dict vs msgspec decode + to_builtins ------------------------------
     def run_wirecontract_to_dict() -> None:
         for f in frames:
@@ -216,9 +210,6 @@ def main() -> None:
                 to_builtins(any_decode(f))
             except msgspec.MsgspecError:
                 pass
-
-    rows["wirecontract_to_dict"] = best_of(a.rounds, run_wirecontract_to_dict)
-    rows["msgspec_to_builtins"] = best_of(a.rounds, run_msgspec_to_builtins)
 
     # --- serialize the same envelopes ------------------------------------------------------
     envs = [e for e in (getattr(parse(f), "envelope", None) for f in frames) if e is not None]
@@ -240,9 +231,21 @@ def main() -> None:
         for e in envs:
             ser_bytes(e)
 
-    rows["wirecontract_serialize"] = best_of(a.rounds, run_serialize)
-    rows["wirecontract_serialize_bytes"] = best_of(a.rounds, run_serialize_bytes)
-    rows["orjson_dumps"] = best_of(a.rounds, run_orjson_dumps)
+    runs: dict[str, Callable[[], None]] = {
+        "wirecontract": run_wirecontract,
+        "orjson": run_orjson,
+        "json": run_json,
+        "msgspec": run_msgspec,
+        "msgspec_any": run_msgspec_any,
+        "wirecontract_to_dict": run_wirecontract_to_dict,
+        "msgspec_to_builtins": run_msgspec_to_builtins,
+        "wirecontract_serialize": run_serialize,
+        "wirecontract_serialize_bytes": run_serialize_bytes,
+        "orjson_dumps": run_orjson_dumps,
+    }
+    if pd_classify is not None:
+        runs["pydantic"] = run_pydantic
+    results["rows"] = best_of_interleaved(a.rounds, runs)
     results["serialized_frames"] = len(envs)
     results["serialized_bytes"] = sum(len(dumps(d)) for d in dicts)
 

@@ -9,7 +9,7 @@
 
 use std::path::{Path, PathBuf};
 
-use wirecontract::graphmind::{self, ParseOutcome, MESSAGE_TYPES, REASON_NOT_AN_ENVELOPE};
+use wirecontract::graphmind::{self, ParseOptions, ParseOutcome, MESSAGE_TYPES, REASON_NOT_AN_ENVELOPE};
 
 /// A corpus in memory: one text frame per line, plus the expected label of each.
 pub struct Corpus {
@@ -105,13 +105,19 @@ pub struct Agreement {
     pub label_errors: usize,
     /// Any other difference (must be 0).
     pub disagree: usize,
+    /// Frames where the single-pass parser and the two-pass reference differ (must be 0).
+    pub fast_vs_reference: usize,
 }
 
-/// Parses every frame and compares with the labels; prints the first few disagreements.
+/// Parses every frame and compares with the labels, and with the reference reader; prints the
+/// first few disagreements.
 pub fn check_labels(corpus: &Corpus) -> Agreement {
     let mut a = Agreement::default();
     for (frame, &label) in corpus.frames().zip(&corpus.labels) {
         let out = graphmind::parse_envelope_json(frame);
+        if out != graphmind::parse_envelope_json_reference(frame, &ParseOptions::default()) {
+            a.fast_vs_reference += 1;
+        }
         let got = label_of(&out);
         if got == label {
             a.agree += 1;
@@ -126,4 +132,26 @@ pub fn check_labels(corpus: &Corpus) -> Agreement {
         }
     }
     a
+}
+
+/// Where `scripts/bench` collects results: `$WIRECONTRACT_BENCH_RESULTS`, else
+/// `target/bench-results`.
+pub fn results_dir() -> PathBuf {
+    std::env::var_os("WIRECONTRACT_BENCH_RESULTS").map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/bench-results"), PathBuf::from)
+}
+
+impl Agreement {
+    /// The agreement as a small JSON object (for `benches/report.py`).
+    pub fn to_json(&self, corpus: &Corpus) -> String {
+        format!(
+            "{{\"corpus\":{:?},\"frames\":{},\"bytes\":{},\"agree\":{},\"label_errors\":{},\"disagree\":{},\"fast_vs_reference\":{}}}\n",
+            corpus.name,
+            corpus.len(),
+            corpus.bytes(),
+            self.agree,
+            self.label_errors,
+            self.disagree,
+            self.fast_vs_reference
+        )
+    }
 }

@@ -9,6 +9,7 @@
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use wirecontract::core::cursor::validated_string_end;
 use wirecontract::core::json::{decode_string, write_f64, write_string};
 
 /// Object keys already made into `str` during one conversion (`to_dict` of an envelope): the
@@ -23,9 +24,12 @@ impl KeyCache {
     const SLOTS: usize = 64;
     const MAX_KEY: usize = 32;
 
-    pub fn key(&mut self, py: Python<'_>, raw: &str) -> PyResult<PyObject> {
-        if raw.len() > Self::MAX_KEY || raw.contains('\\') {
+    pub fn key(&mut self, py: Python<'_>, raw: &str, escaped: bool) -> PyResult<PyObject> {
+        if escaped {
             return string_to_py(py, raw);
+        }
+        if raw.len() > Self::MAX_KEY {
+            return Ok(PyString::new(py, raw).into_any().unbind());
         }
         // FNV-1a over the key bytes picks the slot.
         let h = raw.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
@@ -76,8 +80,8 @@ pub fn json_to_py_cached(py: Python<'_>, text: &str, keys: &mut KeyCache) -> PyR
             continue;
         }
         if expect_key {
-            let end = string_end(b, pos);
-            let key = keys.key(py, &text[pos + 1..end - 1])?;
+            let (end, escaped) = validated_string_end(b, pos);
+            let key = keys.key(py, &text[pos + 1..end - 1], escaped)?;
             if let Some(Container::Dict(_, k)) = stack.last_mut() {
                 *k = Some(key);
             }
@@ -106,8 +110,9 @@ pub fn json_to_py_cached(py: Python<'_>, text: &str, keys: &mut KeyCache) -> PyR
                 continue;
             }
             b'"' => {
-                let end = string_end(b, pos);
-                let s = string_to_py(py, &text[pos + 1..end - 1])?;
+                let (end, escaped) = validated_string_end(b, pos);
+                let raw = &text[pos + 1..end - 1];
+                let s = if escaped { string_to_py(py, raw)? } else { PyString::new(py, raw).into_any().unbind() };
                 pos = end;
                 s
             }
@@ -160,18 +165,6 @@ fn attach(py: Python<'_>, stack: &mut [Container<'_>], value: PyObject, expect_k
             Ok(None)
         }
     }
-}
-
-fn string_end(b: &[u8], start: usize) -> usize {
-    let mut i = start + 1;
-    while i < b.len() {
-        match b[i] {
-            b'"' => return i + 1,
-            b'\\' => i += 2,
-            _ => i += 1,
-        }
-    }
-    b.len()
 }
 
 /// A JSON string's escaped content to `str`, keeping lone surrogates (Python can hold them).

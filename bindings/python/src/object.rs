@@ -211,7 +211,7 @@ fn reflect_to_dict<'py>(py: Python<'py>, obj: &dyn Reflect, keys: &mut KeyCache)
     let d = PyDict::new(py);
     for info in obj.fields() {
         if let Some(r) = obj.get(info.wire) {
-            d.set_item(keys.key(py, info.wire)?, field_to_builtin(py, r, keys)?)?;
+            d.set_item(keys.key(py, info.wire, false)?, field_to_builtin(py, r, keys)?)?;
         }
     }
     add_extras(py, &d, obj.extra(), keys)?;

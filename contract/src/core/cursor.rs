@@ -13,6 +13,10 @@
 //! Correctness rests on one property, pinned by tests: whenever the fast path returns a value,
 //! it is exactly the value the reference path returns for the same text.
 
+// `inline(always)` on the scanner primitives is measured, not hopeful: without it the
+// per-byte helpers stay calls inside the hot loops.
+#![allow(clippy::inline_always)]
+
 use std::borrow::Cow;
 
 use super::json::{decode_string, number_value, Val};
@@ -460,6 +464,35 @@ impl<'s> Cursor<'s> {
         let start = self.pos;
         let (raw, _) = self.skip_value()?;
         Some(Val::span(self.text, start, start + raw.len()))
+    }
+}
+
+/// In validated JSON text, the string starting at `start` (its opening quote): the offset
+/// after its closing quote and whether it holds an escape. One word-at-a-time scan; for
+/// converters that walk validated text (the bindings' JSON → host value conversion).
+#[inline]
+pub fn validated_string_end(src: &[u8], start: usize) -> (usize, bool) {
+    let mut pos = start + 1;
+    let mut escaped = false;
+    loop {
+        while let Some(chunk) = src.get(pos..pos + 8) {
+            let w = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+            let stops = string_stops(w);
+            if stops != 0 {
+                pos += (stops.trailing_zeros() / 8) as usize;
+                break;
+            }
+            pos += 8;
+        }
+        match src.get(pos) {
+            None => return (src.len(), escaped),
+            Some(b'"') => return (pos + 1, escaped),
+            Some(b'\\') => {
+                escaped = true;
+                pos += 2;
+            }
+            Some(_) => pos += 1,
+        }
     }
 }
 

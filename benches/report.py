@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Prints the one benchmark table of scripts/bench from criterion's samples and the Python
+benchmark's JSON, with each target of the performance issue checked (ratios from one run).
+
+Usage: report.py RESULTS_DIR CRITERION_DIR CORPUS...
+"""
+
+import json
+import sys
+from pathlib import Path
+
+RUST_ROWS = [
+    ("serde_json_value", "Rust serde_json::from_slice::<Value> (parse only)"),
+    ("simd_json_borrowed", "Rust simd-json borrowed Value (parse only)"),
+    ("wirecontract_str", "Rust wirecontract parse_envelope_json(&str)"),
+    ("wirecontract_bytes", "Rust wirecontract parse_envelope_json_bytes (+UTF-8 check)"),
+]
+PY_ROWS = [
+    ("orjson", "Python orjson.loads (parse only)"),
+    ("json", "Python json.loads (parse only)"),
+    ("msgspec", "Python msgspec tagged Structs, opaque Raw (validating)"),
+    ("msgspec_any", "Python msgspec tagged Structs, opaque Any (validating)"),
+    ("pydantic", "Python pydantic v2 TypeAdapter union (validating)"),
+    ("wirecontract", "Python wirecontract parse_envelope_json"),
+    ("msgspec_to_builtins", "Python msgspec decode(Any) + to_builtins"),
+    ("wirecontract_to_dict", "Python wirecontract parse + .to_dict()"),
+    ("orjson_dumps", "Python orjson.dumps(dict) -> bytes [serialize]"),
+    ("wirecontract_serialize", "Python serialize_envelope -> str [serialize]"),
+    ("wirecontract_serialize_bytes", "Python serialize_envelope_bytes -> bytes [serialize]"),
+]
+
+
+def criterion_best(crit: Path, corpus: str, bench: str) -> float | None:
+    """Best seconds per corpus pass over criterion's samples (flat sampling)."""
+    f = crit / corpus / bench / "new" / "sample.json"
+    if not f.exists():
+        return None
+    s = json.loads(f.read_text())
+    return min(t / n for t, n in zip(s["times"], s["iters"])) / 1e9
+
+
+def main() -> None:
+    results, crit, corpora = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
+    lines = []
+    checks = []
+    header = f"| {'corpus':<8} | {'implementation':<58} | {'frames/s':>11} | {'MB/s':>8} | {'x serde_json':>12} |"
+    lines.append(header)
+    lines.append("|" + "|".join("-" * (len(c)) for c in header.split("|")[1:-1]) + "|")
+    agreement_notes = []
+    for corpus in corpora:
+        py = json.loads((results / f"python-{corpus}.json").read_text())
+        rust_meta = json.loads((results / f"rust-{corpus}.json").read_text())
+        frames, nbytes = py["frames"], py["bytes"]
+        secs: dict[str, float | None] = {}
+        for key, _ in RUST_ROWS:
+            secs["rust:" + key] = criterion_best(crit, corpus, key)
+        for key, _ in PY_ROWS:
+            secs["py:" + key] = py["rows"].get(key)
+        base = secs["rust:serde_json_value"]
+        for prefix, rows in (("rust:", RUST_ROWS), ("py:", PY_ROWS)):
+            for key, label in rows:
+                t = secs.get(prefix + key)
+                if t is None:
+                    continue
+                n, b = frames, nbytes
+                if key in ("orjson_dumps", "wirecontract_serialize", "wirecontract_serialize_bytes"):
+                    n, b = py["serialized_frames"], py["serialized_bytes"]
+                ratio = f"{base / t * n / frames:.2f}" if base else "n/a"
+                lines.append(f"| {corpus:<8} | {label:<58} | {n / t:>11,.0f} | {b / t / 1e6:>8.1f} | {ratio:>12} |")
+
+        def r(a: str, b: str) -> float | None:
+            ta, tb = secs.get(a), secs.get(b)
+            return tb / ta if ta and tb else None
+
+        want_rust = 1.5 if corpus == "large" else 2.0
+        targets = [
+            (f"Rust parse >= {want_rust}x serde_json::Value", r("rust:wirecontract_str", "rust:serde_json_value"), want_rust),
+            ("Rust parse (bytes, with UTF-8 check) vs serde_json::Value", r("rust:wirecontract_bytes", "rust:serde_json_value"), want_rust),
+            ("Rust parse vs simd-json (parse-only ceiling)", r("rust:wirecontract_str", "rust:simd_json_borrowed"), None),
+            ("Python parse >= 1.5x orjson.loads", r("py:wirecontract", "py:orjson"), 1.5),
+            ("Python parse >= 2x msgspec (opaque as Raw)", r("py:wirecontract", "py:msgspec"), 2.0),
+            ("Python parse >= 2x msgspec (opaque as Any)", r("py:wirecontract", "py:msgspec_any"), 2.0),
+            ("Python parse >= 5x pydantic v2", r("py:wirecontract", "py:pydantic"), 5.0),
+            ("Python parse + to_dict >= msgspec decode + to_builtins", r("py:wirecontract_to_dict", "py:msgspec_to_builtins"), 1.0),
+            ("serialize_envelope (str) >= orjson.dumps", r("py:wirecontract_serialize", "py:orjson_dumps"), 1.0),
+            ("serialize_envelope_bytes >= orjson.dumps", r("py:wirecontract_serialize_bytes", "py:orjson_dumps"), 1.0),
+        ]
+        for name, val, want in targets:
+            if val is None:
+                continue
+            verdict = "" if want is None else ("  met" if val >= want else "  MISSED")
+            checks.append(f"  {corpus:<8} {name:<58} {val:6.2f}x{verdict}")
+        mem = py.get("memory")
+        if mem:
+            verdict = "met" if mem["ratio"] < 3 else "MISSED"
+            checks.append(f"  {corpus:<8} {'peak RSS parsing the largest frame < 3x its size':<58} {mem['ratio']:6.2f}x  {verdict} ({mem['frame_bytes']:,} B frame)")
+        for who, ag in [("rust", rust_meta)] + [(f"python {k}", v) for k, v in py["agreement"].items()]:
+            agreement_notes.append(
+                f"  {corpus:<8} {who:<22} agree {ag['agree']:>7,}  documented label errors (seq:-1 unknown type) {ag['label_errors']:>4}  disagree {ag['disagree']}"
+            )
+    print("\n".join(lines))
+    print("\ntargets (ratios from this run):")
+    print("\n".join(checks))
+    print("\nagreement with the .labels files:")
+    print("\n".join(agreement_notes))
+
+
+if __name__ == "__main__":
+    main()
