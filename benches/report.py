@@ -30,6 +30,13 @@ PY_ROWS = [
 ]
 
 
+KOTLIN_ROWS = [
+    ("jackson_readtree", "Kotlin/JVM Jackson ObjectMapper.readTree (parse only)"),
+    ("uniffi_single", "Kotlin/JVM uniffi parseEnvelopeJsonBytes, one call a frame"),
+    ("uniffi_batch256", "Kotlin/JVM uniffi parseEnvelopesJsonBytes, 256 a call"),
+]
+
+
 def criterion_best(crit: Path, corpus: str, bench: str) -> float | None:
     """Best seconds per corpus pass over criterion's samples (flat sampling)."""
     f = crit / corpus / bench / "new" / "sample.json"
@@ -56,8 +63,12 @@ def main() -> None:
             secs["rust:" + key] = criterion_best(crit, corpus, key)
         for key, _ in PY_ROWS:
             secs["py:" + key] = py["rows"].get(key)
+        kt_file = results / f"kotlin-{corpus}.json"
+        kt = json.loads(kt_file.read_text()) if kt_file.exists() else None
+        for key, _ in KOTLIN_ROWS:
+            secs["kt:" + key] = kt["rows"].get(key) if kt else None
         base = secs["rust:serde_json_value"]
-        for prefix, rows in (("rust:", RUST_ROWS), ("py:", PY_ROWS)):
+        for prefix, rows in (("rust:", RUST_ROWS), ("py:", PY_ROWS), ("kt:", KOTLIN_ROWS)):
             for key, label in rows:
                 t = secs.get(prefix + key)
                 if t is None:
@@ -84,6 +95,8 @@ def main() -> None:
             ("Python parse + to_dict >= msgspec decode + to_builtins", r("py:wirecontract_to_dict", "py:msgspec_to_builtins"), 1.0),
             ("serialize_envelope (str) >= orjson.dumps", r("py:wirecontract_serialize", "py:orjson_dumps"), 1.0),
             ("serialize_envelope_bytes >= orjson.dumps", r("py:wirecontract_serialize_bytes", "py:orjson_dumps"), 1.0),
+            ("Kotlin uniffi (one call a frame) vs Jackson readTree", r("kt:uniffi_single", "kt:jackson_readtree"), None),
+            ("Kotlin uniffi (batches of 256) vs Jackson readTree", r("kt:uniffi_batch256", "kt:jackson_readtree"), None),
         ]
         for name, val, want in targets:
             if val is None:
@@ -94,7 +107,8 @@ def main() -> None:
         if mem:
             verdict = "met" if mem["ratio"] < 3 else "MISSED"
             checks.append(f"  {corpus:<8} {'peak RSS parsing the largest frame < 3x its size':<58} {mem['ratio']:6.2f}x  {verdict} ({mem['frame_bytes']:,} B frame)")
-        for who, ag in [("rust", rust_meta)] + [(f"python {k}", v) for k, v in py["agreement"].items()]:
+        kt_agreement = [("kotlin uniffi", kt["agreement"])] if kt else []
+        for who, ag in [("rust", rust_meta)] + [(f"python {k}", v) for k, v in py["agreement"].items()] + kt_agreement:
             agreement_notes.append(
                 f"  {corpus:<8} {who:<22} agree {ag['agree']:>7,}  documented label errors (seq:-1 unknown type) {ag['label_errors']:>4}  disagree {ag['disagree']}"
             )
