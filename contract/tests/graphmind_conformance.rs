@@ -53,3 +53,16 @@ fn normalize(v: serde_json::Value) -> serde_json::Value {
         other => other,
     }
 }
+
+#[test]
+fn a_known_name_put_into_extra_by_hand_is_not_written_twice() {
+    use wirecontract::graphmind::{create_envelope, ModeSet, RawJson, RunMode, Extras};
+    let mut payload = ModeSet { mode: RunMode::Step, extra: Extras::new() };
+    payload.extra.insert("mode", RawJson::from_json("\"run\"").unwrap());
+    payload.extra.insert("x", RawJson::null());
+    let mut env = create_envelope(payload, 1, "r", Some(2)).unwrap();
+    env.extra.insert("seq", RawJson::from_json("99").unwrap());
+    let text = serialize_envelope(&env);
+    assert_eq!(text, r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"mode.set","payload":{"mode":"step","x":null}}"#);
+    assert!(matches!(parse_envelope_json(&text), ParseOutcome::Ok(_)));
+}

@@ -1,7 +1,9 @@
-# Kotlin: builds the uniffi cdylib, compiles the committed generated/kotlin with -Werror and runs
-# the JUnit suite through JNA (bindings/uniffi/kotlin): every conformance vector and real-client
-# frame, round trips, all 16 types, range checks, matchers, a 1,000,000-deep frame on a 256 KiB
-# thread, naming safety. A debug build: it reuses what steps 10 and 20 compiled, where a release
+# Kotlin: builds the uniffi cdylib, compiles the committed generated/kotlin (both packages,
+# dev.wirecontract.graphmind and dev.wirecontract.graphorin) with -Werror and runs the JUnit suite
+# through JNA (bindings/uniffi/kotlin): GraphMind's conformance vectors and real-client frames,
+# round trips, all 16 types, range checks, matchers; every Graphorin vector (verdict, variant,
+# guards, byte-for-byte round trip), ids, issues, catalogues, subprotocol helpers; a 1,000,000-deep
+# frame on a 256 KiB thread and naming safety for both. A debug build: it reuses what steps 10 and 20 compiled, where a release
 # build (fat LTO, one codegen unit) costs minutes on a 2-core CI machine. Maven fetches what it
 # needs into ~/.m2 on a cold machine.
 set -euo pipefail

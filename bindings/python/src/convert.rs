@@ -208,18 +208,39 @@ pub enum NonFinite {
 /// # Errors
 /// `TypeError` naming the JSON Pointer-style path of the first value that has no JSON form.
 pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> PyResult<String> {
+    // Each frame: the container's items and the index of the next one. Paths are built only
+    // when an error needs one (a path per frame would make deep values quadratic).
     enum Frame<'py> {
-        Seq(Vec<Bound<'py, PyAny>>, usize, String),
-        Map(Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)>, usize, String),
+        Seq(Vec<Bound<'py, PyAny>>, usize),
+        Map(Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)>, usize),
     }
+    fn pointer(stack: &[Frame<'_>]) -> String {
+        const SHOWN: usize = 12;
+        let mut segs: Vec<String> = Vec::new();
+        for f in stack.iter().take(SHOWN) {
+            segs.push(match f {
+                Frame::Seq(_, i) => i.saturating_sub(1).to_string(),
+                Frame::Map(items, i) => items
+                    .get(i.saturating_sub(1))
+                    .and_then(|(k, _)| k.downcast::<PyString>().ok().map(|k| k.to_string_lossy().replace('~', "~0").replace('/', "~1")))
+                    .unwrap_or_default(),
+            });
+        }
+        if stack.len() > SHOWN {
+            segs.push(format!("… ({} levels)", stack.len()));
+        }
+        if segs.is_empty() {
+            "the value".to_owned()
+        } else {
+            format!("/{}", segs.join("/"))
+        }
+    }
+    let max_depth = wirecontract::core::json::DEFAULT_MAX_DEPTH;
     let mut out: Vec<u8> = Vec::new();
     let mut stack: Vec<Frame<'_>> = Vec::new();
-    let mut next: Option<(Bound<'_, PyAny>, String)> = Some((value.clone(), String::new()));
+    let mut next: Option<Bound<'_, PyAny>> = Some(value.clone());
     loop {
-        if let Some((v, path)) = next.take() {
-            if stack.len() > wirecontract::core::json::DEFAULT_MAX_DEPTH {
-                return Err(PyValueError::new_err(format!("value nests deeper than {} levels at {path}", wirecontract::core::json::DEFAULT_MAX_DEPTH)));
-            }
+        if let Some(v) = next.take() {
             if v.is_none() {
                 out.extend_from_slice(b"null");
             } else if let Ok(b) = v.downcast::<PyBool>() {
@@ -238,19 +259,23 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> PyResult<S
                     write_f64(&mut out, x);
                 }
             } else if let Ok(d) = v.downcast::<PyDict>() {
+                if stack.len() >= max_depth {
+                    return Err(PyValueError::new_err(format!("value nests deeper than {max_depth} levels at {}", pointer(&stack))));
+                }
                 out.push(b'{');
-                let items: Vec<_> = d.iter().collect();
-                stack.push(Frame::Map(items, 0, path));
+                stack.push(Frame::Map(d.iter().collect(), 0));
             } else if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
+                if stack.len() >= max_depth {
+                    return Err(PyValueError::new_err(format!("value nests deeper than {max_depth} levels at {}", pointer(&stack))));
+                }
                 out.push(b'[');
                 let items: Vec<_> = v.try_iter()?.collect::<PyResult<_>>()?;
-                stack.push(Frame::Seq(items, 0, path));
+                stack.push(Frame::Seq(items, 0));
             } else if let Some(raw) = crate::object::wire_json_of(&v) {
                 out.extend_from_slice(raw.as_bytes());
             } else {
                 let tn = v.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string());
-                let at = if path.is_empty() { "the value".to_owned() } else { format!("/{path}") };
-                return Err(PyTypeError::new_err(format!("{at}: a {tn} has no JSON form (use dict, list, str, int, float, bool or None)")));
+                return Err(PyTypeError::new_err(format!("{}: a {tn} has no JSON form (use dict, list, str, int, float, bool or None)", pointer(&stack))));
             }
         }
         // Advance the innermost container.
@@ -258,35 +283,32 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> PyResult<S
             break;
         };
         match top {
-            Frame::Seq(items, i, path) => {
+            Frame::Seq(items, i) => {
                 if *i < items.len() {
                     if *i > 0 {
                         out.push(b',');
                     }
-                    let child = format!("{}{}{}", path, if path.is_empty() { "" } else { "/" }, i);
-                    next = Some((items[*i].clone(), child));
+                    next = Some(items[*i].clone());
                     *i += 1;
                 } else {
                     out.push(b']');
                     stack.pop();
                 }
             }
-            Frame::Map(items, i, path) => {
+            Frame::Map(items, i) => {
                 if *i < items.len() {
                     if *i > 0 {
                         out.push(b',');
                     }
                     let (k, v) = &items[*i];
+                    *i += 1;
                     let Ok(ks) = k.downcast::<PyString>() else {
                         let tn = k.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string());
-                        return Err(PyTypeError::new_err(format!("/{path}: dict keys must be str, found a {tn} key")));
+                        return Err(PyTypeError::new_err(format!("{}: dict keys must be str, found a {tn} key", pointer(&stack))));
                     };
                     write_py_str(&mut out, ks)?;
                     out.push(b':');
-                    let key_text = ks.to_string_lossy().replace('~', "~0").replace('/', "~1");
-                    let child = format!("{}{}{}", path, if path.is_empty() { "" } else { "/" }, key_text);
-                    next = Some((v.clone(), child));
-                    *i += 1;
+                    next = Some(v.clone());
                 } else {
                     out.push(b'}');
                     stack.pop();

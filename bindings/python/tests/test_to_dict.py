@@ -32,7 +32,11 @@ def test_to_dict_is_json_loads_of_the_serialized_frame(v: dict) -> None:
     try:
         expected = typed(json.loads(env.to_json()))
     except RecursionError:
-        pytest.skip("nesting deeper than Python's json module (and this comparison) recurse")
+        # Deeper than Python's json module (and `typed`) recurse: check the dict through our
+        # own iterative reader and writer instead — it must give back the same frame bytes.
+        again = gm.parse_envelope(env.to_dict())
+        assert again.kind == v["expect"] and gm.serialize_envelope(again.envelope) == env.to_json()
+        return
     assert typed(env.to_dict()) == expected
     if v["expect"] == "ok":
         p = env.payload

@@ -9,7 +9,10 @@
 //! - `graphmind`: the hand-written API (`parseEnvelopeJson`, `createEnvelope`,
 //!   `serializeEnvelope`, matchers, constants) over the GraphMind contract;
 //! - `json`: `JsonValue` and the helpers that turn opaque JSON text into a host tree and back;
-//! - `convert`: the `Convert` trait and its leaf impls (range checks live here).
+//! - `convert`: the `Convert` trait and its leaf impls (range checks live here);
+//! - [`graphorin`]: the Graphorin v1 contract, a second uniffi namespace in its own crate
+//!   (`bindings/uniffi/graphorin`, Kotlin `dev.wirecontract.graphorin`, Swift
+//!   `WirecontractGraphorin`) linked into this library.
 //!
 //! Host safety: every exported function runs under `catch_unwind`; a Rust panic becomes
 //! `ContractError::Internal` (or an `Invalid` parse result), never an abort across FFI.
@@ -27,6 +30,10 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 pub use generated::*;
 pub use graphmind::*;
 pub use json::*;
+/// The Graphorin namespace (Kotlin `dev.wirecontract.graphorin`, Swift `WirecontractGraphorin`).
+/// Referenced here so that its uniffi scaffolding is linked into this library: one native
+/// library, two uniffi namespaces.
+pub use wirecontract_uniffi_graphorin as graphorin;
 
 uniffi::setup_scaffolding!();
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Builds build/WirecontractGraphmindFFI.xcframework for Package.swift (macOS with Xcode only):
-# the Rust static library for macOS (arm64 + x86_64), iOS devices (arm64) and the iOS simulator
-# (arm64 + x86_64), with the uniffi C header and its module map (generated/swift/
-# WirecontractGraphmindFFI.modulemap, installed as module.modulemap). Then `swift test` here
-# runs Tests/ against it. PROFILE=dev for a faster unoptimized build.
+# Builds build/WirecontractFFI.xcframework for Package.swift (macOS with Xcode only): the Rust
+# static library for macOS (arm64 + x86_64), iOS devices (arm64) and the iOS simulator
+# (arm64 + x86_64). The library carries both uniffi namespaces (GraphMind and Graphorin), so the
+# framework holds both C headers and one module.modulemap declaring both C modules
+# (generated/swift/WirecontractGraphmindFFI.modulemap + WirecontractGraphorinFFI.modulemap).
+# Then `swift test` here runs Tests/ against it. PROFILE=dev for a faster unoptimized build.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
@@ -23,13 +24,16 @@ LIB=libwirecontract_uniffi.a
 OUT="$HERE/build"
 rm -rf "$OUT"
 mkdir -p "$OUT/headers" "$OUT/macos" "$OUT/ios-simulator"
-cp generated/swift/WirecontractGraphmindFFI.h "$OUT/headers/"
-cp generated/swift/WirecontractGraphmindFFI.modulemap "$OUT/headers/module.modulemap"
+for m in WirecontractGraphmindFFI WirecontractGraphorinFFI; do
+    cp "generated/swift/$m.h" "$OUT/headers/"
+    # uniffi writes each module map without a trailing newline.
+    { cat "generated/swift/$m.modulemap"; echo; } >> "$OUT/headers/module.modulemap"
+done
 lipo -create "$TD/aarch64-apple-darwin/$DIR/$LIB" "$TD/x86_64-apple-darwin/$DIR/$LIB" -output "$OUT/macos/$LIB"
 lipo -create "$TD/aarch64-apple-ios-sim/$DIR/$LIB" "$TD/x86_64-apple-ios/$DIR/$LIB" -output "$OUT/ios-simulator/$LIB"
 xcodebuild -create-xcframework \
     -library "$OUT/macos/$LIB" -headers "$OUT/headers" \
     -library "$TD/aarch64-apple-ios/$DIR/$LIB" -headers "$OUT/headers" \
     -library "$OUT/ios-simulator/$LIB" -headers "$OUT/headers" \
-    -output "$OUT/WirecontractGraphmindFFI.xcframework"
-echo "built $OUT/WirecontractGraphmindFFI.xcframework"
+    -output "$OUT/WirecontractFFI.xcframework"
+echo "built $OUT/WirecontractFFI.xcframework"

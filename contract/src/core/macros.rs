@@ -137,7 +137,7 @@ macro_rules! wire_object {
                 out.push(b'{');
                 let mut first = true;
                 $( $crate::core::WireField::write_field(&self.$field, $wire, out, &mut first); )+
-                self.extra.write_members(out, &mut first);
+                self.extra.write_members_except(out, &mut first, &[$($wire),+]);
                 out.push(b'}');
             }
             fn field_ref(&self) -> $crate::core::FieldRef<'_> {

@@ -392,7 +392,17 @@ impl Extras {
     }
 
     pub(crate) fn write_members(&self, out: &mut Vec<u8>, first: &mut bool) {
+        self.write_members_except(out, first, &[]);
+    }
+
+    /// Writes the members whose name is not one of `known`: a known field is written from its
+    /// typed value, so an entry a caller put into the public `extra` under a known name (the
+    /// parser never does) must not write the key a second time.
+    pub(crate) fn write_members_except(&self, out: &mut Vec<u8>, first: &mut bool, known: &[&str]) {
         for (k, v) in &self.entries {
+            if !known.is_empty() && known.iter().any(|name| if k.contains('\\') { decode_string(k).text == *name } else { &**k == *name }) {
+                continue;
+            }
             if !std::mem::take(first) {
                 out.push(b',');
             }

@@ -679,7 +679,7 @@ pub fn write_envelope(envelope: &Envelope, out: &mut Vec<u8>) {
         out.truncate(mark);
     }
     let mut first = false;
-    envelope.extra.write_members(out, &mut first);
+    envelope.extra.write_members_except(out, &mut first, &["gm", "seq", "ts", "runId", "type", "payload"]);
     out.push(b'}');
 }
 

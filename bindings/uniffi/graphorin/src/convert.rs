@@ -1,0 +1,205 @@
+//! Host ⇄ contract conversion for Graphorin. Contract → host never fails; host → contract
+//! checks every rule the host type cannot express (non-empty strings, JSON text validity, an
+//! object for `capabilities`) and collects every problem with its path and code, as the parser
+//! does. The generated code (`generated.rs`) calls these leaf impls for every field.
+//!
+//! The same trait as the GraphMind binding's `convert.rs`, with segment paths and coded issues
+//! (Graphorin's issue shape) instead of dotted paths.
+
+use wirecontract::core::json::{JsonKind, Val};
+use wirecontract::core::{to_json, IssueCode, RawJson, Record};
+use wirecontract::graphorin as go;
+
+use crate::{Issue, JsonText, PathSegment, RpcId};
+
+/// Problems found while converting host values.
+pub(crate) type Issues = Vec<Issue>;
+
+/// A contract type with its host counterpart.
+pub(crate) trait Convert: Sized {
+    /// The uniffi type the host sees.
+    type Host;
+    /// Contract → host (never fails).
+    fn to_host(&self) -> Self::Host;
+    /// Host → contract; `None` after recording at least one issue at `path` or below.
+    fn from_host(host: &Self::Host, issues: &mut Issues, path: &[PathSegment]) -> Option<Self>;
+}
+
+/// `path` + `key`.
+pub(crate) fn join(path: &[PathSegment], key: &str) -> Vec<PathSegment> {
+    let mut out = path.to_vec();
+    out.push(PathSegment::Key { key: key.to_owned() });
+    out
+}
+
+fn issue(issues: &mut Issues, path: &[PathSegment], code: IssueCode, message: String) {
+    issues.push(Issue { path: path.to_vec(), code: Convert::to_host(&code), message });
+}
+
+impl Convert for bool {
+    type Host = bool;
+    fn to_host(&self) -> bool {
+        *self
+    }
+    fn from_host(host: &bool, _: &mut Issues, _: &[PathSegment]) -> Option<Self> {
+        Some(*host)
+    }
+}
+
+/// Every identifier and text field (§2 "Non-empty strings"): a host `String`, refused when
+/// empty with the parser's rule and message.
+impl Convert for go::NonEmptyString {
+    type Host = String;
+    fn to_host(&self) -> String {
+        self.as_str().to_owned()
+    }
+    fn from_host(host: &String, issues: &mut Issues, path: &[PathSegment]) -> Option<Self> {
+        let s = go::NonEmptyString::new(host.as_str());
+        if s.is_none() {
+            issue(issues, path, IssueCode::TooSmall, "too small: expected string to have >= 1 characters, received \"\"".to_owned());
+        }
+        s
+    }
+}
+
+/// The JSON type of an id crosses as the variant: `StringId` or `IntId`.
+impl Convert for go::RpcId {
+    type Host = RpcId;
+    fn to_host(&self) -> RpcId {
+        match self {
+            go::RpcId::Str(s) => RpcId::StringId { value: s.as_str().to_owned() },
+            go::RpcId::Int(i) => RpcId::IntId { value: *i },
+        }
+    }
+    fn from_host(host: &RpcId, issues: &mut Issues, path: &[PathSegment]) -> Option<Self> {
+        match host {
+            RpcId::StringId { value } => <go::NonEmptyString as Convert>::from_host(value, issues, path).map(go::RpcId::Str),
+            RpcId::IntId { value } => Some(go::RpcId::Int(*value)),
+        }
+    }
+}
+
+/// `replay-marker.droppedCount`: any `u64` (the contract's bound is the type's).
+impl Convert for go::Count {
+    type Host = u64;
+    fn to_host(&self) -> u64 {
+        self.0
+    }
+    fn from_host(host: &u64, _: &mut Issues, _: &[PathSegment]) -> Option<Self> {
+        Some(go::Count(*host))
+    }
+}
+
+/// An RPC `error.code`: the bare integer; catalogue codes and any other value alike.
+impl Convert for go::RpcErrorCode {
+    type Host = i64;
+    fn to_host(&self) -> i64 {
+        self.code()
+    }
+    fn from_host(host: &i64, _: &mut Issues, _: &[PathSegment]) -> Option<Self> {
+        Some(go::RpcErrorCode::from_code(*host))
+    }
+}
+
+/// Extension points cross as their exact JSON text.
+impl Convert for RawJson {
+    type Host = JsonText;
+    fn to_host(&self) -> JsonText {
+        JsonText(self.as_str().to_owned())
+    }
+    fn from_host(host: &JsonText, issues: &mut Issues, path: &[PathSegment]) -> Option<Self> {
+        match RawJson::from_json(&host.0) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                issue(issues, path, IssueCode::Custom, format!("not valid JSON text: {e}"));
+                None
+            }
+        }
+    }
+}
+
+/// `initialize.params.capabilities` crosses as JSON object text (any keys, opaque values).
+impl Convert for Record {
+    type Host = JsonText;
+    fn to_host(&self) -> JsonText {
+        JsonText(to_json(self))
+    }
+    fn from_host(host: &JsonText, issues: &mut Issues, path: &[PathSegment]) -> Option<Self> {
+        let raw = <RawJson as Convert>::from_host(host, issues, path)?;
+        if Val::root(raw.as_str()).kind() != JsonKind::Object {
+            issue(issues, path, IssueCode::InvalidType, format!("expected a JSON object text such as {{}} or {{\"x\":1}}, received {}", first_chars(raw.as_str())));
+            return None;
+        }
+        match wirecontract::core::from_json::<Record>(raw.as_str()) {
+            Ok(r) => Some(r),
+            Err(found) => {
+                for i in found {
+                    issue(issues, path, IssueCode::Custom, i.message);
+                }
+                None
+            }
+        }
+    }
+}
+
+fn first_chars(text: &str) -> String {
+    let head: String = text.chars().take(40).collect();
+    if head.len() < text.len() {
+        format!("{head}…")
+    } else {
+        head
+    }
+}
+
+impl<T: Convert> Convert for Option<T> {
+    type Host = Option<T::Host>;
+    fn to_host(&self) -> Self::Host {
+        self.as_ref().map(T::to_host)
+    }
+    fn from_host(host: &Self::Host, issues: &mut Issues, path: &[PathSegment]) -> Option<Self> {
+        match host {
+            None => Some(None),
+            Some(h) => T::from_host(h, issues, path).map(Some),
+        }
+    }
+}
+
+/// Whether `text` is one JSON value (the frame reader's rules).
+#[cfg(test)]
+pub(crate) fn is_json(text: &str) -> bool {
+    wirecontract::core::json::validate(text, wirecontract::core::json::DEFAULT_MAX_DEPTH).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn empty_strings_and_bad_json_text_are_refused_with_coded_issues() {
+        let mut issues = Issues::new();
+        let root = [PathSegment::Key { key: "params".into() }];
+        assert!(<go::NonEmptyString as Convert>::from_host(&String::new(), &mut issues, &join(&root, "runId")).is_none());
+        assert!(<go::RpcId as Convert>::from_host(&RpcId::StringId { value: String::new() }, &mut issues, &[]).is_none());
+        assert!(<RawJson as Convert>::from_host(&JsonText("{nope".into()), &mut issues, &[]).is_none());
+        assert!(<Record as Convert>::from_host(&JsonText("[]".into()), &mut issues, &[]).is_none());
+        let got: Vec<(String, IssueCode)> = issues
+            .iter()
+            .map(|i| (i.dotted_path(), <IssueCode as Convert>::from_host(&i.code, &mut Issues::new(), &[]).unwrap()))
+            .collect();
+        assert_eq!(
+            got,
+            [("params.runId".into(), IssueCode::TooSmall), (String::new(), IssueCode::TooSmall), (String::new(), IssueCode::Custom), (String::new(), IssueCode::InvalidType)]
+        );
+    }
+
+    #[test]
+    fn ids_keep_their_json_type_and_opaque_text_stays_exact() {
+        let s = <go::RpcId as Convert>::from_host(&RpcId::StringId { value: "1".into() }, &mut Issues::new(), &[]).unwrap();
+        let i = <go::RpcId as Convert>::from_host(&RpcId::IntId { value: 1 }, &mut Issues::new(), &[]).unwrap();
+        assert_ne!(s, i);
+        assert_eq!((s.to_json(), i.to_json()), ("\"1\"".to_owned(), "1".to_owned()));
+        let raw = <RawJson as Convert>::from_host(&JsonText(r#"{"a":1e400,"s":"\ud800"}"#.into()), &mut Issues::new(), &[]).unwrap();
+        assert_eq!(Convert::to_host(&raw).0, r#"{"a":1e400,"s":"\ud800"}"#);
+        assert!(is_json("null") && !is_json(""));
+    }
+}

@@ -1,0 +1,235 @@
+//! The Graphorin v1 contract (`wirecontract::graphorin`, spec graphorin-v1 §13–§14) for Kotlin
+//! and Swift through uniffi: its own uniffi namespace (Kotlin package
+//! `dev.wirecontract.graphorin`, Swift module `WirecontractGraphorin`), compiled into the same
+//! native library as GraphMind's (`libwirecontract_uniffi`, which depends on this crate).
+//!
+//! Same conventions as the GraphMind binding, opposite policy: a frame parses into its typed
+//! message or the parse throws [`ParseError`] (issues with path, code and message; the raw `id`;
+//! syntax vs schema). Layout:
+//!
+//! - `generated` (`src/generated.rs`, written by `wirecontract-uniffi-gen graphorin` from the
+//!   contract's reflection tables, drift-checked): the strict frame records, the closed enums,
+//!   `ServerMessage`/`ClientMessage` with one guard per variant, and their conversions;
+//! - `api`: parse, serialize, catalogues, subprotocol helpers, constants (hand-written);
+//! - `convert`: the `Convert` trait and its leaf impls (`NonEmptyString`, `RpcId`, …);
+//! - here: the hand-written host types every API shares ([`RpcId`], [`Issue`], errors).
+//!
+//! Host safety: every exported function that runs contract code does so under
+//! `catch_unwind`; a Rust panic becomes an `Internal` error, never an abort across FFI.
+
+// uniffi's scaffolding macros expand to `extern "C"` glue with `unsafe` blocks.
+#![allow(unsafe_code)]
+
+mod api;
+mod convert;
+mod generated;
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use wirecontract::graphorin as go;
+
+pub use api::*;
+pub use generated::*;
+
+uniffi::setup_scaffolding!();
+
+/// Exact JSON text of one value: an extension point (`result`, `payload`, `data`), the
+/// `capabilities` record, or the raw `id` of a rejected frame. On the host it is a plain string
+/// (`typealias JsonText = String`). Numbers such as `1e400` and lone-surrogate escapes survive
+/// byte for byte because the text itself crosses, never a decoded value. Decode it with any
+/// JSON library (or GraphMind's `decodeJson`, which takes the same text).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct JsonText(pub String);
+
+uniffi::custom_newtype!(JsonText, String);
+
+/// A JSON-RPC id (spec §2 "RpcId"): a non-empty string or an integer. The JSON type is part of
+/// the value (§14.4): `StringId("1")` and `IntId(1)` are different ids and each is written back
+/// as it came. Integers keep the exact value their text spells within the 64-bit signed range
+/// (`1.0`, `1e0` read as `1`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Enum)]
+pub enum RpcId {
+    /// A string id, non-empty (checked when sent).
+    StringId {
+        /// The id.
+        value: String,
+    },
+    /// An integer id.
+    IntId {
+        /// The id.
+        value: i64,
+    },
+}
+
+#[uniffi::export]
+impl RpcId {
+    /// The id as JSON text: `"req-1"` (quoted) or `7`.
+    pub fn to_json(&self) -> String {
+        match self {
+            RpcId::StringId { value } => {
+                let mut out = Vec::new();
+                wirecontract::core::json::write_string(&mut out, value);
+                String::from_utf8(out).unwrap_or_default()
+            }
+            RpcId::IntId { value } => value.to_string(),
+        }
+    }
+}
+
+/// One segment of an issue path: an object key (decoded) or an array index, as zod's
+/// `issue.path` holds them.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Enum)]
+pub enum PathSegment {
+    /// An object member name.
+    Key {
+        /// The name.
+        key: String,
+    },
+    /// An array position, 0-based.
+    Index {
+        /// The position.
+        index: u64,
+    },
+}
+
+impl From<&wirecontract::core::PathSegment> for PathSegment {
+    fn from(s: &wirecontract::core::PathSegment) -> Self {
+        match s {
+            wirecontract::core::PathSegment::Key(key) => PathSegment::Key { key: key.clone() },
+            wirecontract::core::PathSegment::Index(i) => PathSegment::Index { index: *i as u64 },
+        }
+    }
+}
+
+/// One reason a frame was rejected or could not be sent (spec §13 "Parse API"): where (`path`,
+/// segments from the frame root, empty for the root), which rule (`code`, stable), and what
+/// (`message`, English, not stable).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
+pub struct Issue {
+    /// Segments from the frame root (`[params, clientInfo, version]`); an unrecognized key's
+    /// path ends with that key.
+    pub path: Vec<PathSegment>,
+    /// The stable code (`unrecognized_keys`, `invalid_literal`, `invalid_type`, `too_small`,
+    /// `too_big`, `invalid_enum`, `invalid_discriminator`, `custom`).
+    pub code: IssueCode,
+    /// English text naming the rule and what was received; not stable.
+    pub message: String,
+}
+
+#[uniffi::export]
+impl Issue {
+    /// The path joined with `.` (`params.clientInfo.version`), `""` for the root, as the
+    /// reference server logs it.
+    pub fn dotted_path(&self) -> String {
+        let segments: Vec<String> = self
+            .path
+            .iter()
+            .map(|s| match s {
+                PathSegment::Key { key } => key.clone(),
+                PathSegment::Index { index } => index.to_string(),
+            })
+            .collect();
+        segments.join(".")
+    }
+}
+
+impl From<&go::Issue> for Issue {
+    fn from(i: &go::Issue) -> Self {
+        Issue { path: i.path.iter().map(PathSegment::from).collect(), code: convert::Convert::to_host(&i.code), message: i.message.clone() }
+    }
+}
+
+/// Why a frame did not parse (spec §13): thrown by `parseServerMessage` and friends. The two
+/// verdicts map to different server replies (§5, §8.1): `Json` → `PARSE_ERROR` (-32700) with
+/// id `0`, `Schema` → `INVALID_REQUEST` (-32600) with `replyId`; both followed by close 4008.
+///
+/// Kotlin: `ParseException.Json`/`.Schema`/`.Internal`; Swift: `ParseError.json(reason:offset:)`
+/// etc. No field is named `message` (it would shadow `Throwable.message` in Kotlin).
+#[derive(Debug, Clone, PartialEq, thiserror::Error, uniffi::Error)]
+pub enum ParseError {
+    /// Not one JSON text as `JSON.parse` reads it, invalid UTF-8 (a binary WebSocket message
+    /// reads as the empty string, which fails here too), or nested too deep.
+    #[error("frame is not valid JSON: {reason} at byte {offset}")]
+    Json {
+        /// What was wrong.
+        reason: String,
+        /// Byte offset into the frame where reading stopped.
+        offset: u64,
+    },
+    /// Valid JSON, but not a legal frame of this direction.
+    #[error("invalid frame: {} issue(s)", issues.len())]
+    Schema {
+        /// Every issue found (at least one), in frame order.
+        issues: Vec<Issue>,
+        /// The frame's `id` member as raw JSON text, any type (`"\"\""`, `"1.5"`, `"{}"`), when
+        /// the top level is an object that has one (last occurrence); else `null`/`nil`.
+        id: Option<JsonText>,
+        /// The id an error reply should carry: `id` when it is a valid RpcId, else `0`, so the
+        /// reply is always a legal frame.
+        reply_id: RpcId,
+    },
+    /// A bug in wirecontract (a Rust panic caught at the boundary). Please report it.
+    #[error("{reason}")]
+    Internal {
+        /// The panic message.
+        reason: String,
+    },
+}
+
+impl From<go::ParseError> for ParseError {
+    fn from(e: go::ParseError) -> Self {
+        match &e {
+            go::ParseError::Json { reason, offset } => ParseError::Json { reason: reason.clone(), offset: *offset as u64 },
+            go::ParseError::Schema { issues, id } => ParseError::Schema {
+                issues: issues.iter().map(Issue::from).collect(),
+                id: id.as_ref().map(|raw| JsonText(raw.as_str().to_owned())),
+                reply_id: convert::Convert::to_host(&e.reply_id()),
+            },
+        }
+    }
+}
+
+/// Why a call refused host values (parsing throws [`ParseError`] instead).
+///
+/// Kotlin: `ContractException.Build` etc.; Swift: `ContractError.Build(reason:issues:)`.
+#[derive(Debug, Clone, PartialEq, thiserror::Error, uniffi::Error)]
+pub enum ContractError {
+    /// A message could not be serialized: a field breaks a rule its host type cannot express
+    /// (an empty string, `JsonText` that is not JSON, `capabilities` that is not an object).
+    /// Nothing is written: serialization emits only legal frames.
+    #[error("{reason}")]
+    Build {
+        /// What is wrong, in one line.
+        reason: String,
+        /// Every problem found, with its path and code.
+        issues: Vec<Issue>,
+    },
+    /// `formatTicket` was given an empty ticket (the reference throws a TypeError).
+    #[error("{reason}")]
+    EmptyTicket {
+        /// What is wrong.
+        reason: String,
+    },
+    /// A bug in wirecontract (a Rust panic caught at the boundary). Please report it.
+    #[error("{reason}")]
+    Internal {
+        /// The panic message.
+        reason: String,
+    },
+}
+
+/// The text of a caught panic.
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    let msg = p.downcast_ref::<&str>().map(|s| (*s).to_owned()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic".into());
+    format!("internal error in wirecontract (please report): {msg}")
+}
+
+/// Runs contract code, turning a panic into [`ContractError::Internal`].
+pub(crate) fn guard<T>(f: impl FnOnce() -> Result<T, ContractError>) -> Result<T, ContractError> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| Err(ContractError::Internal { reason: panic_text(&*p) }))
+}
+
+/// Runs a parse, turning a panic into [`ParseError::Internal`].
+pub(crate) fn parse_guard<T>(f: impl FnOnce() -> Result<T, ParseError>) -> Result<T, ParseError> {
+    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| Err(ParseError::Internal { reason: panic_text(&*p) }))
+}
