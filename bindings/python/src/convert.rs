@@ -206,8 +206,9 @@ pub enum NonFinite {
 /// an object with `to_dict()`) to compact JSON text.
 ///
 /// # Errors
-/// `TypeError` naming the JSON Pointer-style path of the first value that has no JSON form.
-pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> PyResult<String> {
+/// [`HostError`] naming the dotted path (from the value's root) of the first value that has
+/// no JSON form; it converts into a `TypeError`/`ValueError` with `?`.
+pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> Result<String, HostError> {
     // Each frame: the container's items and the index of the next one. Paths are built only
     // when an error needs one (a path per frame would make deep values quadratic).
     enum Frame<'py> {
@@ -222,19 +223,17 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> PyResult<S
                 Frame::Seq(_, i) => i.saturating_sub(1).to_string(),
                 Frame::Map(items, i) => items
                     .get(i.saturating_sub(1))
-                    .and_then(|(k, _)| k.downcast::<PyString>().ok().map(|k| k.to_string_lossy().replace('~', "~0").replace('/', "~1")))
+                    .and_then(|(k, _)| k.downcast::<PyString>().ok().map(|k| k.to_string_lossy().into_owned()))
                     .unwrap_or_default(),
             });
         }
         if stack.len() > SHOWN {
             segs.push(format!("… ({} levels)", stack.len()));
         }
-        if segs.is_empty() {
-            "the value".to_owned()
-        } else {
-            format!("/{}", segs.join("/"))
-        }
+        segs.join(".")
     }
+    let type_err = |stack: &[Frame<'_>], message: String| HostError { path: pointer(stack), message, type_error: true };
+    let value_err = |stack: &[Frame<'_>], e: PyErr| HostError { path: pointer(stack), message: e.to_string(), type_error: false };
     let max_depth = wirecontract::core::json::DEFAULT_MAX_DEPTH;
     let mut out: Vec<u8> = Vec::new();
     let mut stack: Vec<Frame<'_>> = Vec::new();
@@ -246,9 +245,16 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> PyResult<S
             } else if let Ok(b) = v.downcast::<PyBool>() {
                 out.extend_from_slice(if b.is_true() { b"true" } else { b"false" });
             } else if let Ok(s) = v.downcast::<PyString>() {
-                write_py_str(&mut out, s)?;
+                write_py_str(&mut out, s).map_err(|e| value_err(&stack, e))?;
             } else if v.is_instance_of::<PyInt>() {
-                out.extend_from_slice(v.str()?.to_str()?.as_bytes());
+                // The integer's value, never `str(v)`: an int subclass (IntEnum, or one with its
+                // own __str__) must not put arbitrary text into the frame.
+                if let Ok(i) = v.extract::<i64>() {
+                    out.extend_from_slice(i.to_string().as_bytes());
+                } else {
+                    let digits = py_int_repr(&v).map_err(|e| value_err(&stack, e))?;
+                    out.extend_from_slice(digits.as_bytes());
+                }
             } else if let Ok(f) = v.downcast::<PyFloat>() {
                 let x = f.value();
                 if x.is_nan() || (non_finite == NonFinite::Null && x.is_infinite()) {
@@ -260,22 +266,22 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> PyResult<S
                 }
             } else if let Ok(d) = v.downcast::<PyDict>() {
                 if stack.len() >= max_depth {
-                    return Err(PyValueError::new_err(format!("value nests deeper than {max_depth} levels at {}", pointer(&stack))));
+                    return Err(HostError { path: pointer(&stack), message: format!("value nests deeper than {max_depth} levels"), type_error: false });
                 }
                 out.push(b'{');
                 stack.push(Frame::Map(d.iter().collect(), 0));
             } else if v.is_instance_of::<PyList>() || v.is_instance_of::<PyTuple>() {
                 if stack.len() >= max_depth {
-                    return Err(PyValueError::new_err(format!("value nests deeper than {max_depth} levels at {}", pointer(&stack))));
+                    return Err(HostError { path: pointer(&stack), message: format!("value nests deeper than {max_depth} levels"), type_error: false });
                 }
                 out.push(b'[');
-                let items: Vec<_> = v.try_iter()?.collect::<PyResult<_>>()?;
+                let items: Vec<_> = v.try_iter().and_then(|it| it.collect::<PyResult<_>>()).map_err(|e| value_err(&stack, e))?;
                 stack.push(Frame::Seq(items, 0));
             } else if let Some(raw) = crate::object::wire_json_of(&v) {
                 out.extend_from_slice(raw.as_bytes());
             } else {
                 let tn = v.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string());
-                return Err(PyTypeError::new_err(format!("{}: a {tn} has no JSON form (use dict, list, str, int, float, bool or None)", pointer(&stack))));
+                return Err(type_err(&stack, format!("a {tn} has no JSON form (use dict, list, str, int, float, bool or None)")));
             }
         }
         // Advance the innermost container.
@@ -300,15 +306,15 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> PyResult<S
                     if *i > 0 {
                         out.push(b',');
                     }
-                    let (k, v) = &items[*i];
+                    let (k, v) = (items[*i].0.clone(), items[*i].1.clone());
                     *i += 1;
                     let Ok(ks) = k.downcast::<PyString>() else {
                         let tn = k.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string());
-                        return Err(PyTypeError::new_err(format!("{}: dict keys must be str, found a {tn} key", pointer(&stack))));
+                        return Err(type_err(&stack, format!("dict keys must be str, found a {tn} key")));
                     };
-                    write_py_str(&mut out, ks)?;
+                    write_py_str(&mut out, ks).map_err(|e| value_err(&stack, e))?;
                     out.push(b':');
-                    next = Some(v.clone());
+                    next = Some(v);
                 } else {
                     out.push(b'}');
                     stack.pop();
@@ -316,7 +322,51 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> PyResult<S
             }
         }
     }
-    String::from_utf8(out).map_err(|_| PyValueError::new_err("internal error: non-UTF-8 output"))
+    String::from_utf8(out).map_err(|_| HostError { path: String::new(), message: "internal error: non-UTF-8 output".into(), type_error: false })
+}
+
+/// A host value with no JSON form: where (dotted path from the value's root, `""` for the
+/// root) and why.
+#[derive(Debug)]
+pub struct HostError {
+    /// Dotted path from the converted value's root.
+    pub path: String,
+    /// What is wrong.
+    pub message: String,
+    /// `TypeError` (wrong kind of value) rather than `ValueError`.
+    pub type_error: bool,
+}
+
+impl HostError {
+    /// `path: message`, or just the message at the root.
+    pub fn describe(&self, prefix: &str) -> String {
+        let path = self.full_path(prefix);
+        if path.is_empty() {
+            self.message.clone()
+        } else {
+            format!("{path}: {}", self.message)
+        }
+    }
+
+    /// The path with `prefix` (e.g. `payload`) in front.
+    pub fn full_path(&self, prefix: &str) -> String {
+        match (prefix.is_empty(), self.path.is_empty()) {
+            (true, _) => self.path.clone(),
+            (false, true) => prefix.to_owned(),
+            (false, false) => format!("{prefix}.{}", self.path),
+        }
+    }
+}
+
+impl From<HostError> for PyErr {
+    fn from(e: HostError) -> PyErr {
+        let text = e.describe("");
+        if e.type_error {
+            PyTypeError::new_err(text)
+        } else {
+            PyValueError::new_err(text)
+        }
+    }
 }
 
 /// Writes a Python `str` as a JSON string literal; lone surrogates become `\udxxx`.
@@ -354,4 +404,17 @@ fn flush(out: &mut Vec<u8>, text: &mut String, scratch: &mut Vec<u8>) {
     write_string(scratch, text);
     out.extend_from_slice(&scratch[1..scratch.len() - 1]);
     text.clear();
+}
+
+/// `int.__repr__(v)`: the decimal digits of an int (or int subclass) value.
+fn py_int_repr(v: &Bound<'_, PyAny>) -> PyResult<String> {
+    let int_type = v.py().get_type::<PyInt>();
+    let text = int_type.getattr("__repr__")?.call1((v,))?;
+    let text: String = text.extract()?;
+    // Defensive: only digits and a sign may reach the frame.
+    if text.bytes().enumerate().all(|(i, c)| c.is_ascii_digit() || (i == 0 && c == b'-')) && !text.is_empty() {
+        Ok(text)
+    } else {
+        Err(PyTypeError::new_err("an int whose value has no decimal form"))
+    }
 }

@@ -343,13 +343,34 @@ pub fn parse_envelope(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<PyOb
     let text = match py_to_json(value, NonFinite::Overflow) {
         Ok(t) => t,
         Err(e) => {
-            let reason = format!("value is not JSON-representable: {}", e.value(py));
-            return outcome_to_py(py, gm::ParseOutcome::Invalid { reason, issues: Some(Vec::new()) });
+            let reason = format!("value is not JSON-representable: {}", e.describe(""));
+            let issues = vec![CoreIssue { path: e.path, message: e.message }];
+            return outcome_to_py(py, gm::ParseOutcome::Invalid { reason, issues: Some(issues) });
         }
     };
     let out = guard(|| gm::parse_envelope_json_with(&text, &gm::ParseOptions { max_frame_bytes: usize::MAX, ..Default::default() }))?;
     // A decoded value has no JSON syntax; only depth can fail at step 1.
     outcome_to_py(py, out)
+}
+
+/// A `BuildError` for a payload host value with no JSON form: `.reason` and `.issues` as for
+/// every other build failure, the path dotted from the frame root (`payload.output.0`).
+fn host_build_error(py: Python<'_>, e: &crate::convert::HostError) -> PyErr {
+    build_error(py, &gm::BuildError { reason: format!("payload has no JSON form: {}", e.describe("payload")), issues: vec![CoreIssue { path: e.full_path("payload"), message: e.message.clone() }] })
+}
+
+/// `seq`/`ts` as given from Python: any int; negative or beyond 2**53 − 1 is a `BuildError`
+/// naming the field (a bool is refused: it is not a counter).
+fn counter(py: Python<'_>, name: &str, v: &Bound<'_, PyAny>) -> PyResult<u64> {
+    let bad = |message: String| build_error(py, &gm::BuildError { reason: format!("{name} out of range"), issues: vec![CoreIssue { path: name.to_owned(), message }] });
+    if v.is_instance_of::<pyo3::types::PyBool>() || !v.is_instance_of::<pyo3::types::PyInt>() {
+        let tn = v.get_type().name().map_or_else(|_| String::new(), |n| n.to_string());
+        return Err(bad(format!("expected a nonnegative integer, received {tn}")));
+    }
+    match v.extract::<i128>() {
+        Ok(i) if (0..=9_007_199_254_740_991).contains(&i) => Ok(i as u64),
+        _ => Err(bad("expected an integer in [0, 2**53 - 1]".into())),
+    }
 }
 
 fn build_error(py: Python<'_>, e: &gm::BuildError) -> PyErr {
@@ -370,8 +391,10 @@ fn build_error(py: Python<'_>, e: &gm::BuildError) -> PyErr {
 /// `create_unknown_envelope`), or `seq`/`ts` beyond 2**53 − 1.
 #[pyfunction]
 #[pyo3(signature = (r#type, payload, seq, run_id, ts=None))]
-pub fn create_envelope(py: Python<'_>, r#type: &str, payload: &Bound<'_, PyAny>, seq: u64, run_id: &str, ts: Option<u64>) -> PyResult<Envelope> {
-    let payload_json = py_to_json(payload, NonFinite::Null).map_err(|e| BuildError::new_err(format!("payload: {}", e.value(py))))?;
+pub fn create_envelope(py: Python<'_>, r#type: &str, payload: &Bound<'_, PyAny>, seq: &Bound<'_, PyAny>, run_id: &str, ts: Option<&Bound<'_, PyAny>>) -> PyResult<Envelope> {
+    let seq = counter(py, "seq", seq)?;
+    let ts = ts.filter(|t| !t.is_none()).map(|t| counter(py, "ts", t)).transpose()?;
+    let payload_json = py_to_json(payload, NonFinite::Null).map_err(|e| host_build_error(py, &e))?;
     let env = guard(|| gm::create_envelope_json(r#type, &payload_json, seq, run_id, ts))?.map_err(|e| build_error(py, &e))?;
     Ok(Envelope { inner: Arc::new(env) })
 }
@@ -383,11 +406,13 @@ pub fn create_envelope(py: Python<'_>, r#type: &str, payload: &Bound<'_, PyAny>,
 /// value; `omit_payload=True` leaves the key out). Raises `BuildError` for a known type.
 #[pyfunction]
 #[pyo3(signature = (r#type, payload, seq, run_id, ts=None, *, omit_payload=false))]
-pub fn create_unknown_envelope(py: Python<'_>, r#type: &str, payload: &Bound<'_, PyAny>, seq: u64, run_id: &str, ts: Option<u64>, omit_payload: bool) -> PyResult<Envelope> {
+pub fn create_unknown_envelope(py: Python<'_>, r#type: &str, payload: &Bound<'_, PyAny>, seq: &Bound<'_, PyAny>, run_id: &str, ts: Option<&Bound<'_, PyAny>>, omit_payload: bool) -> PyResult<Envelope> {
+    let seq = counter(py, "seq", seq)?;
+    let ts = ts.filter(|t| !t.is_none()).map(|t| counter(py, "ts", t)).transpose()?;
     let raw = if omit_payload {
         None
     } else {
-        let text = py_to_json(payload, NonFinite::Null).map_err(|e| BuildError::new_err(format!("payload: {}", e.value(py))))?;
+        let text = py_to_json(payload, NonFinite::Null).map_err(|e| host_build_error(py, &e))?;
         Some(wirecontract::core::RawJson::from_json(&text).map_err(|e| BuildError::new_err(format!("payload: {e}")))?)
     };
     let env = guard(|| gm::create_unknown_envelope(r#type, raw, seq, run_id, ts))?.map_err(|e| build_error(py, &e))?;
@@ -467,6 +492,13 @@ pub fn export_json_schema_string() -> String {
 }
 
 fn matcher_from(py: Python<'_>, v: &Bound<'_, PyAny>, what: &str) -> PyResult<gm::BreakpointMatcher> {
+    if let Ok(w) = v.downcast::<WireObject>() {
+        // Another contract object (a payload, a Graphorin frame) is not a matcher.
+        let name = w.getattr("type_name")?.extract::<String>()?;
+        if name != "BreakpointMatcher" {
+            return Err(PyTypeError::new_err(format!("{what} must be a dict or a BreakpointMatcher, not a {name}")));
+        }
+    }
     let text = py_to_json(v, NonFinite::Null)?;
     from_json::<gm::BreakpointMatcher>(&text).map_err(|issues| {
         let list: Vec<String> = issues.iter().map(|i| if i.path.is_empty() { i.message.clone() } else { format!("{}: {}", i.path, i.message) }).collect();

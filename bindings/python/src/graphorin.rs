@@ -191,24 +191,40 @@ pub fn variant(message: &Bound<'_, PyAny>) -> PyResult<&'static str> {
     }
 }
 
+/// A subprotocol offer as the reference reads it (§7): a string (one header value, split on
+/// commas), a list or tuple of strings, or anything else (the empty offer).
+fn offer_entries(offer: &Bound<'_, PyAny>) -> Vec<String> {
+    if let Ok(s) = offer.downcast::<PyString>() {
+        return vec![s.to_string_lossy().into_owned()];
+    }
+    if offer.is_instance_of::<PyList>() || offer.is_instance_of::<PyTuple>() {
+        if let Ok(items) = offer.try_iter() {
+            return items.filter_map(Result::ok).filter_map(|i| i.downcast::<PyString>().ok().map(|s| s.to_string_lossy().into_owned())).collect();
+        }
+    }
+    Vec::new()
+}
+
 /// negotiate(offer, /)
 /// --
 ///
-/// The subprotocol to answer a WebSocket offer (list of strings) with, or `None` (§ subprotocol).
+/// The subprotocol to answer a WebSocket offer with, or `None` (§7). `offer`: a header value
+/// (`"a, b"`), a list of them, or anything else (no match).
 #[pyfunction]
 #[pyo3(signature = (offer, /))]
-pub fn negotiate(offer: Vec<String>) -> Option<&'static str> {
-    go::negotiate(offer)
+pub fn negotiate(offer: &Bound<'_, PyAny>) -> Option<&'static str> {
+    go::negotiate(offer_entries(offer))
 }
 
 /// parse_ticket(offer, /)
 /// --
 ///
-/// The auth ticket carried in a subprotocol offer (`ticket.<t>`), or `None`.
+/// The auth ticket carried in a subprotocol offer (`ticket.<t>`), or `None`; `offer` as for
+/// `negotiate`.
 #[pyfunction]
 #[pyo3(signature = (offer, /))]
-pub fn parse_ticket(offer: Vec<String>) -> Option<String> {
-    go::parse_ticket(offer)
+pub fn parse_ticket(offer: &Bound<'_, PyAny>) -> Option<String> {
+    go::parse_ticket(offer_entries(offer))
 }
 
 /// format_ticket(ticket, /)
@@ -236,10 +252,11 @@ pub fn close_code_for(reason: &str) -> PyResult<u16> {
 /// close_code_reason(code, /)
 /// --
 ///
-/// The close reason for a code 4001–4008, or `None`.
+/// The close reason for a code 4001–4008, or `None` for any other value (§6).
 #[pyfunction]
 #[pyo3(signature = (code, /))]
-pub fn close_code_reason(code: u16) -> Option<&'static str> {
+pub fn close_code_reason(code: &Bound<'_, PyAny>) -> Option<&'static str> {
+    let code: u16 = code.extract::<i64>().ok().and_then(|c| u16::try_from(c).ok())?;
     go::close_code_reason(code).map(go::CloseReason::as_str)
 }
 

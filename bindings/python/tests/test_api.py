@@ -224,6 +224,50 @@ def test_bad_arguments_raise_exceptions_not_panics() -> None:
     with pytest.raises(TypeError):
         gm.serialize_envelope({"gm": 1})  # type: ignore[arg-type]
     r = gm.parse_envelope({"gm": 1, "seq": 1, "ts": 1, "runId": "r", "type": "mode.set", "payload": {"mode": object()}})
-    assert r.kind == "invalid" and "payload/mode" in r.reason
+    assert r.kind == "invalid" and "payload.mode" in r.reason
+    assert [i.path for i in r.issues] == ["payload.mode"]
     for garbage in (b"\xff\xfe", b"\x00", "\udc00", bytearray(b"{}")):
         assert gm.parse_envelope_json(garbage).kind == "invalid"
+
+
+def test_int_subclasses_are_written_by_value_never_by_str() -> None:
+    import enum
+
+    class Status(enum.IntEnum):
+        ONE = 1
+
+        def __str__(self) -> str:
+            return "Status.ONE"
+
+    class Evil(int):
+        def __str__(self) -> str:
+            return '0,"injected":true'
+
+    env = gm.create_envelope("node.finished", {"nodeId": "n", "durationMs": Status.ONE, "status": "ok"}, 1, "r", ts=0)
+    assert '"durationMs":1,' in gm.serialize_envelope(env)
+    env = gm.create_unknown_envelope("x", {"a": Evil(5)}, 1, "r", ts=0)
+    assert gm.serialize_envelope(env).endswith('"payload":{"a":5}}')
+    assert gm.parse_envelope({"gm": 1, "seq": Evil(3), "ts": 0, "runId": "r", "type": "mode.set", "payload": {"mode": "run"}}).envelope.seq == 3
+
+
+def test_build_errors_always_carry_reason_and_dotted_issues() -> None:
+    with pytest.raises(gm.BuildError) as ei:
+        gm.create_envelope("exec.resume", {"pauseId": "p", "action": "inject", "output": [0, {1, 2}]}, 1, "r")
+    assert ei.value.reason.startswith("payload has no JSON form")
+    assert [i.path for i in ei.value.issues] == ["payload.output.1"]
+    with pytest.raises(gm.BuildError) as ei:
+        gm.create_envelope("exec.resume", {"pauseId": "p", "action": "inject", "output": {1: "x"}}, 1, "r")
+    assert "dict keys must be str" in ei.value.issues[0].message
+    for bad in (-1, 2**53, True, 1.5):
+        with pytest.raises(gm.BuildError) as ei:
+            gm.create_envelope("mode.set", {"mode": "run"}, bad, "r")
+        assert ei.value.issues[0].path == "seq"
+        with pytest.raises(gm.BuildError) as ei:
+            gm.create_envelope("mode.set", {"mode": "run"}, 1, "r", ts=bad)
+        assert ei.value.issues[0].path == "ts"
+
+
+def test_only_matchers_are_matchers() -> None:
+    other = gm.parse_envelope_json(FRAME).envelope.payload
+    with pytest.raises(TypeError, match="NodeStarted"):
+        gm.matchers_equal(other, {})

@@ -80,6 +80,13 @@ def test_catalogues_and_subprotocol_helpers() -> None:
     assert go.parse_ticket([go.SUBPROTOCOL_NAME, ticket]) == "t0k"
     with pytest.raises(ValueError):
         go.format_ticket("")
+    # §7: an offer may be one header value (comma-separated), a list, or anything else (empty).
+    assert go.negotiate(go.SUBPROTOCOL_NAME) == go.SUBPROTOCOL_NAME
+    assert go.negotiate(f"x, {go.SUBPROTOCOL_NAME}") == go.SUBPROTOCOL_NAME
+    assert go.parse_ticket("a, ticket.x") == "x"
+    assert go.negotiate(None) is None and go.parse_ticket(42) is None
+    # §6: any code outside the table maps to nothing.
+    assert go.close_code_reason(2**70) is None and go.close_code_reason(-1) is None
 
 
 def test_build_only_legal_frames() -> None:
