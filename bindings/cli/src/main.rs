@@ -150,9 +150,8 @@ impl Judge {
     /// one byte, so the parser still reports it as too big) to keep memory bounded.
     fn max_frame_bytes(self) -> usize {
         match self {
-            Judge::GraphMind => graphmind::DEFAULT_MAX_FRAME_BYTES,
-            // Graphorin sets no frame cap of its own; use the same bound for memory safety.
-            Judge::Graphorin(_) => graphmind::DEFAULT_MAX_FRAME_BYTES,
+            // Graphorin sets no frame cap of its own; the same bound keeps memory safe.
+            Judge::GraphMind | Judge::Graphorin(_) => graphmind::DEFAULT_MAX_FRAME_BYTES,
         }
     }
 

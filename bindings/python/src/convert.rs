@@ -208,6 +208,7 @@ pub enum NonFinite {
 /// # Errors
 /// [`HostError`] naming the dotted path (from the value's root) of the first value that has
 /// no JSON form; it converts into a `TypeError`/`ValueError` with `?`.
+#[allow(clippy::too_many_lines)] // one iterative walk; splitting it would scatter the stack
 pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> Result<String, HostError> {
     // Each frame: the container's items and the index of the next one. Paths are built only
     // when an error needs one (a path per frame would make deep values quadratic).
@@ -275,7 +276,7 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> Result<Str
                     return Err(HostError { path: pointer(&stack), message: format!("value nests deeper than {max_depth} levels"), type_error: false });
                 }
                 out.push(b'[');
-                let items: Vec<_> = v.try_iter().and_then(|it| it.collect::<PyResult<_>>()).map_err(|e| value_err(&stack, e))?;
+                let items: Vec<_> = v.try_iter().and_then(Iterator::collect::<PyResult<_>>).map_err(|e| value_err(&stack, e))?;
                 stack.push(Frame::Seq(items, 0));
             } else if let Some(raw) = crate::object::wire_json_of(&v) {
                 out.extend_from_slice(raw.as_bytes());

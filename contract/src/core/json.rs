@@ -196,7 +196,7 @@ pub fn validate(src: &str, max_depth: usize) -> Result<(), SyntaxError> {
     'value: loop {
         // Read one value at `pos`.
         match src.get(pos) {
-            Some(b'{') | Some(b'[') => {
+            Some(b'{' | b'[') => {
                 let is_obj = src[pos] == b'{';
                 if stack.len() >= max_depth {
                     return Err(SyntaxError {

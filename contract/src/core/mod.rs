@@ -506,13 +506,11 @@ pub(crate) fn write_key(out: &mut Vec<u8>, key: &str, first: &mut bool) {
 
 impl<T: WireValue> WireField for T {
     fn read_field(ctx: &mut Ctx, v: Option<Val<'_>>, path: &Path<'_>) -> Option<Self> {
-        match v {
-            Some(v) => T::read(ctx, v, path),
-            None => {
-                ctx.issue_with(path, IssueCode::InvalidType, format!("expected {}, received undefined (the field is required)", T::EXPECTED));
-                None
-            }
+        if let Some(v) = v {
+            return T::read(ctx, v, path);
         }
+        ctx.issue_with(path, IssueCode::InvalidType, format!("expected {}, received undefined (the field is required)", T::EXPECTED));
+        None
     }
     fn write_field(&self, key: &str, out: &mut Vec<u8>, first: &mut bool) {
         write_key(out, key, first);

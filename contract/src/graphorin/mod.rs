@@ -179,9 +179,12 @@ message_union! {
     }
 }
 
+/// One row of [`OBJECTS`]: `(type name, known fields, constant members (wire name, value))`.
+pub type ObjectRow = (&'static str, &'static [crate::core::FieldInfo], &'static [(&'static str, &'static str)]);
+
 /// Every contract object type of this protocol: `(name, fields, constant members)`, frames
 /// last, for generators (stubs, bindings) and reflection-driven tests.
-pub const OBJECTS: &[(&str, &[crate::core::FieldInfo], &[(&str, &str)])] = {
+pub const OBJECTS: &[ObjectRow] = {
     use crate::core::Described as D;
     macro_rules! rows {
         ($($t:ident),+ $(,)?) => { &[$( (<$t as D>::NAME, <$t as D>::FIELDS, <$t as D>::LITERALS) ),+] };
