@@ -4,6 +4,7 @@
 
 pub mod cursor;
 pub mod json;
+pub(crate) mod schema;
 #[macro_use]
 mod macros;
 

@@ -11,6 +11,7 @@ use serde_json::{json, Map, Value};
 
 use super::{each_payload_schema, MESSAGE_TYPES, PROTOCOL_VERSION};
 use crate::core::json::MAX_SAFE_INTEGER;
+use crate::core::schema::strip_null;
 
 /// The schema's `$id`.
 pub const SCHEMA_ID: &str = "https://graphmind.dev/wire/v1/envelope.schema.json";
@@ -136,45 +137,6 @@ fn finite_numbers(v: &mut Value) {
             }
         }
         Value::Array(items) => items.iter_mut().for_each(finite_numbers),
-        _ => {}
-    }
-}
-
-/// Optional is not nullable (§5.11): removes the `null` schemars adds for `Option<T>`.
-/// Nothing in the contract is nullable, and opaque values are `true`, so this is exact.
-fn strip_null(v: &mut Value) {
-    match v {
-        Value::Object(map) => {
-            if let Some(Value::Array(types)) = map.get_mut("type") {
-                types.retain(|t| t != "null");
-                if types.len() == 1 {
-                    let only = types.remove(0);
-                    map.insert("type".into(), only);
-                }
-            }
-            if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
-                branches.retain(|b| b.get("type").and_then(Value::as_str) != Some("null"));
-                if branches.len() == 1 {
-                    let only = branches.remove(0);
-                    map.remove("anyOf");
-                    match only {
-                        Value::Object(inner) => {
-                            for (k, val) in inner {
-                                map.entry(k).or_insert(val);
-                            }
-                        }
-                        Value::Bool(true) => {}
-                        other => {
-                            map.insert("allOf".into(), Value::Array(vec![other]));
-                        }
-                    }
-                }
-            }
-            for child in map.values_mut() {
-                strip_null(child);
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(strip_null),
         _ => {}
     }
 }

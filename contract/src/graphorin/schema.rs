@@ -14,6 +14,7 @@ use schemars::generate::SchemaSettings;
 use serde_json::{json, Map, Value};
 
 use super::{ClientMessage, ServerMessage};
+use crate::core::schema::strip_null;
 
 /// The schema's `$id`. The spec names none; this follows the GraphMind one's pattern.
 pub const SCHEMA_ID: &str = "https://graphorin.dev/wire/v1/frame.schema.json";
@@ -98,38 +99,6 @@ fn add_literals(def: &mut Map<String, Value>, literals: &[(&str, &str)]) {
         required.extend(existing);
     }
     def.insert("required".into(), Value::Array(required));
-}
-
-/// Optional is not nullable (§2): removes the `null` schemars adds for `Option<T>`. Only
-/// opaque values (`true`) accept `null` in this contract, so this is exact.
-fn strip_null(v: &mut Value) {
-    match v {
-        Value::Object(map) => {
-            if let Some(Value::Array(types)) = map.get_mut("type") {
-                types.retain(|t| t != "null");
-                if types.len() == 1 {
-                    let only = types.remove(0);
-                    map.insert("type".into(), only);
-                }
-            }
-            if let Some(Value::Array(branches)) = map.get_mut("anyOf") {
-                let before = branches.len();
-                branches.retain(|b| b.get("type").and_then(Value::as_str) != Some("null"));
-                if branches.len() == 1 && before == 2 {
-                    let only = branches.remove(0);
-                    map.remove("anyOf");
-                    if let Value::Object(inner) = only {
-                        for (k, val) in inner {
-                            map.entry(k).or_insert(val);
-                        }
-                    }
-                }
-            }
-            map.values_mut().for_each(strip_null);
-        }
-        Value::Array(items) => items.iter_mut().for_each(strip_null),
-        _ => {}
-    }
 }
 
 /// Rebuilds every object with sorted keys, whatever serde_json's map ordering feature is.
