@@ -194,50 +194,11 @@ impl<'s> Cursor<'s> {
         self.text.get(start..end)
     }
 
+    /// The number grammar is the validator's ([`super::json::scan_number`]); a failure here
+    /// only sends the frame to the two-pass reader, which reports it.
     #[inline(always)]
     fn scan_number(&self, start: usize) -> Option<usize> {
-        let src = self.src;
-        let mut pos = start;
-        if src.get(pos) == Some(&b'-') {
-            pos += 1;
-        }
-        match src.get(pos)? {
-            b'0' => pos += 1,
-            b'1'..=b'9' => {
-                pos += 1;
-                while matches!(src.get(pos), Some(b'0'..=b'9')) {
-                    pos += 1;
-                }
-            }
-            _ => return None,
-        }
-        if src.get(pos) == Some(&b'.') {
-            pos += 1;
-            if !matches!(src.get(pos), Some(b'0'..=b'9')) {
-                return None;
-            }
-            while matches!(src.get(pos), Some(b'0'..=b'9')) {
-                pos += 1;
-            }
-        }
-        if matches!(src.get(pos), Some(b'e' | b'E')) {
-            pos += 1;
-            if matches!(src.get(pos), Some(b'+' | b'-')) {
-                pos += 1;
-            }
-            if !matches!(src.get(pos), Some(b'0'..=b'9')) {
-                return None;
-            }
-            while matches!(src.get(pos), Some(b'0'..=b'9')) {
-                pos += 1;
-            }
-        }
-        // A digit right after `0` (`01`) is a syntax error; any other byte is the next
-        // token's business.
-        if matches!(src.get(pos), Some(b'0'..=b'9')) {
-            return None;
-        }
-        Some(pos)
+        super::json::scan_number(self.src, start).ok()
     }
 
     /// The value of a number token, as `JSON.parse` computes it.

@@ -129,7 +129,8 @@ fn scan_string(src: &[u8], start: usize) -> Result<usize, SyntaxError> {
 }
 
 /// Validates a number at `pos`; returns the offset after it.
-fn scan_number(src: &[u8], start: usize) -> Result<usize, SyntaxError> {
+#[inline]
+pub(crate) fn scan_number(src: &[u8], start: usize) -> Result<usize, SyntaxError> {
     let mut pos = start;
     if src.get(pos) == Some(&b'-') {
         pos += 1;
