@@ -16,3 +16,4 @@
 pub mod core;
 pub mod graphmind;
 pub mod graphorin;
+pub mod registry;

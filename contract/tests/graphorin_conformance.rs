@@ -460,9 +460,9 @@ fn every_message_can_be_walked_generically() {
         walked += 1;
     }
     assert!(walked > 50, "walked only {walked} messages");
-    assert_eq!(<ServerPongFrame as Described>::LITERALS, [("v", "1"), ("kind", "pong")]);
-    assert_eq!(<ClientPingRequest as Described>::LITERALS, [("v", "1"), ("jsonrpc", "2.0"), ("method", "ping")]);
-    let fields: Vec<&str> = <ClientPingRequest as Described>::FIELDS.iter().map(|f| f.wire).collect();
+    assert_eq!(<ServerPongFrame as Described>::DESC.literals, [("v", "1"), ("kind", "pong")]);
+    assert_eq!(<ClientPingRequest as Described>::DESC.literals, [("v", "1"), ("jsonrpc", "2.0"), ("method", "ping")]);
+    let fields: Vec<&str> = <ClientPingRequest as Described>::DESC.fields.iter().map(|f| f.wire).collect();
     assert_eq!(fields, ["id", "params"]);
 }
 

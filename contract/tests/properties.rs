@@ -6,6 +6,7 @@ mod common;
 
 use proptest::prelude::*;
 use wirecontract::core::json;
+use wirecontract::registry::{FieldDesc, ObjectDesc, Scalar, Ty};
 use wirecontract::graphmind::{self as gm, parse_envelope_json, parse_envelope_json_bytes, serialize_envelope, ParseOutcome};
 
 fn vectors() -> &'static [common::Vector] {
@@ -60,7 +61,7 @@ proptest! {
     fn generated_envelopes_of_all_16_types_parse_ok_and_round_trip(seed in any::<u64>(), which in 0usize..16) {
         let ty = gm::MESSAGE_TYPES[which];
         let mut g = Gen(seed | 1);
-        let payload = g.object(gm::payload_type_name(ty).unwrap());
+        let payload = g.object(gm::PROTOCOL.message(ty).unwrap().payload);
         let frame = format!(r#"{{"gm":1,"seq":{},"ts":{},"runId":{},"type":"{ty}","payload":{payload}{}}}"#, g.safe_int(), g.safe_int(), g.string(), g.extras(&["gm", "seq", "ts", "runId", "type", "payload"], true));
         let out = parse_envelope_json(&frame);
         prop_assert!(matches!(&out, ParseOutcome::Ok(e) if e.message_type() == ty), "{frame}\n{out:?}");
@@ -164,38 +165,40 @@ impl Gen {
         out
     }
 
-    fn value(&mut self, ty: &str) -> Option<String> {
-        if let Some(inner) = ty.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')) {
-            return if self.chance(50) { self.value(inner) } else { None };
+    fn field(&mut self, f: &FieldDesc) -> Option<String> {
+        if !f.required && !self.chance(50) {
+            return None;
         }
-        if let Some(inner) = ty.strip_prefix("Vec<").and_then(|t| t.strip_suffix('>')) {
-            let items: Vec<String> = (0..self.below(4)).filter_map(|_| self.value(inner)).collect();
-            return Some(format!("[{}]", items.join(",")));
-        }
-        Some(match ty {
-            "String" => self.string(),
-            "bool" => ["true", "false"][self.below(2) as usize].into(),
-            "u64" | "i64" => self.safe_int(),
-            "NonZeroU64" => (self.below(1000) + 1).to_string(),
-            "f64" | "NonNegativeF64" => self.number(),
-            "RawJson" => self.any(0),
-            "Record" => {
-                let members: Vec<String> = (0..self.below(4)).map(|i| format!("\"k{i}\":{}", self.any(1))).collect();
-                format!("{{{}}}", members.join(","))
-            }
-            other => {
-                if let Some((_, values)) = gm::ENUMS.iter().find(|(n, _)| *n == other) {
-                    format!("\"{}\"", values[self.below(values.len() as u64) as usize])
-                } else {
-                    self.object(other)
-                }
-            }
-        })
+        Some(self.value(&f.ty))
     }
 
-    fn object(&mut self, name: &str) -> String {
-        let fields = gm::OBJECTS.iter().find(|(n, _)| *n == name).unwrap_or_else(|| panic!("no object {name}")).1;
-        let mut members: Vec<String> = fields.iter().filter_map(|f| self.value(f.ty).map(|v| format!("\"{}\":{v}", f.wire))).collect();
+    fn value(&mut self, ty: &Ty) -> String {
+        match ty {
+            Ty::List(inner) => {
+                let items: Vec<String> = (0..self.below(4)).map(|_| self.value(inner)).collect();
+                format!("[{}]", items.join(","))
+            }
+            Ty::Enum(e) => format!("\"{}\"", e.values[self.below(e.values.len() as u64) as usize].wire),
+            Ty::Object(o) => self.object(o),
+            Ty::Scalar(s) => match s {
+                Scalar::String => self.string(),
+                Scalar::Bool => ["true", "false"][self.below(2) as usize].into(),
+                Scalar::SafeUInt | Scalar::SafeInt => self.safe_int(),
+                Scalar::PositiveSafeUInt => (self.below(1000) + 1).to_string(),
+                Scalar::Finite | Scalar::NonNegativeFinite => self.number(),
+                Scalar::Opaque => self.any(0),
+                Scalar::OpaqueRecord => {
+                    let members: Vec<String> = (0..self.below(4)).map(|i| format!("\"k{i}\":{}", self.any(1))).collect();
+                    format!("{{{}}}", members.join(","))
+                }
+                other => panic!("no GraphMind field has the scalar {other:?}"),
+            },
+        }
+    }
+
+    fn object(&mut self, o: &ObjectDesc) -> String {
+        let fields = o.fields;
+        let mut members: Vec<String> = fields.iter().filter_map(|f| self.field(f).map(|v| format!("\"{}\":{v}", f.wire))).collect();
         // Wire order is free: shuffle a little.
         if members.len() > 1 && self.chance(30) {
             let i = self.below(members.len() as u64) as usize;

@@ -208,11 +208,11 @@ fn vocabulary() -> &'static [&'static str] {
     static VOCAB: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
     VOCAB.get_or_init(|| {
         let mut v: Vec<&'static str> = Vec::new();
-        for (_, fields) in gm::OBJECTS {
-            v.extend(fields.iter().map(|f| f.wire));
+        for o in gm::PROTOCOL.objects() {
+            v.extend(o.fields.iter().map(|f| f.wire));
         }
-        for (_, values) in gm::ENUMS {
-            v.extend_from_slice(values);
+        for e in gm::PROTOCOL.enums() {
+            v.extend(e.wire_values());
         }
         v.extend_from_slice(gm::MESSAGE_TYPES);
         v.extend_from_slice(gm::KNOWN_CAPABILITIES);

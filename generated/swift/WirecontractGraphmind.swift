@@ -897,7 +897,7 @@ public func FfiConverterTypeBreakpointSet_lower(_ value: BreakpointSet) -> RustB
  */
 public struct ClientVersions: Equatable, Hashable {
     /**
-     * Wire `protocol`: integer, |x| ≤ 2^53 − 1 (checked when sent).
+     * Wire `protocol`: integer, |x| ≤ 2^53 − 1.
      */
     public var `protocol`: Int64
     /**
@@ -914,7 +914,7 @@ public struct ClientVersions: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `protocol`: integer, |x| ≤ 2^53 − 1 (checked when sent).
+         * Wire `protocol`: integer, |x| ≤ 2^53 − 1.
          */`protocol`: Int64, 
         /**
          * Wire `client`: string.
@@ -979,7 +979,7 @@ public func FfiConverterTypeClientVersions_lower(_ value: ClientVersions) -> Rus
  */
 public struct EditedValue: Equatable, Hashable {
     /**
-     * Wire `after`: opaque JSON value as text (decode with `decodeJson`).
+     * Wire `after`: any JSON value (kept as its exact text).
      */
     public var after: JsonText
     /**
@@ -992,7 +992,7 @@ public struct EditedValue: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `after`: opaque JSON value as text (decode with `decodeJson`).
+         * Wire `after`: any JSON value (kept as its exact text).
          */after: JsonText, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -1506,11 +1506,11 @@ public struct ExecResume: Equatable, Hashable {
      */
     public var action: ResumeAction
     /**
-     * Wire `output`: opaque JSON value as text (decode with `decodeJson`); optional (`null`/`nil`: absent).
+     * Wire `output`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
      */
     public var output: JsonText?
     /**
-     * Wire `input`: opaque JSON value as text (decode with `decodeJson`); optional (`null`/`nil`: absent).
+     * Wire `input`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
      */
     public var input: JsonText?
     /**
@@ -1533,10 +1533,10 @@ public struct ExecResume: Equatable, Hashable {
          * Wire `action`: `ResumeAction`.
          */action: ResumeAction, 
         /**
-         * Wire `output`: opaque JSON value as text (decode with `decodeJson`); optional (`null`/`nil`: absent).
+         * Wire `output`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
          */output: JsonText? = nil, 
         /**
-         * Wire `input`: opaque JSON value as text (decode with `decodeJson`); optional (`null`/`nil`: absent).
+         * Wire `input`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
          */input: JsonText? = nil, 
         /**
          * Wire `requestId`: string; optional (`null`/`nil`: absent).
@@ -2269,15 +2269,15 @@ public func FfiConverterTypeJsonMember_lower(_ value: JsonMember) -> RustBuffer 
  */
 public struct LoopInfo: Equatable, Hashable {
     /**
-     * Wire `repeats`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent).
+     * Wire `repeats`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
     public var repeats: UInt64
     /**
-     * Wire `firstSeq`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent).
+     * Wire `firstSeq`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
     public var firstSeq: UInt64
     /**
-     * Wire `lastSeq`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent).
+     * Wire `lastSeq`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
     public var lastSeq: UInt64
     /**
@@ -2289,11 +2289,11 @@ public struct LoopInfo: Equatable, Hashable {
      */
     public var kind: LoopKind?
     /**
-     * Wire `period`: integer, 1 ≤ x ≤ 2^53 − 1 (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `period`: integer, 1 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
     public var period: UInt64?
     /**
-     * Wire `laps`: integer, 1 ≤ x ≤ 2^53 − 1 (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `laps`: integer, 1 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
     public var laps: UInt64?
     /**
@@ -2306,13 +2306,13 @@ public struct LoopInfo: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `repeats`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent).
+         * Wire `repeats`: integer, 0 ≤ x ≤ 2^53 − 1.
          */repeats: UInt64, 
         /**
-         * Wire `firstSeq`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent).
+         * Wire `firstSeq`: integer, 0 ≤ x ≤ 2^53 − 1.
          */firstSeq: UInt64, 
         /**
-         * Wire `lastSeq`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent).
+         * Wire `lastSeq`: integer, 0 ≤ x ≤ 2^53 − 1.
          */lastSeq: UInt64, 
         /**
          * Wire `fingerprint`: string.
@@ -2321,10 +2321,10 @@ public struct LoopInfo: Equatable, Hashable {
          * Wire `kind`: `LoopKind`; optional (`null`/`nil`: absent).
          */kind: LoopKind? = nil, 
         /**
-         * Wire `period`: integer, 1 ≤ x ≤ 2^53 − 1 (checked when sent); optional (`null`/`nil`: absent).
+         * Wire `period`: integer, 1 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
          */period: UInt64? = nil, 
         /**
-         * Wire `laps`: integer, 1 ≤ x ≤ 2^53 − 1 (checked when sent); optional (`null`/`nil`: absent).
+         * Wire `laps`: integer, 1 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
          */laps: UInt64? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -2583,7 +2583,7 @@ public struct NodeFinished: Equatable, Hashable {
      */
     public var instanceId: String?
     /**
-     * Wire `output`: opaque JSON value as text (decode with `decodeJson`); optional (`null`/`nil`: absent).
+     * Wire `output`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
      */
     public var output: JsonText?
     /**
@@ -2622,7 +2622,7 @@ public struct NodeFinished: Equatable, Hashable {
          * Wire `instanceId`: string; optional (`null`/`nil`: absent).
          */instanceId: String? = nil, 
         /**
-         * Wire `output`: opaque JSON value as text (decode with `decodeJson`); optional (`null`/`nil`: absent).
+         * Wire `output`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
          */output: JsonText? = nil, 
         /**
          * Wire `usage`: `TokenUsage`; optional (`null`/`nil`: absent).
@@ -2737,7 +2737,7 @@ public struct NodeStarted: Equatable, Hashable {
      */
     public var instanceId: String
     /**
-     * Wire `input`: opaque JSON value as text (decode with `decodeJson`); optional (`null`/`nil`: absent).
+     * Wire `input`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
      */
     public var input: JsonText?
     /**
@@ -2773,7 +2773,7 @@ public struct NodeStarted: Equatable, Hashable {
          * Wire `instanceId`: string.
          */instanceId: String, 
         /**
-         * Wire `input`: opaque JSON value as text (decode with `decodeJson`); optional (`null`/`nil`: absent).
+         * Wire `input`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
          */input: JsonText? = nil, 
         /**
          * Wire `collapsed`: boolean; optional (`null`/`nil`: absent).
@@ -3020,7 +3020,7 @@ public func FfiConverterTypeParseOptions_lower(_ value: ParseOptions) -> RustBuf
  */
 public struct RedactionSummary: Equatable, Hashable {
     /**
-     * Wire `count`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent).
+     * Wire `count`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
     public var count: UInt64
     /**
@@ -3037,7 +3037,7 @@ public struct RedactionSummary: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `count`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent).
+         * Wire `count`: integer, 0 ≤ x ≤ 2^53 − 1.
          */count: UInt64, 
         /**
          * Wire `keys`: list of string.
@@ -3192,7 +3192,7 @@ public struct RunStarted: Equatable, Hashable {
      */
     public var sdk: SdkInfo
     /**
-     * Wire `meta`: JSON object text, values opaque; optional (`null`/`nil`: absent).
+     * Wire `meta`: JSON object, values opaque; optional (`null`/`nil`: absent).
      */
     public var meta: JsonText?
     /**
@@ -3211,7 +3211,7 @@ public struct RunStarted: Equatable, Hashable {
          * Wire `sdk`: `SdkInfo`.
          */sdk: SdkInfo, 
         /**
-         * Wire `meta`: JSON object text, values opaque; optional (`null`/`nil`: absent).
+         * Wire `meta`: JSON object, values opaque; optional (`null`/`nil`: absent).
          */meta: JsonText? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -3522,11 +3522,11 @@ public func FfiConverterTypeTokenDelta_lower(_ value: TokenDelta) -> RustBuffer 
  */
 public struct TokenUsage: Equatable, Hashable {
     /**
-     * Wire `inputTokens`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent).
+     * Wire `inputTokens`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
     public var inputTokens: UInt64
     /**
-     * Wire `outputTokens`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent).
+     * Wire `outputTokens`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
     public var outputTokens: UInt64
     /**
@@ -3534,15 +3534,15 @@ public struct TokenUsage: Equatable, Hashable {
      */
     public var inclusive: Bool?
     /**
-     * Wire `cacheReadTokens`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `cacheReadTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
     public var cacheReadTokens: UInt64?
     /**
-     * Wire `cacheWriteTokens`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `cacheWriteTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
     public var cacheWriteTokens: UInt64?
     /**
-     * Wire `reasoningTokens`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `reasoningTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
     public var reasoningTokens: UInt64?
     /**
@@ -3555,22 +3555,22 @@ public struct TokenUsage: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `inputTokens`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent).
+         * Wire `inputTokens`: integer, 0 ≤ x ≤ 2^53 − 1.
          */inputTokens: UInt64, 
         /**
-         * Wire `outputTokens`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent).
+         * Wire `outputTokens`: integer, 0 ≤ x ≤ 2^53 − 1.
          */outputTokens: UInt64, 
         /**
          * Wire `inclusive`: boolean; optional (`null`/`nil`: absent).
          */inclusive: Bool? = nil, 
         /**
-         * Wire `cacheReadTokens`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent); optional (`null`/`nil`: absent).
+         * Wire `cacheReadTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
          */cacheReadTokens: UInt64? = nil, 
         /**
-         * Wire `cacheWriteTokens`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent); optional (`null`/`nil`: absent).
+         * Wire `cacheWriteTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
          */cacheWriteTokens: UInt64? = nil, 
         /**
-         * Wire `reasoningTokens`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent); optional (`null`/`nil`: absent).
+         * Wire `reasoningTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
          */reasoningTokens: UInt64? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -3644,7 +3644,7 @@ public func FfiConverterTypeTokenUsage_lower(_ value: TokenUsage) -> RustBuffer 
  */
 public struct ViewerVersions: Equatable, Hashable {
     /**
-     * Wire `protocol`: integer, |x| ≤ 2^53 − 1 (checked when sent).
+     * Wire `protocol`: integer, |x| ≤ 2^53 − 1.
      */
     public var `protocol`: Int64
     /**
@@ -3661,7 +3661,7 @@ public struct ViewerVersions: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `protocol`: integer, |x| ≤ 2^53 − 1 (checked when sent).
+         * Wire `protocol`: integer, |x| ≤ 2^53 − 1.
          */`protocol`: Int64, 
         /**
          * Wire `viewer`: string.

@@ -606,7 +606,7 @@ fileprivate struct FfiConverterData: FfiConverterRustBuffer {
  */
 public struct CancelledParams: Equatable, Hashable {
     /**
-     * Wire `requestId`: non-empty string (checked when sent).
+     * Wire `requestId`: non-empty string.
      */
     public var requestId: String
 
@@ -614,7 +614,7 @@ public struct CancelledParams: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `requestId`: non-empty string (checked when sent).
+         * Wire `requestId`: non-empty string.
          */requestId: String) {
         self.requestId = requestId
     }
@@ -729,11 +729,11 @@ public func FfiConverterTypeClientCancelledNotification_lower(_ value: ClientCan
  */
 public struct ClientInfo: Equatable, Hashable {
     /**
-     * Wire `name`: non-empty string (checked when sent).
+     * Wire `name`: non-empty string.
      */
     public var name: String
     /**
-     * Wire `version`: non-empty string (checked when sent).
+     * Wire `version`: non-empty string.
      */
     public var version: String
 
@@ -741,10 +741,10 @@ public struct ClientInfo: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `name`: non-empty string (checked when sent).
+         * Wire `name`: non-empty string.
          */name: String, 
         /**
-         * Wire `version`: non-empty string (checked when sent).
+         * Wire `version`: non-empty string.
          */version: String) {
         self.name = name
         self.version = version
@@ -801,7 +801,7 @@ public func FfiConverterTypeClientInfo_lower(_ value: ClientInfo) -> RustBuffer 
  */
 public struct ClientInitializeRequest: Equatable, Hashable {
     /**
-     * Wire `id`: request id, a non-empty string or an integer, JSON type kept.
+     * Wire `id`: request id: a non-empty string or an integer, JSON type kept.
      */
     public var id: RpcId
     /**
@@ -813,7 +813,7 @@ public struct ClientInitializeRequest: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `id`: request id, a non-empty string or an integer, JSON type kept.
+         * Wire `id`: request id: a non-empty string or an integer, JSON type kept.
          */id: RpcId, 
         /**
          * Wire `params`: `InitializeParams`.
@@ -873,7 +873,7 @@ public func FfiConverterTypeClientInitializeRequest_lower(_ value: ClientInitial
  */
 public struct ClientPingRequest: Equatable, Hashable {
     /**
-     * Wire `id`: request id, a non-empty string or an integer, JSON type kept.
+     * Wire `id`: request id: a non-empty string or an integer, JSON type kept.
      */
     public var id: RpcId
     /**
@@ -885,7 +885,7 @@ public struct ClientPingRequest: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `id`: request id, a non-empty string or an integer, JSON type kept.
+         * Wire `id`: request id: a non-empty string or an integer, JSON type kept.
          */id: RpcId, 
         /**
          * Wire `params`: `PingParams`; optional (`null`/`nil`: absent).
@@ -945,7 +945,7 @@ public func FfiConverterTypeClientPingRequest_lower(_ value: ClientPingRequest) 
  */
 public struct ClientRunCancelRequest: Equatable, Hashable {
     /**
-     * Wire `id`: request id, a non-empty string or an integer, JSON type kept.
+     * Wire `id`: request id: a non-empty string or an integer, JSON type kept.
      */
     public var id: RpcId
     /**
@@ -957,7 +957,7 @@ public struct ClientRunCancelRequest: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `id`: request id, a non-empty string or an integer, JSON type kept.
+         * Wire `id`: request id: a non-empty string or an integer, JSON type kept.
          */id: RpcId, 
         /**
          * Wire `params`: `RunCancelParams`.
@@ -1017,7 +1017,7 @@ public func FfiConverterTypeClientRunCancelRequest_lower(_ value: ClientRunCance
  */
 public struct ClientSubscribeRequest: Equatable, Hashable {
     /**
-     * Wire `id`: request id, a non-empty string or an integer, JSON type kept.
+     * Wire `id`: request id: a non-empty string or an integer, JSON type kept.
      */
     public var id: RpcId
     /**
@@ -1029,7 +1029,7 @@ public struct ClientSubscribeRequest: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `id`: request id, a non-empty string or an integer, JSON type kept.
+         * Wire `id`: request id: a non-empty string or an integer, JSON type kept.
          */id: RpcId, 
         /**
          * Wire `params`: `SubscribeParams`.
@@ -1089,7 +1089,7 @@ public func FfiConverterTypeClientSubscribeRequest_lower(_ value: ClientSubscrib
  */
 public struct ClientUnsubscribeRequest: Equatable, Hashable {
     /**
-     * Wire `id`: request id, a non-empty string or an integer, JSON type kept.
+     * Wire `id`: request id: a non-empty string or an integer, JSON type kept.
      */
     public var id: RpcId
     /**
@@ -1101,7 +1101,7 @@ public struct ClientUnsubscribeRequest: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `id`: request id, a non-empty string or an integer, JSON type kept.
+         * Wire `id`: request id: a non-empty string or an integer, JSON type kept.
          */id: RpcId, 
         /**
          * Wire `params`: `UnsubscribeParams`.
@@ -1243,7 +1243,7 @@ public struct InitializeParams: Equatable, Hashable {
      */
     public var clientInfo: ClientInfo
     /**
-     * Wire `capabilities`: JSON object text, any keys, values opaque (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `capabilities`: JSON object, values opaque; optional (`null`/`nil`: absent).
      */
     public var capabilities: JsonText?
 
@@ -1254,7 +1254,7 @@ public struct InitializeParams: Equatable, Hashable {
          * Wire `clientInfo`: `ClientInfo`.
          */clientInfo: ClientInfo, 
         /**
-         * Wire `capabilities`: JSON object text, any keys, values opaque (checked when sent); optional (`null`/`nil`: absent).
+         * Wire `capabilities`: JSON object, values opaque; optional (`null`/`nil`: absent).
          */capabilities: JsonText? = nil) {
         self.clientInfo = clientInfo
         self.capabilities = capabilities
@@ -1408,7 +1408,7 @@ public func FfiConverterTypeIssue_lower(_ value: Issue) -> RustBuffer {
  */
 public struct PingParams: Equatable, Hashable {
     /**
-     * Wire `nonce`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `nonce`: non-empty string; optional (`null`/`nil`: absent).
      */
     public var nonce: String?
 
@@ -1416,7 +1416,7 @@ public struct PingParams: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `nonce`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+         * Wire `nonce`: non-empty string; optional (`null`/`nil`: absent).
          */nonce: String? = nil) {
         self.nonce = nonce
     }
@@ -1469,15 +1469,15 @@ public func FfiConverterTypePingParams_lower(_ value: PingParams) -> RustBuffer 
  */
 public struct RpcError: Equatable, Hashable {
     /**
-     * Wire `code`: integer error code, any value (the catalogue: `rpcErrorCodes()`).
+     * Wire `code`: integer in the 64-bit signed range.
      */
     public var code: Int64
     /**
-     * Wire `message`: non-empty string (checked when sent).
+     * Wire `message`: non-empty string.
      */
     public var message: String
     /**
-     * Wire `data`: any JSON value as its exact text (`"null"` is JSON null; checked when sent); optional (`null`/`nil`: absent).
+     * Wire `data`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
      */
     public var data: JsonText?
 
@@ -1485,13 +1485,13 @@ public struct RpcError: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `code`: integer error code, any value (the catalogue: `rpcErrorCodes()`).
+         * Wire `code`: integer in the 64-bit signed range.
          */code: Int64, 
         /**
-         * Wire `message`: non-empty string (checked when sent).
+         * Wire `message`: non-empty string.
          */message: String, 
         /**
-         * Wire `data`: any JSON value as its exact text (`"null"` is JSON null; checked when sent); optional (`null`/`nil`: absent).
+         * Wire `data`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
          */data: JsonText? = nil) {
         self.code = code
         self.message = message
@@ -1639,11 +1639,11 @@ public func FfiConverterTypeRpcErrorCodeInfo_lower(_ value: RpcErrorCodeInfo) ->
  */
 public struct RunCancelParams: Equatable, Hashable {
     /**
-     * Wire `runId`: non-empty string (checked when sent).
+     * Wire `runId`: non-empty string.
      */
     public var runId: String
     /**
-     * Wire `reason`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `reason`: non-empty string; optional (`null`/`nil`: absent).
      */
     public var reason: String?
     /**
@@ -1659,10 +1659,10 @@ public struct RunCancelParams: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `runId`: non-empty string (checked when sent).
+         * Wire `runId`: non-empty string.
          */runId: String, 
         /**
-         * Wire `reason`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+         * Wire `reason`: non-empty string; optional (`null`/`nil`: absent).
          */reason: String? = nil, 
         /**
          * Wire `drain`: boolean; optional (`null`/`nil`: absent).
@@ -1731,11 +1731,11 @@ public func FfiConverterTypeRunCancelParams_lower(_ value: RunCancelParams) -> R
  */
 public struct ServerErrorFrame: Equatable, Hashable {
     /**
-     * Wire `code`: non-empty string (checked when sent).
+     * Wire `code`: non-empty string.
      */
     public var code: String
     /**
-     * Wire `message`: non-empty string (checked when sent).
+     * Wire `message`: non-empty string.
      */
     public var message: String
     /**
@@ -1743,11 +1743,11 @@ public struct ServerErrorFrame: Equatable, Hashable {
      */
     public var fatal: Bool?
     /**
-     * Wire `subscriptionId`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `subscriptionId`: non-empty string; optional (`null`/`nil`: absent).
      */
     public var subscriptionId: String?
     /**
-     * Wire `data`: any JSON value as its exact text (`"null"` is JSON null; checked when sent); optional (`null`/`nil`: absent).
+     * Wire `data`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
      */
     public var data: JsonText?
 
@@ -1755,19 +1755,19 @@ public struct ServerErrorFrame: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `code`: non-empty string (checked when sent).
+         * Wire `code`: non-empty string.
          */code: String, 
         /**
-         * Wire `message`: non-empty string (checked when sent).
+         * Wire `message`: non-empty string.
          */message: String, 
         /**
          * Wire `fatal`: boolean; optional (`null`/`nil`: absent).
          */fatal: Bool? = nil, 
         /**
-         * Wire `subscriptionId`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+         * Wire `subscriptionId`: non-empty string; optional (`null`/`nil`: absent).
          */subscriptionId: String? = nil, 
         /**
-         * Wire `data`: any JSON value as its exact text (`"null"` is JSON null; checked when sent); optional (`null`/`nil`: absent).
+         * Wire `data`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
          */data: JsonText? = nil) {
         self.code = code
         self.message = message
@@ -1833,23 +1833,23 @@ public func FfiConverterTypeServerErrorFrame_lower(_ value: ServerErrorFrame) ->
  */
 public struct ServerEventFrame: Equatable, Hashable {
     /**
-     * Wire `eventId`: non-empty string (checked when sent).
+     * Wire `eventId`: non-empty string.
      */
     public var eventId: String
     /**
-     * Wire `subscriptionId`: non-empty string (checked when sent).
+     * Wire `subscriptionId`: non-empty string.
      */
     public var subscriptionId: String
     /**
-     * Wire `subject`: non-empty string (checked when sent).
+     * Wire `subject`: non-empty string.
      */
     public var subject: String
     /**
-     * Wire `type`: non-empty string (checked when sent).
+     * Wire `type`: non-empty string.
      */
     public var eventType: String
     /**
-     * Wire `payload`: any JSON value as its exact text (`"null"` is JSON null; checked when sent); optional (`null`/`nil`: absent).
+     * Wire `payload`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
      */
     public var payload: JsonText?
 
@@ -1857,19 +1857,19 @@ public struct ServerEventFrame: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `eventId`: non-empty string (checked when sent).
+         * Wire `eventId`: non-empty string.
          */eventId: String, 
         /**
-         * Wire `subscriptionId`: non-empty string (checked when sent).
+         * Wire `subscriptionId`: non-empty string.
          */subscriptionId: String, 
         /**
-         * Wire `subject`: non-empty string (checked when sent).
+         * Wire `subject`: non-empty string.
          */subject: String, 
         /**
-         * Wire `type`: non-empty string (checked when sent).
+         * Wire `type`: non-empty string.
          */eventType: String, 
         /**
-         * Wire `payload`: any JSON value as its exact text (`"null"` is JSON null; checked when sent); optional (`null`/`nil`: absent).
+         * Wire `payload`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
          */payload: JsonText? = nil) {
         self.eventId = eventId
         self.subscriptionId = subscriptionId
@@ -1935,7 +1935,7 @@ public func FfiConverterTypeServerEventFrame_lower(_ value: ServerEventFrame) ->
  */
 public struct ServerLifecycleFrame: Equatable, Hashable {
     /**
-     * Wire `subscriptionId`: non-empty string (checked when sent).
+     * Wire `subscriptionId`: non-empty string.
      */
     public var subscriptionId: String
     /**
@@ -1943,7 +1943,7 @@ public struct ServerLifecycleFrame: Equatable, Hashable {
      */
     public var status: LifecycleStatus
     /**
-     * Wire `reason`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `reason`: non-empty string; optional (`null`/`nil`: absent).
      */
     public var reason: String?
 
@@ -1951,13 +1951,13 @@ public struct ServerLifecycleFrame: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `subscriptionId`: non-empty string (checked when sent).
+         * Wire `subscriptionId`: non-empty string.
          */subscriptionId: String, 
         /**
          * Wire `status`: `LifecycleStatus`.
          */status: LifecycleStatus, 
         /**
-         * Wire `reason`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+         * Wire `reason`: non-empty string; optional (`null`/`nil`: absent).
          */reason: String? = nil) {
         self.subscriptionId = subscriptionId
         self.status = status
@@ -2017,7 +2017,7 @@ public func FfiConverterTypeServerLifecycleFrame_lower(_ value: ServerLifecycleF
  */
 public struct ServerPongFrame: Equatable, Hashable {
     /**
-     * Wire `nonce`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `nonce`: non-empty string; optional (`null`/`nil`: absent).
      */
     public var nonce: String?
 
@@ -2025,7 +2025,7 @@ public struct ServerPongFrame: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `nonce`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+         * Wire `nonce`: non-empty string; optional (`null`/`nil`: absent).
          */nonce: String? = nil) {
         self.nonce = nonce
     }
@@ -2079,19 +2079,19 @@ public func FfiConverterTypeServerPongFrame_lower(_ value: ServerPongFrame) -> R
  */
 public struct ServerReplayMarkerFrame: Equatable, Hashable {
     /**
-     * Wire `subscriptionId`: non-empty string (checked when sent).
+     * Wire `subscriptionId`: non-empty string.
      */
     public var subscriptionId: String
     /**
-     * Wire `eventId`: non-empty string (checked when sent).
+     * Wire `eventId`: non-empty string.
      */
     public var eventId: String
     /**
-     * Wire `droppedCount`: integer ≥ 0; optional (`null`/`nil`: absent).
+     * Wire `droppedCount`: integer, 0 ≤ x ≤ 2^64 − 1; optional (`null`/`nil`: absent).
      */
     public var droppedCount: UInt64?
     /**
-     * Wire `note`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `note`: non-empty string; optional (`null`/`nil`: absent).
      */
     public var note: String?
 
@@ -2099,16 +2099,16 @@ public struct ServerReplayMarkerFrame: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `subscriptionId`: non-empty string (checked when sent).
+         * Wire `subscriptionId`: non-empty string.
          */subscriptionId: String, 
         /**
-         * Wire `eventId`: non-empty string (checked when sent).
+         * Wire `eventId`: non-empty string.
          */eventId: String, 
         /**
-         * Wire `droppedCount`: integer ≥ 0; optional (`null`/`nil`: absent).
+         * Wire `droppedCount`: integer, 0 ≤ x ≤ 2^64 − 1; optional (`null`/`nil`: absent).
          */droppedCount: UInt64? = nil, 
         /**
-         * Wire `note`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+         * Wire `note`: non-empty string; optional (`null`/`nil`: absent).
          */note: String? = nil) {
         self.subscriptionId = subscriptionId
         self.eventId = eventId
@@ -2171,7 +2171,7 @@ public func FfiConverterTypeServerReplayMarkerFrame_lower(_ value: ServerReplayM
  */
 public struct ServerRpcFailure: Equatable, Hashable {
     /**
-     * Wire `id`: request id, a non-empty string or an integer, JSON type kept.
+     * Wire `id`: request id: a non-empty string or an integer, JSON type kept.
      */
     public var id: RpcId
     /**
@@ -2183,7 +2183,7 @@ public struct ServerRpcFailure: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `id`: request id, a non-empty string or an integer, JSON type kept.
+         * Wire `id`: request id: a non-empty string or an integer, JSON type kept.
          */id: RpcId, 
         /**
          * Wire `error`: `RpcError`.
@@ -2243,11 +2243,11 @@ public func FfiConverterTypeServerRpcFailure_lower(_ value: ServerRpcFailure) ->
  */
 public struct ServerRpcSuccess: Equatable, Hashable {
     /**
-     * Wire `id`: request id, a non-empty string or an integer, JSON type kept.
+     * Wire `id`: request id: a non-empty string or an integer, JSON type kept.
      */
     public var id: RpcId
     /**
-     * Wire `result`: any JSON value as its exact text (`"null"` is JSON null; checked when sent).
+     * Wire `result`: any JSON value (kept as its exact text).
      */
     public var result: JsonText
 
@@ -2255,10 +2255,10 @@ public struct ServerRpcSuccess: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `id`: request id, a non-empty string or an integer, JSON type kept.
+         * Wire `id`: request id: a non-empty string or an integer, JSON type kept.
          */id: RpcId, 
         /**
-         * Wire `result`: any JSON value as its exact text (`"null"` is JSON null; checked when sent).
+         * Wire `result`: any JSON value (kept as its exact text).
          */result: JsonText) {
         self.id = id
         self.result = result
@@ -2315,15 +2315,15 @@ public func FfiConverterTypeServerRpcSuccess_lower(_ value: ServerRpcSuccess) ->
  */
 public struct ServerSubscribedFrame: Equatable, Hashable {
     /**
-     * Wire `subscriptionId`: non-empty string (checked when sent).
+     * Wire `subscriptionId`: non-empty string.
      */
     public var subscriptionId: String
     /**
-     * Wire `subject`: non-empty string (checked when sent).
+     * Wire `subject`: non-empty string.
      */
     public var subject: String
     /**
-     * Wire `snapshotEventId`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `snapshotEventId`: non-empty string; optional (`null`/`nil`: absent).
      */
     public var snapshotEventId: String?
 
@@ -2331,13 +2331,13 @@ public struct ServerSubscribedFrame: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `subscriptionId`: non-empty string (checked when sent).
+         * Wire `subscriptionId`: non-empty string.
          */subscriptionId: String, 
         /**
-         * Wire `subject`: non-empty string (checked when sent).
+         * Wire `subject`: non-empty string.
          */subject: String, 
         /**
-         * Wire `snapshotEventId`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+         * Wire `snapshotEventId`: non-empty string; optional (`null`/`nil`: absent).
          */snapshotEventId: String? = nil) {
         self.subscriptionId = subscriptionId
         self.subject = subject
@@ -2397,7 +2397,7 @@ public func FfiConverterTypeServerSubscribedFrame_lower(_ value: ServerSubscribe
  */
 public struct ServerUnsubscribedFrame: Equatable, Hashable {
     /**
-     * Wire `subscriptionId`: non-empty string (checked when sent).
+     * Wire `subscriptionId`: non-empty string.
      */
     public var subscriptionId: String
 
@@ -2405,7 +2405,7 @@ public struct ServerUnsubscribedFrame: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `subscriptionId`: non-empty string (checked when sent).
+         * Wire `subscriptionId`: non-empty string.
          */subscriptionId: String) {
         self.subscriptionId = subscriptionId
     }
@@ -2458,11 +2458,11 @@ public func FfiConverterTypeServerUnsubscribedFrame_lower(_ value: ServerUnsubsc
  */
 public struct SubscribeParams: Equatable, Hashable {
     /**
-     * Wire `subject`: non-empty string (checked when sent).
+     * Wire `subject`: non-empty string.
      */
     public var subject: String
     /**
-     * Wire `sinceEventId`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `sinceEventId`: non-empty string; optional (`null`/`nil`: absent).
      */
     public var sinceEventId: String?
 
@@ -2470,10 +2470,10 @@ public struct SubscribeParams: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `subject`: non-empty string (checked when sent).
+         * Wire `subject`: non-empty string.
          */subject: String, 
         /**
-         * Wire `sinceEventId`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+         * Wire `sinceEventId`: non-empty string; optional (`null`/`nil`: absent).
          */sinceEventId: String? = nil) {
         self.subject = subject
         self.sinceEventId = sinceEventId
@@ -2529,7 +2529,7 @@ public func FfiConverterTypeSubscribeParams_lower(_ value: SubscribeParams) -> R
  */
 public struct UnsubscribeParams: Equatable, Hashable {
     /**
-     * Wire `subscriptionId`: non-empty string (checked when sent).
+     * Wire `subscriptionId`: non-empty string.
      */
     public var subscriptionId: String
 
@@ -2537,7 +2537,7 @@ public struct UnsubscribeParams: Equatable, Hashable {
     // declare one manually.
     public init(
         /**
-         * Wire `subscriptionId`: non-empty string (checked when sent).
+         * Wire `subscriptionId`: non-empty string.
          */subscriptionId: String) {
         self.subscriptionId = subscriptionId
     }
@@ -2722,8 +2722,8 @@ public func FfiConverterTypeClientErrorKind_lower(_ value: ClientErrorKind) -> R
 
 
 /**
- * Every message a Graphorin client sends (spec graphorin-v1 §4), discriminated on `method`:
- * five requests and one notification. Closed: nothing else parses.
+ * Every message a client sends (§4, `ClientMessageSchema`, discriminated on `method`):
+ * five requests and one notification. Closed and case-sensitive.
  */
 
 public enum ClientMessage: Equatable, Hashable {
@@ -3982,8 +3982,8 @@ public func FfiConverterTypeRpcId_lower(_ value: RpcId) -> RustBuffer {
 
 
 /**
- * Every frame a Graphorin server sends (spec graphorin-v1 §3): an RPC response (success or
- * failure) or one of the 7 kinded frames. Closed: nothing else parses.
+ * Every frame a server sends (§3, `ServerMessageSchema`): the RPC family (success, failure)
+ * or a kinded frame. Closed: nothing else parses.
  */
 
 public enum ServerMessage: Equatable, Hashable {

@@ -578,7 +578,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ParseInvalid>()?;
     m.add_class::<Issue>()?;
     m.add_class::<WireObject>()?;
-    crate::object::add_object_classes(m, "gm")?;
+    crate::object::add_object_classes(m, "graphmind")?;
     m.add_function(wrap_pyfunction!(parse_envelope_json, m)?)?;
     m.add_function(wrap_pyfunction!(parse_envelope, m)?)?;
     m.add_function(wrap_pyfunction!(create_envelope, m)?)?;
@@ -606,7 +606,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("RESUME_ACTIONS", tuple(py, gm::ResumeAction::VALUES)?)?;
     m.add("RUN_MODES", tuple(py, gm::RunMode::VALUES)?)?;
     m.add("SCHEMA_ID", gm::SCHEMA_ID)?;
-    let names: Vec<&str> = gm::OBJECTS.iter().map(|(n, _)| *n).collect();
+    let names: Vec<&str> = gm::PROTOCOL.objects().iter().map(|o| o.name).collect();
     m.add("OBJECT_TYPES", PyTuple::new(py, names)?)?;
     Ok(())
 }

@@ -282,7 +282,7 @@ pub fn export_json_schema_string() -> String {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("ParseError", py.get_type::<ParseError>())?;
-    crate::object::add_object_classes(m, "go")?;
+    crate::object::add_object_classes(m, "graphorin")?;
     m.add_function(wrap_pyfunction!(parse_server_message, m)?)?;
     m.add_function(wrap_pyfunction!(parse_client_message, m)?)?;
     m.add_function(wrap_pyfunction!(parse_server_value, m)?)?;

@@ -290,9 +290,11 @@ fn field_to_py(py: Python<'_>, r: FieldRef<'_>, root: &Root, path: &[Step]) -> P
     })
 }
 
-/// Declares one Python class per contract object type and the constructor dispatch.
+/// Declares one Python class per contract object type and the constructor dispatch. Invoked
+/// once, by the list `build.rs` writes from the contract's registry (every object of every
+/// protocol), so no hand-written file restates a type.
 macro_rules! object_classes {
-    ( $( $module:ident :: $name:ident ),+ $(,)? ) => {
+    ( $( $protocol:literal, $name:ident => $path:path; )+ ) => {
         $(
             #[doc = concat!("The contract object `", stringify!($name), "` (attributes: its fields in snake_case).")]
             #[pyclass(extends = WireObject, frozen, module = "wirecontract")]
@@ -302,7 +304,7 @@ macro_rules! object_classes {
             impl $name {
                 #[classattr]
                 fn __match_args__(py: Python<'_>) -> PyResult<Py<PyTuple>> {
-                    let names: Vec<&str> = <$module::$name as wirecontract::core::Described>::FIELDS.iter().map(|f| f.rust).collect();
+                    let names: Vec<&str> = <$path as wirecontract::core::Described>::DESC.fields.iter().map(|f| f.rust).collect();
                     Ok(PyTuple::new(py, names)?.unbind())
                 }
             }
@@ -314,10 +316,7 @@ macro_rules! object_classes {
             let mut json = Vec::new();
             o.write_json(&mut json);
             let json = String::from_utf8(json).ok()?;
-            match o.type_name() {
-                $( stringify!($name) => wirecontract::core::from_json::<$module::$name>(&json).ok().map(|x| Arc::new(x) as Arc<dyn Reflect>), )+
-                _ => None,
-            }
+            (o.desc().read_json)(&json).ok().map(Arc::from)
         }
 
         /// Wraps the object at `path` under `root` in the class named `type_name`.
@@ -329,24 +328,12 @@ macro_rules! object_classes {
             }
         }
 
-        /// Registers on `m` the object classes of one protocol (`"gm"` or `"go"`, the Rust
-        /// module alias used in the list below).
+        /// Registers on `m` the object classes of one protocol (its registry name).
         pub fn add_object_classes(m: &Bound<'_, PyModule>, protocol: &str) -> PyResult<()> {
-            $( if stringify!($module) == protocol { m.add_class::<$name>()?; } )+
+            $( if $protocol == protocol { m.add_class::<$name>()?; } )+
             Ok(())
         }
     };
 }
 
-object_classes!(
-    gm::ErrorInfo, gm::TokenUsage, gm::TokenDelta, gm::BreakpointMatcher, gm::GraphNodeHint, gm::SdkInfo,
-    gm::RedactionSummary, gm::LoopInfo, gm::SmartInfo, gm::EditedValue, gm::ClientVersions, gm::ViewerVersions,
-    gm::RunStarted, gm::RunFinished, gm::GraphHint, gm::NodeStarted, gm::NodeToken, gm::NodeFinished, gm::NodeError,
-    gm::ExecPaused, gm::ExecRefused, gm::ExecResumed, gm::ExecResume, gm::BreakpointSet, gm::BreakpointClear,
-    gm::ModeSet, gm::Hello, gm::HelloAck,
-    go::RpcError, go::ServerRpcSuccess, go::ServerRpcFailure, go::ServerSubscribedFrame, go::ServerUnsubscribedFrame,
-    go::ServerEventFrame, go::ServerLifecycleFrame, go::ServerErrorFrame, go::ServerPongFrame, go::ServerReplayMarkerFrame,
-    go::ClientInfo, go::InitializeParams, go::SubscribeParams, go::UnsubscribeParams, go::RunCancelParams, go::PingParams,
-    go::CancelledParams, go::ClientInitializeRequest, go::ClientSubscribeRequest, go::ClientUnsubscribeRequest,
-    go::ClientRunCancelRequest, go::ClientPingRequest, go::ClientCancelledNotification,
-);
+include!(concat!(env!("OUT_DIR"), "/object_classes.rs"));

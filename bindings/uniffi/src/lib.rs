@@ -3,9 +3,9 @@
 //! Thin, like every binding: the rules live in the contract crate; this crate declares host
 //! types and converts. Layout:
 //!
-//! - `generated` (`src/generated.rs`, written by `wirecontract-uniffi-gen`
-//!   from the contract's reflection tables, drift-checked): one uniffi record per contract
-//!   object, one uniffi enum per closed enum, the `Message` union, and their conversions;
+//! - `generated` (written into `OUT_DIR` by `build.rs` through `wirecontract-uniffi-gen` from
+//!   the contract's registry): one uniffi record per contract object, one uniffi enum per
+//!   closed enum, the `Message` union, and their conversions;
 //! - `graphmind`: the hand-written API (`parseEnvelopeJson`, `createEnvelope`,
 //!   `serializeEnvelope`, matchers, constants) over the GraphMind contract;
 //! - `json`: `JsonValue` and the helpers that turn opaque JSON text into a host tree and back;
@@ -21,7 +21,11 @@
 #![allow(unsafe_code)]
 
 mod convert;
-mod generated;
+/// The generated records, enums, unions and conversions (see `build.rs`).
+#[allow(missing_docs, clippy::too_many_lines, clippy::match_same_arms, clippy::trivially_copy_pass_by_ref, clippy::doc_markdown)]
+mod generated {
+    include!(concat!(env!("OUT_DIR"), "/graphmind.rs"));
+}
 mod graphmind;
 mod json;
 

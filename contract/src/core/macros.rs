@@ -5,18 +5,24 @@
 /// Declares a closed string enum (spec graphmind-v1 §1 "Enums are closed").
 macro_rules! wire_enum {
     (
-        $(#[$meta:meta])*
+        $(#[doc = $doc:expr])*
         $vis:vis enum $name:ident {
-            $( $(#[$vmeta:meta])* $variant:ident = $wire:literal ),+ $(,)?
+            $( $(#[doc = $vdoc:literal])* $variant:ident = $wire:literal ),+ $(,)?
         }
     ) => {
-        $(#[$meta])*
+        $(#[doc = $doc])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, schemars::JsonSchema)]
         $vis enum $name {
-            $( $(#[$vmeta])* #[serde(rename = $wire)] $variant ),+
+            $( $(#[doc = $vdoc])* #[serde(rename = $wire)] $variant ),+
         }
 
         impl $name {
+            /// The registry entry: name, doc and every value with its doc.
+            pub const DESC: $crate::registry::EnumDesc = $crate::registry::EnumDesc {
+                name: stringify!($name),
+                doc: concat!($($doc, "\n",)* ""),
+                values: &[$( $crate::registry::EnumValueDesc { wire: $wire, rust: stringify!($variant), doc: concat!($($vdoc, "\n",)* "") } ),+],
+            };
             /// Every value, in spec order.
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
             /// Every wire string, in spec order.
@@ -41,6 +47,7 @@ macro_rules! wire_enum {
 
         impl $crate::core::WireValue for $name {
             const EXPECTED: &'static str = concat!("string (", stringify!($name), ")");
+            const TY: $crate::registry::Ty = $crate::registry::Ty::Enum(&$name::DESC);
             fn read(ctx: &mut $crate::core::Ctx, v: $crate::core::json::Val<'_>, path: &$crate::core::Path<'_>) -> Option<Self> {
                 match v.string_raw() {
                     Some(raw) => {
@@ -72,16 +79,16 @@ macro_rules! wire_enum {
 /// members. `Option<T>` fields may be absent but never `null`; every other field is required.
 macro_rules! wire_object {
     (
-        $(#[$meta:meta])*
+        $(#[doc = $doc:literal])*
         $vis:vis struct $name:ident {
-            $( $(#[$fmeta:meta])* $field:ident : $ty:ty = $wire:literal ),+ $(,)?
+            $( $(#[doc = $fdoc:literal])* $field:ident : $ty:ty = $wire:literal ),+ $(,)?
         }
     ) => {
-        $(#[$meta])*
+        $(#[doc = $doc])*
         #[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
         $vis struct $name {
             $(
-                $(#[$fmeta])*
+                $(#[doc = $fdoc])*
                 #[serde(rename = $wire, skip_serializing_if = "crate::core::WireField::is_absent")]
                 pub $field: $ty,
             )+
@@ -92,6 +99,7 @@ macro_rules! wire_object {
 
         impl $crate::core::WireValue for $name {
             const EXPECTED: &'static str = concat!("object (", stringify!($name), ")");
+            const TY: $crate::registry::Ty = $crate::registry::Ty::Object(&<$name as $crate::core::Described>::DESC);
             #[allow(non_snake_case)]
             fn read(ctx: &mut $crate::core::Ctx, v: $crate::core::json::Val<'_>, path: &$crate::core::Path<'_>) -> Option<Self> {
                 if v.kind() != $crate::core::json::JsonKind::Object {
@@ -146,11 +154,8 @@ macro_rules! wire_object {
         }
 
         impl $crate::core::Reflect for $name {
-            fn type_name(&self) -> &'static str {
-                stringify!($name)
-            }
-            fn fields(&self) -> &'static [$crate::core::FieldInfo] {
-                <Self as $crate::core::Described>::FIELDS
+            fn desc(&self) -> &'static $crate::registry::ObjectDesc {
+                &<Self as $crate::core::Described>::DESC
             }
             fn get(&self, wire: &str) -> Option<$crate::core::FieldRef<'_>> {
                 match wire {
@@ -167,10 +172,20 @@ macro_rules! wire_object {
         }
 
         impl $crate::core::Described for $name {
-            const NAME: &'static str = stringify!($name);
-            const FIELDS: &'static [$crate::core::FieldInfo] = &[
-                $( $crate::core::FieldInfo { wire: $wire, rust: stringify!($field), ty: stringify!($ty) }, )+
-            ];
+            const DESC: $crate::registry::ObjectDesc = $crate::registry::ObjectDesc {
+                name: stringify!($name),
+                doc: concat!($($doc, "\n",)* ""),
+                fields: &[$( $crate::registry::FieldDesc {
+                    wire: $wire,
+                    rust: stringify!($field),
+                    doc: concat!($($fdoc, "\n",)* ""),
+                    ty: <$ty as $crate::core::WireField>::TY,
+                    required: <$ty as $crate::core::WireField>::REQUIRED,
+                }, )+],
+                literals: &[],
+                strict: false,
+                read_json: $crate::core::read_boxed::<$name>,
+            };
         }
     };
 }
@@ -195,10 +210,10 @@ macro_rules! wire_object {
 /// ```
 macro_rules! wire_strict_object {
     (
-        $(#[$meta:meta])*
+        $(#[doc = $doc:literal])*
         $vis:vis struct $name:ident { $($body:tt)* }
     ) => {
-        wire_strict_object!(@parse [$(#[$meta])*] [$vis] $name [] [] [] ; $($body)* ,);
+        wire_strict_object!(@parse [$($doc)*] [$vis] $name [] [] [] ; $($body)* ,);
     };
     // Stray commas (the one appended above, or a trailing one).
     (@parse $m:tt $v:tt $name:ident [$($f:tt)*] [$($l:tt)*] [$($o:tt)*] ; , $($rest:tt)*) => {
@@ -207,19 +222,19 @@ macro_rules! wire_strict_object {
     (@parse $m:tt $v:tt $name:ident [$($f:tt)*] [$($l:tt)*] [$($o:tt)*] ; const $wire:literal = $value:literal , $($rest:tt)*) => {
         wire_strict_object!(@parse $m $v $name [$($f)*] [$($l)* ($wire, $value)] [$($o)* (lit $wire $value)] ; $($rest)*);
     };
-    (@parse $m:tt $v:tt $name:ident [$($f:tt)*] [$($l:tt)*] [$($o:tt)*] ; $(#[$fmeta:meta])* $field:ident : $ty:ty = $wire:literal , $($rest:tt)*) => {
-        wire_strict_object!(@parse $m $v $name [$($f)* ([$(#[$fmeta])*] $field, $ty, $wire)] [$($l)*] [$($o)* (field $field $ty, $wire)] ; $($rest)*);
+    (@parse $m:tt $v:tt $name:ident [$($f:tt)*] [$($l:tt)*] [$($o:tt)*] ; $(#[doc = $fdoc:literal])* $field:ident : $ty:ty = $wire:literal , $($rest:tt)*) => {
+        wire_strict_object!(@parse $m $v $name [$($f)* ([$($fdoc)*] $field, $ty, $wire)] [$($l)*] [$($o)* (field $field $ty, $wire)] ; $($rest)*);
     };
-    (@parse [$(#[$meta:meta])*] [$vis:vis] $name:ident
-        [$( ([$(#[$fmeta:meta])*] $field:ident, $ty:ty, $wire:literal) )*]
+    (@parse [$($doc:literal)*] [$vis:vis] $name:ident
+        [$( ([$($fdoc:literal)*] $field:ident, $ty:ty, $wire:literal) )*]
         [$( ($lwire:literal, $lvalue:literal) )*]
         [$($o:tt)*] ; ) => {
-        $(#[$meta])*
+        $(#[doc = $doc])*
         #[derive(Debug, Clone, PartialEq, schemars::JsonSchema)]
         #[schemars(deny_unknown_fields)]
         $vis struct $name {
             $(
-                $(#[$fmeta])*
+                $(#[doc = $fdoc])*
                 #[serde(rename = $wire, skip_serializing_if = "crate::core::WireField::is_absent")]
                 pub $field: $ty,
             )*
@@ -227,6 +242,7 @@ macro_rules! wire_strict_object {
 
         impl $crate::core::WireValue for $name {
             const EXPECTED: &'static str = concat!("object (", stringify!($name), ")");
+            const TY: $crate::registry::Ty = $crate::registry::Ty::Object(&<$name as $crate::core::Described>::DESC);
             #[allow(non_snake_case, unused_mut, unused_variables)]
             fn read(ctx: &mut $crate::core::Ctx, v: $crate::core::json::Val<'_>, path: &$crate::core::Path<'_>) -> Option<Self> {
                 if v.kind() != $crate::core::json::JsonKind::Object {
@@ -282,11 +298,8 @@ macro_rules! wire_strict_object {
         }
 
         impl $crate::core::Reflect for $name {
-            fn type_name(&self) -> &'static str {
-                stringify!($name)
-            }
-            fn fields(&self) -> &'static [$crate::core::FieldInfo] {
-                <Self as $crate::core::Described>::FIELDS
+            fn desc(&self) -> &'static $crate::registry::ObjectDesc {
+                &<Self as $crate::core::Described>::DESC
             }
             fn get(&self, wire: &str) -> Option<$crate::core::FieldRef<'_>> {
                 match wire {
@@ -300,20 +313,23 @@ macro_rules! wire_strict_object {
             fn write_json(&self, out: &mut Vec<u8>) {
                 <Self as $crate::core::WireValue>::write(self, out);
             }
-            fn literals(&self) -> &'static [(&'static str, &'static str)] {
-                <Self as $crate::core::Described>::LITERALS
-            }
-            fn is_strict(&self) -> bool {
-                true
-            }
         }
 
         impl $crate::core::Described for $name {
-            const NAME: &'static str = stringify!($name);
-            const FIELDS: &'static [$crate::core::FieldInfo] = &[
-                $( $crate::core::FieldInfo { wire: $wire, rust: stringify!($field), ty: stringify!($ty) }, )*
-            ];
-            const LITERALS: &'static [(&'static str, &'static str)] = &[ $( ($lwire, $lvalue), )* ];
+            const DESC: $crate::registry::ObjectDesc = $crate::registry::ObjectDesc {
+                name: stringify!($name),
+                doc: concat!($($doc, "\n",)* ""),
+                fields: &[$( $crate::registry::FieldDesc {
+                    wire: $wire,
+                    rust: stringify!($field),
+                    doc: concat!($($fdoc, "\n",)* ""),
+                    ty: <$ty as $crate::core::WireField>::TY,
+                    required: <$ty as $crate::core::WireField>::REQUIRED,
+                }, )*],
+                literals: &[ $( ($lwire, $lvalue), )* ],
+                strict: true,
+                read_json: $crate::core::read_boxed::<$name>,
+            };
         }
     };
     (@read $ctx:ident, $path:ident, $literals:ident, $ok:ident, (lit $wire:literal $value:literal)) => {

@@ -448,6 +448,8 @@ pub trait WireValue: Sized {
     /// What the value is, for "expected …" messages (`"string"`, `"object (ErrorInfo)"`).
     #[doc(hidden)]
     const EXPECTED: &'static str;
+    /// The value's type in the registry (scalar rule, enum, object or list).
+    const TY: crate::registry::Ty;
     /// Reads from `v`, recording every issue under `path`. `None` when invalid.
     #[doc(hidden)]
     fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self>;
@@ -477,6 +479,10 @@ pub trait WireValue: Sized {
 /// How a declared field behaves when absent: required values record an issue, `Option`
 /// fields stay `None`. `null` is never "absent" (optional is not nullable, §5.11).
 pub trait WireField: Sized {
+    /// The value type (for `Option<T>`, `T`'s).
+    const TY: crate::registry::Ty;
+    /// `false` for `Option<T>`.
+    const REQUIRED: bool;
     #[doc(hidden)]
     fn read_field(ctx: &mut Ctx, v: Option<Val<'_>>, path: &Path<'_>) -> Option<Self>;
     #[doc(hidden)]
@@ -506,6 +512,8 @@ pub(crate) fn write_key(out: &mut Vec<u8>, key: &str, first: &mut bool) {
 }
 
 impl<T: WireValue> WireField for T {
+    const TY: crate::registry::Ty = T::TY;
+    const REQUIRED: bool = true;
     fn read_field(ctx: &mut Ctx, v: Option<Val<'_>>, path: &Path<'_>) -> Option<Self> {
         if let Some(v) = v {
             return T::read(ctx, v, path);
@@ -531,6 +539,8 @@ impl<T: WireValue> WireField for T {
 }
 
 impl<T: WireValue> WireField for Option<T> {
+    const TY: crate::registry::Ty = T::TY;
+    const REQUIRED: bool = false;
     fn read_field(ctx: &mut Ctx, v: Option<Val<'_>>, path: &Path<'_>) -> Option<Self> {
         match v {
             None => Some(None),
@@ -561,6 +571,7 @@ impl<T: WireValue> WireField for Option<T> {
 
 
 impl WireValue for String {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::String);
     const EXPECTED: &'static str = "string";
     fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
         match v.string_raw() {
@@ -581,6 +592,7 @@ impl WireValue for String {
 }
 
 impl WireValue for bool {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::Bool);
     const EXPECTED: &'static str = "boolean";
     fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
         v.as_bool().or_else(|| ctx.expected(path, "boolean", Some(v)))
@@ -615,6 +627,7 @@ fn read_safe_int(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<i64> {
 /// `u64` fields hold a nonnegative safe integer: `0 ≤ x ≤ 2^53 − 1`, any spelling (`1e3`,
 /// `1.0`, `-0`). Spec graphmind-v1 §5.6.
 impl WireValue for u64 {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::SafeUInt);
     const EXPECTED: &'static str = "nonnegative integer";
     fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
         let i = read_safe_int(ctx, v, path)?;
@@ -639,6 +652,7 @@ impl WireValue for u64 {
 
 /// `i64` fields hold any safe integer, `|x| ≤ 2^53 − 1`.
 impl WireValue for i64 {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::SafeInt);
     const EXPECTED: &'static str = "integer";
     fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
         read_safe_int(ctx, v, path)
@@ -657,6 +671,7 @@ impl WireValue for i64 {
 
 /// `NonZeroU64` fields hold a positive safe integer (`> 0`).
 impl WireValue for std::num::NonZeroU64 {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::PositiveSafeUInt);
     const EXPECTED: &'static str = "positive integer";
     fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
         let i = read_safe_int(ctx, v, path)?;
@@ -684,6 +699,7 @@ impl WireValue for std::num::NonZeroU64 {
 
 /// `f64` fields hold any finite double; `1e400` (Infinity in `JSON.parse`) is invalid.
 impl WireValue for f64 {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::Finite);
     const EXPECTED: &'static str = "number";
     fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
         let Some(x) = v.as_f64() else {
@@ -737,6 +753,7 @@ impl JsonSchema for NonNegativeF64 {
 }
 
 impl WireValue for NonNegativeF64 {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::NonNegativeFinite);
     const EXPECTED: &'static str = "nonnegative number";
     fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
         let x = f64::read(ctx, v, path)?;
@@ -760,6 +777,7 @@ impl WireValue for NonNegativeF64 {
 
 /// Opaque fields accept any JSON value, `null` included, and keep its text.
 impl WireValue for RawJson {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::Opaque);
     const EXPECTED: &'static str = "any JSON value";
     fn read(_: &mut Ctx, v: Val<'_>, _: &Path<'_>) -> Option<Self> {
         Some(RawJson::from_validated(v.raw()))
@@ -777,6 +795,7 @@ impl WireValue for RawJson {
 }
 
 impl<T: WireValue> WireValue for Vec<T> {
+    const TY: crate::registry::Ty = crate::registry::Ty::List(&T::TY);
     const EXPECTED: &'static str = "array";
     fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
         if v.kind() != JsonKind::Array {
@@ -840,6 +859,7 @@ impl JsonSchema for Record {
 }
 
 impl WireValue for Record {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::OpaqueRecord);
     const EXPECTED: &'static str = "object";
     fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
         if v.kind() != JsonKind::Object {
@@ -902,50 +922,45 @@ pub enum FieldRef<'a> {
     List(Vec<FieldRef<'a>>),
 }
 
-/// Static description of one declared field.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct FieldInfo {
-    /// The wire (camelCase) name.
-    pub wire: &'static str,
-    /// The Rust (snake_case) name, also the Python attribute name.
-    pub rust: &'static str,
-    /// The Rust type as written in the declaration (`Option<String>`, `Vec<TokenDelta>`).
-    pub ty: &'static str,
-}
-
-/// Static field table of a contract object type.
+/// The registry entry of a declared object type (`wire_object!`, `wire_strict_object!`).
 pub trait Described {
-    /// The type's name (`NodeStarted`).
-    const NAME: &'static str;
-    /// Known fields in spec (and serialization) order.
-    const FIELDS: &'static [FieldInfo];
-    /// Constant members `(wire name, string value)` of a strict frame (`("v", "1")`,
-    /// `("kind", "pong")`), in wire order: always written, never stored, not in
-    /// [`Described::FIELDS`]. Empty for every loose object.
-    const LITERALS: &'static [(&'static str, &'static str)] = &[];
+    /// Name, doc, fields with typed descriptions, literals, strictness, reader.
+    const DESC: crate::registry::ObjectDesc;
 }
 
 /// Object-safe reflection over a contract object.
 pub trait Reflect: fmt::Debug + Send + Sync {
-    /// The type's name (`NodeStarted`).
-    fn type_name(&self) -> &'static str;
-    /// Known fields in spec order.
-    fn fields(&self) -> &'static [FieldInfo];
+    /// The type's registry entry.
+    fn desc(&self) -> &'static crate::registry::ObjectDesc;
     /// A known field by wire name; `None` when absent or not a field of this type.
     fn get(&self, wire: &str) -> Option<FieldRef<'_>>;
     /// The unknown members.
     fn extra(&self) -> &Extras;
     /// Appends the object's JSON, exactly as inside a serialized frame.
     fn write_json(&self, out: &mut Vec<u8>);
-    /// Constant members `(wire name, string value)`, see [`Described::LITERALS`].
+    /// The type's name (`NodeStarted`).
+    fn type_name(&self) -> &'static str {
+        self.desc().name
+    }
+    /// Known fields in spec order.
+    fn fields(&self) -> &'static [crate::registry::FieldDesc] {
+        self.desc().fields
+    }
+    /// Constant members `(wire name, string value)` of a strict frame, in wire order.
     fn literals(&self) -> &'static [(&'static str, &'static str)] {
-        &[]
+        self.desc().literals
     }
     /// `true` for a strict object: an unknown member makes it invalid, so [`Reflect::extra`]
     /// is always empty.
     fn is_strict(&self) -> bool {
-        false
+        self.desc().strict
     }
+}
+
+/// [`from_json`] boxed as a reflected object: the registry's `read_json` for each type.
+#[doc(hidden)]
+pub fn read_boxed<T: WireValue + Reflect + 'static>(text: &str) -> Result<Box<dyn Reflect>, Vec<Issue>> {
+    from_json::<T>(text).map(|x| Box::new(x) as Box<dyn Reflect>)
 }
 
 /// The issue message for a value outside a closed enum.

@@ -24,7 +24,7 @@ pub use types::*;
 
 use crate::core::cursor::Cursor;
 use crate::core::json::{self, decode_string, JsonKind, Val};
-use crate::core::{Ctx, Described, FieldInfo, Path, Reflect, WireValue};
+use crate::core::{Ctx, Path, Reflect, WireValue};
 pub use crate::core::{Extras, Issue, NonNegativeF64, RawJson, Record};
 
 /// The protocol version this contract implements (`gm`).
@@ -49,12 +49,12 @@ pub const REASON_NOT_AN_ENVELOPE: &str = "not a structurally valid GraphMind env
 
 /// Declares the message enum and the type tables from one list.
 macro_rules! messages {
-    ( $( $(#[$m:meta])* $variant:ident($ty:ident) = $wire:literal, $group:ident; )+ ) => {
+    ( $( $(#[doc = $m:literal])* $variant:ident($ty:ident) = $wire:literal, $group:ident, $dir:ident; )+ ) => {
         /// A message: one of the 16 known types with its typed payload, or an unknown type
         /// with its payload kept opaque (§2 step 4).
         #[derive(Debug, Clone, PartialEq)]
         pub enum Message {
-            $( $(#[$m])* $variant($ty), )+
+            $( $(#[doc = $m])* $variant($ty), )+
             /// A type not in [`MESSAGE_TYPES`]; `payload` is `None` when the key was absent.
             Unknown {
                 /// The type string (lone surrogates decoded to U+FFFD).
@@ -64,8 +64,15 @@ macro_rules! messages {
             },
         }
 
-        /// The 16 known message types, in spec order (also the schema's `anyOf` order).
-        pub const MESSAGE_TYPES: &[&str] = &[$($wire),+];
+        /// Every message type with its payload, group and direction: the registry rows.
+        pub const MESSAGES: &[crate::registry::MessageDesc] = &[$( crate::registry::MessageDesc {
+            wire: $wire,
+            variant: stringify!($variant),
+            payload: &<$ty as crate::core::Described>::DESC,
+            group: MessageGroup::$group,
+            direction: crate::registry::Direction::$dir,
+            doc: concat!($($m, "\n",)* ""),
+        }, )+];
 
         impl Message {
             /// The wire type string.
@@ -80,6 +87,14 @@ macro_rules! messages {
             pub fn payload(&self) -> Option<&dyn Reflect> {
                 match self {
                     $( Message::$variant(p) => Some(p), )+
+                    Message::Unknown { .. } => None,
+                }
+            }
+
+            /// The typed payload as an owned reflected object; `None` for an unknown type.
+            pub fn into_payload(self) -> Option<Box<dyn Reflect>> {
+                match self {
+                    $( Message::$variant(p) => Some(Box::new(p)), )+
                     Message::Unknown { .. } => None,
                 }
             }
@@ -121,18 +136,12 @@ macro_rules! messages {
 
         /// The payload type name for a message type (`"node.started"` → `"NodeStarted"`).
         pub fn payload_type_name(message_type: &str) -> Option<&'static str> {
-            match message_type {
-                $( $wire => Some(stringify!($ty)), )+
-                _ => None,
-            }
+            PROTOCOL.message(message_type).map(|m| m.payload.name)
         }
 
-        /// Which direction a type travels in.
+        /// Which direction group a type belongs to.
         pub fn message_group(message_type: &str) -> Option<MessageGroup> {
-            match message_type {
-                $( $wire => Some(MessageGroup::$group), )+
-                _ => None,
-            }
+            PROTOCOL.message(message_type).map(|m| m.group)
         }
 
         pub(crate) fn each_payload_schema(gen: &mut schemars::SchemaGenerator) -> Vec<(&'static str, schemars::Schema)> {
@@ -143,105 +152,77 @@ macro_rules! messages {
 
 messages! {
     /// `run.started`
-    RunStarted(RunStarted) = "run.started", Event;
+    RunStarted(RunStarted) = "run.started", Event, ClientToServer;
     /// `run.finished`
-    RunFinished(RunFinished) = "run.finished", Event;
+    RunFinished(RunFinished) = "run.finished", Event, ClientToServer;
     /// `graph.hint`
-    GraphHint(GraphHint) = "graph.hint", Event;
+    GraphHint(GraphHint) = "graph.hint", Event, ClientToServer;
     /// `node.started`
-    NodeStarted(NodeStarted) = "node.started", Event;
+    NodeStarted(NodeStarted) = "node.started", Event, ClientToServer;
     /// `node.token`
-    NodeToken(NodeToken) = "node.token", Event;
+    NodeToken(NodeToken) = "node.token", Event, ClientToServer;
     /// `node.finished`
-    NodeFinished(NodeFinished) = "node.finished", Event;
+    NodeFinished(NodeFinished) = "node.finished", Event, ClientToServer;
     /// `node.error`
-    NodeError(NodeError) = "node.error", Event;
+    NodeError(NodeError) = "node.error", Event, ClientToServer;
     /// `exec.paused`
-    ExecPaused(ExecPaused) = "exec.paused", Event;
+    ExecPaused(ExecPaused) = "exec.paused", Event, ClientToServer;
     /// `exec.refused`
-    ExecRefused(ExecRefused) = "exec.refused", Event;
+    ExecRefused(ExecRefused) = "exec.refused", Event, ClientToServer;
     /// `exec.resumed`
-    ExecResumed(ExecResumed) = "exec.resumed", Event;
+    ExecResumed(ExecResumed) = "exec.resumed", Event, ClientToServer;
     /// `exec.resume`
-    ExecResume(ExecResume) = "exec.resume", Control;
+    ExecResume(ExecResume) = "exec.resume", Control, ServerToClient;
     /// `breakpoint.set`
-    BreakpointSet(BreakpointSet) = "breakpoint.set", Control;
+    BreakpointSet(BreakpointSet) = "breakpoint.set", Control, ServerToClient;
     /// `breakpoint.clear`
-    BreakpointClear(BreakpointClear) = "breakpoint.clear", Control;
+    BreakpointClear(BreakpointClear) = "breakpoint.clear", Control, ServerToClient;
     /// `mode.set`
-    ModeSet(ModeSet) = "mode.set", Control;
+    ModeSet(ModeSet) = "mode.set", Control, ServerToClient;
     /// `hello`
-    Hello(Hello) = "hello", Handshake;
+    Hello(Hello) = "hello", Handshake, ClientToServer;
     /// `hello.ack`
-    HelloAck(HelloAck) = "hello.ack", Handshake;
+    HelloAck(HelloAck) = "hello.ack", Handshake, ServerToClient;
 }
 
-/// Every contract object type of this protocol with its field table, payloads last, for
-/// generators (stubs, bindings) and reflection-driven tests.
-pub const OBJECTS: &[(&str, &[FieldInfo])] = &[
-    (ErrorInfo::NAME, ErrorInfo::FIELDS),
-    (TokenUsage::NAME, TokenUsage::FIELDS),
-    (TokenDelta::NAME, TokenDelta::FIELDS),
-    (BreakpointMatcher::NAME, BreakpointMatcher::FIELDS),
-    (GraphNodeHint::NAME, GraphNodeHint::FIELDS),
-    (SdkInfo::NAME, SdkInfo::FIELDS),
-    (RedactionSummary::NAME, RedactionSummary::FIELDS),
-    (LoopInfo::NAME, LoopInfo::FIELDS),
-    (SmartInfo::NAME, SmartInfo::FIELDS),
-    (EditedValue::NAME, EditedValue::FIELDS),
-    (ClientVersions::NAME, ClientVersions::FIELDS),
-    (ViewerVersions::NAME, ViewerVersions::FIELDS),
-    (RunStarted::NAME, RunStarted::FIELDS),
-    (RunFinished::NAME, RunFinished::FIELDS),
-    (GraphHint::NAME, GraphHint::FIELDS),
-    (NodeStarted::NAME, NodeStarted::FIELDS),
-    (NodeToken::NAME, NodeToken::FIELDS),
-    (NodeFinished::NAME, NodeFinished::FIELDS),
-    (NodeError::NAME, NodeError::FIELDS),
-    (ExecPaused::NAME, ExecPaused::FIELDS),
-    (ExecRefused::NAME, ExecRefused::FIELDS),
-    (ExecResumed::NAME, ExecResumed::FIELDS),
-    (ExecResume::NAME, ExecResume::FIELDS),
-    (BreakpointSet::NAME, BreakpointSet::FIELDS),
-    (BreakpointClear::NAME, BreakpointClear::FIELDS),
-    (ModeSet::NAME, ModeSet::FIELDS),
-    (Hello::NAME, Hello::FIELDS),
-    (HelloAck::NAME, HelloAck::FIELDS),
-];
+/// The GraphMind v1 registry entry: every message type, and through them every object and
+/// enum (see [`crate::registry`]).
+pub static PROTOCOL: crate::registry::Protocol = crate::registry::Protocol {
+    name: "graphmind",
+    title: "GraphMind",
+    spec: "graphmind-v1",
+    version: ("gm", "1"),
+    strict: false,
+    messages: MESSAGES,
+    unions: &[],
+    catalog_enums: &[],
+    parse_any,
+};
 
-/// Every closed enum of this protocol with its wire values, in spec order.
-pub const ENUMS: &[(&str, &[&str])] = &[
-    ("NodeKind", NodeKind::VALUES),
-    ("RunStatus", RunStatus::VALUES),
-    ("PausePoint", PausePoint::VALUES),
-    ("ResumeAction", ResumeAction::VALUES),
-    ("RunMode", RunMode::VALUES),
-    ("TokenChannel", TokenChannel::VALUES),
-    ("PauseReason", PauseReason::VALUES),
-    ("LoopKind", LoopKind::VALUES),
-    ("SmartRule", SmartRule::VALUES),
-    ("RefusalCode", RefusalCode::VALUES),
-];
-
-/// The direction groups of §1.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum MessageGroup {
-    /// App → viewer events (10).
-    Event,
-    /// Viewer → app controls (4).
-    Control,
-    /// `hello` / `hello.ack` (2).
-    Handshake,
+/// [`crate::registry::Protocol::parse_any`]: the envelope parser, its payload as the object.
+fn parse_any(frame: &str) -> crate::registry::AnyOutcome {
+    use crate::registry::AnyOutcome;
+    match parse_envelope_json(frame) {
+        ParseOutcome::Ok(env) => {
+            let message = env.message_type().to_owned();
+            AnyOutcome::Ok { message, object: env.message.into_payload() }
+        }
+        ParseOutcome::UnknownType(env) => AnyOutcome::Other { kind: "unknown-type", message: Some(env.message_type().to_owned()) },
+        ParseOutcome::VersionMismatch { .. } => AnyOutcome::Other { kind: "version-mismatch", message: None },
+        ParseOutcome::Invalid { reason, issues } => AnyOutcome::Invalid { reason, issues: issues.unwrap_or_default() },
+    }
 }
 
-/// The 10 event types (app → viewer), in spec order.
-pub const EVENT_TYPES: &[&str] = &[
-    "run.started", "run.finished", "graph.hint", "node.started", "node.token", "node.finished", "node.error", "exec.paused", "exec.refused", "exec.resumed",
-];
-/// The 4 control types (viewer → app), in spec order.
-pub const CONTROL_TYPES: &[&str] = &["exec.resume", "breakpoint.set", "breakpoint.clear", "mode.set"];
-/// The 2 handshake types.
-pub const HANDSHAKE_TYPES: &[&str] = &["hello", "hello.ack"];
+pub use crate::registry::MessageGroup;
+
+/// The known message types, in spec order (also the schema's `anyOf` order).
+pub const MESSAGE_TYPES: &[&str] = &crate::registry::all_types::<{ MESSAGES.len() }>(MESSAGES);
+/// The event types (app → viewer), in spec order.
+pub const EVENT_TYPES: &[&str] = &crate::registry::types_in_group::<{ crate::registry::count_in_group(MESSAGES, MessageGroup::Event) }>(MESSAGES, MessageGroup::Event);
+/// The control types (viewer → app), in spec order.
+pub const CONTROL_TYPES: &[&str] = &crate::registry::types_in_group::<{ crate::registry::count_in_group(MESSAGES, MessageGroup::Control) }>(MESSAGES, MessageGroup::Control);
+/// The handshake types.
+pub const HANDSHAKE_TYPES: &[&str] = &crate::registry::types_in_group::<{ crate::registry::count_in_group(MESSAGES, MessageGroup::Handshake) }>(MESSAGES, MessageGroup::Handshake);
 
 /// A GraphMind envelope `{gm, seq, ts, runId, type, payload}` with its unknown members.
 ///

@@ -41,16 +41,8 @@ pub const CLOSE_CODE_VALUES: &[(CloseReason, u16)] = &[
 
 /// The close code for a reason (`closeCodeFor`, §6): 4001–4008.
 pub fn close_code_for(reason: CloseReason) -> u16 {
-    match reason {
-        CloseReason::AuthRequired => 4001,
-        CloseReason::AuthInvalid => 4002,
-        CloseReason::AuthRevoked => 4003,
-        CloseReason::AuthScopeDenied => 4004,
-        CloseReason::RateLimited => 4005,
-        CloseReason::FlowThrottled => 4006,
-        CloseReason::ServerShutdown => 4007,
-        CloseReason::ProtocolViolation => 4008,
-    }
+    // CLOSE_CODE_VALUES is the one table; a test checks it covers every reason once.
+    CLOSE_CODE_VALUES.iter().find(|(r, _)| *r == reason).map_or(4008, |(_, c)| *c)
 }
 
 /// The reason for a close code (`closeCodeReason`, §6); `None` outside 4001–4008 (1000, 4999…).

@@ -54,22 +54,41 @@ pub const DEFAULT_MAX_DEPTH: usize = json::DEFAULT_MAX_DEPTH;
 /// Declares a message union, its variant enum and its guard table from one list.
 macro_rules! message_union {
     (
-        $(#[$meta:meta])*
-        pub enum $name:ident / $vname:ident / $guards:ident {
-            $( $(#[$m:meta])* $variant:ident($ty:ident) = $wire:literal, $guard:ident, $js:literal; )+
+        $(#[doc = $doc:literal])*
+        pub enum $name:ident / $vname:ident / $guards:ident, $dir:ident, $acc:ident {
+            $( $(#[doc = $m:literal])* $variant:ident($ty:ident) = $wire:literal, $guard:ident, $js:literal; )+
         }
     ) => {
-        $(#[$meta])*
+        $(#[doc = $doc])*
         #[derive(Debug, Clone, PartialEq)]
         pub enum $name {
-            $( $(#[$m])* $variant($ty), )+
+            $( $(#[doc = $m])* $variant($ty), )+
         }
 
         wire_enum! {
             #[doc = concat!("Which variant a [`", stringify!($name), "`] is, named by its stable wire name (`kind` / `method` literal, or `rpc-success` / `rpc-failure`); shared by every binding (§13).")]
             pub enum $vname {
-                $( $(#[$m])* $variant = $wire, )+
+                $( $(#[doc = $m])* $variant = $wire, )+
             }
+        }
+
+        impl $name {
+            /// The registry entry of this union: variants, frames, guards, direction.
+            pub const DESC: crate::registry::UnionDesc = crate::registry::UnionDesc {
+                name: stringify!($name),
+                doc: concat!($($doc, "\n",)* ""),
+                direction: crate::registry::Direction::$dir,
+                variant_enum: &$vname::DESC,
+                accessors: $acc,
+                variants: &[$( crate::registry::VariantDesc {
+                    wire: $wire,
+                    name: stringify!($variant),
+                    frame: &<$ty as crate::core::Described>::DESC,
+                    guard: stringify!($guard),
+                    guard_js: $js,
+                    doc: concat!($($m, "\n",)* ""),
+                } ),+],
+            };
         }
 
         #[doc = concat!("One guard per [`", stringify!($name), "`] variant, as data: `(variant, Rust method name, reference (TypeScript) name, predicate)`. Exactly one is true for any message (§3.3, §4).")]
@@ -89,6 +108,13 @@ macro_rules! message_union {
             pub fn as_reflect(&self) -> &dyn Reflect {
                 match self {
                     $( $name::$variant(m) => m, )+
+                }
+            }
+
+            /// The frame as an owned reflected object.
+            pub fn into_reflect(self) -> Box<dyn Reflect> {
+                match self {
+                    $( $name::$variant(m) => Box::new(m), )+
                 }
             }
 
@@ -112,7 +138,7 @@ macro_rules! message_union {
             }
 
             pub(crate) fn each_schema(gen: &mut schemars::SchemaGenerator) -> Vec<schema::FrameSchema> {
-                vec![$( (stringify!($ty), gen.subschema_for::<$ty>(), <$ty as crate::core::Described>::LITERALS), )+]
+                vec![$( (stringify!($ty), gen.subschema_for::<$ty>(), <$ty as crate::core::Described>::DESC.literals), )+]
             }
         }
 
@@ -135,10 +161,27 @@ macro_rules! message_union {
     };
 }
 
+/// Routing accessors of [`ServerMessage`] (`subscription_id()`, `rpc_id()`), for bindings.
+pub const SERVER_ACCESSORS: &[crate::registry::AccessorDesc] = &[
+    crate::registry::AccessorDesc {
+        method: "subscription_id",
+        wire: "subscriptionId",
+        doc: "The subscription the frame is routed by (spec §8.3): set on `subscribed`, `unsubscribed`, `event`, `lifecycle`, `replay-marker` and an `error` frame that names one; `null`/`nil` otherwise.",
+    },
+    crate::registry::AccessorDesc { method: "rpc_id", wire: "id", doc: "The id of an RPC response (its JSON type kept); `null`/`nil` for kinded frames." },
+];
+
+/// Routing accessors of [`ClientMessage`] (`id()`), for bindings.
+pub const CLIENT_ACCESSORS: &[crate::registry::AccessorDesc] = &[crate::registry::AccessorDesc {
+    method: "id",
+    wire: "id",
+    doc: "The request id (its JSON type kept); `null`/`nil` for `notifications/cancelled`, which has none.",
+}];
+
 message_union! {
     /// Every frame a server sends (§3, `ServerMessageSchema`): the RPC family (success, failure)
     /// or a kinded frame. Closed: nothing else parses.
-    pub enum ServerMessage / ServerVariant / SERVER_GUARDS {
+    pub enum ServerMessage / ServerVariant / SERVER_GUARDS, ServerToClient, SERVER_ACCESSORS {
         /// `rpc-success`
         RpcSuccess(ServerRpcSuccess) = "rpc-success", is_rpc_success, "isRpcSuccess";
         /// `rpc-failure`
@@ -163,7 +206,7 @@ message_union! {
 message_union! {
     /// Every message a client sends (§4, `ClientMessageSchema`, discriminated on `method`):
     /// five requests and one notification. Closed and case-sensitive.
-    pub enum ClientMessage / ClientVariant / CLIENT_GUARDS {
+    pub enum ClientMessage / ClientVariant / CLIENT_GUARDS, ClientToServer, CLIENT_ACCESSORS {
         /// `method: "initialize"`
         Initialize(ClientInitializeRequest) = "initialize", is_initialize_request, "isInitializeRequest";
         /// `method: "subscription.subscribe"`
@@ -179,37 +222,35 @@ message_union! {
     }
 }
 
-/// One row of [`OBJECTS`]: `(type name, known fields, constant members (wire name, value))`.
-pub type ObjectRow = (&'static str, &'static [crate::core::FieldInfo], &'static [(&'static str, &'static str)]);
-
-/// Every contract object type of this protocol: `(name, fields, constant members)`, frames
-/// last, for generators (stubs, bindings) and reflection-driven tests.
-pub const OBJECTS: &[ObjectRow] = {
-    use crate::core::Described as D;
-    macro_rules! rows {
-        ($($t:ident),+ $(,)?) => { &[$( (<$t as D>::NAME, <$t as D>::FIELDS, <$t as D>::LITERALS) ),+] };
-    }
-    rows!(
-        RpcError, ClientInfo, InitializeParams, SubscribeParams, UnsubscribeParams, RunCancelParams, PingParams,
-        CancelledParams, ServerRpcSuccess, ServerRpcFailure, ServerSubscribedFrame, ServerUnsubscribedFrame,
-        ServerEventFrame, ServerLifecycleFrame, ServerErrorFrame, ServerPongFrame, ServerReplayMarkerFrame,
-        ClientInitializeRequest, ClientSubscribeRequest, ClientUnsubscribeRequest, ClientRunCancelRequest,
-        ClientPingRequest, ClientCancelledNotification,
-    )
+/// The Graphorin v1 registry entry: both frame unions and the close-reason catalogue.
+pub static PROTOCOL: crate::registry::Protocol = crate::registry::Protocol {
+    name: "graphorin",
+    title: "Graphorin",
+    spec: "graphorin-v1",
+    version: ("v", PROTOCOL_VERSION),
+    strict: true,
+    messages: &[],
+    unions: &[ServerMessage::DESC, ClientMessage::DESC],
+    catalog_enums: &[&crate::core::IssueCode::DESC, &CloseReason::DESC, &ClientErrorKind::DESC],
+    parse_any,
 };
 
-/// Every closed enum of this protocol with its wire values.
-pub const ENUMS: &[(&str, &[&str])] = &[
-    ("CloseReason", CloseReason::VALUES),
-    ("ClientErrorKind", ClientErrorKind::VALUES),
-    ("LifecycleStatus", LifecycleStatus::VALUES),
-    ("PendingApprovals", PendingApprovals::VALUES),
-    ("ServerVariant", ServerVariant::VALUES),
-    ("ClientVariant", ClientVariant::VALUES),
-];
+/// [`crate::registry::Protocol::parse_any`]: a server frame, else a client frame.
+fn parse_any(frame: &str) -> crate::registry::AnyOutcome {
+    use crate::registry::AnyOutcome;
+    match (parse_server_message(frame), parse_client_message(frame)) {
+        (Ok(m), _) => AnyOutcome::Ok { message: m.variant().as_str().to_owned(), object: Some(m.into_reflect()) },
+        (_, Ok(m)) => AnyOutcome::Ok { message: m.variant().as_str().to_owned(), object: Some(m.into_reflect()) },
+        (Err(e), Err(_)) => AnyOutcome::Invalid {
+            reason: e.to_string(),
+            issues: e.issues().iter().map(|i| crate::core::Issue { path: i.dotted_path(), message: i.message.clone() }).collect(),
+        },
+    }
+}
 
-/// The 7 `kind` literals of the kinded server frames, in spec order (§3.2).
-pub const KINDS: &[&str] = &["subscribed", "unsubscribed", "event", "lifecycle", "error", "pong", "replay-marker"];
+/// The 7 `kind` literals of the kinded server frames, in spec order (§3.2): the server
+/// variants whose frame declares a `kind` literal.
+pub const KINDS: &[&str] = &crate::registry::variants_with_literal::<{ crate::registry::count_variants_with_literal(&ServerMessage::DESC, "kind") }>(&ServerMessage::DESC, "kind");
 
 /// The 6 `method` literals, in spec order (§4).
 pub const METHODS: &[&str] = ClientVariant::VALUES;

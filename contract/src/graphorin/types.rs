@@ -127,6 +127,7 @@ fn read_non_empty(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<NonEmpty
 }
 
 impl WireValue for NonEmptyString {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::NonEmptyString);
     const EXPECTED: &'static str = "non-empty string";
     fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
         read_non_empty(ctx, v, path)
@@ -230,6 +231,7 @@ impl JsonSchema for Count {
 }
 
 impl WireValue for Count {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::ExactUInt);
     const EXPECTED: &'static str = "non-negative integer";
     fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
         read_u64(ctx, v, path).map(Count)
@@ -331,6 +333,7 @@ impl JsonSchema for RpcId {
 }
 
 impl WireValue for RpcId {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::RpcId);
     const EXPECTED: &'static str = "string or integer (RpcId)";
     fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
         match v.kind() {
@@ -526,6 +529,7 @@ impl JsonSchema for RpcErrorCode {
 }
 
 impl WireValue for RpcErrorCode {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::ExactInt);
     const EXPECTED: &'static str = "integer";
     fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
         read_i64(ctx, v, path).map(RpcErrorCode::from_code)

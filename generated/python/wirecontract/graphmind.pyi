@@ -9,15 +9,15 @@ JsonValue: TypeAlias = Any
 """A JSON value converted to Python: dict, list, str, int, float, bool or None."""
 
 NodeKind: TypeAlias = Literal["agent", "llm", "tool", "chain", "retriever", "server", "resource", "prompt", "custom"]
-RunStatus: TypeAlias = Literal["ok", "error", "aborted"]
-PausePoint: TypeAlias = Literal["before", "after", "error"]
-ResumeAction: TypeAlias = Literal["continue", "retry", "inject", "abort"]
-RunMode: TypeAlias = Literal["run", "step"]
 TokenChannel: TypeAlias = Literal["text", "reasoning", "tool-args"]
-PauseReason: TypeAlias = Literal["breakpoint", "error", "step", "loop"]
 LoopKind: TypeAlias = Literal["repeat", "cycle", "error-repeat"]
 SmartRule: TypeAlias = Literal["error-result", "truncated-tool-call"]
+PausePoint: TypeAlias = Literal["before", "after", "error"]
+RunStatus: TypeAlias = Literal["ok", "error", "aborted"]
+PauseReason: TypeAlias = Literal["breakpoint", "error", "step", "loop"]
 RefusalCode: TypeAlias = Literal["schema", "shape", "placeholder", "truncated", "disabled", "unsupported"]
+ResumeAction: TypeAlias = Literal["continue", "retry", "inject", "abort"]
+RunMode: TypeAlias = Literal["run", "step"]
 
 MESSAGE_TYPES: Final[tuple[str, ...]]  # run.started, run.finished, graph.hint, node.started, node.token, node.finished, node.error, exec.paused, exec.refused, exec.resumed, exec.resume, breakpoint.set, breakpoint.clear, mode.set, hello, hello.ack
 EVENT_TYPES: Final[tuple[str, ...]]  # run.started, run.finished, graph.hint, node.started, node.token, node.finished, node.error, exec.paused, exec.refused, exec.resumed
@@ -61,6 +61,14 @@ class WireObject:
         """The wire-shaped dict (camelCase keys, unknown members kept)."""
     def to_json(self) -> str: ...
 
+class SdkInfo(WireObject):
+    """The contract object `SdkInfo`; wire keys: name, version."""
+    __match_args__ = ("name", "version")
+    @property
+    def name(self) -> str: ...
+    @property
+    def version(self) -> str: ...
+
 class ErrorInfo(WireObject):
     """The contract object `ErrorInfo`; wire keys: name, message, stack."""
     __match_args__ = ("name", "message", "stack")
@@ -70,6 +78,34 @@ class ErrorInfo(WireObject):
     def message(self) -> str: ...
     @property
     def stack(self) -> str | None: ...
+
+class GraphNodeHint(WireObject):
+    """The contract object `GraphNodeHint`; wire keys: nodeId, kind, name, parentId."""
+    __match_args__ = ("node_id", "kind", "name", "parent_id")
+    @property
+    def node_id(self) -> str: ...
+    @property
+    def kind(self) -> NodeKind: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def parent_id(self) -> str | None: ...
+
+class RedactionSummary(WireObject):
+    """The contract object `RedactionSummary`; wire keys: count, keys."""
+    __match_args__ = ("count", "keys")
+    @property
+    def count(self) -> int: ...
+    @property
+    def keys(self) -> list[str]: ...
+
+class TokenDelta(WireObject):
+    """The contract object `TokenDelta`; wire keys: t, v."""
+    __match_args__ = ("t", "v")
+    @property
+    def t(self) -> TokenChannel: ...
+    @property
+    def v(self) -> str: ...
 
 class TokenUsage(WireObject):
     """The contract object `TokenUsage`; wire keys: inputTokens, outputTokens, inclusive, cacheReadTokens, cacheWriteTokens, reasoningTokens."""
@@ -86,52 +122,6 @@ class TokenUsage(WireObject):
     def cache_write_tokens(self) -> int | None: ...
     @property
     def reasoning_tokens(self) -> int | None: ...
-
-class TokenDelta(WireObject):
-    """The contract object `TokenDelta`; wire keys: t, v."""
-    __match_args__ = ("t", "v")
-    @property
-    def t(self) -> TokenChannel: ...
-    @property
-    def v(self) -> str: ...
-
-class BreakpointMatcher(WireObject):
-    """The contract object `BreakpointMatcher`; wire keys: kind, name, point."""
-    __match_args__ = ("kind", "name", "point")
-    @property
-    def kind(self) -> NodeKind | None: ...
-    @property
-    def name(self) -> str | None: ...
-    @property
-    def point(self) -> PausePoint | None: ...
-
-class GraphNodeHint(WireObject):
-    """The contract object `GraphNodeHint`; wire keys: nodeId, kind, name, parentId."""
-    __match_args__ = ("node_id", "kind", "name", "parent_id")
-    @property
-    def node_id(self) -> str: ...
-    @property
-    def kind(self) -> NodeKind: ...
-    @property
-    def name(self) -> str: ...
-    @property
-    def parent_id(self) -> str | None: ...
-
-class SdkInfo(WireObject):
-    """The contract object `SdkInfo`; wire keys: name, version."""
-    __match_args__ = ("name", "version")
-    @property
-    def name(self) -> str: ...
-    @property
-    def version(self) -> str: ...
-
-class RedactionSummary(WireObject):
-    """The contract object `RedactionSummary`; wire keys: count, keys."""
-    __match_args__ = ("count", "keys")
-    @property
-    def count(self) -> int: ...
-    @property
-    def keys(self) -> list[str]: ...
 
 class LoopInfo(WireObject):
     """The contract object `LoopInfo`; wire keys: repeats, firstSeq, lastSeq, fingerprint, kind, period, laps."""
@@ -164,6 +154,16 @@ class EditedValue(WireObject):
     __match_args__ = ("after",)
     @property
     def after(self) -> JsonValue: ...
+
+class BreakpointMatcher(WireObject):
+    """The contract object `BreakpointMatcher`; wire keys: kind, name, point."""
+    __match_args__ = ("kind", "name", "point")
+    @property
+    def kind(self) -> NodeKind | None: ...
+    @property
+    def name(self) -> str | None: ...
+    @property
+    def point(self) -> PausePoint | None: ...
 
 class ClientVersions(WireObject):
     """The contract object `ClientVersions`; wire keys: protocol, client."""

@@ -1,33 +1,42 @@
-//! The `.pyi` stub of `wirecontract.graphmind`, written from the contract's reflection tables
-//! (`OBJECTS`, `ENUMS`), so the stub cannot drift from the classes the binding creates.
+//! The `.pyi` stubs of `wirecontract.graphmind` and `wirecontract.graphorin`, written from the
+//! contract's typed registry ([`wirecontract::registry`]), so the stubs cannot drift from the
+//! classes the binding creates.
 
 use std::fmt::Write as _;
 
-use wirecontract::core::FieldInfo;
-use wirecontract::graphmind::{self, ENUMS, OBJECTS};
+use wirecontract::graphmind;
+use wirecontract::registry::{FieldDesc, ObjectDesc, Protocol, Scalar, Ty};
 
-/// The Python type of a declared Rust field type.
-fn py_type(ty: &str) -> String {
-    let ty = ty.replace(' ', "");
-    if let Some(inner) = ty.strip_prefix("Option<").and_then(|t| t.strip_suffix('>')) {
-        return format!("{} | None", py_type(inner));
-    }
-    if let Some(inner) = ty.strip_prefix("Vec<").and_then(|t| t.strip_suffix('>')) {
-        return format!("list[{}]", py_type(inner));
-    }
-    match ty.as_str() {
-        "String" | "NonEmptyString" => "str".into(),
-        "RpcId" => "int | str".into(),
-        "bool" => "bool".into(),
-        "u64" | "i64" | "NonZeroU64" | "Count" | "RpcErrorCode" => "int".into(),
-        "f64" | "NonNegativeF64" => "float".into(),
-        "RawJson" => "JsonValue".into(),
-        "Record" => "dict[str, JsonValue]".into(),
-        other => other.to_owned(),
+/// The Python type of a registry type.
+fn py_ty(ty: &Ty) -> String {
+    match ty {
+        Ty::List(t) => format!("list[{}]", py_ty(t)),
+        Ty::Enum(e) => e.name.to_owned(),
+        Ty::Object(o) => o.name.to_owned(),
+        Ty::Scalar(s) => match s {
+            Scalar::String | Scalar::NonEmptyString => "str",
+            Scalar::RpcId => "int | str",
+            Scalar::Bool => "bool",
+            Scalar::SafeUInt | Scalar::PositiveSafeUInt | Scalar::SafeInt | Scalar::ExactUInt | Scalar::ExactInt => "int",
+            Scalar::Finite | Scalar::NonNegativeFinite => "float",
+            Scalar::Opaque => "JsonValue",
+            Scalar::OpaqueRecord => "dict[str, JsonValue]",
+        }
+        .to_owned(),
     }
 }
 
-fn object_class(out: &mut String, name: &str, fields: &[FieldInfo], literals: &[(&str, &str)]) {
+/// The Python type of a field (`X | None` when optional).
+fn py_type(f: &FieldDesc) -> String {
+    if f.required {
+        py_ty(&f.ty)
+    } else {
+        format!("{} | None", py_ty(&f.ty))
+    }
+}
+
+fn object_class(out: &mut String, o: &ObjectDesc) {
+    let (name, fields, literals) = (o.name, o.fields, o.literals);
     let _ = writeln!(out, "class {name}(WireObject):");
     let _ = writeln!(out, "    \"\"\"The contract object `{name}`; wire keys: {}.\"\"\"", fields.iter().map(|f| f.wire).collect::<Vec<_>>().join(", "));
     let names: Vec<String> = fields.iter().map(|f| format!("{:?}", f.rust)).collect();
@@ -39,9 +48,16 @@ fn object_class(out: &mut String, name: &str, fields: &[FieldInfo], literals: &[
     }
     for f in fields {
         let _ = writeln!(out, "    @property");
-        let _ = writeln!(out, "    def {}(self) -> {}: ...", f.rust, py_type(f.ty));
+        let _ = writeln!(out, "    def {}(self) -> {}: ...", f.rust, py_type(f));
     }
     out.push('\n');
+}
+
+fn enum_aliases(o: &mut String, p: &Protocol) {
+    for e in p.enums() {
+        let lits: Vec<String> = e.wire_values().map(|v| format!("{v:?}")).collect();
+        let _ = writeln!(o, "{}: TypeAlias = Literal[{}]", e.name, lits.join(", "));
+    }
 }
 
 /// The whole stub.
@@ -53,10 +69,7 @@ pub fn graphmind_stub() -> String {
     o.push_str("from typing import Any, ClassVar, Final, Literal, TypeAlias\n\n");
     o.push_str("from wirecontract._native import BuildError as BuildError\n\n");
     o.push_str("JsonValue: TypeAlias = Any\n\"\"\"A JSON value converted to Python: dict, list, str, int, float, bool or None.\"\"\"\n\n");
-    for (name, values) in ENUMS {
-        let lits: Vec<String> = values.iter().map(|v| format!("{v:?}")).collect();
-        let _ = writeln!(o, "{name}: TypeAlias = Literal[{}]", lits.join(", "));
-    }
+    enum_aliases(&mut o, &graphmind::PROTOCOL);
     o.push('\n');
     for (group, values) in [
         ("MESSAGE_TYPES", graphmind::MESSAGE_TYPES),
@@ -107,10 +120,10 @@ class WireObject:
 
 "#,
     );
-    for (name, fields) in OBJECTS {
-        object_class(&mut o, name, fields, &[]);
+    for obj in graphmind::PROTOCOL.objects() {
+        object_class(&mut o, obj);
     }
-    let payloads: Vec<&str> = graphmind::MESSAGE_TYPES.iter().filter_map(|t| graphmind::payload_type_name(t)).collect();
+    let payloads: Vec<&str> = graphmind::PROTOCOL.messages.iter().map(|m| m.payload.name).collect();
     let _ = writeln!(o, "Payload: TypeAlias = {}\n", payloads.join(" | "));
     o.push_str(
         r#"class Envelope:
@@ -196,10 +209,7 @@ pub fn graphorin_stub() -> String {
     o.push_str("from typing import Any, Final, Literal, TypeAlias\n\n");
     o.push_str("from wirecontract.graphmind import Issue as Issue, WireObject as WireObject\n\n");
     o.push_str("JsonValue: TypeAlias = Any\n\n");
-    for (name, values) in go::ENUMS {
-        let lits: Vec<String> = values.iter().map(|v| format!("{v:?}")).collect();
-        let _ = writeln!(o, "{name}: TypeAlias = Literal[{}]", lits.join(", "));
-    }
+    enum_aliases(&mut o, &go::PROTOCOL);
     o.push_str(
         r#"
 class ParseError(ValueError):
@@ -226,13 +236,14 @@ RPC_ERROR_CODES: Final[dict[str, int]]
 
 "#,
     );
-    for (name, fields, literals) in go::OBJECTS {
-        object_class(&mut o, name, fields, literals);
+    for obj in go::PROTOCOL.objects() {
+        object_class(&mut o, obj);
     }
-    let server: Vec<&str> = go::OBJECTS.iter().map(|(n, _, _)| *n).filter(|n| n.starts_with("Server")).collect();
-    let client: Vec<&str> = go::OBJECTS.iter().map(|(n, _, _)| *n).filter(|n| n.starts_with("Client") && (n.ends_with("Request") || n.ends_with("Notification"))).collect();
-    let _ = writeln!(o, "ServerMessage: TypeAlias = {}", server.join(" | "));
-    let _ = writeln!(o, "ClientMessage: TypeAlias = {}\n", client.join(" | "));
+    for u in go::PROTOCOL.unions {
+        let frames: Vec<&str> = u.variants.iter().map(|v| v.frame.name).collect();
+        let _ = writeln!(o, "{}: TypeAlias = {}", u.name, frames.join(" | "));
+    }
+    o.push('\n');
     o.push_str(
         r"def parse_server_message(data: str | bytes | bytearray, /) -> ServerMessage: ...
 def parse_client_message(data: str | bytes | bytearray, /) -> ClientMessage: ...

@@ -7,12 +7,13 @@ from wirecontract.graphmind import Issue as Issue, WireObject as WireObject
 
 JsonValue: TypeAlias = Any
 
-CloseReason: TypeAlias = Literal["auth.required", "auth.invalid", "auth.revoked", "auth.scope_denied", "rate.limited", "flow.throttled", "server.shutdown", "protocol.violation"]
-ClientErrorKind: TypeAlias = Literal["protocol-violation", "server-error", "auth-failed", "scope-denied", "rate-limited", "run-not-found", "subscription-not-found"]
-LifecycleStatus: TypeAlias = Literal["running", "paused", "completed", "aborted", "failed"]
 PendingApprovals: TypeAlias = Literal["deny", "preserve"]
+LifecycleStatus: TypeAlias = Literal["running", "paused", "completed", "aborted", "failed"]
 ServerVariant: TypeAlias = Literal["rpc-success", "rpc-failure", "subscribed", "unsubscribed", "event", "lifecycle", "error", "pong", "replay-marker"]
 ClientVariant: TypeAlias = Literal["initialize", "subscription.subscribe", "subscription.unsubscribe", "run.cancel", "ping", "notifications/cancelled"]
+IssueCode: TypeAlias = Literal["invalid_type", "invalid_literal", "unrecognized_keys", "too_small", "too_big", "invalid_enum", "invalid_discriminator", "custom"]
+CloseReason: TypeAlias = Literal["auth.required", "auth.invalid", "auth.revoked", "auth.scope_denied", "rate.limited", "flow.throttled", "server.shutdown", "protocol.violation"]
+ClientErrorKind: TypeAlias = Literal["protocol-violation", "server-error", "auth-failed", "scope-denied", "rate-limited", "run-not-found", "subscription-not-found"]
 
 class ParseError(ValueError):
     """A frame did not parse."""
@@ -46,14 +47,6 @@ class RpcError(WireObject):
     @property
     def data(self) -> JsonValue | None: ...
 
-class ClientInfo(WireObject):
-    """The contract object `ClientInfo`; wire keys: name, version."""
-    __match_args__ = ("name", "version")
-    @property
-    def name(self) -> str: ...
-    @property
-    def version(self) -> str: ...
-
 class InitializeParams(WireObject):
     """The contract object `InitializeParams`; wire keys: clientInfo, capabilities."""
     __match_args__ = ("client_info", "capabilities")
@@ -61,6 +54,14 @@ class InitializeParams(WireObject):
     def client_info(self) -> ClientInfo: ...
     @property
     def capabilities(self) -> dict[str, JsonValue] | None: ...
+
+class ClientInfo(WireObject):
+    """The contract object `ClientInfo`; wire keys: name, version."""
+    __match_args__ = ("name", "version")
+    @property
+    def name(self) -> str: ...
+    @property
+    def version(self) -> str: ...
 
 class SubscribeParams(WireObject):
     """The contract object `SubscribeParams`; wire keys: subject, sinceEventId."""

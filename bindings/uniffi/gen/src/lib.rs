@@ -1,39 +1,32 @@
-//! Generates the uniffi declarations of a protocol (`src/generated.rs` of its binding crate)
-//! from the contract's reflection tables: one uniffi record per contract object, one uniffi
-//! enum per closed enum, the message union(s), and the `Convert` impls between host and
-//! contract types.
+//! Generates the uniffi declarations of a protocol from the contract's typed registry
+//! ([`wirecontract::registry`]): one uniffi record per contract object, one uniffi enum per
+//! closed enum, the message union(s), and the `Convert` impls between host and contract types.
+//! The binding crates run it from their `build.rs` and `include!` the result, so nothing
+//! generated is committed under a binding's `src/`.
 //!
-//! A protocol is a [`Protocol`] value built from its tables: `OBJECTS` (name, fields, and for
-//! strict objects the constant members), `ENUMS`, and its message union(s). Two shapes of
-//! object are handled: open ones (GraphMind: unknown members kept in `extra_json`) and strict
-//! ones (Graphorin: no `extra_json`, constant members such as `v` and `kind` written by the
-//! contract's serializer and never stored). Two shapes of union are handled: open (GraphMind's
-//! `Message` with an `Unknown` variant) and closed (Graphorin's `ServerMessage` and
-//! `ClientMessage`, with one guard function per variant and routing accessors).
+//! Two shapes of object are handled: open ones (GraphMind: unknown members kept in
+//! `extra_json`) and strict ones (Graphorin: no `extra_json`, constant members such as `v` and
+//! `kind` written by the contract's serializer and never stored). Two shapes of union are
+//! handled: open (an envelope protocol's `Message` with an `Unknown` variant) and closed
+//! (discriminated frame unions, with one guard function per variant and routing accessors).
 //!
-//! What is not table-driven: the leaf types ([`Leaf`]: which host type a contract scalar such
-//! as `NonEmptyString` or `RpcId` becomes, and its hand-written `Convert` impl in the binding
-//! crate's `convert.rs`), and the union → frame type pairing of Graphorin, which the contract
-//! exposes only through its JSON Schema (`$defs/ServerMessage/oneOf`, in declaration order).
-//!
-//! The output is deterministic (a pure function of the tables) so `scripts/check-drift` and
-//! each binding crate's `generated_rs_matches_the_contract` test compare it byte for byte.
+//! What is binding-specific and so lives here: which host type each contract scalar
+//! ([`Scalar`]) becomes ([`host_scalar`]); everything else comes from the registry. The output
+//! is deterministic (a pure function of the registry).
 
 use std::fmt::Write as _;
 
-use wirecontract::core::FieldInfo;
-use wirecontract::{graphmind, graphorin};
+use wirecontract::registry::{self, FieldDesc, Scalar, Ty};
 
 /// One contract object type.
 pub struct Object {
     /// The type name (`NodeStarted`, `ServerPongFrame`).
     pub name: &'static str,
-    /// Known fields in spec order (`Described::FIELDS`).
-    pub fields: &'static [FieldInfo],
-    /// Constant members `(wire name, value)` of a strict frame (`Described::LITERALS`).
+    /// Known fields in spec order.
+    pub fields: &'static [FieldDesc],
+    /// Constant members `(wire name, value)` of a strict frame.
     pub literals: &'static [(&'static str, &'static str)],
-    /// Strict: an unknown member makes the object invalid, so the host record has no
-    /// `extra_json`.
+    /// Strict: no `extra_json` on the host record.
     pub strict: bool,
 }
 
@@ -45,28 +38,6 @@ pub struct Enum {
     pub values: Vec<(&'static str, String)>,
 }
 
-impl Enum {
-    /// An enum whose variant names are the PascalCase of their wire values, as `wire_enum!`
-    /// declares them (`tool-args` → `ToolArgs`, `auth.scope_denied` → `AuthScopeDenied`).
-    pub fn pascal(name: &'static str, values: &'static [&'static str]) -> Enum {
-        Enum { name, values: values.iter().map(|v| (*v, pascal(v))).collect() }
-    }
-}
-
-/// A contract scalar (a field type that is neither an object nor an enum of the protocol):
-/// its host type, its path from the generated module and how the field docs describe it. Its
-/// `Convert` impl is hand-written in the binding crate (`convert.rs`).
-pub struct Leaf {
-    /// The type as `FieldInfo::ty` spells it (`NonEmptyString`).
-    pub name: &'static str,
-    /// The uniffi type the host sees (`String`).
-    pub host: &'static str,
-    /// The contract type spelled from the generated module (`contract::NonEmptyString`).
-    pub contract: &'static str,
-    /// For the field's doc comment.
-    pub describe: &'static str,
-}
-
 /// One variant of a closed message union.
 pub struct Variant {
     /// Stable wire name (`rpc-success`, `event`, `subscription.subscribe`).
@@ -75,320 +46,164 @@ pub struct Variant {
     pub name: String,
     /// The frame type it holds (`ServerRpcSuccess`).
     pub ty: &'static str,
-    /// The guard's Rust name (`is_rpc_success`) and reference (TypeScript) name
-    /// (`isRpcSuccess`), which is also its Kotlin and Swift name.
+    /// The guard's Rust name and reference (TypeScript) name.
     pub guard: (&'static str, &'static str),
-}
-
-/// A method on a closed union that returns one field of the frame when the variant has it
-/// (`subscription_id`, `rpc_id`): `None` for variants without that field.
-pub struct Accessor {
-    /// The Rust method name.
-    pub method: &'static str,
-    /// The wire name of the field it returns.
-    pub wire: &'static str,
-    /// Its doc comment.
-    pub doc: &'static str,
 }
 
 /// A closed tagged union of frames (`ServerMessage`, `ClientMessage`).
 pub struct Union {
     /// The union's name, the same in the contract module and on the host.
     pub name: &'static str,
-    /// The closed enum naming its variants (`ServerVariant`), one of [`Protocol::enums`].
+    /// The closed enum naming its variants (`ServerVariant`).
     pub variant_enum: &'static str,
     /// The variants in spec order.
     pub variants: Vec<Variant>,
     /// Routing accessors.
-    pub accessors: Vec<Accessor>,
-    /// The union's doc comment (one paragraph).
-    pub doc: &'static str,
+    pub accessors: &'static [registry::AccessorDesc],
+    /// The union's doc comment.
+    pub doc: String,
 }
 
 /// What the generator needs to know about one protocol.
 pub struct Protocol {
     /// Rust path of the contract module, aliased as `contract` in the output.
-    pub module: &'static str,
+    pub module: String,
     /// Spec document name used in doc comments (`graphmind-v1`).
     pub spec: &'static str,
     /// The output's module doc comment (`//!` lines).
     pub header: String,
     /// `use` lines of the output (after the contract alias).
     pub imports: &'static [&'static str],
-    /// The type of the `path` argument of `Convert::from_host` in the binding crate (`str`
-    /// for dotted paths, `[PathSegment]` for segment paths).
+    /// The type of the `path` argument of `Convert::from_host` in the binding crate.
     pub path_type: &'static str,
-    /// Every object type (`OBJECTS`), nested ones first.
+    /// Every object type, nested ones first.
     pub objects: Vec<Object>,
-    /// Every closed enum (`ENUMS`).
+    /// Every closed enum.
     pub enums: Vec<Enum>,
-    /// Every scalar field type.
-    pub leaves: Vec<Leaf>,
-    /// The open message union (GraphMind's `Message`): `(wire type, payload type name)` in spec
-    /// order, plus an `Unknown` variant. Empty for a protocol without one.
+    /// The open message union: `(wire type, payload type name)` in spec order.
     pub messages: Vec<(&'static str, &'static str)>,
-    /// Closed unions of frames, each with guards and accessors.
+    /// Closed unions of frames.
     pub unions: Vec<Union>,
 }
 
-/// The GraphMind v1 tables.
+/// The host (uniffi) type of a scalar, its contract path from the generated module, and how a
+/// field doc describes it. Host types are wider than the rules (an unsigned host integer for a
+/// safe integer): the contract's reader checks the rule when a value is sent.
+fn host_scalar(s: Scalar) -> (&'static str, String) {
+    let host = match s {
+        Scalar::Bool => "bool",
+        Scalar::String | Scalar::NonEmptyString => "String",
+        Scalar::SafeUInt | Scalar::PositiveSafeUInt | Scalar::ExactUInt => "u64",
+        Scalar::SafeInt | Scalar::ExactInt => "i64",
+        Scalar::Finite | Scalar::NonNegativeFinite => "f64",
+        Scalar::Opaque | Scalar::OpaqueRecord => "JsonText",
+        Scalar::RpcId => "RpcId",
+    };
+    let contract = match s {
+        Scalar::Bool | Scalar::String | Scalar::SafeUInt | Scalar::SafeInt | Scalar::Finite => s.rust_type().to_owned(),
+        Scalar::PositiveSafeUInt => "std::num::NonZeroU64".to_owned(),
+        other => format!("contract::{}", other.rust_type()),
+    };
+    (host, contract)
+}
+
+/// Builds the generator's model of a registered protocol. `binding` holds what differs per
+/// binding crate (the module header, imports and path type).
 ///
 /// # Panics
-/// When a message type has no payload type (a contract bug).
-pub fn graphmind() -> Protocol {
-    let messages = graphmind::MESSAGE_TYPES
+/// When a union's frames disagree with their discriminator literals (a contract bug).
+pub fn protocol(p: &'static registry::Protocol) -> Protocol {
+    let objects: Vec<Object> = p.objects().into_iter().map(|o| Object { name: o.name, fields: o.fields, literals: o.literals, strict: o.strict }).collect();
+    let enums: Vec<Enum> = p.enums().into_iter().map(|e| Enum { name: e.name, values: e.values.iter().map(|v| (v.wire, v.rust.to_owned())).collect() }).collect();
+    let messages = p.messages.iter().map(|m| (m.wire, m.payload.name)).collect();
+    let unions = p
+        .unions
         .iter()
-        .map(|t| (*t, graphmind::payload_type_name(t).unwrap_or_else(|| panic!("no payload type for {t}"))))
+        .map(|u| Union {
+            name: u.name,
+            variant_enum: u.variant_enum.name,
+            variants: u.variants.iter().map(|v| Variant { wire: v.wire, name: v.name.to_owned(), ty: v.frame.name, guard: (v.guard, v.guard_js) }).collect(),
+            accessors: u.accessors,
+            doc: doc_paragraph(u.doc),
+        })
         .collect();
-    let module = "wirecontract::graphmind";
-    let header = format!(
-        "//! @generated by `wirecontract-uniffi-gen` from `{module}`'s reflection tables (`OBJECTS`,\n\
-         //! `ENUMS`, `MESSAGE_TYPES`). Do not edit by hand: run `scripts/regen`.\n\
-         //!\n\
-         //! One uniffi record per contract object (known fields in spec order, then `extra_json`\n\
-         //! holding the unknown members), one uniffi enum per closed enum, the message union, and\n\
-         //! the [`Convert`] impls between host and contract types.\n"
-    );
-    Protocol {
-        module,
-        spec: "graphmind-v1",
-        header,
-        imports: &["crate::convert::{extras_from_host, extras_to_host, join, Convert, Issues}", "crate::JsonText"],
-        path_type: "str",
-        objects: graphmind::OBJECTS.iter().map(|(name, fields)| Object { name, fields, literals: &[], strict: false }).collect(),
-        enums: graphmind::ENUMS.iter().map(|(name, values)| Enum::pascal(name, values)).collect(),
-        leaves: vec![
-            Leaf { name: "String", host: "String", contract: "String", describe: "string" },
-            Leaf { name: "bool", host: "bool", contract: "bool", describe: "boolean" },
-            Leaf { name: "u64", host: "u64", contract: "u64", describe: "integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent)" },
-            Leaf { name: "i64", host: "i64", contract: "i64", describe: "integer, |x| ≤ 2^53 − 1 (checked when sent)" },
-            Leaf { name: "f64", host: "f64", contract: "f64", describe: "finite number" },
-            Leaf { name: "NonZeroU64", host: "u64", contract: "std::num::NonZeroU64", describe: "integer, 1 ≤ x ≤ 2^53 − 1 (checked when sent)" },
-            Leaf { name: "NonNegativeF64", host: "f64", contract: "contract::NonNegativeF64", describe: "finite number ≥ 0" },
-            Leaf { name: "RawJson", host: "JsonText", contract: "contract::RawJson", describe: "opaque JSON value as text (decode with `decodeJson`)" },
-            Leaf { name: "Record", host: "JsonText", contract: "contract::Record", describe: "JSON object text, values opaque" },
-        ],
-        messages,
-        unions: Vec::new(),
-    }
+    let module = format!("wirecontract::{}", p.name);
+    let header = format!("// @generated by `wirecontract-uniffi-gen` from the registry of `{module}` at build time.");
+    let (imports, path_type): (&[&str], &str) = if p.strict {
+        (&["crate::convert::{join, Convert, Issues}", "crate::{JsonText, PathSegment, RpcId}"], "[PathSegment]")
+    } else {
+        (&["crate::convert::{extras_from_host, extras_to_host, join, Convert, Issues}", "crate::JsonText"], "str")
+    };
+    Protocol { module, spec: p.spec, header, imports, path_type, objects, enums, messages, unions }
 }
 
-/// The frame type names of a Graphorin union, in declaration order, from the published JSON
-/// Schema (`$defs/<union>/oneOf`, one `$ref` per variant): the one public table that pairs a
-/// variant with its frame type.
-fn schema_union(schema: &serde_json::Value, union: &str) -> Vec<String> {
-    let branches = schema["$defs"][union]["oneOf"].as_array().unwrap_or_else(|| panic!("the Graphorin schema has no $defs/{union}/oneOf"));
-    branches
-        .iter()
-        .map(|b| b["$ref"].as_str().and_then(|r| r.strip_prefix("#/$defs/")).unwrap_or_else(|| panic!("{union}: branch {b} is not a $ref")).to_owned())
-        .collect()
+/// The GraphMind v1 model.
+pub fn graphmind() -> Protocol {
+    protocol(&wirecontract::graphmind::PROTOCOL)
 }
 
-/// A closed union's variants from its guard table (`(variant, Rust guard, reference guard)`)
-/// and its frame types from the schema, checked against each frame's discriminator literal.
-fn closed_variants(
-    objects: &[Object],
-    rows: impl Iterator<Item = (&'static str, String, &'static str, &'static str)>,
-    frames: Vec<String>,
-    discriminator: &str,
-) -> Vec<Variant> {
-    let rows: Vec<_> = rows.collect();
-    assert_eq!(rows.len(), frames.len(), "guard table and schema union disagree on the variant count");
-    rows.into_iter()
-        .zip(frames)
-        .map(|((wire, name, rust, js), frame)| {
-            let object = objects.iter().find(|o| o.name == frame).unwrap_or_else(|| panic!("{frame} is not in OBJECTS"));
-            // The frame's discriminator literal must be the variant's wire name; the RPC responses
-            // have none (they are told apart by `result`/`error`) and are the `rpc-*` variants.
-            match object.literals.iter().find(|(k, _)| *k == discriminator) {
-                Some((_, value)) => assert_eq!(*value, wire, "{frame} is not the frame of variant {wire}"),
-                None => assert!(wire.starts_with("rpc-"), "{frame} has no `{discriminator}` literal but variant {wire} is not an RPC response"),
-            }
-            assert_eq!(camel(rust), js, "guard {rust} is not spelled like the reference's {js}");
-            let ty = object.name;
-            Variant { wire, name, ty, guard: (rust, js) }
-        })
-        .collect()
-}
-
-/// The Graphorin v1 tables.
-///
-/// # Panics
-/// When the guard tables, the schema unions and the frames' literals disagree (a contract bug).
+/// The Graphorin v1 model.
 pub fn graphorin() -> Protocol {
-    // Every object of this protocol is strict (`wire_strict_object!`).
-    let objects: Vec<Object> = graphorin::OBJECTS.iter().map(|(name, fields, literals)| Object { name, fields, literals, strict: true }).collect();
-    let schema = graphorin::export_json_schema();
-    let server = closed_variants(
-        &objects,
-        graphorin::SERVER_GUARDS.iter().map(|(v, rust, js, _)| (v.as_str(), format!("{v:?}"), *rust, *js)),
-        schema_union(&schema, "ServerMessage"),
-        "kind",
-    );
-    let client = closed_variants(
-        &objects,
-        graphorin::CLIENT_GUARDS.iter().map(|(v, rust, js, _)| (v.as_str(), format!("{v:?}"), *rust, *js)),
-        schema_union(&schema, "ClientMessage"),
-        "method",
-    );
-    // Enum variant names are the PascalCase of the wire values, except the two variant enums,
-    // whose names are the unions' (`error` → `ErrorFrame`, `subscription.subscribe` → `Subscribe`).
-    let mut enums = vec![Enum::pascal("IssueCode", graphorin::IssueCode::VALUES)];
-    for (name, values) in graphorin::ENUMS {
-        let union = [("ServerVariant", &server), ("ClientVariant", &client)].into_iter().find(|(n, _)| n == name).map(|(_, u)| u);
-        enums.push(match union {
-            Some(variants) => Enum { name, values: variants.iter().map(|v| (v.wire, v.name.clone())).collect() },
-            None => Enum::pascal(name, values),
-        });
-    }
-    let module = "wirecontract::graphorin";
-    let header = format!(
-        "//! @generated by `wirecontract-uniffi-gen` from `{module}`'s reflection tables (`OBJECTS`\n\
-         //! with their constant members, `ENUMS`, `SERVER_GUARDS`/`CLIENT_GUARDS` and the schema's\n\
-         //! unions). Do not edit by hand: run `scripts/regen`.\n\
-         //!\n\
-         //! One uniffi record per strict contract object (known fields in spec order; constant\n\
-         //! members such as `v`, `jsonrpc`, `kind` and `method` are written by serialize, never\n\
-         //! stored), one uniffi enum per closed enum, the two frame unions with one guard function\n\
-         //! per variant and the routing accessors, and the [`Convert`] impls between host and\n\
-         //! contract types.\n"
-    );
-    Protocol {
-        module,
-        spec: "graphorin-v1",
-        header,
-        imports: &["crate::convert::{join, Convert, Issues}", "crate::{JsonText, PathSegment, RpcId}"],
-        path_type: "[PathSegment]",
-        objects,
-        enums,
-        leaves: vec![
-            Leaf { name: "bool", host: "bool", contract: "bool", describe: "boolean" },
-            Leaf { name: "NonEmptyString", host: "String", contract: "contract::NonEmptyString", describe: "non-empty string (checked when sent)" },
-            Leaf { name: "RpcId", host: "RpcId", contract: "contract::RpcId", describe: "request id, a non-empty string or an integer, JSON type kept" },
-            Leaf { name: "Count", host: "u64", contract: "contract::Count", describe: "integer ≥ 0" },
-            Leaf { name: "RpcErrorCode", host: "i64", contract: "contract::RpcErrorCode", describe: "integer error code, any value (the catalogue: `rpcErrorCodes()`)" },
-            Leaf { name: "RawJson", host: "JsonText", contract: "contract::RawJson", describe: "any JSON value as its exact text (`\"null\"` is JSON null; checked when sent)" },
-            Leaf { name: "Record", host: "JsonText", contract: "contract::Record", describe: "JSON object text, any keys, values opaque (checked when sent)" },
-        ],
-        messages: Vec::new(),
-        unions: vec![
-            Union {
-                name: "ServerMessage",
-                variant_enum: "ServerVariant",
-                variants: server,
-                accessors: vec![
-                    Accessor {
-                        method: "subscription_id",
-                        wire: "subscriptionId",
-                        doc: "The subscription the frame is routed by (spec §8.3): set on `subscribed`, `unsubscribed`, `event`, `lifecycle`, `replay-marker` and an `error` frame that names one; `null`/`nil` otherwise.",
-                    },
-                    Accessor { method: "rpc_id", wire: "id", doc: "The id of an RPC response (its JSON type kept); `null`/`nil` for kinded frames." },
-                ],
-                doc: "Every frame a Graphorin server sends (spec graphorin-v1 §3): an RPC response (success or\n/// failure) or one of the 7 kinded frames. Closed: nothing else parses.",
-            },
-            Union {
-                name: "ClientMessage",
-                variant_enum: "ClientVariant",
-                variants: client,
-                accessors: vec![Accessor { method: "id", wire: "id", doc: "The request id (its JSON type kept); `null`/`nil` for `notifications/cancelled`, which has none." }],
-                doc: "Every message a Graphorin client sends (spec graphorin-v1 §4), discriminated on `method`:\n/// five requests and one notification. Closed: nothing else parses.",
-            },
-        ],
+    protocol(&wirecontract::graphorin::PROTOCOL)
+}
+
+/// A doc comment's lines joined for a `///` paragraph.
+fn doc_paragraph(doc: &str) -> String {
+    doc.lines().map(str::trim).filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n/// ")
+}
+
+/// The host (uniffi) type of a field.
+fn host_ty(ty: &Ty) -> String {
+    match ty {
+        Ty::Scalar(s) => host_scalar(*s).0.to_owned(),
+        Ty::Enum(e) => e.name.to_owned(),
+        Ty::Object(o) => o.name.to_owned(),
+        Ty::List(t) => format!("Vec<{}>", host_ty(t)),
     }
 }
 
-/// A field type as the contract declares it (`FieldInfo::ty`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Ty {
-    Option(Box<Ty>),
-    Vec(Box<Ty>),
-    Leaf(String),
-}
-
-impl Ty {
-    fn parse(text: &str) -> Ty {
-        let t: String = text.chars().filter(|c| !c.is_whitespace()).collect();
-        for (prefix, wrap) in [("Option<", Ty::Option as fn(Box<Ty>) -> Ty), ("Vec<", Ty::Vec)] {
-            if let Some(inner) = t.strip_prefix(prefix).and_then(|r| r.strip_suffix('>')) {
-                return wrap(Box::new(Ty::parse(inner)));
-            }
-        }
-        assert!(t.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'), "unsupported field type `{text}`");
-        Ty::Leaf(t)
-    }
-
-    fn is_option(&self) -> bool {
-        matches!(self, Ty::Option(_))
-    }
-
-    /// The type without an outer `Option`.
-    fn required(&self) -> &Ty {
-        match self {
-            Ty::Option(t) => t,
-            other => other,
-        }
-    }
-
-    /// The host (uniffi) type.
-    fn host(&self, p: &Protocol) -> String {
-        match self {
-            Ty::Option(t) => format!("Option<{}>", t.host(p)),
-            Ty::Vec(t) => format!("Vec<{}>", t.host(p)),
-            Ty::Leaf(l) => match leaf(p, l) {
-                Some(leaf) => leaf.host.to_owned(),
-                None if is_declared(p, l) => l.clone(),
-                None => panic!("no host mapping for contract type `{l}`: add a Leaf to the protocol in wirecontract-uniffi-gen"),
-            },
-        }
-    }
-
-    /// The contract type, spelled from the generated module.
-    fn contract(&self, p: &Protocol) -> String {
-        match self {
-            Ty::Option(t) => format!("Option<{}>", t.contract(p)),
-            Ty::Vec(t) => format!("Vec<{}>", t.contract(p)),
-            Ty::Leaf(l) => match leaf(p, l) {
-                Some(leaf) => leaf.contract.to_owned(),
-                None if is_declared(p, l) => format!("contract::{l}"),
-                None => panic!("no contract path for type `{l}`"),
-            },
-        }
-    }
-
-    /// What the value is, for the field's doc comment.
-    fn describe(&self, p: &Protocol) -> String {
-        match self {
-            Ty::Option(t) => format!("{}; optional (`null`/`nil`: absent)", t.describe(p)),
-            Ty::Vec(t) => format!("list of {}", t.describe(p)),
-            Ty::Leaf(l) => leaf(p, l).map_or_else(|| format!("`{l}`"), |leaf| leaf.describe.to_owned()),
-        }
+/// The contract type of a field, spelled from the generated module.
+fn contract_ty(ty: &Ty) -> String {
+    match ty {
+        Ty::Scalar(s) => host_scalar(*s).1,
+        Ty::Enum(e) => format!("contract::{}", e.name),
+        Ty::Object(o) => format!("contract::{}", o.name),
+        Ty::List(t) => format!("Vec<{}>", contract_ty(t)),
     }
 }
 
-fn leaf<'p>(p: &'p Protocol, name: &str) -> Option<&'p Leaf> {
-    p.leaves.iter().find(|l| l.name == name)
+/// What the value is, for the field's doc comment.
+fn describe_ty(ty: &Ty) -> String {
+    match ty {
+        Ty::Scalar(s) => s.describe().to_owned(),
+        Ty::Enum(e) => format!("`{}`", e.name),
+        Ty::Object(o) => format!("`{}`", o.name),
+        Ty::List(t) => format!("list of {}", describe_ty(t)),
+    }
 }
 
-fn is_declared(p: &Protocol, name: &str) -> bool {
-    p.objects.iter().any(|o| o.name == name) || p.enums.iter().any(|e| e.name == name)
+fn field_host(f: &FieldDesc) -> String {
+    if f.required {
+        host_ty(&f.ty)
+    } else {
+        format!("Option<{}>", host_ty(&f.ty))
+    }
 }
 
-/// `tool-args` → `ToolArgs`, as the contract names its enum variants.
-fn pascal(wire: &str) -> String {
-    wire.split(['-', '_', '.', ' '])
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            let mut c = s.chars();
-            c.next().map(|f| f.to_ascii_uppercase().to_string() + c.as_str()).unwrap_or_default()
-        })
-        .collect()
+fn field_contract(f: &FieldDesc) -> String {
+    if f.required {
+        contract_ty(&f.ty)
+    } else {
+        format!("Option<{}>", contract_ty(&f.ty))
+    }
 }
 
-/// `is_rpc_success` → `isRpcSuccess`, as uniffi names functions on the host.
-fn camel(snake: &str) -> String {
-    let p = pascal(snake);
-    let mut c = p.chars();
-    c.next().map(|f| f.to_ascii_lowercase().to_string() + c.as_str()).unwrap_or_default()
+fn field_describe(f: &FieldDesc) -> String {
+    if f.required {
+        describe_ty(&f.ty)
+    } else {
+        format!("{}; optional (`null`/`nil`: absent)", describe_ty(&f.ty))
+    }
 }
 
 /// Names the bindings add to every open record; a contract field with one of these names would
@@ -399,7 +214,6 @@ const RESERVED_FIELDS: &[&str] = &["extra_json"];
 pub fn generate(p: &Protocol) -> String {
     let mut o = String::new();
     let _ = writeln!(o, "{}", p.header);
-    o.push_str("#![allow(clippy::too_many_lines, clippy::match_same_arms, clippy::trivially_copy_pass_by_ref)]\n\n");
     let _ = writeln!(o, "use {} as contract;\n", p.module);
     for line in p.imports {
         let _ = writeln!(o, "use {line};");
@@ -493,17 +307,16 @@ fn gen_object(o: &mut String, p: &Protocol, obj: &Object) {
             spec = p.spec
         );
     }
-    let tys: Vec<Ty> = obj.fields.iter().map(|f| Ty::parse(f.ty)).collect();
-    for (f, ty) in obj.fields.iter().zip(&tys) {
+    for f in obj.fields {
         if !obj.strict {
             assert!(!RESERVED_FIELDS.contains(&f.rust), "{name}.{} clashes with a name the bindings add", f.rust);
         }
         assert!(!obj.literals.iter().any(|(k, _)| *k == f.wire), "{name}.{}: a constant member cannot also be a field", f.wire);
-        let _ = writeln!(o, "    /// Wire `{}`: {}.", f.wire, ty.describe(p));
-        if ty.is_option() {
+        let _ = writeln!(o, "    /// Wire `{}`: {}.", f.wire, field_describe(f));
+        if !f.required {
             o.push_str("    #[uniffi(default)]\n");
         }
-        let _ = writeln!(o, "    pub {}: {},", f.rust, ty.host(p));
+        let _ = writeln!(o, "    pub {}: {},", f.rust, field_host(f));
     }
     if obj.strict {
         o.push_str("}\n");
@@ -524,12 +337,12 @@ fn gen_object(o: &mut String, p: &Protocol, obj: &Object) {
     }
     o.push_str("        }\n    }\n");
     let _ = writeln!(o, "    fn from_host(host: &{name}, issues: &mut Issues, path: &{}) -> Option<Self> {{", p.path_type);
-    for (f, ty) in obj.fields.iter().zip(&tys) {
+    for f in obj.fields {
         let _ = writeln!(
             o,
             "        let {r} = <{c} as Convert>::from_host(&host.{r}, issues, &join(path, \"{w}\"));",
             r = f.rust,
-            c = ty.contract(p),
+            c = field_contract(f),
             w = f.wire
         );
     }
@@ -616,7 +429,7 @@ fn gen_union(o: &mut String, p: &Protocol, u: &Union) {
         let _ = writeln!(o, "            {name}::{} {{ .. }} => {venum}::{},", v.name, v.name);
     }
     o.push_str("        }\n    }\n");
-    for a in &u.accessors {
+    for a in u.accessors {
         gen_accessor(o, p, u, a);
     }
     o.push_str("}\n");
@@ -650,7 +463,7 @@ fn gen_union(o: &mut String, p: &Protocol, u: &Union) {
     o.push_str("        })\n    }\n}\n");
 }
 
-fn gen_accessor(o: &mut String, p: &Protocol, union: &Union, accessor: &Accessor) {
+fn gen_accessor(o: &mut String, p: &Protocol, union: &Union, accessor: &registry::AccessorDesc) {
     let mut host: Option<String> = None;
     let mut arms = Vec::new();
     let mut without = Vec::new();
@@ -660,11 +473,10 @@ fn gen_accessor(o: &mut String, p: &Protocol, union: &Union, accessor: &Accessor
             without.push(format!("{}::{} {{ .. }}", union.name, v.name));
             continue;
         };
-        let ty = Ty::parse(field.ty);
-        let h = ty.required().host(p);
+        let h = host_ty(&field.ty);
         assert!(host.as_ref().is_none_or(|prev| *prev == h), "{}.{}: field `{}` has different types across variants", union.name, accessor.method, accessor.wire);
         host = Some(h);
-        let value = if ty.is_option() { format!("frame.{}.clone()", field.rust) } else { format!("Some(frame.{}.clone())", field.rust) };
+        let value = if !field.required { format!("frame.{}.clone()", field.rust) } else { format!("Some(frame.{}.clone())", field.rust) };
         arms.push(format!("            {}::{} {{ frame }} => {value},", union.name, v.name));
     }
     let host = host.unwrap_or_else(|| panic!("{}.{}: no variant has a `{}` field", union.name, accessor.method, accessor.wire));
@@ -683,21 +495,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn field_types_parse_into_options_and_lists() {
-        assert_eq!(Ty::parse("Option < Vec<String> >"), Ty::Option(Box::new(Ty::Vec(Box::new(Ty::Leaf("String".into()))))));
-    }
-
-    #[test]
-    fn enum_variant_names_follow_the_contract() {
-        assert_eq!(pascal("tool-args"), "ToolArgs");
-        assert_eq!(pascal("truncated-tool-call"), "TruncatedToolCall");
-        assert_eq!(pascal("ok"), "Ok");
-        assert_eq!(pascal("auth.scope_denied"), "AuthScopeDenied");
-        assert_eq!(camel("is_replay_marker_frame"), "isReplayMarkerFrame");
-    }
-
-    #[test]
-    fn generation_is_deterministic_and_covers_every_table_entry() {
+    fn generation_is_deterministic_and_covers_every_registry_entry() {
         for (p, again) in [(graphmind(), graphmind()), (graphorin(), graphorin())] {
             let a = generate(&p);
             assert_eq!(a, generate(&again));

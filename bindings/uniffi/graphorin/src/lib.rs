@@ -7,8 +7,8 @@
 //! message or the parse throws [`ParseError`] (issues with path, code and message; the raw `id`;
 //! syntax vs schema). Layout:
 //!
-//! - `generated` (`src/generated.rs`, written by `wirecontract-uniffi-gen graphorin` from the
-//!   contract's reflection tables, drift-checked): the strict frame records, the closed enums,
+//! - `generated` (written into `OUT_DIR` by `build.rs` through `wirecontract-uniffi-gen` from
+//!   the contract's registry): the strict frame records, the closed enums,
 //!   `ServerMessage`/`ClientMessage` with one guard per variant, and their conversions;
 //! - `api`: parse, serialize, catalogues, subprotocol helpers, constants (hand-written);
 //! - `convert`: the `Convert` trait and its leaf impls (`NonEmptyString`, `RpcId`, …);
@@ -22,7 +22,11 @@
 
 mod api;
 mod convert;
-mod generated;
+/// The generated records, enums, unions and conversions (see `build.rs`).
+#[allow(missing_docs, clippy::too_many_lines, clippy::match_same_arms, clippy::trivially_copy_pass_by_ref, clippy::doc_markdown)]
+mod generated {
+    include!(concat!(env!("OUT_DIR"), "/graphorin.rs"));
+}
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 

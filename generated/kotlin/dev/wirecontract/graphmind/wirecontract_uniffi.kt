@@ -1528,7 +1528,7 @@ public object FfiConverterTypeBreakpointSet: FfiConverterRustBuffer<BreakpointSe
  */
 data class ClientVersions (
     /**
-     * Wire `protocol`: integer, |x| ≤ 2^53 − 1 (checked when sent).
+     * Wire `protocol`: integer, |x| ≤ 2^53 − 1.
      */
     val `protocol`: kotlin.Long
     , 
@@ -1585,7 +1585,7 @@ public object FfiConverterTypeClientVersions: FfiConverterRustBuffer<ClientVersi
  */
 data class EditedValue (
     /**
-     * Wire `after`: opaque JSON value as text (decode with `decodeJson`).
+     * Wire `after`: any JSON value (kept as its exact text).
      */
     val `after`: JsonText
     , 
@@ -1968,12 +1968,12 @@ data class ExecResume (
     val `action`: ResumeAction
     , 
     /**
-     * Wire `output`: opaque JSON value as text (decode with `decodeJson`); optional (`null`/`nil`: absent).
+     * Wire `output`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
      */
     val `output`: JsonText? = null 
     , 
     /**
-     * Wire `input`: opaque JSON value as text (decode with `decodeJson`); optional (`null`/`nil`: absent).
+     * Wire `input`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
      */
     val `input`: JsonText? = null 
     , 
@@ -2507,17 +2507,17 @@ public object FfiConverterTypeJsonMember: FfiConverterRustBuffer<JsonMember> {
  */
 data class LoopInfo (
     /**
-     * Wire `repeats`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent).
+     * Wire `repeats`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
     val `repeats`: kotlin.ULong
     , 
     /**
-     * Wire `firstSeq`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent).
+     * Wire `firstSeq`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
     val `firstSeq`: kotlin.ULong
     , 
     /**
-     * Wire `lastSeq`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent).
+     * Wire `lastSeq`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
     val `lastSeq`: kotlin.ULong
     , 
@@ -2532,12 +2532,12 @@ data class LoopInfo (
     val `kind`: LoopKind? = null 
     , 
     /**
-     * Wire `period`: integer, 1 ≤ x ≤ 2^53 − 1 (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `period`: integer, 1 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
     val `period`: kotlin.ULong? = null 
     , 
     /**
-     * Wire `laps`: integer, 1 ≤ x ≤ 2^53 − 1 (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `laps`: integer, 1 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
     val `laps`: kotlin.ULong? = null 
     , 
@@ -2736,7 +2736,7 @@ data class NodeFinished (
     val `instanceId`: kotlin.String? = null 
     , 
     /**
-     * Wire `output`: opaque JSON value as text (decode with `decodeJson`); optional (`null`/`nil`: absent).
+     * Wire `output`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
      */
     val `output`: JsonText? = null 
     , 
@@ -2856,7 +2856,7 @@ data class NodeStarted (
     val `instanceId`: kotlin.String
     , 
     /**
-     * Wire `input`: opaque JSON value as text (decode with `decodeJson`); optional (`null`/`nil`: absent).
+     * Wire `input`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
      */
     val `input`: JsonText? = null 
     , 
@@ -3048,7 +3048,7 @@ public object FfiConverterTypeParseOptions: FfiConverterRustBuffer<ParseOptions>
  */
 data class RedactionSummary (
     /**
-     * Wire `count`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent).
+     * Wire `count`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
     val `count`: kotlin.ULong
     , 
@@ -3172,7 +3172,7 @@ data class RunStarted (
     val `sdk`: SdkInfo
     , 
     /**
-     * Wire `meta`: JSON object text, values opaque; optional (`null`/`nil`: absent).
+     * Wire `meta`: JSON object, values opaque; optional (`null`/`nil`: absent).
      */
     val `meta`: JsonText? = null 
     , 
@@ -3398,12 +3398,12 @@ public object FfiConverterTypeTokenDelta: FfiConverterRustBuffer<TokenDelta> {
  */
 data class TokenUsage (
     /**
-     * Wire `inputTokens`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent).
+     * Wire `inputTokens`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
     val `inputTokens`: kotlin.ULong
     , 
     /**
-     * Wire `outputTokens`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent).
+     * Wire `outputTokens`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
     val `outputTokens`: kotlin.ULong
     , 
@@ -3413,17 +3413,17 @@ data class TokenUsage (
     val `inclusive`: kotlin.Boolean? = null 
     , 
     /**
-     * Wire `cacheReadTokens`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `cacheReadTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
     val `cacheReadTokens`: kotlin.ULong? = null 
     , 
     /**
-     * Wire `cacheWriteTokens`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `cacheWriteTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
     val `cacheWriteTokens`: kotlin.ULong? = null 
     , 
     /**
-     * Wire `reasoningTokens`: integer, 0 ≤ x ≤ 2^53 − 1 (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `reasoningTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
     val `reasoningTokens`: kotlin.ULong? = null 
     , 
@@ -3487,7 +3487,7 @@ public object FfiConverterTypeTokenUsage: FfiConverterRustBuffer<TokenUsage> {
  */
 data class ViewerVersions (
     /**
-     * Wire `protocol`: integer, |x| ≤ 2^53 − 1 (checked when sent).
+     * Wire `protocol`: integer, |x| ≤ 2^53 − 1.
      */
     val `protocol`: kotlin.Long
     , 

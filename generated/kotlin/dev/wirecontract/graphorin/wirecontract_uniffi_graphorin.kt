@@ -1411,7 +1411,7 @@ public object FfiConverterByteArray: FfiConverterRustBuffer<ByteArray> {
  */
 data class CancelledParams (
     /**
-     * Wire `requestId`: non-empty string (checked when sent).
+     * Wire `requestId`: non-empty string.
      */
     val `requestId`: kotlin.String
     
@@ -1494,12 +1494,12 @@ public object FfiConverterTypeClientCancelledNotification: FfiConverterRustBuffe
  */
 data class ClientInfo (
     /**
-     * Wire `name`: non-empty string (checked when sent).
+     * Wire `name`: non-empty string.
      */
     val `name`: kotlin.String
     , 
     /**
-     * Wire `version`: non-empty string (checked when sent).
+     * Wire `version`: non-empty string.
      */
     val `version`: kotlin.String
     
@@ -1544,7 +1544,7 @@ public object FfiConverterTypeClientInfo: FfiConverterRustBuffer<ClientInfo> {
  */
 data class ClientInitializeRequest (
     /**
-     * Wire `id`: request id, a non-empty string or an integer, JSON type kept.
+     * Wire `id`: request id: a non-empty string or an integer, JSON type kept.
      */
     val `id`: RpcId
     , 
@@ -1594,7 +1594,7 @@ public object FfiConverterTypeClientInitializeRequest: FfiConverterRustBuffer<Cl
  */
 data class ClientPingRequest (
     /**
-     * Wire `id`: request id, a non-empty string or an integer, JSON type kept.
+     * Wire `id`: request id: a non-empty string or an integer, JSON type kept.
      */
     val `id`: RpcId
     , 
@@ -1644,7 +1644,7 @@ public object FfiConverterTypeClientPingRequest: FfiConverterRustBuffer<ClientPi
  */
 data class ClientRunCancelRequest (
     /**
-     * Wire `id`: request id, a non-empty string or an integer, JSON type kept.
+     * Wire `id`: request id: a non-empty string or an integer, JSON type kept.
      */
     val `id`: RpcId
     , 
@@ -1694,7 +1694,7 @@ public object FfiConverterTypeClientRunCancelRequest: FfiConverterRustBuffer<Cli
  */
 data class ClientSubscribeRequest (
     /**
-     * Wire `id`: request id, a non-empty string or an integer, JSON type kept.
+     * Wire `id`: request id: a non-empty string or an integer, JSON type kept.
      */
     val `id`: RpcId
     , 
@@ -1744,7 +1744,7 @@ public object FfiConverterTypeClientSubscribeRequest: FfiConverterRustBuffer<Cli
  */
 data class ClientUnsubscribeRequest (
     /**
-     * Wire `id`: request id, a non-empty string or an integer, JSON type kept.
+     * Wire `id`: request id: a non-empty string or an integer, JSON type kept.
      */
     val `id`: RpcId
     , 
@@ -1853,7 +1853,7 @@ data class InitializeParams (
     val `clientInfo`: ClientInfo
     , 
     /**
-     * Wire `capabilities`: JSON object text, any keys, values opaque (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `capabilities`: JSON object, values opaque; optional (`null`/`nil`: absent).
      */
     val `capabilities`: JsonText? = null 
     
@@ -1970,7 +1970,7 @@ public object FfiConverterTypeIssue: FfiConverterRustBuffer<Issue> {
  */
 data class PingParams (
     /**
-     * Wire `nonce`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `nonce`: non-empty string; optional (`null`/`nil`: absent).
      */
     val `nonce`: kotlin.String? = null 
     
@@ -2011,17 +2011,17 @@ public object FfiConverterTypePingParams: FfiConverterRustBuffer<PingParams> {
  */
 data class RpcError (
     /**
-     * Wire `code`: integer error code, any value (the catalogue: `rpcErrorCodes()`).
+     * Wire `code`: integer in the 64-bit signed range.
      */
     val `code`: kotlin.Long
     , 
     /**
-     * Wire `message`: non-empty string (checked when sent).
+     * Wire `message`: non-empty string.
      */
     val `message`: kotlin.String
     , 
     /**
-     * Wire `data`: any JSON value as its exact text (`"null"` is JSON null; checked when sent); optional (`null`/`nil`: absent).
+     * Wire `data`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
      */
     val `data`: JsonText? = null 
     
@@ -2131,12 +2131,12 @@ public object FfiConverterTypeRpcErrorCodeInfo: FfiConverterRustBuffer<RpcErrorC
  */
 data class RunCancelParams (
     /**
-     * Wire `runId`: non-empty string (checked when sent).
+     * Wire `runId`: non-empty string.
      */
     val `runId`: kotlin.String
     , 
     /**
-     * Wire `reason`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `reason`: non-empty string; optional (`null`/`nil`: absent).
      */
     val `reason`: kotlin.String? = null 
     , 
@@ -2197,12 +2197,12 @@ public object FfiConverterTypeRunCancelParams: FfiConverterRustBuffer<RunCancelP
  */
 data class ServerErrorFrame (
     /**
-     * Wire `code`: non-empty string (checked when sent).
+     * Wire `code`: non-empty string.
      */
     val `code`: kotlin.String
     , 
     /**
-     * Wire `message`: non-empty string (checked when sent).
+     * Wire `message`: non-empty string.
      */
     val `message`: kotlin.String
     , 
@@ -2212,12 +2212,12 @@ data class ServerErrorFrame (
     val `fatal`: kotlin.Boolean? = null 
     , 
     /**
-     * Wire `subscriptionId`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `subscriptionId`: non-empty string; optional (`null`/`nil`: absent).
      */
     val `subscriptionId`: kotlin.String? = null 
     , 
     /**
-     * Wire `data`: any JSON value as its exact text (`"null"` is JSON null; checked when sent); optional (`null`/`nil`: absent).
+     * Wire `data`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
      */
     val `data`: JsonText? = null 
     
@@ -2271,27 +2271,27 @@ public object FfiConverterTypeServerErrorFrame: FfiConverterRustBuffer<ServerErr
  */
 data class ServerEventFrame (
     /**
-     * Wire `eventId`: non-empty string (checked when sent).
+     * Wire `eventId`: non-empty string.
      */
     val `eventId`: kotlin.String
     , 
     /**
-     * Wire `subscriptionId`: non-empty string (checked when sent).
+     * Wire `subscriptionId`: non-empty string.
      */
     val `subscriptionId`: kotlin.String
     , 
     /**
-     * Wire `subject`: non-empty string (checked when sent).
+     * Wire `subject`: non-empty string.
      */
     val `subject`: kotlin.String
     , 
     /**
-     * Wire `type`: non-empty string (checked when sent).
+     * Wire `type`: non-empty string.
      */
     val `eventType`: kotlin.String
     , 
     /**
-     * Wire `payload`: any JSON value as its exact text (`"null"` is JSON null; checked when sent); optional (`null`/`nil`: absent).
+     * Wire `payload`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
      */
     val `payload`: JsonText? = null 
     
@@ -2345,7 +2345,7 @@ public object FfiConverterTypeServerEventFrame: FfiConverterRustBuffer<ServerEve
  */
 data class ServerLifecycleFrame (
     /**
-     * Wire `subscriptionId`: non-empty string (checked when sent).
+     * Wire `subscriptionId`: non-empty string.
      */
     val `subscriptionId`: kotlin.String
     , 
@@ -2355,7 +2355,7 @@ data class ServerLifecycleFrame (
     val `status`: LifecycleStatus
     , 
     /**
-     * Wire `reason`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `reason`: non-empty string; optional (`null`/`nil`: absent).
      */
     val `reason`: kotlin.String? = null 
     
@@ -2403,7 +2403,7 @@ public object FfiConverterTypeServerLifecycleFrame: FfiConverterRustBuffer<Serve
  */
 data class ServerPongFrame (
     /**
-     * Wire `nonce`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `nonce`: non-empty string; optional (`null`/`nil`: absent).
      */
     val `nonce`: kotlin.String? = null 
     
@@ -2445,22 +2445,22 @@ public object FfiConverterTypeServerPongFrame: FfiConverterRustBuffer<ServerPong
  */
 data class ServerReplayMarkerFrame (
     /**
-     * Wire `subscriptionId`: non-empty string (checked when sent).
+     * Wire `subscriptionId`: non-empty string.
      */
     val `subscriptionId`: kotlin.String
     , 
     /**
-     * Wire `eventId`: non-empty string (checked when sent).
+     * Wire `eventId`: non-empty string.
      */
     val `eventId`: kotlin.String
     , 
     /**
-     * Wire `droppedCount`: integer ≥ 0; optional (`null`/`nil`: absent).
+     * Wire `droppedCount`: integer, 0 ≤ x ≤ 2^64 − 1; optional (`null`/`nil`: absent).
      */
     val `droppedCount`: kotlin.ULong? = null 
     , 
     /**
-     * Wire `note`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `note`: non-empty string; optional (`null`/`nil`: absent).
      */
     val `note`: kotlin.String? = null 
     
@@ -2511,7 +2511,7 @@ public object FfiConverterTypeServerReplayMarkerFrame: FfiConverterRustBuffer<Se
  */
 data class ServerRpcFailure (
     /**
-     * Wire `id`: request id, a non-empty string or an integer, JSON type kept.
+     * Wire `id`: request id: a non-empty string or an integer, JSON type kept.
      */
     val `id`: RpcId
     , 
@@ -2561,12 +2561,12 @@ public object FfiConverterTypeServerRpcFailure: FfiConverterRustBuffer<ServerRpc
  */
 data class ServerRpcSuccess (
     /**
-     * Wire `id`: request id, a non-empty string or an integer, JSON type kept.
+     * Wire `id`: request id: a non-empty string or an integer, JSON type kept.
      */
     val `id`: RpcId
     , 
     /**
-     * Wire `result`: any JSON value as its exact text (`"null"` is JSON null; checked when sent).
+     * Wire `result`: any JSON value (kept as its exact text).
      */
     val `result`: JsonText
     
@@ -2611,17 +2611,17 @@ public object FfiConverterTypeServerRpcSuccess: FfiConverterRustBuffer<ServerRpc
  */
 data class ServerSubscribedFrame (
     /**
-     * Wire `subscriptionId`: non-empty string (checked when sent).
+     * Wire `subscriptionId`: non-empty string.
      */
     val `subscriptionId`: kotlin.String
     , 
     /**
-     * Wire `subject`: non-empty string (checked when sent).
+     * Wire `subject`: non-empty string.
      */
     val `subject`: kotlin.String
     , 
     /**
-     * Wire `snapshotEventId`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `snapshotEventId`: non-empty string; optional (`null`/`nil`: absent).
      */
     val `snapshotEventId`: kotlin.String? = null 
     
@@ -2669,7 +2669,7 @@ public object FfiConverterTypeServerSubscribedFrame: FfiConverterRustBuffer<Serv
  */
 data class ServerUnsubscribedFrame (
     /**
-     * Wire `subscriptionId`: non-empty string (checked when sent).
+     * Wire `subscriptionId`: non-empty string.
      */
     val `subscriptionId`: kotlin.String
     
@@ -2710,12 +2710,12 @@ public object FfiConverterTypeServerUnsubscribedFrame: FfiConverterRustBuffer<Se
  */
 data class SubscribeParams (
     /**
-     * Wire `subject`: non-empty string (checked when sent).
+     * Wire `subject`: non-empty string.
      */
     val `subject`: kotlin.String
     , 
     /**
-     * Wire `sinceEventId`: non-empty string (checked when sent); optional (`null`/`nil`: absent).
+     * Wire `sinceEventId`: non-empty string; optional (`null`/`nil`: absent).
      */
     val `sinceEventId`: kotlin.String? = null 
     
@@ -2759,7 +2759,7 @@ public object FfiConverterTypeSubscribeParams: FfiConverterRustBuffer<SubscribeP
  */
 data class UnsubscribeParams (
     /**
-     * Wire `subscriptionId`: non-empty string (checked when sent).
+     * Wire `subscriptionId`: non-empty string.
      */
     val `subscriptionId`: kotlin.String
     
@@ -2873,8 +2873,8 @@ public object FfiConverterTypeClientErrorKind: FfiConverterRustBuffer<ClientErro
 
 
 /**
- * Every message a Graphorin client sends (spec graphorin-v1 §4), discriminated on `method`:
- * five requests and one notification. Closed: nothing else parses.
+ * Every message a client sends (§4, `ClientMessageSchema`, discriminated on `method`):
+ * five requests and one notification. Closed and case-sensitive.
  */
 sealed class ClientMessage {
     
@@ -3996,8 +3996,8 @@ public object FfiConverterTypeRpcId : FfiConverterRustBuffer<RpcId>{
 
 
 /**
- * Every frame a Graphorin server sends (spec graphorin-v1 §3): an RPC response (success or
- * failure) or one of the 7 kinded frames. Closed: nothing else parses.
+ * Every frame a server sends (§3, `ServerMessageSchema`): the RPC family (success, failure)
+ * or a kinded frame. Closed: nothing else parses.
  */
 sealed class ServerMessage {
     

@@ -58,8 +58,8 @@ fn generated_file() {
         failed.is_empty(),
         "{} generated file(s) differ from their reviewed snapshot: {failed:?}\n\
          If the change is intended (you ran scripts/regen), review and accept it: `cargo insta review`\n\
-         (cargo install cargo-insta), or `INSTA_UPDATE=always cargo test -p wirecontract --test\n\
-         schema_generated_artifacts` and read `git diff contract/tests/snapshots`. Commit the .snap files.",
+         (cargo install cargo-insta), or `INSTA_UPDATE=always cargo test -p wirecontract-gen --test\n\
+         generated_artifacts` and read `git diff scripts/gen/tests/snapshots`. Commit the .snap files.",
         failed.len()
     );
 }
@@ -67,7 +67,7 @@ fn generated_file() {
 #[test]
 fn every_snapshot_belongs_to_a_generated_file() {
     // A snapshot whose generated file is gone is stale and must be deleted with it.
-    let prefix = "schema_generated_artifacts__generated_file@";
+    let prefix = "generated_artifacts__generated_file@";
     let expected: std::collections::BTreeSet<String> = tree(&common::repo_dir().join("generated"))
         .into_keys()
         .filter(|rel| !hand_maintained(rel))

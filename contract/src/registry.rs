@@ -1,0 +1,546 @@
+//! The typed registry: what every generator and binding knows about a protocol, produced by
+//! the declarations themselves (`wire_object!`, `wire_strict_object!`, `wire_enum!`,
+//! `messages!`, `message_union!`) and never written by hand.
+//!
+//! A [`Protocol`] lists its messages (envelope-keyed payloads, GraphMind) and its unions
+//! (discriminated frames, Graphorin), each pointing at the [`ObjectDesc`] of its payload or
+//! frame; objects point at the types of their fields ([`Ty`]), so the set of objects and
+//! enums of a protocol is found by walking from its messages ([`Protocol::objects`],
+//! [`Protocol::enums`]): declaring a type and using it is all it takes to register it.
+//!
+//! Generators (schema post-processing, `.pyi` stubs, Python classes, uniffi glue, TypeScript,
+//! docs, shrink skeleton plans) read these tables; bindings convert host values through the
+//! function pointers here ([`ObjectDesc::read_json`]) so no binding restates a type list.
+
+use crate::core::{Issue, Reflect};
+
+/// Every protocol of this crate, in a stable order: the list generators and bindings iterate.
+/// A new protocol module adds its `PROTOCOL` here (and its `pub mod` in `lib.rs`).
+pub fn protocols() -> &'static [&'static Protocol] {
+    PROTOCOLS
+}
+
+static PROTOCOLS: &[&Protocol] = &[&crate::graphmind::PROTOCOL, &crate::graphorin::PROTOCOL];
+
+/// The protocol registered under `name` (`"graphmind"`, `"graphorin"`).
+pub fn protocol(name: &str) -> Option<&'static Protocol> {
+    protocols().iter().copied().find(|p| p.name == name)
+}
+
+/// One wire protocol as declared in its module.
+#[derive(Debug)]
+pub struct Protocol {
+    /// Module and registry name (`graphmind`), also the binding module name.
+    pub name: &'static str,
+    /// Human title (`GraphMind`).
+    pub title: &'static str,
+    /// Spec document name cited in generated docs (`graphmind-v1`).
+    pub spec: &'static str,
+    /// The protocol-version member and its value in every frame (`("gm", "1")`, `("v", "1")`).
+    pub version: (&'static str, &'static str),
+    /// Whether objects keep unknown members (GraphMind) or reject them (Graphorin).
+    pub strict: bool,
+    /// Envelope-keyed messages (`type` → payload), in spec order. Empty for frame protocols.
+    pub messages: &'static [MessageDesc],
+    /// Discriminated frame unions, in spec order. Empty for envelope protocols.
+    pub unions: &'static [UnionDesc],
+    /// Enums that are catalogues rather than field types (close reasons), so a walk from the
+    /// messages would not reach them.
+    pub catalog_enums: &'static [&'static EnumDesc],
+    /// Parses one frame of this protocol generically: the host-neutral entry point a binding
+    /// uses for a protocol it has no hand-written API for.
+    pub parse_any: fn(&str) -> AnyOutcome,
+}
+
+/// The host-neutral result of [`Protocol::parse_any`].
+#[derive(Debug)]
+pub enum AnyOutcome {
+    /// An accepted frame or payload: which message or union variant (`node.started`,
+    /// `rpc-success`), its object, and its envelope JSON when the protocol has envelopes.
+    Ok {
+        /// The message type or variant wire name.
+        message: String,
+        /// The frame (union protocols) or payload (envelope protocols); `None` for an unknown
+        /// type.
+        object: Option<Box<dyn Reflect>>,
+    },
+    /// Refused, with the protocol's reason and issues.
+    Invalid {
+        /// One line.
+        reason: String,
+        /// Path-and-rule issues.
+        issues: Vec<Issue>,
+    },
+    /// Any other protocol-specific verdict (`unknown-type`, `version-mismatch`), by name.
+    Other {
+        /// The verdict's name.
+        kind: &'static str,
+        /// The message type when known.
+        message: Option<String>,
+    },
+}
+
+/// Which side sends a message. GraphMind's app is the WebSocket client (events, `hello`), the
+/// viewer the server (controls, `hello.ack`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// From the connecting side to the listening side.
+    ClientToServer,
+    /// From the listening side to the connecting side.
+    ServerToClient,
+}
+
+/// The direction groups of GraphMind §1 (and any envelope protocol shaped like it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MessageGroup {
+    /// App → viewer events.
+    Event,
+    /// Viewer → app controls.
+    Control,
+    /// The handshake (`hello` app → viewer, `hello.ack` viewer → app).
+    Handshake,
+}
+
+/// One envelope-keyed message type.
+#[derive(Debug)]
+pub struct MessageDesc {
+    /// The wire `type` (`node.started`).
+    pub wire: &'static str,
+    /// The Rust variant name of the protocol's `Message` enum (`NodeStarted`).
+    pub variant: &'static str,
+    /// The payload object.
+    pub payload: &'static ObjectDesc,
+    /// The group.
+    pub group: MessageGroup,
+    /// Who sends it.
+    pub direction: Direction,
+    /// The doc comment.
+    pub doc: &'static str,
+}
+
+/// A discriminated union of frames (Graphorin's `ServerMessage`, `ClientMessage`).
+#[derive(Debug)]
+pub struct UnionDesc {
+    /// The union's Rust name, the same on every host.
+    pub name: &'static str,
+    /// The doc comment.
+    pub doc: &'static str,
+    /// Who sends it.
+    pub direction: Direction,
+    /// The enum naming its variants by their stable wire names.
+    pub variant_enum: &'static EnumDesc,
+    /// The variants in spec order.
+    pub variants: &'static [VariantDesc],
+    /// Methods returning one field of whichever variant has it (routing keys).
+    pub accessors: &'static [AccessorDesc],
+}
+
+/// A method on a union that returns one field of the frame when the variant has it
+/// (`subscription_id`): `None` for variants without that field.
+#[derive(Debug)]
+pub struct AccessorDesc {
+    /// The Rust method name.
+    pub method: &'static str,
+    /// The wire name of the field it returns.
+    pub wire: &'static str,
+    /// Its doc comment.
+    pub doc: &'static str,
+}
+
+/// One variant of a [`UnionDesc`].
+#[derive(Debug)]
+pub struct VariantDesc {
+    /// Stable wire name (`rpc-success`, `event`, `subscription.subscribe`).
+    pub wire: &'static str,
+    /// Rust variant name (`RpcSuccess`).
+    pub name: &'static str,
+    /// The frame type.
+    pub frame: &'static ObjectDesc,
+    /// Guard method name in Rust (`is_rpc_success`).
+    pub guard: &'static str,
+    /// Guard name in the reference (TypeScript) API (`isRpcSuccess`), also Kotlin's and Swift's.
+    pub guard_js: &'static str,
+    /// The doc comment.
+    pub doc: &'static str,
+}
+
+/// A contract object (payload, frame or helper).
+#[derive(Debug)]
+pub struct ObjectDesc {
+    /// The type name (`NodeStarted`).
+    pub name: &'static str,
+    /// The doc comment (lines joined with `\n`, leading spaces kept).
+    pub doc: &'static str,
+    /// Known fields in spec (and serialization) order.
+    pub fields: &'static [FieldDesc],
+    /// Constant members `(wire name, value)` of a strict frame (`("v", "1")`), always written,
+    /// never stored.
+    pub literals: &'static [(&'static str, &'static str)],
+    /// Strict: an undeclared key is an issue and nothing unknown is kept.
+    pub strict: bool,
+    /// Reads one such object from JSON text with the frame reader's rules (issue paths
+    /// relative to the object): how bindings accept host values without restating a rule.
+    pub read_json: fn(&str) -> Result<Box<dyn Reflect>, Vec<Issue>>,
+}
+
+impl ObjectDesc {
+    /// A field by wire name.
+    pub fn field(&self, wire: &str) -> Option<&'static FieldDesc> {
+        self.fields.iter().find(|f| f.wire == wire)
+    }
+}
+
+/// One declared field.
+#[derive(Debug)]
+pub struct FieldDesc {
+    /// The wire (camelCase) name.
+    pub wire: &'static str,
+    /// The Rust (snake_case) name, also the Python attribute name.
+    pub rust: &'static str,
+    /// The doc comment.
+    pub doc: &'static str,
+    /// The value type.
+    pub ty: Ty,
+    /// Required (`T`) or optional (`Option<T>`: may be absent, never `null`).
+    pub required: bool,
+}
+
+/// A closed string enum.
+#[derive(Debug)]
+pub struct EnumDesc {
+    /// The type name (`NodeKind`).
+    pub name: &'static str,
+    /// The doc comment.
+    pub doc: &'static str,
+    /// The values in spec order.
+    pub values: &'static [EnumValueDesc],
+}
+
+impl EnumDesc {
+    /// The wire strings in spec order.
+    pub fn wire_values(&self) -> impl Iterator<Item = &'static str> {
+        self.values.iter().map(|v| v.wire)
+    }
+}
+
+/// One enum value.
+#[derive(Debug)]
+pub struct EnumValueDesc {
+    /// The wire string (`tool-args`).
+    pub wire: &'static str,
+    /// The Rust variant name (`ToolArgs`).
+    pub rust: &'static str,
+    /// The doc comment.
+    pub doc: &'static str,
+}
+
+/// The type of a field's value, as a typed description (not a spelling).
+#[derive(Debug, Clone, Copy)]
+pub enum Ty {
+    /// A scalar with its own rule.
+    Scalar(Scalar),
+    /// A closed enum.
+    Enum(&'static EnumDesc),
+    /// A nested object.
+    Object(&'static ObjectDesc),
+    /// An array of values of one type.
+    List(&'static Ty),
+}
+
+/// The scalar value semantics of the contract, one per rule (see `core::scalars`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Scalar {
+    /// `true`/`false`.
+    Bool,
+    /// Any string (lone surrogates decoded to U+FFFD).
+    String,
+    /// A string of at least one UTF-16 code unit.
+    NonEmptyString,
+    /// A JavaScript safe integer `0 ≤ x ≤ 2^53 − 1`, spelled any way (`1e3`, `1.0`).
+    SafeUInt,
+    /// A JavaScript safe integer `1 ≤ x ≤ 2^53 − 1`.
+    PositiveSafeUInt,
+    /// A JavaScript safe integer `|x| ≤ 2^53 − 1`.
+    SafeInt,
+    /// An exact integer `0 ≤ x ≤ 2^64 − 1` (no 2^53 rounding).
+    ExactUInt,
+    /// An exact integer in the 64-bit signed range.
+    ExactInt,
+    /// A finite number.
+    Finite,
+    /// A finite number `≥ 0`.
+    NonNegativeFinite,
+    /// Any JSON value, kept as its exact text.
+    Opaque,
+    /// A JSON object whose member values are opaque.
+    OpaqueRecord,
+    /// A JSON-RPC id: a non-empty string or an exact 64-bit integer, JSON type kept.
+    RpcId,
+}
+
+impl Scalar {
+    /// The rule in a few words, for docs and generated comments.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Scalar::Bool => "boolean",
+            Scalar::String => "string",
+            Scalar::NonEmptyString => "non-empty string",
+            Scalar::SafeUInt => "integer, 0 ≤ x ≤ 2^53 − 1",
+            Scalar::PositiveSafeUInt => "integer, 1 ≤ x ≤ 2^53 − 1",
+            Scalar::SafeInt => "integer, |x| ≤ 2^53 − 1",
+            Scalar::ExactUInt => "integer, 0 ≤ x ≤ 2^64 − 1",
+            Scalar::ExactInt => "integer in the 64-bit signed range",
+            Scalar::Finite => "finite number",
+            Scalar::NonNegativeFinite => "finite number ≥ 0",
+            Scalar::Opaque => "any JSON value (kept as its exact text)",
+            Scalar::OpaqueRecord => "JSON object, values opaque",
+            Scalar::RpcId => "request id: a non-empty string or an integer, JSON type kept",
+        }
+    }
+
+    /// The Rust type that carries this rule in the contract (`NonNegativeF64`).
+    pub fn rust_type(self) -> &'static str {
+        match self {
+            Scalar::Bool => "bool",
+            Scalar::String => "String",
+            Scalar::NonEmptyString => "NonEmptyString",
+            Scalar::SafeUInt => "u64",
+            Scalar::PositiveSafeUInt => "NonZeroU64",
+            Scalar::SafeInt => "i64",
+            Scalar::ExactUInt => "Count",
+            Scalar::ExactInt => "RpcErrorCode",
+            Scalar::Finite => "f64",
+            Scalar::NonNegativeFinite => "NonNegativeF64",
+            Scalar::Opaque => "RawJson",
+            Scalar::OpaqueRecord => "Record",
+            Scalar::RpcId => "RpcId",
+        }
+    }
+}
+
+impl Ty {
+    /// The Rust spelling of the type (`Vec<TokenDelta>`), for generated code and messages.
+    pub fn rust(&self) -> String {
+        match self {
+            Ty::Scalar(s) => s.rust_type().to_owned(),
+            Ty::Enum(e) => e.name.to_owned(),
+            Ty::Object(o) => o.name.to_owned(),
+            Ty::List(t) => format!("Vec<{}>", t.rust()),
+        }
+    }
+}
+
+impl FieldDesc {
+    /// The Rust spelling of the field's declared type (`Option<Vec<String>>`).
+    pub fn rust_type(&self) -> String {
+        if self.required {
+            self.ty.rust()
+        } else {
+            format!("Option<{}>", self.ty.rust())
+        }
+    }
+}
+
+impl Protocol {
+    /// Every object reachable from the messages and unions: helper objects first, in the order
+    /// a depth-first walk of the messages reaches them, then payloads/frames in message order.
+    pub fn objects(&self) -> Vec<&'static ObjectDesc> {
+        let roots = self.roots();
+        let mut helpers: Vec<&'static ObjectDesc> = Vec::new();
+        for root in &roots {
+            walk_objects(root, &roots, &mut helpers);
+        }
+        helpers.extend(roots);
+        helpers
+    }
+
+    /// Every enum: those reached from the objects' fields (in the order reached), then each
+    /// union's variant enum, then [`Protocol::catalog_enums`].
+    pub fn enums(&self) -> Vec<&'static EnumDesc> {
+        let mut out: Vec<&'static EnumDesc> = Vec::new();
+        let mut push = |e: &'static EnumDesc| {
+            if !out.iter().any(|x| x.name == e.name) {
+                out.push(e);
+            }
+        };
+        for o in self.objects() {
+            for f in o.fields {
+                if let Some(e) = f.ty.enum_desc() {
+                    push(e);
+                }
+            }
+        }
+        for u in self.unions {
+            push(u.variant_enum);
+        }
+        for e in self.catalog_enums {
+            push(e);
+        }
+        out
+    }
+
+    /// The message type `wire`, if declared.
+    pub fn message(&self, wire: &str) -> Option<&'static MessageDesc> {
+        self.messages.iter().find(|m| m.wire == wire)
+    }
+
+    /// The object named `name`, if reachable.
+    pub fn object(&self, name: &str) -> Option<&'static ObjectDesc> {
+        self.objects().into_iter().find(|o| o.name == name)
+    }
+
+    /// The wire types of one group, in spec order.
+    pub fn message_types_in(&self, group: MessageGroup) -> Vec<&'static str> {
+        self.messages.iter().filter(|m| m.group == group).map(|m| m.wire).collect()
+    }
+
+    /// Payloads and frames: the objects messages and unions point at directly.
+    fn roots(&self) -> Vec<&'static ObjectDesc> {
+        let mut roots: Vec<&'static ObjectDesc> = Vec::new();
+        let mut push = |o: &'static ObjectDesc| {
+            if !roots.iter().any(|x| x.name == o.name) {
+                roots.push(o);
+            }
+        };
+        self.messages.iter().for_each(|m| push(m.payload));
+        self.unions.iter().flat_map(|u| u.variants).for_each(|v| push(v.frame));
+        roots
+    }
+}
+
+impl Ty {
+    /// The innermost element type (through lists).
+    pub fn element(&self) -> &Ty {
+        match self {
+            Ty::List(t) => t.element(),
+            other => other,
+        }
+    }
+
+    /// The enum, if the element type is one.
+    pub fn enum_desc(&self) -> Option<&'static EnumDesc> {
+        match self.element() {
+            Ty::Enum(e) => Some(e),
+            _ => None,
+        }
+    }
+
+    /// The object, if the element type is one.
+    pub fn object_desc(&self) -> Option<&'static ObjectDesc> {
+        match self.element() {
+            Ty::Object(o) => Some(o),
+            _ => None,
+        }
+    }
+}
+
+/// Depth-first, iterative over an explicit stack (declarations are shallow, but a walk should
+/// not depend on that).
+fn walk_objects(root: &'static ObjectDesc, roots: &[&'static ObjectDesc], out: &mut Vec<&'static ObjectDesc>) {
+    let mut stack: Vec<(&'static ObjectDesc, usize)> = vec![(root, 0)];
+    while let Some((obj, i)) = stack.pop() {
+        let Some(field) = obj.fields.get(i) else { continue };
+        stack.push((obj, i + 1));
+        if let Some(child) = field.ty.object_desc() {
+            let known = out.iter().chain(roots).any(|x| x.name == child.name);
+            if !known {
+                out.push(child);
+                stack.push((child, 0));
+            }
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Const helpers: public constants users rely on (`EVENT_TYPES`, `KINDS`) are computed from the
+// declarations at compile time, so they cannot drift from them.
+// ---------------------------------------------------------------------------------------------
+
+const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn has_literal(o: &ObjectDesc, key: &str, value: &str) -> bool {
+    let mut i = 0;
+    while i < o.literals.len() {
+        if str_eq(o.literals[i].0, key) && str_eq(o.literals[i].1, value) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// How many variants of `u` have a frame whose literal `key` equals the variant's wire name.
+pub const fn count_variants_with_literal(u: &UnionDesc, key: &str) -> usize {
+    let (mut i, mut n) = (0, 0);
+    while i < u.variants.len() {
+        if has_literal(u.variants[i].frame, key, u.variants[i].wire) {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
+
+/// The wire names counted by [`count_variants_with_literal`], in declaration order.
+pub const fn variants_with_literal<const N: usize>(u: &UnionDesc, key: &str) -> [&'static str; N] {
+    let mut out = [""; N];
+    let (mut i, mut n) = (0, 0);
+    while i < u.variants.len() {
+        if has_literal(u.variants[i].frame, key, u.variants[i].wire) {
+            out[n] = u.variants[i].wire;
+            n += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// How many of `messages` are in `group`.
+pub const fn count_in_group(messages: &[MessageDesc], group: MessageGroup) -> usize {
+    let (mut i, mut n) = (0, 0);
+    while i < messages.len() {
+        if messages[i].group as u8 == group as u8 {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+}
+
+/// The wire types of `messages` in `group`, in declaration order.
+pub const fn types_in_group<const N: usize>(messages: &[MessageDesc], group: MessageGroup) -> [&'static str; N] {
+    let mut out = [""; N];
+    let (mut i, mut n) = (0, 0);
+    while i < messages.len() {
+        if messages[i].group as u8 == group as u8 {
+            out[n] = messages[i].wire;
+            n += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Every wire type of `messages`, in declaration order.
+pub const fn all_types<const N: usize>(messages: &[MessageDesc]) -> [&'static str; N] {
+    let mut out = [""; N];
+    let mut i = 0;
+    while i < N {
+        out[i] = messages[i].wire;
+        i += 1;
+    }
+    out
+}

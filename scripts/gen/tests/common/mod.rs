@@ -1,0 +1,69 @@
+//! Locating and reading the shared conformance material.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// `shared/` beside the repository (override with `WIRECONTRACT_SHARED`).
+pub fn shared_dir() -> PathBuf {
+    if let Ok(p) = std::env::var("WIRECONTRACT_SHARED") {
+        return PathBuf::from(p);
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
+}
+
+/// The repository root.
+pub fn repo_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// One vector: a frame and its expected verdict.
+#[derive(Debug, Clone)]
+pub struct Vector {
+    pub source: String,
+    pub name: String,
+    pub frame: String,
+    pub expect: String,
+    pub message_type: Option<String>,
+}
+
+fn read_jsonl(path: &PathBuf) -> Vec<serde_json::Value> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).expect("vector line is JSON")).collect()
+}
+
+/// Every GraphMind vector: shared conformance, our own extra vectors, and every real-client
+/// frame. Panics when the shared material is missing: a test that finds nothing must fail.
+pub fn graphmind_vectors() -> Vec<Vector> {
+    let mut out = Vec::new();
+    let shared = shared_dir();
+    let conf = shared.join("vectors/graphmind/conformance.jsonl");
+    let own = repo_dir().join("vectors/graphmind/extra.jsonl");
+    for (label, path) in [("conformance", conf), ("extra", own)] {
+        for v in read_jsonl(&path) {
+            out.push(Vector {
+                source: label.into(),
+                name: v["name"].as_str().unwrap().into(),
+                frame: v["frame"].as_str().unwrap().into(),
+                expect: v["expect"].as_str().unwrap().into(),
+                message_type: v.get("type").and_then(|t| t.as_str()).map(Into::into),
+            });
+        }
+    }
+    let mut files: Vec<_> = std::fs::read_dir(shared.join("real-client")).expect("real-client dir").map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "jsonl")).collect();
+    files.sort();
+    assert!(files.len() >= 8, "expected the 8 real-client captures");
+    for f in files {
+        let stem = f.file_stem().unwrap().to_string_lossy().to_string();
+        for (i, v) in read_jsonl(&f).into_iter().enumerate() {
+            out.push(Vector {
+                source: "real-client".into(),
+                name: format!("{stem}:{}", i + 1),
+                frame: v["frame"].as_str().unwrap().into(),
+                expect: v["expect"].as_str().unwrap().into(),
+                message_type: v.get("type").and_then(|t| t.as_str()).map(Into::into),
+            });
+        }
+    }
+    assert!(out.len() > 500, "vectors missing: found {}", out.len());
+    out
+}
