@@ -4,15 +4,23 @@
 //! at two git revisions (`git show REV:PATH`), with `wirecontract-schema-diff`, and prints
 //! every change with its JSON Pointer and a verdict per direction (old receivers, old
 //! senders). Exit codes: 0 no breaking change, 1 breaking change(s), 2 usage error (including
-//! an input that cannot be read or is not a JSON Schema). With `--policy` the exit code is the
-//! versioning policy's instead: 1 only for a breaking change without a protocol-version bump.
+//! an input that cannot be read or is not a JSON Schema, and a refused suppression file). With
+//! `--policy` the exit code is the versioning policy's instead: 1 only for a breaking change
+//! without a protocol-version bump.
+//!
+//! A breaking change accepted by an entry of the suppression file (`--suppressions FILE`, by
+//! default `.wirecontract-evolution.toml` at the repository root when it exists) is reported
+//! as accepted, with its reason, and does not fail. `--format` picks the output: `text` (the
+//! table, default), `json`, `markdown`, `github` (workflow commands) or `junit`.
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::process::{Command, ExitCode};
 
-use clap::Args;
-use wirecontract_schema_diff::{diff_text, Options};
+use clap::{Args, ValueEnum};
+use wirecontract_schema_diff::{
+    diff_text, Format, Labels, Options, Review, Suppressions, DEFAULT_FILE,
+};
 
 /// The schema `--git` reads when `--schema` is not given.
 const DEFAULT_SCHEMA: &str = "generated/schema/graphmind.v1.schema.json";
@@ -32,9 +40,16 @@ pub(crate) struct DiffArgs {
     /// The schema file to read at each revision (with --git only).
     #[arg(long, value_name = "PATH", requires = "git")]
     schema: Option<PathBuf>,
-    /// Print the result as JSON instead of a table.
+    /// The output format.
+    #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "json")]
+    format: Option<FormatArg>,
+    /// Print the result as JSON instead of a table (same as --format json).
     #[arg(long)]
     json: bool,
+    /// The suppression file: breaking changes accepted with a reason (default:
+    /// .wirecontract-evolution.toml at the repository root, when it exists).
+    #[arg(long, value_name = "FILE")]
+    suppressions: Option<PathBuf>,
     /// Apply the versioning policy: exit 1 only when a breaking change comes without a
     /// protocol-version bump, and say so loudly.
     #[arg(long)]
@@ -44,10 +59,39 @@ pub(crate) struct DiffArgs {
     version_field: Option<String>,
 }
 
+/// `--format` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum FormatArg {
+    /// The aligned table (default).
+    Text,
+    /// Pretty-printed JSON for tools.
+    Json,
+    /// A Markdown changelog for release notes.
+    Markdown,
+    /// GitHub Actions workflow commands (::error/::warning/::notice per change).
+    Github,
+    /// JUnit XML: one test case per rule, a failure per breaking change.
+    Junit,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Text => Format::Text,
+            FormatArg::Json => Format::Json,
+            FormatArg::Markdown => Format::Markdown,
+            FormatArg::Github => Format::Github,
+            FormatArg::Junit => Format::Junit,
+        }
+    }
+}
+
 /// One side of the comparison: its label and its text.
 struct Input {
     label: String,
     text: String,
+    /// The file, relative to the repository root when possible (for annotations).
+    file: String,
 }
 
 /// Runs `wirecontract diff`; returns the exit code.
@@ -81,30 +125,86 @@ fn compare(args: &DiffArgs) -> Result<ExitCode, String> {
     let options = Options {
         version_field: args.version_field.clone(),
     };
+    let format = if args.json {
+        Format::Json
+    } else {
+        args.format.map_or(Format::Text, Format::from)
+    };
+    let suppressions = load_suppressions(args.suppressions.as_deref())?;
     let d = diff_text(&old.text, &new.text, &old.label, &new.label, &options)
         .map_err(|e| e.to_string())?;
-    let mut out = String::new();
-    if args.json {
-        out.push_str(&d.to_json(&old.label, &new.label));
-    } else {
-        out.push_str(&d.to_table(&old.label, &new.label));
-    }
-    let code = if args.policy {
-        if !args.json {
-            out.push('\n');
-            out.push_str(&d.policy_text(&protocol_name(&new.label)));
-            out.push('\n');
-        }
-        !d.policy().allowed()
-    } else {
-        d.is_breaking()
+    let labels = Labels {
+        old: old.label,
+        new: new.label,
+        file: Some(new.file),
     };
+    let review = Review::new(d, labels, suppressions.as_ref(), args.policy);
+    let out = format.render(&review);
+    // Text and GitHub output already show unused suppressions; keep the others parseable.
+    if !matches!(format, Format::Text | Format::Github) {
+        let mut stderr = io::stderr().lock();
+        for line in review.unused_lines() {
+            let _ = writeln!(stderr, "warning: {line}");
+        }
+    }
     let mut stdout = io::stdout().lock();
     // A closed stdout (`| head`) is not an error; the verdict is in the exit code.
     let _ = stdout
         .write_all(out.as_bytes())
         .and_then(|()| stdout.flush());
-    Ok(ExitCode::from(u8::from(code)))
+    Ok(ExitCode::from(u8::from(review.fails())))
+}
+
+/// Reads the suppression file: `file` when given (it must exist), else
+/// `.wirecontract-evolution.toml` at the repository root (or the current directory outside
+/// a repository) when it exists.
+fn load_suppressions(file: Option<&Path>) -> Result<Option<Suppressions>, String> {
+    let (path, label) = if let Some(f) = file {
+        (f.to_path_buf(), f.display().to_string())
+    } else {
+        let path = repo_root().unwrap_or_default().join(DEFAULT_FILE);
+        if !path.is_file() {
+            return Ok(None);
+        }
+        (path, DEFAULT_FILE.to_owned())
+    };
+    let text = read_file(&path)?.text;
+    Suppressions::parse(&text, &label)
+        .map(Some)
+        .map_err(|e| format!("refused suppression file:\n{e}"))
+}
+
+/// The repository root, when the current directory is in a git work tree.
+fn repo_root() -> Option<PathBuf> {
+    let top = git(&["rev-parse", "--show-toplevel"]).ok()?;
+    Some(PathBuf::from(top.trim()))
+}
+
+/// `path` (absolute, or relative to the current directory) relative to the repository root,
+/// as GitHub annotations want it; as given when that cannot be worked out.
+fn repo_relative(path: &Path) -> String {
+    let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let relative = || {
+        let root = canon(&repo_root()?);
+        let abs = if path.is_absolute() {
+            path.to_path_buf()
+        } else {
+            canon(&std::env::current_dir().ok()?).join(path)
+        };
+        let mut normal = PathBuf::new();
+        for part in abs.components() {
+            match part {
+                Component::CurDir => {}
+                Component::ParentDir => {
+                    normal.pop();
+                }
+                other => normal.push(other),
+            }
+        }
+        let rel = canon(&normal).strip_prefix(&root).ok()?.to_path_buf();
+        Some(rel.display().to_string())
+    };
+    relative().unwrap_or_else(|| path.display().to_string())
 }
 
 /// Reads a schema file.
@@ -119,6 +219,7 @@ fn read_file(path: &Path) -> Result<Input, String> {
     Ok(Input {
         label: path.display().to_string(),
         text,
+        file: repo_relative(path),
     })
 }
 
@@ -149,6 +250,7 @@ fn git_show(rev: &str, path: &Path) -> Result<Input, String> {
     Ok(Input {
         label: format!("{rev}:{}", path.display()),
         text,
+        file: repo_relative(path),
     })
 }
 
@@ -167,10 +269,4 @@ fn git(args: &[&str]) -> Result<String, String> {
     }
     String::from_utf8(out.stdout)
         .map_err(|_| format!("git {} printed non-UTF-8 text", args.join(" ")))
-}
-
-/// The protocol's name from a schema file name: `graphmind.v1.schema.json` → `graphmind`.
-fn protocol_name(label: &str) -> String {
-    let file = label.rsplit(['/', ':']).next().unwrap_or(label);
-    file.split('.').next().unwrap_or(file).to_owned()
 }

@@ -6,8 +6,10 @@
 //! - `wirecontract schema graphmind` prints the protocol's JSON Schema exactly as the contract
 //!   exports it.
 //! - `wirecontract diff OLD NEW` (or `--git REV1 [REV2] [--schema PATH]`) lists every change
-//!   between two schemas of the contract with a verdict per direction; see [`diff`]. Its exit
-//!   codes are its own: 0 no breaking change, 1 breaking change(s), 2 usage error.
+//!   between two schemas of the contract with a verdict per direction, as a table, JSON,
+//!   Markdown, GitHub workflow commands or JUnit XML (`--format`), with breaking changes
+//!   accepted in a suppression file set aside; see [`diff`]. Its exit codes are its own: 0 no
+//!   (unaccepted) breaking change, 1 breaking change(s), 2 usage error.
 //!
 //! The command adds no rules of its own: every verdict comes from the contract's parser.
 //! Exit codes: 0 when it ran (whatever the verdicts), 2 on usage errors, 1 on I/O errors.
@@ -64,8 +66,10 @@ enum Command {
     /// OLD and NEW are schema files, or with --git two revisions of the committed schema file.
     /// Each change is listed with its JSON Pointer, what changed, and whether it is safe for
     /// old receivers (peers on OLD reading frames written to NEW) and for old senders (peers
-    /// on OLD writing frames NEW reads). Exit codes: 0 no breaking change, 1 breaking
-    /// change(s) (with --policy: breaking without a protocol-version bump), 2 usage error.
+    /// on OLD writing frames NEW reads). A breaking change accepted in the suppression file
+    /// (.wirecontract-evolution.toml) is reported with its reason and does not fail. Exit
+    /// codes: 0 no (unaccepted) breaking change, 1 breaking change(s) (with --policy: breaking
+    /// without a protocol-version bump), 2 usage error (including a refused suppression file).
     Diff(diff::DiffArgs),
 }
 
@@ -140,9 +144,13 @@ impl Judge {
     fn from_args(args: &ParseArgs) -> Result<Self, Failure> {
         match (args.protocol, args.direction) {
             (Protocol::Graphmind, None) => Ok(Judge::GraphMind),
-            (Protocol::Graphmind, Some(_)) => Err(Failure::Usage("--direction applies to --protocol graphorin only".into())),
+            (Protocol::Graphmind, Some(_)) => Err(Failure::Usage(
+                "--direction applies to --protocol graphorin only".into(),
+            )),
             (Protocol::Graphorin, Some(d)) => Ok(Judge::Graphorin(d)),
-            (Protocol::Graphorin, None) => Err(Failure::Usage("--protocol graphorin needs --direction server|client".into())),
+            (Protocol::Graphorin, None) => Err(Failure::Usage(
+                "--protocol graphorin needs --direction server|client".into(),
+            )),
         }
     }
 
@@ -178,8 +186,12 @@ fn graphorin_verdict(direction: Direction, frame: &[u8]) -> serde_json::Value {
     use serde_json::json;
     use wirecontract::graphorin;
     let result = match direction {
-        Direction::Server => graphorin::parse_server_message_bytes(frame).map(|m| m.variant().as_str()),
-        Direction::Client => graphorin::parse_client_message_bytes(frame).map(|m| m.variant().as_str()),
+        Direction::Server => {
+            graphorin::parse_server_message_bytes(frame).map(|m| m.variant().as_str())
+        }
+        Direction::Client => {
+            graphorin::parse_client_message_bytes(frame).map(|m| m.variant().as_str())
+        }
     };
     match result {
         Ok(variant) => json!({ "kind": "ok", "variant": variant }),

@@ -1,6 +1,7 @@
 //! End-to-end tests of `wirecontract diff`: exit codes (0 no breaking change, 1 breaking,
-//! 2 usage error), the table and `--json` outputs, `--policy`, and `--git` revisions read
-//! from a scratch repository.
+//! 2 usage error), the table and `--json` outputs, `--format`, the suppression file,
+//! `--policy`, and `--git` revisions read from a scratch repository. The outputs themselves
+//! are pinned by the golden files of `tools/schema-diff/tests/golden.rs`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -287,5 +288,185 @@ fn git_mode_reads_the_schema_at_each_revision() {
         Some(&repo),
     );
     assert_eq!(code(&out), 2);
+    let _ = std::fs::remove_dir_all(&repo);
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn format_picks_the_output_and_json_is_an_alias_of_format_json() {
+    let (old, new) = (
+        fixture("enum-value-added", "old.json"),
+        fixture("enum-value-added", "new.json"),
+    );
+    let run = |extra: &[&str]| {
+        let mut args = vec!["diff"];
+        args.extend_from_slice(extra);
+        args.extend([old.as_str(), new.as_str()]);
+        wirecontract(&args, None)
+    };
+    let table = run(&[]);
+    assert_eq!(code(&table), 1);
+    assert_eq!(stdout(&run(&["--format", "text"])), stdout(&table));
+    assert_eq!(
+        stdout(&run(&["--format", "json"])),
+        stdout(&run(&["--json"]))
+    );
+    let github = run(&["--format", "github"]);
+    assert_eq!(code(&github), 1);
+    assert!(
+        stdout(&github).starts_with("::error file="),
+        "{}",
+        stdout(&github)
+    );
+    assert!(stdout(&github).contains("title=enum-value-added::/$defs/Kind/enum: "));
+    let junit = run(&["--format", "junit"]);
+    assert_eq!(code(&junit), 1);
+    assert!(stdout(&junit).contains("<failure message=\"/$defs/Kind/enum: "));
+    let markdown = run(&["--format", "markdown"]);
+    assert_eq!(code(&markdown), 1);
+    assert!(stdout(&markdown).contains("### Breaking\n\n- **enum-value-added** `/$defs/Kind/enum`"));
+    for bad in [
+        &["--format", "yaml"][..],
+        &["--json", "--format", "text"][..],
+    ] {
+        let out = run(bad);
+        assert_eq!(code(&out), 2, "{bad:?}: {}", stderr(&out));
+        assert!(out.stdout.is_empty(), "{bad:?}");
+    }
+}
+
+/// Writes a suppression file into a fresh directory and returns its path.
+fn suppression_file(name: &str, text: &str) -> String {
+    let path = scratch_dir(name).join("suppressions.toml");
+    std::fs::write(&path, text).unwrap();
+    path.display().to_string()
+}
+
+const ACCEPT_KIND_C: &str = "[[accept]]\nrule = \"enum-value-added\"\npointer = \"/$defs/Kind/enum\"\nreason = \"receivers were upgraded first\"\n";
+
+#[test]
+fn a_suppressed_change_passes_and_an_unsuppressed_one_still_fails() {
+    let file = suppression_file("accept", ACCEPT_KIND_C);
+    for policy in [&[][..], &["--policy"][..]] {
+        let mut args = vec!["diff", "--suppressions", &file];
+        args.extend_from_slice(policy);
+        let (old, new) = (
+            fixture("enum-value-added", "old.json"),
+            fixture("enum-value-added", "new.json"),
+        );
+        args.extend([old.as_str(), new.as_str()]);
+        let out = wirecontract(&args, None);
+        assert_eq!(
+            code(&out),
+            0,
+            "{policy:?}: {}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+        let text = stdout(&out);
+        assert!(text.contains("accepted in "), "{text}");
+        assert!(text.contains("receivers were upgraded first"), "{text}");
+    }
+    let out = wirecontract(
+        &[
+            "diff",
+            "--suppressions",
+            &file,
+            "--json",
+            &fixture("enum-value-removed", "old.json"),
+            &fixture("enum-value-removed", "new.json"),
+        ],
+        None,
+    );
+    assert_eq!(
+        code(&out),
+        1,
+        "the entry accepts an addition, not a removal"
+    );
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("stdout stays JSON");
+    assert_eq!(v["unused_suppressions"][0]["why"], "no-match");
+    assert!(
+        stderr(&out).contains("warning: ") && stderr(&out).contains("unused suppression"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_suppression_without_reason_or_with_an_unknown_rule_is_refused_with_exit_2() {
+    let (old, new) = (
+        fixture("enum-value-added", "old.json"),
+        fixture("enum-value-added", "new.json"),
+    );
+    for (text, want) in [
+        (
+            "[[accept]]\nrule = \"enum-value-added\"\npointer = \"/$defs/Kind/enum\"\n",
+            "has no reason",
+        ),
+        (
+            "[[accept]]\nrule = \"enum-value-added\"\npointer = \"/$defs/Kind/enum\"\nreason = \"\"\n",
+            "has no reason",
+        ),
+        (
+            "[[accept]]\nrule = \"enum-added-value\"\npointer = \"/$defs/Kind/enum\"\nreason = \"r\"\n",
+            "unknown rule",
+        ),
+    ] {
+        let file = suppression_file("refused", text);
+        let out = wirecontract(&["diff", "--suppressions", &file, &old, &new], None);
+        assert_eq!(code(&out), 2, "{text}");
+        assert!(out.stdout.is_empty(), "{text}");
+        assert!(stderr(&out).contains(want), "{text}: {}", stderr(&out));
+    }
+    let out = wirecontract(
+        &["diff", "--suppressions", "/no/such/file.toml", &old, &new],
+        None,
+    );
+    assert_eq!(code(&out), 2);
+}
+
+#[test]
+fn the_default_suppression_file_is_read_at_the_repository_root() {
+    let repo = scratch_dir("suppress-git");
+    git(&repo, &["init", "-q"]);
+    let schema_dir = repo.join("generated/schema");
+    std::fs::create_dir_all(&schema_dir).unwrap();
+    let path = schema_dir.join("graphmind.v1.schema.json");
+    std::fs::copy(fixture("enum-value-added", "old.json"), &path).unwrap();
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-q", "-m", "v1"]);
+    std::fs::copy(fixture("enum-value-added", "new.json"), &path).unwrap();
+    git(&repo, &["commit", "-q", "-am", "add kind c"]);
+
+    let out = wirecontract(&["diff", "--git", "HEAD~1", "HEAD"], Some(&repo));
+    assert_eq!(code(&out), 1, "no suppression file yet");
+    std::fs::write(repo.join(".wirecontract-evolution.toml"), ACCEPT_KIND_C).unwrap();
+    // From a subdirectory too: the file is looked for at the repository root.
+    let out = wirecontract(
+        &[
+            "diff",
+            "--git",
+            "--schema",
+            "graphmind.v1.schema.json",
+            "--format",
+            "github",
+            "HEAD~1",
+            "HEAD",
+        ],
+        Some(&schema_dir),
+    );
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.starts_with("::warning file=generated/schema/graphmind.v1.schema.json,title=enum-value-added (accepted)::"),
+        "{text}"
+    );
+    assert!(
+        text.contains("accepted (.wirecontract-evolution.toml:1): receivers were upgraded first"),
+        "{text}"
+    );
     let _ = std::fs::remove_dir_all(&repo);
 }

@@ -25,19 +25,28 @@
 //!
 //! [`diff`] does the comparison, [`Diff::policy`] applies the versioning policy (a breaking
 //! change needs a protocol-version bump: `gm` for GraphMind, `v` for Graphorin, read from the
-//! schemas), and [`Diff::to_table`] / [`Diff::to_json`] render the result. The rules and
-//! their verdicts are listed in `docs/evolution.md`; each has a fixture pair under
-//! `tests/fixtures/`.
+//! schemas), and [`Diff::to_table`] / [`Diff::to_json`] render the result. [`Suppressions`]
+//! reads the suppression file (`.wirecontract-evolution.toml`) whose entries accept a breaking
+//! change with a reason; a [`Review`] is a diff with its suppressions applied, and
+//! [`Format::render`] prints it as a table, JSON, Markdown, GitHub workflow commands or JUnit
+//! XML. The rules and their verdicts are listed in `docs/evolution.md`; each has a fixture
+//! pair under `tests/fixtures/`.
 
 mod compare;
+pub mod format;
 mod messages;
 mod report;
+mod review;
 mod schema;
+mod suppress;
 
 use serde::Serialize;
 use serde_json::Value;
 
+pub use format::Format;
 pub use report::summary_line;
+pub use review::{Labels, Review, Status, Unused, UnusedReason};
+pub use suppress::{Accept, SuppressionError, Suppressions, DEFAULT_FILE};
 
 /// Whether a change is safe for one direction of a mixed deployment.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -59,7 +68,8 @@ impl Verdict {
     }
 }
 
-/// The kind of a change. Every rule has a fixture pair under `tests/fixtures/`.
+/// The kind of a change. Every rule has a fixture pair under `tests/fixtures/`; a new rule is
+/// added at the end and to [`Rule::ALL`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Rule {
@@ -129,6 +139,44 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// Every rule the checker knows, in declaration order.
+    pub const ALL: [Rule; 29] = [
+        Rule::ProtocolVersionChanged,
+        Rule::MessageTypeAdded,
+        Rule::MessageTypeRemoved,
+        Rule::UnknownTypesNowAccepted,
+        Rule::UnknownTypesNowRejected,
+        Rule::PropertyAdded,
+        Rule::PropertyRemoved,
+        Rule::PropertyRenamed,
+        Rule::PropertyBecameRequired,
+        Rule::PropertyBecameOptional,
+        Rule::TypeChanged,
+        Rule::BecameNullable,
+        Rule::BecameNonNullable,
+        Rule::EnumValueAdded,
+        Rule::EnumValueRemoved,
+        Rule::EnumAdded,
+        Rule::EnumRemoved,
+        Rule::ConstChanged,
+        Rule::BoundTightened,
+        Rule::BoundLoosened,
+        Rule::ConstraintTightened,
+        Rule::ConstraintLoosened,
+        Rule::ConstraintChanged,
+        Rule::ObjectClosed,
+        Rule::ObjectOpened,
+        Rule::UnionBranchAdded,
+        Rule::UnionBranchRemoved,
+        Rule::UnionKindChanged,
+        Rule::SchemaChanged,
+    ];
+
+    /// The rule printed as `name`, if the checker knows one.
+    pub fn from_name(name: &str) -> Option<Rule> {
+        Rule::ALL.into_iter().find(|r| r.name() == name)
+    }
+
     /// The rule's name as printed (`enum-value-added`).
     pub fn name(self) -> String {
         serde_json::to_value(self)
@@ -186,6 +234,9 @@ pub enum Policy {
     VersionBumped,
     /// At least one breaking change and no protocol-version bump: not allowed.
     BreakingWithoutVersionBump,
+    /// Breaking changes without a protocol-version bump, every one accepted by an entry of
+    /// the suppression file (only a [`Review`] says this).
+    BreakingAccepted,
 }
 
 impl Policy {
@@ -201,6 +252,7 @@ impl Policy {
             Policy::Additive => "additive",
             Policy::VersionBumped => "version-bumped",
             Policy::BreakingWithoutVersionBump => "breaking-without-version-bump",
+            Policy::BreakingAccepted => "breaking-accepted",
         }
     }
 }
@@ -299,4 +351,18 @@ pub fn diff_text(
             .map_err(|e| SchemaError(format!("{name} is not valid JSON: {e}")))
     };
     diff(&parse(old, old_name)?, &parse(new, new_name)?, options)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rule;
+
+    #[test]
+    fn all_lists_every_rule_once_in_declaration_order() {
+        for (i, r) in Rule::ALL.into_iter().enumerate() {
+            assert_eq!(r as usize, i, "{r:?}");
+            assert_eq!(Rule::from_name(&r.name()), Some(r));
+        }
+        assert_eq!(Rule::from_name("no-such-rule"), None);
+    }
 }

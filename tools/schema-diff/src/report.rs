@@ -1,34 +1,11 @@
-//! Rendering a [`Diff`]: a table for people, JSON for tools, and the policy verdict.
+//! Rendering a [`Diff`]: a table for people and the policy verdict (JSON and the other
+//! formats: [`crate::format`]).
 
 use std::fmt::Write as _;
 
-use serde::Serialize;
 use serde_json::Value;
 
-use crate::{Change, Diff, Policy, Verdict};
-
-/// The JSON report (field order is the output order).
-#[derive(Serialize)]
-struct Report<'a> {
-    old: &'a str,
-    new: &'a str,
-    version_field: Option<&'a str>,
-    old_version: Option<&'a Value>,
-    new_version: Option<&'a Value>,
-    breaking: bool,
-    policy: Policy,
-    summary: Summary,
-    changes: &'a [Change],
-}
-
-/// Counts in the JSON report.
-#[derive(Serialize)]
-struct Summary {
-    changes: usize,
-    breaking: usize,
-    breaking_for_old_receivers: usize,
-    breaking_for_old_senders: usize,
-}
+use crate::{Change, Diff, Labels, Policy, Review, Verdict};
 
 /// How many message names a table row shows before `+N`.
 const MESSAGES_SHOWN: usize = 3;
@@ -118,65 +95,65 @@ impl Diff {
     /// The diff as pretty-printed JSON (keys in a fixed order): inputs, versions, policy
     /// verdict, counts and every change.
     pub fn to_json(&self, old: &str, new: &str) -> String {
-        let count = |f: &dyn Fn(&Change) -> bool| self.changes.iter().filter(|c| f(c)).count();
-        let report = Report {
-            old,
-            new,
-            version_field: self.version_field.as_deref(),
-            old_version: self.old_version.as_ref(),
-            new_version: self.new_version.as_ref(),
-            breaking: self.is_breaking(),
-            policy: self.policy(),
-            summary: Summary {
-                changes: self.changes.len(),
-                breaking: count(&Change::is_breaking),
-                breaking_for_old_receivers: count(&|c| c.old_receivers == Verdict::Breaking),
-                breaking_for_old_senders: count(&|c| c.old_senders == Verdict::Breaking),
-            },
-            changes: &self.changes,
+        let labels = Labels {
+            old: old.to_owned(),
+            new: new.to_owned(),
+            file: None,
         };
-        let mut s = serde_json::to_string_pretty(&report).unwrap_or_default();
-        s.push('\n');
-        s
+        crate::format::json::render(&Review::new(self.clone(), labels, None, false))
     }
 
     /// The policy verdict in one or more lines; a disallowed change is printed loudly.
     pub fn policy_text(&self, name: &str) -> String {
-        let field = self.version_field.as_deref().unwrap_or("version");
-        let breaking = self.breaking().count();
-        match self.policy() {
-            Policy::Unchanged => format!("evolution: {name}: no wire change since the baseline"),
-            Policy::Additive => format!(
-                "evolution: {name}: {} additive change(s), none breaking: allowed without a {field} bump",
-                self.changes.len()
-            ),
-            Policy::VersionBumped => format!(
-                "evolution: {name}: protocol version bumped ({field} {} -> {}) with {} other breaking change(s): allowed; re-baseline when the new version is released",
-                show_version(self.old_version.as_ref()),
-                show_version(self.new_version.as_ref()),
-                breaking.saturating_sub(1)
-            ),
-            Policy::BreakingWithoutVersionBump => {
-                let bar = "!".repeat(78);
-                let mut s = format!(
-                    "{bar}\n!!! evolution: {name}: {breaking} BREAKING CHANGE(S) WITHOUT A PROTOCOL VERSION BUMP ({field} is still {})\n",
-                    show_version(self.new_version.as_ref())
-                );
-                for c in self.breaking() {
-                    let _ = writeln!(s, "!!!   {} {}: {}", c.rule.name(), c.path, c.change);
-                }
-                let _ = write!(
-                    s,
-                    "!!! Deployed peers speak the baseline contract. Make the change additive, or bump {field}.\n!!! A schema correction the parser always enforced: re-baseline, saying so in the commit.\n!!! How: docs/evolution.md. scripts/test fails until then.\n{bar}"
-                );
-                s
+        policy_text(
+            self,
+            self.policy(),
+            &self.breaking().collect::<Vec<_>>(),
+            name,
+        )
+    }
+}
+
+/// The policy verdict `policy` of `d`, with the changes that make it fail.
+pub(crate) fn policy_text(d: &Diff, policy: Policy, failing: &[&Change], name: &str) -> String {
+    let field = d.version_field.as_deref().unwrap_or("version");
+    let breaking = d.breaking().count();
+    match policy {
+        Policy::Unchanged => format!("evolution: {name}: no wire change since the baseline"),
+        Policy::Additive => format!(
+            "evolution: {name}: {} additive change(s), none breaking: allowed without a {field} bump",
+            d.changes.len()
+        ),
+        Policy::VersionBumped => format!(
+            "evolution: {name}: protocol version bumped ({field} {} -> {}) with {} other breaking change(s): allowed; re-baseline when the new version is released",
+            show_version(d.old_version.as_ref()),
+            show_version(d.new_version.as_ref()),
+            breaking.saturating_sub(1)
+        ),
+        Policy::BreakingAccepted => format!(
+            "evolution: {name}: {breaking} breaking change(s) without a {field} bump, each accepted in the suppression file with a reason: allowed"
+        ),
+        Policy::BreakingWithoutVersionBump => {
+            let bar = "!".repeat(78);
+            let mut s = format!(
+                "{bar}\n!!! evolution: {name}: {} BREAKING CHANGE(S) WITHOUT A PROTOCOL VERSION BUMP ({field} is still {})\n",
+                failing.len(),
+                show_version(d.new_version.as_ref())
+            );
+            for c in failing {
+                let _ = writeln!(s, "!!!   {} {}: {}", c.rule.name(), c.path, c.change);
             }
+            let _ = write!(
+                s,
+                "!!! Deployed peers speak the baseline contract. Make the change additive, or bump {field}.\n!!! A schema correction the parser always enforced: re-baseline, saying so in the commit.\n!!! How: docs/evolution.md. scripts/test fails until then.\n{bar}"
+            );
+            s
         }
     }
 }
 
 /// `protocol version (gm): 1 -> 2`, or why there is none.
-fn version_line(d: &Diff) -> String {
+pub(crate) fn version_line(d: &Diff) -> String {
     match &d.version_field {
         Some(f) if d.version_bumped() => format!(
             "protocol version ({f}): {} -> {} (bumped)",
@@ -194,7 +171,7 @@ fn version_line(d: &Diff) -> String {
 }
 
 /// A version value as JSON text.
-fn show_version(v: Option<&Value>) -> String {
+pub(crate) fn show_version(v: Option<&Value>) -> String {
     v.map_or_else(|| "(none)".to_owned(), ToString::to_string)
 }
 

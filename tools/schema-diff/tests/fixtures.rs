@@ -97,38 +97,7 @@ fn every_rule_has_a_fixture() {
             }
         }
     }
-    let all = [
-        Rule::ProtocolVersionChanged,
-        Rule::MessageTypeAdded,
-        Rule::MessageTypeRemoved,
-        Rule::UnknownTypesNowAccepted,
-        Rule::UnknownTypesNowRejected,
-        Rule::PropertyAdded,
-        Rule::PropertyRemoved,
-        Rule::PropertyRenamed,
-        Rule::PropertyBecameRequired,
-        Rule::PropertyBecameOptional,
-        Rule::TypeChanged,
-        Rule::BecameNullable,
-        Rule::BecameNonNullable,
-        Rule::EnumValueAdded,
-        Rule::EnumValueRemoved,
-        Rule::EnumAdded,
-        Rule::EnumRemoved,
-        Rule::ConstChanged,
-        Rule::BoundTightened,
-        Rule::BoundLoosened,
-        Rule::ConstraintTightened,
-        Rule::ConstraintLoosened,
-        Rule::ConstraintChanged,
-        Rule::ObjectClosed,
-        Rule::ObjectOpened,
-        Rule::UnionBranchAdded,
-        Rule::UnionBranchRemoved,
-        Rule::UnionKindChanged,
-        Rule::SchemaChanged,
-    ];
-    let missing: Vec<String> = all
+    let missing: Vec<String> = Rule::ALL
         .iter()
         .map(|r| r.name())
         .filter(|n| !seen.contains(n))
