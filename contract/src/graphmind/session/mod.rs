@@ -23,8 +23,12 @@ mod held;
 mod hold;
 mod loop_guard;
 mod ring;
+mod viewer;
+mod viewer_action;
 
 pub use action::{Action, Decision, GateNode, GateOutcome, ReadyId, ReleaseCause, Warning};
 pub use app::{AppSession, ConnState};
 pub use config::{LoopGuardConfig, LoopMode, SessionConfig, DEFAULT_URL, SESSION_CAPABILITIES};
 pub use emit::EmitError;
+pub use viewer::ViewerSession;
+pub use viewer_action::{ConnectionId, ResumeError, ViewerAction, ViewerConfig};
