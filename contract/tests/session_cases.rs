@@ -824,3 +824,226 @@ fn c39_disabled_session() {
     assert_eq!(h.drain(), [Action::ReadySettled { waiter: w, attached: false }], "no Connect");
     assert_eq!(h.s.poll_timeout(), None);
 }
+
+// ----- viewer side (§5) -----------------------------------------------------------------------
+
+fn app_frame(seq: u64, run: &str, ty: &str, payload: &Value) -> Vec<u8> {
+    json!({"gm": 1, "seq": seq, "ts": 1, "runId": run, "type": ty, "payload": payload}).to_string().into_bytes()
+}
+
+fn hello_frame(seq: u64, token: Option<&str>) -> Vec<u8> {
+    let mut p = json!({"versions": {"protocol": 1, "client": "t"}, "capabilities": ["pause", "step"]});
+    if let Some(t) = token {
+        p["resumeToken"] = json!(t);
+    }
+    app_frame(seq, "*", "hello", &p)
+}
+
+fn paused_frame(seq: u64, pause: &str) -> Vec<u8> {
+    app_frame(seq, "r", "exec.paused", &json!({"pauseId": pause, "nodeId": "n", "point": "before"}))
+}
+
+fn vdrain(v: &mut ViewerSession) -> Vec<ViewerAction> {
+    std::iter::from_fn(|| v.poll_action()).collect()
+}
+
+fn vsends(actions: &[ViewerAction]) -> Vec<(ConnectionId, Value)> {
+    actions.iter().filter_map(|a| if let ViewerAction::Send { conn, frame } = a { Some((*conn, parse(frame))) } else { None }).collect()
+}
+
+#[test]
+fn v01_handshake_acks_every_hello_with_the_full_state() {
+    let mut v = ViewerSession::new(ViewerConfig::default());
+    let (c1, c2, c3) = (ConnectionId(1), ConnectionId(2), ConnectionId(3));
+    v.frame_received(c1, &hello_frame(0, None), 5);
+    let out = vsends(&vdrain(&mut v));
+    let ack = &out[0].1;
+    assert_eq!((ack["seq"].clone(), ack["runId"].clone(), ack["type"].clone()), (json!(0), json!("*"), json!("hello.ack")));
+    assert_eq!(ack["payload"]["breakpoints"], json!([{"point": "error"}]));
+    assert_eq!(ack["payload"]["mode"], "run");
+    assert_eq!(ack["payload"]["capabilities"], json!(["pause", "step"]));
+    assert_eq!(wirecontract::graphmind::parse_envelope_json(&ack.to_string()).kind(), "ok");
+    let minted = ack["payload"]["sessionToken"].clone();
+    v.frame_received(c2, &hello_frame(7, Some("tok-A")), 5);
+    assert_eq!(vsends(&vdrain(&mut v))[0].1["payload"]["sessionToken"], "tok-A");
+    v.frame_received(c3, &hello_frame(7, Some(&"x".repeat(129))), 5);
+    let long = vsends(&vdrain(&mut v))[0].1["payload"]["sessionToken"].clone();
+    assert_ne!(long, json!("x".repeat(129)));
+    assert_ne!(long, minted);
+}
+
+#[test]
+fn v02_dedup_by_run_and_seq_outlives_the_connection() {
+    let mut v = ViewerSession::new(ViewerConfig::default());
+    let (c1, c2) = (ConnectionId(1), ConnectionId(2));
+    let hint = |seq| app_frame(seq, "r", "graph.hint", &json!({"nodes": []}));
+    v.frame_received(c1, &hello_frame(0, None), 1);
+    v.frame_received(c1, &hint(1), 1);
+    v.frame_received(c1, &hint(2), 1);
+    v.connection_closed(c1, 2);
+    v.frame_received(c2, &hello_frame(5, None), 3);
+    for seq in [1, 2, 3] {
+        v.frame_received(c2, &hint(seq), 3);
+    }
+    v.frame_received(c2, &hint(6), 3);
+    let accepted: Vec<(ConnectionId, u64, bool)> =
+        vdrain(&mut v).into_iter().filter_map(|a| if let ViewerAction::FrameAccepted { conn, envelope, replayed } = a { Some((conn, envelope.seq, replayed)) } else { None }).collect();
+    assert_eq!(accepted, [(c1, 1, false), (c1, 2, false), (c2, 3, true), (c2, 6, false)]);
+}
+
+#[test]
+fn v03_pause_bookkeeping_and_routing() {
+    let mut v = ViewerSession::new(ViewerConfig::default());
+    let (c1, c2) = (ConnectionId(1), ConnectionId(2));
+    v.frame_received(c1, &hello_frame(0, None), 1);
+    v.frame_received(c1, &paused_frame(1, "p1"), 1);
+    assert!(vdrain(&mut v).iter().any(|a| matches!(a, ViewerAction::PauseOpened { pause_id, .. } if pause_id == "p1")));
+    v.resume("p1", ResumeAction::Continue, None, None, 2).expect("open");
+    let sent = vsends(&vdrain(&mut v));
+    assert_eq!(sent[0].0, c1);
+    assert_eq!((sent[0].1["type"].clone(), sent[0].1["runId"].clone(), sent[0].1["seq"].clone()), (json!("exec.resume"), json!("r"), json!(1)));
+    v.frame_received(c1, &app_frame(2, "r", "exec.refused", &json!({"pauseId": "p1", "code": "placeholder"})), 2);
+    assert_eq!(v.open_pauses(), ["p1"], "a refusal leaves the pause open");
+    v.frame_received(c1, &app_frame(3, "r", "exec.resumed", &json!({"pauseId": "p1", "action": "continue"})), 2);
+    assert!(vdrain(&mut v).iter().any(|a| matches!(a, ViewerAction::PauseClosed { pause_id, action: ResumeAction::Continue } if pause_id == "p1")));
+    assert_eq!(v.resume("p1", ResumeAction::Continue, None, None, 3), Err(wirecontract::graphmind::session::ResumeError::UnknownPause));
+    // Disconnect releases by fail-open; the replayed exec.paused is never resumable.
+    v.frame_received(c1, &paused_frame(4, "p2"), 3);
+    v.connection_closed(c1, 4);
+    assert!(vdrain(&mut v).iter().any(|a| matches!(a, ViewerAction::PauseReleased { pause_id, .. } if pause_id == "p2")));
+    assert_eq!(v.resume("p2", ResumeAction::Continue, None, None, 4), Err(wirecontract::graphmind::session::ResumeError::ReleasedByDisconnect));
+    v.frame_received(c2, &hello_frame(9, None), 5);
+    v.frame_received(c2, &paused_frame(8, "p3"), 5);
+    assert!(!vdrain(&mut v).iter().any(|a| matches!(a, ViewerAction::PauseOpened { .. })));
+    assert!(v.open_pauses().is_empty());
+    // A resume that is never answered times out.
+    v.frame_received(c2, &paused_frame(10, "p4"), 5);
+    v.resume("p4", ResumeAction::Abort, None, None, 5).expect("open");
+    vdrain(&mut v);
+    v.handle_timeout(5 + 5000);
+    assert!(vdrain(&mut v).contains(&ViewerAction::ResumeTimedOut { pause_id: "p4".into() }));
+}
+
+#[test]
+fn v04_broadcast_and_version_mismatch() {
+    let mut v = ViewerSession::new(ViewerConfig::default());
+    let (c1, c2, c3) = (ConnectionId(1), ConnectionId(2), ConnectionId(3));
+    v.frame_received(c1, &hello_frame(0, None), 1);
+    v.frame_received(c2, &hello_frame(0, None), 1);
+    v.connection_opened(c3); // no hello yet: not armed, not a target
+    vdrain(&mut v);
+    let m = wirecontract::graphmind::BreakpointMatcher::new(Some(NodeKind::Tool), None, None);
+    assert!(v.set_breakpoint(m.clone(), 2));
+    assert!(!v.set_breakpoint(m, 2), "deduplicated");
+    v.set_mode(RunMode::Step, 2);
+    let out = vsends(&vdrain(&mut v));
+    let summary: Vec<(ConnectionId, String, String)> = out.iter().map(|(c, f)| (*c, f["type"].as_str().unwrap_or_default().into(), f["runId"].as_str().unwrap_or_default().into())).collect();
+    assert_eq!(
+        summary,
+        [(c1, "breakpoint.set".into(), "*".into()), (c2, "breakpoint.set".into(), "*".into()), (c1, "mode.set".into(), "*".into()), (c2, "mode.set".into(), "*".into())]
+    );
+    let mut bad = parse(std::str::from_utf8(&hello_frame(1, None)).unwrap_or_default());
+    bad["gm"] = json!(2);
+    v.frame_received(c1, bad.to_string().as_bytes(), 3);
+    assert!(vdrain(&mut v).iter().any(|a| matches!(a, ViewerAction::Close { conn, code: 1002, .. } if *conn == c1)));
+}
+
+/// App and viewer wired back to back: a host loop carrying each side's actions to the other.
+struct Loopback {
+    app: AppSession,
+    viewer: ViewerSession,
+    conn: Option<ConnectionId>,
+    next_conn: u64,
+    now: u64,
+    released: Vec<(String, Decision, ReleaseCause)>,
+    viewer_events: Vec<ViewerAction>,
+}
+
+impl Loopback {
+    fn pump(&mut self) {
+        loop {
+            let mut progressed = false;
+            while let Some(a) = self.app.poll_action() {
+                progressed = true;
+                match a {
+                    Action::Connect { .. } => {
+                        self.next_conn += 1;
+                        let c = ConnectionId(self.next_conn);
+                        self.conn = Some(c);
+                        self.viewer.connection_opened(c);
+                        self.app.transport_opened(self.now);
+                    }
+                    Action::Send(f) => self.viewer.frame_received(self.conn.unwrap_or(ConnectionId(0)), f.as_bytes(), self.now),
+                    Action::Close { .. } => {
+                        if let Some(c) = self.conn.take() {
+                            self.viewer.connection_closed(c, self.now);
+                        }
+                    }
+                    Action::Release { pause_id, decision, cause } => self.released.push((pause_id, decision, cause)),
+                    _ => {}
+                }
+            }
+            while let Some(a) = self.viewer.poll_action() {
+                progressed = true;
+                match a {
+                    ViewerAction::Send { conn, frame } if Some(conn) == self.conn => self.app.frame_received(frame.as_bytes(), self.now),
+                    other => self.viewer_events.push(other),
+                }
+            }
+            if !progressed {
+                return;
+            }
+        }
+    }
+
+    fn drop_connection(&mut self) {
+        if let Some(c) = self.conn.take() {
+            self.viewer.connection_closed(c, self.now);
+            self.app.transport_closed(self.now);
+        }
+        self.pump();
+    }
+}
+
+#[test]
+fn v05_loopback_app_and_viewer() {
+    let mut l = Loopback {
+        app: AppSession::new(SessionConfig::default()),
+        viewer: ViewerSession::new(ViewerConfig { breakpoints: vec![], ..ViewerConfig::default() }),
+        conn: None,
+        next_conn: 0,
+        now: 10,
+        released: vec![],
+        viewer_events: vec![],
+    };
+    l.app.ready(l.now, None);
+    l.pump();
+    assert!(l.app.is_attached());
+    l.viewer.set_breakpoint(wirecontract::graphmind::BreakpointMatcher::new(Some(NodeKind::Tool), None, None), l.now);
+    l.pump();
+    let GateOutcome::Held(p1) = l.app.gate(PausePoint::Before, &tool("t"), Some("r"), l.now) else { panic!("hold after broadcast") };
+    l.pump();
+    l.viewer.resume(&p1, ResumeAction::Continue, None, None, l.now).expect("open on the viewer");
+    l.pump();
+    assert_eq!(l.released, [(p1, Decision::Continue, ReleaseCause::Resume)]);
+    // Disconnect while held: fail-open on both sides; the replay is deduplicated.
+    l.viewer.set_breakpoint(wirecontract::graphmind::BreakpointMatcher::new(Some(NodeKind::Llm), None, None), l.now);
+    l.pump();
+    let GateOutcome::Held(p2) = l.app.gate(PausePoint::Before, &tool("t"), Some("r"), l.now) else { panic!("hold") };
+    l.pump();
+    l.viewer_events.clear();
+    l.drop_connection();
+    assert!(l.viewer_events.iter().any(|a| matches!(a, ViewerAction::PauseReleased { pause_id, .. } if *pause_id == p2)));
+    l.now = l.app.poll_timeout().unwrap_or(l.now);
+    l.app.handle_timeout(l.now);
+    l.pump();
+    assert!(l.app.is_attached());
+    assert_eq!(l.app.breakpoints().len(), 2, "the new ack armed the viewer's full set");
+    let replayed: Vec<(String, bool)> = l
+        .viewer_events
+        .iter()
+        .filter_map(|a| if let ViewerAction::FrameAccepted { envelope, replayed, .. } = a { Some((envelope.message_type().to_owned(), *replayed)) } else { None })
+        .collect();
+    assert_eq!(replayed, [("exec.resumed".to_owned(), true)], "only the unseen exec.resumed is new");
+    assert!(l.viewer_events.iter().any(|a| matches!(a, ViewerAction::PauseClosed { pause_id, .. } if *pause_id == p2)));
+}
