@@ -25,6 +25,7 @@ mod loop_guard;
 mod ring;
 mod viewer;
 mod viewer_action;
+mod viewer_out;
 
 pub use action::{Action, Decision, GateNode, GateOutcome, ReadyId, ReleaseCause, Warning};
 pub use app::{AppSession, ConnState};

@@ -4,48 +4,48 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use super::viewer_action::{ConnectionId, ResumeError, ViewerAction, ViewerConfig};
+use super::viewer_action::{ConnectionId, ViewerAction, ViewerConfig};
 use crate::graphmind::{
-    add_breakpoint, clear_breakpoint, parse_envelope_json_bytes, serialize_envelope, BreakpointClear, BreakpointMatcher, BreakpointSet, Envelope, ExecResume,
-    Extras, Hello, HelloAck, Message, ModeSet, ParseOutcome, RawJson, ResumeAction, RunMode, ViewerVersions, WILDCARD_RUN_ID,
+    add_breakpoint, parse_envelope_json_bytes, serialize_envelope, BreakpointMatcher, Envelope,
+    Extras, Hello, HelloAck, Message, ParseOutcome, RunMode, ViewerVersions, WILDCARD_RUN_ID,
 };
 
 #[derive(Debug, Default)]
-struct Conn {
+pub(super) struct Conn {
     /// Seq of this connection's latest `hello`; frames below it are replays (§5.3).
-    hello_seq: Option<u64>,
+    pub(super) hello_seq: Option<u64>,
     /// The viewer's own seq counter for this connection, from 0 (§5.1).
-    next_seq: u64,
+    pub(super) next_seq: u64,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum PauseState {
+pub(super) enum PauseState {
     Open(ConnectionId),
     ReleasedByDisconnect,
 }
 
 #[derive(Debug)]
-struct Pause {
-    run_id: String,
-    state: PauseState,
+pub(super) struct Pause {
+    pub(super) run_id: String,
+    pub(super) state: PauseState,
 }
 
 /// The viewer's session state across all app connections (graphmind-session §5).
 #[derive(Debug)]
 pub struct ViewerSession {
-    config: ViewerConfig,
-    breakpoints: Vec<BreakpointMatcher>,
-    mode: RunMode,
-    conns: HashMap<ConnectionId, Conn>,
+    pub(super) config: ViewerConfig,
+    pub(super) breakpoints: Vec<BreakpointMatcher>,
+    pub(super) mode: RunMode,
+    pub(super) conns: HashMap<ConnectionId, Conn>,
     /// `(runId, seq)` of every stored frame; outlives connections (§5.2).
-    seen: HashSet<(String, u64)>,
-    pauses: HashMap<String, Pause>,
+    pub(super) seen: HashSet<(String, u64)>,
+    pub(super) pauses: HashMap<String, Pause>,
     /// Run → owning connection, and when it left (for the abandon grace, §5.5).
-    owners: HashMap<String, (ConnectionId, Option<u64>)>,
+    pub(super) owners: HashMap<String, (ConnectionId, Option<u64>)>,
     /// Sent resumes waiting for an answer: pause id → deadline.
-    waiting: HashMap<String, u64>,
-    next_token: u64,
-    actions: VecDeque<ViewerAction>,
+    pub(super) waiting: HashMap<String, u64>,
+    pub(super) next_token: u64,
+    pub(super) actions: VecDeque<ViewerAction>,
 }
 
 impl ViewerSession {
@@ -77,7 +77,11 @@ impl ViewerSession {
     /// The earliest deadline (ms): resume waits and abandon graces.
     pub fn poll_timeout(&self) -> Option<u64> {
         let grace = self.config.abandon_grace_ms;
-        let abandon = self.owners.values().filter_map(|(_, left)| left.map(|t| t + grace)).min();
+        let abandon = self
+            .owners
+            .values()
+            .filter_map(|(_, left)| left.map(|t| t + grace))
+            .min();
         self.waiting.values().copied().chain(abandon).min()
     }
 
@@ -93,7 +97,12 @@ impl ViewerSession {
 
     /// Pause ids that are open (live, unanswered, owner connected), sorted.
     pub fn open_pauses(&self) -> Vec<String> {
-        let mut v: Vec<String> = self.pauses.iter().filter(|(_, p)| matches!(p.state, PauseState::Open(_))).map(|(id, _)| id.clone()).collect();
+        let mut v: Vec<String> = self
+            .pauses
+            .iter()
+            .filter(|(_, p)| matches!(p.state, PauseState::Open(_)))
+            .map(|(id, _)| id.clone())
+            .collect();
         v.sort();
         v
     }
@@ -107,7 +116,12 @@ impl ViewerSession {
     /// ([`ViewerAction::PauseReleased`]) and its runs start the abandon grace (§5.4, §5.5).
     pub fn connection_closed(&mut self, conn: ConnectionId, now: u64) {
         self.conns.remove(&conn);
-        let mut released: Vec<&String> = self.pauses.iter().filter(|(_, p)| p.state == PauseState::Open(conn)).map(|(id, _)| id).collect();
+        let mut released: Vec<&String> = self
+            .pauses
+            .iter()
+            .filter(|(_, p)| p.state == PauseState::Open(conn))
+            .map(|(id, _)| id)
+            .collect();
         released.sort();
         let released: Vec<String> = released.into_iter().cloned().collect();
         for pause_id in released {
@@ -115,7 +129,8 @@ impl ViewerSession {
                 p.state = PauseState::ReleasedByDisconnect;
             }
             self.waiting.remove(&pause_id);
-            self.actions.push_back(ViewerAction::PauseReleased { conn, pause_id });
+            self.actions
+                .push_back(ViewerAction::PauseReleased { conn, pause_id });
         }
         for (owner, left) in self.owners.values_mut() {
             if *owner == conn && left.is_none() {
@@ -131,16 +146,34 @@ impl ViewerSession {
         let env = match parse_envelope_json_bytes(bytes) {
             ParseOutcome::Ok(env) | ParseOutcome::UnknownType(env) => env,
             ParseOutcome::VersionMismatch { received, .. } => {
-                self.warn(conn, "version-mismatch", format!("app frame has gm {received}; closing"));
-                self.actions.push_back(ViewerAction::Close { conn, code: 1002, reason: "protocol version mismatch".to_owned() });
+                self.warn(
+                    conn,
+                    "version-mismatch",
+                    format!("app frame has gm {received}; closing"),
+                );
+                self.actions.push_back(ViewerAction::Close {
+                    conn,
+                    code: 1002,
+                    reason: "protocol version mismatch".to_owned(),
+                });
                 return;
             }
-            ParseOutcome::Invalid { reason, .. } => return self.warn(conn, "invalid-frame", reason),
+            ParseOutcome::Invalid { reason, .. } => {
+                return self.warn(conn, "invalid-frame", reason)
+            }
         };
         match &env.message {
             Message::Hello(hello) => return self.answer_hello(conn, env.seq, hello.clone(), now),
-            Message::HelloAck(_) | Message::ExecResume(_) | Message::BreakpointSet(_) | Message::BreakpointClear(_) | Message::ModeSet(_) => {
-                return self.warn(conn, "unexpected-type", format!("{} is not sent by apps; ignored", env.message_type()));
+            Message::HelloAck(_)
+            | Message::ExecResume(_)
+            | Message::BreakpointSet(_)
+            | Message::BreakpointClear(_)
+            | Message::ModeSet(_) => {
+                return self.warn(
+                    conn,
+                    "unexpected-type",
+                    format!("{} is not sent by apps; ignored", env.message_type()),
+                );
             }
             _ => {}
         }
@@ -148,7 +181,11 @@ impl ViewerSession {
             return; // §5.2: "*" frames are neither stored nor de-duplicated.
         }
         let Some(hello_seq) = self.conns.get(&conn).and_then(|c| c.hello_seq) else {
-            return self.warn(conn, "before-hello", format!("{} before hello; ignored", env.message_type()));
+            return self.warn(
+                conn,
+                "before-hello",
+                format!("{} before hello; ignored", env.message_type()),
+            );
         };
         self.owners.insert(env.run_id.clone(), (conn, None));
         if !self.seen.insert((env.run_id.clone(), env.seq)) {
@@ -156,7 +193,11 @@ impl ViewerSession {
         }
         let replayed = env.seq < hello_seq;
         self.track_pause(conn, &env, replayed);
-        self.actions.push_back(ViewerAction::FrameAccepted { conn, envelope: Box::new(env), replayed });
+        self.actions.push_back(ViewerAction::FrameAccepted {
+            conn,
+            envelope: Box::new(env),
+            replayed,
+        });
     }
 
     /// §5.4 bookkeeping for a first-seen frame.
@@ -165,20 +206,45 @@ impl ViewerSession {
             // A replayed exec.paused refers to a gate already released at detach: never
             // resumable, so it is not recorded.
             Message::ExecPaused(p) if !replayed => {
-                self.pauses.insert(p.pause_id.clone(), Pause { run_id: env.run_id.clone(), state: PauseState::Open(conn) });
-                let (run_id, pause_id, node_id, point) = (env.run_id.clone(), p.pause_id.clone(), p.node_id.clone(), p.point);
-                self.actions.push_back(ViewerAction::PauseOpened { conn, run_id, pause_id, node_id, point });
+                self.pauses.insert(
+                    p.pause_id.clone(),
+                    Pause {
+                        run_id: env.run_id.clone(),
+                        state: PauseState::Open(conn),
+                    },
+                );
+                let (run_id, pause_id, node_id, point) = (
+                    env.run_id.clone(),
+                    p.pause_id.clone(),
+                    p.node_id.clone(),
+                    p.point,
+                );
+                self.actions.push_back(ViewerAction::PauseOpened {
+                    conn,
+                    run_id,
+                    pause_id,
+                    node_id,
+                    point,
+                });
             }
             Message::ExecResumed(r) => {
                 self.waiting.remove(&r.pause_id);
                 if self.pauses.remove(&r.pause_id).is_some() {
-                    self.actions.push_back(ViewerAction::PauseClosed { pause_id: r.pause_id.clone(), action: r.action });
+                    self.actions.push_back(ViewerAction::PauseClosed {
+                        pause_id: r.pause_id.clone(),
+                        action: r.action,
+                    });
                 }
             }
             Message::ExecRefused(r) => {
                 self.waiting.remove(&r.pause_id);
-                let (pause_id, code, request_id) = (r.pause_id.clone(), r.code, r.request_id.clone());
-                self.actions.push_back(ViewerAction::ResumeRefused { pause_id, code, request_id });
+                let (pause_id, code, request_id) =
+                    (r.pause_id.clone(), r.code, r.request_id.clone());
+                self.actions.push_back(ViewerAction::ResumeRefused {
+                    pause_id,
+                    code,
+                    request_id,
+                });
             }
             _ => {}
         }
@@ -197,7 +263,11 @@ impl ViewerSession {
             }
         };
         let ack = HelloAck {
-            versions: ViewerVersions { protocol: 1, viewer: self.config.viewer_version.clone(), extra: Extras::new() },
+            versions: ViewerVersions {
+                protocol: 1,
+                viewer: self.config.viewer_version.clone(),
+                extra: Extras::new(),
+            },
             capabilities: hello.capabilities.clone(),
             breakpoints: self.breakpoints.clone(),
             mode: self.mode,
@@ -209,96 +279,37 @@ impl ViewerSession {
             c.hello_seq = Some(seq);
         }
         self.send(conn, WILDCARD_RUN_ID, ack.into(), now);
-        self.actions.push_back(ViewerAction::AppAttached { conn, session_token: token, hello: Box::new(hello) });
+        self.actions.push_back(ViewerAction::AppAttached {
+            conn,
+            session_token: token,
+            hello: Box::new(hello),
+        });
     }
 
-    fn send(&mut self, conn: ConnectionId, run_id: &str, message: Message, now: u64) {
-        let Some(c) = self.conns.get_mut(&conn) else { return };
+    pub(super) fn send(&mut self, conn: ConnectionId, run_id: &str, message: Message, now: u64) {
+        let Some(c) = self.conns.get_mut(&conn) else {
+            return;
+        };
         let seq = c.next_seq;
         c.next_seq += 1;
-        let env = Envelope { seq, ts: now, run_id: run_id.to_owned(), message, extra: Extras::new() };
-        self.actions.push_back(ViewerAction::Send { conn, frame: serialize_envelope(&env) });
+        let env = Envelope {
+            seq,
+            ts: now,
+            run_id: run_id.to_owned(),
+            message,
+            extra: Extras::new(),
+        };
+        self.actions.push_back(ViewerAction::Send {
+            conn,
+            frame: serialize_envelope(&env),
+        });
     }
 
     fn warn(&mut self, conn: ConnectionId, rule: &'static str, text: impl Into<String>) {
-        self.actions.push_back(ViewerAction::Warn { conn, rule, text: text.into() });
-    }
-
-    /// Sends `message` with `runId "*"` to every connection that has said hello (§5.1: the
-    /// ack arms only once, so later changes must be broadcast).
-    fn broadcast(&mut self, message: &Message, now: u64) {
-        let mut targets: Vec<ConnectionId> = self.conns.iter().filter(|(_, c)| c.hello_seq.is_some()).map(|(id, _)| *id).collect();
-        targets.sort();
-        for conn in targets {
-            self.send(conn, WILDCARD_RUN_ID, message.clone(), now);
-        }
-    }
-
-    /// Adds a breakpoint unless an equal one exists (graphmind-v1 §5.12) and broadcasts
-    /// `breakpoint.set`; returns whether it was added.
-    pub fn set_breakpoint(&mut self, matcher: BreakpointMatcher, now: u64) -> bool {
-        if !add_breakpoint(&mut self.breakpoints, matcher.clone()) {
-            return false;
-        }
-        self.broadcast(&BreakpointSet { matcher, extra: Extras::new() }.into(), now);
-        true
-    }
-
-    /// Removes every equal breakpoint and broadcasts `breakpoint.clear` when one was there;
-    /// returns how many were removed.
-    pub fn clear_breakpoint(&mut self, matcher: &BreakpointMatcher, now: u64) -> usize {
-        let n = clear_breakpoint(&mut self.breakpoints, matcher);
-        if n > 0 {
-            self.broadcast(&BreakpointClear { matcher: matcher.clone(), extra: Extras::new() }.into(), now);
-        }
-        n
-    }
-
-    /// Sets the mode and broadcasts `mode.set` when it changed.
-    pub fn set_mode(&mut self, mode: RunMode, now: u64) {
-        if self.mode != mode {
-            self.mode = mode;
-            self.broadcast(&ModeSet { mode, extra: Extras::new() }.into(), now);
-        }
-    }
-
-    /// §5.5: sends `exec.resume` for an open pause to the connection owning its run, and
-    /// waits `resume_wait_ms` for the answer. `output` is for `inject` (sent as given with any
-    /// action, like the reference); `request_id` is echoed by the app.
-    ///
-    /// # Errors
-    /// [`ResumeError`] when the pause is not open or its owner is gone; nothing is sent.
-    pub fn resume(&mut self, pause_id: &str, action: ResumeAction, output: Option<RawJson>, request_id: Option<String>, now: u64) -> Result<(), ResumeError> {
-        let pause = self.pauses.get(pause_id).ok_or(ResumeError::UnknownPause)?;
-        if pause.state == PauseState::ReleasedByDisconnect {
-            return Err(ResumeError::ReleasedByDisconnect);
-        }
-        let conn = match self.owners.get(&pause.run_id) {
-            Some((conn, None)) if self.conns.contains_key(conn) => *conn,
-            _ => return Err(ResumeError::OwnerGone),
-        };
-        let run_id = pause.run_id.clone();
-        let resume = ExecResume { pause_id: pause_id.to_owned(), action, output, input: None, request_id, extra: Extras::new() };
-        self.send(conn, &run_id, resume.into(), now);
-        self.waiting.insert(pause_id.to_owned(), now + self.config.resume_wait_ms);
-        Ok(())
-    }
-
-    /// Fires resume waits ([`ViewerAction::ResumeTimedOut`]) and abandon graces
-    /// ([`ViewerAction::RunAbandoned`]) due at `now`.
-    pub fn handle_timeout(&mut self, now: u64) {
-        let mut due: Vec<String> = self.waiting.iter().filter(|(_, d)| **d <= now).map(|(id, _)| id.clone()).collect();
-        due.sort();
-        for pause_id in due {
-            self.waiting.remove(&pause_id);
-            self.actions.push_back(ViewerAction::ResumeTimedOut { pause_id });
-        }
-        let grace = self.config.abandon_grace_ms;
-        let mut gone: Vec<String> = self.owners.iter().filter(|(_, (_, left))| left.is_some_and(|t| t + grace <= now)).map(|(r, _)| r.clone()).collect();
-        gone.sort();
-        for run_id in gone {
-            self.owners.remove(&run_id);
-            self.actions.push_back(ViewerAction::RunAbandoned { run_id });
-        }
+        self.actions.push_back(ViewerAction::Warn {
+            conn,
+            rule,
+            text: text.into(),
+        });
     }
 }
