@@ -191,7 +191,7 @@ impl AppSession {
     fn connect(&mut self, now: u64) {
         self.conn = ConnState::Connecting;
         self.retry_at = None;
-        self.connect_deadline = Some(now + self.config.connect_timeout_ms);
+        self.connect_deadline = Some(now.saturating_add(self.config.connect_timeout_ms));
         self.actions.push_back(Action::Connect {
             url: self.config.url.clone(),
         });
@@ -207,7 +207,7 @@ impl AppSession {
             }
             None => self.config.retry_interval_ms,
         };
-        self.retry_at = Some(now + delay);
+        self.retry_at = Some(now.saturating_add(delay));
     }
 
     /// T3/T4/T6/T8: give up on the current attempt, close it, retry later.
@@ -231,7 +231,7 @@ impl AppSession {
         self.connect_deadline = None;
         self.send_hello(now);
         self.conn = ConnState::AwaitingAck;
-        self.handshake_deadline = Some(now + self.config.handshake_timeout_ms);
+        self.handshake_deadline = Some(now.saturating_add(self.config.handshake_timeout_ms));
     }
 
     /// T3: the connect attempt failed. Same as [`transport_closed`](Self::transport_closed).
@@ -331,7 +331,7 @@ impl AppSession {
         }
         self.waiters.push((
             waiter,
-            now + timeout_ms.unwrap_or(self.config.ready_timeout_ms),
+            now.saturating_add(timeout_ms.unwrap_or(self.config.ready_timeout_ms)),
         ));
         waiter
     }

@@ -213,7 +213,7 @@ impl AppSession {
         if self.gaps.lost > lost_before
             && self
                 .last_loss_warn
-                .is_none_or(|t| now >= t + self.config.loss_warn_interval_ms)
+                .is_none_or(|t| now >= t.saturating_add(self.config.loss_warn_interval_ms))
         {
             self.last_loss_warn = Some(now);
             let lost = self.gaps.lost;

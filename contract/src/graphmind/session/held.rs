@@ -32,7 +32,7 @@ impl Instance {
         } else {
             0
         };
-        self.total_ms + open
+        self.total_ms.saturating_add(open)
     }
 }
 
@@ -175,7 +175,9 @@ impl HeldLedger {
         for inst in self.instances.iter_mut().filter(|i| keys.contains(&i.key)) {
             inst.open_holds = inst.open_holds.saturating_sub(1);
             if inst.open_holds == 0 {
-                inst.total_ms += now.saturating_sub(inst.open_since);
+                inst.total_ms = inst
+                    .total_ms
+                    .saturating_add(now.saturating_sub(inst.open_since));
             }
         }
     }

@@ -64,7 +64,7 @@ impl AppSession {
         let pause_id = self.gates.mint();
         self.next_hold += 1;
         let hold = self.next_hold;
-        let deadline = self.config.pause_timeout_ms.map(|t| now + t);
+        let deadline = self.config.pause_timeout_ms.map(|t| now.saturating_add(t));
         self.gates.insert(HeldGate {
             pause_id: pause_id.clone(),
             run_id: run_id.clone(),

@@ -80,7 +80,7 @@ impl ViewerSession {
         let abandon = self
             .owners
             .values()
-            .filter_map(|(_, left)| left.map(|t| t + grace))
+            .filter_map(|(_, left)| left.map(|t| t.saturating_add(grace)))
             .min();
         self.waiting.values().copied().chain(abandon).min()
     }

@@ -105,8 +105,10 @@ impl ViewerSession {
             extra: Extras::new(),
         };
         self.send(conn, &run_id, resume.into(), now);
-        self.waiting
-            .insert(pause_id.to_owned(), now + self.config.resume_wait_ms);
+        self.waiting.insert(
+            pause_id.to_owned(),
+            now.saturating_add(self.config.resume_wait_ms),
+        );
         Ok(())
     }
 
@@ -129,7 +131,7 @@ impl ViewerSession {
         let mut gone: Vec<String> = self
             .owners
             .iter()
-            .filter(|(_, (_, left))| left.is_some_and(|t| t + grace <= now))
+            .filter(|(_, (_, left))| left.is_some_and(|t| t.saturating_add(grace) <= now))
             .map(|(r, _)| r.clone())
             .collect();
         gone.sort();
