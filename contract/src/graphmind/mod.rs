@@ -14,6 +14,7 @@
 //! }
 //! ```
 
+pub mod session;
 mod schema;
 mod types;
 

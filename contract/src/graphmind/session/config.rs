@@ -1,0 +1,146 @@
+//! Every knob of the app-side session with the spec's defaults (graphmind-session §1,
+//! Decision 5: every timeout and size is configurable).
+
+use crate::graphmind::{Extras, NodeKind, SdkInfo};
+
+/// Default endpoint (graphmind-session §1 Environment, `GRAPHMIND_URL`).
+pub const DEFAULT_URL: &str = "ws://127.0.0.1:4747/ingest";
+
+/// Capabilities this runtime implements, announced in `hello` (Decision 3): holds, step mode,
+/// the three non-continue actions, and `run-claim` (the session token is echoed as
+/// `resumeToken`). `edit-input` is not implemented, so not announced.
+pub const SESSION_CAPABILITIES: &[&str] =
+    &["pause", "step", "inject", "retry", "abort", "run-claim"];
+
+/// What the loop guard does on a hit (graphmind-session §1, §3.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoopMode {
+    /// Hold the gate with `reason:"loop"`.
+    Pause,
+    /// Only emit a `loop-detected` warning.
+    Warn,
+    /// Do not track streaks.
+    Off,
+}
+
+/// Loop guard policy (graphmind-session §1 "loop guard", §3.4). Defaults: threshold 3, mode
+/// `pause`, kinds `[tool]`, 64 tracked runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LoopGuardConfig {
+    /// Identical back-to-back `node.started` count that trips the guard (≥ 1).
+    pub threshold: u64,
+    /// What a hit does.
+    pub mode: LoopMode,
+    /// Node kinds whose streaks are tracked.
+    pub kinds: Vec<NodeKind>,
+    /// Runs tracked at once; the least recently used one is forgotten beyond this.
+    pub max_runs: usize,
+}
+
+impl Default for LoopGuardConfig {
+    fn default() -> Self {
+        LoopGuardConfig {
+            threshold: 3,
+            mode: LoopMode::Pause,
+            kinds: vec![NodeKind::Tool],
+            max_runs: 64,
+        }
+    }
+}
+
+/// Configuration of an [`AppSession`](super::AppSession). `Default` gives the values of
+/// graphmind-session §1 (TS values where TS and PY differ, Decision 1). Times are
+/// milliseconds, sizes bytes (UTF-8).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionConfig {
+    /// `false` builds a session that never connects, whose gates continue and whose `ready`
+    /// settles `false` (kill switch, §1; the host reads the environment). Default `true`.
+    pub enabled: bool,
+    /// Endpoint for [`Action::Connect`](super::Action::Connect). Default [`DEFAULT_URL`].
+    pub url: String,
+    /// `hello.app` and `run.started.app` of the implicit run. Default `"app"`.
+    pub app: String,
+    /// `hello.sdk` and `run.started.sdk` of the implicit run.
+    pub sdk: SdkInfo,
+    /// `hello.versions.client`. Default: this crate's version.
+    pub client_version: String,
+    /// `hello.capabilities`. Default [`SESSION_CAPABILITIES`].
+    pub capabilities: Vec<String>,
+    /// Ring bound in frames (§1: 5000; PY 2000).
+    pub ring_max_frames: usize,
+    /// Ring bound in bytes of frame text (§1: 8 MiB). TS counts UTF-16 units; we count UTF-8
+    /// bytes. One frame larger than this is never buffered (§2.3).
+    pub ring_max_bytes: usize,
+    /// Runs with their own gap record; losses past this are only counted (§1: 64).
+    pub max_tracked_gap_runs: usize,
+    /// Minimum spacing of `buffer-overflow` warnings (§2.4 "one warning per interval").
+    /// Default 10 000.
+    pub loss_warn_interval_ms: u64,
+    /// Hold limit after which a gate continues (§3.8). Default `None`: hold forever.
+    pub pause_timeout_ms: Option<u64>,
+    /// Socket-open deadline (§1: 300).
+    pub connect_timeout_ms: u64,
+    /// `hello` → `hello.ack` deadline (§1: 1000).
+    pub handshake_timeout_ms: u64,
+    /// Delay between attempts (§1: 10 000).
+    pub retry_interval_ms: u64,
+    /// Fast reconnect burst after an established attachment drops, each clamped to
+    /// `retry_interval_ms` (§1, §4 D5: 200, 400, 800).
+    pub fast_retry_ms: Vec<u64>,
+    /// Default `ready()` deadline (§1: 2000).
+    pub ready_timeout_ms: u64,
+    /// Six hex digits (or any id-safe text) making pause ids `pause_<base>_<n>` and the
+    /// implicit run id unique per process (§3.3). The core has no randomness: hosts should
+    /// pass random hex. Default `"000000"`.
+    pub id_base: String,
+    /// Run id of the implicit run created by the first emit or gate outside a run (§2.3).
+    /// Default `None`: `run_<id_base>`.
+    pub implicit_run_id: Option<String>,
+    /// Open node instances the held ledger tracks (§1: 10 000; oldest forgotten).
+    pub max_held_instances: usize,
+    /// Loop guard policy (§3.4).
+    pub loop_guard: LoopGuardConfig,
+    /// The host redactor's placeholder string. An `inject` whose `output` contains it is
+    /// refused with `exec.refused{code:"placeholder"}` (§3.6 inject guard). Default `None`
+    /// (redaction is a host policy, Decision 4).
+    pub redaction_placeholder: Option<String>,
+    /// Payload budget (§2.3 step 4: 512 KiB). Hook only: payload shrinking lands with the
+    /// shrink module; today payloads go out unchanged.
+    pub max_payload_bytes: Option<usize>,
+}
+
+impl Default for SessionConfig {
+    fn default() -> Self {
+        SessionConfig {
+            enabled: true,
+            url: DEFAULT_URL.to_owned(),
+            app: "app".to_owned(),
+            sdk: SdkInfo {
+                name: "wirecontract".to_owned(),
+                version: env!("CARGO_PKG_VERSION").to_owned(),
+                extra: Extras::new(),
+            },
+            client_version: env!("CARGO_PKG_VERSION").to_owned(),
+            capabilities: SESSION_CAPABILITIES
+                .iter()
+                .map(|c| (*c).to_owned())
+                .collect(),
+            ring_max_frames: 5000,
+            ring_max_bytes: 8 * 1024 * 1024,
+            max_tracked_gap_runs: 64,
+            loss_warn_interval_ms: 10_000,
+            pause_timeout_ms: None,
+            connect_timeout_ms: 300,
+            handshake_timeout_ms: 1000,
+            retry_interval_ms: 10_000,
+            fast_retry_ms: vec![200, 400, 800],
+            ready_timeout_ms: 2000,
+            id_base: "000000".to_owned(),
+            implicit_run_id: None,
+            max_held_instances: 10_000,
+            loop_guard: LoopGuardConfig::default(),
+            redaction_placeholder: None,
+            max_payload_bytes: Some(512 * 1024),
+        }
+    }
+}

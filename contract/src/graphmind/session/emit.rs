@@ -1,0 +1,284 @@
+//! Emitting: run resolution, `heldMs` stamping, seq, ring, live send or buffering, and the
+//! attach-time gap markers and replay (graphmind-session §2.3, §2.4, T2, T7(d)–(e)).
+
+use super::action::Action;
+use super::app::{AppSession, ConnState};
+use super::ring::{Pushed, RingItem};
+use crate::graphmind::{
+    create_envelope_json, message_group, serialize_envelope, BuildError, ClientVersions, Envelope,
+    Extras, GraphHint, Hello, Message, MessageGroup, NonNegativeF64, RawJson, RunFinished,
+    RunStarted, RunStatus, WILDCARD_RUN_ID,
+};
+
+/// Why [`AppSession::emit`] refused an event. Nothing was sent and no seq was taken.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EmitError {
+    /// The payload JSON did not validate against the type (graphmind-v1 §5.13).
+    Build(BuildError),
+    /// A control or handshake type: the app never sends those.
+    NotAnEvent(String),
+    /// `exec.paused`, `exec.resumed` and `exec.refused` are the session's own (§3.5, §3.6).
+    Reserved(String),
+    /// The run id contains U+0000, which no frame may carry (graphmind-v1 §2 Stage 1).
+    BadRunId,
+}
+
+impl std::fmt::Display for EmitError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EmitError::Build(e) => write!(f, "{e}"),
+            EmitError::NotAnEvent(t) => {
+                write!(f, "\"{t}\" is not an event type: the app sends only events")
+            }
+            EmitError::Reserved(t) => write!(f, "\"{t}\" is emitted by the session itself (gates)"),
+            EmitError::BadRunId => f.write_str("runId must not contain U+0000"),
+        }
+    }
+}
+
+impl std::error::Error for EmitError {}
+
+impl AppSession {
+    /// T19, §2.3: emits an event. `run: None` uses the implicit run, created on first use
+    /// with its `run.started` taking the earlier seq. Stamps `heldMs` on `node.finished` and
+    /// `node.error` unless set (§3.9), takes the next seq, buffers the frame and sends it when
+    /// attached (otherwise the next replay delivers it). `ts` is `now` (epoch ms).
+    ///
+    /// Returns the seq taken, or `Ok(None)` when the session is disabled or disposed (a
+    /// no-op). Starts the connection on first use (T1).
+    ///
+    /// # Errors
+    /// [`EmitError`] for a non-event or session-owned type, or a run id with U+0000.
+    pub fn emit(
+        &mut self,
+        message: impl Into<Message>,
+        run: Option<&str>,
+        now: u64,
+    ) -> Result<Option<u64>, EmitError> {
+        let message = message.into();
+        let ty = message.message_type();
+        match message_group(ty) {
+            Some(MessageGroup::Control | MessageGroup::Handshake) => {
+                return Err(EmitError::NotAnEvent(ty.to_owned()))
+            }
+            _ if matches!(ty, "exec.paused" | "exec.resumed" | "exec.refused") => {
+                return Err(EmitError::Reserved(ty.to_owned()))
+            }
+            _ => {}
+        }
+        if run.is_some_and(|r| r.contains('\0')) {
+            return Err(EmitError::BadRunId);
+        }
+        if !self.config.enabled || self.disposed {
+            return Ok(None);
+        }
+        self.ensure_started(now);
+        let run_id = self.resolve_run(run, now);
+        let message = self.stamp_held(message, &run_id, now);
+        let message = self.shrink_for_emit(message);
+        let seq = self.emit_internal(message, &run_id, now);
+        Ok(Some(seq))
+    }
+
+    /// [`emit`](Self::emit) with the payload as JSON text, validated against `message_type`
+    /// (graphmind-v1 §5.13).
+    ///
+    /// # Errors
+    /// [`EmitError::Build`] naming path and rule when the payload is not valid for the type
+    /// (or the type is unknown), plus the errors of [`emit`](Self::emit).
+    pub fn emit_json(
+        &mut self,
+        message_type: &str,
+        payload_json: &str,
+        run: Option<&str>,
+        now: u64,
+    ) -> Result<Option<u64>, EmitError> {
+        let env = create_envelope_json(message_type, payload_json, 0, WILDCARD_RUN_ID, Some(0))
+            .map_err(EmitError::Build)?;
+        self.emit(env.message, run, now)
+    }
+
+    /// The run an input belongs to: the given one, or the implicit run (created now).
+    pub(super) fn resolve_run(&mut self, run: Option<&str>, now: u64) -> String {
+        if let Some(r) = run {
+            return r.to_owned();
+        }
+        if let Some(r) = &self.implicit_run {
+            return r.clone();
+        }
+        let id = self
+            .config
+            .implicit_run_id
+            .clone()
+            .unwrap_or_else(|| format!("run_{}", self.config.id_base));
+        self.implicit_run = Some(id.clone());
+        let started = RunStarted {
+            app: self.config.app.clone(),
+            sdk: self.config.sdk.clone(),
+            meta: None,
+            extra: Extras::new(),
+        };
+        self.emit_internal(started.into(), &id, now);
+        id
+    }
+
+    /// §2.5 step 4: the implicit run's `run.finished{status:ok}`, sent only at dispose.
+    pub(super) fn finish_implicit_run(&mut self, now: u64) {
+        if let Some(id) = self.implicit_run.take() {
+            let finished = RunFinished {
+                status: RunStatus::Ok,
+                error: None,
+                extra: Extras::new(),
+            };
+            self.emit_internal(finished.into(), &id, now);
+        }
+    }
+
+    /// §3.9: the ledger stamps `node.finished` (final total) and `node.error` (so far); a
+    /// `heldMs` set by the adapter wins. Also records `node.started` instances.
+    fn stamp_held(&mut self, mut message: Message, run_id: &str, now: u64) -> Message {
+        let ms = |v: Option<u64>| v.and_then(|v| NonNegativeF64::new(v as f64));
+        match &mut message {
+            Message::NodeStarted(p) => {
+                self.ledger
+                    .started(run_id, &p.node_id, &p.instance_id, p.parent_id.as_deref());
+            }
+            Message::NodeFinished(p) => {
+                let v = ms(self
+                    .ledger
+                    .finished(run_id, &p.node_id, p.instance_id.as_deref(), now));
+                p.held_ms = p.held_ms.or(v);
+            }
+            Message::NodeError(p) => {
+                let v = ms(self
+                    .ledger
+                    .errored(run_id, &p.node_id, p.instance_id.as_deref(), now));
+                p.held_ms = p.held_ms.or(v);
+            }
+            _ => {}
+        }
+        message
+    }
+
+    /// §2.3 step 4, the 512 KiB payload budget (`config.max_payload_bytes`). Hook only:
+    /// payload shrinking lands with the shrink module; until then the payload goes out
+    /// unchanged.
+    #[allow(clippy::unused_self)]
+    fn shrink_for_emit(&self, message: Message) -> Message {
+        message
+    }
+
+    /// §2.3 steps 5–7 without any guard (the session's own frames, also during dispose):
+    /// next seq, exact text, ring, send when attached.
+    pub(super) fn emit_internal(&mut self, message: Message, run_id: &str, now: u64) -> u64 {
+        let seq = self.take_seq();
+        if let Message::NodeStarted(p) = &message {
+            self.loop_guard.record(run_id, p, seq);
+        }
+        let env = Envelope {
+            seq,
+            ts: now,
+            run_id: run_id.to_owned(),
+            message,
+            extra: Extras::new(),
+        };
+        let frame = serialize_envelope(&env);
+        self.buffer_and_send(seq, run_id, frame, now);
+        seq
+    }
+
+    fn buffer_and_send(&mut self, seq: u64, run_id: &str, frame: String, now: u64) {
+        let attached = self.conn == ConnState::Attached;
+        let lost_before = self.gaps.lost;
+        let item = RingItem {
+            frame,
+            seq,
+            run_id: run_id.to_owned(),
+            sent: attached,
+        };
+        let live = attached.then(|| item.frame.clone());
+        match self.ring.push(item) {
+            Pushed::Kept(evicted) => {
+                for old in evicted.iter().filter(|i| !i.sent) {
+                    self.gaps.record(&old.run_id, old.seq);
+                }
+            }
+            // §2.3: an oversize item goes out live when attached, else it is lost.
+            Pushed::Refused(item) if !attached => self.gaps.record(&item.run_id, item.seq),
+            Pushed::Refused(_) => {}
+        }
+        if let Some(frame) = live {
+            self.actions.push_back(Action::Send(frame));
+        }
+        if self.gaps.lost > lost_before
+            && self
+                .last_loss_warn
+                .is_none_or(|t| now >= t.saturating_add(self.config.loss_warn_interval_ms))
+        {
+            self.last_loss_warn = Some(now);
+            let lost = self.gaps.lost;
+            self.warn(
+                "buffer-overflow",
+                format!("{lost} unsent frames lost to the replay buffer bound"),
+            );
+        }
+    }
+
+    /// T2: `hello` with the next seq, `runId "*"`, and the session token as `resumeToken`.
+    pub(super) fn send_hello(&mut self, now: u64) {
+        let hello = Hello {
+            versions: ClientVersions {
+                protocol: 1,
+                client: self.config.client_version.clone(),
+                extra: Extras::new(),
+            },
+            capabilities: self.config.capabilities.clone(),
+            app: Some(self.config.app.clone()),
+            sdk: Some(self.config.sdk.clone()),
+            resume_token: self.session_token.clone(),
+            extra: Extras::new(),
+        };
+        let seq = self.take_seq();
+        let env = Envelope {
+            seq,
+            ts: now,
+            run_id: WILDCARD_RUN_ID.to_owned(),
+            message: hello.into(),
+            extra: Extras::new(),
+        };
+        self.actions
+            .push_back(Action::Send(serialize_envelope(&env)));
+    }
+
+    /// T7(d)–(e): one unbuffered `graph.hint` gap marker per run with losses (fresh seqs),
+    /// then the whole ring oldest-first, byte-identical, each item marked sent.
+    pub(super) fn send_gaps_and_replay(&mut self, now: u64) {
+        for (run_id, gap) in self.gaps.take() {
+            let text = format!(
+                r#"{{"droppedCount":{},"fromSeq":{},"toSeq":{},"reason":"buffer-overflow"}}"#,
+                gap.dropped_count, gap.from_seq, gap.to_seq
+            );
+            let mut hint = GraphHint {
+                nodes: Vec::new(),
+                extra: Extras::new(),
+            };
+            if let Ok(raw) = RawJson::from_json(&text) {
+                hint.extra.insert("gap", raw);
+            }
+            let seq = self.take_seq();
+            let env = Envelope {
+                seq,
+                ts: now,
+                run_id,
+                message: hint.into(),
+                extra: Extras::new(),
+            };
+            self.actions
+                .push_back(Action::Send(serialize_envelope(&env)));
+        }
+        for item in self.ring.iter_mut() {
+            item.sent = true;
+            self.actions.push_back(Action::Send(item.frame.clone()));
+        }
+    }
+}

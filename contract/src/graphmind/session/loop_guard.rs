@@ -1,0 +1,139 @@
+//! Repeat loop guard (graphmind-session §3.4): identical back-to-back `node.started` of one
+//! node, per run and node kind, trip a hold with `reason:"loop"`.
+
+use std::collections::VecDeque;
+
+use super::config::{LoopGuardConfig, LoopMode};
+use crate::graphmind::{Extras, LoopInfo, NodeKind, NodeStarted, RawJson};
+
+#[derive(Debug, Clone)]
+struct Streak {
+    kind: NodeKind,
+    node_id: String,
+    fingerprint: String,
+    repeats: u64,
+    first_seq: u64,
+    last_seq: u64,
+    /// The highest repeat count that already held: each count holds at most once, so a
+    /// `retry` (no new `node.started`) does not hold again.
+    tripped: u64,
+}
+
+/// Streaks of the most recently used runs (LRU, `max_runs`).
+#[derive(Debug)]
+pub(super) struct LoopGuard {
+    config: LoopGuardConfig,
+    runs: VecDeque<(String, Vec<Streak>)>,
+}
+
+/// The fingerprint of a call: FNV-1a 64 over the node name and its input with a top-level
+/// `_meta` member ignored (§1 "ignore `_meta`"), as 16 hex digits. Only equality matters.
+fn fingerprint(name: &str, input: Option<&RawJson>) -> String {
+    let canonical = match input.map(RawJson::to_value) {
+        Some(Ok(serde_json::Value::Object(mut map))) => {
+            map.remove("_meta");
+            serde_json::Value::Object(map).to_string()
+        }
+        Some(Ok(v)) => v.to_string(),
+        // Values serde cannot hold (lone surrogates, depth): the raw text is still exact.
+        Some(Err(_)) => input.map(|r| r.as_str().to_owned()).unwrap_or_default(),
+        None => String::new(),
+    };
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in name.bytes().chain([0u8]).chain(canonical.bytes()) {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+impl LoopGuard {
+    pub fn new(config: LoopGuardConfig) -> Self {
+        LoopGuard {
+            config,
+            runs: VecDeque::new(),
+        }
+    }
+
+    fn run_mut(&mut self, run_id: &str) -> Option<&mut Vec<Streak>> {
+        let i = self.runs.iter().position(|(r, _)| r == run_id)?;
+        let entry = self.runs.remove(i)?;
+        self.runs.push_back(entry);
+        self.runs.back_mut().map(|(_, s)| s)
+    }
+
+    /// Records a `node.started` with its seq (attached or not).
+    pub fn record(&mut self, run_id: &str, started: &NodeStarted, seq: u64) {
+        if self.config.mode == LoopMode::Off || !self.config.kinds.contains(&started.kind) {
+            return;
+        }
+        let fp = fingerprint(&started.name, started.input.as_ref());
+        if self.run_mut(run_id).is_none() {
+            if self.runs.len() >= self.config.max_runs.max(1) {
+                self.runs.pop_front();
+            }
+            self.runs.push_back((run_id.to_owned(), Vec::new()));
+        }
+        let Some(streaks) = self.run_mut(run_id) else {
+            return;
+        };
+        match streaks.iter_mut().find(|s| s.kind == started.kind) {
+            Some(s) if s.node_id == started.node_id && s.fingerprint == fp => {
+                s.repeats += 1;
+                s.last_seq = seq;
+            }
+            Some(s) => {
+                *s = Streak {
+                    kind: started.kind,
+                    node_id: started.node_id.clone(),
+                    fingerprint: fp,
+                    repeats: 1,
+                    first_seq: seq,
+                    last_seq: seq,
+                    tripped: 0,
+                }
+            }
+            None => streaks.push(Streak {
+                kind: started.kind,
+                node_id: started.node_id.clone(),
+                fingerprint: fp,
+                repeats: 1,
+                first_seq: seq,
+                last_seq: seq,
+                tripped: 0,
+            }),
+        }
+    }
+
+    /// Consults the streak at a `before` gate: `Some` on a hit not yet tripped at this count
+    /// (and marks it tripped). `hold` tells whether the caller holds (mode `pause` and
+    /// attached) or only warns.
+    pub fn check(
+        &mut self,
+        run_id: &str,
+        kind: NodeKind,
+        node_id: &str,
+    ) -> Option<(LoopInfo, bool)> {
+        let threshold = self.config.threshold.max(1);
+        let pause = self.config.mode == LoopMode::Pause;
+        let streaks = self.run_mut(run_id)?;
+        let s = streaks
+            .iter_mut()
+            .find(|s| s.kind == kind && s.node_id == node_id)?;
+        if s.repeats < threshold || s.tripped >= s.repeats {
+            return None;
+        }
+        s.tripped = s.repeats;
+        let info = LoopInfo {
+            repeats: s.repeats,
+            first_seq: s.first_seq,
+            last_seq: s.last_seq,
+            fingerprint: s.fingerprint.clone(),
+            kind: None,
+            period: None,
+            laps: None,
+            extra: Extras::new(),
+        };
+        Some((info, pause))
+    }
+}

@@ -1,0 +1,35 @@
+//! The GraphMind session runtime as a sans-IO core (spec `graphmind-session.md`).
+//!
+//! - [`AppSession`]: the instrumented app's side: seq, handshake, replay ring with gap
+//!   markers, controls, gates and their `exec.resumed` obligations, `heldMs` (§1–§3).
+//! - [`ViewerSession`]: the viewer's side: per-connection handshake, `(runId, seq)`
+//!   de-duplication that outlives connections, pause bookkeeping and routing (§5).
+//!
+//! Neither owns a socket, a thread or a clock (Decision 4): the host passes `now_ms` with
+//! each input, carries out the actions it polls, and calls `handle_timeout` at
+//! `poll_timeout()`.
+//!
+//! Deliberate difference from both reference clients (Decision 2): breakpoint equality uses
+//! the *effective* point (graphmind-v1 §5.12), so `{}` and `{point:"before"}` are the same
+//! breakpoint here; both references compare the raw `point`.
+
+mod action;
+mod app;
+mod config;
+mod control;
+mod emit;
+mod gate;
+mod held;
+mod hold;
+mod loop_guard;
+mod ring;
+mod viewer;
+mod viewer_action;
+mod viewer_out;
+
+pub use action::{Action, Decision, GateNode, GateOutcome, ReadyId, ReleaseCause, Warning};
+pub use app::{AppSession, ConnState};
+pub use config::{LoopGuardConfig, LoopMode, SessionConfig, DEFAULT_URL, SESSION_CAPABILITIES};
+pub use emit::EmitError;
+pub use viewer::ViewerSession;
+pub use viewer_action::{ConnectionId, ResumeError, ViewerAction, ViewerConfig};

@@ -1,0 +1,315 @@
+//! The viewer side of a GraphMind session as a sans-IO core (graphmind-session §5):
+//! per-connection handshake, `(runId, seq)` de-duplication that outlives connections,
+//! pause bookkeeping, resume routing and breakpoint/mode broadcast.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use super::viewer_action::{ConnectionId, ViewerAction, ViewerConfig};
+use crate::graphmind::{
+    add_breakpoint, parse_envelope_json_bytes, serialize_envelope, BreakpointMatcher, Envelope,
+    Extras, Hello, HelloAck, Message, ParseOutcome, RunMode, ViewerVersions, WILDCARD_RUN_ID,
+};
+
+#[derive(Debug, Default)]
+pub(super) struct Conn {
+    /// Seq of this connection's latest `hello`; frames below it are replays (§5.3).
+    pub(super) hello_seq: Option<u64>,
+    /// The viewer's own seq counter for this connection, from 0 (§5.1).
+    pub(super) next_seq: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum PauseState {
+    Open(ConnectionId),
+    ReleasedByDisconnect,
+}
+
+#[derive(Debug)]
+pub(super) struct Pause {
+    pub(super) run_id: String,
+    pub(super) state: PauseState,
+}
+
+/// The viewer's session state across all app connections (graphmind-session §5).
+#[derive(Debug)]
+pub struct ViewerSession {
+    pub(super) config: ViewerConfig,
+    pub(super) breakpoints: Vec<BreakpointMatcher>,
+    pub(super) mode: RunMode,
+    pub(super) conns: HashMap<ConnectionId, Conn>,
+    /// `(runId, seq)` of every stored frame; outlives connections (§5.2).
+    pub(super) seen: HashSet<(String, u64)>,
+    pub(super) pauses: HashMap<String, Pause>,
+    /// Run → owning connection, and when it left (for the abandon grace, §5.5).
+    pub(super) owners: HashMap<String, (ConnectionId, Option<u64>)>,
+    /// Sent resumes waiting for an answer: pause id → deadline.
+    pub(super) waiting: HashMap<String, u64>,
+    pub(super) next_token: u64,
+    pub(super) actions: VecDeque<ViewerAction>,
+}
+
+impl ViewerSession {
+    /// A viewer armed with `config.breakpoints` and `config.mode`.
+    pub fn new(config: ViewerConfig) -> Self {
+        let mut breakpoints = Vec::new();
+        for m in &config.breakpoints {
+            add_breakpoint(&mut breakpoints, m.clone());
+        }
+        ViewerSession {
+            mode: config.mode,
+            config,
+            breakpoints,
+            conns: HashMap::new(),
+            seen: HashSet::new(),
+            pauses: HashMap::new(),
+            owners: HashMap::new(),
+            waiting: HashMap::new(),
+            next_token: 0,
+            actions: VecDeque::new(),
+        }
+    }
+
+    /// The next action for the host, oldest first.
+    pub fn poll_action(&mut self) -> Option<ViewerAction> {
+        self.actions.pop_front()
+    }
+
+    /// The earliest deadline (ms): resume waits and abandon graces.
+    pub fn poll_timeout(&self) -> Option<u64> {
+        let grace = self.config.abandon_grace_ms;
+        let abandon = self
+            .owners
+            .values()
+            .filter_map(|(_, left)| left.map(|t| t.saturating_add(grace)))
+            .min();
+        self.waiting.values().copied().chain(abandon).min()
+    }
+
+    /// The current breakpoints (the full set every ack carries).
+    pub fn breakpoints(&self) -> &[BreakpointMatcher] {
+        &self.breakpoints
+    }
+
+    /// The current mode.
+    pub fn mode(&self) -> RunMode {
+        self.mode
+    }
+
+    /// Pause ids that are open (live, unanswered, owner connected), sorted.
+    pub fn open_pauses(&self) -> Vec<String> {
+        let mut v: Vec<String> = self
+            .pauses
+            .iter()
+            .filter(|(_, p)| matches!(p.state, PauseState::Open(_)))
+            .map(|(id, _)| id.clone())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// A new app connection (also implied by its first frame).
+    pub fn connection_opened(&mut self, conn: ConnectionId) {
+        self.conns.entry(conn).or_default();
+    }
+
+    /// `conn` closed: each of its open pauses is released by fail-open
+    /// ([`ViewerAction::PauseReleased`]) and its runs start the abandon grace (§5.4, §5.5).
+    pub fn connection_closed(&mut self, conn: ConnectionId, now: u64) {
+        self.conns.remove(&conn);
+        let mut released: Vec<&String> = self
+            .pauses
+            .iter()
+            .filter(|(_, p)| p.state == PauseState::Open(conn))
+            .map(|(id, _)| id)
+            .collect();
+        released.sort();
+        let released: Vec<String> = released.into_iter().cloned().collect();
+        for pause_id in released {
+            if let Some(p) = self.pauses.get_mut(&pause_id) {
+                p.state = PauseState::ReleasedByDisconnect;
+            }
+            self.waiting.remove(&pause_id);
+            self.actions
+                .push_back(ViewerAction::PauseReleased { conn, pause_id });
+        }
+        for (owner, left) in self.owners.values_mut() {
+            if *owner == conn && left.is_none() {
+                *left = Some(now);
+            }
+        }
+    }
+
+    /// One text frame from `conn`. Never panics: bad frames become
+    /// [`ViewerAction::Warn`], `gm ≠ 1` closes the connection with 1002 (§5.5).
+    pub fn frame_received(&mut self, conn: ConnectionId, bytes: &[u8], now: u64) {
+        self.conns.entry(conn).or_default();
+        let env = match parse_envelope_json_bytes(bytes) {
+            ParseOutcome::Ok(env) | ParseOutcome::UnknownType(env) => env,
+            ParseOutcome::VersionMismatch { received, .. } => {
+                self.warn(
+                    conn,
+                    "version-mismatch",
+                    format!("app frame has gm {received}; closing"),
+                );
+                self.actions.push_back(ViewerAction::Close {
+                    conn,
+                    code: 1002,
+                    reason: "protocol version mismatch".to_owned(),
+                });
+                return;
+            }
+            ParseOutcome::Invalid { reason, .. } => {
+                return self.warn(conn, "invalid-frame", reason)
+            }
+        };
+        match &env.message {
+            Message::Hello(hello) => return self.answer_hello(conn, env.seq, hello.clone(), now),
+            Message::HelloAck(_)
+            | Message::ExecResume(_)
+            | Message::BreakpointSet(_)
+            | Message::BreakpointClear(_)
+            | Message::ModeSet(_) => {
+                return self.warn(
+                    conn,
+                    "unexpected-type",
+                    format!("{} is not sent by apps; ignored", env.message_type()),
+                );
+            }
+            _ => {}
+        }
+        if env.run_id == WILDCARD_RUN_ID {
+            return; // §5.2: "*" frames are neither stored nor de-duplicated.
+        }
+        let Some(hello_seq) = self.conns.get(&conn).and_then(|c| c.hello_seq) else {
+            return self.warn(
+                conn,
+                "before-hello",
+                format!("{} before hello; ignored", env.message_type()),
+            );
+        };
+        self.owners.insert(env.run_id.clone(), (conn, None));
+        if !self.seen.insert((env.run_id.clone(), env.seq)) {
+            return; // §5.2: a replay of a stored frame.
+        }
+        let replayed = env.seq < hello_seq;
+        self.track_pause(conn, &env, replayed);
+        self.actions.push_back(ViewerAction::FrameAccepted {
+            conn,
+            envelope: Box::new(env),
+            replayed,
+        });
+    }
+
+    /// §5.4 bookkeeping for a first-seen frame.
+    fn track_pause(&mut self, conn: ConnectionId, env: &Envelope, replayed: bool) {
+        match &env.message {
+            // A replayed exec.paused refers to a gate already released at detach: never
+            // resumable, so it is not recorded.
+            Message::ExecPaused(p) if !replayed => {
+                self.pauses.insert(
+                    p.pause_id.clone(),
+                    Pause {
+                        run_id: env.run_id.clone(),
+                        state: PauseState::Open(conn),
+                    },
+                );
+                let (run_id, pause_id, node_id, point) = (
+                    env.run_id.clone(),
+                    p.pause_id.clone(),
+                    p.node_id.clone(),
+                    p.point,
+                );
+                self.actions.push_back(ViewerAction::PauseOpened {
+                    conn,
+                    run_id,
+                    pause_id,
+                    node_id,
+                    point,
+                });
+            }
+            Message::ExecResumed(r) => {
+                self.waiting.remove(&r.pause_id);
+                if self.pauses.remove(&r.pause_id).is_some() {
+                    self.actions.push_back(ViewerAction::PauseClosed {
+                        pause_id: r.pause_id.clone(),
+                        action: r.action,
+                    });
+                }
+            }
+            Message::ExecRefused(r) => {
+                self.waiting.remove(&r.pause_id);
+                let (pause_id, code, request_id) =
+                    (r.pause_id.clone(), r.code, r.request_id.clone());
+                self.actions.push_back(ViewerAction::ResumeRefused {
+                    pause_id,
+                    code,
+                    request_id,
+                });
+            }
+            _ => {}
+        }
+    }
+
+    /// §5.1: one `hello.ack` per `hello`, seq from this connection's own counter, the full
+    /// current breakpoints and mode, the app's capabilities echoed, and a session token:
+    /// the hello's `resumeToken` when non-empty and short enough, else a new one.
+    fn answer_hello(&mut self, conn: ConnectionId, seq: u64, hello: Hello, now: u64) {
+        let max = self.config.max_resume_token_len;
+        let token = match hello.resume_token.as_deref() {
+            Some(t) if !t.is_empty() && t.encode_utf16().count() <= max => t.to_owned(),
+            _ => {
+                self.next_token += 1;
+                format!("{}{}", self.config.token_prefix, self.next_token)
+            }
+        };
+        let ack = HelloAck {
+            versions: ViewerVersions {
+                protocol: 1,
+                viewer: self.config.viewer_version.clone(),
+                extra: Extras::new(),
+            },
+            capabilities: hello.capabilities.clone(),
+            breakpoints: self.breakpoints.clone(),
+            mode: self.mode,
+            session_token: Some(token.clone()),
+            hub_capabilities: self.config.hub_capabilities.clone(),
+            extra: Extras::new(),
+        };
+        if let Some(c) = self.conns.get_mut(&conn) {
+            c.hello_seq = Some(seq);
+        }
+        self.send(conn, WILDCARD_RUN_ID, ack.into(), now);
+        self.actions.push_back(ViewerAction::AppAttached {
+            conn,
+            session_token: token,
+            hello: Box::new(hello),
+        });
+    }
+
+    pub(super) fn send(&mut self, conn: ConnectionId, run_id: &str, message: Message, now: u64) {
+        let Some(c) = self.conns.get_mut(&conn) else {
+            return;
+        };
+        let seq = c.next_seq;
+        c.next_seq += 1;
+        let env = Envelope {
+            seq,
+            ts: now,
+            run_id: run_id.to_owned(),
+            message,
+            extra: Extras::new(),
+        };
+        self.actions.push_back(ViewerAction::Send {
+            conn,
+            frame: serialize_envelope(&env),
+        });
+    }
+
+    fn warn(&mut self, conn: ConnectionId, rule: &'static str, text: impl Into<String>) {
+        self.actions.push_back(ViewerAction::Warn {
+            conn,
+            rule,
+            text: text.into(),
+        });
+    }
+}

@@ -1,0 +1,1555 @@
+//! The conformance cases of graphmind-session §6 (given / when / then), one test each, named
+//! after the case; plus viewer-side checks of §5 (`vNN_…`) and one app ↔ viewer loopback.
+
+mod common;
+
+use serde_json::{json, Value};
+use wirecontract::graphmind::session::{
+    Action, AppSession, ConnState, ConnectionId, Decision, GateNode, GateOutcome, ReleaseCause,
+    SessionConfig, ViewerAction, ViewerConfig, ViewerSession,
+};
+use wirecontract::graphmind::{NodeKind, PausePoint, RawJson, ResumeAction, RunMode};
+
+// ----- harness ---------------------------------------------------------------------------------
+
+/// A viewer → app frame.
+fn vframe(ty: &str, run: &str, payload: &Value) -> String {
+    json!({"gm": 1, "seq": 0, "ts": 1, "runId": run, "type": ty, "payload": payload}).to_string()
+}
+
+fn ack(breakpoints: &Value, mode: &str, token: Option<&str>) -> String {
+    let mut p = json!({"versions": {"protocol": 1, "viewer": "test/1"}, "capabilities": [], "breakpoints": breakpoints, "mode": mode});
+    if let Some(t) = token {
+        p["sessionToken"] = json!(t);
+    }
+    vframe("hello.ack", "*", &p)
+}
+
+fn resume(pause: &str, action: &str) -> String {
+    vframe(
+        "exec.resume",
+        "r",
+        &json!({"pauseId": pause, "action": action}),
+    )
+}
+
+fn tool(name: &str) -> GateNode {
+    GateNode::new(format!("tool:{name}"), NodeKind::Tool, name)
+}
+
+fn parse(frame: &str) -> Value {
+    serde_json::from_str(frame).expect("sent frames are JSON")
+}
+
+/// Frames among `actions`, as JSON.
+fn sends(actions: &[Action]) -> Vec<Value> {
+    actions
+        .iter()
+        .filter_map(|a| {
+            if let Action::Send(f) = a {
+                Some(parse(f))
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+fn seqs(frames: &[Value]) -> Vec<u64> {
+    frames
+        .iter()
+        .map(|f| f["seq"].as_u64().unwrap_or(u64::MAX))
+        .collect()
+}
+
+fn types(frames: &[Value]) -> Vec<String> {
+    frames
+        .iter()
+        .map(|f| f["type"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+struct Host {
+    s: AppSession,
+    now: u64,
+}
+
+impl Host {
+    fn new(config: SessionConfig) -> Self {
+        Host {
+            s: AppSession::new(config),
+            now: 1_000,
+        }
+    }
+    fn default() -> Self {
+        Host::new(SessionConfig::default())
+    }
+    fn drain(&mut self) -> Vec<Action> {
+        std::iter::from_fn(|| self.s.poll_action()).collect()
+    }
+    fn tick(&mut self, ms: u64) -> Vec<Action> {
+        self.now += ms;
+        self.s.handle_timeout(self.now);
+        self.drain()
+    }
+    /// Runs the timers until the next `Connect`.
+    fn until_connect(&mut self) {
+        for _ in 0..10 {
+            let at = self.s.poll_timeout().expect("a retry is scheduled");
+            self.now = self.now.max(at);
+            self.s.handle_timeout(self.now);
+            if self
+                .drain()
+                .iter()
+                .any(|a| matches!(a, Action::Connect { .. }))
+            {
+                return;
+            }
+        }
+        panic!("no reconnect");
+    }
+    fn open(&mut self) -> Value {
+        self.s.transport_opened(self.now);
+        let hello = sends(&self.drain());
+        assert_eq!(types(&hello), ["hello"]);
+        hello[0].clone()
+    }
+    fn recv(&mut self, frame: &str) -> Vec<Action> {
+        self.s.frame_received(frame.as_bytes(), self.now);
+        self.drain()
+    }
+    /// Starts (T1), opens (T2) and attaches (T7) with the given arming.
+    fn attach(&mut self, breakpoints: &Value, mode: &str) -> Vec<Action> {
+        if !self.s.is_attached()
+            && self.s.state() == ConnState::Idle
+            && self.s.poll_timeout().is_none()
+        {
+            self.s.ready(self.now, None);
+            self.drain();
+        }
+        self.open();
+        let out = self.recv(&ack(breakpoints, mode, None));
+        assert!(self.s.is_attached());
+        out
+    }
+    fn emit(&mut self, ty: &str, payload: &Value, run: &str) -> u64 {
+        self.s
+            .emit_json(ty, &payload.to_string(), Some(run), self.now)
+            .expect("valid event")
+            .expect("enabled")
+    }
+    fn started(&mut self, run: &str, node: &GateNode, instance: &str, parent: Option<&str>) -> u64 {
+        let mut p = json!({"nodeId": node.node_id, "kind": "tool", "name": node.name, "instanceId": instance});
+        if node.kind == NodeKind::Agent {
+            p["kind"] = json!("agent");
+        }
+        if let Some(parent) = parent {
+            p["parentId"] = json!(parent);
+        }
+        self.emit("node.started", &p, run)
+    }
+    fn finished(&mut self, run: &str, node_id: &str, instance: &str) -> Value {
+        self.emit(
+            "node.finished",
+            &json!({"nodeId": node_id, "instanceId": instance, "durationMs": 1, "status": "ok"}),
+            run,
+        );
+        sends(&self.drain()).pop().expect("node.finished sent")
+    }
+    fn gate(&mut self, point: PausePoint, node: &GateNode) -> GateOutcome {
+        self.s.gate(point, node, Some("r"), self.now)
+    }
+    /// A gate that must hold; its `exec.paused` is drained.
+    fn held(&mut self, point: PausePoint, node: &GateNode) -> String {
+        match self.gate(point, node) {
+            GateOutcome::Held(id) => {
+                self.drain();
+                id
+            }
+            GateOutcome::Continue => panic!("expected a hold at {point:?} of {}", node.node_id),
+        }
+    }
+}
+
+fn releases(actions: &[Action]) -> Vec<(String, Decision, ReleaseCause)> {
+    actions
+        .iter()
+        .filter_map(|a| {
+            if let Action::Release {
+                pause_id,
+                decision,
+                cause,
+            } = a
+            {
+                Some((pause_id.clone(), decision.clone(), *cause))
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+fn closes(actions: &[Action]) -> usize {
+    actions
+        .iter()
+        .filter(|a| matches!(a, Action::Close { .. }))
+        .count()
+}
+
+fn recorded(name: &str, line: usize) -> Value {
+    let path = common::shared_dir().join("real-client").join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let rec = parse(text.lines().nth(line - 1).expect("line exists"));
+    parse(rec["frame"].as_str().expect("frame"))
+}
+
+// ----- §6 cases -------------------------------------------------------------------------------
+
+#[test]
+fn c01_first_hello() {
+    let mut h = Host::default();
+    h.s.ready(h.now, None);
+    assert!(matches!(h.drain()[..], [Action::Connect { .. }]));
+    let hello = h.open();
+    assert_eq!(hello["seq"], 0);
+    assert_eq!(hello["runId"], "*");
+    assert_eq!(hello["payload"]["versions"]["protocol"], 1);
+    assert!(hello["payload"].get("resumeToken").is_none());
+    // Same shape as the real client's first hello (REC basic.jsonl:1).
+    let rec = recorded("basic.jsonl", 1);
+    assert_eq!(
+        (
+            rec["seq"].clone(),
+            rec["runId"].clone(),
+            rec["type"].clone()
+        ),
+        (
+            hello["seq"].clone(),
+            hello["runId"].clone(),
+            hello["type"].clone()
+        )
+    );
+    let keys = |v: &Value| {
+        v["payload"]
+            .as_object()
+            .map(|o| o.keys().cloned().collect::<Vec<_>>())
+            .unwrap_or_default()
+    };
+    assert_eq!(keys(&rec), keys(&hello));
+}
+
+#[test]
+fn c02_detached_gates_pass() {
+    let mut h = Host::default();
+    assert_eq!(
+        h.gate(PausePoint::Before, &tool("t")),
+        GateOutcome::Continue
+    );
+    h.open();
+    // Matchers [{kind:tool}] exist on the viewer but are not acked yet.
+    assert_eq!(
+        h.gate(PausePoint::Before, &tool("t")),
+        GateOutcome::Continue
+    );
+    assert!(!types(&sends(&h.drain())).contains(&"exec.paused".to_owned()));
+    assert!(h.s.buffered_frames().all(|f| !f.contains("exec.paused")));
+}
+
+#[test]
+fn c03_pre_ack_emits() {
+    let mut h = Host::default();
+    for i in 0..10 {
+        assert_eq!(h.emit("graph.hint", &json!({"nodes": []}), "r"), i);
+    }
+    assert!(sends(&h.drain()).is_empty());
+    assert_eq!(h.open()["seq"], 10);
+    let replay = sends(&h.recv(&ack(&json!([]), "run", None)));
+    assert_eq!(seqs(&replay), (0..10).collect::<Vec<_>>());
+    h.emit("graph.hint", &json!({"nodes": []}), "r");
+    assert_eq!(seqs(&sends(&h.drain())), [11]);
+}
+
+#[test]
+fn c04_wrong_ack_protocol() {
+    let mut h = Host::default();
+    h.s.ready(h.now, None);
+    h.drain();
+    let first = h.open();
+    let mut bad = parse(&ack(&json!([]), "run", None));
+    bad["payload"]["versions"]["protocol"] = json!(2);
+    let out = h.recv(&bad.to_string());
+    assert_eq!(closes(&out), 1);
+    assert!(sends(&out).is_empty());
+    assert!(!h.s.is_attached());
+    h.until_connect();
+    assert_eq!(h.open()["seq"], first["seq"].as_u64().unwrap_or(0) + 1);
+}
+
+#[test]
+fn c05_wrong_envelope_gm_on_the_ack() {
+    let mut h = Host::default();
+    h.s.ready(h.now, None);
+    h.drain();
+    h.open();
+    let mut bad = parse(&ack(&json!([]), "run", None));
+    bad["gm"] = json!(2);
+    let out = h.recv(&bad.to_string());
+    assert_eq!(closes(&out), 1);
+    assert!(sends(&out).is_empty());
+    assert_eq!(h.s.state(), ConnState::Idle);
+}
+
+#[test]
+fn c06_handshake_timeout() {
+    let mut h = Host::default();
+    h.s.ready(h.now, Some(60_000));
+    h.drain();
+    assert_eq!(h.open()["seq"], 0);
+    assert!(h.tick(999).is_empty());
+    assert_eq!(closes(&h.tick(1)), 1);
+    h.until_connect();
+    assert_eq!(h.open()["seq"], 1);
+}
+
+#[test]
+fn c07_pre_ack_noise() {
+    let mut h = Host::default();
+    h.s.ready(h.now, None);
+    h.drain();
+    h.open();
+    let noise = h.recv("this is not json");
+    assert!(noise.iter().all(|a| matches!(a, Action::Warn(_))));
+    let event = vframe(
+        "node.started",
+        "r",
+        &json!({"nodeId": "n", "kind": "tool", "name": "n", "instanceId": "i"}),
+    );
+    assert!(h.recv(&event).is_empty());
+    assert_eq!(h.s.state(), ConnState::AwaitingAck);
+    h.recv(&ack(&json!([]), "run", None));
+    assert!(h.s.is_attached());
+}
+
+#[test]
+fn c08_invalid_ack_fields() {
+    let mut h = Host::default();
+    h.s.ready(h.now, Some(60_000));
+    h.drain();
+    h.open();
+    let bad = ack(&json!([{"kind": "tool"}, 5]), "bogus-mode", None);
+    let out = h.recv(&bad);
+    assert!(matches!(&out[..], [Action::Warn(w)] if w.rule == "invalid-frame"));
+    assert!(!h.s.is_attached());
+    assert_eq!(
+        closes(&h.tick(1000)),
+        1,
+        "the handshake times out (TS), the ack is never coerced"
+    );
+}
+
+#[test]
+fn c09_token_carry() {
+    let mut h = Host::default();
+    h.s.ready(h.now, None);
+    h.drain();
+    let mut hellos = Vec::new();
+    for token in [Some("tok-A"), Some("tok-B"), None, Some("")] {
+        hellos.push(h.open()["payload"].get("resumeToken").cloned());
+        h.recv(&ack(&json!([]), "run", token));
+        h.s.transport_closed(h.now);
+        h.drain();
+        h.until_connect();
+    }
+    hellos.push(h.open()["payload"].get("resumeToken").cloned());
+    assert_eq!(
+        hellos,
+        [
+            None,
+            Some(json!("tok-A")),
+            Some(json!("tok-B")),
+            Some(json!("tok-B")),
+            Some(json!("tok-B"))
+        ]
+    );
+}
+
+#[test]
+fn c10_second_ack_ignored() {
+    let mut h = Host::default();
+    h.attach(&json!([]), "run");
+    assert!(h.recv(&ack(&json!([{}]), "step", None)).is_empty());
+    assert_eq!(h.s.mode(), RunMode::Run);
+    let span = GateNode::new("agent:plan", NodeKind::Agent, "plan");
+    assert_eq!(h.gate(PausePoint::Before, &span), GateOutcome::Continue);
+}
+
+#[test]
+fn c11_shared_counter() {
+    // reconnect.jsonl: every socket takes a hello seq, so event seqs skip them.
+    let mut h = Host::default();
+    let mut event_seqs = Vec::new();
+    let mut hello_seqs = vec![];
+    h.s.ready(h.now, None);
+    h.drain();
+    for _ in 0..3 {
+        hello_seqs.push(h.open()["seq"].as_u64().unwrap_or(0));
+        h.recv(&ack(&json!([]), "run", None));
+        for _ in 0..6 {
+            event_seqs.push(h.emit("graph.hint", &json!({"nodes": []}), "r"));
+        }
+        h.s.transport_closed(h.now);
+        h.drain();
+        h.until_connect();
+    }
+    assert_eq!(hello_seqs, [0, 7, 14]);
+    assert_eq!(
+        event_seqs,
+        (1..21).filter(|s| *s != 7 && *s != 14).collect::<Vec<_>>()
+    );
+    // handshake-edge.jsonl: four attempts take hellos 0–3, the first event is 4.
+    let mut h = Host::default();
+    h.s.ready(h.now, Some(60_000));
+    h.drain();
+    for attempt in 0..3 {
+        assert_eq!(h.open()["seq"], attempt);
+        h.tick(1000);
+        h.until_connect();
+    }
+    assert_eq!(h.open()["seq"], 3);
+    h.recv(&ack(&json!([]), "run", None));
+    assert_eq!(h.emit("graph.hint", &json!({"nodes": []}), "r"), 4);
+}
+
+#[test]
+fn c12_full_replay() {
+    let mut h = Host::default();
+    h.attach(&json!([]), "run");
+    let mut first_sends: Vec<String> = Vec::new();
+    for i in 0..3 {
+        h.emit("graph.hint", &json!({"nodes": [], "i": i}), "r");
+        first_sends.extend(h.drain().into_iter().filter_map(|a| {
+            if let Action::Send(f) = a {
+                Some(f)
+            } else {
+                None
+            }
+        }));
+    }
+    h.s.transport_closed(h.now);
+    h.now += 5;
+    h.emit("graph.hint", &json!({"nodes": [], "dark": true}), "r");
+    let dark: Vec<String> = h.s.buffered_frames().skip(3).map(str::to_owned).collect();
+    h.until_connect();
+    let hello = h.open();
+    let out = h.recv(&ack(&json!([]), "run", None));
+    let replay: Vec<String> = out
+        .into_iter()
+        .filter_map(|a| {
+            if let Action::Send(f) = a {
+                Some(f)
+            } else {
+                None
+            }
+        })
+        .collect();
+    let expected: Vec<String> = first_sends.iter().chain(dark.iter()).cloned().collect();
+    assert_eq!(
+        replay, expected,
+        "oldest first, byte-identical, delivered frames included"
+    );
+    assert!(seqs(&replay.iter().map(|f| parse(f)).collect::<Vec<_>>())
+        .iter()
+        .all(|s| *s < hello["seq"].as_u64().unwrap_or(0)));
+    h.emit("graph.hint", &json!({"nodes": []}), "r");
+    assert_eq!(
+        seqs(&sends(&h.drain())),
+        [hello["seq"].as_u64().unwrap_or(0) + 1]
+    );
+}
+
+#[test]
+fn c13_dark_emits() {
+    let mut h = Host::default();
+    h.attach(&json!([]), "run");
+    h.s.transport_closed(h.now);
+    h.drain();
+    let a = h.emit("graph.hint", &json!({"nodes": []}), "r");
+    let b = h.emit("graph.hint", &json!({"nodes": []}), "r");
+    assert!(sends(&h.drain()).is_empty());
+    h.until_connect();
+    h.open();
+    let replay = sends(&h.recv(&ack(&json!([]), "run", None)));
+    assert_eq!(seqs(&replay), [a, b]);
+}
+
+#[test]
+fn c14_overflow() {
+    let mut h = Host::new(SessionConfig {
+        ring_max_frames: 25,
+        ..SessionConfig::default()
+    });
+    for _ in 0..84 {
+        h.emit("graph.hint", &json!({"nodes": []}), "r");
+    }
+    assert_eq!(h.open()["seq"], 84);
+    let out = sends(&h.recv(&ack(&json!([]), "run", None)));
+    let replay: Vec<Value> = out
+        .iter()
+        .filter(|f| f["payload"].get("gap").is_none())
+        .cloned()
+        .collect();
+    assert_eq!(seqs(&replay), (59..84).collect::<Vec<_>>());
+    // Unlike PY, the TS-normative core marks the hole (Decision 1).
+    assert_eq!(out.len(), 26);
+    assert_eq!(out[0]["payload"]["gap"]["droppedCount"], 59);
+}
+
+#[test]
+fn c15_gap_marker() {
+    let mut h = Host::new(SessionConfig {
+        ring_max_frames: 20,
+        ..SessionConfig::default()
+    });
+    h.attach(&json!([]), "run");
+    h.s.transport_closed(h.now);
+    for _ in 0..200 {
+        h.emit("graph.hint", &json!({"nodes": []}), "r");
+    }
+    assert_eq!(h.s.lost(), 180);
+    h.until_connect();
+    let hello = h.open();
+    let raw: Vec<String> = h
+        .recv(&ack(&json!([]), "run", None))
+        .into_iter()
+        .filter_map(|a| {
+            if let Action::Send(f) = a {
+                Some(f)
+            } else {
+                None
+            }
+        })
+        .collect();
+    let out: Vec<Value> = raw.iter().map(|f| parse(f)).collect();
+    let marker = &out[0];
+    assert_eq!(marker["type"], "graph.hint");
+    assert_eq!(marker["runId"], "r");
+    assert_eq!(marker["seq"], hello["seq"].as_u64().unwrap_or(0) + 1);
+    assert_eq!(
+        marker["payload"],
+        json!({"nodes": [], "gap": {"droppedCount": 180, "fromSeq": 1, "toSeq": 180, "reason": "buffer-overflow"}})
+    );
+    assert_eq!(
+        wirecontract::graphmind::parse_envelope_json(&raw[0]).kind(),
+        "ok",
+        "the marker is schema-valid"
+    );
+    assert_eq!(out[1]["seq"], 181, "the replay starts at toSeq + 1");
+    assert_eq!(out.len(), 21);
+}
+
+#[test]
+fn c16_delivered_is_not_lost() {
+    let mut h = Host::new(SessionConfig {
+        ring_max_frames: 20,
+        ..SessionConfig::default()
+    });
+    h.attach(&json!([]), "run");
+    for _ in 0..100 {
+        h.emit("graph.hint", &json!({"nodes": []}), "r");
+    }
+    assert_eq!(h.s.lost(), 0);
+    assert!(h.s.dropped() > 0);
+    h.s.transport_closed(h.now);
+    h.until_connect();
+    h.open();
+    let out = sends(&h.recv(&ack(&json!([]), "run", None)));
+    assert!(out.iter().all(|f| f["payload"].get("gap").is_none()));
+}
+
+#[test]
+fn c17_oversize_item() {
+    let mut h = Host::new(SessionConfig {
+        ring_max_bytes: 300,
+        ..SessionConfig::default()
+    });
+    h.attach(&json!([]), "run");
+    let big = json!({"nodeId": "n", "kind": "tool", "name": "n", "instanceId": "i", "input": "x".repeat(400)});
+    let seq = h.emit("node.started", &big, "r");
+    assert_eq!(seqs(&sends(&h.drain())), [seq], "sent live when attached");
+    assert_eq!(h.s.buffered_frames().count(), 0, "but not buffered");
+    assert_eq!(h.s.lost(), 0);
+    h.s.transport_closed(h.now);
+    let dark = h.emit("node.started", &big, "r");
+    assert_eq!(h.s.lost(), 1);
+    h.until_connect();
+    h.open();
+    let out = sends(&h.recv(&ack(&json!([]), "run", None)));
+    assert_eq!(
+        out[0]["payload"]["gap"],
+        json!({"droppedCount": 1, "fromSeq": dark, "toSeq": dark, "reason": "buffer-overflow"})
+    );
+}
+
+#[test]
+fn c18_basic_pause() {
+    let mut h = Host::default();
+    h.attach(&json!([{"kind": "tool"}]), "run");
+    let t = tool("lookup");
+    h.started("r", &t, "call_1", None);
+    h.drain();
+    let GateOutcome::Held(pid) = h.gate(PausePoint::Before, &t) else {
+        panic!("expected a hold")
+    };
+    let paused = sends(&h.drain());
+    assert_eq!(
+        types(&paused),
+        ["exec.paused"],
+        "sent before the wait begins"
+    );
+    assert_eq!(paused[0]["payload"]["pauseId"], json!(pid));
+    let out = h.recv(&resume(&pid, "continue"));
+    assert_eq!(types(&sends(&out)), ["exec.resumed"]);
+    assert!(matches!(
+        out.last(),
+        Some(Action::Release {
+            decision: Decision::Continue,
+            ..
+        })
+    ));
+    let finished = h.finished("r", "tool:lookup", "call_1");
+    assert!(finished["seq"].as_u64() > sends(&out)[0]["seq"].as_u64());
+}
+
+#[test]
+fn c19_matchers() {
+    let mut h = Host::default();
+    h.attach(
+        &json!([{}, {"name": "summarize", "point": "after"}, {"point": "error"}]),
+        "run",
+    );
+    let span = GateNode::new("agent:plan", NodeKind::Agent, "plan");
+    let hold = |h: &mut Host, p, n: &GateNode| match h.gate(p, n) {
+        GateOutcome::Held(id) => {
+            h.recv(&resume(&id, "continue"));
+            true
+        }
+        GateOutcome::Continue => false,
+    };
+    assert!(hold(&mut h, PausePoint::Before, &span));
+    assert!(hold(&mut h, PausePoint::Before, &tool("lookup")));
+    assert!(!hold(&mut h, PausePoint::After, &tool("lookup")));
+    assert!(hold(&mut h, PausePoint::After, &tool("summarize")));
+    assert!(hold(&mut h, PausePoint::Error, &tool("lookup")));
+}
+
+#[test]
+fn c20_step_mode() {
+    let mut h = Host::default();
+    h.attach(&json!([]), "step");
+    for node in [
+        tool("t"),
+        GateNode::new("agent:a", NodeKind::Agent, "a"),
+        GateNode::new("llm:m", NodeKind::Llm, "m"),
+    ] {
+        for (point, holds) in [
+            (PausePoint::Before, true),
+            (PausePoint::After, false),
+            (PausePoint::Error, true),
+        ] {
+            match h.gate(point, &node) {
+                GateOutcome::Held(id) => {
+                    assert!(holds, "{point:?}");
+                    h.recv(&resume(&id, "continue"));
+                }
+                GateOutcome::Continue => assert!(!holds, "{point:?}"),
+            }
+        }
+    }
+}
+
+#[test]
+fn c21_controls_in_arrival_order() {
+    let mut h = Host::default();
+    h.attach(&json!([]), "run");
+    let pid = h.held_after_step(&tool("t"));
+    let m = json!({"kind": "tool", "point": "after"});
+    for f in [
+        vframe("mode.set", "*", &json!({"mode": "run"})),
+        vframe("breakpoint.set", "*", &json!({"matcher": m})),
+        vframe("breakpoint.set", "*", &json!({"matcher": m})),
+        vframe(
+            "breakpoint.clear",
+            "*",
+            &json!({"matcher": {"name": "never-set"}}),
+        ),
+        vframe("mode.set", "*", &json!({"mode": "turbo"})),
+    ] {
+        h.recv(&f);
+    }
+    h.recv(&resume(&pid, "continue"));
+    assert_eq!(h.s.mode(), RunMode::Run, "step→run applied, turbo ignored");
+    assert_eq!(
+        h.s.breakpoints().len(),
+        1,
+        "the duplicate set is deduplicated"
+    );
+    assert_eq!(
+        h.gate(PausePoint::Before, &tool("t")),
+        GateOutcome::Continue
+    );
+    assert!(matches!(
+        h.gate(PausePoint::After, &tool("t")),
+        GateOutcome::Held(_)
+    ));
+}
+
+impl Host {
+    /// Step mode via a control, then a hold at `before`.
+    fn held_after_step(&mut self, node: &GateNode) -> String {
+        self.recv(&vframe("mode.set", "*", &json!({"mode": "step"})));
+        self.held(PausePoint::Before, node)
+    }
+}
+
+#[test]
+fn c22_concurrent_holds() {
+    let mut h = Host::default();
+    h.attach(&json!([{"kind": "tool"}]), "run");
+    let ids: Vec<String> = ["a", "b", "c"]
+        .iter()
+        .map(|n| h.held(PausePoint::Before, &tool(n)))
+        .collect();
+    h.drain();
+    let mut got = Vec::new();
+    for id in ids.iter().rev() {
+        let out = h.recv(&resume(id, "continue"));
+        assert_eq!(sends(&out)[0]["payload"]["pauseId"], json!(id));
+        got.extend(releases(&out).into_iter().map(|r| r.0));
+    }
+    assert_eq!(got, ids.iter().rev().cloned().collect::<Vec<_>>());
+    assert!(h.s.held_pause_ids().is_empty());
+}
+
+#[test]
+fn c23_stale_resume() {
+    let mut h = Host::default();
+    h.attach(&json!([{"kind": "tool"}]), "run");
+    assert!(h.recv(&resume("pause_unknown_9", "continue")).is_empty());
+    let pid = h.held(PausePoint::Before, &tool("t"));
+    h.recv(&resume(&pid, "continue"));
+    assert!(h.recv(&resume(&pid, "continue")).is_empty());
+}
+
+#[test]
+fn c24_malformed_resume() {
+    let mut h = Host::default();
+    h.attach(&json!([{"kind": "tool"}]), "run");
+    let pid = h.held(PausePoint::Before, &tool("t"));
+    h.drain();
+    let no_action = vframe("exec.resume", "r", &json!({"pauseId": pid}));
+    let mut neg_seq = parse(&resume(&pid, "continue"));
+    neg_seq["seq"] = json!(-1);
+    for f in [no_action, neg_seq.to_string()] {
+        let out = h.recv(&f);
+        assert!(out
+            .iter()
+            .all(|a| matches!(a, Action::Warn(w) if w.rule == "invalid-frame")));
+    }
+    assert_eq!(h.s.held_pause_ids(), [pid]);
+}
+
+#[test]
+fn c25_out_of_enum_action() {
+    let mut h = Host::default();
+    h.attach(&json!([{"kind": "tool"}]), "run");
+    let pid = h.held(PausePoint::Before, &tool("t"));
+    h.drain();
+    let out = h.recv(&resume(&pid, "bogus"));
+    assert!(sends(&out).is_empty() && releases(&out).is_empty());
+    assert_eq!(h.s.held_pause_ids(), [pid]);
+}
+
+#[test]
+fn c26_resume_details() {
+    let mut h = Host::default();
+    h.attach(&json!([{"kind": "tool"}]), "run");
+    let pid = h.held(PausePoint::Before, &tool("t"));
+    let out = h.recv(&vframe(
+        "exec.resume",
+        "*",
+        &json!({"pauseId": pid, "action": "continue", "output": {"ignored": 1}}),
+    ));
+    assert_eq!(releases(&out)[0].1, Decision::Continue);
+    assert_eq!(
+        sends(&out)[0]["payload"],
+        json!({"pauseId": pid, "action": "continue"})
+    );
+}
+
+#[test]
+fn c27_mid_stream_gm_mismatch() {
+    let mut h = Host::default();
+    h.attach(&json!([{"kind": "tool"}]), "run");
+    let pid = h.held(PausePoint::Before, &tool("t"));
+    h.drain();
+    let mut bad = parse(&resume(&pid, "continue"));
+    bad["gm"] = json!(2);
+    let out = h.recv(&bad.to_string());
+    assert_eq!(closes(&out), 1);
+    assert!(
+        sends(&out).is_empty(),
+        "detached: exec.resumed is buffered for the replay"
+    );
+    assert_eq!(
+        releases(&out),
+        [(pid, Decision::Continue, ReleaseCause::Disconnect)]
+    );
+    assert_eq!(h.s.state(), ConnState::Idle);
+}
+
+#[test]
+fn c28_inject() {
+    let mut h = Host::default();
+    h.attach(&json!([{"kind": "tool"}]), "run");
+    let pid = h.held(PausePoint::Before, &tool("t"));
+    let frame = format!(
+        r#"{{"gm":1,"seq":3,"ts":1,"runId":"r","type":"exec.resume","payload":{{"pauseId":"{pid}","action":"inject","output":{{"answer":[1,2.50,"x"]}}}}}}"#
+    );
+    let out = h.recv(&frame);
+    let expected = RawJson::from_json(r#"{"answer":[1,2.50,"x"]}"#).ok();
+    assert_eq!(releases(&out)[0].1, Decision::Inject { output: expected });
+    assert_eq!(
+        sends(&out)[0]["payload"],
+        json!({"pauseId": pid, "action": "inject"})
+    );
+    let pid = h.held(PausePoint::Before, &tool("t"));
+    let out = h.recv(&resume(&pid, "inject"));
+    assert_eq!(
+        releases(&out)[0].1,
+        Decision::Inject { output: None },
+        "inject of no value"
+    );
+}
+
+#[test]
+fn c29_retry_at_error() {
+    let mut h = Host::default();
+    h.attach(&json!([{"point": "error"}]), "run");
+    let t = GateNode {
+        instance_id: Some("call_1".into()),
+        ..tool("t")
+    };
+    h.started("r", &t, "call_1", None);
+    let err = json!({"nodeId": "tool:t", "instanceId": "call_1", "error": {"name": "E", "message": "boom"}});
+    h.emit("node.error", &err, "r");
+    let first = h.held(PausePoint::Error, &t);
+    h.drain();
+    let out = h.recv(&resume(&first, "retry"));
+    assert_eq!(releases(&out)[0].1, Decision::Retry);
+    // The adapter re-runs the body: a new node.error, a new pause, no new node.started.
+    h.emit("node.error", &err, "r");
+    let GateOutcome::Held(second) = h.gate(PausePoint::Error, &t) else {
+        panic!("expected a hold")
+    };
+    assert_ne!(first, second);
+    let frames = sends(&h.drain());
+    assert_eq!(types(&frames), ["node.error", "exec.paused"]);
+    assert_eq!(frames[1]["payload"]["instanceId"], "call_1");
+}
+
+#[test]
+fn c30_retry_at_after_retry_at_before() {
+    let mut h = Host::default();
+    h.attach(
+        &json!([{"kind": "tool", "point": "after"}, {"kind": "tool"}]),
+        "run",
+    );
+    let t = tool("t");
+    let a1 = h.held(PausePoint::After, &t);
+    assert_eq!(
+        releases(&h.recv(&resume(&a1, "retry")))[0].1,
+        Decision::Retry
+    );
+    let a2 = h.held(PausePoint::After, &t);
+    assert_ne!(a1, a2, "the re-run pauses at after again");
+    h.recv(&resume(&a2, "continue"));
+    let b = h.held(PausePoint::Before, &t);
+    let out = h.recv(&resume(&b, "retry"));
+    assert_eq!(sends(&out)[0]["payload"]["action"], "retry");
+    assert_eq!(
+        releases(&out)[0].1,
+        Decision::Retry,
+        "the adapter treats retry at before as continue (§3.7)"
+    );
+}
+
+#[test]
+fn c31_abort() {
+    let mut h = Host::default();
+    h.attach(&json!([{"kind": "tool"}]), "run");
+    let pid = h.held(PausePoint::Before, &tool("t"));
+    h.drain();
+    let out = h.recv(&resume(&pid, "abort"));
+    assert_eq!(types(&sends(&out)), ["exec.resumed"]);
+    assert_eq!(sends(&out)[0]["payload"]["action"], "abort");
+    let abort_at = out
+        .iter()
+        .position(|a| matches!(a, Action::AbortRun { run_id } if run_id == "r"));
+    let release_at = out.iter().position(|a| {
+        matches!(
+            a,
+            Action::Release {
+                decision: Decision::Abort,
+                ..
+            }
+        )
+    });
+    assert!(
+        abort_at.is_some() && abort_at < release_at,
+        "the run is aborted before the adapter sees the decision"
+    );
+    h.emit(
+        "node.finished",
+        &json!({"nodeId": "tool:t", "durationMs": 0, "status": "aborted"}),
+        "r",
+    );
+    h.emit("run.finished", &json!({"status": "aborted"}), "r");
+    assert_eq!(types(&sends(&h.drain())), ["node.finished", "run.finished"]);
+}
+
+#[test]
+fn c32_loop_hold() {
+    let mut h = Host::default();
+    h.attach(&json!([]), "run");
+    h.emit(
+        "run.started",
+        &json!({"app": "a", "sdk": {"name": "s", "version": "1"}}),
+        "r",
+    );
+    h.started(
+        "r",
+        &GateNode::new("agent:root", NodeKind::Agent, "root"),
+        "r",
+        None,
+    );
+    let t = tool("search");
+    let call = |h: &mut Host, i: u32, input: &str| {
+        let p = json!({"nodeId": "tool:search", "kind": "tool", "name": "search", "instanceId": format!("call_{i}"), "input": {"q": input, "_meta": i}});
+        h.emit("node.started", &p, "r");
+    };
+    let mut paused = Vec::new();
+    for i in 1..=4 {
+        call(&mut h, i, "same");
+        if let GateOutcome::Held(id) = h.gate(PausePoint::Before, &t) {
+            paused.push(sends(&h.drain()).pop().expect("exec.paused"));
+            h.recv(&resume(&id, "continue"));
+        }
+        h.finished("r", "tool:search", &format!("call_{i}"));
+    }
+    assert_eq!(paused.len(), 2, "the 3rd and 4th identical calls hold");
+    for (p, (repeats, last)) in paused.iter().zip([(3, 7), (4, 11)]) {
+        assert_eq!(p["payload"]["reason"], "loop");
+        assert_eq!(p["payload"]["loop"]["repeats"], repeats);
+        assert_eq!(p["payload"]["loop"]["firstSeq"], 3);
+        assert_eq!(p["payload"]["loop"]["lastSeq"], last);
+    }
+    call(&mut h, 5, "different");
+    assert_eq!(
+        h.gate(PausePoint::Before, &t),
+        GateOutcome::Continue,
+        "a different input starts a new streak"
+    );
+}
+
+#[test]
+fn c33_pause_timeout() {
+    let mut h = Host::new(SessionConfig {
+        pause_timeout_ms: Some(500),
+        ..SessionConfig::default()
+    });
+    h.attach(&json!([{"kind": "tool"}]), "run");
+    let t = tool("t");
+    h.started("r", &t, "call_1", None);
+    let pid = h.held(PausePoint::Before, &t);
+    h.drain();
+    assert_eq!(h.s.poll_timeout(), Some(h.now + 500));
+    let out = h.tick(500);
+    assert_eq!(
+        sends(&out)[0]["payload"],
+        json!({"pauseId": pid, "action": "continue"}),
+        "sent live"
+    );
+    assert_eq!(
+        releases(&out),
+        [(pid.clone(), Decision::Continue, ReleaseCause::Timeout)]
+    );
+    assert!(
+        h.recv(&resume(&pid, "continue")).is_empty(),
+        "a late resume is ignored"
+    );
+    assert_eq!(
+        h.finished("r", "tool:t", "call_1")["payload"]["heldMs"],
+        500.0
+    );
+}
+
+#[test]
+fn c34_disconnect_while_held() {
+    let mut h = Host::default();
+    h.attach(&json!([{"kind": "tool"}]), "step");
+    let pid = h.held(PausePoint::Before, &tool("t"));
+    h.drain();
+    h.s.transport_closed(h.now);
+    let out = h.drain();
+    assert_eq!(
+        releases(&out),
+        [(pid.clone(), Decision::Continue, ReleaseCause::Disconnect)],
+        "released at once"
+    );
+    assert!(sends(&out).is_empty());
+    assert!(
+        h.s.breakpoints().is_empty() && h.s.mode() == RunMode::Run,
+        "disarmed"
+    );
+    h.until_connect();
+    let hello = h.open();
+    let replay = sends(&h.recv(&ack(&json!([]), "run", None)));
+    let resumed = replay
+        .iter()
+        .find(|f| f["type"] == "exec.resumed")
+        .expect("exec.resumed replayed");
+    assert_eq!(
+        resumed["payload"],
+        json!({"pauseId": pid, "action": "continue"})
+    );
+    assert!(
+        resumed["seq"].as_u64() < hello["seq"].as_u64(),
+        "its seq predates the new hello"
+    );
+    assert_eq!(
+        h.gate(PausePoint::Before, &tool("t")),
+        GateOutcome::Continue,
+        "the next ack armed []"
+    );
+}
+
+#[test]
+fn c35_dispose_while_held() {
+    let mut h = Host::default();
+    h.attach(&json!([{"kind": "tool"}]), "run");
+    let pid = h.held(PausePoint::Before, &tool("t"));
+    h.drain();
+    h.s.dispose(h.now);
+    let out = h.drain();
+    let send_at = out.iter().position(|a| matches!(a, Action::Send(_)));
+    let close_at = out
+        .iter()
+        .position(|a| matches!(a, Action::Close { code: 1000, .. }));
+    assert!(
+        send_at.is_some() && send_at < close_at,
+        "exec.resumed live, then close 1000"
+    );
+    assert_eq!(
+        sends(&out)[0]["payload"],
+        json!({"pauseId": pid, "action": "continue"})
+    );
+    assert_eq!(
+        releases(&out),
+        [(pid, Decision::Continue, ReleaseCause::Dispose)]
+    );
+    assert_eq!(
+        h.gate(PausePoint::Before, &tool("t")),
+        GateOutcome::Continue
+    );
+}
+
+#[test]
+fn c36_cancelled_waiter() {
+    let mut h = Host::default();
+    h.attach(&json!([{"kind": "tool"}]), "run");
+    let pid = h.held(PausePoint::Before, &tool("t"));
+    h.drain();
+    assert!(h.s.cancel(&pid, h.now));
+    let out = h.drain();
+    assert_eq!(
+        sends(&out)[0]["payload"],
+        json!({"pauseId": pid, "action": "continue"})
+    );
+    assert_eq!(releases(&out)[0].2, ReleaseCause::Cancel);
+    assert!(!h.s.cancel(&pid, h.now));
+}
+
+#[test]
+fn c37_held_ms_union() {
+    let mut h = Host::default();
+    h.attach(&json!([{"kind": "tool"}]), "run");
+    let root = GateNode::new("agent:root", NodeKind::Agent, "root");
+    let span = GateNode::new("agent:span", NodeKind::Agent, "span");
+    let (t1, t2) = (tool("one"), tool("two"));
+    h.started("r", &root, "r", None);
+    h.started("r", &span, "span_1", Some("agent:root"));
+    h.started("r", &t1, "call_1", Some("agent:span"));
+    h.started("r", &t2, "call_2", Some("agent:root"));
+    let p1 = h.held(PausePoint::Before, &t1);
+    h.now += 5;
+    let p2 = h.held(PausePoint::Before, &t2);
+    h.now += 5;
+    h.recv(&resume(&p1, "continue"));
+    h.now += 10;
+    h.recv(&resume(&p2, "continue"));
+    h.drain();
+    assert_eq!(
+        h.finished("r", "tool:one", "call_1")["payload"]["heldMs"],
+        10.0
+    );
+    assert_eq!(
+        h.finished("r", "tool:two", "call_2")["payload"]["heldMs"],
+        15.0
+    );
+    assert_eq!(
+        h.finished("r", "agent:span", "span_1")["payload"]["heldMs"],
+        10.0,
+        "only its own child's hold"
+    );
+    assert_eq!(
+        h.finished("r", "agent:root", "r")["payload"]["heldMs"],
+        20.0,
+        "the union, not the sum 25"
+    );
+}
+
+#[test]
+fn c38_fast_reconnect() {
+    let mut h = Host::default();
+    h.attach(&json!([]), "run");
+    let dropped_at = h.now;
+    h.s.transport_closed(h.now);
+    h.drain();
+    let mut delays = Vec::new();
+    let mut last = dropped_at;
+    for _ in 0..4 {
+        let at = h.s.poll_timeout().expect("retry scheduled");
+        delays.push(at - last);
+        h.now = at;
+        h.s.handle_timeout(h.now);
+        assert!(h
+            .drain()
+            .iter()
+            .any(|a| matches!(a, Action::Connect { .. })));
+        h.s.transport_failed(h.now);
+        last = h.now;
+    }
+    assert_eq!(delays, [200, 400, 800, 10_000]);
+    // Never attached: the interval from the start.
+    let mut h = Host::default();
+    h.s.ready(h.now, Some(1));
+    h.drain();
+    h.s.transport_failed(h.now);
+    h.tick(1);
+    assert_eq!(h.s.poll_timeout(), Some(h.now - 1 + 10_000));
+}
+
+#[test]
+fn c39_disabled_session() {
+    let mut h = Host::new(SessionConfig {
+        enabled: false,
+        ..SessionConfig::default()
+    });
+    let w = h.s.ready(h.now, None);
+    assert_eq!(
+        h.gate(PausePoint::Before, &tool("t")),
+        GateOutcome::Continue
+    );
+    assert_eq!(
+        h.s.emit_json("graph.hint", r#"{"nodes":[]}"#, None, h.now),
+        Ok(None)
+    );
+    assert_eq!(
+        h.drain(),
+        [Action::ReadySettled {
+            waiter: w,
+            attached: false
+        }],
+        "no Connect"
+    );
+    assert_eq!(h.s.poll_timeout(), None);
+}
+
+// ----- viewer side (§5) -----------------------------------------------------------------------
+
+fn app_frame(seq: u64, run: &str, ty: &str, payload: &Value) -> Vec<u8> {
+    json!({"gm": 1, "seq": seq, "ts": 1, "runId": run, "type": ty, "payload": payload})
+        .to_string()
+        .into_bytes()
+}
+
+fn hello_frame(seq: u64, token: Option<&str>) -> Vec<u8> {
+    let mut p =
+        json!({"versions": {"protocol": 1, "client": "t"}, "capabilities": ["pause", "step"]});
+    if let Some(t) = token {
+        p["resumeToken"] = json!(t);
+    }
+    app_frame(seq, "*", "hello", &p)
+}
+
+fn paused_frame(seq: u64, pause: &str) -> Vec<u8> {
+    app_frame(
+        seq,
+        "r",
+        "exec.paused",
+        &json!({"pauseId": pause, "nodeId": "n", "point": "before"}),
+    )
+}
+
+fn vdrain(v: &mut ViewerSession) -> Vec<ViewerAction> {
+    std::iter::from_fn(|| v.poll_action()).collect()
+}
+
+fn vsends(actions: &[ViewerAction]) -> Vec<(ConnectionId, Value)> {
+    actions
+        .iter()
+        .filter_map(|a| {
+            if let ViewerAction::Send { conn, frame } = a {
+                Some((*conn, parse(frame)))
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn v01_handshake_acks_every_hello_with_the_full_state() {
+    let mut v = ViewerSession::new(ViewerConfig::default());
+    let (c1, c2, c3) = (ConnectionId(1), ConnectionId(2), ConnectionId(3));
+    v.frame_received(c1, &hello_frame(0, None), 5);
+    let out = vsends(&vdrain(&mut v));
+    let ack = &out[0].1;
+    assert_eq!(
+        (
+            ack["seq"].clone(),
+            ack["runId"].clone(),
+            ack["type"].clone()
+        ),
+        (json!(0), json!("*"), json!("hello.ack"))
+    );
+    assert_eq!(ack["payload"]["breakpoints"], json!([{"point": "error"}]));
+    assert_eq!(ack["payload"]["mode"], "run");
+    assert_eq!(ack["payload"]["capabilities"], json!(["pause", "step"]));
+    assert_eq!(
+        wirecontract::graphmind::parse_envelope_json(&ack.to_string()).kind(),
+        "ok"
+    );
+    let minted = ack["payload"]["sessionToken"].clone();
+    v.frame_received(c2, &hello_frame(7, Some("tok-A")), 5);
+    assert_eq!(
+        vsends(&vdrain(&mut v))[0].1["payload"]["sessionToken"],
+        "tok-A"
+    );
+    v.frame_received(c3, &hello_frame(7, Some(&"x".repeat(129))), 5);
+    let long = vsends(&vdrain(&mut v))[0].1["payload"]["sessionToken"].clone();
+    assert_ne!(long, json!("x".repeat(129)));
+    assert_ne!(long, minted);
+}
+
+#[test]
+fn v02_dedup_by_run_and_seq_outlives_the_connection() {
+    let mut v = ViewerSession::new(ViewerConfig::default());
+    let (c1, c2) = (ConnectionId(1), ConnectionId(2));
+    let hint = |seq| app_frame(seq, "r", "graph.hint", &json!({"nodes": []}));
+    v.frame_received(c1, &hello_frame(0, None), 1);
+    v.frame_received(c1, &hint(1), 1);
+    v.frame_received(c1, &hint(2), 1);
+    v.connection_closed(c1, 2);
+    v.frame_received(c2, &hello_frame(5, None), 3);
+    for seq in [1, 2, 3] {
+        v.frame_received(c2, &hint(seq), 3);
+    }
+    v.frame_received(c2, &hint(6), 3);
+    let accepted: Vec<(ConnectionId, u64, bool)> = vdrain(&mut v)
+        .into_iter()
+        .filter_map(|a| {
+            if let ViewerAction::FrameAccepted {
+                conn,
+                envelope,
+                replayed,
+            } = a
+            {
+                Some((conn, envelope.seq, replayed))
+            } else {
+                None
+            }
+        })
+        .collect();
+    assert_eq!(
+        accepted,
+        [
+            (c1, 1, false),
+            (c1, 2, false),
+            (c2, 3, true),
+            (c2, 6, false)
+        ]
+    );
+}
+
+#[test]
+fn v03_pause_bookkeeping_and_routing() {
+    let mut v = ViewerSession::new(ViewerConfig::default());
+    let (c1, c2) = (ConnectionId(1), ConnectionId(2));
+    v.frame_received(c1, &hello_frame(0, None), 1);
+    v.frame_received(c1, &paused_frame(1, "p1"), 1);
+    assert!(vdrain(&mut v)
+        .iter()
+        .any(|a| matches!(a, ViewerAction::PauseOpened { pause_id, .. } if pause_id == "p1")));
+    v.resume("p1", ResumeAction::Continue, None, None, 2)
+        .expect("open");
+    let sent = vsends(&vdrain(&mut v));
+    assert_eq!(sent[0].0, c1);
+    assert_eq!(
+        (
+            sent[0].1["type"].clone(),
+            sent[0].1["runId"].clone(),
+            sent[0].1["seq"].clone()
+        ),
+        (json!("exec.resume"), json!("r"), json!(1))
+    );
+    v.frame_received(
+        c1,
+        &app_frame(
+            2,
+            "r",
+            "exec.refused",
+            &json!({"pauseId": "p1", "code": "placeholder"}),
+        ),
+        2,
+    );
+    assert_eq!(v.open_pauses(), ["p1"], "a refusal leaves the pause open");
+    v.frame_received(
+        c1,
+        &app_frame(
+            3,
+            "r",
+            "exec.resumed",
+            &json!({"pauseId": "p1", "action": "continue"}),
+        ),
+        2,
+    );
+    assert!(vdrain(&mut v).iter().any(|a| matches!(a, ViewerAction::PauseClosed { pause_id, action: ResumeAction::Continue } if pause_id == "p1")));
+    assert_eq!(
+        v.resume("p1", ResumeAction::Continue, None, None, 3),
+        Err(wirecontract::graphmind::session::ResumeError::UnknownPause)
+    );
+    // Disconnect releases by fail-open; the replayed exec.paused is never resumable.
+    v.frame_received(c1, &paused_frame(4, "p2"), 3);
+    v.connection_closed(c1, 4);
+    assert!(vdrain(&mut v)
+        .iter()
+        .any(|a| matches!(a, ViewerAction::PauseReleased { pause_id, .. } if pause_id == "p2")));
+    assert_eq!(
+        v.resume("p2", ResumeAction::Continue, None, None, 4),
+        Err(wirecontract::graphmind::session::ResumeError::ReleasedByDisconnect)
+    );
+    v.frame_received(c2, &hello_frame(9, None), 5);
+    v.frame_received(c2, &paused_frame(8, "p3"), 5);
+    assert!(!vdrain(&mut v)
+        .iter()
+        .any(|a| matches!(a, ViewerAction::PauseOpened { .. })));
+    assert!(v.open_pauses().is_empty());
+    // A resume that is never answered times out.
+    v.frame_received(c2, &paused_frame(10, "p4"), 5);
+    v.resume("p4", ResumeAction::Abort, None, None, 5)
+        .expect("open");
+    vdrain(&mut v);
+    v.handle_timeout(5 + 5000);
+    assert!(vdrain(&mut v).contains(&ViewerAction::ResumeTimedOut {
+        pause_id: "p4".into()
+    }));
+}
+
+#[test]
+fn v04_broadcast_and_version_mismatch() {
+    let mut v = ViewerSession::new(ViewerConfig::default());
+    let (c1, c2, c3) = (ConnectionId(1), ConnectionId(2), ConnectionId(3));
+    v.frame_received(c1, &hello_frame(0, None), 1);
+    v.frame_received(c2, &hello_frame(0, None), 1);
+    v.connection_opened(c3); // no hello yet: not armed, not a target
+    vdrain(&mut v);
+    let m = wirecontract::graphmind::BreakpointMatcher::new(Some(NodeKind::Tool), None, None);
+    assert!(v.set_breakpoint(m.clone(), 2));
+    assert!(!v.set_breakpoint(m, 2), "deduplicated");
+    v.set_mode(RunMode::Step, 2);
+    let out = vsends(&vdrain(&mut v));
+    let summary: Vec<(ConnectionId, String, String)> = out
+        .iter()
+        .map(|(c, f)| {
+            (
+                *c,
+                f["type"].as_str().unwrap_or_default().into(),
+                f["runId"].as_str().unwrap_or_default().into(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            (c1, "breakpoint.set".into(), "*".into()),
+            (c2, "breakpoint.set".into(), "*".into()),
+            (c1, "mode.set".into(), "*".into()),
+            (c2, "mode.set".into(), "*".into())
+        ]
+    );
+    let mut bad = parse(std::str::from_utf8(&hello_frame(1, None)).unwrap_or_default());
+    bad["gm"] = json!(2);
+    v.frame_received(c1, bad.to_string().as_bytes(), 3);
+    assert!(vdrain(&mut v)
+        .iter()
+        .any(|a| matches!(a, ViewerAction::Close { conn, code: 1002, .. } if *conn == c1)));
+}
+
+/// App and viewer wired back to back: a host loop carrying each side's actions to the other.
+struct Loopback {
+    app: AppSession,
+    viewer: ViewerSession,
+    conn: Option<ConnectionId>,
+    next_conn: u64,
+    now: u64,
+    released: Vec<(String, Decision, ReleaseCause)>,
+    viewer_events: Vec<ViewerAction>,
+}
+
+impl Loopback {
+    fn pump(&mut self) {
+        loop {
+            let mut progressed = false;
+            while let Some(a) = self.app.poll_action() {
+                progressed = true;
+                match a {
+                    Action::Connect { .. } => {
+                        self.next_conn += 1;
+                        let c = ConnectionId(self.next_conn);
+                        self.conn = Some(c);
+                        self.viewer.connection_opened(c);
+                        self.app.transport_opened(self.now);
+                    }
+                    Action::Send(f) => self.viewer.frame_received(
+                        self.conn.unwrap_or(ConnectionId(0)),
+                        f.as_bytes(),
+                        self.now,
+                    ),
+                    Action::Close { .. } => {
+                        if let Some(c) = self.conn.take() {
+                            self.viewer.connection_closed(c, self.now);
+                        }
+                    }
+                    Action::Release {
+                        pause_id,
+                        decision,
+                        cause,
+                    } => self.released.push((pause_id, decision, cause)),
+                    _ => {}
+                }
+            }
+            while let Some(a) = self.viewer.poll_action() {
+                progressed = true;
+                match a {
+                    ViewerAction::Send { conn, frame } if Some(conn) == self.conn => {
+                        self.app.frame_received(frame.as_bytes(), self.now);
+                    }
+                    other => self.viewer_events.push(other),
+                }
+            }
+            if !progressed {
+                return;
+            }
+        }
+    }
+
+    fn drop_connection(&mut self) {
+        if let Some(c) = self.conn.take() {
+            self.viewer.connection_closed(c, self.now);
+            self.app.transport_closed(self.now);
+        }
+        self.pump();
+    }
+}
+
+#[test]
+fn v05_loopback_app_and_viewer() {
+    let mut l = Loopback {
+        app: AppSession::new(SessionConfig::default()),
+        viewer: ViewerSession::new(ViewerConfig {
+            breakpoints: vec![],
+            ..ViewerConfig::default()
+        }),
+        conn: None,
+        next_conn: 0,
+        now: 10,
+        released: vec![],
+        viewer_events: vec![],
+    };
+    l.app.ready(l.now, None);
+    l.pump();
+    assert!(l.app.is_attached());
+    l.viewer.set_breakpoint(
+        wirecontract::graphmind::BreakpointMatcher::new(Some(NodeKind::Tool), None, None),
+        l.now,
+    );
+    l.pump();
+    let GateOutcome::Held(p1) = l.app.gate(PausePoint::Before, &tool("t"), Some("r"), l.now) else {
+        panic!("hold after broadcast")
+    };
+    l.pump();
+    l.viewer
+        .resume(&p1, ResumeAction::Continue, None, None, l.now)
+        .expect("open on the viewer");
+    l.pump();
+    assert_eq!(l.released, [(p1, Decision::Continue, ReleaseCause::Resume)]);
+    // Disconnect while held: fail-open on both sides; the replay is deduplicated.
+    l.viewer.set_breakpoint(
+        wirecontract::graphmind::BreakpointMatcher::new(Some(NodeKind::Llm), None, None),
+        l.now,
+    );
+    l.pump();
+    let GateOutcome::Held(p2) = l.app.gate(PausePoint::Before, &tool("t"), Some("r"), l.now) else {
+        panic!("hold")
+    };
+    l.pump();
+    l.viewer_events.clear();
+    l.drop_connection();
+    assert!(l
+        .viewer_events
+        .iter()
+        .any(|a| matches!(a, ViewerAction::PauseReleased { pause_id, .. } if *pause_id == p2)));
+    l.now = l.app.poll_timeout().unwrap_or(l.now);
+    l.app.handle_timeout(l.now);
+    l.pump();
+    assert!(l.app.is_attached());
+    assert_eq!(
+        l.app.breakpoints().len(),
+        2,
+        "the new ack armed the viewer's full set"
+    );
+    let replayed: Vec<(String, bool)> = l
+        .viewer_events
+        .iter()
+        .filter_map(|a| {
+            if let ViewerAction::FrameAccepted {
+                envelope, replayed, ..
+            } = a
+            {
+                Some((envelope.message_type().to_owned(), *replayed))
+            } else {
+                None
+            }
+        })
+        .collect();
+    assert_eq!(
+        replayed,
+        [("exec.resumed".to_owned(), true)],
+        "only the unseen exec.resumed is new"
+    );
+    assert!(l
+        .viewer_events
+        .iter()
+        .any(|a| matches!(a, ViewerAction::PauseClosed { pause_id, .. } if *pause_id == p2)));
+}
