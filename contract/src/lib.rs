@@ -17,3 +17,7 @@ pub mod core;
 pub mod graphmind;
 pub mod graphorin;
 pub mod registry;
+
+/// Every protocol of this crate, in a stable order (see [`registry::protocols`]). A new
+/// protocol is a module declared above and one entry here.
+pub static PROTOCOLS: &[&registry::Protocol] = &[&graphmind::PROTOCOL, &graphorin::PROTOCOL];

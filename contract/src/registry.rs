@@ -14,13 +14,11 @@
 
 use crate::core::{Issue, Reflect};
 
-/// Every protocol of this crate, in a stable order: the list generators and bindings iterate.
-/// A new protocol module adds its `PROTOCOL` here (and its `pub mod` in `lib.rs`).
+/// Every protocol of this crate, in a stable order: the list generators and bindings iterate
+/// ([`crate::PROTOCOLS`], declared in `lib.rs` beside the protocol modules).
 pub fn protocols() -> &'static [&'static Protocol] {
-    PROTOCOLS
+    crate::PROTOCOLS
 }
-
-static PROTOCOLS: &[&Protocol] = &[&crate::graphmind::PROTOCOL, &crate::graphorin::PROTOCOL];
 
 /// The protocol registered under `name` (`"graphmind"`, `"graphorin"`).
 pub fn protocol(name: &str) -> Option<&'static Protocol> {
@@ -448,6 +446,31 @@ fn walk_objects(root: &'static ObjectDesc, roots: &[&'static ObjectDesc], out: &
                 stack.push((child, 0));
             }
         }
+    }
+}
+
+/// A generic [`Protocol::parse_any`] for a simple protocol whose frames are flat objects told
+/// apart by one string member `key` (`"op"`): the frame is JSON-checked, `key` is looked up
+/// (last occurrence wins, as in `JSON.parse`), and the whole frame is read as the payload object
+/// of the message whose wire name it holds, with that object's own rules (strict or loose).
+pub fn parse_by_key(frame: &str, key: &str, messages: &'static [MessageDesc]) -> AnyOutcome {
+    let invalid = |reason: String, issues: Vec<Issue>| AnyOutcome::Invalid { reason, issues };
+    if let Err(e) = crate::core::json::validate(frame, crate::core::json::DEFAULT_MAX_DEPTH) {
+        return invalid(format!("frame is not valid JSON: {e}"), Vec::new());
+    }
+    let root = crate::core::json::Val::root(frame);
+    let tag = root.members().filter(|(k, _)| crate::core::json::decode_string(k).text == key).last().and_then(|(_, v)| v.string_raw());
+    let Some(tag) = tag.map(|raw| crate::core::json::decode_string(raw).text.into_owned()) else {
+        let issue = Issue { path: key.to_owned(), message: format!("expected string, the discriminator \"{key}\"") };
+        return invalid(format!("no \"{key}\" discriminator"), vec![issue]);
+    };
+    let Some(m) = messages.iter().find(|m| m.wire == tag) else {
+        let issue = Issue { path: key.to_owned(), message: format!("unknown message \"{tag}\"") };
+        return invalid(format!("unknown message \"{tag}\""), vec![issue]);
+    };
+    match (m.payload.read_json)(frame) {
+        Ok(object) => AnyOutcome::Ok { message: tag, object: Some(object) },
+        Err(issues) => invalid(format!("invalid frame for message \"{tag}\""), issues),
     }
 }
 

@@ -12,7 +12,7 @@ python_bin() {
 
 # A virtual environment with maturin, created once under target/.
 tool_venv() {
-    local venv="$ROOT/target/tool-venv"
+    local venv="${WIRECONTRACT_TOOL_VENV:-$ROOT/target/tool-venv}"
     if [ ! -x "$venv/bin/maturin" ]; then
         "$(python_bin)" -m venv "$venv"
         "$venv/bin/pip" install --quiet --upgrade pip
@@ -21,11 +21,13 @@ tool_venv() {
     echo "$venv"
 }
 
-# Builds the abi3 wheel into target/wheels (replacing older ones).
+# Builds the abi3 wheel into target/wheels (replacing older ones). Release by default;
+# WIRECONTRACT_WHEEL_PROFILE=debug builds a quick unoptimized one (scripts/contract-change).
 build_wheel() {
-    local venv
+    local venv profile=--release
     venv="$(tool_venv)"
+    [ "${WIRECONTRACT_WHEEL_PROFILE:-release}" = debug ] && profile=
     rm -f "$ROOT"/target/wheels/wirecontract-*.whl
-    "$venv/bin/maturin" build --quiet --release --locked -m "$ROOT/bindings/python/Cargo.toml" --out "$ROOT/target/wheels" 2>&1 | grep -v '^📦' || true
+    "$venv/bin/maturin" build --quiet $profile --locked -m "$ROOT/bindings/python/Cargo.toml" --out "$ROOT/target/wheels" 2>&1 | grep -v '^📦' || true
     ls "$ROOT"/target/wheels/wirecontract-*.whl >/dev/null
 }

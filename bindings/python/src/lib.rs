@@ -8,6 +8,7 @@ mod convert;
 mod graphmind;
 mod graphorin;
 mod object;
+mod protocols;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -46,5 +47,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let go = PyModule::new(py, "graphorin")?;
     graphorin::register(&go)?;
     m.add_submodule(&go)?;
+    protocols::register(m)?;
     Ok(())
 }

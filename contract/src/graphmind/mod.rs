@@ -25,7 +25,7 @@ pub use types::*;
 
 use crate::core::cursor::Cursor;
 use crate::core::json::{self, decode_string, JsonKind, Val};
-use crate::core::{Ctx, Path, Reflect, WireValue};
+use crate::core::{Ctx, Path, WireValue};
 pub use crate::core::{Extras, Issue, NonNegativeF64, RawJson, Record};
 
 /// The protocol version this contract implements (`gm`).
@@ -100,7 +100,7 @@ macro_rules! messages {
                 }
             }
 
-            fn read_payload(ctx: &mut Ctx, message_type: &str, v: Option<Val<'_>>, path: &Path<'_>) -> Option<Option<Self>> {
+            pub(crate) fn read_payload(ctx: &mut Ctx, message_type: &str, v: Option<Val<'_>>, path: &Path<'_>) -> Option<Option<Self>> {
                 Some(match message_type {
                     $( $wire => <$ty as crate::core::WireField>::read_field(ctx, v, path).map(Message::$variant), )+
                     _ => return None,
@@ -110,14 +110,14 @@ macro_rules! messages {
             /// Single-pass payload read: outer `None` for an unknown type (nothing consumed),
             /// inner `None` to bail to the reference path.
             #[inline]
-            fn read_payload_fast(message_type: &str, cur: &mut Cursor<'_>) -> Option<Option<Self>> {
+            pub(crate) fn read_payload_fast(message_type: &str, cur: &mut Cursor<'_>) -> Option<Option<Self>> {
                 Some(match message_type {
                     $( $wire => <$ty as WireValue>::read_fast(cur).map(Message::$variant), )+
                     _ => return None,
                 })
             }
 
-            fn write_payload(&self, out: &mut Vec<u8>) -> bool {
+            pub(crate) fn write_payload(&self, out: &mut Vec<u8>) -> bool {
                 match self {
                     $( Message::$variant(p) => p.write(out), )+
                     Message::Unknown { payload: Some(p), .. } => crate::core::WireValue::write(p, out),
@@ -151,40 +151,9 @@ macro_rules! messages {
     };
 }
 
-messages! {
-    /// `run.started`
-    RunStarted(RunStarted) = "run.started", Event, ClientToServer;
-    /// `run.finished`
-    RunFinished(RunFinished) = "run.finished", Event, ClientToServer;
-    /// `graph.hint`
-    GraphHint(GraphHint) = "graph.hint", Event, ClientToServer;
-    /// `node.started`
-    NodeStarted(NodeStarted) = "node.started", Event, ClientToServer;
-    /// `node.token`
-    NodeToken(NodeToken) = "node.token", Event, ClientToServer;
-    /// `node.finished`
-    NodeFinished(NodeFinished) = "node.finished", Event, ClientToServer;
-    /// `node.error`
-    NodeError(NodeError) = "node.error", Event, ClientToServer;
-    /// `exec.paused`
-    ExecPaused(ExecPaused) = "exec.paused", Event, ClientToServer;
-    /// `exec.refused`
-    ExecRefused(ExecRefused) = "exec.refused", Event, ClientToServer;
-    /// `exec.resumed`
-    ExecResumed(ExecResumed) = "exec.resumed", Event, ClientToServer;
-    /// `exec.resume`
-    ExecResume(ExecResume) = "exec.resume", Control, ServerToClient;
-    /// `breakpoint.set`
-    BreakpointSet(BreakpointSet) = "breakpoint.set", Control, ServerToClient;
-    /// `breakpoint.clear`
-    BreakpointClear(BreakpointClear) = "breakpoint.clear", Control, ServerToClient;
-    /// `mode.set`
-    ModeSet(ModeSet) = "mode.set", Control, ServerToClient;
-    /// `hello`
-    Hello(Hello) = "hello", Handshake, ClientToServer;
-    /// `hello.ack`
-    HelloAck(HelloAck) = "hello.ack", Handshake, ServerToClient;
-}
+mod messages;
+pub use messages::*;
+
 
 /// The GraphMind v1 registry entry: every message type, and through them every object and
 /// enum (see [`crate::registry`]).

@@ -1,0 +1,56 @@
+//! Any registered protocol from Python, by name: the generic entry points a protocol gets
+//! without a hand-written module (`wirecontract.protocols()`, `wirecontract.parse_frame`).
+//! Objects come back as the same typed classes the protocol modules use.
+
+use std::sync::Arc;
+
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyTuple;
+use wirecontract::core::Reflect;
+use wirecontract::registry::{self, AnyOutcome};
+
+use crate::graphmind::issues_to_py;
+use crate::object::{make_object, Root};
+
+/// The names of every registered protocol, in registry order.
+#[pyfunction]
+fn protocols(py: Python<'_>) -> PyResult<Py<PyTuple>> {
+    Ok(PyTuple::new(py, registry::protocols().iter().map(|p| p.name))?.unbind())
+}
+
+/// Parses one frame of the protocol `protocol` with its registered parser. Returns
+/// `(kind, message, object, issues)`: `kind` is `"ok"`, `"invalid"` or a protocol's own
+/// verdict (`"unknown-type"`, `"version-mismatch"`); `message` the message type or variant;
+/// `object` the typed frame or payload (`None` unless ok); `issues` a list of `Issue`
+/// (empty unless invalid). Never raises for bad input; `ValueError` for an unknown protocol.
+#[pyfunction]
+fn parse_frame(py: Python<'_>, protocol: &str, data: &str) -> PyResult<PyObject> {
+    let Some(p) = registry::protocol(protocol) else {
+        return Err(PyValueError::new_err(format!("unknown protocol {protocol:?}")));
+    };
+    let outcome = crate::guard(|| (p.parse_any)(data))?;
+    let none = || py.None();
+    let tuple = match outcome {
+        AnyOutcome::Ok { message, object } => {
+            let object = match object {
+                Some(o) => {
+                    let o: Arc<dyn Reflect> = Arc::from(o);
+                    make_object(py, o.type_name(), Root::Object(o), Vec::new())?
+                }
+                None => none(),
+            };
+            ("ok".into_pyobject(py)?.into_any().unbind(), message.into_pyobject(py)?.into_any().unbind(), object, issues_to_py(py, &[])?)
+        }
+        AnyOutcome::Invalid { reason, issues } => ("invalid".into_pyobject(py)?.into_any().unbind(), reason.into_pyobject(py)?.into_any().unbind(), none(), issues_to_py(py, &issues)?),
+        AnyOutcome::Other { kind, message } => (kind.into_pyobject(py)?.into_any().unbind(), message.into_pyobject(py)?.into_any().unbind(), none(), issues_to_py(py, &[])?),
+    };
+    Ok(PyTuple::new(py, [tuple.0, tuple.1, tuple.2, tuple.3])?.into_any().unbind())
+}
+
+/// Registers the generic functions and every protocol's object classes on `m`.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(protocols, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_frame, m)?)?;
+    Ok(())
+}
