@@ -162,6 +162,9 @@ pub struct VariantDesc {
     pub doc: &'static str,
 }
 
+/// How a registry entry reads one object from JSON text: the object, or every issue found.
+pub type ReadJson = fn(&str) -> Result<Box<dyn Reflect>, Vec<Issue>>;
+
 /// A contract object (payload, frame or helper).
 #[derive(Debug)]
 pub struct ObjectDesc {
@@ -178,7 +181,7 @@ pub struct ObjectDesc {
     pub strict: bool,
     /// Reads one such object from JSON text with the frame reader's rules (issue paths
     /// relative to the object): how bindings accept host values without restating a rule.
-    pub read_json: fn(&str) -> Result<Box<dyn Reflect>, Vec<Issue>>,
+    pub read_json: ReadJson,
 }
 
 impl ObjectDesc {

@@ -4,6 +4,7 @@
 //! `EVENT_TYPES`/`CONTROL_TYPES`/`HANDSHAKE_TYPES`, the schema's branches and every binding's
 //! union come from it through the registry.
 
+#[allow(clippy::wildcard_imports)] // the rows name every payload type: that is the point
 use super::types::*;
 use super::{MessageGroup, PROTOCOL};
 use crate::core::cursor::Cursor;

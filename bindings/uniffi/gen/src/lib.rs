@@ -476,7 +476,7 @@ fn gen_accessor(o: &mut String, p: &Protocol, union: &Union, accessor: &registry
         let h = host_ty(&field.ty);
         assert!(host.as_ref().is_none_or(|prev| *prev == h), "{}.{}: field `{}` has different types across variants", union.name, accessor.method, accessor.wire);
         host = Some(h);
-        let value = if !field.required { format!("frame.{}.clone()", field.rust) } else { format!("Some(frame.{}.clone())", field.rust) };
+        let value = if field.required { format!("Some(frame.{}.clone())", field.rust) } else { format!("frame.{}.clone()", field.rust) };
         arms.push(format!("            {}::{} {{ frame }} => {value},", union.name, v.name));
     }
     let host = host.unwrap_or_else(|| panic!("{}.{}: no variant has a `{}` field", union.name, accessor.method, accessor.wire));
