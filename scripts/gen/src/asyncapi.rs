@@ -89,6 +89,17 @@ fn direction_text(p: &Protocol, d: Direction) -> &'static str {
     }
 }
 
+/// A message or variant doc comment worth showing before the payload's (not just its wire
+/// name), followed by a blank line; empty otherwise.
+fn extra_doc(doc: &str, wire: &str) -> String {
+    let doc = prose::doc(doc);
+    if doc.is_empty() || doc.starts_with(&format!("`{wire}`")) || doc.ends_with(&format!("\"{wire}\"`")) {
+        String::new()
+    } else {
+        format!("{doc}\n\n")
+    }
+}
+
 fn graphmind_messages(p: &Protocol) -> Vec<Msg> {
     p.messages
         .iter()
@@ -99,11 +110,11 @@ fn graphmind_messages(p: &Protocol) -> Vec<Msg> {
             rust: m.payload.name,
             title: format!("{} ({})", m.wire, direction_text(p, m.direction)),
             description: format!(
-                "{}\n\nThe frame is the envelope `{{gm, seq, ts, runId, type: \"{}\", payload}}`; the payload is `{}`: {}",
-                prose::doc(m.doc),
+                "{}{}\n\nThe frame is the envelope `{{gm, seq, ts, runId, type: \"{}\", payload}}` whose payload is the contract object `{}`.",
+                extra_doc(m.doc, m.wire),
+                prose::doc(m.payload.doc),
                 m.wire,
                 m.payload.name,
-                prose::doc(m.payload.doc)
             ),
             protocol: p.name,
         })
@@ -119,7 +130,7 @@ fn union_messages(p: &Protocol, u: &UnionDesc) -> Vec<Msg> {
             schema: v.frame.name.to_owned(),
             rust: v.frame.name,
             title: format!("{} ({})", v.wire, direction_text(p, u.direction)),
-            description: format!("{}\n\n`{}`: {}", prose::doc(v.doc), v.frame.name, prose::doc(v.frame.doc)),
+            description: format!("{}{}\n\nThe contract object is `{}`.", extra_doc(v.doc, v.wire), prose::doc(v.frame.doc), v.frame.name),
             protocol: p.name,
         })
         .collect()
