@@ -157,6 +157,32 @@ pub fn graphmind_reference() -> String {
             ("Enums", "enums"),
         ],
     );
+    graphmind_rules(&mut out, p);
+    out.push_str("<a id=\"messages\"></a>\n\n## Messages\n\n");
+    let groups = [(MessageGroup::Event, "Events", "app → viewer"), (MessageGroup::Control, "Controls", "viewer → app"), (MessageGroup::Handshake, "Handshake", "both directions")];
+    for (group, title, dir) in groups {
+        let _ = writeln!(out, "- {title} ({dir}): {}", message_links(&p.message_types_in(group)));
+    }
+    out.push('\n');
+    let mut documented = BTreeSet::new();
+    for m in p.messages {
+        let group = match m.group {
+            MessageGroup::Event => "event",
+            MessageGroup::Control => "control",
+            MessageGroup::Handshake => "handshake",
+        };
+        let dir = match m.direction {
+            Direction::ClientToServer => "app → viewer",
+            Direction::ServerToClient => "viewer → app",
+        };
+        message_section(&mut out, p, m.wire, &format!("{dir} ({group})"), m.doc, m.payload, &mut documented);
+    }
+    objects_and_enums(&mut out, p, &mut documented);
+    out
+}
+
+/// GraphMind's connection, envelope, parse outcomes and session rules.
+fn graphmind_rules(out: &mut String, p: &Protocol) {
     let _ = writeln!(
         out,
         "<a id=\"connection\"></a>\n\n## Connection\n\n\
@@ -217,27 +243,6 @@ pub fn graphmind_reference() -> String {
          [`exec.resume`](#message-exec-resume) goes to the connection that owns the run.\n\
          - A side that receives `gm` ≠ 1 closes the connection (the viewer with close code 1002).\n\n",
     );
-    out.push_str("<a id=\"messages\"></a>\n\n## Messages\n\n");
-    let groups = [(MessageGroup::Event, "Events", "app → viewer"), (MessageGroup::Control, "Controls", "viewer → app"), (MessageGroup::Handshake, "Handshake", "both directions")];
-    for (group, title, dir) in groups {
-        let _ = writeln!(out, "- {title} ({dir}): {}", message_links(&p.message_types_in(group)));
-    }
-    out.push('\n');
-    let mut documented = BTreeSet::new();
-    for m in p.messages {
-        let group = match m.group {
-            MessageGroup::Event => "event",
-            MessageGroup::Control => "control",
-            MessageGroup::Handshake => "handshake",
-        };
-        let dir = match m.direction {
-            Direction::ClientToServer => "app → viewer",
-            Direction::ServerToClient => "viewer → app",
-        };
-        message_section(&mut out, p, m.wire, &format!("{dir} ({group})"), m.doc, m.payload, &mut documented);
-    }
-    objects_and_enums(&mut out, p, &mut documented);
-    out
 }
 
 /// The Graphorin reference.

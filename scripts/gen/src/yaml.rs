@@ -142,14 +142,11 @@ fn write_node(out: &mut String, n: &Node, indent: usize) {
     match n {
         Node::Map(entries) => {
             for (k, v) in entries {
-                match inline(v) {
-                    Some(s) => {
-                        let _ = writeln!(out, "{pad}{}: {s}", key(k));
-                    }
-                    None => {
-                        let _ = writeln!(out, "{pad}{}:", key(k));
-                        write_node(out, v, indent + 2);
-                    }
+                if let Some(s) = inline(v) {
+                    let _ = writeln!(out, "{pad}{}: {s}", key(k));
+                } else {
+                    let _ = writeln!(out, "{pad}{}:", key(k));
+                    write_node(out, v, indent + 2);
                 }
             }
         }
