@@ -2,7 +2,12 @@
 //! `OUT_DIR` (laid out like `generated/`). Deterministic: two runs are byte-identical.
 //! `scripts/regen` runs it on `generated/`; `scripts/check-drift` on a temporary directory.
 
+mod asyncapi;
+mod examples;
+mod markdown;
+mod prose;
 mod pyi;
+mod yaml;
 
 use std::path::{Path, PathBuf};
 
@@ -26,6 +31,10 @@ fn main() -> std::process::ExitCode {
         ("python/wirecontract/graphmind.pyi", pyi::graphmind_stub()),
         ("schema/graphorin.v1.schema.json", graphorin::export_json_schema_string()),
         ("python/wirecontract/graphorin.pyi", pyi::graphorin_stub()),
+        ("asyncapi/graphmind.v1.asyncapi.yaml", asyncapi::graphmind_document()),
+        ("asyncapi/graphorin.v1.asyncapi.yaml", asyncapi::graphorin_document()),
+        ("docs/graphmind.v1.md", markdown::graphmind_reference()),
+        ("docs/graphorin.v1.md", markdown::graphorin_reference()),
     ];
     for (rel, text) in &artifacts {
         if let Err(e) = write(&out, rel, text) {
