@@ -3,6 +3,7 @@
 //! `scripts/regen` runs it on `generated/`; `scripts/check-drift` on a temporary directory.
 
 mod pyi;
+mod ts;
 
 use std::path::{Path, PathBuf};
 
@@ -26,6 +27,7 @@ fn main() -> std::process::ExitCode {
         ("python/wirecontract/graphmind.pyi", pyi::graphmind_stub()),
         ("schema/graphorin.v1.schema.json", graphorin::export_json_schema_string()),
         ("python/wirecontract/graphorin.pyi", pyi::graphorin_stub()),
+        ("typescript/index.d.ts", ts::declarations()),
     ];
     for (rel, text) in &artifacts {
         if let Err(e) = write(&out, rel, text) {
