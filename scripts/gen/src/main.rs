@@ -8,6 +8,7 @@ mod markdown;
 mod prose;
 mod pyi;
 mod yaml;
+mod ts;
 
 use std::path::{Path, PathBuf};
 
@@ -35,6 +36,7 @@ fn main() -> std::process::ExitCode {
         ("asyncapi/graphorin.v1.asyncapi.yaml", asyncapi::graphorin_document()),
         ("docs/graphmind.v1.md", markdown::graphmind_reference()),
         ("docs/graphorin.v1.md", markdown::graphorin_reference()),
+        ("typescript/index.d.ts", ts::declarations()),
     ];
     for (rel, text) in &artifacts {
         if let Err(e) = write(&out, rel, text) {

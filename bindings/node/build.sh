@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Builds the Node-API addon with plain cargo and lays out the npm package in place:
+#   wirecontract.node  the cdylib (this platform), loaded by index.js
+#   index.d.ts         generated from the contract's registry (scripts/gen, src/ts.rs)
+# Usage: bindings/node/build.sh [--debug]. Honours CARGO_TARGET_DIR.
+set -euo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
+ROOT="$(cd "$HERE/../.." && pwd)"
+cd "$ROOT"
+PROFILE=release
+[ "${1:-}" = "--debug" ] && PROFILE=debug
+TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
+if [ "$PROFILE" = release ]; then
+    cargo build --locked -p wirecontract-node --release
+else
+    cargo build --locked -p wirecontract-node
+fi
+case "$(uname -s)" in
+    Darwin) LIB="libwirecontract_node.dylib" ;;
+    *) LIB="libwirecontract_node.so" ;;
+esac
+cp "$TARGET/$PROFILE/$LIB" "$HERE/wirecontract.node"
+# The declarations: regenerate into a temporary directory (the committed copy under
+# generated/ is checked by scripts/check-drift) and ship them with the package.
+TMP="$(mktemp -d)"
+trap 'rm -rf "$TMP"' EXIT
+cargo run --locked --quiet -p wirecontract-gen -- "$TMP"
+cp "$TMP/typescript/index.d.ts" "$HERE/index.d.ts"
+echo "built $HERE/wirecontract.node and index.d.ts"

@@ -1,0 +1,70 @@
+// Type-checked with `tsc --strict --noEmit` (scripts/steps/50-node.sh): the generated
+// declarations narrow parse results and check createEnvelope payloads against their type.
+import { graphmind, graphorin, parseEnvelopeJson, createEnvelope, serializeEnvelope } from '@wirecontract/node';
+
+declare const frame: string;
+
+const result = parseEnvelopeJson(frame);
+switch (result.kind) {
+  case 'ok': {
+    const env = result.envelope;
+    if (env.type === 'node.token') {
+      // Narrowed by `type`: the payload is NodeToken.
+      const deltas: graphmind.TokenDelta[] = env.payload.deltas;
+      const channel: graphmind.TokenChannel = deltas[0].t;
+      console.log(channel, env.payload.nodeId.toUpperCase());
+    } else if (env.type === 'hello.ack') {
+      const mode: graphmind.RunMode = env.payload.mode;
+      console.log(mode, env.payload.breakpoints.length);
+    }
+    break;
+  }
+  case 'unknown-type':
+    console.log(result.envelope.type, result.envelope.payload);
+    break;
+  case 'version-mismatch':
+    console.log(result.received satisfies number, result.supported);
+    break;
+  case 'invalid':
+    console.log(result.reason, result.issues?.map((i) => `${i.path}: ${i.message}`));
+    break;
+}
+
+// createEnvelope checks the payload against the type given.
+const token = createEnvelope({ type: 'node.token', payload: { nodeId: 'n1', deltas: [{ t: 'text', v: 'Hel' }] }, seq: 1, runId: 'run_1' });
+const tokenType: 'node.token' = token.type;
+console.log(serializeEnvelope(token), tokenType);
+
+// @ts-expect-error: 'speech' is not a TokenChannel
+createEnvelope({ type: 'node.token', payload: { nodeId: 'n1', deltas: [{ t: 'speech', v: 'x' }] }, seq: 1, runId: 'r' });
+// @ts-expect-error: mode.set needs `mode`
+createEnvelope({ type: 'mode.set', payload: {}, seq: 1, runId: '*' });
+// Unknown types carry any payload.
+const future = graphmind.createEnvelope({ type: 'future.thing', payload: [1, 2, 3], seq: 2, runId: '*' });
+const futureType: string = future.type;
+console.log(futureType);
+
+const paused = graphmind.shouldPause('step', [{ kind: 'tool' }], 'llm', 'x', 'before');
+const types: readonly graphmind.MessageType[] = graphmind.MESSAGE_TYPES;
+console.log(paused, types.length, graphmind.PROTOCOL_VERSION satisfies 1);
+
+// Graphorin: guards narrow a validated frame.
+const server = graphorin.parseServerMessage(frame);
+if (server.success) {
+  const m = server.data;
+  if (graphorin.isEventFrame(m)) {
+    console.log(m.subject, m.type, m.payload);
+  } else if (graphorin.isRpcFailure(m)) {
+    const code: number = m.error.code;
+    console.log(code === graphorin.RPC_ERROR_CODES.RUN_NOT_FOUND);
+  }
+} else {
+  console.log(server.error.isJson, server.error.issues.map((i) => i.path.join('.')), server.error.rpcErrorCode);
+}
+const client = graphorin.parseClientMessage(frame);
+if (client.success && graphorin.isPingRequest(client.data)) {
+  const id: graphorin.RpcId = client.data.id;
+  console.log(id);
+}
+const close: number = graphorin.closeCodeFor('protocol.violation');
+console.log(close);

@@ -1,0 +1,448 @@
+'use strict';
+// @wirecontract/node: the wirecontract Rust crate's GraphMind and Graphorin contracts for
+// Node.js, with the reference (@graphmind-ai/schema, @graphorin/protocol) API names and shapes.
+//
+// Rust validates; V8 materializes. Each parse sends the frame text to the addon once and gets
+// a short verdict back; an accepted frame becomes a JS object through JSON.parse on the same
+// text, which is exactly the value the reference's JSON.parse gives (last duplicate key wins,
+// "__proto__" stays an own key, numbers are doubles). See README.md.
+
+const native = loadNative();
+
+function loadNative() {
+  const candidates = [
+    './wirecontract.node',
+    `./wirecontract.${process.platform}-${process.arch}.node`,
+  ];
+  let firstError;
+  for (const path of candidates) {
+    try {
+      return require(path);
+    } catch (e) {
+      if (firstError === undefined) firstError = e;
+    }
+  }
+  const err = new Error(
+    `@wirecontract/node: no native addon for ${process.platform}-${process.arch} ` +
+      '(build it with bindings/node/build.sh; see README.md): ' +
+      (firstError && firstError.message),
+  );
+  err.cause = firstError;
+  throw err;
+}
+
+const REGISTRY = JSON.parse(native.registryJson());
+const CONSTANTS = JSON.parse(native.constantsJson());
+
+function deepFreeze(value) {
+  if (value !== null && typeof value === 'object') {
+    for (const v of Object.values(value)) deepFreeze(v);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+function protocol(name) {
+  const p = REGISTRY.protocols.find((x) => x.name === name);
+  if (!p) throw new Error(`@wirecontract/node: protocol ${name} missing from the registry`);
+  p.objectsByName = new Map(p.objects.map((o) => [o.name, o]));
+  return p;
+}
+
+const GM = protocol('graphmind');
+const GO = protocol('graphorin');
+
+// ---------------------------------------------------------------------------------------------
+// Shared helpers
+// ---------------------------------------------------------------------------------------------
+
+const LONE_SURROGATE = /\p{Surrogate}/gu;
+
+/** Lone surrogates (not representable in the UTF-8 the addon reads) as JSON `\uXXXX` escapes:
+ *  inside a string the escape means the same code unit to JSON.parse; outside a string both
+ *  spellings are a syntax error. Well-formed text is passed through untouched. */
+function forNative(text) {
+  if (text.isWellFormed ? text.isWellFormed() : !/\p{Surrogate}/u.test(text)) return text;
+  return text.replace(LONE_SURROGATE, (c) => '\\u' + c.charCodeAt(0).toString(16));
+}
+
+function errorMessage(e) {
+  return e && typeof e.message === 'string' ? e.message : String(e);
+}
+
+// ---------------------------------------------------------------------------------------------
+// GraphMind
+// ---------------------------------------------------------------------------------------------
+
+const gmc = CONSTANTS.graphmind;
+const MAX_FRAME_BYTES = gmc.DEFAULT_MAX_FRAME_BYTES;
+const REASON_NOT_AN_ENVELOPE = 'not a structurally valid GraphMind envelope';
+
+function invalidResult(reason, issues) {
+  return issues === undefined ? { kind: 'invalid', reason } : { kind: 'invalid', reason, issues };
+}
+
+/** Verdict of the addon on well-formed text, then materialization. Never throws. */
+function decide(text, original) {
+  let verdict;
+  try {
+    // A frame longer than the cap in UTF-16 units is longer in UTF-8 bytes too: refuse it
+    // without copying it into the addon.
+    if (text.length > MAX_FRAME_BYTES) return invalidResult(`frame exceeds ${MAX_FRAME_BYTES} bytes`);
+    verdict = native.gmVerdict(text);
+  } catch (e) {
+    return invalidResult(`internal error in wirecontract: ${errorMessage(e)}`);
+  }
+  if (verdict === 'ok' || verdict === 'unknown-type') {
+    try {
+      return { kind: verdict, envelope: JSON.parse(original) };
+    } catch (e) {
+      return invalidResult(`frame is not valid JSON: ${errorMessage(e)}`);
+    }
+  }
+  return JSON.parse(verdict);
+}
+
+/**
+ * Parses one text frame (§2): `{kind:'ok'|'unknown-type', envelope}`,
+ * `{kind:'version-mismatch', received, supported}` or `{kind:'invalid', reason, issues?}`.
+ * Never throws. A non-string is read as `String(value)`, as JSON.parse does.
+ */
+function parseEnvelopeJson(text) {
+  if (typeof text !== 'string') {
+    try {
+      text = String(text);
+    } catch (e) {
+      return invalidResult(`frame is not valid JSON: ${errorMessage(e)}`);
+    }
+  }
+  return decide(forNative(text), text);
+}
+
+/**
+ * Parses an already decoded value (§2 from step 2): its JSON text (JSON.stringify) is
+ * validated and the envelope is a fresh copy. Never throws: a value JSON.stringify refuses
+ * (BigInt, a cycle, nesting beyond the engine's stack) is `invalid`.
+ */
+function parseEnvelope(value) {
+  let text;
+  try {
+    text = JSON.stringify(value);
+  } catch (e) {
+    return invalidResult(`value is not JSON-serializable: ${errorMessage(e)}`);
+  }
+  if (text === undefined) {
+    return invalidResult(REASON_NOT_AN_ENVELOPE, [{ path: '', message: `expected object, received ${typeof value}` }]);
+  }
+  return decide(text, text);
+}
+
+/** Why createEnvelope refused to build a frame: `.reason` and `.issues` ({path, message}). */
+class BuildError extends Error {
+  constructor(reason, issues) {
+    super(issues && issues.length ? `${reason}: ${issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ')}` : reason);
+    this.name = 'BuildError';
+    this.reason = reason;
+    this.issues = issues || [];
+  }
+}
+
+/**
+ * Builds `{gm:1, seq, ts, runId, type, payload}` (§3, §5.13): `ts` defaults to Date.now()
+ * when undefined or null. The frame it stands for is validated by the same parser as
+ * incoming frames: a known type's payload must be valid, an unknown type's payload is opaque;
+ * `seq`/`ts` must be safe integers ≥ 0 and `runId` a string without lone surrogates or U+0000.
+ * Throws BuildError otherwise.
+ */
+function createEnvelope(init) {
+  if (init === null || typeof init !== 'object') throw new BuildError('createEnvelope expects {type, payload, seq, runId, ts?}');
+  const { type, payload, seq, runId } = init;
+  const envelope = { gm: 1, seq, ts: init.ts ?? Date.now(), runId, type, payload };
+  let text;
+  try {
+    text = JSON.stringify(envelope);
+  } catch (e) {
+    throw new BuildError(`payload is not JSON-serializable: ${errorMessage(e)}`);
+  }
+  let verdict;
+  try {
+    verdict = native.gmVerdict(text);
+  } catch (e) {
+    throw new BuildError(`internal error in wirecontract: ${errorMessage(e)}`);
+  }
+  if (verdict === 'ok' || verdict === 'unknown-type') return envelope;
+  const out = JSON.parse(verdict);
+  throw new BuildError(out.reason, out.issues);
+}
+
+// Serialization order (§5.14): known fields in spec order, then unknown ones in the object's
+// own order, at every level the registry types; the envelope's six members first.
+const ENVELOPE_KEYS = ['gm', 'seq', 'ts', 'runId', 'type', 'payload'];
+const PAYLOAD_OF = new Map(GM.messages.map((m) => [m.wire, GM.objectsByName.get(m.payload)]));
+const FIELD_ORDER = new Map(GM.objects.map((o) => [o.name, { keys: o.fields.map((f) => f.wire), tys: new Map(o.fields.map((f) => [f.wire, f.ty])) }]));
+
+function orderTy(value, ty) {
+  if (ty.object) return orderObject(value, FIELD_ORDER.get(ty.object));
+  if (ty.list && Array.isArray(value)) {
+    let out = value;
+    for (let i = 0; i < value.length; i++) {
+      const v = orderTy(value[i], ty.list);
+      if (v !== value[i]) {
+        if (out === value) out = value.slice();
+        out[i] = v;
+      }
+    }
+    return out;
+  }
+  return value;
+}
+
+/** `value` with the known keys of `layout` first, in spec order, then the others; the same
+ *  object when nothing needs to move. Objects with a toJSON method are left to JSON.stringify. */
+function orderObject(value, layout) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || typeof value.toJSON === 'function') return value;
+  const keys = Object.keys(value);
+  let changed = false;
+  // In order when the known keys present come first, in spec order.
+  let k = 0;
+  for (const name of layout.keys) {
+    if (Object.prototype.hasOwnProperty.call(value, name)) {
+      if (keys[k] !== name) changed = true;
+      k++;
+    }
+  }
+  const fields = new Map();
+  for (const [name, ty] of layout.tys) {
+    if (Object.prototype.hasOwnProperty.call(value, name)) {
+      const v = orderTy(value[name], ty);
+      if (v !== value[name]) changed = true;
+      fields.set(name, v);
+    }
+  }
+  if (!changed) return value;
+  // A null-prototype object: an own "__proto__" key stays an ordinary member.
+  const out = Object.create(null);
+  for (const name of layout.keys) if (fields.has(name)) out[name] = fields.get(name);
+  for (const key of keys) if (!layout.tys.has(key)) out[key] = value[key];
+  return out;
+}
+
+const ENVELOPE_LAYOUT = { keys: ENVELOPE_KEYS, tys: new Map(ENVELOPE_KEYS.map((k) => [k, {}])) };
+
+/**
+ * Writes an envelope as JSON.stringify would (§5.14): compact, `gm, seq, ts, runId, type,
+ * payload` first, then unknown envelope members; known payload fields (at every typed level)
+ * in spec order, then unknown ones. Like JSON.stringify it throws on a BigInt or a cycle.
+ */
+function serializeEnvelope(envelope) {
+  if (envelope === null || typeof envelope !== 'object') return JSON.stringify(envelope);
+  let out = orderObject(envelope, ENVELOPE_LAYOUT);
+  const layout = typeof envelope.type === 'string' && PAYLOAD_OF.has(envelope.type) ? PAYLOAD_OF.get(envelope.type) : undefined;
+  if (layout && Object.prototype.hasOwnProperty.call(envelope, 'payload')) {
+    const payload = orderObject(envelope.payload, FIELD_ORDER.get(layout.name));
+    if (payload !== envelope.payload) {
+      if (out === envelope) out = Object.assign(Object.create(null), envelope);
+      // Reassigning keeps the key's position.
+      out.payload = payload;
+    }
+  }
+  return JSON.stringify(out);
+}
+
+/** The GraphMind JSON Schema (draft 2020-12) as an object (a fresh copy per call). */
+function exportJsonSchema() {
+  return JSON.parse(native.gmSchemaString());
+}
+
+/** The GraphMind JSON Schema as pretty-printed text with a trailing newline. */
+function exportJsonSchemaString() {
+  return native.gmSchemaString();
+}
+
+function matcherText(m, what) {
+  const text = m === undefined ? undefined : JSON.stringify(m);
+  if (text === undefined) throw new TypeError(`${what} must be a breakpoint matcher object`);
+  return text;
+}
+
+/** Matcher equality (§5.12): same `kind`, `name` and effective `point` (absent = "before");
+ *  unknown keys do not take part. Throws TypeError on a value that is not a matcher. */
+function matchersEqual(a, b) {
+  return native.gmMatchersEqual(matcherText(a, 'a'), matcherText(b, 'b'));
+}
+
+/** Whether `matcher` selects the gate `(kind, name, point)` (§5.12). */
+function matcherMatches(matcher, kind, name, point) {
+  return native.gmMatcherMatches(matcherText(matcher, 'matcher'), kind, name, point);
+}
+
+/** Whether a gate pauses: step mode at every `before` and `error` point, otherwise when any
+ *  of `breakpoints` matches (§5.12). */
+function shouldPause(mode, breakpoints, kind, name, point) {
+  if (!Array.isArray(breakpoints)) throw new TypeError('breakpoints must be an array of matchers');
+  return native.gmShouldPause(mode, breakpoints.map((b, i) => matcherText(b, `breakpoints[${i}]`)), kind, name, point);
+}
+
+const graphmind = Object.freeze({
+  PROTOCOL_VERSION: gmc.PROTOCOL_VERSION,
+  WILDCARD_RUN_ID: gmc.WILDCARD_RUN_ID,
+  MESSAGE_TYPES: deepFreeze(gmc.MESSAGE_TYPES),
+  EVENT_TYPES: deepFreeze(gmc.EVENT_TYPES),
+  CONTROL_TYPES: deepFreeze(gmc.CONTROL_TYPES),
+  HANDSHAKE_TYPES: deepFreeze(gmc.HANDSHAKE_TYPES),
+  KNOWN_CAPABILITIES: deepFreeze(gmc.KNOWN_CAPABILITIES),
+  MAX_FRAME_BYTES,
+  MAX_DEPTH: gmc.DEFAULT_MAX_DEPTH,
+  parseEnvelopeJson,
+  parseEnvelope,
+  createEnvelope,
+  serializeEnvelope,
+  exportJsonSchema,
+  exportJsonSchemaString,
+  matchersEqual,
+  matcherMatches,
+  shouldPause,
+  BuildError,
+});
+
+// ---------------------------------------------------------------------------------------------
+// Graphorin
+// ---------------------------------------------------------------------------------------------
+
+const goc = CONSTANTS.graphorin;
+
+function parseFrame(direction, text) {
+  let verdict;
+  try {
+    verdict = native.goParse(direction, text);
+  } catch (e) {
+    return { success: false, error: { isJson: false, message: `internal error in wirecontract: ${errorMessage(e)}`, issues: [], rpcErrorCode: -32603, replyId: 0 } };
+  }
+  if (verdict.charCodeAt(0) !== 123 /* { */) {
+    try {
+      return { success: true, data: JSON.parse(text), variant: verdict };
+    } catch (e) {
+      return { success: false, error: { isJson: true, message: `frame is not valid JSON: ${errorMessage(e)}`, issues: [], rpcErrorCode: -32700, replyId: 0 } };
+    }
+  }
+  const error = JSON.parse(verdict);
+  if (!error.hasId) delete error.id;
+  delete error.hasId;
+  return { success: false, error };
+}
+
+function frameText(text) {
+  if (typeof text === 'string') return text;
+  try {
+    return String(text);
+  } catch {
+    return '';
+  }
+}
+
+function valueText(value) {
+  try {
+    const text = JSON.stringify(value);
+    return text === undefined ? 'undefined' : text;
+  } catch {
+    return 'undefined';
+  }
+}
+
+/** Parses a server → client frame: `{success:true, data, variant}` or
+ *  `{success:false, error:{isJson, message, issues:[{path, code, message}], id?, rpcErrorCode,
+ *  replyId}}`. Never throws. */
+function parseServerMessage(text) {
+  return parseFrame(0, forNative(frameText(text)));
+}
+
+/** Parses a client → server frame; the result as for parseServerMessage. Never throws. */
+function parseClientMessage(text) {
+  return parseFrame(1, forNative(frameText(text)));
+}
+
+/** parseServerMessage on an already decoded value (its JSON.stringify text). */
+function parseServerMessageValue(value) {
+  return parseFrame(0, valueText(value));
+}
+
+/** parseClientMessage on an already decoded value (its JSON.stringify text). */
+function parseClientMessageValue(value) {
+  return parseFrame(1, valueText(value));
+}
+
+// Guards (§3.3): narrowing, not validation. A variant with a `kind`/`method` literal checks
+// that member only; the RPC responses check their other literals (`jsonrpc`) and the key only
+// they require (`result`, `error`).
+function makeGuard(union, variant) {
+  const frame = GO.objectsByName.get(variant.frame);
+  const discriminator = frame.literals.find(([k]) => k === 'kind' || k === 'method');
+  if (discriminator) {
+    const [key, lit] = discriminator;
+    return (m) => m !== null && typeof m === 'object' && m[key] === lit;
+  }
+  const checks = frame.literals.filter(([k]) => k !== GO.version[0]);
+  const siblings = union.variants
+    .filter((v) => v !== variant)
+    .map((v) => GO.objectsByName.get(v.frame))
+    .filter((o) => !o.literals.some(([k]) => k === 'kind' || k === 'method'));
+  const own = frame.fields.filter((f) => f.required && !siblings.some((o) => o.fields.some((g) => g.wire === f.wire && g.required))).map((f) => f.wire);
+  return (m) => m !== null && typeof m === 'object' && checks.every(([k, v]) => m[k] === v) && own.every((k) => k in m);
+}
+
+const guards = {};
+for (const union of GO.unions) {
+  for (const variant of union.variants) guards[variant.guardJs] = makeGuard(union, variant);
+}
+
+function pairsToObject(pairs) {
+  return Object.freeze(Object.fromEntries(pairs));
+}
+
+const CLOSE_CODE_VALUES = pairsToObject(goc.CLOSE_CODE_VALUES);
+const CLOSE_REASON_BY_CODE = new Map(goc.CLOSE_CODE_VALUES.map(([r, c]) => [c, r]));
+
+/** The close code of a reason (4001–4008), or undefined for an unknown reason. */
+function closeCodeFor(reason) {
+  return Object.prototype.hasOwnProperty.call(CLOSE_CODE_VALUES, reason) ? CLOSE_CODE_VALUES[reason] : undefined;
+}
+
+/** The reason of a close code, or undefined outside the table. */
+function closeCodeReason(code) {
+  return CLOSE_REASON_BY_CODE.get(code);
+}
+
+/** The Graphorin JSON Schema (draft 2020-12) as an object. */
+function exportGraphorinJsonSchema() {
+  return JSON.parse(native.goSchemaString());
+}
+
+const graphorin = Object.freeze({
+  PROTOCOL_VERSION: goc.PROTOCOL_VERSION,
+  JSONRPC_VERSION: goc.JSONRPC_VERSION,
+  SUBPROTOCOL_NAME: goc.SUBPROTOCOL_NAME,
+  TICKET_SUBPROTOCOL_PREFIX: goc.TICKET_SUBPROTOCOL_PREFIX,
+  RPC_ERROR_CODES: pairsToObject(goc.RPC_ERROR_CODES),
+  CLOSE_CODE_VALUES,
+  KINDS: deepFreeze(goc.KINDS),
+  METHODS: deepFreeze(goc.METHODS),
+  LIFECYCLE_STATUSES: deepFreeze(goc.LIFECYCLE_STATUSES),
+  parseServerMessage,
+  parseClientMessage,
+  parseServerMessageValue,
+  parseClientMessageValue,
+  closeCodeFor,
+  closeCodeReason,
+  exportJsonSchema: exportGraphorinJsonSchema,
+  exportJsonSchemaString: () => native.goSchemaString(),
+  ...guards,
+});
+
+module.exports = {
+  graphmind,
+  graphorin,
+  VERSION: native.version(),
+  // The GraphMind reference package's names at the top level too (drop-in for
+  // `import { parseEnvelopeJson } from '@graphmind-ai/schema'`).
+  ...graphmind,
+};

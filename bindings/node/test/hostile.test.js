@@ -1,0 +1,109 @@
+'use strict';
+// Hostile input never crashes the process: deep nesting, the size cap, lone surrogates,
+// values JSON.stringify refuses, wrong argument types.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { graphmind, graphorin } = require('..');
+
+const head = '{"gm":1,"seq":1,"ts":1,"runId":"r","type":"future.x","payload":';
+
+test('100k-deep nesting is accepted at the cap and refused beyond it, without a crash', () => {
+  const depth = graphmind.MAX_DEPTH - 1; // the envelope object is one level
+  const ok = graphmind.parseEnvelopeJson(head + '['.repeat(depth) + ']'.repeat(depth) + '}');
+  assert.equal(ok.kind, 'unknown-type');
+  const deeper = graphmind.parseEnvelopeJson(head + '['.repeat(depth + 1) + ']'.repeat(depth + 1) + '}');
+  assert.equal(deeper.kind, 'invalid');
+  assert.match(deeper.reason, /nests deeper than 100000 levels/);
+  // Unbalanced and far deeper (1M).
+  const huge = graphmind.parseEnvelopeJson(head + '['.repeat(1_000_000));
+  assert.equal(huge.kind, 'invalid');
+  const go = graphorin.parseServerMessage('{"v":"1","kind":"event","eventId":"e","subscriptionId":"s","subject":"x","type":"t","payload":' + '{"a":'.repeat(200_000));
+  assert.equal(go.success, false);
+  assert.equal(go.error.isJson, true);
+});
+
+test('a deep value given to parseEnvelope is invalid, not a throw', () => {
+  let v = [];
+  for (let i = 0; i < 200_000; i++) v = [v];
+  const r = graphmind.parseEnvelope({ gm: 1, seq: 1, ts: 1, runId: 'r', type: 'x', payload: v });
+  assert.equal(r.kind, 'invalid');
+});
+
+test('the 16 MiB cap: a larger frame is invalid without being read', () => {
+  const cap = graphmind.MAX_FRAME_BYTES;
+  assert.equal(cap, 16 * 1024 * 1024);
+  const pad = (n) => head + '"' + 'a'.repeat(n - head.length - 3) + '"}';
+  const at = pad(cap);
+  assert.equal(Buffer.byteLength(at), cap);
+  assert.equal(graphmind.parseEnvelopeJson(at).kind, 'unknown-type');
+  const over = graphmind.parseEnvelopeJson(pad(cap + 1));
+  assert.deepEqual(over, { kind: 'invalid', reason: `frame exceeds ${cap} bytes` });
+  // Counted in UTF-8 bytes: under the cap in UTF-16 units, over it in bytes.
+  const wide = head + '"' + 'é'.repeat(cap / 2) + '"}';
+  assert.ok(wide.length < cap);
+  assert.equal(graphmind.parseEnvelopeJson(wide).kind, 'invalid');
+  assert.equal(graphmind.parseEnvelopeJson('x'.repeat(64 * 1024 * 1024)).kind, 'invalid');
+});
+
+test('lone surrogates: kept in payload strings, refused in runId, raw or escaped', () => {
+  for (const lone of ['\ud800', '\\ud800', '\udfff', '\\udfff']) {
+    const payload = graphmind.parseEnvelopeJson(`{"gm":1,"seq":1,"ts":1,"runId":"r","type":"node.token","payload":{"nodeId":"a${lone}","deltas":[{"t":"text","v":"${lone}"}]}}`);
+    assert.equal(payload.kind, 'ok', lone);
+    // The JS string holds the lone code unit, exactly as JSON.parse gives it.
+    assert.equal(payload.envelope.payload.nodeId, 'a' + (lone.length === 1 ? lone : JSON.parse(`"${lone}"`)));
+    const text = graphmind.serializeEnvelope(payload.envelope);
+    assert.ok(/\\ud[89a-f][0-9a-f]{2}/.test(text), 'written as a lowercase escape');
+    assert.deepStrictEqual(graphmind.parseEnvelopeJson(text).envelope, payload.envelope);
+    const run = graphmind.parseEnvelopeJson(`{"gm":1,"seq":1,"ts":1,"runId":"r${lone}","type":"mode.set","payload":{"mode":"run"}}`);
+    assert.equal(run.kind, 'invalid', lone);
+    assert.equal(run.issues[0].path, 'runId');
+  }
+  // A lone surrogate outside a string is a syntax error either way.
+  assert.equal(graphmind.parseEnvelopeJson('{"gm":1}\ud800').kind, 'invalid');
+  assert.equal(graphmind.parseEnvelopeJson('\ud800').kind, 'invalid');
+  assert.throws(() => graphmind.createEnvelope({ type: 'mode.set', payload: { mode: 'run' }, seq: 1, runId: 'x\udc00' }), /runId/);
+});
+
+test('non-JSON values and wrong argument types never throw from the parsers', () => {
+  const cyclic = { gm: 1 };
+  cyclic.self = cyclic;
+  for (const value of [undefined, null, 1n, cyclic, () => 1, Symbol('s'), NaN, [], 'text']) {
+    const r = graphmind.parseEnvelope(value);
+    assert.equal(r.kind, 'invalid');
+    assert.equal(graphorin.parseServerMessageValue(value).success, false);
+  }
+  for (const text of [undefined, null, 42, {}, Symbol('s'), Buffer.from('{"v":"1","kind":"pong"}')]) {
+    assert.equal(graphmind.parseEnvelopeJson(text).kind, 'invalid');
+  }
+  // A Buffer reads as its UTF-8 text, as JSON.parse(buffer) does.
+  assert.equal(graphorin.parseServerMessage(Buffer.from('{"v":"1","kind":"pong"}')).success, true);
+  assert.throws(() => graphmind.createEnvelope({ type: 'x', payload: 1n, seq: 1, runId: 'r' }), graphmind.BuildError);
+  assert.throws(() => graphmind.createEnvelope(null), graphmind.BuildError);
+  assert.throws(() => graphmind.matchersEqual({ kind: 'nope' }, {}), /not a BreakpointMatcher/);
+});
+
+test('__proto__ keys are own members, never a prototype change', () => {
+  const r = graphmind.parseEnvelopeJson('{"gm":1,"seq":1,"ts":1,"runId":"r","type":"mode.set","payload":{"mode":"run","__proto__":{"polluted":true}},"__proto__":[1]}');
+  assert.equal(r.kind, 'ok');
+  assert.equal(Object.getPrototypeOf(r.envelope), Object.prototype);
+  assert.equal(Object.getPrototypeOf(r.envelope.payload), Object.prototype);
+  assert.ok(Object.prototype.hasOwnProperty.call(r.envelope.payload, '__proto__'));
+  assert.equal({}.polluted, undefined);
+  const text = graphmind.serializeEnvelope(r.envelope);
+  assert.equal(text, '{"gm":1,"seq":1,"ts":1,"runId":"r","type":"mode.set","payload":{"mode":"run","__proto__":{"polluted":true}},"__proto__":[1]}');
+  // Reordering keeps them too.
+  const moved = graphmind.serializeEnvelope({ payload: { __proto__: null, x: 1, mode: 'run' }, type: 'mode.set', gm: 1, seq: 1, ts: 1, runId: 'r' });
+  assert.equal(moved, '{"gm":1,"seq":1,"ts":1,"runId":"r","type":"mode.set","payload":{"mode":"run","x":1}}');
+  // Graphorin: an unknown key like any other, so the frame is invalid.
+  assert.equal(graphorin.parseServerMessage('{"v":"1","kind":"pong","__proto__":{}}').success, false);
+});
+
+test('numbers beyond 2^53 in opaque values are JS doubles, as JSON.parse gives them', () => {
+  const r = graphmind.parseEnvelopeJson('{"gm":1,"seq":1,"ts":1,"runId":"r","type":"future.x","payload":{"big":9007199254740993,"inf":1e400}}');
+  assert.equal(r.kind, 'unknown-type');
+  assert.equal(r.envelope.payload.big, 9007199254740992);
+  assert.equal(r.envelope.payload.inf, Infinity);
+  assert.equal(graphmind.serializeEnvelope(r.envelope), '{"gm":1,"seq":1,"ts":1,"runId":"r","type":"future.x","payload":{"big":9007199254740992,"inf":null}}');
+  // In a typed integer field the contract refuses them.
+  assert.equal(graphmind.parseEnvelopeJson('{"gm":1,"seq":9007199254740992,"ts":1,"runId":"r","type":"x"}').kind, 'invalid');
+});

@@ -1,0 +1,371 @@
+//! `typescript/index.d.ts`: the declarations of the `@wirecontract/node` package, written from
+//! the contract's typed registry ([`wirecontract::registry`]): an interface per payload, frame
+//! and helper object, a string-literal union per enum, the `Envelope` union keyed by `type`,
+//! Graphorin's frame unions with one guard per variant, and the functions of `index.js`.
+
+use std::fmt::Write as _;
+
+use wirecontract::registry::{EnumDesc, FieldDesc, ObjectDesc, Protocol, Scalar, Ty};
+use wirecontract::{graphmind, graphorin};
+
+/// The TypeScript type of a registry type, as `JSON.parse` materializes it.
+fn ts_ty(ty: &Ty) -> String {
+    match ty {
+        // Every element spelling is a single name (aliases for unions), so `X[]` is unambiguous.
+        Ty::List(t) => format!("{}[]", ts_ty(t)),
+        Ty::Enum(e) => e.name.to_owned(),
+        Ty::Object(o) => o.name.to_owned(),
+        Ty::Scalar(s) => match s {
+            Scalar::String | Scalar::NonEmptyString => "string",
+            Scalar::RpcId => "RpcId",
+            Scalar::Bool => "boolean",
+            Scalar::SafeUInt | Scalar::PositiveSafeUInt | Scalar::SafeInt | Scalar::ExactUInt | Scalar::ExactInt | Scalar::Finite | Scalar::NonNegativeFinite => "number",
+            Scalar::Opaque => "unknown",
+            Scalar::OpaqueRecord => "Record<string, unknown>",
+        }
+        .to_owned(),
+    }
+}
+
+fn quote(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A property name: bare when it is an identifier, quoted otherwise.
+fn prop(name: &str) -> String {
+    let ident = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$') && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+    if ident {
+        name.to_owned()
+    } else {
+        quote(name)
+    }
+}
+
+/// A JSDoc block at `indent` (nothing for an empty doc).
+fn doc(out: &mut String, indent: &str, text: &str) {
+    let text = text.trim();
+    if text.is_empty() {
+        return;
+    }
+    let text = text.replace("*/", "*\\/");
+    let lines: Vec<&str> = text.lines().map(str::trim_end).collect();
+    if lines.len() == 1 {
+        let _ = writeln!(out, "{indent}/** {} */", lines[0].trim());
+        return;
+    }
+    let _ = writeln!(out, "{indent}/**");
+    for l in lines {
+        if l.trim().is_empty() {
+            let _ = writeln!(out, "{indent} *");
+        } else {
+            let _ = writeln!(out, "{indent} * {}", l.strip_prefix(' ').unwrap_or(l));
+        }
+    }
+    let _ = writeln!(out, "{indent} */");
+}
+
+fn field_doc(f: &FieldDesc) -> String {
+    let rule = match f.ty.element() {
+        Ty::Scalar(s) => format!("({})", s.describe()),
+        _ => String::new(),
+    };
+    match (f.doc.trim().is_empty(), rule.is_empty()) {
+        (true, _) => rule,
+        (false, true) => f.doc.trim().to_owned(),
+        (false, false) => format!("{} {rule}", f.doc.trim()),
+    }
+}
+
+fn object_interface(out: &mut String, o: &ObjectDesc) {
+    doc(out, "  ", o.doc);
+    let _ = writeln!(out, "  interface {} {{", o.name);
+    for (k, v) in o.literals {
+        let _ = writeln!(out, "    {}: {};", prop(k), quote(v));
+    }
+    for f in o.fields {
+        doc(out, "    ", &field_doc(f));
+        let _ = writeln!(out, "    {}{}: {};", prop(f.wire), if f.required { "" } else { "?" }, ts_ty(&f.ty));
+    }
+    if !o.strict {
+        let _ = writeln!(out, "    /** Unknown members are kept (every GraphMind object is loose). */");
+        let _ = writeln!(out, "    [key: string]: unknown;");
+    }
+    let _ = writeln!(out, "  }}");
+}
+
+fn enum_type(out: &mut String, e: &EnumDesc) {
+    doc(out, "  ", e.doc);
+    let values: Vec<String> = e.wire_values().map(quote).collect();
+    let _ = writeln!(out, "  type {} = {};", e.name, values.join(" | "));
+}
+
+fn tuple(values: &[&str]) -> String {
+    format!("readonly [{}]", values.iter().map(|v| quote(v)).collect::<Vec<_>>().join(", "))
+}
+
+fn types_of(out: &mut String, p: &Protocol) {
+    for e in p.enums() {
+        enum_type(out, e);
+    }
+    out.push('\n');
+    for o in p.objects() {
+        object_interface(out, o);
+    }
+}
+
+fn graphmind_namespace(out: &mut String) {
+    let p = &graphmind::PROTOCOL;
+    out.push_str("/** GraphMind v1 (`gm: 1`): the live agent-debugger envelope protocol (spec graphmind-v1). */\n");
+    out.push_str("export declare namespace graphmind {\n");
+    types_of(out, p);
+    out.push('\n');
+    out.push_str("  /** Payload type of every known message type, keyed by the wire `type`. */\n");
+    out.push_str("  interface PayloadMap {\n");
+    for m in p.messages {
+        doc(out, "    ", m.doc);
+        let _ = writeln!(out, "    {}: {};", quote(m.wire), m.payload.name);
+    }
+    out.push_str("  }\n");
+    out.push_str("  /** One of the 16 known message types. */\n");
+    out.push_str("  type MessageType = keyof PayloadMap;\n");
+    out.push_str(
+        "  /** The envelope of a known type `T`: `{gm, seq, ts, runId, type, payload}` plus unknown members. */
+  interface EnvelopeOf<T extends MessageType> {
+    /** Protocol major version. */
+    gm: 1;
+    /** Per-sender sequence number (integer, 0 ≤ x ≤ 2^53 − 1). */
+    seq: number;
+    /** Sender wall clock, epoch ms (integer, 0 ≤ x ≤ 2^53 − 1). */
+    ts: number;
+    /** Owning run, or \"*\" (WILDCARD_RUN_ID) when not run-bound. */
+    runId: string;
+    type: T;
+    payload: PayloadMap[T];
+    [key: string]: unknown;
+  }
+",
+    );
+    out.push_str("  /** Every known envelope, discriminated by `type`. */\n");
+    out.push_str("  type Envelope =\n");
+    for (i, m) in p.messages.iter().enumerate() {
+        let _ = writeln!(out, "    | EnvelopeOf<{}>{}", quote(m.wire), if i + 1 == p.messages.len() { ";" } else { "" });
+    }
+    out.push_str(
+        "  /** A structurally valid envelope of a type outside MESSAGE_TYPES: the payload is opaque and may be absent. */
+  interface UnknownEnvelope {
+    gm: 1;
+    seq: number;
+    ts: number;
+    runId: string;
+    type: string;
+    payload?: unknown;
+    [key: string]: unknown;
+  }
+  /** One validation failure: dotted path from the frame root (`payload.deltas.0.t`, `\"\"` for the root) and the rule. */
+  interface Issue {
+    path: string;
+    message: string;
+  }
+  /** The verdict of parseEnvelopeJson / parseEnvelope (§2). */
+  type ParseResult =
+    | { kind: \"ok\"; envelope: Envelope }
+    | { kind: \"unknown-type\"; envelope: UnknownEnvelope }
+    | { kind: \"version-mismatch\"; received: number; supported: number }
+    | { kind: \"invalid\"; reason: string; issues?: Issue[] };
+  /** What createEnvelope takes: the payload is checked against the `type` given (opaque for an unknown type). */
+  interface CreateEnvelopeInit<T extends string> {
+    type: T;
+    payload: T extends MessageType ? PayloadMap[T] : unknown;
+    seq: number;
+    runId: string;
+    /** Defaults to Date.now() when undefined or null. */
+    ts?: number | null;
+  }
+  /** Why createEnvelope refused to build a frame. */
+  class BuildError extends Error {
+    readonly reason: string;
+    readonly issues: Issue[];
+  }
+",
+    );
+    let consts = [
+        ("MESSAGE_TYPES", graphmind::MESSAGE_TYPES, "Every known type, in spec order."),
+        ("EVENT_TYPES", graphmind::EVENT_TYPES, "App → viewer events."),
+        ("CONTROL_TYPES", graphmind::CONTROL_TYPES, "Viewer → app controls."),
+        ("HANDSHAKE_TYPES", graphmind::HANDSHAKE_TYPES, "`hello` and `hello.ack`."),
+        ("KNOWN_CAPABILITIES", graphmind::KNOWN_CAPABILITIES, "Capability strings this version knows (others must be ignored, not rejected)."),
+    ];
+    for (name, values, what) in consts {
+        let _ = writeln!(out, "  /** {what} */\n  const {name}: {};", tuple(values));
+    }
+    let _ = writeln!(out, "  /** The protocol major this package speaks. */\n  const PROTOCOL_VERSION: {};", graphmind::PROTOCOL_VERSION);
+    let _ = writeln!(out, "  /** The runId of messages not bound to a run. */\n  const WILDCARD_RUN_ID: {};", quote(graphmind::WILDCARD_RUN_ID));
+    let _ = writeln!(out, "  /** Frames longer than this many UTF-8 bytes are `invalid` without being read. */\n  const MAX_FRAME_BYTES: number;");
+    let _ = writeln!(out, "  /** Nesting deeper than this is `invalid`. */\n  const MAX_DEPTH: number;");
+    out.push_str(
+        "  /** Parses one text frame. Never throws. */
+  function parseEnvelopeJson(text: string): ParseResult;
+  /** Parses an already decoded value (its JSON.stringify text). Never throws. */
+  function parseEnvelope(value: unknown): ParseResult;
+  /** Builds `{gm: 1, seq, ts, runId, type, payload}`, validating a known type's payload; throws BuildError. */
+  function createEnvelope<T extends string>(init: CreateEnvelopeInit<T>): T extends MessageType ? EnvelopeOf<T> : UnknownEnvelope;
+  /** JSON.stringify with known fields in spec order, then unknown ones (§5.14). */
+  function serializeEnvelope(envelope: Envelope | UnknownEnvelope): string;
+  /** The JSON Schema (draft 2020-12) of the contract. */
+  function exportJsonSchema(): Record<string, unknown>;
+  /** The JSON Schema, pretty-printed with a trailing newline. */
+  function exportJsonSchemaString(): string;
+  /** Matcher equality: same kind, name and effective point (absent = \"before\"). */
+  function matchersEqual(a: BreakpointMatcher, b: BreakpointMatcher): boolean;
+  /** Whether `matcher` selects the gate (kind, name, point). */
+  function matcherMatches(matcher: BreakpointMatcher, kind: NodeKind, name: string, point: PausePoint): boolean;
+  /** Whether a gate pauses: step mode at every before/error point, else when any breakpoint matches. */
+  function shouldPause(mode: RunMode, breakpoints: readonly BreakpointMatcher[], kind: NodeKind, name: string, point: PausePoint): boolean;
+}
+",
+    );
+}
+
+fn graphorin_namespace(out: &mut String) {
+    let p = &graphorin::PROTOCOL;
+    out.push_str("\n/** Graphorin v1 (`v: \"1\"`): strict JSON-RPC frames (spec graphorin-v1). */\n");
+    out.push_str("export declare namespace graphorin {\n");
+    out.push_str("  /** A JSON-RPC id: a non-empty string or an integer, JSON type kept. */\n  type RpcId = string | number;\n");
+    types_of(out, p);
+    out.push('\n');
+    for u in p.unions {
+        doc(out, "  ", u.doc);
+        let frames: Vec<&str> = u.variants.iter().map(|v| v.frame.name).collect();
+        let _ = writeln!(out, "  type {} = {};", u.name, frames.join(" | "));
+    }
+    out.push_str(
+        "  /** One validation failure: path segments from the frame root, a stable code, a message. */
+  interface Issue {
+    path: Array<string | number>;
+    code: IssueCode;
+    message: string;
+  }
+  /** Why a frame did not parse. */
+  interface ParseError {
+    /** A JSON syntax failure (answer -32700) rather than a schema failure (-32600). */
+    isJson: boolean;
+    message: string;
+    issues: Issue[];
+    /** The frame's raw `id` member (any JSON value), when the top level is an object that has one. */
+    id?: unknown;
+    /** The RPC error code a server answers with. */
+    rpcErrorCode: number;
+    /** The id a server's error reply should carry (the raw id when valid, else 0). */
+    replyId: RpcId;
+  }
+",
+    );
+    for u in p.unions {
+        let _ = writeln!(
+            out,
+            "  /** The result of parsing a {name}: `success` with the frame and its variant, or the error. */\n  type {name}Result = {{ success: true; data: {name}; variant: {venum} }} | {{ success: false; error: ParseError }};",
+            name = u.name,
+            venum = u.variant_enum.name
+        );
+    }
+    for u in p.unions {
+        for v in u.variants {
+            doc(out, "  ", &format!("Narrows a validated {} to `{}` ({}).", u.name, v.frame.name, v.wire));
+            let _ = writeln!(out, "  function {}(message: {}): message is {};", v.guard_js, u.name, v.frame.name);
+        }
+    }
+    out.push_str("  /** Stable JSON-RPC error code catalogue (name → code). */\n  const RPC_ERROR_CODES: {\n");
+    for c in graphorin::RPC_ERROR_CODES {
+        let _ = writeln!(out, "    /** {} */\n    readonly {}: {};", c.meaning, c.name, c.value);
+    }
+    out.push_str("  };\n  /** WebSocket close code of every close reason (4001–4008). */\n  const CLOSE_CODE_VALUES: {\n");
+    for (r, c) in graphorin::CLOSE_CODE_VALUES {
+        let _ = writeln!(out, "    readonly {}: {c};", quote(r.as_str()));
+    }
+    out.push_str("  };\n");
+    let _ = writeln!(out, "  const KINDS: {};", tuple(graphorin::KINDS));
+    let _ = writeln!(out, "  const METHODS: {};", tuple(graphorin::METHODS));
+    let _ = writeln!(out, "  const LIFECYCLE_STATUSES: {};", tuple(graphorin::LIFECYCLE_STATUSES));
+    let _ = writeln!(out, "  const PROTOCOL_VERSION: {};", quote(graphorin::PROTOCOL_VERSION));
+    let _ = writeln!(out, "  const JSONRPC_VERSION: {};", quote(graphorin::JSONRPC_VERSION));
+    let _ = writeln!(out, "  const SUBPROTOCOL_NAME: {};", quote(graphorin::SUBPROTOCOL_NAME));
+    let _ = writeln!(out, "  const TICKET_SUBPROTOCOL_PREFIX: {};", quote(graphorin::TICKET_SUBPROTOCOL_PREFIX));
+    out.push_str(
+        "  /** Parses a server → client frame. Never throws. */
+  function parseServerMessage(text: string): ServerMessageResult;
+  /** Parses a client → server frame. Never throws. */
+  function parseClientMessage(text: string): ClientMessageResult;
+  /** parseServerMessage on an already decoded value. */
+  function parseServerMessageValue(value: unknown): ServerMessageResult;
+  /** parseClientMessage on an already decoded value. */
+  function parseClientMessageValue(value: unknown): ClientMessageResult;
+  /** The close code of a reason. */
+  function closeCodeFor(reason: CloseReason): number;
+  /** The reason of a close code, undefined outside 4001–4008. */
+  function closeCodeReason(code: number): CloseReason | undefined;
+  /** The JSON Schema (draft 2020-12) of both directions. */
+  function exportJsonSchema(): Record<string, unknown>;
+  /** The JSON Schema, pretty-printed with a trailing newline. */
+  function exportJsonSchemaString(): string;
+}
+",
+    );
+}
+
+/// The whole `index.d.ts`.
+pub fn declarations() -> String {
+    let mut out = String::from(
+        "// @wirecontract/node: TypeScript declarations.
+// Generated by scripts/gen (src/ts.rs) from the wirecontract registry; do not edit.
+// Regenerate with scripts/regen; bindings/node/build.sh copies this file into the package.
+
+",
+    );
+    graphmind_namespace(&mut out);
+    graphorin_namespace(&mut out);
+    out.push_str("\n/** The contract crate version the addon was built from. */\nexport declare const VERSION: string;\n\n");
+    out.push_str("// The GraphMind reference API (@graphmind-ai/schema) at the top level too.\n");
+    let names = [
+        "PROTOCOL_VERSION",
+        "WILDCARD_RUN_ID",
+        "MESSAGE_TYPES",
+        "EVENT_TYPES",
+        "CONTROL_TYPES",
+        "HANDSHAKE_TYPES",
+        "KNOWN_CAPABILITIES",
+        "MAX_FRAME_BYTES",
+        "MAX_DEPTH",
+        "parseEnvelopeJson",
+        "parseEnvelope",
+        "createEnvelope",
+        "serializeEnvelope",
+        "exportJsonSchema",
+        "exportJsonSchemaString",
+        "matchersEqual",
+        "matcherMatches",
+        "shouldPause",
+        "BuildError",
+        "Envelope",
+        "EnvelopeOf",
+        "UnknownEnvelope",
+        "ParseResult",
+        "MessageType",
+        "PayloadMap",
+    ];
+    for n in names {
+        let _ = writeln!(out, "export import {n} = graphmind.{n};");
+    }
+    out
+}

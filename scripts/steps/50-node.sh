@@ -1,0 +1,11 @@
+# Node.js: build the napi-rs addon and the generated declarations into bindings/node, install
+# the dev dependencies (typescript, fast-check; no lockfile is committed or written), type-check
+# the typed example against index.d.ts, run the node:test suites (vectors, real-client frames,
+# round trips, fast-check properties, hostile input).
+set -euo pipefail
+ROOT="$(pwd)"
+bindings/node/build.sh
+cd "$ROOT/bindings/node"
+npm install --no-package-lock --no-audit --no-fund --loglevel=error
+npx --no-install tsc -p tsconfig.json
+node --test test/
