@@ -8,6 +8,7 @@
 //! allocations never blur another's. Time bounds are generous: they only prove "not
 //! quadratic".
 
+use std::fmt::Write as _;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
@@ -192,7 +193,7 @@ fn million_keys() -> String {
         if i > 0 {
             s.push(',');
         }
-        s.push_str(&format!(r#""k{i}":{i}"#));
+        let _ = write!(s, r#""k{i}":{i}"#);
     }
     s.push('}');
     s

@@ -4,6 +4,8 @@
 
 mod common;
 
+use std::fmt::Write as _;
+
 use proptest::prelude::*;
 use wirecontract::core::json;
 use wirecontract::registry::{FieldDesc, ObjectDesc, Scalar, Ty};
@@ -160,7 +162,8 @@ impl Gen {
             if leading_comma || !out.is_empty() {
                 out.push(',');
             }
-            out.push_str(&format!("\"{name}\":{}", self.any(1)));
+            let value = self.any(1);
+            let _ = write!(out, "\"{name}\":{value}");
         }
         out
     }
