@@ -66,7 +66,7 @@ pub(super) fn valid_or_unchecked(event: Option<&MessageDesc>, json: &str) -> boo
 struct Kept<'a> {
     members: Vec<(&'a [u8], Out<'a>)>,
     /// Keys kept (K2 step 3).
-    kept: usize,
+    count: usize,
     /// Keys kept unchanged.
     verbatim: Vec<&'a [u8]>,
 }
@@ -74,7 +74,7 @@ struct Kept<'a> {
 /// `keepPlanned(value, plan, chars)` (K2): planned keys in plan order. Recursion follows the
 /// plan's nesting (at most two levels in this contract).
 fn keep_planned<'a>(o: &'a JsObject, plan: &'static ObjectDesc, chars: usize) -> Kept<'a> {
-    let mut k = Kept { members: Vec::new(), kept: 0, verbatim: Vec::new() };
+    let mut k = Kept { members: Vec::new(), count: 0, verbatim: Vec::new() };
     for f in plan.fields {
         let Some((key, value)) = o.entries().iter().find(|(key, _)| key.as_wtf8() == f.wire.as_bytes()) else { continue };
         // K2.2: an optional null, object or array is skipped (the "repair" of §6 V4).
@@ -83,7 +83,7 @@ fn keep_planned<'a>(o: &'a JsObject, plan: &'static ObjectDesc, chars: usize) ->
         }
         let (v, verbatim) = hard_shrink(value, if f.required { classify(f) } else { None }, chars);
         k.members.push((key.as_wtf8(), v));
-        k.kept += 1;
+        k.count += 1;
         if verbatim {
             k.verbatim.push(key.as_wtf8());
         }
@@ -103,7 +103,7 @@ fn hard_shrink<'a>(value: &'a JsValue, sub: Option<&'static ObjectDesc>, chars: 
         JsValue::Object(o) => match sub {
             Some(plan) => {
                 let k = keep_planned(o, plan, chars);
-                let verbatim = k.verbatim.len() == k.kept && o.len() <= k.kept;
+                let verbatim = k.verbatim.len() == k.count && o.len() <= k.count;
                 (Out::Object(k.members), verbatim)
             }
             None => (super::trim::marker(0, Cow::Borrowed(b"[omitted]")), false),

@@ -11,7 +11,7 @@ use super::{MARKER_KEY, MAX_SHRINK_DEPTH, MAX_SHRINK_KEYS, PREVIEW_CHARS};
 
 /// `{"__graphmindTruncated":true,"bytes":bytes,"preview":preview}`: the whole-payload marker
 /// (§8) and the depth / omitted markers (§5 F4, §7.2 K3), which differ only in their values.
-pub(super) fn marker<'a>(bytes: usize, preview: Cow<'a, [u8]>) -> Out<'a> {
+pub(super) fn marker(bytes: usize, preview: Cow<'_, [u8]>) -> Out<'_> {
     Out::Object(vec![(MARKER_KEY.as_bytes(), Out::Bool(true)), (b"bytes", Out::Count(bytes)), (b"preview", Out::Str(preview))])
 }
 

@@ -44,6 +44,7 @@ pub(super) fn wtf8_unit(u: u32) -> [u8; 3] {
 
 /// `prefix16(s, n)`: the first `n` UTF-16 units (§2 P2). May split a surrogate pair, leaving a
 /// lone high surrogate at the end, exactly as `String.prototype.slice` does.
+#[allow(clippy::many_single_char_names)] // b, n as in the spec's prefix16(s, n); i, w, u local.
 pub fn prefix16(b: &[u8], n: usize) -> Cow<'_, [u8]> {
     // Every character is at least one byte and at most two units per byte count, so a text of
     // at most `n` bytes has at most `n` units.

@@ -175,12 +175,11 @@ fn dedupe(entries: Vec<(JsString, JsValue)>) -> Vec<(JsString, JsValue)> {
     let mut out: Vec<(JsString, JsValue)> = Vec::with_capacity(n);
     let mut slot_of = vec![0usize; n];
     for (i, (k, v)) in entries.into_iter().enumerate() {
-        match dup_of[i] {
-            Some(first) => out[slot_of[first]].1 = v,
-            None => {
-                slot_of[i] = out.len();
-                out.push((k, v));
-            }
+        if let Some(first) = dup_of[i] {
+            out[slot_of[first]].1 = v;
+        } else {
+            slot_of[i] = out.len();
+            out.push((k, v));
         }
     }
     out

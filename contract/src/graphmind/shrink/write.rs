@@ -96,28 +96,26 @@ pub(super) fn write_value(out: &mut Vec<u8>, v: &JsValue) {
         // A value is complete: write the separator and the next sibling, or close.
         let Some(top) = stack.last_mut() else { return };
         match top {
-            Open::Array(it) => match it.next() {
-                Some(v) => {
+            Open::Array(it) => {
+                if let Some(v) = it.next() {
                     out.push(b',');
                     next = Some(v);
-                }
-                None => {
+                } else {
                     out.push(b']');
                     stack.pop();
                 }
-            },
-            Open::Object(it) => match it.next() {
-                Some((k, v)) => {
+            }
+            Open::Object(it) => {
+                if let Some((k, v)) = it.next() {
                     out.push(b',');
                     write_str(out, k.as_wtf8());
                     out.push(b':');
                     next = Some(v);
-                }
-                None => {
+                } else {
                     out.push(b'}');
                     stack.pop();
                 }
-            },
+            }
         }
     }
 }
