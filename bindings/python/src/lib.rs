@@ -8,6 +8,7 @@ mod convert;
 mod graphmind;
 mod graphorin;
 mod object;
+mod shrink;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
