@@ -3,6 +3,9 @@
 //! - `wirecontract parse [FILE|-] [--protocol graphmind]` reads one frame per line (split on
 //!   `\n` only, nothing trimmed) and writes one compact JSON verdict per frame to stdout:
 //!   `{"kind", "type"?, "received"?, "supported"?, "reason"?, "issues"?}`.
+//! - `wirecontract shrink [--max-bytes N] [--type T] [FILE|-]` shrinks one GraphMind payload
+//!   JSON per line to a byte budget (graphmind-shrink) and writes `{"tier":n,"json":"<text>"}`
+//!   per line; see [`shrink`].
 //! - `wirecontract schema graphmind` prints the protocol's JSON Schema exactly as the contract
 //!   exports it.
 //! - `wirecontract diff OLD NEW` (or `--git REV1 [REV2] [--schema PATH]`) lists every change
@@ -20,6 +23,7 @@
 //! [`Judge::write_verdict`] and in [`schema_text`].
 
 mod diff;
+mod shrink;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -71,6 +75,13 @@ enum Command {
     /// codes: 0 no (unaccepted) breaking change, 1 breaking change(s) (with --policy: breaking
     /// without a protocol-version bump), 2 usage error (including a refused suppression file).
     Diff(diff::DiffArgs),
+    /// Shrink GraphMind payloads, one JSON per line, to a byte budget (graphmind-shrink).
+    ///
+    /// Each line is read with JSON.parse semantics and shrunk exactly as the reference's
+    /// serializePayload does; each result is one compact JSON line {"tier":n,"json":"<text>"}
+    /// (tier 1 unchanged, 2 field trim, 3 skeleton, 4 marker), or {"error"} for a line that is
+    /// not JSON.
+    Shrink(shrink::ShrinkArgs),
 }
 
 /// Arguments of `wirecontract parse`.
@@ -375,6 +386,7 @@ fn main() -> ExitCode {
         Command::Parse(args) => run_parse(args),
         Command::Schema { protocol } => run_schema(*protocol),
         Command::Diff(args) => return diff::run(args),
+        Command::Shrink(args) => shrink::run(args),
     };
     match result {
         Ok(()) | Err(Failure::BrokenPipe) => ExitCode::SUCCESS,

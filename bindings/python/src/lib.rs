@@ -9,6 +9,7 @@ mod graphmind;
 mod graphorin;
 mod object;
 mod protocols;
+mod shrink;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 

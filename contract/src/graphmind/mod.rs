@@ -15,6 +15,7 @@
 //! ```
 
 pub mod session;
+pub mod shrink;
 mod schema;
 mod types;
 
@@ -22,6 +23,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 pub use schema::{export_json_schema, export_json_schema_string, SCHEMA_ID};
 pub use types::*;
+pub use shrink::{shrink_payload, shrink_payload_json, Shrunk, DEFAULT_MAX_PAYLOAD_BYTES};
 
 use crate::core::cursor::Cursor;
 use crate::core::json::{self, decode_string, JsonKind, Val};

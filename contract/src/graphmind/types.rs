@@ -372,10 +372,10 @@ wire_object! {
         usage: Option<TokenUsage> = "usage",
         /// Wall time in ms (≥ 0, fractions allowed).
         duration_ms: NonNegativeF64 = "durationMs",
-        /// How the node ended.
-        status: RunStatus = "status",
         /// Time held at gates in ms (≥ 0).
         held_ms: Option<NonNegativeF64> = "heldMs",
+        /// How the node ended.
+        status: RunStatus = "status",
         /// What redaction removed.
         redaction: Option<RedactionSummary> = "redaction",
     }

@@ -91,6 +91,7 @@ PROTOCOL_VERSION: Final[int]
 WILDCARD_RUN_ID: Final[str]
 DEFAULT_MAX_FRAME_BYTES: Final[int]
 DEFAULT_MAX_DEPTH: Final[int]
+DEFAULT_MAX_PAYLOAD_BYTES: Final[int]
 SCHEMA_ID: Final[str]
 
 class Issue:
@@ -195,6 +196,22 @@ def matchers_equal(a: dict[str, JsonValue] | BreakpointMatcher, b: dict[str, Jso
 def matcher_matches(matcher: dict[str, JsonValue] | BreakpointMatcher, kind: NodeKind, name: str, point: PausePoint, /) -> bool: ...
 def should_pause(mode: RunMode, breakpoints: list[dict[str, JsonValue] | BreakpointMatcher], kind: NodeKind, name: str, point: PausePoint, /) -> bool: ...
 def breakpoint_matcher(value: dict[str, JsonValue], /) -> BreakpointMatcher: ...
+
+class Shrunk:
+    """A shrunk payload (graphmind-shrink §3): `json`, the JSON.stringify-exact text to send,
+    and `tier`: 1 unchanged, 2 field trim, 3 skeleton, 4 whole-payload marker."""
+    @property
+    def json(self) -> str: ...
+    @property
+    def tier(self) -> Literal[1, 2, 3, 4]: ...
+    @property
+    def truncated(self) -> bool:
+        """tier > 1."""
+
+def shrink_payload(value: JsonValue | WireObject, /, max_bytes: int = 524288, type: str | None = None) -> Shrunk:
+    """Shrink a payload value to max_bytes UTF-8 bytes of JSON, byte for byte as the reference."""
+def shrink_payload_json(data: str | bytes | bytearray, /, max_bytes: int = 524288, type: str | None = None) -> Shrunk:
+    """shrink_payload over JSON text (JSON.parse semantics); ValueError if not JSON."""
 "#,
     );
     o

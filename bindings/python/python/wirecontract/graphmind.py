@@ -25,6 +25,7 @@ Invalid = _impl.Invalid
 Issue = _impl.Issue
 Envelope = _impl.Envelope
 WireObject = _impl.WireObject
+Shrunk = _impl.Shrunk
 
 # Functions.
 parse_envelope_json = _impl.parse_envelope_json
@@ -39,12 +40,15 @@ matchers_equal = _impl.matchers_equal
 matcher_matches = _impl.matcher_matches
 should_pause = _impl.should_pause
 breakpoint_matcher = _impl.breakpoint_matcher
+shrink_payload = _impl.shrink_payload
+shrink_payload_json = _impl.shrink_payload_json
 
 # Constants.
 PROTOCOL_VERSION = _impl.PROTOCOL_VERSION
 WILDCARD_RUN_ID = _impl.WILDCARD_RUN_ID
 DEFAULT_MAX_FRAME_BYTES = _impl.DEFAULT_MAX_FRAME_BYTES
 DEFAULT_MAX_DEPTH = _impl.DEFAULT_MAX_DEPTH
+DEFAULT_MAX_PAYLOAD_BYTES = _impl.DEFAULT_MAX_PAYLOAD_BYTES
 MESSAGE_TYPES = _impl.MESSAGE_TYPES
 EVENT_TYPES = _impl.EVENT_TYPES
 CONTROL_TYPES = _impl.CONTROL_TYPES
@@ -64,11 +68,11 @@ globals().update({name: getattr(_impl, name) for name in _OBJECT_CLASSES})
 ParseResult = Ok | UnknownType | VersionMismatch | Invalid
 
 __all__ = [
-    "BuildError", "Ok", "UnknownType", "VersionMismatch", "Invalid", "Issue", "Envelope", "WireObject",
+    "BuildError", "Ok", "UnknownType", "VersionMismatch", "Invalid", "Issue", "Envelope", "WireObject", "Shrunk",
     "ParseResult", "parse_envelope_json", "parse_envelope", "create_envelope", "create_unknown_envelope",
     "serialize_envelope", "serialize_envelope_bytes", "export_json_schema", "export_json_schema_string", "matchers_equal",
-    "matcher_matches", "should_pause", "breakpoint_matcher", "PROTOCOL_VERSION", "WILDCARD_RUN_ID",
-    "DEFAULT_MAX_FRAME_BYTES", "DEFAULT_MAX_DEPTH", "MESSAGE_TYPES", "EVENT_TYPES", "CONTROL_TYPES",
+    "matcher_matches", "should_pause", "breakpoint_matcher", "shrink_payload", "shrink_payload_json", "PROTOCOL_VERSION", "WILDCARD_RUN_ID",
+    "DEFAULT_MAX_FRAME_BYTES", "DEFAULT_MAX_DEPTH", "DEFAULT_MAX_PAYLOAD_BYTES", "MESSAGE_TYPES", "EVENT_TYPES", "CONTROL_TYPES",
     "HANDSHAKE_TYPES", "KNOWN_CAPABILITIES", "NODE_KINDS", "RUN_STATUSES", "PAUSE_POINTS",
     "RESUME_ACTIONS", "RUN_MODES", "SCHEMA_ID", *_OBJECT_CLASSES,
 ]

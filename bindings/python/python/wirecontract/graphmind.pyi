@@ -34,6 +34,7 @@ PROTOCOL_VERSION: Final[int]
 WILDCARD_RUN_ID: Final[str]
 DEFAULT_MAX_FRAME_BYTES: Final[int]
 DEFAULT_MAX_DEPTH: Final[int]
+DEFAULT_MAX_PAYLOAD_BYTES: Final[int]
 SCHEMA_ID: Final[str]
 
 class Issue:
@@ -236,8 +237,8 @@ class NodeToken(WireObject):
     def redaction(self) -> RedactionSummary | None: ...
 
 class NodeFinished(WireObject):
-    """The contract object `NodeFinished`; wire keys: nodeId, instanceId, output, usage, durationMs, status, heldMs, redaction."""
-    __match_args__ = ("node_id", "instance_id", "output", "usage", "duration_ms", "status", "held_ms", "redaction")
+    """The contract object `NodeFinished`; wire keys: nodeId, instanceId, output, usage, durationMs, heldMs, status, redaction."""
+    __match_args__ = ("node_id", "instance_id", "output", "usage", "duration_ms", "held_ms", "status", "redaction")
     @property
     def node_id(self) -> str: ...
     @property
@@ -249,9 +250,9 @@ class NodeFinished(WireObject):
     @property
     def duration_ms(self) -> float: ...
     @property
-    def status(self) -> RunStatus: ...
-    @property
     def held_ms(self) -> float | None: ...
+    @property
+    def status(self) -> RunStatus: ...
     @property
     def redaction(self) -> RedactionSummary | None: ...
 
@@ -446,3 +447,19 @@ def matchers_equal(a: dict[str, JsonValue] | BreakpointMatcher, b: dict[str, Jso
 def matcher_matches(matcher: dict[str, JsonValue] | BreakpointMatcher, kind: NodeKind, name: str, point: PausePoint, /) -> bool: ...
 def should_pause(mode: RunMode, breakpoints: list[dict[str, JsonValue] | BreakpointMatcher], kind: NodeKind, name: str, point: PausePoint, /) -> bool: ...
 def breakpoint_matcher(value: dict[str, JsonValue], /) -> BreakpointMatcher: ...
+
+class Shrunk:
+    """A shrunk payload (graphmind-shrink §3): `json`, the JSON.stringify-exact text to send,
+    and `tier`: 1 unchanged, 2 field trim, 3 skeleton, 4 whole-payload marker."""
+    @property
+    def json(self) -> str: ...
+    @property
+    def tier(self) -> Literal[1, 2, 3, 4]: ...
+    @property
+    def truncated(self) -> bool:
+        """tier > 1."""
+
+def shrink_payload(value: JsonValue | WireObject, /, max_bytes: int = 524288, type: str | None = None) -> Shrunk:
+    """Shrink a payload value to max_bytes UTF-8 bytes of JSON, byte for byte as the reference."""
+def shrink_payload_json(data: str | bytes | bytearray, /, max_bytes: int = 524288, type: str | None = None) -> Shrunk:
+    """shrink_payload over JSON text (JSON.parse semantics); ValueError if not JSON."""

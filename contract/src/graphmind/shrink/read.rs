@@ -1,0 +1,187 @@
+//! Reading JSON text into a [`JsValue`] with `JSON.parse` semantics (graphmind-shrink §15
+//! "Running a vector"): lone-surrogate escapes kept, numbers rounded to the nearest double
+//! (`1e400` is Infinity), duplicate keys last-wins at the first position, any depth.
+//!
+//! Two passes, neither recursive: the contract's validator checks the grammar, then an
+//! explicit container stack builds the value.
+
+use super::value::{JsObject, JsString, JsValue};
+use crate::core::json::{self, SyntaxError};
+
+/// An open container while building.
+enum Frame {
+    Array(Vec<JsValue>),
+    Object(Vec<(JsString, JsValue)>, JsString),
+}
+
+fn skip_ws(b: &[u8], mut pos: usize) -> usize {
+    while matches!(b.get(pos), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+        pos += 1;
+    }
+    pos
+}
+
+fn hex4(b: &[u8], at: usize) -> Option<u32> {
+    let s = std::str::from_utf8(b.get(at..at + 4)?).ok()?;
+    u32::from_str_radix(s, 16).ok()
+}
+
+/// Decodes the string whose opening quote is at `start` into WTF-8; returns it and the offset
+/// after the closing quote.
+fn read_string(b: &[u8], start: usize) -> (JsString, usize) {
+    let mut out = Vec::new();
+    let mut i = start + 1;
+    let mut seg = i;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'"' => break,
+            b'\\' => {
+                out.extend_from_slice(b.get(seg..i).unwrap_or_default());
+                let esc = b.get(i + 1).copied().unwrap_or(b'\\');
+                i += 2;
+                match esc {
+                    b'b' => out.push(0x08),
+                    b'f' => out.push(0x0C),
+                    b'n' => out.push(b'\n'),
+                    b'r' => out.push(b'\r'),
+                    b't' => out.push(b'\t'),
+                    b'u' => {
+                        let u = hex4(b, i).unwrap_or(0xFFFD);
+                        i += 4;
+                        let lo = if (0xD800..0xDC00).contains(&u) && b.get(i) == Some(&b'\\') && b.get(i + 1) == Some(&b'u') { hex4(b, i + 2).filter(|lo| (0xDC00..0xE000).contains(lo)) } else { None };
+                        match lo {
+                            Some(lo) => {
+                                let cp = 0x1_0000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+                                let ch = char::from_u32(cp).unwrap_or('\u{FFFD}');
+                                out.extend_from_slice(ch.encode_utf8(&mut [0; 4]).as_bytes());
+                                i += 6;
+                            }
+                            None => match char::from_u32(u) {
+                                Some(ch) => out.extend_from_slice(ch.encode_utf8(&mut [0; 4]).as_bytes()),
+                                // A lone surrogate: kept as its generalized UTF-8 sequence.
+                                None => out.extend_from_slice(&super::units::wtf8_unit(u)),
+                            },
+                        }
+                    }
+                    other => out.push(other),
+                }
+                seg = i;
+            }
+            _ => i += 1,
+        }
+    }
+    out.extend_from_slice(b.get(seg..i).unwrap_or_default());
+    (JsString::from_wtf8_unchecked(out), i + 1)
+}
+
+fn broken(pos: usize) -> SyntaxError {
+    // Unreachable on validated text; reported rather than panicking.
+    SyntaxError { offset: pos, message: "internal reader error".into(), too_deep: false }
+}
+
+/// Reads a key and its colon at `pos`; returns the key and the offset of its value.
+fn read_key(b: &[u8], pos: usize) -> Result<(JsString, usize), SyntaxError> {
+    if b.get(pos) != Some(&b'"') {
+        return Err(broken(pos));
+    }
+    let (key, p) = read_string(b, pos);
+    let p = skip_ws(b, p);
+    if b.get(p) != Some(&b':') {
+        return Err(broken(p));
+    }
+    Ok((key, skip_ws(b, p + 1)))
+}
+
+/// Parses JSON text as `JSON.parse` does into a [`JsValue`] (graphmind-shrink §15).
+///
+/// Any depth is accepted (no recursion); memory is about 2–3× the text for typical payloads
+/// (one heap node per value, strings copied).
+///
+/// # Errors
+/// [`SyntaxError`] (byte offset and reason) when the text is not one JSON value.
+pub fn parse_js_value(text: &str) -> Result<JsValue, SyntaxError> {
+    json::validate(text, usize::MAX)?;
+    let b = text.as_bytes();
+    let mut stack: Vec<Frame> = Vec::new();
+    let mut pos = skip_ws(b, 0);
+    loop {
+        let mut value = match b.get(pos) {
+            Some(b'{') => {
+                pos = skip_ws(b, pos + 1);
+                if b.get(pos) == Some(&b'}') {
+                    pos += 1;
+                    JsValue::Object(JsObject::new())
+                } else {
+                    let (key, p) = read_key(b, pos)?;
+                    pos = p;
+                    stack.push(Frame::Object(Vec::new(), key));
+                    continue;
+                }
+            }
+            Some(b'[') => {
+                pos = skip_ws(b, pos + 1);
+                if b.get(pos) == Some(&b']') {
+                    pos += 1;
+                    JsValue::Array(Vec::new())
+                } else {
+                    stack.push(Frame::Array(Vec::new()));
+                    continue;
+                }
+            }
+            Some(b'"') => {
+                let (s, p) = read_string(b, pos);
+                pos = p;
+                JsValue::String(s)
+            }
+            Some(b't') => {
+                pos += 4;
+                JsValue::Bool(true)
+            }
+            Some(b'f') => {
+                pos += 5;
+                JsValue::Bool(false)
+            }
+            Some(b'n') => {
+                pos += 4;
+                JsValue::Null
+            }
+            Some(_) => {
+                let end = json::scan_number(b, pos)?;
+                let x = json::number_value(text.get(pos..end).ok_or_else(|| broken(pos))?);
+                pos = end;
+                JsValue::Number(x)
+            }
+            None => return Err(broken(pos)),
+        };
+        // Attach the value to its container, closing every container that ends here.
+        loop {
+            pos = skip_ws(b, pos);
+            let Some(top) = stack.last_mut() else { return Ok(value) };
+            let more = b.get(pos) == Some(&b',');
+            pos = skip_ws(b, pos + 1);
+            match top {
+                Frame::Array(items) => {
+                    items.push(value);
+                    if more {
+                        break;
+                    }
+                }
+                Frame::Object(members, key) => {
+                    members.push((std::mem::take(key), value));
+                    if more {
+                        let (k, p) = read_key(b, pos)?;
+                        *key = k;
+                        pos = p;
+                        break;
+                    }
+                }
+            }
+            // The container closed (`]` or `}` consumed above).
+            value = match stack.pop() {
+                Some(Frame::Array(items)) => JsValue::Array(items),
+                Some(Frame::Object(members, _)) => JsValue::Object(JsObject::from_entries(members)),
+                None => return Err(broken(pos)),
+            };
+        }
+    }
+}

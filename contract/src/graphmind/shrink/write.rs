@@ -1,0 +1,186 @@
+//! `JSON.stringify` exactly (graphmind-shrink §2 P1, §11): compact, keys in own-key order,
+//! JavaScript number spelling, lone surrogates escaped as lowercase `\udxxx`.
+//!
+//! [`write_value`] walks a [`JsValue`] of any depth with an explicit stack; [`Out`] is the
+//! shrink's own result tree (markers, cut strings, references into the payload), whose depth
+//! the algorithm bounds (§5 F4: 7 levels; §7 plans: 3), so it is written recursively.
+
+use std::borrow::Cow;
+
+use super::value::{JsString, JsValue};
+use crate::core::json::write_f64;
+
+/// Appends the JSON string literal of WTF-8 text.
+pub(super) fn write_str(out: &mut Vec<u8>, s: &[u8]) {
+    out.push(b'"');
+    let mut seg = 0;
+    let mut i = 0;
+    while let Some(&c) = s.get(i) {
+        let esc: &[u8] = match c {
+            b'"' => b"\\\"",
+            b'\\' => b"\\\\",
+            b'\n' => b"\\n",
+            b'\r' => b"\\r",
+            b'\t' => b"\\t",
+            0x08 => b"\\b",
+            0x0C => b"\\f",
+            0..0x20 => b"",
+            // `ED A0..BF` starts a (lone) surrogate; `ED 80..9F` is ordinary text.
+            0xED if s.get(i + 1).is_some_and(|&n| n >= 0xA0) => b"",
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        out.extend_from_slice(s.get(seg..i).unwrap_or_default());
+        if esc.is_empty() && c == 0xED {
+            let unit = 0xD000 | (u32::from(s.get(i + 1).copied().unwrap_or(0) & 0x3F) << 6) | u32::from(s.get(i + 2).copied().unwrap_or(0) & 0x3F);
+            out.extend_from_slice(format!("\\u{unit:04x}").as_bytes());
+            i += 3;
+        } else {
+            if esc.is_empty() {
+                out.extend_from_slice(format!("\\u{c:04x}").as_bytes());
+            } else {
+                out.extend_from_slice(esc);
+            }
+            i += 1;
+        }
+        seg = i;
+    }
+    out.extend_from_slice(s.get(seg..).unwrap_or_default());
+    out.push(b'"');
+}
+
+/// An open container while writing.
+enum Open<'a> {
+    Array(std::slice::Iter<'a, JsValue>),
+    Object(std::slice::Iter<'a, (JsString, JsValue)>),
+}
+
+/// Appends `JSON.stringify(v)`. Iterative at any depth; O(size of the output).
+pub(super) fn write_value(out: &mut Vec<u8>, v: &JsValue) {
+    let mut stack: Vec<Open<'_>> = Vec::new();
+    let mut next = Some(v);
+    loop {
+        if let Some(v) = next.take() {
+            match v {
+                JsValue::Null => out.extend_from_slice(b"null"),
+                JsValue::Bool(true) => out.extend_from_slice(b"true"),
+                JsValue::Bool(false) => out.extend_from_slice(b"false"),
+                JsValue::Number(x) => write_f64(out, *x),
+                JsValue::String(s) => write_str(out, s.as_wtf8()),
+                JsValue::Array(items) => {
+                    out.push(b'[');
+                    let mut it = items.iter();
+                    next = it.next();
+                    stack.push(Open::Array(it));
+                    if next.is_some() {
+                        continue;
+                    }
+                }
+                JsValue::Object(o) => {
+                    out.push(b'{');
+                    let mut it = o.entries().iter();
+                    if let Some((k, v)) = it.next() {
+                        write_str(out, k.as_wtf8());
+                        out.push(b':');
+                        next = Some(v);
+                    }
+                    stack.push(Open::Object(it));
+                    if next.is_some() {
+                        continue;
+                    }
+                }
+            }
+        }
+        // A value is complete: write the separator and the next sibling, or close.
+        let Some(top) = stack.last_mut() else { return };
+        match top {
+            Open::Array(it) => {
+                if let Some(v) = it.next() {
+                    out.push(b',');
+                    next = Some(v);
+                } else {
+                    out.push(b']');
+                    stack.pop();
+                }
+            }
+            Open::Object(it) => {
+                if let Some((k, v)) = it.next() {
+                    out.push(b',');
+                    write_str(out, k.as_wtf8());
+                    out.push(b':');
+                    next = Some(v);
+                } else {
+                    out.push(b'}');
+                    stack.pop();
+                }
+            }
+        }
+    }
+}
+
+/// A value of a shrink result: new nodes of bounded depth over references into the payload.
+pub(super) enum Out<'a> {
+    /// A payload value written as is (any depth).
+    Ref(&'a JsValue),
+    /// A boolean.
+    Bool(bool),
+    /// An integer count (`bytes`, `keysDropped`), exact below 2^53.
+    Count(usize),
+    /// A string as WTF-8.
+    Str(Cow<'a, [u8]>),
+    /// An array.
+    List(Vec<Out<'a>>),
+    /// An object in the order its keys were set.
+    Object(Vec<(&'a [u8], Out<'a>)>),
+}
+
+/// Sets `key` with JavaScript assignment semantics (§2 P4): an existing key keeps its place.
+/// Only marker keys are set this way, and none of them is an array index, so appending a new
+/// key is the JavaScript order.
+pub(super) fn set<'a>(obj: &mut Vec<(&'a [u8], Out<'a>)>, key: &'a str, value: Out<'a>) {
+    match obj.iter_mut().find(|(k, _)| *k == key.as_bytes()) {
+        Some(slot) => slot.1 = value,
+        None => obj.push((key.as_bytes(), value)),
+    }
+}
+
+/// Appends `JSON.stringify` of a shrink result.
+pub(super) fn write_out(out: &mut Vec<u8>, v: &Out<'_>) {
+    match v {
+        Out::Ref(v) => write_value(out, v),
+        Out::Bool(true) => out.extend_from_slice(b"true"),
+        Out::Bool(false) => out.extend_from_slice(b"false"),
+        Out::Count(n) => write_f64(out, *n as f64),
+        Out::Str(s) => write_str(out, s),
+        Out::List(items) => {
+            out.push(b'[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_out(out, item);
+            }
+            out.push(b']');
+        }
+        Out::Object(members) => {
+            out.push(b'{');
+            for (i, (k, item)) in members.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                write_str(out, k);
+                out.push(b':');
+                write_out(out, item);
+            }
+            out.push(b'}');
+        }
+    }
+}
+
+/// The writer's bytes as a `String`. They are always UTF-8 (every lone surrogate is escaped);
+/// the lossy fallback only guards that invariant.
+pub(super) fn into_string(out: Vec<u8>) -> String {
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}

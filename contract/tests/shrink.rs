@@ -1,0 +1,86 @@
+//! Payload shrinking against every vector of `shared/vectors/graphmind/shrink.jsonl`
+//! (graphmind-shrink §15): output text byte for byte and tier.
+
+mod common;
+
+use wirecontract::graphmind::shrink::{parse_js_value, skeleton_plan, PlanKey};
+use wirecontract::graphmind::{shrink_payload, shrink_payload_json, DEFAULT_MAX_PAYLOAD_BYTES};
+
+struct Case {
+    name: String,
+    message_type: Option<String>,
+    max_bytes: usize,
+    payload_json: String,
+    expect_json: String,
+    tier: u8,
+}
+
+fn cases() -> Vec<Case> {
+    let path = common::shared_dir().join("vectors/graphmind/shrink.jsonl");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("vector line is JSON");
+            Case {
+                name: v["name"].as_str().expect("name").into(),
+                message_type: v["type"].as_str().map(Into::into),
+                max_bytes: v["max_bytes"].as_u64().expect("max_bytes") as usize,
+                payload_json: v["payload_json"].as_str().expect("payload_json").into(),
+                expect_json: v["expect_json"].as_str().expect("expect_json").into(),
+                tier: v["tier"].as_u64().expect("tier") as u8,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn every_vector_byte_for_byte() {
+    let cases = cases();
+    assert_eq!(cases.len(), 233, "shrink.jsonl should hold 233 vectors (§15)");
+    let mut failures = Vec::new();
+    for c in &cases {
+        match shrink_payload_json(&c.payload_json, c.max_bytes, c.message_type.as_deref()) {
+            Ok(s) if s.json == c.expect_json && s.tier == c.tier => {}
+            Ok(s) => failures.push(format!("{}: tier {} (want {})\n  got  {}\n  want {}", c.name, s.tier, c.tier, s.json, c.expect_json)),
+            Err(e) => failures.push(format!("{}: payload_json did not parse: {e}", c.name)),
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} vectors failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+}
+
+#[test]
+fn tier_two_and_three_outputs_are_fixed_points() {
+    for c in cases().iter().filter(|c| matches!(c.tier, 2 | 3)) {
+        let again = shrink_payload_json(&c.expect_json, c.max_bytes, c.message_type.as_deref()).expect("output parses");
+        assert_eq!((again.tier, again.json.as_str()), (1, c.expect_json.as_str()), "{}", c.name);
+    }
+}
+
+#[test]
+fn javascript_key_order_and_numbers() {
+    // §2 P4 (§14 A2, adopted): index keys first, ascending; §2 P5 numbers.
+    let s = shrink_payload_json(r#"{"b":1.0,"1":1e21,"0":1e400,"a":-0, "b":2}"#, 100, None).unwrap();
+    assert_eq!((s.json.as_str(), s.tier), (r#"{"0":null,"1":1e+21,"b":2,"a":0}"#, 1));
+    let v = parse_js_value(r#""\ud800x""#).unwrap();
+    assert_eq!(shrink_payload(&v, DEFAULT_MAX_PAYLOAD_BYTES, None).json, r#""\ud800x""#);
+}
+
+#[test]
+fn plans_come_from_the_registry_and_match_the_spec_table() {
+    use PlanKey::{Keep as R, Optional as O};
+    let plan = |t: &str| skeleton_plan(t).unwrap_or_else(|| panic!("{t} has a plan"));
+    assert_eq!(plan("run.started"), vec![("app", R), ("sdk", PlanKey::Nested(vec![("name", R), ("version", R)])), ("meta", O)]);
+    assert_eq!(plan("node.error"), vec![("nodeId", R), ("instanceId", O), ("error", PlanKey::Nested(vec![("name", R), ("message", R), ("stack", O)])), ("heldMs", O)]);
+    // Zod declaration order (ev:124): heldMs before status, which the vectors pin
+    // (t3.optional.output-string-kept-cut).
+    let keys: Vec<_> = plan("node.finished").into_iter().map(|(k, _)| k).collect();
+    assert_eq!(keys, ["nodeId", "instanceId", "output", "usage", "durationMs", "heldMs", "status", "redaction"]);
+    assert_eq!(plan("exec.refused"), vec![("pauseId", R), ("code", R), ("message", O), ("requestId", O)]);
+    assert_eq!(plan("exec.resumed"), vec![("pauseId", R), ("action", R), ("edited", O), ("requestId", O), ("principal", O)]);
+    let keys: Vec<_> = plan("exec.paused").into_iter().map(|(k, _)| k).collect();
+    assert_eq!(keys, ["pauseId", "nodeId", "point", "reason", "loop", "smart", "editable", "instanceId"]);
+    for t in ["exec.resume", "hello", "constructor", "__proto__", "", "Node.Finished"] {
+        assert!(skeleton_plan(t).is_none(), "{t}");
+    }
+}
