@@ -13,9 +13,8 @@ use wirecontract::graphorin::{
     close_code_for, close_code_reason, export_json_schema, export_json_schema_string, format_ticket, negotiate, normalize_offer, parse_client_message,
     parse_client_message_bytes, parse_client_message_value, parse_server_message, parse_server_message_bytes, parse_server_message_value, parse_ticket,
     serialize_client_message, serialize_server_message, ClientErrorKind, ClientMessage, ClientPingRequest, CloseReason, EmptyTicketError, IssueCode,
-    NonEmptyString, ParseError, PathSegment, RawJson, RpcErrorCode, RpcId, ServerEventFrame, ServerMessage, ServerPongFrame, ServerRpcSuccess,
-    ServerVariant, CLIENT_GUARDS, CLOSE_CODE_VALUES, KINDS, METHODS, PROTOCOL_VERSION, RPC_ERROR_CODES, SCHEMA_ID, SERVER_GUARDS, SUBPROTOCOL_NAME,
-    TICKET_SUBPROTOCOL_PREFIX,
+    NonEmptyString, ParseError, PathSegment, RawJson, RpcErrorCode, RpcId, ServerEventFrame, ServerMessage, ServerPongFrame, ServerRpcSuccess, ServerVariant,
+    CLIENT_GUARDS, CLOSE_CODE_VALUES, KINDS, METHODS, PROTOCOL_VERSION, RPC_ERROR_CODES, SCHEMA_ID, SERVER_GUARDS, SUBPROTOCOL_NAME, TICKET_SUBPROTOCOL_PREFIX,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -40,15 +39,22 @@ fn shared_vectors_path() -> PathBuf {
 }
 
 fn read_vectors(source: &'static str, path: &PathBuf) -> Vec<Vector> {
-    let text = std::fs::read_to_string(path).unwrap_or_else(|e| {
-        panic!("cannot read the Graphorin vectors at {}: {e} (set WIRECONTRACT_SHARED to the shared/ directory)", path.display())
-    });
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read the Graphorin vectors at {}: {e} (set WIRECONTRACT_SHARED to the shared/ directory)", path.display()));
     text.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| {
             let v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{}: vector line is not JSON: {e}", path.display()));
             let s = |k: &str| v[k].as_str().unwrap_or_else(|| panic!("{}: {k} missing in {l}", path.display())).to_owned();
-            Vector { source, name: s("name"), direction: s("direction"), frame: s("frame"), expect: s("expect"), variant: v["variant"].as_str().map(Into::into), why: s("why") }
+            Vector {
+                source,
+                name: s("name"),
+                direction: s("direction"),
+                frame: s("frame"),
+                expect: s("expect"),
+                variant: v["variant"].as_str().map(Into::into),
+                why: s("why"),
+            }
         })
         .collect()
 }
@@ -237,13 +243,21 @@ fn rpc_ids_keep_their_json_type_and_exact_digits() {
     let big = parse_server_message(r#"{"v":"1","jsonrpc":"2.0","id":9007199254740993,"result":{}}"#).unwrap();
     assert_eq!(big.rpc_id(), Some(&RpcId::Int(9_007_199_254_740_993)));
     // Integral spellings read as the integer and are written canonically.
-    for (spelling, value) in [("1.0", 1), ("1e3", 1000), ("-0", 0), ("10E-1", 1), ("-3.27e4", -32700), ("9223372036854775807", i64::MAX), ("-9223372036854775808", i64::MIN)] {
+    for (spelling, value) in
+        [("1.0", 1), ("1e3", 1000), ("-0", 0), ("10E-1", 1), ("-3.27e4", -32700), ("9223372036854775807", i64::MAX), ("-9223372036854775808", i64::MIN)]
+    {
         let frame = format!(r#"{{"v":"1","jsonrpc":"2.0","id":{spelling},"result":null}}"#);
         let msg = parse_server_message(&frame).unwrap_or_else(|e| panic!("{spelling}: {e}"));
         assert_eq!(msg.rpc_id(), Some(&RpcId::Int(value)), "{spelling}");
         assert_eq!(serialize_server_message(&msg), format!(r#"{{"v":"1","jsonrpc":"2.0","id":{value},"result":null}}"#));
     }
-    for (spelling, code) in [("9223372036854775808", IssueCode::TooBig), ("-9223372036854775809", IssueCode::TooSmall), ("1e19", IssueCode::TooBig), ("1.5", IssueCode::InvalidType), ("1e400", IssueCode::InvalidType)] {
+    for (spelling, code) in [
+        ("9223372036854775808", IssueCode::TooBig),
+        ("-9223372036854775809", IssueCode::TooSmall),
+        ("1e19", IssueCode::TooBig),
+        ("1.5", IssueCode::InvalidType),
+        ("1e400", IssueCode::InvalidType),
+    ] {
         let frame = format!(r#"{{"v":"1","jsonrpc":"2.0","id":{spelling},"result":null}}"#);
         let err = parse_server_message(&frame).unwrap_err();
         assert_eq!(err.issues()[0].code, code, "{spelling}: {err}");
@@ -282,14 +296,29 @@ fn issues_carry_stable_codes_and_paths() {
         ("server", r#"{"v":"1","jsonrpc":"2.0","id":1}"#, IssueCode::InvalidType, "result"),
         ("server", r#"{"v":"1","jsonrpc":"2.0","id":1,"result":{},"kind":"pong"}"#, IssueCode::UnrecognizedKeys, "kind"),
         ("server", "[1]", IssueCode::InvalidType, ""),
-        ("client", r#"{"v":"1","jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"n","version":""}}}"#, IssueCode::TooSmall, "params.clientInfo.version"),
+        (
+            "client",
+            r#"{"v":"1","jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"n","version":""}}}"#,
+            IssueCode::TooSmall,
+            "params.clientInfo.version",
+        ),
         ("client", r#"{"v":"1","jsonrpc":"2.0","id":9,"method":"unknown.method","params":{}}"#, IssueCode::InvalidDiscriminator, "method"),
         ("client", r#"{"v":"1","kind":"pong"}"#, IssueCode::InvalidDiscriminator, "method"),
         ("client", r#"{"v":"1","jsonrpc":"2.0","id":1,"method":"ping","params":null}"#, IssueCode::InvalidType, "params"),
-        ("client", r#"{"v":"1","jsonrpc":"2.0","id":3,"method":"run.cancel","params":{"runId":"r","onPendingApprovals":"approve"}}"#, IssueCode::InvalidEnum, "params.onPendingApprovals"),
+        (
+            "client",
+            r#"{"v":"1","jsonrpc":"2.0","id":3,"method":"run.cancel","params":{"runId":"r","onPendingApprovals":"approve"}}"#,
+            IssueCode::InvalidEnum,
+            "params.onPendingApprovals",
+        ),
         ("client", r#"{"v":"1","jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":5}}"#, IssueCode::InvalidType, "params.requestId"),
         ("client", r#"{"v":"1","jsonrpc":"2.0","id":1,"method":"notifications/cancelled","params":{"requestId":"r"}}"#, IssueCode::UnrecognizedKeys, "id"),
-        ("client", r#"{"v":"1","jsonrpc":"2.0","id":"s","method":"subscription.subscribe","params":{"subject":"x","lastSequenceId":3}}"#, IssueCode::UnrecognizedKeys, "params.lastSequenceId"),
+        (
+            "client",
+            r#"{"v":"1","jsonrpc":"2.0","id":"s","method":"subscription.subscribe","params":{"subject":"x","lastSequenceId":3}}"#,
+            IssueCode::UnrecognizedKeys,
+            "params.lastSequenceId",
+        ),
     ];
     for (direction, frame, code, path) in cases {
         assert_eq!(only_issue(direction, frame), (*code, (*path).to_owned()), "{frame}");
@@ -308,7 +337,10 @@ fn issues_carry_stable_codes_and_paths() {
         ]
     );
     assert_eq!(err.issues()[0].to_string(), r#"v: invalid literal: expected "1", received undefined"#);
-    assert_eq!(serde_json::to_value(&err.issues()[4]).unwrap(), json!({ "path": ["x"], "code": "unrecognized_keys", "message": "unrecognized key \"x\" (the object is strict)" }));
+    assert_eq!(
+        serde_json::to_value(&err.issues()[4]).unwrap(),
+        json!({ "path": ["x"], "code": "unrecognized_keys", "message": "unrecognized key \"x\" (the object is strict)" })
+    );
 }
 
 #[test]
@@ -368,8 +400,20 @@ fn exactly_one_guard_is_true_for_every_message() {
     assert_eq!(
         names,
         [
-            "isRpcSuccess", "isRpcFailure", "isSubscribedFrame", "isUnsubscribedFrame", "isEventFrame", "isLifecycleFrame", "isErrorFrame", "isPongFrame",
-            "isReplayMarkerFrame", "isInitializeRequest", "isSubscribeRequest", "isUnsubscribeRequest", "isRunCancelRequest", "isPingRequest",
+            "isRpcSuccess",
+            "isRpcFailure",
+            "isSubscribedFrame",
+            "isUnsubscribedFrame",
+            "isEventFrame",
+            "isLifecycleFrame",
+            "isErrorFrame",
+            "isPongFrame",
+            "isReplayMarkerFrame",
+            "isInitializeRequest",
+            "isSubscribeRequest",
+            "isUnsubscribeRequest",
+            "isRunCancelRequest",
+            "isPingRequest",
             "isCancelledNotification"
         ]
     );
@@ -602,7 +646,8 @@ fn schema_is_deterministic_2020_12_with_the_two_unions() {
             assert!(def["required"].as_array().unwrap().contains(&json!("v")), "{name}");
         }
     }
-    for (name, key, value) in [("ServerPongFrame", "kind", "pong"), ("ServerRpcSuccess", "jsonrpc", "2.0"), ("ClientRunCancelRequest", "method", "run.cancel")] {
+    for (name, key, value) in [("ServerPongFrame", "kind", "pong"), ("ServerRpcSuccess", "jsonrpc", "2.0"), ("ClientRunCancelRequest", "method", "run.cancel")]
+    {
         assert_eq!(defs[name]["properties"][key], json!({ "const": value }), "{name}");
     }
     let required = |name: &str| defs[name]["required"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_owned()).collect::<Vec<_>>();
@@ -613,6 +658,9 @@ fn schema_is_deterministic_2020_12_with_the_two_unions() {
     assert_eq!(defs["ServerReplayMarkerFrame"]["properties"]["droppedCount"]["minimum"], 0);
     assert_eq!(defs["InitializeParams"]["properties"]["capabilities"]["type"], "object");
     assert_eq!(defs["InitializeParams"]["properties"]["capabilities"]["additionalProperties"], true);
-    assert_eq!(defs["ServerSubscribedFrame"]["properties"]["snapshotEventId"], json!({ "description": "The snapshot's event id, when there is one.", "type": "string", "minLength": 1 }));
+    assert_eq!(
+        defs["ServerSubscribedFrame"]["properties"]["snapshotEventId"],
+        json!({ "description": "The snapshot's event id, when there is one.", "type": "string", "minLength": 1 })
+    );
     assert!(!text.contains("\"null\""), "optional is not nullable");
 }

@@ -13,8 +13,8 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use wirecontract::graphmind::{
-    parse_envelope_json, parse_envelope_json_bytes, parse_envelope_json_bytes_with, parse_envelope_json_with, serialize_envelope, Message,
-    ParseOptions, ParseOutcome, DEFAULT_MAX_DEPTH, DEFAULT_MAX_FRAME_BYTES,
+    parse_envelope_json, parse_envelope_json_bytes, parse_envelope_json_bytes_with, parse_envelope_json_with, serialize_envelope, Message, ParseOptions,
+    ParseOutcome, DEFAULT_MAX_DEPTH, DEFAULT_MAX_FRAME_BYTES,
 };
 
 const HEAD: &str = r#"{"gm":1,"seq":1,"ts":1756200000000,"runId":"r","#;
@@ -153,7 +153,9 @@ fn scenario(name: &str) -> (String, &'static str) {
     match name {
         "string_100mb" => {
             let mut f = String::with_capacity(100_000_200);
-            f.push_str(r#"{"gm":1,"seq":1,"ts":1,"runId":"r","type":"node.started","payload":{"nodeId":"n","kind":"tool","name":"x","instanceId":"i","input":""#);
+            f.push_str(
+                r#"{"gm":1,"seq":1,"ts":1,"runId":"r","type":"node.started","payload":{"nodeId":"n","kind":"tool","name":"x","instanceId":"i","input":""#,
+            );
             f.extend(std::iter::repeat_n('x', 100_000_000));
             f.push_str(r#""}}"#);
             (f, "ok")
@@ -245,8 +247,18 @@ fn measure(name: &str) -> Measured {
     // libtest may print its own "test … " prefix on the same line.
     let line = stdout.lines().find_map(|l| l.find("LIMITS ").map(|i| &l[i..])).unwrap_or_else(|| panic!("{name}: no LIMITS line in\n{stdout}"));
     let field = |k: &str| line.split_whitespace().find_map(|kv| kv.strip_prefix(k)?.strip_prefix('=')).unwrap_or_else(|| panic!("{k} in {line}"));
-    let m = Measured { frame_bytes: field("frame_bytes").parse().unwrap(), extra_peak_bytes: field("extra_peak_bytes").parse().unwrap(), seconds: field("seconds").parse().unwrap() };
-    eprintln!("{name}: frame {} B, peak +{} B ({:.2}× the frame), {:.2} s", m.frame_bytes, m.extra_peak_bytes, m.extra_peak_bytes as f64 / m.frame_bytes as f64, m.seconds);
+    let m = Measured {
+        frame_bytes: field("frame_bytes").parse().unwrap(),
+        extra_peak_bytes: field("extra_peak_bytes").parse().unwrap(),
+        seconds: field("seconds").parse().unwrap(),
+    };
+    eprintln!(
+        "{name}: frame {} B, peak +{} B ({:.2}× the frame), {:.2} s",
+        m.frame_bytes,
+        m.extra_peak_bytes,
+        m.extra_peak_bytes as f64 / m.frame_bytes as f64,
+        m.seconds
+    );
     m
 }
 
@@ -255,7 +267,12 @@ fn measure(name: &str) -> Measured {
 fn assert_bounded(name: &str, multiple: f64, max_secs: f64) {
     let m = measure(name);
     if cfg!(target_os = "linux") {
-        assert!(m.extra_peak_bytes as f64 <= multiple * m.frame_bytes as f64, "{name}: peak {} B is over {multiple}× the {} B frame", m.extra_peak_bytes, m.frame_bytes);
+        assert!(
+            m.extra_peak_bytes as f64 <= multiple * m.frame_bytes as f64,
+            "{name}: peak {} B is over {multiple}× the {} B frame",
+            m.extra_peak_bytes,
+            m.frame_bytes
+        );
     }
     assert!(m.seconds < max_secs, "{name}: {:.1} s", m.seconds);
 }

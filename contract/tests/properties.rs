@@ -8,8 +8,8 @@ use std::fmt::Write as _;
 
 use proptest::prelude::*;
 use wirecontract::core::json;
-use wirecontract::registry::{FieldDesc, ObjectDesc, Scalar, Ty};
 use wirecontract::graphmind::{self as gm, parse_envelope_json, parse_envelope_json_bytes, serialize_envelope, ParseOutcome};
+use wirecontract::registry::{FieldDesc, ObjectDesc, Scalar, Ty};
 
 fn vectors() -> &'static [common::Vector] {
     static V: std::sync::OnceLock<Vec<common::Vector>> = std::sync::OnceLock::new();

@@ -47,7 +47,8 @@ fn no_crate_in_the_build_enables_serde_json_arbitrary_precision() {
     // Optional features of registry crates that nobody turns on are fine; the resolved graph
     // above is the real check. Workspace members must not even offer it.
     let members: Vec<&str> = meta["workspace_members"].as_array().unwrap().iter().filter_map(serde_json::Value::as_str).collect();
-    let member_names: Vec<String> = packages.iter().filter(|p| members.contains(&p["id"].as_str().unwrap_or_default())).map(|p| p["name"].to_string()).collect();
+    let member_names: Vec<String> =
+        packages.iter().filter(|p| members.contains(&p["id"].as_str().unwrap_or_default())).map(|p| p["name"].to_string()).collect();
     let from_members: Vec<&String> = askers.iter().filter(|a| member_names.iter().any(|m| a.starts_with(m.as_str()))).collect();
     assert!(from_members.is_empty(), "workspace crates ask for serde_json/arbitrary_precision: {from_members:?}");
 }

@@ -5,8 +5,7 @@ mod common;
 
 use serde_json::{json, Value};
 use wirecontract::graphmind::session::{
-    Action, AppSession, ConnState, ConnectionId, Decision, GateNode, GateOutcome, ReleaseCause,
-    SessionConfig, ViewerAction, ViewerConfig, ViewerSession,
+    Action, AppSession, ConnState, ConnectionId, Decision, GateNode, GateOutcome, ReleaseCause, SessionConfig, ViewerAction, ViewerConfig, ViewerSession,
 };
 use wirecontract::graphmind::{NodeKind, PausePoint, RawJson, ResumeAction, RunMode};
 
@@ -26,11 +25,7 @@ fn ack(breakpoints: &Value, mode: &str, token: Option<&str>) -> String {
 }
 
 fn resume(pause: &str, action: &str) -> String {
-    vframe(
-        "exec.resume",
-        "r",
-        &json!({"pauseId": pause, "action": action}),
-    )
+    vframe("exec.resume", "r", &json!({"pauseId": pause, "action": action}))
 }
 
 fn tool(name: &str) -> GateNode {
@@ -43,30 +38,15 @@ fn parse(frame: &str) -> Value {
 
 /// Frames among `actions`, as JSON.
 fn sends(actions: &[Action]) -> Vec<Value> {
-    actions
-        .iter()
-        .filter_map(|a| {
-            if let Action::Send(f) = a {
-                Some(parse(f))
-            } else {
-                None
-            }
-        })
-        .collect()
+    actions.iter().filter_map(|a| if let Action::Send(f) = a { Some(parse(f)) } else { None }).collect()
 }
 
 fn seqs(frames: &[Value]) -> Vec<u64> {
-    frames
-        .iter()
-        .map(|f| f["seq"].as_u64().unwrap_or(u64::MAX))
-        .collect()
+    frames.iter().map(|f| f["seq"].as_u64().unwrap_or(u64::MAX)).collect()
 }
 
 fn types(frames: &[Value]) -> Vec<String> {
-    frames
-        .iter()
-        .map(|f| f["type"].as_str().unwrap_or_default().to_owned())
-        .collect()
+    frames.iter().map(|f| f["type"].as_str().unwrap_or_default().to_owned()).collect()
 }
 
 struct Host {
@@ -76,10 +56,7 @@ struct Host {
 
 impl Host {
     fn new(config: SessionConfig) -> Self {
-        Host {
-            s: AppSession::new(config),
-            now: 1_000,
-        }
+        Host { s: AppSession::new(config), now: 1_000 }
     }
     fn default() -> Self {
         Host::new(SessionConfig::default())
@@ -98,11 +75,7 @@ impl Host {
             let at = self.s.poll_timeout().expect("a retry is scheduled");
             self.now = self.now.max(at);
             self.s.handle_timeout(self.now);
-            if self
-                .drain()
-                .iter()
-                .any(|a| matches!(a, Action::Connect { .. }))
-            {
+            if self.drain().iter().any(|a| matches!(a, Action::Connect { .. })) {
                 return;
             }
         }
@@ -120,10 +93,7 @@ impl Host {
     }
     /// Starts (T1), opens (T2) and attaches (T7) with the given arming.
     fn attach(&mut self, breakpoints: &Value, mode: &str) -> Vec<Action> {
-        if !self.s.is_attached()
-            && self.s.state() == ConnState::Idle
-            && self.s.poll_timeout().is_none()
-        {
+        if !self.s.is_attached() && self.s.state() == ConnState::Idle && self.s.poll_timeout().is_none() {
             self.s.ready(self.now, None);
             self.drain();
         }
@@ -133,10 +103,7 @@ impl Host {
         out
     }
     fn emit(&mut self, ty: &str, payload: &Value, run: &str) -> u64 {
-        self.s
-            .emit_json(ty, &payload.to_string(), Some(run), self.now)
-            .expect("valid event")
-            .expect("enabled")
+        self.s.emit_json(ty, &payload.to_string(), Some(run), self.now).expect("valid event").expect("enabled")
     }
     fn started(&mut self, run: &str, node: &GateNode, instance: &str, parent: Option<&str>) -> u64 {
         let mut p = json!({"nodeId": node.node_id, "kind": "tool", "name": node.name, "instanceId": instance});
@@ -149,11 +116,7 @@ impl Host {
         self.emit("node.started", &p, run)
     }
     fn finished(&mut self, run: &str, node_id: &str, instance: &str) -> Value {
-        self.emit(
-            "node.finished",
-            &json!({"nodeId": node_id, "instanceId": instance, "durationMs": 1, "status": "ok"}),
-            run,
-        );
+        self.emit("node.finished", &json!({"nodeId": node_id, "instanceId": instance, "durationMs": 1, "status": "ok"}), run);
         sends(&self.drain()).pop().expect("node.finished sent")
     }
     fn gate(&mut self, point: PausePoint, node: &GateNode) -> GateOutcome {
@@ -174,26 +137,12 @@ impl Host {
 fn releases(actions: &[Action]) -> Vec<(String, Decision, ReleaseCause)> {
     actions
         .iter()
-        .filter_map(|a| {
-            if let Action::Release {
-                pause_id,
-                decision,
-                cause,
-            } = a
-            {
-                Some((pause_id.clone(), decision.clone(), *cause))
-            } else {
-                None
-            }
-        })
+        .filter_map(|a| if let Action::Release { pause_id, decision, cause } = a { Some((pause_id.clone(), decision.clone(), *cause)) } else { None })
         .collect()
 }
 
 fn closes(actions: &[Action]) -> usize {
-    actions
-        .iter()
-        .filter(|a| matches!(a, Action::Close { .. }))
-        .count()
+    actions.iter().filter(|a| matches!(a, Action::Close { .. })).count()
 }
 
 fn recorded(name: &str, line: usize) -> Value {
@@ -217,40 +166,18 @@ fn c01_first_hello() {
     assert!(hello["payload"].get("resumeToken").is_none());
     // Same shape as the real client's first hello (REC basic.jsonl:1).
     let rec = recorded("basic.jsonl", 1);
-    assert_eq!(
-        (
-            rec["seq"].clone(),
-            rec["runId"].clone(),
-            rec["type"].clone()
-        ),
-        (
-            hello["seq"].clone(),
-            hello["runId"].clone(),
-            hello["type"].clone()
-        )
-    );
-    let keys = |v: &Value| {
-        v["payload"]
-            .as_object()
-            .map(|o| o.keys().cloned().collect::<Vec<_>>())
-            .unwrap_or_default()
-    };
+    assert_eq!((rec["seq"].clone(), rec["runId"].clone(), rec["type"].clone()), (hello["seq"].clone(), hello["runId"].clone(), hello["type"].clone()));
+    let keys = |v: &Value| v["payload"].as_object().map(|o| o.keys().cloned().collect::<Vec<_>>()).unwrap_or_default();
     assert_eq!(keys(&rec), keys(&hello));
 }
 
 #[test]
 fn c02_detached_gates_pass() {
     let mut h = Host::default();
-    assert_eq!(
-        h.gate(PausePoint::Before, &tool("t")),
-        GateOutcome::Continue
-    );
+    assert_eq!(h.gate(PausePoint::Before, &tool("t")), GateOutcome::Continue);
     h.open();
     // Matchers [{kind:tool}] exist on the viewer but are not acked yet.
-    assert_eq!(
-        h.gate(PausePoint::Before, &tool("t")),
-        GateOutcome::Continue
-    );
+    assert_eq!(h.gate(PausePoint::Before, &tool("t")), GateOutcome::Continue);
     assert!(!types(&sends(&h.drain())).contains(&"exec.paused".to_owned()));
     assert!(h.s.buffered_frames().all(|f| !f.contains("exec.paused")));
 }
@@ -319,11 +246,7 @@ fn c07_pre_ack_noise() {
     h.open();
     let noise = h.recv("this is not json");
     assert!(noise.iter().all(|a| matches!(a, Action::Warn(_))));
-    let event = vframe(
-        "node.started",
-        "r",
-        &json!({"nodeId": "n", "kind": "tool", "name": "n", "instanceId": "i"}),
-    );
+    let event = vframe("node.started", "r", &json!({"nodeId": "n", "kind": "tool", "name": "n", "instanceId": "i"}));
     assert!(h.recv(&event).is_empty());
     assert_eq!(h.s.state(), ConnState::AwaitingAck);
     h.recv(&ack(&json!([]), "run", None));
@@ -340,11 +263,7 @@ fn c08_invalid_ack_fields() {
     let out = h.recv(&bad);
     assert!(matches!(&out[..], [Action::Warn(w)] if w.rule == "invalid-frame"));
     assert!(!h.s.is_attached());
-    assert_eq!(
-        closes(&h.tick(1000)),
-        1,
-        "the handshake times out (TS), the ack is never coerced"
-    );
+    assert_eq!(closes(&h.tick(1000)), 1, "the handshake times out (TS), the ack is never coerced");
 }
 
 #[test]
@@ -361,16 +280,7 @@ fn c09_token_carry() {
         h.until_connect();
     }
     hellos.push(h.open()["payload"].get("resumeToken").cloned());
-    assert_eq!(
-        hellos,
-        [
-            None,
-            Some(json!("tok-A")),
-            Some(json!("tok-B")),
-            Some(json!("tok-B")),
-            Some(json!("tok-B"))
-        ]
-    );
+    assert_eq!(hellos, [None, Some(json!("tok-A")), Some(json!("tok-B")), Some(json!("tok-B")), Some(json!("tok-B"))]);
 }
 
 #[test]
@@ -402,10 +312,7 @@ fn c11_shared_counter() {
         h.until_connect();
     }
     assert_eq!(hello_seqs, [0, 7, 14]);
-    assert_eq!(
-        event_seqs,
-        (1..21).filter(|s| *s != 7 && *s != 14).collect::<Vec<_>>()
-    );
+    assert_eq!(event_seqs, (1..21).filter(|s| *s != 7 && *s != 14).collect::<Vec<_>>());
     // handshake-edge.jsonl: four attempts take hellos 0–3, the first event is 4.
     let mut h = Host::default();
     h.s.ready(h.now, Some(60_000));
@@ -427,13 +334,7 @@ fn c12_full_replay() {
     let mut first_sends: Vec<String> = Vec::new();
     for i in 0..3 {
         h.emit("graph.hint", &json!({"nodes": [], "i": i}), "r");
-        first_sends.extend(h.drain().into_iter().filter_map(|a| {
-            if let Action::Send(f) = a {
-                Some(f)
-            } else {
-                None
-            }
-        }));
+        first_sends.extend(h.drain().into_iter().filter_map(|a| if let Action::Send(f) = a { Some(f) } else { None }));
     }
     h.s.transport_closed(h.now);
     h.now += 5;
@@ -442,29 +343,12 @@ fn c12_full_replay() {
     h.until_connect();
     let hello = h.open();
     let out = h.recv(&ack(&json!([]), "run", None));
-    let replay: Vec<String> = out
-        .into_iter()
-        .filter_map(|a| {
-            if let Action::Send(f) = a {
-                Some(f)
-            } else {
-                None
-            }
-        })
-        .collect();
+    let replay: Vec<String> = out.into_iter().filter_map(|a| if let Action::Send(f) = a { Some(f) } else { None }).collect();
     let expected: Vec<String> = first_sends.iter().chain(dark.iter()).cloned().collect();
-    assert_eq!(
-        replay, expected,
-        "oldest first, byte-identical, delivered frames included"
-    );
-    assert!(seqs(&replay.iter().map(|f| parse(f)).collect::<Vec<_>>())
-        .iter()
-        .all(|s| *s < hello["seq"].as_u64().unwrap_or(0)));
+    assert_eq!(replay, expected, "oldest first, byte-identical, delivered frames included");
+    assert!(seqs(&replay.iter().map(|f| parse(f)).collect::<Vec<_>>()).iter().all(|s| *s < hello["seq"].as_u64().unwrap_or(0)));
     h.emit("graph.hint", &json!({"nodes": []}), "r");
-    assert_eq!(
-        seqs(&sends(&h.drain())),
-        [hello["seq"].as_u64().unwrap_or(0) + 1]
-    );
+    assert_eq!(seqs(&sends(&h.drain())), [hello["seq"].as_u64().unwrap_or(0) + 1]);
 }
 
 #[test]
@@ -484,20 +368,13 @@ fn c13_dark_emits() {
 
 #[test]
 fn c14_overflow() {
-    let mut h = Host::new(SessionConfig {
-        ring_max_frames: 25,
-        ..SessionConfig::default()
-    });
+    let mut h = Host::new(SessionConfig { ring_max_frames: 25, ..SessionConfig::default() });
     for _ in 0..84 {
         h.emit("graph.hint", &json!({"nodes": []}), "r");
     }
     assert_eq!(h.open()["seq"], 84);
     let out = sends(&h.recv(&ack(&json!([]), "run", None)));
-    let replay: Vec<Value> = out
-        .iter()
-        .filter(|f| f["payload"].get("gap").is_none())
-        .cloned()
-        .collect();
+    let replay: Vec<Value> = out.iter().filter(|f| f["payload"].get("gap").is_none()).cloned().collect();
     assert_eq!(seqs(&replay), (59..84).collect::<Vec<_>>());
     // Unlike PY, the TS-normative core marks the hole (Decision 1).
     assert_eq!(out.len(), 26);
@@ -506,10 +383,7 @@ fn c14_overflow() {
 
 #[test]
 fn c15_gap_marker() {
-    let mut h = Host::new(SessionConfig {
-        ring_max_frames: 20,
-        ..SessionConfig::default()
-    });
+    let mut h = Host::new(SessionConfig { ring_max_frames: 20, ..SessionConfig::default() });
     h.attach(&json!([]), "run");
     h.s.transport_closed(h.now);
     for _ in 0..200 {
@@ -518,41 +392,21 @@ fn c15_gap_marker() {
     assert_eq!(h.s.lost(), 180);
     h.until_connect();
     let hello = h.open();
-    let raw: Vec<String> = h
-        .recv(&ack(&json!([]), "run", None))
-        .into_iter()
-        .filter_map(|a| {
-            if let Action::Send(f) = a {
-                Some(f)
-            } else {
-                None
-            }
-        })
-        .collect();
+    let raw: Vec<String> = h.recv(&ack(&json!([]), "run", None)).into_iter().filter_map(|a| if let Action::Send(f) = a { Some(f) } else { None }).collect();
     let out: Vec<Value> = raw.iter().map(|f| parse(f)).collect();
     let marker = &out[0];
     assert_eq!(marker["type"], "graph.hint");
     assert_eq!(marker["runId"], "r");
     assert_eq!(marker["seq"], hello["seq"].as_u64().unwrap_or(0) + 1);
-    assert_eq!(
-        marker["payload"],
-        json!({"nodes": [], "gap": {"droppedCount": 180, "fromSeq": 1, "toSeq": 180, "reason": "buffer-overflow"}})
-    );
-    assert_eq!(
-        wirecontract::graphmind::parse_envelope_json(&raw[0]).kind(),
-        "ok",
-        "the marker is schema-valid"
-    );
+    assert_eq!(marker["payload"], json!({"nodes": [], "gap": {"droppedCount": 180, "fromSeq": 1, "toSeq": 180, "reason": "buffer-overflow"}}));
+    assert_eq!(wirecontract::graphmind::parse_envelope_json(&raw[0]).kind(), "ok", "the marker is schema-valid");
     assert_eq!(out[1]["seq"], 181, "the replay starts at toSeq + 1");
     assert_eq!(out.len(), 21);
 }
 
 #[test]
 fn c16_delivered_is_not_lost() {
-    let mut h = Host::new(SessionConfig {
-        ring_max_frames: 20,
-        ..SessionConfig::default()
-    });
+    let mut h = Host::new(SessionConfig { ring_max_frames: 20, ..SessionConfig::default() });
     h.attach(&json!([]), "run");
     for _ in 0..100 {
         h.emit("graph.hint", &json!({"nodes": []}), "r");
@@ -568,10 +422,7 @@ fn c16_delivered_is_not_lost() {
 
 #[test]
 fn c17_oversize_item() {
-    let mut h = Host::new(SessionConfig {
-        ring_max_bytes: 300,
-        ..SessionConfig::default()
-    });
+    let mut h = Host::new(SessionConfig { ring_max_bytes: 300, ..SessionConfig::default() });
     h.attach(&json!([]), "run");
     let big = json!({"nodeId": "n", "kind": "tool", "name": "n", "instanceId": "i", "input": "x".repeat(400)});
     let seq = h.emit("node.started", &big, "r");
@@ -584,10 +435,7 @@ fn c17_oversize_item() {
     h.until_connect();
     h.open();
     let out = sends(&h.recv(&ack(&json!([]), "run", None)));
-    assert_eq!(
-        out[0]["payload"]["gap"],
-        json!({"droppedCount": 1, "fromSeq": dark, "toSeq": dark, "reason": "buffer-overflow"})
-    );
+    assert_eq!(out[0]["payload"]["gap"], json!({"droppedCount": 1, "fromSeq": dark, "toSeq": dark, "reason": "buffer-overflow"}));
 }
 
 #[test]
@@ -597,25 +445,13 @@ fn c18_basic_pause() {
     let t = tool("lookup");
     h.started("r", &t, "call_1", None);
     h.drain();
-    let GateOutcome::Held(pid) = h.gate(PausePoint::Before, &t) else {
-        panic!("expected a hold")
-    };
+    let GateOutcome::Held(pid) = h.gate(PausePoint::Before, &t) else { panic!("expected a hold") };
     let paused = sends(&h.drain());
-    assert_eq!(
-        types(&paused),
-        ["exec.paused"],
-        "sent before the wait begins"
-    );
+    assert_eq!(types(&paused), ["exec.paused"], "sent before the wait begins");
     assert_eq!(paused[0]["payload"]["pauseId"], json!(pid));
     let out = h.recv(&resume(&pid, "continue"));
     assert_eq!(types(&sends(&out)), ["exec.resumed"]);
-    assert!(matches!(
-        out.last(),
-        Some(Action::Release {
-            decision: Decision::Continue,
-            ..
-        })
-    ));
+    assert!(matches!(out.last(), Some(Action::Release { decision: Decision::Continue, .. })));
     let finished = h.finished("r", "tool:lookup", "call_1");
     assert!(finished["seq"].as_u64() > sends(&out)[0]["seq"].as_u64());
 }
@@ -623,10 +459,7 @@ fn c18_basic_pause() {
 #[test]
 fn c19_matchers() {
     let mut h = Host::default();
-    h.attach(
-        &json!([{}, {"name": "summarize", "point": "after"}, {"point": "error"}]),
-        "run",
-    );
+    h.attach(&json!([{}, {"name": "summarize", "point": "after"}, {"point": "error"}]), "run");
     let span = GateNode::new("agent:plan", NodeKind::Agent, "plan");
     let hold = |h: &mut Host, p, n: &GateNode| match h.gate(p, n) {
         GateOutcome::Held(id) => {
@@ -646,16 +479,8 @@ fn c19_matchers() {
 fn c20_step_mode() {
     let mut h = Host::default();
     h.attach(&json!([]), "step");
-    for node in [
-        tool("t"),
-        GateNode::new("agent:a", NodeKind::Agent, "a"),
-        GateNode::new("llm:m", NodeKind::Llm, "m"),
-    ] {
-        for (point, holds) in [
-            (PausePoint::Before, true),
-            (PausePoint::After, false),
-            (PausePoint::Error, true),
-        ] {
+    for node in [tool("t"), GateNode::new("agent:a", NodeKind::Agent, "a"), GateNode::new("llm:m", NodeKind::Llm, "m")] {
+        for (point, holds) in [(PausePoint::Before, true), (PausePoint::After, false), (PausePoint::Error, true)] {
             match h.gate(point, &node) {
                 GateOutcome::Held(id) => {
                     assert!(holds, "{point:?}");
@@ -677,30 +502,16 @@ fn c21_controls_in_arrival_order() {
         vframe("mode.set", "*", &json!({"mode": "run"})),
         vframe("breakpoint.set", "*", &json!({"matcher": m})),
         vframe("breakpoint.set", "*", &json!({"matcher": m})),
-        vframe(
-            "breakpoint.clear",
-            "*",
-            &json!({"matcher": {"name": "never-set"}}),
-        ),
+        vframe("breakpoint.clear", "*", &json!({"matcher": {"name": "never-set"}})),
         vframe("mode.set", "*", &json!({"mode": "turbo"})),
     ] {
         h.recv(&f);
     }
     h.recv(&resume(&pid, "continue"));
     assert_eq!(h.s.mode(), RunMode::Run, "step→run applied, turbo ignored");
-    assert_eq!(
-        h.s.breakpoints().len(),
-        1,
-        "the duplicate set is deduplicated"
-    );
-    assert_eq!(
-        h.gate(PausePoint::Before, &tool("t")),
-        GateOutcome::Continue
-    );
-    assert!(matches!(
-        h.gate(PausePoint::After, &tool("t")),
-        GateOutcome::Held(_)
-    ));
+    assert_eq!(h.s.breakpoints().len(), 1, "the duplicate set is deduplicated");
+    assert_eq!(h.gate(PausePoint::Before, &tool("t")), GateOutcome::Continue);
+    assert!(matches!(h.gate(PausePoint::After, &tool("t")), GateOutcome::Held(_)));
 }
 
 impl Host {
@@ -715,10 +526,7 @@ impl Host {
 fn c22_concurrent_holds() {
     let mut h = Host::default();
     h.attach(&json!([{"kind": "tool"}]), "run");
-    let ids: Vec<String> = ["a", "b", "c"]
-        .iter()
-        .map(|n| h.held(PausePoint::Before, &tool(n)))
-        .collect();
+    let ids: Vec<String> = ["a", "b", "c"].iter().map(|n| h.held(PausePoint::Before, &tool(n))).collect();
     h.drain();
     let mut got = Vec::new();
     for id in ids.iter().rev() {
@@ -751,9 +559,7 @@ fn c24_malformed_resume() {
     neg_seq["seq"] = json!(-1);
     for f in [no_action, neg_seq.to_string()] {
         let out = h.recv(&f);
-        assert!(out
-            .iter()
-            .all(|a| matches!(a, Action::Warn(w) if w.rule == "invalid-frame")));
+        assert!(out.iter().all(|a| matches!(a, Action::Warn(w) if w.rule == "invalid-frame")));
     }
     assert_eq!(h.s.held_pause_ids(), [pid]);
 }
@@ -774,16 +580,9 @@ fn c26_resume_details() {
     let mut h = Host::default();
     h.attach(&json!([{"kind": "tool"}]), "run");
     let pid = h.held(PausePoint::Before, &tool("t"));
-    let out = h.recv(&vframe(
-        "exec.resume",
-        "*",
-        &json!({"pauseId": pid, "action": "continue", "output": {"ignored": 1}}),
-    ));
+    let out = h.recv(&vframe("exec.resume", "*", &json!({"pauseId": pid, "action": "continue", "output": {"ignored": 1}})));
     assert_eq!(releases(&out)[0].1, Decision::Continue);
-    assert_eq!(
-        sends(&out)[0]["payload"],
-        json!({"pauseId": pid, "action": "continue"})
-    );
+    assert_eq!(sends(&out)[0]["payload"], json!({"pauseId": pid, "action": "continue"}));
 }
 
 #[test]
@@ -796,14 +595,8 @@ fn c27_mid_stream_gm_mismatch() {
     bad["gm"] = json!(2);
     let out = h.recv(&bad.to_string());
     assert_eq!(closes(&out), 1);
-    assert!(
-        sends(&out).is_empty(),
-        "detached: exec.resumed is buffered for the replay"
-    );
-    assert_eq!(
-        releases(&out),
-        [(pid, Decision::Continue, ReleaseCause::Disconnect)]
-    );
+    assert!(sends(&out).is_empty(), "detached: exec.resumed is buffered for the replay");
+    assert_eq!(releases(&out), [(pid, Decision::Continue, ReleaseCause::Disconnect)]);
     assert_eq!(h.s.state(), ConnState::Idle);
 }
 
@@ -818,27 +611,17 @@ fn c28_inject() {
     let out = h.recv(&frame);
     let expected = RawJson::from_json(r#"{"answer":[1,2.50,"x"]}"#).ok();
     assert_eq!(releases(&out)[0].1, Decision::Inject { output: expected });
-    assert_eq!(
-        sends(&out)[0]["payload"],
-        json!({"pauseId": pid, "action": "inject"})
-    );
+    assert_eq!(sends(&out)[0]["payload"], json!({"pauseId": pid, "action": "inject"}));
     let pid = h.held(PausePoint::Before, &tool("t"));
     let out = h.recv(&resume(&pid, "inject"));
-    assert_eq!(
-        releases(&out)[0].1,
-        Decision::Inject { output: None },
-        "inject of no value"
-    );
+    assert_eq!(releases(&out)[0].1, Decision::Inject { output: None }, "inject of no value");
 }
 
 #[test]
 fn c29_retry_at_error() {
     let mut h = Host::default();
     h.attach(&json!([{"point": "error"}]), "run");
-    let t = GateNode {
-        instance_id: Some("call_1".into()),
-        ..tool("t")
-    };
+    let t = GateNode { instance_id: Some("call_1".into()), ..tool("t") };
     h.started("r", &t, "call_1", None);
     let err = json!({"nodeId": "tool:t", "instanceId": "call_1", "error": {"name": "E", "message": "boom"}});
     h.emit("node.error", &err, "r");
@@ -848,9 +631,7 @@ fn c29_retry_at_error() {
     assert_eq!(releases(&out)[0].1, Decision::Retry);
     // The adapter re-runs the body: a new node.error, a new pause, no new node.started.
     h.emit("node.error", &err, "r");
-    let GateOutcome::Held(second) = h.gate(PausePoint::Error, &t) else {
-        panic!("expected a hold")
-    };
+    let GateOutcome::Held(second) = h.gate(PausePoint::Error, &t) else { panic!("expected a hold") };
     assert_ne!(first, second);
     let frames = sends(&h.drain());
     assert_eq!(types(&frames), ["node.error", "exec.paused"]);
@@ -860,27 +641,17 @@ fn c29_retry_at_error() {
 #[test]
 fn c30_retry_at_after_retry_at_before() {
     let mut h = Host::default();
-    h.attach(
-        &json!([{"kind": "tool", "point": "after"}, {"kind": "tool"}]),
-        "run",
-    );
+    h.attach(&json!([{"kind": "tool", "point": "after"}, {"kind": "tool"}]), "run");
     let t = tool("t");
     let a1 = h.held(PausePoint::After, &t);
-    assert_eq!(
-        releases(&h.recv(&resume(&a1, "retry")))[0].1,
-        Decision::Retry
-    );
+    assert_eq!(releases(&h.recv(&resume(&a1, "retry")))[0].1, Decision::Retry);
     let a2 = h.held(PausePoint::After, &t);
     assert_ne!(a1, a2, "the re-run pauses at after again");
     h.recv(&resume(&a2, "continue"));
     let b = h.held(PausePoint::Before, &t);
     let out = h.recv(&resume(&b, "retry"));
     assert_eq!(sends(&out)[0]["payload"]["action"], "retry");
-    assert_eq!(
-        releases(&out)[0].1,
-        Decision::Retry,
-        "the adapter treats retry at before as continue (§3.7)"
-    );
+    assert_eq!(releases(&out)[0].1, Decision::Retry, "the adapter treats retry at before as continue (§3.7)");
 }
 
 #[test]
@@ -892,27 +663,10 @@ fn c31_abort() {
     let out = h.recv(&resume(&pid, "abort"));
     assert_eq!(types(&sends(&out)), ["exec.resumed"]);
     assert_eq!(sends(&out)[0]["payload"]["action"], "abort");
-    let abort_at = out
-        .iter()
-        .position(|a| matches!(a, Action::AbortRun { run_id } if run_id == "r"));
-    let release_at = out.iter().position(|a| {
-        matches!(
-            a,
-            Action::Release {
-                decision: Decision::Abort,
-                ..
-            }
-        )
-    });
-    assert!(
-        abort_at.is_some() && abort_at < release_at,
-        "the run is aborted before the adapter sees the decision"
-    );
-    h.emit(
-        "node.finished",
-        &json!({"nodeId": "tool:t", "durationMs": 0, "status": "aborted"}),
-        "r",
-    );
+    let abort_at = out.iter().position(|a| matches!(a, Action::AbortRun { run_id } if run_id == "r"));
+    let release_at = out.iter().position(|a| matches!(a, Action::Release { decision: Decision::Abort, .. }));
+    assert!(abort_at.is_some() && abort_at < release_at, "the run is aborted before the adapter sees the decision");
+    h.emit("node.finished", &json!({"nodeId": "tool:t", "durationMs": 0, "status": "aborted"}), "r");
     h.emit("run.finished", &json!({"status": "aborted"}), "r");
     assert_eq!(types(&sends(&h.drain())), ["node.finished", "run.finished"]);
 }
@@ -921,17 +675,8 @@ fn c31_abort() {
 fn c32_loop_hold() {
     let mut h = Host::default();
     h.attach(&json!([]), "run");
-    h.emit(
-        "run.started",
-        &json!({"app": "a", "sdk": {"name": "s", "version": "1"}}),
-        "r",
-    );
-    h.started(
-        "r",
-        &GateNode::new("agent:root", NodeKind::Agent, "root"),
-        "r",
-        None,
-    );
+    h.emit("run.started", &json!({"app": "a", "sdk": {"name": "s", "version": "1"}}), "r");
+    h.started("r", &GateNode::new("agent:root", NodeKind::Agent, "root"), "r", None);
     let t = tool("search");
     let call = |h: &mut Host, i: u32, input: &str| {
         let p = json!({"nodeId": "tool:search", "kind": "tool", "name": "search", "instanceId": format!("call_{i}"), "input": {"q": input, "_meta": i}});
@@ -954,19 +699,12 @@ fn c32_loop_hold() {
         assert_eq!(p["payload"]["loop"]["lastSeq"], last);
     }
     call(&mut h, 5, "different");
-    assert_eq!(
-        h.gate(PausePoint::Before, &t),
-        GateOutcome::Continue,
-        "a different input starts a new streak"
-    );
+    assert_eq!(h.gate(PausePoint::Before, &t), GateOutcome::Continue, "a different input starts a new streak");
 }
 
 #[test]
 fn c33_pause_timeout() {
-    let mut h = Host::new(SessionConfig {
-        pause_timeout_ms: Some(500),
-        ..SessionConfig::default()
-    });
+    let mut h = Host::new(SessionConfig { pause_timeout_ms: Some(500), ..SessionConfig::default() });
     h.attach(&json!([{"kind": "tool"}]), "run");
     let t = tool("t");
     h.started("r", &t, "call_1", None);
@@ -974,23 +712,10 @@ fn c33_pause_timeout() {
     h.drain();
     assert_eq!(h.s.poll_timeout(), Some(h.now + 500));
     let out = h.tick(500);
-    assert_eq!(
-        sends(&out)[0]["payload"],
-        json!({"pauseId": pid, "action": "continue"}),
-        "sent live"
-    );
-    assert_eq!(
-        releases(&out),
-        [(pid.clone(), Decision::Continue, ReleaseCause::Timeout)]
-    );
-    assert!(
-        h.recv(&resume(&pid, "continue")).is_empty(),
-        "a late resume is ignored"
-    );
-    assert_eq!(
-        h.finished("r", "tool:t", "call_1")["payload"]["heldMs"],
-        500.0
-    );
+    assert_eq!(sends(&out)[0]["payload"], json!({"pauseId": pid, "action": "continue"}), "sent live");
+    assert_eq!(releases(&out), [(pid.clone(), Decision::Continue, ReleaseCause::Timeout)]);
+    assert!(h.recv(&resume(&pid, "continue")).is_empty(), "a late resume is ignored");
+    assert_eq!(h.finished("r", "tool:t", "call_1")["payload"]["heldMs"], 500.0);
 }
 
 #[test]
@@ -1001,36 +726,16 @@ fn c34_disconnect_while_held() {
     h.drain();
     h.s.transport_closed(h.now);
     let out = h.drain();
-    assert_eq!(
-        releases(&out),
-        [(pid.clone(), Decision::Continue, ReleaseCause::Disconnect)],
-        "released at once"
-    );
+    assert_eq!(releases(&out), [(pid.clone(), Decision::Continue, ReleaseCause::Disconnect)], "released at once");
     assert!(sends(&out).is_empty());
-    assert!(
-        h.s.breakpoints().is_empty() && h.s.mode() == RunMode::Run,
-        "disarmed"
-    );
+    assert!(h.s.breakpoints().is_empty() && h.s.mode() == RunMode::Run, "disarmed");
     h.until_connect();
     let hello = h.open();
     let replay = sends(&h.recv(&ack(&json!([]), "run", None)));
-    let resumed = replay
-        .iter()
-        .find(|f| f["type"] == "exec.resumed")
-        .expect("exec.resumed replayed");
-    assert_eq!(
-        resumed["payload"],
-        json!({"pauseId": pid, "action": "continue"})
-    );
-    assert!(
-        resumed["seq"].as_u64() < hello["seq"].as_u64(),
-        "its seq predates the new hello"
-    );
-    assert_eq!(
-        h.gate(PausePoint::Before, &tool("t")),
-        GateOutcome::Continue,
-        "the next ack armed []"
-    );
+    let resumed = replay.iter().find(|f| f["type"] == "exec.resumed").expect("exec.resumed replayed");
+    assert_eq!(resumed["payload"], json!({"pauseId": pid, "action": "continue"}));
+    assert!(resumed["seq"].as_u64() < hello["seq"].as_u64(), "its seq predates the new hello");
+    assert_eq!(h.gate(PausePoint::Before, &tool("t")), GateOutcome::Continue, "the next ack armed []");
 }
 
 #[test]
@@ -1042,25 +747,11 @@ fn c35_dispose_while_held() {
     h.s.dispose(h.now);
     let out = h.drain();
     let send_at = out.iter().position(|a| matches!(a, Action::Send(_)));
-    let close_at = out
-        .iter()
-        .position(|a| matches!(a, Action::Close { code: 1000, .. }));
-    assert!(
-        send_at.is_some() && send_at < close_at,
-        "exec.resumed live, then close 1000"
-    );
-    assert_eq!(
-        sends(&out)[0]["payload"],
-        json!({"pauseId": pid, "action": "continue"})
-    );
-    assert_eq!(
-        releases(&out),
-        [(pid, Decision::Continue, ReleaseCause::Dispose)]
-    );
-    assert_eq!(
-        h.gate(PausePoint::Before, &tool("t")),
-        GateOutcome::Continue
-    );
+    let close_at = out.iter().position(|a| matches!(a, Action::Close { code: 1000, .. }));
+    assert!(send_at.is_some() && send_at < close_at, "exec.resumed live, then close 1000");
+    assert_eq!(sends(&out)[0]["payload"], json!({"pauseId": pid, "action": "continue"}));
+    assert_eq!(releases(&out), [(pid, Decision::Continue, ReleaseCause::Dispose)]);
+    assert_eq!(h.gate(PausePoint::Before, &tool("t")), GateOutcome::Continue);
 }
 
 #[test]
@@ -1071,10 +762,7 @@ fn c36_cancelled_waiter() {
     h.drain();
     assert!(h.s.cancel(&pid, h.now));
     let out = h.drain();
-    assert_eq!(
-        sends(&out)[0]["payload"],
-        json!({"pauseId": pid, "action": "continue"})
-    );
+    assert_eq!(sends(&out)[0]["payload"], json!({"pauseId": pid, "action": "continue"}));
     assert_eq!(releases(&out)[0].2, ReleaseCause::Cancel);
     assert!(!h.s.cancel(&pid, h.now));
 }
@@ -1098,24 +786,10 @@ fn c37_held_ms_union() {
     h.now += 10;
     h.recv(&resume(&p2, "continue"));
     h.drain();
-    assert_eq!(
-        h.finished("r", "tool:one", "call_1")["payload"]["heldMs"],
-        10.0
-    );
-    assert_eq!(
-        h.finished("r", "tool:two", "call_2")["payload"]["heldMs"],
-        15.0
-    );
-    assert_eq!(
-        h.finished("r", "agent:span", "span_1")["payload"]["heldMs"],
-        10.0,
-        "only its own child's hold"
-    );
-    assert_eq!(
-        h.finished("r", "agent:root", "r")["payload"]["heldMs"],
-        20.0,
-        "the union, not the sum 25"
-    );
+    assert_eq!(h.finished("r", "tool:one", "call_1")["payload"]["heldMs"], 10.0);
+    assert_eq!(h.finished("r", "tool:two", "call_2")["payload"]["heldMs"], 15.0);
+    assert_eq!(h.finished("r", "agent:span", "span_1")["payload"]["heldMs"], 10.0, "only its own child's hold");
+    assert_eq!(h.finished("r", "agent:root", "r")["payload"]["heldMs"], 20.0, "the union, not the sum 25");
 }
 
 #[test]
@@ -1132,10 +806,7 @@ fn c38_fast_reconnect() {
         delays.push(at - last);
         h.now = at;
         h.s.handle_timeout(h.now);
-        assert!(h
-            .drain()
-            .iter()
-            .any(|a| matches!(a, Action::Connect { .. })));
+        assert!(h.drain().iter().any(|a| matches!(a, Action::Connect { .. })));
         h.s.transport_failed(h.now);
         last = h.now;
     }
@@ -1151,41 +822,22 @@ fn c38_fast_reconnect() {
 
 #[test]
 fn c39_disabled_session() {
-    let mut h = Host::new(SessionConfig {
-        enabled: false,
-        ..SessionConfig::default()
-    });
+    let mut h = Host::new(SessionConfig { enabled: false, ..SessionConfig::default() });
     let w = h.s.ready(h.now, None);
-    assert_eq!(
-        h.gate(PausePoint::Before, &tool("t")),
-        GateOutcome::Continue
-    );
-    assert_eq!(
-        h.s.emit_json("graph.hint", r#"{"nodes":[]}"#, None, h.now),
-        Ok(None)
-    );
-    assert_eq!(
-        h.drain(),
-        [Action::ReadySettled {
-            waiter: w,
-            attached: false
-        }],
-        "no Connect"
-    );
+    assert_eq!(h.gate(PausePoint::Before, &tool("t")), GateOutcome::Continue);
+    assert_eq!(h.s.emit_json("graph.hint", r#"{"nodes":[]}"#, None, h.now), Ok(None));
+    assert_eq!(h.drain(), [Action::ReadySettled { waiter: w, attached: false }], "no Connect");
     assert_eq!(h.s.poll_timeout(), None);
 }
 
 // ----- viewer side (§5) -----------------------------------------------------------------------
 
 fn app_frame(seq: u64, run: &str, ty: &str, payload: &Value) -> Vec<u8> {
-    json!({"gm": 1, "seq": seq, "ts": 1, "runId": run, "type": ty, "payload": payload})
-        .to_string()
-        .into_bytes()
+    json!({"gm": 1, "seq": seq, "ts": 1, "runId": run, "type": ty, "payload": payload}).to_string().into_bytes()
 }
 
 fn hello_frame(seq: u64, token: Option<&str>) -> Vec<u8> {
-    let mut p =
-        json!({"versions": {"protocol": 1, "client": "t"}, "capabilities": ["pause", "step"]});
+    let mut p = json!({"versions": {"protocol": 1, "client": "t"}, "capabilities": ["pause", "step"]});
     if let Some(t) = token {
         p["resumeToken"] = json!(t);
     }
@@ -1193,12 +845,7 @@ fn hello_frame(seq: u64, token: Option<&str>) -> Vec<u8> {
 }
 
 fn paused_frame(seq: u64, pause: &str) -> Vec<u8> {
-    app_frame(
-        seq,
-        "r",
-        "exec.paused",
-        &json!({"pauseId": pause, "nodeId": "n", "point": "before"}),
-    )
+    app_frame(seq, "r", "exec.paused", &json!({"pauseId": pause, "nodeId": "n", "point": "before"}))
 }
 
 fn vdrain(v: &mut ViewerSession) -> Vec<ViewerAction> {
@@ -1206,16 +853,7 @@ fn vdrain(v: &mut ViewerSession) -> Vec<ViewerAction> {
 }
 
 fn vsends(actions: &[ViewerAction]) -> Vec<(ConnectionId, Value)> {
-    actions
-        .iter()
-        .filter_map(|a| {
-            if let ViewerAction::Send { conn, frame } = a {
-                Some((*conn, parse(frame)))
-            } else {
-                None
-            }
-        })
-        .collect()
+    actions.iter().filter_map(|a| if let ViewerAction::Send { conn, frame } = a { Some((*conn, parse(frame))) } else { None }).collect()
 }
 
 #[test]
@@ -1225,27 +863,14 @@ fn v01_handshake_acks_every_hello_with_the_full_state() {
     v.frame_received(c1, &hello_frame(0, None), 5);
     let out = vsends(&vdrain(&mut v));
     let ack = &out[0].1;
-    assert_eq!(
-        (
-            ack["seq"].clone(),
-            ack["runId"].clone(),
-            ack["type"].clone()
-        ),
-        (json!(0), json!("*"), json!("hello.ack"))
-    );
+    assert_eq!((ack["seq"].clone(), ack["runId"].clone(), ack["type"].clone()), (json!(0), json!("*"), json!("hello.ack")));
     assert_eq!(ack["payload"]["breakpoints"], json!([{"point": "error"}]));
     assert_eq!(ack["payload"]["mode"], "run");
     assert_eq!(ack["payload"]["capabilities"], json!(["pause", "step"]));
-    assert_eq!(
-        wirecontract::graphmind::parse_envelope_json(&ack.to_string()).kind(),
-        "ok"
-    );
+    assert_eq!(wirecontract::graphmind::parse_envelope_json(&ack.to_string()).kind(), "ok");
     let minted = ack["payload"]["sessionToken"].clone();
     v.frame_received(c2, &hello_frame(7, Some("tok-A")), 5);
-    assert_eq!(
-        vsends(&vdrain(&mut v))[0].1["payload"]["sessionToken"],
-        "tok-A"
-    );
+    assert_eq!(vsends(&vdrain(&mut v))[0].1["payload"]["sessionToken"], "tok-A");
     v.frame_received(c3, &hello_frame(7, Some(&"x".repeat(129))), 5);
     let long = vsends(&vdrain(&mut v))[0].1["payload"]["sessionToken"].clone();
     assert_ne!(long, json!("x".repeat(129)));
@@ -1268,28 +893,9 @@ fn v02_dedup_by_run_and_seq_outlives_the_connection() {
     v.frame_received(c2, &hint(6), 3);
     let accepted: Vec<(ConnectionId, u64, bool)> = vdrain(&mut v)
         .into_iter()
-        .filter_map(|a| {
-            if let ViewerAction::FrameAccepted {
-                conn,
-                envelope,
-                replayed,
-            } = a
-            {
-                Some((conn, envelope.seq, replayed))
-            } else {
-                None
-            }
-        })
+        .filter_map(|a| if let ViewerAction::FrameAccepted { conn, envelope, replayed } = a { Some((conn, envelope.seq, replayed)) } else { None })
         .collect();
-    assert_eq!(
-        accepted,
-        [
-            (c1, 1, false),
-            (c1, 2, false),
-            (c2, 3, true),
-            (c2, 6, false)
-        ]
-    );
+    assert_eq!(accepted, [(c1, 1, false), (c1, 2, false), (c2, 3, true), (c2, 6, false)]);
 }
 
 #[test]
@@ -1298,72 +904,31 @@ fn v03_pause_bookkeeping_and_routing() {
     let (c1, c2) = (ConnectionId(1), ConnectionId(2));
     v.frame_received(c1, &hello_frame(0, None), 1);
     v.frame_received(c1, &paused_frame(1, "p1"), 1);
-    assert!(vdrain(&mut v)
-        .iter()
-        .any(|a| matches!(a, ViewerAction::PauseOpened { pause_id, .. } if pause_id == "p1")));
-    v.resume("p1", ResumeAction::Continue, None, None, 2)
-        .expect("open");
+    assert!(vdrain(&mut v).iter().any(|a| matches!(a, ViewerAction::PauseOpened { pause_id, .. } if pause_id == "p1")));
+    v.resume("p1", ResumeAction::Continue, None, None, 2).expect("open");
     let sent = vsends(&vdrain(&mut v));
     assert_eq!(sent[0].0, c1);
-    assert_eq!(
-        (
-            sent[0].1["type"].clone(),
-            sent[0].1["runId"].clone(),
-            sent[0].1["seq"].clone()
-        ),
-        (json!("exec.resume"), json!("r"), json!(1))
-    );
-    v.frame_received(
-        c1,
-        &app_frame(
-            2,
-            "r",
-            "exec.refused",
-            &json!({"pauseId": "p1", "code": "placeholder"}),
-        ),
-        2,
-    );
+    assert_eq!((sent[0].1["type"].clone(), sent[0].1["runId"].clone(), sent[0].1["seq"].clone()), (json!("exec.resume"), json!("r"), json!(1)));
+    v.frame_received(c1, &app_frame(2, "r", "exec.refused", &json!({"pauseId": "p1", "code": "placeholder"})), 2);
     assert_eq!(v.open_pauses(), ["p1"], "a refusal leaves the pause open");
-    v.frame_received(
-        c1,
-        &app_frame(
-            3,
-            "r",
-            "exec.resumed",
-            &json!({"pauseId": "p1", "action": "continue"}),
-        ),
-        2,
-    );
+    v.frame_received(c1, &app_frame(3, "r", "exec.resumed", &json!({"pauseId": "p1", "action": "continue"})), 2);
     assert!(vdrain(&mut v).iter().any(|a| matches!(a, ViewerAction::PauseClosed { pause_id, action: ResumeAction::Continue } if pause_id == "p1")));
-    assert_eq!(
-        v.resume("p1", ResumeAction::Continue, None, None, 3),
-        Err(wirecontract::graphmind::session::ResumeError::UnknownPause)
-    );
+    assert_eq!(v.resume("p1", ResumeAction::Continue, None, None, 3), Err(wirecontract::graphmind::session::ResumeError::UnknownPause));
     // Disconnect releases by fail-open; the replayed exec.paused is never resumable.
     v.frame_received(c1, &paused_frame(4, "p2"), 3);
     v.connection_closed(c1, 4);
-    assert!(vdrain(&mut v)
-        .iter()
-        .any(|a| matches!(a, ViewerAction::PauseReleased { pause_id, .. } if pause_id == "p2")));
-    assert_eq!(
-        v.resume("p2", ResumeAction::Continue, None, None, 4),
-        Err(wirecontract::graphmind::session::ResumeError::ReleasedByDisconnect)
-    );
+    assert!(vdrain(&mut v).iter().any(|a| matches!(a, ViewerAction::PauseReleased { pause_id, .. } if pause_id == "p2")));
+    assert_eq!(v.resume("p2", ResumeAction::Continue, None, None, 4), Err(wirecontract::graphmind::session::ResumeError::ReleasedByDisconnect));
     v.frame_received(c2, &hello_frame(9, None), 5);
     v.frame_received(c2, &paused_frame(8, "p3"), 5);
-    assert!(!vdrain(&mut v)
-        .iter()
-        .any(|a| matches!(a, ViewerAction::PauseOpened { .. })));
+    assert!(!vdrain(&mut v).iter().any(|a| matches!(a, ViewerAction::PauseOpened { .. })));
     assert!(v.open_pauses().is_empty());
     // A resume that is never answered times out.
     v.frame_received(c2, &paused_frame(10, "p4"), 5);
-    v.resume("p4", ResumeAction::Abort, None, None, 5)
-        .expect("open");
+    v.resume("p4", ResumeAction::Abort, None, None, 5).expect("open");
     vdrain(&mut v);
     v.handle_timeout(5 + 5000);
-    assert!(vdrain(&mut v).contains(&ViewerAction::ResumeTimedOut {
-        pause_id: "p4".into()
-    }));
+    assert!(vdrain(&mut v).contains(&ViewerAction::ResumeTimedOut { pause_id: "p4".into() }));
 }
 
 #[test]
@@ -1379,16 +944,8 @@ fn v04_broadcast_and_version_mismatch() {
     assert!(!v.set_breakpoint(m, 2), "deduplicated");
     v.set_mode(RunMode::Step, 2);
     let out = vsends(&vdrain(&mut v));
-    let summary: Vec<(ConnectionId, String, String)> = out
-        .iter()
-        .map(|(c, f)| {
-            (
-                *c,
-                f["type"].as_str().unwrap_or_default().into(),
-                f["runId"].as_str().unwrap_or_default().into(),
-            )
-        })
-        .collect();
+    let summary: Vec<(ConnectionId, String, String)> =
+        out.iter().map(|(c, f)| (*c, f["type"].as_str().unwrap_or_default().into(), f["runId"].as_str().unwrap_or_default().into())).collect();
     assert_eq!(
         summary,
         [
@@ -1401,9 +958,7 @@ fn v04_broadcast_and_version_mismatch() {
     let mut bad = parse(std::str::from_utf8(&hello_frame(1, None)).unwrap_or_default());
     bad["gm"] = json!(2);
     v.frame_received(c1, bad.to_string().as_bytes(), 3);
-    assert!(vdrain(&mut v)
-        .iter()
-        .any(|a| matches!(a, ViewerAction::Close { conn, code: 1002, .. } if *conn == c1)));
+    assert!(vdrain(&mut v).iter().any(|a| matches!(a, ViewerAction::Close { conn, code: 1002, .. } if *conn == c1)));
 }
 
 /// App and viewer wired back to back: a host loop carrying each side's actions to the other.
@@ -1431,21 +986,13 @@ impl Loopback {
                         self.viewer.connection_opened(c);
                         self.app.transport_opened(self.now);
                     }
-                    Action::Send(f) => self.viewer.frame_received(
-                        self.conn.unwrap_or(ConnectionId(0)),
-                        f.as_bytes(),
-                        self.now,
-                    ),
+                    Action::Send(f) => self.viewer.frame_received(self.conn.unwrap_or(ConnectionId(0)), f.as_bytes(), self.now),
                     Action::Close { .. } => {
                         if let Some(c) = self.conn.take() {
                             self.viewer.connection_closed(c, self.now);
                         }
                     }
-                    Action::Release {
-                        pause_id,
-                        decision,
-                        cause,
-                    } => self.released.push((pause_id, decision, cause)),
+                    Action::Release { pause_id, decision, cause } => self.released.push((pause_id, decision, cause)),
                     _ => {}
                 }
             }
@@ -1477,10 +1024,7 @@ impl Loopback {
 fn v05_loopback_app_and_viewer() {
     let mut l = Loopback {
         app: AppSession::new(SessionConfig::default()),
-        viewer: ViewerSession::new(ViewerConfig {
-            breakpoints: vec![],
-            ..ViewerConfig::default()
-        }),
+        viewer: ViewerSession::new(ViewerConfig { breakpoints: vec![], ..ViewerConfig::default() }),
         conn: None,
         next_conn: 0,
         now: 10,
@@ -1490,66 +1034,37 @@ fn v05_loopback_app_and_viewer() {
     l.app.ready(l.now, None);
     l.pump();
     assert!(l.app.is_attached());
-    l.viewer.set_breakpoint(
-        wirecontract::graphmind::BreakpointMatcher::new(Some(NodeKind::Tool), None, None),
-        l.now,
-    );
+    l.viewer.set_breakpoint(wirecontract::graphmind::BreakpointMatcher::new(Some(NodeKind::Tool), None, None), l.now);
     l.pump();
-    let GateOutcome::Held(p1) = l.app.gate(PausePoint::Before, &tool("t"), Some("r"), l.now) else {
-        panic!("hold after broadcast")
-    };
+    let GateOutcome::Held(p1) = l.app.gate(PausePoint::Before, &tool("t"), Some("r"), l.now) else { panic!("hold after broadcast") };
     l.pump();
-    l.viewer
-        .resume(&p1, ResumeAction::Continue, None, None, l.now)
-        .expect("open on the viewer");
+    l.viewer.resume(&p1, ResumeAction::Continue, None, None, l.now).expect("open on the viewer");
     l.pump();
     assert_eq!(l.released, [(p1, Decision::Continue, ReleaseCause::Resume)]);
     // Disconnect while held: fail-open on both sides; the replay is deduplicated.
-    l.viewer.set_breakpoint(
-        wirecontract::graphmind::BreakpointMatcher::new(Some(NodeKind::Llm), None, None),
-        l.now,
-    );
+    l.viewer.set_breakpoint(wirecontract::graphmind::BreakpointMatcher::new(Some(NodeKind::Llm), None, None), l.now);
     l.pump();
-    let GateOutcome::Held(p2) = l.app.gate(PausePoint::Before, &tool("t"), Some("r"), l.now) else {
-        panic!("hold")
-    };
+    let GateOutcome::Held(p2) = l.app.gate(PausePoint::Before, &tool("t"), Some("r"), l.now) else { panic!("hold") };
     l.pump();
     l.viewer_events.clear();
     l.drop_connection();
-    assert!(l
-        .viewer_events
-        .iter()
-        .any(|a| matches!(a, ViewerAction::PauseReleased { pause_id, .. } if *pause_id == p2)));
+    assert!(l.viewer_events.iter().any(|a| matches!(a, ViewerAction::PauseReleased { pause_id, .. } if *pause_id == p2)));
     l.now = l.app.poll_timeout().unwrap_or(l.now);
     l.app.handle_timeout(l.now);
     l.pump();
     assert!(l.app.is_attached());
-    assert_eq!(
-        l.app.breakpoints().len(),
-        2,
-        "the new ack armed the viewer's full set"
-    );
-    let replayed: Vec<(String, bool)> = l
-        .viewer_events
-        .iter()
-        .filter_map(|a| {
-            if let ViewerAction::FrameAccepted {
-                envelope, replayed, ..
-            } = a
-            {
-                Some((envelope.message_type().to_owned(), *replayed))
-            } else {
-                None
-            }
-        })
-        .collect();
-    assert_eq!(
-        replayed,
-        [("exec.resumed".to_owned(), true)],
-        "only the unseen exec.resumed is new"
-    );
-    assert!(l
-        .viewer_events
-        .iter()
-        .any(|a| matches!(a, ViewerAction::PauseClosed { pause_id, .. } if *pause_id == p2)));
+    assert_eq!(l.app.breakpoints().len(), 2, "the new ack armed the viewer's full set");
+    let replayed: Vec<(String, bool)> =
+        l.viewer_events
+            .iter()
+            .filter_map(|a| {
+                if let ViewerAction::FrameAccepted { envelope, replayed, .. } = a {
+                    Some((envelope.message_type().to_owned(), *replayed))
+                } else {
+                    None
+                }
+            })
+            .collect();
+    assert_eq!(replayed, [("exec.resumed".to_owned(), true)], "only the unseen exec.resumed is new");
+    assert!(l.viewer_events.iter().any(|a| matches!(a, ViewerAction::PauseClosed { pause_id, .. } if *pause_id == p2)));
 }

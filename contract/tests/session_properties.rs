@@ -12,9 +12,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use wirecontract::graphmind::session::{
-    Action, AppSession, GateNode, GateOutcome, LoopGuardConfig, LoopMode, SessionConfig,
-};
+use wirecontract::graphmind::session::{Action, AppSession, GateNode, GateOutcome, LoopGuardConfig, LoopMode, SessionConfig};
 use wirecontract::graphmind::{should_pause, BreakpointMatcher, NodeKind, PausePoint, RunMode};
 
 #[derive(Debug, Clone)]
@@ -64,8 +62,7 @@ const ACTIONS: [&str; 4] = ["continue", "retry", "inject", "abort"];
 
 fn matcher(bits: u8) -> BreakpointMatcher {
     let kind = [None, Some(NodeKind::Tool), Some(NodeKind::Llm)][usize::from(bits % 3)];
-    let point =
-        [None, Some(PausePoint::After), Some(PausePoint::Error)][usize::from((bits / 3) % 3)];
+    let point = [None, Some(PausePoint::After), Some(PausePoint::Error)][usize::from((bits / 3) % 3)];
     BreakpointMatcher::new(kind, None, point)
 }
 
@@ -75,11 +72,7 @@ fn matcher_json(m: &BreakpointMatcher) -> Value {
         v["kind"] = json!(if k == NodeKind::Tool { "tool" } else { "llm" });
     }
     if let Some(p) = m.point {
-        v["point"] = json!(if p == PausePoint::After {
-            "after"
-        } else {
-            "error"
-        });
+        v["point"] = json!(if p == PausePoint::After { "after" } else { "error" });
     }
     v
 }
@@ -137,13 +130,7 @@ struct Wire {
 }
 
 /// One input to the core and the model's expectation of it.
-fn apply(
-    s: &mut AppSession,
-    m: &mut Model,
-    w: &mut Wire,
-    op: &Op,
-    now: &mut u64,
-) -> Result<(), TestCaseError> {
+fn apply(s: &mut AppSession, m: &mut Model, w: &mut Wire, op: &Op, now: &mut u64) -> Result<(), TestCaseError> {
     let before = s.next_seq();
     if !transport_input(s, m, op, now) {
         gate_input(s, m, w, op, *now)?;
@@ -183,15 +170,8 @@ fn transport_input(s: &mut AppSession, m: &mut Model, op: &Op, now: &mut u64) ->
                 _ => {}
             }
         }
-        Op::Ack {
-            bps,
-            step,
-            protocol,
-        } => {
-            let ms: Vec<BreakpointMatcher> = (0..3)
-                .filter(|i| bps & (1 << i) != 0)
-                .map(|i| matcher(bps.wrapping_add(i * 5)))
-                .collect();
+        Op::Ack { bps, step, protocol } => {
+            let ms: Vec<BreakpointMatcher> = (0..3).filter(|i| bps & (1 << i) != 0).map(|i| matcher(bps.wrapping_add(i * 5))).collect();
             let mode = if *step { "step" } else { "run" };
             let payload = json!({"versions": {"protocol": protocol, "viewer": "p"}, "capabilities": [], "breakpoints": ms.iter().map(matcher_json).collect::<Vec<_>>(), "mode": mode});
             s.frame_received(vframe("hello.ack", &payload).as_bytes(), *now);
@@ -230,24 +210,11 @@ fn transport_input(s: &mut AppSession, m: &mut Model, op: &Op, now: &mut u64) ->
 }
 
 /// Controls, emits, gates, resumes, cancels and garbage.
-fn gate_input(
-    s: &mut AppSession,
-    m: &mut Model,
-    w: &mut Wire,
-    op: &Op,
-    now: u64,
-) -> Result<(), TestCaseError> {
+fn gate_input(s: &mut AppSession, m: &mut Model, w: &mut Wire, op: &Op, now: u64) -> Result<(), TestCaseError> {
     let now = &now;
     match op {
         Op::SetMode(step) => {
-            s.frame_received(
-                vframe(
-                    "mode.set",
-                    &json!({"mode": if *step { "step" } else { "run" }}),
-                )
-                .as_bytes(),
-                *now,
-            );
+            s.frame_received(vframe("mode.set", &json!({"mode": if *step { "step" } else { "run" }})).as_bytes(), *now);
             if m.phase == Phase::Attached {
                 m.mode = if *step { RunMode::Step } else { RunMode::Run };
             }
@@ -255,18 +222,7 @@ fn gate_input(
         Op::SetBreakpoint(bits) | Op::ClearBreakpoint(bits) => {
             let x = matcher(*bits);
             let set = matches!(op, Op::SetBreakpoint(_));
-            s.frame_received(
-                vframe(
-                    if set {
-                        "breakpoint.set"
-                    } else {
-                        "breakpoint.clear"
-                    },
-                    &json!({"matcher": matcher_json(&x)}),
-                )
-                .as_bytes(),
-                *now,
-            );
+            s.frame_received(vframe(if set { "breakpoint.set" } else { "breakpoint.clear" }, &json!({"matcher": matcher_json(&x)})).as_bytes(), *now);
             if m.phase == Phase::Attached {
                 if set {
                     wirecontract::graphmind::add_breakpoint(&mut m.breakpoints, x);
@@ -277,9 +233,7 @@ fn gate_input(
         }
         Op::Emit(i) => {
             let payload = json!({"nodeId": format!("n{}", i % 4), "kind": "tool", "name": "t", "instanceId": format!("i{i}"), "input": {"i": i}});
-            let out = s
-                .emit_json("node.started", &payload.to_string(), Some("r"), *now)
-                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let out = s.emit_json("node.started", &payload.to_string(), Some("r"), *now).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(out.is_some(), m.phase != Phase::Disposed);
             m.start(*now);
         }
@@ -288,8 +242,7 @@ fn gate_input(
             let node = GateNode::new("n", kind, "t");
             let outcome = s.gate(point, &node, Some("r"), *now);
             m.start(*now);
-            let expect = m.phase == Phase::Attached
-                && should_pause(m.mode, &m.breakpoints, kind, "t", point);
+            let expect = m.phase == Phase::Attached && should_pause(m.mode, &m.breakpoints, kind, "t", point);
             match outcome {
                 GateOutcome::Held(id) => {
                     prop_assert!(expect, "held but the model continues");
@@ -300,30 +253,13 @@ fn gate_input(
             }
         }
         Op::Resume { idx, action } => {
-            let id = m
-                .held
-                .get(*idx)
-                .map_or_else(|| "pause_gone".to_owned(), |h| h.0.clone());
-            s.frame_received(
-                vframe(
-                    "exec.resume",
-                    &json!({"pauseId": id, "action": ACTIONS[usize::from(*action)]}),
-                )
-                .as_bytes(),
-                *now,
-            );
+            let id = m.held.get(*idx).map_or_else(|| "pause_gone".to_owned(), |h| h.0.clone());
+            s.frame_received(vframe("exec.resume", &json!({"pauseId": id, "action": ACTIONS[usize::from(*action)]})).as_bytes(), *now);
             if m.phase == Phase::Attached && *idx < m.held.len() {
                 m.held.remove(*idx);
             }
         }
-        Op::StaleResume => s.frame_received(
-            vframe(
-                "exec.resume",
-                &json!({"pauseId": "pause_x_0", "action": "continue"}),
-            )
-            .as_bytes(),
-            *now,
-        ),
+        Op::StaleResume => s.frame_received(vframe("exec.resume", &json!({"pauseId": "pause_x_0", "action": "continue"})).as_bytes(), *now),
         Op::Cancel(idx) => {
             let id = m.held.get(*idx).map(|h| h.0.clone());
             let cancelled = s.cancel(id.as_deref().unwrap_or("nope"), *now);
@@ -339,13 +275,7 @@ fn gate_input(
 }
 
 /// Carries out the actions like a host and checks the state against the model.
-fn observe(
-    s: &mut AppSession,
-    m: &mut Model,
-    w: &mut Wire,
-    before: u64,
-    now: u64,
-) -> Result<(), TestCaseError> {
+fn observe(s: &mut AppSession, m: &mut Model, w: &mut Wire, before: u64, now: u64) -> Result<(), TestCaseError> {
     let now = &now;
     // A retry's Connect is the one transition the model learns from the core (the retry
     // schedule is covered by case c38).
@@ -374,18 +304,10 @@ fn observe(
         Phase::Attached => s.is_attached(),
         _ => !s.is_attached(),
     };
-    prop_assert!(
-        phase_ok,
-        "attachment differs from the model: {:?} vs {:?}",
-        m.phase,
-        s.state()
-    );
+    prop_assert!(phase_ok, "attachment differs from the model: {:?} vs {:?}", m.phase, s.state());
     let held: Vec<String> = m.held.iter().map(|h| h.0.clone()).collect();
     prop_assert_eq!(s.held_pause_ids(), held);
-    prop_assert!(
-        s.is_attached() || s.held_pause_ids().is_empty(),
-        "a gate is held while detached"
-    );
+    prop_assert!(s.is_attached() || s.held_pause_ids().is_empty(), "a gate is held while detached");
     if m.phase == Phase::Attached {
         prop_assert_eq!(s.mode(), m.mode);
         prop_assert_eq!(s.breakpoints(), &m.breakpoints[..]);
@@ -403,25 +325,16 @@ fn check_wire(s: &AppSession, w: &Wire) -> Result<(), TestCaseError> {
     let mut last_live: Option<u64> = None;
     for conn in &w.conns {
         let Some(hello) = conn.first() else { continue };
-        let hello_seq = serde_json::from_str::<Value>(hello)
-            .map_err(|e| TestCaseError::fail(e.to_string()))?["seq"]
-            .as_u64()
-            .unwrap_or(0);
+        let hello_seq = serde_json::from_str::<Value>(hello).map_err(|e| TestCaseError::fail(e.to_string()))?["seq"].as_u64().unwrap_or(0);
         let mut last_replay: Option<u64> = None;
         for f in conn {
-            let v: Value =
-                serde_json::from_str(f).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let v: Value = serde_json::from_str(f).map_err(|e| TestCaseError::fail(e.to_string()))?;
             let seq = v["seq"].as_u64().unwrap_or(u64::MAX);
             if seq < hello_seq {
                 prop_assert!(last_replay.is_none_or(|l| seq > l), "replay out of order");
                 last_replay = Some(seq);
             } else {
-                prop_assert!(
-                    last_live.is_none_or(|l| seq > l),
-                    "live seq {} after {:?}",
-                    seq,
-                    last_live
-                );
+                prop_assert!(last_live.is_none_or(|l| seq > l), "live seq {} after {:?}", seq, last_live);
                 last_live = Some(seq);
             }
             if let Some(prev) = by_seq.insert(seq, f.clone()) {
@@ -449,18 +362,8 @@ fn check_wire(s: &AppSession, w: &Wire) -> Result<(), TestCaseError> {
     }
     for id in &w.holds {
         prop_assert_eq!(paused.get(id), Some(&1), "exec.paused of {}", id);
-        prop_assert_eq!(
-            resumed.get(id),
-            Some(&1),
-            "exactly one exec.resumed for {}",
-            id
-        );
-        prop_assert_eq!(
-            w.releases.get(id),
-            Some(&1),
-            "exactly one Release for {}",
-            id
-        );
+        prop_assert_eq!(resumed.get(id), Some(&1), "exactly one exec.resumed for {}", id);
+        prop_assert_eq!(w.releases.get(id), Some(&1), "exactly one Release for {}", id);
     }
     prop_assert_eq!(paused.len(), w.holds.len());
     prop_assert_eq!(resumed.len(), w.holds.len());
@@ -471,25 +374,14 @@ fn config(ring_max_frames: usize) -> SessionConfig {
     SessionConfig {
         ring_max_frames,
         pause_timeout_ms: Some(PAUSE_TIMEOUT),
-        loop_guard: LoopGuardConfig {
-            mode: LoopMode::Off,
-            ..LoopGuardConfig::default()
-        },
+        loop_guard: LoopGuardConfig { mode: LoopMode::Off, ..LoopGuardConfig::default() },
         ..SessionConfig::default()
     }
 }
 
 fn run(ops: &[Op], ring_max_frames: usize) -> Result<(Wire, AppSession), TestCaseError> {
     let mut s = AppSession::new(config(ring_max_frames));
-    let mut m = Model {
-        phase: Phase::Idle,
-        started: false,
-        breakpoints: vec![],
-        mode: RunMode::Run,
-        held: vec![],
-        connect_deadline: 0,
-        handshake_deadline: 0,
-    };
+    let mut m = Model { phase: Phase::Idle, started: false, breakpoints: vec![], mode: RunMode::Run, held: vec![], connect_deadline: 0, handshake_deadline: 0 };
     let mut w = Wire::default();
     let mut now = 1_000;
     for op in ops {

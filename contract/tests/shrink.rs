@@ -71,7 +71,10 @@ fn plans_come_from_the_registry_and_match_the_spec_table() {
     use PlanKey::{Keep as R, Optional as O};
     let plan = |t: &str| skeleton_plan(t).unwrap_or_else(|| panic!("{t} has a plan"));
     assert_eq!(plan("run.started"), vec![("app", R), ("sdk", PlanKey::Nested(vec![("name", R), ("version", R)])), ("meta", O)]);
-    assert_eq!(plan("node.error"), vec![("nodeId", R), ("instanceId", O), ("error", PlanKey::Nested(vec![("name", R), ("message", R), ("stack", O)])), ("heldMs", O)]);
+    assert_eq!(
+        plan("node.error"),
+        vec![("nodeId", R), ("instanceId", O), ("error", PlanKey::Nested(vec![("name", R), ("message", R), ("stack", O)])), ("heldMs", O)]
+    );
     // Zod declaration order (ev:124): heldMs before status, which the vectors pin
     // (t3.optional.output-string-kept-cut).
     let keys: Vec<_> = plan("node.finished").into_iter().map(|(k, _)| k).collect();

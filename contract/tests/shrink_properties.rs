@@ -48,13 +48,25 @@ fn check(payload: &str, max_bytes: usize, ty: Option<&str>, s: &Shrunk) {
 /// Arbitrary JSON text: strings with astral characters, lone surrogates, controls and quotes;
 /// numbers including overflowing and negative-zero spellings.
 fn json_text() -> impl Strategy<Value = String> {
-    let string = prop::collection::vec(prop_oneof!["[a-z]{0,40}", Just("😀".to_owned()), Just("\\ud83d".to_owned()), Just("\\n\\\"é".to_owned()), Just("\\u0001".to_owned())], 0..8)
-        .prop_map(|parts| format!("\"{}\"", parts.concat()));
-    let leaf = prop_oneof![Just("null".to_owned()), Just("true".to_owned()), Just("1e400".to_owned()), Just("-0".to_owned()), any::<i32>().prop_map(|n| n.to_string()), Just("1.5e-7".to_owned()), string.clone()];
+    let string = prop::collection::vec(
+        prop_oneof!["[a-z]{0,40}", Just("😀".to_owned()), Just("\\ud83d".to_owned()), Just("\\n\\\"é".to_owned()), Just("\\u0001".to_owned())],
+        0..8,
+    )
+    .prop_map(|parts| format!("\"{}\"", parts.concat()));
+    let leaf = prop_oneof![
+        Just("null".to_owned()),
+        Just("true".to_owned()),
+        Just("1e400".to_owned()),
+        Just("-0".to_owned()),
+        any::<i32>().prop_map(|n| n.to_string()),
+        Just("1.5e-7".to_owned()),
+        string.clone()
+    ];
     leaf.prop_recursive(8, 200, 12, move |inner| {
         prop_oneof![
             prop::collection::vec(inner.clone(), 0..12).prop_map(|v| format!("[{}]", v.join(","))),
-            prop::collection::vec(("[a-e0-9]{0,3}", inner), 0..12).prop_map(|m| format!("{{{}}}", m.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect::<Vec<_>>().join(","))),
+            prop::collection::vec(("[a-e0-9]{0,3}", inner), 0..12)
+                .prop_map(|m| format!("{{{}}}", m.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect::<Vec<_>>().join(","))),
         ]
     })
 }
@@ -116,7 +128,12 @@ fn deep_nesting_never_overflows_a_small_stack() {
     let worker = std::thread::Builder::new().stack_size(256 * 1024).spawn(|| {
         let n = 100_000;
         for (open, close) in [("[", "]"), ("{\"a\":", "}")] {
-            let deep = format!("{{\"nodeId\":\"n\",\"durationMs\":1,\"status\":\"ok\",\"output\":{}0{},\"big\":\"{}\"}}", open.repeat(n), close.repeat(n), "x".repeat(5000));
+            let deep = format!(
+                "{{\"nodeId\":\"n\",\"durationMs\":1,\"status\":\"ok\",\"output\":{}0{},\"big\":\"{}\"}}",
+                open.repeat(n),
+                close.repeat(n),
+                "x".repeat(5000)
+            );
             for max in [usize::MAX, 4096, 100, 0] {
                 let s = shrink_payload_json(&deep, max, Some("node.finished")).expect("parses");
                 assert!(s.tier >= 1);

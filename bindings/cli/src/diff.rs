@@ -18,9 +18,7 @@ use std::path::{Component, Path, PathBuf};
 use std::process::{Command, ExitCode};
 
 use clap::{Args, ValueEnum};
-use wirecontract_schema_diff::{
-    diff_text, Format, Labels, Options, Review, Suppressions, DEFAULT_FILE,
-};
+use wirecontract_schema_diff::{diff_text, Format, Labels, Options, Review, Suppressions, DEFAULT_FILE};
 
 /// The schema `--git` reads when `--schema` is not given.
 const DEFAULT_SCHEMA: &str = "generated/schema/graphmind.v1.schema.json";
@@ -99,10 +97,7 @@ pub(crate) fn run(args: &DiffArgs) -> ExitCode {
     match compare(args) {
         Ok(code) => code,
         Err(msg) => {
-            let _ = writeln!(
-                io::stderr(),
-                "error: {msg}\n\nFor more information, try '--help'."
-            );
+            let _ = writeln!(io::stderr(), "error: {msg}\n\nFor more information, try '--help'.");
             ExitCode::from(2)
         }
     }
@@ -122,22 +117,11 @@ fn compare(args: &DiffArgs) -> Result<ExitCode, String> {
         let new = args.new.as_deref().ok_or("NEW is required without --git")?;
         (read_file(Path::new(&args.old))?, read_file(Path::new(new))?)
     };
-    let options = Options {
-        version_field: args.version_field.clone(),
-    };
-    let format = if args.json {
-        Format::Json
-    } else {
-        args.format.map_or(Format::Text, Format::from)
-    };
+    let options = Options { version_field: args.version_field.clone() };
+    let format = if args.json { Format::Json } else { args.format.map_or(Format::Text, Format::from) };
     let suppressions = load_suppressions(args.suppressions.as_deref())?;
-    let d = diff_text(&old.text, &new.text, &old.label, &new.label, &options)
-        .map_err(|e| e.to_string())?;
-    let labels = Labels {
-        old: old.label,
-        new: new.label,
-        file: Some(new.file),
-    };
+    let d = diff_text(&old.text, &new.text, &old.label, &new.label, &options).map_err(|e| e.to_string())?;
+    let labels = Labels { old: old.label, new: new.label, file: Some(new.file) };
     let review = Review::new(d, labels, suppressions.as_ref(), args.policy);
     let out = format.render(&review);
     // Text and GitHub output already show unused suppressions; keep the others parseable.
@@ -149,9 +133,7 @@ fn compare(args: &DiffArgs) -> Result<ExitCode, String> {
     }
     let mut stdout = io::stdout().lock();
     // A closed stdout (`| head`) is not an error; the verdict is in the exit code.
-    let _ = stdout
-        .write_all(out.as_bytes())
-        .and_then(|()| stdout.flush());
+    let _ = stdout.write_all(out.as_bytes()).and_then(|()| stdout.flush());
     Ok(ExitCode::from(u8::from(review.fails())))
 }
 
@@ -169,9 +151,7 @@ fn load_suppressions(file: Option<&Path>) -> Result<Option<Suppressions>, String
         (path, DEFAULT_FILE.to_owned())
     };
     let text = read_file(&path)?.text;
-    Suppressions::parse(&text, &label)
-        .map(Some)
-        .map_err(|e| format!("refused suppression file:\n{e}"))
+    Suppressions::parse(&text, &label).map(Some).map_err(|e| format!("refused suppression file:\n{e}"))
 }
 
 /// The repository root, when the current directory is in a git work tree.
@@ -186,11 +166,7 @@ fn repo_relative(path: &Path) -> String {
     let canon = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
     let relative = || {
         let root = canon(&repo_root()?);
-        let abs = if path.is_absolute() {
-            path.to_path_buf()
-        } else {
-            canon(&std::env::current_dir().ok()?).join(path)
-        };
+        let abs = if path.is_absolute() { path.to_path_buf() } else { canon(&std::env::current_dir().ok()?).join(path) };
         let mut normal = PathBuf::new();
         for part in abs.components() {
             match part {
@@ -216,11 +192,7 @@ fn read_file(path: &Path) -> Result<Input, String> {
             format!("cannot read {}: {e}", path.display())
         }
     })?;
-    Ok(Input {
-        label: path.display().to_string(),
-        text,
-        file: repo_relative(path),
-    })
+    Ok(Input { label: path.display().to_string(), text, file: repo_relative(path) })
 }
 
 /// Reads a schema file as committed at a revision.
@@ -235,38 +207,20 @@ fn git_show(rev: &str, path: &Path) -> Result<Input, String> {
         let rel = path
             .strip_prefix(canon(&top))
             .or_else(|_| path.strip_prefix(&top))
-            .map_err(|_| {
-                format!(
-                    "{} is not inside the git repository {}",
-                    path.display(),
-                    top.display()
-                )
-            })?;
+            .map_err(|_| format!("{} is not inside the git repository {}", path.display(), top.display()))?;
         format!("{rev}:{}", rel.display())
     } else {
         format!("{rev}:./{}", path.display())
     };
     let text = git(&["show", &spec])?;
-    Ok(Input {
-        label: format!("{rev}:{}", path.display()),
-        text,
-        file: repo_relative(path),
-    })
+    Ok(Input { label: format!("{rev}:{}", path.display()), text, file: repo_relative(path) })
 }
 
 /// Runs git; its stderr becomes the error.
 fn git(args: &[&str]) -> Result<String, String> {
-    let out = Command::new("git")
-        .args(args)
-        .output()
-        .map_err(|e| format!("cannot run git: {e}"))?;
+    let out = Command::new("git").args(args).output().map_err(|e| format!("cannot run git: {e}"))?;
     if !out.status.success() {
-        return Err(format!(
-            "git {} failed: {}",
-            args.join(" "),
-            String::from_utf8_lossy(&out.stderr).trim()
-        ));
+        return Err(format!("git {} failed: {}", args.join(" "), String::from_utf8_lossy(&out.stderr).trim()));
     }
-    String::from_utf8(out.stdout)
-        .map_err(|_| format!("git {} printed non-UTF-8 text", args.join(" ")))
+    String::from_utf8(out.stdout).map_err(|_| format!("git {} printed non-UTF-8 text", args.join(" ")))
 }

@@ -41,9 +41,7 @@ const IO_BUFFER_BYTES: usize = 64 * 1024;
 /// Check wire frames against the wirecontract protocol contracts.
 #[derive(Debug, Parser)]
 #[command(name = "wirecontract", version, propagate_version = true)]
-#[command(
-    after_help = "Exit codes: 0 when the command ran (whatever the verdicts), 1 on I/O errors, 2 on usage errors."
-)]
+#[command(after_help = "Exit codes: 0 when the command ran (whatever the verdicts), 1 on I/O errors, 2 on usage errors.")]
 struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -155,13 +153,9 @@ impl Judge {
     fn from_args(args: &ParseArgs) -> Result<Self, Failure> {
         match (args.protocol, args.direction) {
             (Protocol::Graphmind, None) => Ok(Judge::GraphMind),
-            (Protocol::Graphmind, Some(_)) => Err(Failure::Usage(
-                "--direction applies to --protocol graphorin only".into(),
-            )),
+            (Protocol::Graphmind, Some(_)) => Err(Failure::Usage("--direction applies to --protocol graphorin only".into())),
             (Protocol::Graphorin, Some(d)) => Ok(Judge::Graphorin(d)),
-            (Protocol::Graphorin, None) => Err(Failure::Usage(
-                "--protocol graphorin needs --direction server|client".into(),
-            )),
+            (Protocol::Graphorin, None) => Err(Failure::Usage("--protocol graphorin needs --direction server|client".into())),
         }
     }
 
@@ -197,12 +191,8 @@ fn graphorin_verdict(direction: Direction, frame: &[u8]) -> serde_json::Value {
     use serde_json::json;
     use wirecontract::graphorin;
     let result = match direction {
-        Direction::Server => {
-            graphorin::parse_server_message_bytes(frame).map(|m| m.variant().as_str())
-        }
-        Direction::Client => {
-            graphorin::parse_client_message_bytes(frame).map(|m| m.variant().as_str())
-        }
+        Direction::Server => graphorin::parse_server_message_bytes(frame).map(|m| m.variant().as_str()),
+        Direction::Client => graphorin::parse_client_message_bytes(frame).map(|m| m.variant().as_str()),
     };
     match result {
         Ok(variant) => json!({ "kind": "ok", "variant": variant }),
@@ -246,22 +236,12 @@ struct Verdict<'a> {
 impl<'a> Verdict<'a> {
     /// The verdict of a `graphmind` parse outcome.
     fn from_graphmind(outcome: &'a ParseOutcome) -> Self {
-        let mut v = Verdict {
-            kind: outcome.kind(),
-            message_type: None,
-            received: None,
-            supported: None,
-            reason: None,
-            issues: None,
-        };
+        let mut v = Verdict { kind: outcome.kind(), message_type: None, received: None, supported: None, reason: None, issues: None };
         match outcome {
             ParseOutcome::Ok(env) | ParseOutcome::UnknownType(env) => {
                 v.message_type = Some(env.message_type());
             }
-            ParseOutcome::VersionMismatch {
-                received,
-                supported,
-            } => {
+            ParseOutcome::VersionMismatch { received, supported } => {
                 v.received = Some(*received);
                 v.supported = Some(*supported);
             }
@@ -316,9 +296,7 @@ fn open_input(file: &Path) -> Result<BufReader<Box<dyn Read>>, Failure> {
     } else {
         match File::open(file) {
             Ok(f) => Box::new(f),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                return Err(Failure::Usage(format!("no such file: {}", file.display())))
-            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Err(Failure::Usage(format!("no such file: {}", file.display()))),
             Err(e) => return Err(Failure::Io(format!("cannot open {}: {e}", file.display()))),
         }
     };
@@ -332,11 +310,7 @@ fn open_input(file: &Path) -> Result<BufReader<Box<dyn Read>>, Failure> {
 fn run_parse(args: &ParseArgs) -> Result<(), Failure> {
     let judge = Judge::from_args(args)?;
     let mut input = open_input(&args.file)?;
-    let name = if args.file == Path::new("-") {
-        "standard input".to_owned()
-    } else {
-        args.file.display().to_string()
-    };
+    let name = if args.file == Path::new("-") { "standard input".to_owned() } else { args.file.display().to_string() };
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(IO_BUFFER_BYTES, stdout.lock());
     let limit = judge.max_frame_bytes().saturating_add(1);
@@ -346,9 +320,7 @@ fn run_parse(args: &ParseArgs) -> Result<(), Failure> {
             out.flush().map_err(|e| Failure::from_write(&e))?;
         }
         match read_frame(&mut input, &mut frame, limit) {
-            Ok(true) => judge
-                .write_verdict(&frame, &mut out)
-                .map_err(|e| Failure::from_write(&e))?,
+            Ok(true) => judge.write_verdict(&frame, &mut out).map_err(|e| Failure::from_write(&e))?,
             Ok(false) => break,
             Err(e) => {
                 // Verdicts already produced still go out before the error is reported.
@@ -371,9 +343,7 @@ fn schema_text(protocol: Protocol) -> String {
 /// `wirecontract schema <protocol>`.
 fn run_schema(protocol: Protocol) -> Result<(), Failure> {
     let mut out = io::stdout().lock();
-    out.write_all(schema_text(protocol).as_bytes())
-        .and_then(|()| out.flush())
-        .map_err(|e| Failure::from_write(&e))
+    out.write_all(schema_text(protocol).as_bytes()).and_then(|()| out.flush()).map_err(|e| Failure::from_write(&e))
 }
 
 fn main() -> ExitCode {
@@ -391,10 +361,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) | Err(Failure::BrokenPipe) => ExitCode::SUCCESS,
         Err(Failure::Usage(msg)) => {
-            let _ = writeln!(
-                io::stderr(),
-                "error: {msg}\n\nFor more information, try '--help'."
-            );
+            let _ = writeln!(io::stderr(), "error: {msg}\n\nFor more information, try '--help'.");
             ExitCode::from(2)
         }
         Err(Failure::Io(msg)) => {

@@ -53,12 +53,9 @@ fn write_result(args: &ShrinkArgs, line: &[u8], limit: usize, out: &mut impl Wri
     let result = if line.len() >= limit {
         Err(format!("payload exceeds {} bytes", limit - 1))
     } else {
-        std::str::from_utf8(line)
-            .map_err(|e| format!("payload is not valid JSON: invalid UTF-8 at byte {}", e.valid_up_to()))
-            .and_then(|text| {
-                graphmind::shrink_payload_json(text, args.max_bytes, args.message_type.as_deref())
-                    .map_err(|e| format!("payload is not valid JSON: {e}"))
-            })
+        std::str::from_utf8(line).map_err(|e| format!("payload is not valid JSON: invalid UTF-8 at byte {}", e.valid_up_to())).and_then(|text| {
+            graphmind::shrink_payload_json(text, args.max_bytes, args.message_type.as_deref()).map_err(|e| format!("payload is not valid JSON: {e}"))
+        })
     };
     match &result {
         Ok(s) => serde_json::to_writer(&mut *out, &Line::Shrunk { tier: s.tier, json: &s.json }),

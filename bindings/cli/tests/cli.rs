@@ -12,13 +12,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_wirecontract");
 
 /// Runs the binary with `args`, feeding `stdin` from a thread so large inputs cannot deadlock.
 fn run(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn wirecontract");
+    let mut child = Command::new(BIN).args(args).stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn wirecontract");
     let mut pipe = child.stdin.take().expect("stdin");
     let input = stdin.to_vec();
     let writer = std::thread::spawn(move || {
@@ -34,23 +28,13 @@ fn stdout_lines(out: &Output) -> Vec<Value> {
     String::from_utf8(out.stdout.clone())
         .expect("stdout is UTF-8")
         .lines()
-        .map(|l| {
-            serde_json::from_str(l)
-                .unwrap_or_else(|e| panic!("verdict line is not JSON ({e}): {l}"))
-        })
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("verdict line is not JSON ({e}): {l}")))
         .collect()
 }
 
 fn shared_dir() -> PathBuf {
-    let dir = std::env::var_os("WIRECONTRACT_SHARED").map_or_else(
-        || PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared")),
-        PathBuf::from,
-    );
-    assert!(
-        dir.is_dir(),
-        "shared dir {} is missing (set WIRECONTRACT_SHARED to the shared/ folder)",
-        dir.display()
-    );
+    let dir = std::env::var_os("WIRECONTRACT_SHARED").map_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared")), PathBuf::from);
+    assert!(dir.is_dir(), "shared dir {} is missing (set WIRECONTRACT_SHARED to the shared/ folder)", dir.display());
     dir
 }
 
@@ -63,23 +47,19 @@ struct Case {
 }
 
 fn read_cases(path: &Path) -> Vec<Case> {
-    let text = std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("cannot read vector file {}: {e}", path.display()));
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read vector file {}: {e}", path.display()));
     let cases: Vec<Case> = text
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
         .map(|(i, l)| {
-            let v: Value = serde_json::from_str(l)
-                .unwrap_or_else(|e| panic!("{}:{}: not JSON: {e}", path.display(), i + 1));
+            let v: Value = serde_json::from_str(l).unwrap_or_else(|e| panic!("{}:{}: not JSON: {e}", path.display(), i + 1));
             let field = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_owned);
             let name = field("name").unwrap_or_else(|| format!("line {}", i + 1));
             Case {
                 source: format!("{} {name}", path.file_name().unwrap().to_string_lossy()),
-                frame: field("frame")
-                    .unwrap_or_else(|| panic!("{}:{}: no frame", path.display(), i + 1)),
-                expect: field("expect")
-                    .unwrap_or_else(|| panic!("{}:{}: no expect", path.display(), i + 1)),
+                frame: field("frame").unwrap_or_else(|| panic!("{}:{}: no frame", path.display(), i + 1)),
+                expect: field("expect").unwrap_or_else(|| panic!("{}:{}: no expect", path.display(), i + 1)),
                 message_type: field("type"),
             }
         })
@@ -99,43 +79,24 @@ fn all_cases() -> Vec<Case> {
         .filter(|p| p.extension().is_some_and(|x| x == "jsonl"))
         .collect();
     files.sort();
-    assert!(
-        !files.is_empty(),
-        "no real-client captures in {}",
-        real.display()
-    );
+    assert!(!files.is_empty(), "no real-client captures in {}", real.display());
     for f in &files {
         cases.extend(read_cases(f));
     }
-    cases.extend(read_cases(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors/graphmind/extra.jsonl"),
-    ));
+    cases.extend(read_cases(&Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors/graphmind/extra.jsonl")));
     cases
 }
 
 fn assert_verdict(case_source: &str, got: &Value, expect: &str, message_type: Option<&str>) {
-    assert_eq!(
-        got["kind"], expect,
-        "{case_source}: wrong kind, verdict {got}"
-    );
+    assert_eq!(got["kind"], expect, "{case_source}: wrong kind, verdict {got}");
     match expect {
-        "ok" | "unknown-type" => assert_eq!(
-            got["type"].as_str(),
-            message_type,
-            "{case_source}: wrong type, verdict {got}"
-        ),
+        "ok" | "unknown-type" => assert_eq!(got["type"].as_str(), message_type, "{case_source}: wrong type, verdict {got}"),
         "version-mismatch" => {
-            assert!(
-                got["received"].is_i64() && got["supported"] == 1,
-                "{case_source}: mismatch must carry received and supported: {got}"
-            );
+            assert!(got["received"].is_i64() && got["supported"] == 1, "{case_source}: mismatch must carry received and supported: {got}");
             assert!(got.get("type").is_none(), "{case_source}: {got}");
         }
         _ => {
-            assert!(
-                got["reason"].is_string(),
-                "{case_source}: invalid must carry a reason: {got}"
-            );
+            assert!(got["reason"].is_string(), "{case_source}: invalid must carry a reason: {got}");
             assert!(got.get("type").is_none(), "{case_source}: {got}");
         }
     }
@@ -145,21 +106,14 @@ fn assert_verdict(case_source: &str, got: &Value, expect: &str, message_type: Op
 fn every_vector_and_real_client_frame_gets_its_verdict_in_one_invocation() {
     // A frame holding a raw `\n` cannot travel through the line protocol: it is two lines.
     // Those go through `frames_with_a_raw_newline_are_one_frame_per_line` instead.
-    let (single, _): (Vec<Case>, Vec<Case>) = all_cases()
-        .into_iter()
-        .partition(|c| !c.frame.contains('\n'));
+    let (single, _): (Vec<Case>, Vec<Case>) = all_cases().into_iter().partition(|c| !c.frame.contains('\n'));
     let mut input = Vec::new();
     for c in &single {
         input.extend_from_slice(c.frame.as_bytes());
         input.push(b'\n');
     }
     let out = run(&["parse", "-"], &input);
-    assert!(
-        out.status.success(),
-        "exit {:?}, stderr: {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "exit {:?}, stderr: {}", out.status, String::from_utf8_lossy(&out.stderr));
     let verdicts = stdout_lines(&out);
     assert_eq!(verdicts.len(), single.len(), "one verdict per frame");
     for (c, got) in single.iter().zip(&verdicts) {
@@ -174,36 +128,17 @@ fn frames_with_a_raw_newline_are_one_frame_per_line() {
     // as one frame per line, each judged on its own bytes exactly as the library judges them.
     let dir = std::env::temp_dir().join(format!("wirecontract-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
-    for (i, c) in all_cases()
-        .iter()
-        .filter(|c| c.frame.contains('\n'))
-        .enumerate()
-    {
+    for (i, c) in all_cases().iter().filter(|c| c.frame.contains('\n')).enumerate() {
         let file = dir.join(format!("frame-{i}.txt"));
         std::fs::write(&file, c.frame.as_bytes()).expect("write frame file");
         let out = run(&["parse", file.to_str().expect("UTF-8 temp path")], b"");
         assert!(out.status.success(), "{}: exit {:?}", c.source, out.status);
         let verdicts = stdout_lines(&out);
-        let pieces: Vec<&str> = c
-            .frame
-            .strip_suffix('\n')
-            .unwrap_or(&c.frame)
-            .split('\n')
-            .collect();
-        assert_eq!(
-            verdicts.len(),
-            pieces.len(),
-            "{}: one verdict per line",
-            c.source
-        );
+        let pieces: Vec<&str> = c.frame.strip_suffix('\n').unwrap_or(&c.frame).split('\n').collect();
+        assert_eq!(verdicts.len(), pieces.len(), "{}: one verdict per line", c.source);
         for (piece, got) in pieces.iter().zip(&verdicts) {
             let want = graphmind::parse_envelope_json_bytes(piece.as_bytes());
-            assert_verdict(
-                &c.source,
-                got,
-                want.kind(),
-                want.envelope().map(graphmind::Envelope::message_type),
-            );
+            assert_verdict(&c.source, got, want.kind(), want.envelope().map(graphmind::Envelope::message_type));
         }
     }
     std::fs::remove_dir_all(&dir).ok();
@@ -215,20 +150,14 @@ fn leading_newline_frame_splits_into_an_empty_invalid_frame_and_an_ok_frame() {
     let verdicts = stdout_lines(&out);
     assert_eq!(verdicts.len(), 2);
     assert_eq!(verdicts[0]["kind"], "invalid");
-    assert_eq!(
-        verdicts[1],
-        serde_json::json!({"kind": "ok", "type": "run.finished"})
-    );
+    assert_eq!(verdicts[1], serde_json::json!({"kind": "ok", "type": "run.finished"}));
 }
 
 #[test]
 fn schema_output_equals_the_library_export() {
     let out = run(&["schema", "graphmind"], b"");
     assert!(out.status.success());
-    assert_eq!(
-        String::from_utf8(out.stdout).expect("UTF-8"),
-        graphmind::export_json_schema_string()
-    );
+    assert_eq!(String::from_utf8(out.stdout).expect("UTF-8"), graphmind::export_json_schema_string());
 }
 
 #[test]
@@ -245,35 +174,19 @@ fn usage_errors_exit_2_with_a_message_on_stderr() {
     ] {
         let out = run(args, b"");
         assert_eq!(out.status.code(), Some(2), "{args:?} must be a usage error");
-        assert!(
-            out.stdout.is_empty(),
-            "{args:?} must print nothing on stdout"
-        );
-        assert!(
-            String::from_utf8_lossy(&out.stderr).contains("error"),
-            "{args:?}: stderr must say what is wrong"
-        );
+        assert!(out.stdout.is_empty(), "{args:?} must print nothing on stdout");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("error"), "{args:?}: stderr must say what is wrong");
     }
     let out = run(&["parse", "--protocol", "nope"], b"");
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("graphmind"),
-        "an unknown protocol lists the known ones"
-    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("graphmind"), "an unknown protocol lists the known ones");
 }
 
 #[test]
 fn help_explains_each_command() {
-    for (args, needle) in [
-        (&["--help"][..], "parse"),
-        (&["parse", "--help"], "one JSON verdict per frame"),
-        (&["schema", "--help"], "JSON Schema"),
-    ] {
+    for (args, needle) in [(&["--help"][..], "parse"), (&["parse", "--help"], "one JSON verdict per frame"), (&["schema", "--help"], "JSON Schema")] {
         let out = run(args, b"");
         assert!(out.status.success(), "{args:?}");
-        assert!(
-            String::from_utf8_lossy(&out.stdout).contains(needle),
-            "{args:?} help must mention {needle:?}"
-        );
+        assert!(String::from_utf8_lossy(&out.stdout).contains(needle), "{args:?} help must mention {needle:?}");
     }
 }
 
@@ -281,32 +194,19 @@ fn help_explains_each_command() {
 #[test]
 fn read_errors_exit_1() {
     let out = run(&["parse", env!("CARGO_MANIFEST_DIR")], b"");
-    assert_eq!(
-        out.status.code(),
-        Some(1),
-        "reading a directory is an I/O error"
-    );
+    assert_eq!(out.status.code(), Some(1), "reading a directory is an I/O error");
     assert!(!out.stderr.is_empty());
 }
 
 #[test]
 fn invalid_utf8_lines_are_invalid_frames() {
-    let out = run(
-        &["parse"],
-        b"\xff\n{\"gm\":1,\"seq\":0,\"ts\":0,\"runId\":\"r\",\"type\":\"x\"}\n\"\xc3\"\n",
-    );
+    let out = run(&["parse"], b"\xff\n{\"gm\":1,\"seq\":0,\"ts\":0,\"runId\":\"r\",\"type\":\"x\"}\n\"\xc3\"\n");
     assert!(out.status.success());
     let verdicts = stdout_lines(&out);
-    let kinds: Vec<&str> = verdicts
-        .iter()
-        .map(|v| v["kind"].as_str().unwrap())
-        .collect();
+    let kinds: Vec<&str> = verdicts.iter().map(|v| v["kind"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["invalid", "unknown-type", "invalid"]);
     assert!(verdicts[0]["reason"].as_str().unwrap().contains("UTF-8"));
-    assert!(
-        verdicts[0].get("issues").is_none(),
-        "a frame that is not JSON has no issues"
-    );
+    assert!(verdicts[0].get("issues").is_none(), "a frame that is not JSON has no issues");
 }
 
 #[test]
@@ -322,11 +222,7 @@ fn empty_lines_are_frames_but_a_final_newline_is_not() {
     assert_eq!(stdout_lines(&out).len(), 2);
     let out = run(&["parse"], b"\r\n");
     let verdicts = stdout_lines(&out);
-    assert_eq!(
-        verdicts.len(),
-        1,
-        "`\\r` stays in the frame and does not split it"
-    );
+    assert_eq!(verdicts.len(), 1, "`\\r` stays in the frame and does not split it");
     assert_eq!(verdicts[0]["kind"], "invalid");
 }
 
@@ -336,18 +232,10 @@ fn verdicts_carry_the_fields_of_their_kind() {
     let verdicts = stdout_lines(&run(&["parse"], input));
     assert_eq!(verdicts[0]["kind"], "invalid");
     assert_eq!(verdicts[0]["reason"], graphmind::REASON_NOT_AN_ENVELOPE);
-    assert!(verdicts[0]["issues"].as_array().is_some_and(|i| i
-        .iter()
-        .all(|i| i["path"].is_string() && i["message"].is_string())));
-    assert_eq!(
-        verdicts[1],
-        serde_json::json!({"kind": "version-mismatch", "received": 2, "supported": 1})
-    );
+    assert!(verdicts[0]["issues"].as_array().is_some_and(|i| i.iter().all(|i| i["path"].is_string() && i["message"].is_string())));
+    assert_eq!(verdicts[1], serde_json::json!({"kind": "version-mismatch", "received": 2, "supported": 1}));
     assert_eq!(verdicts[2]["kind"], "invalid");
-    assert_eq!(
-        verdicts[2]["reason"],
-        "invalid payload for message type \"run.finished\""
-    );
+    assert_eq!(verdicts[2]["reason"], "invalid payload for message type \"run.finished\"");
     assert_eq!(verdicts[2]["issues"][0]["path"], "payload.status");
 }
 
@@ -358,23 +246,13 @@ fn a_line_over_the_frame_cap_is_invalid_and_the_next_line_still_parses() {
     let verdicts = stdout_lines(&run(&["parse"], &input));
     assert_eq!(verdicts.len(), 2);
     assert_eq!(verdicts[0]["kind"], "invalid");
-    assert!(
-        verdicts[0]["reason"].as_str().unwrap().contains("exceeds"),
-        "{}",
-        verdicts[0]
-    );
+    assert!(verdicts[0]["reason"].as_str().unwrap().contains("exceeds"), "{}", verdicts[0]);
     assert_eq!(verdicts[1]["kind"], "unknown-type");
 }
 
 #[test]
 fn a_closed_stdout_ends_quietly() {
-    let mut child = Command::new(BIN)
-        .arg("parse")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
+    let mut child = Command::new(BIN).arg("parse").stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("spawn");
     let mut stdin = child.stdin.take().expect("stdin");
     let writer = std::thread::spawn(move || {
         let line = b"{\"gm\":1,\"seq\":0,\"ts\":0,\"runId\":\"r\",\"type\":\"x\"}\n";
@@ -385,19 +263,13 @@ fn a_closed_stdout_ends_quietly() {
         }
     });
     let mut first = String::new();
-    BufReader::new(child.stdout.take().expect("stdout"))
-        .read_line(&mut first)
-        .expect("first verdict");
+    BufReader::new(child.stdout.take().expect("stdout")).read_line(&mut first).expect("first verdict");
     assert_eq!(first, "{\"kind\":\"unknown-type\",\"type\":\"x\"}\n");
     // The reader is dropped here: the command's next flush hits a broken pipe.
     let out = child.wait_with_output().expect("wait");
     writer.join().expect("writer");
     assert!(out.status.success(), "exit {:?}", out.status);
-    assert!(
-        out.stderr.is_empty(),
-        "stderr: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.stderr.is_empty(), "stderr: {}", String::from_utf8_lossy(&out.stderr));
 }
 
 /// Every Graphorin vector through `parse --protocol graphorin --direction <side>`, one

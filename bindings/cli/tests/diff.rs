@@ -12,10 +12,7 @@ use serde_json::Value;
 const BIN: &str = env!("CARGO_BIN_EXE_wirecontract");
 
 fn fixture(case: &str, side: &str) -> String {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tools/schema-diff/tests/fixtures")
-        .join(case)
-        .join(side);
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tools/schema-diff/tests/fixtures").join(case).join(side);
     assert!(p.is_file(), "missing fixture {}", p.display());
     p.display().to_string()
 }
@@ -40,11 +37,7 @@ fn stdout(out: &Output) -> String {
 /// A fresh empty directory under the system temp dir.
 fn scratch_dir(name: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "wirecontract-diff-{name}-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
+    let dir = std::env::temp_dir().join(format!("wirecontract-diff-{name}-{}-{}", std::process::id(), N.fetch_add(1, Ordering::SeqCst)));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).expect("create scratch dir");
     dir
@@ -60,14 +53,7 @@ fn identical_schemas_exit_0_with_no_changes() {
 
 #[test]
 fn an_additive_change_exits_0_and_is_listed() {
-    let out = wirecontract(
-        &[
-            "diff",
-            &fixture("message-type-added", "old.json"),
-            &fixture("message-type-added", "new.json"),
-        ],
-        None,
-    );
+    let out = wirecontract(&["diff", &fixture("message-type-added", "old.json"), &fixture("message-type-added", "new.json")], None);
     assert_eq!(code(&out), 0);
     let text = stdout(&out);
     assert!(text.contains("message-type-added"), "{text}");
@@ -76,35 +62,17 @@ fn an_additive_change_exits_0_and_is_listed() {
 
 #[test]
 fn a_breaking_change_exits_1_with_its_pointer_and_both_verdicts() {
-    let out = wirecontract(
-        &[
-            "diff",
-            &fixture("enum-value-added", "old.json"),
-            &fixture("enum-value-added", "new.json"),
-        ],
-        None,
-    );
+    let out = wirecontract(&["diff", &fixture("enum-value-added", "old.json"), &fixture("enum-value-added", "new.json")], None);
     assert_eq!(code(&out), 1);
     let text = stdout(&out);
-    let row = text
-        .lines()
-        .find(|l| l.starts_with("1  "))
-        .unwrap_or_else(|| panic!("{text}"));
+    let row = text.lines().find(|l| l.starts_with("1  ")).unwrap_or_else(|| panic!("{text}"));
     assert!(row.contains("/$defs/Kind/enum"), "{row}");
     assert!(row.starts_with("1  BREAKING       safe"), "{row}");
 }
 
 #[test]
 fn json_output_is_machine_readable() {
-    let out = wirecontract(
-        &[
-            "diff",
-            "--json",
-            &fixture("property-became-required", "old.json"),
-            &fixture("property-became-required", "new.json"),
-        ],
-        None,
-    );
+    let out = wirecontract(&["diff", "--json", &fixture("property-became-required", "old.json"), &fixture("property-became-required", "new.json")], None);
     assert_eq!(code(&out), 1);
     let v: Value = serde_json::from_str(&stdout(&out)).expect("stdout is JSON");
     assert_eq!(v["breaking"], true);
@@ -117,45 +85,14 @@ fn json_output_is_machine_readable() {
 #[test]
 fn policy_fails_only_without_a_version_bump() {
     let breaking = ["enum-value-removed", "protocol-version-changed"];
-    let out = wirecontract(
-        &[
-            "diff",
-            "--policy",
-            &fixture(breaking[0], "old.json"),
-            &fixture(breaking[0], "new.json"),
-        ],
-        None,
-    );
+    let out = wirecontract(&["diff", "--policy", &fixture(breaking[0], "old.json"), &fixture(breaking[0], "new.json")], None);
     assert_eq!(code(&out), 1);
-    assert!(
-        stdout(&out).contains("WITHOUT A PROTOCOL VERSION BUMP (gm is still 1)"),
-        "{}",
-        stdout(&out)
-    );
-    let out = wirecontract(
-        &[
-            "diff",
-            "--policy",
-            &fixture(breaking[1], "old.json"),
-            &fixture(breaking[1], "new.json"),
-        ],
-        None,
-    );
+    assert!(stdout(&out).contains("WITHOUT A PROTOCOL VERSION BUMP (gm is still 1)"), "{}", stdout(&out));
+    let out = wirecontract(&["diff", "--policy", &fixture(breaking[1], "old.json"), &fixture(breaking[1], "new.json")], None);
     assert_eq!(code(&out), 0, "{}", stdout(&out));
-    assert!(
-        stdout(&out).contains("protocol version bumped (gm 1 -> 2)"),
-        "{}",
-        stdout(&out)
-    );
+    assert!(stdout(&out).contains("protocol version bumped (gm 1 -> 2)"), "{}", stdout(&out));
     // Without --policy the same diff is breaking.
-    let out = wirecontract(
-        &[
-            "diff",
-            &fixture(breaking[1], "old.json"),
-            &fixture(breaking[1], "new.json"),
-        ],
-        None,
-    );
+    let out = wirecontract(&["diff", &fixture(breaking[1], "old.json"), &fixture(breaking[1], "new.json")], None);
     assert_eq!(code(&out), 1);
 }
 
@@ -172,47 +109,25 @@ fn usage_errors_exit_2() {
         vec!["diff".into(), f.clone(), "/no/such/schema.json".into()],
         vec!["diff".into(), f.clone(), not_json.display().to_string()],
         vec!["diff".into(), f.clone(), not_schema.display().to_string()],
-        vec![
-            "diff".into(),
-            "--schema".into(),
-            "x.json".into(),
-            f.clone(),
-            f.clone(),
-        ],
+        vec!["diff".into(), "--schema".into(), "x.json".into(), f.clone(), f.clone()],
         vec!["diff".into(), "--bogus".into(), f.clone(), f.clone()],
     ];
     for args in cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         let out = wirecontract(&args, None);
-        assert_eq!(
-            code(&out),
-            2,
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_eq!(code(&out), 2, "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         assert!(out.stdout.is_empty(), "{args:?}");
     }
 }
 
 fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=t",
-            "-c",
-            "user.email=t@example.com",
-            "-c",
-            "commit.gpgsign=false",
-        ])
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"])
         .args(args)
         .current_dir(dir)
         .output()
         .expect("run git");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
 }
 
 #[test]
@@ -232,23 +147,10 @@ fn git_mode_reads_the_schema_at_each_revision() {
     let out = wirecontract(&["diff", "--git", "HEAD~1", "HEAD"], Some(&repo));
     assert_eq!(code(&out), 1, "{}", String::from_utf8_lossy(&out.stderr));
     let text = stdout(&out);
-    assert!(
-        text.contains("old: HEAD~1:generated/schema/graphmind.v1.schema.json"),
-        "{text}"
-    );
+    assert!(text.contains("old: HEAD~1:generated/schema/graphmind.v1.schema.json"), "{text}");
     assert!(text.contains("enum-value-removed"), "{text}");
 
-    let out = wirecontract(
-        &[
-            "diff",
-            "--git",
-            "--schema",
-            "generated/schema/graphmind.v1.schema.json",
-            "HEAD",
-            "HEAD",
-        ],
-        Some(&repo),
-    );
+    let out = wirecontract(&["diff", "--git", "--schema", "generated/schema/graphmind.v1.schema.json", "HEAD", "HEAD"], Some(&repo));
     assert_eq!(code(&out), 0);
 
     // One revision: compared with the working tree's file.
@@ -256,37 +158,20 @@ fn git_mode_reads_the_schema_at_each_revision() {
     let out = wirecontract(&["diff", "--git", "HEAD~1"], Some(&repo));
     assert_eq!(code(&out), 0, "{}", stdout(&out));
     let out = wirecontract(&["diff", "--git", "HEAD", "--json"], Some(&repo));
-    assert_eq!(
-        code(&out),
-        1,
-        "putting the value back is adding an enum value: breaking"
-    );
+    assert_eq!(code(&out), 1, "putting the value back is adding an enum value: breaking");
     let v: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
     assert_eq!(v["changes"][0]["rule"], "enum-value-added");
     assert_eq!(v["new"], "generated/schema/graphmind.v1.schema.json");
 
     // An absolute --schema path inside the repository works too.
     let abs = path.display().to_string();
-    let out = wirecontract(
-        &["diff", "--git", "--schema", &abs, "HEAD~1", "HEAD"],
-        Some(&repo),
-    );
+    let out = wirecontract(&["diff", "--git", "--schema", &abs, "HEAD~1", "HEAD"], Some(&repo));
     assert_eq!(code(&out), 1, "{}", String::from_utf8_lossy(&out.stderr));
 
     // Unknown revision or path: usage error.
     let out = wirecontract(&["diff", "--git", "no-such-rev", "HEAD"], Some(&repo));
     assert_eq!(code(&out), 2);
-    let out = wirecontract(
-        &[
-            "diff",
-            "--git",
-            "--schema",
-            "missing.json",
-            "HEAD~1",
-            "HEAD",
-        ],
-        Some(&repo),
-    );
+    let out = wirecontract(&["diff", "--git", "--schema", "missing.json", "HEAD~1", "HEAD"], Some(&repo));
     assert_eq!(code(&out), 2);
     let _ = std::fs::remove_dir_all(&repo);
 }
@@ -297,10 +182,7 @@ fn stderr(out: &Output) -> String {
 
 #[test]
 fn format_picks_the_output_and_json_is_an_alias_of_format_json() {
-    let (old, new) = (
-        fixture("enum-value-added", "old.json"),
-        fixture("enum-value-added", "new.json"),
-    );
+    let (old, new) = (fixture("enum-value-added", "old.json"), fixture("enum-value-added", "new.json"));
     let run = |extra: &[&str]| {
         let mut args = vec!["diff"];
         args.extend_from_slice(extra);
@@ -310,17 +192,10 @@ fn format_picks_the_output_and_json_is_an_alias_of_format_json() {
     let table = run(&[]);
     assert_eq!(code(&table), 1);
     assert_eq!(stdout(&run(&["--format", "text"])), stdout(&table));
-    assert_eq!(
-        stdout(&run(&["--format", "json"])),
-        stdout(&run(&["--json"]))
-    );
+    assert_eq!(stdout(&run(&["--format", "json"])), stdout(&run(&["--json"])));
     let github = run(&["--format", "github"]);
     assert_eq!(code(&github), 1);
-    assert!(
-        stdout(&github).starts_with("::error file="),
-        "{}",
-        stdout(&github)
-    );
+    assert!(stdout(&github).starts_with("::error file="), "{}", stdout(&github));
     assert!(stdout(&github).contains("title=enum-value-added::/$defs/Kind/enum: "));
     let junit = run(&["--format", "junit"]);
     assert_eq!(code(&junit), 1);
@@ -328,10 +203,7 @@ fn format_picks_the_output_and_json_is_an_alias_of_format_json() {
     let markdown = run(&["--format", "markdown"]);
     assert_eq!(code(&markdown), 1);
     assert!(stdout(&markdown).contains("### Breaking\n\n- **enum-value-added** `/$defs/Kind/enum`"));
-    for bad in [
-        &["--format", "yaml"][..],
-        &["--json", "--format", "text"][..],
-    ] {
+    for bad in [&["--format", "yaml"][..], &["--json", "--format", "text"][..]] {
         let out = run(bad);
         assert_eq!(code(&out), 2, "{bad:?}: {}", stderr(&out));
         assert!(out.stdout.is_empty(), "{bad:?}");
@@ -353,67 +225,31 @@ fn a_suppressed_change_passes_and_an_unsuppressed_one_still_fails() {
     for policy in [&[][..], &["--policy"][..]] {
         let mut args = vec!["diff", "--suppressions", &file];
         args.extend_from_slice(policy);
-        let (old, new) = (
-            fixture("enum-value-added", "old.json"),
-            fixture("enum-value-added", "new.json"),
-        );
+        let (old, new) = (fixture("enum-value-added", "old.json"), fixture("enum-value-added", "new.json"));
         args.extend([old.as_str(), new.as_str()]);
         let out = wirecontract(&args, None);
-        assert_eq!(
-            code(&out),
-            0,
-            "{policy:?}: {}{}",
-            stdout(&out),
-            stderr(&out)
-        );
+        assert_eq!(code(&out), 0, "{policy:?}: {}{}", stdout(&out), stderr(&out));
         let text = stdout(&out);
         assert!(text.contains("accepted in "), "{text}");
         assert!(text.contains("receivers were upgraded first"), "{text}");
     }
     let out = wirecontract(
-        &[
-            "diff",
-            "--suppressions",
-            &file,
-            "--json",
-            &fixture("enum-value-removed", "old.json"),
-            &fixture("enum-value-removed", "new.json"),
-        ],
+        &["diff", "--suppressions", &file, "--json", &fixture("enum-value-removed", "old.json"), &fixture("enum-value-removed", "new.json")],
         None,
     );
-    assert_eq!(
-        code(&out),
-        1,
-        "the entry accepts an addition, not a removal"
-    );
+    assert_eq!(code(&out), 1, "the entry accepts an addition, not a removal");
     let v: Value = serde_json::from_str(&stdout(&out)).expect("stdout stays JSON");
     assert_eq!(v["unused_suppressions"][0]["why"], "no-match");
-    assert!(
-        stderr(&out).contains("warning: ") && stderr(&out).contains("unused suppression"),
-        "{}",
-        stderr(&out)
-    );
+    assert!(stderr(&out).contains("warning: ") && stderr(&out).contains("unused suppression"), "{}", stderr(&out));
 }
 
 #[test]
 fn a_suppression_without_reason_or_with_an_unknown_rule_is_refused_with_exit_2() {
-    let (old, new) = (
-        fixture("enum-value-added", "old.json"),
-        fixture("enum-value-added", "new.json"),
-    );
+    let (old, new) = (fixture("enum-value-added", "old.json"), fixture("enum-value-added", "new.json"));
     for (text, want) in [
-        (
-            "[[accept]]\nrule = \"enum-value-added\"\npointer = \"/$defs/Kind/enum\"\n",
-            "has no reason",
-        ),
-        (
-            "[[accept]]\nrule = \"enum-value-added\"\npointer = \"/$defs/Kind/enum\"\nreason = \"\"\n",
-            "has no reason",
-        ),
-        (
-            "[[accept]]\nrule = \"enum-added-value\"\npointer = \"/$defs/Kind/enum\"\nreason = \"r\"\n",
-            "unknown rule",
-        ),
+        ("[[accept]]\nrule = \"enum-value-added\"\npointer = \"/$defs/Kind/enum\"\n", "has no reason"),
+        ("[[accept]]\nrule = \"enum-value-added\"\npointer = \"/$defs/Kind/enum\"\nreason = \"\"\n", "has no reason"),
+        ("[[accept]]\nrule = \"enum-added-value\"\npointer = \"/$defs/Kind/enum\"\nreason = \"r\"\n", "unknown rule"),
     ] {
         let file = suppression_file("refused", text);
         let out = wirecontract(&["diff", "--suppressions", &file, &old, &new], None);
@@ -421,10 +257,7 @@ fn a_suppression_without_reason_or_with_an_unknown_rule_is_refused_with_exit_2()
         assert!(out.stdout.is_empty(), "{text}");
         assert!(stderr(&out).contains(want), "{text}: {}", stderr(&out));
     }
-    let out = wirecontract(
-        &["diff", "--suppressions", "/no/such/file.toml", &old, &new],
-        None,
-    );
+    let out = wirecontract(&["diff", "--suppressions", "/no/such/file.toml", &old, &new], None);
     assert_eq!(code(&out), 2);
 }
 
@@ -445,28 +278,10 @@ fn the_default_suppression_file_is_read_at_the_repository_root() {
     assert_eq!(code(&out), 1, "no suppression file yet");
     std::fs::write(repo.join(".wirecontract-evolution.toml"), ACCEPT_KIND_C).unwrap();
     // From a subdirectory too: the file is looked for at the repository root.
-    let out = wirecontract(
-        &[
-            "diff",
-            "--git",
-            "--schema",
-            "graphmind.v1.schema.json",
-            "--format",
-            "github",
-            "HEAD~1",
-            "HEAD",
-        ],
-        Some(&schema_dir),
-    );
+    let out = wirecontract(&["diff", "--git", "--schema", "graphmind.v1.schema.json", "--format", "github", "HEAD~1", "HEAD"], Some(&schema_dir));
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
     let text = stdout(&out);
-    assert!(
-        text.starts_with("::warning file=generated/schema/graphmind.v1.schema.json,title=enum-value-added (accepted)::"),
-        "{text}"
-    );
-    assert!(
-        text.contains("accepted (.wirecontract-evolution.toml:1): receivers were upgraded first"),
-        "{text}"
-    );
+    assert!(text.starts_with("::warning file=generated/schema/graphmind.v1.schema.json,title=enum-value-added (accepted)::"), "{text}");
+    assert!(text.contains("accepted (.wirecontract-evolution.toml:1): receivers were upgraded first"), "{text}");
     let _ = std::fs::remove_dir_all(&repo);
 }

@@ -64,7 +64,9 @@ fn verdict(text: &str) -> String {
     match gm::parse_envelope_json(text) {
         gm::ParseOutcome::Ok(_) => "ok".to_owned(),
         gm::ParseOutcome::UnknownType(_) => "unknown-type".to_owned(),
-        gm::ParseOutcome::VersionMismatch { received, supported } => format!("{{\"kind\":\"version-mismatch\",\"received\":{received},\"supported\":{supported}}}"),
+        gm::ParseOutcome::VersionMismatch { received, supported } => {
+            format!("{{\"kind\":\"version-mismatch\",\"received\":{received},\"supported\":{supported}}}")
+        }
         gm::ParseOutcome::Invalid { reason, issues } => {
             let mut out = Vec::with_capacity(128);
             out.extend_from_slice(b"{\"kind\":\"invalid\",\"reason\":");
@@ -146,7 +148,11 @@ pub fn gm_should_pause(mode: String, breakpoints: Vec<String>, kind: String, nam
 #[napi(js_name = "goParse")]
 pub fn go_parse(direction: u32, text: String) -> napi::Result<String> {
     guard(|| {
-        let res = if direction == 0 { go::parse_server_message(&text).map(|m| m.variant().as_str()) } else { go::parse_client_message(&text).map(|m| m.variant().as_str()) };
+        let res = if direction == 0 {
+            go::parse_server_message(&text).map(|m| m.variant().as_str())
+        } else {
+            go::parse_client_message(&text).map(|m| m.variant().as_str())
+        };
         Ok(match res {
             Ok(wire) => wire.to_owned(),
             Err(e) => parse_error_json(&e),

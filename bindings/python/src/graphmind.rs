@@ -356,13 +356,21 @@ pub fn parse_envelope(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<PyOb
 /// A `BuildError` for a payload host value with no JSON form: `.reason` and `.issues` as for
 /// every other build failure, the path dotted from the frame root (`payload.output.0`).
 fn host_build_error(py: Python<'_>, e: &crate::convert::HostError) -> PyErr {
-    build_error(py, &gm::BuildError { reason: format!("payload has no JSON form: {}", e.describe("payload")), issues: vec![CoreIssue { path: e.full_path("payload"), message: e.message.clone() }] })
+    build_error(
+        py,
+        &gm::BuildError {
+            reason: format!("payload has no JSON form: {}", e.describe("payload")),
+            issues: vec![CoreIssue { path: e.full_path("payload"), message: e.message.clone() }],
+        },
+    )
 }
 
 /// `seq`/`ts` as given from Python: any int; negative or beyond 2**53 − 1 is a `BuildError`
 /// naming the field (a bool is refused: it is not a counter).
 fn counter(py: Python<'_>, name: &str, v: &Bound<'_, PyAny>) -> PyResult<u64> {
-    let bad = |message: String| build_error(py, &gm::BuildError { reason: format!("{name} out of range"), issues: vec![CoreIssue { path: name.to_owned(), message }] });
+    let bad = |message: String| {
+        build_error(py, &gm::BuildError { reason: format!("{name} out of range"), issues: vec![CoreIssue { path: name.to_owned(), message }] })
+    };
     if v.is_instance_of::<pyo3::types::PyBool>() || !v.is_instance_of::<pyo3::types::PyInt>() {
         let tn = v.get_type().name().map_or_else(|_| String::new(), |n| n.to_string());
         return Err(bad(format!("expected a nonnegative integer, received {tn}")));
@@ -391,7 +399,14 @@ fn build_error(py: Python<'_>, e: &gm::BuildError) -> PyErr {
 /// `create_unknown_envelope`), or `seq`/`ts` beyond 2**53 − 1.
 #[pyfunction]
 #[pyo3(signature = (r#type, payload, seq, run_id, ts=None))]
-pub fn create_envelope(py: Python<'_>, r#type: &str, payload: &Bound<'_, PyAny>, seq: &Bound<'_, PyAny>, run_id: &str, ts: Option<&Bound<'_, PyAny>>) -> PyResult<Envelope> {
+pub fn create_envelope(
+    py: Python<'_>,
+    r#type: &str,
+    payload: &Bound<'_, PyAny>,
+    seq: &Bound<'_, PyAny>,
+    run_id: &str,
+    ts: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Envelope> {
     let seq = counter(py, "seq", seq)?;
     let ts = ts.filter(|t| !t.is_none()).map(|t| counter(py, "ts", t)).transpose()?;
     let payload_json = py_to_json(payload, NonFinite::Null).map_err(|e| host_build_error(py, &e))?;
@@ -406,7 +421,15 @@ pub fn create_envelope(py: Python<'_>, r#type: &str, payload: &Bound<'_, PyAny>,
 /// value; `omit_payload=True` leaves the key out). Raises `BuildError` for a known type.
 #[pyfunction]
 #[pyo3(signature = (r#type, payload, seq, run_id, ts=None, *, omit_payload=false))]
-pub fn create_unknown_envelope(py: Python<'_>, r#type: &str, payload: &Bound<'_, PyAny>, seq: &Bound<'_, PyAny>, run_id: &str, ts: Option<&Bound<'_, PyAny>>, omit_payload: bool) -> PyResult<Envelope> {
+pub fn create_unknown_envelope(
+    py: Python<'_>,
+    r#type: &str,
+    payload: &Bound<'_, PyAny>,
+    seq: &Bound<'_, PyAny>,
+    run_id: &str,
+    ts: Option<&Bound<'_, PyAny>>,
+    omit_payload: bool,
+) -> PyResult<Envelope> {
     let seq = counter(py, "seq", seq)?;
     let ts = ts.filter(|t| !t.is_none()).map(|t| counter(py, "ts", t)).transpose()?;
     let raw = if omit_payload {
@@ -427,7 +450,9 @@ pub fn create_unknown_envelope(py: Python<'_>, r#type: &str, payload: &Bound<'_,
 #[pyfunction]
 #[pyo3(signature = (envelope, /))]
 pub fn serialize_envelope<'py>(py: Python<'py>, envelope: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {
-    let env = envelope.downcast::<Envelope>().map_err(|_| PyTypeError::new_err("serialize_envelope expects an Envelope (from parse_envelope_json or create_envelope)"))?;
+    let env = envelope
+        .downcast::<Envelope>()
+        .map_err(|_| PyTypeError::new_err("serialize_envelope expects an Envelope (from parse_envelope_json or create_envelope)"))?;
     envelope_json(py, &env.get().inner)
 }
 
@@ -439,7 +464,9 @@ pub fn serialize_envelope<'py>(py: Python<'py>, envelope: &Bound<'py, PyAny>) ->
 #[pyfunction]
 #[pyo3(signature = (envelope, /))]
 pub fn serialize_envelope_bytes<'py>(py: Python<'py>, envelope: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
-    let env = envelope.downcast::<Envelope>().map_err(|_| PyTypeError::new_err("serialize_envelope_bytes expects an Envelope (from parse_envelope_json or create_envelope)"))?;
+    let env = envelope
+        .downcast::<Envelope>()
+        .map_err(|_| PyTypeError::new_err("serialize_envelope_bytes expects an Envelope (from parse_envelope_json or create_envelope)"))?;
     with_serialized(&env.get().inner, |out| Ok(PyBytes::new(py, out)))
 }
 

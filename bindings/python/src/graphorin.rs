@@ -48,7 +48,8 @@ fn frame_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 fn parse_error(py: Python<'_>, e: &go::ParseError) -> PyResult<PyErr> {
     let err = ParseError::new_err(e.to_string());
     let value = err.value(py);
-    let issues: Vec<Issue> = e.issues().iter().map(|i| Issue { path: i.dotted_path(), message: i.message.clone(), code: Some(i.code.as_str().to_owned()) }).collect();
+    let issues: Vec<Issue> =
+        e.issues().iter().map(|i| Issue { path: i.dotted_path(), message: i.message.clone(), code: Some(i.code.as_str().to_owned()) }).collect();
     value.setattr("issues", PyList::new(py, issues)?)?;
     let id = match e.raw_id() {
         Some(raw) => json_to_py(py, raw.as_str())?,

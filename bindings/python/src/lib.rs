@@ -22,12 +22,7 @@ use pyo3::prelude::*;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-pyo3::create_exception!(
-    wirecontract,
-    BuildError,
-    PyValueError,
-    "A frame could not be built: `.reason` says why, `.issues` lists path and rule."
-);
+pyo3::create_exception!(wirecontract, BuildError, PyValueError, "A frame could not be built: `.reason` says why, `.issues` lists path and rule.");
 
 /// Runs contract code, turning a panic into a `RuntimeError`.
 pub(crate) fn guard<T>(f: impl FnOnce() -> T) -> PyResult<T> {

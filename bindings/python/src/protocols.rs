@@ -42,8 +42,12 @@ fn parse_frame(py: Python<'_>, protocol: &str, data: &str) -> PyResult<PyObject>
             };
             ("ok".into_pyobject(py)?.into_any().unbind(), message.into_pyobject(py)?.into_any().unbind(), object, issues_to_py(py, &[])?)
         }
-        AnyOutcome::Invalid { reason, issues } => ("invalid".into_pyobject(py)?.into_any().unbind(), reason.into_pyobject(py)?.into_any().unbind(), none(), issues_to_py(py, &issues)?),
-        AnyOutcome::Other { kind, message } => (kind.into_pyobject(py)?.into_any().unbind(), message.into_pyobject(py)?.into_any().unbind(), none(), issues_to_py(py, &[])?),
+        AnyOutcome::Invalid { reason, issues } => {
+            ("invalid".into_pyobject(py)?.into_any().unbind(), reason.into_pyobject(py)?.into_any().unbind(), none(), issues_to_py(py, &issues)?)
+        }
+        AnyOutcome::Other { kind, message } => {
+            (kind.into_pyobject(py)?.into_any().unbind(), message.into_pyobject(py)?.into_any().unbind(), none(), issues_to_py(py, &[])?)
+        }
     };
     Ok(PyTuple::new(py, [tuple.0, tuple.1, tuple.2, tuple.3])?.into_any().unbind())
 }

@@ -172,19 +172,21 @@ pub(crate) fn envelope_from_host(h: &Envelope) -> Result<gm::Envelope, ContractE
     }
     let wire_type = h.message.wire_type();
     if h.message_type != wire_type {
-        issues.push(wirecontract::core::Issue { path: "type".into(), message: format!("messageType \"{}\" does not match the message (\"{wire_type}\")", h.message_type) });
+        issues.push(wirecontract::core::Issue {
+            path: "type".into(),
+            message: format!("messageType \"{}\" does not match the message (\"{wire_type}\")", h.message_type),
+        });
     }
     if let Message::Unknown { message_type, .. } = &h.message {
         if gm::payload_type_name(message_type).is_some() {
-            issues.push(wirecontract::core::Issue { path: "type".into(), message: format!("\"{message_type}\" is a known type: use its typed Message variant") });
+            issues
+                .push(wirecontract::core::Issue { path: "type".into(), message: format!("\"{message_type}\" is a known type: use its typed Message variant") });
         }
     }
     let message = <gm::Message as Convert>::from_host(&h.message, &mut issues, "payload");
     let extra = extras_from_host(&h.extra_json, ENVELOPE_KEYS, &mut issues, "");
     match (seq, ts, message, extra) {
-        (Some(seq), Some(ts), Some(message), Some(extra)) if issues.is_empty() => {
-            Ok(gm::Envelope { seq, ts, run_id: h.run_id.clone(), message, extra })
-        }
+        (Some(seq), Some(ts), Some(message), Some(extra)) if issues.is_empty() => Ok(gm::Envelope { seq, ts, run_id: h.run_id.clone(), message, extra }),
         _ => {
             let only_payload = issues.iter().all(|i| i.path.starts_with("payload"));
             let reason = if only_payload { format!("invalid payload for message type \"{wire_type}\"") } else { "invalid envelope fields".to_owned() };
@@ -211,7 +213,8 @@ pub fn create_envelope(message: Message, seq: u64, run_id: String, ts: Option<u6
         let converted = <gm::Message as Convert>::from_host(&message, &mut issues, "payload");
         let (Some(converted), Some(_), true) = (converted, seq_ok, issues.is_empty()) else {
             let only_payload = issues.iter().all(|i| i.path.starts_with("payload"));
-            let reason = if only_payload { format!("invalid payload for message type \"{}\"", message.wire_type()) } else { "envelope fields out of range".to_owned() };
+            let reason =
+                if only_payload { format!("invalid payload for message type \"{}\"", message.wire_type()) } else { "envelope fields out of range".to_owned() };
             return Err(build_error(reason, issues));
         };
         gm::create_envelope(converted, seq, &run_id, ts).map(|e| envelope_to_host(&e)).map_err(from_build_error)
@@ -228,7 +231,13 @@ pub fn create_envelope_json(message_type: String, payload_json: JsonText, seq: u
 /// Builds an envelope of a type outside the known ones with an opaque payload (`null`/`nil`
 /// omits the `payload` key): the explicit raw constructor of spec §5.13.
 #[uniffi::export(default(ts = None))]
-pub fn create_unknown_envelope(message_type: String, payload_json: Option<JsonText>, seq: u64, run_id: String, ts: Option<u64>) -> Result<Envelope, ContractError> {
+pub fn create_unknown_envelope(
+    message_type: String,
+    payload_json: Option<JsonText>,
+    seq: u64,
+    run_id: String,
+    ts: Option<u64>,
+) -> Result<Envelope, ContractError> {
     guard(|| {
         let mut issues = Issues::new();
         let payload = <Option<wirecontract::core::RawJson> as Convert>::from_host(&payload_json, &mut issues, "payload");
@@ -428,7 +437,6 @@ mod tests {
             assert_eq!(serialize_envelope(host).unwrap(), gm::serialize_envelope(env));
         }
     }
-
 
     #[test]
     fn counters_above_max_safe_integer_are_build_errors() {

@@ -477,10 +477,47 @@ mod tests {
     #[test]
     fn skip_value_accepts_exactly_what_validate_accepts() {
         let cases = [
-            "0", "-0", "1.5e+3", "\"\\ud800\"", " [1, {\"a\": []}] ", "1E2", "{\"a\":1,\"a\":2}", "", "01", ".5", "1.", "1e", "[1,]", "{\"a\":1,}",
-            "NaN", "\u{feff}{}", "{} {}", "'a'", "\"\t\"", "0x10", "\"\\x\"", "[01]", "-", "[-]", "{\"a\" 1}", "{\"a\":}", "[1 2]", "tru", "nul",
-            "\"abcdefghijklmnop\\\"qrstu\"", "\"abcdefgh\u{1}\"", "[[[[]]]]", "{\"a\":{\"b\":{\"c\":[1,2,{\"d\":null}]}}}", "[true,false,null]", "{\"\":\"\"}",
-            "\"\\u12G4\"", "\"\\u123\"", "[1,2,3] ", "{ }", "[ ]", " { \"k\" : [ 1 , 2 ] } ",
+            "0",
+            "-0",
+            "1.5e+3",
+            "\"\\ud800\"",
+            " [1, {\"a\": []}] ",
+            "1E2",
+            "{\"a\":1,\"a\":2}",
+            "",
+            "01",
+            ".5",
+            "1.",
+            "1e",
+            "[1,]",
+            "{\"a\":1,}",
+            "NaN",
+            "\u{feff}{}",
+            "{} {}",
+            "'a'",
+            "\"\t\"",
+            "0x10",
+            "\"\\x\"",
+            "[01]",
+            "-",
+            "[-]",
+            "{\"a\" 1}",
+            "{\"a\":}",
+            "[1 2]",
+            "tru",
+            "nul",
+            "\"abcdefghijklmnop\\\"qrstu\"",
+            "\"abcdefgh\u{1}\"",
+            "[[[[]]]]",
+            "{\"a\":{\"b\":{\"c\":[1,2,{\"d\":null}]}}}",
+            "[true,false,null]",
+            "{\"\":\"\"}",
+            "\"\\u12G4\"",
+            "\"\\u123\"",
+            "[1,2,3] ",
+            "{ }",
+            "[ ]",
+            " { \"k\" : [ 1 , 2 ] } ",
         ];
         for s in cases {
             assert_eq!(skip_all(s, 100).is_some(), validate(s, 100).is_ok(), "{s:?}");
@@ -510,7 +547,9 @@ mod tests {
 
     #[test]
     fn string_stops_find_the_first_special_byte() {
-        for (s, at) in [(&b"abcdefgh"[..], None), (b"abc\"defg", Some(3)), (b"\\bcdefgh", Some(0)), (b"abcdefg\x1f", Some(7)), (b"\xe6\x9d\xb1\xe4\xba\xac\x7f\x20", None)] {
+        for (s, at) in
+            [(&b"abcdefgh"[..], None), (b"abc\"defg", Some(3)), (b"\\bcdefgh", Some(0)), (b"abcdefg\x1f", Some(7)), (b"\xe6\x9d\xb1\xe4\xba\xac\x7f\x20", None)]
+        {
             let w = u64::from_le_bytes(s.try_into().unwrap());
             let stops = string_stops(w);
             assert_eq!((stops != 0).then(|| (stops.trailing_zeros() / 8) as usize), at, "{s:?}");

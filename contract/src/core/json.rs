@@ -104,23 +104,21 @@ fn scan_string(src: &[u8], start: usize) -> Result<usize, SyntaxError> {
         match src.get(pos) {
             None => return Err(err(start, "unterminated string")),
             Some(b'"') => return Ok(pos + 1),
-            Some(b'\\') => {
-                match src.get(pos + 1) {
-                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => pos += 2,
-                    Some(b'u') => {
-                        for k in 0..4 {
-                            match src.get(pos + 2 + k) {
-                                Some(h) if h.is_ascii_hexdigit() => {}
-                                Some(_) => return Err(err(pos + 2 + k, "bad Unicode escape in string")),
-                                None => return Err(err(start, "unterminated string")),
-                            }
+            Some(b'\\') => match src.get(pos + 1) {
+                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => pos += 2,
+                Some(b'u') => {
+                    for k in 0..4 {
+                        match src.get(pos + 2 + k) {
+                            Some(h) if h.is_ascii_hexdigit() => {}
+                            Some(_) => return Err(err(pos + 2 + k, "bad Unicode escape in string")),
+                            None => return Err(err(start, "unterminated string")),
                         }
-                        pos += 6;
                     }
-                    Some(_) => return Err(err(pos + 1, "bad escaped character in string")),
-                    None => return Err(err(start, "unterminated string")),
+                    pos += 6;
                 }
-            }
+                Some(_) => return Err(err(pos + 1, "bad escaped character in string")),
+                None => return Err(err(start, "unterminated string")),
+            },
             Some(&b) => {
                 return Err(err(pos, format!("bad control character U+{b:04X} in string (must be escaped)")));
             }
@@ -200,11 +198,7 @@ pub fn validate(src: &str, max_depth: usize) -> Result<(), SyntaxError> {
             Some(b'{' | b'[') => {
                 let is_obj = src[pos] == b'{';
                 if stack.len() >= max_depth {
-                    return Err(SyntaxError {
-                        offset: pos,
-                        message: format!("nesting exceeds the maximum depth of {max_depth}"),
-                        too_deep: true,
-                    });
+                    return Err(SyntaxError { offset: pos, message: format!("nesting exceeds the maximum depth of {max_depth}"), too_deep: true });
                 }
                 pos = skip_ws(src, pos + 1);
                 let close = if is_obj { b'}' } else { b']' };

@@ -569,7 +569,6 @@ impl<T: WireValue> WireField for Option<T> {
     }
 }
 
-
 impl WireValue for String {
     const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::String);
     const EXPECTED: &'static str = "string";

@@ -14,16 +14,16 @@
 //! }
 //! ```
 
+mod schema;
 pub mod session;
 pub mod shrink;
-mod schema;
 mod types;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub use schema::{export_json_schema, export_json_schema_string, SCHEMA_ID};
-pub use types::*;
 pub use shrink::{shrink_payload, shrink_payload_json, Shrunk, DEFAULT_MAX_PAYLOAD_BYTES};
+pub use types::*;
 
 use crate::core::cursor::Cursor;
 use crate::core::json::{self, decode_string, JsonKind, Val};
@@ -156,7 +156,6 @@ macro_rules! messages {
 mod messages;
 pub use messages::*;
 
-
 /// The GraphMind v1 registry entry: every message type, and through them every object and
 /// enum (see [`crate::registry`]).
 pub static PROTOCOL: crate::registry::Protocol = crate::registry::Protocol {
@@ -190,11 +189,14 @@ pub use crate::registry::MessageGroup;
 /// The known message types, in spec order (also the schema's `anyOf` order).
 pub const MESSAGE_TYPES: &[&str] = &crate::registry::all_types::<{ MESSAGES.len() }>(MESSAGES);
 /// The event types (app → viewer), in spec order.
-pub const EVENT_TYPES: &[&str] = &crate::registry::types_in_group::<{ crate::registry::count_in_group(MESSAGES, MessageGroup::Event) }>(MESSAGES, MessageGroup::Event);
+pub const EVENT_TYPES: &[&str] =
+    &crate::registry::types_in_group::<{ crate::registry::count_in_group(MESSAGES, MessageGroup::Event) }>(MESSAGES, MessageGroup::Event);
 /// The control types (viewer → app), in spec order.
-pub const CONTROL_TYPES: &[&str] = &crate::registry::types_in_group::<{ crate::registry::count_in_group(MESSAGES, MessageGroup::Control) }>(MESSAGES, MessageGroup::Control);
+pub const CONTROL_TYPES: &[&str] =
+    &crate::registry::types_in_group::<{ crate::registry::count_in_group(MESSAGES, MessageGroup::Control) }>(MESSAGES, MessageGroup::Control);
 /// The handshake types.
-pub const HANDSHAKE_TYPES: &[&str] = &crate::registry::types_in_group::<{ crate::registry::count_in_group(MESSAGES, MessageGroup::Handshake) }>(MESSAGES, MessageGroup::Handshake);
+pub const HANDSHAKE_TYPES: &[&str] =
+    &crate::registry::types_in_group::<{ crate::registry::count_in_group(MESSAGES, MessageGroup::Handshake) }>(MESSAGES, MessageGroup::Handshake);
 
 /// A GraphMind envelope `{gm, seq, ts, runId, type, payload}` with its unknown members.
 ///

@@ -36,10 +36,7 @@ pub fn export_json_schema() -> Value {
         defs.insert(name.clone(), envelope_schema(&json!({ "const": message_type }), &payload.to_value(), true));
         any_of.push(json!({ "$ref": format!("#/$defs/{name}") }));
     }
-    defs.insert(
-        "envelope.unknown".into(),
-        envelope_schema(&json!({ "type": "string", "not": { "enum": MESSAGE_TYPES } }), &json!(true), false),
-    );
+    defs.insert("envelope.unknown".into(), envelope_schema(&json!({ "type": "string", "not": { "enum": MESSAGE_TYPES } }), &json!(true), false));
     any_of.push(json!({ "$ref": "#/$defs/envelope.unknown" }));
 
     let mut defs_value = Value::Object(defs);
@@ -146,9 +143,10 @@ fn finite_numbers(v: &mut Value) {
 fn plain_enums(v: &mut Value) {
     match v {
         Value::Object(map) => {
-            let consts: Option<Vec<Value>> = map.get("oneOf").and_then(Value::as_array).and_then(|branches| {
-                branches.iter().map(|b| b.get("const").filter(|c| c.is_string()).cloned()).collect()
-            });
+            let consts: Option<Vec<Value>> = map
+                .get("oneOf")
+                .and_then(Value::as_array)
+                .and_then(|branches| branches.iter().map(|b| b.get("const").filter(|c| c.is_string()).cloned()).collect());
             if let Some(values) = consts {
                 map.remove("oneOf");
                 map.insert("type".into(), json!("string"));

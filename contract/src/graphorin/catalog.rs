@@ -84,10 +84,7 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<str>,
 {
-    offer
-        .into_iter()
-        .flat_map(|entry| entry.as_ref().split(',').map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned).collect::<Vec<_>>())
-        .collect()
+    offer.into_iter().flat_map(|entry| entry.as_ref().split(',').map(str::trim).filter(|t| !t.is_empty()).map(str::to_owned).collect::<Vec<_>>()).collect()
 }
 
 /// `negotiateSubprotocol` (§7): [`SUBPROTOCOL_NAME`] when the offer holds it exactly

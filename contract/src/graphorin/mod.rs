@@ -39,9 +39,9 @@ pub use catalog::*;
 pub use schema::{export_json_schema, export_json_schema_string, CLIENT_MESSAGE_POINTER, SCHEMA_ID, SERVER_MESSAGE_POINTER};
 pub use types::*;
 
-pub use crate::core::{IssueCode, PathSegment, RawJson, Record};
 use crate::core::json::{self, decode_string, JsonKind, Val};
 use crate::core::{describe_received, Ctx, Path, Reflect, WireValue};
+pub use crate::core::{IssueCode, PathSegment, RawJson, Record};
 
 /// The `jsonrpc` literal of RPC responses and of every client message (§3.1, §4). The `v`
 /// literal of every frame is [`PROTOCOL_VERSION`].
@@ -250,7 +250,8 @@ fn parse_any(frame: &str) -> crate::registry::AnyOutcome {
 
 /// The 7 `kind` literals of the kinded server frames, in spec order (§3.2): the server
 /// variants whose frame declares a `kind` literal.
-pub const KINDS: &[&str] = &crate::registry::variants_with_literal::<{ crate::registry::count_variants_with_literal(&ServerMessage::DESC, "kind") }>(&ServerMessage::DESC, "kind");
+pub const KINDS: &[&str] =
+    &crate::registry::variants_with_literal::<{ crate::registry::count_variants_with_literal(&ServerMessage::DESC, "kind") }>(&ServerMessage::DESC, "kind");
 
 /// The 6 `method` literals, in spec order (§4).
 pub const METHODS: &[&str] = ClientVariant::VALUES;

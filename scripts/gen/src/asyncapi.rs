@@ -182,10 +182,8 @@ fn operation(action: &str, channel: &str, title: &str, description: &str, keys: 
         ("messages".to_owned(), message_refs(channel, keys)),
     ];
     if !reply.is_empty() {
-        entries.push((
-            "reply".to_owned(),
-            Node::map([("channel", Node::reference(format!("#/channels/{channel}"))), ("messages", message_refs(channel, reply))]),
-        ));
+        entries
+            .push(("reply".to_owned(), Node::map([("channel", Node::reference(format!("#/channels/{channel}"))), ("messages", message_refs(channel, reply))])));
     }
     Node::Map(entries)
 }
@@ -193,11 +191,8 @@ fn operation(action: &str, channel: &str, title: &str, description: &str, keys: 
 /// GraphMind operations, from the app's side: one per message group, split by direction; a
 /// group with both directions (the handshake) is a `send` whose reply is the other direction.
 fn graphmind_operations(p: &Protocol, channel: &str) -> Vec<(String, Node)> {
-    let groups = [
-        (MessageGroup::Event, "Events", "events"),
-        (MessageGroup::Control, "Controls", "controls"),
-        (MessageGroup::Handshake, "Handshake", "handshake"),
-    ];
+    let groups =
+        [(MessageGroup::Event, "Events", "events"), (MessageGroup::Control, "Controls", "controls"), (MessageGroup::Handshake, "Handshake", "handshake")];
     let mut out = Vec::new();
     for (group, title, id) in groups {
         let keys = |d: Direction| -> Vec<String> { p.messages.iter().filter(|m| m.group == group && m.direction == d).map(|m| m.variant.to_owned()).collect() };
@@ -206,7 +201,8 @@ fn graphmind_operations(p: &Protocol, channel: &str) -> Vec<(String, Node)> {
         let what = format!("{title}: {}.", wires.iter().map(|w| format!("`{w}`")).collect::<Vec<_>>().join(", "));
         if !sent.is_empty() {
             let reply: &[String] = &received;
-            let desc = if reply.is_empty() { format!("{what} Sent app → viewer.") } else { format!("{what} The app sends; the viewer replies (viewer → app).") };
+            let desc =
+                if reply.is_empty() { format!("{what} Sent app → viewer.") } else { format!("{what} The app sends; the viewer replies (viewer → app).") };
             out.push((format!("send{}", capitalize(id)), operation("send", channel, title, &desc, &sent, reply)));
         } else if !received.is_empty() {
             out.push((format!("receive{}", capitalize(id)), operation("receive", channel, title, &format!("{what} Sent viewer → app."), &received, &[])));
@@ -237,7 +233,14 @@ fn graphorin_operations(p: &Protocol, channel: &str) -> Vec<(String, Node)> {
     let wires: Vec<String> = server.variants.iter().filter(|v| v.frame.field("id").is_none()).map(|v| format!("`{}`", v.wire)).collect();
     out.push((
         "receiveServerFrames".to_owned(),
-        operation("receive", channel, "Kinded server frames", &format!("Frames the server pushes, discriminated on `kind`: {}.", wires.join(", ")), &kinded, &[]),
+        operation(
+            "receive",
+            channel,
+            "Kinded server frames",
+            &format!("Frames the server pushes, discriminated on `kind`: {}.", wires.join(", ")),
+            &kinded,
+            &[],
+        ),
     ));
     out
 }
@@ -295,7 +298,10 @@ pub fn graphmind_document() -> String {
         channel,
         Node::map([
             ("title", Node::str("Ingest connection")),
-            ("description", Node::str("One WebSocket connection per app process: events and the handshake app → viewer, controls and the handshake reply viewer → app.")),
+            (
+                "description",
+                Node::str("One WebSocket connection per app process: events and the handshake app → viewer, controls and the handshake reply viewer → app."),
+            ),
             ("servers", Node::Seq(vec![Node::reference("#/servers/viewer")])),
             ("messages", Node::Map(msgs.iter().map(|m| (m.key.clone(), Node::reference(format!("#/components/messages/{}", m.key)))).collect())),
         ]),
@@ -331,7 +337,13 @@ pub fn graphorin_document() -> String {
             ("host", Node::str("{host}")),
             ("protocol", Node::str("ws")),
             ("pathname", Node::str(graphorin::WS_PATH)),
-            ("description", Node::str(format!("A Graphorin server. The client offers the subprotocol `{}` (plus `ticket.<value>` under ticket auth).", graphorin::SUBPROTOCOL_NAME))),
+            (
+                "description",
+                Node::str(format!(
+                    "A Graphorin server. The client offers the subprotocol `{}` (plus `ticket.<value>` under ticket auth).",
+                    graphorin::SUBPROTOCOL_NAME
+                )),
+            ),
             ("variables", Node::map([("host", Node::map([("description", Node::str("The server's host and port; the protocol fixes none."))]))])),
         ]),
     )]);
@@ -357,9 +369,6 @@ fn root(info: Node, servers: Node, channels: Node, operations: Node, msgs: &[Msg
         ("servers", servers),
         ("channels", channels),
         ("operations", operations),
-        (
-            "components",
-            Node::map([("messages", Node::Map(msgs.iter().map(|m| (m.key.clone(), message_node(m))).collect())), ("schemas", schemas(p))]),
-        ),
+        ("components", Node::map([("messages", Node::Map(msgs.iter().map(|m| (m.key.clone(), message_node(m))).collect())), ("schemas", schemas(p))])),
     ])
 }

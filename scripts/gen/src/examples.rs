@@ -27,7 +27,9 @@ pub fn example(protocol: &str, wire: &str) -> Example {
     if let Some(e) = picked(protocol, wire) {
         return e;
     }
-    synthesized(protocol, wire).unwrap_or_else(|| panic!("vectors/examples/{protocol}.jsonl has no example for {wire:?}: run scripts/pick-examples (it picks one ok conformance vector per type)"))
+    synthesized(protocol, wire).unwrap_or_else(|| {
+        panic!("vectors/examples/{protocol}.jsonl has no example for {wire:?}: run scripts/pick-examples (it picks one ok conformance vector per type)")
+    })
 }
 
 /// A minimal frame of a GraphMind message type built from the registry (required fields only,
@@ -39,7 +41,8 @@ fn synthesized(protocol: &str, wire: &str) -> Option<Example> {
     }
     let m = graphmind::PROTOCOL.message(wire)?;
     let frame = format!(r#"{{"gm":1,"seq":1,"ts":0,"runId":"run-1","type":"{wire}","payload":{}}}"#, minimal_object(m.payload));
-    matches!(graphmind::parse_envelope_json(&frame), graphmind::ParseOutcome::Ok(_)).then(|| Example { vector: "(made from the registry: no example picked yet)".to_owned(), frame })
+    matches!(graphmind::parse_envelope_json(&frame), graphmind::ParseOutcome::Ok(_))
+        .then(|| Example { vector: "(made from the registry: no example picked yet)".to_owned(), frame })
 }
 
 fn minimal_object(o: &wirecontract::registry::ObjectDesc) -> String {

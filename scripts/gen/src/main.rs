@@ -7,8 +7,8 @@ mod examples;
 mod markdown;
 mod prose;
 mod pyi;
-mod yaml;
 mod ts;
+mod yaml;
 
 use std::path::{Path, PathBuf};
 

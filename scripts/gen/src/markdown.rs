@@ -159,7 +159,11 @@ pub fn graphmind_reference() -> String {
     );
     graphmind_rules(&mut out, p);
     out.push_str("<a id=\"messages\"></a>\n\n## Messages\n\n");
-    let groups = [(MessageGroup::Event, "Events", "app → viewer"), (MessageGroup::Control, "Controls", "viewer → app"), (MessageGroup::Handshake, "Handshake", "both directions")];
+    let groups = [
+        (MessageGroup::Event, "Events", "app → viewer"),
+        (MessageGroup::Control, "Controls", "viewer → app"),
+        (MessageGroup::Handshake, "Handshake", "both directions"),
+    ];
     for (group, title, dir) in groups {
         let _ = writeln!(out, "- {title} ({dir}): {}", message_links(&p.message_types_in(group)));
     }
@@ -293,8 +297,20 @@ pub fn graphorin_reference() -> String {
     for u in p.unions {
         let _ = writeln!(out, "<a id=\"union-{}\"></a>\n\n## `{}` ({})\n\n{}\n", u.name, u.name, dir_text(u.direction), prose::doc(u.doc));
         for v in u.variants {
-            let requests = if u.direction == Direction::ClientToServer && v.frame.field("id").is_some() { "; a request, answered by `rpc-success` or `rpc-failure` with the same `id`" } else { "" };
-            message_section(&mut out, p, v.wire, &format!("{}, variant `{}` of `{}`{requests}", dir_text(u.direction), v.name, u.name), v.doc, v.frame, &mut documented);
+            let requests = if u.direction == Direction::ClientToServer && v.frame.field("id").is_some() {
+                "; a request, answered by `rpc-success` or `rpc-failure` with the same `id`"
+            } else {
+                ""
+            };
+            message_section(
+                &mut out,
+                p,
+                v.wire,
+                &format!("{}, variant `{}` of `{}`{requests}", dir_text(u.direction), v.name, u.name),
+                v.doc,
+                v.frame,
+                &mut documented,
+            );
         }
     }
     objects_and_enums(&mut out, p, &mut documented);

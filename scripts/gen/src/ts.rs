@@ -19,7 +19,13 @@ fn ts_ty(ty: &Ty) -> String {
             Scalar::String | Scalar::NonEmptyString => "string",
             Scalar::RpcId => "RpcId",
             Scalar::Bool => "boolean",
-            Scalar::SafeUInt | Scalar::PositiveSafeUInt | Scalar::SafeInt | Scalar::ExactUInt | Scalar::ExactInt | Scalar::Finite | Scalar::NonNegativeFinite => "number",
+            Scalar::SafeUInt
+            | Scalar::PositiveSafeUInt
+            | Scalar::SafeInt
+            | Scalar::ExactUInt
+            | Scalar::ExactInt
+            | Scalar::Finite
+            | Scalar::NonNegativeFinite => "number",
             Scalar::Opaque => "unknown",
             Scalar::OpaqueRecord => "Record<string, unknown>",
         }
@@ -45,7 +51,8 @@ fn quote(s: &str) -> String {
 
 /// A property name: bare when it is an identifier, quoted otherwise.
 fn prop(name: &str) -> String {
-    let ident = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$') && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+    let ident = name.chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
     if ident {
         name.to_owned()
     } else {

@@ -46,7 +46,8 @@ fn anchors(md: &str) -> BTreeSet<String> {
     }
     for line in md.lines().filter(|l| l.starts_with('#')) {
         let text = line.trim_start_matches('#').trim().to_lowercase();
-        let slug: String = text.chars().filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_').map(|c| if c == ' ' { '-' } else { c }).collect();
+        let slug: String =
+            text.chars().filter(|c| c.is_alphanumeric() || *c == ' ' || *c == '-' || *c == '_').map(|c| if c == ' ' { '-' } else { c }).collect();
         out.insert(slug);
     }
     out
@@ -114,7 +115,10 @@ fn the_graphmind_reference_states_the_parse_outcomes_in_decision_order() {
     for verdict in ["`ok`", "`unknown-type`", "`version-mismatch`", "`invalid`"] {
         assert!(md.contains(&format!("| {verdict} |")), "verdict {verdict} missing");
     }
-    let order: Vec<usize> = ["1. **JSON**", "2. **Envelope**", "3. **gm**", "4. **type**", "5. **payload**"].iter().map(|s| md.find(s).unwrap_or_else(|| panic!("step {s} missing"))).collect();
+    let order: Vec<usize> = ["1. **JSON**", "2. **Envelope**", "3. **gm**", "4. **type**", "5. **payload**"]
+        .iter()
+        .map(|s| md.find(s).unwrap_or_else(|| panic!("step {s} missing")))
+        .collect();
     assert!(order.windows(2).all(|w| w[0] < w[1]), "decision steps out of order");
 }
 

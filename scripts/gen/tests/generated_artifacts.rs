@@ -39,7 +39,10 @@ fn hand_maintained(rel: &str) -> bool {
 fn generated_file() {
     let generated = common::repo_dir().join("generated");
     let files = tree(&generated);
-    assert!(files.contains_key("schema/graphmind.v1.schema.json") && files.contains_key("python/wirecontract/graphmind.pyi"), "generated/ is missing the schema or the stubs");
+    assert!(
+        files.contains_key("schema/graphmind.v1.schema.json") && files.contains_key("python/wirecontract/graphmind.pyi"),
+        "generated/ is missing the schema or the stubs"
+    );
     let mut failed = Vec::new();
     for (rel, bytes) in files.iter().filter(|(rel, _)| !hand_maintained(rel)) {
         // One snapshot per file, named after this test: generated_file@<path with / as __>.
@@ -104,7 +107,11 @@ fn generation_is_deterministic_two_runs_are_byte_identical() {
     let (dir_b, b) = generate_into("b");
     let _ = std::fs::remove_dir_all(&dir_a);
     let _ = std::fs::remove_dir_all(&dir_b);
-    assert!(a.contains_key("schema/graphmind.v1.schema.json") && a.contains_key("typify/src/graphmind.rs"), "generate-into wrote {:?}", a.keys().collect::<Vec<_>>());
+    assert!(
+        a.contains_key("schema/graphmind.v1.schema.json") && a.contains_key("typify/src/graphmind.rs"),
+        "generate-into wrote {:?}",
+        a.keys().collect::<Vec<_>>()
+    );
     let names_a: Vec<&String> = a.keys().collect();
     let names_b: Vec<&String> = b.keys().collect();
     assert_eq!(names_a, names_b, "the two runs wrote different files");

@@ -13,9 +13,8 @@ use serde_json::{Map, Value};
 
 use crate::messages::{self, Message};
 use crate::schema::{
-    allows, canonical, child, child_index, effective_types, is_annotation, is_any, is_nothing,
-    openness, show, types_subset, types_text, union_keyword, value_set, Doc, Num, Openness, Types,
-    ValueSetForm,
+    allows, canonical, child, child_index, effective_types, is_annotation, is_any, is_nothing, openness, show, types_subset, types_text, union_keyword,
+    value_set, Doc, Num, Openness, Types, ValueSetForm,
 };
 use crate::{Change, Diff, Options, Rule, Side, Verdict};
 
@@ -84,30 +83,16 @@ const HANDLED: &[&str] = &[
 pub(crate) fn run(old: &Value, new: &Value, options: &Options) -> Diff {
     let (od, nd) = (Doc { root: old }, Doc { root: new });
     let (old_leaves, new_leaves) = (messages::leaves(od), messages::leaves(nd));
-    let version_field = options
-        .version_field
-        .clone()
-        .or_else(|| messages::detect_version_field((od, &old_leaves), (nd, &new_leaves)));
-    let version_of = |doc: Doc<'_>, leaves: &[messages::Leaf]| {
-        messages::version_value(doc, leaves, version_field.as_deref()?)
-    };
+    let version_field = options.version_field.clone().or_else(|| messages::detect_version_field((od, &old_leaves), (nd, &new_leaves)));
+    let version_of = |doc: Doc<'_>, leaves: &[messages::Leaf]| messages::version_value(doc, leaves, version_field.as_deref()?);
     let old_version = version_of(od, &old_leaves);
     let new_version = version_of(nd, &new_leaves);
-    let (old_msgs, new_msgs) =
-        messages::name_both((od, old_leaves), (nd, new_leaves), version_field.as_deref());
+    let (old_msgs, new_msgs) = messages::name_both((od, old_leaves), (nd, new_leaves), version_field.as_deref());
 
-    let mut w = Walker {
-        old: od,
-        new: nd,
-        visited: HashSet::new(),
-        changes: Vec::new(),
-    };
+    let mut w = Walker { old: od, new: nd, visited: HashSet::new(), changes: Vec::new() };
     if let Some(field) = &version_field {
         if old_version != new_version {
-            let path = new_msgs
-                .first()
-                .map(|m| child(&child(&m.home, "properties"), field))
-                .unwrap_or_default();
+            let path = new_msgs.first().map(|m| child(&child(&m.home, "properties"), field)).unwrap_or_default();
             let show_v = |v: &Option<Value>| v.as_ref().map_or_else(|| "(none)".to_owned(), show);
             w.push(
                 Rule::ProtocolVersionChanged,
@@ -130,20 +115,11 @@ pub(crate) fn run(old: &Value, new: &Value, options: &Options) -> Diff {
     let mut changes = w.changes;
     for c in &mut changes {
         if c.messages.is_empty() {
-            let msgs = if c.side == Side::Old {
-                &old_msgs
-            } else {
-                &new_msgs
-            };
+            let msgs = if c.side == Side::Old { &old_msgs } else { &new_msgs };
             c.messages = messages::users(msgs, &c.path);
         }
     }
-    Diff {
-        version_field,
-        old_version,
-        new_version,
-        changes,
-    }
+    Diff { version_field, old_version, new_version, changes }
 }
 
 /// The parallel walk over one old and one new document.
@@ -161,32 +137,10 @@ struct Walker<'a> {
 
 impl Walker<'_> {
     /// Records a change.
-    fn push(
-        &mut self,
-        rule: Rule,
-        side: Side,
-        path: String,
-        change: String,
-        v: (Verdict, Verdict),
-    ) {
+    fn push(&mut self, rule: Rule, side: Side, path: String, change: String, v: (Verdict, Verdict)) {
         // A keyword that was removed only exists in the old document.
-        let side = if side == Side::New
-            && self.new.root.pointer(&path).is_none()
-            && self.old.root.pointer(&path).is_some()
-        {
-            Side::Old
-        } else {
-            side
-        };
-        self.changes.push(Change {
-            rule,
-            path,
-            side,
-            change,
-            old_receivers: v.0,
-            old_senders: v.1,
-            messages: Vec::new(),
-        });
+        let side = if side == Side::New && self.new.root.pointer(&path).is_none() && self.old.root.pointer(&path).is_some() { Side::Old } else { side };
+        self.changes.push(Change { rule, path, side, change, old_receivers: v.0, old_senders: v.1, messages: Vec::new() });
     }
 
     /// Records a change judged by its [`Effect`].
@@ -197,8 +151,7 @@ impl Walker<'_> {
 
     /// Pairs the message types by name and compares each pair.
     fn compare_messages(&mut self, old: &[Message], new: &[Message], version: Option<&str>) {
-        let tolerant =
-            |msgs: &[Message], group: &str| msgs.iter().any(|m| m.catch_all && m.group == group);
+        let tolerant = |msgs: &[Message], group: &str| msgs.iter().any(|m| m.catch_all && m.group == group);
         for o in old {
             match new.iter().find(|n| n.key == o.key) {
                 Some(n) => {
@@ -246,10 +199,7 @@ impl Walker<'_> {
             let (receivers, why) = if tolerant(old, &n.group) {
                 (Verdict::Safe, "old receivers accept it as an unknown type")
             } else {
-                (
-                    Verdict::Breaking,
-                    "old receivers reject it (no catch-all for unknown types)",
-                )
+                (Verdict::Breaking, "old receivers reject it (no catch-all for unknown types)")
             };
             self.changes.push(Change {
                 rule: Rule::MessageTypeAdded,
@@ -275,10 +225,7 @@ impl Walker<'_> {
         if is_nothing(&ov) || is_nothing(&nv) {
             if is_nothing(&ov) != is_nothing(&nv) {
                 let (what, effect) = if is_nothing(&ov) {
-                    (
-                        "schema false (no value) became a schema that accepts values",
-                        Effect::Widen,
-                    )
+                    ("schema false (no value) became a schema that accepts values", Effect::Widen)
                 } else {
                     ("schema became false (no value is accepted)", Effect::Narrow)
                 };
@@ -299,14 +246,8 @@ impl Walker<'_> {
 
         let ovs = value_set(self.old, &Value::Object(ov.clone()));
         let nvs = value_set(self.new, &Value::Object(nv.clone()));
-        let ot = effective_types(
-            &Value::Object(ov.clone()),
-            ovs.as_ref().map(|v| v.0.as_slice()),
-        );
-        let nt = effective_types(
-            &Value::Object(nv.clone()),
-            nvs.as_ref().map(|v| v.0.as_slice()),
-        );
+        let ot = effective_types(&Value::Object(ov.clone()), ovs.as_ref().map(|v| v.0.as_slice()));
+        let nt = effective_types(&Value::Object(nv.clone()), nvs.as_ref().map(|v| v.0.as_slice()));
         let value_sets = (ovs.is_some(), nvs.is_some());
         self.compare_values(ovs, nvs, &ot, &nt, &ptr);
         if value_sets != (true, true) {
@@ -333,84 +274,39 @@ impl Walker<'_> {
     }
 
     /// `const`/`enum` (and unions of `const`s): closed sets of values.
-    fn compare_values(
-        &mut self,
-        ovs: Option<(Vec<Value>, ValueSetForm)>,
-        nvs: Option<(Vec<Value>, ValueSetForm)>,
-        ot: &Types,
-        nt: &Types,
-        ptr: &str,
-    ) {
+    fn compare_values(&mut self, ovs: Option<(Vec<Value>, ValueSetForm)>, nvs: Option<(Vec<Value>, ValueSetForm)>, ot: &Types, nt: &Types, ptr: &str) {
         match (ovs, nvs) {
             (None, None) => {}
             (Some((ov, of)), None) => self.effect(
                 Rule::EnumRemoved,
                 child(ptr, of.keyword()),
-                format!(
-                    "the closed set {} was dropped (now any {})",
-                    list(&ov),
-                    types_text(nt)
-                ),
+                format!("the closed set {} was dropped (now any {})", list(&ov), types_text(nt)),
                 Effect::Widen,
             ),
             (None, Some((nv, nf))) => self.effect(
                 Rule::EnumAdded,
                 child(ptr, nf.keyword()),
-                format!(
-                    "values restricted to {} (was any {})",
-                    list(&nv),
-                    types_text(ot)
-                ),
+                format!("values restricted to {} (was any {})", list(&nv), types_text(ot)),
                 Effect::Narrow,
             ),
             (Some((ov, of)), Some((nv, nf))) => {
-                if ov.len() == 1
-                    && nv.len() == 1
-                    && of == ValueSetForm::Const
-                    && nf == ValueSetForm::Const
-                {
+                if ov.len() == 1 && nv.len() == 1 && of == ValueSetForm::Const && nf == ValueSetForm::Const {
                     if ov[0] != nv[0] {
-                        self.effect(
-                            Rule::ConstChanged,
-                            child(ptr, "const"),
-                            format!("const {} -> {}", show(&ov[0]), show(&nv[0])),
-                            Effect::Both,
-                        );
+                        self.effect(Rule::ConstChanged, child(ptr, "const"), format!("const {} -> {}", show(&ov[0]), show(&nv[0])), Effect::Both);
                     }
                     return;
                 }
                 let at = child(ptr, nf.keyword());
                 for v in nv.iter().filter(|v| !ov.contains(v)) {
                     if v.is_null() {
-                        self.effect(
-                            Rule::BecameNullable,
-                            at.clone(),
-                            "null added to the allowed values (optional is not nullable)"
-                                .to_owned(),
-                            Effect::Widen,
-                        );
+                        self.effect(Rule::BecameNullable, at.clone(), "null added to the allowed values (optional is not nullable)".to_owned(), Effect::Widen);
                     } else {
-                        self.effect(
-                            Rule::EnumValueAdded,
-                            at.clone(),
-                            format!("value {} added (enums are closed)", show(v)),
-                            Effect::Widen,
-                        );
+                        self.effect(Rule::EnumValueAdded, at.clone(), format!("value {} added (enums are closed)", show(v)), Effect::Widen);
                     }
                 }
                 for v in ov.iter().filter(|v| !nv.contains(v)) {
-                    let rule = if v.is_null() {
-                        Rule::BecameNonNullable
-                    } else {
-                        Rule::EnumValueRemoved
-                    };
-                    self.push(
-                        rule,
-                        Side::New,
-                        at.clone(),
-                        format!("value {} removed: new receivers reject it", show(v)),
-                        Effect::Narrow.verdicts(),
-                    );
+                    let rule = if v.is_null() { Rule::BecameNonNullable } else { Rule::EnumValueRemoved };
+                    self.push(rule, Side::New, at.clone(), format!("value {} removed: new receivers reject it", show(v)), Effect::Narrow.verdicts());
                 }
             }
         }
@@ -421,25 +317,10 @@ impl Walker<'_> {
         let at = child(ptr, "type");
         match (ot, nt) {
             (None, None) => {}
-            (None, Some(_)) => self.effect(
-                Rule::TypeChanged,
-                at,
-                format!("type any -> {}", types_text(nt)),
-                Effect::Narrow,
-            ),
-            (Some(_), None) => self.effect(
-                Rule::TypeChanged,
-                at,
-                format!("type {} -> any", types_text(ot)),
-                Effect::Widen,
-            ),
+            (None, Some(_)) => self.effect(Rule::TypeChanged, at, format!("type any -> {}", types_text(nt)), Effect::Narrow),
+            (Some(_), None) => self.effect(Rule::TypeChanged, at, format!("type {} -> any", types_text(ot)), Effect::Widen),
             (Some(o), Some(n)) => {
-                let strip = |s: &BTreeSet<&'static str>| {
-                    s.iter()
-                        .copied()
-                        .filter(|t| *t != "null")
-                        .collect::<BTreeSet<_>>()
-                };
+                let strip = |s: &BTreeSet<&'static str>| s.iter().copied().filter(|t| *t != "null").collect::<BTreeSet<_>>();
                 let (os, ns) = (strip(o), strip(n));
                 let (down, up) = (types_subset(&ns, &os), types_subset(&os, &ns));
                 if !(down && up) {
@@ -448,30 +329,11 @@ impl Walker<'_> {
                         (false, true) => Effect::Widen,
                         _ => Effect::Both,
                     };
-                    self.effect(
-                        Rule::TypeChanged,
-                        at.clone(),
-                        format!(
-                            "type {} -> {}",
-                            types_text(&Some(os)),
-                            types_text(&Some(ns))
-                        ),
-                        effect,
-                    );
+                    self.effect(Rule::TypeChanged, at.clone(), format!("type {} -> {}", types_text(&Some(os)), types_text(&Some(ns))), effect);
                 }
                 match (o.contains("null"), n.contains("null")) {
-                    (false, true) => self.effect(
-                        Rule::BecameNullable,
-                        at,
-                        "null became allowed (optional is not nullable)".to_owned(),
-                        Effect::Widen,
-                    ),
-                    (true, false) => self.effect(
-                        Rule::BecameNonNullable,
-                        at,
-                        "null is no longer allowed".to_owned(),
-                        Effect::Narrow,
-                    ),
+                    (false, true) => self.effect(Rule::BecameNullable, at, "null became allowed (optional is not nullable)".to_owned(), Effect::Widen),
+                    (true, false) => self.effect(Rule::BecameNonNullable, at, "null is no longer allowed".to_owned(), Effect::Narrow),
                     _ => {}
                 }
             }
@@ -480,18 +342,8 @@ impl Walker<'_> {
 
     /// `minimum`/`exclusiveMinimum`, `maximum`/`exclusiveMaximum` (compared as the bound they
     /// give, so `exclusiveMinimum: 0` equals `minimum: 1` on integers) and `multipleOf`.
-    fn compare_numeric(
-        &mut self,
-        ov: &Map<String, Value>,
-        nv: &Map<String, Value>,
-        ot: &Types,
-        nt: &Types,
-        ptr: &str,
-    ) {
-        let int_only = |t: &Types| {
-            t.as_ref()
-                .is_some_and(|s| s.contains("integer") && !s.contains("number"))
-        };
+    fn compare_numeric(&mut self, ov: &Map<String, Value>, nv: &Map<String, Value>, ot: &Types, nt: &Types, ptr: &str) {
+        let int_only = |t: &Types| t.as_ref().is_some_and(|s| s.contains("integer") && !s.contains("number"));
         let (oi, ni) = (int_only(ot), int_only(nt));
         for lower in [true, false] {
             let ob = bound(ov, lower, oi);
@@ -511,33 +363,13 @@ impl Walker<'_> {
                     }
                 }
             };
-            let keys: &[&str] = if lower {
-                &["minimum", "exclusiveMinimum"]
-            } else {
-                &["maximum", "exclusiveMaximum"]
-            };
-            let what = format!(
-                "{} bound {} -> {}",
-                if lower { "lower" } else { "upper" },
-                bound_text(ov, keys),
-                bound_text(nv, keys)
-            );
-            let key = keys
-                .iter()
-                .find(|k| nv.contains_key(**k))
-                .or_else(|| keys.iter().find(|k| ov.contains_key(**k)))
-                .unwrap_or(&keys[0]);
-            let (rule, effect) = if tighter {
-                (Rule::BoundTightened, Effect::Narrow)
-            } else {
-                (Rule::BoundLoosened, Effect::Widen)
-            };
+            let keys: &[&str] = if lower { &["minimum", "exclusiveMinimum"] } else { &["maximum", "exclusiveMaximum"] };
+            let what = format!("{} bound {} -> {}", if lower { "lower" } else { "upper" }, bound_text(ov, keys), bound_text(nv, keys));
+            let key = keys.iter().find(|k| nv.contains_key(**k)).or_else(|| keys.iter().find(|k| ov.contains_key(**k))).unwrap_or(&keys[0]);
+            let (rule, effect) = if tighter { (Rule::BoundTightened, Effect::Narrow) } else { (Rule::BoundLoosened, Effect::Widen) };
             self.effect(rule, child(ptr, key), what, effect);
         }
-        let (om, nm) = (
-            ov.get("multipleOf").and_then(Num::of),
-            nv.get("multipleOf").and_then(Num::of),
-        );
+        let (om, nm) = (ov.get("multipleOf").and_then(Num::of), nv.get("multipleOf").and_then(Num::of));
         let effect = match (om, nm) {
             (None, None) => None,
             (None, Some(_)) => Some(Effect::Narrow),
@@ -562,35 +394,18 @@ impl Walker<'_> {
     }
 
     /// Records a change of a non-bound constraint keyword.
-    fn constraint(
-        &mut self,
-        ov: &Map<String, Value>,
-        nv: &Map<String, Value>,
-        key: &str,
-        ptr: &str,
-        effect: Effect,
-    ) {
+    fn constraint(&mut self, ov: &Map<String, Value>, nv: &Map<String, Value>, key: &str, ptr: &str, effect: Effect) {
         let rule = match effect {
             Effect::Narrow => Rule::ConstraintTightened,
             Effect::Widen => Rule::ConstraintLoosened,
             Effect::Both => Rule::ConstraintChanged,
         };
-        let what = format!(
-            "{key} {} -> {}",
-            opt_show(ov.get(key)),
-            opt_show(nv.get(key))
-        );
+        let what = format!("{key} {} -> {}", opt_show(ov.get(key)), opt_show(nv.get(key)));
         self.effect(rule, child(ptr, key), what, effect);
     }
 
     /// A count bound: `min*` (absent is 0) or `max*` (absent is unbounded).
-    fn count_bound(
-        &mut self,
-        ov: &Map<String, Value>,
-        nv: &Map<String, Value>,
-        key: &str,
-        ptr: &str,
-    ) {
+    fn count_bound(&mut self, ov: &Map<String, Value>, nv: &Map<String, Value>, key: &str, ptr: &str) {
         let is_min = key.starts_with("min");
         let read = |m: &Map<String, Value>| m.get(key).and_then(Num::of).map(Num::as_f64);
         let (o, n) = (read(ov), read(nv));
@@ -606,16 +421,8 @@ impl Walker<'_> {
             return;
         }
         let tighter = if is_min { b > a } else { b < a };
-        let (rule, effect) = if tighter {
-            (Rule::BoundTightened, Effect::Narrow)
-        } else {
-            (Rule::BoundLoosened, Effect::Widen)
-        };
-        let what = format!(
-            "{key} {} -> {}",
-            opt_show(ov.get(key)),
-            opt_show(nv.get(key))
-        );
+        let (rule, effect) = if tighter { (Rule::BoundTightened, Effect::Narrow) } else { (Rule::BoundLoosened, Effect::Widen) };
+        let what = format!("{key} {} -> {}", opt_show(ov.get(key)), opt_show(nv.get(key)));
         self.effect(rule, child(ptr, key), what, effect);
     }
 
@@ -636,20 +443,10 @@ impl Walker<'_> {
     }
 
     /// `items`, `minItems`, `maxItems`, `uniqueItems`.
-    fn compare_arrays(
-        &mut self,
-        ov: &Map<String, Value>,
-        nv: &Map<String, Value>,
-        o_ptr: &str,
-        ptr: &str,
-    ) {
+    fn compare_arrays(&mut self, ov: &Map<String, Value>, nv: &Map<String, Value>, o_ptr: &str, ptr: &str) {
         self.count_bound(ov, nv, "minItems", ptr);
         self.count_bound(ov, nv, "maxItems", ptr);
-        let unique = |m: &Map<String, Value>| {
-            m.get("uniqueItems")
-                .and_then(Value::as_bool)
-                .unwrap_or(false)
-        };
+        let unique = |m: &Map<String, Value>| m.get("uniqueItems").and_then(Value::as_bool).unwrap_or(false);
         match (unique(ov), unique(nv)) {
             (false, true) => self.constraint(ov, nv, "uniqueItems", ptr, Effect::Narrow),
             (true, false) => self.constraint(ov, nv, "uniqueItems", ptr, Effect::Widen),
@@ -664,27 +461,10 @@ impl Walker<'_> {
     }
 
     /// `properties`, `required`, `additionalProperties`, `propertyNames`, `min/maxProperties`.
-    fn compare_objects(
-        &mut self,
-        ov: &Map<String, Value>,
-        nv: &Map<String, Value>,
-        o_ptr: &str,
-        ptr: &str,
-        skip: &[&str],
-    ) {
+    fn compare_objects(&mut self, ov: &Map<String, Value>, nv: &Map<String, Value>, o_ptr: &str, ptr: &str, skip: &[&str]) {
         let names = |m: &Map<String, Value>| -> Vec<String> {
-            let mut out: Vec<String> = m
-                .get("properties")
-                .and_then(Value::as_object)
-                .map(|p| p.keys().cloned().collect())
-                .unwrap_or_default();
-            for r in m
-                .get("required")
-                .and_then(Value::as_array)
-                .into_iter()
-                .flatten()
-                .filter_map(Value::as_str)
-            {
+            let mut out: Vec<String> = m.get("properties").and_then(Value::as_object).map(|p| p.keys().cloned().collect()).unwrap_or_default();
+            for r in m.get("required").and_then(Value::as_array).into_iter().flatten().filter_map(Value::as_str) {
                 if !out.iter().any(|n| n == r) {
                     out.push(r.to_owned());
                 }
@@ -693,20 +473,26 @@ impl Walker<'_> {
             out
         };
         let (on, nn) = (names(ov), names(nv));
-        let (o_open, n_open) = (
-            openness(&Value::Object(ov.clone())),
-            openness(&Value::Object(nv.clone())),
-        );
+        let (o_open, n_open) = (openness(&Value::Object(ov.clone())), openness(&Value::Object(nv.clone())));
 
         for name in on.iter().filter(|n| nn.contains(n)) {
-            let (op, np) = (
-                child(&child(o_ptr, "properties"), name),
-                child(&child(ptr, "properties"), name),
-            );
+            let (op, np) = (child(&child(o_ptr, "properties"), name), child(&child(ptr, "properties"), name));
             self.compare(&prop(ov, name), &op, &prop(nv, name), &np, &[]);
             match (is_required(ov, name), is_required(nv, name)) {
-                (false, true) => self.push(Rule::PropertyBecameRequired, Side::New, np, format!("property \"{name}\" became required: old senders may omit it, new receivers reject that"), (Verdict::Safe, Verdict::Breaking)),
-                (true, false) => self.push(Rule::PropertyBecameOptional, Side::New, np, format!("property \"{name}\" became optional: new senders may omit it, old receivers require it"), (Verdict::Breaking, Verdict::Safe)),
+                (false, true) => self.push(
+                    Rule::PropertyBecameRequired,
+                    Side::New,
+                    np,
+                    format!("property \"{name}\" became required: old senders may omit it, new receivers reject that"),
+                    (Verdict::Safe, Verdict::Breaking),
+                ),
+                (true, false) => self.push(
+                    Rule::PropertyBecameOptional,
+                    Side::New,
+                    np,
+                    format!("property \"{name}\" became optional: new senders may omit it, old receivers require it"),
+                    (Verdict::Breaking, Verdict::Safe),
+                ),
                 _ => {}
             }
         }
@@ -720,7 +506,10 @@ impl Walker<'_> {
                 Rule::ObjectClosed,
                 Side::New,
                 at,
-                format!("additionalProperties {} -> false: new receivers reject the unknown fields old senders may add", opt_show(ov.get("additionalProperties"))),
+                format!(
+                    "additionalProperties {} -> false: new receivers reject the unknown fields old senders may add",
+                    opt_show(ov.get("additionalProperties"))
+                ),
                 Effect::Narrow.verdicts(),
             ),
             (Openness::Closed, Openness::Open | Openness::Schema(_)) => self.push(
@@ -738,21 +527,9 @@ impl Walker<'_> {
             }
         }
         if ov.contains_key("propertyNames") || nv.contains_key("propertyNames") {
-            let op = ov
-                .get("propertyNames")
-                .cloned()
-                .unwrap_or(Value::Bool(true));
-            let np = nv
-                .get("propertyNames")
-                .cloned()
-                .unwrap_or(Value::Bool(true));
-            self.compare(
-                &op,
-                &child(o_ptr, "propertyNames"),
-                &np,
-                &child(ptr, "propertyNames"),
-                &[],
-            );
+            let op = ov.get("propertyNames").cloned().unwrap_or(Value::Bool(true));
+            let np = nv.get("propertyNames").cloned().unwrap_or(Value::Bool(true));
+            self.compare(&op, &child(o_ptr, "propertyNames"), &np, &child(ptr, "propertyNames"), &[]);
         }
         self.count_bound(ov, nv, "minProperties", ptr);
         self.count_bound(ov, nv, "maxProperties", ptr);
@@ -760,19 +537,8 @@ impl Walker<'_> {
 
     /// Properties present on one side only: added, removed, or (same schema, unambiguous)
     /// renamed; judged with the objects' openness.
-    fn compare_property_sets(
-        &mut self,
-        ov: &Map<String, Value>,
-        nv: &Map<String, Value>,
-        o_ptr: &str,
-        ptr: &str,
-        on: &[String],
-        nn: &[String],
-    ) {
-        let (o_open, n_open) = (
-            openness(&Value::Object(ov.clone())),
-            openness(&Value::Object(nv.clone())),
-        );
+    fn compare_property_sets(&mut self, ov: &Map<String, Value>, nv: &Map<String, Value>, o_ptr: &str, ptr: &str, on: &[String], nn: &[String]) {
+        let (o_open, n_open) = (openness(&Value::Object(ov.clone())), openness(&Value::Object(nv.clone())));
         let removed: Vec<&String> = on.iter().filter(|n| !nn.contains(n)).collect();
         let added: Vec<&String> = nn.iter().filter(|n| !on.contains(n)).collect();
         // Renames: a removed and an added property with the same schema, unambiguously.
@@ -817,11 +583,7 @@ impl Walker<'_> {
                 continue;
             }
             let (r, s) = removed_verdict(name);
-            let req = if is_required(ov, name) {
-                "required"
-            } else {
-                "optional"
-            };
+            let req = if is_required(ov, name) { "required" } else { "optional" };
             self.push(
                 Rule::PropertyRemoved,
                 Side::Old,
@@ -835,11 +597,7 @@ impl Walker<'_> {
                 continue;
             }
             let (r, s) = added_verdict(name);
-            let req = if is_required(nv, name) {
-                "required"
-            } else {
-                "optional"
-            };
+            let req = if is_required(nv, name) { "required" } else { "optional" };
             self.push(
                 Rule::PropertyAdded,
                 Side::New,
@@ -851,13 +609,7 @@ impl Walker<'_> {
     }
 
     /// `anyOf`/`oneOf` of schemas: branches paired by equality, then reference, then type.
-    fn compare_unions(
-        &mut self,
-        ov: &Map<String, Value>,
-        nv: &Map<String, Value>,
-        o_ptr: &str,
-        ptr: &str,
-    ) {
+    fn compare_unions(&mut self, ov: &Map<String, Value>, nv: &Map<String, Value>, o_ptr: &str, ptr: &str) {
         let kw = |m: &Map<String, Value>| {
             if m.get("anyOf").is_some_and(Value::is_array) {
                 Some("anyOf")
@@ -881,110 +633,52 @@ impl Walker<'_> {
             }
         };
         if ok != nk && !ov.contains_key(WRAPPED) && !nv.contains_key(WRAPPED) {
-            let effect = if nk == "oneOf" {
-                Effect::Narrow
-            } else {
-                Effect::Widen
-            };
-            self.effect(
-                Rule::UnionKindChanged,
-                child(ptr, nk),
-                format!("{ok} -> {nk}"),
-                effect,
-            );
+            let effect = if nk == "oneOf" { Effect::Narrow } else { Effect::Widen };
+            self.effect(Rule::UnionKindChanged, child(ptr, nk), format!("{ok} -> {nk}"), effect);
         }
-        let ores: Vec<Value> = ob
-            .iter()
-            .enumerate()
-            .map(|(i, b)| self.old.resolve(b, &bptr(o_ptr, ok, ov, i)).value)
-            .collect();
-        let nres: Vec<Value> = nb
-            .iter()
-            .enumerate()
-            .map(|(i, b)| self.new.resolve(b, &bptr(ptr, nk, nv, i)).value)
-            .collect();
+        let ores: Vec<Value> = ob.iter().enumerate().map(|(i, b)| self.old.resolve(b, &bptr(o_ptr, ok, ov, i)).value).collect();
+        let nres: Vec<Value> = nb.iter().enumerate().map(|(i, b)| self.new.resolve(b, &bptr(ptr, nk, nv, i)).value).collect();
         let (pairs, used_o, used_n) = pair_branches(&ob, &nb, &ores, &nres);
         for (i, j) in pairs {
-            self.compare(
-                &ob[i],
-                &bptr(o_ptr, ok, ov, i),
-                &nb[j],
-                &bptr(ptr, nk, nv, j),
-                &[],
-            );
+            self.compare(&ob[i], &bptr(o_ptr, ok, ov, i), &nb[j], &bptr(ptr, nk, nv, j), &[]);
         }
         for j in (0..nb.len()).filter(|&j| !used_n[j]) {
             let at = bptr(ptr, nk, nv, j);
             if is_null_schema(&nres[j]) {
-                self.effect(
-                    Rule::BecameNullable,
-                    at,
-                    "a null branch was added (optional is not nullable)".to_owned(),
-                    Effect::Widen,
-                );
+                self.effect(Rule::BecameNullable, at, "a null branch was added (optional is not nullable)".to_owned(), Effect::Widen);
             } else {
-                self.effect(
-                    Rule::UnionBranchAdded,
-                    at,
-                    format!("{nk} branch {} added", branch_text(&nb[j], &nres[j])),
-                    Effect::Widen,
-                );
+                self.effect(Rule::UnionBranchAdded, at, format!("{nk} branch {} added", branch_text(&nb[j], &nres[j])), Effect::Widen);
             }
         }
         for i in (0..ob.len()).filter(|&i| !used_o[i]) {
             let at = bptr(o_ptr, ok, ov, i);
             let (rule, what) = if is_null_schema(&ores[i]) {
-                (
-                    Rule::BecameNonNullable,
-                    "the null branch was removed: new receivers reject null".to_owned(),
-                )
+                (Rule::BecameNonNullable, "the null branch was removed: new receivers reject null".to_owned())
             } else {
-                (
-                    Rule::UnionBranchRemoved,
-                    format!(
-                        "{ok} branch {} removed: new receivers reject values only it allowed",
-                        branch_text(&ob[i], &ores[i])
-                    ),
-                )
+                (Rule::UnionBranchRemoved, format!("{ok} branch {} removed: new receivers reject values only it allowed", branch_text(&ob[i], &ores[i])))
             };
             self.push(rule, Side::Old, at, what, Effect::Narrow.verdicts());
         }
     }
 
     /// `allOf`: conjuncts paired by position.
-    fn compare_all_of(
-        &mut self,
-        ov: &Map<String, Value>,
-        nv: &Map<String, Value>,
-        o_ptr: &str,
-        ptr: &str,
-    ) {
+    fn compare_all_of(&mut self, ov: &Map<String, Value>, nv: &Map<String, Value>, o_ptr: &str, ptr: &str) {
         let empty = Vec::new();
-        let ob = ov
-            .get("allOf")
-            .and_then(Value::as_array)
-            .unwrap_or(&empty)
-            .clone();
-        let nb = nv
-            .get("allOf")
-            .and_then(Value::as_array)
-            .unwrap_or(&empty)
-            .clone();
+        let ob = ov.get("allOf").and_then(Value::as_array).unwrap_or(&empty).clone();
+        let nb = nv.get("allOf").and_then(Value::as_array).unwrap_or(&empty).clone();
         for i in 0..ob.len().max(nb.len()) {
-            let (op, np) = (
-                child_index(&child(o_ptr, "allOf"), i),
-                child_index(&child(ptr, "allOf"), i),
-            );
+            let (op, np) = (child_index(&child(o_ptr, "allOf"), i), child_index(&child(ptr, "allOf"), i));
             match (ob.get(i), nb.get(i)) {
                 (Some(a), Some(b)) => self.compare(a, &op, b, &np, &[]),
-                (None, Some(b)) => self.effect(
-                    Rule::SchemaChanged,
-                    np,
-                    format!("allOf conjunct {} added", show(&canonical(b))),
-                    Effect::Narrow,
-                ),
+                (None, Some(b)) => self.effect(Rule::SchemaChanged, np, format!("allOf conjunct {} added", show(&canonical(b))), Effect::Narrow),
                 (Some(a), None) => {
-                    self.push(Rule::SchemaChanged, Side::Old, op, format!("allOf conjunct {} removed: new senders may write values old receivers reject", show(&canonical(a))), Effect::Widen.verdicts());
+                    self.push(
+                        Rule::SchemaChanged,
+                        Side::Old,
+                        op,
+                        format!("allOf conjunct {} removed: new senders may write values old receivers reject", show(&canonical(a))),
+                        Effect::Widen.verdicts(),
+                    );
                 }
                 (None, None) => {}
             }
@@ -1006,11 +700,7 @@ impl Walker<'_> {
                 self.effect(
                     Rule::SchemaChanged,
                     child(ptr, k),
-                    format!(
-                        "keyword {k} {} -> {} (not analysed)",
-                        opt_show(a.as_ref()),
-                        opt_show(b.as_ref())
-                    ),
+                    format!("keyword {k} {} -> {} (not analysed)", opt_show(a.as_ref()), opt_show(b.as_ref())),
                     Effect::Both,
                 );
             }
@@ -1048,8 +738,7 @@ fn as_object(v: &Value) -> Map<String, Value> {
 /// A branch that only allows `null`.
 fn is_null_schema(v: &Value) -> bool {
     let t = effective_types(v, None);
-    t.is_some_and(|s| s.len() == 1 && s.contains("null"))
-        || v.get("const").is_some_and(Value::is_null)
+    t.is_some_and(|s| s.len() == 1 && s.contains("null")) || v.get("const").is_some_and(Value::is_null)
 }
 
 /// The declared types of a branch, for pairing.
@@ -1063,11 +752,7 @@ fn types_key(v: &Value) -> Option<String> {
 /// The effective lower (or upper) bound: value and whether it is exclusive; normalized to an
 /// inclusive integer bound when only integers are allowed.
 fn bound(m: &Map<String, Value>, lower: bool, int_only: bool) -> Option<(Num, bool)> {
-    let (incl, excl) = if lower {
-        ("minimum", "exclusiveMinimum")
-    } else {
-        ("maximum", "exclusiveMaximum")
-    };
+    let (incl, excl) = if lower { ("minimum", "exclusiveMinimum") } else { ("maximum", "exclusiveMaximum") };
     let mut cands = Vec::new();
     // `maximum: f64::MAX` (`minimum: -f64::MAX`) holds for every finite double, and finite
     // doubles are all the contracts accept as numbers (graphmind-v1 §1): no bound at all.
@@ -1085,20 +770,7 @@ fn bound(m: &Map<String, Value>, lower: bool, int_only: bool) -> Option<(Num, bo
     if let Some(n) = m.get(excl).and_then(Num::of) {
         cands.push((n, true));
     }
-    let cands = cands.into_iter().map(|(n, ex)| {
-        if int_only {
-            (
-                if lower {
-                    n.int_above(ex)
-                } else {
-                    n.int_below(ex)
-                },
-                false,
-            )
-        } else {
-            (n, ex)
-        }
-    });
+    let cands = cands.into_iter().map(|(n, ex)| if int_only { (if lower { n.int_above(ex) } else { n.int_below(ex) }, false) } else { (n, ex) });
     // The tightest candidate.
     cands.reduce(|a, b| {
         let ord = a.0.cmp(b.0);
@@ -1119,10 +791,7 @@ fn bound(m: &Map<String, Value>, lower: bool, int_only: bool) -> Option<(Num, bo
 
 /// The bound keywords as written: `minimum 0`, `exclusiveMinimum 0`, `none`.
 fn bound_text(m: &Map<String, Value>, keys: &[&str]) -> String {
-    let parts: Vec<String> = keys
-        .iter()
-        .filter_map(|k| m.get(*k).map(|v| format!("{k} {v}")))
-        .collect();
+    let parts: Vec<String> = keys.iter().filter_map(|k| m.get(*k).map(|v| format!("{k} {v}"))).collect();
     if parts.is_empty() {
         "none".to_owned()
     } else {
@@ -1153,17 +822,12 @@ fn branch_text(written: &Value, resolved: &Value) -> String {
 
 /// The schema of property `name` (`true` when only `required` names it).
 fn prop(m: &Map<String, Value>, name: &str) -> Value {
-    m.get("properties")
-        .and_then(|p| p.get(name))
-        .cloned()
-        .unwrap_or(Value::Bool(true))
+    m.get("properties").and_then(|p| p.get(name)).cloned().unwrap_or(Value::Bool(true))
 }
 
 /// Whether the object requires property `name`.
 fn is_required(m: &Map<String, Value>, name: &str) -> bool {
-    m.get("required")
-        .and_then(Value::as_array)
-        .is_some_and(|r| r.iter().any(|x| x == name))
+    m.get("required").and_then(Value::as_array).is_some_and(|r| r.iter().any(|x| x == name))
 }
 
 /// A verdict with its reason.
@@ -1174,40 +838,21 @@ type Judged = (Verdict, &'static str);
 fn added_verdict(old_open: &Openness, nv: &Map<String, Value>, name: &str) -> (Judged, Judged) {
     let receivers = match old_open {
         Openness::Open => (Verdict::Safe, "old receivers keep it as an unknown field"),
-        Openness::Closed => (
-            Verdict::Breaking,
-            "old receivers reject unknown keys (strict object)",
-        ),
-        Openness::Schema(s) if canonical(s) == canonical(&prop(nv, name)) => {
-            (Verdict::Safe, "it matches the old additionalProperties")
-        }
-        Openness::Schema(_) => (
-            Verdict::Breaking,
-            "old receivers check it against their additionalProperties",
-        ),
+        Openness::Closed => (Verdict::Breaking, "old receivers reject unknown keys (strict object)"),
+        Openness::Schema(s) if canonical(s) == canonical(&prop(nv, name)) => (Verdict::Safe, "it matches the old additionalProperties"),
+        Openness::Schema(_) => (Verdict::Breaking, "old receivers check it against their additionalProperties"),
     };
-    let senders = if is_required(nv, name) {
-        (Verdict::Breaking, "old senders do not send it")
-    } else {
-        (Verdict::Safe, "old senders may leave it out")
-    };
+    let senders = if is_required(nv, name) { (Verdict::Breaking, "old senders do not send it") } else { (Verdict::Safe, "old senders may leave it out") };
     (receivers, senders)
 }
 
 /// Verdicts (old receivers, old senders) for a property removed from an object whose new
 /// version has openness `new_open`.
 fn removed_verdict(ov: &Map<String, Value>, new_open: &Openness, name: &str) -> (Judged, Judged) {
-    let receivers = if is_required(ov, name) {
-        (Verdict::Breaking, "old receivers require it")
-    } else {
-        (Verdict::Safe, "old receivers did not require it")
-    };
+    let receivers = if is_required(ov, name) { (Verdict::Breaking, "old receivers require it") } else { (Verdict::Safe, "old receivers did not require it") };
     let senders = match new_open {
         Openness::Closed => (Verdict::Breaking, "new receivers reject it (strict object)"),
-        _ => (
-            Verdict::Breaking,
-            "new receivers no longer understand it (at best kept as an unknown field)",
-        ),
+        _ => (Verdict::Breaking, "new receivers no longer understand it (at best kept as an unknown field)"),
     };
     (receivers, senders)
 }
@@ -1215,20 +860,14 @@ fn removed_verdict(ov: &Map<String, Value>, new_open: &Openness, name: &str) -> 
 /// Pairs old and new union branches: equal schemas first, then the same `$ref`, then the
 /// same types; a single leftover on each side pairs too. Returns the pairs (in new order)
 /// and which branches were used on each side.
-fn pair_branches(
-    ob: &[Value],
-    nb: &[Value],
-    ores: &[Value],
-    nres: &[Value],
-) -> (Vec<(usize, usize)>, Vec<bool>, Vec<bool>) {
+fn pair_branches(ob: &[Value], nb: &[Value], ores: &[Value], nres: &[Value]) -> (Vec<(usize, usize)>, Vec<bool>, Vec<bool>) {
     let mut pairs: Vec<(usize, usize)> = Vec::new();
     let mut used_o = vec![false; ob.len()];
     let mut used_n = vec![false; nb.len()];
-    let strategies: [&dyn Fn(usize, usize) -> bool; 3] = [
-        &|i, j| canonical(&ores[i]) == canonical(&nres[j]),
-        &|i, j| ob[i].get("$ref").is_some() && ob[i].get("$ref") == nb[j].get("$ref"),
-        &|i, j| types_key(&ores[i]) == types_key(&nres[j]),
-    ];
+    let strategies: [&dyn Fn(usize, usize) -> bool; 3] =
+        [&|i, j| canonical(&ores[i]) == canonical(&nres[j]), &|i, j| ob[i].get("$ref").is_some() && ob[i].get("$ref") == nb[j].get("$ref"), &|i, j| {
+            types_key(&ores[i]) == types_key(&nres[j])
+        }];
     for same in strategies {
         for (i, used) in used_o.iter_mut().enumerate() {
             if *used {

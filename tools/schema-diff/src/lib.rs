@@ -179,10 +179,7 @@ impl Rule {
 
     /// The rule's name as printed (`enum-value-added`).
     pub fn name(self) -> String {
-        serde_json::to_value(self)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default()
+        serde_json::to_value(self).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default()
     }
 }
 
@@ -329,27 +326,15 @@ impl std::error::Error for SchemaError {}
 pub fn diff(old: &Value, new: &Value, options: &Options) -> Result<Diff, SchemaError> {
     for (name, v) in [("old", old), ("new", new)] {
         if !v.is_object() && !v.is_boolean() {
-            return Err(SchemaError(format!(
-                "the {name} schema is not a JSON Schema (expected an object, found {})",
-                schema::json_type(v)
-            )));
+            return Err(SchemaError(format!("the {name} schema is not a JSON Schema (expected an object, found {})", schema::json_type(v))));
         }
     }
     Ok(compare::run(old, new, options))
 }
 
 /// Parses schema text and compares; `old_name`/`new_name` label parse errors.
-pub fn diff_text(
-    old: &str,
-    new: &str,
-    old_name: &str,
-    new_name: &str,
-    options: &Options,
-) -> Result<Diff, SchemaError> {
-    let parse = |text: &str, name: &str| {
-        serde_json::from_str::<Value>(text)
-            .map_err(|e| SchemaError(format!("{name} is not valid JSON: {e}")))
-    };
+pub fn diff_text(old: &str, new: &str, old_name: &str, new_name: &str, options: &Options) -> Result<Diff, SchemaError> {
+    let parse = |text: &str, name: &str| serde_json::from_str::<Value>(text).map_err(|e| SchemaError(format!("{name} is not valid JSON: {e}")));
     diff(&parse(old, old_name)?, &parse(new, new_name)?, options)
 }
 

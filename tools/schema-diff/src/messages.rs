@@ -60,14 +60,7 @@ pub(crate) fn leaves(doc: Doc<'_>) -> Vec<Leaf> {
     if union_keyword(doc, doc.root).is_some() && doc.root.get("properties").is_none() {
         flatten(doc, doc.root, "", "", &mut out);
     } else {
-        out.push(Leaf {
-            branch: doc.root.clone(),
-            branch_ptr: String::new(),
-            resolved: doc.root.clone(),
-            home: String::new(),
-            group: String::new(),
-            index: 0,
-        });
+        out.push(Leaf { branch: doc.root.clone(), branch_ptr: String::new(), resolved: doc.root.clone(), home: String::new(), group: String::new(), index: 0 });
     }
     out
 }
@@ -86,21 +79,10 @@ fn flatten(doc: Doc<'_>, node: &Value, ptr: &str, group: &str, out: &mut Vec<Lea
         let res = doc.resolve(b, &bptr);
         if union_keyword(doc, &res.value).is_some() && res.value.get("properties").is_none() {
             let name = def_name(&res.ptr).unwrap_or_else(|| format!("#{i}"));
-            let sub = if group.is_empty() {
-                name
-            } else {
-                format!("{group}/{name}")
-            };
+            let sub = if group.is_empty() { name } else { format!("{group}/{name}") };
             flatten(doc, &res.value, &res.ptr, &sub, out);
         } else {
-            out.push(Leaf {
-                branch: b.clone(),
-                branch_ptr: bptr,
-                resolved: res.value,
-                home: res.ptr,
-                group: group.to_owned(),
-                index: i,
-            });
+            out.push(Leaf { branch: b.clone(), branch_ptr: bptr, resolved: res.value, home: res.ptr, group: group.to_owned(), index: i });
         }
     }
 }
@@ -113,19 +95,10 @@ fn leaf_const(doc: Doc<'_>, leaf: &Leaf, field: &str) -> Option<Value> {
 
 /// The protocol-version property: `gm`, `v` or `version`, the first that is a `const` in
 /// every message type of the old schema (of the new one when the old has none).
-pub(crate) fn detect_version_field(
-    old: (Doc<'_>, &[Leaf]),
-    new: (Doc<'_>, &[Leaf]),
-) -> Option<String> {
-    let in_all = |(doc, leaves): (Doc<'_>, &[Leaf]), name: &str| {
-        !leaves.is_empty() && leaves.iter().all(|l| leaf_const(doc, l, name).is_some())
-    };
+pub(crate) fn detect_version_field(old: (Doc<'_>, &[Leaf]), new: (Doc<'_>, &[Leaf])) -> Option<String> {
+    let in_all = |(doc, leaves): (Doc<'_>, &[Leaf]), name: &str| !leaves.is_empty() && leaves.iter().all(|l| leaf_const(doc, l, name).is_some());
     let names = ["gm", "v", "version"];
-    names
-        .into_iter()
-        .find(|n| in_all(old, n))
-        .or_else(|| names.into_iter().find(|n| in_all(new, n)))
-        .map(str::to_owned)
+    names.into_iter().find(|n| in_all(old, n)).or_else(|| names.into_iter().find(|n| in_all(new, n))).map(str::to_owned)
 }
 
 /// The protocol version: `field`'s `const` in the first message type that has one.
@@ -136,11 +109,7 @@ pub(crate) fn version_value(doc: Doc<'_>, leaves: &[Leaf], field: &str) -> Optio
 /// Names the message types of both documents. Per group, the discriminator is the property
 /// (other than the version) with a `const` in the most branches of either document whose
 /// values differ, or, failing that, `type`, `kind` or `method` with a `const` anywhere.
-pub(crate) fn name_both(
-    old: (Doc<'_>, Vec<Leaf>),
-    new: (Doc<'_>, Vec<Leaf>),
-    version: Option<&str>,
-) -> (Vec<Message>, Vec<Message>) {
+pub(crate) fn name_both(old: (Doc<'_>, Vec<Leaf>), new: (Doc<'_>, Vec<Leaf>), version: Option<&str>) -> (Vec<Message>, Vec<Message>) {
     let mut consts: BTreeMap<(String, String), Vec<Value>> = BTreeMap::new();
     for (doc, leaves) in [(old.0, &old.1), (new.0, &new.1)] {
         for leaf in leaves {
@@ -148,15 +117,11 @@ pub(crate) fn name_both(
                 continue;
             };
             for (name, p) in props {
-                if Some(name.as_str()) == version || ["gm", "v", "version"].contains(&name.as_str())
-                {
+                if Some(name.as_str()) == version || ["gm", "v", "version"].contains(&name.as_str()) {
                     continue;
                 }
                 if let Some(c) = doc.resolve(p, "").value.get("const") {
-                    consts
-                        .entry((leaf.group.clone(), name.clone()))
-                        .or_default()
-                        .push(c.clone());
+                    consts.entry((leaf.group.clone(), name.clone())).or_default().push(c.clone());
                 }
             }
         }
@@ -165,16 +130,9 @@ pub(crate) fn name_both(
     let discriminator = |group: &str| -> Option<String> {
         consts
             .iter()
-            .filter(|((g, name), values)| {
-                g == group
-                    && (values.iter().any(|v| *v != values[0])
-                        || preferred.contains(&name.as_str()))
-            })
+            .filter(|((g, name), values)| g == group && (values.iter().any(|v| *v != values[0]) || preferred.contains(&name.as_str())))
             .max_by_key(|((_, name), values)| {
-                let rank = preferred
-                    .iter()
-                    .position(|p| p == name)
-                    .map_or(0, |i| 3 - i);
+                let rank = preferred.iter().position(|p| p == name).map_or(0, |i| 3 - i);
                 (values.len(), rank, std::cmp::Reverse(name.clone()))
             })
             .map(|((_, name), _)| name.clone())
@@ -185,26 +143,14 @@ pub(crate) fn name_both(
             .into_iter()
             .map(|leaf| {
                 let disc = discriminator(&leaf.group);
-                let prop = disc
-                    .as_ref()
-                    .and_then(|d| leaf.resolved.get("properties").and_then(|p| p.get(d)))
-                    .map(|p| doc.resolve(p, "").value);
+                let prop = disc.as_ref().and_then(|d| leaf.resolved.get("properties").and_then(|p| p.get(d))).map(|p| doc.resolve(p, "").value);
                 let (name, catch_all) = match &prop {
                     Some(p) if p.get("const").is_some() => (const_text(&p["const"]), false),
                     Some(_) => (CATCH_ALL.to_owned(), true),
-                    None if leaf.home.is_empty() && leaf.branch_ptr.is_empty() => {
-                        ("(root)".to_owned(), false)
-                    }
-                    None => (
-                        def_name(&leaf.home).unwrap_or_else(|| format!("#{}", leaf.index)),
-                        false,
-                    ),
+                    None if leaf.home.is_empty() && leaf.branch_ptr.is_empty() => ("(root)".to_owned(), false),
+                    None => (def_name(&leaf.home).unwrap_or_else(|| format!("#{}", leaf.index)), false),
                 };
-                let mut key = if leaf.group.is_empty() {
-                    name
-                } else {
-                    format!("{}: {name}", leaf.group)
-                };
+                let mut key = if leaf.group.is_empty() { name } else { format!("{}: {name}", leaf.group) };
                 if !seen.insert(key.clone()) {
                     key = format!("{key} ({})", leaf.branch_ptr);
                 }
@@ -226,9 +172,7 @@ pub(crate) fn name_both(
 
 /// The definition name of a pointer like `/$defs/NodeKind`.
 fn def_name(ptr: &str) -> Option<String> {
-    let rest = ptr
-        .strip_prefix("/$defs/")
-        .or_else(|| ptr.strip_prefix("/definitions/"))?;
+    let rest = ptr.strip_prefix("/$defs/").or_else(|| ptr.strip_prefix("/definitions/"))?;
     (!rest.contains('/')).then(|| rest.replace("~1", "/").replace("~0", "~"))
 }
 
@@ -239,9 +183,7 @@ fn const_text(v: &Value) -> String {
 
 /// The message types a change at `path` concerns.
 pub(crate) fn users(messages: &[Message], path: &str) -> Vec<String> {
-    let under = |prefix: &str| {
-        path == prefix || (path.starts_with(prefix) && path[prefix.len()..].starts_with('/'))
-    };
+    let under = |prefix: &str| path == prefix || (path.starts_with(prefix) && path[prefix.len()..].starts_with('/'));
     messages
         .iter()
         .filter(|m| {

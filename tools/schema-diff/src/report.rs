@@ -23,14 +23,7 @@ impl Diff {
             out.push_str("no changes: both schemas accept the same frames\n");
             return out;
         }
-        let header = [
-            "#",
-            "OLD RECEIVERS",
-            "OLD SENDERS",
-            "RULE",
-            "PATH",
-            "CHANGE",
-        ];
+        let header = ["#", "OLD RECEIVERS", "OLD SENDERS", "RULE", "PATH", "CHANGE"];
         let rows: Vec<[String; 6]> = self
             .changes
             .iter()
@@ -38,12 +31,7 @@ impl Diff {
             .map(|(i, c)| {
                 let mut change = c.change.clone();
                 if !c.messages.is_empty() {
-                    let mut shown: Vec<&str> = c
-                        .messages
-                        .iter()
-                        .take(MESSAGES_SHOWN)
-                        .map(String::as_str)
-                        .collect();
+                    let mut shown: Vec<&str> = c.messages.iter().take(MESSAGES_SHOWN).map(String::as_str).collect();
                     let more = c.messages.len().saturating_sub(MESSAGES_SHOWN);
                     let more_text = format!("+{more}");
                     if more > 0 {
@@ -51,19 +39,8 @@ impl Diff {
                     }
                     let _ = write!(change, " [{}]", shown.join(", "));
                 }
-                let path = if c.side == crate::Side::Old {
-                    format!("{} (old)", c.path)
-                } else {
-                    c.path.clone()
-                };
-                [
-                    (i + 1).to_string(),
-                    c.old_receivers.label().to_owned(),
-                    c.old_senders.label().to_owned(),
-                    c.rule.name(),
-                    path,
-                    change,
-                ]
+                let path = if c.side == crate::Side::Old { format!("{} (old)", c.path) } else { c.path.clone() };
+                [(i + 1).to_string(), c.old_receivers.label().to_owned(), c.old_senders.label().to_owned(), c.rule.name(), path, change]
             })
             .collect();
         let mut widths = header.map(str::len);
@@ -95,22 +72,13 @@ impl Diff {
     /// The diff as pretty-printed JSON (keys in a fixed order): inputs, versions, policy
     /// verdict, counts and every change.
     pub fn to_json(&self, old: &str, new: &str) -> String {
-        let labels = Labels {
-            old: old.to_owned(),
-            new: new.to_owned(),
-            file: None,
-        };
+        let labels = Labels { old: old.to_owned(), new: new.to_owned(), file: None };
         crate::format::json::render(&Review::new(self.clone(), labels, None, false))
     }
 
     /// The policy verdict in one or more lines; a disallowed change is printed loudly.
     pub fn policy_text(&self, name: &str) -> String {
-        policy_text(
-            self,
-            self.policy(),
-            &self.breaking().collect::<Vec<_>>(),
-            name,
-        )
+        policy_text(self, self.policy(), &self.breaking().collect::<Vec<_>>(), name)
     }
 }
 
@@ -155,18 +123,11 @@ pub(crate) fn policy_text(d: &Diff, policy: Policy, failing: &[&Change], name: &
 /// `protocol version (gm): 1 -> 2`, or why there is none.
 pub(crate) fn version_line(d: &Diff) -> String {
     match &d.version_field {
-        Some(f) if d.version_bumped() => format!(
-            "protocol version ({f}): {} -> {} (bumped)",
-            show_version(d.old_version.as_ref()),
-            show_version(d.new_version.as_ref())
-        ),
-        Some(f) => format!(
-            "protocol version ({f}): {} (unchanged)",
-            show_version(d.new_version.as_ref())
-        ),
-        None => {
-            "protocol version: none found (no gm/v/version const in every message type)".to_owned()
+        Some(f) if d.version_bumped() => {
+            format!("protocol version ({f}): {} -> {} (bumped)", show_version(d.old_version.as_ref()), show_version(d.new_version.as_ref()))
         }
+        Some(f) => format!("protocol version ({f}): {} (unchanged)", show_version(d.new_version.as_ref())),
+        None => "protocol version: none found (no gm/v/version const in every message type)".to_owned(),
     }
 }
 
@@ -179,19 +140,7 @@ pub(crate) fn show_version(v: Option<&Value>) -> String {
 pub fn summary_line(d: &Diff) -> String {
     let n = d.changes.len();
     let breaking = d.breaking().count();
-    let recv = d
-        .changes
-        .iter()
-        .filter(|c| c.old_receivers == Verdict::Breaking)
-        .count();
-    let send = d
-        .changes
-        .iter()
-        .filter(|c| c.old_senders == Verdict::Breaking)
-        .count();
-    format!(
-        "{n} change{}: {breaking} breaking (for old receivers: {recv}, for old senders: {send}), {} safe",
-        if n == 1 { "" } else { "s" },
-        n - breaking
-    )
+    let recv = d.changes.iter().filter(|c| c.old_receivers == Verdict::Breaking).count();
+    let send = d.changes.iter().filter(|c| c.old_senders == Verdict::Breaking).count();
+    format!("{n} change{}: {breaking} breaking (for old receivers: {recv}, for old senders: {send}), {} safe", if n == 1 { "" } else { "s" }, n - breaking)
 }

@@ -76,12 +76,7 @@ pub struct Review {
 impl Review {
     /// Applies `suppressions` (if any) to `diff`. An entry accepts every breaking change with
     /// its rule and exactly its pointer, unless its `until_version` is reached.
-    pub fn new(
-        diff: Diff,
-        labels: Labels,
-        suppressions: Option<&Suppressions>,
-        policy_mode: bool,
-    ) -> Review {
+    pub fn new(diff: Diff, labels: Labels, suppressions: Option<&Suppressions>, policy_mode: bool) -> Review {
         let mut accepted_by = vec![None; diff.changes.len()];
         let mut unused = Vec::new();
         for entry in suppressions.map_or(&[][..], |s| &s.entries) {
@@ -91,11 +86,7 @@ impl Review {
                     c.rule == entry.rule && c.path == entry.pointer
                 })
                 .collect();
-            let breaking: Vec<usize> = matching
-                .iter()
-                .copied()
-                .filter(|&i| diff.changes[i].is_breaking() && accepted_by[i].is_none())
-                .collect();
+            let breaking: Vec<usize> = matching.iter().copied().filter(|&i| diff.changes[i].is_breaking() && accepted_by[i].is_none()).collect();
             let reason = if matching.is_empty() {
                 Some(UnusedReason::NoMatch)
             } else if breaking.is_empty() {
@@ -106,10 +97,7 @@ impl Review {
                 None
             };
             match reason {
-                Some(reason) => unused.push(Unused {
-                    entry: entry.clone(),
-                    reason,
-                }),
+                Some(reason) => unused.push(Unused { entry: entry.clone(), reason }),
                 None => {
                     for i in breaking {
                         accepted_by[i] = Some(entry.clone());
@@ -117,14 +105,7 @@ impl Review {
                 }
             }
         }
-        Review {
-            diff,
-            labels,
-            policy_mode,
-            suppressions: suppressions.map(|s| s.source.clone()),
-            accepted_by,
-            unused,
-        }
+        Review { diff, labels, policy_mode, suppressions: suppressions.map(|s| s.source.clone()), accepted_by, unused }
     }
 
     /// The status of change number `i`.
@@ -159,13 +140,9 @@ impl Review {
     /// The versioning policy's verdict with accepted changes set aside.
     pub fn policy(&self) -> Policy {
         let accepted = self.count(Status::Accepted);
-        let unaccepted = self
-            .entries()
-            .any(|(_, c, status, _)| c.is_breaking() && status != Status::Accepted);
+        let unaccepted = self.entries().any(|(_, c, status, _)| c.is_breaking() && status != Status::Accepted);
         match self.diff.policy() {
-            Policy::BreakingWithoutVersionBump if !unaccepted && accepted > 0 => {
-                Policy::BreakingAccepted
-            }
+            Policy::BreakingWithoutVersionBump if !unaccepted && accepted > 0 => Policy::BreakingAccepted,
             p => p,
         }
     }
@@ -185,25 +162,14 @@ impl Review {
                 let e = &u.entry;
                 let why = match u.reason {
                     UnusedReason::NoMatch => "matches no change: remove it".to_owned(),
-                    UnusedReason::NotBreaking => {
-                        "matches only safe changes, there is nothing to accept: remove it"
-                            .to_owned()
-                    }
+                    UnusedReason::NotBreaking => "matches only safe changes, there is nothing to accept: remove it".to_owned(),
                     UnusedReason::Expired => format!(
                         "expired (until_version {}, protocol version now {}): the change is reported again",
                         e.until_version.as_ref().map_or_else(String::new, ToString::to_string),
-                        self.diff
-                            .new_version
-                            .as_ref()
-                            .map_or_else(|| "(none)".to_owned(), ToString::to_string)
+                        self.diff.new_version.as_ref().map_or_else(|| "(none)".to_owned(), ToString::to_string)
                     ),
                 };
-                format!(
-                    "{}: unused suppression of {} at {}: {why}",
-                    e.location(source),
-                    e.rule.name(),
-                    show_pointer(&e.pointer)
-                )
+                format!("{}: unused suppression of {} at {}: {why}", e.location(source), e.rule.name(), show_pointer(&e.pointer))
             })
             .collect()
     }

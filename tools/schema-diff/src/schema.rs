@@ -37,9 +37,7 @@ pub(crate) fn is_annotation(keyword: &str) -> bool {
 }
 
 /// The JSON types, in the order used when printing them.
-pub(crate) const TYPE_ORDER: &[&str] = &[
-    "null", "boolean", "integer", "number", "string", "array", "object",
-];
+pub(crate) const TYPE_ORDER: &[&str] = &["null", "boolean", "integer", "number", "string", "array", "object"];
 
 /// One schema document.
 #[derive(Debug, Clone, Copy)]
@@ -63,18 +61,9 @@ impl Doc<'_> {
     /// Follows `$ref` chains (local references only) from `value`, found at `ptr`. An
     /// unresolvable reference leaves the node as it is: it is then compared by its text.
     pub fn resolve(self, value: &Value, ptr: &str) -> Node {
-        let mut node = Node {
-            value: value.clone(),
-            ptr: ptr.to_owned(),
-            via_ref: false,
-        };
+        let mut node = Node { value: value.clone(), ptr: ptr.to_owned(), via_ref: false };
         for _ in 0..64 {
-            let Some(target_ptr) = node
-                .value
-                .get("$ref")
-                .and_then(Value::as_str)
-                .and_then(local_pointer)
-            else {
+            let Some(target_ptr) = node.value.get("$ref").and_then(Value::as_str).and_then(local_pointer) else {
                 break;
             };
             let Some(target) = self.root.pointer(&target_ptr) else {
@@ -89,11 +78,7 @@ impl Doc<'_> {
                     }
                 }
             }
-            node = Node {
-                value: resolved,
-                ptr: target_ptr,
-                via_ref: true,
-            };
+            node = Node { value: resolved, ptr: target_ptr, via_ref: true };
         }
         node
     }
@@ -183,12 +168,7 @@ pub(crate) fn canonical(v: &Value) -> Value {
                 }
                 let c = match k.as_str() {
                     "properties" | "patternProperties" | "dependentSchemas" => match val {
-                        Value::Object(props) => Value::Object(
-                            props
-                                .iter()
-                                .map(|(n, s)| (n.clone(), canonical(s)))
-                                .collect(),
-                        ),
+                        Value::Object(props) => Value::Object(props.iter().map(|(n, s)| (n.clone(), canonical(s))).collect()),
                         other => other.clone(),
                     },
                     "anyOf" | "oneOf" | "allOf" | "prefixItems" => match val {
@@ -204,9 +184,7 @@ pub(crate) fn canonical(v: &Value) -> Value {
                         }
                         other => other.clone(),
                     },
-                    "const" | "enum" | "dependentRequired" | "pattern" | "format" | "$ref" => {
-                        val.clone()
-                    }
+                    "const" | "enum" | "dependentRequired" | "pattern" | "format" | "$ref" => val.clone(),
                     _ if val.is_object() || val.is_boolean() => canonical(val),
                     _ => val.clone(),
                 };
@@ -282,9 +260,7 @@ pub(crate) fn value_set(doc: Doc<'_>, v: &Value) -> Option<(Vec<Value>, ValueSet
     for (i, b) in branches.iter().enumerate() {
         let node = doc.resolve(b, &child_index("", i));
         let bm = node.value.as_object()?;
-        let pure = bm
-            .keys()
-            .all(|k| is_annotation(k) || matches!(k.as_str(), "const" | "enum" | "type"));
+        let pure = bm.keys().all(|k| is_annotation(k) || matches!(k.as_str(), "const" | "enum" | "type"));
         if !pure {
             return None;
         }
@@ -351,12 +327,7 @@ pub(crate) fn effective_types(v: &Value, values: Option<&[Value]>) -> Types {
         Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
         _ => return None,
     };
-    Some(
-        names
-            .into_iter()
-            .filter_map(|n| TYPE_ORDER.iter().copied().find(|t| *t == n))
-            .collect(),
-    )
+    Some(names.into_iter().filter_map(|n| TYPE_ORDER.iter().copied().find(|t| *t == n)).collect())
 }
 
 /// Whether a value of JSON type `t` can pass a schema whose types are `types`.
@@ -378,12 +349,7 @@ pub(crate) fn types_text(types: &Types) -> String {
     match types {
         None => "any".to_owned(),
         Some(set) if set.is_empty() => "nothing".to_owned(),
-        Some(set) => TYPE_ORDER
-            .iter()
-            .filter(|t| set.contains(*t))
-            .copied()
-            .collect::<Vec<_>>()
-            .join(" | "),
+        Some(set) => TYPE_ORDER.iter().filter(|t| set.contains(*t)).copied().collect::<Vec<_>>().join(" | "),
     }
 }
 
@@ -421,10 +387,7 @@ impl Num {
     pub fn cmp(self, other: Num) -> Ordering {
         match (self, other) {
             (Num::Int(a), Num::Int(b)) => a.cmp(&b),
-            (a, b) => a
-                .as_f64()
-                .partial_cmp(&b.as_f64())
-                .unwrap_or(Ordering::Equal),
+            (a, b) => a.as_f64().partial_cmp(&b.as_f64()).unwrap_or(Ordering::Equal),
         }
     }
 
@@ -433,11 +396,7 @@ impl Num {
         match self {
             Num::Int(i) => Num::Int(if strict { i + 1 } else { i }),
             Num::Float(f) => {
-                let c = if strict && f.fract() == 0.0 {
-                    f + 1.0
-                } else {
-                    f.ceil()
-                };
+                let c = if strict && f.fract() == 0.0 { f + 1.0 } else { f.ceil() };
                 to_int(c)
             }
         }
@@ -448,11 +407,7 @@ impl Num {
         match self {
             Num::Int(i) => Num::Int(if strict { i - 1 } else { i }),
             Num::Float(f) => {
-                let c = if strict && f.fract() == 0.0 {
-                    f - 1.0
-                } else {
-                    f.floor()
-                };
+                let c = if strict && f.fract() == 0.0 { f - 1.0 } else { f.floor() };
                 to_int(c)
             }
         }

@@ -83,12 +83,8 @@ struct RawAccept {
 impl Suppressions {
     /// Parses and checks a suppression file; `source` names it in messages.
     pub fn parse(text: &str, source: &str) -> Result<Suppressions, SuppressionError> {
-        let raw: RawFile = toml::from_str(text).map_err(|e| {
-            SuppressionError(format!(
-                "{source}: not a valid suppression file: {}",
-                e.to_string().trim_end()
-            ))
-        })?;
+        let raw: RawFile =
+            toml::from_str(text).map_err(|e| SuppressionError(format!("{source}: not a valid suppression file: {}", e.to_string().trim_end())))?;
         let mut problems = Vec::new();
         let mut entries = Vec::new();
         for spanned in raw.accept {
@@ -97,51 +93,30 @@ impl Suppressions {
             let raw = spanned.into_inner();
             let rule = Rule::from_name(&raw.rule);
             if rule.is_none() {
-                problems.push(format!(
-                    "{at}: unknown rule \"{}\" (the rules are listed in docs/evolution.md)",
-                    raw.rule
-                ));
+                problems.push(format!("{at}: unknown rule \"{}\" (the rules are listed in docs/evolution.md)", raw.rule));
             }
             if let Err(why) = check_pointer(&raw.pointer) {
-                problems.push(format!(
-                    "{at}: pointer \"{}\" is not a JSON Pointer: {why}",
-                    raw.pointer
-                ));
+                problems.push(format!("{at}: pointer \"{}\" is not a JSON Pointer: {why}", raw.pointer));
             }
             let reason = raw.reason.unwrap_or_default();
             if reason.trim().is_empty() {
-                problems.push(format!(
-                    "{at}: {} at {} has no reason: say why breaking deployed peers is acceptable",
-                    raw.rule, raw.pointer
-                ));
+                problems.push(format!("{at}: {} at {} has no reason: say why breaking deployed peers is acceptable", raw.rule, raw.pointer));
             }
             let until_version = match raw.until_version {
                 None => None,
                 Some(toml::Value::Integer(n)) => Some(Value::from(n)),
                 Some(toml::Value::String(s)) => Some(Value::from(s)),
                 Some(other) => {
-                    problems.push(format!(
-                        "{at}: until_version must be an integer or a string, found {}",
-                        other.type_str()
-                    ));
+                    problems.push(format!("{at}: until_version must be an integer or a string, found {}", other.type_str()));
                     None
                 }
             };
             if let Some(rule) = rule {
-                entries.push(Accept {
-                    rule,
-                    pointer: raw.pointer,
-                    reason: reason.trim().to_owned(),
-                    until_version,
-                    line,
-                });
+                entries.push(Accept { rule, pointer: raw.pointer, reason: reason.trim().to_owned(), until_version, line });
             }
         }
         if problems.is_empty() {
-            Ok(Suppressions {
-                source: source.to_owned(),
-                entries,
-            })
+            Ok(Suppressions { source: source.to_owned(), entries })
         } else {
             Err(SuppressionError(problems.join("\n")))
         }
@@ -178,9 +153,7 @@ fn as_number(v: &Value) -> Option<f64> {
 
 /// The 1-based line of byte offset `at` in `text`.
 fn line_of(text: &str, at: usize) -> usize {
-    text.get(..at)
-        .map_or(0, |before| before.bytes().filter(|b| *b == b'\n').count())
-        + 1
+    text.get(..at).map_or(0, |before| before.bytes().filter(|b| *b == b'\n').count()) + 1
 }
 
 /// Checks RFC 6901 syntax: empty, or `/`-separated tokens where `~` is followed by 0 or 1.

@@ -19,12 +19,7 @@ fn run(old: &Value, new: &Value) -> Diff {
 }
 
 fn only_change(d: &Diff) -> &Change {
-    assert_eq!(
-        d.changes.len(),
-        1,
-        "expected exactly one change, got {:#?}",
-        d.changes
-    );
+    assert_eq!(d.changes.len(), 1, "expected exactly one change, got {:#?}", d.changes);
     &d.changes[0]
 }
 
@@ -51,32 +46,17 @@ fn graphmind_version_is_gm_1_and_graphorin_version_is_v_1() {
 fn removing_a_node_kind_breaks_old_senders_only() {
     let old = graphmind_v1();
     let mut new = old.clone();
-    let kinds = new["$defs"]["NodeKind"]["enum"]
-        .as_array_mut()
-        .expect("NodeKind is an enum");
+    let kinds = new["$defs"]["NodeKind"]["enum"].as_array_mut().expect("NodeKind is an enum");
     kinds.retain(|k| k != "custom");
     let d = run(&old, &new);
     let c = only_change(&d);
     assert_eq!(c.rule, Rule::EnumValueRemoved);
     assert_eq!(c.path, "/$defs/NodeKind/enum");
-    assert_eq!(
-        (c.old_receivers, c.old_senders),
-        (Verdict::Safe, Verdict::Breaking)
-    );
+    assert_eq!((c.old_receivers, c.old_senders), (Verdict::Safe, Verdict::Breaking));
     assert!(c.change.contains("\"custom\""), "{}", c.change);
     // Reported once, at the shared definition, with every message type that carries a kind.
-    for m in [
-        "graph.hint",
-        "node.started",
-        "breakpoint.set",
-        "breakpoint.clear",
-        "hello.ack",
-    ] {
-        assert!(
-            c.messages.iter().any(|x| x == m),
-            "{m} missing from {:?}",
-            c.messages
-        );
+    for m in ["graph.hint", "node.started", "breakpoint.set", "breakpoint.clear", "hello.ack"] {
+        assert!(c.messages.iter().any(|x| x == m), "{m} missing from {:?}", c.messages);
     }
     assert_eq!(d.policy(), Policy::BreakingWithoutVersionBump);
 }
@@ -85,34 +65,22 @@ fn removing_a_node_kind_breaks_old_senders_only() {
 fn adding_a_node_kind_breaks_old_receivers_because_enums_are_closed() {
     let old = graphmind_v1();
     let mut new = old.clone();
-    new["$defs"]["NodeKind"]["enum"]
-        .as_array_mut()
-        .unwrap()
-        .push(json!("planner"));
+    new["$defs"]["NodeKind"]["enum"].as_array_mut().unwrap().push(json!("planner"));
     let c = only_change(&run(&old, &new)).clone();
     assert_eq!(c.rule, Rule::EnumValueAdded);
-    assert_eq!(
-        (c.old_receivers, c.old_senders),
-        (Verdict::Breaking, Verdict::Safe)
-    );
+    assert_eq!((c.old_receivers, c.old_senders), (Verdict::Breaking, Verdict::Safe));
 }
 
 #[test]
 fn making_an_optional_field_required_breaks_old_senders_only() {
     let old = graphmind_v1();
     let mut new = old.clone();
-    new["$defs"]["NodeStarted"]["required"]
-        .as_array_mut()
-        .unwrap()
-        .push(json!("parentId"));
+    new["$defs"]["NodeStarted"]["required"].as_array_mut().unwrap().push(json!("parentId"));
     let d = run(&old, &new);
     let c = only_change(&d);
     assert_eq!(c.rule, Rule::PropertyBecameRequired);
     assert_eq!(c.path, "/$defs/NodeStarted/properties/parentId");
-    assert_eq!(
-        (c.old_receivers, c.old_senders),
-        (Verdict::Safe, Verdict::Breaking)
-    );
+    assert_eq!((c.old_receivers, c.old_senders), (Verdict::Safe, Verdict::Breaking));
     assert_eq!(c.messages, ["node.started"]);
     assert_eq!(d.policy(), Policy::BreakingWithoutVersionBump);
 }
@@ -125,10 +93,7 @@ fn adding_an_optional_field_to_an_open_graphmind_payload_is_additive() {
     let d = run(&old, &new);
     let c = only_change(&d);
     assert_eq!(c.rule, Rule::PropertyAdded);
-    assert_eq!(
-        (c.old_receivers, c.old_senders),
-        (Verdict::Safe, Verdict::Safe)
-    );
+    assert_eq!((c.old_receivers, c.old_senders), (Verdict::Safe, Verdict::Safe));
     assert_eq!(d.policy(), Policy::Additive);
 }
 
@@ -138,25 +103,15 @@ fn adding_a_graphmind_message_type_is_additive_through_the_unknown_type_branch()
     let mut new = old.clone();
     let mut env = new["$defs"]["envelope.mode.set"].clone();
     env["properties"]["type"] = json!({"const": "run.renamed"});
-    env["properties"]["payload"] =
-        json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]});
+    env["properties"]["payload"] = json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]});
     new["$defs"]["envelope.run.renamed"] = env;
-    new["anyOf"]
-        .as_array_mut()
-        .unwrap()
-        .insert(16, json!({"$ref": "#/$defs/envelope.run.renamed"}));
-    new["$defs"]["envelope.unknown"]["properties"]["type"]["not"]["enum"]
-        .as_array_mut()
-        .unwrap()
-        .push(json!("run.renamed"));
+    new["anyOf"].as_array_mut().unwrap().insert(16, json!({"$ref": "#/$defs/envelope.run.renamed"}));
+    new["$defs"]["envelope.unknown"]["properties"]["type"]["not"]["enum"].as_array_mut().unwrap().push(json!("run.renamed"));
     let d = run(&old, &new);
     let c = only_change(&d);
     assert_eq!(c.rule, Rule::MessageTypeAdded);
     assert_eq!(c.messages, ["run.renamed"]);
-    assert_eq!(
-        (c.old_receivers, c.old_senders),
-        (Verdict::Safe, Verdict::Safe)
-    );
+    assert_eq!((c.old_receivers, c.old_senders), (Verdict::Safe, Verdict::Safe));
     assert_eq!(d.policy(), Policy::Additive);
 }
 
@@ -164,28 +119,19 @@ fn adding_a_graphmind_message_type_is_additive_through_the_unknown_type_branch()
 fn removing_a_graphmind_message_type_breaks_old_senders() {
     let old = graphmind_v1();
     let mut new = old.clone();
-    new["anyOf"]
-        .as_array_mut()
-        .unwrap()
-        .retain(|b| b["$ref"] != "#/$defs/envelope.exec.refused");
+    new["anyOf"].as_array_mut().unwrap().retain(|b| b["$ref"] != "#/$defs/envelope.exec.refused");
     let d = run(&old, &new);
     let c = only_change(&d);
     assert_eq!(c.rule, Rule::MessageTypeRemoved);
     assert_eq!(c.side, Side::Old);
-    assert_eq!(
-        (c.old_receivers, c.old_senders),
-        (Verdict::Safe, Verdict::Breaking)
-    );
+    assert_eq!((c.old_receivers, c.old_senders), (Verdict::Safe, Verdict::Breaking));
 }
 
 #[test]
 fn a_gm_bump_makes_breaking_changes_allowed() {
     let old = graphmind_v1();
     let mut new = old.clone();
-    new["$defs"]["NodeKind"]["enum"]
-        .as_array_mut()
-        .unwrap()
-        .retain(|k| k != "custom");
+    new["$defs"]["NodeKind"]["enum"].as_array_mut().unwrap().retain(|k| k != "custom");
     for (name, def) in new["$defs"].as_object_mut().unwrap() {
         if name.starts_with("envelope.") {
             def["properties"]["gm"] = json!({"const": 2});
@@ -194,16 +140,9 @@ fn a_gm_bump_makes_breaking_changes_allowed() {
     let d = run(&old, &new);
     assert_eq!(d.changes.len(), 2, "{:#?}", d.changes);
     assert_eq!(d.changes[0].rule, Rule::ProtocolVersionChanged);
-    assert_eq!(
-        d.changes[0].messages.len(),
-        17,
-        "every message type, the catch-all too"
-    );
+    assert_eq!(d.changes[0].messages.len(), 17, "every message type, the catch-all too");
     assert_eq!(d.changes[1].rule, Rule::EnumValueRemoved);
-    assert_eq!(
-        (d.old_version.clone(), d.new_version.clone()),
-        (Some(json!(1)), Some(json!(2)))
-    );
+    assert_eq!((d.old_version.clone(), d.new_version.clone()), (Some(json!(1)), Some(json!(2))));
     assert_eq!(d.policy(), Policy::VersionBumped);
     assert!(d.policy().allowed());
 }
@@ -212,16 +151,12 @@ fn a_gm_bump_makes_breaking_changes_allowed() {
 fn adding_an_optional_param_to_strict_graphorin_breaks_old_receivers() {
     let old = graphorin_v1();
     let mut new = old.clone();
-    new["$defs"]["SubscribeParams"]["properties"]["limit"] =
-        json!({"type": "integer", "minimum": 1});
+    new["$defs"]["SubscribeParams"]["properties"]["limit"] = json!({"type": "integer", "minimum": 1});
     let d = run(&old, &new);
     let c = only_change(&d);
     assert_eq!(c.rule, Rule::PropertyAdded);
     assert_eq!(c.path, "/$defs/SubscribeParams/properties/limit");
-    assert_eq!(
-        (c.old_receivers, c.old_senders),
-        (Verdict::Breaking, Verdict::Safe)
-    );
+    assert_eq!((c.old_receivers, c.old_senders), (Verdict::Breaking, Verdict::Safe));
     assert_eq!(c.messages, ["ClientMessage: subscription.subscribe"]);
     assert_eq!(d.policy(), Policy::BreakingWithoutVersionBump);
 }
@@ -233,66 +168,42 @@ fn adding_a_graphorin_frame_kind_breaks_old_receivers_since_nothing_catches_unkn
     let mut frame = new["$defs"]["ServerPongFrame"].clone();
     frame["properties"]["kind"] = json!({"const": "heartbeat"});
     new["$defs"]["ServerHeartbeatFrame"] = frame;
-    new["$defs"]["ServerMessage"]["oneOf"]
-        .as_array_mut()
-        .unwrap()
-        .push(json!({"$ref": "#/$defs/ServerHeartbeatFrame"}));
+    new["$defs"]["ServerMessage"]["oneOf"].as_array_mut().unwrap().push(json!({"$ref": "#/$defs/ServerHeartbeatFrame"}));
     let d = run(&old, &new);
     let c = only_change(&d);
     assert_eq!(c.rule, Rule::MessageTypeAdded);
     assert_eq!(c.messages, ["ServerMessage: heartbeat"]);
-    assert_eq!(
-        (c.old_receivers, c.old_senders),
-        (Verdict::Breaking, Verdict::Safe)
-    );
+    assert_eq!((c.old_receivers, c.old_senders), (Verdict::Breaking, Verdict::Safe));
 }
 
 #[test]
 fn removing_a_graphorin_lifecycle_status_breaks_old_senders() {
     let old = graphorin_v1();
     let mut new = old.clone();
-    new["$defs"]["LifecycleStatus"]["oneOf"]
-        .as_array_mut()
-        .unwrap()
-        .retain(|b| b["const"] != "failed");
+    new["$defs"]["LifecycleStatus"]["oneOf"].as_array_mut().unwrap().retain(|b| b["const"] != "failed");
     let c = only_change(&run(&old, &new)).clone();
     assert_eq!(c.rule, Rule::EnumValueRemoved);
     assert_eq!(c.path, "/$defs/LifecycleStatus/oneOf");
-    assert_eq!(
-        (c.old_receivers, c.old_senders),
-        (Verdict::Safe, Verdict::Breaking)
-    );
+    assert_eq!((c.old_receivers, c.old_senders), (Verdict::Safe, Verdict::Breaking));
 }
 
 #[test]
 fn the_json_report_names_inputs_policy_counts_and_changes() {
     let old = graphmind_v1();
     let mut new = old.clone();
-    new["$defs"]["NodeKind"]["enum"]
-        .as_array_mut()
-        .unwrap()
-        .retain(|k| k != "custom");
+    new["$defs"]["NodeKind"]["enum"].as_array_mut().unwrap().retain(|k| k != "custom");
     let d = run(&old, &new);
     let v: Value = serde_json::from_str(&d.to_json("a.json", "b.json")).expect("JSON");
     assert_eq!(v["old"], "a.json");
     assert_eq!(v["version_field"], "gm");
     assert_eq!(v["breaking"], true);
     assert_eq!(v["policy"], "breaking-without-version-bump");
-    assert_eq!(
-        v["summary"],
-        json!({"changes": 1, "breaking": 1, "breaking_for_old_receivers": 0, "breaking_for_old_senders": 1})
-    );
+    assert_eq!(v["summary"], json!({"changes": 1, "breaking": 1, "breaking_for_old_receivers": 0, "breaking_for_old_senders": 1}));
     assert_eq!(v["changes"][0]["rule"], "enum-value-removed");
     assert_eq!(v["changes"][0]["old_senders"], "breaking");
     let table = d.to_table("a.json", "b.json");
-    assert!(
-        table.contains("OLD RECEIVERS  OLD SENDERS  RULE"),
-        "{table}"
-    );
+    assert!(table.contains("OLD RECEIVERS  OLD SENDERS  RULE"), "{table}");
     assert!(table.contains("/$defs/NodeKind/enum"), "{table}");
     let loud = d.policy_text("graphmind");
-    assert!(
-        loud.contains("BREAKING CHANGE(S) WITHOUT A PROTOCOL VERSION BUMP"),
-        "{loud}"
-    );
+    assert!(loud.contains("BREAKING CHANGE(S) WITHOUT A PROTOCOL VERSION BUMP"), "{loud}");
 }

@@ -40,15 +40,7 @@ fn cases() -> Vec<Case> {
         .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
         .collect();
     names.sort();
-    let mut cases: Vec<Case> = names
-        .into_iter()
-        .map(|n| Case {
-            dir: format!("tests/fixtures/{n}"),
-            name: n,
-            suppressions: None,
-            policy: false,
-        })
-        .collect();
+    let mut cases: Vec<Case> = names.into_iter().map(|n| Case { dir: format!("tests/fixtures/{n}"), name: n, suppressions: None, policy: false }).collect();
     let scenario = |name: &str, dir: &str, suppressions: bool, policy: bool| Case {
         name: name.to_owned(),
         dir: dir.to_owned(),
@@ -59,38 +51,17 @@ fn cases() -> Vec<Case> {
         scenario("accepted", "tests/scenarios/accepted", true, false),
         scenario("accepted-policy", "tests/scenarios/accepted", true, true),
         scenario("escaping", "tests/scenarios/escaping", true, false),
-        scenario(
-            "policy-version-bumped",
-            "tests/fixtures/protocol-version-changed",
-            false,
-            true,
-        ),
-        scenario(
-            "policy-refused",
-            "tests/fixtures/enum-value-removed",
-            false,
-            true,
-        ),
+        scenario("policy-version-bumped", "tests/fixtures/protocol-version-changed", false, true),
+        scenario("policy-refused", "tests/fixtures/enum-value-removed", false, true),
     ]);
     cases
 }
 
 fn review(case: &Case) -> Review {
-    let (old, new) = (
-        format!("{}/old.json", case.dir),
-        format!("{}/new.json", case.dir),
-    );
-    let d = diff_text(&read(&old), &read(&new), &old, &new, &Options::default())
-        .unwrap_or_else(|e| panic!("{}: {e}", case.name));
-    let suppressions = case
-        .suppressions
-        .as_ref()
-        .map(|s| Suppressions::parse(&read(s), s).unwrap_or_else(|e| panic!("{}: {e}", case.name)));
-    let labels = Labels {
-        old,
-        file: Some(new.clone()),
-        new,
-    };
+    let (old, new) = (format!("{}/old.json", case.dir), format!("{}/new.json", case.dir));
+    let d = diff_text(&read(&old), &read(&new), &old, &new, &Options::default()).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+    let suppressions = case.suppressions.as_ref().map(|s| Suppressions::parse(&read(s), s).unwrap_or_else(|e| panic!("{}: {e}", case.name)));
+    let labels = Labels { old, file: Some(new.clone()), new };
     Review::new(d, labels, suppressions.as_ref(), case.policy)
 }
 
@@ -114,10 +85,7 @@ fn every_format_matches_its_golden_file() {
             }
             match std::fs::read_to_string(&path) {
                 Ok(want) if want == got => {}
-                Ok(want) => failures.push(format!(
-                    "tests/golden/{file} differs (first difference at line {})",
-                    first_difference(&want, &got)
-                )),
+                Ok(want) => failures.push(format!("tests/golden/{file} differs (first difference at line {})", first_difference(&want, &got))),
                 Err(e) => failures.push(format!("tests/golden/{file}: {e}")),
             }
         }
@@ -142,11 +110,7 @@ fn every_format_matches_its_golden_file() {
 }
 
 fn first_difference(a: &str, b: &str) -> usize {
-    a.lines()
-        .zip(b.lines())
-        .position(|(x, y)| x != y)
-        .unwrap_or_else(|| a.lines().count().min(b.lines().count()))
-        + 1
+    a.lines().zip(b.lines()).position(|(x, y)| x != y).unwrap_or_else(|| a.lines().count().min(b.lines().count())) + 1
 }
 
 /// Parses `xml` strictly; returns the test case names and the number of `<failure>`s.
@@ -155,9 +119,7 @@ fn parse_junit(xml: &str) -> Result<(Vec<String>, usize), String> {
     reader.config_mut().check_end_names = true;
     let (mut cases, mut failures, mut depth, mut roots) = (Vec::new(), 0, 0usize, 0);
     loop {
-        let event = reader
-            .read_event()
-            .map_err(|e| format!("at byte {}: {e}", reader.buffer_position()))?;
+        let event = reader.read_event().map_err(|e| format!("at byte {}: {e}", reader.buffer_position()))?;
         let start = match &event {
             Event::Start(e) | Event::Empty(e) => Some(e.clone()),
             _ => None,
@@ -175,10 +137,7 @@ fn parse_junit(xml: &str) -> Result<(Vec<String>, usize), String> {
             }
             match e.name().as_ref() {
                 b"testcase" => {
-                    let name = e
-                        .try_get_attribute("name")
-                        .map_err(|e| e.to_string())?
-                        .ok_or("testcase without a name")?;
+                    let name = e.try_get_attribute("name").map_err(|e| e.to_string())?.ok_or("testcase without a name")?;
                     cases.push(String::from_utf8_lossy(&name.value).into_owned());
                 }
                 b"failure" => failures += 1,
@@ -217,30 +176,15 @@ fn junit_output_is_well_formed_with_a_case_per_rule_and_a_failure_per_failing_ch
     for case in cases() {
         let r = review(&case);
         let xml = Format::Junit.render(&r);
-        let (names, failures) = parse_junit(&xml)
-            .unwrap_or_else(|e| panic!("{}: not well-formed: {e}\n{xml}", case.name));
+        let (names, failures) = parse_junit(&xml).unwrap_or_else(|e| panic!("{}: not well-formed: {e}\n{xml}", case.name));
         assert_eq!(names, rules, "{}", case.name);
-        assert_eq!(
-            failures,
-            r.count(wirecontract_schema_diff::Status::Breaking),
-            "{}",
-            case.name
-        );
+        assert_eq!(failures, r.count(wirecontract_schema_diff::Status::Breaking), "{}", case.name);
     }
 }
 
 #[test]
 fn the_xml_check_rejects_what_an_escaping_bug_would_produce() {
-    for bad in [
-        "<a><b></a>",
-        "<a x=\"1\" x=\"2\"/>",
-        "<a>&bogus;</a>",
-        "<a>x</a><b/>",
-        "<a x=\"<\"/>",
-        "<a x=\"a & b\"/>",
-        "<a>a & b</a>",
-        "<a x=\"a\"b\"/>",
-    ] {
+    for bad in ["<a><b></a>", "<a x=\"1\" x=\"2\"/>", "<a>&bogus;</a>", "<a>x</a><b/>", "<a x=\"<\"/>", "<a x=\"a & b\"/>", "<a>a & b</a>", "<a x=\"a\"b\"/>"] {
         assert!(parse_junit(bad).is_err(), "accepted {bad}");
     }
 }
@@ -252,32 +196,13 @@ fn github_output_is_one_command_per_line_and_a_summary() {
         let text = Format::Github.render(&r);
         let lines: Vec<&str> = text.lines().collect();
         let (last, commands) = lines.split_last().expect("a summary line");
-        assert!(
-            last.starts_with("wirecontract diff: "),
-            "{}: {last}",
-            case.name
-        );
-        assert_eq!(
-            commands.len(),
-            r.diff.changes.len() + r.unused.len(),
-            "{}",
-            case.name
-        );
+        assert!(last.starts_with("wirecontract diff: "), "{}: {last}", case.name);
+        assert_eq!(commands.len(), r.diff.changes.len() + r.unused.len(), "{}", case.name);
         for line in commands {
-            let ok = ["::error ", "::warning ", "::notice "]
-                .iter()
-                .any(|p| line.starts_with(p));
+            let ok = ["::error ", "::warning ", "::notice "].iter().any(|p| line.starts_with(p));
             assert!(ok && line.contains("title="), "{}: {line}", case.name);
-            let (props, _) = line
-                .split_once("::")
-                .map(|(_, rest)| rest)
-                .and_then(|rest| rest.split_once("::"))
-                .expect("::level props::message");
-            assert!(
-                !props.contains('\r') && !props.contains(':'),
-                "{}: {line}",
-                case.name
-            );
+            let (props, _) = line.split_once("::").map(|(_, rest)| rest).and_then(|rest| rest.split_once("::")).expect("::level props::message");
+            assert!(!props.contains('\r') && !props.contains(':'), "{}: {line}", case.name);
         }
     }
 }

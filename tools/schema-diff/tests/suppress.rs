@@ -2,9 +2,7 @@
 //! and line), and how entries match changes.
 
 use serde_json::json;
-use wirecontract_schema_diff::{
-    diff, Change, Labels, Options, Policy, Review, Rule, Status, Suppressions, UnusedReason,
-};
+use wirecontract_schema_diff::{diff, Change, Labels, Options, Policy, Review, Rule, Status, Suppressions, UnusedReason};
 
 const FILE: &str = ".wirecontract-evolution.toml";
 
@@ -29,10 +27,7 @@ fn a_complete_entry_is_read_with_its_line() {
     assert_eq!(e.reason, "no sender used it");
     assert_eq!(e.until_version, Some(json!(2)));
     assert_eq!(e.line, 3);
-    assert!(Suppressions::parse("", FILE)
-        .expect("empty")
-        .entries
-        .is_empty());
+    assert!(Suppressions::parse("", FILE).expect("empty").entries.is_empty());
 }
 
 #[test]
@@ -40,8 +35,7 @@ fn an_entry_without_a_reason_is_refused() {
     let msg = refused("[[accept]]\nrule = \"enum-value-added\"\npointer = \"/a\"\n");
     assert!(msg.contains(".wirecontract-evolution.toml:1:"), "{msg}");
     assert!(msg.contains("has no reason"), "{msg}");
-    let msg =
-        refused("[[accept]]\nrule = \"enum-value-added\"\npointer = \"/a\"\nreason = \"  \"\n");
+    let msg = refused("[[accept]]\nrule = \"enum-value-added\"\npointer = \"/a\"\nreason = \"  \"\n");
     assert!(msg.contains("has no reason"), "{msg}");
 }
 
@@ -51,8 +45,7 @@ fn unknown_rules_bad_pointers_unknown_keys_and_bad_toml_are_refused() {
     assert!(msg.contains("unknown rule \"enum-valu-added\""), "{msg}");
     let msg = refused("[[accept]]\nrule = \"enum-value-added\"\npointer = \"a\"\nreason = \"r\"\n");
     assert!(msg.contains("not a JSON Pointer"), "{msg}");
-    let msg =
-        refused("[[accept]]\nrule = \"enum-value-added\"\npointer = \"/a~2\"\nreason = \"r\"\n");
+    let msg = refused("[[accept]]\nrule = \"enum-value-added\"\npointer = \"/a~2\"\nreason = \"r\"\n");
     assert!(msg.contains("not a JSON Pointer"), "{msg}");
     let msg = refused("[[accept]]\nrule = \"enum-value-added\"\npath = \"/a\"\nreason = \"r\"\n");
     assert!(msg.contains("not a valid suppression file"), "{msg}");
@@ -79,16 +72,12 @@ fn review(old: &serde_json::Value, new: &serde_json::Value, text: &str, policy: 
     Review::new(d, Labels::default(), Some(&s), policy)
 }
 
-const ACCEPT_ADDED: &str = "[[accept]]\nrule = \"enum-value-added\"\npointer = \"/properties/kind/enum\"\nreason = \"receivers upgraded first\"\nuntil_version = 2\n";
+const ACCEPT_ADDED: &str =
+    "[[accept]]\nrule = \"enum-value-added\"\npointer = \"/properties/kind/enum\"\nreason = \"receivers upgraded first\"\nuntil_version = 2\n";
 
 #[test]
 fn a_matching_entry_accepts_the_breaking_change_and_the_check_passes() {
-    let r = review(
-        &kind_schema(&["a"], 1),
-        &kind_schema(&["a", "b"], 1),
-        ACCEPT_ADDED,
-        false,
-    );
+    let r = review(&kind_schema(&["a"], 1), &kind_schema(&["a", "b"], 1), ACCEPT_ADDED, false);
     assert_eq!(r.status(0), Status::Accepted);
     assert!(!r.fails());
     assert!(r.unused.is_empty());
@@ -99,12 +88,7 @@ fn a_matching_entry_accepts_the_breaking_change_and_the_check_passes() {
 #[test]
 fn an_entry_for_another_change_accepts_nothing_and_is_reported_unused() {
     // The removal is not the addition the entry accepts: it still fails.
-    let r = review(
-        &kind_schema(&["a", "b"], 1),
-        &kind_schema(&["a"], 1),
-        ACCEPT_ADDED,
-        false,
-    );
+    let r = review(&kind_schema(&["a", "b"], 1), &kind_schema(&["a"], 1), ACCEPT_ADDED, false);
     assert_eq!(r.status(0), Status::Breaking);
     assert!(r.fails());
     assert_eq!(r.unused.len(), 1);
@@ -114,19 +98,10 @@ fn an_entry_for_another_change_accepts_nothing_and_is_reported_unused() {
 
 #[test]
 fn an_entry_stops_applying_at_its_until_version() {
-    let r = review(
-        &kind_schema(&["a"], 2),
-        &kind_schema(&["a", "b"], 2),
-        ACCEPT_ADDED,
-        false,
-    );
+    let r = review(&kind_schema(&["a"], 2), &kind_schema(&["a", "b"], 2), ACCEPT_ADDED, false);
     assert_eq!(r.status(0), Status::Breaking);
     assert_eq!(r.unused[0].reason, UnusedReason::Expired);
-    assert!(
-        r.unused_lines()[0].contains("expired"),
-        "{:?}",
-        r.unused_lines()
-    );
+    assert!(r.unused_lines()[0].contains("expired"), "{:?}", r.unused_lines());
 }
 
 #[test]

@@ -114,7 +114,8 @@ fn host_scalar(s: Scalar) -> (&'static str, String) {
 /// When a union's frames disagree with their discriminator literals (a contract bug).
 pub fn protocol(p: &'static registry::Protocol) -> Protocol {
     let objects: Vec<Object> = p.objects().into_iter().map(|o| Object { name: o.name, fields: o.fields, literals: o.literals, strict: o.strict }).collect();
-    let enums: Vec<Enum> = p.enums().into_iter().map(|e| Enum { name: e.name, values: e.values.iter().map(|v| (v.wire, v.rust.to_owned())).collect() }).collect();
+    let enums: Vec<Enum> =
+        p.enums().into_iter().map(|e| Enum { name: e.name, values: e.values.iter().map(|v| (v.wire, v.rust.to_owned())).collect() }).collect();
     let messages = p.messages.iter().map(|m| (m.wire, m.payload.name)).collect();
     let unions = p
         .unions
@@ -249,7 +250,10 @@ fn gen_enum(o: &mut String, p: &Protocol, e: &Enum) {
         let _ = writeln!(o, "    /// Wire value `\"{v}\"`.\n    {variant},");
     }
     o.push_str("}\n");
-    let _ = write!(o, "\n#[uniffi::export]\nimpl {name} {{\n    /// The wire string of this value.\n    pub fn wire_value(&self) -> String {{\n        match self {{\n");
+    let _ = write!(
+        o,
+        "\n#[uniffi::export]\nimpl {name} {{\n    /// The wire string of this value.\n    pub fn wire_value(&self) -> String {{\n        match self {{\n"
+    );
     for (v, variant) in &e.values {
         let _ = writeln!(o, "            {name}::{variant} => \"{v}\",");
     }
@@ -258,7 +262,8 @@ fn gen_enum(o: &mut String, p: &Protocol, e: &Enum) {
     for (_, variant) in &e.values {
         let _ = writeln!(o, "            contract::{name}::{variant} => {name}::{variant},");
     }
-    let _ = write!(o, "        }}\n    }}\n    fn from_host(host: &{name}, _: &mut Issues, _: &{}) -> Option<Self> {{\n        Some(match host {{\n", p.path_type);
+    let _ =
+        write!(o, "        }}\n    }}\n    fn from_host(host: &{name}, _: &mut Issues, _: &{}) -> Option<Self> {{\n        Some(match host {{\n", p.path_type);
     for (_, variant) in &e.values {
         let _ = writeln!(o, "            {name}::{variant} => contract::{name}::{variant},");
     }
@@ -397,10 +402,8 @@ fn gen_message(o: &mut String, p: &Protocol) {
     );
     o.push_str("    fn from_host(host: &Message, issues: &mut Issues, path: &str) -> Option<Self> {\n        Some(match host {\n");
     for (_, ty) in &p.messages {
-        let _ = writeln!(
-            o,
-            "            Message::{ty} {{ payload }} => contract::Message::{ty}(<contract::{ty} as Convert>::from_host(payload, issues, path)?),"
-        );
+        let _ =
+            writeln!(o, "            Message::{ty} {{ payload }} => contract::Message::{ty}(<contract::{ty} as Convert>::from_host(payload, issues, path)?),");
     }
     o.push_str(
         "            Message::Unknown { message_type, payload } => contract::Message::Unknown {\n                \
@@ -451,7 +454,11 @@ fn gen_union(o: &mut String, p: &Protocol, u: &Union) {
     for v in &u.variants {
         let _ = writeln!(o, "            contract::{name}::{n}(f) => {name}::{n} {{ frame: Convert::to_host(f) }},", n = v.name);
     }
-    let _ = write!(o, "        }}\n    }}\n    fn from_host(host: &{name}, issues: &mut Issues, path: &{}) -> Option<Self> {{\n        Some(match host {{\n", p.path_type);
+    let _ = write!(
+        o,
+        "        }}\n    }}\n    fn from_host(host: &{name}, issues: &mut Issues, path: &{}) -> Option<Self> {{\n        Some(match host {{\n",
+        p.path_type
+    );
     for v in &u.variants {
         let _ = writeln!(
             o,
@@ -474,7 +481,13 @@ fn gen_accessor(o: &mut String, p: &Protocol, union: &Union, accessor: &registry
             continue;
         };
         let h = host_ty(&field.ty);
-        assert!(host.as_ref().is_none_or(|prev| *prev == h), "{}.{}: field `{}` has different types across variants", union.name, accessor.method, accessor.wire);
+        assert!(
+            host.as_ref().is_none_or(|prev| *prev == h),
+            "{}.{}: field `{}` has different types across variants",
+            union.name,
+            accessor.method,
+            accessor.wire
+        );
         host = Some(h);
         let value = if field.required { format!("Some(frame.{}.clone())", field.rust) } else { format!("frame.{}.clone()", field.rust) };
         arms.push(format!("            {}::{} {{ frame }} => {value},", union.name, v.name));

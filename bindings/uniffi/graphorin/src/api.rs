@@ -50,7 +50,10 @@ pub(crate) fn from_host<C: Convert>(host: &C::Host, what: &str) -> Result<C, Con
     match C::from_host(host, &mut issues, &[]) {
         Some(c) if issues.is_empty() => Ok(c),
         _ => {
-            let first = issues.first().map(|i| format!(": {}: {}", if i.path.is_empty() { "(root)".to_owned() } else { i.dotted_path() }, i.message)).unwrap_or_default();
+            let first = issues
+                .first()
+                .map(|i| format!(": {}: {}", if i.path.is_empty() { "(root)".to_owned() } else { i.dotted_path() }, i.message))
+                .unwrap_or_default();
             Err(ContractError::Build { reason: format!("{what} is not a legal frame{first}"), issues })
         }
     }
@@ -276,7 +279,9 @@ mod tests {
     fn field(line: &str, key: &str) -> Option<String> {
         // The vector files are JSON lines; the contract's own reader extracts a string member.
         let v = wirecontract::core::json::Val::root(line);
-        v.members().find(|(k, _)| wirecontract::core::json::decode_string(k).text == key).and_then(|(_, val)| val.string_raw().map(|r| wirecontract::core::json::decode_string(r).text.into_owned()))
+        v.members()
+            .find(|(k, _)| wirecontract::core::json::decode_string(k).text == key)
+            .and_then(|(_, val)| val.string_raw().map(|r| wirecontract::core::json::decode_string(r).text.into_owned()))
     }
 
     fn vectors() -> Vec<Vector> {
@@ -284,7 +289,9 @@ mod tests {
         let shared = std::env::var("WIRECONTRACT_SHARED").unwrap_or_else(|_| format!("{root}/../shared"));
         let mut files = vec![format!("{shared}/vectors/graphorin/conformance.jsonl")];
         let mut own: Vec<String> = std::fs::read_dir(format!("{root}/vectors/graphorin"))
-            .map(|d| d.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "jsonl")).map(|p| p.display().to_string()).collect())
+            .map(|d| {
+                d.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "jsonl")).map(|p| p.display().to_string()).collect()
+            })
             .unwrap_or_default();
         own.sort();
         files.extend(own);
@@ -294,7 +301,13 @@ mod tests {
             for line in text.lines().filter(|l| !l.trim().is_empty()) {
                 assert!(crate::convert::is_json(line), "{f}: not JSON: {line}");
                 let get = |k: &str| field(line, k).unwrap_or_else(|| panic!("{f}: no {k} in {line}"));
-                out.push(Vector { name: get("name"), direction: get("direction"), frame: get("frame"), expect: get("expect"), variant: field(line, "variant") });
+                out.push(Vector {
+                    name: get("name"),
+                    direction: get("direction"),
+                    frame: get("frame"),
+                    expect: get("expect"),
+                    variant: field(line, "variant"),
+                });
             }
         }
         assert!(out.len() >= 160, "expected the shared and extra Graphorin vectors, found {}", out.len());
@@ -356,8 +369,14 @@ mod tests {
             crate::is_pong_frame,
             crate::is_replay_marker_frame,
         ];
-        let client: [ClientGuard; 6] =
-            [crate::is_initialize_request, crate::is_subscribe_request, crate::is_unsubscribe_request, crate::is_run_cancel_request, crate::is_ping_request, crate::is_cancelled_notification];
+        let client: [ClientGuard; 6] = [
+            crate::is_initialize_request,
+            crate::is_subscribe_request,
+            crate::is_unsubscribe_request,
+            crate::is_run_cancel_request,
+            crate::is_ping_request,
+            crate::is_cancelled_notification,
+        ];
         for v in vectors().into_iter().filter(|v| v.expect == "ok") {
             if v.direction == "server" {
                 let m = go::parse_server_message(&v.frame).unwrap();
@@ -379,7 +398,13 @@ mod tests {
     #[test]
     fn host_values_no_frame_can_carry_are_build_errors() {
         let event = ServerMessage::Event {
-            frame: crate::ServerEventFrame { event_id: String::new(), subscription_id: "s".into(), subject: "x".into(), event_type: "t".into(), payload: Some(JsonText("{nope".into())) },
+            frame: crate::ServerEventFrame {
+                event_id: String::new(),
+                subscription_id: "s".into(),
+                subject: "x".into(),
+                event_type: "t".into(),
+                payload: Some(JsonText("{nope".into())),
+            },
         };
         let Err(ContractError::Build { issues, reason }) = serialize_server_message(event) else { panic!() };
         let paths: Vec<String> = issues.iter().map(Issue::dotted_path).collect();
@@ -390,12 +415,14 @@ mod tests {
         let init = ClientMessage::Initialize {
             frame: crate::ClientInitializeRequest {
                 id: RpcId::IntId { value: 1 },
-                params: crate::InitializeParams { client_info: crate::ClientInfo { name: "n".into(), version: "1".into() }, capabilities: Some(JsonText("[]".into())) },
+                params: crate::InitializeParams {
+                    client_info: crate::ClientInfo { name: "n".into(), version: "1".into() },
+                    capabilities: Some(JsonText("[]".into())),
+                },
             },
         };
         let Err(ContractError::Build { issues, .. }) = serialize_client_message(init) else { panic!() };
         assert_eq!(issues[0].dotted_path(), "params.capabilities");
         assert_eq!(format_ticket(String::new()), Err(ContractError::EmptyTicket { reason: "the ticket must be a non-empty string (graphorin-v1 §7)".into() }));
     }
-
 }

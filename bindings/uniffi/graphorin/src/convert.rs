@@ -127,7 +127,12 @@ impl Convert for Record {
     fn from_host(host: &JsonText, issues: &mut Issues, path: &[PathSegment]) -> Option<Self> {
         let raw = <RawJson as Convert>::from_host(host, issues, path)?;
         if Val::root(raw.as_str()).kind() != JsonKind::Object {
-            issue(issues, path, IssueCode::InvalidType, format!("expected a JSON object text such as {{}} or {{\"x\":1}}, received {}", first_chars(raw.as_str())));
+            issue(
+                issues,
+                path,
+                IssueCode::InvalidType,
+                format!("expected a JSON object text such as {{}} or {{\"x\":1}}, received {}", first_chars(raw.as_str())),
+            );
             return None;
         }
         match wirecontract::core::from_json::<Record>(raw.as_str()) {
@@ -182,13 +187,16 @@ mod tests {
         assert!(<go::RpcId as Convert>::from_host(&RpcId::StringId { value: String::new() }, &mut issues, &[]).is_none());
         assert!(<RawJson as Convert>::from_host(&JsonText("{nope".into()), &mut issues, &[]).is_none());
         assert!(<Record as Convert>::from_host(&JsonText("[]".into()), &mut issues, &[]).is_none());
-        let got: Vec<(String, IssueCode)> = issues
-            .iter()
-            .map(|i| (i.dotted_path(), <IssueCode as Convert>::from_host(&i.code, &mut Issues::new(), &[]).unwrap()))
-            .collect();
+        let got: Vec<(String, IssueCode)> =
+            issues.iter().map(|i| (i.dotted_path(), <IssueCode as Convert>::from_host(&i.code, &mut Issues::new(), &[]).unwrap())).collect();
         assert_eq!(
             got,
-            [("params.runId".into(), IssueCode::TooSmall), (String::new(), IssueCode::TooSmall), (String::new(), IssueCode::Custom), (String::new(), IssueCode::InvalidType)]
+            [
+                ("params.runId".into(), IssueCode::TooSmall),
+                (String::new(), IssueCode::TooSmall),
+                (String::new(), IssueCode::Custom),
+                (String::new(), IssueCode::InvalidType)
+            ]
         );
     }
 

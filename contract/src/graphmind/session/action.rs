@@ -81,12 +81,7 @@ pub struct GateNode {
 impl GateNode {
     /// A node without an instance id.
     pub fn new(node_id: impl Into<String>, kind: NodeKind, name: impl Into<String>) -> Self {
-        GateNode {
-            node_id: node_id.into(),
-            kind,
-            name: name.into(),
-            instance_id: None,
-        }
+        GateNode { node_id: node_id.into(), kind, name: name.into(), instance_id: None }
     }
 }
 

@@ -100,16 +100,10 @@ impl AppSession {
     /// [`handle_timeout`](Self::handle_timeout): connect, handshake, retry, each held gate,
     /// each ready waiter (§2.1). `None` when no timer runs.
     pub fn poll_timeout(&self) -> Option<u64> {
-        [
-            self.connect_deadline,
-            self.handshake_deadline,
-            self.retry_at,
-            self.gates.next_deadline(),
-            self.waiters.iter().map(|w| w.1).min(),
-        ]
-        .into_iter()
-        .flatten()
-        .min()
+        [self.connect_deadline, self.handshake_deadline, self.retry_at, self.gates.next_deadline(), self.waiters.iter().map(|w| w.1).min()]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// The current connection state.
@@ -168,10 +162,7 @@ impl AppSession {
     }
 
     pub(super) fn warn(&mut self, rule: &'static str, text: impl Into<String>) {
-        self.actions.push_back(Action::Warn(Warning {
-            rule,
-            text: text.into(),
-        }));
+        self.actions.push_back(Action::Warn(Warning { rule, text: text.into() }));
     }
 
     pub(super) fn take_seq(&mut self) -> u64 {
@@ -192,9 +183,7 @@ impl AppSession {
         self.conn = ConnState::Connecting;
         self.retry_at = None;
         self.connect_deadline = Some(now.saturating_add(self.config.connect_timeout_ms));
-        self.actions.push_back(Action::Connect {
-            url: self.config.url.clone(),
-        });
+        self.actions.push_back(Action::Connect { url: self.config.url.clone() });
     }
 
     /// After a drop: the fast burst when armed by a lost attachment, else the interval (§1
@@ -215,10 +204,7 @@ impl AppSession {
         self.connect_deadline = None;
         self.handshake_deadline = None;
         self.conn = ConnState::Idle;
-        self.actions.push_back(Action::Close {
-            code,
-            reason: reason.to_owned(),
-        });
+        self.actions.push_back(Action::Close { code, reason: reason.to_owned() });
         self.schedule_retry(now);
     }
 
@@ -269,45 +255,23 @@ impl AppSession {
     /// timeouts (T18, §3.8) and ready waiters (T22).
     pub fn handle_timeout(&mut self, now: u64) {
         if self.connect_deadline.is_some_and(|d| d <= now) && self.conn == ConnState::Connecting {
-            self.warn(
-                "connect-timeout",
-                format!("no socket within {} ms", self.config.connect_timeout_ms),
-            );
+            self.warn("connect-timeout", format!("no socket within {} ms", self.config.connect_timeout_ms));
             self.abandon_attempt(now, 1000, "connect timeout");
         }
-        if self.handshake_deadline.is_some_and(|d| d <= now) && self.conn == ConnState::AwaitingAck
-        {
-            self.warn(
-                "handshake-timeout",
-                format!(
-                    "no valid hello.ack within {} ms",
-                    self.config.handshake_timeout_ms
-                ),
-            );
+        if self.handshake_deadline.is_some_and(|d| d <= now) && self.conn == ConnState::AwaitingAck {
+            self.warn("handshake-timeout", format!("no valid hello.ack within {} ms", self.config.handshake_timeout_ms));
             self.abandon_attempt(now, 1000, "handshake timeout");
         }
-        if self.retry_at.is_some_and(|d| d <= now) && self.conn == ConnState::Idle && !self.disposed
-        {
+        if self.retry_at.is_some_and(|d| d <= now) && self.conn == ConnState::Idle && !self.disposed {
             self.connect(now);
         }
         for gate in self.gates.take_expired(now) {
-            self.settle(
-                gate,
-                super::Decision::Continue,
-                ReleaseCause::Timeout,
-                None,
-                now,
-            );
+            self.settle(gate, super::Decision::Continue, ReleaseCause::Timeout, None, now);
         }
-        let (due, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.waiters)
-            .into_iter()
-            .partition(|w| w.1 <= now);
+        let (due, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.waiters).into_iter().partition(|w| w.1 <= now);
         self.waiters = kept;
         for (waiter, _) in due {
-            self.actions.push_back(Action::ReadySettled {
-                waiter,
-                attached: false,
-            });
+            self.actions.push_back(Action::ReadySettled { waiter, attached: false });
         }
     }
 
@@ -320,8 +284,7 @@ impl AppSession {
         let waiter = ReadyId(self.next_waiter);
         if !self.config.enabled || self.disposed || self.conn == ConnState::Attached {
             let attached = self.conn == ConnState::Attached;
-            self.actions
-                .push_back(Action::ReadySettled { waiter, attached });
+            self.actions.push_back(Action::ReadySettled { waiter, attached });
             return waiter;
         }
         if !self.started {
@@ -329,18 +292,14 @@ impl AppSession {
         } else if self.conn == ConnState::Idle {
             self.connect(now);
         }
-        self.waiters.push((
-            waiter,
-            now.saturating_add(timeout_ms.unwrap_or(self.config.ready_timeout_ms)),
-        ));
+        self.waiters.push((waiter, now.saturating_add(timeout_ms.unwrap_or(self.config.ready_timeout_ms))));
         waiter
     }
 
     /// T7(f): every waiter settles `true`.
     pub(super) fn settle_waiters(&mut self, attached: bool) {
         for (waiter, _) in std::mem::take(&mut self.waiters) {
-            self.actions
-                .push_back(Action::ReadySettled { waiter, attached });
+            self.actions.push_back(Action::ReadySettled { waiter, attached });
         }
     }
 
@@ -357,10 +316,7 @@ impl AppSession {
         self.gates.disarm();
         self.finish_implicit_run(now);
         if self.conn != ConnState::Idle {
-            self.actions.push_back(Action::Close {
-                code: 1000,
-                reason: "session disposed".to_owned(),
-            });
+            self.actions.push_back(Action::Close { code: 1000, reason: "session disposed".to_owned() });
         }
         self.conn = ConnState::Disposed;
         self.hub_capabilities = None;

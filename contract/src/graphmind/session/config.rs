@@ -9,8 +9,7 @@ pub const DEFAULT_URL: &str = "ws://127.0.0.1:4747/ingest";
 /// Capabilities this runtime implements, announced in `hello` (Decision 3): holds, step mode,
 /// the three non-continue actions, and `run-claim` (the session token is echoed as
 /// `resumeToken`). `edit-input` is not implemented, so not announced.
-pub const SESSION_CAPABILITIES: &[&str] =
-    &["pause", "step", "inject", "retry", "abort", "run-claim"];
+pub const SESSION_CAPABILITIES: &[&str] = &["pause", "step", "inject", "retry", "abort", "run-claim"];
 
 /// What the loop guard does on a hit (graphmind-session §1, §3.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,12 +38,7 @@ pub struct LoopGuardConfig {
 
 impl Default for LoopGuardConfig {
     fn default() -> Self {
-        LoopGuardConfig {
-            threshold: 3,
-            mode: LoopMode::Pause,
-            kinds: vec![NodeKind::Tool],
-            max_runs: 64,
-        }
+        LoopGuardConfig { threshold: 3, mode: LoopMode::Pause, kinds: vec![NodeKind::Tool], max_runs: 64 }
     }
 }
 
@@ -115,16 +109,9 @@ impl Default for SessionConfig {
             enabled: true,
             url: DEFAULT_URL.to_owned(),
             app: "app".to_owned(),
-            sdk: SdkInfo {
-                name: "wirecontract".to_owned(),
-                version: env!("CARGO_PKG_VERSION").to_owned(),
-                extra: Extras::new(),
-            },
+            sdk: SdkInfo { name: "wirecontract".to_owned(), version: env!("CARGO_PKG_VERSION").to_owned(), extra: Extras::new() },
             client_version: env!("CARGO_PKG_VERSION").to_owned(),
-            capabilities: SESSION_CAPABILITIES
-                .iter()
-                .map(|c| (*c).to_owned())
-                .collect(),
+            capabilities: SESSION_CAPABILITIES.iter().map(|c| (*c).to_owned()).collect(),
             ring_max_frames: 5000,
             ring_max_bytes: 8 * 1024 * 1024,
             max_tracked_gap_runs: 64,

@@ -4,10 +4,7 @@
 
 use super::app::{AppSession, ConnState};
 use super::{Decision, ReleaseCause};
-use crate::graphmind::{
-    parse_envelope_json_bytes, ExecResume, HelloAck, Message, ParseOutcome, RefusalCode,
-    ResumeAction, PROTOCOL_VERSION,
-};
+use crate::graphmind::{parse_envelope_json_bytes, ExecResume, HelloAck, Message, ParseOutcome, RefusalCode, ResumeAction, PROTOCOL_VERSION};
 
 /// The truncation markers of graphmind-v1 §3 that must not be injected back (§3.6 guard).
 const TRUNCATION_MARKERS: &[&str] = &["\"__graphmindTruncated\"", "[graphmind: truncated]"];
@@ -28,32 +25,20 @@ impl AppSession {
         match parse_envelope_json_bytes(bytes) {
             // T4: the viewer speaks another protocol: stop talking.
             ParseOutcome::VersionMismatch { received, .. } => {
-                self.warn(
-                    "version-mismatch",
-                    format!("viewer frame has gm {received}; closing"),
-                );
+                self.warn("version-mismatch", format!("viewer frame has gm {received}; closing"));
                 self.abandon_attempt(now, 1002, "protocol version mismatch");
             }
             ParseOutcome::Ok(env) => match env.message {
                 Message::HelloAck(ack) if ack.versions.protocol != PROTOCOL_VERSION => {
                     // T6.
-                    self.warn(
-                        "ack-protocol",
-                        format!(
-                            "hello.ack speaks protocol {}; closing",
-                            ack.versions.protocol
-                        ),
-                    );
+                    self.warn("ack-protocol", format!("hello.ack speaks protocol {}; closing", ack.versions.protocol));
                     self.abandon_attempt(now, 1002, "protocol version mismatch");
                 }
                 Message::HelloAck(ack) => self.attach(ack, now),
                 // T5: other known types before the ack are ignored.
                 _ => {}
             },
-            ParseOutcome::Invalid { reason, .. } => self.warn(
-                "invalid-frame",
-                format!("ignored before hello.ack: {reason}"),
-            ),
+            ParseOutcome::Invalid { reason, .. } => self.warn("invalid-frame", format!("ignored before hello.ack: {reason}")),
             ParseOutcome::UnknownType(_) => {}
         }
     }
@@ -75,14 +60,8 @@ impl AppSession {
         match parse_envelope_json_bytes(bytes) {
             // T15 (TS, §4 D6): close, then detach with fail-open.
             ParseOutcome::VersionMismatch { received, .. } => {
-                self.warn(
-                    "version-mismatch",
-                    format!("viewer frame has gm {received}; closing"),
-                );
-                self.actions.push_back(super::Action::Close {
-                    code: 1002,
-                    reason: "protocol version mismatch".to_owned(),
-                });
+                self.warn("version-mismatch", format!("viewer frame has gm {received}; closing"));
+                self.actions.push_back(super::Action::Close { code: 1002, reason: "protocol version mismatch".to_owned() });
                 self.detach(now);
             }
             ParseOutcome::Invalid { reason, .. } => {
@@ -109,17 +88,9 @@ impl AppSession {
             return;
         }
         let refusal = if r.input.is_some() {
-            Some((
-                RefusalCode::Unsupported,
-                "edit-input is not supported by this session",
-            ))
+            Some((RefusalCode::Unsupported, "edit-input is not supported by this session"))
         } else if r.action == ResumeAction::Inject {
-            self.inject_guard(
-                r.output
-                    .as_ref()
-                    .map(crate::graphmind::RawJson::as_str)
-                    .unwrap_or_default(),
-            )
+            self.inject_guard(r.output.as_ref().map(crate::graphmind::RawJson::as_str).unwrap_or_default())
         } else {
             None
         };
@@ -141,22 +112,10 @@ impl AppSession {
     /// §3.6 TS 0.6 inject guard.
     fn inject_guard(&self, output: &str) -> Option<(RefusalCode, &'static str)> {
         if TRUNCATION_MARKERS.iter().any(|m| output.contains(m)) {
-            return Some((
-                RefusalCode::Truncated,
-                "the injected output still holds a truncation marker",
-            ));
+            return Some((RefusalCode::Truncated, "the injected output still holds a truncation marker"));
         }
-        let placeholder = self
-            .config
-            .redaction_placeholder
-            .as_deref()
-            .filter(|p| !p.is_empty())?;
-        let quoted = crate::graphmind::RawJson::from_value(&serde_json::Value::String(
-            placeholder.to_owned(),
-        ));
-        output.contains(quoted.as_str()).then_some((
-            RefusalCode::Placeholder,
-            "the injected output still holds the redaction placeholder",
-        ))
+        let placeholder = self.config.redaction_placeholder.as_deref().filter(|p| !p.is_empty())?;
+        let quoted = crate::graphmind::RawJson::from_value(&serde_json::Value::String(placeholder.to_owned()));
+        output.contains(quoted.as_str()).then_some((RefusalCode::Placeholder, "the injected output still holds the redaction placeholder"))
     }
 }

@@ -5,9 +5,8 @@ use super::action::Action;
 use super::app::{AppSession, ConnState};
 use super::ring::{Pushed, RingItem};
 use crate::graphmind::{
-    create_envelope_json, message_group, serialize_envelope, BuildError, ClientVersions, Envelope,
-    Extras, GraphHint, Hello, Message, MessageGroup, NonNegativeF64, RawJson, RunFinished,
-    RunStarted, RunStatus, WILDCARD_RUN_ID,
+    create_envelope_json, message_group, serialize_envelope, BuildError, ClientVersions, Envelope, Extras, GraphHint, Hello, Message, MessageGroup,
+    NonNegativeF64, RawJson, RunFinished, RunStarted, RunStatus, WILDCARD_RUN_ID,
 };
 
 /// Why [`AppSession::emit`] refused an event. Nothing was sent and no seq was taken.
@@ -49,21 +48,12 @@ impl AppSession {
     ///
     /// # Errors
     /// [`EmitError`] for a non-event or session-owned type, or a run id with U+0000.
-    pub fn emit(
-        &mut self,
-        message: impl Into<Message>,
-        run: Option<&str>,
-        now: u64,
-    ) -> Result<Option<u64>, EmitError> {
+    pub fn emit(&mut self, message: impl Into<Message>, run: Option<&str>, now: u64) -> Result<Option<u64>, EmitError> {
         let message = message.into();
         let ty = message.message_type();
         match message_group(ty) {
-            Some(MessageGroup::Control | MessageGroup::Handshake) => {
-                return Err(EmitError::NotAnEvent(ty.to_owned()))
-            }
-            _ if matches!(ty, "exec.paused" | "exec.resumed" | "exec.refused") => {
-                return Err(EmitError::Reserved(ty.to_owned()))
-            }
+            Some(MessageGroup::Control | MessageGroup::Handshake) => return Err(EmitError::NotAnEvent(ty.to_owned())),
+            _ if matches!(ty, "exec.paused" | "exec.resumed" | "exec.refused") => return Err(EmitError::Reserved(ty.to_owned())),
             _ => {}
         }
         if run.is_some_and(|r| r.contains('\0')) {
@@ -86,15 +76,8 @@ impl AppSession {
     /// # Errors
     /// [`EmitError::Build`] naming path and rule when the payload is not valid for the type
     /// (or the type is unknown), plus the errors of [`emit`](Self::emit).
-    pub fn emit_json(
-        &mut self,
-        message_type: &str,
-        payload_json: &str,
-        run: Option<&str>,
-        now: u64,
-    ) -> Result<Option<u64>, EmitError> {
-        let env = create_envelope_json(message_type, payload_json, 0, WILDCARD_RUN_ID, Some(0))
-            .map_err(EmitError::Build)?;
+    pub fn emit_json(&mut self, message_type: &str, payload_json: &str, run: Option<&str>, now: u64) -> Result<Option<u64>, EmitError> {
+        let env = create_envelope_json(message_type, payload_json, 0, WILDCARD_RUN_ID, Some(0)).map_err(EmitError::Build)?;
         self.emit(env.message, run, now)
     }
 
@@ -106,18 +89,9 @@ impl AppSession {
         if let Some(r) = &self.implicit_run {
             return r.clone();
         }
-        let id = self
-            .config
-            .implicit_run_id
-            .clone()
-            .unwrap_or_else(|| format!("run_{}", self.config.id_base));
+        let id = self.config.implicit_run_id.clone().unwrap_or_else(|| format!("run_{}", self.config.id_base));
         self.implicit_run = Some(id.clone());
-        let started = RunStarted {
-            app: self.config.app.clone(),
-            sdk: self.config.sdk.clone(),
-            meta: None,
-            extra: Extras::new(),
-        };
+        let started = RunStarted { app: self.config.app.clone(), sdk: self.config.sdk.clone(), meta: None, extra: Extras::new() };
         self.emit_internal(started.into(), &id, now);
         id
     }
@@ -125,11 +99,7 @@ impl AppSession {
     /// §2.5 step 4: the implicit run's `run.finished{status:ok}`, sent only at dispose.
     pub(super) fn finish_implicit_run(&mut self, now: u64) {
         if let Some(id) = self.implicit_run.take() {
-            let finished = RunFinished {
-                status: RunStatus::Ok,
-                error: None,
-                extra: Extras::new(),
-            };
+            let finished = RunFinished { status: RunStatus::Ok, error: None, extra: Extras::new() };
             self.emit_internal(finished.into(), &id, now);
         }
     }
@@ -140,19 +110,14 @@ impl AppSession {
         let ms = |v: Option<u64>| v.and_then(|v| NonNegativeF64::new(v as f64));
         match &mut message {
             Message::NodeStarted(p) => {
-                self.ledger
-                    .started(run_id, &p.node_id, &p.instance_id, p.parent_id.as_deref());
+                self.ledger.started(run_id, &p.node_id, &p.instance_id, p.parent_id.as_deref());
             }
             Message::NodeFinished(p) => {
-                let v = ms(self
-                    .ledger
-                    .finished(run_id, &p.node_id, p.instance_id.as_deref(), now));
+                let v = ms(self.ledger.finished(run_id, &p.node_id, p.instance_id.as_deref(), now));
                 p.held_ms = p.held_ms.or(v);
             }
             Message::NodeError(p) => {
-                let v = ms(self
-                    .ledger
-                    .errored(run_id, &p.node_id, p.instance_id.as_deref(), now));
+                let v = ms(self.ledger.errored(run_id, &p.node_id, p.instance_id.as_deref(), now));
                 p.held_ms = p.held_ms.or(v);
             }
             _ => {}
@@ -175,13 +140,7 @@ impl AppSession {
         if let Message::NodeStarted(p) = &message {
             self.loop_guard.record(run_id, p, seq);
         }
-        let env = Envelope {
-            seq,
-            ts: now,
-            run_id: run_id.to_owned(),
-            message,
-            extra: Extras::new(),
-        };
+        let env = Envelope { seq, ts: now, run_id: run_id.to_owned(), message, extra: Extras::new() };
         let frame = serialize_envelope(&env);
         self.buffer_and_send(seq, run_id, frame, now);
         seq
@@ -190,12 +149,7 @@ impl AppSession {
     fn buffer_and_send(&mut self, seq: u64, run_id: &str, frame: String, now: u64) {
         let attached = self.conn == ConnState::Attached;
         let lost_before = self.gaps.lost;
-        let item = RingItem {
-            frame,
-            seq,
-            run_id: run_id.to_owned(),
-            sent: attached,
-        };
+        let item = RingItem { frame, seq, run_id: run_id.to_owned(), sent: attached };
         let live = attached.then(|| item.frame.clone());
         match self.ring.push(item) {
             Pushed::Kept(evicted) => {
@@ -210,28 +164,17 @@ impl AppSession {
         if let Some(frame) = live {
             self.actions.push_back(Action::Send(frame));
         }
-        if self.gaps.lost > lost_before
-            && self
-                .last_loss_warn
-                .is_none_or(|t| now >= t.saturating_add(self.config.loss_warn_interval_ms))
-        {
+        if self.gaps.lost > lost_before && self.last_loss_warn.is_none_or(|t| now >= t.saturating_add(self.config.loss_warn_interval_ms)) {
             self.last_loss_warn = Some(now);
             let lost = self.gaps.lost;
-            self.warn(
-                "buffer-overflow",
-                format!("{lost} unsent frames lost to the replay buffer bound"),
-            );
+            self.warn("buffer-overflow", format!("{lost} unsent frames lost to the replay buffer bound"));
         }
     }
 
     /// T2: `hello` with the next seq, `runId "*"`, and the session token as `resumeToken`.
     pub(super) fn send_hello(&mut self, now: u64) {
         let hello = Hello {
-            versions: ClientVersions {
-                protocol: 1,
-                client: self.config.client_version.clone(),
-                extra: Extras::new(),
-            },
+            versions: ClientVersions { protocol: 1, client: self.config.client_version.clone(), extra: Extras::new() },
             capabilities: self.config.capabilities.clone(),
             app: Some(self.config.app.clone()),
             sdk: Some(self.config.sdk.clone()),
@@ -239,42 +182,22 @@ impl AppSession {
             extra: Extras::new(),
         };
         let seq = self.take_seq();
-        let env = Envelope {
-            seq,
-            ts: now,
-            run_id: WILDCARD_RUN_ID.to_owned(),
-            message: hello.into(),
-            extra: Extras::new(),
-        };
-        self.actions
-            .push_back(Action::Send(serialize_envelope(&env)));
+        let env = Envelope { seq, ts: now, run_id: WILDCARD_RUN_ID.to_owned(), message: hello.into(), extra: Extras::new() };
+        self.actions.push_back(Action::Send(serialize_envelope(&env)));
     }
 
     /// T7(d)–(e): one unbuffered `graph.hint` gap marker per run with losses (fresh seqs),
     /// then the whole ring oldest-first, byte-identical, each item marked sent.
     pub(super) fn send_gaps_and_replay(&mut self, now: u64) {
         for (run_id, gap) in self.gaps.take() {
-            let text = format!(
-                r#"{{"droppedCount":{},"fromSeq":{},"toSeq":{},"reason":"buffer-overflow"}}"#,
-                gap.dropped_count, gap.from_seq, gap.to_seq
-            );
-            let mut hint = GraphHint {
-                nodes: Vec::new(),
-                extra: Extras::new(),
-            };
+            let text = format!(r#"{{"droppedCount":{},"fromSeq":{},"toSeq":{},"reason":"buffer-overflow"}}"#, gap.dropped_count, gap.from_seq, gap.to_seq);
+            let mut hint = GraphHint { nodes: Vec::new(), extra: Extras::new() };
             if let Ok(raw) = RawJson::from_json(&text) {
                 hint.extra.insert("gap", raw);
             }
             let seq = self.take_seq();
-            let env = Envelope {
-                seq,
-                ts: now,
-                run_id,
-                message: hint.into(),
-                extra: Extras::new(),
-            };
-            self.actions
-                .push_back(Action::Send(serialize_envelope(&env)));
+            let env = Envelope { seq, ts: now, run_id, message: hint.into(), extra: Extras::new() };
+            self.actions.push_back(Action::Send(serialize_envelope(&env)));
         }
         for item in self.ring.iter_mut() {
             item.sent = true;

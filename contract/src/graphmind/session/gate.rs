@@ -1,10 +1,7 @@
 //! The gate engine: armed breakpoints and mode, held gates, pause ids
 //! (graphmind-session §3.1–§3.3, §3.5).
 
-use crate::graphmind::{
-    add_breakpoint, clear_breakpoint, should_pause, BreakpointMatcher, NodeKind, PausePoint,
-    PauseReason, RunMode,
-};
+use crate::graphmind::{add_breakpoint, clear_breakpoint, should_pause, BreakpointMatcher, NodeKind, PausePoint, PauseReason, RunMode};
 
 /// One held gate (§1 `held`).
 #[derive(Debug, Clone)]
@@ -29,13 +26,7 @@ pub(super) struct Gates {
 
 impl Gates {
     pub fn new(id_base: &str) -> Self {
-        Gates {
-            breakpoints: Vec::new(),
-            mode: RunMode::Run,
-            held: Vec::new(),
-            id_base: id_base.to_owned(),
-            next_pause: 0,
-        }
+        Gates { breakpoints: Vec::new(), mode: RunMode::Run, held: Vec::new(), id_base: id_base.to_owned(), next_pause: 0 }
     }
 
     /// T7(c): replaces breakpoints and mode wholesale from a valid `hello.ack`. Duplicate
@@ -72,11 +63,7 @@ impl Gates {
         }
         Some(if point == PausePoint::Error {
             PauseReason::Error
-        } else if self
-            .breakpoints
-            .iter()
-            .any(|m| m.matches(kind, name, point))
-        {
+        } else if self.breakpoints.iter().any(|m| m.matches(kind, name, point)) {
             PauseReason::Breakpoint
         } else {
             PauseReason::Step
@@ -99,10 +86,7 @@ impl Gates {
     }
 
     pub fn run_of(&self, pause_id: &str) -> Option<String> {
-        self.held
-            .iter()
-            .find(|g| g.pause_id == pause_id)
-            .map(|g| g.run_id.clone())
+        self.held.iter().find(|g| g.pause_id == pause_id).map(|g| g.run_id.clone())
     }
 
     pub fn contains(&self, pause_id: &str) -> bool {
@@ -115,9 +99,7 @@ impl Gates {
 
     /// Removes and returns every gate whose deadline is `≤ now`, in insertion order.
     pub fn take_expired(&mut self, now: u64) -> Vec<HeldGate> {
-        let (expired, kept) = std::mem::take(&mut self.held)
-            .into_iter()
-            .partition(|g| g.deadline.is_some_and(|d| d <= now));
+        let (expired, kept) = std::mem::take(&mut self.held).into_iter().partition(|g| g.deadline.is_some_and(|d| d <= now));
         self.held = kept;
         expired
     }

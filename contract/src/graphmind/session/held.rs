@@ -27,11 +27,7 @@ struct Instance {
 
 impl Instance {
     fn value(&self, now: u64) -> u64 {
-        let open = if self.open_holds > 0 {
-            now.saturating_sub(self.open_since)
-        } else {
-            0
-        };
+        let open = if self.open_holds > 0 { now.saturating_sub(self.open_since) } else { 0 };
         self.total_ms.saturating_add(open)
     }
 }
@@ -47,22 +43,11 @@ pub(super) struct HeldLedger {
 
 impl HeldLedger {
     pub fn new(max_instances: usize) -> Self {
-        HeldLedger {
-            instances: Vec::new(),
-            holds: HashMap::new(),
-            next_key: 0,
-            max_instances,
-        }
+        HeldLedger { instances: Vec::new(), holds: HashMap::new(), next_key: 0, max_instances }
     }
 
     /// `node.started`: a new open instance.
-    pub fn started(
-        &mut self,
-        run_id: &str,
-        node_id: &str,
-        instance_id: &str,
-        parent_id: Option<&str>,
-    ) {
+    pub fn started(&mut self, run_id: &str, node_id: &str, instance_id: &str, parent_id: Option<&str>) {
         if self.max_instances == 0 {
             return;
         }
@@ -84,43 +69,24 @@ impl HeldLedger {
     }
 
     fn newest(&self, run_id: &str, node_id: &str) -> Option<usize> {
-        self.instances
-            .iter()
-            .rposition(|i| i.run_id == run_id && i.node_id == node_id)
+        self.instances.iter().rposition(|i| i.run_id == run_id && i.node_id == node_id)
     }
 
     fn find(&self, run_id: &str, node_id: &str, instance_id: Option<&str>) -> Option<usize> {
         match instance_id {
-            Some(id) => self
-                .instances
-                .iter()
-                .rposition(|i| i.run_id == run_id && i.id == id),
+            Some(id) => self.instances.iter().rposition(|i| i.run_id == run_id && i.id == id),
             None => self.newest(run_id, node_id),
         }
     }
 
     /// Opens hold `hold` for a gate: pins the target chosen by point, its open ancestors and
     /// the run root (§3.9 "Pinning a hold").
-    pub fn open_hold(
-        &mut self,
-        hold: u64,
-        run_id: &str,
-        node_id: &str,
-        point: PausePoint,
-        instance_id: Option<&str>,
-        now: u64,
-    ) {
+    pub fn open_hold(&mut self, hold: u64, run_id: &str, node_id: &str, point: PausePoint, instance_id: Option<&str>, now: u64) {
         let target = match (instance_id, point) {
             (Some(_), _) => self.find(run_id, node_id, instance_id),
-            (None, PausePoint::After) => self
-                .instances
-                .iter()
-                .position(|i| i.run_id == run_id && i.node_id == node_id),
+            (None, PausePoint::After) => self.instances.iter().position(|i| i.run_id == run_id && i.node_id == node_id),
             (None, PausePoint::Error) => {
-                let flagged = self
-                    .instances
-                    .iter()
-                    .rposition(|i| i.run_id == run_id && i.node_id == node_id && i.errored);
+                let flagged = self.instances.iter().rposition(|i| i.run_id == run_id && i.node_id == node_id && i.errored);
                 flagged.or_else(|| self.newest(run_id, node_id))
             }
             (None, PausePoint::Before) => self.newest(run_id, node_id),
@@ -146,11 +112,7 @@ impl HeldLedger {
                 cur = p;
             }
         }
-        if let Some(root) = self
-            .instances
-            .iter()
-            .rposition(|i| i.run_id == run_id && i.id == run_id)
-        {
+        if let Some(root) = self.instances.iter().rposition(|i| i.run_id == run_id && i.id == run_id) {
             if !pinned.contains(&root) {
                 pinned.push(root);
             }
@@ -175,21 +137,13 @@ impl HeldLedger {
         for inst in self.instances.iter_mut().filter(|i| keys.contains(&i.key)) {
             inst.open_holds = inst.open_holds.saturating_sub(1);
             if inst.open_holds == 0 {
-                inst.total_ms = inst
-                    .total_ms
-                    .saturating_add(now.saturating_sub(inst.open_since));
+                inst.total_ms = inst.total_ms.saturating_add(now.saturating_sub(inst.open_since));
             }
         }
     }
 
     /// `node.error`: flags the instance and returns its total so far; `None` when unknown.
-    pub fn errored(
-        &mut self,
-        run_id: &str,
-        node_id: &str,
-        instance_id: Option<&str>,
-        now: u64,
-    ) -> Option<u64> {
+    pub fn errored(&mut self, run_id: &str, node_id: &str, instance_id: Option<&str>, now: u64) -> Option<u64> {
         let i = self.find(run_id, node_id, instance_id)?;
         self.instances[i].errored = true;
         Some(self.instances[i].value(now))
@@ -197,13 +151,7 @@ impl HeldLedger {
 
     /// `node.finished`: returns the final total and forgets the instance; `None` when
     /// unknown.
-    pub fn finished(
-        &mut self,
-        run_id: &str,
-        node_id: &str,
-        instance_id: Option<&str>,
-        now: u64,
-    ) -> Option<u64> {
+    pub fn finished(&mut self, run_id: &str, node_id: &str, instance_id: Option<&str>, now: u64) -> Option<u64> {
         let i = self.find(run_id, node_id, instance_id)?;
         Some(self.instances.remove(i).value(now))
     }

@@ -4,9 +4,7 @@
 use super::action::{Action, Decision, GateNode, GateOutcome, ReleaseCause};
 use super::app::{AppSession, ConnState};
 use super::gate::HeldGate;
-use crate::graphmind::{
-    ExecPaused, ExecRefused, ExecResumed, Extras, PausePoint, PauseReason, RefusalCode,
-};
+use crate::graphmind::{ExecPaused, ExecRefused, ExecResumed, Extras, PausePoint, PauseReason, RefusalCode};
 
 impl AppSession {
     /// T20, §3.1: decides whether the adapter may proceed at `point` of `node` in `run`
@@ -16,13 +14,7 @@ impl AppSession {
     /// pause timeout and opens the held-ledger hold. Starts the connection on first use.
     ///
     /// A run id with U+0000 cannot be framed: the gate continues with a `bad-run-id` warning.
-    pub fn gate(
-        &mut self,
-        point: PausePoint,
-        node: &GateNode,
-        run: Option<&str>,
-        now: u64,
-    ) -> GateOutcome {
+    pub fn gate(&mut self, point: PausePoint, node: &GateNode, run: Option<&str>, now: u64) -> GateOutcome {
         if !self.config.enabled || self.disposed {
             return GateOutcome::Continue;
         }
@@ -39,24 +31,14 @@ impl AppSession {
                 if pause && attached {
                     loop_info = Some(info);
                 } else {
-                    self.warn(
-                        "loop-detected",
-                        format!(
-                            "{} repeated {} times identically",
-                            node.node_id, info.repeats
-                        ),
-                    );
+                    self.warn("loop-detected", format!("{} repeated {} times identically", node.node_id, info.repeats));
                 }
             }
         }
         if !attached {
             return GateOutcome::Continue;
         }
-        let reason = if loop_info.is_some() {
-            Some(PauseReason::Loop)
-        } else {
-            self.gates.reason(node.kind, &node.name, point)
-        };
+        let reason = if loop_info.is_some() { Some(PauseReason::Loop) } else { self.gates.reason(node.kind, &node.name, point) };
         let Some(reason) = reason else {
             return GateOutcome::Continue;
         };
@@ -65,20 +47,8 @@ impl AppSession {
         self.next_hold += 1;
         let hold = self.next_hold;
         let deadline = self.config.pause_timeout_ms.map(|t| now.saturating_add(t));
-        self.gates.insert(HeldGate {
-            pause_id: pause_id.clone(),
-            run_id: run_id.clone(),
-            deadline,
-            hold,
-        });
-        self.ledger.open_hold(
-            hold,
-            &run_id,
-            &node.node_id,
-            point,
-            node.instance_id.as_deref(),
-            now,
-        );
+        self.gates.insert(HeldGate { pause_id: pause_id.clone(), run_id: run_id.clone(), deadline, hold });
+        self.ledger.open_hold(hold, &run_id, &node.node_id, point, node.instance_id.as_deref(), now);
         let paused = ExecPaused {
             pause_id: pause_id.clone(),
             node_id: node.node_id.clone(),
@@ -108,34 +78,15 @@ impl AppSession {
     /// §3.6 settle order: (1) the gate is already removed, (2) close the ledger hold,
     /// (3) `exec.resumed{pauseId, action, requestId?}`, then `AbortRun` for an abort (§3.7),
     /// (4) `Release`.
-    pub(super) fn settle(
-        &mut self,
-        gate: HeldGate,
-        decision: Decision,
-        cause: ReleaseCause,
-        request_id: Option<String>,
-        now: u64,
-    ) {
+    pub(super) fn settle(&mut self, gate: HeldGate, decision: Decision, cause: ReleaseCause, request_id: Option<String>, now: u64) {
         self.ledger.close_hold(gate.hold, now);
-        let resumed = ExecResumed {
-            pause_id: gate.pause_id.clone(),
-            action: decision.action(),
-            edited: None,
-            request_id,
-            principal: None,
-            extra: Extras::new(),
-        };
+        let resumed =
+            ExecResumed { pause_id: gate.pause_id.clone(), action: decision.action(), edited: None, request_id, principal: None, extra: Extras::new() };
         self.emit_internal(resumed.into(), &gate.run_id, now);
         if decision == Decision::Abort {
-            self.actions.push_back(Action::AbortRun {
-                run_id: gate.run_id.clone(),
-            });
+            self.actions.push_back(Action::AbortRun { run_id: gate.run_id.clone() });
         }
-        self.actions.push_back(Action::Release {
-            pause_id: gate.pause_id,
-            decision,
-            cause,
-        });
+        self.actions.push_back(Action::Release { pause_id: gate.pause_id, decision, cause });
     }
 
     /// Every held gate in insertion order settles with `continue` (T16(c), §2.5 step 2).
@@ -147,22 +98,9 @@ impl AppSession {
 
     /// §3.6 inject guard / edit-input refusal: `exec.refused`; the gate stays held with the
     /// same pause id, timer and held interval.
-    pub(super) fn refuse(
-        &mut self,
-        pause_id: &str,
-        code: RefusalCode,
-        message: &str,
-        request_id: Option<String>,
-        now: u64,
-    ) {
+    pub(super) fn refuse(&mut self, pause_id: &str, code: RefusalCode, message: &str, request_id: Option<String>, now: u64) {
         let run_id = self.gates.run_of(pause_id).unwrap_or_default();
-        let refused = ExecRefused {
-            pause_id: pause_id.to_owned(),
-            code,
-            message: Some(message.to_owned()),
-            request_id,
-            extra: Extras::new(),
-        };
+        let refused = ExecRefused { pause_id: pause_id.to_owned(), code, message: Some(message.to_owned()), request_id, extra: Extras::new() };
         self.emit_internal(refused.into(), &run_id, now);
     }
 }

@@ -49,10 +49,7 @@ fn fingerprint(name: &str, input: Option<&RawJson>) -> String {
 
 impl LoopGuard {
     pub fn new(config: LoopGuardConfig) -> Self {
-        LoopGuard {
-            config,
-            runs: VecDeque::new(),
-        }
+        LoopGuard { config, runs: VecDeque::new() }
     }
 
     fn run_mut(&mut self, run_id: &str) -> Option<&mut Vec<Streak>> {
@@ -83,15 +80,7 @@ impl LoopGuard {
                 s.last_seq = seq;
             }
             Some(s) => {
-                *s = Streak {
-                    kind: started.kind,
-                    node_id: started.node_id.clone(),
-                    fingerprint: fp,
-                    repeats: 1,
-                    first_seq: seq,
-                    last_seq: seq,
-                    tripped: 0,
-                }
+                *s = Streak { kind: started.kind, node_id: started.node_id.clone(), fingerprint: fp, repeats: 1, first_seq: seq, last_seq: seq, tripped: 0 }
             }
             None => streaks.push(Streak {
                 kind: started.kind,
@@ -108,18 +97,11 @@ impl LoopGuard {
     /// Consults the streak at a `before` gate: `Some` on a hit not yet tripped at this count
     /// (and marks it tripped). `hold` tells whether the caller holds (mode `pause` and
     /// attached) or only warns.
-    pub fn check(
-        &mut self,
-        run_id: &str,
-        kind: NodeKind,
-        node_id: &str,
-    ) -> Option<(LoopInfo, bool)> {
+    pub fn check(&mut self, run_id: &str, kind: NodeKind, node_id: &str) -> Option<(LoopInfo, bool)> {
         let threshold = self.config.threshold.max(1);
         let pause = self.config.mode == LoopMode::Pause;
         let streaks = self.run_mut(run_id)?;
-        let s = streaks
-            .iter_mut()
-            .find(|s| s.kind == kind && s.node_id == node_id)?;
+        let s = streaks.iter_mut().find(|s| s.kind == kind && s.node_id == node_id)?;
         if s.repeats < threshold || s.tripped >= s.repeats {
             return None;
         }

@@ -36,13 +36,7 @@ pub(super) enum Pushed {
 
 impl Ring {
     pub fn new(max_frames: usize, max_bytes: usize) -> Self {
-        Ring {
-            items: VecDeque::new(),
-            bytes: 0,
-            max_frames,
-            max_bytes,
-            dropped: 0,
-        }
+        Ring { items: VecDeque::new(), bytes: 0, max_frames, max_bytes, dropped: 0 }
     }
 
     pub fn push(&mut self, item: RingItem) -> Pushed {
@@ -50,10 +44,7 @@ impl Ring {
             return Pushed::Refused(item);
         }
         let mut evicted = Vec::new();
-        while !self.items.is_empty()
-            && (self.items.len() >= self.max_frames
-                || self.bytes + item.frame.len() > self.max_bytes)
-        {
+        while !self.items.is_empty() && (self.items.len() >= self.max_frames || self.bytes + item.frame.len() > self.max_bytes) {
             if let Some(old) = self.items.pop_front() {
                 self.bytes -= old.frame.len();
                 self.dropped += 1;
@@ -97,12 +88,7 @@ pub(super) struct Gaps {
 
 impl Gaps {
     pub fn new(max_runs: usize) -> Self {
-        Gaps {
-            lost: 0,
-            pending: Vec::new(),
-            unattributed: 0,
-            max_runs,
-        }
+        Gaps { lost: 0, pending: Vec::new(), unattributed: 0, max_runs }
     }
 
     /// Counts one unsent frame of `run_id` with `seq` as lost.
@@ -113,14 +99,7 @@ impl Gaps {
             g.from_seq = g.from_seq.min(seq);
             g.to_seq = g.to_seq.max(seq);
         } else if self.pending.len() < self.max_runs {
-            self.pending.push((
-                run_id.to_owned(),
-                Gap {
-                    dropped_count: 1,
-                    from_seq: seq,
-                    to_seq: seq,
-                },
-            ));
+            self.pending.push((run_id.to_owned(), Gap { dropped_count: 1, from_seq: seq, to_seq: seq }));
         } else {
             self.unattributed += 1;
         }

@@ -6,8 +6,8 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::viewer_action::{ConnectionId, ViewerAction, ViewerConfig};
 use crate::graphmind::{
-    add_breakpoint, parse_envelope_json_bytes, serialize_envelope, BreakpointMatcher, Envelope,
-    Extras, Hello, HelloAck, Message, ParseOutcome, RunMode, ViewerVersions, WILDCARD_RUN_ID,
+    add_breakpoint, parse_envelope_json_bytes, serialize_envelope, BreakpointMatcher, Envelope, Extras, Hello, HelloAck, Message, ParseOutcome, RunMode,
+    ViewerVersions, WILDCARD_RUN_ID,
 };
 
 #[derive(Debug, Default)]
@@ -77,11 +77,7 @@ impl ViewerSession {
     /// The earliest deadline (ms): resume waits and abandon graces.
     pub fn poll_timeout(&self) -> Option<u64> {
         let grace = self.config.abandon_grace_ms;
-        let abandon = self
-            .owners
-            .values()
-            .filter_map(|(_, left)| left.map(|t| t.saturating_add(grace)))
-            .min();
+        let abandon = self.owners.values().filter_map(|(_, left)| left.map(|t| t.saturating_add(grace))).min();
         self.waiting.values().copied().chain(abandon).min()
     }
 
@@ -97,12 +93,7 @@ impl ViewerSession {
 
     /// Pause ids that are open (live, unanswered, owner connected), sorted.
     pub fn open_pauses(&self) -> Vec<String> {
-        let mut v: Vec<String> = self
-            .pauses
-            .iter()
-            .filter(|(_, p)| matches!(p.state, PauseState::Open(_)))
-            .map(|(id, _)| id.clone())
-            .collect();
+        let mut v: Vec<String> = self.pauses.iter().filter(|(_, p)| matches!(p.state, PauseState::Open(_))).map(|(id, _)| id.clone()).collect();
         v.sort();
         v
     }
@@ -116,12 +107,7 @@ impl ViewerSession {
     /// ([`ViewerAction::PauseReleased`]) and its runs start the abandon grace (§5.4, §5.5).
     pub fn connection_closed(&mut self, conn: ConnectionId, now: u64) {
         self.conns.remove(&conn);
-        let mut released: Vec<&String> = self
-            .pauses
-            .iter()
-            .filter(|(_, p)| p.state == PauseState::Open(conn))
-            .map(|(id, _)| id)
-            .collect();
+        let mut released: Vec<&String> = self.pauses.iter().filter(|(_, p)| p.state == PauseState::Open(conn)).map(|(id, _)| id).collect();
         released.sort();
         let released: Vec<String> = released.into_iter().cloned().collect();
         for pause_id in released {
@@ -129,8 +115,7 @@ impl ViewerSession {
                 p.state = PauseState::ReleasedByDisconnect;
             }
             self.waiting.remove(&pause_id);
-            self.actions
-                .push_back(ViewerAction::PauseReleased { conn, pause_id });
+            self.actions.push_back(ViewerAction::PauseReleased { conn, pause_id });
         }
         for (owner, left) in self.owners.values_mut() {
             if *owner == conn && left.is_none() {
@@ -146,34 +131,16 @@ impl ViewerSession {
         let env = match parse_envelope_json_bytes(bytes) {
             ParseOutcome::Ok(env) | ParseOutcome::UnknownType(env) => env,
             ParseOutcome::VersionMismatch { received, .. } => {
-                self.warn(
-                    conn,
-                    "version-mismatch",
-                    format!("app frame has gm {received}; closing"),
-                );
-                self.actions.push_back(ViewerAction::Close {
-                    conn,
-                    code: 1002,
-                    reason: "protocol version mismatch".to_owned(),
-                });
+                self.warn(conn, "version-mismatch", format!("app frame has gm {received}; closing"));
+                self.actions.push_back(ViewerAction::Close { conn, code: 1002, reason: "protocol version mismatch".to_owned() });
                 return;
             }
-            ParseOutcome::Invalid { reason, .. } => {
-                return self.warn(conn, "invalid-frame", reason)
-            }
+            ParseOutcome::Invalid { reason, .. } => return self.warn(conn, "invalid-frame", reason),
         };
         match &env.message {
             Message::Hello(hello) => return self.answer_hello(conn, env.seq, hello.clone(), now),
-            Message::HelloAck(_)
-            | Message::ExecResume(_)
-            | Message::BreakpointSet(_)
-            | Message::BreakpointClear(_)
-            | Message::ModeSet(_) => {
-                return self.warn(
-                    conn,
-                    "unexpected-type",
-                    format!("{} is not sent by apps; ignored", env.message_type()),
-                );
+            Message::HelloAck(_) | Message::ExecResume(_) | Message::BreakpointSet(_) | Message::BreakpointClear(_) | Message::ModeSet(_) => {
+                return self.warn(conn, "unexpected-type", format!("{} is not sent by apps; ignored", env.message_type()));
             }
             _ => {}
         }
@@ -181,11 +148,7 @@ impl ViewerSession {
             return; // §5.2: "*" frames are neither stored nor de-duplicated.
         }
         let Some(hello_seq) = self.conns.get(&conn).and_then(|c| c.hello_seq) else {
-            return self.warn(
-                conn,
-                "before-hello",
-                format!("{} before hello; ignored", env.message_type()),
-            );
+            return self.warn(conn, "before-hello", format!("{} before hello; ignored", env.message_type()));
         };
         self.owners.insert(env.run_id.clone(), (conn, None));
         if !self.seen.insert((env.run_id.clone(), env.seq)) {
@@ -193,11 +156,7 @@ impl ViewerSession {
         }
         let replayed = env.seq < hello_seq;
         self.track_pause(conn, &env, replayed);
-        self.actions.push_back(ViewerAction::FrameAccepted {
-            conn,
-            envelope: Box::new(env),
-            replayed,
-        });
+        self.actions.push_back(ViewerAction::FrameAccepted { conn, envelope: Box::new(env), replayed });
     }
 
     /// §5.4 bookkeeping for a first-seen frame.
@@ -206,45 +165,20 @@ impl ViewerSession {
             // A replayed exec.paused refers to a gate already released at detach: never
             // resumable, so it is not recorded.
             Message::ExecPaused(p) if !replayed => {
-                self.pauses.insert(
-                    p.pause_id.clone(),
-                    Pause {
-                        run_id: env.run_id.clone(),
-                        state: PauseState::Open(conn),
-                    },
-                );
-                let (run_id, pause_id, node_id, point) = (
-                    env.run_id.clone(),
-                    p.pause_id.clone(),
-                    p.node_id.clone(),
-                    p.point,
-                );
-                self.actions.push_back(ViewerAction::PauseOpened {
-                    conn,
-                    run_id,
-                    pause_id,
-                    node_id,
-                    point,
-                });
+                self.pauses.insert(p.pause_id.clone(), Pause { run_id: env.run_id.clone(), state: PauseState::Open(conn) });
+                let (run_id, pause_id, node_id, point) = (env.run_id.clone(), p.pause_id.clone(), p.node_id.clone(), p.point);
+                self.actions.push_back(ViewerAction::PauseOpened { conn, run_id, pause_id, node_id, point });
             }
             Message::ExecResumed(r) => {
                 self.waiting.remove(&r.pause_id);
                 if self.pauses.remove(&r.pause_id).is_some() {
-                    self.actions.push_back(ViewerAction::PauseClosed {
-                        pause_id: r.pause_id.clone(),
-                        action: r.action,
-                    });
+                    self.actions.push_back(ViewerAction::PauseClosed { pause_id: r.pause_id.clone(), action: r.action });
                 }
             }
             Message::ExecRefused(r) => {
                 self.waiting.remove(&r.pause_id);
-                let (pause_id, code, request_id) =
-                    (r.pause_id.clone(), r.code, r.request_id.clone());
-                self.actions.push_back(ViewerAction::ResumeRefused {
-                    pause_id,
-                    code,
-                    request_id,
-                });
+                let (pause_id, code, request_id) = (r.pause_id.clone(), r.code, r.request_id.clone());
+                self.actions.push_back(ViewerAction::ResumeRefused { pause_id, code, request_id });
             }
             _ => {}
         }
@@ -263,11 +197,7 @@ impl ViewerSession {
             }
         };
         let ack = HelloAck {
-            versions: ViewerVersions {
-                protocol: 1,
-                viewer: self.config.viewer_version.clone(),
-                extra: Extras::new(),
-            },
+            versions: ViewerVersions { protocol: 1, viewer: self.config.viewer_version.clone(), extra: Extras::new() },
             capabilities: hello.capabilities.clone(),
             breakpoints: self.breakpoints.clone(),
             mode: self.mode,
@@ -279,11 +209,7 @@ impl ViewerSession {
             c.hello_seq = Some(seq);
         }
         self.send(conn, WILDCARD_RUN_ID, ack.into(), now);
-        self.actions.push_back(ViewerAction::AppAttached {
-            conn,
-            session_token: token,
-            hello: Box::new(hello),
-        });
+        self.actions.push_back(ViewerAction::AppAttached { conn, session_token: token, hello: Box::new(hello) });
     }
 
     pub(super) fn send(&mut self, conn: ConnectionId, run_id: &str, message: Message, now: u64) {
@@ -292,24 +218,11 @@ impl ViewerSession {
         };
         let seq = c.next_seq;
         c.next_seq += 1;
-        let env = Envelope {
-            seq,
-            ts: now,
-            run_id: run_id.to_owned(),
-            message,
-            extra: Extras::new(),
-        };
-        self.actions.push_back(ViewerAction::Send {
-            conn,
-            frame: serialize_envelope(&env),
-        });
+        let env = Envelope { seq, ts: now, run_id: run_id.to_owned(), message, extra: Extras::new() };
+        self.actions.push_back(ViewerAction::Send { conn, frame: serialize_envelope(&env) });
     }
 
     fn warn(&mut self, conn: ConnectionId, rule: &'static str, text: impl Into<String>) {
-        self.actions.push_back(ViewerAction::Warn {
-            conn,
-            rule,
-            text: text.into(),
-        });
+        self.actions.push_back(ViewerAction::Warn { conn, rule, text: text.into() });
     }
 }

@@ -1,9 +1,7 @@
 //! The viewer side's configuration, ids and the actions/events it hands its host
 //! (graphmind-session §5).
 
-use crate::graphmind::{
-    BreakpointMatcher, Envelope, Hello, PausePoint, RefusalCode, ResumeAction, RunMode,
-};
+use crate::graphmind::{BreakpointMatcher, Envelope, Hello, PausePoint, RefusalCode, ResumeAction, RunMode};
 
 /// Opaque id of one app connection, chosen by the host.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -4,20 +4,15 @@
 use super::viewer::{PauseState, ViewerSession};
 use super::viewer_action::{ConnectionId, ResumeError, ViewerAction};
 use crate::graphmind::{
-    add_breakpoint, clear_breakpoint, BreakpointClear, BreakpointMatcher, BreakpointSet,
-    ExecResume, Extras, Message, ModeSet, RawJson, ResumeAction, RunMode, WILDCARD_RUN_ID,
+    add_breakpoint, clear_breakpoint, BreakpointClear, BreakpointMatcher, BreakpointSet, ExecResume, Extras, Message, ModeSet, RawJson, ResumeAction, RunMode,
+    WILDCARD_RUN_ID,
 };
 
 impl ViewerSession {
     /// Sends `message` with `runId "*"` to every connection that has said hello (§5.1: the
     /// ack arms only once, so later changes must be broadcast).
     fn broadcast(&mut self, message: &Message, now: u64) {
-        let mut targets: Vec<ConnectionId> = self
-            .conns
-            .iter()
-            .filter(|(_, c)| c.hello_seq.is_some())
-            .map(|(id, _)| *id)
-            .collect();
+        let mut targets: Vec<ConnectionId> = self.conns.iter().filter(|(_, c)| c.hello_seq.is_some()).map(|(id, _)| *id).collect();
         targets.sort();
         for conn in targets {
             self.send(conn, WILDCARD_RUN_ID, message.clone(), now);
@@ -30,14 +25,7 @@ impl ViewerSession {
         if !add_breakpoint(&mut self.breakpoints, matcher.clone()) {
             return false;
         }
-        self.broadcast(
-            &BreakpointSet {
-                matcher,
-                extra: Extras::new(),
-            }
-            .into(),
-            now,
-        );
+        self.broadcast(&BreakpointSet { matcher, extra: Extras::new() }.into(), now);
         true
     }
 
@@ -46,14 +34,7 @@ impl ViewerSession {
     pub fn clear_breakpoint(&mut self, matcher: &BreakpointMatcher, now: u64) -> usize {
         let n = clear_breakpoint(&mut self.breakpoints, matcher);
         if n > 0 {
-            self.broadcast(
-                &BreakpointClear {
-                    matcher: matcher.clone(),
-                    extra: Extras::new(),
-                }
-                .into(),
-                now,
-            );
+            self.broadcast(&BreakpointClear { matcher: matcher.clone(), extra: Extras::new() }.into(), now);
         }
         n
     }
@@ -62,14 +43,7 @@ impl ViewerSession {
     pub fn set_mode(&mut self, mode: RunMode, now: u64) {
         if self.mode != mode {
             self.mode = mode;
-            self.broadcast(
-                &ModeSet {
-                    mode,
-                    extra: Extras::new(),
-                }
-                .into(),
-                now,
-            );
+            self.broadcast(&ModeSet { mode, extra: Extras::new() }.into(), now);
         }
     }
 
@@ -79,14 +53,7 @@ impl ViewerSession {
     ///
     /// # Errors
     /// [`ResumeError`] when the pause is not open or its owner is gone; nothing is sent.
-    pub fn resume(
-        &mut self,
-        pause_id: &str,
-        action: ResumeAction,
-        output: Option<RawJson>,
-        request_id: Option<String>,
-        now: u64,
-    ) -> Result<(), ResumeError> {
+    pub fn resume(&mut self, pause_id: &str, action: ResumeAction, output: Option<RawJson>, request_id: Option<String>, now: u64) -> Result<(), ResumeError> {
         let pause = self.pauses.get(pause_id).ok_or(ResumeError::UnknownPause)?;
         if pause.state == PauseState::ReleasedByDisconnect {
             return Err(ResumeError::ReleasedByDisconnect);
@@ -96,49 +63,28 @@ impl ViewerSession {
             _ => return Err(ResumeError::OwnerGone),
         };
         let run_id = pause.run_id.clone();
-        let resume = ExecResume {
-            pause_id: pause_id.to_owned(),
-            action,
-            output,
-            input: None,
-            request_id,
-            extra: Extras::new(),
-        };
+        let resume = ExecResume { pause_id: pause_id.to_owned(), action, output, input: None, request_id, extra: Extras::new() };
         self.send(conn, &run_id, resume.into(), now);
-        self.waiting.insert(
-            pause_id.to_owned(),
-            now.saturating_add(self.config.resume_wait_ms),
-        );
+        self.waiting.insert(pause_id.to_owned(), now.saturating_add(self.config.resume_wait_ms));
         Ok(())
     }
 
     /// Fires resume waits ([`ViewerAction::ResumeTimedOut`]) and abandon graces
     /// ([`ViewerAction::RunAbandoned`]) due at `now`.
     pub fn handle_timeout(&mut self, now: u64) {
-        let mut due: Vec<String> = self
-            .waiting
-            .iter()
-            .filter(|(_, d)| **d <= now)
-            .map(|(id, _)| id.clone())
-            .collect();
+        let mut due: Vec<String> = self.waiting.iter().filter(|(_, d)| **d <= now).map(|(id, _)| id.clone()).collect();
         due.sort();
         for pause_id in due {
             self.waiting.remove(&pause_id);
-            self.actions
-                .push_back(ViewerAction::ResumeTimedOut { pause_id });
+            self.actions.push_back(ViewerAction::ResumeTimedOut { pause_id });
         }
         let grace = self.config.abandon_grace_ms;
-        let mut gone: Vec<String> = self
-            .owners
-            .iter()
-            .filter(|(_, (_, left))| left.is_some_and(|t| t.saturating_add(grace) <= now))
-            .map(|(r, _)| r.clone())
-            .collect();
+        let mut gone: Vec<String> =
+            self.owners.iter().filter(|(_, (_, left))| left.is_some_and(|t| t.saturating_add(grace) <= now)).map(|(r, _)| r.clone()).collect();
         gone.sort();
         for run_id in gone {
             self.owners.remove(&run_id);
-            self.actions
-                .push_back(ViewerAction::RunAbandoned { run_id });
+            self.actions.push_back(ViewerAction::RunAbandoned { run_id });
         }
     }
 }

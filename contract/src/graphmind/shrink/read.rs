@@ -48,7 +48,11 @@ fn read_string(b: &[u8], start: usize) -> (JsString, usize) {
                     b'u' => {
                         let u = hex4(b, i).unwrap_or(0xFFFD);
                         i += 4;
-                        let lo = if (0xD800..0xDC00).contains(&u) && b.get(i) == Some(&b'\\') && b.get(i + 1) == Some(&b'u') { hex4(b, i + 2).filter(|lo| (0xDC00..0xE000).contains(lo)) } else { None };
+                        let lo = if (0xD800..0xDC00).contains(&u) && b.get(i) == Some(&b'\\') && b.get(i + 1) == Some(&b'u') {
+                            hex4(b, i + 2).filter(|lo| (0xDC00..0xE000).contains(lo))
+                        } else {
+                            None
+                        };
                         match lo {
                             Some(lo) => {
                                 let cp = 0x1_0000 + ((u - 0xD800) << 10) + (lo - 0xDC00);

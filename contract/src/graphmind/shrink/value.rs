@@ -164,10 +164,16 @@ fn dedupe(entries: Vec<(JsString, JsValue)>) -> Vec<(JsString, JsValue)> {
         (0..n).map(|i| (0..i).find(|&j| entries[j].0 == entries[i].0)).collect()
     } else {
         let mut seen: HashMap<&[u8], usize> = HashMap::with_capacity(n);
-        entries.iter().enumerate().map(|(i, (k, _))| seen.get(k.0.as_slice()).copied().or_else(|| {
-            seen.insert(&k.0, i);
-            None
-        })).collect()
+        entries
+            .iter()
+            .enumerate()
+            .map(|(i, (k, _))| {
+                seen.get(k.0.as_slice()).copied().or_else(|| {
+                    seen.insert(&k.0, i);
+                    None
+                })
+            })
+            .collect()
     };
     if dup_of.iter().all(Option::is_none) {
         return entries;
@@ -255,7 +261,13 @@ mod tests {
 
     #[test]
     fn own_key_order() {
-        let o = JsObject::from_entries(vec![("b".into(), JsValue::Null), ("1".into(), JsValue::Null), ("01".into(), JsValue::Null), ("0".into(), JsValue::Null), ("b".into(), JsValue::Bool(true))]);
+        let o = JsObject::from_entries(vec![
+            ("b".into(), JsValue::Null),
+            ("1".into(), JsValue::Null),
+            ("01".into(), JsValue::Null),
+            ("0".into(), JsValue::Null),
+            ("b".into(), JsValue::Bool(true)),
+        ]);
         let keys: Vec<_> = o.entries().iter().map(|(k, _)| k.to_string_lossy()).collect();
         assert_eq!(keys, ["0", "1", "b", "01"]);
         assert!(matches!(o.get("b"), Some(JsValue::Bool(true))));

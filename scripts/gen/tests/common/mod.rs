@@ -49,7 +49,11 @@ pub fn graphmind_vectors() -> Vec<Vector> {
             });
         }
     }
-    let mut files: Vec<_> = std::fs::read_dir(shared.join("real-client")).expect("real-client dir").map(|e| e.unwrap().path()).filter(|p| p.extension().is_some_and(|e| e == "jsonl")).collect();
+    let mut files: Vec<_> = std::fs::read_dir(shared.join("real-client"))
+        .expect("real-client dir")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "jsonl"))
+        .collect();
     files.sort();
     assert!(files.len() >= 8, "expected the 8 real-client captures");
     for f in files {

@@ -12,9 +12,7 @@ use crate::{summary_line, Review, Status};
 
 /// Escapes the message part of a workflow command.
 fn escape_data(s: &str) -> String {
-    s.replace('%', "%25")
-        .replace('\r', "%0D")
-        .replace('\n', "%0A")
+    s.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
 }
 
 /// Escapes a property value (`file=`, `title=`).
@@ -24,10 +22,7 @@ fn escape_property(s: &str) -> String {
 
 /// One workflow command: `::level k=v,k=v::message`.
 fn command(level: &str, props: &[(&str, &str)], message: &str) -> String {
-    let props: Vec<String> = props
-        .iter()
-        .map(|(k, v)| format!("{k}={}", escape_property(v)))
-        .collect();
+    let props: Vec<String> = props.iter().map(|(k, v)| format!("{k}={}", escape_property(v))).collect();
     format!("::{level} {}::{}", props.join(","), escape_data(message))
 }
 
@@ -39,18 +34,10 @@ pub(crate) fn render(r: &Review) -> String {
         let (level, title) = match status {
             Status::Breaking => ("error", c.rule.name()),
             Status::Accepted => ("warning", format!("{} (accepted)", c.rule.name())),
-            Status::AllowedByBump => (
-                "warning",
-                format!("{} (allowed by version bump)", c.rule.name()),
-            ),
+            Status::AllowedByBump => ("warning", format!("{} (allowed by version bump)", c.rule.name())),
             Status::Safe => ("notice", c.rule.name()),
         };
-        let mut message = format!(
-            "{}: {} ({})",
-            super::pointer(c),
-            c.change,
-            super::directions(c)
-        );
+        let mut message = format!("{}: {} ({})", super::pointer(c), c.change, super::directions(c));
         if !c.messages.is_empty() {
             let _ = write!(message, "; message types: {}", c.messages.join(", "));
         }
@@ -68,11 +55,7 @@ pub(crate) fn render(r: &Review) -> String {
     for (u, line) in r.unused.iter().zip(r.unused_lines()) {
         let n = u.entry.line.to_string();
         let props = match source {
-            Some(file) => vec![
-                ("file", file),
-                ("line", n.as_str()),
-                ("title", "unused suppression"),
-            ],
+            Some(file) => vec![("file", file), ("line", n.as_str()), ("title", "unused suppression")],
             None => vec![("title", "unused suppression")],
         };
         let _ = writeln!(out, "{}", command("warning", &props, &line));
@@ -97,9 +80,6 @@ mod tests {
     fn data_and_properties_are_escaped_as_the_runner_expects() {
         assert_eq!(escape_data("100% a\r\nb:c,d"), "100%25 a%0D%0Ab:c,d");
         assert_eq!(escape_property("a:b,c%\n"), "a%3Ab%2Cc%25%0A");
-        assert_eq!(
-            command("error", &[("file", "x,y.json"), ("title", "t")], "m::n"),
-            "::error file=x%2Cy.json,title=t::m::n"
-        );
+        assert_eq!(command("error", &[("file", "x,y.json"), ("title", "t")], "m::n"), "::error file=x%2Cy.json,title=t::m::n");
     }
 }

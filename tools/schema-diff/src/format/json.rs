@@ -94,13 +94,11 @@ pub(crate) fn render(r: &Review) -> String {
             .entries()
             .map(|(_, change, status, by)| ChangeOut {
                 change,
-                accepted: by
-                    .filter(|_| status == Status::Accepted)
-                    .map(|a| AcceptedOut {
-                        reason: &a.reason,
-                        suppression: a.location(source),
-                        until_version: a.until_version.as_ref(),
-                    }),
+                accepted: by.filter(|_| status == Status::Accepted).map(|a| AcceptedOut {
+                    reason: &a.reason,
+                    suppression: a.location(source),
+                    until_version: a.until_version.as_ref(),
+                }),
             })
             .collect(),
         suppressions: r.suppressions.as_deref(),

@@ -33,12 +33,7 @@ fn escape(s: &str) -> String {
 
 /// One line describing a change for `<system-out>` or a failure's body.
 fn describe(r: &Review, c: &Change, status: Status, by: Option<&crate::Accept>) -> String {
-    let mut s = format!(
-        "{}: {} ({})",
-        super::pointer(c),
-        c.change,
-        super::directions(c)
-    );
+    let mut s = format!("{}: {} ({})", super::pointer(c), c.change, super::directions(c));
     if !c.messages.is_empty() {
         let _ = write!(s, "; message types: {}", c.messages.join(", "));
     }
@@ -51,52 +46,27 @@ fn describe(r: &Review, c: &Change, status: Status, by: Option<&crate::Accept>) 
 
 /// Renders the XML document.
 pub(crate) fn render(r: &Review) -> String {
-    let failing_rules = Rule::ALL
-        .into_iter()
-        .filter(|rule| {
-            r.entries()
-                .any(|(_, c, status, _)| c.rule == *rule && status == Status::Breaking)
-        })
-        .count();
+    let failing_rules = Rule::ALL.into_iter().filter(|rule| r.entries().any(|(_, c, status, _)| c.rule == *rule && status == Status::Breaking)).count();
     let tests = Rule::ALL.len();
     let suite = format!("{} -> {}", r.labels.old, r.labels.new);
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(
-        out,
-        "<testsuites name=\"wirecontract diff\" tests=\"{tests}\" failures=\"{failing_rules}\" errors=\"0\">"
-    );
-    let _ = writeln!(
-        out,
-        "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failing_rules}\" errors=\"0\" skipped=\"0\">",
-        escape(&suite)
-    );
+    let _ = writeln!(out, "<testsuites name=\"wirecontract diff\" tests=\"{tests}\" failures=\"{failing_rules}\" errors=\"0\">");
+    let _ = writeln!(out, "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failing_rules}\" errors=\"0\" skipped=\"0\">", escape(&suite));
     out.push_str("    <properties>\n");
-    let mut props = vec![
-        ("old", r.labels.old.clone()),
-        ("new", r.labels.new.clone()),
-        ("policy", r.policy().name().to_owned()),
-        ("summary", crate::summary_line(&r.diff)),
-    ];
+    let mut props =
+        vec![("old", r.labels.old.clone()), ("new", r.labels.new.clone()), ("policy", r.policy().name().to_owned()), ("summary", crate::summary_line(&r.diff))];
     if let Some(s) = &r.suppressions {
         props.push(("suppressions", s.clone()));
     }
     for (name, value) in props {
-        let _ = writeln!(
-            out,
-            "      <property name=\"{name}\" value=\"{}\"/>",
-            escape(&value)
-        );
+        let _ = writeln!(out, "      <property name=\"{name}\" value=\"{}\"/>", escape(&value));
     }
     out.push_str("    </properties>\n");
     let classname = format!("evolution.{}", r.labels.protocol());
     for rule in Rule::ALL {
         let name = rule.name();
         let changes: Vec<_> = r.entries().filter(|e| e.1.rule == rule).collect();
-        let _ = write!(
-            out,
-            "    <testcase name=\"{name}\" classname=\"{}\"",
-            escape(&classname)
-        );
+        let _ = write!(out, "    <testcase name=\"{name}\" classname=\"{}\"", escape(&classname));
         if changes.is_empty() {
             out.push_str("/>\n");
             continue;
@@ -122,21 +92,13 @@ pub(crate) fn render(r: &Review) -> String {
             }
         }
         if !other.is_empty() {
-            let _ = writeln!(
-                out,
-                "      <system-out>{}</system-out>",
-                escape(&other.join("\n"))
-            );
+            let _ = writeln!(out, "      <system-out>{}</system-out>", escape(&other.join("\n")));
         }
         out.push_str("    </testcase>\n");
     }
     let unused = r.unused_lines();
     if !unused.is_empty() {
-        let _ = writeln!(
-            out,
-            "    <system-err>{}</system-err>",
-            escape(&unused.join("\n"))
-        );
+        let _ = writeln!(out, "    <system-err>{}</system-err>", escape(&unused.join("\n")));
     }
     out.push_str("  </testsuite>\n</testsuites>\n");
     out
@@ -148,10 +110,7 @@ mod tests {
 
     #[test]
     fn markup_quotes_and_controls_are_escaped() {
-        assert_eq!(
-            escape("<a href=\"x\">&'</a>"),
-            "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;"
-        );
+        assert_eq!(escape("<a href=\"x\">&'</a>"), "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
         assert_eq!(escape("a\nb\u{0}c\u{1b}"), "a&#10;b\\u{0}c\\u{1b}");
     }
 }

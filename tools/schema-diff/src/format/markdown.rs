@@ -37,11 +37,7 @@ fn code(s: &str) -> String {
         longest = longest.max(run);
     }
     let fence = "`".repeat(longest + 1);
-    let pad = if s.starts_with('`') || s.ends_with('`') {
-        " "
-    } else {
-        ""
-    };
+    let pad = if s.starts_with('`') || s.ends_with('`') { " " } else { "" };
     format!("{fence}{pad}{s}{pad}{fence}")
 }
 
@@ -51,11 +47,7 @@ fn bullet(c: &Change, status: Status, note: &str) -> String {
         Verdict::Safe => "safe",
         Verdict::Breaking => "**breaking**",
     };
-    let old = if c.side == crate::Side::Old {
-        " (old schema)"
-    } else {
-        ""
-    };
+    let old = if c.side == crate::Side::Old { " (old schema)" } else { "" };
     let mut s = format!(
         "- **{}** {}{old}: {}. Old receivers: {}, old senders: {}.",
         c.rule.name(),
@@ -88,48 +80,25 @@ fn verdict_line(r: &Review) -> String {
 pub(crate) fn render(r: &Review) -> String {
     let d = &r.diff;
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "## Wire contract changes: {}\n",
-        code(r.labels.protocol())
-    );
-    let _ = writeln!(
-        out,
-        "From {} to {}. {}.\n",
-        code(&r.labels.old),
-        code(&r.labels.new),
-        escape(&upper_first(&version_line(d)))
-    );
+    let _ = writeln!(out, "## Wire contract changes: {}\n", code(r.labels.protocol()));
+    let _ = writeln!(out, "From {} to {}. {}.\n", code(&r.labels.old), code(&r.labels.new), escape(&upper_first(&version_line(d))));
     let _ = writeln!(out, "{}\n", verdict_line(r));
     let count = |f: &dyn Fn(&Change) -> bool| d.changes.iter().filter(|c| f(c)).count();
     let rows = [
         ("changes", d.changes.len()),
         ("breaking, not accepted", r.count(Status::Breaking)),
         ("breaking, accepted", r.count(Status::Accepted)),
-        (
-            "breaking, allowed by the version bump",
-            r.count(Status::AllowedByBump),
-        ),
+        ("breaking, allowed by the version bump", r.count(Status::AllowedByBump)),
         ("additive (safe both ways)", r.count(Status::Safe)),
-        (
-            "breaking for old receivers",
-            count(&|c| c.old_receivers == Verdict::Breaking),
-        ),
-        (
-            "breaking for old senders",
-            count(&|c| c.old_senders == Verdict::Breaking),
-        ),
+        ("breaking for old receivers", count(&|c| c.old_receivers == Verdict::Breaking)),
+        ("breaking for old senders", count(&|c| c.old_senders == Verdict::Breaking)),
     ];
     out.push_str("| | count |\n|---|---:|\n");
     for (label, n) in rows {
         let _ = writeln!(out, "| {label} | {n} |");
     }
     let source = r.suppressions.as_deref();
-    let sections = [
-        ("Breaking", &[Status::Breaking, Status::AllowedByBump][..]),
-        ("Accepted", &[Status::Accepted][..]),
-        ("Additive", &[Status::Safe][..]),
-    ];
+    let sections = [("Breaking", &[Status::Breaking, Status::AllowedByBump][..]), ("Accepted", &[Status::Accepted][..]), ("Additive", &[Status::Safe][..])];
     for (title, statuses) in sections {
         let _ = writeln!(out, "\n### {title}\n");
         let mut any = false;
@@ -155,9 +124,7 @@ pub(crate) fn render(r: &Review) -> String {
 /// `s` with its first letter in upper case.
 fn upper_first(s: &str) -> String {
     let mut chars = s.chars();
-    chars.next().map_or_else(String::new, |c| {
-        c.to_uppercase().chain(chars).collect::<String>()
-    })
+    chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect::<String>())
 }
 
 #[cfg(test)]
@@ -166,10 +133,7 @@ mod tests {
 
     #[test]
     fn text_and_code_spans_show_what_is_written() {
-        assert_eq!(
-            escape("a_b *c* <d> `e`\nf"),
-            "a\\_b \\*c\\* \\<d\\> \\`e\\` f"
-        );
+        assert_eq!(escape("a_b *c* <d> `e`\nf"), "a\\_b \\*c\\* \\<d\\> \\`e\\` f");
         assert_eq!(code("/$defs/a"), "`/$defs/a`");
         assert_eq!(code("/a`b"), "``/a`b``");
         assert_eq!(code("`x"), "`` `x ``");

@@ -31,13 +31,7 @@ pub enum Format {
 
 impl Format {
     /// Every format.
-    pub const ALL: [Format; 5] = [
-        Format::Text,
-        Format::Json,
-        Format::Markdown,
-        Format::Github,
-        Format::Junit,
-    ];
+    pub const ALL: [Format; 5] = [Format::Text, Format::Json, Format::Markdown, Format::Github, Format::Junit];
 
     /// The format's name on the command line (`markdown`).
     pub fn name(self) -> &'static str {
@@ -69,11 +63,7 @@ impl Format {
 
 /// `old receivers: BREAKING, old senders: safe`.
 pub(crate) fn directions(c: &Change) -> String {
-    format!(
-        "old receivers: {}, old senders: {}",
-        c.old_receivers.label(),
-        c.old_senders.label()
-    )
+    format!("old receivers: {}, old senders: {}", c.old_receivers.label(), c.old_senders.label())
 }
 
 /// The pointer for prose, marked `(old schema)` when it points into the old schema.
@@ -89,11 +79,7 @@ pub(crate) fn pointer(c: &Change) -> String {
 /// bump that allows it.
 pub(crate) fn status_note(status: Status, by: Option<&Accept>, source: Option<&str>) -> String {
     match (status, by) {
-        (Status::Accepted, Some(a)) => format!(
-            "accepted ({}): {}",
-            a.location(source.unwrap_or("suppressions")),
-            a.reason
-        ),
+        (Status::Accepted, Some(a)) => format!("accepted ({}): {}", a.location(source.unwrap_or("suppressions")), a.reason),
         (Status::AllowedByBump, _) => "allowed by the protocol-version bump".to_owned(),
         _ => String::new(),
     }

@@ -16,13 +16,7 @@ pub(crate) fn render(r: &Review) -> String {
         let _ = writeln!(out, "\naccepted in {source}:");
         for (i, c, _, by) in accepted {
             let (line, reason) = by.map_or((0, ""), |a| (a.line, a.reason.as_str()));
-            let _ = writeln!(
-                out,
-                "  #{} {} {} (line {line}): {reason}",
-                i + 1,
-                c.rule.name(),
-                super::pointer(c)
-            );
+            let _ = writeln!(out, "  #{} {} {} (line {line}): {reason}", i + 1, c.rule.name(), super::pointer(c));
         }
     }
     let unused = r.unused_lines();
@@ -33,18 +27,9 @@ pub(crate) fn render(r: &Review) -> String {
         }
     }
     if r.policy_mode {
-        let failing: Vec<_> = r
-            .entries()
-            .filter(|e| e.2 == Status::Breaking)
-            .map(|e| e.1)
-            .collect();
+        let failing: Vec<_> = r.entries().filter(|e| e.2 == Status::Breaking).map(|e| e.1).collect();
         out.push('\n');
-        out.push_str(&policy_text(
-            &r.diff,
-            r.policy(),
-            &failing,
-            r.labels.protocol(),
-        ));
+        out.push_str(&policy_text(&r.diff, r.policy(), &failing, r.labels.protocol()));
         out.push('\n');
     }
     out
