@@ -2595,13 +2595,13 @@ public struct NodeFinished: Equatable, Hashable {
      */
     public var durationMs: Double
     /**
-     * Wire `status`: `RunStatus`.
-     */
-    public var status: RunStatus
-    /**
      * Wire `heldMs`: finite number ≥ 0; optional (`null`/`nil`: absent).
      */
     public var heldMs: Double?
+    /**
+     * Wire `status`: `RunStatus`.
+     */
+    public var status: RunStatus
     /**
      * Wire `redaction`: `RedactionSummary`; optional (`null`/`nil`: absent).
      */
@@ -2631,11 +2631,11 @@ public struct NodeFinished: Equatable, Hashable {
          * Wire `durationMs`: finite number ≥ 0.
          */durationMs: Double, 
         /**
-         * Wire `status`: `RunStatus`.
-         */status: RunStatus, 
-        /**
          * Wire `heldMs`: finite number ≥ 0; optional (`null`/`nil`: absent).
          */heldMs: Double? = nil, 
+        /**
+         * Wire `status`: `RunStatus`.
+         */status: RunStatus, 
         /**
          * Wire `redaction`: `RedactionSummary`; optional (`null`/`nil`: absent).
          */redaction: RedactionSummary? = nil, 
@@ -2648,8 +2648,8 @@ public struct NodeFinished: Equatable, Hashable {
         self.output = output
         self.usage = usage
         self.durationMs = durationMs
-        self.status = status
         self.heldMs = heldMs
+        self.status = status
         self.redaction = redaction
         self.extraJson = extraJson
     }
@@ -2675,8 +2675,8 @@ public struct FfiConverterTypeNodeFinished: FfiConverterRustBuffer {
                 output: FfiConverterOptionTypeJsonText.read(from: &buf), 
                 usage: FfiConverterOptionTypeTokenUsage.read(from: &buf), 
                 durationMs: FfiConverterDouble.read(from: &buf), 
-                status: FfiConverterTypeRunStatus.read(from: &buf), 
                 heldMs: FfiConverterOptionDouble.read(from: &buf), 
+                status: FfiConverterTypeRunStatus.read(from: &buf), 
                 redaction: FfiConverterOptionTypeRedactionSummary.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
@@ -2688,8 +2688,8 @@ public struct FfiConverterTypeNodeFinished: FfiConverterRustBuffer {
         FfiConverterOptionTypeJsonText.write(value.output, into: &buf)
         FfiConverterOptionTypeTokenUsage.write(value.usage, into: &buf)
         FfiConverterDouble.write(value.durationMs, into: &buf)
-        FfiConverterTypeRunStatus.write(value.status, into: &buf)
         FfiConverterOptionDouble.write(value.heldMs, into: &buf)
+        FfiConverterTypeRunStatus.write(value.status, into: &buf)
         FfiConverterOptionTypeRedactionSummary.write(value.redaction, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }

@@ -237,10 +237,10 @@ export declare namespace graphmind {
     usage?: TokenUsage;
     /** Wall time in ms (≥ 0, fractions allowed). (finite number ≥ 0) */
     durationMs: number;
-    /** How the node ended. */
-    status: RunStatus;
     /** Time held at gates in ms (≥ 0). (finite number ≥ 0) */
     heldMs?: number;
+    /** How the node ended. */
+    status: RunStatus;
     /** What redaction removed. */
     redaction?: RedactionSummary;
     /** Unknown members are kept (every GraphMind object is loose). */

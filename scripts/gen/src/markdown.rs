@@ -32,7 +32,7 @@ pub fn enum_anchor(name: &str) -> String {
 /// A field type in Markdown, linked to its object or enum.
 fn ty_md(ty: &Ty) -> String {
     match ty {
-        Ty::Scalar(s) => s.describe().to_owned(),
+        Ty::Scalar(s) => s.describe().replace('|', "\\|"),
         Ty::Enum(e) => format!("[`{}`](#{})", e.name, enum_anchor(e.name)),
         Ty::Object(o) => format!("[`{}`](#{})", o.name, object_anchor(o.name)),
         Ty::List(t) => format!("array of {}", ty_md(t)),

@@ -2751,14 +2751,14 @@ data class NodeFinished (
     val `durationMs`: kotlin.Double
     , 
     /**
-     * Wire `status`: `RunStatus`.
-     */
-    val `status`: RunStatus
-    , 
-    /**
      * Wire `heldMs`: finite number ≥ 0; optional (`null`/`nil`: absent).
      */
     val `heldMs`: kotlin.Double? = null 
+    , 
+    /**
+     * Wire `status`: `RunStatus`.
+     */
+    val `status`: RunStatus
     , 
     /**
      * Wire `redaction`: `RedactionSummary`; optional (`null`/`nil`: absent).
@@ -2791,8 +2791,8 @@ public object FfiConverterTypeNodeFinished: FfiConverterRustBuffer<NodeFinished>
             FfiConverterOptionalTypeJsonText.read(buf),
             FfiConverterOptionalTypeTokenUsage.read(buf),
             FfiConverterDouble.read(buf),
-            FfiConverterTypeRunStatus.read(buf),
             FfiConverterOptionalDouble.read(buf),
+            FfiConverterTypeRunStatus.read(buf),
             FfiConverterOptionalTypeRedactionSummary.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
@@ -2804,8 +2804,8 @@ public object FfiConverterTypeNodeFinished: FfiConverterRustBuffer<NodeFinished>
             FfiConverterOptionalTypeJsonText.allocationSize(value.`output`) +
             FfiConverterOptionalTypeTokenUsage.allocationSize(value.`usage`) +
             FfiConverterDouble.allocationSize(value.`durationMs`) +
-            FfiConverterTypeRunStatus.allocationSize(value.`status`) +
             FfiConverterOptionalDouble.allocationSize(value.`heldMs`) +
+            FfiConverterTypeRunStatus.allocationSize(value.`status`) +
             FfiConverterOptionalTypeRedactionSummary.allocationSize(value.`redaction`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
@@ -2816,8 +2816,8 @@ public object FfiConverterTypeNodeFinished: FfiConverterRustBuffer<NodeFinished>
             FfiConverterOptionalTypeJsonText.write(value.`output`, buf)
             FfiConverterOptionalTypeTokenUsage.write(value.`usage`, buf)
             FfiConverterDouble.write(value.`durationMs`, buf)
-            FfiConverterTypeRunStatus.write(value.`status`, buf)
             FfiConverterOptionalDouble.write(value.`heldMs`, buf)
+            FfiConverterTypeRunStatus.write(value.`status`, buf)
             FfiConverterOptionalTypeRedactionSummary.write(value.`redaction`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
