@@ -8,12 +8,14 @@ pub fn shared_dir() -> PathBuf {
     if let Ok(p) = std::env::var("WIRECONTRACT_SHARED") {
         return PathBuf::from(p);
     }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared")
+    repo_dir().join("../shared")
 }
 
-/// The repository root.
+/// The repository root: the nearest ancestor of the test's crate that holds `Cargo.lock`
+/// (this file is also included by `scripts/gen/tests`, one level deeper).
 pub fn repo_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..")
+    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    manifest.ancestors().find(|d| d.join("Cargo.lock").is_file()).map_or_else(|| manifest.join(".."), PathBuf::from)
 }
 
 /// One vector: a frame and its expected verdict.

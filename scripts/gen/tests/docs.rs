@@ -6,6 +6,7 @@
 //! from a hand list. (`scripts/check-drift` proves the committed files are current; step
 //! `55-asyncapi` runs the official AsyncAPI parser on them.)
 
+#[path = "../../../contract/tests/common/mod.rs"]
 mod common;
 
 use std::collections::BTreeSet;

@@ -4,6 +4,7 @@
 //! generation is deterministic: two runs of `scripts/generate-into` are byte-identical.
 //! (`scripts/check-drift` proves the committed files are what the contract generates now.)
 
+#[path = "../../../contract/tests/common/mod.rs"]
 mod common;
 
 use std::collections::BTreeMap;
