@@ -29,6 +29,7 @@ TARGETS = {
     "json_reader": ("graphmind", "graphorin"),
     "graphorin_parse": ("graphorin",),
     "graphmind_build": (),
+    "graphmind_shrink": ("graphmind",),
 }
 
 

@@ -439,3 +439,39 @@ pub fn graphorin_parse(data: &[u8]) {
         assert_eq!(go::serialize_client_message(again.as_ref().unwrap_or(m)), text);
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// graphmind_shrink: payload shrinking (graphmind-shrink §3, §8).
+// ---------------------------------------------------------------------------------------------
+
+/// Payload shrinking on arbitrary text: never panics; the budget holds except for the tier-4
+/// marker's documented floor; tier 1 iff the re-serialized payload fits; a tier-2/3 result of
+/// an event type is a valid payload of it and a fixed point. The budget and type come from a
+/// hash of the input, so seeds stay plain payload JSON.
+pub fn graphmind_shrink(data: &[u8]) {
+    use wirecontract::graphmind::shrink::{parse_js_value, TIER4_MAX_BYTES};
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    let Ok(value) = parse_js_value(text) else {
+        assert!(gm::shrink_payload_json(text, 0, None).is_err(), "reader and shrink disagree on {text:?}");
+        return;
+    };
+    let h = data.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3));
+    let full = value.to_json();
+    let max_bytes = (h % (2 * full.len() as u64 + 64)) as usize;
+    let types = gm::EVENT_TYPES;
+    let ty = types.get((h >> 32) as usize % (types.len() + 2)).copied();
+    let s = gm::shrink_payload(&value, max_bytes, ty);
+    assert_eq!(s.tier == 1, full.len() <= max_bytes, "tier {} for {} bytes, budget {max_bytes}", s.tier, full.len());
+    if s.tier == 4 {
+        assert!(s.json.len() <= TIER4_MAX_BYTES, "tier-4 marker of {} bytes", s.json.len());
+    } else {
+        assert!(s.json.len() <= max_bytes, "tier {} of {} bytes over budget {max_bytes}", s.tier, s.json.len());
+    }
+    if matches!(s.tier, 2 | 3) {
+        if let Some(m) = ty.and_then(|t| gm::PROTOCOL.message(t)) {
+            assert!((m.payload.read_json)(&s.json).is_ok(), "tier {} is not a valid {}: {}", s.tier, m.wire, s.json);
+        }
+        let again = gm::shrink_payload_json(&s.json, max_bytes, ty).expect("a shrink result is JSON");
+        assert_eq!((again.tier, again.json.as_str()), (1, s.json.as_str()), "not a fixed point");
+    }
+}
