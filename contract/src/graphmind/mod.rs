@@ -58,7 +58,7 @@ macro_rules! messages {
         #[derive(Debug, Clone, PartialEq)]
         pub enum Message {
             $( $(#[doc = $m])* $variant($ty), )+
-            /// A type not in [`MESSAGE_TYPES`]; `payload` is `None` when the key was absent.
+            /// A type not in [`MESSAGE_TYPES`](crate::graphmind::MESSAGE_TYPES); `payload` is `None` when the key was absent.
             Unknown {
                 /// The type string (lone surrogates decoded to U+FFFD).
                 message_type: String,
