@@ -17,8 +17,9 @@ their before/after/error gates, spans), waits for the listener to exit by itself
 - the listener's summary counts each frame once, duplicates apart;
 
 plus what each scenario is about (continue, inject, abort, step mode, reconnect with
-replay, fail-open while held). Reconnects go through a TCP proxy in this script that can
-drop the connection, so one listener process sees both connections.
+replay, fail-open while held, answers typed at the listener's terminal prompt). Reconnects
+go through a TCP proxy in this script that can drop the connection, so one listener process
+sees both connections; the prompt is answered through a pseudo-terminal.
 
 Usage: python listen_real_client.py --cli PATH/TO/wirecontract --out DIR [--only NAME]
 Every wait is bounded; the script kills the listeners it started, also on failure.
@@ -29,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pty
 import queue
 import signal
 import socket
@@ -77,19 +79,26 @@ def wait_for(cond: Callable[[], bool], timeout: float, what: str) -> None:
 class Listener:
     """``wirecontract listen`` as a child process; stdout lines are collected as they come."""
 
-    def __init__(self, cli: str, record: Path, flags: list[str]) -> None:
+    def __init__(self, cli: str, record: Path, flags: list[str], answers: list[str] | None = None) -> None:
         self.record = record
         self.lines: list[str] = []
+        self.prompts: list[str] = []
         self._lock = threading.Lock()
         self._first: queue.Queue[str] = queue.Queue()
+        # With `answers`, standard input and error are a pseudo-terminal, so the listener asks
+        # at each pause; a thread answers each prompt with the next answer.
+        terminal = pty.openpty() if answers is not None else None
         self.proc = subprocess.Popen(
             [cli, "listen", "--listen", "127.0.0.1:0", "--record", str(record), "--exit-after-runs", "1", *flags],
-            stdin=subprocess.DEVNULL,
+            stdin=terminal[1] if terminal else subprocess.DEVNULL,
             stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
+            stderr=terminal[1] if terminal else subprocess.STDOUT,
             text=True,
             encoding="utf-8",
         )
+        if terminal:
+            os.close(terminal[1])
+            threading.Thread(target=self._answer, args=(terminal[0], list(answers or [])), daemon=True).start()
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         try:
@@ -110,6 +119,21 @@ class Listener:
                 self.lines.append(line)
             if first:
                 self._first.put(line)
+
+    def _answer(self, fd: int, answers: list[str]) -> None:
+        pending = ""
+        try:
+            while data := os.read(fd, 4096):
+                pending += data.decode("utf-8", "replace")
+                while "inject? " in pending:
+                    prompt, pending = pending.split("inject? ", 1)
+                    with self._lock:
+                        self.prompts.append(prompt.strip())
+                    os.write(fd, ((answers.pop(0) if answers else "c") + "\n").encode())
+        except OSError:
+            pass  # the listener exited: the terminal is gone
+        finally:
+            os.close(fd)
 
     def saw(self, text: str) -> bool:
         with self._lock:
@@ -260,6 +284,8 @@ class Scenario:
     name = ""
     flags: list[str] = []
     proxied = False
+    #: Answers typed at the listener's terminal prompt; `None`: no terminal.
+    answers: list[str] | None = None
 
     def __init__(self) -> None:
         self.client: Any = None
@@ -612,7 +638,34 @@ class FailOpen(Scenario):
         check("settled: continue" in rec.output and "0 pause(s) still open" in rec.output, "the replayed exec.resumed settled it")
 
 
-SCENARIOS: list[type[Scenario]] = [Continue, Inject, Abort, Step, Reconnect, FailOpen]
+class Prompt(Scenario):
+    """No --on-pause and a terminal: the listener asks at each pause, and the answers typed
+    there (inject, retry, continue) are what the client applies."""
+
+    name = "prompt"
+    flags = ["--break", "tool", "--break", "tool:lookup@after"]
+    answers = ['i {"from": "terminal"}', "r", "c"]
+
+    def agent(self, tools: dict[str, Any]) -> None:
+        calls = self.result["tool_calls"]
+
+        @self.client.tool
+        def lookup(key: str) -> str:
+            calls["lookup"] += 1
+            return key.upper()
+
+        with self.client.run("prompt-demo"):
+            self.result["weather"] = tools["get_weather"]("Paris")
+            self.result["lookup"] = lookup("k")
+
+    def expect(self, rec: Recording) -> None:
+        want = [("tool:get_weather", "before", "inject"), ("tool:lookup", "before", "retry"), ("tool:lookup", "after", "continue")]
+        check(rec.pauses() == want, f"pauses {rec.pauses()}")
+        check(self.result["weather"] == {"from": "terminal"} and self.result["tool_calls"]["get_weather"] == 0, "the typed JSON was injected")
+        check(self.result["lookup"] == "K" and self.result["tool_calls"]["lookup"] == 1, "retry before the body is continue; the body ran once")
+
+
+SCENARIOS: list[type[Scenario]] = [Continue, Inject, Abort, Step, Reconnect, FailOpen, Prompt]
 
 
 # -- running ------------------------------------------------------------------------------
@@ -632,7 +685,7 @@ def run_scenario(cls: type[Scenario], cli: str, out: Path) -> float:
     started = time.monotonic()
     sc = cls()
     record = out / f"{sc.name}.ndjson"
-    listener = Listener(cli, record, sc.flags)
+    listener = Listener(cli, record, sc.flags, sc.answers)
     proxy = Proxy(listener.port) if sc.proxied else None
     warnings: list[str] = []
     try:
@@ -678,6 +731,8 @@ def run_scenario(cls: type[Scenario], cli: str, out: Path) -> float:
         expected = ("viewer connection lost", "failed to open WebSocket")
         unexpected = [w for w in warnings if not any(e in w for e in expected)]
         check(not unexpected, f"client warnings: {unexpected}")
+        if sc.answers is not None:
+            check(len(listener.prompts) == len(rec.pauses()), f"one prompt per pause: {listener.prompts}")
     except BaseException:
         sys.stderr.write(f"--- listener output ({sc.name}) ---\n{listener.output()}\n--- client warnings ---\n" + "\n".join(warnings) + "\n")
         if record.exists():
