@@ -1068,3 +1068,33 @@ fn v05_loopback_app_and_viewer() {
     assert_eq!(replayed, [("exec.resumed".to_owned(), true)], "only the unseen exec.resumed is new");
     assert!(l.viewer_events.iter().any(|a| matches!(a, ViewerAction::PauseClosed { pause_id, .. } if *pause_id == p2)));
 }
+
+#[test]
+fn v06_outcome_received_labels_every_frame() {
+    use wirecontract::graphmind::parse_envelope_json_bytes;
+    use wirecontract::graphmind::session::Received;
+    let mut v = ViewerSession::new(ViewerConfig::default());
+    let (c1, c2) = (ConnectionId(1), ConnectionId(2));
+    let got = |v: &mut ViewerSession, c: ConnectionId, frame: &[u8]| v.outcome_received(c, parse_envelope_json_bytes(frame), 1);
+    let hint = |seq| app_frame(seq, "r", "graph.hint", &json!({"nodes": []}));
+    assert_eq!(got(&mut v, c1, &hint(0)), Received::Rejected, "an event before hello");
+    assert_eq!(got(&mut v, c1, &hello_frame(1, None)), Received::Hello);
+    assert_eq!(got(&mut v, c1, &hint(2)), Received::Accepted { replayed: false });
+    assert_eq!(got(&mut v, c1, &hint(2)), Received::Duplicate { replayed: false }, "a reused seq on a live connection");
+    assert_eq!(got(&mut v, c1, &app_frame(3, "*", "graph.hint", &json!({"nodes": []}))), Received::Wildcard);
+    assert_eq!(got(&mut v, c1, b"not json"), Received::Rejected);
+    v.connection_closed(c1, 2);
+    assert_eq!(got(&mut v, c2, &hello_frame(9, None)), Received::Hello);
+    assert_eq!(got(&mut v, c2, &hint(2)), Received::Duplicate { replayed: true }, "the replay of a stored frame");
+    assert_eq!(got(&mut v, c2, &hint(4)), Received::Accepted { replayed: true }, "buffered while detached");
+    assert_eq!(got(&mut v, c2, &hint(10)), Received::Accepted { replayed: false });
+    // The actions agree with the labels: one FrameAccepted per Accepted, none for the rest.
+    let accepted: Vec<(u64, bool)> = vdrain(&mut v)
+        .into_iter()
+        .filter_map(|a| if let ViewerAction::FrameAccepted { envelope, replayed, .. } = a { Some((envelope.seq, replayed)) } else { None })
+        .collect();
+    assert_eq!(accepted, [(2, false), (4, true), (10, false)]);
+    // frame_received is the same path: its duplicates queue nothing either.
+    v.frame_received(c2, &hint(10), 1);
+    assert!(vdrain(&mut v).is_empty());
+}
