@@ -13,8 +13,8 @@ use serde_json::{Map, Value};
 
 use crate::messages::{self, Message};
 use crate::schema::{
-    allows, canonical, child, child_index, effective_types, is_annotation, is_any, is_nothing, openness, show, types_subset, types_text, union_keyword,
-    value_set, Doc, Num, Openness, Types, ValueSetForm,
+    allows, canonical, child, child_index, document_title, effective_types, is_annotation, is_any, is_nothing, openness, show, types_subset, types_text,
+    union_keyword, value_set, Doc, Num, Openness, Types, ValueSetForm,
 };
 use crate::{Change, Diff, Options, Rule, Side, Verdict};
 
@@ -88,6 +88,7 @@ pub(crate) fn run(old: &Value, new: &Value, options: &Options) -> Diff {
     let old_version = version_of(od, &old_leaves);
     let new_version = version_of(nd, &new_leaves);
     let (old_msgs, new_msgs) = messages::name_both((od, old_leaves), (nd, new_leaves), version_field.as_deref());
+    let title = document_title(new).or_else(|| document_title(old));
 
     let mut w = Walker { old: od, new: nd, visited: HashSet::new(), changes: Vec::new() };
     if let Some(field) = &version_field {
@@ -119,7 +120,7 @@ pub(crate) fn run(old: &Value, new: &Value, options: &Options) -> Diff {
             c.messages = messages::users(msgs, &c.path);
         }
     }
-    Diff { version_field, old_version, new_version, changes }
+    Diff { title, version_field, old_version, new_version, changes }
 }
 
 /// The parallel walk over one old and one new document.

@@ -265,6 +265,10 @@ pub struct Options {
 /// The result of [`diff`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Diff {
+    /// The protocol's name as the schemas state it: the new schema's `title`, else its `$id`,
+    /// else the old schema's (`None` when neither states one; outputs then fall back to the
+    /// file name).
+    pub title: Option<String>,
     /// The protocol-version property, when the schemas have one.
     pub version_field: Option<String>,
     /// The protocol version of the old schema.

@@ -14,59 +14,7 @@ impl Diff {
     /// The changes as an aligned table, one row per change, then a summary line.
     /// `old`/`new` label the inputs (file names or `REV:path`).
     pub fn to_table(&self, old: &str, new: &str) -> String {
-        let mut out = String::new();
-        let _ = writeln!(out, "old: {old}");
-        let _ = writeln!(out, "new: {new}");
-        let _ = writeln!(out, "{}", version_line(self));
-        out.push('\n');
-        if self.changes.is_empty() {
-            out.push_str("no changes: both schemas accept the same frames\n");
-            return out;
-        }
-        let header = ["#", "OLD RECEIVERS", "OLD SENDERS", "RULE", "PATH", "CHANGE"];
-        let rows: Vec<[String; 6]> = self
-            .changes
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let mut change = c.change.clone();
-                if !c.messages.is_empty() {
-                    let mut shown: Vec<&str> = c.messages.iter().take(MESSAGES_SHOWN).map(String::as_str).collect();
-                    let more = c.messages.len().saturating_sub(MESSAGES_SHOWN);
-                    let more_text = format!("+{more}");
-                    if more > 0 {
-                        shown.push(&more_text);
-                    }
-                    let _ = write!(change, " [{}]", shown.join(", "));
-                }
-                let path = if c.side == crate::Side::Old { format!("{} (old)", c.path) } else { c.path.clone() };
-                [(i + 1).to_string(), c.old_receivers.label().to_owned(), c.old_senders.label().to_owned(), c.rule.name(), path, change]
-            })
-            .collect();
-        let mut widths = header.map(str::len);
-        for row in &rows {
-            for (w, cell) in widths.iter_mut().zip(row.iter()) {
-                *w = (*w).max(cell.chars().count());
-            }
-        }
-        let line = |cells: [&str; 6]| {
-            let mut s = String::new();
-            for (i, cell) in cells.iter().enumerate() {
-                if i == cells.len() - 1 {
-                    s.push_str(cell);
-                } else {
-                    let _ = write!(s, "{cell:<w$}  ", w = widths[i]);
-                }
-            }
-            s.trim_end().to_owned()
-        };
-        let _ = writeln!(out, "{}", line(header));
-        for row in &rows {
-            let _ = writeln!(out, "{}", line(row.each_ref().map(String::as_str)));
-        }
-        out.push('\n');
-        let _ = writeln!(out, "{}", summary_line(self));
-        out
+        table(self, old, new, &|_| false, &summary_line(self))
     }
 
     /// The diff as pretty-printed JSON (keys in a fixed order): inputs, versions, policy
@@ -80,6 +28,66 @@ impl Diff {
     pub fn policy_text(&self, name: &str) -> String {
         policy_text(self, self.policy(), &self.breaking().collect::<Vec<_>>(), name)
     }
+}
+
+/// The table of [`Diff::to_table`]: a breaking verdict of a change for which `accepted(i)`
+/// holds reads `accepted`; `summary` is the last line.
+pub(crate) fn table(d: &Diff, old: &str, new: &str, accepted: &dyn Fn(usize) -> bool, summary: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "old: {old}");
+    let _ = writeln!(out, "new: {new}");
+    let _ = writeln!(out, "{}", version_line(d));
+    out.push('\n');
+    if d.changes.is_empty() {
+        out.push_str("no changes: both schemas accept the same frames\n");
+        return out;
+    }
+    let header = ["#", "OLD RECEIVERS", "OLD SENDERS", "RULE", "PATH", "CHANGE"];
+    let rows: Vec<[String; 6]> = d
+        .changes
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let mut change = c.change.clone();
+            if !c.messages.is_empty() {
+                let mut shown: Vec<&str> = c.messages.iter().take(MESSAGES_SHOWN).map(String::as_str).collect();
+                let more = c.messages.len().saturating_sub(MESSAGES_SHOWN);
+                let more_text = format!("+{more}");
+                if more > 0 {
+                    shown.push(&more_text);
+                }
+                let _ = write!(change, " [{}]", shown.join(", "));
+            }
+            let shown_path = crate::review::show_pointer(&c.path);
+            let path = if c.side == crate::Side::Old { format!("{shown_path} (old)") } else { shown_path.to_owned() };
+            let cell = |v: Verdict| if v == Verdict::Breaking && accepted(i) { "accepted".to_owned() } else { v.label().to_owned() };
+            [(i + 1).to_string(), cell(c.old_receivers), cell(c.old_senders), c.rule.name(), path, change]
+        })
+        .collect();
+    let mut widths = header.map(str::len);
+    for row in &rows {
+        for (w, cell) in widths.iter_mut().zip(row.iter()) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |cells: [&str; 6]| {
+        let mut s = String::new();
+        for (i, cell) in cells.iter().enumerate() {
+            if i == cells.len() - 1 {
+                s.push_str(cell);
+            } else {
+                let _ = write!(s, "{cell:<w$}  ", w = widths[i]);
+            }
+        }
+        s.trim_end().to_owned()
+    };
+    let _ = writeln!(out, "{}", line(header));
+    for row in &rows {
+        let _ = writeln!(out, "{}", line(row.each_ref().map(String::as_str)));
+    }
+    out.push('\n');
+    let _ = writeln!(out, "{summary}");
+    out
 }
 
 /// The policy verdict `policy` of `d`, with the changes that make it fail.

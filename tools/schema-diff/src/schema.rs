@@ -36,6 +36,12 @@ pub(crate) fn is_annotation(keyword: &str) -> bool {
     ANNOTATIONS.contains(&keyword)
 }
 
+/// The protocol's name as a schema document states it: its `title`, else its `$id` (the
+/// first that is a non-blank string).
+pub(crate) fn document_title(root: &Value) -> Option<String> {
+    ["title", "$id"].iter().find_map(|k| root.get(*k).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned))
+}
+
 /// The JSON types, in the order used when printing them.
 pub(crate) const TYPE_ORDER: &[&str] = &["null", "boolean", "integer", "number", "string", "array", "object"];
 
