@@ -130,11 +130,15 @@ pub(crate) fn policy_text(d: &Diff, policy: Policy, failing: &[&Change], name: &
 
 /// `protocol version (gm): 1 -> 2`, or why there is none.
 pub(crate) fn version_line(d: &Diff) -> String {
+    let (old, new) = (show_version(d.old_version.as_ref()), show_version(d.new_version.as_ref()));
     match &d.version_field {
-        Some(f) if d.version_bumped() => {
-            format!("protocol version ({f}): {} -> {} (bumped)", show_version(d.old_version.as_ref()), show_version(d.new_version.as_ref()))
+        Some(f) if d.version_bumped() => format!("protocol version ({f}): {old} -> {new} (bumped)"),
+        Some(f) if d.old_version.is_none() && d.new_version.is_none() => format!("protocol version ({f}): neither schema states one"),
+        Some(f) if d.old_version.is_none() || d.new_version.is_none() => {
+            let side = if d.old_version.is_none() { "old" } else { "new" };
+            format!("protocol version ({f}): {old} -> {new} (not a bump: the {side} schema states no {f})")
         }
-        Some(f) => format!("protocol version ({f}): {} (unchanged)", show_version(d.new_version.as_ref())),
+        Some(f) => format!("protocol version ({f}): {new} (unchanged)"),
         None => "protocol version: none found (no gm/v/version const in every message type)".to_owned(),
     }
 }
