@@ -120,6 +120,60 @@ fn usage_errors_exit_2() {
     }
 }
 
+/// Exit 2 either way, but only a wrong command line gets the `--help` hint: help text does
+/// not fix a missing file, bad JSON, a schema that is not one, an unknown revision or a
+/// refused suppression file.
+#[test]
+fn only_usage_errors_point_to_help() {
+    let f = fixture("enum-value-added", "old.json");
+    let dir = scratch_dir("hint");
+    let not_json = dir.join("x.json");
+    std::fs::write(&not_json, "{ not json").unwrap();
+    let not_schema = dir.join("y.json");
+    std::fs::write(&not_schema, "[1, 2]").unwrap();
+    let refused = dir.join("s.toml");
+    std::fs::write(&refused, "[[accept]]\nrule = \"no-such-rule\"\npointer = \"/a\"\nreason = \"r\"\n").unwrap();
+    let (not_json, not_schema, refused) = (not_json.display().to_string(), not_schema.display().to_string(), refused.display().to_string());
+    let repo = scratch_dir("hint-git");
+    git(&repo, &["init", "-q"]);
+    std::fs::create_dir_all(repo.join("generated/schema")).unwrap();
+    std::fs::copy(&f, repo.join("generated/schema/graphmind.v1.schema.json")).unwrap();
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-q", "-m", "v1"]);
+
+    let not_usage: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["diff", &f, "/no/such/schema.json"], "no such file: /no/such/schema.json"),
+        (vec!["diff", &f, &not_json], "is not valid JSON"),
+        (vec!["diff", &f, &not_schema], "is not a JSON Schema"),
+        (vec!["diff", "--suppressions", &refused, &f, &f], "unknown rule"),
+        (vec!["diff", "--suppressions", "/no/such/file.toml", &f, &f], "no such file"),
+        (vec!["diff", "--git", "no-such-rev", "HEAD"], "no-such-rev"),
+        (vec!["diff", "--git", "--schema", "missing.json", "HEAD", "HEAD"], "missing.json"),
+    ];
+    for (args, want) in not_usage {
+        let out = wirecontract(&args, Some(&repo));
+        let err = stderr(&out);
+        assert_eq!(code(&out), 2, "{args:?}: {err}");
+        assert!(err.starts_with("error: ") && err.contains(want), "{args:?}: {err}");
+        assert!(!err.contains("--help"), "{args:?} is not a usage error, yet: {err}");
+    }
+    let usage: Vec<Vec<&str>> = vec![
+        vec!["diff"],
+        vec!["diff", &f],
+        vec!["diff", "--bogus", &f, &f],
+        vec!["diff", "--schema", "x.json", &f, &f],
+        vec!["diff", "--format", "yaml", &f, &f],
+        vec!["diff", "--git", "--", "-x", "HEAD"],
+    ];
+    for args in usage {
+        let out = wirecontract(&args, Some(&repo));
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert!(stderr(&out).contains("--help"), "{args:?} is a usage error: {}", stderr(&out));
+    }
+    let _ = std::fs::remove_dir_all(&repo);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")
         .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"])
