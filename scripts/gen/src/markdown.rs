@@ -83,7 +83,7 @@ fn enum_section(out: &mut String, e: &EnumDesc) {
 /// The example block of a message.
 fn example_block(out: &mut String, protocol: &str, wire: &str) {
     let ex = example(protocol, wire);
-    let _ = writeln!(out, "Example (conformance vector `{}`):\n\n```json\n{}\n```\n", ex.vector, ex.frame);
+    let _ = writeln!(out, "Example ({}):\n\n```json\n{}\n```\n", ex.source_text(), ex.frame);
 }
 
 /// One message: anchor, heading, direction, doc, its payload or frame object, example.
