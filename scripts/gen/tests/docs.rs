@@ -1,7 +1,8 @@
 //! The generated documents against the registry: the Markdown references
 //! (`generated/docs/*.md`) document every message type, frame variant, object and enum of
-//! every protocol under its anchor, and every link in them resolves (intra-document anchors
-//! and relative files); the AsyncAPI documents (`generated/asyncapi/*.yaml`) hold exactly one message per
+//! every protocol under its anchor, and every link in them resolves (intra-document anchors,
+//! relative files, anchors in the repository's Markdown files they link, and those files' own
+//! links); the AsyncAPI documents (`generated/asyncapi/*.yaml`) hold exactly one message per
 //! registry message or variant; every example frame in both is an `ok` frame of its message,
 //! plain, realistic, and traceable to the shared material. The lists come from
 //! `wirecontract::registry`, never from a hand list. (`scripts/check-drift` proves the committed
@@ -16,7 +17,7 @@ mod common;
 mod yaml;
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use wirecontract::registry::{protocols, AnyOutcome, ObjectDesc, Protocol, Ty};
@@ -130,32 +131,96 @@ fn the_graphmind_reference_states_the_parse_outcomes_in_decision_order() {
     assert!(order.windows(2).all(|w| w[0] < w[1]), "decision steps out of order");
 }
 
-#[test]
-fn every_link_in_the_references_resolves() {
-    for p in protocols() {
-        let rel = reference_path(p);
-        let md = read(&rel);
-        let ids = anchors(&md);
-        let dir = common::repo_dir().join(Path::new(&rel).parent().unwrap());
-        let mut broken = Vec::new();
-        let targets = link_targets(&md);
-        assert!(targets.len() > wires(p).len(), "{rel}: expected links to every message, found {}", targets.len());
-        for target in targets {
-            if let Some(anchor) = target.strip_prefix('#') {
-                if !ids.contains(anchor) {
-                    broken.push(target);
-                }
-            } else if target.contains("://") {
-                broken.push(format!("{target} (absolute URL; link a file of the repository)"));
-            } else {
-                let file = target.split('#').next().unwrap();
-                if !dir.join(file).exists() {
-                    broken.push(target);
-                }
+/// The broken links of the Markdown file `rel` (relative to the repository), and the
+/// repository Markdown files it links to.
+fn broken_links(rel: &str) -> (Vec<String>, Vec<String>) {
+    let md = read(rel);
+    let ids = anchors(&md);
+    let dir = Path::new(rel).parent().unwrap_or(Path::new(""));
+    let (mut broken, mut linked) = (Vec::new(), Vec::new());
+    for target in link_targets(&md) {
+        if let Some(anchor) = target.strip_prefix('#') {
+            if !ids.contains(anchor) {
+                broken.push(target);
+            }
+            continue;
+        }
+        if target.contains("://") {
+            broken.push(format!("{target} (absolute URL; link a file of the repository)"));
+            continue;
+        }
+        let (file, anchor) = target.split_once('#').map_or((target.as_str(), None), |(f, a)| (f, Some(a)));
+        let Some(path) = normalize(&dir.join(file)) else {
+            broken.push(format!("{target} (leaves the repository)"));
+            continue;
+        };
+        let abs = common::repo_dir().join(&path);
+        if !abs.exists() {
+            broken.push(target);
+            continue;
+        }
+        let is_md = path.extension().is_some_and(|e| e == "md");
+        if let Some(anchor) = anchor {
+            let found = is_md && std::fs::read_to_string(&abs).is_ok_and(|text| anchors(&text).contains(anchor));
+            if !found {
+                broken.push(format!("{target} (no such anchor in {})", path.display()));
             }
         }
-        assert!(broken.is_empty(), "{rel}: broken links: {broken:?}");
+        if is_md {
+            linked.push(path.display().to_string());
+        }
     }
+    (broken, linked)
+}
+
+/// `p` with `.` and `..` resolved, relative to the repository root; `None` when it leaves it.
+fn normalize(p: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for part in p.components() {
+        match part {
+            std::path::Component::CurDir => {}
+            std::path::Component::ParentDir => {
+                if !out.pop() {
+                    return None;
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    Some(out)
+}
+
+#[test]
+fn every_link_in_the_references_resolves() {
+    // The references, then every repository Markdown file they link to, and so on: a link
+    // into docs/ is only as good as the links of the page it lands on.
+    let mut queue: Vec<String> = protocols().iter().map(|p| reference_path(p)).collect();
+    for p in protocols() {
+        let targets = link_targets(&read(&reference_path(p)));
+        assert!(targets.len() > wires(p).len(), "{}: expected links to every message, found {}", reference_path(p), targets.len());
+    }
+    let mut seen = BTreeSet::new();
+    let mut broken = Vec::new();
+    while let Some(rel) = queue.pop() {
+        if !seen.insert(rel.clone()) {
+            continue;
+        }
+        let (bad, linked) = broken_links(&rel);
+        broken.extend(bad.into_iter().map(|b| format!("{rel}: {b}")));
+        queue.extend(linked);
+    }
+    assert!(seen.contains("docs/session.md"), "the crawl never reached docs/session.md: {seen:?}");
+    assert!(broken.is_empty(), "broken links: {broken:#?}");
+}
+
+#[test]
+fn the_graphmind_reference_links_the_session_guarantees_inside_the_repository() {
+    let md = read("generated/docs/graphmind.v1.md");
+    let rules = &md[md.find("## Session rules").expect("a session rules section")..];
+    let rules = &rules[..rules[3..].find("\n## ").map_or(rules.len(), |i| i + 3)];
+    assert!(rules.contains("](../../docs/session.md#guarantees)"), "the session rules must link docs/session.md#guarantees:\n{rules}");
+    let session = read("docs/session.md");
+    assert!(session.contains("\n## Guarantees\n"), "docs/session.md has no Guarantees section");
 }
 
 /// One example of a generated reference: the message, where it says it comes from, the frame.
