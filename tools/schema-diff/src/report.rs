@@ -111,13 +111,15 @@ pub(crate) fn policy_text(d: &Diff, policy: Policy, failing: &[&Change], name: &
         ),
         Policy::BreakingWithoutVersionBump => {
             let bar = "!".repeat(78);
-            let mut s = format!(
-                "{bar}\n!!! evolution: {name}: {} BREAKING CHANGE(S) WITHOUT A PROTOCOL VERSION BUMP ({field} is still {})\n",
-                failing.len(),
-                show_version(d.new_version.as_ref())
-            );
+            // Two stated versions that differ are a bump, so both stated means unchanged.
+            let version = match (&d.old_version, &d.new_version) {
+                (Some(_), Some(v)) => format!("{field} is still {v}"),
+                (_, None) => format!("the new schema states no {field}"),
+                (None, Some(_)) => format!("the old schema states no {field}"),
+            };
+            let mut s = format!("{bar}\n!!! evolution: {name}: {} BREAKING CHANGE(S) WITHOUT A PROTOCOL VERSION BUMP ({version})\n", failing.len());
             for c in failing {
-                let _ = writeln!(s, "!!!   {} {}: {}", c.rule.name(), c.path, c.change);
+                let _ = writeln!(s, "!!!   {} {}: {}", c.rule.name(), crate::review::show_pointer(&c.path), c.change);
             }
             let _ = write!(
                 s,

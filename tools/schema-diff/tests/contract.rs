@@ -231,6 +231,9 @@ fn a_catch_all_schema_is_compared_as_the_values_it_accepts() {
         assert_eq!((c.old_receivers, c.old_senders), (Verdict::Breaking, Verdict::Safe), "contract -> {any}");
         assert!(c.change.contains("now accepts every value") && c.change.contains("old receivers reject"), "{}", c.change);
         assert_eq!(d.policy(), Policy::BreakingWithoutVersionBump, "contract -> {any}: replacing the contract is no version bump");
+        let loud = d.policy_text("graphmind");
+        assert!(loud.contains("WITHOUT A PROTOCOL VERSION BUMP (the new schema states no gm)"), "{loud}");
+        assert!(loud.contains("!!!   schema-changed \"\": the whole schema"), "{loud}");
         // Two catch-alls accept the same values.
         for other in &everything {
             assert!(run(any, other).changes.is_empty(), "{any} -> {other}");
