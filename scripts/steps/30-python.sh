@@ -35,3 +35,10 @@ run_suite "$(python_bin)" "$VENV"
 for v in 3.10 3.13; do
     run_suite "$(python_for "$v")" "$ROOT/target/test-venv-$v"
 done
+# A debug wheel with the `test-hooks` feature: a forced panic at the boundary must surface as
+# wirecontract.InternalError (test_panic_hook.py; the release wheel above must lack the hook).
+HOOKS_WHEELS="$ROOT/target/wheels-test-hooks"
+rm -rf "$HOOKS_WHEELS"
+"$(tool_venv)/bin/maturin" build --quiet --locked --features test-hooks -m bindings/python/Cargo.toml --out "$HOOKS_WHEELS" 2>&1 | grep -v '^📦' || true
+"$VENV/bin/pip" install --quiet --force-reinstall --no-deps "$HOOKS_WHEELS"/wirecontract-*.whl
+(cd "$ROOT/target" && WIRECONTRACT_TEST_HOOKS=1 "$VENV/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/bindings/python/tests/test_panic_hook.py")
