@@ -87,7 +87,7 @@ pub fn label_of(out: &ParseOutcome) -> u8 {
 /// Whether a frame labelled `u` but parsed `invalid` is the generator's known label error:
 /// a `gm: 1` envelope of an unknown type whose only structural issue is `seq: -1`.
 pub fn is_seq_label_error(frame: &str, out: &ParseOutcome) -> bool {
-    let ParseOutcome::Invalid { reason, issues: Some(issues) } = out else { return false };
+    let ParseOutcome::Invalid { reason, issues: Some(issues), .. } = out else { return false };
     if reason != REASON_NOT_AN_ENVELOPE || issues.len() != 1 || issues[0].path != "seq" {
         return false;
     }

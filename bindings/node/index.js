@@ -283,6 +283,27 @@ function shouldPause(mode, breakpoints, kind, name, point) {
   return native.gmShouldPause(mode, breakpoints.map((b, i) => matcherText(b, `breakpoints[${i}]`)), kind, name, point);
 }
 
+/** Why a gate pauses (§5.12): `'breakpoint'` (checked first), `'step'` (step mode at a
+ *  `before` or `error` point) or `null`; `shouldPause` is `pauseReason(...) !== null`. */
+function pauseReason(mode, breakpoints, kind, name, point) {
+  if (!Array.isArray(breakpoints)) throw new TypeError('breakpoints must be an array of matchers');
+  return native.gmPauseReason(mode, breakpoints.map((b, i) => matcherText(b, `breakpoints[${i}]`)), kind, name, point);
+}
+
+/** Negotiates an app's `hello` payload for a viewer (§1 Handshake):
+ *  `{kind:'refused', reason}` unless `versions.protocol` is 1, else
+ *  `{kind:'accepted', protocol, capabilities, resumeToken?}` (capabilities both implement). */
+function negotiateHello(hello, viewerCapabilities = gmc.KNOWN_CAPABILITIES) {
+  return JSON.parse(native.gmNegotiateHello(JSON.stringify(hello), [...viewerCapabilities]));
+}
+
+/** The `hello.ack` payload arming an app with the viewer's state (session §5.1); wrap it with
+ *  `createEnvelope({type: 'hello.ack', payload, seq, runId: '*'})`. */
+function helloAck(hello, { viewer, breakpoints = [], mode = 'run', sessionToken, hubCapabilities } = {}) {
+  const bps = breakpoints.map((b, i) => matcherText(b, `breakpoints[${i}]`));
+  return JSON.parse(native.gmHelloAck(JSON.stringify(hello), String(viewer), bps, mode, sessionToken ?? null, hubCapabilities ?? null));
+}
+
 const graphmind = Object.freeze({
   PROTOCOL_VERSION: gmc.PROTOCOL_VERSION,
   WILDCARD_RUN_ID: gmc.WILDCARD_RUN_ID,
@@ -302,6 +323,9 @@ const graphmind = Object.freeze({
   matchersEqual,
   matcherMatches,
   shouldPause,
+  pauseReason,
+  negotiateHello,
+  helloAck,
   BuildError,
 });
 

@@ -25,6 +25,9 @@ export const {
   matchersEqual,
   matcherMatches,
   shouldPause,
+  pauseReason,
+  negotiateHello,
+  helloAck,
   BuildError,
 } = cjs;
 export default cjs;

@@ -42,7 +42,7 @@ fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> 
 
 fn assert_round_trips(out: &ParseOutcome) {
     let env = out.envelope().unwrap_or_else(|| panic!("expected an envelope, got {}", out.kind()));
-    let text = serialize_envelope(env);
+    let text = serialize_envelope(env).expect("a parsed envelope serializes");
     assert_eq!(&parse_envelope_json(&text), out, "serialize → parse changes the value");
 }
 
@@ -67,7 +67,7 @@ fn nesting_of_10_000_levels_inside_every_kind_of_opaque_value_parses_on_a_small_
                 let out = parse_envelope_json(&f);
                 assert!(matches!(out, ParseOutcome::Ok(_) | ParseOutcome::UnknownType(_)), "{what}: {}", out.kind());
                 assert_round_trips(&out);
-                assert_eq!(serialize_envelope(out.envelope().unwrap()).len(), f.len(), "{what}: opaque text kept byte for byte");
+                assert_eq!(serialize_envelope(out.envelope().unwrap()).unwrap().len(), f.len(), "{what}: opaque text kept byte for byte");
             }
         }
     });
@@ -86,7 +86,7 @@ fn nesting_of_1_000_000_levels_is_invalid_with_a_clear_reason_on_a_small_stack()
         ];
         for (what, f) in cases {
             let out = parse_envelope_json(&f);
-            let ParseOutcome::Invalid { reason, issues } = &out else { panic!("{what}: {}", out.kind()) };
+            let ParseOutcome::Invalid { reason, issues, .. } = &out else { panic!("{what}: {}", out.kind()) };
             assert!(reason.starts_with(&format!("frame nests deeper than {DEFAULT_MAX_DEPTH} levels (at byte ")), "{what}: {reason}");
             assert_eq!(issues, &None, "{what}");
             assert_eq!(parse_envelope_json_bytes(f.as_bytes()), out, "{what}: bytes entry point");
@@ -121,7 +121,7 @@ fn frame_of_len(len: usize) -> String {
 #[test]
 fn frames_above_the_size_cap_are_rejected_before_they_are_read() {
     let opts = ParseOptions { max_frame_bytes: 1024, ..ParseOptions::default() };
-    let too_big = ParseOutcome::Invalid { reason: "frame exceeds 1024 bytes".into(), issues: None };
+    let too_big = ParseOutcome::invalid("frame exceeds 1024 bytes", None);
     // At the cap: read as usual. One byte over: refused, text and bytes alike.
     assert_eq!(parse_envelope_json_with(&frame_of_len(1024), &opts).kind(), "ok");
     assert_eq!(parse_envelope_json_with(&frame_of_len(1025), &opts), too_big);
@@ -138,7 +138,7 @@ fn the_default_size_cap_is_16_mib() {
     let huge = "[".repeat(DEFAULT_MAX_FRAME_BYTES + 1);
     let start = Instant::now();
     for _ in 0..1000 {
-        assert_eq!(parse_envelope_json(&huge), ParseOutcome::Invalid { reason: format!("frame exceeds {DEFAULT_MAX_FRAME_BYTES} bytes"), issues: None });
+        assert_eq!(parse_envelope_json(&huge), ParseOutcome::invalid(format!("frame exceeds {DEFAULT_MAX_FRAME_BYTES} bytes"), None));
     }
     // A thousand refusals of a 16 MiB frame would take minutes if the frame were scanned.
     assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
@@ -178,7 +178,7 @@ fn parse_and_serialize(name: &str, f: &str, expect: &str) -> (ParseOutcome, Opti
     if let ParseOutcome::Invalid { issues: Some(issues), .. } = &out {
         assert_eq!(issues.len(), 1_000_000, "{name}: every issue is reported (§5.3)");
     }
-    let text = out.envelope().map(serialize_envelope);
+    let text = out.envelope().map(|e| serialize_envelope(e).expect("a parsed envelope serializes"));
     match (&text, name) {
         (Some(t), "keys_1m_duplicates") => assert_eq!(t, &frame("mode.set", r#"{"mode":"run","x":0}"#)),
         (Some(t), _) => assert_eq!(t.len(), f.len(), "{name}: round trip keeps every member"),
@@ -313,12 +313,12 @@ fn numbers_with_100_000_digits_are_read_in_linear_time() {
         let f = node_started_with_input(&format!("[{n},{n}]"));
         let out = parse_envelope_json(&f);
         assert_eq!(out.kind(), "ok");
-        assert!(serialize_envelope(out.envelope().unwrap()).contains(&format!("[{n},{n}]")));
+        assert!(serialize_envelope(out.envelope().unwrap()).unwrap().contains(&format!("[{n},{n}]")));
     }
     // Typed number fields: the double `JSON.parse` would give, or invalid when it is Infinity.
     let duration = |n: &str| parse_envelope_json(&frame("node.finished", &format!(r#"{{"nodeId":"n","durationMs":{n},"status":"ok"}}"#)));
     assert!(matches!(duration(&format!("0.{zeros}1")), ParseOutcome::Ok(_)));
-    assert!(matches!(duration(&format!("1{zeros}e-{}", 100_000)), ParseOutcome::Ok(ref e) if serialize_envelope(e).contains(r#""durationMs":1,"#)));
+    assert!(matches!(duration(&format!("1{zeros}e-{}", 100_000)), ParseOutcome::Ok(ref e) if serialize_envelope(e).unwrap().contains(r#""durationMs":1,"#)));
     let ParseOutcome::Invalid { issues: Some(issues), .. } = duration(&digits) else { panic!("Infinity is not a number") };
     assert_eq!(issues[0].path, "payload.durationMs");
     // Integer fields: a 100,000-digit seq is not a safe integer.

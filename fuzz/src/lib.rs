@@ -9,7 +9,7 @@ use serde_json::Value;
 use wirecontract::core::json::{self, JsonKind, Val};
 use wirecontract::core::RawJson;
 use wirecontract::graphmind::{
-    self as gm, create_envelope_json, create_unknown_envelope, parse_envelope_json, parse_envelope_json_bytes, parse_envelope_json_bytes_with,
+    self as gm, create_envelope, create_envelope_json, parse_envelope_json, parse_envelope_json_bytes, parse_envelope_json_bytes_with,
     serialize_envelope, Message, ParseOptions, ParseOutcome,
 };
 use wirecontract::graphorin as go;
@@ -26,7 +26,7 @@ const BAD_PAYLOAD: &str = "invalid payload for message type \"";
 /// §5.2: every outcome has one of the fixed shapes.
 pub fn check_outcome_shape(out: &ParseOutcome) {
     match out {
-        ParseOutcome::Invalid { reason, issues } => {
+        ParseOutcome::Invalid { reason, issues, .. } => {
             let fixed_without_issues = reason.starts_with(NOT_JSON) || reason.starts_with(TOO_BIG) || reason.starts_with(TOO_DEEP);
             let fixed_with_issues = reason == gm::REASON_NOT_AN_ENVELOPE || reason.starts_with(BAD_PAYLOAD);
             assert!(fixed_without_issues || fixed_with_issues, "reason is not one of the fixed ones: {reason:?}");
@@ -75,10 +75,10 @@ pub fn graphmind_parse(data: &[u8]) {
         assert_eq!(tight, gm::parse_envelope_json_reference(text, &opts), "fast path and reference disagree under a depth cap of {}", opts.max_depth);
     }
     if opts.max_frame_bytes < data.len() {
-        assert_eq!(tight, ParseOutcome::Invalid { reason: format!("{TOO_BIG}{} bytes", opts.max_frame_bytes), issues: None });
+        assert_eq!(tight, ParseOutcome::invalid(format!("{TOO_BIG}{} bytes", opts.max_frame_bytes), None));
     } else if tight != out {
         match &tight {
-            ParseOutcome::Invalid { reason, issues: None } if reason.starts_with(TOO_DEEP) => {}
+            ParseOutcome::Invalid { reason, issues: None, .. } if reason.starts_with(TOO_DEEP) => {}
             other => panic!("a depth cap of {} changed {out:?} into {other:?}", opts.max_depth),
         }
     }
@@ -92,10 +92,10 @@ pub fn graphmind_parse(data: &[u8]) {
 pub fn graphmind_roundtrip(data: &[u8]) {
     let out = parse_envelope_json_bytes(data);
     let Some(env) = out.envelope() else { return };
-    let text = serialize_envelope(env);
+    let text = serialize_envelope(env).expect("a parsed envelope serializes");
     let again = parse_envelope_json(&text);
     assert_eq!(again, out, "re-parse of {text}");
-    assert_eq!(serialize_envelope(again.envelope().unwrap_or(env)), text, "serialize is not a fixed point");
+    assert_eq!(serialize_envelope(again.envelope().unwrap_or(env)).ok(), Some(text.clone()), "serialize is not a fixed point");
     let mut compact = Vec::new();
     json::write_compact(&mut compact, &text);
     assert_eq!(compact, text.as_bytes(), "serialized text is not compact");
@@ -389,7 +389,7 @@ pub fn graphmind_build(input: &BuildInput) {
         built
     } else {
         let raw = RawJson::from_json(&payload).expect("generated payload is JSON");
-        let built = create_unknown_envelope(ty, Some(raw), seq, run_id, ts);
+        let built = create_envelope(Message::Unknown { message_type: ty.to_owned(), payload: Some(raw) }, seq, run_id, ts);
         assert_eq!(built.is_ok(), counters_ok, "{built:?}");
         built
     };
@@ -400,11 +400,11 @@ pub fn graphmind_build(input: &BuildInput) {
             env.extra.insert(k, RawJson::from_json(&v.text()).expect("generated value is JSON"));
         }
     }
-    let text = serialize_envelope(&env);
+    let text = serialize_envelope(&env).expect("a built envelope serializes");
     let again = parse_envelope_json(&text);
     let expected = if matches!(env.message, Message::Unknown { .. }) { ParseOutcome::UnknownType(env.clone()) } else { ParseOutcome::Ok(env.clone()) };
     assert_eq!(again, expected, "built envelope does not survive serialize → parse: {text}");
-    assert_eq!(serialize_envelope(again.envelope().unwrap_or(&env)), text);
+    assert_eq!(serialize_envelope(again.envelope().unwrap_or(&env)).ok(), Some(text));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -231,9 +231,19 @@ fn graphorin_verdict(direction: Direction, frame: &[u8]) -> serde_json::Value {
 struct Verdict<'a> {
     /// `ok`, `unknown-type`, `version-mismatch` or `invalid`.
     kind: &'static str,
-    /// The message type, for `ok` and `unknown-type`.
+    /// The message type, for `ok` and `unknown-type`; for `invalid`, the salvaged type when
+    /// only the payload failed.
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
     message_type: Option<&'a str>,
+    /// Salvaged `seq`, for an `invalid` frame whose envelope passed and payload failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seq: Option<u64>,
+    /// Salvaged `ts` (epoch ms), under the same condition.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ts: Option<u64>,
+    /// Salvaged `runId`, under the same condition.
+    #[serde(rename = "runId", skip_serializing_if = "Option::is_none")]
+    run_id: Option<&'a str>,
     /// The version received, for `version-mismatch`.
     #[serde(skip_serializing_if = "Option::is_none")]
     received: Option<i64>,
@@ -251,7 +261,17 @@ struct Verdict<'a> {
 impl<'a> Verdict<'a> {
     /// The verdict of a `graphmind` parse outcome.
     fn from_graphmind(outcome: &'a ParseOutcome) -> Self {
-        let mut v = Verdict { kind: outcome.kind(), message_type: None, received: None, supported: None, reason: None, issues: None };
+        let mut v = Verdict {
+            kind: outcome.kind(),
+            message_type: None,
+            seq: None,
+            ts: None,
+            run_id: None,
+            received: None,
+            supported: None,
+            reason: None,
+            issues: None,
+        };
         match outcome {
             ParseOutcome::Ok(env) | ParseOutcome::UnknownType(env) => {
                 v.message_type = Some(env.message_type());
@@ -260,9 +280,10 @@ impl<'a> Verdict<'a> {
                 v.received = Some(*received);
                 v.supported = Some(*supported);
             }
-            ParseOutcome::Invalid { reason, issues } => {
+            ParseOutcome::Invalid { reason, issues, seq, ts, run_id, message_type } => {
                 v.reason = Some(reason);
                 v.issues = issues.as_deref();
+                (v.seq, v.ts, v.run_id, v.message_type) = (*seq, *ts, run_id.as_deref(), message_type.as_deref());
             }
         }
         v

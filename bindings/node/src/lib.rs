@@ -67,7 +67,7 @@ fn verdict(text: &str) -> String {
         gm::ParseOutcome::VersionMismatch { received, supported } => {
             format!("{{\"kind\":\"version-mismatch\",\"received\":{received},\"supported\":{supported}}}")
         }
-        gm::ParseOutcome::Invalid { reason, issues } => {
+        gm::ParseOutcome::Invalid { reason, issues, seq, ts, run_id, message_type } => {
             let mut out = Vec::with_capacity(128);
             out.extend_from_slice(b"{\"kind\":\"invalid\",\"reason\":");
             push_str(&mut out, &reason);
@@ -84,6 +84,13 @@ fn verdict(text: &str) -> String {
                     out.push(b'}');
                 }
                 out.push(b']');
+            }
+            // Salvage (§2 step 5): the envelope passed, only the payload failed.
+            if let (Some(seq), Some(ts), Some(run_id), Some(ty)) = (seq, ts, run_id, message_type) {
+                out.extend_from_slice(format!(",\"seq\":{seq},\"ts\":{ts},\"runId\":").as_bytes());
+                push_str(&mut out, &run_id);
+                out.extend_from_slice(b",\"type\":");
+                push_str(&mut out, &ty);
             }
             out.push(b'}');
             into_string(out)
@@ -134,6 +141,63 @@ pub fn gm_should_pause(mode: String, breakpoints: Vec<String>, kind: String, nam
         let point = enum_arg(&point, gm::PausePoint::from_wire, gm::PausePoint::VALUES, "point")?;
         let list = breakpoints.iter().enumerate().map(|(i, b)| matcher(b, &format!("breakpoints[{i}]"))).collect::<napi::Result<Vec<_>>>()?;
         Ok(gm::should_pause(mode, &list, kind, &name, point))
+    })
+}
+
+/// Why a gate pauses (§5.12): `"breakpoint"`, `"step"`, or `null`.
+#[napi(js_name = "gmPauseReason")]
+pub fn gm_pause_reason(mode: String, breakpoints: Vec<String>, kind: String, name: String, point: String) -> napi::Result<Option<&'static str>> {
+    guard(|| {
+        let mode = enum_arg(&mode, gm::RunMode::from_wire, gm::RunMode::VALUES, "mode")?;
+        let kind = enum_arg(&kind, gm::NodeKind::from_wire, gm::NodeKind::VALUES, "kind")?;
+        let point = enum_arg(&point, gm::PausePoint::from_wire, gm::PausePoint::VALUES, "point")?;
+        let list = breakpoints.iter().enumerate().map(|(i, b)| matcher(b, &format!("breakpoints[{i}]"))).collect::<napi::Result<Vec<_>>>()?;
+        Ok(gm::pause_reason(mode, &list, kind, &name, point).map(gm::PauseReason::as_str))
+    })
+}
+
+fn hello(text: &str) -> napi::Result<gm::Hello> {
+    from_json::<gm::Hello>(text).map_err(|issues| {
+        let list: Vec<String> = issues.iter().map(|i| if i.path.is_empty() { i.message.clone() } else { format!("{}: {}", i.path, i.message) }).collect();
+        invalid_arg(format!("hello is not a hello payload: {}", list.join("; ")))
+    })
+}
+
+/// Negotiates a `hello` payload (JSON text) for a viewer: JSON text
+/// `{"kind":"accepted","protocol","capabilities","resumeToken"?}` or `{"kind":"refused","reason"}`.
+#[napi(js_name = "gmNegotiateHello")]
+pub fn gm_negotiate_hello(hello_json: String, viewer_capabilities: Vec<String>) -> napi::Result<String> {
+    guard(|| {
+        let h = hello(&hello_json)?;
+        Ok(match gm::negotiate_hello(&h, &viewer_capabilities) {
+            gm::HelloNegotiation::Accepted(a) => {
+                let mut v = serde_json::json!({"kind": "accepted", "protocol": a.protocol, "capabilities": a.capabilities});
+                if let Some(t) = a.resume_token {
+                    v["resumeToken"] = serde_json::Value::String(t);
+                }
+                v.to_string()
+            }
+            gm::HelloNegotiation::Refused(reason) => serde_json::json!({"kind": "refused", "reason": reason}).to_string(),
+        })
+    })
+}
+
+/// The `hello.ack` payload (JSON text) arming an app with the viewer's state (session §5.1).
+#[napi(js_name = "gmHelloAck")]
+pub fn gm_hello_ack(
+    hello_json: String,
+    viewer: String,
+    breakpoints: Vec<String>,
+    mode: String,
+    session_token: Option<String>,
+    hub_capabilities: Option<Vec<String>>,
+) -> napi::Result<String> {
+    guard(|| {
+        let h = hello(&hello_json)?;
+        let mode = enum_arg(&mode, gm::RunMode::from_wire, gm::RunMode::VALUES, "mode")?;
+        let list = breakpoints.iter().enumerate().map(|(i, b)| matcher(b, &format!("breakpoints[{i}]"))).collect::<napi::Result<Vec<_>>>()?;
+        let ack = gm::hello_ack(&h, &viewer, &list, mode, session_token.as_deref(), hub_capabilities.as_deref());
+        Ok(wirecontract::core::to_json(&ack))
     })
 }
 

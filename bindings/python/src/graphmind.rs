@@ -191,7 +191,8 @@ pub struct ParseVersionMismatch {
 }
 
 /// `invalid`: `reason` (fixed per rule) and `issues` (`None` when the frame is not JSON,
-/// too big or too deep).
+/// too big or too deep); salvage: `seq`, `ts`, `run_id` and `type` when the envelope passed
+/// the structure and version checks and only the payload failed, each `None` otherwise.
 #[pyclass(frozen, module = "wirecontract.graphmind", name = "Invalid")]
 pub struct ParseInvalid {
     /// Fixed reason per rule.
@@ -200,6 +201,18 @@ pub struct ParseInvalid {
     /// List of `Issue`, or `None`.
     #[pyo3(get)]
     pub issues: PyObject,
+    /// Salvaged envelope `seq`, or `None`.
+    #[pyo3(get)]
+    pub seq: Option<u64>,
+    /// Salvaged envelope `ts` (epoch ms), or `None`.
+    #[pyo3(get)]
+    pub ts: Option<u64>,
+    /// Salvaged envelope `runId`, or `None`.
+    #[pyo3(get)]
+    pub run_id: Option<String>,
+    /// Salvaged envelope `type`, or `None`.
+    #[pyo3(get, name = "type")]
+    pub message_type: Option<String>,
 }
 
 #[pymethods]
@@ -278,12 +291,12 @@ pub fn outcome_to_py(py: Python<'_>, out: gm::ParseOutcome) -> PyResult<PyObject
         gm::ParseOutcome::Ok(e) => Py::new(py, ParseOk { env: LazyEnvelope::new(e) })?.into_any(),
         gm::ParseOutcome::UnknownType(e) => Py::new(py, ParseUnknownType { env: LazyEnvelope::new(e) })?.into_any(),
         gm::ParseOutcome::VersionMismatch { received, supported } => Py::new(py, ParseVersionMismatch { received, supported })?.into_any(),
-        gm::ParseOutcome::Invalid { reason, issues } => {
+        gm::ParseOutcome::Invalid { reason, issues, seq, ts, run_id, message_type } => {
             let issues = match issues {
                 Some(list) => issues_to_py(py, &list)?,
                 None => py.None(),
             };
-            Py::new(py, ParseInvalid { reason, issues })?.into_any()
+            Py::new(py, ParseInvalid { reason, issues, seq, ts, run_id, message_type })?.into_any()
         }
     })
 }
@@ -345,7 +358,7 @@ pub fn parse_envelope(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<PyOb
         Err(e) => {
             let reason = format!("value is not JSON-representable: {}", e.describe(""));
             let issues = vec![CoreIssue { path: e.path, message: e.message }];
-            return outcome_to_py(py, gm::ParseOutcome::Invalid { reason, issues: Some(issues) });
+            return outcome_to_py(py, gm::ParseOutcome::invalid(reason, Some(issues)));
         }
     };
     let out = guard(|| gm::parse_envelope_json_with(&text, &gm::ParseOptions { max_frame_bytes: usize::MAX, ..Default::default() }))?;
@@ -393,10 +406,11 @@ fn build_error(py: Python<'_>, e: &gm::BuildError) -> PyErr {
 /// create_envelope(type, payload, seq, run_id, ts=None)
 /// --
 ///
-/// Builds an envelope, validating `payload` (a wire-shaped dict with camelCase keys, or a
-/// contract object) against `type`. `ts` defaults to now in epoch ms. Raises `BuildError`
-/// (a `ValueError`) with `.issues` for an invalid payload, an unknown type (use
-/// `create_unknown_envelope`), or `seq`/`ts` beyond 2**53 − 1.
+/// The one builder: any `type` string. A known type's `payload` (a wire-shaped dict with
+/// camelCase keys, or a contract object) is validated against it; any other type is built
+/// with the payload kept opaque (any JSON value). `ts` defaults to now in epoch ms. Raises
+/// `BuildError` (a `ValueError`) with `.issues` for an invalid payload or `seq`/`ts` beyond
+/// 2**53 − 1.
 #[pyfunction]
 #[pyo3(signature = (r#type, payload, seq, run_id, ts=None))]
 pub fn create_envelope(
@@ -417,8 +431,9 @@ pub fn create_envelope(
 /// create_unknown_envelope(type, payload, seq, run_id, ts=None, *, omit_payload=False)
 /// --
 ///
-/// Builds an envelope of a type outside `MESSAGE_TYPES` with an opaque payload (any JSON
-/// value; `omit_payload=True` leaves the key out). Raises `BuildError` for a known type.
+/// Deprecated alias of `create_envelope` (emits `DeprecationWarning`): builds an envelope of
+/// any type with the payload as given (`omit_payload=True` leaves the key out); a known type
+/// is validated and built typed, no longer refused.
 #[pyfunction]
 #[pyo3(signature = (r#type, payload, seq, run_id, ts=None, *, omit_payload=false))]
 pub fn create_unknown_envelope(
@@ -430,6 +445,8 @@ pub fn create_unknown_envelope(
     ts: Option<&Bound<'_, PyAny>>,
     omit_payload: bool,
 ) -> PyResult<Envelope> {
+    let warning = py.get_type::<pyo3::exceptions::PyDeprecationWarning>();
+    PyErr::warn(py, &warning, c"create_unknown_envelope is deprecated: create_envelope takes any type string", 1)?;
     let seq = counter(py, "seq", seq)?;
     let ts = ts.filter(|t| !t.is_none()).map(|t| counter(py, "ts", t)).transpose()?;
     let raw = if omit_payload {
@@ -438,7 +455,8 @@ pub fn create_unknown_envelope(
         let text = py_to_json(payload, NonFinite::Null).map_err(|e| host_build_error(py, &e))?;
         Some(wirecontract::core::RawJson::from_json(&text).map_err(|e| BuildError::new_err(format!("payload: {e}")))?)
     };
-    let env = guard(|| gm::create_unknown_envelope(r#type, raw, seq, run_id, ts))?.map_err(|e| build_error(py, &e))?;
+    let message = gm::Message::Unknown { message_type: r#type.to_owned(), payload: raw };
+    let env = guard(|| gm::create_envelope(message, seq, run_id, ts))?.map_err(|e| build_error(py, &e))?;
     Ok(Envelope { inner: Arc::new(env) })
 }
 
@@ -446,14 +464,27 @@ pub fn create_unknown_envelope(
 /// --
 ///
 /// The frame text, as `JSON.stringify` would write it (compact, spec key order, unknown
-/// fields and opaque values byte for byte). Never fails for an `Envelope`.
+/// fields and opaque values byte for byte). `envelope`: an `Envelope`, or an `Ok` /
+/// `UnknownType` parse result (its envelope). Never fails for those.
 #[pyfunction]
 #[pyo3(signature = (envelope, /))]
 pub fn serialize_envelope<'py>(py: Python<'py>, envelope: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyString>> {
-    let env = envelope
-        .downcast::<Envelope>()
-        .map_err(|_| PyTypeError::new_err("serialize_envelope expects an Envelope (from parse_envelope_json or create_envelope)"))?;
-    envelope_json(py, &env.get().inner)
+    let env = envelope_arg(envelope, "serialize_envelope")?;
+    envelope_json(py, &env)
+}
+
+/// The envelope of an `Envelope`, `Ok` or `UnknownType` argument.
+fn envelope_arg(v: &Bound<'_, PyAny>, what: &str) -> PyResult<Arc<gm::Envelope>> {
+    if let Ok(e) = v.downcast::<Envelope>() {
+        return Ok(e.get().inner.clone());
+    }
+    if let Ok(r) = v.downcast::<ParseOk>() {
+        return Ok(r.get().env.inner.clone());
+    }
+    if let Ok(r) = v.downcast::<ParseUnknownType>() {
+        return Ok(r.get().env.inner.clone());
+    }
+    Err(PyTypeError::new_err(format!("{what} expects an Envelope, Ok or UnknownType (from parse_envelope_json or create_envelope)")))
 }
 
 /// serialize_envelope_bytes(envelope, /)
@@ -464,10 +495,8 @@ pub fn serialize_envelope<'py>(py: Python<'py>, envelope: &Bound<'py, PyAny>) ->
 #[pyfunction]
 #[pyo3(signature = (envelope, /))]
 pub fn serialize_envelope_bytes<'py>(py: Python<'py>, envelope: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
-    let env = envelope
-        .downcast::<Envelope>()
-        .map_err(|_| PyTypeError::new_err("serialize_envelope_bytes expects an Envelope (from parse_envelope_json or create_envelope)"))?;
-    with_serialized(&env.get().inner, |out| Ok(PyBytes::new(py, out)))
+    let env = envelope_arg(envelope, "serialize_envelope_bytes")?;
+    with_serialized(py, &env, |out| Ok(PyBytes::new(py, out)))
 }
 
 thread_local! {
@@ -477,11 +506,11 @@ thread_local! {
 }
 
 /// Runs `f` on the serialized frame, written into the reused buffer.
-fn with_serialized<T>(env: &gm::Envelope, f: impl FnOnce(&[u8]) -> PyResult<T>) -> PyResult<T> {
+fn with_serialized<T>(py: Python<'_>, env: &gm::Envelope, f: impl FnOnce(&[u8]) -> PyResult<T>) -> PyResult<T> {
     OUT.with(|cell| {
         let mut out = cell.borrow_mut();
         out.clear();
-        guard(|| gm::write_envelope(env, &mut out))?;
+        guard(|| gm::write_envelope(env, &mut out))?.map_err(|e| build_error(py, &e))?;
         let r = f(&out);
         if out.capacity() > 1 << 20 {
             *out = Vec::with_capacity(16 * 1024);
@@ -492,7 +521,7 @@ fn with_serialized<T>(env: &gm::Envelope, f: impl FnOnce(&[u8]) -> PyResult<T>) 
 
 /// Serialized frame text as a Python `str`.
 fn envelope_json<'py>(py: Python<'py>, env: &gm::Envelope) -> PyResult<Bound<'py, PyString>> {
-    with_serialized(env, |out| {
+    with_serialized(py, env, |out| {
         // The writer only emits validated UTF-8 and ASCII; SIMD validation is the safe way to
         // say so (std's check runs a byte at a time on non-ASCII text).
         let text = simdutf8::basic::from_utf8(out).map_err(|_| PyValueError::new_err("internal error: serialized frame is not UTF-8"))?;
@@ -573,11 +602,139 @@ pub fn should_pause(py: Python<'_>, mode: &str, breakpoints: &Bound<'_, PyAny>, 
     let mode = enum_from(mode, gm::RunMode::from_wire, gm::RunMode::VALUES, "mode")?;
     let kind = enum_from(kind, gm::NodeKind::from_wire, gm::NodeKind::VALUES, "kind")?;
     let point = enum_from(point, gm::PausePoint::from_wire, gm::PausePoint::VALUES, "point")?;
+    let list = matchers_from(py, breakpoints)?;
+    Ok(gm::should_pause(mode, &list, kind, name, point))
+}
+
+/// pause_reason(mode, breakpoints, kind, name, point, /)
+/// --
+///
+/// Why a gate pauses (§5.12): `'breakpoint'` when a matcher in `breakpoints` matches (checked
+/// first), `'step'` in step mode at a `before` or `error` point, else `None`. Same arguments
+/// as `should_pause`, which is `pause_reason(...) is not None`.
+#[pyfunction]
+#[pyo3(signature = (mode, breakpoints, kind, name, point, /))]
+pub fn pause_reason(py: Python<'_>, mode: &str, breakpoints: &Bound<'_, PyAny>, kind: &str, name: &str, point: &str) -> PyResult<Option<&'static str>> {
+    let mode = enum_from(mode, gm::RunMode::from_wire, gm::RunMode::VALUES, "mode")?;
+    let kind = enum_from(kind, gm::NodeKind::from_wire, gm::NodeKind::VALUES, "kind")?;
+    let point = enum_from(point, gm::PausePoint::from_wire, gm::PausePoint::VALUES, "point")?;
+    let list = matchers_from(py, breakpoints)?;
+    Ok(gm::pause_reason(mode, &list, kind, name, point).map(gm::PauseReason::as_str))
+}
+
+fn matchers_from(py: Python<'_>, breakpoints: &Bound<'_, PyAny>) -> PyResult<Vec<gm::BreakpointMatcher>> {
     let mut list = Vec::new();
     for (i, item) in breakpoints.try_iter()?.enumerate() {
         list.push(matcher_from(py, &item?, &format!("breakpoints[{i}]"))?);
     }
-    Ok(gm::should_pause(mode, &list, kind, name, point))
+    Ok(list)
+}
+
+/// A `hello` payload from a dict (wire-shaped) or a `Hello` object; `ValueError` naming the
+/// rule otherwise.
+fn hello_from(value: &Bound<'_, PyAny>) -> PyResult<gm::Hello> {
+    let text = py_to_json(value, NonFinite::Null)?;
+    from_json::<gm::Hello>(&text).map_err(|issues| {
+        let list: Vec<String> = issues.iter().map(|i| if i.path.is_empty() { i.message.clone() } else { format!("{}: {}", i.path, i.message) }).collect();
+        PyValueError::new_err(format!("hello is not a Hello payload: {}", list.join("; ")))
+    })
+}
+
+/// `negotiate_hello` accepted the app: `protocol` (1), `capabilities` (the app's that the
+/// viewer also implements, in the app's order) and `resume_token` (the hello's token when it
+/// may be reused as `sessionToken`, else `None`).
+#[pyclass(frozen, module = "wirecontract.graphmind", name = "Accepted")]
+pub struct HelloAccepted {
+    /// The protocol both speak (1).
+    #[pyo3(get)]
+    pub protocol: i64,
+    /// The capabilities both implement.
+    #[pyo3(get)]
+    pub capabilities: Vec<String>,
+    /// The reusable resume token, or `None` (mint a new session token).
+    #[pyo3(get)]
+    pub resume_token: Option<String>,
+}
+
+#[pymethods]
+impl HelloAccepted {
+    #[classattr]
+    fn __match_args__() -> (&'static str, &'static str, &'static str) {
+        ("protocol", "capabilities", "resume_token")
+    }
+    fn __repr__(&self) -> String {
+        format!("Accepted(protocol={}, capabilities={:?}, resume_token={:?})", self.protocol, self.capabilities, self.resume_token)
+    }
+}
+
+/// `negotiate_hello` refused the app: `reason` names the protocol it speaks. Close the
+/// connection (1002) instead of answering.
+#[pyclass(frozen, module = "wirecontract.graphmind", name = "Refused")]
+pub struct HelloRefused {
+    /// Why.
+    #[pyo3(get)]
+    pub reason: String,
+}
+
+#[pymethods]
+impl HelloRefused {
+    #[classattr]
+    fn __match_args__() -> (&'static str,) {
+        ("reason",)
+    }
+    fn __repr__(&self) -> String {
+        format!("Refused(reason={:?})", self.reason)
+    }
+}
+
+/// negotiate_hello(hello, /, viewer_capabilities=KNOWN_CAPABILITIES)
+/// --
+///
+/// Negotiates an app's `hello` payload (a dict or `Hello` object) for a viewer (§1
+/// Handshake): `Refused(reason)` when `versions.protocol` is not 1, else
+/// `Accepted(protocol, capabilities, resume_token)` with the capabilities both implement.
+#[pyfunction]
+#[pyo3(signature = (hello, /, viewer_capabilities=None))]
+pub fn negotiate_hello(py: Python<'_>, hello: &Bound<'_, PyAny>, viewer_capabilities: Option<Vec<String>>) -> PyResult<PyObject> {
+    let hello = hello_from(hello)?;
+    let caps = viewer_capabilities.unwrap_or_else(|| gm::KNOWN_CAPABILITIES.iter().map(|c| (*c).to_owned()).collect());
+    Ok(match gm::negotiate_hello(&hello, &caps) {
+        gm::HelloNegotiation::Accepted(a) => {
+            Py::new(py, HelloAccepted { protocol: a.protocol, capabilities: a.capabilities, resume_token: a.resume_token })?.into_any()
+        }
+        gm::HelloNegotiation::Refused(reason) => Py::new(py, HelloRefused { reason })?.into_any(),
+    })
+}
+
+/// hello_ack(hello, /, *, viewer, breakpoints, mode, seq, session_token=None, hub_capabilities=None, ts=None)
+/// --
+///
+/// The `hello.ack` envelope (`runId "*"`) that arms an app with the viewer's desired state
+/// (graphmind-session §5.1): `versions {protocol: 1, viewer}`, the app's capabilities
+/// echoed, `breakpoints` (dicts or `BreakpointMatcher`s; equal ones kept once) and `mode`,
+/// `session_token`, `hub_capabilities`. `seq` is the connection's next viewer seq.
+#[pyfunction]
+#[pyo3(signature = (hello, /, *, viewer, breakpoints, mode, seq, session_token=None, hub_capabilities=None, ts=None))]
+#[allow(clippy::too_many_arguments)]
+pub fn hello_ack(
+    py: Python<'_>,
+    hello: &Bound<'_, PyAny>,
+    viewer: &str,
+    breakpoints: &Bound<'_, PyAny>,
+    mode: &str,
+    seq: &Bound<'_, PyAny>,
+    session_token: Option<&str>,
+    hub_capabilities: Option<Vec<String>>,
+    ts: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Envelope> {
+    let hello = hello_from(hello)?;
+    let list = matchers_from(py, breakpoints)?;
+    let mode = enum_from(mode, gm::RunMode::from_wire, gm::RunMode::VALUES, "mode")?;
+    let seq = counter(py, "seq", seq)?;
+    let ts = ts.filter(|t| !t.is_none()).map(|t| counter(py, "ts", t)).transpose()?;
+    let ack = gm::hello_ack(&hello, viewer, &list, mode, session_token, hub_capabilities.as_deref());
+    let env = guard(|| gm::create_envelope(ack, seq, gm::WILDCARD_RUN_ID, ts))?.map_err(|e| build_error(py, &e))?;
+    Ok(Envelope { inner: Arc::new(env) })
 }
 
 /// breakpoint_matcher(value, /)
@@ -611,6 +768,11 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(create_envelope, m)?)?;
     m.add_function(wrap_pyfunction!(create_unknown_envelope, m)?)?;
     m.add_function(wrap_pyfunction!(serialize_envelope, m)?)?;
+    m.add_function(wrap_pyfunction!(pause_reason, m)?)?;
+    m.add_function(wrap_pyfunction!(negotiate_hello, m)?)?;
+    m.add_function(wrap_pyfunction!(hello_ack, m)?)?;
+    m.add_class::<HelloAccepted>()?;
+    m.add_class::<HelloRefused>()?;
     m.add_function(wrap_pyfunction!(serialize_envelope_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(export_json_schema, m)?)?;
     m.add_function(wrap_pyfunction!(export_json_schema_string, m)?)?;

@@ -60,6 +60,16 @@ pub enum ParseResult {
         reason: String,
         /// Every issue found, or none for syntax/size/depth failures.
         issues: Option<Vec<Issue>>,
+        /// Salvage: the envelope's `seq` when the frame passed the structure and version
+        /// checks and only its payload failed; `null`/`nil` otherwise (as `ts`, `runId`,
+        /// `messageType`).
+        seq: Option<u64>,
+        /// Salvage: the envelope's `ts` (epoch ms), or `null`/`nil`.
+        ts: Option<u64>,
+        /// Salvage: the envelope's `runId`, or `null`/`nil`.
+        run_id: Option<String>,
+        /// Salvage: the envelope's `type`, or `null`/`nil`.
+        message_type: Option<String>,
     },
 }
 
@@ -97,13 +107,15 @@ fn outcome_to_host(o: gm::ParseOutcome) -> ParseResult {
         gm::ParseOutcome::Ok(e) => ParseResult::Ok { envelope: envelope_to_host(&e) },
         gm::ParseOutcome::UnknownType(e) => ParseResult::UnknownType { envelope: envelope_to_host(&e) },
         gm::ParseOutcome::VersionMismatch { received, supported } => ParseResult::VersionMismatch { received, supported },
-        gm::ParseOutcome::Invalid { reason, issues } => ParseResult::Invalid { reason, issues: issues.map(|v| v.into_iter().map(Issue::from).collect()) },
+        gm::ParseOutcome::Invalid { reason, issues, seq, ts, run_id, message_type } => {
+            ParseResult::Invalid { reason, issues: issues.map(|v| v.into_iter().map(Issue::from).collect()), seq, ts, run_id, message_type }
+        }
     }
 }
 
 /// Runs a parse; a panic (a bug) becomes an `Invalid` verdict instead of crossing FFI.
 fn parse_guarded(f: impl FnOnce() -> gm::ParseOutcome) -> ParseResult {
-    catch_unwind(AssertUnwindSafe(|| outcome_to_host(f()))).unwrap_or_else(|p| ParseResult::Invalid { reason: panic_text(&*p), issues: None })
+    catch_unwind(AssertUnwindSafe(|| outcome_to_host(f()))).unwrap_or_else(|p| invalid(panic_text(&*p), None))
 }
 
 /// Parses one text frame (spec §2 decision order). Never throws.
@@ -140,12 +152,14 @@ pub fn parse_envelopes_json_bytes(frames: Vec<Vec<u8>>, options: Option<ParseOpt
 pub fn parse_envelope(value: JsonValue) -> ParseResult {
     match crate::encode_json(value) {
         Ok(text) => parse_envelope_json(text.0, Some(ParseOptions { max_frame_bytes: Some(u64::MAX), max_depth: None })),
-        Err(e) => ParseResult::Invalid { reason: format!("value is not JSON-representable: {e}"), issues: Some(Vec::new()) },
+        Err(e) => invalid(format!("value is not JSON-representable: {e}"), Some(Vec::new())),
     }
 }
 
-/// Wire keys of the envelope itself (never in `extraJson`).
-const ENVELOPE_KEYS: &[&str] = &["gm", "seq", "ts", "runId", "type", "payload"];
+/// An `Invalid` with nothing salvaged.
+fn invalid(reason: String, issues: Option<Vec<Issue>>) -> ParseResult {
+    ParseResult::Invalid { reason, issues, seq: None, ts: None, run_id: None, message_type: None }
+}
 
 fn build_error(reason: impl Into<String>, issues: Issues) -> ContractError {
     ContractError::Build { reason: reason.into(), issues: issues.into_iter().map(Issue::from).collect() }
@@ -155,21 +169,9 @@ fn from_build_error(e: gm::BuildError) -> ContractError {
     build_error(e.reason, e.issues)
 }
 
-fn unknown_type_refused(message_type: &str) -> ContractError {
-    build_error(
-        format!("unknown message type \"{message_type}\" (use createUnknownEnvelope to send one on purpose)"),
-        vec![wirecontract::core::Issue { path: "type".into(), message: format!("expected one of the {} known message types", gm::MESSAGE_TYPES.len()) }],
-    )
-}
-
 /// Host envelope → contract envelope, checking every rule the host types cannot express.
 pub(crate) fn envelope_from_host(h: &Envelope) -> Result<gm::Envelope, ContractError> {
     let mut issues = Issues::new();
-    let seq = <u64 as Convert>::from_host(&h.seq, &mut issues, "seq");
-    let ts = <u64 as Convert>::from_host(&h.ts, &mut issues, "ts");
-    if h.run_id.contains('\0') {
-        issues.push(wirecontract::core::Issue { path: "runId".into(), message: "runId must not contain U+0000".into() });
-    }
     let wire_type = h.message.wire_type();
     if h.message_type != wire_type {
         issues.push(wirecontract::core::Issue {
@@ -177,16 +179,33 @@ pub(crate) fn envelope_from_host(h: &Envelope) -> Result<gm::Envelope, ContractE
             message: format!("messageType \"{}\" does not match the message (\"{wire_type}\")", h.message_type),
         });
     }
-    if let Message::Unknown { message_type, .. } = &h.message {
-        if gm::payload_type_name(message_type).is_some() {
-            issues
-                .push(wirecontract::core::Issue { path: "type".into(), message: format!("\"{message_type}\" is a known type: use its typed Message variant") });
-        }
-    }
     let message = <gm::Message as Convert>::from_host(&h.message, &mut issues, "payload");
-    let extra = extras_from_host(&h.extra_json, ENVELOPE_KEYS, &mut issues, "");
-    match (seq, ts, message, extra) {
-        (Some(seq), Some(ts), Some(message), Some(extra)) if issues.is_empty() => Ok(gm::Envelope { seq, ts, run_id: h.run_id.clone(), message, extra }),
+    let extra = extras_from_host(&h.extra_json, gm::ENVELOPE_KEYS, &mut issues, "");
+    // Counters, runId and a Message.Unknown named like a known type: the contract's rules.
+    let env = match (message, extra) {
+        (Some(message), Some(extra)) => {
+            let env = gm::Envelope { seq: h.seq, ts: h.ts, run_id: h.run_id.clone(), message, extra };
+            if let Err(e) = gm::check_envelope(&env) {
+                issues.extend(e.issues);
+            }
+            Some(env)
+        }
+        _ => {
+            let counters = gm::Envelope {
+                seq: h.seq,
+                ts: h.ts,
+                run_id: h.run_id.clone(),
+                message: gm::Message::Unknown { message_type: String::new(), payload: None },
+                extra: gm::Extras::new(),
+            };
+            if let Err(e) = gm::check_envelope(&counters) {
+                issues.extend(e.issues);
+            }
+            None
+        }
+    };
+    match env {
+        Some(env) if issues.is_empty() => Ok(env),
         _ => {
             let only_payload = issues.iter().all(|i| i.path.starts_with("payload"));
             let reason = if only_payload { format!("invalid payload for message type \"{wire_type}\"") } else { "invalid envelope fields".to_owned() };
@@ -197,14 +216,12 @@ pub(crate) fn envelope_from_host(h: &Envelope) -> Result<gm::Envelope, ContractE
 
 /// Builds an envelope from a typed message (spec §5.13): `gm` is 1, `ts` defaults to now
 /// (epoch ms). Throws `ContractError.Build` naming path and rule when a counter exceeds
-/// 2^53 − 1, a field breaks a rule the host type cannot express, or the message is
-/// `Message.Unknown` (use `createUnknownEnvelope` for that on purpose).
+/// 2^53 − 1, a field breaks a rule the host type cannot express, or the message is a
+/// `Message.Unknown` named like a known type whose payload is not valid for it. The one
+/// builder: `Message.Unknown` of any other type is built with its payload opaque.
 #[uniffi::export(default(ts = None))]
 pub fn create_envelope(message: Message, seq: u64, run_id: String, ts: Option<u64>) -> Result<Envelope, ContractError> {
     guard(|| {
-        if let Message::Unknown { message_type, .. } = &message {
-            return Err(unknown_type_refused(message_type));
-        }
         let mut issues = Issues::new();
         let seq_ok = <u64 as Convert>::from_host(&seq, &mut issues, "seq");
         if let Some(ts) = ts {
@@ -221,15 +238,16 @@ pub fn create_envelope(message: Message, seq: u64, run_id: String, ts: Option<u6
     })
 }
 
-/// Builds an envelope from a type string and a payload given as JSON text, validating the
-/// payload against the type (spec §5.13); the counterpart of Python's dict form.
+/// The one builder from a type string and a payload given as JSON text (spec §5.13): a known
+/// type's payload is validated against it, any other type is built with the payload opaque.
 #[uniffi::export(default(ts = None))]
 pub fn create_envelope_json(message_type: String, payload_json: JsonText, seq: u64, run_id: String, ts: Option<u64>) -> Result<Envelope, ContractError> {
     guard(|| gm::create_envelope_json(&message_type, payload_json.as_str(), seq, &run_id, ts).map(|e| envelope_to_host(&e)).map_err(from_build_error))
 }
 
-/// Builds an envelope of a type outside the known ones with an opaque payload (`null`/`nil`
-/// omits the `payload` key): the explicit raw constructor of spec §5.13.
+/// **Deprecated** alias of the one builder (`createEnvelopeJson`, or `createEnvelope` with
+/// `Message.Unknown`): any type with an opaque payload (`null`/`nil` omits the `payload`
+/// key); a known type is validated and built typed, no longer refused.
 #[uniffi::export(default(ts = None))]
 pub fn create_unknown_envelope(
     message_type: String,
@@ -242,7 +260,8 @@ pub fn create_unknown_envelope(
         let mut issues = Issues::new();
         let payload = <Option<wirecontract::core::RawJson> as Convert>::from_host(&payload_json, &mut issues, "payload");
         let Some(payload) = payload else { return Err(build_error("payload is not valid JSON", issues)) };
-        gm::create_unknown_envelope(&message_type, payload, seq, &run_id, ts).map(|e| envelope_to_host(&e)).map_err(from_build_error)
+        let message = gm::Message::Unknown { message_type, payload };
+        gm::create_envelope(message, seq, &run_id, ts).map(|e| envelope_to_host(&e)).map_err(from_build_error)
     })
 }
 
@@ -252,7 +271,7 @@ pub fn create_unknown_envelope(
 /// `extraJson`, a `messageType` that disagrees with `message`).
 #[uniffi::export]
 pub fn serialize_envelope(envelope: Envelope) -> Result<String, ContractError> {
-    guard(|| envelope_from_host(&envelope).map(|e| gm::serialize_envelope(&e)))
+    guard(|| envelope_from_host(&envelope).and_then(|e| gm::serialize_envelope(&e).map_err(from_build_error)))
 }
 
 /// The draft 2020-12 JSON Schema of the envelope, pretty-printed with a trailing newline (the
@@ -434,7 +453,7 @@ mod tests {
             let host = envelope_to_host(env);
             let back = envelope_from_host(&host).unwrap_or_else(|e| panic!("{e:?} for {frame:.200}"));
             assert_eq!(&back, env);
-            assert_eq!(serialize_envelope(host).unwrap(), gm::serialize_envelope(env));
+            assert_eq!(serialize_envelope(host).unwrap(), gm::serialize_envelope(env).unwrap());
         }
     }
 

@@ -14,6 +14,7 @@
 //! }
 //! ```
 
+mod handshake;
 mod schema;
 pub mod session;
 pub mod shrink;
@@ -21,6 +22,7 @@ mod types;
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+pub use handshake::{hello_ack, negotiate_hello, reusable_resume_token, HelloAccepted, HelloNegotiation, MAX_RESUME_TOKEN_LEN};
 pub use schema::{export_json_schema, export_json_schema_string, SCHEMA_ID};
 pub use shrink::{shrink_payload, shrink_payload_json, Shrunk, DEFAULT_MAX_PAYLOAD_BYTES};
 pub use types::*;
@@ -180,7 +182,7 @@ fn parse_any(frame: &str) -> crate::registry::AnyOutcome {
         }
         ParseOutcome::UnknownType(env) => AnyOutcome::Other { kind: "unknown-type", message: Some(env.message_type().to_owned()) },
         ParseOutcome::VersionMismatch { .. } => AnyOutcome::Other { kind: "version-mismatch", message: None },
-        ParseOutcome::Invalid { reason, issues } => AnyOutcome::Invalid { reason, issues: issues.unwrap_or_default() },
+        ParseOutcome::Invalid { reason, issues, .. } => AnyOutcome::Invalid { reason, issues: issues.unwrap_or_default() },
     }
 }
 
@@ -241,12 +243,22 @@ pub enum ParseOutcome {
         /// [`PROTOCOL_VERSION`].
         supported: i64,
     },
-    /// Anything else.
+    /// Anything else. The verdict does not depend on the salvaged fields.
     Invalid {
         /// One of the fixed reasons of §5.2.
         reason: String,
         /// Every issue found; `None` when the frame is not JSON, too big or too deep.
         issues: Option<Vec<Issue>>,
+        /// Salvage (§2 step 5): the envelope's `seq` when the frame passed the structure
+        /// (stage 1) and version checks and only its payload failed; `None` otherwise.
+        seq: Option<u64>,
+        /// Salvage: the envelope's `ts` (epoch milliseconds), under the same condition as `seq`.
+        ts: Option<u64>,
+        /// Salvage: the envelope's `runId`, under the same condition as `seq`.
+        run_id: Option<String>,
+        /// Salvage: the envelope's `type` (a known type whose payload failed), under the same
+        /// condition as `seq`.
+        message_type: Option<String>,
     },
 }
 
@@ -259,6 +271,12 @@ impl ParseOutcome {
             ParseOutcome::VersionMismatch { .. } => "version-mismatch",
             ParseOutcome::Invalid { .. } => "invalid",
         }
+    }
+
+    /// An `invalid` outcome with nothing salvaged (the frame is not JSON, not an envelope,
+    /// too big or too deep).
+    pub fn invalid(reason: impl Into<String>, issues: Option<Vec<Issue>>) -> Self {
+        ParseOutcome::Invalid { reason: reason.into(), issues, seq: None, ts: None, run_id: None, message_type: None }
     }
 
     /// The envelope of an `ok` or `unknown-type` outcome.
@@ -286,7 +304,7 @@ impl Default for ParseOptions {
 }
 
 fn invalid(reason: impl Into<String>, issues: Option<Vec<Issue>>) -> ParseOutcome {
-    ParseOutcome::Invalid { reason: reason.into(), issues }
+    ParseOutcome::invalid(reason, issues)
 }
 
 /// Parses one text frame with the default limits (§2 decision order, §5).
@@ -404,7 +422,14 @@ fn parse_validated(root: Val<'_>) -> ParseOutcome {
             let env = Envelope { seq, ts, run_id, message: Message::Unknown { message_type: ty, payload }, extra };
             ParseOutcome::UnknownType(env)
         }
-        Some(None) => invalid(format!("invalid payload for message type \"{ty}\""), Some(ctx.issues)),
+        Some(None) => ParseOutcome::Invalid {
+            reason: format!("invalid payload for message type \"{ty}\""),
+            issues: Some(ctx.issues),
+            seq: Some(seq),
+            ts: Some(ts),
+            run_id: Some(run_id),
+            message_type: Some(ty),
+        },
         Some(Some(message)) => ParseOutcome::Ok(Envelope { seq, ts, run_id, message, extra }),
     }
 }
@@ -554,72 +579,170 @@ fn check_counters(seq: u64, ts: u64, run_id: &str) -> Vec<Issue> {
     issues
 }
 
-/// Builds an envelope from a typed message (valid by construction) (§5.13): `gm` is 1, `ts`
-/// defaults to now (epoch ms).
+/// Builds an envelope (§5.13): `gm` is 1, `ts` defaults to now (epoch ms), no unknown
+/// envelope members. A typed message is valid by construction; a [`Message::Unknown`] whose
+/// type is one of [`MESSAGE_TYPES`] is read typed (its payload must be valid for that type),
+/// so the envelope always says what the parser would say of its frame.
 ///
 /// # Errors
-/// [`BuildError`] when `seq`/`ts` exceed `2^53 − 1` or `run_id` contains U+0000: such a frame
-/// would not parse.
+/// [`BuildError`] when `seq`/`ts` exceed `2^53 − 1`, `run_id` contains U+0000, or a known
+/// type's payload is absent or invalid: such a frame would not parse `ok`.
 pub fn create_envelope(message: impl Into<Message>, seq: u64, run_id: &str, ts: Option<u64>) -> Result<Envelope, BuildError> {
     let ts = ts.unwrap_or_else(now_ms);
     let issues = check_counters(seq, ts, run_id);
     if !issues.is_empty() {
         return Err(BuildError { reason: "envelope fields out of range".into(), issues });
     }
-    Ok(Envelope { seq, ts, run_id: run_id.to_owned(), message: message.into(), extra: Extras::new() })
+    let message = match message.into() {
+        Message::Unknown { message_type, payload } if payload_type_name(&message_type).is_some() => {
+            let Some(payload) = payload else {
+                return Err(BuildError {
+                    reason: format!("invalid payload for message type \"{message_type}\""),
+                    issues: vec![Issue { path: "payload".into(), message: "expected object, received undefined (the field is required)".into() }],
+                });
+            };
+            read_known_payload(&message_type, payload.as_str())?
+        }
+        m => m,
+    };
+    Ok(Envelope { seq, ts, run_id: run_id.to_owned(), message, extra: Extras::new() })
 }
 
-/// Builds an envelope from a type string and a payload given as JSON text, validating the
-/// payload against the type (§5.13). An unknown type is refused: use
-/// [`create_unknown_envelope`] for that on purpose.
-///
-/// # Errors
-/// [`BuildError`] naming the path and rule of every problem.
-pub fn create_envelope_json(message_type: &str, payload_json: &str, seq: u64, run_id: &str, ts: Option<u64>) -> Result<Envelope, BuildError> {
-    if payload_type_name(message_type).is_none() {
-        return Err(BuildError {
-            reason: format!("unknown message type \"{message_type}\" (use create_unknown_envelope to send one on purpose)"),
-            issues: vec![Issue { path: "type".into(), message: format!("expected one of the {} known message types", MESSAGE_TYPES.len()) }],
-        });
-    }
-    if let Err(e) = json::validate(payload_json, DEFAULT_MAX_DEPTH) {
-        return Err(BuildError { reason: format!("payload is not valid JSON: {e}"), issues: vec![] });
-    }
+fn read_known_payload(message_type: &str, payload_json: &str) -> Result<Message, BuildError> {
     let mut ctx = Ctx::new();
     let root = Path::Root;
     let path = Path::Key(&root, "payload");
     match Message::read_payload(&mut ctx, message_type, Some(Val::root(payload_json)), &path) {
-        Some(Some(message)) => create_envelope(message, seq, run_id, ts),
+        Some(Some(message)) => Ok(message),
         _ => Err(BuildError { reason: format!("invalid payload for message type \"{message_type}\""), issues: ctx.issues }),
     }
 }
 
-/// Builds an envelope of a type outside [`MESSAGE_TYPES`] with an opaque payload (`None`
-/// omits the key): the explicit raw constructor of §5.13.
+/// The one builder from a type string and a payload given as JSON text (§5.13): any type
+/// string. A known type's payload is validated against it and built typed; any other type is
+/// built as [`Message::Unknown`] with the payload kept opaque, byte for byte (what a newer
+/// peer's type needs).
 ///
 /// # Errors
-/// [`BuildError`] when the type is a known one (build it typed instead) or counters are out
-/// of range.
+/// [`BuildError`] naming the path and rule of every problem: the payload is not JSON, a known
+/// type's payload is invalid, or the counters are out of range (see [`create_envelope`]).
+pub fn create_envelope_json(message_type: &str, payload_json: &str, seq: u64, run_id: &str, ts: Option<u64>) -> Result<Envelope, BuildError> {
+    let raw = RawJson::from_json(payload_json).map_err(|e| BuildError { reason: format!("payload is not valid JSON: {e}"), issues: vec![] })?;
+    create_envelope(Message::Unknown { message_type: message_type.to_owned(), payload: Some(raw) }, seq, run_id, ts)
+}
+
+/// Deprecated alias of the one builder: builds an envelope of any type from an opaque
+/// payload (`None` omits the key). A known type is validated and built typed, exactly as
+/// [`create_envelope`] does with a [`Message::Unknown`]; it is no longer refused.
+///
+/// # Errors
+/// As [`create_envelope`].
+#[deprecated(note = "create_envelope_json (or create_envelope with Message::Unknown) takes any type string")]
 pub fn create_unknown_envelope(message_type: &str, payload: Option<RawJson>, seq: u64, run_id: &str, ts: Option<u64>) -> Result<Envelope, BuildError> {
-    if payload_type_name(message_type).is_some() {
-        return Err(BuildError { reason: format!("\"{message_type}\" is a known type: build it with create_envelope"), issues: vec![] });
-    }
     create_envelope(Message::Unknown { message_type: message_type.to_owned(), payload }, seq, run_id, ts)
+}
+
+/// Checks an envelope against every rule a frame must meet that Rust types do not already
+/// enforce, without writing it: `seq`/`ts` within `0 ≤ x ≤ 2^53 − 1`, no U+0000 in
+/// `run_id` (§2 stage 1), a [`Message::Unknown`] not named like a known type, and every
+/// integer field of a typed payload within the JS safe range (`|x| ≤ 2^53 − 1`, unsigned
+/// ones `≥ 0`). Bindings converting host values call this instead of restating the rules.
+/// [`serialize_envelope`] adds the one rule left, the nesting depth of the written frame.
+///
+/// # Errors
+/// [`BuildError`] with one issue per broken rule (paths from the frame root: `seq`, `ts`,
+/// `runId`, `type`, `payload.…`).
+pub fn check_envelope(envelope: &Envelope) -> Result<(), BuildError> {
+    let mut issues = check_counters(envelope.seq, envelope.ts, &envelope.run_id);
+    match &envelope.message {
+        Message::Unknown { message_type, .. } if payload_type_name(message_type).is_some() => {
+            issues.push(Issue {
+                path: "type".into(),
+                message: format!("\"{message_type}\" is a known type: its message must be typed (create_envelope reads it)"),
+            });
+        }
+        m => {
+            if let Some(p) = m.payload() {
+                check_object(p, "payload", &mut issues);
+            }
+        }
+    }
+    if issues.is_empty() {
+        Ok(())
+    } else {
+        Err(BuildError { reason: "envelope fields out of range".into(), issues })
+    }
+}
+
+fn check_object(obj: &dyn crate::core::Reflect, path: &str, issues: &mut Vec<Issue>) {
+    for f in obj.fields() {
+        if let Some(v) = obj.get(f.wire) {
+            check_field(&v, &format!("{path}.{}", f.wire), issues);
+        }
+    }
+}
+
+fn check_field(v: &crate::core::FieldRef<'_>, path: &str, issues: &mut Vec<Issue>) {
+    use crate::core::FieldRef;
+    let max = json::MAX_SAFE_INTEGER;
+    match v {
+        FieldRef::UInt(x) if *x > max => issues.push(Issue { path: path.into(), message: format!("too big: expected integer to be <= {max}, received {x}") }),
+        FieldRef::Int(x) if x.unsigned_abs() > max => {
+            issues.push(Issue { path: path.into(), message: format!("out of range: expected integer between -{max} and {max}, received {x}") });
+        }
+        FieldRef::Number(x) if !x.is_finite() => issues.push(Issue { path: path.into(), message: format!("expected a finite number, received {x}") }),
+        FieldRef::Object(o) => check_object(*o, path, issues),
+        FieldRef::List(items) => {
+            for (i, item) in items.iter().enumerate() {
+                check_field(item, &format!("{path}.{i}"), issues);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Writes an envelope as `JSON.stringify` would (§5.14): compact, keys
 /// `gm, seq, ts, runId, type, payload` then unknown envelope members; known payload fields in
 /// spec order, then unknown ones in their original order; opaque values byte for byte.
-/// Never fails.
-pub fn serialize_envelope(envelope: &Envelope) -> String {
+///
+/// **Checked** (issue 12): [`Envelope`]'s fields are public, so it can hold what no frame may
+/// carry (`seq = u64::MAX`, U+0000 in `run_id`, a payload integer beyond the safe range, a
+/// [`Message::Unknown`] named like a known type). Such an envelope is refused rather than
+/// written: whatever this returns parses with [`parse_envelope_json`] (the frame size cap
+/// aside, which is the receiver's setting) to the same envelope, `ok` for a typed message and
+/// `unknown-type` for [`Message::Unknown`] (a property test holds this).
+///
+/// # Errors
+/// [`BuildError`]: the rules of [`check_envelope`] with their paths, or the written frame
+/// nests deeper than [`DEFAULT_MAX_DEPTH`].
+pub fn serialize_envelope(envelope: &Envelope) -> Result<String, BuildError> {
     let mut out = Vec::with_capacity(128);
-    write_envelope(envelope, &mut out);
+    write_envelope(envelope, &mut out)?;
     // Every byte written is either copied from validated UTF-8 or ASCII.
-    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    Ok(String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()))
 }
 
-/// [`serialize_envelope`] into a caller's buffer (appends).
-pub fn write_envelope(envelope: &Envelope, out: &mut Vec<u8>) {
+/// [`serialize_envelope`] into a caller's buffer (appends; on error `out` is left as it was).
+///
+/// # Errors
+/// As [`serialize_envelope`].
+pub fn write_envelope(envelope: &Envelope, out: &mut Vec<u8>) -> Result<(), BuildError> {
+    check_envelope(envelope)?;
+    let mark = out.len();
+    write_envelope_unchecked(envelope, out);
+    // Opaque values are valid JSON each, but nested inside the payload they may exceed the
+    // reader's depth cap; one validating pass (no allocation per member) says so.
+    let written = std::str::from_utf8(&out[mark..]).unwrap_or("");
+    if let Err(e) = json::validate(written, DEFAULT_MAX_DEPTH) {
+        out.truncate(mark);
+        return Err(BuildError { reason: format!("the envelope would not parse: {e}"), issues: vec![] });
+    }
+    Ok(())
+}
+
+/// The writer without the check, for frames whose every field this crate controls (the
+/// session runtime's own frames).
+pub(crate) fn write_envelope_unchecked(envelope: &Envelope, out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"gm\":1,\"seq\":");
     envelope.seq.write(out);
     out.extend_from_slice(b",\"ts\":");
@@ -634,9 +757,20 @@ pub fn write_envelope(envelope: &Envelope, out: &mut Vec<u8>) {
         out.truncate(mark);
     }
     let mut first = false;
-    envelope.extra.write_members_except(out, &mut first, &["gm", "seq", "ts", "runId", "type", "payload"]);
+    envelope.extra.write_members_except(out, &mut first, ENVELOPE_KEYS);
     out.push(b'}');
 }
+
+/// [`write_envelope_unchecked`] as a `String`.
+pub(crate) fn serialize_envelope_unchecked(envelope: &Envelope) -> String {
+    let mut out = Vec::with_capacity(128);
+    write_envelope_unchecked(envelope, &mut out);
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// The envelope's own member names, in wire order (§2): an unknown envelope member never
+/// has one of these names.
+pub const ENVELOPE_KEYS: &[&str] = &["gm", "seq", "ts", "runId", "type", "payload"];
 
 impl BreakpointMatcher {
     /// A matcher with the given fields and no unknown members.
@@ -663,9 +797,24 @@ impl BreakpointMatcher {
 }
 
 /// Whether a gate pauses: in step mode at every `before` and `error` point, otherwise when any
-/// breakpoint matches (§5.12).
+/// breakpoint matches (§5.12). The same decision as [`pause_reason`]`(…).is_some()`.
 pub fn should_pause(mode: RunMode, breakpoints: &[BreakpointMatcher], kind: NodeKind, name: &str, point: PausePoint) -> bool {
-    (mode == RunMode::Step && matches!(point, PausePoint::Before | PausePoint::Error)) || breakpoints.iter().any(|m| m.matches(kind, name, point))
+    pause_reason(mode, breakpoints, kind, name, point).is_some()
+}
+
+/// Why a gate pauses, or `None` when it does not (§5.12): [`PauseReason::Breakpoint`] when
+/// any matcher matches (checked first: the more specific reason), else
+/// [`PauseReason::Step`] in step mode at a `before` or `error` point. Only those two
+/// reasons come from matching; `error` and `loop` in `exec.paused.reason` are the app's
+/// precedence on top (graphmind-session §3.1).
+pub fn pause_reason(mode: RunMode, breakpoints: &[BreakpointMatcher], kind: NodeKind, name: &str, point: PausePoint) -> Option<PauseReason> {
+    if breakpoints.iter().any(|m| m.matches(kind, name, point)) {
+        Some(PauseReason::Breakpoint)
+    } else if mode == RunMode::Step && matches!(point, PausePoint::Before | PausePoint::Error) {
+        Some(PauseReason::Step)
+    } else {
+        None
+    }
 }
 
 /// Adds a matcher unless an equal one (§5.12) is present; returns whether it was added.

@@ -190,7 +190,7 @@ fn graphmind_namespace(out: &mut String) {
     | { kind: \"ok\"; envelope: Envelope }
     | { kind: \"unknown-type\"; envelope: UnknownEnvelope }
     | { kind: \"version-mismatch\"; received: number; supported: number }
-    | { kind: \"invalid\"; reason: string; issues?: Issue[] };
+    | { kind: \"invalid\"; reason: string; issues?: Issue[]; /** Salvaged when only the payload failed (as ts, runId, type). */ seq?: number; ts?: number; runId?: string; type?: string };
   /** What createEnvelope takes: the payload is checked against the `type` given (opaque for an unknown type). */
   interface CreateEnvelopeInit<T extends string> {
     type: T;
@@ -240,6 +240,17 @@ fn graphmind_namespace(out: &mut String) {
   function matcherMatches(matcher: BreakpointMatcher, kind: NodeKind, name: string, point: PausePoint): boolean;
   /** Whether a gate pauses: step mode at every before/error point, else when any breakpoint matches. */
   function shouldPause(mode: RunMode, breakpoints: readonly BreakpointMatcher[], kind: NodeKind, name: string, point: PausePoint): boolean;
+  /** Why a gate pauses: \"breakpoint\" (checked first), \"step\", or null. */
+  function pauseReason(mode: RunMode, breakpoints: readonly BreakpointMatcher[], kind: NodeKind, name: string, point: PausePoint): \"breakpoint\" | \"step\" | null;
+  /** Negotiates an app's hello payload for a viewer: refused unless versions.protocol is 1. */
+  function negotiateHello(hello: PayloadMap[\"hello\"], viewerCapabilities?: readonly string[]):
+    | { kind: \"accepted\"; protocol: number; capabilities: string[]; resumeToken?: string }
+    | { kind: \"refused\"; reason: string };
+  /** The hello.ack payload arming an app with the viewer's state (breakpoints, mode). */
+  function helloAck(
+    hello: PayloadMap[\"hello\"],
+    state: { viewer: string; breakpoints?: readonly BreakpointMatcher[]; mode?: RunMode; sessionToken?: string; hubCapabilities?: readonly string[] },
+  ): PayloadMap[\"hello.ack\"];
 }
 ",
     );
@@ -363,6 +374,9 @@ pub fn declarations() -> String {
         "matchersEqual",
         "matcherMatches",
         "shouldPause",
+        "pauseReason",
+        "negotiateHello",
+        "helloAck",
         "BuildError",
         "Envelope",
         "EnvelopeOf",

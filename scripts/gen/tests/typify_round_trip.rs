@@ -93,7 +93,7 @@ fn contract_reading(frame: &str, original: Option<&Value>) -> Reading {
     let out = parse_envelope_json(frame);
     match &out {
         ParseOutcome::Ok(env) | ParseOutcome::UnknownType(env) => {
-            let text = serialize_envelope(env);
+            let text = serialize_envelope(env).expect("a parsed envelope serializes");
             let lost = original.map(|o| lost_members(o, &serde_json::from_str(&text).expect("serde_json reads what the contract writes")));
             Reading { message_type: Some(env.message_type().to_owned()), lost: Some(lost.unwrap_or_default()), detail: out.kind().into() }
         }

@@ -64,7 +64,7 @@ impl FrameInfo {
             ParseOutcome::VersionMismatch { received, supported } => {
                 FrameInfo { verdict, message_type: None, detail: format!("gm {received}, this listener speaks gm {supported}") }
             }
-            ParseOutcome::Invalid { reason, issues } => {
+            ParseOutcome::Invalid { reason, issues, .. } => {
                 let mut detail = one_line(reason, 120);
                 if let Some(first) = issues.as_deref().and_then(<[_]>::first) {
                     let _ = write!(detail, " ({}: {})", if first.path.is_empty() { "<root>" } else { &first.path }, one_line(&first.message, 80));

@@ -26,6 +26,8 @@ Issue = _impl.Issue
 Envelope = _impl.Envelope
 WireObject = _impl.WireObject
 Shrunk = _impl.Shrunk
+Accepted = _impl.Accepted
+Refused = _impl.Refused
 
 # Functions.
 parse_envelope_json = _impl.parse_envelope_json
@@ -39,6 +41,9 @@ export_json_schema_string = _impl.export_json_schema_string
 matchers_equal = _impl.matchers_equal
 matcher_matches = _impl.matcher_matches
 should_pause = _impl.should_pause
+pause_reason = _impl.pause_reason
+negotiate_hello = _impl.negotiate_hello
+hello_ack = _impl.hello_ack
 breakpoint_matcher = _impl.breakpoint_matcher
 shrink_payload = _impl.shrink_payload
 shrink_payload_json = _impl.shrink_payload_json
@@ -68,10 +73,10 @@ globals().update({name: getattr(_impl, name) for name in _OBJECT_CLASSES})
 ParseResult = Ok | UnknownType | VersionMismatch | Invalid
 
 __all__ = [
-    "BuildError", "Ok", "UnknownType", "VersionMismatch", "Invalid", "Issue", "Envelope", "WireObject", "Shrunk",
+    "BuildError", "Ok", "UnknownType", "VersionMismatch", "Invalid", "Issue", "Envelope", "WireObject", "Shrunk", "Accepted", "Refused",
     "ParseResult", "parse_envelope_json", "parse_envelope", "create_envelope", "create_unknown_envelope",
     "serialize_envelope", "serialize_envelope_bytes", "export_json_schema", "export_json_schema_string", "matchers_equal",
-    "matcher_matches", "should_pause", "breakpoint_matcher", "shrink_payload", "shrink_payload_json", "PROTOCOL_VERSION", "WILDCARD_RUN_ID",
+    "matcher_matches", "should_pause", "pause_reason", "negotiate_hello", "hello_ack", "breakpoint_matcher", "shrink_payload", "shrink_payload_json", "PROTOCOL_VERSION", "WILDCARD_RUN_ID",
     "DEFAULT_MAX_FRAME_BYTES", "DEFAULT_MAX_DEPTH", "DEFAULT_MAX_PAYLOAD_BYTES", "MESSAGE_TYPES", "EVENT_TYPES", "CONTROL_TYPES",
     "HANDSHAKE_TYPES", "KNOWN_CAPABILITIES", "NODE_KINDS", "RUN_STATUSES", "PAUSE_POINTS",
     "RESUME_ACTIONS", "RUN_MODES", "SCHEMA_ID", *_OBJECT_CLASSES,

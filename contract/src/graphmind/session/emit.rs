@@ -5,7 +5,7 @@ use super::action::Action;
 use super::app::{AppSession, ConnState};
 use super::ring::{Pushed, RingItem};
 use crate::graphmind::{
-    create_envelope_json, message_group, serialize_envelope, BuildError, ClientVersions, Envelope, Extras, GraphHint, Hello, Message, MessageGroup,
+    create_envelope_json, message_group, serialize_envelope_unchecked, BuildError, ClientVersions, Envelope, Extras, GraphHint, Hello, Message, MessageGroup,
     NonNegativeF64, RawJson, RunFinished, RunStarted, RunStatus, WILDCARD_RUN_ID,
 };
 
@@ -141,7 +141,7 @@ impl AppSession {
             self.loop_guard.record(run_id, p, seq);
         }
         let env = Envelope { seq, ts: now, run_id: run_id.to_owned(), message, extra: Extras::new() };
-        let frame = serialize_envelope(&env);
+        let frame = serialize_envelope_unchecked(&env);
         self.buffer_and_send(seq, run_id, frame, now);
         seq
     }
@@ -183,7 +183,7 @@ impl AppSession {
         };
         let seq = self.take_seq();
         let env = Envelope { seq, ts: now, run_id: WILDCARD_RUN_ID.to_owned(), message: hello.into(), extra: Extras::new() };
-        self.actions.push_back(Action::Send(serialize_envelope(&env)));
+        self.actions.push_back(Action::Send(serialize_envelope_unchecked(&env)));
     }
 
     /// T7(d)–(e): one unbuffered `graph.hint` gap marker per run with losses (fresh seqs),
@@ -197,7 +197,7 @@ impl AppSession {
             }
             let seq = self.take_seq();
             let env = Envelope { seq, ts: now, run_id, message: hint.into(), extra: Extras::new() };
-            self.actions.push_back(Action::Send(serialize_envelope(&env)));
+            self.actions.push_back(Action::Send(serialize_envelope_unchecked(&env)));
         }
         for item in self.ring.iter_mut() {
             item.sent = true;

@@ -1,7 +1,7 @@
 //! The gate engine: armed breakpoints and mode, held gates, pause ids
 //! (graphmind-session §3.1–§3.3, §3.5).
 
-use crate::graphmind::{add_breakpoint, clear_breakpoint, should_pause, BreakpointMatcher, NodeKind, PausePoint, PauseReason, RunMode};
+use crate::graphmind::{add_breakpoint, clear_breakpoint, pause_reason, BreakpointMatcher, NodeKind, PausePoint, PauseReason, RunMode};
 
 /// One held gate (§1 `held`).
 #[derive(Debug, Clone)]
@@ -58,16 +58,8 @@ impl Gates {
     /// The pause reason without loop or smart hits (§3.1 precedence): `error` at an error
     /// point, `breakpoint` when a matcher matches, else `step`; `None` when nothing pauses.
     pub fn reason(&self, kind: NodeKind, name: &str, point: PausePoint) -> Option<PauseReason> {
-        if !should_pause(self.mode, &self.breakpoints, kind, name, point) {
-            return None;
-        }
-        Some(if point == PausePoint::Error {
-            PauseReason::Error
-        } else if self.breakpoints.iter().any(|m| m.matches(kind, name, point)) {
-            PauseReason::Breakpoint
-        } else {
-            PauseReason::Step
-        })
+        let reason = pause_reason(self.mode, &self.breakpoints, kind, name, point)?;
+        Some(if point == PausePoint::Error { PauseReason::Error } else { reason })
     }
 
     /// §3.3: `pause_<base>_<n>`, n from 1, never reset (unique across reconnects).

@@ -6,8 +6,8 @@ use std::collections::{HashMap, HashSet, VecDeque};
 
 use super::viewer_action::{ConnectionId, Received, ViewerAction, ViewerConfig};
 use crate::graphmind::{
-    add_breakpoint, parse_envelope_json_bytes, serialize_envelope, BreakpointMatcher, Envelope, Extras, Hello, HelloAck, Message, ParseOutcome, RunMode,
-    ViewerVersions, WILDCARD_RUN_ID,
+    add_breakpoint, hello_ack, parse_envelope_json_bytes, reusable_resume_token, serialize_envelope_unchecked, BreakpointMatcher, Envelope, Extras, Hello,
+    Message, ParseOutcome, RunMode, WILDCARD_RUN_ID,
 };
 
 #[derive(Debug, Default)]
@@ -207,23 +207,14 @@ impl ViewerSession {
     /// current breakpoints and mode, the app's capabilities echoed, and a session token:
     /// the hello's `resumeToken` when non-empty and short enough, else a new one.
     fn answer_hello(&mut self, conn: ConnectionId, seq: u64, hello: Hello, now: u64) {
-        let max = self.config.max_resume_token_len;
-        let token = match hello.resume_token.as_deref() {
-            Some(t) if !t.is_empty() && t.encode_utf16().count() <= max => t.to_owned(),
-            _ => {
+        let token = match reusable_resume_token(&hello, self.config.max_resume_token_len) {
+            Some(t) => t.to_owned(),
+            None => {
                 self.next_token += 1;
                 format!("{}{}", self.config.token_prefix, self.next_token)
             }
         };
-        let ack = HelloAck {
-            versions: ViewerVersions { protocol: 1, viewer: self.config.viewer_version.clone(), extra: Extras::new() },
-            capabilities: hello.capabilities.clone(),
-            breakpoints: self.breakpoints.clone(),
-            mode: self.mode,
-            session_token: Some(token.clone()),
-            hub_capabilities: self.config.hub_capabilities.clone(),
-            extra: Extras::new(),
-        };
+        let ack = hello_ack(&hello, &self.config.viewer_version, &self.breakpoints, self.mode, Some(&token), self.config.hub_capabilities.as_deref());
         if let Some(c) = self.conns.get_mut(&conn) {
             c.hello_seq = Some(seq);
         }
@@ -238,7 +229,7 @@ impl ViewerSession {
         let seq = c.next_seq;
         c.next_seq += 1;
         let env = Envelope { seq, ts: now, run_id: run_id.to_owned(), message, extra: Extras::new() };
-        self.actions.push_back(ViewerAction::Send { conn, frame: serialize_envelope(&env) });
+        self.actions.push_back(ViewerAction::Send { conn, frame: serialize_envelope_unchecked(&env) });
     }
 
     fn warn(&mut self, conn: ConnectionId, rule: &'static str, text: impl Into<String>) {

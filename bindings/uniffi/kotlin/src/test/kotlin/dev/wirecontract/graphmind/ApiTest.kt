@@ -121,8 +121,10 @@ class ApiTest {
         assertEquals("invalid payload for message type \"node.token\"", e.reason)
         assertEquals(listOf("payload.deltas.0.t"), e.issues.map { it.path })
         assertTrue(e.message.contains("invalid payload"))
-        assertThrows<ContractException.Build> { createEnvelopeJson("future.x", "{}", 1uL, "r") }
-        assertThrows<ContractException.Build> { createEnvelope(Message.Unknown("future.x", "1"), 1uL, "r") }
+        // One builder: any type string; unknown types are built opaque.
+        assertEquals(Message.Unknown("future.x", "{}"), createEnvelopeJson("future.x", "{}", 1uL, "r").message)
+        assertEquals("unknown-type", parseEnvelopeJson(serializeEnvelope(createEnvelope(Message.Unknown("future.x", "1"), 1uL, "r"))).kind)
+        assertEquals(Message.ModeSet(ModeSet(RunMode.RUN)), createEnvelope(Message.Unknown("mode.set", """{"mode":"run"}"""), 1uL, "r").message)
         assertThrows<ContractException.Build> { createUnknownEnvelope("mode.set", "{}", 1uL, "r") }
         val unknown = createUnknownEnvelope("future.x", null, 1uL, "r", 5uL)
         assertEquals(Message.Unknown("future.x", null), unknown.message)
