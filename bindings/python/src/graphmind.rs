@@ -715,7 +715,7 @@ pub fn negotiate_hello(py: Python<'_>, hello: &Bound<'_, PyAny>, viewer_capabili
 /// `session_token`, `hub_capabilities`. `seq` is the connection's next viewer seq.
 #[pyfunction]
 #[pyo3(signature = (hello, /, *, viewer, breakpoints, mode, seq, session_token=None, hub_capabilities=None, ts=None))]
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)]
 pub fn hello_ack(
     py: Python<'_>,
     hello: &Bound<'_, PyAny>,

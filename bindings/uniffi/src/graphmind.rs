@@ -182,27 +182,19 @@ pub(crate) fn envelope_from_host(h: &Envelope) -> Result<gm::Envelope, ContractE
     let message = <gm::Message as Convert>::from_host(&h.message, &mut issues, "payload");
     let extra = extras_from_host(&h.extra_json, gm::ENVELOPE_KEYS, &mut issues, "");
     // Counters, runId and a Message.Unknown named like a known type: the contract's rules.
-    let env = match (message, extra) {
-        (Some(message), Some(extra)) => {
-            let env = gm::Envelope { seq: h.seq, ts: h.ts, run_id: h.run_id.clone(), message, extra };
-            if let Err(e) = gm::check_envelope(&env) {
-                issues.extend(e.issues);
-            }
-            Some(env)
+    let env = if let (Some(message), Some(extra)) = (message, extra) {
+        let env = gm::Envelope { seq: h.seq, ts: h.ts, run_id: h.run_id.clone(), message, extra };
+        if let Err(e) = gm::check_envelope(&env) {
+            issues.extend(e.issues);
         }
-        _ => {
-            let counters = gm::Envelope {
-                seq: h.seq,
-                ts: h.ts,
-                run_id: h.run_id.clone(),
-                message: gm::Message::Unknown { message_type: String::new(), payload: None },
-                extra: gm::Extras::new(),
-            };
-            if let Err(e) = gm::check_envelope(&counters) {
-                issues.extend(e.issues);
-            }
-            None
+        Some(env)
+    } else {
+        let unknown = gm::Message::Unknown { message_type: String::new(), payload: None };
+        let counters = gm::Envelope { seq: h.seq, ts: h.ts, run_id: h.run_id.clone(), message: unknown, extra: gm::Extras::new() };
+        if let Err(e) = gm::check_envelope(&counters) {
+            issues.extend(e.issues);
         }
+        None
     };
     match env {
         Some(env) if issues.is_empty() => Ok(env),

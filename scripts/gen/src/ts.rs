@@ -200,6 +200,10 @@ fn graphmind_namespace(out: &mut String) {
     /** Defaults to Date.now() when undefined or null. */
     ts?: number | null;
   }
+  /** What negotiateHello says of an app's hello. */
+  type HelloNegotiation = { kind: \"accepted\"; protocol: number; capabilities: string[]; resumeToken?: string } | { kind: \"refused\"; reason: string };
+  /** The viewer's desired state for helloAck. */
+  type HelloAckState = { viewer: string; breakpoints?: readonly BreakpointMatcher[]; mode?: RunMode; sessionToken?: string; hubCapabilities?: readonly string[] };
   /** Why createEnvelope refused to build a frame. */
   class BuildError extends Error {
     readonly reason: string;
@@ -243,14 +247,9 @@ fn graphmind_namespace(out: &mut String) {
   /** Why a gate pauses: \"breakpoint\" (checked first), \"step\", or null. */
   function pauseReason(mode: RunMode, breakpoints: readonly BreakpointMatcher[], kind: NodeKind, name: string, point: PausePoint): \"breakpoint\" | \"step\" | null;
   /** Negotiates an app's hello payload for a viewer: refused unless versions.protocol is 1. */
-  function negotiateHello(hello: PayloadMap[\"hello\"], viewerCapabilities?: readonly string[]):
-    | { kind: \"accepted\"; protocol: number; capabilities: string[]; resumeToken?: string }
-    | { kind: \"refused\"; reason: string };
+  function negotiateHello(hello: PayloadMap[\"hello\"], viewerCapabilities?: readonly string[]): HelloNegotiation;
   /** The hello.ack payload arming an app with the viewer's state (breakpoints, mode). */
-  function helloAck(
-    hello: PayloadMap[\"hello\"],
-    state: { viewer: string; breakpoints?: readonly BreakpointMatcher[]; mode?: RunMode; sessionToken?: string; hubCapabilities?: readonly string[] },
-  ): PayloadMap[\"hello.ack\"];
+  function helloAck(hello: PayloadMap[\"hello\"], state: HelloAckState): PayloadMap[\"hello.ack\"];
 }
 ",
     );

@@ -207,12 +207,11 @@ impl ViewerSession {
     /// current breakpoints and mode, the app's capabilities echoed, and a session token:
     /// the hello's `resumeToken` when non-empty and short enough, else a new one.
     fn answer_hello(&mut self, conn: ConnectionId, seq: u64, hello: Hello, now: u64) {
-        let token = match reusable_resume_token(&hello, self.config.max_resume_token_len) {
-            Some(t) => t.to_owned(),
-            None => {
-                self.next_token += 1;
-                format!("{}{}", self.config.token_prefix, self.next_token)
-            }
+        let token = if let Some(t) = reusable_resume_token(&hello, self.config.max_resume_token_len) {
+            t.to_owned()
+        } else {
+            self.next_token += 1;
+            format!("{}{}", self.config.token_prefix, self.next_token)
         };
         let ack = hello_ack(&hello, &self.config.viewer_version, &self.breakpoints, self.mode, Some(&token), self.config.hub_capabilities.as_deref());
         if let Some(c) = self.conns.get_mut(&conn) {
