@@ -466,7 +466,7 @@ export declare namespace graphmind {
     | { kind: "ok"; envelope: Envelope }
     | { kind: "unknown-type"; envelope: UnknownEnvelope }
     | { kind: "version-mismatch"; received: number; supported: number }
-    | { kind: "invalid"; reason: string; issues?: Issue[] };
+    | { kind: "invalid"; reason: string; issues?: Issue[]; /** Salvaged when only the payload failed (as ts, runId, type). */ seq?: number; ts?: number; runId?: string; type?: string };
   /** What createEnvelope takes: the payload is checked against the `type` given (opaque for an unknown type). */
   interface CreateEnvelopeInit<T extends string> {
     type: T;
@@ -476,6 +476,10 @@ export declare namespace graphmind {
     /** Defaults to Date.now() when undefined or null. */
     ts?: number | null;
   }
+  /** What negotiateHello says of an app's hello. */
+  type HelloNegotiation = { kind: "accepted"; protocol: number; capabilities: string[]; resumeToken?: string } | { kind: "refused"; reason: string };
+  /** The viewer's desired state for helloAck. */
+  type HelloAckState = { viewer: string; breakpoints?: readonly BreakpointMatcher[]; mode?: RunMode; sessionToken?: string; hubCapabilities?: readonly string[] };
   /** Why createEnvelope refused to build a frame. */
   class BuildError extends Error {
     readonly reason: string;
@@ -517,6 +521,12 @@ export declare namespace graphmind {
   function matcherMatches(matcher: BreakpointMatcher, kind: NodeKind, name: string, point: PausePoint): boolean;
   /** Whether a gate pauses: step mode at every before/error point, else when any breakpoint matches. */
   function shouldPause(mode: RunMode, breakpoints: readonly BreakpointMatcher[], kind: NodeKind, name: string, point: PausePoint): boolean;
+  /** Why a gate pauses: "breakpoint" (checked first), "step", or null. */
+  function pauseReason(mode: RunMode, breakpoints: readonly BreakpointMatcher[], kind: NodeKind, name: string, point: PausePoint): "breakpoint" | "step" | null;
+  /** Negotiates an app's hello payload for a viewer: refused unless versions.protocol is 1. */
+  function negotiateHello(hello: PayloadMap["hello"], viewerCapabilities?: readonly string[]): HelloNegotiation;
+  /** The hello.ack payload arming an app with the viewer's state (breakpoints, mode). */
+  function helloAck(hello: PayloadMap["hello"], state: HelloAckState): PayloadMap["hello.ack"];
 }
 
 /** Graphorin v1 (`v: "1"`): strict JSON-RPC frames (spec graphorin-v1). */
@@ -946,6 +956,9 @@ export import exportJsonSchemaString = graphmind.exportJsonSchemaString;
 export import matchersEqual = graphmind.matchersEqual;
 export import matcherMatches = graphmind.matcherMatches;
 export import shouldPause = graphmind.shouldPause;
+export import pauseReason = graphmind.pauseReason;
+export import negotiateHello = graphmind.negotiateHello;
+export import helloAck = graphmind.helloAck;
 export import BuildError = graphmind.BuildError;
 export import Envelope = graphmind.Envelope;
 export import EnvelopeOf = graphmind.EnvelopeOf;

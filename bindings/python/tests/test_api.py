@@ -128,8 +128,6 @@ def test_create_envelope_rejects_invalid_payload_naming_path_and_rule() -> None:
     assert isinstance(ei.value, ValueError)
     assert [i.path for i in ei.value.issues] == ["payload.deltas.0.t"]
     assert '"text"|"reasoning"|"tool-args"' in ei.value.issues[0].message
-    with pytest.raises(gm.BuildError, match="unknown message type"):
-        gm.create_envelope("future.x", {}, 1, "r")
     with pytest.raises(gm.BuildError) as ei:
         gm.create_envelope("mode.set", {"mode": "run"}, 2**53, "r")
     assert ei.value.issues[0].path == "seq"
@@ -137,14 +135,20 @@ def test_create_envelope_rejects_invalid_payload_naming_path_and_rule() -> None:
         gm.create_envelope("node.started", {**PAYLOADS["node.started"], "input": {1, 2}}, 1, "r")
 
 
-def test_create_unknown_envelope_is_explicit() -> None:
-    env = gm.create_unknown_envelope("run.cancel", {"why": "x"}, 5, "*", ts=1)
+def test_create_unknown_envelope_is_a_deprecated_alias() -> None:
+    with pytest.deprecated_call():
+        env = gm.create_unknown_envelope("run.cancel", {"why": "x"}, 5, "*", ts=1)
     assert gm.serialize_envelope(env) == '{"gm":1,"seq":5,"ts":1,"runId":"*","type":"run.cancel","payload":{"why":"x"}}'
     assert gm.parse_envelope_json(gm.serialize_envelope(env)).kind == "unknown-type"
-    env = gm.create_unknown_envelope("run.cancel", None, 5, "*", ts=1, omit_payload=True)
+    with pytest.deprecated_call():
+        env = gm.create_unknown_envelope("run.cancel", None, 5, "*", ts=1, omit_payload=True)
     assert '"payload"' not in gm.serialize_envelope(env)
-    with pytest.raises(gm.BuildError):
-        gm.create_unknown_envelope("mode.set", {"mode": "run"}, 1, "*")
+    # A known type is built typed now (validated), as create_envelope does.
+    with pytest.deprecated_call():
+        env = gm.create_unknown_envelope("mode.set", {"mode": "run"}, 1, "*")
+    assert env.payload.mode == "run"
+    with pytest.deprecated_call(), pytest.raises(gm.BuildError):
+        gm.create_unknown_envelope("mode.set", {"mode": "warp"}, 1, "*")
 
 
 def test_payload_objects_can_be_reused_when_building() -> None:
@@ -245,7 +249,7 @@ def test_int_subclasses_are_written_by_value_never_by_str() -> None:
 
     env = gm.create_envelope("node.finished", {"nodeId": "n", "durationMs": Status.ONE, "status": "ok"}, 1, "r", ts=0)
     assert '"durationMs":1,' in gm.serialize_envelope(env)
-    env = gm.create_unknown_envelope("x", {"a": Evil(5)}, 1, "r", ts=0)
+    env = gm.create_envelope("x", {"a": Evil(5)}, 1, "r", ts=0)
     assert gm.serialize_envelope(env).endswith('"payload":{"a":5}}')
     assert gm.parse_envelope({"gm": 1, "seq": Evil(3), "ts": 0, "runId": "r", "type": "mode.set", "payload": {"mode": "run"}}).envelope.seq == 3
 

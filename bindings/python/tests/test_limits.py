@@ -87,7 +87,7 @@ def _ten_thousand_levels() -> None:
         u = gm.parse_envelope_json(frame("future.x", nest))
         assert u.kind == "unknown-type" and depth_of(u.envelope.payload) == 10_000
         # Building from host values of the same depth works too (iterative conversion).
-        built = gm.create_unknown_envelope("future.x", u.envelope.payload, 1, "r", 1)
+        built = gm.create_envelope("future.x", u.envelope.payload, 1, "r", 1)
         assert gm.serialize_envelope(built).endswith(f'"payload":{nest}}}')
 
 
@@ -135,7 +135,7 @@ def test_1_000_000_levels_of_host_values_are_refused_not_a_crash() -> None:
         r = gm.parse_envelope({"gm": 1, "seq": 1, "ts": 1, "runId": "r", "type": "future.x", "payload": deep})
         assert isinstance(r, gm.Invalid) and "nests deeper than" in r.reason, r
         with pytest.raises(gm.BuildError, match="nests deeper than"):
-            gm.create_unknown_envelope("future.x", deep, 1, "r", 1)
+            gm.create_envelope("future.x", deep, 1, "r", 1)
         with pytest.raises(gm.BuildError, match="nests deeper than"):
             gm.create_envelope("node.started", {"nodeId": "n", "kind": "tool", "name": "x", "instanceId": "i", "input": deep}, 1, "r", 1)
 

@@ -130,7 +130,7 @@ final class WirecontractTests: XCTestCase {
             }
             // Bytes and text give the same result.
             XCTAssertEqual(parseEnvelopeJsonBytes(frame: Data(v.frame.utf8)), r, v.id)
-            if case .invalid(let reason, let issues) = r {
+            if case .invalid(let reason, let issues, _, _, _, _) = r {
                 // No issues exactly when the frame is not JSON, too big or too deep.
                 XCTAssertEqual(issues == nil, reason.hasPrefix("frame "), v.id)
             }
