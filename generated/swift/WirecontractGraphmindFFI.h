@@ -359,6 +359,11 @@ RustBuffer uniffi_wirecontract_uniffi_fn_func_handshake_types(RustCallStatus *_N
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_HELLO_ACK
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_HELLO_ACK
+RustBuffer uniffi_wirecontract_uniffi_fn_func_hello_ack(RustBuffer hello, RustBuffer viewer, RustBuffer breakpoints, RustBuffer mode, RustBuffer session_token, RustBuffer hub_capabilities, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_KNOWN_CAPABILITIES
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_KNOWN_CAPABILITIES
 RustBuffer uniffi_wirecontract_uniffi_fn_func_known_capabilities(RustCallStatus *_Nonnull out_status
@@ -379,6 +384,11 @@ int8_t uniffi_wirecontract_uniffi_fn_func_matchers_equal(RustBuffer a, RustBuffe
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_MESSAGE_TYPES
 RustBuffer uniffi_wirecontract_uniffi_fn_func_message_types(RustCallStatus *_Nonnull out_status
     
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_NEGOTIATE_HELLO
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_NEGOTIATE_HELLO
+RustBuffer uniffi_wirecontract_uniffi_fn_func_negotiate_hello(RustBuffer hello, RustBuffer viewer_capabilities, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_OBJECT_TYPES
@@ -410,6 +420,11 @@ RustBuffer uniffi_wirecontract_uniffi_fn_func_parse_envelopes_json(RustBuffer fr
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_PARSE_ENVELOPES_JSON_BYTES
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_PARSE_ENVELOPES_JSON_BYTES
 RustBuffer uniffi_wirecontract_uniffi_fn_func_parse_envelopes_json_bytes(RustBuffer frames, RustBuffer options, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_PAUSE_REASON
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_PAUSE_REASON
+RustBuffer uniffi_wirecontract_uniffi_fn_func_pause_reason(RustBuffer mode, RustBuffer breakpoints, RustBuffer kind, RustBuffer name, RustBuffer point, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_PAYLOAD_TYPE_NAME
@@ -775,6 +790,12 @@ uint16_t uniffi_wirecontract_uniffi_checksum_func_handshake_types(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_HELLO_ACK
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_HELLO_ACK
+uint16_t uniffi_wirecontract_uniffi_checksum_func_hello_ack(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_KNOWN_CAPABILITIES
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_KNOWN_CAPABILITIES
 uint16_t uniffi_wirecontract_uniffi_checksum_func_known_capabilities(void
@@ -796,6 +817,12 @@ uint16_t uniffi_wirecontract_uniffi_checksum_func_matchers_equal(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_MESSAGE_TYPES
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_MESSAGE_TYPES
 uint16_t uniffi_wirecontract_uniffi_checksum_func_message_types(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_NEGOTIATE_HELLO
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_NEGOTIATE_HELLO
+uint16_t uniffi_wirecontract_uniffi_checksum_func_negotiate_hello(void
     
 );
 #endif
@@ -832,6 +859,12 @@ uint16_t uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_PARSE_ENVELOPES_JSON_BYTES
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_PARSE_ENVELOPES_JSON_BYTES
 uint16_t uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json_bytes(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_PAUSE_REASON
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_PAUSE_REASON
+uint16_t uniffi_wirecontract_uniffi_checksum_func_pause_reason(void
     
 );
 #endif

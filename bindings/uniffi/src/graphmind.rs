@@ -10,7 +10,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use wirecontract::graphmind as gm;
 
 use crate::convert::{extras_from_host, extras_to_host, Convert, Issues};
-use crate::{guard, panic_text, BreakpointMatcher, ContractError, Issue, JsonText, JsonValue, Message, NodeKind, PausePoint, RunMode};
+use crate::{
+    guard, panic_text, BreakpointMatcher, ContractError, Hello, HelloAck, Issue, JsonText, JsonValue, Message, NodeKind, PausePoint, PauseReason, RunMode,
+};
 
 /// A GraphMind envelope `{gm, seq, ts, runId, type, payload}`. `gm` is always 1 and not
 /// stored. Build one with `createEnvelope`; `copy()`/`with` changes are checked again by
@@ -308,6 +310,81 @@ pub fn should_pause(mode: RunMode, breakpoints: Vec<BreakpointMatcher>, kind: No
     let mode = <gm::RunMode as Convert>::from_host(&mode, &mut Issues::new(), "").unwrap_or(gm::RunMode::Run);
     let list: Vec<gm::BreakpointMatcher> = breakpoints.iter().map(matcher).collect();
     gm::should_pause(mode, &list, node_kind(kind), &name, pause_point(point))
+}
+
+/// Why a gate pauses (spec §5.12): `BREAKPOINT` when a matcher matches (checked first),
+/// `STEP` in step mode at a `before` or `error` point, else `null`/`nil`. `shouldPause` is
+/// `pauseReason(…) != null`.
+#[uniffi::export]
+pub fn pause_reason(mode: RunMode, breakpoints: Vec<BreakpointMatcher>, kind: NodeKind, name: String, point: PausePoint) -> Option<PauseReason> {
+    let mode = <gm::RunMode as Convert>::from_host(&mode, &mut Issues::new(), "").unwrap_or(gm::RunMode::Run);
+    let list: Vec<gm::BreakpointMatcher> = breakpoints.iter().map(matcher).collect();
+    gm::pause_reason(mode, &list, node_kind(kind), &name, pause_point(point)).map(|r| r.to_host())
+}
+
+/// What a viewer makes of an app's `hello` (`negotiateHello`).
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Enum)]
+pub enum HelloNegotiation {
+    /// The app speaks this viewer's protocol.
+    Accepted {
+        /// The protocol both speak (1).
+        protocol: i64,
+        /// The app's capabilities the viewer also implements, in the app's order.
+        capabilities: Vec<String>,
+        /// The hello's `resumeToken` when it may be reused as `sessionToken`, else `null`/`nil`.
+        resume_token: Option<String>,
+    },
+    /// The app speaks another protocol version: close (1002) instead of answering.
+    Refused {
+        /// Names the protocol the app speaks.
+        reason: String,
+    },
+}
+
+fn hello_from_host(hello: &Hello) -> Result<gm::Hello, ContractError> {
+    let mut issues = Issues::new();
+    match <gm::Hello as Convert>::from_host(hello, &mut issues, "payload") {
+        Some(h) if issues.is_empty() => Ok(h),
+        _ => Err(build_error("invalid payload for message type \"hello\"", issues)),
+    }
+}
+
+/// Negotiates an app's `hello` for a viewer (spec §1 Handshake): `Refused` unless
+/// `versions.protocol` is 1, else `Accepted` with the capabilities both implement
+/// (`viewerCapabilities`, e.g. `knownCapabilities()`). Throws `ContractError.Build` only for a
+/// host value no frame can carry.
+#[uniffi::export]
+pub fn negotiate_hello(hello: Hello, viewer_capabilities: Vec<String>) -> Result<HelloNegotiation, ContractError> {
+    guard(|| {
+        let h = hello_from_host(&hello)?;
+        Ok(match gm::negotiate_hello(&h, &viewer_capabilities) {
+            gm::HelloNegotiation::Accepted(a) => {
+                HelloNegotiation::Accepted { protocol: a.protocol, capabilities: a.capabilities, resume_token: a.resume_token }
+            }
+            gm::HelloNegotiation::Refused(reason) => HelloNegotiation::Refused { reason },
+        })
+    })
+}
+
+/// The `hello.ack` payload arming an app with the viewer's desired state (graphmind-session
+/// §5.1): versions {protocol 1, viewer}, the app's capabilities echoed, the breakpoints (equal
+/// ones kept once), the mode, the session token and the viewer's own hub capabilities. Wrap it
+/// with `createEnvelope(Message.HelloAck(ack), seq, wildcardRunId())`.
+#[uniffi::export(default(session_token = None, hub_capabilities = None))]
+pub fn hello_ack(
+    hello: Hello,
+    viewer: String,
+    breakpoints: Vec<BreakpointMatcher>,
+    mode: RunMode,
+    session_token: Option<String>,
+    hub_capabilities: Option<Vec<String>>,
+) -> Result<HelloAck, ContractError> {
+    guard(|| {
+        let h = hello_from_host(&hello)?;
+        let mode = <gm::RunMode as Convert>::from_host(&mode, &mut Issues::new(), "").unwrap_or(gm::RunMode::Run);
+        let list: Vec<gm::BreakpointMatcher> = breakpoints.iter().map(matcher).collect();
+        Ok(gm::hello_ack(&h, &viewer, &list, mode, session_token.as_deref(), hub_capabilities.as_deref()).to_host())
+    })
 }
 
 #[uniffi::export]

@@ -87,6 +87,9 @@ fn envelope_schema(type_schema: &Value, payload: &Value, payload_required: bool)
             "payload": payload,
         },
         "required": required,
+        // Unknown envelope members are kept (spec §5.1): say so, so generators that default to
+        // closed models (datamodel-code-generator) keep them too.
+        "additionalProperties": true,
     })
 }
 

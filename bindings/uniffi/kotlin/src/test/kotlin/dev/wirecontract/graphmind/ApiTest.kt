@@ -225,4 +225,31 @@ class ApiTest {
         assertEquals(28, objectTypes().size)
         for (name in objectTypes()) Class.forName("dev.wirecontract.graphmind.$name")
     }
+    @Test
+    fun `invalid payloads salvage the envelope fields`() {
+        val bad = """{"gm":1,"seq":7,"ts":9,"runId":"run_1","type":"node.token","payload":{"nodeId":"n","deltas":[{"t":"hologram","v":"x"}]}}"""
+        val r = parseEnvelopeJson(bad) as ParseResult.Invalid
+        assertEquals(listOf(7uL, 9uL), listOf(r.seq, r.ts))
+        assertEquals("run_1", r.runId)
+        assertEquals("node.token", r.messageType)
+        val early = parseEnvelopeJson("""{"gm":1,"seq":-1,"ts":9,"runId":"r","type":"mode.set","payload":{}}""") as ParseResult.Invalid
+        assertNull(early.seq)
+        assertNull(early.messageType)
+    }
+
+    @Test
+    fun `handshake helpers and pauseReason`() {
+        val hello = Hello(versions = ClientVersions(1L, "c"), capabilities = listOf("abort", "x-new", "pause"), resumeToken = "tok")
+        assertEquals(HelloNegotiation.Accepted(1L, listOf("abort", "pause"), "tok"), negotiateHello(hello, knownCapabilities()))
+        val refused = negotiateHello(hello.copy(versions = ClientVersions(2L, "c")), knownCapabilities())
+        assertTrue(refused is HelloNegotiation.Refused)
+        val ack = helloAck(hello, "me", listOf(BreakpointMatcher(kind = NodeKind.TOOL), BreakpointMatcher(kind = NodeKind.TOOL, point = PausePoint.BEFORE)), RunMode.STEP, "s")
+        assertEquals(1, ack.breakpoints.size)
+        val frame = serializeEnvelope(createEnvelope(Message.HelloAck(ack), 0uL, wildcardRunId(), 5uL))
+        assertEquals("ok", parseEnvelopeJson(frame).kind)
+        val bps = listOf(BreakpointMatcher(kind = NodeKind.TOOL, name = "t"))
+        assertEquals(PauseReason.BREAKPOINT, pauseReason(RunMode.STEP, bps, NodeKind.TOOL, "t", PausePoint.BEFORE))
+        assertEquals(PauseReason.STEP, pauseReason(RunMode.STEP, bps, NodeKind.LLM, "x", PausePoint.ERROR))
+        assertNull(pauseReason(RunMode.RUN, bps, NodeKind.LLM, "x", PausePoint.BEFORE))
+    }
 }
