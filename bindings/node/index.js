@@ -56,15 +56,8 @@ const GO = protocol('graphorin');
 // Shared helpers
 // ---------------------------------------------------------------------------------------------
 
-const LONE_SURROGATE = /\p{Surrogate}/gu;
-
-/** Lone surrogates (not representable in the UTF-8 the addon reads) as JSON `\uXXXX` escapes:
- *  inside a string the escape means the same code unit to JSON.parse; outside a string both
- *  spellings are a syntax error. Well-formed text is passed through untouched. */
-function forNative(text) {
-  if (text.isWellFormed ? text.isWellFormed() : !/\p{Surrogate}/u.test(text)) return text;
-  return text.replace(LONE_SURROGATE, (c) => '\\u' + c.charCodeAt(0).toString(16));
-}
+// Frames cross into the addon as JavaScript strings and are read there as UTF-16 (see
+// FrameText in src/lib.rs): lone surrogates and escapes are decided as JSON.parse decides them.
 
 function errorMessage(e) {
   return e && typeof e.message === 'string' ? e.message : String(e);
@@ -82,8 +75,8 @@ function invalidResult(reason, issues) {
   return issues === undefined ? { kind: 'invalid', reason } : { kind: 'invalid', reason, issues };
 }
 
-/** Verdict of the addon on well-formed text, then materialization. Never throws. */
-function decide(text, original) {
+/** Verdict of the addon on the frame text, then materialization. Never throws. */
+function decide(text) {
   let verdict;
   try {
     // A frame longer than the cap in UTF-16 units is longer in UTF-8 bytes too: refuse it
@@ -95,7 +88,7 @@ function decide(text, original) {
   }
   if (verdict === 'ok' || verdict === 'unknown-type') {
     try {
-      return { kind: verdict, envelope: JSON.parse(original) };
+      return { kind: verdict, envelope: JSON.parse(text) };
     } catch (e) {
       return invalidResult(`frame is not valid JSON: ${errorMessage(e)}`);
     }
@@ -116,7 +109,7 @@ function parseEnvelopeJson(text) {
       return invalidResult(`frame is not valid JSON: ${errorMessage(e)}`);
     }
   }
-  return decide(forNative(text), text);
+  return decide(text);
 }
 
 /**
@@ -134,7 +127,7 @@ function parseEnvelope(value) {
   if (text === undefined) {
     return invalidResult(REASON_NOT_AN_ENVELOPE, [{ path: '', message: `expected object, received ${typeof value}` }]);
   }
-  return decide(text, text);
+  return decide(text);
 }
 
 /** Why createEnvelope refused to build a frame: `.reason` and `.issues` ({path, message}). */
@@ -353,12 +346,12 @@ function valueText(value) {
  *  `{success:false, error:{isJson, message, issues:[{path, code, message}], id?, rpcErrorCode,
  *  replyId}}`. Never throws. */
 function parseServerMessage(text) {
-  return parseFrame(0, forNative(frameText(text)));
+  return parseFrame(0, frameText(text));
 }
 
 /** Parses a client → server frame; the result as for parseServerMessage. Never throws. */
 function parseClientMessage(text) {
-  return parseFrame(1, forNative(frameText(text)));
+  return parseFrame(1, frameText(text));
 }
 
 /** parseServerMessage on an already decoded value (its JSON.stringify text). */

@@ -16,9 +16,12 @@
 // value is the binding's calling convention, not a choice.
 #![allow(clippy::needless_pass_by_value)]
 
+use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use napi::bindgen_prelude::{FromNapiValue, TypeName, ValidateNapiValue};
+use napi::{sys, ValueType};
 use napi_derive::napi;
 use serde_json::{json, Value};
 use wirecontract::core::json::write_string;
@@ -48,6 +51,180 @@ fn into_string(out: Vec<u8>) -> String {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Frame text: a JavaScript string as the UTF-8 text JSON.parse would see
+// ---------------------------------------------------------------------------------------------
+
+/// A frame argument (a JavaScript string) as UTF-8 text that the contract's reader decides
+/// exactly as `JSON.parse` decides the string, lone surrogates included.
+///
+/// The common case is one pass of V8's UTF-8 encoder into a buffer sized for the worst case
+/// (napi-rs's `String` measures the UTF-8 length in a pass of its own first). V8 writes U+FFFD
+/// for a lone surrogate, so text in which U+FFFD appears is read again as UTF-16 code units
+/// and converted by [`transcode`], which keeps lone surrogates apart.
+pub struct FrameText(String);
+
+impl TypeName for FrameText {
+    fn type_name() -> &'static str {
+        "String"
+    }
+
+    fn value_type() -> ValueType {
+        ValueType::String
+    }
+}
+
+impl ValidateNapiValue for FrameText {}
+
+thread_local! {
+    /// The UTF-16 copy of the last frame read as code units, reused across calls.
+    static UNITS: RefCell<Vec<u16>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Above this many code units a frame's buffers are sized exactly (one more pass) rather than
+/// for the worst case, and the UTF-16 buffer is not kept for the next call.
+const LARGE_FRAME_UNITS: usize = 1 << 20;
+
+fn string_arg(status: sys::napi_status) -> napi::Result<()> {
+    if status == sys::Status::napi_ok {
+        Ok(())
+    } else {
+        Err(invalid_arg("expected a string"))
+    }
+}
+
+impl FromNapiValue for FrameText {
+    unsafe fn from_napi_value(env: sys::napi_env, value: sys::napi_value) -> napi::Result<Self> {
+        let mut len = 0usize;
+        // SAFETY: a null buffer asks for the length in UTF-16 code units only (no pass).
+        string_arg(unsafe { sys::napi_get_value_string_utf16(env, value, std::ptr::null_mut(), 0, &raw mut len) })?;
+        // SAFETY: `env` and `value` come from napi for this call, and `value` is a string.
+        if let Some(text) = unsafe { utf8_by_v8(env, value, len) }? {
+            return Ok(FrameText(text));
+        }
+        // SAFETY: as above.
+        unsafe { utf8_by_units(env, value, len) }.map(FrameText)
+    }
+}
+
+/// The string through V8's UTF-8 encoder; `None` when the result holds U+FFFD, which may
+/// stand for a lone surrogate.
+///
+/// # Safety
+/// `env` and `value` must be napi's, for the current call, and `value` a string of `len`
+/// UTF-16 code units.
+unsafe fn utf8_by_v8(env: sys::napi_env, value: sys::napi_value, len: usize) -> napi::Result<Option<String>> {
+    let mut size = 3 * len;
+    if len > LARGE_FRAME_UNITS {
+        // SAFETY: a null buffer asks for the UTF-8 length only.
+        string_arg(unsafe { sys::napi_get_value_string_utf8(env, value, std::ptr::null_mut(), 0, &raw mut size) })?;
+    }
+    let mut buf: Vec<u8> = Vec::with_capacity(size + 1);
+    let mut written = 0usize;
+    // SAFETY: the buffer has room for `size + 1` bytes (the text and napi's NUL), which is
+    // what napi is told and never exceeds.
+    string_arg(unsafe { sys::napi_get_value_string_utf8(env, value, buf.as_mut_ptr().cast(), size + 1, &raw mut written) })?;
+    // SAFETY: napi initialized `written <= size` bytes (the NUL after them is not exposed).
+    unsafe { buf.set_len(written.min(size)) };
+    if has_replacement_char(&buf) || simdutf8::basic::from_utf8(&buf).is_err() {
+        return Ok(None);
+    }
+    // SAFETY: just validated as UTF-8.
+    Ok(Some(unsafe { String::from_utf8_unchecked(buf) }))
+}
+
+/// The string copied out as UTF-16 code units and converted by [`transcode`].
+///
+/// # Safety
+/// As for [`utf8_by_v8`].
+unsafe fn utf8_by_units(env: sys::napi_env, value: sys::napi_value, len: usize) -> napi::Result<String> {
+    UNITS.with(|cell| {
+        let mut units = cell.borrow_mut();
+        units.clear();
+        // One more unit for the NUL napi always writes.
+        units.reserve(len + 1);
+        let mut written = 0usize;
+        // SAFETY: the buffer has room for `len + 1` units, which is what napi is told.
+        string_arg(unsafe { sys::napi_get_value_string_utf16(env, value, units.as_mut_ptr(), len + 1, &raw mut written) })?;
+        // SAFETY: napi initialized `written <= len` units.
+        unsafe { units.set_len(written.min(len)) };
+        let text = transcode(&units);
+        if units.capacity() > LARGE_FRAME_UNITS {
+            *units = Vec::new();
+        }
+        Ok(text)
+    })
+}
+
+/// Whether UTF-8 bytes hold U+FFFD (`EF BF BD`).
+fn has_replacement_char(bytes: &[u8]) -> bool {
+    memchr::memchr_iter(0xEF, bytes).any(|at| bytes[at + 1..].starts_with(&[0xBF, 0xBD]))
+}
+
+/// UTF-16 code units as UTF-8 text the JSON reader decides exactly as `JSON.parse` decides
+/// the JavaScript string. Paired surrogates become the 4-byte sequence of their code point.
+/// A lone surrogate has no UTF-8 form: it becomes the escape `\udxxx` (the same code unit to
+/// `JSON.parse` inside a string, and a syntax error outside one, as the raw unit is) unless it
+/// follows an escaping backslash, where the raw unit makes an invalid escape: there it becomes
+/// U+FFFD, which keeps the escape invalid.
+fn transcode(units: &[u16]) -> String {
+    let n = units.len();
+    let mut out: Vec<u8> = Vec::with_capacity(n + n / 2 + 8);
+    let mut i = 0;
+    while i < n {
+        // A run of ASCII, narrowed in one exact-size `extend` (vectorized).
+        let start = i;
+        while let Some(chunk) = units.get(i..i + 16) {
+            if chunk.iter().fold(0u16, |a, &c| a | c) >= 0x80 {
+                break;
+            }
+            i += 16;
+        }
+        while i < n && units[i] < 0x80 {
+            i += 1;
+        }
+        out.extend(units[start..i].iter().map(|&c| c as u8));
+        // Then everything up to the next ASCII unit.
+        while let Some(&c) = units.get(i) {
+            i += 1;
+            match c {
+                0..=0x7F => {
+                    i -= 1;
+                    break;
+                }
+                0x80..=0x7FF => out.extend_from_slice(&[0xC0 | (c >> 6) as u8, 0x80 | (c & 0x3F) as u8]),
+                0xD800..=0xDBFF if units.get(i).is_some_and(|&d| (0xDC00..=0xDFFF).contains(&d)) => {
+                    let cp = 0x10000 + ((u32::from(c) - 0xD800) << 10) + (u32::from(units[i]) - 0xDC00);
+                    i += 1;
+                    out.extend_from_slice(&[
+                        0xF0 | (cp >> 18) as u8,
+                        0x80 | ((cp >> 12) & 0x3F) as u8,
+                        0x80 | ((cp >> 6) & 0x3F) as u8,
+                        0x80 | (cp & 0x3F) as u8,
+                    ]);
+                }
+                0xD800..=0xDFFF => {
+                    // Backslashes right before this unit: an odd run makes it an escape's letter.
+                    let run = units[..i - 1].iter().rev().take_while(|&&u| u == u16::from(b'\\')).count();
+                    if run % 2 == 1 {
+                        out.extend_from_slice("\u{FFFD}".as_bytes());
+                    } else {
+                        let _ = write!(ByteSink(&mut out), "\\u{c:04x}");
+                    }
+                }
+                _ => out.extend_from_slice(&[0xE0 | (c >> 12) as u8, 0x80 | ((c >> 6) & 0x3F) as u8, 0x80 | (c & 0x3F) as u8]),
+            }
+        }
+    }
+    // Every branch above writes whole UTF-8 sequences; the check (SIMD) only guards that claim.
+    if simdutf8::basic::from_utf8(&out).is_ok() {
+        // SAFETY: just validated as UTF-8.
+        unsafe { String::from_utf8_unchecked(out) }
+    } else {
+        String::from_utf8_lossy(&out).into_owned()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // GraphMind
 // ---------------------------------------------------------------------------------------------
 
@@ -56,8 +233,8 @@ fn into_string(out: Vec<u8>) -> String {
 /// object as JSON text (`{"kind":"invalid","reason":…,"issues":[…]}` or
 /// `{"kind":"version-mismatch","received":…,"supported":1}`).
 #[napi(js_name = "gmVerdict")]
-pub fn gm_verdict(text: String) -> napi::Result<String> {
-    guard(|| Ok(verdict(&text)))
+pub fn gm_verdict(text: FrameText) -> napi::Result<String> {
+    guard(|| Ok(verdict(&text.0)))
 }
 
 fn verdict(text: &str) -> String {
@@ -146,12 +323,12 @@ pub fn gm_should_pause(mode: String, breakpoints: Vec<String>, kind: String, nam
 /// legal, else the error as JSON text starting with `{`:
 /// `{"isJson":…,"message":…,"issues":[{"path":[…],"code":…,"message":…}],"id":…,"rpcErrorCode":…}`.
 #[napi(js_name = "goParse")]
-pub fn go_parse(direction: u32, text: String) -> napi::Result<String> {
+pub fn go_parse(direction: u32, text: FrameText) -> napi::Result<String> {
     guard(|| {
         let res = if direction == 0 {
-            go::parse_server_message(&text).map(|m| m.variant().as_str())
+            go::parse_server_message(&text.0).map(|m| m.variant().as_str())
         } else {
-            go::parse_client_message(&text).map(|m| m.variant().as_str())
+            go::parse_client_message(&text.0).map(|m| m.variant().as_str())
         };
         Ok(match res {
             Ok(wire) => wire.to_owned(),
