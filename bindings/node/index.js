@@ -75,25 +75,58 @@ function invalidResult(reason, issues) {
   return issues === undefined ? { kind: 'invalid', reason } : { kind: 'invalid', reason, issues };
 }
 
+// Frames from this many UTF-16 units on (and small enough that no reading of them can pass
+// the size cap) go through gmParseLarge: long string values are taken out before parsing and
+// put back afterwards (src/large.rs).
+const LARGE_FRAME_UNITS = 2048;
+const LARGE_FRAME_MAX_UNITS = Math.floor(MAX_FRAME_BYTES / 6);
+const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+
 /** Verdict of the addon on the frame text, then materialization. Never throws. */
 function decide(text) {
   let verdict;
+  let large;
   try {
     // A frame longer than the cap in UTF-16 units is longer in UTF-8 bytes too: refuse it
     // without copying it into the addon.
     if (text.length > MAX_FRAME_BYTES) return invalidResult(`frame exceeds ${MAX_FRAME_BYTES} bytes`);
-    verdict = native.gmVerdict(text);
+    if (text.length >= LARGE_FRAME_UNITS && text.length <= LARGE_FRAME_MAX_UNITS) {
+      large = native.gmParseLarge(text);
+      if (large.length > 0) verdict = large[0];
+    }
+    if (verdict === undefined) verdict = native.gmVerdict(text);
   } catch (e) {
     return invalidResult(`internal error in wirecontract: ${errorMessage(e)}`);
   }
   if (verdict === 'ok' || verdict === 'unknown-type') {
     try {
-      return { kind: verdict, envelope: JSON.parse(text) };
+      return { kind: verdict, envelope: large !== undefined && large.length > 0 ? restore(large) : JSON.parse(text) };
     } catch (e) {
       return invalidResult(`frame is not valid JSON: ${errorMessage(e)}`);
     }
   }
   return JSON.parse(verdict);
+}
+
+/** The envelope of a frame whose long string values the addon took out: JSON.parse of the
+ *  reduced frame, each placeholder (`"\u0001<k>"`) replaced by string k at its path. A path
+ *  whose value is no longer the placeholder (a later duplicate key won) is left alone. */
+function restore([, reduced, pathsText, ...strings]) {
+  const envelope = JSON.parse(reduced);
+  const paths = JSON.parse(pathsText);
+  for (let k = 0; k < paths.length; k++) {
+    const path = paths[k];
+    let holder = envelope;
+    for (let j = 0; j < path.length - 1 && holder !== null && typeof holder === 'object'; j++) {
+      holder = hasOwn(holder, path[j]) ? holder[path[j]] : undefined;
+    }
+    const last = path[path.length - 1];
+    if (holder === null || typeof holder !== 'object' || !hasOwn(holder, last) || holder[last] !== '\u0001' + k) continue;
+    // An own "__proto__" member is an ordinary data property: define it, never assign it.
+    if (last === '__proto__') Object.defineProperty(holder, last, { value: strings[k], writable: true, enumerable: true, configurable: true });
+    else holder[last] = strings[k];
+  }
+  return envelope;
 }
 
 /**

@@ -20,7 +20,7 @@ use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use napi::bindgen_prelude::{FromNapiValue, TypeName, ValidateNapiValue};
+use napi::bindgen_prelude::{FromNapiValue, ToNapiValue, TypeName, ValidateNapiValue};
 use napi::{sys, ValueType};
 use napi_derive::napi;
 use serde_json::{json, Value};
@@ -28,6 +28,8 @@ use wirecontract::core::json::write_string;
 use wirecontract::core::{from_json, PathSegment};
 use wirecontract::registry::{self, Direction, MessageGroup, ObjectDesc, Ty};
 use wirecontract::{graphmind as gm, graphorin as go};
+
+mod large;
 
 /// Runs contract code, turning a panic into a JavaScript `Error`.
 fn guard<T>(f: impl FnOnce() -> napi::Result<T>) -> napi::Result<T> {
@@ -155,6 +157,81 @@ unsafe fn utf8_by_units(env: sys::napi_env, value: sys::napi_value, len: usize) 
     })
 }
 
+/// A string argument as napi's handle, read by the function itself.
+pub struct JsText {
+    env: sys::napi_env,
+    value: sys::napi_value,
+}
+
+impl TypeName for JsText {
+    fn type_name() -> &'static str {
+        "String"
+    }
+
+    fn value_type() -> ValueType {
+        ValueType::String
+    }
+}
+
+impl ValidateNapiValue for JsText {}
+
+impl FromNapiValue for JsText {
+    unsafe fn from_napi_value(env: sys::napi_env, value: sys::napi_value) -> napi::Result<Self> {
+        Ok(JsText { env, value })
+    }
+}
+
+impl JsText {
+    /// The string's UTF-16 code units, copied into `units` (emptied first).
+    fn units_into(&self, units: &mut Vec<u16>) -> napi::Result<()> {
+        let mut len = 0usize;
+        // SAFETY: the handles are napi's for this call; a null buffer asks for the length only.
+        string_arg(unsafe { sys::napi_get_value_string_utf16(self.env, self.value, std::ptr::null_mut(), 0, &raw mut len) })?;
+        units.clear();
+        units.reserve(len + 1);
+        let mut written = 0usize;
+        // SAFETY: the buffer has room for `len + 1` units, which is what napi is told.
+        string_arg(unsafe { sys::napi_get_value_string_utf16(self.env, self.value, units.as_mut_ptr(), len + 1, &raw mut written) })?;
+        // SAFETY: napi initialized `written <= len` units.
+        unsafe { units.set_len(written.min(len)) };
+        Ok(())
+    }
+}
+
+/// A JavaScript value made by the function itself, returned as is.
+pub struct JsValueOut(sys::napi_value);
+
+impl ToNapiValue for JsValueOut {
+    unsafe fn to_napi_value(_env: sys::napi_env, val: Self) -> napi::Result<sys::napi_value> {
+        Ok(val.0)
+    }
+}
+
+fn napi_ok(status: sys::napi_status, what: &str) -> napi::Result<()> {
+    if status == sys::Status::napi_ok {
+        Ok(())
+    } else {
+        Err(napi::Error::from_reason(format!("wirecontract: napi failed to {what} (status {status})")))
+    }
+}
+
+/// A JavaScript string of these UTF-16 code units.
+fn js_string(env: sys::napi_env, units: &[u16]) -> napi::Result<sys::napi_value> {
+    let mut out = std::ptr::null_mut();
+    let len = isize::try_from(units.len()).map_err(|_| invalid_arg("string too long"))?;
+    // SAFETY: `units` is valid for `len` units; napi copies them.
+    napi_ok(unsafe { sys::napi_create_string_utf16(env, units.as_ptr(), len, &raw mut out) }, "create a string")?;
+    Ok(out)
+}
+
+thread_local! {
+    /// The buffers of large frames, kept for the next one.
+    static LARGE: RefCell<(Vec<u16>, large::Scratch)> = RefCell::new((Vec::new(), large::Scratch::default()));
+}
+
+/// Large-frame buffers above this many code units are not kept for the next frame.
+const KEEP_LARGE_UNITS: usize = 4 << 20;
+
 /// Whether UTF-8 bytes hold U+FFFD (`EF BF BD`).
 fn has_replacement_char(bytes: &[u8]) -> bool {
     memchr::memchr_iter(0xEF, bytes).any(|at| bytes[at + 1..].starts_with(&[0xBF, 0xBD]))
@@ -266,6 +343,48 @@ fn verdict(text: &str) -> String {
             into_string(out)
         }
     }
+}
+
+/// `parseEnvelopeJson` on a large frame whose long string values can be taken out ([`large`]):
+/// when the verdict is `ok` or `unknown-type`, `[verdict, reduced frame, paths JSON, string 0,
+/// string 1, …]` for `index.js` to rebuild the envelope from. Otherwise `[]`: nothing to take
+/// out, or a verdict whose reason and issues must come from the whole frame, which
+/// `index.js` then asks [`gm_verdict`] for.
+#[napi(js_name = "gmParseLarge")]
+pub fn gm_parse_large(text: JsText) -> napi::Result<JsValueOut> {
+    guard(|| {
+        LARGE.with(|cell| {
+            let (units, scratch) = &mut *cell.borrow_mut();
+            let out = parse_large(&text, units, scratch);
+            units.clear();
+            if units.capacity() > KEEP_LARGE_UNITS {
+                *units = Vec::new();
+            }
+            scratch.reset(KEEP_LARGE_UNITS);
+            out
+        })
+    })
+}
+
+fn parse_large(text: &JsText, units: &mut Vec<u16>, scratch: &mut large::Scratch) -> napi::Result<JsValueOut> {
+    let env = text.env;
+    text.units_into(units)?;
+    let kind = if large::extract(units, gm::DEFAULT_MAX_DEPTH, scratch) { verdict(&transcode(&scratch.reduced)) } else { String::new() };
+    let n = if kind == "ok" || kind == "unknown-type" { 3 + scratch.pieces.len() } else { 0 };
+    let mut array = std::ptr::null_mut();
+    // SAFETY: `env` is napi's for this call.
+    napi_ok(unsafe { sys::napi_create_array_with_length(env, n, &raw mut array) }, "create an array")?;
+    if n > 0 {
+        let kind: Vec<u16> = kind.encode_utf16().collect();
+        let head = [js_string(env, &kind)?, js_string(env, &scratch.reduced)?, js_string(env, &scratch.paths)?];
+        let strings = scratch.pieces.iter().map(|p| js_string(env, scratch.units(units, p)));
+        for (i, value) in head.into_iter().map(Ok).chain(strings).enumerate() {
+            let index = u32::try_from(i).map_err(|_| invalid_arg("too many strings"))?;
+            // SAFETY: `array` and `value` are live handles of this call.
+            napi_ok(unsafe { sys::napi_set_element(env, array, index, value?) }, "fill an array")?;
+        }
+    }
+    Ok(JsValueOut(array))
 }
 
 /// The GraphMind JSON Schema (draft 2020-12), pretty-printed with a trailing newline.
