@@ -90,7 +90,7 @@ function decide(text) {
     // A frame longer than the cap in UTF-16 units is longer in UTF-8 bytes too: refuse it
     // without copying it into the addon.
     if (text.length > MAX_FRAME_BYTES) return invalidResult(`frame exceeds ${MAX_FRAME_BYTES} bytes`);
-    if (text.length >= LARGE_FRAME_UNITS && text.length <= LARGE_FRAME_MAX_UNITS) {
+    if (text.length >= LARGE_FRAME_UNITS && text.length <= LARGE_FRAME_MAX_UNITS && native.gmParseLarge) {
       large = native.gmParseLarge(text);
       if (large.length > 0) verdict = large[0];
     }
@@ -438,6 +438,63 @@ function closeCodeReason(code) {
   return CLOSE_REASON_BY_CODE.get(code);
 }
 
+/** What a schema's `parse` throws: an Error carrying the ParseError fields (`isJson`,
+ *  `issues`, `id`, `rpcErrorCode`, `replyId`). */
+class SchemaError extends Error {
+  constructor(error) {
+    super(error.message);
+    this.name = 'SchemaError';
+    this.isJson = error.isJson;
+    this.issues = error.issues;
+    if ('id' in error) this.id = error.id;
+    this.rpcErrorCode = error.rpcErrorCode;
+    this.replyId = error.replyId;
+  }
+}
+
+/** A zod-shaped schema object over an already decoded value, for code written against the
+ *  reference's `ServerMessageSchema.safeParse(JSON.parse(text))`: `safeParse` never throws,
+ *  `parse` returns the frame or throws SchemaError. */
+function messageSchema(parseValue) {
+  return Object.freeze({
+    safeParse: (value) => parseValue(value),
+    parse(value) {
+      const r = parseValue(value);
+      if (r.success) return r.data;
+      throw new SchemaError(r.error);
+    },
+  });
+}
+
+/** The entries of a subprotocol offer (§7): a header value (`"a, b"`) is one entry, a list
+ *  gives its string entries, anything else none. */
+function offerEntries(offer) {
+  if (typeof offer === 'string') return [offer];
+  if (Array.isArray(offer)) return offer.filter((e) => typeof e === 'string');
+  return [];
+}
+
+/** The subprotocol to answer an offer with: SUBPROTOCOL_NAME when offered, else null. */
+function negotiateSubprotocol(offer) {
+  return native.goNegotiate(offerEntries(offer)) ?? null;
+}
+
+/** The ticket carried in an offer (the first non-empty `ticket.<value>`), else undefined. */
+function parseTicketSubprotocol(offer) {
+  return native.goParseTicket(offerEntries(offer)) ?? undefined;
+}
+
+/** The offer entry carrying a ticket, `ticket.<ticket>`; TypeError for an empty or
+ *  non-string ticket. */
+function formatTicketSubprotocol(ticket) {
+  if (typeof ticket !== 'string') throw new TypeError('ticket must be a string');
+  try {
+    return native.goFormatTicket(ticket);
+  } catch (e) {
+    throw new TypeError(errorMessage(e));
+  }
+}
+
 /** The Graphorin JSON Schema (draft 2020-12) as an object. */
 function exportGraphorinJsonSchema() {
   return JSON.parse(native.goSchemaString());
@@ -457,6 +514,12 @@ const graphorin = Object.freeze({
   parseClientMessage,
   parseServerMessageValue,
   parseClientMessageValue,
+  ServerMessageSchema: messageSchema(parseServerMessageValue),
+  ClientMessageSchema: messageSchema(parseClientMessageValue),
+  SchemaError,
+  negotiateSubprotocol,
+  parseTicketSubprotocol,
+  formatTicketSubprotocol,
   closeCodeFor,
   closeCodeReason,
   exportJsonSchema: exportGraphorinJsonSchema,

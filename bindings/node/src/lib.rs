@@ -505,6 +505,26 @@ impl std::fmt::Write for ByteSink<'_> {
     }
 }
 
+/// `negotiateSubprotocol` (§7): [`go::SUBPROTOCOL_NAME`] when the offer's entries (header
+/// values, each split on commas) hold it, else `None`.
+#[napi(js_name = "goNegotiate")]
+pub fn go_negotiate(offer: Vec<String>) -> napi::Result<Option<String>> {
+    guard(|| Ok(go::negotiate(&offer).map(str::to_owned)))
+}
+
+/// `parseTicketSubprotocol` (§7): the value of the first non-empty `ticket.<value>` token of
+/// the offer's entries, else `None`.
+#[napi(js_name = "goParseTicket")]
+pub fn go_parse_ticket(offer: Vec<String>) -> napi::Result<Option<String>> {
+    guard(|| Ok(go::parse_ticket(&offer)))
+}
+
+/// `formatTicketSubprotocol` (§7): `ticket.<ticket>`; an error for an empty ticket.
+#[napi(js_name = "goFormatTicket")]
+pub fn go_format_ticket(ticket: String) -> napi::Result<String> {
+    guard(|| go::format_ticket(&ticket).map_err(|e| invalid_arg(e.to_string())))
+}
+
 /// The Graphorin JSON Schema (draft 2020-12), pretty-printed with a trailing newline.
 #[napi(js_name = "goSchemaString")]
 pub fn go_schema_string() -> napi::Result<String> {
