@@ -5,7 +5,8 @@
 // Rust validates; V8 materializes. Each parse sends the frame text to the addon once and gets
 // a short verdict back; an accepted frame becomes a JS object through JSON.parse on the same
 // text, which is exactly the value the reference's JSON.parse gives (last duplicate key wins,
-// "__proto__" stays an own key, numbers are doubles). See README.md.
+// "__proto__" stays an own key, numbers are doubles). Large frames have their long strings
+// taken out first and put back after JSON.parse of the rest (src/large.rs). See README.md.
 
 const native = loadNative();
 
@@ -81,6 +82,8 @@ function invalidResult(reason, issues) {
 const LARGE_FRAME_UNITS = 2048;
 const LARGE_FRAME_MAX_UNITS = Math.floor(MAX_FRAME_BYTES / 6);
 const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+// gmVerdict's numbers for the accepted verdicts.
+const ACCEPTED = ['ok', 'unknown-type'];
 
 /** Verdict of the addon on the frame text, then materialization. Never throws. */
 function decide(text) {
@@ -98,6 +101,7 @@ function decide(text) {
   } catch (e) {
     return invalidResult(`internal error in wirecontract: ${errorMessage(e)}`);
   }
+  if (typeof verdict === 'number') verdict = ACCEPTED[verdict];
   if (verdict === 'ok' || verdict === 'unknown-type') {
     try {
       return { kind: verdict, envelope: large !== undefined && large.length > 0 ? restore(large) : JSON.parse(text) };
@@ -196,7 +200,7 @@ function createEnvelope(init) {
   } catch (e) {
     throw new BuildError(`internal error in wirecontract: ${errorMessage(e)}`);
   }
-  if (verdict === 'ok' || verdict === 'unknown-type') return envelope;
+  if (typeof verdict === 'number') return envelope;
   const out = JSON.parse(verdict);
   throw new BuildError(out.reason, out.issues);
 }
