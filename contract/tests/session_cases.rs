@@ -438,6 +438,58 @@ fn c17_oversize_item() {
     assert_eq!(out[0]["payload"]["gap"], json!({"droppedCount": 1, "fromSeq": dark, "toSeq": dark, "reason": "buffer-overflow"}));
 }
 
+/// The payload text of a sent frame (the envelope writes `payload` last of its own members).
+fn payload_text(frame: &str) -> &str {
+    let start = frame.find(",\"payload\":").expect("a payload") + ",\"payload\":".len();
+    &frame[start..frame.len() - 1]
+}
+
+/// §2.3 step 4: `emit` applies the 512 KiB budget by default and sends the reference's shrunk
+/// text verbatim (graphmind-shrink §3, §12), whatever the tier; `None` turns it off.
+#[test]
+fn emit_shrinks_payloads_over_the_budget() {
+    use wirecontract::graphmind::{parse_envelope_json, shrink_payload_json, Message, ParseOutcome, DEFAULT_MAX_PAYLOAD_BYTES};
+    let output = "é".repeat(400_000); // 800,000 bytes of UTF-8
+    let payload = json!({"nodeId": "n", "output": output, "durationMs": 2.5, "status": "ok"});
+    let sent = |config: SessionConfig| {
+        let mut h = Host::new(config);
+        h.attach(&json!([]), "run");
+        let seq = h.emit("node.finished", &payload, "r");
+        let frames: Vec<String> = h.drain().into_iter().filter_map(|a| if let Action::Send(f) = a { Some(f) } else { None }).collect();
+        assert_eq!(frames.len(), 1);
+        assert_eq!(parse(&frames[0])["seq"], seq);
+        assert_eq!(h.s.buffered_frames().collect::<Vec<_>>(), [frames[0].as_str()], "the ring holds the frame sent");
+        frames.into_iter().next().unwrap_or_default()
+    };
+    assert_eq!(SessionConfig::default().max_payload_bytes, Some(DEFAULT_MAX_PAYLOAD_BYTES));
+    let whole = sent(SessionConfig { max_payload_bytes: None, ..SessionConfig::default() });
+    assert!(payload_text(&whole).len() > 800_000);
+
+    // Default: tier 2, the reference's text byte for byte, a valid node.finished.
+    let frame = sent(SessionConfig::default());
+    let want = shrink_payload_json(payload_text(&whole), DEFAULT_MAX_PAYLOAD_BYTES, Some("node.finished")).expect("JSON");
+    assert_eq!(want.tier, 2);
+    assert_eq!(payload_text(&frame), want.json);
+    assert!(payload_text(&frame).len() <= DEFAULT_MAX_PAYLOAD_BYTES);
+    let ParseOutcome::Ok(env) = parse_envelope_json(&frame) else { panic!("shrunk frame must parse ok: {frame:.300}") };
+    let Message::NodeFinished(p) = &env.message else { panic!("{:?}", env.message.message_type()) };
+    assert_eq!(p.extra.get("__graphmindTruncated").map(RawJson::as_str), Some("true"));
+
+    // A budget only the whole-payload marker fits: tier 4, sent as the reference sends it
+    // (the marker is not a valid node.finished payload, so a parser answers invalid).
+    let frame = sent(SessionConfig { max_payload_bytes: Some(100), ..SessionConfig::default() });
+    let want = shrink_payload_json(payload_text(&whole), 100, Some("node.finished")).expect("JSON");
+    assert_eq!((want.tier, payload_text(&frame)), (4, want.json.as_str()));
+    assert!(matches!(parse_envelope_json(&frame), ParseOutcome::Invalid { .. }));
+
+    // Within budget: the payload's own text, not re-spelled (1e400 stays, graphmind-v1 §5.6).
+    let mut h = Host::default();
+    h.attach(&json!([]), "run");
+    h.s.emit_json("node.finished", r#"{"nodeId":"n","output":[1e400,1.0],"durationMs":1,"status":"ok"}"#, Some("r"), h.now).expect("valid").expect("enabled");
+    let frames: Vec<String> = h.drain().into_iter().filter_map(|a| if let Action::Send(f) = a { Some(f) } else { None }).collect();
+    assert!(payload_text(&frames[0]).contains(r#""output":[1e400,1.0]"#), "{}", frames[0]);
+}
+
 #[test]
 fn c18_basic_pause() {
     let mut h = Host::default();
@@ -1067,4 +1119,34 @@ fn v05_loopback_app_and_viewer() {
             .collect();
     assert_eq!(replayed, [("exec.resumed".to_owned(), true)], "only the unseen exec.resumed is new");
     assert!(l.viewer_events.iter().any(|a| matches!(a, ViewerAction::PauseClosed { pause_id, .. } if *pause_id == p2)));
+}
+
+#[test]
+fn v06_outcome_received_labels_every_frame() {
+    use wirecontract::graphmind::parse_envelope_json_bytes;
+    use wirecontract::graphmind::session::Received;
+    let mut v = ViewerSession::new(ViewerConfig::default());
+    let (c1, c2) = (ConnectionId(1), ConnectionId(2));
+    let got = |v: &mut ViewerSession, c: ConnectionId, frame: &[u8]| v.outcome_received(c, parse_envelope_json_bytes(frame), 1);
+    let hint = |seq| app_frame(seq, "r", "graph.hint", &json!({"nodes": []}));
+    assert_eq!(got(&mut v, c1, &hint(0)), Received::Rejected, "an event before hello");
+    assert_eq!(got(&mut v, c1, &hello_frame(1, None)), Received::Hello);
+    assert_eq!(got(&mut v, c1, &hint(2)), Received::Accepted { replayed: false });
+    assert_eq!(got(&mut v, c1, &hint(2)), Received::Duplicate { replayed: false }, "a reused seq on a live connection");
+    assert_eq!(got(&mut v, c1, &app_frame(3, "*", "graph.hint", &json!({"nodes": []}))), Received::Wildcard);
+    assert_eq!(got(&mut v, c1, b"not json"), Received::Rejected);
+    v.connection_closed(c1, 2);
+    assert_eq!(got(&mut v, c2, &hello_frame(9, None)), Received::Hello);
+    assert_eq!(got(&mut v, c2, &hint(2)), Received::Duplicate { replayed: true }, "the replay of a stored frame");
+    assert_eq!(got(&mut v, c2, &hint(4)), Received::Accepted { replayed: true }, "buffered while detached");
+    assert_eq!(got(&mut v, c2, &hint(10)), Received::Accepted { replayed: false });
+    // The actions agree with the labels: one FrameAccepted per Accepted, none for the rest.
+    let accepted: Vec<(u64, bool)> = vdrain(&mut v)
+        .into_iter()
+        .filter_map(|a| if let ViewerAction::FrameAccepted { envelope, replayed, .. } = a { Some((envelope.seq, replayed)) } else { None })
+        .collect();
+    assert_eq!(accepted, [(2, false), (4, true), (10, false)]);
+    // frame_received is the same path: its duplicates queue nothing either.
+    v.frame_received(c2, &hint(10), 1);
+    assert!(vdrain(&mut v).is_empty());
 }

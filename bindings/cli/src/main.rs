@@ -12,7 +12,11 @@
 //!   between two schemas of the contract with a verdict per direction, as a table, JSON,
 //!   Markdown, GitHub workflow commands or JUnit XML (`--format`), with breaking changes
 //!   accepted in a suppression file set aside; see [`diff`]. Its exit codes are its own: 0 no
-//!   (unaccepted) breaking change, 1 breaking change(s), 2 usage error.
+//!   (unaccepted) breaking change, 1 breaking change(s), 2 nothing compared (a usage error,
+//!   or an input that cannot be read or used).
+//! - `wirecontract listen [--listen HOST:PORT] [--break SPEC]… [--step] [--on-pause POLICY]
+//!   [--record FILE] [--exit-after-runs N]` is a headless GraphMind viewer for testing an
+//!   adapter: a thin tokio host over the contract's `ViewerSession`; see [`listen`].
 //!
 //! The command adds no rules of its own: every verdict comes from the contract's parser.
 //! Exit codes: 0 when it ran (whatever the verdicts), 2 on usage errors, 1 on I/O errors.
@@ -23,6 +27,7 @@
 //! [`Judge::write_verdict`] and in [`schema_text`].
 
 mod diff;
+mod listen;
 mod shrink;
 
 use std::fs::File;
@@ -69,9 +74,10 @@ enum Command {
     /// Each change is listed with its JSON Pointer, what changed, and whether it is safe for
     /// old receivers (peers on OLD reading frames written to NEW) and for old senders (peers
     /// on OLD writing frames NEW reads). A breaking change accepted in the suppression file
-    /// (.wirecontract-evolution.toml) is reported with its reason and does not fail. Exit
-    /// codes: 0 no (unaccepted) breaking change, 1 breaking change(s) (with --policy: breaking
-    /// without a protocol-version bump), 2 usage error (including a refused suppression file).
+    /// (.wirecontract-evolution.toml) is reported as accepted, with its reason, and does not
+    /// fail. Exit codes: 0 no (unaccepted) breaking change, 1 breaking change(s) (with
+    /// --policy: breaking without a protocol-version bump), 2 nothing compared (a usage error,
+    /// or an input that cannot be read or used, such as a refused suppression file).
     Diff(diff::DiffArgs),
     /// Shrink GraphMind payloads, one JSON per line, to a byte budget (graphmind-shrink).
     ///
@@ -80,6 +86,15 @@ enum Command {
     /// (tier 1 unchanged, 2 field trim, 3 skeleton, 4 marker), or {"error"} for a line that is
     /// not JSON.
     Shrink(shrink::ShrinkArgs),
+    /// Listen as a headless GraphMind viewer: answer hello, arm breakpoints, print and record
+    /// every frame, resume pauses.
+    ///
+    /// Apps connect to ws://HOST:PORT/ingest (the reference client's default URL is
+    /// ws://127.0.0.1:4747/ingest). Every frame is printed as one line and, with --record,
+    /// appended to an NDJSON file; each run's tree is printed when it finishes. The
+    /// protocol (handshake, de-duplication of replays, pause bookkeeping, resume routing) is
+    /// the contract's ViewerSession; this command only carries frames and prints.
+    Listen(listen::ListenArgs),
 }
 
 /// Arguments of `wirecontract parse`.
@@ -357,6 +372,7 @@ fn main() -> ExitCode {
         Command::Schema { protocol } => run_schema(*protocol),
         Command::Diff(args) => return diff::run(args),
         Command::Shrink(args) => shrink::run(args),
+        Command::Listen(args) => listen::run(args),
     };
     match result {
         Ok(()) | Err(Failure::BrokenPipe) => ExitCode::SUCCESS,

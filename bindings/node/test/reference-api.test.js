@@ -81,6 +81,8 @@ function runExample(code, frame) {
     ws: { send: (s) => sent.push(s) },
     seq: 1,
     runId: 'run_1',
+    // An oversize node.finished payload, for the maxPayloadBytes line.
+    payload: { nodeId: 'n1', durationMs: 12, status: 'ok', output: 'x'.repeat(600_000) },
   };
   new Function(...Object.keys(scope), code)(...Object.values(scope));
   return sent;

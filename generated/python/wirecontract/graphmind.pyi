@@ -435,8 +435,9 @@ def parse_envelope_json(data: str | bytes | bytearray, /, *, max_frame_bytes: in
     """Parse one frame; never raises for bad input."""
 def parse_envelope(value: dict[str, JsonValue], /) -> ParseResult:
     """Parse an already decoded frame (decision step 2 on)."""
-def create_envelope(type: str, payload: dict[str, JsonValue] | WireObject, seq: int, run_id: str, ts: int | None = None) -> Envelope:
-    """Build a frame; raises BuildError (a ValueError) with .issues."""
+def create_envelope(type: str, payload: dict[str, JsonValue] | WireObject, seq: int, run_id: str, ts: int | None = None, *, max_payload_bytes: int | None = None) -> Envelope:
+    """Build a frame; raises BuildError (a ValueError) with .issues. max_payload_bytes (UTF-8
+    bytes of payload JSON) shrinks an oversize payload first, as serializePayload does."""
 def create_unknown_envelope(type: str, payload: JsonValue, seq: int, run_id: str, ts: int | None = None, *, omit_payload: bool = False) -> Envelope: ...
 def serialize_envelope(envelope: Envelope, /) -> str: ...
 def serialize_envelope_bytes(envelope: Envelope, /) -> bytes:

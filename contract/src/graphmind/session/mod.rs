@@ -32,4 +32,4 @@ pub use app::{AppSession, ConnState};
 pub use config::{LoopGuardConfig, LoopMode, SessionConfig, DEFAULT_URL, SESSION_CAPABILITIES};
 pub use emit::EmitError;
 pub use viewer::ViewerSession;
-pub use viewer_action::{ConnectionId, ResumeError, ViewerAction, ViewerConfig};
+pub use viewer_action::{ConnectionId, Received, ResumeError, ViewerAction, ViewerConfig};

@@ -4,7 +4,7 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use super::viewer_action::{ConnectionId, ViewerAction, ViewerConfig};
+use super::viewer_action::{ConnectionId, Received, ViewerAction, ViewerConfig};
 use crate::graphmind::{
     add_breakpoint, parse_envelope_json_bytes, serialize_envelope, BreakpointMatcher, Envelope, Extras, Hello, HelloAck, Message, ParseOutcome, RunMode,
     ViewerVersions, WILDCARD_RUN_ID,
@@ -127,36 +127,55 @@ impl ViewerSession {
     /// One text frame from `conn`. Never panics: bad frames become
     /// [`ViewerAction::Warn`], `gm ≠ 1` closes the connection with 1002 (§5.5).
     pub fn frame_received(&mut self, conn: ConnectionId, bytes: &[u8], now: u64) {
+        self.outcome_received(conn, parse_envelope_json_bytes(bytes), now);
+    }
+
+    /// [`frame_received`](Self::frame_received) for a frame the host has already parsed
+    /// (with [`parse_envelope_json_bytes`] or
+    /// its options), so a host that logs or records each frame's verdict parses it once.
+    /// Returns what the session did with it: hosts that show every frame need to know a
+    /// duplicate from a first sighting, which the queued actions alone do not say (a
+    /// duplicate queues nothing).
+    pub fn outcome_received(&mut self, conn: ConnectionId, outcome: ParseOutcome, now: u64) -> Received {
         self.conns.entry(conn).or_default();
-        let env = match parse_envelope_json_bytes(bytes) {
+        let env = match outcome {
             ParseOutcome::Ok(env) | ParseOutcome::UnknownType(env) => env,
             ParseOutcome::VersionMismatch { received, .. } => {
                 self.warn(conn, "version-mismatch", format!("app frame has gm {received}; closing"));
                 self.actions.push_back(ViewerAction::Close { conn, code: 1002, reason: "protocol version mismatch".to_owned() });
-                return;
+                return Received::Rejected;
             }
-            ParseOutcome::Invalid { reason, .. } => return self.warn(conn, "invalid-frame", reason),
+            ParseOutcome::Invalid { reason, .. } => {
+                self.warn(conn, "invalid-frame", reason);
+                return Received::Rejected;
+            }
         };
         match &env.message {
-            Message::Hello(hello) => return self.answer_hello(conn, env.seq, hello.clone(), now),
+            Message::Hello(hello) => {
+                self.answer_hello(conn, env.seq, hello.clone(), now);
+                return Received::Hello;
+            }
             Message::HelloAck(_) | Message::ExecResume(_) | Message::BreakpointSet(_) | Message::BreakpointClear(_) | Message::ModeSet(_) => {
-                return self.warn(conn, "unexpected-type", format!("{} is not sent by apps; ignored", env.message_type()));
+                self.warn(conn, "unexpected-type", format!("{} is not sent by apps; ignored", env.message_type()));
+                return Received::Rejected;
             }
             _ => {}
         }
         if env.run_id == WILDCARD_RUN_ID {
-            return; // §5.2: "*" frames are neither stored nor de-duplicated.
+            return Received::Wildcard; // §5.2: "*" frames are neither stored nor de-duplicated.
         }
         let Some(hello_seq) = self.conns.get(&conn).and_then(|c| c.hello_seq) else {
-            return self.warn(conn, "before-hello", format!("{} before hello; ignored", env.message_type()));
+            self.warn(conn, "before-hello", format!("{} before hello; ignored", env.message_type()));
+            return Received::Rejected;
         };
         self.owners.insert(env.run_id.clone(), (conn, None));
-        if !self.seen.insert((env.run_id.clone(), env.seq)) {
-            return; // §5.2: a replay of a stored frame.
-        }
         let replayed = env.seq < hello_seq;
+        if !self.seen.insert((env.run_id.clone(), env.seq)) {
+            return Received::Duplicate { replayed }; // §5.2: a replay of a stored frame.
+        }
         self.track_pause(conn, &env, replayed);
         self.actions.push_back(ViewerAction::FrameAccepted { conn, envelope: Box::new(env), replayed });
+        Received::Accepted { replayed }
     }
 
     /// §5.4 bookkeeping for a first-seen frame.

@@ -70,6 +70,33 @@ impl std::fmt::Display for ResumeError {
 
 impl std::error::Error for ResumeError {}
 
+/// What [`ViewerSession::outcome_received`](super::ViewerSession::outcome_received) did with
+/// one frame. The actions it queued say what to do; this says how to label the frame in a
+/// log or a recording, including the frames that queue nothing (duplicates, `"*"` frames).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Received {
+    /// A `hello`: answered with a `hello.ack` ([`ViewerAction::Send`], then
+    /// [`ViewerAction::AppAttached`]).
+    Hello,
+    /// A first-seen `(runId, seq)`, stored ([`ViewerAction::FrameAccepted`]). `replayed`
+    /// when its seq is below the connection's hello seq (buffered before this connection).
+    Accepted {
+        /// Whether it arrived as a replay.
+        replayed: bool,
+    },
+    /// An already seen `(runId, seq)`, dropped (§5.2): nothing is queued. `replayed` as for
+    /// `Accepted`; a duplicate that is not a replay means the app reused a seq.
+    Duplicate {
+        /// Whether it arrived as a replay.
+        replayed: bool,
+    },
+    /// A frame with `runId "*"` other than `hello`: neither stored nor de-duplicated (§5.2).
+    Wildcard,
+    /// Not taken: invalid, `gm ≠ 1` (a [`ViewerAction::Close`] is queued), a viewer-side
+    /// type, or an event before `hello`; a [`ViewerAction::Warn`] says which.
+    Rejected,
+}
+
 /// One thing for the viewer's host, polled with
 /// [`ViewerSession::poll_action`](super::ViewerSession::poll_action) in order.
 #[derive(Debug, Clone, PartialEq)]

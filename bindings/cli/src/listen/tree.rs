@@ -1,0 +1,238 @@
+//! The run tree `wirecontract listen` prints: one entry per node instance, nested, with its
+//! status, duration, held time, token deltas and the pauses it went through.
+//!
+//! It is built only from frames the session accepted (first-seen by `(runId, seq)`), so a
+//! replayed frame is never counted twice. Nesting: a node's `parentId` when it names an open
+//! node of the run; otherwise the innermost node still open in the run (the reference Python
+//! client sends no `parentId` for nested spans and tools, and sequential code nests that way).
+
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+use wirecontract::core::NonNegativeF64;
+use wirecontract::graphmind::{Envelope, Message, RunStatus};
+
+/// One node instance.
+#[derive(Debug, Default)]
+struct Node {
+    /// `nodeId`.
+    id: String,
+    /// `kind` and `name`, as `name (kind)`.
+    label: String,
+    /// `instanceId`.
+    instance: String,
+    /// Final status; `None` while running.
+    status: Option<RunStatus>,
+    /// `durationMs` and `heldMs` of `node.finished`.
+    duration_ms: Option<f64>,
+    held_ms: Option<f64>,
+    /// `node.token` deltas seen and the characters they carried.
+    deltas: usize,
+    chars: usize,
+    /// `usage` of `node.finished`: input and output tokens.
+    usage: Option<(u64, u64)>,
+    /// `node.error` text.
+    error: Option<String>,
+    /// Pauses in order: point, then the action once `exec.resumed` names it.
+    pauses: Vec<(String, Option<String>)>,
+    children: Vec<usize>,
+}
+
+/// One run.
+#[derive(Debug, Default)]
+struct Run {
+    status: Option<RunStatus>,
+    nodes: Vec<Node>,
+    roots: Vec<usize>,
+    /// Open node instances, innermost last.
+    open: Vec<usize>,
+    /// Pause id → (node, index in its `pauses`).
+    pauses: HashMap<String, (usize, usize)>,
+    /// Accepted frames of this run.
+    frames: usize,
+}
+
+impl Run {
+    /// The newest open instance of `node_id`.
+    fn open_node(&self, node_id: &str) -> Option<usize> {
+        self.open.iter().rev().copied().find(|&i| self.nodes[i].id == node_id)
+    }
+
+    fn add(&mut self, env: &Envelope) {
+        self.frames += 1;
+        match &env.message {
+            Message::NodeStarted(p) => {
+                let parent = p.parent_id.as_deref().and_then(|id| self.open_node(id)).or_else(|| self.open.last().copied());
+                let i = self.nodes.len();
+                self.nodes.push(Node { id: p.node_id.clone(), label: format!("{} ({})", p.name, p.kind), instance: p.instance_id.clone(), ..Node::default() });
+                match parent {
+                    Some(parent) => self.nodes[parent].children.push(i),
+                    None => self.roots.push(i),
+                }
+                self.open.push(i);
+            }
+            Message::NodeToken(p) => {
+                if let Some(i) = self.open_node(&p.node_id) {
+                    self.nodes[i].deltas += p.deltas.len();
+                    self.nodes[i].chars += p.deltas.iter().map(|d| d.v.chars().count()).sum::<usize>();
+                }
+            }
+            Message::NodeError(p) => {
+                if let Some(i) = self.find(&p.node_id, p.instance_id.as_deref()) {
+                    self.nodes[i].error = Some(format!("{}: {}", p.error.name, p.error.message));
+                }
+            }
+            Message::NodeFinished(p) => {
+                if let Some(i) = self.find(&p.node_id, p.instance_id.as_deref()) {
+                    let n = &mut self.nodes[i];
+                    n.status = Some(p.status);
+                    n.duration_ms = Some(p.duration_ms.get());
+                    n.held_ms = p.held_ms.map(NonNegativeF64::get);
+                    n.usage = p.usage.as_ref().map(|u| (u.input_tokens, u.output_tokens));
+                    self.open.retain(|&o| o != i);
+                }
+            }
+            Message::ExecPaused(p) => {
+                if let Some(i) = self.open_node(&p.node_id) {
+                    self.nodes[i].pauses.push((p.point.to_string(), None));
+                    self.pauses.insert(p.pause_id.clone(), (i, self.nodes[i].pauses.len() - 1));
+                }
+            }
+            Message::ExecResumed(p) => {
+                if let Some(&(i, k)) = self.pauses.get(&p.pause_id) {
+                    self.nodes[i].pauses[k].1 = Some(p.action.to_string());
+                }
+            }
+            Message::RunFinished(p) => self.status = Some(p.status),
+            _ => {}
+        }
+    }
+
+    /// The instance a `node.finished`/`node.error` names: by `instanceId` when given, else
+    /// the newest open instance of the node.
+    fn find(&self, node_id: &str, instance_id: Option<&str>) -> Option<usize> {
+        instance_id.and_then(|id| self.nodes.iter().rposition(|n| n.instance == id && n.id == node_id)).or_else(|| self.open_node(node_id))
+    }
+
+    fn render_node(&self, i: usize, prefix: &str, last: bool, out: &mut String) {
+        let n = &self.nodes[i];
+        let _ = write!(out, "{prefix}{}{} ", if last { "└─ " } else { "├─ " }, n.label);
+        match n.status {
+            Some(s) => out.push_str(s.as_str()),
+            None => out.push_str("running"),
+        }
+        if let Some(ms) = n.duration_ms {
+            let _ = write!(out, " {ms:.2} ms");
+        }
+        if let Some(ms) = n.held_ms.filter(|ms| *ms > 0.0) {
+            let _ = write!(out, ", held {ms:.2} ms");
+        }
+        if n.deltas > 0 {
+            let _ = write!(out, ", {} token deltas ({} chars)", n.deltas, n.chars);
+        }
+        if let Some((i, o)) = n.usage {
+            let _ = write!(out, ", usage {i} in / {o} out");
+        }
+        for (point, action) in &n.pauses {
+            let _ = write!(out, ", paused {point} → {}", action.as_deref().unwrap_or("(open)"));
+        }
+        if let Some(e) = &n.error {
+            let _ = write!(out, ", error {}", one_line(e, 80));
+        }
+        out.push('\n');
+        let child_prefix = format!("{prefix}{}", if last { "   " } else { "│  " });
+        for (k, &c) in n.children.iter().enumerate() {
+            self.render_node(c, &child_prefix, k + 1 == n.children.len(), out);
+        }
+    }
+}
+
+/// Every run seen, in order of first appearance.
+#[derive(Debug, Default)]
+pub struct Runs {
+    order: Vec<String>,
+    runs: HashMap<String, Run>,
+}
+
+impl Runs {
+    /// Adds an accepted frame; returns `true` when it was the run's `run.finished`.
+    pub fn add(&mut self, env: &Envelope) -> bool {
+        if !self.runs.contains_key(&env.run_id) {
+            self.order.push(env.run_id.clone());
+        }
+        self.runs.entry(env.run_id.clone()).or_default().add(env);
+        matches!(env.message, Message::RunFinished(_))
+    }
+
+    /// The tree of one run as text, one line per node instance.
+    pub fn render(&self, run_id: &str) -> String {
+        let Some(run) = self.runs.get(run_id) else { return String::new() };
+        let status = run.status.map_or("unfinished", RunStatus::as_str);
+        let mut out = format!("run {run_id} {status} ({} frames)\n", run.frames);
+        for (k, &r) in run.roots.iter().enumerate() {
+            run.render_node(r, "", k + 1 == run.roots.len(), &mut out);
+        }
+        out
+    }
+
+    /// Runs without `run.finished`, in order of appearance.
+    pub fn unfinished(&self) -> Vec<&str> {
+        self.order.iter().filter(|r| self.runs.get(*r).is_some_and(|run| run.status.is_none())).map(String::as_str).collect()
+    }
+}
+
+/// `text` on one line, cut to `max` characters.
+pub fn one_line(text: &str, max: usize) -> String {
+    let flat: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    if flat.chars().count() <= max {
+        flat
+    } else {
+        let mut cut: String = flat.chars().take(max).collect();
+        cut.push('…');
+        cut
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wirecontract::graphmind::{parse_envelope_json, ParseOutcome};
+
+    fn env(seq: u64, ty: &str, payload: &str) -> Envelope {
+        let text = format!(r#"{{"gm":1,"seq":{seq},"ts":1,"runId":"r","type":"{ty}","payload":{payload}}}"#);
+        match parse_envelope_json(&text) {
+            ParseOutcome::Ok(e) => e,
+            other => panic!("{text}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn nests_by_open_nodes_and_shows_pauses_and_tokens() {
+        let mut runs = Runs::default();
+        let frames = [
+            env(1, "run.started", r#"{"app":"a","sdk":{"name":"python","version":"1"}}"#),
+            env(2, "node.started", r#"{"nodeId":"agent:x","kind":"agent","name":"x","instanceId":"r"}"#),
+            env(3, "node.started", r#"{"nodeId":"llm:step","kind":"llm","name":"step","instanceId":"s1","parentId":"agent:x"}"#),
+            env(4, "node.token", r#"{"nodeId":"llm:step","deltas":[{"t":"text","v":"héllo"},{"t":"text","v":"!"}]}"#),
+            env(5, "node.finished", r#"{"nodeId":"llm:step","instanceId":"s1","durationMs":2,"status":"ok","usage":{"inputTokens":3,"outputTokens":4}}"#),
+            env(6, "node.started", r#"{"nodeId":"tool:t","kind":"tool","name":"t","instanceId":"c1"}"#),
+            env(7, "exec.paused", r#"{"pauseId":"p1","nodeId":"tool:t","point":"before"}"#),
+            env(8, "exec.resumed", r#"{"pauseId":"p1","action":"inject"}"#),
+            env(9, "node.finished", r#"{"nodeId":"tool:t","instanceId":"c1","durationMs":1.5,"status":"ok","heldMs":0.75}"#),
+            env(10, "node.finished", r#"{"nodeId":"agent:x","instanceId":"r","durationMs":9,"status":"ok"}"#),
+        ];
+        for f in &frames {
+            assert!(!runs.add(f));
+        }
+        assert_eq!(runs.unfinished(), ["r"]);
+        assert!(runs.add(&env(11, "run.finished", r#"{"status":"ok"}"#)));
+        assert_eq!(
+            runs.render("r"),
+            "run r ok (11 frames)\n\
+             └─ x (agent) ok 9.00 ms\n   \
+                ├─ step (llm) ok 2.00 ms, 2 token deltas (6 chars), usage 3 in / 4 out\n   \
+                └─ t (tool) ok 1.50 ms, held 0.75 ms, paused before → inject\n"
+        );
+        assert!(runs.unfinished().is_empty());
+    }
+}

@@ -1,0 +1,338 @@
+//! The scalar and container value types a field can hold, each with its wire rule: strings,
+//! booleans, safe integers (graphmind-v1 §5.6), finite and nonnegative numbers, opaque values,
+//! arrays and string-keyed records of opaque values.
+
+use std::borrow::Cow;
+
+use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
+use serde::Serialize;
+
+use super::cursor::Cursor;
+use super::json::{self, decode_string, JsonKind, Val};
+use super::{Ctx, Extras, FieldRef, IssueCode, Path, RawJson, WireValue};
+
+impl WireValue for String {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::String);
+    const EXPECTED: &'static str = "string";
+    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
+        match v.string_raw() {
+            Some(raw) => Some(decode_string(raw).text.into_owned()),
+            None => ctx.expected(path, "string", Some(v)),
+        }
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        json::write_string(out, self);
+    }
+    fn field_ref(&self) -> FieldRef<'_> {
+        FieldRef::Str(self)
+    }
+    #[inline]
+    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        Some(cur.string()?.decoded_lossy().into_owned())
+    }
+}
+
+impl WireValue for bool {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::Bool);
+    const EXPECTED: &'static str = "boolean";
+    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
+        v.as_bool().or_else(|| ctx.expected(path, "boolean", Some(v)))
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(if *self { b"true" } else { b"false" });
+    }
+    fn field_ref(&self) -> FieldRef<'_> {
+        FieldRef::Bool(*self)
+    }
+    #[inline]
+    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        cur.boolean()
+    }
+}
+
+fn read_safe_int(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<i64> {
+    let Some(x) = v.as_f64() else {
+        return ctx.expected(path, "integer", Some(v));
+    };
+    if let Some(i) = json::safe_integer(x) {
+        return Some(i);
+    }
+    if x.is_finite() && x.trunc() == x {
+        ctx.issue_with(path, IssueCode::TooBig, format!("too big: expected a safe integer (|x| <= {}), received {}", json::MAX_SAFE_INTEGER, v.raw()));
+    } else {
+        ctx.issue_with(path, IssueCode::InvalidType, format!("expected integer, received {}", v.raw()));
+    }
+    None
+}
+
+/// `u64` fields hold a nonnegative safe integer: `0 ≤ x ≤ 2^53 − 1`, any spelling (`1e3`,
+/// `1.0`, `-0`). Spec graphmind-v1 §5.6.
+impl WireValue for u64 {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::SafeUInt);
+    const EXPECTED: &'static str = "nonnegative integer";
+    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
+        let i = read_safe_int(ctx, v, path)?;
+        if i < 0 {
+            ctx.issue_with(path, IssueCode::TooSmall, format!("too small: expected integer to be >= 0, received {}", v.raw()));
+            return None;
+        }
+        Some(i as u64)
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.to_string().as_bytes());
+    }
+    fn field_ref(&self) -> FieldRef<'_> {
+        FieldRef::UInt(*self)
+    }
+    #[inline]
+    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        let i = json::safe_integer(cur.number_value()?)?;
+        (i >= 0).then_some(i as u64)
+    }
+}
+
+/// `i64` fields hold any safe integer, `|x| ≤ 2^53 − 1`.
+impl WireValue for i64 {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::SafeInt);
+    const EXPECTED: &'static str = "integer";
+    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
+        read_safe_int(ctx, v, path)
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.to_string().as_bytes());
+    }
+    fn field_ref(&self) -> FieldRef<'_> {
+        FieldRef::Int(*self)
+    }
+    #[inline]
+    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        json::safe_integer(cur.number_value()?)
+    }
+}
+
+/// `NonZeroU64` fields hold a positive safe integer (`> 0`).
+impl WireValue for std::num::NonZeroU64 {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::PositiveSafeUInt);
+    const EXPECTED: &'static str = "positive integer";
+    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
+        let i = read_safe_int(ctx, v, path)?;
+        if i <= 0 {
+            ctx.issue_with(path, IssueCode::TooSmall, format!("too small: expected integer to be > 0, received {}", v.raw()));
+            return None;
+        }
+        std::num::NonZeroU64::new(i as u64)
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(self.to_string().as_bytes());
+    }
+    fn field_ref(&self) -> FieldRef<'_> {
+        FieldRef::UInt(self.get())
+    }
+    #[inline]
+    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        let i = json::safe_integer(cur.number_value()?)?;
+        if i <= 0 {
+            return None;
+        }
+        std::num::NonZeroU64::new(i as u64)
+    }
+}
+
+/// `f64` fields hold any finite double; `1e400` (Infinity in `JSON.parse`) is invalid.
+impl WireValue for f64 {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::Finite);
+    const EXPECTED: &'static str = "number";
+    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
+        let Some(x) = v.as_f64() else {
+            return ctx.expected(path, "number", Some(v));
+        };
+        if !x.is_finite() {
+            ctx.issue_with(path, IssueCode::InvalidType, format!("expected a finite number, received {} (Infinity)", v.raw()));
+            return None;
+        }
+        Some(x)
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        json::write_f64(out, *self);
+    }
+    fn field_ref(&self) -> FieldRef<'_> {
+        FieldRef::Number(*self)
+    }
+    #[inline]
+    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        let x = cur.number_value()?;
+        x.is_finite().then_some(x)
+    }
+}
+
+/// A nonnegative finite double (`durationMs`, `heldMs`: milliseconds, fractions allowed).
+#[derive(Debug, Clone, Copy, PartialEq, PartialOrd, Default, Serialize)]
+#[serde(transparent)]
+pub struct NonNegativeF64(f64);
+
+impl NonNegativeF64 {
+    /// `Some` when `x` is finite and `≥ 0`.
+    pub fn new(x: f64) -> Option<Self> {
+        (x.is_finite() && x >= 0.0).then_some(NonNegativeF64(x))
+    }
+    /// The value.
+    pub fn get(self) -> f64 {
+        self.0
+    }
+}
+
+impl JsonSchema for NonNegativeF64 {
+    fn schema_name() -> Cow<'static, str> {
+        "NonNegativeNumber".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "number", "minimum": 0 })
+    }
+}
+
+impl WireValue for NonNegativeF64 {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::NonNegativeFinite);
+    const EXPECTED: &'static str = "nonnegative number";
+    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
+        let x = f64::read(ctx, v, path)?;
+        if x < 0.0 {
+            ctx.issue_with(path, IssueCode::TooSmall, format!("too small: expected number to be >= 0, received {}", v.raw()));
+            return None;
+        }
+        Some(NonNegativeF64(x))
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        json::write_f64(out, self.0);
+    }
+    fn field_ref(&self) -> FieldRef<'_> {
+        FieldRef::Number(self.0)
+    }
+    #[inline]
+    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        NonNegativeF64::new(cur.number_value()?)
+    }
+}
+
+/// Opaque fields accept any JSON value, `null` included, and keep its text.
+impl WireValue for RawJson {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::Opaque);
+    const EXPECTED: &'static str = "any JSON value";
+    fn read(_: &mut Ctx, v: Val<'_>, _: &Path<'_>) -> Option<Self> {
+        Some(RawJson::from_validated(v.raw()))
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        RawJson::write(self, out);
+    }
+    fn field_ref(&self) -> FieldRef<'_> {
+        FieldRef::Raw(self)
+    }
+    #[inline]
+    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        cur.raw_json()
+    }
+}
+
+impl<T: WireValue> WireValue for Vec<T> {
+    const TY: crate::registry::Ty = crate::registry::Ty::List(&T::TY);
+    const EXPECTED: &'static str = "array";
+    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
+        if v.kind() != JsonKind::Array {
+            return ctx.expected(path, "array", Some(v));
+        }
+        let mut out = Vec::new();
+        let mut ok = true;
+        for (i, el) in v.elements().enumerate() {
+            match T::read(ctx, el, &Path::Index(path, i)) {
+                Some(x) if ok => out.push(x),
+                Some(_) => {}
+                None => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        out.push(b'[');
+        for (i, x) in self.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            x.write(out);
+        }
+        out.push(b']');
+    }
+    fn field_ref(&self) -> FieldRef<'_> {
+        FieldRef::List(self.iter().map(WireValue::field_ref).collect())
+    }
+    #[inline]
+    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        let mut out = Vec::new();
+        if cur.array_start()? {
+            loop {
+                out.push(T::read_fast(cur)?);
+                if !cur.more_elements()? {
+                    break;
+                }
+            }
+        }
+        Some(out)
+    }
+}
+
+/// A string-keyed record of opaque values (`run.started.meta`): must be an object; members
+/// keep their order and raw values.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Record(pub Extras);
+
+impl JsonSchema for Record {
+    fn schema_name() -> Cow<'static, str> {
+        "Record".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        json_schema!({ "type": "object", "additionalProperties": true })
+    }
+}
+
+impl WireValue for Record {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::OpaqueRecord);
+    const EXPECTED: &'static str = "object";
+    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
+        if v.kind() != JsonKind::Object {
+            return ctx.expected(path, "object", Some(v));
+        }
+        let mut extras = Extras::new();
+        for (k, val) in v.members() {
+            extras.insert_escaped(k, RawJson::from_validated(val.raw()));
+        }
+        Some(Record(extras))
+    }
+    fn write(&self, out: &mut Vec<u8>) {
+        out.push(b'{');
+        let mut first = true;
+        self.0.write_members(out, &mut first);
+        out.push(b'}');
+    }
+    fn field_ref(&self) -> FieldRef<'_> {
+        FieldRef::Record(self)
+    }
+    #[inline]
+    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        let mut extras = Extras::new();
+        if cur.object_start()? {
+            loop {
+                let key = cur.key()?;
+                extras.insert_escaped(key.raw, cur.raw_json()?);
+                if !cur.more_members()? {
+                    break;
+                }
+            }
+        }
+        Some(Record(extras))
+    }
+}
