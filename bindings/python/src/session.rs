@@ -38,6 +38,10 @@ macro_rules! record {
 
         #[pymethods]
         impl $rust {
+            #[new]
+            fn new($( $field: $ty ),*) -> Self {
+                $rust { $( $field ),* }
+            }
             #[classattr]
             fn __match_args__(py: Python<'_>) -> PyResult<Py<::pyo3::types::PyTuple>> {
                 Ok(::pyo3::types::PyTuple::new(py, [$( stringify!($field) ),*])?.unbind())
@@ -142,7 +146,7 @@ record! {
     /// (`has_output` is `False` for an inject of "no value", distinct from `null`).
     Decision = "Decision" {
         /// `"continue"`, `"retry"`, `"inject"` or `"abort"`.
-        action: &'static str,
+        action: String,
         /// The injected value (`None` when absent or null; see `has_output`).
         output: PyObject,
         /// Whether an `inject` carried an `output` member.
@@ -158,7 +162,7 @@ pub(crate) fn decision_to_py(py: Python<'_>, d: &s::Decision) -> PyResult<Py<Dec
         _ => (py.None(), None),
     };
     let has_output = output_json.is_some();
-    Py::new(py, Decision { action: d.action().as_str(), output, has_output, output_json })
+    Py::new(py, Decision { action: d.action().as_str().to_owned(), output, has_output, output_json })
 }
 
 record! {
@@ -197,7 +201,7 @@ record! {
         /// What the adapter must do.
         decision: Py<Decision>,
         /// Why the gate was released.
-        cause: &'static str,
+        cause: String,
     }
 }
 
@@ -225,7 +229,7 @@ record! {
     /// `"loop-detected"`, `"bad-run-id"`), `text` is for humans.
     Warn = "Warn" {
         /// Stable rule key.
-        rule: &'static str,
+        rule: String,
         /// Detail.
         text: String,
     }
@@ -247,11 +251,11 @@ fn action_to_py(py: Python<'_>, a: s::Action) -> PyResult<PyObject> {
         s::Action::Send(frame) => Py::new(py, SendFrame { frame })?.into_any(),
         s::Action::Close { code, reason } => Py::new(py, Close { code, reason })?.into_any(),
         s::Action::Release { pause_id, decision, cause } => {
-            Py::new(py, Release { pause_id, decision: decision_to_py(py, &decision)?, cause: cause_str(cause) })?.into_any()
+            Py::new(py, Release { pause_id, decision: decision_to_py(py, &decision)?, cause: cause_str(cause).to_owned() })?.into_any()
         }
         s::Action::AbortRun { run_id } => Py::new(py, AbortRun { run_id })?.into_any(),
         s::Action::ReadySettled { waiter, attached } => Py::new(py, ReadySettled { waiter: waiter.0, attached })?.into_any(),
-        s::Action::Warn(w) => Py::new(py, Warn { rule: w.rule, text: w.text })?.into_any(),
+        s::Action::Warn(w) => Py::new(py, Warn { rule: w.rule.to_owned(), text: w.text })?.into_any(),
     })
 }
 
@@ -667,7 +671,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<AbortRun>()?;
     m.add_class::<ReadySettled>()?;
     m.add_class::<Warn>()?;
-    let cont = Decision { action: "continue", output: py.None(), has_output: false, output_json: None };
+    let cont = Decision { action: "continue".to_owned(), output: py.None(), has_output: false, output_json: None };
     m.add("CONTINUE", Py::new(py, cont)?)?;
     m.add("DEFAULT_URL", s::DEFAULT_URL)?;
     m.add("SESSION_CAPABILITIES", PyTuple::new(py, s::SESSION_CAPABILITIES)?)?;

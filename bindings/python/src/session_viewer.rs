@@ -33,7 +33,7 @@ record! {
     /// says which). `replayed`: the frame's seq is below its connection's hello seq.
     Received = "Received" {
         /// `"hello"`, `"accepted"`, `"duplicate"`, `"wildcard"` or `"rejected"`.
-        kind: &'static str,
+        kind: String,
         /// Whether it arrived as a replay (accepted and duplicate frames only).
         replayed: bool,
     }
@@ -47,7 +47,7 @@ fn received_to_py(r: s::Received) -> Received {
         s::Received::Wildcard => ("wildcard", false),
         s::Received::Rejected => ("rejected", false),
     };
-    Received { kind, replayed }
+    Received { kind: kind.to_owned(), replayed }
 }
 
 record! {
@@ -110,7 +110,7 @@ record! {
         /// Node.
         node_id: String,
         /// Gate point (`"before"`, `"after"`, `"error"`).
-        point: &'static str,
+        point: String,
     }
 }
 
@@ -120,7 +120,7 @@ record! {
         /// Pause id.
         pause_id: String,
         /// The action the app applied.
-        action: &'static str,
+        action: String,
     }
 }
 
@@ -141,7 +141,7 @@ record! {
         /// Pause id.
         pause_id: String,
         /// Refusal code (`"placeholder"`, `"truncated"`, …).
-        code: &'static str,
+        code: String,
         /// Echoed request id, or `None`.
         request_id: Option<String>,
     }
@@ -170,7 +170,7 @@ record! {
         /// The connection.
         conn: u64,
         /// Stable rule key.
-        rule: &'static str,
+        rule: String,
         /// Detail.
         text: String,
     }
@@ -189,14 +189,14 @@ fn action_to_py(py: Python<'_>, a: s::ViewerAction) -> PyResult<PyObject> {
             Py::new(py, FrameAccepted { conn: conn.0, envelope, replayed })?.into_any()
         }
         A::PauseOpened { conn, run_id, pause_id, node_id, point } => {
-            Py::new(py, PauseOpened { conn: conn.0, run_id, pause_id, node_id, point: point.as_str() })?.into_any()
+            Py::new(py, PauseOpened { conn: conn.0, run_id, pause_id, node_id, point: point.as_str().to_owned() })?.into_any()
         }
-        A::PauseClosed { pause_id, action } => Py::new(py, PauseClosed { pause_id, action: action.as_str() })?.into_any(),
+        A::PauseClosed { pause_id, action } => Py::new(py, PauseClosed { pause_id, action: action.as_str().to_owned() })?.into_any(),
         A::PauseReleased { conn, pause_id } => Py::new(py, PauseReleased { conn: conn.0, pause_id })?.into_any(),
-        A::ResumeRefused { pause_id, code, request_id } => Py::new(py, ResumeRefused { pause_id, code: code.as_str(), request_id })?.into_any(),
+        A::ResumeRefused { pause_id, code, request_id } => Py::new(py, ResumeRefused { pause_id, code: code.as_str().to_owned(), request_id })?.into_any(),
         A::ResumeTimedOut { pause_id } => Py::new(py, ResumeTimedOut { pause_id })?.into_any(),
         A::RunAbandoned { run_id } => Py::new(py, RunAbandoned { run_id })?.into_any(),
-        A::Warn { conn, rule, text } => Py::new(py, ViewerWarn { conn: conn.0, rule, text })?.into_any(),
+        A::Warn { conn, rule, text } => Py::new(py, ViewerWarn { conn: conn.0, rule: rule.to_owned(), text })?.into_any(),
     })
 }
 

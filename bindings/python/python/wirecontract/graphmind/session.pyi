@@ -42,6 +42,7 @@ class Decision:
     injected value (`has_output` is False for an inject of "no value") and `output_json` its
     exact JSON text."""
     __match_args__ = ("action", "output", "has_output", "output_json")
+    def __init__(self, action: ResumeAction, output: JsonValue, has_output: bool, output_json: str | None) -> None: ...
     @property
     def action(self) -> ResumeAction: ...
     @property
@@ -57,12 +58,14 @@ CONTINUE: Final[Decision]
 class Connect:
     """Open a WebSocket to `url`, then call `transport_opened` (or `transport_failed`)."""
     __match_args__ = ("url",)
+    def __init__(self, url: str) -> None: ...
     @property
     def url(self) -> str: ...
 
 class Send:
     """Send `frame` on the open socket, in poll order."""
     __match_args__ = ("frame",)
+    def __init__(self, frame: str) -> None: ...
     @property
     def frame(self) -> str: ...
 
@@ -70,6 +73,7 @@ class Close:
     """Close the socket or abandon the attempt (1000 normal and timeouts, 1002 protocol error);
     ignore that socket from now on."""
     __match_args__ = ("code", "reason")
+    def __init__(self, code: int, reason: str) -> None: ...
     @property
     def code(self) -> int: ...
     @property
@@ -78,6 +82,7 @@ class Close:
 class Release:
     """Wake gate `pause_id` with `decision`; its `exec.resumed` is already emitted."""
     __match_args__ = ("pause_id", "decision", "cause")
+    def __init__(self, pause_id: str, decision: Decision, cause: ReleaseCause) -> None: ...
     @property
     def pause_id(self) -> str: ...
     @property
@@ -88,12 +93,14 @@ class Release:
 class AbortRun:
     """Abort the run's context before the `abort` decision reaches the adapter (spec §3.7)."""
     __match_args__ = ("run_id",)
+    def __init__(self, run_id: str) -> None: ...
     @property
     def run_id(self) -> str: ...
 
 class ReadySettled:
     """The `ready()` call `waiter` settled: attached or not."""
     __match_args__ = ("waiter", "attached")
+    def __init__(self, waiter: int, attached: bool) -> None: ...
     @property
     def waiter(self) -> int: ...
     @property
@@ -103,6 +110,7 @@ class Warn:
     """Log this: `rule` is a stable key (invalid-frame, version-mismatch, ack-protocol,
     handshake-timeout, connect-timeout, buffer-overflow, loop-detected, bad-run-id)."""
     __match_args__ = ("rule", "text")
+    def __init__(self, rule: str, text: str) -> None: ...
     @property
     def rule(self) -> str: ...
     @property
@@ -223,6 +231,7 @@ class ResumeError(ValueError):
 class Received:
     """What `ViewerSession.frame_received` did with one frame."""
     __match_args__ = ("kind", "replayed")
+    def __init__(self, kind: ReceivedKind, replayed: bool) -> None: ...
     @property
     def kind(self) -> ReceivedKind: ...
     @property
@@ -231,6 +240,7 @@ class Received:
 class ViewerSend:
     """Send `frame` on connection `conn`."""
     __match_args__ = ("conn", "frame")
+    def __init__(self, conn: int, frame: str) -> None: ...
     @property
     def conn(self) -> int: ...
     @property
@@ -239,6 +249,7 @@ class ViewerSend:
 class ViewerClose:
     """Close connection `conn` (1002 for gm != 1)."""
     __match_args__ = ("conn", "code", "reason")
+    def __init__(self, conn: int, code: int, reason: str) -> None: ...
     @property
     def conn(self) -> int: ...
     @property
@@ -249,6 +260,7 @@ class ViewerClose:
 class AppAttached:
     """`conn` said hello and was answered with a `hello.ack` carrying `session_token`."""
     __match_args__ = ("conn", "session_token", "hello")
+    def __init__(self, conn: int, session_token: str, hello: Hello) -> None: ...
     @property
     def conn(self) -> int: ...
     @property
@@ -259,6 +271,7 @@ class AppAttached:
 class FrameAccepted:
     """A first-seen event frame by (runId, seq); `replayed` when buffered before this connection."""
     __match_args__ = ("conn", "envelope", "replayed")
+    def __init__(self, conn: int, envelope: Envelope, replayed: bool) -> None: ...
     @property
     def conn(self) -> int: ...
     @property
@@ -269,6 +282,7 @@ class FrameAccepted:
 class PauseOpened:
     """A live, first-seen `exec.paused`: open and resumable."""
     __match_args__ = ("conn", "run_id", "pause_id", "node_id", "point")
+    def __init__(self, conn: int, run_id: str, pause_id: str, node_id: str, point: PausePoint) -> None: ...
     @property
     def conn(self) -> int: ...
     @property
@@ -283,6 +297,7 @@ class PauseOpened:
 class PauseClosed:
     """`exec.resumed` arrived for a known pause."""
     __match_args__ = ("pause_id", "action")
+    def __init__(self, pause_id: str, action: ResumeAction) -> None: ...
     @property
     def pause_id(self) -> str: ...
     @property
@@ -291,6 +306,7 @@ class PauseClosed:
 class PauseReleased:
     """The owner closed while the pause was open: the app continued (fail-open)."""
     __match_args__ = ("conn", "pause_id")
+    def __init__(self, conn: int, pause_id: str) -> None: ...
     @property
     def conn(self) -> int: ...
     @property
@@ -299,6 +315,7 @@ class PauseReleased:
 class ResumeRefused:
     """`exec.refused`: the pause stays open."""
     __match_args__ = ("pause_id", "code", "request_id")
+    def __init__(self, pause_id: str, code: str, request_id: str | None) -> None: ...
     @property
     def pause_id(self) -> str: ...
     @property
@@ -309,18 +326,21 @@ class ResumeRefused:
 class ResumeTimedOut:
     """A sent `exec.resume` got no answer within `resume_wait_ms`."""
     __match_args__ = ("pause_id",)
+    def __init__(self, pause_id: str) -> None: ...
     @property
     def pause_id(self) -> str: ...
 
 class RunAbandoned:
     """A run's owner stayed away for `abandon_grace_ms`."""
     __match_args__ = ("run_id",)
+    def __init__(self, run_id: str) -> None: ...
     @property
     def run_id(self) -> str: ...
 
 class ViewerWarn:
     """Log this: `rule` is invalid-frame, version-mismatch, before-hello or unexpected-type."""
     __match_args__ = ("conn", "rule", "text")
+    def __init__(self, conn: int, rule: str, text: str) -> None: ...
     @property
     def conn(self) -> int: ...
     @property
