@@ -1,9 +1,15 @@
 # Python: build the wheel, install it with the test dependencies into a fresh virtual
-# environment, run pytest (conformance, API, hypothesis, the real graphmind-ai client).
+# environment, run pytest (conformance, API, hypothesis, the real graphmind-ai client, the
+# session hosts against `wirecontract listen` and the re-enacted real-client scenarios, the
+# Python examples of docs/session.md).
 set -euo pipefail
 ROOT="$(pwd)"
 source scripts/lib/common.sh
 build_wheel
+# The session host tests drive `wirecontract listen` (a debug build, shared with step 35).
+cargo build --locked --quiet -p wirecontract-cli
+TARGET="$(cargo metadata --no-deps --format-version 1 --locked | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+export WIRECONTRACT_CLI="$TARGET/debug/wirecontract"
 VENV="$ROOT/target/test-venv"
 rm -rf "$VENV"
 "$(python_bin)" -m venv "$VENV"
