@@ -28,12 +28,14 @@ mod generated {
 }
 mod graphmind;
 mod json;
+mod session;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 pub use generated::*;
 pub use graphmind::*;
 pub use json::*;
+pub use session::*;
 /// The Graphorin namespace (Kotlin `dev.wirecontract.graphorin`, Swift `WirecontractGraphorin`).
 /// Referenced here so that its uniffi scaffolding is linked into this library: one native
 /// library, two uniffi namespaces.
