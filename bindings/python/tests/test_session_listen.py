@@ -13,8 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from session_support import Proxy, listener, until
-from wirecontract.graphmind.session import CONTINUE, GateNode, RunAborted, Session, connect
+from wirecontract.graphmind.session import CONTINUE, GateNode, RunAborted, connect
 
+# Generous deadlines: a busy CI machine must not turn a slow first connect into a 10 s retry.
+PATIENT: dict[str, Any] = {"connect_timeout_ms": 5000, "handshake_timeout_ms": 5000}
 TOOL = GateNode("tool:lookup", "tool", "lookup", "call_1")
 LLM = GateNode("llm:step", "llm", "step", "step_1")
 
@@ -70,7 +72,7 @@ async def tool_call(run: Any, node: GateNode, result: Any) -> Any:
 def test_pause_and_continue(tmp_path: Path) -> None:
     async def main() -> None:
         async with listener(tmp_path, "--break", "tool", "--on-pause", "continue") as lst:
-            async with connect(lst.url, app="host-test") as s:
+            async with connect(lst.url, app="host-test", **PATIENT) as s:
                 assert await s.ready()
                 async with s.run("continue") as run:
                     assert await tool_call(run, TOOL, 7) == 7
@@ -92,7 +94,7 @@ def test_pause_and_continue(tmp_path: Path) -> None:
 def test_inject(tmp_path: Path) -> None:
     async def main() -> None:
         async with listener(tmp_path, "--break", "tool:lookup", "--on-pause", 'inject={"value":42,"big":12345678901234567890}') as lst:
-            async with connect(lst.url) as s:
+            async with connect(lst.url, **PATIENT) as s:
                 assert await s.ready()
                 async with s.run("inject") as run:
                     run.emit("node.started", started(TOOL))
@@ -115,7 +117,7 @@ def test_inject(tmp_path: Path) -> None:
 def test_abort(tmp_path: Path) -> None:
     async def main() -> None:
         async with listener(tmp_path, "--break", "tool", "--on-pause", "abort") as lst:
-            async with connect(lst.url) as s:
+            async with connect(lst.url, **PATIENT) as s:
                 assert await s.ready()
                 reached_after_abort = False
                 async with s.run("abort") as run:
@@ -136,7 +138,7 @@ def test_abort(tmp_path: Path) -> None:
 def test_step_mode(tmp_path: Path) -> None:
     async def main() -> None:
         async with listener(tmp_path, "--step", "--break", "none", "--on-pause", "continue") as lst:
-            async with connect(lst.url) as s:
+            async with connect(lst.url, **PATIENT) as s:
                 assert await s.ready()
                 async with s.run("step") as run:
                     # An llm node streaming tokens: before pauses, after does not (step mode).
@@ -172,7 +174,7 @@ def test_disconnect_while_held(tmp_path: Path) -> None:
         async with listener(tmp_path, "--break", "tool", "--on-pause", "hold") as lst:
             proxy = await Proxy(lst.port).start()
             try:
-                async with connect(proxy.url(), app="host-test") as s:
+                async with connect(proxy.url(), app="host-test", **PATIENT) as s:
                     assert await s.ready()
                     async with s.run("fail-open") as run:
                         run.emit("node.started", started(TOOL))

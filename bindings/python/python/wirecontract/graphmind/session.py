@@ -311,7 +311,8 @@ class Session:
     async def run(self, name: str, *, meta: Mapping[str, Any] | None = None, run_id: str | None = None) -> AsyncIterator[Run]:
         """A run: ``run.started`` (``app``, ``sdk``, ``meta`` with ``name``) on entry and
         ``run.finished`` on exit: ``ok``, ``error`` with the exception (re-raised), or
-        ``aborted`` when the viewer aborted it (``RunAborted`` is not re-raised). Inside the
+        ``aborted`` when the viewer aborted it (``RunAborted`` is not re-raised) or the task
+        was cancelled (re-raised). Inside the
         block, ``Session.emit``/``Session.gate`` use this run by default."""
         run = Run(self, run_id or f"run_{secrets.token_hex(6)}", name)
         self.emit("run.started", {"app": self.app, "sdk": self.sdk, "meta": {"name": name, **(meta or {})}}, run=run)
@@ -322,6 +323,9 @@ class Session:
             if e.run_id not in (None, run.run_id):
                 raise
             self.emit("run.finished", {"status": "aborted"}, run=run)
+        except asyncio.CancelledError:
+            self.emit("run.finished", {"status": "aborted"}, run=run)
+            raise
         except BaseException as e:
             error = {"name": type(e).__name__, "message": str(e), "stack": "".join(traceback.format_exception(e))}
             self.emit("run.finished", {"status": "error", "error": error}, run=run)

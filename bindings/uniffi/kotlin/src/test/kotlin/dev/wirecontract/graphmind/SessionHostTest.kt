@@ -11,6 +11,9 @@ import java.io.File
 import java.net.InetAddress
 import java.net.ServerSocket
 import java.net.Socket
+import java.net.URI
+import java.net.http.HttpClient
+import java.net.http.WebSocket
 import java.nio.file.Path
 import java.util.concurrent.CopyOnWriteArrayList
 import java.util.concurrent.TimeUnit
@@ -102,6 +105,9 @@ class SessionHostTest {
         }
     }
 
+    /** Generous deadlines: a busy CI machine must not turn a slow first connect into a 10 s retry. */
+    private val patient = AppSessionConfig(connectTimeoutMs = 5000uL, handshakeTimeoutMs = 5000uL)
+
     private val tool = GateNode("tool:lookup", NodeKind.TOOL, "lookup", "call_1")
 
     private fun started(node: GateNode) =
@@ -124,7 +130,7 @@ class SessionHostTest {
     @Test
     fun pauseAndContinue(@TempDir dir: Path) {
         Listener(dir, "--break", "tool", "--on-pause", "continue").use { listener ->
-            SessionHost(listener.url, AppSessionConfig(app = "kotlin-host")).use { host ->
+            SessionHost(listener.url, patient.copy(app = "kotlin-host")).use { host ->
                 assertTrue(host.ready().get(10, TimeUnit.SECONDS))
                 host.run("pause").use { run ->
                     run.emit(started(tool))
@@ -148,7 +154,7 @@ class SessionHostTest {
     @Test
     fun resumeWithInject(@TempDir dir: Path) {
         Listener(dir, "--break", "tool:lookup", "--on-pause", """inject={"v":1}""").use { listener ->
-            SessionHost(listener.url).use { host ->
+            SessionHost(listener.url, patient).use { host ->
                 assertTrue(host.ready().get(10, TimeUnit.SECONDS))
                 host.run("inject").use { run ->
                     run.emit(started(tool))
@@ -168,7 +174,7 @@ class SessionHostTest {
         var pauseId = ""
         Listener(dir, "--break", "tool", "--on-pause", "hold").use { listener ->
             Proxy(listener.port).use { proxy ->
-                SessionHost(proxy.url).use { host ->
+                SessionHost(proxy.url, patient).use { host ->
                     assertTrue(host.ready().get(10, TimeUnit.SECONDS))
                     val run = host.run("fail-open")
                     run.emit(started(tool))
@@ -210,6 +216,10 @@ class SessionHostTest {
     @Test
     fun docsAdapterRuns(@TempDir dir: Path) {
         Listener(dir, "--break", "tool", "--break", "llm", "--on-pause", "continue").use { listener ->
+            // Warm the JDK's WebSocket stack first: the example keeps the core's 300 ms connect
+            // deadline, which a cold JVM on a busy machine can miss (its retry is then 10 s away).
+            HttpClient.newHttpClient().newWebSocketBuilder().buildAsync(URI.create(listener.url), object : WebSocket.Listener {})
+                .get(10, TimeUnit.SECONDS).abort()
             weatherAgent(listener.url) { city -> """{"city":"$city","tempC":21}""" }
             assertEquals(0, listener.waitExit())
             val app = types(listener.frames(), "app->viewer")
