@@ -565,6 +565,8 @@ class Viewer:
             yield event
 
     async def start(self, host: str, port: int) -> None:
+        """Starts the WebSocket server on ``host:port`` (0: a free port) and sets ``url``.
+        ``serve`` calls it; other paths than ``/ingest`` get HTTP 404."""
         ws_mod = _websockets()
 
         def only_ingest(connection: Any, request: Any) -> Any:

@@ -11,6 +11,7 @@ public struct MonotonicClock: Sendable {
     private let epochMs: Double
     private let start: UInt64
 
+    /// Anchors the clock: the wall clock now, then the monotonic uptime from here on.
     public init() {
         epochMs = Date().timeIntervalSince1970 * 1000
         start = DispatchTime.now().uptimeNanoseconds
@@ -24,7 +25,9 @@ public struct MonotonicClock: Sendable {
 
 /// Thrown by an adapter when a gate answered `.abort`; `SessionHost.finishRun` ends the run `aborted`.
 public struct RunAbortedError: Error {
+    /// The aborted run (`nil`: the implicit run).
     public let runId: String?
+    /// An abort of `runId`.
     public init(runId: String?) { self.runId = runId }
 }
 
