@@ -1,7 +1,9 @@
-# Python: build the wheel, install it with the test dependencies into a fresh virtual
-# environment, run pytest (conformance, API, hypothesis, the real graphmind-ai client, the
-# session hosts against `wirecontract listen` and the re-enacted real-client scenarios, the
-# Python examples of docs/session.md).
+# Python: build the manylinux2014 abi3 wheel and check its tag with auditwheel; install it with
+# the test dependencies into a fresh virtual environment and run pytest (conformance, API,
+# hypothesis, the real graphmind-ai client, the session hosts against `wirecontract listen`, the
+# eight real-client scenarios re-enacted, the Python examples of docs/session.md) and mypy
+# --strict on the default interpreter (3.11), then the same suite on the oldest and newest
+# supported CPythons (3.10, 3.13).
 set -euo pipefail
 ROOT="$(pwd)"
 source scripts/lib/common.sh
@@ -10,14 +12,39 @@ build_wheel
 cargo build --locked --quiet -p wirecontract-cli
 TARGET="$(cargo metadata --no-deps --format-version 1 --locked | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
 export WIRECONTRACT_CLI="$TARGET/debug/wirecontract"
+WHEEL="$(ls "$ROOT"/target/wheels/wirecontract-*.whl)"
+case "$(basename "$WHEEL")" in
+    *-cp310-abi3-*manylinux_2_17_x86_64*) ;;
+    *) echo "30-python: expected a cp310-abi3 manylinux_2_17 wheel, got $(basename "$WHEEL")" >&2; exit 1 ;;
+esac
+# auditwheel reads the ELF: the glibc symbol versions must allow manylinux_2_17.
+"$(tool_venv)/bin/auditwheel" show "$WHEEL" | tee "$ROOT/target/auditwheel.txt" | grep -q 'consistent with the following platform tag:' \
+    && grep -A1 'consistent with the following platform tag:' "$ROOT/target/auditwheel.txt" | grep -q '"manylinux_2_17_x86_64"' \
+    || { echo "30-python: auditwheel does not accept manylinux_2_17 for $WHEEL" >&2; cat "$ROOT/target/auditwheel.txt" >&2; exit 1; }
+
+run_suite() {  # run_suite PYTHON VENV_DIR: fresh venv, dependencies, wheel, pytest
+    local python="$1" venv="$2"
+    rm -rf "$venv"
+    "$python" -m venv "$venv"
+    "$venv/bin/pip" install --quiet --upgrade pip
+    "$venv/bin/pip" install --quiet -r bindings/python/tests/requirements.txt
+    "$venv/bin/pip" install --quiet "$WHEEL"
+    echo "pytest on $("$venv/bin/python" --version)"
+    # Run from outside the source tree so the installed wheel, not the sources, is imported.
+    (cd "$ROOT/target" && "$venv/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/bindings/python/tests")
+}
+
 VENV="$ROOT/target/test-venv"
-rm -rf "$VENV"
-"$(python_bin)" -m venv "$VENV"
-"$VENV/bin/pip" install --quiet --upgrade pip
-"$VENV/bin/pip" install --quiet -r bindings/python/tests/requirements.txt
-"$VENV/bin/pip" install --quiet "$ROOT"/target/wheels/wirecontract-*.whl
-# Run from outside the source tree so the installed wheel, not the sources, is imported.
-cd "$ROOT/target"
-"$VENV/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/bindings/python/tests"
+run_suite "$(python_bin)" "$VENV"
 # The shipped stubs type-check a program that uses them.
 "$VENV/bin/python" -m mypy --strict --no-incremental "$ROOT/bindings/python/tests/typing_example.py"
+for v in 3.10 3.13; do
+    run_suite "$(python_for "$v")" "$ROOT/target/test-venv-$v"
+done
+# A debug wheel with the `test-hooks` feature: a forced panic at the boundary must surface as
+# wirecontract.InternalError (test_panic_hook.py; the release wheel above must lack the hook).
+HOOKS_WHEELS="$ROOT/target/wheels-test-hooks"
+rm -rf "$HOOKS_WHEELS"
+"$(tool_venv)/bin/maturin" build --quiet --locked --features test-hooks -m bindings/python/Cargo.toml --out "$HOOKS_WHEELS" 2>&1 | grep -v '^📦' || true
+"$VENV/bin/pip" install --quiet --force-reinstall --no-deps "$HOOKS_WHEELS"/wirecontract-*.whl
+(cd "$ROOT/target" && WIRECONTRACT_TEST_HOOKS=1 "$VENV/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/bindings/python/tests/test_panic_hook.py")

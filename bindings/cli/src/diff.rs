@@ -3,8 +3,10 @@
 //! Compares two JSON Schemas of one contract, either two files or the committed schema file
 //! at two git revisions (`git show REV:PATH`), with `wirecontract-schema-diff`, and prints
 //! every change with its JSON Pointer and a verdict per direction (old receivers, old
-//! senders). Exit codes: 0 no breaking change, 1 breaking change(s), 2 usage error (including
-//! an input that cannot be read or is not a JSON Schema, and a refused suppression file). With
+//! senders). Exit codes: 0 no breaking change, 1 breaking change(s), 2 when nothing could be
+//! compared: a usage error (with a `--help` hint), or an input that cannot be read, is not
+//! JSON or not a JSON Schema, a revision git cannot show, a refused suppression file (the
+//! reason only: `--help` would not help). With
 //! `--policy` the exit code is the versioning policy's instead: 1 only for a breaking change
 //! without a protocol-version bump.
 //!
@@ -92,19 +94,36 @@ struct Input {
     file: String,
 }
 
-/// Runs `wirecontract diff`; returns the exit code.
-pub(crate) fn run(args: &DiffArgs) -> ExitCode {
-    match compare(args) {
-        Ok(code) => code,
-        Err(msg) => {
-            let _ = writeln!(io::stderr(), "error: {msg}\n\nFor more information, try '--help'.");
-            ExitCode::from(2)
-        }
+/// Why `wirecontract diff` compared nothing (exit 2 either way).
+#[derive(Debug)]
+enum Stop {
+    /// The command line itself is wrong: the message and a `--help` hint.
+    Usage(String),
+    /// An input could not be read or used (a file, a revision, JSON, a schema, the
+    /// suppression file): the message only, since the help text would not fix it.
+    Input(String),
+}
+
+impl From<String> for Stop {
+    /// Errors are about inputs unless said otherwise.
+    fn from(msg: String) -> Stop {
+        Stop::Input(msg)
     }
 }
 
+/// Runs `wirecontract diff`; returns the exit code.
+pub(crate) fn run(args: &DiffArgs) -> ExitCode {
+    let message = match compare(args) {
+        Ok(code) => return code,
+        Err(Stop::Usage(msg)) => format!("error: {msg}\n\nFor more information, try '--help'."),
+        Err(Stop::Input(msg)) => format!("error: {msg}"),
+    };
+    let _ = writeln!(io::stderr(), "{message}");
+    ExitCode::from(2)
+}
+
 /// Reads both inputs, compares them and prints the result.
-fn compare(args: &DiffArgs) -> Result<ExitCode, String> {
+fn compare(args: &DiffArgs) -> Result<ExitCode, Stop> {
     let (old, new) = if args.git {
         let schema = args.schema.as_deref().unwrap_or(Path::new(DEFAULT_SCHEMA));
         let old = git_show(&args.old, schema)?;
@@ -114,7 +133,7 @@ fn compare(args: &DiffArgs) -> Result<ExitCode, String> {
         };
         (old, new)
     } else {
-        let new = args.new.as_deref().ok_or("NEW is required without --git")?;
+        let new = args.new.as_deref().ok_or_else(|| Stop::Usage("NEW is required without --git".to_owned()))?;
         (read_file(Path::new(&args.old))?, read_file(Path::new(new))?)
     };
     let options = Options { version_field: args.version_field.clone() };
@@ -196,9 +215,9 @@ fn read_file(path: &Path) -> Result<Input, String> {
 }
 
 /// Reads a schema file as committed at a revision.
-fn git_show(rev: &str, path: &Path) -> Result<Input, String> {
+fn git_show(rev: &str, path: &Path) -> Result<Input, Stop> {
     if rev.starts_with('-') {
-        return Err(format!("not a revision: {rev}"));
+        return Err(Stop::Usage(format!("not a revision: {rev}")));
     }
     let spec = if path.is_absolute() {
         let top = git(&["rev-parse", "--show-toplevel"])?;
@@ -207,7 +226,7 @@ fn git_show(rev: &str, path: &Path) -> Result<Input, String> {
         let rel = path
             .strip_prefix(canon(&top))
             .or_else(|_| path.strip_prefix(&top))
-            .map_err(|_| format!("{} is not inside the git repository {}", path.display(), top.display()))?;
+            .map_err(|_| Stop::Usage(format!("--schema {} is not inside the git repository {}", path.display(), top.display())))?;
         format!("{rev}:{}", rel.display())
     } else {
         format!("{rev}:./{}", path.display())

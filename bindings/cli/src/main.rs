@@ -12,7 +12,8 @@
 //!   between two schemas of the contract with a verdict per direction, as a table, JSON,
 //!   Markdown, GitHub workflow commands or JUnit XML (`--format`), with breaking changes
 //!   accepted in a suppression file set aside; see [`diff`]. Its exit codes are its own: 0 no
-//!   (unaccepted) breaking change, 1 breaking change(s), 2 usage error.
+//!   (unaccepted) breaking change, 1 breaking change(s), 2 nothing compared (a usage error,
+//!   or an input that cannot be read or used).
 //! - `wirecontract listen [--listen HOST:PORT] [--break SPEC]… [--step] [--on-pause POLICY]
 //!   [--record FILE] [--exit-after-runs N]` is a headless GraphMind viewer for testing an
 //!   adapter: a thin tokio host over the contract's `ViewerSession`; see [`listen`].
@@ -73,9 +74,10 @@ enum Command {
     /// Each change is listed with its JSON Pointer, what changed, and whether it is safe for
     /// old receivers (peers on OLD reading frames written to NEW) and for old senders (peers
     /// on OLD writing frames NEW reads). A breaking change accepted in the suppression file
-    /// (.wirecontract-evolution.toml) is reported with its reason and does not fail. Exit
-    /// codes: 0 no (unaccepted) breaking change, 1 breaking change(s) (with --policy: breaking
-    /// without a protocol-version bump), 2 usage error (including a refused suppression file).
+    /// (.wirecontract-evolution.toml) is reported as accepted, with its reason, and does not
+    /// fail. Exit codes: 0 no (unaccepted) breaking change, 1 breaking change(s) (with
+    /// --policy: breaking without a protocol-version bump), 2 nothing compared (a usage error,
+    /// or an input that cannot be read or used, such as a refused suppression file).
     Diff(diff::DiffArgs),
     /// Shrink GraphMind payloads, one JSON per line, to a byte budget (graphmind-shrink).
     ///

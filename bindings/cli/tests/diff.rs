@@ -120,6 +120,60 @@ fn usage_errors_exit_2() {
     }
 }
 
+/// Exit 2 either way, but only a wrong command line gets the `--help` hint: help text does
+/// not fix a missing file, bad JSON, a schema that is not one, an unknown revision or a
+/// refused suppression file.
+#[test]
+fn only_usage_errors_point_to_help() {
+    let f = fixture("enum-value-added", "old.json");
+    let dir = scratch_dir("hint");
+    let not_json = dir.join("x.json");
+    std::fs::write(&not_json, "{ not json").unwrap();
+    let not_schema = dir.join("y.json");
+    std::fs::write(&not_schema, "[1, 2]").unwrap();
+    let refused = dir.join("s.toml");
+    std::fs::write(&refused, "[[accept]]\nrule = \"no-such-rule\"\npointer = \"/a\"\nreason = \"r\"\n").unwrap();
+    let (not_json, not_schema, refused) = (not_json.display().to_string(), not_schema.display().to_string(), refused.display().to_string());
+    let repo = scratch_dir("hint-git");
+    git(&repo, &["init", "-q"]);
+    std::fs::create_dir_all(repo.join("generated/schema")).unwrap();
+    std::fs::copy(&f, repo.join("generated/schema/graphmind.v1.schema.json")).unwrap();
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-q", "-m", "v1"]);
+
+    let not_usage: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["diff", &f, "/no/such/schema.json"], "no such file: /no/such/schema.json"),
+        (vec!["diff", &f, &not_json], "is not valid JSON"),
+        (vec!["diff", &f, &not_schema], "is not a JSON Schema"),
+        (vec!["diff", "--suppressions", &refused, &f, &f], "unknown rule"),
+        (vec!["diff", "--suppressions", "/no/such/file.toml", &f, &f], "no such file"),
+        (vec!["diff", "--git", "no-such-rev", "HEAD"], "no-such-rev"),
+        (vec!["diff", "--git", "--schema", "missing.json", "HEAD", "HEAD"], "missing.json"),
+    ];
+    for (args, want) in not_usage {
+        let out = wirecontract(&args, Some(&repo));
+        let err = stderr(&out);
+        assert_eq!(code(&out), 2, "{args:?}: {err}");
+        assert!(err.starts_with("error: ") && err.contains(want), "{args:?}: {err}");
+        assert!(!err.contains("--help"), "{args:?} is not a usage error, yet: {err}");
+    }
+    let usage: Vec<Vec<&str>> = vec![
+        vec!["diff"],
+        vec!["diff", &f],
+        vec!["diff", "--bogus", &f, &f],
+        vec!["diff", "--schema", "x.json", &f, &f],
+        vec!["diff", "--format", "yaml", &f, &f],
+        vec!["diff", "--git", "--", "-x", "HEAD"],
+    ];
+    for args in usage {
+        let out = wirecontract(&args, Some(&repo));
+        assert_eq!(code(&out), 2, "{args:?}");
+        assert!(stderr(&out).contains("--help"), "{args:?} is a usage error: {}", stderr(&out));
+    }
+    let _ = std::fs::remove_dir_all(&repo);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 fn git(dir: &Path, args: &[&str]) {
     let out = Command::new("git")
         .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"])
@@ -259,6 +313,92 @@ fn a_suppression_without_reason_or_with_an_unknown_rule_is_refused_with_exit_2()
     }
     let out = wirecontract(&["diff", "--suppressions", "/no/such/file.toml", &old, &new], None);
     assert_eq!(code(&out), 2);
+}
+
+#[test]
+fn with_every_breaking_change_accepted_the_json_verdict_is_not_breaking() {
+    let file = suppression_file("accept-all", ACCEPT_KIND_C);
+    let (old, new) = (fixture("enum-value-added", "old.json"), fixture("enum-value-added", "new.json"));
+    let out = wirecontract(&["diff", "--json", "--suppressions", &file, &old, &new], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
+    assert_eq!(v["breaking"], false, "{v:#}");
+    assert_eq!(v["summary"]["breaking"], 0);
+    assert_eq!(v["summary"]["accepted"], 1);
+    assert_eq!(v["changes"][0]["status"], "accepted");
+    assert_eq!(v["changes"][0]["accepted"]["reason"], "receivers were upgraded first");
+    let out = wirecontract(&["diff", "--suppressions", &file, &old, &new], None);
+    let text = stdout(&out);
+    assert!(!text.contains("BREAKING") && text.contains("0 breaking") && text.contains("1 accepted"), "{text}");
+}
+
+/// The CI recipe of docs/evolution.md ("In CI"), run as written in a checkout whose
+/// `origin/main` is the target branch: a breaking change fails with an `::error` annotation
+/// on the schema file; accepted in the suppression file, it passes with a `::warning`; with a
+/// version bump it passes under `--policy`. The job's per-schema loop and its Markdown summary
+/// run too.
+#[test]
+fn the_documented_ci_recipe_works_against_origin_main() {
+    let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/evolution.md")).expect("docs/evolution.md");
+    let recipe = "wirecontract diff --git origin/main HEAD --policy --format github";
+    assert!(docs.contains(&format!("\n{recipe}\n")), "docs/evolution.md no longer shows the recipe {recipe:?}");
+    let args: Vec<&str> = recipe.split(' ').skip(1).collect();
+
+    let dir = scratch_dir("ci");
+    let origin = dir.join("origin.git");
+    std::fs::create_dir_all(&origin).unwrap();
+    git(&origin, &["init", "-q", "--bare"]);
+    let repo = dir.join("work");
+    std::fs::create_dir_all(repo.join("generated/schema")).unwrap();
+    git(&repo, &["init", "-q"]);
+    let schema = repo.join("generated/schema/graphmind.v1.schema.json");
+    std::fs::copy(fixture("enum-value-removed", "old.json"), &schema).unwrap();
+    std::fs::copy(fixture("enum-value-removed", "old.json"), repo.join("generated/schema/graphorin.v1.schema.json")).unwrap();
+    git(&repo, &["add", "."]);
+    git(&repo, &["commit", "-q", "-m", "released"]);
+    git(&repo, &["remote", "add", "origin", &origin.display().to_string()]);
+    git(&repo, &["push", "-q", "origin", "HEAD:refs/heads/main"]);
+    git(&repo, &["fetch", "-q", "origin"]);
+    std::fs::copy(fixture("enum-value-removed", "new.json"), &schema).unwrap();
+    git(&repo, &["commit", "-q", "-am", "drop a kind"]);
+
+    let out = wirecontract(&args, Some(&repo));
+    assert_eq!(code(&out), 1, "{}{}", stdout(&out), stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("::error file=generated/schema/graphmind.v1.schema.json,title=enum-value-removed::/$defs/Kind/enum: "), "{text}");
+    assert!(text.trim_end().ends_with("policy: breaking-without-version-bump"), "{text}");
+
+    // The workflow's loop over both schemas: the untouched one passes, the changed one fails.
+    for (file, want) in [("generated/schema/graphorin.v1.schema.json", 0), ("generated/schema/graphmind.v1.schema.json", 1)] {
+        let out = wirecontract(&["diff", "--git", "origin/main", "HEAD", "--schema", file, "--policy", "--format", "github"], Some(&repo));
+        assert_eq!(code(&out), want, "{file}: {}{}", stdout(&out), stderr(&out));
+    }
+    // The job summary step.
+    let out = wirecontract(&["diff", "--git", "origin/main", "HEAD", "--format", "markdown"], Some(&repo));
+    assert!(stdout(&out).contains("### Breaking\n\n- **enum-value-removed** `/$defs/Kind/enum`"), "{}", stdout(&out));
+
+    // Accepted in the suppression file at the repository root: passes, reported as a warning.
+    std::fs::write(
+        repo.join(".wirecontract-evolution.toml"),
+        "[[accept]]\nrule = \"enum-value-removed\"\npointer = \"/$defs/Kind/enum\"\nreason = \"no sender ever wrote it\"\n",
+    )
+    .unwrap();
+    let out = wirecontract(&args, Some(&repo));
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert!(stdout(&out).starts_with("::warning file=generated/schema/graphmind.v1.schema.json,title=enum-value-removed (accepted)::"), "{}", stdout(&out));
+    std::fs::remove_file(repo.join(".wirecontract-evolution.toml")).unwrap();
+
+    // A version bump makes the break allowed under --policy.
+    let mut bumped: Value = serde_json::from_str(&std::fs::read_to_string(&schema).unwrap()).unwrap();
+    for def in ["envelope.ping", "envelope.note", "envelope.unknown"] {
+        bumped["$defs"][def]["properties"]["gm"]["const"] = 2.into();
+    }
+    std::fs::write(&schema, serde_json::to_string_pretty(&bumped).unwrap()).unwrap();
+    git(&repo, &["commit", "-q", "-am", "gm 2"]);
+    let out = wirecontract(&args, Some(&repo));
+    assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
+    assert!(stdout(&out).contains("title=protocol-version-changed (allowed by version bump)::"), "{}", stdout(&out));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

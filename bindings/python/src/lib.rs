@@ -2,7 +2,8 @@
 //! CPython ≥ 3.10). The package curates this private module in Python, as pydantic-core does.
 //!
 //! Host safety: every call into the contract runs under [`guard`], so a Rust panic surfaces
-//! as an ordinary `RuntimeError` (an `Exception`), never as pyo3's `PanicException`.
+//! as `wirecontract.InternalError` (a `RuntimeError`, so an `Exception`), never as pyo3's
+//! `PanicException` (a `BaseException` that `except Exception` misses).
 
 mod convert;
 mod graphmind;
@@ -25,13 +26,27 @@ use pyo3::prelude::*;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 pyo3::create_exception!(wirecontract, BuildError, PyValueError, "A frame could not be built: `.reason` says why, `.issues` lists path and rule.");
+pyo3::create_exception!(
+    wirecontract,
+    InternalError,
+    PyRuntimeError,
+    "A bug inside wirecontract (a Rust panic caught at the boundary); the message says where. Please report it."
+);
 
-/// Runs contract code, turning a panic into a `RuntimeError`.
+/// Runs contract code, turning a panic into [`InternalError`].
 pub(crate) fn guard<T>(f: impl FnOnce() -> T) -> PyResult<T> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|p| {
         let msg = p.downcast_ref::<&str>().map(|s| (*s).to_owned()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic".into());
-        PyRuntimeError::new_err(format!("internal error in wirecontract (please report): {msg}"))
+        InternalError::new_err(format!("internal error in wirecontract (please report): {msg}"))
     })
+}
+
+/// Test hook (feature `test-hooks`, never in a shipped wheel): panics with `message` inside
+/// [`guard`], so the tests can see what a caller would get from a bug.
+#[cfg(feature = "test-hooks")]
+#[pyfunction]
+fn _panic_for_test(message: &str) -> PyResult<()> {
+    guard(|| panic!("{message}"))
 }
 
 #[pymodule]
@@ -39,6 +54,9 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("BuildError", py.get_type::<BuildError>())?;
+    m.add("InternalError", py.get_type::<InternalError>())?;
+    #[cfg(feature = "test-hooks")]
+    m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     let gm = PyModule::new(py, "graphmind")?;
     graphmind::register(&gm)?;
     m.add_submodule(&gm)?;

@@ -52,10 +52,12 @@ def test_round_trip_keeps_unknown_fields_and_opaque_values(v: dict) -> None:
     lossy = "\\ud8" in v["frame"] or "\\udc" in v["frame"] or "\\udf" in v["frame"]
     if "__proto__" not in v["frame"] and not v["id"].split("/")[-1].startswith("dup.") and not lossy:
         try:
-            original = json.loads(v["frame"])
+            original = _norm(json.loads(v["frame"]))
         except (ValueError, RecursionError):
+            # json.loads (3.11) or _norm (3.12+, where json.loads recurses in C) goes deeper
+            # than Python's recursion limit on the deep vectors.
             return
-        assert _norm(json.loads(text)) == _norm(original)
+        assert _norm(json.loads(text)) == original
 
 
 def _norm(x):

@@ -10,7 +10,10 @@ from the original (the one lossy spot of §5.9) are listed in the same file.
 
 Frames are decoded as ``JSON.parse`` would (``json.loads`` without NaN/Infinity literals; it
 keeps the last of duplicate keys and turns ``1e400`` into ``inf`` like JavaScript), in a thread
-with a large stack so that the 10,000-level vectors decode.
+with a large stack so that the 10,000-level vectors decode. From CPython 3.12 on, C-level
+recursion (``json.loads``, generator expressions) has its own fixed limit that no stack or
+``sys.setrecursionlimit`` raises: there, frames too deep for the interpreter are left out of
+the comparison (collected in ``SKIPPED_DEEP``); the default interpreter (3.11) compares all.
 """
 
 from __future__ import annotations
@@ -31,6 +34,18 @@ SCHEMA_PATH = REPO / "generated/schema/graphmind.v1.schema.json"
 KNOWN_PATH = REPO / "generated/schema/graphmind.v1.known-disagreements.json"
 VECTORS = graphmind_vectors()
 ACCEPTED = ("ok", "unknown-type")
+
+
+# Frames left out because this interpreter cannot decode or validate them (3.12+ only).
+SKIPPED_DEEP: set[str] = set()
+
+
+def _too_deep_here(vid: str) -> None:
+    """Records `vid` as too deep for this interpreter; re-raises before CPython 3.12, where the
+    large thread stack must be enough."""
+    if sys.version_info < (3, 12):
+        raise
+    SKIPPED_DEEP.add(vid)
 
 
 def _reject_constant(name: str) -> Any:
@@ -93,15 +108,19 @@ def _survey() -> dict[str, Any]:
     rows = {}
     for v in VECTORS:
         r = gm.parse_envelope_json(v["frame"])
-        decoded, value = _decode(v["frame"])
-        schema_valid = decoded and validator.is_valid(value)
-        row = {"parser": r.kind, "schema": "valid" if schema_valid else "invalid", "json": decoded}
-        if r.kind in ACCEPTED:
-            written = gm.serialize_envelope(r.envelope)
-            ok, again = _decode(written)
-            assert ok, f"{v['id']}: the serializer wrote text JSON.parse rejects: {written[:200]}"
-            row["written_errors"] = [f"{'.'.join(map(str, e.path))}: {e.message[:120]}" for e in validator.iter_errors(again)]
-            row["lossy"] = decoded and again != value
+        try:
+            decoded, value = _decode(v["frame"])
+            schema_valid = decoded and validator.is_valid(value)
+            row = {"parser": r.kind, "schema": "valid" if schema_valid else "invalid", "json": decoded}
+            if r.kind in ACCEPTED:
+                written = gm.serialize_envelope(r.envelope)
+                ok, again = _decode(written)
+                assert ok, f"{v['id']}: the serializer wrote text JSON.parse rejects: {written[:200]}"
+                row["written_errors"] = [f"{'.'.join(map(str, e.path))}: {e.message[:120]}" for e in validator.iter_errors(again)]
+                row["lossy"] = decoded and again != value
+        except RecursionError:
+            _too_deep_here(v["id"])
+            continue
         rows[v["id"]] = row
     return rows
 
@@ -136,7 +155,7 @@ def test_schema_and_parser_disagree_exactly_on_the_known_frames(survey: dict[str
             found[vid] = (row["parser"], row["schema"])
     listed = {e["id"]: (e["parser"], e["schema"]) for e in known["disagreements"]}
     new = {k: v for k, v in found.items() if k not in listed}
-    stale = {k: v for k, v in listed.items() if k not in found}
+    stale = {k: v for k, v in listed.items() if k not in found and k not in SKIPPED_DEEP}
     changed = {k: (listed[k], found[k]) for k in found.keys() & listed.keys() if found[k] != listed[k]}
     assert not new, f"NEW schema/parser disagreements (fix the schema, or list them with a reason in {KNOWN_PATH.name}): {new}"
     assert not stale, f"STALE entries in {KNOWN_PATH.name} (schema and parser now agree; remove them): {stale}"
@@ -154,7 +173,7 @@ def test_every_frame_the_serializer_writes_validates(survey: dict[str, Any]) -> 
 
 def test_serializer_is_lossy_exactly_on_the_known_frames(survey: dict[str, Any], known: dict[str, Any]) -> None:
     found = {vid for vid, row in survey.items() if row.get("lossy")}
-    listed = {e["id"] for e in known["lossy"]}
+    listed = {e["id"] for e in known["lossy"]} - SKIPPED_DEEP
     assert found == listed, f"re-serialized value differs from the original: new {sorted(found - listed)}, stale {sorted(listed - found)}"
 
 

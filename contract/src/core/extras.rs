@@ -12,7 +12,7 @@ use super::json::{self, decode_string};
 use super::RawJson;
 
 /// The empty [`Extras`] that strict objects (which have no unknown members) return from
-/// [`Reflect::extra`].
+/// [`Reflect::extra`](super::Reflect::extra).
 pub(crate) static NO_EXTRAS: Extras = Extras { entries: Vec::new(), index: None };
 
 /// Unknown members of a loose object, in first-seen order, values as raw JSON (spec

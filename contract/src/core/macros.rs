@@ -194,7 +194,7 @@ macro_rules! wire_object {
 /// does not declare is an issue (`unrecognized_keys`, one per distinct key, at that key's path),
 /// and it has no `extra`. Besides typed fields, entries may be string literals,
 /// `const "v" = "1",`: required, checked (`invalid_literal`), written in place, never stored,
-/// listed in [`Described::LITERALS`](crate::core::Described::LITERALS). Entries are written in
+/// listed in [`ObjectDesc::literals`](crate::registry::ObjectDesc::literals). Entries are written in
 /// declaration order; duplicate keys follow `JSON.parse` (the last one wins).
 ///
 /// ```text

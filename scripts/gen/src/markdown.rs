@@ -83,7 +83,7 @@ fn enum_section(out: &mut String, e: &EnumDesc) {
 /// The example block of a message.
 fn example_block(out: &mut String, protocol: &str, wire: &str) {
     let ex = example(protocol, wire);
-    let _ = writeln!(out, "Example (conformance vector `{}`):\n\n```json\n{}\n```\n", ex.vector, ex.frame);
+    let _ = writeln!(out, "Example ({}):\n\n```json\n{}\n```\n", ex.source_text(), ex.frame);
 }
 
 /// One message: anchor, heading, direction, doc, its payload or frame object, example.
@@ -235,7 +235,8 @@ fn graphmind_rules(out: &mut String, p: &Protocol) {
         "<a id=\"session-rules\"></a>\n\n## Session rules\n\n\
          What the two sides do on a connection beyond building and parsing envelopes is specified in the session spec \
          (`graphmind-session.md` in the shared specs) and implemented, sans-IO, by the contract's \
-         [session module](../../contract/src/graphmind/session/mod.rs) (`AppSession`, `ViewerSession`). In short:\n\n\
+         [session module](../../contract/src/graphmind/session/mod.rs) (`AppSession`, `ViewerSession`); \
+         [the session guarantees](../../docs/session.md#guarantees) list what each side may rely on. In short:\n\n\
          - The app opens every connection with [`hello`](#message-hello); the viewer answers each `hello` with one \
          [`hello.ack`](#message-hello-ack) (`runId` `\"*\"`) carrying the full breakpoint set and the mode. The ack is the only way to arm a connection; \
          later changes come as [`breakpoint.set`](#message-breakpoint-set), [`breakpoint.clear`](#message-breakpoint-clear) and [`mode.set`](#message-mode-set).\n\

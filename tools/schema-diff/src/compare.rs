@@ -13,8 +13,8 @@ use serde_json::{Map, Value};
 
 use crate::messages::{self, Message};
 use crate::schema::{
-    allows, canonical, child, child_index, effective_types, is_annotation, is_any, is_nothing, openness, show, types_subset, types_text, union_keyword,
-    value_set, Doc, Num, Openness, Types, ValueSetForm,
+    allows, canonical, child, child_index, document_title, effective_types, is_annotation, is_any, is_nothing, openness, show, types_subset, types_text,
+    union_keyword, value_set, Doc, Num, Openness, Types, ValueSetForm,
 };
 use crate::{Change, Diff, Options, Rule, Side, Verdict};
 
@@ -88,8 +88,13 @@ pub(crate) fn run(old: &Value, new: &Value, options: &Options) -> Diff {
     let old_version = version_of(od, &old_leaves);
     let new_version = version_of(nd, &new_leaves);
     let (old_msgs, new_msgs) = messages::name_both((od, old_leaves), (nd, new_leaves), version_field.as_deref());
+    let title = document_title(new).or_else(|| document_title(old));
 
     let mut w = Walker { old: od, new: nd, visited: HashSet::new(), changes: Vec::new() };
+    if let Some(change) = whole_document(od, nd, &old_msgs, &new_msgs) {
+        w.changes.extend(change);
+        return Diff { title, version_field, old_version, new_version, changes: w.changes };
+    }
     if let Some(field) = &version_field {
         if old_version != new_version {
             let path = new_msgs.first().map(|m| child(&child(&m.home, "properties"), field)).unwrap_or_default();
@@ -119,7 +124,73 @@ pub(crate) fn run(old: &Value, new: &Value, options: &Options) -> Diff {
             c.messages = messages::users(msgs, &c.path);
         }
     }
-    Diff { version_field, old_version, new_version, changes }
+    Diff { title, version_field, old_version, new_version, changes }
+}
+
+/// What a whole document accepts, when it is a catch-all: every value (`true`, `{}`, or only
+/// annotations such as `{"foo": 1}`) or no value (`false`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Whole {
+    /// Accepts every value.
+    Everything,
+    /// Accepts no value.
+    Nothing,
+    /// Accepts the frames of its message types.
+    Messages,
+}
+
+impl Whole {
+    /// How `doc` is read as a whole.
+    fn of(doc: Doc<'_>) -> Whole {
+        let root = doc.resolve(doc.root, "").value;
+        if is_nothing(&root) {
+            Whole::Nothing
+        } else if is_any(&root) {
+            Whole::Everything
+        } else {
+            Whole::Messages
+        }
+    }
+
+    /// What it accepts, in words.
+    fn text(self, msgs: &[Message]) -> String {
+        match self {
+            Whole::Everything => "accepts every value (true, {}, or no validation keyword at all)".to_owned(),
+            Whole::Nothing => "accepts no value (false)".to_owned(),
+            Whole::Messages => {
+                let n = msgs.len();
+                format!("accepts only the frames of its {n} message type{}", if n == 1 { "" } else { "s" })
+            }
+        }
+    }
+}
+
+/// A catch-all document on either side: it has no message types, versions or properties to
+/// pair, so the two documents are compared as the sets of values they accept. One change for
+/// the whole document (pointer `""`), judged by direction like any other change of accepted
+/// values: accepting less (`true` -> a contract, a contract -> `false`) breaks old senders,
+/// accepting more breaks old receivers. `None` when neither document is a catch-all.
+fn whole_document(old: Doc<'_>, new: Doc<'_>, old_msgs: &[Message], new_msgs: &[Message]) -> Option<Vec<Change>> {
+    let (o, n) = (Whole::of(old), Whole::of(new));
+    if o == Whole::Messages && n == Whole::Messages {
+        return None;
+    }
+    if o == n {
+        return Some(Vec::new());
+    }
+    let effect = match (o, n) {
+        (Whole::Everything, _) | (_, Whole::Nothing) => Effect::Narrow,
+        _ => Effect::Widen,
+    };
+    let described = match (o, n) {
+        (_, Whole::Messages) => new_msgs,
+        (Whole::Messages, _) => old_msgs,
+        _ => &[],
+    };
+    let messages: Vec<String> = described.iter().map(|m| m.key.clone()).collect();
+    let change = format!("the whole schema {} and now {}: {}", o.text(old_msgs).replacen("accepts", "accepted", 1), n.text(new_msgs), effect.reason());
+    let (old_receivers, old_senders) = effect.verdicts();
+    Some(vec![Change { rule: Rule::SchemaChanged, path: String::new(), side: Side::New, change, old_receivers, old_senders, messages }])
 }
 
 /// The parallel walk over one old and one new document.

@@ -265,6 +265,10 @@ pub struct Options {
 /// The result of [`diff`].
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Diff {
+    /// The protocol's name as the schemas state it: the new schema's `title`, else its `$id`,
+    /// else the old schema's (`None` when neither states one; outputs then fall back to the
+    /// file name).
+    pub title: Option<String>,
     /// The protocol-version property, when the schemas have one.
     pub version_field: Option<String>,
     /// The protocol version of the old schema.
@@ -287,9 +291,12 @@ impl Diff {
         self.changes.iter().filter(|c| c.is_breaking())
     }
 
-    /// Whether the protocol-version constant differs between the two schemas.
+    /// Whether the protocol version changed: both schemas state one, and they differ. A
+    /// version that appears or disappears (a schema without one, such as a catch-all `true`,
+    /// on either side) is no bump: no peer of one side sees the other's frames as a version
+    /// mismatch.
     pub fn version_bumped(&self) -> bool {
-        self.old_version != self.new_version
+        self.old_version.is_some() && self.new_version.is_some() && self.old_version != self.new_version
     }
 
     /// The versioning policy's verdict: breaking changes need a protocol-version bump.

@@ -1,7 +1,7 @@
 //! A [`Diff`] with the suppression file applied: which breaking changes fail the check, which
 //! are accepted (and why), and which entries of the file matched nothing.
 
-use crate::{Accept, Change, Diff, Policy, Suppressions};
+use crate::{Accept, Change, Diff, Policy, Suppressions, Verdict};
 
 /// How the inputs are named in the output.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -15,9 +15,9 @@ pub struct Labels {
 }
 
 impl Labels {
-    /// The protocol's name from the new schema's file name: `graphmind.v1.schema.json` →
-    /// `graphmind`.
-    pub fn protocol(&self) -> &str {
+    /// The new schema's file name up to its first dot: `graphmind.v1.schema.json` →
+    /// `graphmind`. Only a fallback name: see [`Review::protocol_name`].
+    pub fn file_stem(&self) -> &str {
         let file = self.new.rsplit(['/', ':']).next().unwrap_or(&self.new);
         file.split('.').next().unwrap_or(file)
     }
@@ -34,6 +34,18 @@ pub enum Status {
     Accepted,
     /// Breaking, allowed by a protocol-version bump (policy mode only).
     AllowedByBump,
+}
+
+impl Status {
+    /// The status as printed (`allowed-by-version-bump`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Safe => "safe",
+            Status::Breaking => "breaking",
+            Status::Accepted => "accepted",
+            Status::AllowedByBump => "allowed-by-version-bump",
+        }
+    }
 }
 
 /// Why a suppression entry accepted nothing.
@@ -151,6 +163,64 @@ impl Review {
     /// not allowed by a protocol-version bump either).
     pub fn fails(&self) -> bool {
         self.count(Status::Breaking) > 0
+    }
+
+    /// Whether a breaking change is left once the accepted ones are set aside (a change a
+    /// version bump allows is still breaking: it breaks the old peers).
+    pub fn is_breaking(&self) -> bool {
+        self.entries().any(|e| matches!(e.2, Status::Breaking | Status::AllowedByBump))
+    }
+
+    /// How many breaking changes are left once the accepted ones are set aside: in all, for
+    /// old receivers, for old senders.
+    pub fn breaking_counts(&self) -> (usize, usize, usize) {
+        let left: Vec<&Change> = self.entries().filter(|e| matches!(e.2, Status::Breaking | Status::AllowedByBump)).map(|e| e.1).collect();
+        let recv = left.iter().filter(|c| c.old_receivers == Verdict::Breaking).count();
+        let send = left.iter().filter(|c| c.old_senders == Verdict::Breaking).count();
+        (left.len(), recv, send)
+    }
+
+    /// `3 changes: 1 breaking (for old receivers: 0, for old senders: 1), 1 accepted, 1 safe`:
+    /// accepted changes are counted apart from the breaking ones (`, N accepted` only when
+    /// there are some, so that without suppressions this is [`crate::summary_line`]).
+    pub fn summary_line(&self) -> String {
+        let n = self.diff.changes.len();
+        let (breaking, recv, send) = self.breaking_counts();
+        let accepted = self.count(Status::Accepted);
+        let accepted_text = if accepted > 0 { format!(", {accepted} accepted") } else { String::new() };
+        format!(
+            "{n} change{}: {breaking} breaking (for old receivers: {recv}, for old senders: {send}){accepted_text}, {} safe",
+            if n == 1 { "" } else { "s" },
+            self.count(Status::Safe)
+        )
+    }
+
+    /// The protocol's name for headings and reports: the schema's `title` (else its `$id`),
+    /// the file name only when the schema states neither.
+    pub fn protocol_name(&self) -> &str {
+        self.diff.title.as_deref().unwrap_or_else(|| self.labels.file_stem())
+    }
+
+    /// [`Review::protocol_name`] as an identifier (JUnit class names): lower-case ASCII letters
+    /// and digits, runs of anything else as one `-` (`GraphMind wire envelope (protocol v1)` →
+    /// `graphmind-wire-envelope-protocol-v1`); `schema` when nothing is left.
+    pub fn protocol_id(&self) -> String {
+        let name = self.protocol_name();
+        let name = name.split_once("://").map_or(name, |(_, rest)| rest);
+        let mut out = String::new();
+        for ch in name.chars() {
+            if ch.is_ascii_alphanumeric() {
+                out.push(ch.to_ascii_lowercase());
+            } else if !out.is_empty() && !out.ends_with('-') {
+                out.push('-');
+            }
+        }
+        let out = out.trim_end_matches('-');
+        if out.is_empty() {
+            "schema".to_owned()
+        } else {
+            out.to_owned()
+        }
     }
 
     /// One line per unused entry, for people.

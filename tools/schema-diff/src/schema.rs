@@ -7,33 +7,67 @@ use std::collections::{BTreeSet, HashSet};
 
 use serde_json::{Map, Value};
 
-/// Keywords that describe a schema without constraining any value; changing them never
-/// changes which frames are valid. `default` is here too: the contract never fills defaults
-/// in while parsing (graphmind-v1 §1).
-const ANNOTATIONS: &[&str] = &[
-    "title",
-    "description",
-    "$comment",
-    "examples",
-    "default",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "$id",
-    "$schema",
-    "$anchor",
-    "$dynamicAnchor",
-    "$vocabulary",
-    "$defs",
-    "definitions",
-    "contentMediaType",
-    "contentEncoding",
-    "contentSchema",
+/// Every keyword of JSON Schema (drafts 4 to 2020-12) that constrains values. Any other
+/// keyword is an annotation: `title`, `description`, `examples`, `default` (the contract never
+/// fills defaults in while parsing, graphmind-v1 §1), `$id`, `$defs`, and keywords no draft
+/// defines (`{"foo": 1}`, `x-...`), which validators ignore (2020-12 core §6.5: unknown
+/// keywords are collected as annotations). Changing an annotation never changes which frames
+/// are valid.
+const VALIDATION: &[&str] = &[
+    "$ref",
+    "$dynamicRef",
+    "$recursiveRef",
+    "type",
+    "const",
+    "enum",
+    "multipleOf",
+    "maximum",
+    "exclusiveMaximum",
+    "minimum",
+    "exclusiveMinimum",
+    "maxLength",
+    "minLength",
+    "pattern",
+    "format",
+    "items",
+    "prefixItems",
+    "additionalItems",
+    "contains",
+    "minContains",
+    "maxContains",
+    "maxItems",
+    "minItems",
+    "uniqueItems",
+    "unevaluatedItems",
+    "properties",
+    "patternProperties",
+    "additionalProperties",
+    "propertyNames",
+    "unevaluatedProperties",
+    "required",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "maxProperties",
+    "minProperties",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
 ];
 
-/// Whether `keyword` is an annotation (see [`ANNOTATIONS`]).
+/// Whether `keyword` is an annotation: not one of the [`VALIDATION`] keywords.
 pub(crate) fn is_annotation(keyword: &str) -> bool {
-    ANNOTATIONS.contains(&keyword)
+    !VALIDATION.contains(&keyword)
+}
+
+/// The protocol's name as a schema document states it: its `title`, else its `$id` (the
+/// first that is a non-blank string).
+pub(crate) fn document_title(root: &Value) -> Option<String> {
+    ["title", "$id"].iter().find_map(|k| root.get(*k).and_then(Value::as_str).map(str::trim).filter(|s| !s.is_empty()).map(str::to_owned))
 }
 
 /// The JSON types, in the order used when printing them.
@@ -196,7 +230,8 @@ pub(crate) fn canonical(v: &Value) -> Value {
     }
 }
 
-/// Whether the schema accepts every value (`true`, `{}`, or only annotations).
+/// Whether the schema accepts every value (`true`, `{}`, or only annotations, such as
+/// `{"foo": 1}`).
 pub(crate) fn is_any(v: &Value) -> bool {
     match v {
         Value::Bool(b) => *b,

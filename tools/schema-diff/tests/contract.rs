@@ -207,3 +207,59 @@ fn the_json_report_names_inputs_policy_counts_and_changes() {
     let loud = d.policy_text("graphmind");
     assert!(loud.contains("BREAKING CHANGE(S) WITHOUT A PROTOCOL VERSION BUMP"), "{loud}");
 }
+
+/// A contract against every form of catch-all document: the verdicts follow what each side
+/// accepts, one change for the whole document, and no protocol-version bump is invented
+/// from the version the catch-all does not state.
+#[test]
+fn a_catch_all_schema_is_compared_as_the_values_it_accepts() {
+    let contract = graphmind_v1();
+    let everything = [json!(true), json!({}), json!({"foo": 1}), json!({"title": "anything", "x-note": "placeholder"})];
+    for any in &everything {
+        // Tightening: everything was accepted, now only the contract's frames are.
+        let d = run(any, &contract);
+        let c = only_change(&d);
+        assert_eq!((c.rule, c.path.as_str()), (Rule::SchemaChanged, ""), "{any} -> contract: {c:#?}");
+        assert_eq!((c.old_receivers, c.old_senders), (Verdict::Safe, Verdict::Breaking), "{any} -> contract");
+        assert!(c.change.contains("accepted every value") && c.change.contains("new receivers reject"), "{}", c.change);
+        assert!(c.messages.contains(&"hello".to_owned()), "{:?}", c.messages);
+        assert!(!d.version_bumped(), "{any}: no version on the old side is no bump");
+        assert_eq!(d.policy(), Policy::BreakingWithoutVersionBump, "{any} -> contract");
+        // Loosening: old receivers break, old senders do not.
+        let d = run(&contract, any);
+        let c = only_change(&d);
+        assert_eq!((c.old_receivers, c.old_senders), (Verdict::Breaking, Verdict::Safe), "contract -> {any}");
+        assert!(c.change.contains("now accepts every value") && c.change.contains("old receivers reject"), "{}", c.change);
+        assert_eq!(d.policy(), Policy::BreakingWithoutVersionBump, "contract -> {any}: replacing the contract is no version bump");
+        let loud = d.policy_text("graphmind");
+        assert!(loud.contains("WITHOUT A PROTOCOL VERSION BUMP (the new schema states no gm)"), "{loud}");
+        assert!(loud.contains("!!!   schema-changed \"\": the whole schema"), "{loud}");
+        // Two catch-alls accept the same values.
+        for other in &everything {
+            assert!(run(any, other).changes.is_empty(), "{any} -> {other}");
+        }
+        // Everything -> nothing narrows; nothing -> everything widens.
+        let c = run(any, &json!(false)).changes;
+        assert_eq!((c.len(), c[0].old_receivers, c[0].old_senders), (1, Verdict::Safe, Verdict::Breaking), "{any} -> false");
+        let c = run(&json!(false), any).changes;
+        assert_eq!((c.len(), c[0].old_receivers, c[0].old_senders), (1, Verdict::Breaking, Verdict::Safe), "false -> {any}");
+    }
+    // `false` accepts nothing: a contract that replaces it widens, and the other way narrows.
+    let c = run(&json!(false), &contract).changes;
+    assert_eq!((c.len(), c[0].old_receivers, c[0].old_senders), (1, Verdict::Breaking, Verdict::Safe));
+    let c = run(&contract, &json!(false)).changes;
+    assert_eq!((c.len(), c[0].old_receivers, c[0].old_senders), (1, Verdict::Safe, Verdict::Breaking));
+    assert!(c[0].change.contains("now accepts no value (false)"), "{}", c[0].change);
+}
+
+#[test]
+fn a_version_that_only_one_side_states_is_no_bump() {
+    // gm dropped from every message type: reported, breaking both ways, and not the bump
+    // that would make breaking changes allowed.
+    let old = json!({"anyOf": [{"type": "object", "properties": {"gm": {"const": 1}, "type": {"const": "a"}}, "required": ["gm", "type"]}]});
+    let new = json!({"anyOf": [{"type": "object", "properties": {"type": {"const": "a"}}, "required": ["type"]}]});
+    let d = run(&old, &new);
+    assert_eq!(d.changes[0].rule, Rule::ProtocolVersionChanged);
+    assert!(!d.version_bumped());
+    assert_eq!(d.policy(), Policy::BreakingWithoutVersionBump);
+}

@@ -50,6 +50,8 @@ fn cases() -> Vec<Case> {
     cases.extend([
         scenario("accepted", "tests/scenarios/accepted", true, false),
         scenario("accepted-policy", "tests/scenarios/accepted", true, true),
+        scenario("all-accepted", "tests/scenarios/all-accepted", true, false),
+        scenario("all-accepted-policy", "tests/scenarios/all-accepted", true, true),
         scenario("escaping", "tests/scenarios/escaping", true, false),
         scenario("policy-version-bumped", "tests/fixtures/protocol-version-changed", false, true),
         scenario("policy-refused", "tests/fixtures/enum-value-removed", false, true),

@@ -131,7 +131,7 @@ impl ViewerSession {
     }
 
     /// [`frame_received`](Self::frame_received) for a frame the host has already parsed
-    /// (with [`parse_envelope_json_bytes`](crate::graphmind::parse_envelope_json_bytes) or
+    /// (with [`parse_envelope_json_bytes`] or
     /// its options), so a host that logs or records each frame's verdict parses it once.
     /// Returns what the session did with it: hosts that show every frame need to know a
     /// duplicate from a first sighting, which the queued actions alone do not say (a

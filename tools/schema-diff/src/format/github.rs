@@ -8,7 +8,7 @@
 
 use std::fmt::Write as _;
 
-use crate::{summary_line, Review, Status};
+use crate::{Review, Status};
 
 /// Escapes the message part of a workflow command.
 fn escape_data(s: &str) -> String {
@@ -60,11 +60,7 @@ pub(crate) fn render(r: &Review) -> String {
         };
         let _ = writeln!(out, "{}", command("warning", &props, &line));
     }
-    let _ = write!(out, "wirecontract diff: {}", summary_line(&r.diff));
-    let accepted = r.count(Status::Accepted);
-    if accepted > 0 {
-        let _ = write!(out, "; {accepted} accepted");
-    }
+    let _ = write!(out, "wirecontract diff: {}: {}", r.protocol_name(), r.summary_line());
     if r.policy_mode {
         let _ = write!(out, "; policy: {}", r.policy().name());
     }

@@ -1,18 +1,22 @@
-//! The `json` format: inputs, versions, policy verdict, counts and every change. Accepted
-//! changes carry `accepted`; `summary.accepted`, `suppressions` and `unused_suppressions`
-//! appear only when there is something to say, so a run without suppressions prints what it
-//! always printed.
+//! The `json` format: inputs, the protocol's name, versions, verdict, counts and every change.
+//! Each change has a `status` (`safe`, `breaking`, `accepted`, `allowed-by-version-bump`); an
+//! accepted one also carries `accepted` (reason and entry). `breaking` and the `summary`'s
+//! breaking counts leave the accepted changes out: when every breaking change is accepted,
+//! `breaking` is `false`. `summary.accepted`, `suppressions` and `unused_suppressions` appear
+//! only when there is something to say.
 
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::{Change, Policy, Review, Status, UnusedReason, Verdict};
+use crate::{Change, Policy, Review, Status, UnusedReason};
 
 /// The JSON report (field order is the output order).
 #[derive(Serialize)]
 struct Report<'a> {
     old: &'a str,
     new: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<&'a str>,
     version_field: Option<&'a str>,
     old_version: Option<&'a Value>,
     new_version: Option<&'a Value>,
@@ -37,11 +41,12 @@ struct Summary {
     accepted: usize,
 }
 
-/// A change, with its acceptance when it has one.
+/// A change, with its status and its acceptance when it has one.
 #[derive(Serialize)]
 struct ChangeOut<'a> {
     #[serde(flatten)]
     change: &'a Change,
+    status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     accepted: Option<AcceptedOut<'a>>,
 }
@@ -73,27 +78,23 @@ fn is_zero(n: &usize) -> bool {
 /// Renders the review as pretty-printed JSON and a newline.
 pub(crate) fn render(r: &Review) -> String {
     let d = &r.diff;
-    let count = |f: &dyn Fn(&Change) -> bool| d.changes.iter().filter(|c| f(c)).count();
+    let (breaking, breaking_for_old_receivers, breaking_for_old_senders) = r.breaking_counts();
     let source = r.suppressions.as_deref().unwrap_or("suppressions");
     let report = Report {
         old: &r.labels.old,
         new: &r.labels.new,
+        title: d.title.as_deref(),
         version_field: d.version_field.as_deref(),
         old_version: d.old_version.as_ref(),
         new_version: d.new_version.as_ref(),
-        breaking: d.is_breaking(),
+        breaking: r.is_breaking(),
         policy: r.policy(),
-        summary: Summary {
-            changes: d.changes.len(),
-            breaking: count(&Change::is_breaking),
-            breaking_for_old_receivers: count(&|c| c.old_receivers == Verdict::Breaking),
-            breaking_for_old_senders: count(&|c| c.old_senders == Verdict::Breaking),
-            accepted: r.count(Status::Accepted),
-        },
+        summary: Summary { changes: d.changes.len(), breaking, breaking_for_old_receivers, breaking_for_old_senders, accepted: r.count(Status::Accepted) },
         changes: r
             .entries()
             .map(|(_, change, status, by)| ChangeOut {
                 change,
+                status: status.name(),
                 accepted: by.filter(|_| status == Status::Accepted).map(|a| AcceptedOut {
                     reason: &a.reason,
                     suppression: a.location(source),

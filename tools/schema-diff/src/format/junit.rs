@@ -1,4 +1,5 @@
-//! The `junit` format: JUnit XML for CI test reports. One `<testsuite>` per diff, with one
+//! The `junit` format: JUnit XML for CI test reports. One `<testsuite>` per diff, named after
+//! the protocol (the schema's `title`, else its `$id`; the inputs are its properties), with one
 //! `<testcase>` per rule the checker knows (a green case for each rule that found nothing to
 //! fail), a `<failure>` per failing breaking change under its rule, and the other changes of
 //! the rule (safe, accepted, allowed by a version bump) in its `<system-out>`. Unused
@@ -48,13 +49,12 @@ fn describe(r: &Review, c: &Change, status: Status, by: Option<&crate::Accept>) 
 pub(crate) fn render(r: &Review) -> String {
     let failing_rules = Rule::ALL.into_iter().filter(|rule| r.entries().any(|(_, c, status, _)| c.rule == *rule && status == Status::Breaking)).count();
     let tests = Rule::ALL.len();
-    let suite = format!("{} -> {}", r.labels.old, r.labels.new);
+    let suite = r.protocol_name();
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(out, "<testsuites name=\"wirecontract diff\" tests=\"{tests}\" failures=\"{failing_rules}\" errors=\"0\">");
-    let _ = writeln!(out, "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failing_rules}\" errors=\"0\" skipped=\"0\">", escape(&suite));
+    let _ = writeln!(out, "  <testsuite name=\"{}\" tests=\"{tests}\" failures=\"{failing_rules}\" errors=\"0\" skipped=\"0\">", escape(suite));
     out.push_str("    <properties>\n");
-    let mut props =
-        vec![("old", r.labels.old.clone()), ("new", r.labels.new.clone()), ("policy", r.policy().name().to_owned()), ("summary", crate::summary_line(&r.diff))];
+    let mut props = vec![("old", r.labels.old.clone()), ("new", r.labels.new.clone()), ("policy", r.policy().name().to_owned()), ("summary", r.summary_line())];
     if let Some(s) = &r.suppressions {
         props.push(("suppressions", s.clone()));
     }
@@ -62,7 +62,7 @@ pub(crate) fn render(r: &Review) -> String {
         let _ = writeln!(out, "      <property name=\"{name}\" value=\"{}\"/>", escape(&value));
     }
     out.push_str("    </properties>\n");
-    let classname = format!("evolution.{}", r.labels.protocol());
+    let classname = format!("evolution.{}", r.protocol_id());
     for rule in Rule::ALL {
         let name = rule.name();
         let changes: Vec<_> = r.entries().filter(|e| e.1.rule == rule).collect();

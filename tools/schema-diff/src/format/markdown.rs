@@ -80,18 +80,18 @@ fn verdict_line(r: &Review) -> String {
 pub(crate) fn render(r: &Review) -> String {
     let d = &r.diff;
     let mut out = String::new();
-    let _ = writeln!(out, "## Wire contract changes: {}\n", code(r.labels.protocol()));
+    let _ = writeln!(out, "## Wire contract changes: {}\n", escape(r.protocol_name()));
     let _ = writeln!(out, "From {} to {}. {}.\n", code(&r.labels.old), code(&r.labels.new), escape(&upper_first(&version_line(d))));
     let _ = writeln!(out, "{}\n", verdict_line(r));
-    let count = |f: &dyn Fn(&Change) -> bool| d.changes.iter().filter(|c| f(c)).count();
+    let (_, recv, send) = r.breaking_counts();
     let rows = [
         ("changes", d.changes.len()),
         ("breaking, not accepted", r.count(Status::Breaking)),
         ("breaking, accepted", r.count(Status::Accepted)),
         ("breaking, allowed by the version bump", r.count(Status::AllowedByBump)),
         ("additive (safe both ways)", r.count(Status::Safe)),
-        ("breaking for old receivers", count(&|c| c.old_receivers == Verdict::Breaking)),
-        ("breaking for old senders", count(&|c| c.old_senders == Verdict::Breaking)),
+        ("breaking for old receivers (accepted ones aside)", recv),
+        ("breaking for old senders (accepted ones aside)", send),
     ];
     out.push_str("| | count |\n|---|---:|\n");
     for (label, n) in rows {

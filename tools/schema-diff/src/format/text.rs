@@ -3,13 +3,15 @@
 
 use std::fmt::Write as _;
 
-use crate::report::policy_text;
+use crate::report::{policy_text, table};
 use crate::{Review, Status};
 
 /// Renders the table; without suppressions it is exactly [`crate::Diff::to_table`] (plus the
-/// policy verdict in policy mode).
+/// policy verdict in policy mode). An accepted change reads `accepted` where it is breaking,
+/// and the summary line counts it apart from the breaking ones.
 pub(crate) fn render(r: &Review) -> String {
-    let mut out = r.diff.to_table(&r.labels.old, &r.labels.new);
+    let accepted = |i: usize| r.status(i) == Status::Accepted;
+    let mut out = table(&r.diff, &r.labels.old, &r.labels.new, &accepted, &r.summary_line());
     let source = r.suppressions.as_deref().unwrap_or("suppressions");
     let accepted: Vec<_> = r.entries().filter(|e| e.2 == Status::Accepted).collect();
     if !accepted.is_empty() {
@@ -29,7 +31,7 @@ pub(crate) fn render(r: &Review) -> String {
     if r.policy_mode {
         let failing: Vec<_> = r.entries().filter(|e| e.2 == Status::Breaking).map(|e| e.1).collect();
         out.push('\n');
-        out.push_str(&policy_text(&r.diff, r.policy(), &failing, r.labels.protocol()));
+        out.push_str(&policy_text(&r.diff, r.policy(), &failing, r.protocol_name()));
         out.push('\n');
     }
     out
