@@ -17,9 +17,12 @@ case "$(basename "$WHEEL")" in
     *-cp310-abi3-*manylinux_2_17_x86_64*) ;;
     *) echo "30-python: expected a cp310-abi3 manylinux_2_17 wheel, got $(basename "$WHEEL")" >&2; exit 1 ;;
 esac
-# auditwheel reads the ELF: the glibc symbol versions must allow manylinux_2_17.
-"$(tool_venv)/bin/auditwheel" show "$WHEEL" | tee "$ROOT/target/auditwheel.txt" | grep -q 'consistent with the following platform tag:' \
-    && grep -A1 'consistent with the following platform tag:' "$ROOT/target/auditwheel.txt" | grep -q '"manylinux_2_17_x86_64"' \
+# auditwheel reads the ELF: the glibc symbol versions must allow manylinux_2_17. Its report goes
+# to a file first, and no `grep -q` reads a pipe: it exits at the first match, and under pipefail
+# the writer it cut off (auditwheel's BrokenPipeError) failed the step at random.
+"$(tool_venv)/bin/auditwheel" show "$WHEEL" > "$ROOT/target/auditwheel.txt" \
+    && grep -q 'consistent with the following platform tag:' "$ROOT/target/auditwheel.txt" \
+    && grep -A1 'consistent with the following platform tag:' "$ROOT/target/auditwheel.txt" | grep '"manylinux_2_17_x86_64"' >/dev/null \
     || { echo "30-python: auditwheel does not accept manylinux_2_17 for $WHEEL" >&2; cat "$ROOT/target/auditwheel.txt" >&2; exit 1; }
 
 run_suite() {  # run_suite PYTHON VENV_DIR: fresh venv, dependencies, wheel, pytest
