@@ -30,6 +30,7 @@ mod generated {
 mod graphmind;
 mod json;
 mod shrink;
+mod session;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -37,6 +38,7 @@ pub use generated::*;
 pub use graphmind::*;
 pub use json::*;
 pub use shrink::*;
+pub use session::*;
 /// The Graphorin namespace (Kotlin `dev.wirecontract.graphorin`, Swift `WirecontractGraphorin`).
 /// Referenced here so that its uniffi scaffolding is linked into this library: one native
 /// library, two uniffi namespaces.
