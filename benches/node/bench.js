@@ -102,7 +102,11 @@ function modelVectors(model) {
   return { agree, disagree };
 }
 
+/** Best time of each run over `rounds` rounds, the runs interleaved within a round so that a
+ *  burst of load on a shared machine hits every row alike, after one untimed round (the first
+ *  pass of a loop measures V8 compiling it, not the parser). */
 function bestOfInterleaved(rounds, runs) {
+  for (const fn of Object.values(runs)) fn();
   const best = Object.fromEntries(Object.keys(runs).map((k) => [k, Infinity]));
   for (let r = 0; r < rounds; r++) {
     for (const [name, fn] of Object.entries(runs)) {
