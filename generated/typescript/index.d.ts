@@ -475,6 +475,10 @@ export declare namespace graphmind {
     runId: string;
     /** Defaults to Date.now() when undefined or null. */
     ts?: number | null;
+    /** Payload budget in UTF-8 bytes of the payload's JSON text (graphmind-shrink §3): a payload over it is
+     *  shrunk for its type before building (field trim, skeleton); refused when only the whole-payload
+     *  marker would fit a known type. DEFAULT_MAX_PAYLOAD_BYTES is the reference's 512 KiB. None when undefined or null. */
+    maxPayloadBytes?: number | null;
   }
   /** What negotiateHello says of an app's hello. */
   type HelloNegotiation = { kind: "accepted"; protocol: number; capabilities: string[]; resumeToken?: string } | { kind: "refused"; reason: string };
@@ -503,6 +507,8 @@ export declare namespace graphmind {
   const MAX_FRAME_BYTES: number;
   /** Nesting deeper than this is `invalid`. */
   const MAX_DEPTH: number;
+  /** The reference's payload budget, UTF-8 bytes of payload JSON (graphmind-shrink §1). */
+  const DEFAULT_MAX_PAYLOAD_BYTES: 524288;
   /** Parses one text frame. Never throws. */
   function parseEnvelopeJson(text: string): ParseResult;
   /** Parses an already decoded value (its JSON.stringify text). Never throws. */
@@ -916,6 +922,33 @@ export declare namespace graphorin {
   const JSONRPC_VERSION: "2.0";
   const SUBPROTOCOL_NAME: "graphorin.protocol.v1";
   const TICKET_SUBPROTOCOL_PREFIX: "ticket.";
+  /** The reference's name of a close reason. */
+  type GraphorinCloseReason = CloseReason;
+  /** The id of a client request (a JSON-RPC id: a non-empty string or an integer). */
+  type ClientMessageId = RpcId;
+  /** A zod-shaped schema over an already decoded value: `safeParse` never throws; `parse` returns the frame or throws SchemaError. */
+  interface MessageSchema<T, R> {
+    safeParse(value: unknown): R;
+    parse(value: unknown): T;
+  }
+  /** Every legal server → client frame, as the reference's `ServerMessageSchema.safeParse(JSON.parse(text))`. */
+  const ServerMessageSchema: MessageSchema<ServerMessage, ServerMessageResult>;
+  /** Every legal client → server frame, as the reference's `ClientMessageSchema.safeParse(value)`. */
+  const ClientMessageSchema: MessageSchema<ClientMessage, ClientMessageResult>;
+  /** What a schema's `parse` throws: an Error with the ParseError fields. */
+  class SchemaError extends Error implements ParseError {
+    isJson: boolean;
+    issues: Issue[];
+    id?: unknown;
+    rpcErrorCode: number;
+    replyId: RpcId;
+  }
+  /** The subprotocol to answer an offer (a header value `"a, b"` or a list of them) with: SUBPROTOCOL_NAME when offered, else null. */
+  function negotiateSubprotocol(offer: string | readonly string[] | undefined): typeof SUBPROTOCOL_NAME | null;
+  /** The ticket carried in an offer: the first non-empty `ticket.<value>`, else undefined. */
+  function parseTicketSubprotocol(offer: string | readonly string[] | undefined): string | undefined;
+  /** The offer entry carrying a ticket, `ticket.<ticket>`; throws TypeError for an empty ticket. */
+  function formatTicketSubprotocol(ticket: string): string;
   /** Parses a server → client frame. Never throws. */
   function parseServerMessage(text: string): ServerMessageResult;
   /** Parses a client → server frame. Never throws. */
@@ -947,6 +980,7 @@ export import HANDSHAKE_TYPES = graphmind.HANDSHAKE_TYPES;
 export import KNOWN_CAPABILITIES = graphmind.KNOWN_CAPABILITIES;
 export import MAX_FRAME_BYTES = graphmind.MAX_FRAME_BYTES;
 export import MAX_DEPTH = graphmind.MAX_DEPTH;
+export import DEFAULT_MAX_PAYLOAD_BYTES = graphmind.DEFAULT_MAX_PAYLOAD_BYTES;
 export import parseEnvelopeJson = graphmind.parseEnvelopeJson;
 export import parseEnvelope = graphmind.parseEnvelope;
 export import createEnvelope = graphmind.createEnvelope;

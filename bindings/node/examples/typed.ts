@@ -35,6 +35,16 @@ const token = createEnvelope({ type: 'node.token', payload: { nodeId: 'n1', delt
 const tokenType: 'node.token' = token.type;
 console.log(serializeEnvelope(token), tokenType);
 
+// A payload over maxPayloadBytes (UTF-8 bytes of its JSON) is shrunk for its type first.
+const finished = createEnvelope({
+  type: 'node.finished',
+  payload: { nodeId: 'n1', output: 'x'.repeat(600_000), durationMs: 12, status: 'ok' },
+  seq: 2,
+  runId: 'run_1',
+  maxPayloadBytes: graphmind.DEFAULT_MAX_PAYLOAD_BYTES,
+});
+console.log(finished.payload.output);
+
 // @ts-expect-error: 'speech' is not a TokenChannel
 createEnvelope({ type: 'node.token', payload: { nodeId: 'n1', deltas: [{ t: 'speech', v: 'x' }] }, seq: 1, runId: 'r' });
 // @ts-expect-error: mode.set needs `mode`
@@ -68,3 +78,18 @@ if (client.success && graphorin.isPingRequest(client.data)) {
 }
 const close: number = graphorin.closeCodeFor('protocol.violation');
 console.log(close);
+
+// The reference's schema objects and subprotocol helpers.
+const checked = graphorin.ServerMessageSchema.safeParse(JSON.parse(frame));
+if (checked.success && graphorin.isPongFrame(checked.data)) console.log(checked.variant);
+try {
+  const request: graphorin.ClientMessage = graphorin.ClientMessageSchema.parse(JSON.parse(frame));
+  const requestId: graphorin.ClientMessageId | undefined = 'id' in request ? request.id : undefined;
+  console.log(requestId);
+} catch (e) {
+  if (e instanceof graphorin.SchemaError) console.log(e.rpcErrorCode, e.issues.length);
+}
+const accepted: 'graphorin.protocol.v1' | null = graphorin.negotiateSubprotocol('graphorin.protocol.v1, ticket.abc');
+const ticket: string | undefined = graphorin.parseTicketSubprotocol([graphorin.formatTicketSubprotocol('abc')]);
+const reason: graphorin.GraphorinCloseReason = 'auth.invalid';
+console.log(accepted, ticket, reason);

@@ -368,7 +368,7 @@ pub fn parse_envelope(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<PyOb
 
 /// A `BuildError` for a payload host value with no JSON form: `.reason` and `.issues` as for
 /// every other build failure, the path dotted from the frame root (`payload.output.0`).
-fn host_build_error(py: Python<'_>, e: &crate::convert::HostError) -> PyErr {
+pub(crate) fn host_build_error(py: Python<'_>, e: &crate::convert::HostError) -> PyErr {
     build_error(
         py,
         &gm::BuildError {
@@ -394,7 +394,7 @@ fn counter(py: Python<'_>, name: &str, v: &Bound<'_, PyAny>) -> PyResult<u64> {
     }
 }
 
-fn build_error(py: Python<'_>, e: &gm::BuildError) -> PyErr {
+pub(crate) fn build_error(py: Python<'_>, e: &gm::BuildError) -> PyErr {
     let err = BuildError::new_err(e.to_string());
     if let Ok(issues) = issues_to_py(py, &e.issues) {
         let _ = err.value(py).setattr("issues", issues);
@@ -403,7 +403,7 @@ fn build_error(py: Python<'_>, e: &gm::BuildError) -> PyErr {
     err
 }
 
-/// create_envelope(type, payload, seq, run_id, ts=None)
+/// create_envelope(type, payload, seq, run_id, ts=None, *, max_payload_bytes=None)
 /// --
 ///
 /// The one builder: any `type` string. A known type's `payload` (a wire-shaped dict with
@@ -411,8 +411,15 @@ fn build_error(py: Python<'_>, e: &gm::BuildError) -> PyErr {
 /// with the payload kept opaque (any JSON value). `ts` defaults to now in epoch ms. Raises
 /// `BuildError` (a `ValueError`) with `.issues` for an invalid payload or `seq`/`ts` beyond
 /// 2**53 − 1.
+///
+/// `max_payload_bytes` (UTF-8 bytes of payload JSON as `JSON.stringify` writes it;
+/// `DEFAULT_MAX_PAYLOAD_BYTES` is the reference's 512 KiB) shrinks a payload over it for
+/// `type` before building, as the reference's `serializePayload` does (graphmind-shrink §3:
+/// field trim, then skeleton); the result is then validated and built. Raises `BuildError`
+/// when only the whole-payload marker would fit (§8: not a valid payload; a valid event
+/// payload always fits from 4096 bytes up). `None` (the default): no budget.
 #[pyfunction]
-#[pyo3(signature = (r#type, payload, seq, run_id, ts=None))]
+#[pyo3(signature = (r#type, payload, seq, run_id, ts=None, *, max_payload_bytes=None))]
 pub fn create_envelope(
     py: Python<'_>,
     r#type: &str,
@@ -420,11 +427,16 @@ pub fn create_envelope(
     seq: &Bound<'_, PyAny>,
     run_id: &str,
     ts: Option<&Bound<'_, PyAny>>,
+    max_payload_bytes: Option<usize>,
 ) -> PyResult<Envelope> {
     let seq = counter(py, "seq", seq)?;
     let ts = ts.filter(|t| !t.is_none()).map(|t| counter(py, "ts", t)).transpose()?;
     let payload_json = py_to_json(payload, NonFinite::Null).map_err(|e| host_build_error(py, &e))?;
-    let env = guard(|| gm::create_envelope_json(r#type, &payload_json, seq, run_id, ts))?.map_err(|e| build_error(py, &e))?;
+    let options = gm::BuildOptions { max_payload_bytes };
+    let build = || gm::create_envelope_json_with(r#type, &payload_json, seq, run_id, ts, &options);
+    // Shrinking a large payload takes a while: without the GIL, as shrink_payload does.
+    let result = if max_payload_bytes.is_some() && payload_json.len() >= RELEASE_GIL_BYTES { py.allow_threads(|| guard(build))? } else { guard(build)? };
+    let env = result.map_err(|e| build_error(py, &e))?;
     Ok(Envelope { inner: Arc::new(env) })
 }
 
@@ -547,7 +559,7 @@ pub fn export_json_schema_string() -> String {
     gm::export_json_schema_string()
 }
 
-fn matcher_from(py: Python<'_>, v: &Bound<'_, PyAny>, what: &str) -> PyResult<gm::BreakpointMatcher> {
+pub(crate) fn matcher_from(py: Python<'_>, v: &Bound<'_, PyAny>, what: &str) -> PyResult<gm::BreakpointMatcher> {
     if let Ok(w) = v.downcast::<WireObject>() {
         // Another contract object (a payload, a Graphorin frame) is not a matcher.
         let name = w.getattr("type_name")?.extract::<String>()?;
@@ -563,7 +575,7 @@ fn matcher_from(py: Python<'_>, v: &Bound<'_, PyAny>, what: &str) -> PyResult<gm
     })
 }
 
-fn enum_from<T>(v: &str, parse: fn(&str) -> Option<T>, values: &[&str], what: &str) -> PyResult<T> {
+pub(crate) fn enum_from<T>(v: &str, parse: fn(&str) -> Option<T>, values: &[&str], what: &str) -> PyResult<T> {
     parse(v).ok_or_else(|| PyValueError::new_err(format!("{what} must be one of {values:?}, not {v:?}")))
 }
 

@@ -163,11 +163,11 @@ fn invalid(reason: String, issues: Option<Vec<Issue>>) -> ParseResult {
     ParseResult::Invalid { reason, issues, seq: None, ts: None, run_id: None, message_type: None }
 }
 
-fn build_error(reason: impl Into<String>, issues: Issues) -> ContractError {
+pub(crate) fn build_error(reason: impl Into<String>, issues: Issues) -> ContractError {
     ContractError::Build { reason: reason.into(), issues: issues.into_iter().map(Issue::from).collect() }
 }
 
-fn from_build_error(e: gm::BuildError) -> ContractError {
+pub(crate) fn from_build_error(e: gm::BuildError) -> ContractError {
     build_error(e.reason, e.issues)
 }
 
@@ -208,13 +208,24 @@ pub(crate) fn envelope_from_host(h: &Envelope) -> Result<gm::Envelope, ContractE
     }
 }
 
+fn build_options(max_payload_bytes: Option<u64>) -> gm::BuildOptions {
+    gm::BuildOptions { max_payload_bytes: max_payload_bytes.map(|m| usize::try_from(m).unwrap_or(usize::MAX)) }
+}
+
 /// Builds an envelope from a typed message (spec §5.13): `gm` is 1, `ts` defaults to now
 /// (epoch ms). Throws `ContractError.Build` naming path and rule when a counter exceeds
 /// 2^53 − 1, a field breaks a rule the host type cannot express, or the message is a
 /// `Message.Unknown` named like a known type whose payload is not valid for it. The one
 /// builder: `Message.Unknown` of any other type is built with its payload opaque.
-#[uniffi::export(default(ts = None))]
-pub fn create_envelope(message: Message, seq: u64, run_id: String, ts: Option<u64>) -> Result<Envelope, ContractError> {
+///
+/// `maxPayloadBytes` (UTF-8 bytes of payload JSON; `defaultMaxPayloadBytes()` is the
+/// reference's 512 KiB) shrinks a payload over it before building, as the reference's
+/// `serializePayload` does (graphmind-shrink §3: field trim, then skeleton); the envelope holds
+/// the shrunk payload, typed, with its `__graphmindTruncated` marker in `extraJson`. Throws
+/// `ContractError.Build` when only the whole-payload marker would fit (§8; a valid event payload
+/// always fits from 4096 bytes up). `null`/`nil` (the default): no budget.
+#[uniffi::export(default(ts = None, max_payload_bytes = None))]
+pub fn create_envelope(message: Message, seq: u64, run_id: String, ts: Option<u64>, max_payload_bytes: Option<u64>) -> Result<Envelope, ContractError> {
     guard(|| {
         let mut issues = Issues::new();
         let seq_ok = <u64 as Convert>::from_host(&seq, &mut issues, "seq");
@@ -228,15 +239,28 @@ pub fn create_envelope(message: Message, seq: u64, run_id: String, ts: Option<u6
                 if only_payload { format!("invalid payload for message type \"{}\"", message.wire_type()) } else { "envelope fields out of range".to_owned() };
             return Err(build_error(reason, issues));
         };
-        gm::create_envelope(converted, seq, &run_id, ts).map(|e| envelope_to_host(&e)).map_err(from_build_error)
+        gm::create_envelope_with(converted, seq, &run_id, ts, &build_options(max_payload_bytes)).map(|e| envelope_to_host(&e)).map_err(from_build_error)
     })
 }
 
 /// The one builder from a type string and a payload given as JSON text (spec §5.13): a known
 /// type's payload is validated against it, any other type is built with the payload opaque.
-#[uniffi::export(default(ts = None))]
-pub fn create_envelope_json(message_type: String, payload_json: JsonText, seq: u64, run_id: String, ts: Option<u64>) -> Result<Envelope, ContractError> {
-    guard(|| gm::create_envelope_json(&message_type, payload_json.as_str(), seq, &run_id, ts).map(|e| envelope_to_host(&e)).map_err(from_build_error))
+/// `maxPayloadBytes` as in `createEnvelope`: a payload over it is shrunk for the type first
+/// and the result is validated (graphmind-shrink §3).
+#[uniffi::export(default(ts = None, max_payload_bytes = None))]
+pub fn create_envelope_json(
+    message_type: String,
+    payload_json: JsonText,
+    seq: u64,
+    run_id: String,
+    ts: Option<u64>,
+    max_payload_bytes: Option<u64>,
+) -> Result<Envelope, ContractError> {
+    guard(|| {
+        gm::create_envelope_json_with(&message_type, payload_json.as_str(), seq, &run_id, ts, &build_options(max_payload_bytes))
+            .map(|e| envelope_to_host(&e))
+            .map_err(from_build_error)
+    })
 }
 
 /// **Deprecated** alias of the one builder (`createEnvelopeJson`, or `createEnvelope` with
@@ -275,17 +299,17 @@ pub fn export_json_schema() -> String {
     gm::export_json_schema_string()
 }
 
-fn matcher(m: &BreakpointMatcher) -> gm::BreakpointMatcher {
+pub(crate) fn matcher(m: &BreakpointMatcher) -> gm::BreakpointMatcher {
     let kind = m.kind.map(|k| <gm::NodeKind as Convert>::from_host(&k, &mut Issues::new(), "").unwrap_or(gm::NodeKind::Custom));
     let point = m.point.map(|p| <gm::PausePoint as Convert>::from_host(&p, &mut Issues::new(), "").unwrap_or(gm::PausePoint::Before));
     gm::BreakpointMatcher::new(kind, m.name.clone(), point)
 }
 
-fn node_kind(k: NodeKind) -> gm::NodeKind {
+pub(crate) fn node_kind(k: NodeKind) -> gm::NodeKind {
     <gm::NodeKind as Convert>::from_host(&k, &mut Issues::new(), "").unwrap_or(gm::NodeKind::Custom)
 }
 
-fn pause_point(p: PausePoint) -> gm::PausePoint {
+pub(crate) fn pause_point(p: PausePoint) -> gm::PausePoint {
     <gm::PausePoint as Convert>::from_host(&p, &mut Issues::new(), "").unwrap_or(gm::PausePoint::Before)
 }
 
@@ -503,10 +527,10 @@ mod tests {
         for f in files {
             for line in std::fs::read_to_string(&f).unwrap_or_else(|e| panic!("{f}: {e}")).lines().filter(|l| !l.trim().is_empty()) {
                 let JsonValue::ObjectValue { members } = crate::decode_json(JsonText::from(line)).unwrap() else { panic!() };
-                let get = |k: &str| members.iter().find(|m| m.name == k).map(|m| m.value.clone());
+                let get = |k: &str| members.iter().find(|m| m.name.as_str() == k).map(|m| m.value.clone());
                 let Some(JsonValue::TextValue { value: frame }) = get("frame") else { panic!() };
                 let Some(JsonValue::TextValue { value: expect }) = get("expect") else { panic!() };
-                out.push((frame, expect));
+                out.push((frame.0, expect.0));
             }
         }
         assert!(out.len() > 500);
@@ -529,10 +553,10 @@ mod tests {
     #[test]
     fn counters_above_max_safe_integer_are_build_errors() {
         let msg = Message::ModeSet { payload: crate::ModeSet { mode: RunMode::Run, extra_json: JsonText::from("{}") } };
-        let err = create_envelope(msg.clone(), 1 << 53, "r".into(), Some(0)).unwrap_err();
+        let err = create_envelope(msg.clone(), 1 << 53, "r".into(), Some(0), None).unwrap_err();
         let ContractError::Build { issues, .. } = err else { panic!() };
         assert_eq!(issues[0].path, "seq");
-        let mut env = create_envelope(msg, 1, "r".into(), Some(0)).unwrap();
+        let mut env = create_envelope(msg, 1, "r".into(), Some(0), None).unwrap();
         env.ts = u64::MAX;
         assert!(matches!(serialize_envelope(env), Err(ContractError::Build { .. })));
     }

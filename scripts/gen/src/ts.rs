@@ -199,6 +199,10 @@ fn graphmind_namespace(out: &mut String) {
     runId: string;
     /** Defaults to Date.now() when undefined or null. */
     ts?: number | null;
+    /** Payload budget in UTF-8 bytes of the payload's JSON text (graphmind-shrink §3): a payload over it is
+     *  shrunk for its type before building (field trim, skeleton); refused when only the whole-payload
+     *  marker would fit a known type. DEFAULT_MAX_PAYLOAD_BYTES is the reference's 512 KiB. None when undefined or null. */
+    maxPayloadBytes?: number | null;
   }
   /** What negotiateHello says of an app's hello. */
   type HelloNegotiation = { kind: \"accepted\"; protocol: number; capabilities: string[]; resumeToken?: string } | { kind: \"refused\"; reason: string };
@@ -225,6 +229,11 @@ fn graphmind_namespace(out: &mut String) {
     let _ = writeln!(out, "  /** The runId of messages not bound to a run. */\n  const WILDCARD_RUN_ID: {};", quote(graphmind::WILDCARD_RUN_ID));
     let _ = writeln!(out, "  /** Frames longer than this many UTF-8 bytes are `invalid` without being read. */\n  const MAX_FRAME_BYTES: number;");
     let _ = writeln!(out, "  /** Nesting deeper than this is `invalid`. */\n  const MAX_DEPTH: number;");
+    let _ = writeln!(
+        out,
+        "  /** The reference's payload budget, UTF-8 bytes of payload JSON (graphmind-shrink §1). */\n  const DEFAULT_MAX_PAYLOAD_BYTES: {};",
+        graphmind::DEFAULT_MAX_PAYLOAD_BYTES
+    );
     out.push_str(
         "  /** Parses one text frame. Never throws. */
   function parseEnvelopeJson(text: string): ParseResult;
@@ -320,7 +329,34 @@ fn graphorin_namespace(out: &mut String) {
     let _ = writeln!(out, "  const SUBPROTOCOL_NAME: {};", quote(graphorin::SUBPROTOCOL_NAME));
     let _ = writeln!(out, "  const TICKET_SUBPROTOCOL_PREFIX: {};", quote(graphorin::TICKET_SUBPROTOCOL_PREFIX));
     out.push_str(
-        "  /** Parses a server → client frame. Never throws. */
+        "  /** The reference's name of a close reason. */
+  type GraphorinCloseReason = CloseReason;
+  /** The id of a client request (a JSON-RPC id: a non-empty string or an integer). */
+  type ClientMessageId = RpcId;
+  /** A zod-shaped schema over an already decoded value: `safeParse` never throws; `parse` returns the frame or throws SchemaError. */
+  interface MessageSchema<T, R> {
+    safeParse(value: unknown): R;
+    parse(value: unknown): T;
+  }
+  /** Every legal server → client frame, as the reference's `ServerMessageSchema.safeParse(JSON.parse(text))`. */
+  const ServerMessageSchema: MessageSchema<ServerMessage, ServerMessageResult>;
+  /** Every legal client → server frame, as the reference's `ClientMessageSchema.safeParse(value)`. */
+  const ClientMessageSchema: MessageSchema<ClientMessage, ClientMessageResult>;
+  /** What a schema's `parse` throws: an Error with the ParseError fields. */
+  class SchemaError extends Error implements ParseError {
+    isJson: boolean;
+    issues: Issue[];
+    id?: unknown;
+    rpcErrorCode: number;
+    replyId: RpcId;
+  }
+  /** The subprotocol to answer an offer (a header value `\"a, b\"` or a list of them) with: SUBPROTOCOL_NAME when offered, else null. */
+  function negotiateSubprotocol(offer: string | readonly string[] | undefined): typeof SUBPROTOCOL_NAME | null;
+  /** The ticket carried in an offer: the first non-empty `ticket.<value>`, else undefined. */
+  function parseTicketSubprotocol(offer: string | readonly string[] | undefined): string | undefined;
+  /** The offer entry carrying a ticket, `ticket.<ticket>`; throws TypeError for an empty ticket. */
+  function formatTicketSubprotocol(ticket: string): string;
+  /** Parses a server → client frame. Never throws. */
   function parseServerMessage(text: string): ServerMessageResult;
   /** Parses a client → server frame. Never throws. */
   function parseClientMessage(text: string): ClientMessageResult;
@@ -364,6 +400,7 @@ pub fn declarations() -> String {
         "KNOWN_CAPABILITIES",
         "MAX_FRAME_BYTES",
         "MAX_DEPTH",
+        "DEFAULT_MAX_PAYLOAD_BYTES",
         "parseEnvelopeJson",
         "parseEnvelope",
         "createEnvelope",
