@@ -5518,6 +5518,101 @@ public func FfiConverterTypeDecision_lower(_ value: Decision) -> RustBuffer {
 
 
 /**
+ * What a viewer makes of an app's `hello` (`negotiateHello`).
+ */
+
+public enum HelloNegotiation: Equatable, Hashable {
+    
+    /**
+     * The app speaks this viewer's protocol.
+     */
+    case accepted(
+        /**
+         * The protocol both speak (1).
+         */`protocol`: Int64, 
+        /**
+         * The app's capabilities the viewer also implements, in the app's order.
+         */capabilities: [String], 
+        /**
+         * The hello's `resumeToken` when it may be reused as `sessionToken`, else `null`/`nil`.
+         */resumeToken: String?
+    )
+    /**
+     * The app speaks another protocol version: close (1002) instead of answering.
+     */
+    case refused(
+        /**
+         * Names the protocol the app speaks.
+         */reason: String
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension HelloNegotiation: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeHelloNegotiation: FfiConverterRustBuffer {
+    typealias SwiftType = HelloNegotiation
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> HelloNegotiation {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .accepted(protocol: try FfiConverterInt64.read(from: &buf), capabilities: try FfiConverterSequenceString.read(from: &buf), resumeToken: try FfiConverterOptionString.read(from: &buf)
+        )
+        
+        case 2: return .refused(reason: try FfiConverterString.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: HelloNegotiation, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .accepted(`protocol`,capabilities,resumeToken):
+            writeInt(&buf, Int32(1))
+            FfiConverterInt64.write(`protocol`, into: &buf)
+            FfiConverterSequenceString.write(capabilities, into: &buf)
+            FfiConverterOptionString.write(resumeToken, into: &buf)
+            
+        
+        case let .refused(reason):
+            writeInt(&buf, Int32(2))
+            FfiConverterString.write(reason, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeHelloNegotiation_lift(_ buf: RustBuffer) throws -> HelloNegotiation {
+    return try FfiConverterTypeHelloNegotiation.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeHelloNegotiation_lower(_ value: HelloNegotiation) -> RustBuffer {
+    return FfiConverterTypeHelloNegotiation.lower(value)
+}
+
+
+
+/**
  * A decoded JSON value. Variant names carry a `Value` suffix so none shadows a standard
  * type (`Array`, `Number`, `Object`) in Kotlin or Swift.
  */
@@ -6295,7 +6390,21 @@ public enum ParseResult: Equatable, Hashable {
          */reason: String, 
         /**
          * Every issue found, or none for syntax/size/depth failures.
-         */issues: [Issue]?
+         */issues: [Issue]?, 
+        /**
+         * Salvage: the envelope's `seq` when the frame passed the structure and version
+         * checks and only its payload failed; `null`/`nil` otherwise (as `ts`, `runId`,
+         * `messageType`).
+         */seq: UInt64?, 
+        /**
+         * Salvage: the envelope's `ts` (epoch ms), or `null`/`nil`.
+         */ts: UInt64?, 
+        /**
+         * Salvage: the envelope's `runId`, or `null`/`nil`.
+         */runId: String?, 
+        /**
+         * Salvage: the envelope's `type`, or `null`/`nil`.
+         */messageType: String?
     )
 
 
@@ -6327,7 +6436,7 @@ public struct FfiConverterTypeParseResult: FfiConverterRustBuffer {
         case 3: return .versionMismatch(received: try FfiConverterInt64.read(from: &buf), supported: try FfiConverterInt64.read(from: &buf)
         )
         
-        case 4: return .invalid(reason: try FfiConverterString.read(from: &buf), issues: try FfiConverterOptionSequenceTypeIssue.read(from: &buf)
+        case 4: return .invalid(reason: try FfiConverterString.read(from: &buf), issues: try FfiConverterOptionSequenceTypeIssue.read(from: &buf), seq: try FfiConverterOptionUInt64.read(from: &buf), ts: try FfiConverterOptionUInt64.read(from: &buf), runId: try FfiConverterOptionString.read(from: &buf), messageType: try FfiConverterOptionString.read(from: &buf)
         )
         
         default: throw UniffiInternalError.unexpectedEnumCase
@@ -6354,10 +6463,14 @@ public struct FfiConverterTypeParseResult: FfiConverterRustBuffer {
             FfiConverterInt64.write(supported, into: &buf)
             
         
-        case let .invalid(reason,issues):
+        case let .invalid(reason,issues,seq,ts,runId,messageType):
             writeInt(&buf, Int32(4))
             FfiConverterString.write(reason, into: &buf)
             FfiConverterOptionSequenceTypeIssue.write(issues, into: &buf)
+            FfiConverterOptionUInt64.write(seq, into: &buf)
+            FfiConverterOptionUInt64.write(ts, into: &buf)
+            FfiConverterOptionString.write(runId, into: &buf)
+            FfiConverterOptionString.write(messageType, into: &buf)
             
         }
     }
@@ -9030,8 +9143,9 @@ public func controlTypes() -> [String]  {
 /**
  * Builds an envelope from a typed message (spec §5.13): `gm` is 1, `ts` defaults to now
  * (epoch ms). Throws `ContractError.Build` naming path and rule when a counter exceeds
- * 2^53 − 1, a field breaks a rule the host type cannot express, or the message is
- * `Message.Unknown` (use `createUnknownEnvelope` for that on purpose).
+ * 2^53 − 1, a field breaks a rule the host type cannot express, or the message is a
+ * `Message.Unknown` named like a known type whose payload is not valid for it. The one
+ * builder: `Message.Unknown` of any other type is built with its payload opaque.
  *
  * `maxPayloadBytes` (UTF-8 bytes of payload JSON; `defaultMaxPayloadBytes()` is the
  * reference's 512 KiB) shrinks a payload over it before building, as the reference's
@@ -9053,8 +9167,8 @@ public func createEnvelope(message: Message, seq: UInt64, runId: String, ts: UIn
 })
 }
 /**
- * Builds an envelope from a type string and a payload given as JSON text, validating the
- * payload against the type (spec §5.13); the counterpart of Python's dict form.
+ * The one builder from a type string and a payload given as JSON text (spec §5.13): a known
+ * type's payload is validated against it, any other type is built with the payload opaque.
  * `maxPayloadBytes` as in `createEnvelope`: a payload over it is shrunk for the type first
  * and the result is validated (graphmind-shrink §3).
  */
@@ -9072,8 +9186,9 @@ public func createEnvelopeJson(messageType: String, payloadJson: JsonText, seq: 
 })
 }
 /**
- * Builds an envelope of a type outside the known ones with an opaque payload (`null`/`nil`
- * omits the `payload` key): the explicit raw constructor of spec §5.13.
+ * **Deprecated** alias of the one builder (`createEnvelopeJson`, or `createEnvelope` with
+ * `Message.Unknown`): any type with an opaque payload (`null`/`nil` omits the `payload`
+ * key); a known type is validated and built typed, no longer refused.
  */
 public func createUnknownEnvelope(messageType: String, payloadJson: JsonText?, seq: UInt64, runId: String, ts: UInt64? = nil)throws  -> Envelope  {
     return try  FfiConverterTypeEnvelope_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
@@ -9139,6 +9254,25 @@ public func handshakeTypes() -> [String]  {
 })
 }
 /**
+ * The `hello.ack` payload arming an app with the viewer's desired state (graphmind-session
+ * §5.1): versions {protocol 1, viewer}, the app's capabilities echoed, the breakpoints (equal
+ * ones kept once), the mode, the session token and the viewer's own hub capabilities. Wrap it
+ * with `createEnvelope(Message.HelloAck(ack), seq, wildcardRunId())`.
+ */
+public func helloAck(hello: Hello, viewer: String, breakpoints: [BreakpointMatcher], mode: RunMode, sessionToken: String? = nil, hubCapabilities: [String]? = nil)throws  -> HelloAck  {
+    return try  FfiConverterTypeHelloAck_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_func_hello_ack(
+        FfiConverterTypeHello_lower(hello),
+        FfiConverterString.lower(viewer),
+        FfiConverterSequenceTypeBreakpointMatcher.lower(breakpoints),
+        FfiConverterTypeRunMode_lower(mode),
+        FfiConverterOptionString.lower(sessionToken),
+        FfiConverterOptionSequenceString.lower(hubCapabilities),uniffiCallStatus
+    )
+})
+}
+/**
  * Known capability strings (capabilities are open: unknown ones are valid).
  */
 public func knownCapabilities() -> [String]  {
@@ -9183,6 +9317,21 @@ public func messageTypes() -> [String]  {
     return try!  FfiConverterSequenceString.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_message_types(uniffiCallStatus
+    )
+})
+}
+/**
+ * Negotiates an app's `hello` for a viewer (spec §1 Handshake): `Refused` unless
+ * `versions.protocol` is 1, else `Accepted` with the capabilities both implement
+ * (`viewerCapabilities`, e.g. `knownCapabilities()`). Throws `ContractError.Build` only for a
+ * host value no frame can carry.
+ */
+public func negotiateHello(hello: Hello, viewerCapabilities: [String])throws  -> HelloNegotiation  {
+    return try  FfiConverterTypeHelloNegotiation_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_func_negotiate_hello(
+        FfiConverterTypeHello_lower(hello),
+        FfiConverterSequenceString.lower(viewerCapabilities),uniffiCallStatus
     )
 })
 }
@@ -9253,6 +9402,23 @@ public func parseEnvelopesJsonBytes(frames: [Data], options: ParseOptions? = nil
     uniffi_wirecontract_uniffi_fn_func_parse_envelopes_json_bytes(
         FfiConverterSequenceData.lower(frames),
         FfiConverterOptionTypeParseOptions.lower(options),uniffiCallStatus
+    )
+})
+}
+/**
+ * Why a gate pauses (spec §5.12): `BREAKPOINT` when a matcher matches (checked first),
+ * `STEP` in step mode at a `before` or `error` point, else `null`/`nil`. `shouldPause` is
+ * `pauseReason(…) != null`.
+ */
+public func pauseReason(mode: RunMode, breakpoints: [BreakpointMatcher], kind: NodeKind, name: String, point: PausePoint) -> PauseReason?  {
+    return try!  FfiConverterOptionTypePauseReason.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_func_pause_reason(
+        FfiConverterTypeRunMode_lower(mode),
+        FfiConverterSequenceTypeBreakpointMatcher.lower(breakpoints),
+        FfiConverterTypeNodeKind_lower(kind),
+        FfiConverterString.lower(name),
+        FfiConverterTypePausePoint_lower(point),uniffiCallStatus
     )
 })
 }
@@ -9440,13 +9606,13 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_control_types() != 33346) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope() != 7250) {
+    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope() != 29700) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() != 61530) {
+    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() != 65323) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() != 59789) {
+    if (uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() != 50093) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_default_max_depth() != 26188) {
@@ -9464,6 +9630,9 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_handshake_types() != 11779) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_wirecontract_uniffi_checksum_func_hello_ack() != 49053) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_wirecontract_uniffi_checksum_func_known_capabilities() != 22934) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -9474,6 +9643,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_message_types() != 38314) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_func_negotiate_hello() != 8855) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_object_types() != 11584) {
@@ -9492,6 +9664,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json_bytes() != 6520) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_func_pause_reason() != 13409) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_payload_type_name() != 7483) {

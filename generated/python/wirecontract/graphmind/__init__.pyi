@@ -3,6 +3,8 @@
 
 from typing import Any, ClassVar, Final, Literal, TypeAlias
 
+from typing_extensions import deprecated
+
 from wirecontract._native import BuildError as BuildError
 
 JsonValue: TypeAlias = Any
@@ -428,6 +430,15 @@ class Invalid:
     def reason(self) -> str: ...
     @property
     def issues(self) -> list[Issue] | None: ...
+    @property
+    def seq(self) -> int | None:
+        """Salvaged when only the payload failed; None otherwise (as ts, run_id, type)."""
+    @property
+    def ts(self) -> int | None: ...
+    @property
+    def run_id(self) -> str | None: ...
+    @property
+    def type(self) -> str | None: ...
 
 ParseResult: TypeAlias = Ok | UnknownType | VersionMismatch | Invalid
 
@@ -435,19 +446,41 @@ def parse_envelope_json(data: str | bytes | bytearray, /, *, max_frame_bytes: in
     """Parse one frame; never raises for bad input."""
 def parse_envelope(value: dict[str, JsonValue], /) -> ParseResult:
     """Parse an already decoded frame (decision step 2 on)."""
-def create_envelope(type: str, payload: dict[str, JsonValue] | WireObject, seq: int, run_id: str, ts: int | None = None, *, max_payload_bytes: int | None = None) -> Envelope:
-    """Build a frame; raises BuildError (a ValueError) with .issues. max_payload_bytes (UTF-8
-    bytes of payload JSON) shrinks an oversize payload first, as serializePayload does."""
+def create_envelope(type: str, payload: JsonValue | WireObject, seq: int, run_id: str, ts: int | None = None, *, max_payload_bytes: int | None = None) -> Envelope:
+    """Build a frame of any type (known types validated, others opaque); raises BuildError (a ValueError) with .issues.
+    max_payload_bytes (UTF-8 bytes of payload JSON) shrinks an oversize payload first, as serializePayload does."""
+@deprecated("create_envelope takes any type string")
 def create_unknown_envelope(type: str, payload: JsonValue, seq: int, run_id: str, ts: int | None = None, *, omit_payload: bool = False) -> Envelope: ...
-def serialize_envelope(envelope: Envelope, /) -> str: ...
-def serialize_envelope_bytes(envelope: Envelope, /) -> bytes:
+def serialize_envelope(envelope: Envelope | Ok | UnknownType, /) -> str: ...
+def serialize_envelope_bytes(envelope: Envelope | Ok | UnknownType, /) -> bytes:
     """serialize_envelope as UTF-8 bytes (no str decode; what a socket sends)."""
 def export_json_schema() -> dict[str, JsonValue]: ...
 def export_json_schema_string() -> str: ...
 def matchers_equal(a: dict[str, JsonValue] | BreakpointMatcher, b: dict[str, JsonValue] | BreakpointMatcher, /) -> bool: ...
 def matcher_matches(matcher: dict[str, JsonValue] | BreakpointMatcher, kind: NodeKind, name: str, point: PausePoint, /) -> bool: ...
 def should_pause(mode: RunMode, breakpoints: list[dict[str, JsonValue] | BreakpointMatcher], kind: NodeKind, name: str, point: PausePoint, /) -> bool: ...
+def pause_reason(mode: RunMode, breakpoints: list[dict[str, JsonValue] | BreakpointMatcher], kind: NodeKind, name: str, point: PausePoint, /) -> Literal["breakpoint", "step"] | None:
+    """Why a gate pauses: 'breakpoint' (checked first), 'step', or None."""
 def breakpoint_matcher(value: dict[str, JsonValue], /) -> BreakpointMatcher: ...
+
+class Accepted:
+    __match_args__ = ("protocol", "capabilities", "resume_token")
+    @property
+    def protocol(self) -> int: ...
+    @property
+    def capabilities(self) -> list[str]: ...
+    @property
+    def resume_token(self) -> str | None: ...
+
+class Refused:
+    __match_args__ = ("reason",)
+    @property
+    def reason(self) -> str: ...
+
+def negotiate_hello(hello: dict[str, JsonValue] | Hello, /, viewer_capabilities: list[str] | None = None) -> Accepted | Refused:
+    """Refused(reason) unless versions.protocol is 1; else the capabilities both implement."""
+def hello_ack(hello: dict[str, JsonValue] | Hello, /, *, viewer: str, breakpoints: list[dict[str, JsonValue] | BreakpointMatcher], mode: RunMode, seq: int, session_token: str | None = None, hub_capabilities: list[str] | None = None, ts: int | None = None) -> Envelope:
+    """The hello.ack envelope (runId "*") arming an app with the viewer's state."""
 
 class Shrunk:
     """A shrunk payload (graphmind-shrink §3): `json`, the JSON.stringify-exact text to send,

@@ -693,6 +693,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_handshake_types(
     ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_func_hello_ack(
+    ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_known_capabilities(
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_matcher_matches(
@@ -700,6 +702,8 @@ internal object IntegrityCheckingUniffiLib {
     external fun uniffi_wirecontract_uniffi_checksum_func_matchers_equal(
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_message_types(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_func_negotiate_hello(
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_object_types(
     ): Int
@@ -712,6 +716,8 @@ internal object IntegrityCheckingUniffiLib {
     external fun uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json(
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json_bytes(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_func_pause_reason(
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_payload_type_name(
     ): Int
@@ -957,6 +963,8 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_func_handshake_types(uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_func_hello_ack(`hello`: RustBuffer.ByValue,`viewer`: RustBuffer.ByValue,`breakpoints`: RustBuffer.ByValue,`mode`: RustBuffer.ByValue,`sessionToken`: RustBuffer.ByValue,`hubCapabilities`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_func_known_capabilities(uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_func_matcher_matches(`matcher`: RustBuffer.ByValue,`kind`: RustBuffer.ByValue,`name`: RustBuffer.ByValue,`point`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -964,6 +972,8 @@ internal object UniffiLib {
     external fun uniffi_wirecontract_uniffi_fn_func_matchers_equal(`a`: RustBuffer.ByValue,`b`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Byte
     external fun uniffi_wirecontract_uniffi_fn_func_message_types(uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_func_negotiate_hello(`hello`: RustBuffer.ByValue,`viewerCapabilities`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_func_object_types(uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -976,6 +986,8 @@ internal object UniffiLib {
     external fun uniffi_wirecontract_uniffi_fn_func_parse_envelopes_json(`frames`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_func_parse_envelopes_json_bytes(`frames`: RustBuffer.ByValue,`options`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_func_pause_reason(`mode`: RustBuffer.ByValue,`breakpoints`: RustBuffer.ByValue,`kind`: RustBuffer.ByValue,`name`: RustBuffer.ByValue,`point`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_func_payload_type_name(`messageType`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1123,13 +1135,13 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_control_types() and 0xFFFF) != 33346) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope() and 0xFFFF) != 7250) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope() and 0xFFFF) != 29700) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() and 0xFFFF) != 61530) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() and 0xFFFF) != 65323) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() and 0xFFFF) != 59789) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() and 0xFFFF) != 50093) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_max_depth() and 0xFFFF) != 26188) {
@@ -1147,6 +1159,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_handshake_types() and 0xFFFF) != 11779) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_hello_ack() and 0xFFFF) != 49053) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_known_capabilities() and 0xFFFF) != 22934) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1157,6 +1172,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_message_types() and 0xFFFF) != 38314) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_negotiate_hello() and 0xFFFF) != 8855) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_object_types() and 0xFFFF) != 11584) {
@@ -1175,6 +1193,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json_bytes() and 0xFFFF) != 6520) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_pause_reason() and 0xFFFF) != 13409) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_payload_type_name() and 0xFFFF) != 7483) {
@@ -5971,6 +5992,118 @@ public object FfiConverterTypeDecision : FfiConverterRustBuffer<Decision>{
 
 
 /**
+ * What a viewer makes of an app's `hello` (`negotiateHello`).
+ */
+sealed class HelloNegotiation {
+    
+    /**
+     * The app speaks this viewer's protocol.
+     */
+    data class Accepted(
+        /**
+         * The protocol both speak (1).
+         */
+        val `protocol`: kotlin.Long, 
+        /**
+         * The app's capabilities the viewer also implements, in the app's order.
+         */
+        val `capabilities`: List<kotlin.String>, 
+        /**
+         * The hello's `resumeToken` when it may be reused as `sessionToken`, else `null`/`nil`.
+         */
+        val `resumeToken`: kotlin.String?) : HelloNegotiation()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * The app speaks another protocol version: close (1002) instead of answering.
+     */
+    data class Refused(
+        /**
+         * Names the protocol the app speaks.
+         */
+        val `reason`: kotlin.String) : HelloNegotiation()
+        
+    {
+        
+
+        companion object
+    }
+    
+
+    
+
+    
+    
+
+
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeHelloNegotiation : FfiConverterRustBuffer<HelloNegotiation>{
+    override fun read(buf: ByteBuffer): HelloNegotiation {
+        return when(buf.getInt()) {
+            1 -> HelloNegotiation.Accepted(
+                FfiConverterLong.read(buf),
+                FfiConverterSequenceString.read(buf),
+                FfiConverterOptionalString.read(buf),
+                )
+            2 -> HelloNegotiation.Refused(
+                FfiConverterString.read(buf),
+                )
+            else -> throw RuntimeException("invalid enum value, something is very wrong!!")
+        }
+    }
+
+    override fun allocationSize(value: HelloNegotiation): ULong = when(value) {
+        is HelloNegotiation.Accepted -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterLong.allocationSize(value.`protocol`)
+                + FfiConverterSequenceString.allocationSize(value.`capabilities`)
+                + FfiConverterOptionalString.allocationSize(value.`resumeToken`)
+            )
+        }
+        is HelloNegotiation.Refused -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+        }
+    }
+
+    override fun write(value: HelloNegotiation, buf: ByteBuffer) {
+        when(value) {
+            is HelloNegotiation.Accepted -> {
+                buf.putInt(1)
+                FfiConverterLong.write(value.`protocol`, buf)
+                FfiConverterSequenceString.write(value.`capabilities`, buf)
+                FfiConverterOptionalString.write(value.`resumeToken`, buf)
+                Unit
+            }
+            is HelloNegotiation.Refused -> {
+                buf.putInt(2)
+                FfiConverterString.write(value.`reason`, buf)
+                Unit
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+}
+
+
+
+
+
+/**
  * A decoded JSON value. Variant names carry a `Value` suffix so none shadows a standard
  * type (`Array`, `Number`, `Object`) in Kotlin or Swift.
  */
@@ -6949,7 +7082,25 @@ sealed class ParseResult {
         /**
          * Every issue found, or none for syntax/size/depth failures.
          */
-        val `issues`: List<dev.wirecontract.graphmind.Issue>?) : ParseResult()
+        val `issues`: List<dev.wirecontract.graphmind.Issue>?, 
+        /**
+         * Salvage: the envelope's `seq` when the frame passed the structure and version
+         * checks and only its payload failed; `null`/`nil` otherwise (as `ts`, `runId`,
+         * `messageType`).
+         */
+        val `seq`: kotlin.ULong?, 
+        /**
+         * Salvage: the envelope's `ts` (epoch ms), or `null`/`nil`.
+         */
+        val `ts`: kotlin.ULong?, 
+        /**
+         * Salvage: the envelope's `runId`, or `null`/`nil`.
+         */
+        val `runId`: kotlin.String?, 
+        /**
+         * Salvage: the envelope's `type`, or `null`/`nil`.
+         */
+        val `messageType`: kotlin.String?) : ParseResult()
         
     {
         
@@ -6986,6 +7137,10 @@ public object FfiConverterTypeParseResult : FfiConverterRustBuffer<ParseResult>{
             4 -> ParseResult.Invalid(
                 FfiConverterString.read(buf),
                 FfiConverterOptionalSequenceTypeIssue.read(buf),
+                FfiConverterOptionalULong.read(buf),
+                FfiConverterOptionalULong.read(buf),
+                FfiConverterOptionalString.read(buf),
+                FfiConverterOptionalString.read(buf),
                 )
             else -> throw RuntimeException("invalid enum value, something is very wrong!!")
         }
@@ -7020,6 +7175,10 @@ public object FfiConverterTypeParseResult : FfiConverterRustBuffer<ParseResult>{
                 4UL
                 + FfiConverterString.allocationSize(value.`reason`)
                 + FfiConverterOptionalSequenceTypeIssue.allocationSize(value.`issues`)
+                + FfiConverterOptionalULong.allocationSize(value.`seq`)
+                + FfiConverterOptionalULong.allocationSize(value.`ts`)
+                + FfiConverterOptionalString.allocationSize(value.`runId`)
+                + FfiConverterOptionalString.allocationSize(value.`messageType`)
             )
         }
     }
@@ -7046,6 +7205,10 @@ public object FfiConverterTypeParseResult : FfiConverterRustBuffer<ParseResult>{
                 buf.putInt(4)
                 FfiConverterString.write(value.`reason`, buf)
                 FfiConverterOptionalSequenceTypeIssue.write(value.`issues`, buf)
+                FfiConverterOptionalULong.write(value.`seq`, buf)
+                FfiConverterOptionalULong.write(value.`ts`, buf)
+                FfiConverterOptionalString.write(value.`runId`, buf)
+                FfiConverterOptionalString.write(value.`messageType`, buf)
                 Unit
             }
         }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
@@ -9928,8 +10091,9 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
         /**
          * Builds an envelope from a typed message (spec §5.13): `gm` is 1, `ts` defaults to now
          * (epoch ms). Throws `ContractError.Build` naming path and rule when a counter exceeds
-         * 2^53 − 1, a field breaks a rule the host type cannot express, or the message is
-         * `Message.Unknown` (use `createUnknownEnvelope` for that on purpose).
+         * 2^53 − 1, a field breaks a rule the host type cannot express, or the message is a
+         * `Message.Unknown` named like a known type whose payload is not valid for it. The one
+         * builder: `Message.Unknown` of any other type is built with its payload opaque.
          *
          * `maxPayloadBytes` (UTF-8 bytes of payload JSON; `defaultMaxPayloadBytes()` is the
          * reference's 512 KiB) shrinks a payload over it before building, as the reference's
@@ -9955,8 +10119,8 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
     
 
         /**
-         * Builds an envelope from a type string and a payload given as JSON text, validating the
-         * payload against the type (spec §5.13); the counterpart of Python's dict form.
+         * The one builder from a type string and a payload given as JSON text (spec §5.13): a known
+         * type's payload is validated against it, any other type is built with the payload opaque.
          * `maxPayloadBytes` as in `createEnvelope`: a payload over it is shrunk for the type first
          * and the result is validated (graphmind-shrink §3).
          */
@@ -9978,8 +10142,9 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
     
 
         /**
-         * Builds an envelope of a type outside the known ones with an opaque payload (`null`/`nil`
-         * omits the `payload` key): the explicit raw constructor of spec §5.13.
+         * **Deprecated** alias of the one builder (`createEnvelopeJson`, or `createEnvelope` with
+         * `Message.Unknown`): any type with an opaque payload (`null`/`nil` omits the `payload`
+         * key); a known type is validated and built typed, no longer refused.
          */
     @Throws(ContractException::class) fun `createUnknownEnvelope`(`messageType`: kotlin.String, `payloadJson`: JsonText?, `seq`: kotlin.ULong, `runId`: kotlin.String, `ts`: kotlin.ULong? = null): Envelope {
             return FfiConverterTypeEnvelope.lift(
@@ -10064,6 +10229,29 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
     
 
         /**
+         * The `hello.ack` payload arming an app with the viewer's desired state (graphmind-session
+         * §5.1): versions {protocol 1, viewer}, the app's capabilities echoed, the breakpoints (equal
+         * ones kept once), the mode, the session token and the viewer's own hub capabilities. Wrap it
+         * with `createEnvelope(Message.HelloAck(ack), seq, wildcardRunId())`.
+         */
+    @Throws(ContractException::class) fun `helloAck`(`hello`: Hello, `viewer`: kotlin.String, `breakpoints`: List<BreakpointMatcher>, `mode`: RunMode, `sessionToken`: kotlin.String? = null, `hubCapabilities`: List<kotlin.String>? = null): HelloAck {
+            return FfiConverterTypeHelloAck.lift(
+    uniffiRustCallWithError(ContractException) { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_func_hello_ack(
+    
+        
+        FfiConverterTypeHello.lower(`hello`),
+        FfiConverterString.lower(`viewer`),
+        FfiConverterSequenceTypeBreakpointMatcher.lower(`breakpoints`),
+        FfiConverterTypeRunMode.lower(`mode`),
+        FfiConverterOptionalString.lower(`sessionToken`),
+        FfiConverterOptionalSequenceString.lower(`hubCapabilities`),_status)
+}
+    )
+    }
+    
+
+        /**
          * Known capability strings (capabilities are open: unknown ones are valid).
          */ fun `knownCapabilities`(): List<kotlin.String> {
             return FfiConverterSequenceString.lift(
@@ -10118,6 +10306,25 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_message_types(
     
         _status)
+}
+    )
+    }
+    
+
+        /**
+         * Negotiates an app's `hello` for a viewer (spec §1 Handshake): `Refused` unless
+         * `versions.protocol` is 1, else `Accepted` with the capabilities both implement
+         * (`viewerCapabilities`, e.g. `knownCapabilities()`). Throws `ContractError.Build` only for a
+         * host value no frame can carry.
+         */
+    @Throws(ContractException::class) fun `negotiateHello`(`hello`: Hello, `viewerCapabilities`: List<kotlin.String>): HelloNegotiation {
+            return FfiConverterTypeHelloNegotiation.lift(
+    uniffiRustCallWithError(ContractException) { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_func_negotiate_hello(
+    
+        
+        FfiConverterTypeHello.lower(`hello`),
+        FfiConverterSequenceString.lower(`viewerCapabilities`),_status)
 }
     )
     }
@@ -10206,6 +10413,26 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
         
         FfiConverterSequenceByteArray.lower(`frames`),
         FfiConverterOptionalTypeParseOptions.lower(`options`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Why a gate pauses (spec §5.12): `BREAKPOINT` when a matcher matches (checked first),
+         * `STEP` in step mode at a `before` or `error` point, else `null`/`nil`. `shouldPause` is
+         * `pauseReason(…) != null`.
+         */ fun `pauseReason`(`mode`: RunMode, `breakpoints`: List<BreakpointMatcher>, `kind`: NodeKind, `name`: kotlin.String, `point`: PausePoint): PauseReason? {
+            return FfiConverterOptionalTypePauseReason.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_func_pause_reason(
+    
+        
+        FfiConverterTypeRunMode.lower(`mode`),
+        FfiConverterSequenceTypeBreakpointMatcher.lower(`breakpoints`),
+        FfiConverterTypeNodeKind.lower(`kind`),
+        FfiConverterString.lower(`name`),
+        FfiConverterTypePausePoint.lower(`point`),_status)
 }
     )
     }
