@@ -684,7 +684,6 @@ pub fn create_envelope_json_with(
     }
 }
 
-
 /// The one builder from a type string and a payload given as JSON text (§5.13): any type
 /// string. A known type's payload is validated against it and built typed; any other type is
 /// built as [`Message::Unknown`] with the payload kept opaque, byte for byte (what a newer

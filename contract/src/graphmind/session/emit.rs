@@ -6,8 +6,8 @@ use super::app::{AppSession, ConnState};
 use super::ring::{Pushed, RingItem};
 use crate::graphmind::shrink::shrink_message_payload;
 use crate::graphmind::{
-    create_envelope_json, message_group, serialize_envelope_unchecked, write_envelope_with_payload, BuildError, ClientVersions, Envelope, Extras, GraphHint, Hello,
-    Message, MessageGroup, NonNegativeF64, RawJson, RunFinished, RunStarted, RunStatus, WILDCARD_RUN_ID,
+    create_envelope_json, message_group, serialize_envelope_unchecked, write_envelope_with_payload, BuildError, ClientVersions, Envelope, Extras, GraphHint,
+    Hello, Message, MessageGroup, NonNegativeF64, RawJson, RunFinished, RunStarted, RunStatus, WILDCARD_RUN_ID,
 };
 
 /// Why [`AppSession::emit`] refused an event. Nothing was sent and no seq was taken.
