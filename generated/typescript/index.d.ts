@@ -480,10 +480,6 @@ export declare namespace graphmind {
      *  marker would fit a known type. DEFAULT_MAX_PAYLOAD_BYTES is the reference's 512 KiB. None when undefined or null. */
     maxPayloadBytes?: number | null;
   }
-  /** What negotiateHello says of an app's hello. */
-  type HelloNegotiation = { kind: "accepted"; protocol: number; capabilities: string[]; resumeToken?: string } | { kind: "refused"; reason: string };
-  /** The viewer's desired state for helloAck. */
-  type HelloAckState = { viewer: string; breakpoints?: readonly BreakpointMatcher[]; mode?: RunMode; sessionToken?: string; hubCapabilities?: readonly string[] };
   /** Why createEnvelope refused to build a frame. */
   class BuildError extends Error {
     readonly reason: string;
@@ -529,6 +525,10 @@ export declare namespace graphmind {
   function shouldPause(mode: RunMode, breakpoints: readonly BreakpointMatcher[], kind: NodeKind, name: string, point: PausePoint): boolean;
   /** Why a gate pauses: "breakpoint" (checked first), "step", or null. */
   function pauseReason(mode: RunMode, breakpoints: readonly BreakpointMatcher[], kind: NodeKind, name: string, point: PausePoint): "breakpoint" | "step" | null;
+  /** What negotiateHello says of an app's hello. */
+  type HelloNegotiation = { kind: "accepted"; protocol: number; capabilities: string[]; resumeToken?: string } | { kind: "refused"; reason: string };
+  /** The viewer's desired state for helloAck. */
+  type HelloAckState = { viewer: string; breakpoints?: readonly BreakpointMatcher[]; mode?: RunMode; sessionToken?: string; hubCapabilities?: readonly string[] };
   /** Negotiates an app's hello payload for a viewer: refused unless versions.protocol is 1. */
   function negotiateHello(hello: PayloadMap["hello"], viewerCapabilities?: readonly string[]): HelloNegotiation;
   /** The hello.ack payload arming an app with the viewer's state (breakpoints, mode). */

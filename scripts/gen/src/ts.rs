@@ -132,6 +132,20 @@ fn types_of(out: &mut String, p: &Protocol) {
     }
 }
 
+/// The viewer helpers (`pauseReason`, the handshake), closing the `graphmind` namespace.
+const HANDSHAKE_DECLS: &str = "  /** Why a gate pauses: \"breakpoint\" (checked first), \"step\", or null. */
+  function pauseReason(mode: RunMode, breakpoints: readonly BreakpointMatcher[], kind: NodeKind, name: string, point: PausePoint): \"breakpoint\" | \"step\" | null;
+  /** What negotiateHello says of an app's hello. */
+  type HelloNegotiation = { kind: \"accepted\"; protocol: number; capabilities: string[]; resumeToken?: string } | { kind: \"refused\"; reason: string };
+  /** The viewer's desired state for helloAck. */
+  type HelloAckState = { viewer: string; breakpoints?: readonly BreakpointMatcher[]; mode?: RunMode; sessionToken?: string; hubCapabilities?: readonly string[] };
+  /** Negotiates an app's hello payload for a viewer: refused unless versions.protocol is 1. */
+  function negotiateHello(hello: PayloadMap[\"hello\"], viewerCapabilities?: readonly string[]): HelloNegotiation;
+  /** The hello.ack payload arming an app with the viewer's state (breakpoints, mode). */
+  function helloAck(hello: PayloadMap[\"hello\"], state: HelloAckState): PayloadMap[\"hello.ack\"];
+}
+";
+
 fn graphmind_namespace(out: &mut String) {
     let p = &graphmind::PROTOCOL;
     out.push_str("/** GraphMind v1 (`gm: 1`): the live agent-debugger envelope protocol (spec graphmind-v1). */\n");
@@ -204,10 +218,6 @@ fn graphmind_namespace(out: &mut String) {
      *  marker would fit a known type. DEFAULT_MAX_PAYLOAD_BYTES is the reference's 512 KiB. None when undefined or null. */
     maxPayloadBytes?: number | null;
   }
-  /** What negotiateHello says of an app's hello. */
-  type HelloNegotiation = { kind: \"accepted\"; protocol: number; capabilities: string[]; resumeToken?: string } | { kind: \"refused\"; reason: string };
-  /** The viewer's desired state for helloAck. */
-  type HelloAckState = { viewer: string; breakpoints?: readonly BreakpointMatcher[]; mode?: RunMode; sessionToken?: string; hubCapabilities?: readonly string[] };
   /** Why createEnvelope refused to build a frame. */
   class BuildError extends Error {
     readonly reason: string;
@@ -253,15 +263,9 @@ fn graphmind_namespace(out: &mut String) {
   function matcherMatches(matcher: BreakpointMatcher, kind: NodeKind, name: string, point: PausePoint): boolean;
   /** Whether a gate pauses: step mode at every before/error point, else when any breakpoint matches. */
   function shouldPause(mode: RunMode, breakpoints: readonly BreakpointMatcher[], kind: NodeKind, name: string, point: PausePoint): boolean;
-  /** Why a gate pauses: \"breakpoint\" (checked first), \"step\", or null. */
-  function pauseReason(mode: RunMode, breakpoints: readonly BreakpointMatcher[], kind: NodeKind, name: string, point: PausePoint): \"breakpoint\" | \"step\" | null;
-  /** Negotiates an app's hello payload for a viewer: refused unless versions.protocol is 1. */
-  function negotiateHello(hello: PayloadMap[\"hello\"], viewerCapabilities?: readonly string[]): HelloNegotiation;
-  /** The hello.ack payload arming an app with the viewer's state (breakpoints, mode). */
-  function helloAck(hello: PayloadMap[\"hello\"], state: HelloAckState): PayloadMap[\"hello.ack\"];
-}
 ",
     );
+    out.push_str(HANDSHAKE_DECLS);
 }
 
 fn graphorin_namespace(out: &mut String) {
