@@ -139,10 +139,11 @@ fn building_with_a_budget_shrinks_an_oversize_payload() {
     assert!(serialize_envelope(&whole).unwrap().len() > 800_000);
     assert_eq!(create_envelope_with(whole.message.clone(), 7, "r", Some(0), &BuildOptions::default()).as_ref(), Ok(&whole));
     assert_eq!(create_envelope_with(whole.message, 7, "r", Some(0), &opts), Ok(env));
-    // An unknown type's payload is opaque: even the marker is built (typed route only; the
-    // JSON route refuses unknown types as create_envelope_json does).
+    // An unknown type's payload is opaque: even the marker is built, on both routes (one builder).
     let unknown = Message::Unknown { message_type: "future.x".into(), payload: Some(wirecontract::graphmind::RawJson::from_json(&big).expect("JSON")) };
     let env = create_envelope_with(unknown, 1, "r", Some(0), &BuildOptions { max_payload_bytes: Some(10) }).expect("opaque");
     assert!(serialize_envelope(&env).unwrap().contains(r#""payload":{"__graphmindTruncated":true,"bytes":"#));
-    assert!(create_envelope_json_with("future.x", "{}", 1, "r", Some(0), &opts).is_err());
+    let json_route = create_envelope_json_with("future.x", &big, 1, "r", Some(0), &BuildOptions { max_payload_bytes: Some(10) }).expect("opaque");
+    assert_eq!(json_route, env);
+    assert!(create_envelope_json_with("future.x", "{", 1, "r", Some(0), &opts).is_err());
 }

@@ -675,8 +675,9 @@ pub fn create_envelope_json_with(
 ) -> Result<Envelope, BuildError> {
     let Some(max) = options.max_payload_bytes else { return create_envelope_json(message_type, payload_json, seq, run_id, ts) };
     if payload_type_name(message_type).is_none() {
-        // An unknown type's payload is opaque: built as given (the one builder), not shrunk.
-        return create_envelope_json(message_type, payload_json, seq, run_id, ts);
+        // The one builder: an unknown type's payload is opaque, shrunk as the typed route does.
+        let raw = RawJson::from_json(payload_json).map_err(|e| BuildError { reason: format!("payload is not valid JSON: {e}"), issues: vec![] })?;
+        return create_envelope_with(Message::Unknown { message_type: message_type.to_owned(), payload: Some(raw) }, seq, run_id, ts, options);
     }
     match budget_payload_json(message_type, payload_json, max)? {
         None => create_envelope_json(message_type, payload_json, seq, run_id, ts),
