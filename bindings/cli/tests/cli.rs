@@ -97,7 +97,14 @@ fn assert_verdict(case_source: &str, got: &Value, expect: &str, message_type: Op
         }
         _ => {
             assert!(got["reason"].is_string(), "{case_source}: invalid must carry a reason: {got}");
-            assert!(got.get("type").is_none(), "{case_source}: {got}");
+            // Salvage: seq, ts, runId and type all present exactly when only the payload failed.
+            let payload_failed = got["reason"].as_str().is_some_and(|r| r.starts_with("invalid payload for message type"));
+            for key in ["seq", "ts", "runId", "type"] {
+                assert_eq!(got.get(key).is_some(), payload_failed, "{case_source}: salvage key {key}: {got}");
+            }
+            if payload_failed {
+                assert!(got["seq"].is_u64() && got["ts"].is_u64() && got["runId"].is_string() && got["type"].is_string(), "{case_source}: {got}");
+            }
         }
     }
 }
