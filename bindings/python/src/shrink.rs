@@ -81,7 +81,7 @@ fn run(py: Python<'_>, text: &str, max_bytes: usize, message_type: Option<&str>)
 /// tier and validation. Returns a `Shrunk`; a tier-4 marker may exceed a budget below
 /// ~6 KB. Raises `ValueError` when the text is not JSON.
 #[pyfunction]
-#[pyo3(signature = (data, /, max_bytes=gm::DEFAULT_MAX_PAYLOAD_BYTES, r#type=None))]
+#[pyo3(signature = (data, /, max_bytes=gm::DEFAULT_MAX_PAYLOAD_BYTES, r#type=None), text_signature = "(data, /, max_bytes=524288, type=None)")]
 pub fn shrink_payload_json(py: Python<'_>, data: &Bound<'_, PyAny>, max_bytes: usize, r#type: Option<&Bound<'_, PyString>>) -> PyResult<Shrunk> {
     let r#type = opt_str_arg(r#type, "type")?;
     let bytes: Vec<u8>;
@@ -113,7 +113,7 @@ pub fn shrink_payload_json(py: Python<'_>, data: &Bound<'_, PyAny>, max_bytes: u
 /// JavaScript's Infinity (written `null`), big ints round to the nearest double. Raises
 /// `TypeError`/`ValueError` naming the path of a value with no JSON form.
 #[pyfunction]
-#[pyo3(signature = (value, /, max_bytes=gm::DEFAULT_MAX_PAYLOAD_BYTES, r#type=None))]
+#[pyo3(signature = (value, /, max_bytes=gm::DEFAULT_MAX_PAYLOAD_BYTES, r#type=None), text_signature = "(value, /, max_bytes=524288, type=None)")]
 pub fn shrink_payload(py: Python<'_>, value: &Bound<'_, PyAny>, max_bytes: usize, r#type: Option<&Bound<'_, PyString>>) -> PyResult<Shrunk> {
     let r#type = opt_str_arg(r#type, "type")?;
     let text = py_to_json(value, NonFinite::Overflow)?;
