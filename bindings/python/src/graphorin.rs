@@ -151,6 +151,12 @@ pub fn serialize_message(message: &Bound<'_, PyAny>) -> PyResult<String> {
     match frame_root(message)? {
         Root::GraphorinServer(m) => guard(move || go::serialize_server_message(&m)),
         Root::GraphorinClient(m) => guard(move || go::serialize_client_message(&m)),
+        // A frame built with its class's constructor (validated by the reader on the way in).
+        Root::Object(o) if go::PROTOCOL.unions.iter().any(|u| u.variants.iter().any(|v| v.frame.name == o.type_name())) => guard(move || {
+            let mut out = Vec::new();
+            o.write_json(&mut out);
+            String::from_utf8_lossy(&out).into_owned()
+        }),
         _ => Err(PyTypeError::new_err("expected a Graphorin frame object")),
     }
 }

@@ -247,7 +247,11 @@ def parse_envelope(value: Mapping[str, JsonValue], /) -> ParseResult:
     );
     for m in graphmind::PROTOCOL.messages {
         let p = m.payload.name;
-        let _ = writeln!(o, "@overload\ndef create_envelope(type: Literal[{:?}], payload: {p} | _{p}Dict, seq: int, run_id: str, ts: int | None = None) -> Envelope:", m.wire);
+        let _ = writeln!(
+            o,
+            "@overload\ndef create_envelope(type: Literal[{:?}], payload: {p} | _{p}Dict, seq: int, run_id: str, ts: int | None = None) -> Envelope:",
+            m.wire
+        );
         let _ = writeln!(o, "    \"\"\"Build a frame; raises BuildError (a ValueError) with .issues.\"\"\"");
     }
     o.push_str(

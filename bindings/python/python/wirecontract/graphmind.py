@@ -14,7 +14,7 @@ opaque values (``input``, ``output``, ``meta`` values, unknown fields) convert t
 on access; ``.to_dict()`` gives the wire-shaped dict. Spec: graphmind-v1.md.
 """
 
-from typing import Any, Literal, Union
+from typing import Any as _Any, Literal as _Literal, Union as _Union
 
 from wirecontract._native import BuildError
 from wirecontract._native import graphmind as _impl
@@ -74,11 +74,11 @@ globals().update({name: getattr(_impl, name) for name in _OBJECT_CLASSES})
 # Type aliases the stubs use, as runtime objects (so annotations evaluate and
 # typing.get_type_hints works): one Literal alias per closed enum of the registry
 # (NodeKind, PausePoint, ...), the payload union and the JSON value type.
-JsonValue = Any
+JsonValue = _Any
 """A JSON value converted to Python: dict, list, str, int, float, bool or None."""
 _ENUM_ALIASES = tuple(_impl._ENUM_VALUES)
-globals().update({name: Literal[values] for name, values in _impl._ENUM_VALUES.items()})
-Payload = Union[tuple(getattr(_impl, name) for name in dict.fromkeys(_impl._PAYLOAD_TYPES.values()))]
+globals().update({name: _Literal[values] for name, values in _impl._ENUM_VALUES.items()})
+Payload = _Union[tuple(getattr(_impl, name) for name in dict.fromkeys(_impl._PAYLOAD_TYPES.values()))]
 """Every message type's payload class."""
 
 ParseResult = Ok | UnknownType | VersionMismatch | Invalid

@@ -12,7 +12,7 @@ message), ``.id`` (the raw id, JSON type kept) and ``.is_json`` (syntax vs schem
         if is_ping_request(msg): ...
 """
 
-from typing import Any, Literal, Union
+from typing import Any as _Any, Literal as _Literal, Union as _Union
 
 from wirecontract._native import graphorin as _impl
 from wirecontract.graphmind import Issue, WireObject
@@ -56,12 +56,12 @@ globals().update({name: getattr(_impl, name) for name in _OBJECT_CLASSES})
 # Type aliases the stubs use, as runtime objects: one Literal alias per closed enum of the
 # registry (ServerVariant, CloseReason, ...), one union per frame union (ServerMessage,
 # ClientMessage), and the JSON value type.
-JsonValue = Any
+JsonValue = _Any
 """A JSON value converted to Python: dict, list, str, int, float, bool or None."""
 _ENUM_ALIASES = tuple(_impl._ENUM_VALUES)
-globals().update({name: Literal[values] for name, values in _impl._ENUM_VALUES.items()})
+globals().update({name: _Literal[values] for name, values in _impl._ENUM_VALUES.items()})
 _UNION_ALIASES = tuple(_impl._UNIONS)
-globals().update({name: Union[tuple(getattr(_impl, frame) for frame in frames)] for name, frames in _impl._UNIONS.items()})
+globals().update({name: _Union[tuple(getattr(_impl, frame) for frame in frames)] for name, frames in _impl._UNIONS.items()})
 
 
 def _guard(wire_variant: str):
