@@ -46,6 +46,34 @@ def criterion_best(crit: Path, corpus: str, bench: str) -> float | None:
     return min(t / n for t, n in zip(s["times"], s["iters"])) / 1e9
 
 
+SHRINK_ROWS = [
+    ("wirecontract", "Python wirecontract graphmind.shrink_payload(dict)"),
+    ("wirecontract_json", "Python wirecontract graphmind.shrink_payload_json(bytes)"),
+    ("graphmind_ai", "Python graphmind-ai 0.5.1 graphmind.shrink.serialize_payload(dict)"),
+]
+
+
+def shrink_table(sh: dict) -> str:
+    """Prints the payload-shrinking table (benches/python/shrink_bench.py); returns its
+    target line (the same-run ratio)."""
+    mb = sh["payload_bytes"] / 1e6
+    name = f"shrink {mb:.0f} MB {sh['type']} vs graphmind-ai"
+    header = f"| {'payload shrinking':<8} | {'implementation':<66} | {'ms/shrink':>9} | {'MB/s':>7} |"
+    print(f"\npayload shrinking: one {sh['payload_bytes']:,} B {sh['type']} payload to {sh['max_bytes']:,} B, same payload, same run, best of {sh['rounds']}")
+    print(header)
+    print("|" + "|".join("-" * len(c) for c in header.split("|")[1:-1]) + "|")
+    for key, label in SHRINK_ROWS:
+        t = sh["rows"].get(key)
+        if t:
+            print(f"| {f'{mb:.0f} MB':<17} | {label:<66} | {t * 1e3:>9.1f} | {sh['payload_bytes'] / t / 1e6:>7.1f} |")
+    ours, theirs = sh["rows"].get("wirecontract"), sh["rows"].get("graphmind_ai")
+    ratio = theirs / ours if ours and theirs else float("nan")
+    print(f"| {'':<17} | {name:<66} | {ratio:>8.2f}x | {'':>7} |")
+    agree = "outputs agree byte for byte" if sh["agree"] else f"outputs DIFFER at character {sh['first_difference']}"
+    print(f"  tier {sh['tier']}, {sh['output_bytes']:,} B out; {agree}")
+    return f"  {'shrink':<8} {name:<58} {ratio:6.2f}x"
+
+
 def main() -> None:
     results, crit, corpora = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3:]
     lines = []
@@ -113,6 +141,9 @@ def main() -> None:
                 f"  {corpus:<8} {who:<22} agree {ag['agree']:>7,}  documented label errors (seq:-1 unknown type) {ag['label_errors']:>4}  disagree {ag['disagree']}"
             )
     print("\n".join(lines))
+    shrink_file = results / "python-shrink.json"
+    if shrink_file.exists():
+        checks.append(shrink_table(json.loads(shrink_file.read_text())))
     print("\ntargets (ratios from this run):")
     print("\n".join(checks))
     print("\nagreement with the .labels files:")

@@ -148,15 +148,53 @@ class BuildError extends Error {
 }
 
 /**
+ * The payload under a budget of `max` UTF-8 bytes of its JSON.stringify text
+ * (graphmind-shrink §3, decided by the contract): the same value when it fits, else the
+ * shrunk value (field trim, skeleton; for an unknown type also the whole-payload marker).
+ * Throws BuildError when only the marker would fit a known type (§8).
+ */
+function budgetPayload(type, payload, max) {
+  if (!Number.isSafeInteger(max) || max < 0) {
+    throw new BuildError(`maxPayloadBytes must be a safe integer >= 0 (UTF-8 bytes of payload JSON), got ${typeof max === 'number' ? max : typeof max}`);
+  }
+  // A non-string type is refused by the verdict below, an undefined payload leaves the key out.
+  if (typeof type !== 'string' || payload === undefined) return payload;
+  let text;
+  try {
+    text = JSON.stringify(payload);
+  } catch (e) {
+    throw new BuildError(`payload is not JSON-serializable: ${errorMessage(e)}`);
+  }
+  // The reference measures this very text; at most 3 UTF-8 bytes per UTF-16 unit.
+  if (text === undefined || text.length * 3 <= max) return payload;
+  let r;
+  try {
+    r = native.gmBudgetPayload(type, forNative(text), max);
+  } catch (e) {
+    throw new BuildError(`internal error in wirecontract: ${errorMessage(e)}`);
+  }
+  if (r.tier === 0) {
+    const e = JSON.parse(r.error);
+    throw new BuildError(e.reason, e.issues);
+  }
+  return r.tier === 1 ? payload : JSON.parse(r.json);
+}
+
+/**
  * Builds `{gm:1, seq, ts, runId, type, payload}` (§3, §5.13): `ts` defaults to Date.now()
  * when undefined or null. The frame it stands for is validated by the same parser as
  * incoming frames: a known type's payload must be valid, an unknown type's payload is opaque;
  * `seq`/`ts` must be safe integers ≥ 0 and `runId` a string without lone surrogates or U+0000.
- * Throws BuildError otherwise.
+ * `maxPayloadBytes` (UTF-8 bytes of payload JSON; `DEFAULT_MAX_PAYLOAD_BYTES` is the
+ * reference's 512 KiB) shrinks a payload over it for its type first, as the reference's
+ * serializePayload does (graphmind-shrink §3), and the shrunk payload is validated; a payload
+ * only the whole-payload marker would fit is refused. Throws BuildError otherwise.
  */
 function createEnvelope(init) {
-  if (init === null || typeof init !== 'object') throw new BuildError('createEnvelope expects {type, payload, seq, runId, ts?}');
-  const { type, payload, seq, runId } = init;
+  if (init === null || typeof init !== 'object') throw new BuildError('createEnvelope expects {type, payload, seq, runId, ts?, maxPayloadBytes?}');
+  const { type, seq, runId } = init;
+  const max = init.maxPayloadBytes;
+  const payload = max === undefined || max === null ? init.payload : budgetPayload(type, init.payload, max);
   const envelope = { gm: 1, seq, ts: init.ts ?? Date.now(), runId, type, payload };
   let text;
   try {
@@ -293,6 +331,7 @@ const graphmind = Object.freeze({
   KNOWN_CAPABILITIES: deepFreeze(gmc.KNOWN_CAPABILITIES),
   MAX_FRAME_BYTES,
   MAX_DEPTH: gmc.DEFAULT_MAX_DEPTH,
+  DEFAULT_MAX_PAYLOAD_BYTES: gmc.DEFAULT_MAX_PAYLOAD_BYTES,
   parseEnvelopeJson,
   parseEnvelope,
   createEnvelope,

@@ -16,6 +16,7 @@ export const {
   KNOWN_CAPABILITIES,
   MAX_FRAME_BYTES,
   MAX_DEPTH,
+  DEFAULT_MAX_PAYLOAD_BYTES,
   parseEnvelopeJson,
   parseEnvelope,
   createEnvelope,

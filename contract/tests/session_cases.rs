@@ -438,6 +438,58 @@ fn c17_oversize_item() {
     assert_eq!(out[0]["payload"]["gap"], json!({"droppedCount": 1, "fromSeq": dark, "toSeq": dark, "reason": "buffer-overflow"}));
 }
 
+/// The payload text of a sent frame (the envelope writes `payload` last of its own members).
+fn payload_text(frame: &str) -> &str {
+    let start = frame.find(",\"payload\":").expect("a payload") + ",\"payload\":".len();
+    &frame[start..frame.len() - 1]
+}
+
+/// §2.3 step 4: `emit` applies the 512 KiB budget by default and sends the reference's shrunk
+/// text verbatim (graphmind-shrink §3, §12), whatever the tier; `None` turns it off.
+#[test]
+fn emit_shrinks_payloads_over_the_budget() {
+    use wirecontract::graphmind::{parse_envelope_json, shrink_payload_json, Message, ParseOutcome, DEFAULT_MAX_PAYLOAD_BYTES};
+    let output = "é".repeat(400_000); // 800,000 bytes of UTF-8
+    let payload = json!({"nodeId": "n", "output": output, "durationMs": 2.5, "status": "ok"});
+    let sent = |config: SessionConfig| {
+        let mut h = Host::new(config);
+        h.attach(&json!([]), "run");
+        let seq = h.emit("node.finished", &payload, "r");
+        let frames: Vec<String> = h.drain().into_iter().filter_map(|a| if let Action::Send(f) = a { Some(f) } else { None }).collect();
+        assert_eq!(frames.len(), 1);
+        assert_eq!(parse(&frames[0])["seq"], seq);
+        assert_eq!(h.s.buffered_frames().collect::<Vec<_>>(), [frames[0].as_str()], "the ring holds the frame sent");
+        frames.into_iter().next().unwrap_or_default()
+    };
+    assert_eq!(SessionConfig::default().max_payload_bytes, Some(DEFAULT_MAX_PAYLOAD_BYTES));
+    let whole = sent(SessionConfig { max_payload_bytes: None, ..SessionConfig::default() });
+    assert!(payload_text(&whole).len() > 800_000);
+
+    // Default: tier 2, the reference's text byte for byte, a valid node.finished.
+    let frame = sent(SessionConfig::default());
+    let want = shrink_payload_json(payload_text(&whole), DEFAULT_MAX_PAYLOAD_BYTES, Some("node.finished")).expect("JSON");
+    assert_eq!(want.tier, 2);
+    assert_eq!(payload_text(&frame), want.json);
+    assert!(payload_text(&frame).len() <= DEFAULT_MAX_PAYLOAD_BYTES);
+    let ParseOutcome::Ok(env) = parse_envelope_json(&frame) else { panic!("shrunk frame must parse ok: {frame:.300}") };
+    let Message::NodeFinished(p) = &env.message else { panic!("{:?}", env.message.message_type()) };
+    assert_eq!(p.extra.get("__graphmindTruncated").map(RawJson::as_str), Some("true"));
+
+    // A budget only the whole-payload marker fits: tier 4, sent as the reference sends it
+    // (the marker is not a valid node.finished payload, so a parser answers invalid).
+    let frame = sent(SessionConfig { max_payload_bytes: Some(100), ..SessionConfig::default() });
+    let want = shrink_payload_json(payload_text(&whole), 100, Some("node.finished")).expect("JSON");
+    assert_eq!((want.tier, payload_text(&frame)), (4, want.json.as_str()));
+    assert!(matches!(parse_envelope_json(&frame), ParseOutcome::Invalid { .. }));
+
+    // Within budget: the payload's own text, not re-spelled (1e400 stays, graphmind-v1 §5.6).
+    let mut h = Host::default();
+    h.attach(&json!([]), "run");
+    h.s.emit_json("node.finished", r#"{"nodeId":"n","output":[1e400,1.0],"durationMs":1,"status":"ok"}"#, Some("r"), h.now).expect("valid").expect("enabled");
+    let frames: Vec<String> = h.drain().into_iter().filter_map(|a| if let Action::Send(f) = a { Some(f) } else { None }).collect();
+    assert!(payload_text(&frames[0]).contains(r#""output":[1e400,1.0]"#), "{}", frames[0]);
+}
+
 #[test]
 fn c18_basic_pause() {
     let mut h = Host::default();

@@ -87,3 +87,62 @@ fn plans_come_from_the_registry_and_match_the_spec_table() {
         assert!(skeleton_plan(t).is_none(), "{t}");
     }
 }
+
+/// `create_envelope_json_with` / `create_envelope_with` and `max_payload_bytes` over every
+/// vector of a known type: within budget the same as without one; over it, an event payload
+/// is built from the shrunk text (tier 2/3) or refused (tier 4, the marker is no payload).
+#[test]
+fn building_with_a_budget_follows_the_vectors() {
+    use wirecontract::graphmind::{create_envelope_json, create_envelope_json_with, create_envelope_with, serialize_envelope, BuildOptions, EVENT_TYPES};
+    let mut counts = [0usize; 5];
+    for c in cases() {
+        let Some(t) = c.message_type.as_deref().filter(|t| wirecontract::graphmind::payload_type_name(t).is_some()) else { continue };
+        let opts = BuildOptions { max_payload_bytes: Some(c.max_bytes) };
+        let got = create_envelope_json_with(t, &c.payload_json, 1, "r", Some(0), &opts);
+        match c.tier {
+            1 => assert_eq!(got, create_envelope_json(t, &c.payload_json, 1, "r", Some(0)), "{}", c.name),
+            2 | 3 if EVENT_TYPES.contains(&t) => {
+                let env = got.unwrap_or_else(|e| panic!("{}: {e}", c.name));
+                assert_eq!(Ok(&env), create_envelope_json(t, &c.expect_json, 1, "r", Some(0)).as_ref(), "{}", c.name);
+                let frame = serialize_envelope(&env);
+                let payload = &frame[frame.find(",\"payload\":").expect("payload") + 11..frame.len() - 1];
+                assert!(payload.len() <= c.max_bytes, "{}: {} > {}", c.name, payload.len(), c.max_bytes);
+                // The typed route agrees.
+                let again = create_envelope_with(env.message.clone(), 1, "r", Some(0), &opts).unwrap_or_else(|e| panic!("{}: {e}", c.name));
+                assert_eq!(again, env, "{}", c.name);
+            }
+            4 => {
+                let e = got.expect_err(&c.name);
+                assert!(e.reason.contains("only the whole-payload marker"), "{}: {e}", c.name);
+            }
+            _ => {}
+        }
+        counts[usize::from(c.tier)] += 1;
+    }
+    assert!(counts[1..].iter().all(|&n| n > 10), "{counts:?}");
+}
+
+#[test]
+fn building_with_a_budget_shrinks_an_oversize_payload() {
+    use wirecontract::graphmind::{
+        create_envelope_json, create_envelope_json_with, create_envelope_with, parse_envelope_json, serialize_envelope, BuildOptions, Message, ParseOutcome,
+    };
+    let big = format!(r#"{{"nodeId":"n","output":{{"text":"{}","n":1e400}},"durationMs":3,"status":"ok"}}"#, "ab".repeat(400_000));
+    let opts = BuildOptions { max_payload_bytes: Some(DEFAULT_MAX_PAYLOAD_BYTES) };
+    let env = create_envelope_json_with("node.finished", &big, 7, "r", Some(0), &opts).expect("builds");
+    let frame = serialize_envelope(&env);
+    assert!(frame.len() < DEFAULT_MAX_PAYLOAD_BYTES, "{}", frame.len());
+    assert!(frame.contains(r#""__graphmindTruncated":true"#));
+    assert!(matches!(parse_envelope_json(&frame), ParseOutcome::Ok(e) if matches!(e.message, Message::NodeFinished(_))));
+    // No budget: kept whole; a typed message takes the same route.
+    let whole = create_envelope_json("node.finished", &big, 7, "r", Some(0)).expect("valid");
+    assert!(serialize_envelope(&whole).len() > 800_000);
+    assert_eq!(create_envelope_with(whole.message.clone(), 7, "r", Some(0), &BuildOptions::default()).as_ref(), Ok(&whole));
+    assert_eq!(create_envelope_with(whole.message, 7, "r", Some(0), &opts), Ok(env));
+    // An unknown type's payload is opaque: even the marker is built (typed route only; the
+    // JSON route refuses unknown types as create_envelope_json does).
+    let unknown = Message::Unknown { message_type: "future.x".into(), payload: Some(wirecontract::graphmind::RawJson::from_json(&big).expect("JSON")) };
+    let env = create_envelope_with(unknown, 1, "r", Some(0), &BuildOptions { max_payload_bytes: Some(10) }).expect("opaque");
+    assert!(serialize_envelope(&env).contains(r#""payload":{"__graphmindTruncated":true,"bytes":"#));
+    assert!(create_envelope_json_with("future.x", "{}", 1, "r", Some(0), &opts).is_err());
+}

@@ -465,6 +465,22 @@ fileprivate final class UniffiHandleMap<T>: @unchecked Sendable {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterUInt8: FfiConverterPrimitive {
+    typealias FfiType = UInt8
+    typealias SwiftType = UInt8
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UInt8 {
+        return try lift(readInt(&buf))
+    }
+
+    public static func write(_ value: UInt8, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterUInt32: FfiConverterPrimitive {
     typealias FfiType = UInt32
     typealias SwiftType = UInt32
@@ -2201,7 +2217,7 @@ public struct JsonMember: Equatable, Hashable {
     /**
      * The decoded member name.
      */
-    public var name: String
+    public var name: HostText
     /**
      * The value.
      */
@@ -2212,7 +2228,7 @@ public struct JsonMember: Equatable, Hashable {
     public init(
         /**
          * The decoded member name.
-         */name: String, 
+         */name: HostText, 
         /**
          * The value.
          */value: JsonValue) {
@@ -2236,13 +2252,13 @@ public struct FfiConverterTypeJsonMember: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> JsonMember {
         return
             try JsonMember(
-                name: FfiConverterString.read(from: &buf), 
+                name: FfiConverterTypeHostText.read(from: &buf), 
                 value: FfiConverterTypeJsonValue.read(from: &buf)
         )
     }
 
     public static func write(_ value: JsonMember, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterTypeHostText.write(value.name, into: &buf)
         FfiConverterTypeJsonValue.write(value.value, into: &buf)
     }
 }
@@ -3353,6 +3369,79 @@ public func FfiConverterTypeSdkInfo_lower(_ value: SdkInfo) -> RustBuffer {
 
 
 /**
+ * A shrunk payload (graphmind-shrink §3): the text to send and the tier that produced it.
+ */
+public struct Shrunk: Equatable, Hashable {
+    /**
+     * The payload's JSON text, exactly as the reference's `serializePayload` returns it
+     * (`JSON.stringify`-exact, compact; lone surrogates as `\udxxx` escapes).
+     */
+    public var json: String
+    /**
+     * 1 unchanged (within budget), 2 field trim (§4), 3 skeleton (§7), 4 whole-payload
+     * marker `{"__graphmindTruncated":true,"bytes":…,"preview":…}` (§8).
+     */
+    public var tier: UInt8
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The payload's JSON text, exactly as the reference's `serializePayload` returns it
+         * (`JSON.stringify`-exact, compact; lone surrogates as `\udxxx` escapes).
+         */json: String, 
+        /**
+         * 1 unchanged (within budget), 2 field trim (§4), 3 skeleton (§7), 4 whole-payload
+         * marker `{"__graphmindTruncated":true,"bytes":…,"preview":…}` (§8).
+         */tier: UInt8) {
+        self.json = json
+        self.tier = tier
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension Shrunk: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeShrunk: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Shrunk {
+        return
+            try Shrunk(
+                json: FfiConverterString.read(from: &buf), 
+                tier: FfiConverterUInt8.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: Shrunk, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.json, into: &buf)
+        FfiConverterUInt8.write(value.tier, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeShrunk_lift(_ buf: RustBuffer) throws -> Shrunk {
+    return try FfiConverterTypeShrunk.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeShrunk_lower(_ value: Shrunk) -> RustBuffer {
+    return FfiConverterTypeShrunk.lower(value)
+}
+
+
+/**
  * `SmartInfo`, a nested object (spec graphmind-v1 §1). Known fields in spec order; unknown members are
  * kept in `extraJson` and written back after them.
  */
@@ -3745,7 +3834,9 @@ enum ContractError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
          */issues: [Issue]
     )
     /**
-     * `decodeJson`/`encodeJson` refused a value (not JSON, too deep for a tree, a bad number).
+     * JSON text or a tree was refused: not JSON (`decodeJson`, `shrinkPayloadJson`), too
+     * deep for a tree, a bad number (`encodeJson`), or, in Kotlin, a `JsonText`/`HostText`
+     * argument holding a lone surrogate (checked before the call).
      */
     case Json(
         /**
@@ -3871,7 +3962,7 @@ public indirect enum JsonValue: Equatable, Hashable {
     case numberValue(
         /**
          * The JSON number text (`42`, `-0.5`, `1e400`).
-         */text: String
+         */text: HostText
     )
     /**
      * A string (lone surrogates decoded to U+FFFD).
@@ -3879,7 +3970,7 @@ public indirect enum JsonValue: Equatable, Hashable {
     case textValue(
         /**
          * The decoded string.
-         */value: String
+         */value: HostText
     )
     /**
      * An array.
@@ -3923,10 +4014,10 @@ public struct FfiConverterTypeJsonValue: FfiConverterRustBuffer {
         case 2: return .boolValue(value: try FfiConverterBool.read(from: &buf)
         )
         
-        case 3: return .numberValue(text: try FfiConverterString.read(from: &buf)
+        case 3: return .numberValue(text: try FfiConverterTypeHostText.read(from: &buf)
         )
         
-        case 4: return .textValue(value: try FfiConverterString.read(from: &buf)
+        case 4: return .textValue(value: try FfiConverterTypeHostText.read(from: &buf)
         )
         
         case 5: return .arrayValue(items: try FfiConverterSequenceTypeJsonValue.read(from: &buf)
@@ -3954,12 +4045,12 @@ public struct FfiConverterTypeJsonValue: FfiConverterRustBuffer {
         
         case let .numberValue(text):
             writeInt(&buf, Int32(3))
-            FfiConverterString.write(text, into: &buf)
+            FfiConverterTypeHostText.write(text, into: &buf)
             
         
         case let .textValue(value):
             writeInt(&buf, Int32(4))
-            FfiConverterString.write(value, into: &buf)
+            FfiConverterTypeHostText.write(value, into: &buf)
             
         
         case let .arrayValue(items):
@@ -5957,6 +6048,30 @@ fileprivate struct FfiConverterOptionSequenceTypeIssue: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeHostText: FfiConverterRustBuffer {
+    typealias SwiftType = HostText?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeHostText.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeHostText.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionTypeJsonText: FfiConverterRustBuffer {
     typealias SwiftType = JsonText?
 
@@ -6204,6 +6319,46 @@ fileprivate struct FfiConverterSequenceTypeParseResult: FfiConverterRustBuffer {
 }
 
 
+public typealias HostText = String
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeHostText: FfiConverter {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> HostText {
+        return try FfiConverterString.read(from: &buf)
+    }
+
+    public static func write(_ value: HostText, into buf: inout [UInt8]) {
+        return FfiConverterString.write(value, into: &buf)
+    }
+
+    public static func lift(_ value: RustBuffer) throws -> HostText {
+        return try FfiConverterString.lift(value)
+    }
+
+    public static func lower(_ value: HostText) -> RustBuffer {
+        return FfiConverterString.lower(value)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeHostText_lift(_ value: RustBuffer) throws -> HostText {
+    return try FfiConverterTypeHostText.lift(value)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeHostText_lower(_ value: HostText) -> RustBuffer {
+    return FfiConverterTypeHostText.lower(value)
+}
+
+
+
 public typealias JsonText = String
 
 #if swift(>=5.8)
@@ -6257,23 +6412,33 @@ public func controlTypes() -> [String]  {
  * (epoch ms). Throws `ContractError.Build` naming path and rule when a counter exceeds
  * 2^53 − 1, a field breaks a rule the host type cannot express, or the message is
  * `Message.Unknown` (use `createUnknownEnvelope` for that on purpose).
+ *
+ * `maxPayloadBytes` (UTF-8 bytes of payload JSON; `defaultMaxPayloadBytes()` is the
+ * reference's 512 KiB) shrinks a payload over it before building, as the reference's
+ * `serializePayload` does (graphmind-shrink §3: field trim, then skeleton); the envelope holds
+ * the shrunk payload, typed, with its `__graphmindTruncated` marker in `extraJson`. Throws
+ * `ContractError.Build` when only the whole-payload marker would fit (§8; a valid event payload
+ * always fits from 4096 bytes up). `null`/`nil` (the default): no budget.
  */
-public func createEnvelope(message: Message, seq: UInt64, runId: String, ts: UInt64? = nil)throws  -> Envelope  {
+public func createEnvelope(message: Message, seq: UInt64, runId: String, ts: UInt64? = nil, maxPayloadBytes: UInt64? = nil)throws  -> Envelope  {
     return try  FfiConverterTypeEnvelope_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_create_envelope(
         FfiConverterTypeMessage_lower(message),
         FfiConverterUInt64.lower(seq),
         FfiConverterString.lower(runId),
-        FfiConverterOptionUInt64.lower(ts),uniffiCallStatus
+        FfiConverterOptionUInt64.lower(ts),
+        FfiConverterOptionUInt64.lower(maxPayloadBytes),uniffiCallStatus
     )
 })
 }
 /**
  * Builds an envelope from a type string and a payload given as JSON text, validating the
  * payload against the type (spec §5.13); the counterpart of Python's dict form.
+ * `maxPayloadBytes` as in `createEnvelope`: a payload over it is shrunk for the type first
+ * and the result is validated (graphmind-shrink §3).
  */
-public func createEnvelopeJson(messageType: String, payloadJson: JsonText, seq: UInt64, runId: String, ts: UInt64? = nil)throws  -> Envelope  {
+public func createEnvelopeJson(messageType: String, payloadJson: JsonText, seq: UInt64, runId: String, ts: UInt64? = nil, maxPayloadBytes: UInt64? = nil)throws  -> Envelope  {
     return try  FfiConverterTypeEnvelope_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_create_envelope_json(
@@ -6281,7 +6446,8 @@ public func createEnvelopeJson(messageType: String, payloadJson: JsonText, seq: 
         FfiConverterTypeJsonText_lower(payloadJson),
         FfiConverterUInt64.lower(seq),
         FfiConverterString.lower(runId),
-        FfiConverterOptionUInt64.lower(ts),uniffiCallStatus
+        FfiConverterOptionUInt64.lower(ts),
+        FfiConverterOptionUInt64.lower(maxPayloadBytes),uniffiCallStatus
     )
 })
 }
@@ -6580,6 +6746,61 @@ public func jsonValueMaxDepth() -> UInt32  {
     )
 })
 }
+/**
+ * The reference's payload budget, 524,288 UTF-8 bytes of payload JSON (512 KiB,
+ * graphmind-shrink §1 MAX_PAYLOAD_BYTES): the default of `shrinkPayload*` and of the
+ * session runtime.
+ */
+public func defaultMaxPayloadBytes() -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_func_default_max_payload_bytes(uniffiCallStatus
+    )
+})
+}
+/**
+ * [`shrink_payload_json`] over a payload given as a `JsonValue` tree (numbers keep their JSON
+ * text, so `1e400` is Infinity here too). Trees are copied recursively across the boundary:
+ * for deeply nested payloads pass the text to `shrinkPayloadJson` instead.
+ *
+ * Throws `ContractError.Json` when a `NumberValue` is not a JSON number (Kotlin: also for a
+ * lone surrogate in any string of the tree).
+ */
+public func shrinkPayload(value: JsonValue, maxBytes: UInt64 = UInt64(524288), messageType: HostText? = nil)throws  -> Shrunk  {
+    return try  FfiConverterTypeShrunk_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_func_shrink_payload(
+        FfiConverterTypeJsonValue_lower(value),
+        FfiConverterUInt64.lower(maxBytes),
+        FfiConverterOptionTypeHostText.lower(messageType),uniffiCallStatus
+    )
+})
+}
+/**
+ * Shrinks one payload given as JSON text to at most `maxBytes` UTF-8 bytes of JSON, byte for
+ * byte as the reference's `serializePayload(payload, maxBytes, type)` (graphmind-shrink §3).
+ *
+ * The text is read with `JSON.parse` semantics (§15): numbers are doubles (`1e400` is
+ * Infinity, written `null`; `1.0` is written `1`), lone-surrogate escapes are kept, any depth
+ * is accepted; the budget is measured on the re-serialized text. Within budget the result is
+ * that text, tier 1. `messageType` (an event type such as `"node.finished"`) selects the
+ * skeleton plan and the validation of tiers 2–3; `null`/`nil`, an unknown or a non-event type
+ * skip both. Tiers 1–3 fit `maxBytes`; a tier-4 marker can exceed a budget below about 6 KB
+ * (§8, at most 6,080 bytes). Default budget 524,288 (512 KiB, §1).
+ *
+ * Throws `ContractError.Json` when the text is not one JSON value (Kotlin: also when it holds
+ * a lone surrogate, which no UTF-8 text can).
+ */
+public func shrinkPayloadJson(payloadJson: JsonText, maxBytes: UInt64 = UInt64(524288), messageType: HostText? = nil)throws  -> Shrunk  {
+    return try  FfiConverterTypeShrunk_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_func_shrink_payload_json(
+        FfiConverterTypeJsonText_lower(payloadJson),
+        FfiConverterUInt64.lower(maxBytes),
+        FfiConverterOptionTypeHostText.lower(messageType),uniffiCallStatus
+    )
+})
+}
 
 private enum InitializationResult {
     case ok
@@ -6599,10 +6820,10 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_control_types() != 33346) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope() != 38969) {
+    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope() != 7250) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() != 27037) {
+    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() != 61530) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() != 59789) {
@@ -6678,6 +6899,15 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth() != 11803) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_func_default_max_payload_bytes() != 37637) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_func_shrink_payload() != 34721) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json() != 25607) {
         return InitializationResult.apiChecksumMismatch
     }
 

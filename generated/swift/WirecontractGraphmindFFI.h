@@ -316,12 +316,12 @@ RustBuffer uniffi_wirecontract_uniffi_fn_func_control_types(RustCallStatus *_Non
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_CREATE_ENVELOPE
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_CREATE_ENVELOPE
-RustBuffer uniffi_wirecontract_uniffi_fn_func_create_envelope(RustBuffer message, uint64_t seq, RustBuffer run_id, RustBuffer ts, RustCallStatus *_Nonnull out_status
+RustBuffer uniffi_wirecontract_uniffi_fn_func_create_envelope(RustBuffer message, uint64_t seq, RustBuffer run_id, RustBuffer ts, RustBuffer max_payload_bytes, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_CREATE_ENVELOPE_JSON
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_CREATE_ENVELOPE_JSON
-RustBuffer uniffi_wirecontract_uniffi_fn_func_create_envelope_json(RustBuffer message_type, RustBuffer payload_json, uint64_t seq, RustBuffer run_id, RustBuffer ts, RustCallStatus *_Nonnull out_status
+RustBuffer uniffi_wirecontract_uniffi_fn_func_create_envelope_json(RustBuffer message_type, RustBuffer payload_json, uint64_t seq, RustBuffer run_id, RustBuffer ts, RustBuffer max_payload_bytes, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_CREATE_UNKNOWN_ENVELOPE
@@ -459,6 +459,22 @@ RustBuffer uniffi_wirecontract_uniffi_fn_func_encode_json(RustBuffer value, Rust
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_JSON_VALUE_MAX_DEPTH
 uint32_t uniffi_wirecontract_uniffi_fn_func_json_value_max_depth(RustCallStatus *_Nonnull out_status
     
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_DEFAULT_MAX_PAYLOAD_BYTES
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_DEFAULT_MAX_PAYLOAD_BYTES
+uint64_t uniffi_wirecontract_uniffi_fn_func_default_max_payload_bytes(RustCallStatus *_Nonnull out_status
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_SHRINK_PAYLOAD
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_SHRINK_PAYLOAD
+RustBuffer uniffi_wirecontract_uniffi_fn_func_shrink_payload(RustBuffer value, uint64_t max_bytes, RustBuffer message_type, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_SHRINK_PAYLOAD_JSON
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_SHRINK_PAYLOAD_JSON
+RustBuffer uniffi_wirecontract_uniffi_fn_func_shrink_payload_json(RustBuffer payload_json, uint64_t max_bytes, RustBuffer message_type, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_FFI_WIRECONTRACT_UNIFFI_RUSTBUFFER_ALLOC
@@ -886,6 +902,24 @@ uint16_t uniffi_wirecontract_uniffi_checksum_func_encode_json(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_JSON_VALUE_MAX_DEPTH
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_JSON_VALUE_MAX_DEPTH
 uint16_t uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_DEFAULT_MAX_PAYLOAD_BYTES
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_DEFAULT_MAX_PAYLOAD_BYTES
+uint16_t uniffi_wirecontract_uniffi_checksum_func_default_max_payload_bytes(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_SHRINK_PAYLOAD
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_SHRINK_PAYLOAD
+uint16_t uniffi_wirecontract_uniffi_checksum_func_shrink_payload(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_SHRINK_PAYLOAD_JSON
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_SHRINK_PAYLOAD_JSON
+uint16_t uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json(void
     
 );
 #endif

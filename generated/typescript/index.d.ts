@@ -475,6 +475,10 @@ export declare namespace graphmind {
     runId: string;
     /** Defaults to Date.now() when undefined or null. */
     ts?: number | null;
+    /** Payload budget in UTF-8 bytes of the payload's JSON text (graphmind-shrink §3): a payload over it is
+     *  shrunk for its type before building (field trim, skeleton); refused when only the whole-payload
+     *  marker would fit a known type. DEFAULT_MAX_PAYLOAD_BYTES is the reference's 512 KiB. None when undefined or null. */
+    maxPayloadBytes?: number | null;
   }
   /** Why createEnvelope refused to build a frame. */
   class BuildError extends Error {
@@ -499,6 +503,8 @@ export declare namespace graphmind {
   const MAX_FRAME_BYTES: number;
   /** Nesting deeper than this is `invalid`. */
   const MAX_DEPTH: number;
+  /** The reference's payload budget, UTF-8 bytes of payload JSON (graphmind-shrink §1). */
+  const DEFAULT_MAX_PAYLOAD_BYTES: 524288;
   /** Parses one text frame. Never throws. */
   function parseEnvelopeJson(text: string): ParseResult;
   /** Parses an already decoded value (its JSON.stringify text). Never throws. */
@@ -937,6 +943,7 @@ export import HANDSHAKE_TYPES = graphmind.HANDSHAKE_TYPES;
 export import KNOWN_CAPABILITIES = graphmind.KNOWN_CAPABILITIES;
 export import MAX_FRAME_BYTES = graphmind.MAX_FRAME_BYTES;
 export import MAX_DEPTH = graphmind.MAX_DEPTH;
+export import DEFAULT_MAX_PAYLOAD_BYTES = graphmind.DEFAULT_MAX_PAYLOAD_BYTES;
 export import parseEnvelopeJson = graphmind.parseEnvelopeJson;
 export import parseEnvelope = graphmind.parseEnvelope;
 export import createEnvelope = graphmind.createEnvelope;

@@ -35,6 +35,16 @@ const token = createEnvelope({ type: 'node.token', payload: { nodeId: 'n1', delt
 const tokenType: 'node.token' = token.type;
 console.log(serializeEnvelope(token), tokenType);
 
+// A payload over maxPayloadBytes (UTF-8 bytes of its JSON) is shrunk for its type first.
+const finished = createEnvelope({
+  type: 'node.finished',
+  payload: { nodeId: 'n1', output: 'x'.repeat(600_000), durationMs: 12, status: 'ok' },
+  seq: 2,
+  runId: 'run_1',
+  maxPayloadBytes: graphmind.DEFAULT_MAX_PAYLOAD_BYTES,
+});
+console.log(finished.payload.output);
+
 // @ts-expect-error: 'speech' is not a TokenChannel
 createEnvelope({ type: 'node.token', payload: { nodeId: 'n1', deltas: [{ t: 'speech', v: 'x' }] }, seq: 1, runId: 'r' });
 // @ts-expect-error: mode.set needs `mode`

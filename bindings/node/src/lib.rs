@@ -91,6 +91,50 @@ fn verdict(text: &str) -> String {
     }
 }
 
+/// What `createEnvelope({…, maxPayloadBytes})` does with a payload: the contract's
+/// [`gm::budget_payload_json`] (graphmind-shrink §3).
+#[napi(object)]
+pub struct GmBudget {
+    /// 1: the payload fits, keep it; 2–4: build from `json` instead; 0: refused, see `error`.
+    pub tier: u32,
+    /// The shrunk payload text (tiers 2–4), `JSON.stringify`-exact.
+    pub json: Option<String>,
+    /// For tier 0: `{"reason":…,"issues":[{"path","message"}]}` as JSON text.
+    pub error: Option<String>,
+}
+
+/// Shrinks the payload text of a frame of `message_type` to `max_payload_bytes` UTF-8 bytes
+/// of payload JSON (graphmind-shrink §3), refusing a known type's payload that only the
+/// tier-4 marker would fit. `max_payload_bytes` is checked by the caller (a safe integer ≥ 0).
+#[napi(js_name = "gmBudgetPayload")]
+pub fn gm_budget_payload(message_type: String, payload_json: String, max_payload_bytes: f64) -> napi::Result<GmBudget> {
+    guard(|| {
+        let max = if max_payload_bytes >= 0.0 { max_payload_bytes as usize } else { return Err(invalid_arg("maxPayloadBytes must be >= 0")) };
+        Ok(match gm::budget_payload_json(&message_type, &payload_json, max) {
+            Ok(None) => GmBudget { tier: 1, json: None, error: None },
+            Ok(Some(s)) => GmBudget { tier: u32::from(s.tier), json: Some(s.json), error: None },
+            Err(e) => {
+                let mut out = Vec::with_capacity(128);
+                out.extend_from_slice(b"{\"reason\":");
+                push_str(&mut out, &e.reason);
+                out.extend_from_slice(b",\"issues\":[");
+                for (i, issue) in e.issues.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    out.extend_from_slice(b"{\"path\":");
+                    push_str(&mut out, &issue.path);
+                    out.extend_from_slice(b",\"message\":");
+                    push_str(&mut out, &issue.message);
+                    out.push(b'}');
+                }
+                out.extend_from_slice(b"]}");
+                GmBudget { tier: 0, json: None, error: Some(into_string(out)) }
+            }
+        })
+    })
+}
+
 /// The GraphMind JSON Schema (draft 2020-12), pretty-printed with a trailing newline.
 #[napi(js_name = "gmSchemaString")]
 pub fn gm_schema_string() -> napi::Result<String> {
@@ -299,6 +343,7 @@ pub fn constants_json() -> napi::Result<String> {
                 "KNOWN_CAPABILITIES": gm::KNOWN_CAPABILITIES,
                 "DEFAULT_MAX_FRAME_BYTES": gm::DEFAULT_MAX_FRAME_BYTES,
                 "DEFAULT_MAX_DEPTH": gm::DEFAULT_MAX_DEPTH,
+                "DEFAULT_MAX_PAYLOAD_BYTES": gm::DEFAULT_MAX_PAYLOAD_BYTES,
             },
             "graphorin": {
                 "PROTOCOL_VERSION": go::PROTOCOL_VERSION,

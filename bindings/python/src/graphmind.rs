@@ -394,15 +394,22 @@ fn build_error(py: Python<'_>, e: &gm::BuildError) -> PyErr {
     err
 }
 
-/// create_envelope(type, payload, seq, run_id, ts=None)
+/// create_envelope(type, payload, seq, run_id, ts=None, *, max_payload_bytes=None)
 /// --
 ///
 /// Builds an envelope, validating `payload` (a wire-shaped dict with camelCase keys, or a
 /// contract object) against `type`. `ts` defaults to now in epoch ms. Raises `BuildError`
 /// (a `ValueError`) with `.issues` for an invalid payload, an unknown type (use
 /// `create_unknown_envelope`), or `seq`/`ts` beyond 2**53 − 1.
+///
+/// `max_payload_bytes` (UTF-8 bytes of payload JSON as `JSON.stringify` writes it;
+/// `DEFAULT_MAX_PAYLOAD_BYTES` is the reference's 512 KiB) shrinks a payload over it for
+/// `type` before building, as the reference's `serializePayload` does (graphmind-shrink §3:
+/// field trim, then skeleton); the result is then validated and built. Raises `BuildError`
+/// when only the whole-payload marker would fit (§8: not a valid payload; a valid event
+/// payload always fits from 4096 bytes up). `None` (the default): no budget.
 #[pyfunction]
-#[pyo3(signature = (r#type, payload, seq, run_id, ts=None))]
+#[pyo3(signature = (r#type, payload, seq, run_id, ts=None, *, max_payload_bytes=None))]
 pub fn create_envelope(
     py: Python<'_>,
     r#type: &Bound<'_, PyString>,
@@ -410,12 +417,17 @@ pub fn create_envelope(
     seq: &Bound<'_, PyAny>,
     run_id: &Bound<'_, PyString>,
     ts: Option<&Bound<'_, PyAny>>,
+    max_payload_bytes: Option<usize>,
 ) -> PyResult<Envelope> {
     let (r#type, run_id) = (str_arg(r#type, "type")?, str_arg(run_id, "run_id")?);
     let seq = counter(py, "seq", seq)?;
     let ts = ts.filter(|t| !t.is_none()).map(|t| counter(py, "ts", t)).transpose()?;
     let payload_json = py_to_json(payload, NonFinite::Null).map_err(|e| host_build_error(py, &e))?;
-    let env = guard(|| gm::create_envelope_json(r#type, &payload_json, seq, run_id, ts))?.map_err(|e| build_error(py, &e))?;
+    let options = gm::BuildOptions { max_payload_bytes };
+    let build = || gm::create_envelope_json_with(r#type, &payload_json, seq, run_id, ts, &options);
+    // Shrinking a large payload takes a while: without the GIL, as shrink_payload does.
+    let result = if max_payload_bytes.is_some() && payload_json.len() >= RELEASE_GIL_BYTES { py.allow_threads(|| guard(build))? } else { guard(build)? };
+    let env = result.map_err(|e| build_error(py, &e))?;
     Ok(Envelope { inner: Arc::new(env) })
 }
 

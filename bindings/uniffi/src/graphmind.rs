@@ -195,12 +195,23 @@ pub(crate) fn envelope_from_host(h: &Envelope) -> Result<gm::Envelope, ContractE
     }
 }
 
+fn build_options(max_payload_bytes: Option<u64>) -> gm::BuildOptions {
+    gm::BuildOptions { max_payload_bytes: max_payload_bytes.map(|m| usize::try_from(m).unwrap_or(usize::MAX)) }
+}
+
 /// Builds an envelope from a typed message (spec §5.13): `gm` is 1, `ts` defaults to now
 /// (epoch ms). Throws `ContractError.Build` naming path and rule when a counter exceeds
 /// 2^53 − 1, a field breaks a rule the host type cannot express, or the message is
 /// `Message.Unknown` (use `createUnknownEnvelope` for that on purpose).
-#[uniffi::export(default(ts = None))]
-pub fn create_envelope(message: Message, seq: u64, run_id: String, ts: Option<u64>) -> Result<Envelope, ContractError> {
+///
+/// `maxPayloadBytes` (UTF-8 bytes of payload JSON; `defaultMaxPayloadBytes()` is the
+/// reference's 512 KiB) shrinks a payload over it before building, as the reference's
+/// `serializePayload` does (graphmind-shrink §3: field trim, then skeleton); the envelope holds
+/// the shrunk payload, typed, with its `__graphmindTruncated` marker in `extraJson`. Throws
+/// `ContractError.Build` when only the whole-payload marker would fit (§8; a valid event payload
+/// always fits from 4096 bytes up). `null`/`nil` (the default): no budget.
+#[uniffi::export(default(ts = None, max_payload_bytes = None))]
+pub fn create_envelope(message: Message, seq: u64, run_id: String, ts: Option<u64>, max_payload_bytes: Option<u64>) -> Result<Envelope, ContractError> {
     guard(|| {
         if let Message::Unknown { message_type, .. } = &message {
             return Err(unknown_type_refused(message_type));
@@ -217,15 +228,28 @@ pub fn create_envelope(message: Message, seq: u64, run_id: String, ts: Option<u6
                 if only_payload { format!("invalid payload for message type \"{}\"", message.wire_type()) } else { "envelope fields out of range".to_owned() };
             return Err(build_error(reason, issues));
         };
-        gm::create_envelope(converted, seq, &run_id, ts).map(|e| envelope_to_host(&e)).map_err(from_build_error)
+        gm::create_envelope_with(converted, seq, &run_id, ts, &build_options(max_payload_bytes)).map(|e| envelope_to_host(&e)).map_err(from_build_error)
     })
 }
 
 /// Builds an envelope from a type string and a payload given as JSON text, validating the
 /// payload against the type (spec §5.13); the counterpart of Python's dict form.
-#[uniffi::export(default(ts = None))]
-pub fn create_envelope_json(message_type: String, payload_json: JsonText, seq: u64, run_id: String, ts: Option<u64>) -> Result<Envelope, ContractError> {
-    guard(|| gm::create_envelope_json(&message_type, payload_json.as_str(), seq, &run_id, ts).map(|e| envelope_to_host(&e)).map_err(from_build_error))
+/// `maxPayloadBytes` as in `createEnvelope`: a payload over it is shrunk for the type first
+/// and the result is validated (graphmind-shrink §3).
+#[uniffi::export(default(ts = None, max_payload_bytes = None))]
+pub fn create_envelope_json(
+    message_type: String,
+    payload_json: JsonText,
+    seq: u64,
+    run_id: String,
+    ts: Option<u64>,
+    max_payload_bytes: Option<u64>,
+) -> Result<Envelope, ContractError> {
+    guard(|| {
+        gm::create_envelope_json_with(&message_type, payload_json.as_str(), seq, &run_id, ts, &build_options(max_payload_bytes))
+            .map(|e| envelope_to_host(&e))
+            .map_err(from_build_error)
+    })
 }
 
 /// Builds an envelope of a type outside the known ones with an opaque payload (`null`/`nil`
@@ -415,10 +439,10 @@ mod tests {
         for f in files {
             for line in std::fs::read_to_string(&f).unwrap_or_else(|e| panic!("{f}: {e}")).lines().filter(|l| !l.trim().is_empty()) {
                 let JsonValue::ObjectValue { members } = crate::decode_json(JsonText::from(line)).unwrap() else { panic!() };
-                let get = |k: &str| members.iter().find(|m| m.name == k).map(|m| m.value.clone());
+                let get = |k: &str| members.iter().find(|m| m.name.as_str() == k).map(|m| m.value.clone());
                 let Some(JsonValue::TextValue { value: frame }) = get("frame") else { panic!() };
                 let Some(JsonValue::TextValue { value: expect }) = get("expect") else { panic!() };
-                out.push((frame, expect));
+                out.push((frame.0, expect.0));
             }
         }
         assert!(out.len() > 500);
@@ -441,10 +465,10 @@ mod tests {
     #[test]
     fn counters_above_max_safe_integer_are_build_errors() {
         let msg = Message::ModeSet { payload: crate::ModeSet { mode: RunMode::Run, extra_json: JsonText::from("{}") } };
-        let err = create_envelope(msg.clone(), 1 << 53, "r".into(), Some(0)).unwrap_err();
+        let err = create_envelope(msg.clone(), 1 << 53, "r".into(), Some(0), None).unwrap_err();
         let ContractError::Build { issues, .. } = err else { panic!() };
         assert_eq!(issues[0].path, "seq");
-        let mut env = create_envelope(msg, 1, "r".into(), Some(0)).unwrap();
+        let mut env = create_envelope(msg, 1, "r".into(), Some(0), None).unwrap();
         env.ts = u64::MAX;
         assert!(matches!(serialize_envelope(env), Err(ContractError::Build { .. })));
     }

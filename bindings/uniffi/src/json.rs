@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use wirecontract::core::json::{self, decode_string, write_string, Elements, JsonKind, Members, Val};
 
-use crate::{guard, ContractError, JsonText};
+use crate::{guard, ContractError, HostText, JsonText};
 
 /// Deepest tree [`decode_json`] builds. uniffi copies trees recursively, so deeper values stay
 /// text (they are still parsed, kept and serialized exactly; only the tree view refuses).
@@ -31,12 +31,12 @@ pub enum JsonValue {
     /// A number, as its exact JSON text.
     NumberValue {
         /// The JSON number text (`42`, `-0.5`, `1e400`).
-        text: String,
+        text: HostText,
     },
     /// A string (lone surrogates decoded to U+FFFD).
     TextValue {
         /// The decoded string.
-        value: String,
+        value: HostText,
     },
     /// An array.
     ArrayValue {
@@ -54,7 +54,7 @@ pub enum JsonValue {
 #[derive(Debug, Clone, PartialEq, uniffi::Record)]
 pub struct JsonMember {
     /// The decoded member name.
-    pub name: String,
+    pub name: HostText,
     /// The value.
     pub value: JsonValue,
 }
@@ -99,8 +99,8 @@ fn to_tree(root: Val<'_>) -> Result<JsonValue, ContractError> {
             match v.kind() {
                 JsonKind::Null => done = Some(JsonValue::NullValue),
                 JsonKind::Bool => done = Some(JsonValue::BoolValue { value: v.as_bool() == Some(true) }),
-                JsonKind::Number => done = Some(JsonValue::NumberValue { text: v.raw().to_owned() }),
-                JsonKind::String => done = Some(JsonValue::TextValue { value: decode_string(v.string_raw().unwrap_or_default()).text.into_owned() }),
+                JsonKind::Number => done = Some(JsonValue::NumberValue { text: HostText(v.raw().to_owned()) }),
+                JsonKind::String => done = Some(JsonValue::TextValue { value: HostText(decode_string(v.string_raw().unwrap_or_default()).text.into_owned()) }),
                 JsonKind::Array | JsonKind::Object if stack.len() >= JSON_VALUE_MAX_DEPTH as usize => return Err(too_deep()),
                 JsonKind::Array => stack.push(Open::Array(v.elements(), Vec::new())),
                 JsonKind::Object => stack.push(Open::Object(v.members(), Vec::new(), HashMap::new(), String::new())),
@@ -118,7 +118,7 @@ fn to_tree(root: Val<'_>) -> Result<JsonValue, ContractError> {
                             members[i].value = value;
                         } else {
                             index.insert(name.clone(), members.len());
-                            members.push(JsonMember { name, value });
+                            members.push(JsonMember { name: HostText(name), value });
                         }
                     }
                 }
@@ -172,14 +172,14 @@ fn write_tree(root: &JsonValue, out: &mut Vec<u8>) -> Result<(), ContractError> 
             match v {
                 JsonValue::NullValue => out.extend_from_slice(b"null"),
                 JsonValue::BoolValue { value } => out.extend_from_slice(if *value { b"true" } else { b"false" }),
-                JsonValue::NumberValue { text } => {
+                JsonValue::NumberValue { text: HostText(text) } => {
                     let ok = json::validate(text, 1).is_ok() && Val::root(text).kind() == JsonKind::Number;
                     if !ok {
                         return Err(ContractError::Json { reason: format!("not a JSON number: {text:?}") });
                     }
                     out.extend_from_slice(Val::root(text).raw().as_bytes());
                 }
-                JsonValue::TextValue { value } => write_string(out, value),
+                JsonValue::TextValue { value } => write_string(out, value.as_str()),
                 JsonValue::ArrayValue { items } => {
                     out.push(b'[');
                     stack.push(Writing::Array(items.iter(), true));
@@ -208,7 +208,7 @@ fn write_tree(root: &JsonValue, out: &mut Vec<u8>) -> Result<(), ContractError> 
                         if !std::mem::take(first) {
                             out.push(b',');
                         }
-                        write_string(out, &m.name);
+                        write_string(out, m.name.as_str());
                         out.push(b':');
                         next = Some(&m.value);
                         break;

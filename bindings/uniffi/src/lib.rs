@@ -8,6 +8,7 @@
 //!   closed enum, the `Message` union, and their conversions;
 //! - `graphmind`: the hand-written API (`parseEnvelopeJson`, `createEnvelope`,
 //!   `serializeEnvelope`, matchers, constants) over the GraphMind contract;
+//! - `shrink`: payload shrinking (`shrinkPayload`, `shrinkPayloadJson`, graphmind-shrink);
 //! - `json`: `JsonValue` and the helpers that turn opaque JSON text into a host tree and back;
 //! - `convert`: the `Convert` trait and its leaf impls (range checks live here);
 //! - [`graphorin`]: the Graphorin v1 contract, a second uniffi namespace in its own crate
@@ -28,12 +29,14 @@ mod generated {
 }
 mod graphmind;
 mod json;
+mod shrink;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 pub use generated::*;
 pub use graphmind::*;
 pub use json::*;
+pub use shrink::*;
 /// The Graphorin namespace (Kotlin `dev.wirecontract.graphorin`, Swift `WirecontractGraphorin`).
 /// Referenced here so that its uniffi scaffolding is linked into this library: one native
 /// library, two uniffi namespaces.
@@ -60,6 +63,38 @@ impl JsonText {
 impl From<&str> for JsonText {
     fn from(s: &str) -> Self {
         JsonText(s.to_owned())
+    }
+}
+
+/// A string inside a [`JsonValue`] tree (a string's value, a member's name, a number's text)
+/// or naming a message type for `shrinkPayload*`. On the host a plain string
+/// (`typealias HostText = String`).
+///
+/// Kotlin strings can hold lone surrogates, which UTF-8 cannot carry: Kotlin checks every
+/// `HostText` and `JsonText` argument before the call and refuses one with a lone surrogate
+/// with `ContractException.Json` naming its UTF-16 index (`uniffi.toml`), where uniffi's own
+/// encoder would throw a `CharacterCodingException`. Swift strings are always valid Unicode.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct HostText(pub String);
+
+uniffi::custom_newtype!(HostText, String);
+
+impl HostText {
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<&str> for HostText {
+    fn from(s: &str) -> Self {
+        HostText(s.to_owned())
+    }
+}
+
+impl From<String> for HostText {
+    fn from(s: String) -> Self {
+        HostText(s)
     }
 }
 
@@ -95,7 +130,9 @@ pub enum ContractError {
         /// Every problem found, with its wire path.
         issues: Vec<Issue>,
     },
-    /// `decodeJson`/`encodeJson` refused a value (not JSON, too deep for a tree, a bad number).
+    /// JSON text or a tree was refused: not JSON (`decodeJson`, `shrinkPayloadJson`), too
+    /// deep for a tree, a bad number (`encodeJson`), or, in Kotlin, a `JsonText`/`HostText`
+    /// argument holding a lone surrogate (checked before the call).
     #[error("{reason}")]
     Json {
         /// What is wrong.

@@ -2,7 +2,9 @@
 //! frames give verdicts and errors, never a stack overflow. The Kotlin suite repeats this
 //! through JNA.
 
-use wirecontract_uniffi::{decode_json, encode_json, parse_envelope_json, serialize_envelope, ContractError, JsonText, Message, ParseResult};
+use wirecontract_uniffi::{
+    decode_json, encode_json, parse_envelope_json, serialize_envelope, shrink_payload_json, ContractError, JsonText, Message, ParseResult,
+};
 
 fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
     std::thread::Builder::new().stack_size(256 * 1024).spawn(f).expect("spawn").join().expect("no panic")
@@ -38,4 +40,12 @@ fn the_deepest_tree_decodes_and_encodes() {
         let tree = decode_json(JsonText(text.clone())).expect("decodes");
         assert_eq!(encode_json(tree).expect("encodes").0, text);
     });
+}
+
+#[test]
+fn a_million_levels_shrink_on_a_small_stack() {
+    let text = format!(r#"{{"nodeId":"n","output":{}{},"durationMs":1,"status":"ok"}}"#, "[".repeat(1_000_000), "]".repeat(1_000_000));
+    let s = on_small_stack(move || shrink_payload_json(JsonText(text), 4096, Some("node.finished".into())).expect("shrinks"));
+    assert_eq!(s.tier, 2);
+    assert_eq!(s.json.get(..36), Some(r#"{"nodeId":"n","output":[],"durationM"#));
 }

@@ -85,7 +85,7 @@ macro_rules! wire_object {
         }
     ) => {
         $(#[doc = $doc])*
-        #[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
+        #[derive(Debug, Clone, PartialEq, schemars::JsonSchema)]
         $vis struct $name {
             $(
                 $(#[doc = $fdoc])*
@@ -95,6 +95,23 @@ macro_rules! wire_object {
             /// Unknown members, in wire order with their raw values (spec: every object is loose).
             #[serde(flatten)]
             pub extra: $crate::core::Extras,
+        }
+
+        /// Known fields in declaration order (absent optional ones skipped), then the unknown
+        /// members whose name is not a known field's: an entry a caller put into the public
+        /// `extra` under a known name is never written a second time (as `write_json` does).
+        impl serde::Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::SerializeMap as _;
+                let mut map = serializer.serialize_map(None)?;
+                $(
+                    if !$crate::core::WireField::is_absent(&self.$field) {
+                        map.serialize_entry($wire, &self.$field)?;
+                    }
+                )+
+                self.extra.serialize_entries_except(&mut map, &[$($wire),+])?;
+                map.end()
+            }
         }
 
         impl $crate::core::WireValue for $name {

@@ -22,7 +22,7 @@ mod types;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub use schema::{export_json_schema, export_json_schema_string, SCHEMA_ID};
-pub use shrink::{shrink_payload, shrink_payload_json, Shrunk, DEFAULT_MAX_PAYLOAD_BYTES};
+pub use shrink::{budget_payload_json, shrink_payload, shrink_payload_json, Shrunk, DEFAULT_MAX_PAYLOAD_BYTES};
 pub use types::*;
 
 use crate::core::cursor::Cursor;
@@ -594,6 +594,72 @@ pub fn create_envelope_json(message_type: &str, payload_json: &str, seq: u64, ru
     }
 }
 
+/// Options of [`create_envelope_with`] and [`create_envelope_json_with`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct BuildOptions {
+    /// Payload budget in UTF-8 bytes of the payload's JSON text, measured as
+    /// `JSON.stringify` writes it (graphmind-shrink §1 MAX_PAYLOAD_BYTES, §3 S3). A payload
+    /// over it is shrunk for its type before the envelope is built (field trim, then
+    /// skeleton, §4 and §7). `None` (the default): no budget, the payload is kept whole.
+    /// [`DEFAULT_MAX_PAYLOAD_BYTES`] is the reference's 512 KiB.
+    pub max_payload_bytes: Option<usize>,
+}
+
+/// [`create_envelope`] with [`BuildOptions`]: with `max_payload_bytes`, a payload over the
+/// budget is first shrunk as the reference's `serializePayload` does (graphmind-shrink §3,
+/// see [`budget_payload_json`]); a payload within budget is kept as it is.
+///
+/// The shrunk text is read back as the type's payload, so the envelope holds typed fields
+/// like any other: serializing writes them in spec order (graphmind-v1 §5.14) and a cut that split a
+/// surrogate pair in a typed string field becomes U+FFFD (graphmind-v1 §5.9), which only makes the text
+/// shorter. [`shrink_payload`] gives the reference's text byte for byte.
+///
+/// # Errors
+/// [`BuildError`] as [`create_envelope`], and when only the tier-4 marker would fit (not a
+/// valid payload, §8).
+pub fn create_envelope_with(message: impl Into<Message>, seq: u64, run_id: &str, ts: Option<u64>, options: &BuildOptions) -> Result<Envelope, BuildError> {
+    let message = message.into();
+    let Some(max) = options.max_payload_bytes else { return create_envelope(message, seq, run_id, ts) };
+    let Some(shrunk) = shrink::shrink_message_payload(&message, max) else { return create_envelope(message, seq, run_id, ts) };
+    let message_type = message.message_type().to_owned();
+    if payload_type_name(&message_type).is_none() {
+        // An unknown type's payload is opaque: the marker is as good as any other value.
+        let payload = Some(RawJson::from_compact(&shrunk.json));
+        return create_envelope(Message::Unknown { message_type, payload }, seq, run_id, ts);
+    }
+    if shrunk.tier == 4 {
+        return Err(shrink::marker_refused(&message_type, max, &shrunk));
+    }
+    create_envelope_json(&message_type, &shrunk.json, seq, run_id, ts)
+}
+
+/// [`create_envelope_json`] with [`BuildOptions`]: with `max_payload_bytes`, a payload over
+/// the budget is shrunk for `message_type` first (graphmind-shrink §3, see
+/// [`budget_payload_json`]) and the result is validated and built; a payload within budget is
+/// validated and built as given. Shrinking can repair an invalid payload that is over budget
+/// (a skeleton drops a `null` optional field, §6 V4), as it does in the reference.
+///
+/// # Errors
+/// [`BuildError`] as [`create_envelope_json`], and when only the tier-4 marker would fit.
+pub fn create_envelope_json_with(
+    message_type: &str,
+    payload_json: &str,
+    seq: u64,
+    run_id: &str,
+    ts: Option<u64>,
+    options: &BuildOptions,
+) -> Result<Envelope, BuildError> {
+    let Some(max) = options.max_payload_bytes else { return create_envelope_json(message_type, payload_json, seq, run_id, ts) };
+    if payload_type_name(message_type).is_none() {
+        // Refused below with the usual error, before any shrinking.
+        return create_envelope_json(message_type, payload_json, seq, run_id, ts);
+    }
+    match budget_payload_json(message_type, payload_json, max)? {
+        None => create_envelope_json(message_type, payload_json, seq, run_id, ts),
+        Some(shrunk) => create_envelope_json(message_type, &shrunk.json, seq, run_id, ts),
+    }
+}
+
 /// Builds an envelope of a type outside [`MESSAGE_TYPES`] with an opaque payload (`None`
 /// omits the key): the explicit raw constructor of §5.13.
 ///
@@ -620,6 +686,17 @@ pub fn serialize_envelope(envelope: &Envelope) -> String {
 
 /// [`serialize_envelope`] into a caller's buffer (appends).
 pub fn write_envelope(envelope: &Envelope, out: &mut Vec<u8>) {
+    write_envelope_parts(envelope, None, out);
+}
+
+/// [`write_envelope`] with `payload_json` (compact JSON text) in place of the message's own
+/// payload: the session splices a shrunk payload in verbatim, as the reference clients do
+/// (graphmind-shrink §12).
+pub(crate) fn write_envelope_with_payload(envelope: &Envelope, payload_json: &str, out: &mut Vec<u8>) {
+    write_envelope_parts(envelope, Some(payload_json), out);
+}
+
+fn write_envelope_parts(envelope: &Envelope, payload_json: Option<&str>, out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"gm\":1,\"seq\":");
     envelope.seq.write(out);
     out.extend_from_slice(b",\"ts\":");
@@ -630,7 +707,9 @@ pub fn write_envelope(envelope: &Envelope, out: &mut Vec<u8>) {
     json::write_string(out, envelope.message.message_type());
     let mark = out.len();
     out.extend_from_slice(b",\"payload\":");
-    if !envelope.message.write_payload(out) {
+    if let Some(text) = payload_json {
+        out.extend_from_slice(text.as_bytes());
+    } else if !envelope.message.write_payload(out) {
         out.truncate(mark);
     }
     let mut first = false;

@@ -561,53 +561,69 @@ def parse_envelope_json(data: str | bytes | bytearray, /, *, max_frame_bytes: in
 def parse_envelope(value: Mapping[str, JsonValue], /) -> ParseResult:
     """Parse an already decoded frame (decision step 2 on)."""
 @overload
-def create_envelope(type: Literal["run.started"], payload: RunStarted | _RunStartedDict, seq: int, run_id: str, ts: int | None = None) -> Envelope:
-    """Build a frame; raises BuildError (a ValueError) with .issues."""
+def create_envelope(type: Literal["run.started"], payload: RunStarted | _RunStartedDict, seq: int, run_id: str, ts: int | None = None, *, max_payload_bytes: int | None = None) -> Envelope:
+    """Build a frame; raises BuildError (a ValueError) with .issues. max_payload_bytes (UTF-8
+    bytes of payload JSON) shrinks an oversize payload first, as serializePayload does."""
 @overload
-def create_envelope(type: Literal["run.finished"], payload: RunFinished | _RunFinishedDict, seq: int, run_id: str, ts: int | None = None) -> Envelope:
-    """Build a frame; raises BuildError (a ValueError) with .issues."""
+def create_envelope(type: Literal["run.finished"], payload: RunFinished | _RunFinishedDict, seq: int, run_id: str, ts: int | None = None, *, max_payload_bytes: int | None = None) -> Envelope:
+    """Build a frame; raises BuildError (a ValueError) with .issues. max_payload_bytes (UTF-8
+    bytes of payload JSON) shrinks an oversize payload first, as serializePayload does."""
 @overload
-def create_envelope(type: Literal["graph.hint"], payload: GraphHint | _GraphHintDict, seq: int, run_id: str, ts: int | None = None) -> Envelope:
-    """Build a frame; raises BuildError (a ValueError) with .issues."""
+def create_envelope(type: Literal["graph.hint"], payload: GraphHint | _GraphHintDict, seq: int, run_id: str, ts: int | None = None, *, max_payload_bytes: int | None = None) -> Envelope:
+    """Build a frame; raises BuildError (a ValueError) with .issues. max_payload_bytes (UTF-8
+    bytes of payload JSON) shrinks an oversize payload first, as serializePayload does."""
 @overload
-def create_envelope(type: Literal["node.started"], payload: NodeStarted | _NodeStartedDict, seq: int, run_id: str, ts: int | None = None) -> Envelope:
-    """Build a frame; raises BuildError (a ValueError) with .issues."""
+def create_envelope(type: Literal["node.started"], payload: NodeStarted | _NodeStartedDict, seq: int, run_id: str, ts: int | None = None, *, max_payload_bytes: int | None = None) -> Envelope:
+    """Build a frame; raises BuildError (a ValueError) with .issues. max_payload_bytes (UTF-8
+    bytes of payload JSON) shrinks an oversize payload first, as serializePayload does."""
 @overload
-def create_envelope(type: Literal["node.token"], payload: NodeToken | _NodeTokenDict, seq: int, run_id: str, ts: int | None = None) -> Envelope:
-    """Build a frame; raises BuildError (a ValueError) with .issues."""
+def create_envelope(type: Literal["node.token"], payload: NodeToken | _NodeTokenDict, seq: int, run_id: str, ts: int | None = None, *, max_payload_bytes: int | None = None) -> Envelope:
+    """Build a frame; raises BuildError (a ValueError) with .issues. max_payload_bytes (UTF-8
+    bytes of payload JSON) shrinks an oversize payload first, as serializePayload does."""
 @overload
-def create_envelope(type: Literal["node.finished"], payload: NodeFinished | _NodeFinishedDict, seq: int, run_id: str, ts: int | None = None) -> Envelope:
-    """Build a frame; raises BuildError (a ValueError) with .issues."""
+def create_envelope(type: Literal["node.finished"], payload: NodeFinished | _NodeFinishedDict, seq: int, run_id: str, ts: int | None = None, *, max_payload_bytes: int | None = None) -> Envelope:
+    """Build a frame; raises BuildError (a ValueError) with .issues. max_payload_bytes (UTF-8
+    bytes of payload JSON) shrinks an oversize payload first, as serializePayload does."""
 @overload
-def create_envelope(type: Literal["node.error"], payload: NodeError | _NodeErrorDict, seq: int, run_id: str, ts: int | None = None) -> Envelope:
-    """Build a frame; raises BuildError (a ValueError) with .issues."""
+def create_envelope(type: Literal["node.error"], payload: NodeError | _NodeErrorDict, seq: int, run_id: str, ts: int | None = None, *, max_payload_bytes: int | None = None) -> Envelope:
+    """Build a frame; raises BuildError (a ValueError) with .issues. max_payload_bytes (UTF-8
+    bytes of payload JSON) shrinks an oversize payload first, as serializePayload does."""
 @overload
-def create_envelope(type: Literal["exec.paused"], payload: ExecPaused | _ExecPausedDict, seq: int, run_id: str, ts: int | None = None) -> Envelope:
-    """Build a frame; raises BuildError (a ValueError) with .issues."""
+def create_envelope(type: Literal["exec.paused"], payload: ExecPaused | _ExecPausedDict, seq: int, run_id: str, ts: int | None = None, *, max_payload_bytes: int | None = None) -> Envelope:
+    """Build a frame; raises BuildError (a ValueError) with .issues. max_payload_bytes (UTF-8
+    bytes of payload JSON) shrinks an oversize payload first, as serializePayload does."""
 @overload
-def create_envelope(type: Literal["exec.refused"], payload: ExecRefused | _ExecRefusedDict, seq: int, run_id: str, ts: int | None = None) -> Envelope:
-    """Build a frame; raises BuildError (a ValueError) with .issues."""
+def create_envelope(type: Literal["exec.refused"], payload: ExecRefused | _ExecRefusedDict, seq: int, run_id: str, ts: int | None = None, *, max_payload_bytes: int | None = None) -> Envelope:
+    """Build a frame; raises BuildError (a ValueError) with .issues. max_payload_bytes (UTF-8
+    bytes of payload JSON) shrinks an oversize payload first, as serializePayload does."""
 @overload
-def create_envelope(type: Literal["exec.resumed"], payload: ExecResumed | _ExecResumedDict, seq: int, run_id: str, ts: int | None = None) -> Envelope:
-    """Build a frame; raises BuildError (a ValueError) with .issues."""
+def create_envelope(type: Literal["exec.resumed"], payload: ExecResumed | _ExecResumedDict, seq: int, run_id: str, ts: int | None = None, *, max_payload_bytes: int | None = None) -> Envelope:
+    """Build a frame; raises BuildError (a ValueError) with .issues. max_payload_bytes (UTF-8
+    bytes of payload JSON) shrinks an oversize payload first, as serializePayload does."""
 @overload
-def create_envelope(type: Literal["exec.resume"], payload: ExecResume | _ExecResumeDict, seq: int, run_id: str, ts: int | None = None) -> Envelope:
-    """Build a frame; raises BuildError (a ValueError) with .issues."""
+def create_envelope(type: Literal["exec.resume"], payload: ExecResume | _ExecResumeDict, seq: int, run_id: str, ts: int | None = None, *, max_payload_bytes: int | None = None) -> Envelope:
+    """Build a frame; raises BuildError (a ValueError) with .issues. max_payload_bytes (UTF-8
+    bytes of payload JSON) shrinks an oversize payload first, as serializePayload does."""
 @overload
-def create_envelope(type: Literal["breakpoint.set"], payload: BreakpointSet | _BreakpointSetDict, seq: int, run_id: str, ts: int | None = None) -> Envelope:
-    """Build a frame; raises BuildError (a ValueError) with .issues."""
+def create_envelope(type: Literal["breakpoint.set"], payload: BreakpointSet | _BreakpointSetDict, seq: int, run_id: str, ts: int | None = None, *, max_payload_bytes: int | None = None) -> Envelope:
+    """Build a frame; raises BuildError (a ValueError) with .issues. max_payload_bytes (UTF-8
+    bytes of payload JSON) shrinks an oversize payload first, as serializePayload does."""
 @overload
-def create_envelope(type: Literal["breakpoint.clear"], payload: BreakpointClear | _BreakpointClearDict, seq: int, run_id: str, ts: int | None = None) -> Envelope:
-    """Build a frame; raises BuildError (a ValueError) with .issues."""
+def create_envelope(type: Literal["breakpoint.clear"], payload: BreakpointClear | _BreakpointClearDict, seq: int, run_id: str, ts: int | None = None, *, max_payload_bytes: int | None = None) -> Envelope:
+    """Build a frame; raises BuildError (a ValueError) with .issues. max_payload_bytes (UTF-8
+    bytes of payload JSON) shrinks an oversize payload first, as serializePayload does."""
 @overload
-def create_envelope(type: Literal["mode.set"], payload: ModeSet | _ModeSetDict, seq: int, run_id: str, ts: int | None = None) -> Envelope:
-    """Build a frame; raises BuildError (a ValueError) with .issues."""
+def create_envelope(type: Literal["mode.set"], payload: ModeSet | _ModeSetDict, seq: int, run_id: str, ts: int | None = None, *, max_payload_bytes: int | None = None) -> Envelope:
+    """Build a frame; raises BuildError (a ValueError) with .issues. max_payload_bytes (UTF-8
+    bytes of payload JSON) shrinks an oversize payload first, as serializePayload does."""
 @overload
-def create_envelope(type: Literal["hello"], payload: Hello | _HelloDict, seq: int, run_id: str, ts: int | None = None) -> Envelope:
-    """Build a frame; raises BuildError (a ValueError) with .issues."""
+def create_envelope(type: Literal["hello"], payload: Hello | _HelloDict, seq: int, run_id: str, ts: int | None = None, *, max_payload_bytes: int | None = None) -> Envelope:
+    """Build a frame; raises BuildError (a ValueError) with .issues. max_payload_bytes (UTF-8
+    bytes of payload JSON) shrinks an oversize payload first, as serializePayload does."""
 @overload
-def create_envelope(type: Literal["hello.ack"], payload: HelloAck | _HelloAckDict, seq: int, run_id: str, ts: int | None = None) -> Envelope:
-    """Build a frame; raises BuildError (a ValueError) with .issues."""
+def create_envelope(type: Literal["hello.ack"], payload: HelloAck | _HelloAckDict, seq: int, run_id: str, ts: int | None = None, *, max_payload_bytes: int | None = None) -> Envelope:
+    """Build a frame; raises BuildError (a ValueError) with .issues. max_payload_bytes (UTF-8
+    bytes of payload JSON) shrinks an oversize payload first, as serializePayload does."""
 def create_unknown_envelope(type: str, payload: JsonValue, seq: int, run_id: str, ts: int | None = None, *, omit_payload: bool = False) -> Envelope: ...
 def serialize_envelope(envelope: Envelope, /) -> str: ...
 def serialize_envelope_bytes(envelope: Envelope, /) -> bytes:

@@ -249,10 +249,10 @@ def parse_envelope(value: Mapping[str, JsonValue], /) -> ParseResult:
         let p = m.payload.name;
         let _ = writeln!(
             o,
-            "@overload\ndef create_envelope(type: Literal[{:?}], payload: {p} | _{p}Dict, seq: int, run_id: str, ts: int | None = None) -> Envelope:",
+            "@overload\ndef create_envelope(type: Literal[{:?}], payload: {p} | _{p}Dict, seq: int, run_id: str, ts: int | None = None, *, max_payload_bytes: int | None = None) -> Envelope:",
             m.wire
         );
-        let _ = writeln!(o, "    \"\"\"Build a frame; raises BuildError (a ValueError) with .issues.\"\"\"");
+        let _ = writeln!(o, "    \"\"\"Build a frame; raises BuildError (a ValueError) with .issues. max_payload_bytes (UTF-8\n    bytes of payload JSON) shrinks an oversize payload first, as serializePayload does.\"\"\"");
     }
     o.push_str(
         r#"def create_unknown_envelope(type: str, payload: JsonValue, seq: int, run_id: str, ts: int | None = None, *, omit_payload: bool = False) -> Envelope: ...

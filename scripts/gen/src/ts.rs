@@ -199,6 +199,10 @@ fn graphmind_namespace(out: &mut String) {
     runId: string;
     /** Defaults to Date.now() when undefined or null. */
     ts?: number | null;
+    /** Payload budget in UTF-8 bytes of the payload's JSON text (graphmind-shrink §3): a payload over it is
+     *  shrunk for its type before building (field trim, skeleton); refused when only the whole-payload
+     *  marker would fit a known type. DEFAULT_MAX_PAYLOAD_BYTES is the reference's 512 KiB. None when undefined or null. */
+    maxPayloadBytes?: number | null;
   }
   /** Why createEnvelope refused to build a frame. */
   class BuildError extends Error {
@@ -221,6 +225,11 @@ fn graphmind_namespace(out: &mut String) {
     let _ = writeln!(out, "  /** The runId of messages not bound to a run. */\n  const WILDCARD_RUN_ID: {};", quote(graphmind::WILDCARD_RUN_ID));
     let _ = writeln!(out, "  /** Frames longer than this many UTF-8 bytes are `invalid` without being read. */\n  const MAX_FRAME_BYTES: number;");
     let _ = writeln!(out, "  /** Nesting deeper than this is `invalid`. */\n  const MAX_DEPTH: number;");
+    let _ = writeln!(
+        out,
+        "  /** The reference's payload budget, UTF-8 bytes of payload JSON (graphmind-shrink §1). */\n  const DEFAULT_MAX_PAYLOAD_BYTES: {};",
+        graphmind::DEFAULT_MAX_PAYLOAD_BYTES
+    );
     out.push_str(
         "  /** Parses one text frame. Never throws. */
   function parseEnvelopeJson(text: string): ParseResult;
@@ -354,6 +363,7 @@ pub fn declarations() -> String {
         "KNOWN_CAPABILITIES",
         "MAX_FRAME_BYTES",
         "MAX_DEPTH",
+        "DEFAULT_MAX_PAYLOAD_BYTES",
         "parseEnvelopeJson",
         "parseEnvelope",
         "createEnvelope",

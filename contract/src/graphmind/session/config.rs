@@ -98,8 +98,11 @@ pub struct SessionConfig {
     /// refused with `exec.refused{code:"placeholder"}` (§3.6 inject guard). Default `None`
     /// (redaction is a host policy, Decision 4).
     pub redaction_placeholder: Option<String>,
-    /// Payload budget (§2.3 step 4: 512 KiB). Hook only: payload shrinking lands with the
-    /// shrink module; today payloads go out unchanged.
+    /// Payload budget of every event the session frames, in UTF-8 bytes of payload JSON as
+    /// `JSON.stringify` writes it (§2.3 step 4: 512 KiB, `DEFAULT_MAX_PAYLOAD_BYTES`;
+    /// graphmind-shrink §1, §3). A payload over it is shrunk (field trim, skeleton, or the
+    /// whole-payload marker) and the shrunk text is spliced into the frame verbatim, as the
+    /// reference clients send it; one within budget goes out as written. `None`: never shrink.
     pub max_payload_bytes: Option<usize>,
 }
 
@@ -127,7 +130,7 @@ impl Default for SessionConfig {
             max_held_instances: 10_000,
             loop_guard: LoopGuardConfig::default(),
             redaction_placeholder: None,
-            max_payload_bytes: Some(512 * 1024),
+            max_payload_bytes: Some(crate::graphmind::DEFAULT_MAX_PAYLOAD_BYTES),
         }
     }
 }

@@ -1,12 +1,13 @@
-//! Emitting: run resolution, `heldMs` stamping, seq, ring, live send or buffering, and the
-//! attach-time gap markers and replay (graphmind-session §2.3, §2.4, T2, T7(d)–(e)).
+//! Emitting: run resolution, `heldMs` stamping, the payload budget, seq, ring, live send or
+//! buffering, and the attach-time gap markers and replay (graphmind-session §2.3, §2.4, T2, T7(d)–(e)).
 
 use super::action::Action;
 use super::app::{AppSession, ConnState};
 use super::ring::{Pushed, RingItem};
+use crate::graphmind::shrink::shrink_message_payload;
 use crate::graphmind::{
-    create_envelope_json, message_group, serialize_envelope, BuildError, ClientVersions, Envelope, Extras, GraphHint, Hello, Message, MessageGroup,
-    NonNegativeF64, RawJson, RunFinished, RunStarted, RunStatus, WILDCARD_RUN_ID,
+    create_envelope_json, message_group, serialize_envelope, write_envelope_with_payload, BuildError, ClientVersions, Envelope, Extras, GraphHint, Hello,
+    Message, MessageGroup, NonNegativeF64, RawJson, RunFinished, RunStarted, RunStatus, WILDCARD_RUN_ID,
 };
 
 /// Why [`AppSession::emit`] refused an event. Nothing was sent and no seq was taken.
@@ -40,8 +41,10 @@ impl std::error::Error for EmitError {}
 impl AppSession {
     /// T19, §2.3: emits an event. `run: None` uses the implicit run, created on first use
     /// with its `run.started` taking the earlier seq. Stamps `heldMs` on `node.finished` and
-    /// `node.error` unless set (§3.9), takes the next seq, buffers the frame and sends it when
-    /// attached (otherwise the next replay delivers it). `ts` is `now` (epoch ms).
+    /// `node.error` unless set (§3.9), shrinks a payload over `config.max_payload_bytes`
+    /// (§2.3 step 4, default 512 KiB; graphmind-shrink §3: the frame then carries the
+    /// reference's shrunk text, tier 2–4), takes the next seq, buffers the frame and sends it
+    /// when attached (otherwise the next replay delivers it). `ts` is `now` (epoch ms).
     ///
     /// Returns the seq taken, or `Ok(None)` when the session is disabled or disposed (a
     /// no-op). Starts the connection on first use (T1).
@@ -65,7 +68,6 @@ impl AppSession {
         self.ensure_started(now);
         let run_id = self.resolve_run(run, now);
         let message = self.stamp_held(message, &run_id, now);
-        let message = self.shrink_for_emit(message);
         let seq = self.emit_internal(message, &run_id, now);
         Ok(Some(seq))
     }
@@ -125,23 +127,25 @@ impl AppSession {
         message
     }
 
-    /// §2.3 step 4, the 512 KiB payload budget (`config.max_payload_bytes`). Hook only:
-    /// payload shrinking lands with the shrink module; until then the payload goes out
-    /// unchanged.
-    #[allow(clippy::unused_self)]
-    fn shrink_for_emit(&self, message: Message) -> Message {
-        message
-    }
-
-    /// §2.3 steps 5–7 without any guard (the session's own frames, also during dispose):
-    /// next seq, exact text, ring, send when attached.
+    /// §2.3 steps 4–7 without any guard (the session's own frames, also during dispose): the
+    /// payload budget (`config.max_payload_bytes`), next seq, exact text, ring, send when
+    /// attached. The loop guard sees the payload as emitted, before shrinking.
     pub(super) fn emit_internal(&mut self, message: Message, run_id: &str, now: u64) -> u64 {
         let seq = self.take_seq();
         if let Message::NodeStarted(p) = &message {
             self.loop_guard.record(run_id, p, seq);
         }
+        let shrunk = self.config.max_payload_bytes.and_then(|max| shrink_message_payload(&message, max));
         let env = Envelope { seq, ts: now, run_id: run_id.to_owned(), message, extra: Extras::new() };
-        let frame = serialize_envelope(&env);
+        let frame = match shrunk {
+            // The reference's text verbatim, whatever the tier (graphmind-shrink §12).
+            Some(s) => {
+                let mut out = Vec::with_capacity(s.json.len() + 128);
+                write_envelope_with_payload(&env, &s.json, &mut out);
+                String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+            }
+            None => serialize_envelope(&env),
+        };
         self.buffer_and_send(seq, run_id, frame, now);
         seq
     }

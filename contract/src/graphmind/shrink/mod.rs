@@ -24,6 +24,7 @@
 //! unserializable path (§9) is never taken, since any parsed value serializes (A4); the
 //! output is `JSON.stringify` text even in tier 1 (A6, A7).
 
+mod budget;
 mod read;
 mod skeleton;
 mod trim;
@@ -33,6 +34,8 @@ mod write;
 
 use std::borrow::Cow;
 
+pub(crate) use budget::marker_refused;
+pub use budget::{budget_payload_json, shrink_message_payload};
 pub use read::parse_js_value;
 pub use skeleton::{skeleton_plan, PlanKey};
 pub use units::{cut, len16, prefix16, TRUNCATION_SUFFIX};

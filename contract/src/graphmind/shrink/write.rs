@@ -10,12 +10,35 @@ use std::borrow::Cow;
 use super::value::{JsString, JsValue};
 use crate::core::json::write_f64;
 
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGHS: u64 = 0x8080_8080_8080_8080;
+
+/// The offset of the first byte at or after `i` that [`write_str`] must look at (`"`, `\`, a
+/// control character, `0xED` which may start a lone surrogate), eight bytes at a time; the
+/// tail shorter than eight bytes is left to the byte loop.
+#[inline]
+fn plain_end(s: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = s.get(i..i + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        let ed = w ^ (ONES * 0xED);
+        // Each mask's lowest mark is exact (crate::core::cursor::string_stops), so theirs is.
+        let stops = crate::core::cursor::string_stops(w) | (ed.wrapping_sub(ONES) & !ed & HIGHS);
+        if stops != 0 {
+            return i + (stops.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i
+}
+
 /// Appends the JSON string literal of WTF-8 text.
 pub(super) fn write_str(out: &mut Vec<u8>, s: &[u8]) {
     out.push(b'"');
     let mut seg = 0;
     let mut i = 0;
-    while let Some(&c) = s.get(i) {
+    loop {
+        i = plain_end(s, i);
+        let Some(&c) = s.get(i) else { break };
         let esc: &[u8] = match c {
             b'"' => b"\\\"",
             b'\\' => b"\\\\",
@@ -183,4 +206,54 @@ pub(super) fn write_out(out: &mut Vec<u8>, v: &Out<'_>) {
 /// the lossy fallback only guards that invariant.
 pub(super) fn into_string(out: Vec<u8>) -> String {
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The byte loop `write_str` had before the eight-byte skip: the reference for the test.
+    fn slow(s: &[u8]) -> Vec<u8> {
+        let mut out = vec![b'"'];
+        let mut i = 0;
+        while let Some(&c) = s.get(i) {
+            match c {
+                b'"' => out.extend_from_slice(b"\\\""),
+                b'\\' => out.extend_from_slice(b"\\\\"),
+                b'\n' => out.extend_from_slice(b"\\n"),
+                b'\r' => out.extend_from_slice(b"\\r"),
+                b'\t' => out.extend_from_slice(b"\\t"),
+                0x08 => out.extend_from_slice(b"\\b"),
+                0x0C => out.extend_from_slice(b"\\f"),
+                0..0x20 => out.extend_from_slice(format!("\\u{c:04x}").as_bytes()),
+                0xED if s.get(i + 1).is_some_and(|&n| n >= 0xA0) => {
+                    let unit = 0xD000 | (u32::from(s[i + 1] & 0x3F) << 6) | u32::from(s.get(i + 2).copied().unwrap_or(0) & 0x3F);
+                    out.extend_from_slice(format!("\\u{unit:04x}").as_bytes());
+                    i += 2;
+                }
+                _ => out.push(c),
+            }
+            i += 1;
+        }
+        out.push(b'"');
+        out
+    }
+
+    #[test]
+    fn every_special_byte_at_every_offset_of_an_eight_byte_chunk() {
+        let specials: [&[u8]; 9] = [b"\"", b"\\", b"\n", b"\x01", b"\x1f", b"\xed\xa0\x80", b"\xed\xbf\xbf", b"\xed\x9f\xbf", "한😀é".as_bytes()];
+        for special in specials {
+            for at in 0..20 {
+                for len in [at, at + 1, at + 7, at + 8, at + 9, 40] {
+                    let mut s = vec![b'a'; at];
+                    s.extend_from_slice(special);
+                    s.resize(len.max(s.len()), b'b');
+                    s.extend_from_slice(special);
+                    let mut out = Vec::new();
+                    write_str(&mut out, &s);
+                    assert_eq!(String::from_utf8_lossy(&out), String::from_utf8_lossy(&slow(&s)), "{special:?} at {at}, len {len}");
+                }
+            }
+        }
+    }
 }

@@ -730,6 +730,12 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth(
     ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_func_default_max_payload_bytes(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_func_shrink_payload(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json(
+    ): Int
     external fun ffi_wirecontract_uniffi_uniffi_contract_version(
     ): Int
 
@@ -773,9 +779,9 @@ internal object UniffiLib {
     ): Byte
     external fun uniffi_wirecontract_uniffi_fn_func_control_types(uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
-    external fun uniffi_wirecontract_uniffi_fn_func_create_envelope(`message`: RustBuffer.ByValue,`seq`: Long,`runId`: RustBuffer.ByValue,`ts`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_func_create_envelope(`message`: RustBuffer.ByValue,`seq`: Long,`runId`: RustBuffer.ByValue,`ts`: RustBuffer.ByValue,`maxPayloadBytes`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
-    external fun uniffi_wirecontract_uniffi_fn_func_create_envelope_json(`messageType`: RustBuffer.ByValue,`payloadJson`: RustBuffer.ByValue,`seq`: Long,`runId`: RustBuffer.ByValue,`ts`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_func_create_envelope_json(`messageType`: RustBuffer.ByValue,`payloadJson`: RustBuffer.ByValue,`seq`: Long,`runId`: RustBuffer.ByValue,`ts`: RustBuffer.ByValue,`maxPayloadBytes`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_func_create_unknown_envelope(`messageType`: RustBuffer.ByValue,`payloadJson`: RustBuffer.ByValue,`seq`: Long,`runId`: RustBuffer.ByValue,`ts`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -827,6 +833,12 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_func_json_value_max_depth(uniffi_out_err: UniffiRustCallStatus, 
     ): Int
+    external fun uniffi_wirecontract_uniffi_fn_func_default_max_payload_bytes(uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_wirecontract_uniffi_fn_func_shrink_payload(`value`: RustBuffer.ByValue,`maxBytes`: Long,`messageType`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_func_shrink_payload_json(`payloadJson`: RustBuffer.ByValue,`maxBytes`: Long,`messageType`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun ffi_wirecontract_uniffi_rustbuffer_alloc(`size`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun ffi_wirecontract_uniffi_rustbuffer_from_bytes(`bytes`: ForeignBytes.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -949,10 +961,10 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_control_types() and 0xFFFF) != 33346) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope() and 0xFFFF) != 38969) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope() and 0xFFFF) != 7250) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() and 0xFFFF) != 27037) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() and 0xFFFF) != 61530) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() and 0xFFFF) != 59789) {
@@ -1028,6 +1040,15 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth() and 0xFFFF) != 11803) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_max_payload_bytes() and 0xFFFF) != 37637) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_shrink_payload() and 0xFFFF) != 34721) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json() and 0xFFFF) != 25607) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
 }
@@ -1122,6 +1143,33 @@ object UniffiWithHandle
  * @suppress
  * */
 object NoHandle
+
+/**
+ * @suppress
+ */
+public object FfiConverterUByte: FfiConverter<UByte, Byte> {
+    override fun lift(value: Byte): UByte {
+        return value.toUByte()
+    }
+
+    fun lift(value: Int): UByte {
+        return value.toUByte()
+    }
+
+    override fun read(buf: ByteBuffer): UByte {
+        return lift(buf.get())
+    }
+
+    override fun lower(value: UByte): Byte {
+        return value.toByte()
+    }
+
+    override fun allocationSize(value: UByte) = 1UL
+
+    override fun write(value: UByte, buf: ByteBuffer) {
+        buf.put(value.toByte())
+    }
+}
 
 /**
  * @suppress
@@ -2461,7 +2509,7 @@ data class JsonMember (
     /**
      * The decoded member name.
      */
-    val `name`: kotlin.String
+    val `name`: HostText
     , 
     /**
      * The value.
@@ -2483,18 +2531,18 @@ data class JsonMember (
 public object FfiConverterTypeJsonMember: FfiConverterRustBuffer<JsonMember> {
     override fun read(buf: ByteBuffer): JsonMember {
         return JsonMember(
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostText.read(buf),
             FfiConverterTypeJsonValue.read(buf),
         )
     }
 
     override fun allocationSize(value: JsonMember) = (
-            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterTypeHostText.allocationSize(value.`name`) +
             FfiConverterTypeJsonValue.allocationSize(value.`value`)
     )
 
     override fun write(value: JsonMember, buf: ByteBuffer) {
-            FfiConverterString.write(value.`name`, buf)
+            FfiConverterTypeHostText.write(value.`name`, buf)
             FfiConverterTypeJsonValue.write(value.`value`, buf)
     }
 }
@@ -3279,6 +3327,55 @@ public object FfiConverterTypeSdkInfo: FfiConverterRustBuffer<SdkInfo> {
 
 
 /**
+ * A shrunk payload (graphmind-shrink §3): the text to send and the tier that produced it.
+ */
+data class Shrunk (
+    /**
+     * The payload's JSON text, exactly as the reference's `serializePayload` returns it
+     * (`JSON.stringify`-exact, compact; lone surrogates as `\udxxx` escapes).
+     */
+    val `json`: kotlin.String
+    , 
+    /**
+     * 1 unchanged (within budget), 2 field trim (§4), 3 skeleton (§7), 4 whole-payload
+     * marker `{"__graphmindTruncated":true,"bytes":…,"preview":…}` (§8).
+     */
+    val `tier`: kotlin.UByte
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeShrunk: FfiConverterRustBuffer<Shrunk> {
+    override fun read(buf: ByteBuffer): Shrunk {
+        return Shrunk(
+            FfiConverterString.read(buf),
+            FfiConverterUByte.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: Shrunk) = (
+            FfiConverterString.allocationSize(value.`json`) +
+            FfiConverterUByte.allocationSize(value.`tier`)
+    )
+
+    override fun write(value: Shrunk, buf: ByteBuffer) {
+            FfiConverterString.write(value.`json`, buf)
+            FfiConverterUByte.write(value.`tier`, buf)
+    }
+}
+
+
+
+/**
  * `SmartInfo`, a nested object (spec graphmind-v1 §1). Known fields in spec order; unknown members are
  * kept in `extraJson` and written back after them.
  */
@@ -3570,7 +3667,9 @@ sealed class ContractException: kotlin.Exception() {
     }
     
     /**
-     * `decodeJson`/`encodeJson` refused a value (not JSON, too deep for a tree, a bad number).
+     * JSON text or a tree was refused: not JSON (`decodeJson`, `shrinkPayloadJson`), too
+     * deep for a tree, a bad number (`encodeJson`), or, in Kotlin, a `JsonText`/`HostText`
+     * argument holding a lone surrogate (checked before the call).
      */
     class Json(
         
@@ -3710,7 +3809,7 @@ sealed class JsonValue {
         /**
          * The JSON number text (`42`, `-0.5`, `1e400`).
          */
-        val `text`: kotlin.String) : JsonValue()
+        val `text`: dev.wirecontract.graphmind.HostText) : JsonValue()
         
     {
         
@@ -3725,7 +3824,7 @@ sealed class JsonValue {
         /**
          * The decoded string.
          */
-        val `value`: kotlin.String) : JsonValue()
+        val `value`: dev.wirecontract.graphmind.HostText) : JsonValue()
         
     {
         
@@ -3784,10 +3883,10 @@ public object FfiConverterTypeJsonValue : FfiConverterRustBuffer<JsonValue>{
                 FfiConverterBoolean.read(buf),
                 )
             3 -> JsonValue.NumberValue(
-                FfiConverterString.read(buf),
+                FfiConverterTypeHostText.read(buf),
                 )
             4 -> JsonValue.TextValue(
-                FfiConverterString.read(buf),
+                FfiConverterTypeHostText.read(buf),
                 )
             5 -> JsonValue.ArrayValue(
                 FfiConverterSequenceTypeJsonValue.read(buf),
@@ -3817,14 +3916,14 @@ public object FfiConverterTypeJsonValue : FfiConverterRustBuffer<JsonValue>{
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterString.allocationSize(value.`text`)
+                + FfiConverterTypeHostText.allocationSize(value.`text`)
             )
         }
         is JsonValue.TextValue -> {
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterString.allocationSize(value.`value`)
+                + FfiConverterTypeHostText.allocationSize(value.`value`)
             )
         }
         is JsonValue.ArrayValue -> {
@@ -3856,12 +3955,12 @@ public object FfiConverterTypeJsonValue : FfiConverterRustBuffer<JsonValue>{
             }
             is JsonValue.NumberValue -> {
                 buf.putInt(3)
-                FfiConverterString.write(value.`text`, buf)
+                FfiConverterTypeHostText.write(value.`text`, buf)
                 Unit
             }
             is JsonValue.TextValue -> {
                 buf.putInt(4)
-                FfiConverterString.write(value.`value`, buf)
+                FfiConverterTypeHostText.write(value.`value`, buf)
                 Unit
             }
             is JsonValue.ArrayValue -> {
@@ -5858,6 +5957,38 @@ public object FfiConverterOptionalSequenceTypeIssue: FfiConverterRustBuffer<List
 /**
  * @suppress
  */
+public object FfiConverterOptionalTypeHostText: FfiConverterRustBuffer<HostText?> {
+    override fun read(buf: ByteBuffer): HostText? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeHostText.read(buf)
+    }
+
+    override fun allocationSize(value: HostText?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeHostText.allocationSize(value)
+        }
+    }
+
+    override fun write(value: HostText?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeHostText.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalTypeJsonText: FfiConverterRustBuffer<JsonText?> {
     override fun read(buf: ByteBuffer): JsonText? {
         if (buf.get().toInt() == 0) {
@@ -6138,8 +6269,75 @@ public object FfiConverterSequenceTypeParseResult: FfiConverterRustBuffer<List<P
 
 
 
+
+
+public typealias HostText = kotlin.String
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeHostText: FfiConverter<HostText, RustBuffer.ByValue> {
+    override fun lift(value: RustBuffer.ByValue): HostText {
+        val builtinValue = FfiConverterString.lift(value)
+        return builtinValue
+    }
+
+    override fun lower(value: HostText): RustBuffer.ByValue {
+        val builtinValue = value.also { s -> var i = 0; while (i < s.length) { val c = s[i]; i += if (c.isHighSurrogate() && i + 1 < s.length && s[i + 1].isLowSurrogate()) 2 else if (c.isSurrogate()) throw ContractException.Json("string has a lone surrogate at UTF-16 index $i: not representable in UTF-8") else 1 } }
+        return FfiConverterString.lower(builtinValue)
+    }
+
+    override fun read(buf: ByteBuffer): HostText {
+        val builtinValue = FfiConverterString.read(buf)
+        return builtinValue
+    }
+
+    override fun allocationSize(value: HostText): ULong {
+        val builtinValue = value.also { s -> var i = 0; while (i < s.length) { val c = s[i]; i += if (c.isHighSurrogate() && i + 1 < s.length && s[i + 1].isLowSurrogate()) 2 else if (c.isSurrogate()) throw ContractException.Json("string has a lone surrogate at UTF-16 index $i: not representable in UTF-8") else 1 } }
+        return FfiConverterString.allocationSize(builtinValue)
+    }
+
+    override fun write(value: HostText, buf: ByteBuffer) {
+        val builtinValue = value.also { s -> var i = 0; while (i < s.length) { val c = s[i]; i += if (c.isHighSurrogate() && i + 1 < s.length && s[i + 1].isLowSurrogate()) 2 else if (c.isSurrogate()) throw ContractException.Json("string has a lone surrogate at UTF-16 index $i: not representable in UTF-8") else 1 } }
+        FfiConverterString.write(builtinValue, buf)
+    }
+}
+
+
+
+
+
 public typealias JsonText = kotlin.String
-public typealias FfiConverterTypeJsonText = FfiConverterString
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValue> {
+    override fun lift(value: RustBuffer.ByValue): JsonText {
+        val builtinValue = FfiConverterString.lift(value)
+        return builtinValue
+    }
+
+    override fun lower(value: JsonText): RustBuffer.ByValue {
+        val builtinValue = value.also { s -> var i = 0; while (i < s.length) { val c = s[i]; i += if (c.isHighSurrogate() && i + 1 < s.length && s[i + 1].isLowSurrogate()) 2 else if (c.isSurrogate()) throw ContractException.Json("JSON text has a lone surrogate at UTF-16 index $i: not representable in UTF-8") else 1 } }
+        return FfiConverterString.lower(builtinValue)
+    }
+
+    override fun read(buf: ByteBuffer): JsonText {
+        val builtinValue = FfiConverterString.read(buf)
+        return builtinValue
+    }
+
+    override fun allocationSize(value: JsonText): ULong {
+        val builtinValue = value.also { s -> var i = 0; while (i < s.length) { val c = s[i]; i += if (c.isHighSurrogate() && i + 1 < s.length && s[i + 1].isLowSurrogate()) 2 else if (c.isSurrogate()) throw ContractException.Json("JSON text has a lone surrogate at UTF-16 index $i: not representable in UTF-8") else 1 } }
+        return FfiConverterString.allocationSize(builtinValue)
+    }
+
+    override fun write(value: JsonText, buf: ByteBuffer) {
+        val builtinValue = value.also { s -> var i = 0; while (i < s.length) { val c = s[i]; i += if (c.isHighSurrogate() && i + 1 < s.length && s[i + 1].isLowSurrogate()) 2 else if (c.isSurrogate()) throw ContractException.Json("JSON text has a lone surrogate at UTF-16 index $i: not representable in UTF-8") else 1 } }
+        FfiConverterString.write(builtinValue, buf)
+    }
+}
         /**
          * The 4 control types (viewer → app).
          */ fun `controlTypes`(): List<kotlin.String> {
@@ -6158,8 +6356,15 @@ public typealias FfiConverterTypeJsonText = FfiConverterString
          * (epoch ms). Throws `ContractError.Build` naming path and rule when a counter exceeds
          * 2^53 − 1, a field breaks a rule the host type cannot express, or the message is
          * `Message.Unknown` (use `createUnknownEnvelope` for that on purpose).
+         *
+         * `maxPayloadBytes` (UTF-8 bytes of payload JSON; `defaultMaxPayloadBytes()` is the
+         * reference's 512 KiB) shrinks a payload over it before building, as the reference's
+         * `serializePayload` does (graphmind-shrink §3: field trim, then skeleton); the envelope holds
+         * the shrunk payload, typed, with its `__graphmindTruncated` marker in `extraJson`. Throws
+         * `ContractError.Build` when only the whole-payload marker would fit (§8; a valid event payload
+         * always fits from 4096 bytes up). `null`/`nil` (the default): no budget.
          */
-    @Throws(ContractException::class) fun `createEnvelope`(`message`: Message, `seq`: kotlin.ULong, `runId`: kotlin.String, `ts`: kotlin.ULong? = null): Envelope {
+    @Throws(ContractException::class) fun `createEnvelope`(`message`: Message, `seq`: kotlin.ULong, `runId`: kotlin.String, `ts`: kotlin.ULong? = null, `maxPayloadBytes`: kotlin.ULong? = null): Envelope {
             return FfiConverterTypeEnvelope.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_create_envelope(
@@ -6168,7 +6373,8 @@ public typealias FfiConverterTypeJsonText = FfiConverterString
         FfiConverterTypeMessage.lower(`message`),
         FfiConverterULong.lower(`seq`),
         FfiConverterString.lower(`runId`),
-        FfiConverterOptionalULong.lower(`ts`),_status)
+        FfiConverterOptionalULong.lower(`ts`),
+        FfiConverterOptionalULong.lower(`maxPayloadBytes`),_status)
 }
     )
     }
@@ -6177,8 +6383,10 @@ public typealias FfiConverterTypeJsonText = FfiConverterString
         /**
          * Builds an envelope from a type string and a payload given as JSON text, validating the
          * payload against the type (spec §5.13); the counterpart of Python's dict form.
+         * `maxPayloadBytes` as in `createEnvelope`: a payload over it is shrunk for the type first
+         * and the result is validated (graphmind-shrink §3).
          */
-    @Throws(ContractException::class) fun `createEnvelopeJson`(`messageType`: kotlin.String, `payloadJson`: JsonText, `seq`: kotlin.ULong, `runId`: kotlin.String, `ts`: kotlin.ULong? = null): Envelope {
+    @Throws(ContractException::class) fun `createEnvelopeJson`(`messageType`: kotlin.String, `payloadJson`: JsonText, `seq`: kotlin.ULong, `runId`: kotlin.String, `ts`: kotlin.ULong? = null, `maxPayloadBytes`: kotlin.ULong? = null): Envelope {
             return FfiConverterTypeEnvelope.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_create_envelope_json(
@@ -6188,7 +6396,8 @@ public typealias FfiConverterTypeJsonText = FfiConverterString
         FfiConverterTypeJsonText.lower(`payloadJson`),
         FfiConverterULong.lower(`seq`),
         FfiConverterString.lower(`runId`),
-        FfiConverterOptionalULong.lower(`ts`),_status)
+        FfiConverterOptionalULong.lower(`ts`),
+        FfiConverterOptionalULong.lower(`maxPayloadBytes`),_status)
 }
     )
     }
@@ -6563,6 +6772,72 @@ public typealias FfiConverterTypeJsonText = FfiConverterString
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_json_value_max_depth(
     
         _status)
+}
+    )
+    }
+    
+
+        /**
+         * The reference's payload budget, 524,288 UTF-8 bytes of payload JSON (512 KiB,
+         * graphmind-shrink §1 MAX_PAYLOAD_BYTES): the default of `shrinkPayload*` and of the
+         * session runtime.
+         */ fun `defaultMaxPayloadBytes`(): kotlin.ULong {
+            return FfiConverterULong.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_func_default_max_payload_bytes(
+    
+        _status)
+}
+    )
+    }
+    
+
+        /**
+         * [`shrink_payload_json`] over a payload given as a `JsonValue` tree (numbers keep their JSON
+         * text, so `1e400` is Infinity here too). Trees are copied recursively across the boundary:
+         * for deeply nested payloads pass the text to `shrinkPayloadJson` instead.
+         *
+         * Throws `ContractError.Json` when a `NumberValue` is not a JSON number (Kotlin: also for a
+         * lone surrogate in any string of the tree).
+         */
+    @Throws(ContractException::class) fun `shrinkPayload`(`value`: JsonValue, `maxBytes`: kotlin.ULong = 524288uL, `messageType`: HostText? = null): Shrunk {
+            return FfiConverterTypeShrunk.lift(
+    uniffiRustCallWithError(ContractException) { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_func_shrink_payload(
+    
+        
+        FfiConverterTypeJsonValue.lower(`value`),
+        FfiConverterULong.lower(`maxBytes`),
+        FfiConverterOptionalTypeHostText.lower(`messageType`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Shrinks one payload given as JSON text to at most `maxBytes` UTF-8 bytes of JSON, byte for
+         * byte as the reference's `serializePayload(payload, maxBytes, type)` (graphmind-shrink §3).
+         *
+         * The text is read with `JSON.parse` semantics (§15): numbers are doubles (`1e400` is
+         * Infinity, written `null`; `1.0` is written `1`), lone-surrogate escapes are kept, any depth
+         * is accepted; the budget is measured on the re-serialized text. Within budget the result is
+         * that text, tier 1. `messageType` (an event type such as `"node.finished"`) selects the
+         * skeleton plan and the validation of tiers 2–3; `null`/`nil`, an unknown or a non-event type
+         * skip both. Tiers 1–3 fit `maxBytes`; a tier-4 marker can exceed a budget below about 6 KB
+         * (§8, at most 6,080 bytes). Default budget 524,288 (512 KiB, §1).
+         *
+         * Throws `ContractError.Json` when the text is not one JSON value (Kotlin: also when it holds
+         * a lone surrogate, which no UTF-8 text can).
+         */
+    @Throws(ContractException::class) fun `shrinkPayloadJson`(`payloadJson`: JsonText, `maxBytes`: kotlin.ULong = 524288uL, `messageType`: HostText? = null): Shrunk {
+            return FfiConverterTypeShrunk.lift(
+    uniffiRustCallWithError(ContractException) { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_func_shrink_payload_json(
+    
+        
+        FfiConverterTypeJsonText.lower(`payloadJson`),
+        FfiConverterULong.lower(`maxBytes`),
+        FfiConverterOptionalTypeHostText.lower(`messageType`),_status)
 }
     )
     }
