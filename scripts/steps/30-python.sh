@@ -12,7 +12,9 @@ case "$(basename "$WHEEL")" in
     *) echo "30-python: expected a cp310-abi3 manylinux_2_17 wheel, got $(basename "$WHEEL")" >&2; exit 1 ;;
 esac
 # auditwheel reads the ELF: the glibc symbol versions must allow manylinux_2_17.
-"$(tool_venv)/bin/auditwheel" show "$WHEEL" | tee "$ROOT/target/auditwheel.txt" | grep -q 'consistent with the following platform tag:' \
+# (Written to a file first: `| grep -q` would close the pipe early and fail auditwheel's print.)
+"$(tool_venv)/bin/auditwheel" show "$WHEEL" > "$ROOT/target/auditwheel.txt" \
+    && grep -q 'consistent with the following platform tag:' "$ROOT/target/auditwheel.txt" \
     && grep -A1 'consistent with the following platform tag:' "$ROOT/target/auditwheel.txt" | grep -q '"manylinux_2_17_x86_64"' \
     || { echo "30-python: auditwheel does not accept manylinux_2_17 for $WHEEL" >&2; cat "$ROOT/target/auditwheel.txt" >&2; exit 1; }
 
