@@ -5,7 +5,8 @@
 // Rust validates; V8 materializes. Each parse sends the frame text to the addon once and gets
 // a short verdict back; an accepted frame becomes a JS object through JSON.parse on the same
 // text, which is exactly the value the reference's JSON.parse gives (last duplicate key wins,
-// "__proto__" stays an own key, numbers are doubles). See README.md.
+// "__proto__" stays an own key, numbers are doubles). Large frames have their long strings
+// taken out first and put back after JSON.parse of the rest (src/large.rs). See README.md.
 
 const native = loadNative();
 
@@ -56,15 +57,8 @@ const GO = protocol('graphorin');
 // Shared helpers
 // ---------------------------------------------------------------------------------------------
 
-const LONE_SURROGATE = /\p{Surrogate}/gu;
-
-/** Lone surrogates (not representable in the UTF-8 the addon reads) as JSON `\uXXXX` escapes:
- *  inside a string the escape means the same code unit to JSON.parse; outside a string both
- *  spellings are a syntax error. Well-formed text is passed through untouched. */
-function forNative(text) {
-  if (text.isWellFormed ? text.isWellFormed() : !/\p{Surrogate}/u.test(text)) return text;
-  return text.replace(LONE_SURROGATE, (c) => '\\u' + c.charCodeAt(0).toString(16));
-}
+// Frames cross into the addon as JavaScript strings and are read there as UTF-16 (see
+// FrameText in src/lib.rs): lone surrogates and escapes are decided as JSON.parse decides them.
 
 function errorMessage(e) {
   return e && typeof e.message === 'string' ? e.message : String(e);
@@ -82,25 +76,61 @@ function invalidResult(reason, issues) {
   return issues === undefined ? { kind: 'invalid', reason } : { kind: 'invalid', reason, issues };
 }
 
-/** Verdict of the addon on well-formed text, then materialization. Never throws. */
-function decide(text, original) {
+// Frames from this many UTF-16 units on (and small enough that no reading of them can pass
+// the size cap) go through gmParseLarge: long string values are taken out before parsing and
+// put back afterwards (src/large.rs).
+const LARGE_FRAME_UNITS = 2048;
+const LARGE_FRAME_MAX_UNITS = Math.floor(MAX_FRAME_BYTES / 6);
+const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k);
+// gmVerdict's numbers for the accepted verdicts.
+const ACCEPTED = ['ok', 'unknown-type'];
+
+/** Verdict of the addon on the frame text, then materialization. Never throws. */
+function decide(text) {
   let verdict;
+  let large;
   try {
     // A frame longer than the cap in UTF-16 units is longer in UTF-8 bytes too: refuse it
     // without copying it into the addon.
     if (text.length > MAX_FRAME_BYTES) return invalidResult(`frame exceeds ${MAX_FRAME_BYTES} bytes`);
-    verdict = native.gmVerdict(text);
+    if (text.length >= LARGE_FRAME_UNITS && text.length <= LARGE_FRAME_MAX_UNITS && native.gmParseLarge) {
+      large = native.gmParseLarge(text);
+      if (large.length > 0) verdict = large[0];
+    }
+    if (verdict === undefined) verdict = native.gmVerdict(text);
   } catch (e) {
     return invalidResult(`internal error in wirecontract: ${errorMessage(e)}`);
   }
+  if (typeof verdict === 'number') verdict = ACCEPTED[verdict];
   if (verdict === 'ok' || verdict === 'unknown-type') {
     try {
-      return { kind: verdict, envelope: JSON.parse(original) };
+      return { kind: verdict, envelope: large !== undefined && large.length > 0 ? restore(large) : JSON.parse(text) };
     } catch (e) {
       return invalidResult(`frame is not valid JSON: ${errorMessage(e)}`);
     }
   }
   return JSON.parse(verdict);
+}
+
+/** The envelope of a frame whose long string values the addon took out: JSON.parse of the
+ *  reduced frame, each placeholder (`"\u0001<k>"`) replaced by string k at its path. A path
+ *  whose value is no longer the placeholder (a later duplicate key won) is left alone. */
+function restore([, reduced, pathsText, ...strings]) {
+  const envelope = JSON.parse(reduced);
+  const paths = JSON.parse(pathsText);
+  for (let k = 0; k < paths.length; k++) {
+    const path = paths[k];
+    let holder = envelope;
+    for (let j = 0; j < path.length - 1 && holder !== null && typeof holder === 'object'; j++) {
+      holder = hasOwn(holder, path[j]) ? holder[path[j]] : undefined;
+    }
+    const last = path[path.length - 1];
+    if (holder === null || typeof holder !== 'object' || !hasOwn(holder, last) || holder[last] !== '\u0001' + k) continue;
+    // An own "__proto__" member is an ordinary data property: define it, never assign it.
+    if (last === '__proto__') Object.defineProperty(holder, last, { value: strings[k], writable: true, enumerable: true, configurable: true });
+    else holder[last] = strings[k];
+  }
+  return envelope;
 }
 
 /**
@@ -116,7 +146,7 @@ function parseEnvelopeJson(text) {
       return invalidResult(`frame is not valid JSON: ${errorMessage(e)}`);
     }
   }
-  return decide(forNative(text), text);
+  return decide(text);
 }
 
 /**
@@ -134,7 +164,7 @@ function parseEnvelope(value) {
   if (text === undefined) {
     return invalidResult(REASON_NOT_AN_ENVELOPE, [{ path: '', message: `expected object, received ${typeof value}` }]);
   }
-  return decide(text, text);
+  return decide(text);
 }
 
 /** Why createEnvelope refused to build a frame: `.reason` and `.issues` ({path, message}). */
@@ -169,7 +199,7 @@ function budgetPayload(type, payload, max) {
   if (text === undefined || text.length * 3 <= max) return payload;
   let r;
   try {
-    r = native.gmBudgetPayload(type, forNative(text), max);
+    r = native.gmBudgetPayload(type, text, max); // JSON.stringify text: well-formed
   } catch (e) {
     throw new BuildError(`internal error in wirecontract: ${errorMessage(e)}`);
   }
@@ -208,7 +238,7 @@ function createEnvelope(init) {
   } catch (e) {
     throw new BuildError(`internal error in wirecontract: ${errorMessage(e)}`);
   }
-  if (verdict === 'ok' || verdict === 'unknown-type') return envelope;
+  if (typeof verdict === 'number') return envelope;
   const out = JSON.parse(verdict);
   throw new BuildError(out.reason, out.issues);
 }
@@ -392,12 +422,12 @@ function valueText(value) {
  *  `{success:false, error:{isJson, message, issues:[{path, code, message}], id?, rpcErrorCode,
  *  replyId}}`. Never throws. */
 function parseServerMessage(text) {
-  return parseFrame(0, forNative(frameText(text)));
+  return parseFrame(0, frameText(text));
 }
 
 /** Parses a client → server frame; the result as for parseServerMessage. Never throws. */
 function parseClientMessage(text) {
-  return parseFrame(1, forNative(frameText(text)));
+  return parseFrame(1, frameText(text));
 }
 
 /** parseServerMessage on an already decoded value (its JSON.stringify text). */
@@ -451,6 +481,63 @@ function closeCodeReason(code) {
   return CLOSE_REASON_BY_CODE.get(code);
 }
 
+/** What a schema's `parse` throws: an Error carrying the ParseError fields (`isJson`,
+ *  `issues`, `id`, `rpcErrorCode`, `replyId`). */
+class SchemaError extends Error {
+  constructor(error) {
+    super(error.message);
+    this.name = 'SchemaError';
+    this.isJson = error.isJson;
+    this.issues = error.issues;
+    if ('id' in error) this.id = error.id;
+    this.rpcErrorCode = error.rpcErrorCode;
+    this.replyId = error.replyId;
+  }
+}
+
+/** A zod-shaped schema object over an already decoded value, for code written against the
+ *  reference's `ServerMessageSchema.safeParse(JSON.parse(text))`: `safeParse` never throws,
+ *  `parse` returns the frame or throws SchemaError. */
+function messageSchema(parseValue) {
+  return Object.freeze({
+    safeParse: (value) => parseValue(value),
+    parse(value) {
+      const r = parseValue(value);
+      if (r.success) return r.data;
+      throw new SchemaError(r.error);
+    },
+  });
+}
+
+/** The entries of a subprotocol offer (§7): a header value (`"a, b"`) is one entry, a list
+ *  gives its string entries, anything else none. */
+function offerEntries(offer) {
+  if (typeof offer === 'string') return [offer];
+  if (Array.isArray(offer)) return offer.filter((e) => typeof e === 'string');
+  return [];
+}
+
+/** The subprotocol to answer an offer with: SUBPROTOCOL_NAME when offered, else null. */
+function negotiateSubprotocol(offer) {
+  return native.goNegotiate(offerEntries(offer)) ?? null;
+}
+
+/** The ticket carried in an offer (the first non-empty `ticket.<value>`), else undefined. */
+function parseTicketSubprotocol(offer) {
+  return native.goParseTicket(offerEntries(offer)) ?? undefined;
+}
+
+/** The offer entry carrying a ticket, `ticket.<ticket>`; TypeError for an empty or
+ *  non-string ticket. */
+function formatTicketSubprotocol(ticket) {
+  if (typeof ticket !== 'string') throw new TypeError('ticket must be a string');
+  try {
+    return native.goFormatTicket(ticket);
+  } catch (e) {
+    throw new TypeError(errorMessage(e));
+  }
+}
+
 /** The Graphorin JSON Schema (draft 2020-12) as an object. */
 function exportGraphorinJsonSchema() {
   return JSON.parse(native.goSchemaString());
@@ -470,6 +557,12 @@ const graphorin = Object.freeze({
   parseClientMessage,
   parseServerMessageValue,
   parseClientMessageValue,
+  ServerMessageSchema: messageSchema(parseServerMessageValue),
+  ClientMessageSchema: messageSchema(parseClientMessageValue),
+  SchemaError,
+  negotiateSubprotocol,
+  parseTicketSubprotocol,
+  formatTicketSubprotocol,
   closeCodeFor,
   closeCodeReason,
   exportJsonSchema: exportGraphorinJsonSchema,

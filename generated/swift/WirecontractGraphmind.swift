@@ -481,6 +481,22 @@ fileprivate struct FfiConverterUInt8: FfiConverterPrimitive {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterUInt16: FfiConverterPrimitive {
+    typealias FfiType = UInt16
+    typealias SwiftType = UInt16
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UInt16 {
+        return try lift(readInt(&buf))
+    }
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterUInt32: FfiConverterPrimitive {
     typealias FfiType = UInt32
     typealias SwiftType = UInt32
@@ -628,6 +644,1153 @@ fileprivate struct FfiConverterData: FfiConverterRustBuffer {
         writeInt(&buf, len)
         writeBytes(&buf, value)
     }
+}
+
+
+
+
+/**
+ * The app side of a GraphMind session as a sans-IO state machine (spec §2.1): one seq
+ * counter (hello included), the handshake, the replay ring with gap markers, controls, gates
+ * with their `exec.resumed` obligations, and `heldMs`. Feed it inputs stamped with `nowMs`,
+ * carry out what `pollActions()` returns, call `handleTimeout(now)` at `pollTimeout()`.
+ */
+public protocol AppSessionProtocol: AnyObject, Sendable {
+    
+    /**
+     * The configured `app` (for a host's own `run.started`).
+     */
+    func app()  -> String
+    
+    /**
+     * The armed breakpoints (`[]` while detached).
+     */
+    func breakpoints()  -> [BreakpointMatcher]
+    
+    /**
+     * The replay ring's frames, oldest first, exactly as they are (re)sent.
+     */
+    func bufferedFrames()  -> [String]
+    
+    /**
+     * The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
+     * (spec §3.8, §4 D16). False when the pause is not held.
+     */
+    func cancel(pauseId: String, nowMs: UInt64)  -> Bool
+    
+    /**
+     * §2.5: releases every gate (`exec.resumed{continue}` live when attached), finishes the
+     * implicit run, closes with 1000, settles ready waiters false. Idempotent.
+     */
+    func dispose(nowMs: UInt64) 
+    
+    /**
+     * T19, §2.3: emits a typed event in `run` (`null`/`nil`: the implicit run). Returns the
+     * seq taken, or `null`/`nil` when disabled or disposed. Throws `ContractError.Build` for
+     * a payload breaking a rule, a control/handshake type or a session-owned one
+     * (`exec.paused`, `exec.resumed`, `exec.refused`).
+     */
+    func emit(message: Message, run: String?, nowMs: UInt64) throws  -> UInt64?
+    
+    /**
+     * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
+     */
+    func emitJson(messageType: String, payloadJson: JsonText, run: String?, nowMs: UInt64) throws  -> UInt64?
+    
+    /**
+     * One text frame from the viewer. Never throws: bad frames become `Warn` actions.
+     */
+    func frameReceived(frame: String, nowMs: UInt64) 
+    
+    /**
+     * T20, §3.1: `null`/`nil` to continue now, or the pause id of a hold (`exec.paused` is
+     * already emitted; wait for the `Release` action with that id). Continues when disabled,
+     * disposed or detached (fail-open).
+     */
+    func gate(point: PausePoint, node: GateNode, run: String?, nowMs: UInt64)  -> String?
+    
+    /**
+     * Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
+     */
+    func handleTimeout(nowMs: UInt64) 
+    
+    /**
+     * Pause ids of the gates held now, in hold order.
+     */
+    func heldPauseIds()  -> [String]
+    
+    /**
+     * Whether a valid `hello.ack` attached the current connection.
+     */
+    func isAttached()  -> Bool
+    
+    /**
+     * The armed mode (`run` while detached).
+     */
+    func mode()  -> RunMode
+    
+    /**
+     * The seq the next frame takes.
+     */
+    func nextSeq()  -> UInt64
+    
+    /**
+     * The next action, oldest first, or `null`/`nil`.
+     */
+    func pollAction()  -> SessionAction?
+    
+    /**
+     * Every pending action, oldest first.
+     */
+    func pollActions()  -> [SessionAction]
+    
+    /**
+     * The earliest deadline (ms) at which to call `handleTimeout`, or `null`/`nil`.
+     */
+    func pollTimeout()  -> UInt64?
+    
+    /**
+     * T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
+     * default the config's `readyTimeoutMs`). Connects now when idle.
+     */
+    func ready(nowMs: UInt64, timeoutMs: UInt64?)  -> UInt64
+    
+    /**
+     * The configured `sdk` (for a host's own `run.started`).
+     */
+    func sdk()  -> SdkInfo
+    
+    /**
+     * The last non-empty `hello.ack.sessionToken` (never cleared).
+     */
+    func sessionToken()  -> String?
+    
+    /**
+     * The connection state.
+     */
+    func state()  -> ConnState
+    
+    /**
+     * T16/T3: the current socket closed (attached: disarm, release every held gate with
+     * `exec.resumed{continue}`, schedule the reconnect). Report only the current attempt.
+     */
+    func transportClosed(nowMs: UInt64) 
+    
+    /**
+     * T3: the connect attempt failed.
+     */
+    func transportFailed(nowMs: UInt64) 
+    
+    /**
+     * T2: the socket opened; `hello` goes out with the next seq.
+     */
+    func transportOpened(nowMs: UInt64) 
+    
+}
+/**
+ * The app side of a GraphMind session as a sans-IO state machine (spec §2.1): one seq
+ * counter (hello included), the handshake, the replay ring with gap markers, controls, gates
+ * with their `exec.resumed` obligations, and `heldMs`. Feed it inputs stamped with `nowMs`,
+ * carry out what `pollActions()` returns, call `handleTimeout(now)` at `pollTimeout()`.
+ */
+open class AppSession: AppSessionProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_wirecontract_uniffi_fn_clone_appsession(self.handle, $0) }
+    }
+    /**
+     * A new, not yet started session (spec §1): nothing happens until the first `emit`,
+     * `gate` or `ready`.
+     */
+public convenience init(config: AppSessionConfig? = nil) {
+    let handle =
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_constructor_appsession_new(
+        FfiConverterOptionTypeAppSessionConfig.lower(config),uniffiCallStatus
+    )
+}
+    self.init(unsafeFromHandle: handle)
+}
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_wirecontract_uniffi_fn_free_appsession(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * The configured `app` (for a host's own `run.started`).
+     */
+open func app() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_app(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The armed breakpoints (`[]` while detached).
+     */
+open func breakpoints() -> [BreakpointMatcher]  {
+    return try!  FfiConverterSequenceTypeBreakpointMatcher.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_breakpoints(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The replay ring's frames, oldest first, exactly as they are (re)sent.
+     */
+open func bufferedFrames() -> [String]  {
+    return try!  FfiConverterSequenceString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_buffered_frames(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
+     * (spec §3.8, §4 D16). False when the pause is not held.
+     */
+open func cancel(pauseId: String, nowMs: UInt64) -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_cancel(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(pauseId),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * §2.5: releases every gate (`exec.resumed{continue}` live when attached), finishes the
+     * implicit run, closes with 1000, settles ready waiters false. Idempotent.
+     */
+open func dispose(nowMs: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_dispose(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * T19, §2.3: emits a typed event in `run` (`null`/`nil`: the implicit run). Returns the
+     * seq taken, or `null`/`nil` when disabled or disposed. Throws `ContractError.Build` for
+     * a payload breaking a rule, a control/handshake type or a session-owned one
+     * (`exec.paused`, `exec.resumed`, `exec.refused`).
+     */
+open func emit(message: Message, run: String? = nil, nowMs: UInt64)throws  -> UInt64?  {
+    return try  FfiConverterOptionUInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_emit(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeMessage_lower(message),
+        FfiConverterOptionString.lower(run),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
+     */
+open func emitJson(messageType: String, payloadJson: JsonText, run: String? = nil, nowMs: UInt64)throws  -> UInt64?  {
+    return try  FfiConverterOptionUInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_emit_json(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(messageType),
+        FfiConverterTypeJsonText_lower(payloadJson),
+        FfiConverterOptionString.lower(run),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * One text frame from the viewer. Never throws: bad frames become `Warn` actions.
+     */
+open func frameReceived(frame: String, nowMs: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_frame_received(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(frame),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * T20, §3.1: `null`/`nil` to continue now, or the pause id of a hold (`exec.paused` is
+     * already emitted; wait for the `Release` action with that id). Continues when disabled,
+     * disposed or detached (fail-open).
+     */
+open func gate(point: PausePoint, node: GateNode, run: String? = nil, nowMs: UInt64) -> String?  {
+    return try!  FfiConverterOptionString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_gate(
+            self.uniffiCloneHandle(),
+        FfiConverterTypePausePoint_lower(point),
+        FfiConverterTypeGateNode_lower(node),
+        FfiConverterOptionString.lower(run),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
+     */
+open func handleTimeout(nowMs: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_handle_timeout(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Pause ids of the gates held now, in hold order.
+     */
+open func heldPauseIds() -> [String]  {
+    return try!  FfiConverterSequenceString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_held_pause_ids(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Whether a valid `hello.ack` attached the current connection.
+     */
+open func isAttached() -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_is_attached(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The armed mode (`run` while detached).
+     */
+open func mode() -> RunMode  {
+    return try!  FfiConverterTypeRunMode_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_mode(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The seq the next frame takes.
+     */
+open func nextSeq() -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_next_seq(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The next action, oldest first, or `null`/`nil`.
+     */
+open func pollAction() -> SessionAction?  {
+    return try!  FfiConverterOptionTypeSessionAction.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_poll_action(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Every pending action, oldest first.
+     */
+open func pollActions() -> [SessionAction]  {
+    return try!  FfiConverterSequenceTypeSessionAction.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_poll_actions(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The earliest deadline (ms) at which to call `handleTimeout`, or `null`/`nil`.
+     */
+open func pollTimeout() -> UInt64?  {
+    return try!  FfiConverterOptionUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_poll_timeout(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
+     * default the config's `readyTimeoutMs`). Connects now when idle.
+     */
+open func ready(nowMs: UInt64, timeoutMs: UInt64? = nil) -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_ready(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(nowMs),
+        FfiConverterOptionUInt64.lower(timeoutMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The configured `sdk` (for a host's own `run.started`).
+     */
+open func sdk() -> SdkInfo  {
+    return try!  FfiConverterTypeSdkInfo_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_sdk(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The last non-empty `hello.ack.sessionToken` (never cleared).
+     */
+open func sessionToken() -> String?  {
+    return try!  FfiConverterOptionString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_session_token(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The connection state.
+     */
+open func state() -> ConnState  {
+    return try!  FfiConverterTypeConnState_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_state(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * T16/T3: the current socket closed (attached: disarm, release every held gate with
+     * `exec.resumed{continue}`, schedule the reconnect). Report only the current attempt.
+     */
+open func transportClosed(nowMs: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_transport_closed(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * T3: the connect attempt failed.
+     */
+open func transportFailed(nowMs: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_transport_failed(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * T2: the socket opened; `hello` goes out with the next seq.
+     */
+open func transportOpened(nowMs: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_transport_opened(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAppSession: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = AppSession
+
+    public static func lift(_ handle: UInt64) throws -> AppSession {
+        return AppSession(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: AppSession) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AppSession {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: AppSession, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAppSession_lift(_ handle: UInt64) throws -> AppSession {
+    return try FfiConverterTypeAppSession.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAppSession_lower(_ value: AppSession) -> UInt64 {
+    return FfiConverterTypeAppSession.lower(value)
+}
+
+
+
+
+
+
+/**
+ * The viewer side of GraphMind sessions as a sans-IO state machine (spec §5): per-connection
+ * handshake, `(runId, seq)` de-duplication that outlives connections, pause bookkeeping,
+ * resume routing, breakpoint/mode broadcast. Connection ids are chosen by the host.
+ */
+public protocol ViewerSessionProtocol: AnyObject, Sendable {
+    
+    /**
+     * Removes every equal breakpoint and broadcasts the clear; how many were removed.
+     */
+    func clearBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64)  -> UInt64
+    
+    /**
+     * `conn` closed: its open pauses are released by fail-open (`PauseReleased`).
+     */
+    func connectionClosed(conn: UInt64, nowMs: UInt64) 
+    
+    /**
+     * A new app connection.
+     */
+    func connectionOpened(conn: UInt64) 
+    
+    /**
+     * One text frame from `conn`; says what the session did with it. Never throws.
+     */
+    func frameReceived(conn: UInt64, frame: String, nowMs: UInt64)  -> Received
+    
+    /**
+     * Fires resume waits and abandon graces due at `nowMs`.
+     */
+    func handleTimeout(nowMs: UInt64) 
+    
+    /**
+     * Open pause ids (live, unanswered, owner connected), sorted.
+     */
+    func openPauses()  -> [String]
+    
+    /**
+     * Every pending action, oldest first.
+     */
+    func pollActions()  -> [ViewerAction]
+    
+    /**
+     * The earliest deadline (ms) for `handleTimeout`, or `null`/`nil`.
+     */
+    func pollTimeout()  -> UInt64?
+    
+    /**
+     * Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
+     * (JSON text) for an inject. Throws `ResumeError` when nothing was sent.
+     */
+    func resume(pauseId: String, action: ResumeAction, nowMs: UInt64, outputJson: JsonText?, requestId: String?) throws 
+    
+    /**
+     * Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
+     */
+    func setBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64)  -> Bool
+    
+    /**
+     * Sets the mode and broadcasts `mode.set` when it changed.
+     */
+    func setMode(mode: RunMode, nowMs: UInt64) 
+    
+}
+/**
+ * The viewer side of GraphMind sessions as a sans-IO state machine (spec §5): per-connection
+ * handshake, `(runId, seq)` de-duplication that outlives connections, pause bookkeeping,
+ * resume routing, breakpoint/mode broadcast. Connection ids are chosen by the host.
+ */
+open class ViewerSession: ViewerSessionProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_wirecontract_uniffi_fn_clone_viewersession(self.handle, $0) }
+    }
+    /**
+     * A viewer armed with the config's breakpoints and mode.
+     */
+public convenience init(config: ViewerSessionConfig? = nil) {
+    let handle =
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_constructor_viewersession_new(
+        FfiConverterOptionTypeViewerSessionConfig.lower(config),uniffiCallStatus
+    )
+}
+    self.init(unsafeFromHandle: handle)
+}
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_wirecontract_uniffi_fn_free_viewersession(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * Removes every equal breakpoint and broadcasts the clear; how many were removed.
+     */
+open func clearBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64) -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_viewersession_clear_breakpoint(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeBreakpointMatcher_lower(matcher),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * `conn` closed: its open pauses are released by fail-open (`PauseReleased`).
+     */
+open func connectionClosed(conn: UInt64, nowMs: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_viewersession_connection_closed(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(conn),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * A new app connection.
+     */
+open func connectionOpened(conn: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_viewersession_connection_opened(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(conn),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * One text frame from `conn`; says what the session did with it. Never throws.
+     */
+open func frameReceived(conn: UInt64, frame: String, nowMs: UInt64) -> Received  {
+    return try!  FfiConverterTypeReceived_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_viewersession_frame_received(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(conn),
+        FfiConverterString.lower(frame),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Fires resume waits and abandon graces due at `nowMs`.
+     */
+open func handleTimeout(nowMs: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_viewersession_handle_timeout(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Open pause ids (live, unanswered, owner connected), sorted.
+     */
+open func openPauses() -> [String]  {
+    return try!  FfiConverterSequenceString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_viewersession_open_pauses(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Every pending action, oldest first.
+     */
+open func pollActions() -> [ViewerAction]  {
+    return try!  FfiConverterSequenceTypeViewerAction.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_viewersession_poll_actions(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The earliest deadline (ms) for `handleTimeout`, or `null`/`nil`.
+     */
+open func pollTimeout() -> UInt64?  {
+    return try!  FfiConverterOptionUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_viewersession_poll_timeout(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
+     * (JSON text) for an inject. Throws `ResumeError` when nothing was sent.
+     */
+open func resume(pauseId: String, action: ResumeAction, nowMs: UInt64, outputJson: JsonText? = nil, requestId: String? = nil)throws   {try rustCallWithError(FfiConverterTypeResumeError_lift) {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_viewersession_resume(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(pauseId),
+        FfiConverterTypeResumeAction_lower(action),
+        FfiConverterUInt64.lower(nowMs),
+        FfiConverterOptionTypeJsonText.lower(outputJson),
+        FfiConverterOptionString.lower(requestId),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
+     */
+open func setBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64) -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_viewersession_set_breakpoint(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeBreakpointMatcher_lower(matcher),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Sets the mode and broadcasts `mode.set` when it changed.
+     */
+open func setMode(mode: RunMode, nowMs: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_viewersession_set_mode(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeRunMode_lower(mode),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeViewerSession: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = ViewerSession
+
+    public static func lift(_ handle: UInt64) throws -> ViewerSession {
+        return ViewerSession(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: ViewerSession) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ViewerSession {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: ViewerSession, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeViewerSession_lift(_ handle: UInt64) throws -> ViewerSession {
+    return try FfiConverterTypeViewerSession.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeViewerSession_lower(_ value: ViewerSession) -> UInt64 {
+    return FfiConverterTypeViewerSession.lower(value)
+}
+
+
+
+
+/**
+ * Configuration of an `AppSession` (spec §1). Every field is optional: `null`/`nil` takes the
+ * core's default (TS values, Decision 1 and 5): `url` `ws://127.0.0.1:4747/ingest`, `app`
+ * `"app"`, capabilities `pause, step, inject, retry, abort, run-claim`, ring 5000 frames and
+ * 8 MiB (UTF-8 bytes), pause timeout none (hold forever), connect 300 ms, handshake 1000 ms,
+ * retry 10000 ms after a fast burst of 200/400/800 ms, ready 2000 ms, loop guard 3 repeats on
+ * tools, payload budget 512 KiB.
+ */
+public struct AppSessionConfig: Equatable, Hashable {
+    /**
+     * Endpoint for `SessionAction.Connect`.
+     */
+    public var url: String?
+    /**
+     * `hello.app` and the implicit run's `run.started.app`.
+     */
+    public var app: String?
+    /**
+     * `hello.sdk.name` (with `sdk_version`).
+     */
+    public var sdkName: String?
+    /**
+     * `hello.sdk.version`.
+     */
+    public var sdkVersion: String?
+    /**
+     * `hello.versions.client`.
+     */
+    public var clientVersion: String?
+    /**
+     * `hello.capabilities` (announce only what the adapter implements, Decision 3).
+     */
+    public var capabilities: [String]?
+    /**
+     * `false`: never connect, gates continue, `ready` settles false (kill switch).
+     */
+    public var enabled: Bool?
+    /**
+     * Replay ring bound in frames.
+     */
+    public var ringMaxFrames: UInt64?
+    /**
+     * Replay ring bound in UTF-8 bytes of frame text.
+     */
+    public var ringMaxBytes: UInt64?
+    /**
+     * Hold limit in ms after which a gate continues (`exec.resumed` sent live).
+     */
+    public var pauseTimeoutMs: UInt64?
+    /**
+     * Socket-open deadline in ms.
+     */
+    public var connectTimeoutMs: UInt64?
+    /**
+     * `hello` → `hello.ack` deadline in ms.
+     */
+    public var handshakeTimeoutMs: UInt64?
+    /**
+     * Delay between attempts in ms.
+     */
+    public var retryIntervalMs: UInt64?
+    /**
+     * Fast reconnect delays in ms after an established attachment drops (`[]`: none).
+     */
+    public var fastRetryMs: [UInt64]?
+    /**
+     * Default `ready` deadline in ms.
+     */
+    public var readyTimeoutMs: UInt64?
+    /**
+     * Six hex digits making pause ids `pause_<base>_<n>` (hosts pass random hex).
+     */
+    public var idBase: String?
+    /**
+     * Run id of the implicit run (default `run_<idBase>`).
+     */
+    public var implicitRunId: String?
+    /**
+     * The host redactor's placeholder; an inject still holding it is refused.
+     */
+    public var redactionPlaceholder: String?
+    /**
+     * Payload budget in bytes (default 512 KiB).
+     */
+    public var maxPayloadBytes: UInt64?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Endpoint for `SessionAction.Connect`.
+         */url: String? = nil, 
+        /**
+         * `hello.app` and the implicit run's `run.started.app`.
+         */app: String? = nil, 
+        /**
+         * `hello.sdk.name` (with `sdk_version`).
+         */sdkName: String? = nil, 
+        /**
+         * `hello.sdk.version`.
+         */sdkVersion: String? = nil, 
+        /**
+         * `hello.versions.client`.
+         */clientVersion: String? = nil, 
+        /**
+         * `hello.capabilities` (announce only what the adapter implements, Decision 3).
+         */capabilities: [String]? = nil, 
+        /**
+         * `false`: never connect, gates continue, `ready` settles false (kill switch).
+         */enabled: Bool? = nil, 
+        /**
+         * Replay ring bound in frames.
+         */ringMaxFrames: UInt64? = nil, 
+        /**
+         * Replay ring bound in UTF-8 bytes of frame text.
+         */ringMaxBytes: UInt64? = nil, 
+        /**
+         * Hold limit in ms after which a gate continues (`exec.resumed` sent live).
+         */pauseTimeoutMs: UInt64? = nil, 
+        /**
+         * Socket-open deadline in ms.
+         */connectTimeoutMs: UInt64? = nil, 
+        /**
+         * `hello` → `hello.ack` deadline in ms.
+         */handshakeTimeoutMs: UInt64? = nil, 
+        /**
+         * Delay between attempts in ms.
+         */retryIntervalMs: UInt64? = nil, 
+        /**
+         * Fast reconnect delays in ms after an established attachment drops (`[]`: none).
+         */fastRetryMs: [UInt64]? = nil, 
+        /**
+         * Default `ready` deadline in ms.
+         */readyTimeoutMs: UInt64? = nil, 
+        /**
+         * Six hex digits making pause ids `pause_<base>_<n>` (hosts pass random hex).
+         */idBase: String? = nil, 
+        /**
+         * Run id of the implicit run (default `run_<idBase>`).
+         */implicitRunId: String? = nil, 
+        /**
+         * The host redactor's placeholder; an inject still holding it is refused.
+         */redactionPlaceholder: String? = nil, 
+        /**
+         * Payload budget in bytes (default 512 KiB).
+         */maxPayloadBytes: UInt64? = nil) {
+        self.url = url
+        self.app = app
+        self.sdkName = sdkName
+        self.sdkVersion = sdkVersion
+        self.clientVersion = clientVersion
+        self.capabilities = capabilities
+        self.enabled = enabled
+        self.ringMaxFrames = ringMaxFrames
+        self.ringMaxBytes = ringMaxBytes
+        self.pauseTimeoutMs = pauseTimeoutMs
+        self.connectTimeoutMs = connectTimeoutMs
+        self.handshakeTimeoutMs = handshakeTimeoutMs
+        self.retryIntervalMs = retryIntervalMs
+        self.fastRetryMs = fastRetryMs
+        self.readyTimeoutMs = readyTimeoutMs
+        self.idBase = idBase
+        self.implicitRunId = implicitRunId
+        self.redactionPlaceholder = redactionPlaceholder
+        self.maxPayloadBytes = maxPayloadBytes
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AppSessionConfig: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AppSessionConfig {
+        return
+            try AppSessionConfig(
+                url: FfiConverterOptionString.read(from: &buf), 
+                app: FfiConverterOptionString.read(from: &buf), 
+                sdkName: FfiConverterOptionString.read(from: &buf), 
+                sdkVersion: FfiConverterOptionString.read(from: &buf), 
+                clientVersion: FfiConverterOptionString.read(from: &buf), 
+                capabilities: FfiConverterOptionSequenceString.read(from: &buf), 
+                enabled: FfiConverterOptionBool.read(from: &buf), 
+                ringMaxFrames: FfiConverterOptionUInt64.read(from: &buf), 
+                ringMaxBytes: FfiConverterOptionUInt64.read(from: &buf), 
+                pauseTimeoutMs: FfiConverterOptionUInt64.read(from: &buf), 
+                connectTimeoutMs: FfiConverterOptionUInt64.read(from: &buf), 
+                handshakeTimeoutMs: FfiConverterOptionUInt64.read(from: &buf), 
+                retryIntervalMs: FfiConverterOptionUInt64.read(from: &buf), 
+                fastRetryMs: FfiConverterOptionSequenceUInt64.read(from: &buf), 
+                readyTimeoutMs: FfiConverterOptionUInt64.read(from: &buf), 
+                idBase: FfiConverterOptionString.read(from: &buf), 
+                implicitRunId: FfiConverterOptionString.read(from: &buf), 
+                redactionPlaceholder: FfiConverterOptionString.read(from: &buf), 
+                maxPayloadBytes: FfiConverterOptionUInt64.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AppSessionConfig, into buf: inout [UInt8]) {
+        FfiConverterOptionString.write(value.url, into: &buf)
+        FfiConverterOptionString.write(value.app, into: &buf)
+        FfiConverterOptionString.write(value.sdkName, into: &buf)
+        FfiConverterOptionString.write(value.sdkVersion, into: &buf)
+        FfiConverterOptionString.write(value.clientVersion, into: &buf)
+        FfiConverterOptionSequenceString.write(value.capabilities, into: &buf)
+        FfiConverterOptionBool.write(value.enabled, into: &buf)
+        FfiConverterOptionUInt64.write(value.ringMaxFrames, into: &buf)
+        FfiConverterOptionUInt64.write(value.ringMaxBytes, into: &buf)
+        FfiConverterOptionUInt64.write(value.pauseTimeoutMs, into: &buf)
+        FfiConverterOptionUInt64.write(value.connectTimeoutMs, into: &buf)
+        FfiConverterOptionUInt64.write(value.handshakeTimeoutMs, into: &buf)
+        FfiConverterOptionUInt64.write(value.retryIntervalMs, into: &buf)
+        FfiConverterOptionSequenceUInt64.write(value.fastRetryMs, into: &buf)
+        FfiConverterOptionUInt64.write(value.readyTimeoutMs, into: &buf)
+        FfiConverterOptionString.write(value.idBase, into: &buf)
+        FfiConverterOptionString.write(value.implicitRunId, into: &buf)
+        FfiConverterOptionString.write(value.redactionPlaceholder, into: &buf)
+        FfiConverterOptionUInt64.write(value.maxPayloadBytes, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAppSessionConfig_lift(_ buf: RustBuffer) throws -> AppSessionConfig {
+    return try FfiConverterTypeAppSessionConfig.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAppSessionConfig_lower(_ value: AppSessionConfig) -> RustBuffer {
+    return FfiConverterTypeAppSessionConfig.lower(value)
 }
 
 
@@ -1729,6 +2892,96 @@ public func FfiConverterTypeExecResumed_lift(_ buf: RustBuffer) throws -> ExecRe
 #endif
 public func FfiConverterTypeExecResumed_lower(_ value: ExecResumed) -> RustBuffer {
     return FfiConverterTypeExecResumed.lower(value)
+}
+
+
+/**
+ * The node a gate sits on (spec §3.1, §3.9). `instance_id` pins the hold exactly and is
+ * copied into `exec.paused.instanceId`.
+ */
+public struct GateNode: Equatable, Hashable {
+    /**
+     * `nodeId`, as in `node.started`.
+     */
+    public var nodeId: String
+    /**
+     * Node kind, for matchers and the loop guard.
+     */
+    public var kind: NodeKind
+    /**
+     * Node name, for matchers.
+     */
+    public var name: String
+    /**
+     * The instance this gate belongs to.
+     */
+    public var instanceId: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `nodeId`, as in `node.started`.
+         */nodeId: String, 
+        /**
+         * Node kind, for matchers and the loop guard.
+         */kind: NodeKind, 
+        /**
+         * Node name, for matchers.
+         */name: String, 
+        /**
+         * The instance this gate belongs to.
+         */instanceId: String? = nil) {
+        self.nodeId = nodeId
+        self.kind = kind
+        self.name = name
+        self.instanceId = instanceId
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension GateNode: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeGateNode: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> GateNode {
+        return
+            try GateNode(
+                nodeId: FfiConverterString.read(from: &buf), 
+                kind: FfiConverterTypeNodeKind.read(from: &buf), 
+                name: FfiConverterString.read(from: &buf), 
+                instanceId: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: GateNode, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.nodeId, into: &buf)
+        FfiConverterTypeNodeKind.write(value.kind, into: &buf)
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterOptionString.write(value.instanceId, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGateNode_lift(_ buf: RustBuffer) throws -> GateNode {
+    return try FfiConverterTypeGateNode.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGateNode_lower(_ value: GateNode) -> RustBuffer {
+    return FfiConverterTypeGateNode.lower(value)
 }
 
 
@@ -3728,6 +4981,127 @@ public func FfiConverterTypeTokenUsage_lower(_ value: TokenUsage) -> RustBuffer 
 
 
 /**
+ * Configuration of a `ViewerSession` (spec §5); `null`/`nil` fields take the reference hub's
+ * defaults: breakpoints `[{point: error}]`, mode `run`, resume wait 5000 ms, abandon grace
+ * 15000 ms, resume tokens reused up to 128 UTF-16 units, minted tokens `tok_<n>`.
+ */
+public struct ViewerSessionConfig: Equatable, Hashable {
+    /**
+     * Initial breakpoints (the full set every ack carries).
+     */
+    public var breakpoints: [BreakpointMatcher]?
+    /**
+     * Initial mode.
+     */
+    public var mode: RunMode?
+    /**
+     * `hello.ack.versions.viewer`.
+     */
+    public var viewerVersion: String?
+    /**
+     * `hello.ack.hubCapabilities`.
+     */
+    public var hubCapabilities: [String]?
+    /**
+     * Minted tokens are `<prefix><n>` (hosts pass a random prefix).
+     */
+    public var tokenPrefix: String?
+    /**
+     * How long a sent `exec.resume` waits for its answer, in ms.
+     */
+    public var resumeWaitMs: UInt64?
+    /**
+     * How long a run whose owner left stays running, in ms.
+     */
+    public var abandonGraceMs: UInt64?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Initial breakpoints (the full set every ack carries).
+         */breakpoints: [BreakpointMatcher]? = nil, 
+        /**
+         * Initial mode.
+         */mode: RunMode? = nil, 
+        /**
+         * `hello.ack.versions.viewer`.
+         */viewerVersion: String? = nil, 
+        /**
+         * `hello.ack.hubCapabilities`.
+         */hubCapabilities: [String]? = nil, 
+        /**
+         * Minted tokens are `<prefix><n>` (hosts pass a random prefix).
+         */tokenPrefix: String? = nil, 
+        /**
+         * How long a sent `exec.resume` waits for its answer, in ms.
+         */resumeWaitMs: UInt64? = nil, 
+        /**
+         * How long a run whose owner left stays running, in ms.
+         */abandonGraceMs: UInt64? = nil) {
+        self.breakpoints = breakpoints
+        self.mode = mode
+        self.viewerVersion = viewerVersion
+        self.hubCapabilities = hubCapabilities
+        self.tokenPrefix = tokenPrefix
+        self.resumeWaitMs = resumeWaitMs
+        self.abandonGraceMs = abandonGraceMs
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ViewerSessionConfig: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeViewerSessionConfig: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ViewerSessionConfig {
+        return
+            try ViewerSessionConfig(
+                breakpoints: FfiConverterOptionSequenceTypeBreakpointMatcher.read(from: &buf), 
+                mode: FfiConverterOptionTypeRunMode.read(from: &buf), 
+                viewerVersion: FfiConverterOptionString.read(from: &buf), 
+                hubCapabilities: FfiConverterOptionSequenceString.read(from: &buf), 
+                tokenPrefix: FfiConverterOptionString.read(from: &buf), 
+                resumeWaitMs: FfiConverterOptionUInt64.read(from: &buf), 
+                abandonGraceMs: FfiConverterOptionUInt64.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ViewerSessionConfig, into buf: inout [UInt8]) {
+        FfiConverterOptionSequenceTypeBreakpointMatcher.write(value.breakpoints, into: &buf)
+        FfiConverterOptionTypeRunMode.write(value.mode, into: &buf)
+        FfiConverterOptionString.write(value.viewerVersion, into: &buf)
+        FfiConverterOptionSequenceString.write(value.hubCapabilities, into: &buf)
+        FfiConverterOptionString.write(value.tokenPrefix, into: &buf)
+        FfiConverterOptionUInt64.write(value.resumeWaitMs, into: &buf)
+        FfiConverterOptionUInt64.write(value.abandonGraceMs, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeViewerSessionConfig_lift(_ buf: RustBuffer) throws -> ViewerSessionConfig {
+    return try FfiConverterTypeViewerSessionConfig.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeViewerSessionConfig_lower(_ value: ViewerSessionConfig) -> RustBuffer {
+    return FfiConverterTypeViewerSessionConfig.lower(value)
+}
+
+
+/**
  * `ViewerVersions`, a nested object (spec graphmind-v1 §1). Known fields in spec order; unknown members are
  * kept in `extraJson` and written back after them.
  */
@@ -3807,6 +5181,111 @@ public func FfiConverterTypeViewerVersions_lift(_ buf: RustBuffer) throws -> Vie
 public func FfiConverterTypeViewerVersions_lower(_ value: ViewerVersions) -> RustBuffer {
     return FfiConverterTypeViewerVersions.lower(value)
 }
+
+
+/**
+ * Connection state (spec §1 `conn`).
+ */
+
+public enum ConnState: Equatable, Hashable, CaseIterable {
+    
+    /**
+     * No socket (not started, or waiting for a retry).
+     */
+    case idle
+    /**
+     * `Connect` issued, waiting for `transportOpened`.
+     */
+    case connecting
+    /**
+     * `hello` sent, waiting for a valid `hello.ack`.
+     */
+    case awaitingAck
+    /**
+     * Attached: frames go out live, gates can hold.
+     */
+    case attached
+    /**
+     * Disposed (one-way).
+     */
+    case disposed
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension ConnState: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeConnState: FfiConverterRustBuffer {
+    typealias SwiftType = ConnState
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ConnState {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .idle
+        
+        case 2: return .connecting
+        
+        case 3: return .awaitingAck
+        
+        case 4: return .attached
+        
+        case 5: return .disposed
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ConnState, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .idle:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .connecting:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .awaitingAck:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .attached:
+            writeInt(&buf, Int32(4))
+        
+        
+        case .disposed:
+            writeInt(&buf, Int32(5))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeConnState_lift(_ buf: RustBuffer) throws -> ConnState {
+    return try FfiConverterTypeConnState.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeConnState_lower(_ value: ConnState) -> RustBuffer {
+    return FfiConverterTypeConnState.lower(value)
+}
+
 
 
 /**
@@ -3935,6 +5414,107 @@ public func FfiConverterTypeContractError_lift(_ buf: RustBuffer) throws -> Cont
 public func FfiConverterTypeContractError_lower(_ value: ContractError) -> RustBuffer {
     return FfiConverterTypeContractError.lower(value)
 }
+
+
+/**
+ * What a released gate tells the adapter to do (spec §3.7).
+ */
+
+public enum Decision: Equatable, Hashable {
+    
+    /**
+     * Run the body / return the real result / rethrow the original error.
+     */
+    case `continue`
+    /**
+     * Re-run from the top at `after`/`error`; same as continue at `before`.
+     */
+    case retry
+    /**
+     * Use `output_json` instead (`null`/`nil`: an inject of "no value", not JSON null).
+     */
+    case inject(
+        /**
+         * The `exec.resume.output`, verbatim JSON text.
+         */outputJson: JsonText?
+    )
+    /**
+     * Finish `aborted` and throw; `SessionAction.AbortRun` came first.
+     */
+    case abort
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension Decision: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeDecision: FfiConverterRustBuffer {
+    typealias SwiftType = Decision
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Decision {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .`continue`
+        
+        case 2: return .retry
+        
+        case 3: return .inject(outputJson: try FfiConverterOptionTypeJsonText.read(from: &buf)
+        )
+        
+        case 4: return .abort
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: Decision, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .`continue`:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .retry:
+            writeInt(&buf, Int32(2))
+        
+        
+        case let .inject(outputJson):
+            writeInt(&buf, Int32(3))
+            FfiConverterOptionTypeJsonText.write(outputJson, into: &buf)
+            
+        
+        case .abort:
+            writeInt(&buf, Int32(4))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDecision_lift(_ buf: RustBuffer) throws -> Decision {
+    return try FfiConverterTypeDecision.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDecision_lower(_ value: Decision) -> RustBuffer {
+    return FfiConverterTypeDecision.lower(value)
+}
+
 
 
 /**
@@ -5007,6 +6587,123 @@ public func FfiConverterTypePauseReason_lower(_ value: PauseReason) -> RustBuffe
 
 
 /**
+ * What `ViewerSession.frameReceived` did with one frame.
+ */
+
+public enum Received: Equatable, Hashable {
+    
+    /**
+     * A `hello`, answered with a `hello.ack`.
+     */
+    case hello
+    /**
+     * A first-seen `(runId, seq)`; `replayed` when buffered before this connection.
+     */
+    case accepted(
+        /**
+         * Whether it arrived as a replay.
+         */replayed: Bool
+    )
+    /**
+     * An already seen `(runId, seq)`, dropped.
+     */
+    case duplicate(
+        /**
+         * Whether it arrived as a replay.
+         */replayed: Bool
+    )
+    /**
+     * A `runId "*"` frame other than `hello`.
+     */
+    case wildcard
+    /**
+     * Invalid, `gm != 1`, a viewer-side type, or before `hello` (a `Warn` says which).
+     */
+    case rejected
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension Received: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeReceived: FfiConverterRustBuffer {
+    typealias SwiftType = Received
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Received {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .hello
+        
+        case 2: return .accepted(replayed: try FfiConverterBool.read(from: &buf)
+        )
+        
+        case 3: return .duplicate(replayed: try FfiConverterBool.read(from: &buf)
+        )
+        
+        case 4: return .wildcard
+        
+        case 5: return .rejected
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: Received, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .hello:
+            writeInt(&buf, Int32(1))
+        
+        
+        case let .accepted(replayed):
+            writeInt(&buf, Int32(2))
+            FfiConverterBool.write(replayed, into: &buf)
+            
+        
+        case let .duplicate(replayed):
+            writeInt(&buf, Int32(3))
+            FfiConverterBool.write(replayed, into: &buf)
+            
+        
+        case .wildcard:
+            writeInt(&buf, Int32(4))
+        
+        
+        case .rejected:
+            writeInt(&buf, Int32(5))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeReceived_lift(_ buf: RustBuffer) throws -> Received {
+    return try FfiConverterTypeReceived.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeReceived_lower(_ value: Received) -> RustBuffer {
+    return FfiConverterTypeReceived.lower(value)
+}
+
+
+
+/**
  * The closed enum `RefusalCode` (spec graphmind-v1 §1): `"schema"`, `"shape"`, `"placeholder"`, `"truncated"`, `"disabled"`, `"unsupported"`. An unknown wire value makes a frame
  * invalid.
  */
@@ -5135,6 +6832,111 @@ public func FfiConverterTypeRefusalCode_lower(_ value: RefusalCode) -> RustBuffe
 
 
 /**
+ * Why a held gate was released (spec §3.8); each release is answered by one `exec.resumed`.
+ */
+
+public enum ReleaseCause: Equatable, Hashable, CaseIterable {
+    
+    /**
+     * A valid `exec.resume` from the viewer.
+     */
+    case resume
+    /**
+     * The configured pause timeout expired.
+     */
+    case timeout
+    /**
+     * The connection was lost while held (fail-open).
+     */
+    case disconnect
+    /**
+     * `dispose`.
+     */
+    case dispose
+    /**
+     * The host cancelled the waiter (`cancel`).
+     */
+    case cancel
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension ReleaseCause: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeReleaseCause: FfiConverterRustBuffer {
+    typealias SwiftType = ReleaseCause
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ReleaseCause {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .resume
+        
+        case 2: return .timeout
+        
+        case 3: return .disconnect
+        
+        case 4: return .dispose
+        
+        case 5: return .cancel
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ReleaseCause, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .resume:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .timeout:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .disconnect:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .dispose:
+            writeInt(&buf, Int32(4))
+        
+        
+        case .cancel:
+            writeInt(&buf, Int32(5))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeReleaseCause_lift(_ buf: RustBuffer) throws -> ReleaseCause {
+    return try FfiConverterTypeReleaseCause.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeReleaseCause_lower(_ value: ReleaseCause) -> RustBuffer {
+    return FfiConverterTypeReleaseCause.lower(value)
+}
+
+
+
+/**
  * The closed enum `ResumeAction` (spec graphmind-v1 §1): `"continue"`, `"retry"`, `"inject"`, `"abort"`. An unknown wire value makes a frame
  * invalid.
  */
@@ -5240,6 +7042,117 @@ public func FfiConverterTypeResumeAction_lower(_ value: ResumeAction) -> RustBuf
     return FfiConverterTypeResumeAction.lower(value)
 }
 
+
+
+/**
+ * Why `ViewerSession.resume` sent nothing (Kotlin `ResumeException`, Swift `ResumeError`).
+ */
+public 
+enum ResumeError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
+
+    
+    
+    /**
+     * No live `exec.paused` with this id was seen (or it was a replay).
+     */
+    case UnknownPause
+    /**
+     * The pause was released by fail-open when its connection closed.
+     */
+    case ReleasedByDisconnect
+    /**
+     * The run's app connection is gone.
+     */
+    case OwnerGone
+    /**
+     * `outputJson` is not JSON.
+     */
+    case BadOutput(
+        /**
+         * Why.
+         */reason: String
+    )
+
+    
+
+    
+
+    
+    public var errorDescription: String? {
+        String(reflecting: self)
+    }
+    
+}
+
+#if compiler(>=6)
+extension ResumeError: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeResumeError: FfiConverterRustBuffer {
+    typealias SwiftType = ResumeError
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ResumeError {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+
+        
+
+        
+        case 1: return .UnknownPause
+        case 2: return .ReleasedByDisconnect
+        case 3: return .OwnerGone
+        case 4: return .BadOutput(
+            reason: try FfiConverterString.read(from: &buf)
+            )
+
+         default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ResumeError, into buf: inout [UInt8]) {
+        switch value {
+
+        
+
+        
+        
+        case .UnknownPause:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .ReleasedByDisconnect:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .OwnerGone:
+            writeInt(&buf, Int32(3))
+        
+        
+        case let .BadOutput(reason):
+            writeInt(&buf, Int32(4))
+            FfiConverterString.write(reason, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeResumeError_lift(_ buf: RustBuffer) throws -> ResumeError {
+    return try FfiConverterTypeResumeError.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeResumeError_lower(_ value: ResumeError) -> RustBuffer {
+    return FfiConverterTypeResumeError.lower(value)
+}
 
 
 /**
@@ -5429,6 +7342,195 @@ public func FfiConverterTypeRunStatus_lower(_ value: RunStatus) -> RustBuffer {
 
 
 /**
+ * One thing the app's host must do, polled in order (spec §2.1).
+ */
+
+public enum SessionAction: Equatable, Hashable {
+    
+    /**
+     * Open a WebSocket to `url`; answer with `transportOpened` or `transportFailed`.
+     */
+    case connect(
+        /**
+         * Endpoint.
+         */url: String
+    )
+    /**
+     * Send this text frame on the open socket.
+     */
+    case send(
+        /**
+         * The frame text.
+         */frame: String
+    )
+    /**
+     * Close the socket or abandon the attempt (1000 normal and timeouts, 1002 protocol
+     * error); ignore that socket from now on.
+     */
+    case close(
+        /**
+         * WebSocket close code.
+         */code: UInt16, 
+        /**
+         * Close reason.
+         */reason: String
+    )
+    /**
+     * Wake the gate `pause_id` with `decision`; its `exec.resumed` is already emitted.
+     */
+    case release(
+        /**
+         * The pause id `gate` returned.
+         */pauseId: String, 
+        /**
+         * What the adapter must do.
+         */decision: Decision, 
+        /**
+         * Why.
+         */cause: ReleaseCause
+    )
+    /**
+     * Abort the run's context before the `Abort` decision reaches the adapter (§3.7).
+     */
+    case abortRun(
+        /**
+         * The run.
+         */runId: String
+    )
+    /**
+     * The `ready` call `waiter` settled: attached or not.
+     */
+    case readySettled(
+        /**
+         * The id `ready` returned.
+         */waiter: UInt64, 
+        /**
+         * Attached (true) or timed out, disabled or disposed (false).
+         */attached: Bool
+    )
+    /**
+     * Log this: `rule` is a stable key (`invalid-frame`, `version-mismatch`, `ack-protocol`,
+     * `handshake-timeout`, `connect-timeout`, `buffer-overflow`, `loop-detected`, `bad-run-id`).
+     */
+    case warn(
+        /**
+         * Stable rule key.
+         */rule: String, 
+        /**
+         * Detail.
+         */text: String
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension SessionAction: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSessionAction: FfiConverterRustBuffer {
+    typealias SwiftType = SessionAction
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SessionAction {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .connect(url: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 2: return .send(frame: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 3: return .close(code: try FfiConverterUInt16.read(from: &buf), reason: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 4: return .release(pauseId: try FfiConverterString.read(from: &buf), decision: try FfiConverterTypeDecision.read(from: &buf), cause: try FfiConverterTypeReleaseCause.read(from: &buf)
+        )
+        
+        case 5: return .abortRun(runId: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 6: return .readySettled(waiter: try FfiConverterUInt64.read(from: &buf), attached: try FfiConverterBool.read(from: &buf)
+        )
+        
+        case 7: return .warn(rule: try FfiConverterString.read(from: &buf), text: try FfiConverterString.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: SessionAction, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .connect(url):
+            writeInt(&buf, Int32(1))
+            FfiConverterString.write(url, into: &buf)
+            
+        
+        case let .send(frame):
+            writeInt(&buf, Int32(2))
+            FfiConverterString.write(frame, into: &buf)
+            
+        
+        case let .close(code,reason):
+            writeInt(&buf, Int32(3))
+            FfiConverterUInt16.write(code, into: &buf)
+            FfiConverterString.write(reason, into: &buf)
+            
+        
+        case let .release(pauseId,decision,cause):
+            writeInt(&buf, Int32(4))
+            FfiConverterString.write(pauseId, into: &buf)
+            FfiConverterTypeDecision.write(decision, into: &buf)
+            FfiConverterTypeReleaseCause.write(cause, into: &buf)
+            
+        
+        case let .abortRun(runId):
+            writeInt(&buf, Int32(5))
+            FfiConverterString.write(runId, into: &buf)
+            
+        
+        case let .readySettled(waiter,attached):
+            writeInt(&buf, Int32(6))
+            FfiConverterUInt64.write(waiter, into: &buf)
+            FfiConverterBool.write(attached, into: &buf)
+            
+        
+        case let .warn(rule,text):
+            writeInt(&buf, Int32(7))
+            FfiConverterString.write(rule, into: &buf)
+            FfiConverterString.write(text, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSessionAction_lift(_ buf: RustBuffer) throws -> SessionAction {
+    return try FfiConverterTypeSessionAction.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSessionAction_lower(_ value: SessionAction) -> RustBuffer {
+    return FfiConverterTypeSessionAction.lower(value)
+}
+
+
+
+/**
  * The closed enum `SmartRule` (spec graphmind-v1 §1): `"error-result"`, `"truncated-tool-call"`. An unknown wire value makes a frame
  * invalid.
  */
@@ -5613,6 +7715,305 @@ public func FfiConverterTypeTokenChannel_lower(_ value: TokenChannel) -> RustBuf
 }
 
 
+
+/**
+ * One thing the viewer's host must do or know, polled in order (spec §5).
+ */
+
+public enum ViewerAction: Equatable, Hashable {
+    
+    /**
+     * Send `frame` on connection `conn`.
+     */
+    case send(
+        /**
+         * Connection.
+         */conn: UInt64, 
+        /**
+         * Frame text.
+         */frame: String
+    )
+    /**
+     * Close connection `conn` (1002 for `gm != 1`).
+     */
+    case close(
+        /**
+         * Connection.
+         */conn: UInt64, 
+        /**
+         * Close code.
+         */code: UInt16, 
+        /**
+         * Reason.
+         */reason: String
+    )
+    /**
+     * `conn` said hello and was answered with an ack carrying `sessionToken`.
+     */
+    case appAttached(
+        /**
+         * Connection.
+         */conn: UInt64, 
+        /**
+         * Token in the ack.
+         */sessionToken: String, 
+        /**
+         * The app's hello.
+         */hello: Hello
+    )
+    /**
+     * A first-seen event frame.
+     */
+    case frameAccepted(
+        /**
+         * Connection.
+         */conn: UInt64, 
+        /**
+         * The frame.
+         */envelope: Envelope, 
+        /**
+         * Buffered before this connection.
+         */replayed: Bool
+    )
+    /**
+     * A live, first-seen `exec.paused`: open and resumable.
+     */
+    case pauseOpened(
+        /**
+         * Owning connection.
+         */conn: UInt64, 
+        /**
+         * Run.
+         */runId: String, 
+        /**
+         * Pause id.
+         */pauseId: String, 
+        /**
+         * Node.
+         */nodeId: String, 
+        /**
+         * Gate point.
+         */point: PausePoint
+    )
+    /**
+     * `exec.resumed` arrived for a known pause.
+     */
+    case pauseClosed(
+        /**
+         * Pause id.
+         */pauseId: String, 
+        /**
+         * Applied action.
+         */action: ResumeAction
+    )
+    /**
+     * The owner closed while the pause was open: the app continued (fail-open).
+     */
+    case pauseReleased(
+        /**
+         * Closed connection.
+         */conn: UInt64, 
+        /**
+         * Pause id.
+         */pauseId: String
+    )
+    /**
+     * `exec.refused`: the pause stays open.
+     */
+    case resumeRefused(
+        /**
+         * Pause id.
+         */pauseId: String, 
+        /**
+         * Refusal code.
+         */code: RefusalCode, 
+        /**
+         * Echoed request id.
+         */requestId: String?
+    )
+    /**
+     * A sent `exec.resume` got no answer within the resume wait.
+     */
+    case resumeTimedOut(
+        /**
+         * Pause id.
+         */pauseId: String
+    )
+    /**
+     * A run's owner stayed away for the abandon grace.
+     */
+    case runAbandoned(
+        /**
+         * Run.
+         */runId: String
+    )
+    /**
+     * Log this: `invalid-frame`, `version-mismatch`, `before-hello`, `unexpected-type`.
+     */
+    case warn(
+        /**
+         * Connection.
+         */conn: UInt64, 
+        /**
+         * Stable rule key.
+         */rule: String, 
+        /**
+         * Detail.
+         */text: String
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension ViewerAction: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeViewerAction: FfiConverterRustBuffer {
+    typealias SwiftType = ViewerAction
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ViewerAction {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .send(conn: try FfiConverterUInt64.read(from: &buf), frame: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 2: return .close(conn: try FfiConverterUInt64.read(from: &buf), code: try FfiConverterUInt16.read(from: &buf), reason: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 3: return .appAttached(conn: try FfiConverterUInt64.read(from: &buf), sessionToken: try FfiConverterString.read(from: &buf), hello: try FfiConverterTypeHello.read(from: &buf)
+        )
+        
+        case 4: return .frameAccepted(conn: try FfiConverterUInt64.read(from: &buf), envelope: try FfiConverterTypeEnvelope.read(from: &buf), replayed: try FfiConverterBool.read(from: &buf)
+        )
+        
+        case 5: return .pauseOpened(conn: try FfiConverterUInt64.read(from: &buf), runId: try FfiConverterString.read(from: &buf), pauseId: try FfiConverterString.read(from: &buf), nodeId: try FfiConverterString.read(from: &buf), point: try FfiConverterTypePausePoint.read(from: &buf)
+        )
+        
+        case 6: return .pauseClosed(pauseId: try FfiConverterString.read(from: &buf), action: try FfiConverterTypeResumeAction.read(from: &buf)
+        )
+        
+        case 7: return .pauseReleased(conn: try FfiConverterUInt64.read(from: &buf), pauseId: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 8: return .resumeRefused(pauseId: try FfiConverterString.read(from: &buf), code: try FfiConverterTypeRefusalCode.read(from: &buf), requestId: try FfiConverterOptionString.read(from: &buf)
+        )
+        
+        case 9: return .resumeTimedOut(pauseId: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 10: return .runAbandoned(runId: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 11: return .warn(conn: try FfiConverterUInt64.read(from: &buf), rule: try FfiConverterString.read(from: &buf), text: try FfiConverterString.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ViewerAction, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .send(conn,frame):
+            writeInt(&buf, Int32(1))
+            FfiConverterUInt64.write(conn, into: &buf)
+            FfiConverterString.write(frame, into: &buf)
+            
+        
+        case let .close(conn,code,reason):
+            writeInt(&buf, Int32(2))
+            FfiConverterUInt64.write(conn, into: &buf)
+            FfiConverterUInt16.write(code, into: &buf)
+            FfiConverterString.write(reason, into: &buf)
+            
+        
+        case let .appAttached(conn,sessionToken,hello):
+            writeInt(&buf, Int32(3))
+            FfiConverterUInt64.write(conn, into: &buf)
+            FfiConverterString.write(sessionToken, into: &buf)
+            FfiConverterTypeHello.write(hello, into: &buf)
+            
+        
+        case let .frameAccepted(conn,envelope,replayed):
+            writeInt(&buf, Int32(4))
+            FfiConverterUInt64.write(conn, into: &buf)
+            FfiConverterTypeEnvelope.write(envelope, into: &buf)
+            FfiConverterBool.write(replayed, into: &buf)
+            
+        
+        case let .pauseOpened(conn,runId,pauseId,nodeId,point):
+            writeInt(&buf, Int32(5))
+            FfiConverterUInt64.write(conn, into: &buf)
+            FfiConverterString.write(runId, into: &buf)
+            FfiConverterString.write(pauseId, into: &buf)
+            FfiConverterString.write(nodeId, into: &buf)
+            FfiConverterTypePausePoint.write(point, into: &buf)
+            
+        
+        case let .pauseClosed(pauseId,action):
+            writeInt(&buf, Int32(6))
+            FfiConverterString.write(pauseId, into: &buf)
+            FfiConverterTypeResumeAction.write(action, into: &buf)
+            
+        
+        case let .pauseReleased(conn,pauseId):
+            writeInt(&buf, Int32(7))
+            FfiConverterUInt64.write(conn, into: &buf)
+            FfiConverterString.write(pauseId, into: &buf)
+            
+        
+        case let .resumeRefused(pauseId,code,requestId):
+            writeInt(&buf, Int32(8))
+            FfiConverterString.write(pauseId, into: &buf)
+            FfiConverterTypeRefusalCode.write(code, into: &buf)
+            FfiConverterOptionString.write(requestId, into: &buf)
+            
+        
+        case let .resumeTimedOut(pauseId):
+            writeInt(&buf, Int32(9))
+            FfiConverterString.write(pauseId, into: &buf)
+            
+        
+        case let .runAbandoned(runId):
+            writeInt(&buf, Int32(10))
+            FfiConverterString.write(runId, into: &buf)
+            
+        
+        case let .warn(conn,rule,text):
+            writeInt(&buf, Int32(11))
+            FfiConverterUInt64.write(conn, into: &buf)
+            FfiConverterString.write(rule, into: &buf)
+            FfiConverterString.write(text, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeViewerAction_lift(_ buf: RustBuffer) throws -> ViewerAction {
+    return try FfiConverterTypeViewerAction.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeViewerAction_lower(_ value: ViewerAction) -> RustBuffer {
+    return FfiConverterTypeViewerAction.lower(value)
+}
+
+
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
@@ -5704,6 +8105,30 @@ fileprivate struct FfiConverterOptionString: FfiConverterRustBuffer {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterString.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeAppSessionConfig: FfiConverterRustBuffer {
+    typealias SwiftType = AppSessionConfig?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeAppSessionConfig.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeAppSessionConfig.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -5904,6 +8329,30 @@ fileprivate struct FfiConverterOptionTypeTokenUsage: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeViewerSessionConfig: FfiConverterRustBuffer {
+    typealias SwiftType = ViewerSessionConfig?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeViewerSessionConfig.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeViewerSessionConfig.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionTypeLoopKind: FfiConverterRustBuffer {
     typealias SwiftType = LoopKind?
 
@@ -6000,6 +8449,78 @@ fileprivate struct FfiConverterOptionTypePauseReason: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeRunMode: FfiConverterRustBuffer {
+    typealias SwiftType = RunMode?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeRunMode.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeRunMode.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeSessionAction: FfiConverterRustBuffer {
+    typealias SwiftType = SessionAction?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeSessionAction.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeSessionAction.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionSequenceUInt64: FfiConverterRustBuffer {
+    typealias SwiftType = [UInt64]?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterSequenceUInt64.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterSequenceUInt64.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionSequenceString: FfiConverterRustBuffer {
     typealias SwiftType = [String]?
 
@@ -6016,6 +8537,30 @@ fileprivate struct FfiConverterOptionSequenceString: FfiConverterRustBuffer {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterSequenceString.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionSequenceTypeBreakpointMatcher: FfiConverterRustBuffer {
+    typealias SwiftType = [BreakpointMatcher]?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterSequenceTypeBreakpointMatcher.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterSequenceTypeBreakpointMatcher.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -6090,6 +8635,31 @@ fileprivate struct FfiConverterOptionTypeJsonText: FfiConverterRustBuffer {
         case 1: return try FfiConverterTypeJsonText.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceUInt64: FfiConverterRustBuffer {
+    typealias SwiftType = [UInt64]
+
+    public static func write(_ value: [UInt64], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterUInt64.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [UInt64] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [UInt64]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterUInt64.read(from: &buf))
+        }
+        return seq
     }
 }
 
@@ -6313,6 +8883,56 @@ fileprivate struct FfiConverterSequenceTypeParseResult: FfiConverterRustBuffer {
         seq.reserveCapacity(Int(len))
         for _ in 0 ..< len {
             seq.append(try FfiConverterTypeParseResult.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeSessionAction: FfiConverterRustBuffer {
+    typealias SwiftType = [SessionAction]
+
+    public static func write(_ value: [SessionAction], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeSessionAction.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [SessionAction] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [SessionAction]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeSessionAction.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeViewerAction: FfiConverterRustBuffer {
+    typealias SwiftType = [ViewerAction]
+
+    public static func write(_ value: [ViewerAction], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeViewerAction.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [ViewerAction] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [ViewerAction]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeViewerAction.read(from: &buf))
         }
         return seq
     }
@@ -6908,6 +9528,117 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json() != 25607) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_app() != 45237) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_breakpoints() != 53632) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_buffered_frames() != 47813) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_cancel() != 56369) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_dispose() != 3907) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit() != 51938) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() != 63092) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() != 9740) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_gate() != 54692) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_handle_timeout() != 9046) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_held_pause_ids() != 37079) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_is_attached() != 9526) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_mode() != 22838) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_next_seq() != 54861) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_poll_action() != 36683) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_poll_actions() != 20894) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_poll_timeout() != 39748) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_ready() != 53) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_sdk() != 39397) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_session_token() != 14068) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_state() != 58004) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_closed() != 54963) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_failed() != 25136) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_opened() != 59828) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_clear_breakpoint() != 18764) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_closed() != 37695) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_opened() != 21655) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_frame_received() != 27452) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_handle_timeout() != 40372) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_open_pauses() != 48622) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_actions() != 4417) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_timeout() != 50848) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() != 9083) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_set_breakpoint() != 53941) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_set_mode() != 14441) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_constructor_appsession_new() != 18792) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_constructor_viewersession_new() != 19405) {
         return InitializationResult.apiChecksumMismatch
     }
 

@@ -912,6 +912,33 @@ export declare namespace graphorin {
   const JSONRPC_VERSION: "2.0";
   const SUBPROTOCOL_NAME: "graphorin.protocol.v1";
   const TICKET_SUBPROTOCOL_PREFIX: "ticket.";
+  /** The reference's name of a close reason. */
+  type GraphorinCloseReason = CloseReason;
+  /** The id of a client request (a JSON-RPC id: a non-empty string or an integer). */
+  type ClientMessageId = RpcId;
+  /** A zod-shaped schema over an already decoded value: `safeParse` never throws; `parse` returns the frame or throws SchemaError. */
+  interface MessageSchema<T, R> {
+    safeParse(value: unknown): R;
+    parse(value: unknown): T;
+  }
+  /** Every legal server → client frame, as the reference's `ServerMessageSchema.safeParse(JSON.parse(text))`. */
+  const ServerMessageSchema: MessageSchema<ServerMessage, ServerMessageResult>;
+  /** Every legal client → server frame, as the reference's `ClientMessageSchema.safeParse(value)`. */
+  const ClientMessageSchema: MessageSchema<ClientMessage, ClientMessageResult>;
+  /** What a schema's `parse` throws: an Error with the ParseError fields. */
+  class SchemaError extends Error implements ParseError {
+    isJson: boolean;
+    issues: Issue[];
+    id?: unknown;
+    rpcErrorCode: number;
+    replyId: RpcId;
+  }
+  /** The subprotocol to answer an offer (a header value `"a, b"` or a list of them) with: SUBPROTOCOL_NAME when offered, else null. */
+  function negotiateSubprotocol(offer: string | readonly string[] | undefined): typeof SUBPROTOCOL_NAME | null;
+  /** The ticket carried in an offer: the first non-empty `ticket.<value>`, else undefined. */
+  function parseTicketSubprotocol(offer: string | readonly string[] | undefined): string | undefined;
+  /** The offer entry carrying a ticket, `ticket.<ticket>`; throws TypeError for an empty ticket. */
+  function formatTicketSubprotocol(ticket: string): string;
   /** Parses a server → client frame. Never throws. */
   function parseServerMessage(text: string): ServerMessageResult;
   /** Parses a client → server frame. Never throws. */

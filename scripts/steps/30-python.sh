@@ -1,21 +1,28 @@
 # Python: build the manylinux2014 abi3 wheel and check its tag with auditwheel; install it with
 # the test dependencies into a fresh virtual environment and run pytest (conformance, API,
-# hypothesis, the real graphmind-ai client) and mypy --strict on the default interpreter (3.11),
-# then the same suite on the oldest and newest supported CPythons (3.10, 3.13).
+# hypothesis, the real graphmind-ai client, the session hosts against `wirecontract listen`, the
+# eight real-client scenarios re-enacted, the Python examples of docs/session.md) and mypy
+# --strict on the default interpreter (3.11), then the same suite on the oldest and newest
+# supported CPythons (3.10, 3.13).
 set -euo pipefail
 ROOT="$(pwd)"
 source scripts/lib/common.sh
 build_wheel
+# The session host tests drive `wirecontract listen` (a debug build, shared with step 35).
+cargo build --locked --quiet -p wirecontract-cli
+TARGET="$(cargo metadata --no-deps --format-version 1 --locked | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+export WIRECONTRACT_CLI="$TARGET/debug/wirecontract"
 WHEEL="$(ls "$ROOT"/target/wheels/wirecontract-*.whl)"
 case "$(basename "$WHEEL")" in
     *-cp310-abi3-*manylinux_2_17_x86_64*) ;;
     *) echo "30-python: expected a cp310-abi3 manylinux_2_17 wheel, got $(basename "$WHEEL")" >&2; exit 1 ;;
 esac
-# auditwheel reads the ELF: the glibc symbol versions must allow manylinux_2_17.
-# (Written to a file first: `| grep -q` would close the pipe early and fail auditwheel's print.)
+# auditwheel reads the ELF: the glibc symbol versions must allow manylinux_2_17. Its report goes
+# to a file first, and no `grep -q` reads a pipe: it exits at the first match, and under pipefail
+# the writer it cut off (auditwheel's BrokenPipeError) failed the step at random.
 "$(tool_venv)/bin/auditwheel" show "$WHEEL" > "$ROOT/target/auditwheel.txt" \
     && grep -q 'consistent with the following platform tag:' "$ROOT/target/auditwheel.txt" \
-    && grep -A1 'consistent with the following platform tag:' "$ROOT/target/auditwheel.txt" | grep -q '"manylinux_2_17_x86_64"' \
+    && grep -A1 'consistent with the following platform tag:' "$ROOT/target/auditwheel.txt" | grep '"manylinux_2_17_x86_64"' >/dev/null \
     || { echo "30-python: auditwheel does not accept manylinux_2_17 for $WHEEL" >&2; cat "$ROOT/target/auditwheel.txt" >&2; exit 1; }
 
 run_suite() {  # run_suite PYTHON VENV_DIR: fresh venv, dependencies, wheel, pytest

@@ -3,18 +3,21 @@
 # through JNA (bindings/uniffi/kotlin): GraphMind's conformance vectors and real-client frames,
 # round trips, all 16 types, range checks, matchers; every Graphorin vector (verdict, variant,
 # guards, byte-for-byte round trip), ids, issues, catalogues, subprotocol helpers; a 1,000,000-deep
-# frame on a 256 KiB thread and naming safety for both. A debug build: it reuses what steps 10 and 20 compiled, where a release
+# frame on a 256 KiB thread and naming safety for both; the JVM session host (SessionHost.kt over
+# java.net.http.WebSocket) against `wirecontract listen` (a pause, an inject, a disconnect while
+# held, the docs' adapter). A debug build: it reuses what steps 10 and 20 compiled, where a release
 # build (fat LTO, one codegen unit) costs minutes on a 2-core CI machine. Maven fetches what it
 # needs into ~/.m2 on a cold machine.
 set -euo pipefail
 ROOT="$(pwd)"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 command -v mvn >/dev/null || { echo "40-kotlin: Maven (mvn) and a JDK 17+ are required" >&2; exit 1; }
-cargo build --quiet --locked -p wirecontract-uniffi
+# The CLI too: SessionHostTest drives `wirecontract listen`.
+cargo build --quiet --locked -p wirecontract-uniffi -p wirecontract-cli
 REPORTS="$ROOT/target/kotlin/surefire-reports"  # pom.xml: <directory>
 rm -rf "$REPORTS"
 status=0
-mvn -q -B -Dstyle.color=never -f bindings/uniffi/kotlin/pom.xml -Dnative.lib.dir="$TARGET/debug" test || status=$?
+mvn -q -B -Dstyle.color=never -f bindings/uniffi/kotlin/pom.xml -Dnative.lib.dir="$TARGET/debug" -Dwirecontract.cli="$TARGET/debug/wirecontract" test || status=$?
 # -q hides Surefire's own summary: total it from the reports.
 python3 - "$REPORTS" <<'PY' || true
 import glob, sys, xml.etree.ElementTree as ET

@@ -78,3 +78,18 @@ if (client.success && graphorin.isPingRequest(client.data)) {
 }
 const close: number = graphorin.closeCodeFor('protocol.violation');
 console.log(close);
+
+// The reference's schema objects and subprotocol helpers.
+const checked = graphorin.ServerMessageSchema.safeParse(JSON.parse(frame));
+if (checked.success && graphorin.isPongFrame(checked.data)) console.log(checked.variant);
+try {
+  const request: graphorin.ClientMessage = graphorin.ClientMessageSchema.parse(JSON.parse(frame));
+  const requestId: graphorin.ClientMessageId | undefined = 'id' in request ? request.id : undefined;
+  console.log(requestId);
+} catch (e) {
+  if (e instanceof graphorin.SchemaError) console.log(e.rpcErrorCode, e.issues.length);
+}
+const accepted: 'graphorin.protocol.v1' | null = graphorin.negotiateSubprotocol('graphorin.protocol.v1, ticket.abc');
+const ticket: string | undefined = graphorin.parseTicketSubprotocol([graphorin.formatTicketSubprotocol('abc')]);
+const reason: graphorin.GraphorinCloseReason = 'auth.invalid';
+console.log(accepted, ticket, reason);

@@ -16,15 +16,26 @@
 // value is the binding's calling convention, not a choice.
 #![allow(clippy::needless_pass_by_value)]
 
+use std::cell::RefCell;
 use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use napi::bindgen_prelude::{Either, FromNapiValue, ToNapiValue, TypeName, ValidateNapiValue};
+use napi::{sys, ValueType};
 use napi_derive::napi;
 use serde_json::{json, Value};
 use wirecontract::core::json::write_string;
 use wirecontract::core::{from_json, PathSegment};
 use wirecontract::registry::{self, Direction, MessageGroup, ObjectDesc, Ty};
 use wirecontract::{graphmind as gm, graphorin as go};
+
+mod large;
+
+/// mimalloc for the addon's own allocations (the parsed envelope the verdict comes from, large
+/// frames' buffers): a frame allocates many small, short-lived blocks, where it is measurably
+/// faster than glibc's malloc (docs/performance.md). JavaScript values come from V8's heap.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 /// Runs contract code, turning a panic into a JavaScript `Error`.
 fn guard<T>(f: impl FnOnce() -> napi::Result<T>) -> napi::Result<T> {
@@ -48,20 +59,281 @@ fn into_string(out: Vec<u8>) -> String {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Frame text: a JavaScript string as the UTF-8 text JSON.parse would see
+// ---------------------------------------------------------------------------------------------
+
+/// A frame argument (a JavaScript string) as UTF-8 text that the contract's reader decides
+/// exactly as `JSON.parse` decides the string, lone surrogates included.
+///
+/// The common case is one pass of V8's UTF-8 encoder into a buffer sized for the worst case
+/// (napi-rs's `String` measures the UTF-8 length in a pass of its own first). V8 writes U+FFFD
+/// for a lone surrogate, so text in which U+FFFD appears is read again as UTF-16 code units
+/// and converted by [`transcode`], which keeps lone surrogates apart.
+pub struct FrameText(String);
+
+impl TypeName for FrameText {
+    fn type_name() -> &'static str {
+        "String"
+    }
+
+    fn value_type() -> ValueType {
+        ValueType::String
+    }
+}
+
+impl ValidateNapiValue for FrameText {}
+
+thread_local! {
+    /// The UTF-16 copy of the last frame read as code units, reused across calls.
+    static UNITS: RefCell<Vec<u16>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Above this many code units a frame's buffers are sized exactly (one more pass) rather than
+/// for the worst case, and the UTF-16 buffer is not kept for the next call.
+const LARGE_FRAME_UNITS: usize = 1 << 20;
+
+fn string_arg(status: sys::napi_status) -> napi::Result<()> {
+    if status == sys::Status::napi_ok {
+        Ok(())
+    } else {
+        Err(invalid_arg("expected a string"))
+    }
+}
+
+impl FromNapiValue for FrameText {
+    unsafe fn from_napi_value(env: sys::napi_env, value: sys::napi_value) -> napi::Result<Self> {
+        let mut len = 0usize;
+        // SAFETY: a null buffer asks for the length in UTF-16 code units only (no pass).
+        string_arg(unsafe { sys::napi_get_value_string_utf16(env, value, std::ptr::null_mut(), 0, &raw mut len) })?;
+        // SAFETY: `env` and `value` come from napi for this call, and `value` is a string.
+        if let Some(text) = unsafe { utf8_by_v8(env, value, len) }? {
+            return Ok(FrameText(text));
+        }
+        // SAFETY: as above.
+        unsafe { utf8_by_units(env, value, len) }.map(FrameText)
+    }
+}
+
+/// The string through V8's UTF-8 encoder; `None` when the result holds U+FFFD, which may
+/// stand for a lone surrogate.
+///
+/// # Safety
+/// `env` and `value` must be napi's, for the current call, and `value` a string of `len`
+/// UTF-16 code units.
+unsafe fn utf8_by_v8(env: sys::napi_env, value: sys::napi_value, len: usize) -> napi::Result<Option<String>> {
+    let mut size = 3 * len;
+    if len > LARGE_FRAME_UNITS {
+        // SAFETY: a null buffer asks for the UTF-8 length only.
+        string_arg(unsafe { sys::napi_get_value_string_utf8(env, value, std::ptr::null_mut(), 0, &raw mut size) })?;
+    }
+    let mut buf: Vec<u8> = Vec::with_capacity(size + 1);
+    let mut written = 0usize;
+    // SAFETY: the buffer has room for `size + 1` bytes (the text and napi's NUL), which is
+    // what napi is told and never exceeds.
+    string_arg(unsafe { sys::napi_get_value_string_utf8(env, value, buf.as_mut_ptr().cast(), size + 1, &raw mut written) })?;
+    // SAFETY: napi initialized `written <= size` bytes (the NUL after them is not exposed).
+    unsafe { buf.set_len(written.min(size)) };
+    if has_replacement_char(&buf) || simdutf8::basic::from_utf8(&buf).is_err() {
+        return Ok(None);
+    }
+    // SAFETY: just validated as UTF-8.
+    Ok(Some(unsafe { String::from_utf8_unchecked(buf) }))
+}
+
+/// The string copied out as UTF-16 code units and converted by [`transcode`].
+///
+/// # Safety
+/// As for [`utf8_by_v8`].
+unsafe fn utf8_by_units(env: sys::napi_env, value: sys::napi_value, len: usize) -> napi::Result<String> {
+    UNITS.with(|cell| {
+        let mut units = cell.borrow_mut();
+        units.clear();
+        // One more unit for the NUL napi always writes.
+        units.reserve(len + 1);
+        let mut written = 0usize;
+        // SAFETY: the buffer has room for `len + 1` units, which is what napi is told.
+        string_arg(unsafe { sys::napi_get_value_string_utf16(env, value, units.as_mut_ptr(), len + 1, &raw mut written) })?;
+        // SAFETY: napi initialized `written <= len` units.
+        unsafe { units.set_len(written.min(len)) };
+        let text = transcode(&units);
+        if units.capacity() > LARGE_FRAME_UNITS {
+            *units = Vec::new();
+        }
+        Ok(text)
+    })
+}
+
+/// A string argument as napi's handle, read by the function itself.
+pub struct JsText {
+    env: sys::napi_env,
+    value: sys::napi_value,
+}
+
+impl TypeName for JsText {
+    fn type_name() -> &'static str {
+        "String"
+    }
+
+    fn value_type() -> ValueType {
+        ValueType::String
+    }
+}
+
+impl ValidateNapiValue for JsText {}
+
+impl FromNapiValue for JsText {
+    unsafe fn from_napi_value(env: sys::napi_env, value: sys::napi_value) -> napi::Result<Self> {
+        Ok(JsText { env, value })
+    }
+}
+
+impl JsText {
+    /// The string's UTF-16 code units, copied into `units` (emptied first).
+    fn units_into(&self, units: &mut Vec<u16>) -> napi::Result<()> {
+        let mut len = 0usize;
+        // SAFETY: the handles are napi's for this call; a null buffer asks for the length only.
+        string_arg(unsafe { sys::napi_get_value_string_utf16(self.env, self.value, std::ptr::null_mut(), 0, &raw mut len) })?;
+        units.clear();
+        units.reserve(len + 1);
+        let mut written = 0usize;
+        // SAFETY: the buffer has room for `len + 1` units, which is what napi is told.
+        string_arg(unsafe { sys::napi_get_value_string_utf16(self.env, self.value, units.as_mut_ptr(), len + 1, &raw mut written) })?;
+        // SAFETY: napi initialized `written <= len` units.
+        unsafe { units.set_len(written.min(len)) };
+        Ok(())
+    }
+}
+
+/// A JavaScript value made by the function itself, returned as is.
+pub struct JsValueOut(sys::napi_value);
+
+impl ToNapiValue for JsValueOut {
+    unsafe fn to_napi_value(_env: sys::napi_env, val: Self) -> napi::Result<sys::napi_value> {
+        Ok(val.0)
+    }
+}
+
+fn napi_ok(status: sys::napi_status, what: &str) -> napi::Result<()> {
+    if status == sys::Status::napi_ok {
+        Ok(())
+    } else {
+        Err(napi::Error::from_reason(format!("wirecontract: napi failed to {what} (status {status})")))
+    }
+}
+
+/// A JavaScript string of these UTF-16 code units.
+fn js_string(env: sys::napi_env, units: &[u16]) -> napi::Result<sys::napi_value> {
+    let mut out = std::ptr::null_mut();
+    let len = isize::try_from(units.len()).map_err(|_| invalid_arg("string too long"))?;
+    // SAFETY: `units` is valid for `len` units; napi copies them.
+    napi_ok(unsafe { sys::napi_create_string_utf16(env, units.as_ptr(), len, &raw mut out) }, "create a string")?;
+    Ok(out)
+}
+
+thread_local! {
+    /// The buffers of large frames, kept for the next one.
+    static LARGE: RefCell<(Vec<u16>, large::Scratch)> = RefCell::new((Vec::new(), large::Scratch::default()));
+}
+
+/// Large-frame buffers above this many code units are not kept for the next frame.
+const KEEP_LARGE_UNITS: usize = 4 << 20;
+
+/// Whether UTF-8 bytes hold U+FFFD (`EF BF BD`).
+fn has_replacement_char(bytes: &[u8]) -> bool {
+    memchr::memchr_iter(0xEF, bytes).any(|at| bytes[at + 1..].starts_with(&[0xBF, 0xBD]))
+}
+
+/// UTF-16 code units as UTF-8 text the JSON reader decides exactly as `JSON.parse` decides
+/// the JavaScript string. Paired surrogates become the 4-byte sequence of their code point.
+/// A lone surrogate has no UTF-8 form: it becomes the escape `\udxxx` (the same code unit to
+/// `JSON.parse` inside a string, and a syntax error outside one, as the raw unit is) unless it
+/// follows an escaping backslash, where the raw unit makes an invalid escape: there it becomes
+/// U+FFFD, which keeps the escape invalid.
+fn transcode(units: &[u16]) -> String {
+    let n = units.len();
+    let mut out: Vec<u8> = Vec::with_capacity(n + n / 2 + 8);
+    let mut i = 0;
+    while i < n {
+        // A run of ASCII, narrowed in one exact-size `extend` (vectorized).
+        let start = i;
+        while let Some(chunk) = units.get(i..i + 16) {
+            if chunk.iter().fold(0u16, |a, &c| a | c) >= 0x80 {
+                break;
+            }
+            i += 16;
+        }
+        while i < n && units[i] < 0x80 {
+            i += 1;
+        }
+        out.extend(units[start..i].iter().map(|&c| c as u8));
+        // Then everything up to the next ASCII unit.
+        while let Some(&c) = units.get(i) {
+            i += 1;
+            match c {
+                0..=0x7F => {
+                    i -= 1;
+                    break;
+                }
+                0x80..=0x7FF => out.extend_from_slice(&[0xC0 | (c >> 6) as u8, 0x80 | (c & 0x3F) as u8]),
+                0xD800..=0xDBFF if units.get(i).is_some_and(|&d| (0xDC00..=0xDFFF).contains(&d)) => {
+                    let cp = 0x10000 + ((u32::from(c) - 0xD800) << 10) + (u32::from(units[i]) - 0xDC00);
+                    i += 1;
+                    out.extend_from_slice(&[
+                        0xF0 | (cp >> 18) as u8,
+                        0x80 | ((cp >> 12) & 0x3F) as u8,
+                        0x80 | ((cp >> 6) & 0x3F) as u8,
+                        0x80 | (cp & 0x3F) as u8,
+                    ]);
+                }
+                0xD800..=0xDFFF => {
+                    // Backslashes right before this unit: an odd run makes it an escape's letter.
+                    let run = units[..i - 1].iter().rev().take_while(|&&u| u == u16::from(b'\\')).count();
+                    if run % 2 == 1 {
+                        out.extend_from_slice("\u{FFFD}".as_bytes());
+                    } else {
+                        let _ = write!(ByteSink(&mut out), "\\u{c:04x}");
+                    }
+                }
+                _ => out.extend_from_slice(&[0xE0 | (c >> 12) as u8, 0x80 | ((c >> 6) & 0x3F) as u8, 0x80 | (c & 0x3F) as u8]),
+            }
+        }
+    }
+    // Every branch above writes whole UTF-8 sequences; the check (SIMD) only guards that claim.
+    if simdutf8::basic::from_utf8(&out).is_ok() {
+        // SAFETY: just validated as UTF-8.
+        unsafe { String::from_utf8_unchecked(out) }
+    } else {
+        String::from_utf8_lossy(&out).into_owned()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // GraphMind
 // ---------------------------------------------------------------------------------------------
 
-/// The verdict of `parseEnvelopeJson` on one frame: `"ok"` or `"unknown-type"` (the caller
-/// then builds the envelope with `JSON.parse` on the same text), otherwise the whole result
-/// object as JSON text (`{"kind":"invalid","reason":…,"issues":[…]}` or
+/// The verdict of `parseEnvelopeJson` on one frame: `0` for `ok`, `1` for `unknown-type` (the
+/// caller then builds the envelope with `JSON.parse` on the same text; a number, so that the
+/// common verdicts make no string), otherwise the whole result object as JSON text
+/// (`{"kind":"invalid","reason":…,"issues":[…]}` or
 /// `{"kind":"version-mismatch","received":…,"supported":1}`).
 #[napi(js_name = "gmVerdict")]
-pub fn gm_verdict(text: String) -> napi::Result<String> {
-    guard(|| Ok(verdict(&text)))
+pub fn gm_verdict(text: FrameText) -> napi::Result<Either<u32, String>> {
+    guard(|| {
+        Ok(match gm::parse_envelope_json(&text.0) {
+            gm::ParseOutcome::Ok(_) => Either::A(0),
+            gm::ParseOutcome::UnknownType(_) => Either::A(1),
+            other => Either::B(verdict_json(other)),
+        })
+    })
 }
 
+/// The verdict on one frame as text: `ok`, `unknown-type`, or the result object as JSON.
 fn verdict(text: &str) -> String {
-    match gm::parse_envelope_json(text) {
+    verdict_json(gm::parse_envelope_json(text))
+}
+
+fn verdict_json(outcome: gm::ParseOutcome) -> String {
+    match outcome {
         gm::ParseOutcome::Ok(_) => "ok".to_owned(),
         gm::ParseOutcome::UnknownType(_) => "unknown-type".to_owned(),
         gm::ParseOutcome::VersionMismatch { received, supported } => {
@@ -89,6 +361,48 @@ fn verdict(text: &str) -> String {
             into_string(out)
         }
     }
+}
+
+/// `parseEnvelopeJson` on a large frame whose long string values can be taken out ([`large`]):
+/// when the verdict is `ok` or `unknown-type`, `[verdict, reduced frame, paths JSON, string 0,
+/// string 1, …]` for `index.js` to rebuild the envelope from. Otherwise `[]`: nothing to take
+/// out, or a verdict whose reason and issues must come from the whole frame, which
+/// `index.js` then asks [`gm_verdict`] for.
+#[napi(js_name = "gmParseLarge")]
+pub fn gm_parse_large(text: JsText) -> napi::Result<JsValueOut> {
+    guard(|| {
+        LARGE.with(|cell| {
+            let (units, scratch) = &mut *cell.borrow_mut();
+            let out = parse_large(&text, units, scratch);
+            units.clear();
+            if units.capacity() > KEEP_LARGE_UNITS {
+                *units = Vec::new();
+            }
+            scratch.reset(KEEP_LARGE_UNITS);
+            out
+        })
+    })
+}
+
+fn parse_large(text: &JsText, units: &mut Vec<u16>, scratch: &mut large::Scratch) -> napi::Result<JsValueOut> {
+    let env = text.env;
+    text.units_into(units)?;
+    let kind = if large::extract(units, gm::DEFAULT_MAX_DEPTH, scratch) { verdict(&transcode(&scratch.reduced)) } else { String::new() };
+    let n = if kind == "ok" || kind == "unknown-type" { 3 + scratch.pieces.len() } else { 0 };
+    let mut array = std::ptr::null_mut();
+    // SAFETY: `env` is napi's for this call.
+    napi_ok(unsafe { sys::napi_create_array_with_length(env, n, &raw mut array) }, "create an array")?;
+    if n > 0 {
+        let kind: Vec<u16> = kind.encode_utf16().collect();
+        let head = [js_string(env, &kind)?, js_string(env, &scratch.reduced)?, js_string(env, &scratch.paths)?];
+        let strings = scratch.pieces.iter().map(|p| js_string(env, scratch.units(units, p)));
+        for (i, value) in head.into_iter().map(Ok).chain(strings).enumerate() {
+            let index = u32::try_from(i).map_err(|_| invalid_arg("too many strings"))?;
+            // SAFETY: `array` and `value` are live handles of this call.
+            napi_ok(unsafe { sys::napi_set_element(env, array, index, value?) }, "fill an array")?;
+        }
+    }
+    Ok(JsValueOut(array))
 }
 
 /// What `createEnvelope({…, maxPayloadBytes})` does with a payload: the contract's
@@ -190,12 +504,12 @@ pub fn gm_should_pause(mode: String, breakpoints: Vec<String>, kind: String, nam
 /// legal, else the error as JSON text starting with `{`:
 /// `{"isJson":…,"message":…,"issues":[{"path":[…],"code":…,"message":…}],"id":…,"rpcErrorCode":…}`.
 #[napi(js_name = "goParse")]
-pub fn go_parse(direction: u32, text: String) -> napi::Result<String> {
+pub fn go_parse(direction: u32, text: FrameText) -> napi::Result<String> {
     guard(|| {
         let res = if direction == 0 {
-            go::parse_server_message(&text).map(|m| m.variant().as_str())
+            go::parse_server_message(&text.0).map(|m| m.variant().as_str())
         } else {
-            go::parse_client_message(&text).map(|m| m.variant().as_str())
+            go::parse_client_message(&text.0).map(|m| m.variant().as_str())
         };
         Ok(match res {
             Ok(wire) => wire.to_owned(),
@@ -251,6 +565,26 @@ impl std::fmt::Write for ByteSink<'_> {
         self.0.extend_from_slice(s.as_bytes());
         Ok(())
     }
+}
+
+/// `negotiateSubprotocol` (§7): [`go::SUBPROTOCOL_NAME`] when the offer's entries (header
+/// values, each split on commas) hold it, else `None`.
+#[napi(js_name = "goNegotiate")]
+pub fn go_negotiate(offer: Vec<String>) -> napi::Result<Option<String>> {
+    guard(|| Ok(go::negotiate(&offer).map(str::to_owned)))
+}
+
+/// `parseTicketSubprotocol` (§7): the value of the first non-empty `ticket.<value>` token of
+/// the offer's entries, else `None`.
+#[napi(js_name = "goParseTicket")]
+pub fn go_parse_ticket(offer: Vec<String>) -> napi::Result<Option<String>> {
+    guard(|| Ok(go::parse_ticket(&offer)))
+}
+
+/// `formatTicketSubprotocol` (§7): `ticket.<ticket>`; an error for an empty ticket.
+#[napi(js_name = "goFormatTicket")]
+pub fn go_format_ticket(ticket: String) -> napi::Result<String> {
+    guard(|| go::format_ticket(&ticket).map_err(|e| invalid_arg(e.to_string())))
 }
 
 /// The Graphorin JSON Schema (draft 2020-12), pretty-printed with a trailing newline.

@@ -64,6 +64,35 @@ test('lone surrogates: kept in payload strings, refused in runId, raw or escaped
   assert.throws(() => graphmind.createEnvelope({ type: 'mode.set', payload: { mode: 'run' }, seq: 1, runId: 'x\udc00' }), /runId/);
 });
 
+test('frame text reaches the parser as JSON.parse reads the JS string', () => {
+  const mismatch = (payload) => graphmind.parseEnvelopeJson(`{"gm":2,"seq":1,"ts":1,"runId":"r","type":"x","payload":${payload}}`);
+  // A lone surrogate right after an escaping backslash is an invalid escape (a syntax error),
+  // not the escaped backslash followed by text: invalid, never a version mismatch.
+  for (const lone of ['\ud800', '\udfff']) {
+    for (const frame of [`"\\${lone}"`, `"a\\\\\\${lone}"`]) {
+      assert.throws(() => JSON.parse(frame));
+      const r = mismatch(frame);
+      assert.equal(r.kind, 'invalid', JSON.stringify(frame));
+      assert.match(r.reason, /^frame is not valid JSON/);
+      const go = graphorin.parseServerMessage(`{"v":"1","kind":"event","eventId":"e","subscriptionId":"s","subject":"x","type":"t","payload":${frame}}`);
+      assert.equal(go.success, false);
+      assert.equal(go.error.rpcErrorCode, graphorin.RPC_ERROR_CODES.PARSE_ERROR);
+    }
+    // After an escaped backslash (an even run) it is an ordinary code unit of the string.
+    assert.equal(mismatch(`"\\\\${lone}"`).kind, 'version-mismatch');
+    const ok = graphmind.parseEnvelopeJson(`{"gm":1,"seq":1,"ts":1,"runId":"r","type":"x","payload":"\\\\${lone}"}`);
+    assert.equal(ok.envelope.payload, '\\' + lone);
+  }
+  // U+FFFD itself, raw or escaped, next to lone surrogates and pairs: every unit is kept.
+  const text = '\ufffd\ud800\ud83d\ude00\udc00\ufffd\\ufffd';
+  const r = graphmind.parseEnvelopeJson(`{"gm":1,"seq":1,"ts":1,"runId":"r\ufffd","type":"node.token","payload":{"nodeId":"${text}","deltas":[]}}`);
+  assert.equal(r.kind, 'ok');
+  assert.equal(r.envelope.runId, 'r\ufffd');
+  assert.equal(r.envelope.payload.nodeId, '\ufffd\ud800\ud83d\ude00\udc00\ufffd\ufffd');
+  // A pair split across an escape is two lone surrogates, each kept.
+  assert.equal(mismatch('"\\ud83d\ude00"').kind, 'version-mismatch');
+});
+
 test('non-JSON values and wrong argument types never throw from the parsers', () => {
   const cyclic = { gm: 1 };
   cyclic.self = cyclic;

@@ -106,3 +106,33 @@ test('parseEnvelopeJson never throws on arbitrary strings and mutated frames', (
     { numRuns: RUNS * 3, seed: 18 },
   );
 });
+
+// Any UTF-16 text (lone surrogates, backslashes and quotes favoured) inside a string of a
+// frame: the addon's verdict is decided on the text JSON.parse sees. With `gm: 2` the verdict
+// is the parser's alone (no materialization to fall back on): a mismatch exactly when
+// JSON.parse accepts the frame.
+test('property: the verdict on any UTF-16 text agrees with JSON.parse on that text', () => {
+  const unit = fc.oneof(
+    fc.constantFrom('\\', '"', 'u', 'd', '8', '0', 'a', '\ud800', '\udbff', '\udc00', '\udfff', '\ud83d', '\ude00', '\ufffd', 'é', '東'),
+    fc.string({ unit: 'binary', maxLength: 1 }),
+  );
+  fc.assert(
+    fc.property(fc.array(unit, { maxLength: 24 }), (parts) => {
+      const s = parts.join('');
+      const frame = `{"gm":2,"seq":1,"ts":1,"runId":"r","type":"x","payload":"${s}"}`;
+      let parsed = true;
+      try {
+        JSON.parse(frame);
+      } catch {
+        parsed = false;
+      }
+      assert.equal(graphmind.parseEnvelopeJson(frame).kind, parsed ? 'version-mismatch' : 'invalid', JSON.stringify(frame));
+      const known = frame.replace('"gm":2', '"gm":1');
+      const r = graphmind.parseEnvelopeJson(known);
+      if (parsed) assert.deepStrictEqual(r, { kind: 'unknown-type', envelope: JSON.parse(known) });
+      else assert.equal(r.kind, 'invalid');
+    }),
+    { numRuns: RUNS * 10 },
+  );
+});
+

@@ -359,7 +359,7 @@ pub fn parse_envelope(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<PyOb
 
 /// A `BuildError` for a payload host value with no JSON form: `.reason` and `.issues` as for
 /// every other build failure, the path dotted from the frame root (`payload.output.0`).
-fn host_build_error(py: Python<'_>, e: &crate::convert::HostError) -> PyErr {
+pub(crate) fn host_build_error(py: Python<'_>, e: &crate::convert::HostError) -> PyErr {
     build_error(
         py,
         &gm::BuildError {
@@ -385,7 +385,7 @@ fn counter(py: Python<'_>, name: &str, v: &Bound<'_, PyAny>) -> PyResult<u64> {
     }
 }
 
-fn build_error(py: Python<'_>, e: &gm::BuildError) -> PyErr {
+pub(crate) fn build_error(py: Python<'_>, e: &gm::BuildError) -> PyErr {
     let err = BuildError::new_err(e.to_string());
     if let Ok(issues) = issues_to_py(py, &e.issues) {
         let _ = err.value(py).setattr("issues", issues);
@@ -536,7 +536,7 @@ pub fn export_json_schema_string() -> String {
     gm::export_json_schema_string()
 }
 
-fn matcher_from(py: Python<'_>, v: &Bound<'_, PyAny>, what: &str) -> PyResult<gm::BreakpointMatcher> {
+pub(crate) fn matcher_from(py: Python<'_>, v: &Bound<'_, PyAny>, what: &str) -> PyResult<gm::BreakpointMatcher> {
     if let Ok(w) = v.downcast::<WireObject>() {
         // Another contract object (a payload, a Graphorin frame) is not a matcher.
         let name = w.getattr("type_name")?.extract::<String>()?;
@@ -552,7 +552,7 @@ fn matcher_from(py: Python<'_>, v: &Bound<'_, PyAny>, what: &str) -> PyResult<gm
     })
 }
 
-fn enum_from<T>(v: &str, parse: fn(&str) -> Option<T>, values: &[&str], what: &str) -> PyResult<T> {
+pub(crate) fn enum_from<T>(v: &str, parse: fn(&str) -> Option<T>, values: &[&str], what: &str) -> PyResult<T> {
     parse(v).ok_or_else(|| PyValueError::new_err(format!("{what} must be one of {values:?}, not {v:?}")))
 }
 

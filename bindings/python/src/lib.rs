@@ -10,6 +10,8 @@ mod graphmind;
 mod graphorin;
 mod object;
 mod protocols;
+mod session;
+mod session_viewer;
 mod shrink;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -85,5 +87,8 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     graphorin::register(&go)?;
     m.add_submodule(&go)?;
     protocols::register(m)?;
+    let session = PyModule::new(py, "session")?;
+    session::register(&session)?;
+    m.add_submodule(&session)?;
     Ok(())
 }

@@ -7,6 +7,7 @@ import ast
 import json
 import subprocess
 import sys
+import types
 import typing
 from pathlib import Path
 
@@ -16,6 +17,7 @@ import wirecontract
 from wirecontract import _native
 from wirecontract import graphmind as gm
 from wirecontract import graphorin as go
+from wirecontract.graphmind import session as gs
 
 LONE = "\udc00"
 PKG = Path(wirecontract.__file__).parent
@@ -73,14 +75,25 @@ def stub_names(path: Path) -> set[str]:
     return {n for n in names if not n.startswith("_")}
 
 
-@pytest.mark.parametrize("module,stub", [(gm, "graphmind.pyi"), (go, "graphorin.pyi"), (_native, "_native.pyi")])
+@pytest.mark.parametrize("module,stub", [(gm, "graphmind/__init__.pyi"), (go, "graphorin.pyi"), (_native, "_native.pyi")])
 def test_stub_names_match_runtime_both_ways(module, stub):
     declared = stub_names(PKG / stub)
-    runtime = {n for n in dir(module) if not n.startswith("_")}
+    # Submodules (graphmind.session, once imported) have stubs of their own.
+    runtime = {n for n in dir(module) if not n.startswith("_") and not isinstance(getattr(module, n), types.ModuleType)}
     assert declared - runtime == set(), "declared in the stub, missing at runtime"
     if module is not _native:
         assert runtime - declared == set(), "public at runtime, missing from the stub"
-        assert set(module.__all__) == runtime
+        assert set(module.__all__) == runtime | ({"session"} & set(module.__all__))
+
+
+def test_session_stub_names_exist_at_runtime():
+    declared = stub_names(PKG / "graphmind" / "session.pyi")
+    assert declared - set(dir(gs)) == set(), "declared in the session stub, missing at runtime"
+    assert set(gs.__all__) - declared == set(), "exported by the session module, missing from its stub"
+
+    def f(state: gs.ConnState, action: gs.Action, event: gs.ViewerAction, matcher: gs.MatcherLike) -> None: ...
+
+    assert gs.Connect in typing.get_args(typing.get_type_hints(f)["action"])
 
 
 def test_type_aliases_exist_and_get_type_hints_works():

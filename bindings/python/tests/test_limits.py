@@ -261,9 +261,12 @@ def test_1_000_000_keys_cost_linear_time_and_memory() -> None:
 
 @linux_only
 def test_numbers_with_100_000_digits_cost_linear_time_and_memory() -> None:
-    # CPython 3.10 peaks one frame size higher than 3.11+ here (4.2x against 3.2x, measured)
-    # while the serialized `str` is built; still linear.
-    assert_bounded("digits_100k", 4.0 if sys.version_info >= (3, 11) else 5.0, 20.0)
+    # The peak while the serialized `str` is built is 3.2x or one frame size more, 4.2x: CPython
+    # 3.10 always takes the higher one; 3.13 takes either, depending on the allocator's layout
+    # (measured 4.19x under pytest and 3.19x from a shell with the same wheel, and 3.21x/4.18x
+    # for two builds of the extension that differ only in code this path never runs). Still
+    # linear; the bound allows the higher mode everywhere.
+    assert_bounded("digits_100k", 5.0, 20.0)
 
 
 @linux_only

@@ -147,11 +147,11 @@ pub fn parse_envelope(value: JsonValue) -> ParseResult {
 /// Wire keys of the envelope itself (never in `extraJson`).
 const ENVELOPE_KEYS: &[&str] = &["gm", "seq", "ts", "runId", "type", "payload"];
 
-fn build_error(reason: impl Into<String>, issues: Issues) -> ContractError {
+pub(crate) fn build_error(reason: impl Into<String>, issues: Issues) -> ContractError {
     ContractError::Build { reason: reason.into(), issues: issues.into_iter().map(Issue::from).collect() }
 }
 
-fn from_build_error(e: gm::BuildError) -> ContractError {
+pub(crate) fn from_build_error(e: gm::BuildError) -> ContractError {
     build_error(e.reason, e.issues)
 }
 
@@ -286,17 +286,17 @@ pub fn export_json_schema() -> String {
     gm::export_json_schema_string()
 }
 
-fn matcher(m: &BreakpointMatcher) -> gm::BreakpointMatcher {
+pub(crate) fn matcher(m: &BreakpointMatcher) -> gm::BreakpointMatcher {
     let kind = m.kind.map(|k| <gm::NodeKind as Convert>::from_host(&k, &mut Issues::new(), "").unwrap_or(gm::NodeKind::Custom));
     let point = m.point.map(|p| <gm::PausePoint as Convert>::from_host(&p, &mut Issues::new(), "").unwrap_or(gm::PausePoint::Before));
     gm::BreakpointMatcher::new(kind, m.name.clone(), point)
 }
 
-fn node_kind(k: NodeKind) -> gm::NodeKind {
+pub(crate) fn node_kind(k: NodeKind) -> gm::NodeKind {
     <gm::NodeKind as Convert>::from_host(&k, &mut Issues::new(), "").unwrap_or(gm::NodeKind::Custom)
 }
 
-fn pause_point(p: PausePoint) -> gm::PausePoint {
+pub(crate) fn pause_point(p: PausePoint) -> gm::PausePoint {
     <gm::PausePoint as Convert>::from_host(&p, &mut Issues::new(), "").unwrap_or(gm::PausePoint::Before)
 }
 

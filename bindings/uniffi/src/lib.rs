@@ -29,6 +29,7 @@ mod generated {
 }
 mod graphmind;
 mod json;
+mod session;
 mod shrink;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -36,6 +37,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 pub use generated::*;
 pub use graphmind::*;
 pub use json::*;
+pub use session::*;
 pub use shrink::*;
 /// The Graphorin namespace (Kotlin `dev.wirecontract.graphorin`, Swift `WirecontractGraphorin`).
 /// Referenced here so that its uniffi scaffolding is linked into this library: one native

@@ -7,6 +7,7 @@ mod examples;
 mod markdown;
 mod prose;
 mod pyi;
+mod pyi_session;
 mod ts;
 mod yaml;
 
@@ -29,7 +30,8 @@ fn main() -> std::process::ExitCode {
     };
     let artifacts: Vec<(&str, String)> = vec![
         ("schema/graphmind.v1.schema.json", graphmind::export_json_schema_string()),
-        ("python/wirecontract/graphmind.pyi", pyi::graphmind_stub()),
+        ("python/wirecontract/graphmind/__init__.pyi", pyi::graphmind_stub()),
+        ("python/wirecontract/graphmind/session.pyi", pyi_session::session_stub()),
         ("schema/graphorin.v1.schema.json", graphorin::export_json_schema_string()),
         ("python/wirecontract/graphorin.pyi", pyi::graphorin_stub()),
         ("python/wirecontract/_native.pyi", pyi::native_stub()),

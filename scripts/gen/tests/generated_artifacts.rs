@@ -41,7 +41,7 @@ fn generated_file() {
     let generated = common::repo_dir().join("generated");
     let files = tree(&generated);
     assert!(
-        files.contains_key("schema/graphmind.v1.schema.json") && files.contains_key("python/wirecontract/graphmind.pyi"),
+        files.contains_key("schema/graphmind.v1.schema.json") && files.contains_key("python/wirecontract/graphmind/__init__.pyi"),
         "generated/ is missing the schema or the stubs"
     );
     let mut failed = Vec::new();

@@ -9,6 +9,7 @@ from wirecontract.graphmind import Issue, WireObject
 __version__: Final[str]
 graphmind: ModuleType
 graphorin: ModuleType
+session: ModuleType
 
 class BuildError(ValueError):
     """A frame or object could not be built: `.reason` says why, `.issues` lists path and rule."""

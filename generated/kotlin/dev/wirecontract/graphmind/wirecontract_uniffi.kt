@@ -30,6 +30,7 @@ import java.nio.CharBuffer
 import java.nio.charset.CodingErrorAction
 import java.util.concurrent.atomic.AtomicLong
 import java.util.concurrent.ConcurrentHashMap
+import java.util.concurrent.atomic.AtomicBoolean
 
 // This is a helper for safely working with byte buffers returned from the Rust code.
 // A rust-owned buffer is represented by its capacity, its current length, and a
@@ -736,6 +737,80 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json(
     ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_app(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_breakpoints(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_buffered_frames(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_cancel(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_dispose(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_emit(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_gate(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_handle_timeout(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_held_pause_ids(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_is_attached(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_mode(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_next_seq(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_poll_action(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_poll_actions(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_poll_timeout(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_ready(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_sdk(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_session_token(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_state(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_transport_closed(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_transport_failed(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_transport_opened(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_viewersession_clear_breakpoint(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_closed(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_opened(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_viewersession_frame_received(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_viewersession_handle_timeout(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_viewersession_open_pauses(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_actions(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_timeout(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_viewersession_resume(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_viewersession_set_breakpoint(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_viewersession_set_mode(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_constructor_appsession_new(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_constructor_viewersession_new(
+    ): Int
     external fun ffi_wirecontract_uniffi_uniffi_contract_version(
     ): Int
 
@@ -744,6 +819,11 @@ internal object IntegrityCheckingUniffiLib {
 
 internal object UniffiLib {
     
+    // The Cleaner for the whole library
+    internal val CLEANER: UniffiCleaner by lazy {
+        UniffiCleaner.create()
+    }
+    
 
     init {
         Native.register(UniffiLib::class.java, findLibraryName(componentName = "wirecontract_uniffi"))
@@ -751,6 +831,88 @@ internal object UniffiLib {
     }
 
     internal fun ensureInitialized() = Unit
+    external fun uniffi_wirecontract_uniffi_fn_clone_appsession(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_wirecontract_uniffi_fn_free_appsession(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_wirecontract_uniffi_fn_constructor_appsession_new(`config`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_app(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_breakpoints(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_buffered_frames(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_cancel(`ptr`: Long,`pauseId`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Byte
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_dispose(`ptr`: Long,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_emit(`ptr`: Long,`message`: RustBuffer.ByValue,`run`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_emit_json(`ptr`: Long,`messageType`: RustBuffer.ByValue,`payloadJson`: RustBuffer.ByValue,`run`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_frame_received(`ptr`: Long,`frame`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_gate(`ptr`: Long,`point`: RustBuffer.ByValue,`node`: RustBuffer.ByValue,`run`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_handle_timeout(`ptr`: Long,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_held_pause_ids(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_is_attached(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Byte
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_mode(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_next_seq(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_poll_action(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_poll_actions(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_poll_timeout(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_ready(`ptr`: Long,`nowMs`: Long,`timeoutMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_sdk(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_session_token(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_state(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_transport_closed(`ptr`: Long,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_transport_failed(`ptr`: Long,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_transport_opened(`ptr`: Long,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_wirecontract_uniffi_fn_clone_viewersession(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_wirecontract_uniffi_fn_free_viewersession(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_wirecontract_uniffi_fn_constructor_viewersession_new(`config`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_clear_breakpoint(`ptr`: Long,`matcher`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_connection_closed(`ptr`: Long,`conn`: Long,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_connection_opened(`ptr`: Long,`conn`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_frame_received(`ptr`: Long,`conn`: Long,`frame`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_handle_timeout(`ptr`: Long,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_open_pauses(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_poll_actions(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_poll_timeout(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_resume(`ptr`: Long,`pauseId`: RustBuffer.ByValue,`action`: RustBuffer.ByValue,`nowMs`: Long,`outputJson`: RustBuffer.ByValue,`requestId`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
+    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_set_breakpoint(`ptr`: Long,`matcher`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Byte
+    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_set_mode(`ptr`: Long,`mode`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
     external fun uniffi_wirecontract_uniffi_fn_method_loopkind_wire_value(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_method_nodekind_wire_value(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -1051,6 +1213,117 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json() and 0xFFFF) != 25607) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_app() and 0xFFFF) != 45237) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_breakpoints() and 0xFFFF) != 53632) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_buffered_frames() and 0xFFFF) != 47813) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_cancel() and 0xFFFF) != 56369) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_dispose() and 0xFFFF) != 3907) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit() and 0xFFFF) != 51938) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() and 0xFFFF) != 63092) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() and 0xFFFF) != 9740) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_gate() and 0xFFFF) != 54692) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_handle_timeout() and 0xFFFF) != 9046) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_held_pause_ids() and 0xFFFF) != 37079) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_is_attached() and 0xFFFF) != 9526) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_mode() and 0xFFFF) != 22838) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_next_seq() and 0xFFFF) != 54861) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_poll_action() and 0xFFFF) != 36683) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_poll_actions() and 0xFFFF) != 20894) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_poll_timeout() and 0xFFFF) != 39748) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_ready() and 0xFFFF) != 53) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_sdk() and 0xFFFF) != 39397) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_session_token() and 0xFFFF) != 14068) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_state() and 0xFFFF) != 58004) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_closed() and 0xFFFF) != 54963) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_failed() and 0xFFFF) != 25136) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_opened() and 0xFFFF) != 59828) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_clear_breakpoint() and 0xFFFF) != 18764) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_closed() and 0xFFFF) != 37695) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_opened() and 0xFFFF) != 21655) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_frame_received() and 0xFFFF) != 27452) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_handle_timeout() and 0xFFFF) != 40372) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_open_pauses() and 0xFFFF) != 48622) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_actions() and 0xFFFF) != 4417) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_timeout() and 0xFFFF) != 50848) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() and 0xFFFF) != 9083) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_set_breakpoint() and 0xFFFF) != 53941) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_set_mode() and 0xFFFF) != 14441) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_constructor_appsession_new() and 0xFFFF) != 18792) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_constructor_viewersession_new() and 0xFFFF) != 19405) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
 }
 
 /**
@@ -1143,6 +1416,70 @@ object UniffiWithHandle
  * @suppress
  * */
 object NoHandle
+/**
+ * The cleaner interface for Object finalization code to run.
+ * This is the entry point to any implementation that we're using.
+ *
+ * The cleaner registers objects and returns cleanables, so now we are
+ * defining a `UniffiCleaner` with a `UniffiClenaer.Cleanable` to abstract the
+ * different implmentations available at compile time.
+ *
+ * @suppress
+ */
+interface UniffiCleaner {
+    interface Cleanable {
+        fun clean()
+    }
+
+    fun register(value: Any, cleanUpTask: Runnable): UniffiCleaner.Cleanable
+
+    companion object
+}
+
+// The fallback Jna cleaner, which is available for both Android, and the JVM.
+private class UniffiJnaCleaner : UniffiCleaner {
+    private val cleaner = com.sun.jna.internal.Cleaner.getCleaner()
+
+    override fun register(value: Any, cleanUpTask: Runnable): UniffiCleaner.Cleanable =
+        UniffiJnaCleanable(cleaner.register(value, cleanUpTask))
+}
+
+private class UniffiJnaCleanable(
+    private val cleanable: com.sun.jna.internal.Cleaner.Cleanable,
+) : UniffiCleaner.Cleanable {
+    override fun clean() = cleanable.clean()
+}
+
+
+// We decide at uniffi binding generation time whether we were
+// using Android or not.
+// There are further runtime checks to chose the correct implementation
+// of the cleaner.
+private fun UniffiCleaner.Companion.create(): UniffiCleaner =
+    try {
+        // For safety's sake: if the library hasn't been run in android_cleaner = true
+        // mode, but is being run on Android, then we still need to think about
+        // Android API versions.
+        // So we check if java.lang.ref.Cleaner is there, and use that…
+        java.lang.Class.forName("java.lang.ref.Cleaner")
+        JavaLangRefCleaner()
+    } catch (e: ClassNotFoundException) {
+        // … otherwise, fallback to the JNA cleaner.
+        UniffiJnaCleaner()
+    }
+
+private class JavaLangRefCleaner : UniffiCleaner {
+    val cleaner = java.lang.ref.Cleaner.create()
+
+    override fun register(value: Any, cleanUpTask: Runnable): UniffiCleaner.Cleanable =
+        JavaLangRefCleanable(cleaner.register(value, cleanUpTask))
+}
+
+private class JavaLangRefCleanable(
+    val cleanable: java.lang.ref.Cleaner.Cleanable
+) : UniffiCleaner.Cleanable {
+    override fun clean() = cleanable.clean()
+}
 
 /**
  * @suppress
@@ -1168,6 +1505,33 @@ public object FfiConverterUByte: FfiConverter<UByte, Byte> {
 
     override fun write(value: UByte, buf: ByteBuffer) {
         buf.put(value.toByte())
+    }
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterUShort: FfiConverter<UShort, Short> {
+    override fun lift(value: Short): UShort {
+        return value.toUShort()
+    }
+
+    fun lift(value: Int): UShort {
+        return value.toUShort()
+    }
+
+    override fun read(buf: ByteBuffer): UShort {
+        return lift(buf.getShort())
+    }
+
+    override fun lower(value: UShort): Short {
+        return value.toShort()
+    }
+
+    override fun allocationSize(value: UShort) = 2UL
+
+    override fun write(value: UShort, buf: ByteBuffer) {
+        buf.putShort(value.toShort())
     }
 }
 
@@ -1359,6 +1723,1508 @@ public object FfiConverterByteArray: FfiConverterRustBuffer<ByteArray> {
     override fun write(value: ByteArray, buf: ByteBuffer) {
         buf.putInt(value.size)
         buf.put(value)
+    }
+}
+
+
+// This template implements a class for working with a Rust struct via a handle
+// to the live Rust struct on the other side of the FFI.
+//
+// There's some subtlety here, because we have to be careful not to operate on a Rust
+// struct after it has been dropped, and because we must expose a public API for freeing
+// theq Kotlin wrapper object in lieu of reliable finalizers. The core requirements are:
+//
+//   * Each instance holds an opaque handle to the underlying Rust struct.
+//     Method calls need to read this handle from the object's state and pass it in to
+//     the Rust FFI.
+//
+//   * When an instance is no longer needed, its handle should be passed to a
+//     special destructor function provided by the Rust FFI, which will drop the
+//     underlying Rust struct.
+//
+//   * Given an instance, calling code is expected to call the special
+//     `destroy` method in order to free it after use, either by calling it explicitly
+//     or by using a higher-level helper like the `use` method. Failing to do so risks
+//     leaking the underlying Rust struct.
+//
+//   * We can't assume that calling code will do the right thing, and must be prepared
+//     to handle Kotlin method calls executing concurrently with or even after a call to
+//     `destroy`, and to handle multiple (possibly concurrent!) calls to `destroy`.
+//
+//   * We must never allow Rust code to operate on the underlying Rust struct after
+//     the destructor has been called, and must never call the destructor more than once.
+//     Doing so may trigger memory unsafety.
+//
+//   * To mitigate many of the risks of leaking memory and use-after-free unsafety, a `Cleaner`
+//     is implemented to call the destructor when the Kotlin object becomes unreachable.
+//     This is done in a background thread. This is not a panacea, and client code should be aware that
+//      1. the thread may starve if some there are objects that have poorly performing
+//     `drop` methods or do significant work in their `drop` methods.
+//      2. the thread is shared across the whole library. This can be tuned by using `android_cleaner = true`,
+//         or `android = true` in the [`kotlin` section of the `uniffi.toml` file](https://mozilla.github.io/uniffi-rs/kotlin/configuration.html).
+//
+// If we try to implement this with mutual exclusion on access to the handle, there is the
+// possibility of a race between a method call and a concurrent call to `destroy`:
+//
+//    * Thread A starts a method call, reads the value of the handle, but is interrupted
+//      before it can pass the handle over the FFI to Rust.
+//    * Thread B calls `destroy` and frees the underlying Rust struct.
+//    * Thread A resumes, passing the already-read handle value to Rust and triggering
+//      a use-after-free.
+//
+// One possible solution would be to use a `ReadWriteLock`, with each method call taking
+// a read lock (and thus allowed to run concurrently) and the special `destroy` method
+// taking a write lock (and thus blocking on live method calls). However, we aim not to
+// generate methods with any hidden blocking semantics, and a `destroy` method that might
+// block if called incorrectly seems to meet that bar.
+//
+// So, we achieve our goals by giving each instance an associated `AtomicLong` counter to track
+// the number of in-flight method calls, and an `AtomicBoolean` flag to indicate whether `destroy`
+// has been called. These are updated according to the following rules:
+//
+//    * The initial value of the counter is 1, indicating a live object with no in-flight calls.
+//      The initial value for the flag is false.
+//
+//    * At the start of each method call, we atomically check the counter.
+//      If it is 0 then the underlying Rust struct has already been destroyed and the call is aborted.
+//      If it is nonzero them we atomically increment it by 1 and proceed with the method call.
+//
+//    * At the end of each method call, we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+//    * When `destroy` is called, we atomically flip the flag from false to true.
+//      If the flag was already true we silently fail.
+//      Otherwise we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+// Astute readers may observe that this all sounds very similar to the way that Rust's `Arc<T>` works,
+// and indeed it is, with the addition of a flag to guard against multiple calls to `destroy`.
+//
+// The overall effect is that the underlying Rust struct is destroyed only when `destroy` has been
+// called *and* all in-flight method calls have completed, avoiding violating any of the expectations
+// of the underlying Rust code.
+//
+// This makes a cleaner a better alternative to _not_ calling `destroy()` as
+// and when the object is finished with, but the abstraction is not perfect: if the Rust object's `drop`
+// method is slow, and/or there are many objects to cleanup, and it's on a low end Android device, then the cleaner
+// thread may be starved, and the app will leak memory.
+//
+// In this case, `destroy`ing manually may be a better solution.
+//
+// The cleaner can live side by side with the manual calling of `destroy`. In the order of responsiveness, uniffi objects
+// with Rust peers are reclaimed:
+//
+// 1. By calling the `destroy` method of the object, which calls `rustObject.free()`. If that doesn't happen:
+// 2. When the object becomes unreachable, AND the Cleaner thread gets to call `rustObject.free()`. If the thread is starved then:
+// 3. The memory is reclaimed when the process terminates.
+//
+// [1] https://stackoverflow.com/questions/24376768/can-java-finalize-an-object-when-it-is-still-in-scope/24380219
+//
+
+
+/**
+ * The app side of a GraphMind session as a sans-IO state machine (spec §2.1): one seq
+ * counter (hello included), the handshake, the replay ring with gap markers, controls, gates
+ * with their `exec.resumed` obligations, and `heldMs`. Feed it inputs stamped with `nowMs`,
+ * carry out what `pollActions()` returns, call `handleTimeout(now)` at `pollTimeout()`.
+ */
+public interface AppSessionInterface {
+    
+    /**
+     * The configured `app` (for a host's own `run.started`).
+     */
+    fun `app`(): kotlin.String
+    
+    /**
+     * The armed breakpoints (`[]` while detached).
+     */
+    fun `breakpoints`(): List<BreakpointMatcher>
+    
+    /**
+     * The replay ring's frames, oldest first, exactly as they are (re)sent.
+     */
+    fun `bufferedFrames`(): List<kotlin.String>
+    
+    /**
+     * The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
+     * (spec §3.8, §4 D16). False when the pause is not held.
+     */
+    fun `cancel`(`pauseId`: kotlin.String, `nowMs`: kotlin.ULong): kotlin.Boolean
+    
+    /**
+     * §2.5: releases every gate (`exec.resumed{continue}` live when attached), finishes the
+     * implicit run, closes with 1000, settles ready waiters false. Idempotent.
+     */
+    fun `dispose`(`nowMs`: kotlin.ULong)
+    
+    /**
+     * T19, §2.3: emits a typed event in `run` (`null`/`nil`: the implicit run). Returns the
+     * seq taken, or `null`/`nil` when disabled or disposed. Throws `ContractError.Build` for
+     * a payload breaking a rule, a control/handshake type or a session-owned one
+     * (`exec.paused`, `exec.resumed`, `exec.refused`).
+     */
+    fun `emit`(`message`: Message, `run`: kotlin.String? = null, `nowMs`: kotlin.ULong): kotlin.ULong?
+    
+    /**
+     * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
+     */
+    fun `emitJson`(`messageType`: kotlin.String, `payloadJson`: JsonText, `run`: kotlin.String? = null, `nowMs`: kotlin.ULong): kotlin.ULong?
+    
+    /**
+     * One text frame from the viewer. Never throws: bad frames become `Warn` actions.
+     */
+    fun `frameReceived`(`frame`: kotlin.String, `nowMs`: kotlin.ULong)
+    
+    /**
+     * T20, §3.1: `null`/`nil` to continue now, or the pause id of a hold (`exec.paused` is
+     * already emitted; wait for the `Release` action with that id). Continues when disabled,
+     * disposed or detached (fail-open).
+     */
+    fun `gate`(`point`: PausePoint, `node`: GateNode, `run`: kotlin.String? = null, `nowMs`: kotlin.ULong): kotlin.String?
+    
+    /**
+     * Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
+     */
+    fun `handleTimeout`(`nowMs`: kotlin.ULong)
+    
+    /**
+     * Pause ids of the gates held now, in hold order.
+     */
+    fun `heldPauseIds`(): List<kotlin.String>
+    
+    /**
+     * Whether a valid `hello.ack` attached the current connection.
+     */
+    fun `isAttached`(): kotlin.Boolean
+    
+    /**
+     * The armed mode (`run` while detached).
+     */
+    fun `mode`(): RunMode
+    
+    /**
+     * The seq the next frame takes.
+     */
+    fun `nextSeq`(): kotlin.ULong
+    
+    /**
+     * The next action, oldest first, or `null`/`nil`.
+     */
+    fun `pollAction`(): SessionAction?
+    
+    /**
+     * Every pending action, oldest first.
+     */
+    fun `pollActions`(): List<SessionAction>
+    
+    /**
+     * The earliest deadline (ms) at which to call `handleTimeout`, or `null`/`nil`.
+     */
+    fun `pollTimeout`(): kotlin.ULong?
+    
+    /**
+     * T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
+     * default the config's `readyTimeoutMs`). Connects now when idle.
+     */
+    fun `ready`(`nowMs`: kotlin.ULong, `timeoutMs`: kotlin.ULong? = null): kotlin.ULong
+    
+    /**
+     * The configured `sdk` (for a host's own `run.started`).
+     */
+    fun `sdk`(): SdkInfo
+    
+    /**
+     * The last non-empty `hello.ack.sessionToken` (never cleared).
+     */
+    fun `sessionToken`(): kotlin.String?
+    
+    /**
+     * The connection state.
+     */
+    fun `state`(): ConnState
+    
+    /**
+     * T16/T3: the current socket closed (attached: disarm, release every held gate with
+     * `exec.resumed{continue}`, schedule the reconnect). Report only the current attempt.
+     */
+    fun `transportClosed`(`nowMs`: kotlin.ULong)
+    
+    /**
+     * T3: the connect attempt failed.
+     */
+    fun `transportFailed`(`nowMs`: kotlin.ULong)
+    
+    /**
+     * T2: the socket opened; `hello` goes out with the next seq.
+     */
+    fun `transportOpened`(`nowMs`: kotlin.ULong)
+    
+    companion object
+}
+
+/**
+ * The app side of a GraphMind session as a sans-IO state machine (spec §2.1): one seq
+ * counter (hello included), the handshake, the replay ring with gap markers, controls, gates
+ * with their `exec.resumed` obligations, and `heldMs`. Feed it inputs stamped with `nowMs`,
+ * carry out what `pollActions()` returns, call `handleTimeout(now)` at `pollTimeout()`.
+ */
+open class AppSession: Disposable, AutoCloseable, AppSessionInterface
+{
+
+    @Suppress("UNUSED_PARAMETER")
+    /**
+     * @suppress
+     */
+    constructor(withHandle: UniffiWithHandle, handle: Long) {
+        this.handle = handle
+        this.cleanable = UniffiLib.CLEANER.register(this, UniffiCleanAction(handle))
+    }
+
+    /**
+     * @suppress
+     *
+     * This constructor can be used to instantiate a fake object. Only used for tests. Any
+     * attempt to actually use an object constructed this way will fail as there is no
+     * connected Rust object.
+     */
+    @Suppress("UNUSED_PARAMETER")
+    constructor(noHandle: NoHandle) {
+        this.handle = 0
+        this.cleanable = null
+    }
+    /**
+     * A new, not yet started session (spec §1): nothing happens until the first `emit`,
+     * `gate` or `ready`.
+     */
+    constructor(`config`: AppSessionConfig? = null) :
+        this(UniffiWithHandle, 
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_constructor_appsession_new(
+    
+        
+        FfiConverterOptionalTypeAppSessionConfig.lower(`config`),_status)
+}
+    )
+
+    protected val handle: Long
+    protected val cleanable: UniffiCleaner.Cleanable?
+
+    private val wasDestroyed = AtomicBoolean(false)
+    private val callCounter = AtomicLong(1)
+
+    /**
+     * Whether the current object has been destroyed and its reference is gone in the Rust side.
+     */
+    val uniffiIsDestroyed: Boolean get() = wasDestroyed.get()
+
+    override fun destroy() {
+        // Only allow a single call to this method.
+        // TODO: maybe we should log a warning if called more than once?
+        if (this.wasDestroyed.compareAndSet(false, true)) {
+            // This decrement always matches the initial count of 1 given at creation time.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    @Synchronized
+    override fun close() {
+        this.destroy()
+    }
+
+    internal inline fun <R> callWithHandle(block: (handle: Long) -> R): R {
+        // Check and increment the call counter, to keep the object alive.
+        // This needs a compare-and-set retry loop in case of concurrent updates.
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        // Now we can safely do the method call without the handle being freed concurrently.
+        try {
+            return block(this.uniffiCloneHandle())
+        } finally {
+            // This decrement always matches the increment we performed above.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    // Use a static inner class instead of a closure so as not to accidentally
+    // capture `this` as part of the cleanable's action.
+    private class UniffiCleanAction(private val handle: Long) : Runnable {
+        override fun run() {
+            if (handle == 0.toLong()) {
+                // Fake object created with `NoHandle`, don't try to free.
+                return;
+            }
+            uniffiRustCall { status ->
+                UniffiLib.uniffi_wirecontract_uniffi_fn_free_appsession(handle, status)
+            }
+        }
+    }
+
+    /**
+     * @suppress
+     */
+    fun uniffiCloneHandle(): Long {
+        if (handle == 0.toLong()) {
+            throw InternalException("uniffiCloneHandle() called on NoHandle object");
+        }
+        return uniffiRustCall() { status ->
+            UniffiLib.uniffi_wirecontract_uniffi_fn_clone_appsession(handle, status)
+        }
+    }
+
+    
+    /**
+     * The configured `app` (for a host's own `run.started`).
+     */override fun `app`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_app(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The armed breakpoints (`[]` while detached).
+     */override fun `breakpoints`(): List<BreakpointMatcher> {
+            return FfiConverterSequenceTypeBreakpointMatcher.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_breakpoints(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The replay ring's frames, oldest first, exactly as they are (re)sent.
+     */override fun `bufferedFrames`(): List<kotlin.String> {
+            return FfiConverterSequenceString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_buffered_frames(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
+     * (spec §3.8, §4 D16). False when the pause is not held.
+     */override fun `cancel`(`pauseId`: kotlin.String, `nowMs`: kotlin.ULong): kotlin.Boolean {
+            return FfiConverterBoolean.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_cancel(
+        it,
+        
+        FfiConverterString.lower(`pauseId`),
+        FfiConverterULong.lower(`nowMs`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * §2.5: releases every gate (`exec.resumed{continue}` live when attached), finishes the
+     * implicit run, closes with 1000, settles ready waiters false. Idempotent.
+     */override fun `dispose`(`nowMs`: kotlin.ULong)
+        = 
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_dispose(
+        it,
+        
+        FfiConverterULong.lower(`nowMs`),_status)
+}
+    }
+    
+    
+
+    
+    /**
+     * T19, §2.3: emits a typed event in `run` (`null`/`nil`: the implicit run). Returns the
+     * seq taken, or `null`/`nil` when disabled or disposed. Throws `ContractError.Build` for
+     * a payload breaking a rule, a control/handshake type or a session-owned one
+     * (`exec.paused`, `exec.resumed`, `exec.refused`).
+     */
+    @Throws(ContractException::class)override fun `emit`(`message`: Message, `run`: kotlin.String?, `nowMs`: kotlin.ULong): kotlin.ULong? {
+            return FfiConverterOptionalULong.lift(
+    callWithHandle {
+    uniffiRustCallWithError(ContractException) { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_emit(
+        it,
+        
+        FfiConverterTypeMessage.lower(`message`),
+        FfiConverterOptionalString.lower(`run`),
+        FfiConverterULong.lower(`nowMs`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
+     */
+    @Throws(ContractException::class)override fun `emitJson`(`messageType`: kotlin.String, `payloadJson`: JsonText, `run`: kotlin.String?, `nowMs`: kotlin.ULong): kotlin.ULong? {
+            return FfiConverterOptionalULong.lift(
+    callWithHandle {
+    uniffiRustCallWithError(ContractException) { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_emit_json(
+        it,
+        
+        FfiConverterString.lower(`messageType`),
+        FfiConverterTypeJsonText.lower(`payloadJson`),
+        FfiConverterOptionalString.lower(`run`),
+        FfiConverterULong.lower(`nowMs`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * One text frame from the viewer. Never throws: bad frames become `Warn` actions.
+     */override fun `frameReceived`(`frame`: kotlin.String, `nowMs`: kotlin.ULong)
+        = 
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_frame_received(
+        it,
+        
+        FfiConverterString.lower(`frame`),
+        FfiConverterULong.lower(`nowMs`),_status)
+}
+    }
+    
+    
+
+    
+    /**
+     * T20, §3.1: `null`/`nil` to continue now, or the pause id of a hold (`exec.paused` is
+     * already emitted; wait for the `Release` action with that id). Continues when disabled,
+     * disposed or detached (fail-open).
+     */override fun `gate`(`point`: PausePoint, `node`: GateNode, `run`: kotlin.String?, `nowMs`: kotlin.ULong): kotlin.String? {
+            return FfiConverterOptionalString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_gate(
+        it,
+        
+        FfiConverterTypePausePoint.lower(`point`),
+        FfiConverterTypeGateNode.lower(`node`),
+        FfiConverterOptionalString.lower(`run`),
+        FfiConverterULong.lower(`nowMs`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
+     */override fun `handleTimeout`(`nowMs`: kotlin.ULong)
+        = 
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_handle_timeout(
+        it,
+        
+        FfiConverterULong.lower(`nowMs`),_status)
+}
+    }
+    
+    
+
+    
+    /**
+     * Pause ids of the gates held now, in hold order.
+     */override fun `heldPauseIds`(): List<kotlin.String> {
+            return FfiConverterSequenceString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_held_pause_ids(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Whether a valid `hello.ack` attached the current connection.
+     */override fun `isAttached`(): kotlin.Boolean {
+            return FfiConverterBoolean.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_is_attached(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The armed mode (`run` while detached).
+     */override fun `mode`(): RunMode {
+            return FfiConverterTypeRunMode.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_mode(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The seq the next frame takes.
+     */override fun `nextSeq`(): kotlin.ULong {
+            return FfiConverterULong.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_next_seq(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The next action, oldest first, or `null`/`nil`.
+     */override fun `pollAction`(): SessionAction? {
+            return FfiConverterOptionalTypeSessionAction.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_poll_action(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Every pending action, oldest first.
+     */override fun `pollActions`(): List<SessionAction> {
+            return FfiConverterSequenceTypeSessionAction.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_poll_actions(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The earliest deadline (ms) at which to call `handleTimeout`, or `null`/`nil`.
+     */override fun `pollTimeout`(): kotlin.ULong? {
+            return FfiConverterOptionalULong.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_poll_timeout(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
+     * default the config's `readyTimeoutMs`). Connects now when idle.
+     */override fun `ready`(`nowMs`: kotlin.ULong, `timeoutMs`: kotlin.ULong?): kotlin.ULong {
+            return FfiConverterULong.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_ready(
+        it,
+        
+        FfiConverterULong.lower(`nowMs`),
+        FfiConverterOptionalULong.lower(`timeoutMs`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The configured `sdk` (for a host's own `run.started`).
+     */override fun `sdk`(): SdkInfo {
+            return FfiConverterTypeSdkInfo.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_sdk(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The last non-empty `hello.ack.sessionToken` (never cleared).
+     */override fun `sessionToken`(): kotlin.String? {
+            return FfiConverterOptionalString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_session_token(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The connection state.
+     */override fun `state`(): ConnState {
+            return FfiConverterTypeConnState.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_state(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * T16/T3: the current socket closed (attached: disarm, release every held gate with
+     * `exec.resumed{continue}`, schedule the reconnect). Report only the current attempt.
+     */override fun `transportClosed`(`nowMs`: kotlin.ULong)
+        = 
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_transport_closed(
+        it,
+        
+        FfiConverterULong.lower(`nowMs`),_status)
+}
+    }
+    
+    
+
+    
+    /**
+     * T3: the connect attempt failed.
+     */override fun `transportFailed`(`nowMs`: kotlin.ULong)
+        = 
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_transport_failed(
+        it,
+        
+        FfiConverterULong.lower(`nowMs`),_status)
+}
+    }
+    
+    
+
+    
+    /**
+     * T2: the socket opened; `hello` goes out with the next seq.
+     */override fun `transportOpened`(`nowMs`: kotlin.ULong)
+        = 
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_transport_opened(
+        it,
+        
+        FfiConverterULong.lower(`nowMs`),_status)
+}
+    }
+    
+    
+
+    
+
+    
+
+
+    
+    
+    /**
+     * @suppress
+     */
+    companion object
+    
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAppSession: FfiConverter<AppSession, Long> {
+    override fun lower(value: AppSession): Long {
+        return value.uniffiCloneHandle()
+    }
+
+    override fun lift(value: Long): AppSession {
+        return AppSession(UniffiWithHandle, value)
+    }
+
+    override fun read(buf: ByteBuffer): AppSession {
+        return lift(buf.getLong())
+    }
+
+    override fun allocationSize(value: AppSession) = 8UL
+
+    override fun write(value: AppSession, buf: ByteBuffer) {
+        buf.putLong(lower(value))
+    }
+}
+
+
+// This template implements a class for working with a Rust struct via a handle
+// to the live Rust struct on the other side of the FFI.
+//
+// There's some subtlety here, because we have to be careful not to operate on a Rust
+// struct after it has been dropped, and because we must expose a public API for freeing
+// theq Kotlin wrapper object in lieu of reliable finalizers. The core requirements are:
+//
+//   * Each instance holds an opaque handle to the underlying Rust struct.
+//     Method calls need to read this handle from the object's state and pass it in to
+//     the Rust FFI.
+//
+//   * When an instance is no longer needed, its handle should be passed to a
+//     special destructor function provided by the Rust FFI, which will drop the
+//     underlying Rust struct.
+//
+//   * Given an instance, calling code is expected to call the special
+//     `destroy` method in order to free it after use, either by calling it explicitly
+//     or by using a higher-level helper like the `use` method. Failing to do so risks
+//     leaking the underlying Rust struct.
+//
+//   * We can't assume that calling code will do the right thing, and must be prepared
+//     to handle Kotlin method calls executing concurrently with or even after a call to
+//     `destroy`, and to handle multiple (possibly concurrent!) calls to `destroy`.
+//
+//   * We must never allow Rust code to operate on the underlying Rust struct after
+//     the destructor has been called, and must never call the destructor more than once.
+//     Doing so may trigger memory unsafety.
+//
+//   * To mitigate many of the risks of leaking memory and use-after-free unsafety, a `Cleaner`
+//     is implemented to call the destructor when the Kotlin object becomes unreachable.
+//     This is done in a background thread. This is not a panacea, and client code should be aware that
+//      1. the thread may starve if some there are objects that have poorly performing
+//     `drop` methods or do significant work in their `drop` methods.
+//      2. the thread is shared across the whole library. This can be tuned by using `android_cleaner = true`,
+//         or `android = true` in the [`kotlin` section of the `uniffi.toml` file](https://mozilla.github.io/uniffi-rs/kotlin/configuration.html).
+//
+// If we try to implement this with mutual exclusion on access to the handle, there is the
+// possibility of a race between a method call and a concurrent call to `destroy`:
+//
+//    * Thread A starts a method call, reads the value of the handle, but is interrupted
+//      before it can pass the handle over the FFI to Rust.
+//    * Thread B calls `destroy` and frees the underlying Rust struct.
+//    * Thread A resumes, passing the already-read handle value to Rust and triggering
+//      a use-after-free.
+//
+// One possible solution would be to use a `ReadWriteLock`, with each method call taking
+// a read lock (and thus allowed to run concurrently) and the special `destroy` method
+// taking a write lock (and thus blocking on live method calls). However, we aim not to
+// generate methods with any hidden blocking semantics, and a `destroy` method that might
+// block if called incorrectly seems to meet that bar.
+//
+// So, we achieve our goals by giving each instance an associated `AtomicLong` counter to track
+// the number of in-flight method calls, and an `AtomicBoolean` flag to indicate whether `destroy`
+// has been called. These are updated according to the following rules:
+//
+//    * The initial value of the counter is 1, indicating a live object with no in-flight calls.
+//      The initial value for the flag is false.
+//
+//    * At the start of each method call, we atomically check the counter.
+//      If it is 0 then the underlying Rust struct has already been destroyed and the call is aborted.
+//      If it is nonzero them we atomically increment it by 1 and proceed with the method call.
+//
+//    * At the end of each method call, we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+//    * When `destroy` is called, we atomically flip the flag from false to true.
+//      If the flag was already true we silently fail.
+//      Otherwise we atomically decrement and check the counter.
+//      If it has reached zero then we destroy the underlying Rust struct.
+//
+// Astute readers may observe that this all sounds very similar to the way that Rust's `Arc<T>` works,
+// and indeed it is, with the addition of a flag to guard against multiple calls to `destroy`.
+//
+// The overall effect is that the underlying Rust struct is destroyed only when `destroy` has been
+// called *and* all in-flight method calls have completed, avoiding violating any of the expectations
+// of the underlying Rust code.
+//
+// This makes a cleaner a better alternative to _not_ calling `destroy()` as
+// and when the object is finished with, but the abstraction is not perfect: if the Rust object's `drop`
+// method is slow, and/or there are many objects to cleanup, and it's on a low end Android device, then the cleaner
+// thread may be starved, and the app will leak memory.
+//
+// In this case, `destroy`ing manually may be a better solution.
+//
+// The cleaner can live side by side with the manual calling of `destroy`. In the order of responsiveness, uniffi objects
+// with Rust peers are reclaimed:
+//
+// 1. By calling the `destroy` method of the object, which calls `rustObject.free()`. If that doesn't happen:
+// 2. When the object becomes unreachable, AND the Cleaner thread gets to call `rustObject.free()`. If the thread is starved then:
+// 3. The memory is reclaimed when the process terminates.
+//
+// [1] https://stackoverflow.com/questions/24376768/can-java-finalize-an-object-when-it-is-still-in-scope/24380219
+//
+
+
+/**
+ * The viewer side of GraphMind sessions as a sans-IO state machine (spec §5): per-connection
+ * handshake, `(runId, seq)` de-duplication that outlives connections, pause bookkeeping,
+ * resume routing, breakpoint/mode broadcast. Connection ids are chosen by the host.
+ */
+public interface ViewerSessionInterface {
+    
+    /**
+     * Removes every equal breakpoint and broadcasts the clear; how many were removed.
+     */
+    fun `clearBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.ULong): kotlin.ULong
+    
+    /**
+     * `conn` closed: its open pauses are released by fail-open (`PauseReleased`).
+     */
+    fun `connectionClosed`(`conn`: kotlin.ULong, `nowMs`: kotlin.ULong)
+    
+    /**
+     * A new app connection.
+     */
+    fun `connectionOpened`(`conn`: kotlin.ULong)
+    
+    /**
+     * One text frame from `conn`; says what the session did with it. Never throws.
+     */
+    fun `frameReceived`(`conn`: kotlin.ULong, `frame`: kotlin.String, `nowMs`: kotlin.ULong): Received
+    
+    /**
+     * Fires resume waits and abandon graces due at `nowMs`.
+     */
+    fun `handleTimeout`(`nowMs`: kotlin.ULong)
+    
+    /**
+     * Open pause ids (live, unanswered, owner connected), sorted.
+     */
+    fun `openPauses`(): List<kotlin.String>
+    
+    /**
+     * Every pending action, oldest first.
+     */
+    fun `pollActions`(): List<ViewerAction>
+    
+    /**
+     * The earliest deadline (ms) for `handleTimeout`, or `null`/`nil`.
+     */
+    fun `pollTimeout`(): kotlin.ULong?
+    
+    /**
+     * Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
+     * (JSON text) for an inject. Throws `ResumeError` when nothing was sent.
+     */
+    fun `resume`(`pauseId`: kotlin.String, `action`: ResumeAction, `nowMs`: kotlin.ULong, `outputJson`: JsonText? = null, `requestId`: kotlin.String? = null)
+    
+    /**
+     * Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
+     */
+    fun `setBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.ULong): kotlin.Boolean
+    
+    /**
+     * Sets the mode and broadcasts `mode.set` when it changed.
+     */
+    fun `setMode`(`mode`: RunMode, `nowMs`: kotlin.ULong)
+    
+    companion object
+}
+
+/**
+ * The viewer side of GraphMind sessions as a sans-IO state machine (spec §5): per-connection
+ * handshake, `(runId, seq)` de-duplication that outlives connections, pause bookkeeping,
+ * resume routing, breakpoint/mode broadcast. Connection ids are chosen by the host.
+ */
+open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
+{
+
+    @Suppress("UNUSED_PARAMETER")
+    /**
+     * @suppress
+     */
+    constructor(withHandle: UniffiWithHandle, handle: Long) {
+        this.handle = handle
+        this.cleanable = UniffiLib.CLEANER.register(this, UniffiCleanAction(handle))
+    }
+
+    /**
+     * @suppress
+     *
+     * This constructor can be used to instantiate a fake object. Only used for tests. Any
+     * attempt to actually use an object constructed this way will fail as there is no
+     * connected Rust object.
+     */
+    @Suppress("UNUSED_PARAMETER")
+    constructor(noHandle: NoHandle) {
+        this.handle = 0
+        this.cleanable = null
+    }
+    /**
+     * A viewer armed with the config's breakpoints and mode.
+     */
+    constructor(`config`: ViewerSessionConfig? = null) :
+        this(UniffiWithHandle, 
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_constructor_viewersession_new(
+    
+        
+        FfiConverterOptionalTypeViewerSessionConfig.lower(`config`),_status)
+}
+    )
+
+    protected val handle: Long
+    protected val cleanable: UniffiCleaner.Cleanable?
+
+    private val wasDestroyed = AtomicBoolean(false)
+    private val callCounter = AtomicLong(1)
+
+    /**
+     * Whether the current object has been destroyed and its reference is gone in the Rust side.
+     */
+    val uniffiIsDestroyed: Boolean get() = wasDestroyed.get()
+
+    override fun destroy() {
+        // Only allow a single call to this method.
+        // TODO: maybe we should log a warning if called more than once?
+        if (this.wasDestroyed.compareAndSet(false, true)) {
+            // This decrement always matches the initial count of 1 given at creation time.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    @Synchronized
+    override fun close() {
+        this.destroy()
+    }
+
+    internal inline fun <R> callWithHandle(block: (handle: Long) -> R): R {
+        // Check and increment the call counter, to keep the object alive.
+        // This needs a compare-and-set retry loop in case of concurrent updates.
+        do {
+            val c = this.callCounter.get()
+            if (c == 0L) {
+                throw IllegalStateException("${this.javaClass.simpleName} object has already been destroyed")
+            }
+            if (c == Long.MAX_VALUE) {
+                throw IllegalStateException("${this.javaClass.simpleName} call counter would overflow")
+            }
+        } while (! this.callCounter.compareAndSet(c, c + 1L))
+        // Now we can safely do the method call without the handle being freed concurrently.
+        try {
+            return block(this.uniffiCloneHandle())
+        } finally {
+            // This decrement always matches the increment we performed above.
+            if (this.callCounter.decrementAndGet() == 0L) {
+                cleanable?.clean()
+            }
+        }
+    }
+
+    // Use a static inner class instead of a closure so as not to accidentally
+    // capture `this` as part of the cleanable's action.
+    private class UniffiCleanAction(private val handle: Long) : Runnable {
+        override fun run() {
+            if (handle == 0.toLong()) {
+                // Fake object created with `NoHandle`, don't try to free.
+                return;
+            }
+            uniffiRustCall { status ->
+                UniffiLib.uniffi_wirecontract_uniffi_fn_free_viewersession(handle, status)
+            }
+        }
+    }
+
+    /**
+     * @suppress
+     */
+    fun uniffiCloneHandle(): Long {
+        if (handle == 0.toLong()) {
+            throw InternalException("uniffiCloneHandle() called on NoHandle object");
+        }
+        return uniffiRustCall() { status ->
+            UniffiLib.uniffi_wirecontract_uniffi_fn_clone_viewersession(handle, status)
+        }
+    }
+
+    
+    /**
+     * Removes every equal breakpoint and broadcasts the clear; how many were removed.
+     */override fun `clearBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.ULong): kotlin.ULong {
+            return FfiConverterULong.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_clear_breakpoint(
+        it,
+        
+        FfiConverterTypeBreakpointMatcher.lower(`matcher`),
+        FfiConverterULong.lower(`nowMs`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * `conn` closed: its open pauses are released by fail-open (`PauseReleased`).
+     */override fun `connectionClosed`(`conn`: kotlin.ULong, `nowMs`: kotlin.ULong)
+        = 
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_connection_closed(
+        it,
+        
+        FfiConverterULong.lower(`conn`),
+        FfiConverterULong.lower(`nowMs`),_status)
+}
+    }
+    
+    
+
+    
+    /**
+     * A new app connection.
+     */override fun `connectionOpened`(`conn`: kotlin.ULong)
+        = 
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_connection_opened(
+        it,
+        
+        FfiConverterULong.lower(`conn`),_status)
+}
+    }
+    
+    
+
+    
+    /**
+     * One text frame from `conn`; says what the session did with it. Never throws.
+     */override fun `frameReceived`(`conn`: kotlin.ULong, `frame`: kotlin.String, `nowMs`: kotlin.ULong): Received {
+            return FfiConverterTypeReceived.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_frame_received(
+        it,
+        
+        FfiConverterULong.lower(`conn`),
+        FfiConverterString.lower(`frame`),
+        FfiConverterULong.lower(`nowMs`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Fires resume waits and abandon graces due at `nowMs`.
+     */override fun `handleTimeout`(`nowMs`: kotlin.ULong)
+        = 
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_handle_timeout(
+        it,
+        
+        FfiConverterULong.lower(`nowMs`),_status)
+}
+    }
+    
+    
+
+    
+    /**
+     * Open pause ids (live, unanswered, owner connected), sorted.
+     */override fun `openPauses`(): List<kotlin.String> {
+            return FfiConverterSequenceString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_open_pauses(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Every pending action, oldest first.
+     */override fun `pollActions`(): List<ViewerAction> {
+            return FfiConverterSequenceTypeViewerAction.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_poll_actions(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * The earliest deadline (ms) for `handleTimeout`, or `null`/`nil`.
+     */override fun `pollTimeout`(): kotlin.ULong? {
+            return FfiConverterOptionalULong.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_poll_timeout(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
+     * (JSON text) for an inject. Throws `ResumeError` when nothing was sent.
+     */
+    @Throws(ResumeException::class)override fun `resume`(`pauseId`: kotlin.String, `action`: ResumeAction, `nowMs`: kotlin.ULong, `outputJson`: JsonText?, `requestId`: kotlin.String?)
+        = 
+    callWithHandle {
+    uniffiRustCallWithError(ResumeException) { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_resume(
+        it,
+        
+        FfiConverterString.lower(`pauseId`),
+        FfiConverterTypeResumeAction.lower(`action`),
+        FfiConverterULong.lower(`nowMs`),
+        FfiConverterOptionalTypeJsonText.lower(`outputJson`),
+        FfiConverterOptionalString.lower(`requestId`),_status)
+}
+    }
+    
+    
+
+    
+    /**
+     * Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
+     */override fun `setBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.ULong): kotlin.Boolean {
+            return FfiConverterBoolean.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_set_breakpoint(
+        it,
+        
+        FfiConverterTypeBreakpointMatcher.lower(`matcher`),
+        FfiConverterULong.lower(`nowMs`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Sets the mode and broadcasts `mode.set` when it changed.
+     */override fun `setMode`(`mode`: RunMode, `nowMs`: kotlin.ULong)
+        = 
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_set_mode(
+        it,
+        
+        FfiConverterTypeRunMode.lower(`mode`),
+        FfiConverterULong.lower(`nowMs`),_status)
+}
+    }
+    
+    
+
+    
+
+    
+
+
+    
+    
+    /**
+     * @suppress
+     */
+    companion object
+    
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeViewerSession: FfiConverter<ViewerSession, Long> {
+    override fun lower(value: ViewerSession): Long {
+        return value.uniffiCloneHandle()
+    }
+
+    override fun lift(value: Long): ViewerSession {
+        return ViewerSession(UniffiWithHandle, value)
+    }
+
+    override fun read(buf: ByteBuffer): ViewerSession {
+        return lift(buf.getLong())
+    }
+
+    override fun allocationSize(value: ViewerSession) = 8UL
+
+    override fun write(value: ViewerSession, buf: ByteBuffer) {
+        buf.putLong(lower(value))
+    }
+}
+
+
+
+/**
+ * Configuration of an `AppSession` (spec §1). Every field is optional: `null`/`nil` takes the
+ * core's default (TS values, Decision 1 and 5): `url` `ws://127.0.0.1:4747/ingest`, `app`
+ * `"app"`, capabilities `pause, step, inject, retry, abort, run-claim`, ring 5000 frames and
+ * 8 MiB (UTF-8 bytes), pause timeout none (hold forever), connect 300 ms, handshake 1000 ms,
+ * retry 10000 ms after a fast burst of 200/400/800 ms, ready 2000 ms, loop guard 3 repeats on
+ * tools, payload budget 512 KiB.
+ */
+data class AppSessionConfig (
+    /**
+     * Endpoint for `SessionAction.Connect`.
+     */
+    val `url`: kotlin.String? = null 
+    , 
+    /**
+     * `hello.app` and the implicit run's `run.started.app`.
+     */
+    val `app`: kotlin.String? = null 
+    , 
+    /**
+     * `hello.sdk.name` (with `sdk_version`).
+     */
+    val `sdkName`: kotlin.String? = null 
+    , 
+    /**
+     * `hello.sdk.version`.
+     */
+    val `sdkVersion`: kotlin.String? = null 
+    , 
+    /**
+     * `hello.versions.client`.
+     */
+    val `clientVersion`: kotlin.String? = null 
+    , 
+    /**
+     * `hello.capabilities` (announce only what the adapter implements, Decision 3).
+     */
+    val `capabilities`: List<kotlin.String>? = null 
+    , 
+    /**
+     * `false`: never connect, gates continue, `ready` settles false (kill switch).
+     */
+    val `enabled`: kotlin.Boolean? = null 
+    , 
+    /**
+     * Replay ring bound in frames.
+     */
+    val `ringMaxFrames`: kotlin.ULong? = null 
+    , 
+    /**
+     * Replay ring bound in UTF-8 bytes of frame text.
+     */
+    val `ringMaxBytes`: kotlin.ULong? = null 
+    , 
+    /**
+     * Hold limit in ms after which a gate continues (`exec.resumed` sent live).
+     */
+    val `pauseTimeoutMs`: kotlin.ULong? = null 
+    , 
+    /**
+     * Socket-open deadline in ms.
+     */
+    val `connectTimeoutMs`: kotlin.ULong? = null 
+    , 
+    /**
+     * `hello` → `hello.ack` deadline in ms.
+     */
+    val `handshakeTimeoutMs`: kotlin.ULong? = null 
+    , 
+    /**
+     * Delay between attempts in ms.
+     */
+    val `retryIntervalMs`: kotlin.ULong? = null 
+    , 
+    /**
+     * Fast reconnect delays in ms after an established attachment drops (`[]`: none).
+     */
+    val `fastRetryMs`: List<kotlin.ULong>? = null 
+    , 
+    /**
+     * Default `ready` deadline in ms.
+     */
+    val `readyTimeoutMs`: kotlin.ULong? = null 
+    , 
+    /**
+     * Six hex digits making pause ids `pause_<base>_<n>` (hosts pass random hex).
+     */
+    val `idBase`: kotlin.String? = null 
+    , 
+    /**
+     * Run id of the implicit run (default `run_<idBase>`).
+     */
+    val `implicitRunId`: kotlin.String? = null 
+    , 
+    /**
+     * The host redactor's placeholder; an inject still holding it is refused.
+     */
+    val `redactionPlaceholder`: kotlin.String? = null 
+    , 
+    /**
+     * Payload budget in bytes (default 512 KiB).
+     */
+    val `maxPayloadBytes`: kotlin.ULong? = null 
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer<AppSessionConfig> {
+    override fun read(buf: ByteBuffer): AppSessionConfig {
+        return AppSessionConfig(
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalSequenceString.read(buf),
+            FfiConverterOptionalBoolean.read(buf),
+            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalSequenceULong.read(buf),
+            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalULong.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: AppSessionConfig) = (
+            FfiConverterOptionalString.allocationSize(value.`url`) +
+            FfiConverterOptionalString.allocationSize(value.`app`) +
+            FfiConverterOptionalString.allocationSize(value.`sdkName`) +
+            FfiConverterOptionalString.allocationSize(value.`sdkVersion`) +
+            FfiConverterOptionalString.allocationSize(value.`clientVersion`) +
+            FfiConverterOptionalSequenceString.allocationSize(value.`capabilities`) +
+            FfiConverterOptionalBoolean.allocationSize(value.`enabled`) +
+            FfiConverterOptionalULong.allocationSize(value.`ringMaxFrames`) +
+            FfiConverterOptionalULong.allocationSize(value.`ringMaxBytes`) +
+            FfiConverterOptionalULong.allocationSize(value.`pauseTimeoutMs`) +
+            FfiConverterOptionalULong.allocationSize(value.`connectTimeoutMs`) +
+            FfiConverterOptionalULong.allocationSize(value.`handshakeTimeoutMs`) +
+            FfiConverterOptionalULong.allocationSize(value.`retryIntervalMs`) +
+            FfiConverterOptionalSequenceULong.allocationSize(value.`fastRetryMs`) +
+            FfiConverterOptionalULong.allocationSize(value.`readyTimeoutMs`) +
+            FfiConverterOptionalString.allocationSize(value.`idBase`) +
+            FfiConverterOptionalString.allocationSize(value.`implicitRunId`) +
+            FfiConverterOptionalString.allocationSize(value.`redactionPlaceholder`) +
+            FfiConverterOptionalULong.allocationSize(value.`maxPayloadBytes`)
+    )
+
+    override fun write(value: AppSessionConfig, buf: ByteBuffer) {
+            FfiConverterOptionalString.write(value.`url`, buf)
+            FfiConverterOptionalString.write(value.`app`, buf)
+            FfiConverterOptionalString.write(value.`sdkName`, buf)
+            FfiConverterOptionalString.write(value.`sdkVersion`, buf)
+            FfiConverterOptionalString.write(value.`clientVersion`, buf)
+            FfiConverterOptionalSequenceString.write(value.`capabilities`, buf)
+            FfiConverterOptionalBoolean.write(value.`enabled`, buf)
+            FfiConverterOptionalULong.write(value.`ringMaxFrames`, buf)
+            FfiConverterOptionalULong.write(value.`ringMaxBytes`, buf)
+            FfiConverterOptionalULong.write(value.`pauseTimeoutMs`, buf)
+            FfiConverterOptionalULong.write(value.`connectTimeoutMs`, buf)
+            FfiConverterOptionalULong.write(value.`handshakeTimeoutMs`, buf)
+            FfiConverterOptionalULong.write(value.`retryIntervalMs`, buf)
+            FfiConverterOptionalSequenceULong.write(value.`fastRetryMs`, buf)
+            FfiConverterOptionalULong.write(value.`readyTimeoutMs`, buf)
+            FfiConverterOptionalString.write(value.`idBase`, buf)
+            FfiConverterOptionalString.write(value.`implicitRunId`, buf)
+            FfiConverterOptionalString.write(value.`redactionPlaceholder`, buf)
+            FfiConverterOptionalULong.write(value.`maxPayloadBytes`, buf)
     }
 }
 
@@ -2157,6 +4023,70 @@ public object FfiConverterTypeExecResumed: FfiConverterRustBuffer<ExecResumed> {
             FfiConverterOptionalString.write(value.`requestId`, buf)
             FfiConverterOptionalString.write(value.`principal`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
+    }
+}
+
+
+
+/**
+ * The node a gate sits on (spec §3.1, §3.9). `instance_id` pins the hold exactly and is
+ * copied into `exec.paused.instanceId`.
+ */
+data class GateNode (
+    /**
+     * `nodeId`, as in `node.started`.
+     */
+    val `nodeId`: kotlin.String
+    , 
+    /**
+     * Node kind, for matchers and the loop guard.
+     */
+    val `kind`: NodeKind
+    , 
+    /**
+     * Node name, for matchers.
+     */
+    val `name`: kotlin.String
+    , 
+    /**
+     * The instance this gate belongs to.
+     */
+    val `instanceId`: kotlin.String? = null 
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeGateNode: FfiConverterRustBuffer<GateNode> {
+    override fun read(buf: ByteBuffer): GateNode {
+        return GateNode(
+            FfiConverterString.read(buf),
+            FfiConverterTypeNodeKind.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: GateNode) = (
+            FfiConverterString.allocationSize(value.`nodeId`) +
+            FfiConverterTypeNodeKind.allocationSize(value.`kind`) +
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterOptionalString.allocationSize(value.`instanceId`)
+    )
+
+    override fun write(value: GateNode, buf: ByteBuffer) {
+            FfiConverterString.write(value.`nodeId`, buf)
+            FfiConverterTypeNodeKind.write(value.`kind`, buf)
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterOptionalString.write(value.`instanceId`, buf)
     }
 }
 
@@ -3579,6 +5509,95 @@ public object FfiConverterTypeTokenUsage: FfiConverterRustBuffer<TokenUsage> {
 
 
 /**
+ * Configuration of a `ViewerSession` (spec §5); `null`/`nil` fields take the reference hub's
+ * defaults: breakpoints `[{point: error}]`, mode `run`, resume wait 5000 ms, abandon grace
+ * 15000 ms, resume tokens reused up to 128 UTF-16 units, minted tokens `tok_<n>`.
+ */
+data class ViewerSessionConfig (
+    /**
+     * Initial breakpoints (the full set every ack carries).
+     */
+    val `breakpoints`: List<BreakpointMatcher>? = null 
+    , 
+    /**
+     * Initial mode.
+     */
+    val `mode`: RunMode? = null 
+    , 
+    /**
+     * `hello.ack.versions.viewer`.
+     */
+    val `viewerVersion`: kotlin.String? = null 
+    , 
+    /**
+     * `hello.ack.hubCapabilities`.
+     */
+    val `hubCapabilities`: List<kotlin.String>? = null 
+    , 
+    /**
+     * Minted tokens are `<prefix><n>` (hosts pass a random prefix).
+     */
+    val `tokenPrefix`: kotlin.String? = null 
+    , 
+    /**
+     * How long a sent `exec.resume` waits for its answer, in ms.
+     */
+    val `resumeWaitMs`: kotlin.ULong? = null 
+    , 
+    /**
+     * How long a run whose owner left stays running, in ms.
+     */
+    val `abandonGraceMs`: kotlin.ULong? = null 
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeViewerSessionConfig: FfiConverterRustBuffer<ViewerSessionConfig> {
+    override fun read(buf: ByteBuffer): ViewerSessionConfig {
+        return ViewerSessionConfig(
+            FfiConverterOptionalSequenceTypeBreakpointMatcher.read(buf),
+            FfiConverterOptionalTypeRunMode.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalSequenceString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalULong.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: ViewerSessionConfig) = (
+            FfiConverterOptionalSequenceTypeBreakpointMatcher.allocationSize(value.`breakpoints`) +
+            FfiConverterOptionalTypeRunMode.allocationSize(value.`mode`) +
+            FfiConverterOptionalString.allocationSize(value.`viewerVersion`) +
+            FfiConverterOptionalSequenceString.allocationSize(value.`hubCapabilities`) +
+            FfiConverterOptionalString.allocationSize(value.`tokenPrefix`) +
+            FfiConverterOptionalULong.allocationSize(value.`resumeWaitMs`) +
+            FfiConverterOptionalULong.allocationSize(value.`abandonGraceMs`)
+    )
+
+    override fun write(value: ViewerSessionConfig, buf: ByteBuffer) {
+            FfiConverterOptionalSequenceTypeBreakpointMatcher.write(value.`breakpoints`, buf)
+            FfiConverterOptionalTypeRunMode.write(value.`mode`, buf)
+            FfiConverterOptionalString.write(value.`viewerVersion`, buf)
+            FfiConverterOptionalSequenceString.write(value.`hubCapabilities`, buf)
+            FfiConverterOptionalString.write(value.`tokenPrefix`, buf)
+            FfiConverterOptionalULong.write(value.`resumeWaitMs`, buf)
+            FfiConverterOptionalULong.write(value.`abandonGraceMs`, buf)
+    }
+}
+
+
+
+/**
  * `ViewerVersions`, a nested object (spec graphmind-v1 §1). Known fields in spec order; unknown members are
  * kept in `extraJson` and written back after them.
  */
@@ -3632,6 +5651,63 @@ public object FfiConverterTypeViewerVersions: FfiConverterRustBuffer<ViewerVersi
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
+
+
+
+/**
+ * Connection state (spec §1 `conn`).
+ */
+
+enum class ConnState {
+    
+    /**
+     * No socket (not started, or waiting for a retry).
+     */
+    IDLE,
+    /**
+     * `Connect` issued, waiting for `transportOpened`.
+     */
+    CONNECTING,
+    /**
+     * `hello` sent, waiting for a valid `hello.ack`.
+     */
+    AWAITING_ACK,
+    /**
+     * Attached: frames go out live, gates can hold.
+     */
+    ATTACHED,
+    /**
+     * Disposed (one-way).
+     */
+    DISPOSED;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeConnState: FfiConverterRustBuffer<ConnState> {
+    override fun read(buf: ByteBuffer) = try {
+        
+        ConnState.entries[buf.getInt() - 1]
+        
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: ConnState) = 4UL
+
+    override fun write(value: ConnState, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
 
 
 
@@ -3772,6 +5848,125 @@ public object FfiConverterTypeContractError : FfiConverterRustBuffer<ContractExc
     }
 
 }
+
+
+
+/**
+ * What a released gate tells the adapter to do (spec §3.7).
+ */
+sealed class Decision {
+    
+    /**
+     * Run the body / return the real result / rethrow the original error.
+     */
+    object Continue : Decision()
+    
+    
+    /**
+     * Re-run from the top at `after`/`error`; same as continue at `before`.
+     */
+    object Retry : Decision()
+    
+    
+    /**
+     * Use `output_json` instead (`null`/`nil`: an inject of "no value", not JSON null).
+     */
+    data class Inject(
+        /**
+         * The `exec.resume.output`, verbatim JSON text.
+         */
+        val `outputJson`: dev.wirecontract.graphmind.JsonText?) : Decision()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * Finish `aborted` and throw; `SessionAction.AbortRun` came first.
+     */
+    object Abort : Decision()
+    
+    
+
+    
+
+    
+    
+
+
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeDecision : FfiConverterRustBuffer<Decision>{
+    override fun read(buf: ByteBuffer): Decision {
+        return when(buf.getInt()) {
+            1 -> Decision.Continue
+            2 -> Decision.Retry
+            3 -> Decision.Inject(
+                FfiConverterOptionalTypeJsonText.read(buf),
+                )
+            4 -> Decision.Abort
+            else -> throw RuntimeException("invalid enum value, something is very wrong!!")
+        }
+    }
+
+    override fun allocationSize(value: Decision): ULong = when(value) {
+        is Decision.Continue -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+            )
+        }
+        is Decision.Retry -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+            )
+        }
+        is Decision.Inject -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterOptionalTypeJsonText.allocationSize(value.`outputJson`)
+            )
+        }
+        is Decision.Abort -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+            )
+        }
+    }
+
+    override fun write(value: Decision, buf: ByteBuffer) {
+        when(value) {
+            is Decision.Continue -> {
+                buf.putInt(1)
+                Unit
+            }
+            is Decision.Retry -> {
+                buf.putInt(2)
+                Unit
+            }
+            is Decision.Inject -> {
+                buf.putInt(3)
+                FfiConverterOptionalTypeJsonText.write(value.`outputJson`, buf)
+                Unit
+            }
+            is Decision.Abort -> {
+                buf.putInt(4)
+                Unit
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+}
+
+
 
 
 
@@ -4992,6 +7187,155 @@ public object FfiConverterTypePauseReason: FfiConverterRustBuffer<PauseReason> {
 
 
 /**
+ * What `ViewerSession.frameReceived` did with one frame.
+ */
+sealed class Received {
+    
+    /**
+     * A `hello`, answered with a `hello.ack`.
+     */
+    object Hello : Received()
+    
+    
+    /**
+     * A first-seen `(runId, seq)`; `replayed` when buffered before this connection.
+     */
+    data class Accepted(
+        /**
+         * Whether it arrived as a replay.
+         */
+        val `replayed`: kotlin.Boolean) : Received()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * An already seen `(runId, seq)`, dropped.
+     */
+    data class Duplicate(
+        /**
+         * Whether it arrived as a replay.
+         */
+        val `replayed`: kotlin.Boolean) : Received()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * A `runId "*"` frame other than `hello`.
+     */
+    object Wildcard : Received()
+    
+    
+    /**
+     * Invalid, `gm != 1`, a viewer-side type, or before `hello` (a `Warn` says which).
+     */
+    object Rejected : Received()
+    
+    
+
+    
+
+    
+    
+
+
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeReceived : FfiConverterRustBuffer<Received>{
+    override fun read(buf: ByteBuffer): Received {
+        return when(buf.getInt()) {
+            1 -> Received.Hello
+            2 -> Received.Accepted(
+                FfiConverterBoolean.read(buf),
+                )
+            3 -> Received.Duplicate(
+                FfiConverterBoolean.read(buf),
+                )
+            4 -> Received.Wildcard
+            5 -> Received.Rejected
+            else -> throw RuntimeException("invalid enum value, something is very wrong!!")
+        }
+    }
+
+    override fun allocationSize(value: Received): ULong = when(value) {
+        is Received.Hello -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+            )
+        }
+        is Received.Accepted -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterBoolean.allocationSize(value.`replayed`)
+            )
+        }
+        is Received.Duplicate -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterBoolean.allocationSize(value.`replayed`)
+            )
+        }
+        is Received.Wildcard -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+            )
+        }
+        is Received.Rejected -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+            )
+        }
+    }
+
+    override fun write(value: Received, buf: ByteBuffer) {
+        when(value) {
+            is Received.Hello -> {
+                buf.putInt(1)
+                Unit
+            }
+            is Received.Accepted -> {
+                buf.putInt(2)
+                FfiConverterBoolean.write(value.`replayed`, buf)
+                Unit
+            }
+            is Received.Duplicate -> {
+                buf.putInt(3)
+                FfiConverterBoolean.write(value.`replayed`, buf)
+                Unit
+            }
+            is Received.Wildcard -> {
+                buf.putInt(4)
+                Unit
+            }
+            is Received.Rejected -> {
+                buf.putInt(5)
+                Unit
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+}
+
+
+
+
+
+/**
  * The closed enum `RefusalCode` (spec graphmind-v1 §1): `"schema"`, `"shape"`, `"placeholder"`, `"truncated"`, `"disabled"`, `"unsupported"`. An unknown wire value makes a frame
  * invalid.
  */
@@ -5067,6 +7411,63 @@ public object FfiConverterTypeRefusalCode: FfiConverterRustBuffer<RefusalCode> {
 
 
 /**
+ * Why a held gate was released (spec §3.8); each release is answered by one `exec.resumed`.
+ */
+
+enum class ReleaseCause {
+    
+    /**
+     * A valid `exec.resume` from the viewer.
+     */
+    RESUME,
+    /**
+     * The configured pause timeout expired.
+     */
+    TIMEOUT,
+    /**
+     * The connection was lost while held (fail-open).
+     */
+    DISCONNECT,
+    /**
+     * `dispose`.
+     */
+    DISPOSE,
+    /**
+     * The host cancelled the waiter (`cancel`).
+     */
+    CANCEL;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeReleaseCause: FfiConverterRustBuffer<ReleaseCause> {
+    override fun read(buf: ByteBuffer) = try {
+        
+        ReleaseCause.entries[buf.getInt() - 1]
+        
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: ReleaseCause) = 4UL
+
+    override fun write(value: ReleaseCause, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
  * The closed enum `ResumeAction` (spec graphmind-v1 §1): `"continue"`, `"retry"`, `"inject"`, `"abort"`. An unknown wire value makes a frame
  * invalid.
  */
@@ -5130,6 +7531,131 @@ public object FfiConverterTypeResumeAction: FfiConverterRustBuffer<ResumeAction>
 }
 
 
+
+
+
+
+
+/**
+ * Why `ViewerSession.resume` sent nothing (Kotlin `ResumeException`, Swift `ResumeError`).
+ */
+sealed class ResumeException: kotlin.Exception() {
+    
+    /**
+     * No live `exec.paused` with this id was seen (or it was a replay).
+     */
+    class UnknownPause(
+        ) : ResumeException() {
+        override val message
+            get() = ""
+    }
+    
+    /**
+     * The pause was released by fail-open when its connection closed.
+     */
+    class ReleasedByDisconnect(
+        ) : ResumeException() {
+        override val message
+            get() = ""
+    }
+    
+    /**
+     * The run's app connection is gone.
+     */
+    class OwnerGone(
+        ) : ResumeException() {
+        override val message
+            get() = ""
+    }
+    
+    /**
+     * `outputJson` is not JSON.
+     */
+    class BadOutput(
+        
+        /**
+         * Why.
+         */
+        val `reason`: kotlin.String
+        ) : ResumeException() {
+        override val message
+            get() = "reason=${ `reason` }"
+    }
+    
+
+    
+
+
+    companion object ErrorHandler : UniffiRustCallStatusErrorHandler<ResumeException> {
+        override fun lift(error_buf: RustBuffer.ByValue): ResumeException = FfiConverterTypeResumeError.lift(error_buf)
+    }
+
+    
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeResumeError : FfiConverterRustBuffer<ResumeException> {
+    override fun read(buf: ByteBuffer): ResumeException {
+        
+
+        return when(buf.getInt()) {
+            1 -> ResumeException.UnknownPause()
+            2 -> ResumeException.ReleasedByDisconnect()
+            3 -> ResumeException.OwnerGone()
+            4 -> ResumeException.BadOutput(
+                FfiConverterString.read(buf),
+                )
+            else -> throw RuntimeException("invalid error enum value, something is very wrong!!")
+        }
+    }
+
+    override fun allocationSize(value: ResumeException): ULong {
+        return when(value) {
+            is ResumeException.UnknownPause -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+            )
+            is ResumeException.ReleasedByDisconnect -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+            )
+            is ResumeException.OwnerGone -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+            )
+            is ResumeException.BadOutput -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+        }
+    }
+
+    override fun write(value: ResumeException, buf: ByteBuffer) {
+        when(value) {
+            is ResumeException.UnknownPause -> {
+                buf.putInt(1)
+                Unit
+            }
+            is ResumeException.ReleasedByDisconnect -> {
+                buf.putInt(2)
+                Unit
+            }
+            is ResumeException.OwnerGone -> {
+                buf.putInt(3)
+                Unit
+            }
+            is ResumeException.BadOutput -> {
+                buf.putInt(4)
+                FfiConverterString.write(value.`reason`, buf)
+                Unit
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+
+}
 
 
 
@@ -5248,6 +7774,291 @@ public object FfiConverterTypeRunStatus: FfiConverterRustBuffer<RunStatus> {
 
     override fun write(value: RunStatus, buf: ByteBuffer) {
         buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
+ * One thing the app's host must do, polled in order (spec §2.1).
+ */
+sealed class SessionAction {
+    
+    /**
+     * Open a WebSocket to `url`; answer with `transportOpened` or `transportFailed`.
+     */
+    data class Connect(
+        /**
+         * Endpoint.
+         */
+        val `url`: kotlin.String) : SessionAction()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * Send this text frame on the open socket.
+     */
+    data class Send(
+        /**
+         * The frame text.
+         */
+        val `frame`: kotlin.String) : SessionAction()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * Close the socket or abandon the attempt (1000 normal and timeouts, 1002 protocol
+     * error); ignore that socket from now on.
+     */
+    data class Close(
+        /**
+         * WebSocket close code.
+         */
+        val `code`: kotlin.UShort, 
+        /**
+         * Close reason.
+         */
+        val `reason`: kotlin.String) : SessionAction()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * Wake the gate `pause_id` with `decision`; its `exec.resumed` is already emitted.
+     */
+    data class Release(
+        /**
+         * The pause id `gate` returned.
+         */
+        val `pauseId`: kotlin.String, 
+        /**
+         * What the adapter must do.
+         */
+        val `decision`: dev.wirecontract.graphmind.Decision, 
+        /**
+         * Why.
+         */
+        val `cause`: dev.wirecontract.graphmind.ReleaseCause) : SessionAction()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * Abort the run's context before the `Abort` decision reaches the adapter (§3.7).
+     */
+    data class AbortRun(
+        /**
+         * The run.
+         */
+        val `runId`: kotlin.String) : SessionAction()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * The `ready` call `waiter` settled: attached or not.
+     */
+    data class ReadySettled(
+        /**
+         * The id `ready` returned.
+         */
+        val `waiter`: kotlin.ULong, 
+        /**
+         * Attached (true) or timed out, disabled or disposed (false).
+         */
+        val `attached`: kotlin.Boolean) : SessionAction()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * Log this: `rule` is a stable key (`invalid-frame`, `version-mismatch`, `ack-protocol`,
+     * `handshake-timeout`, `connect-timeout`, `buffer-overflow`, `loop-detected`, `bad-run-id`).
+     */
+    data class Warn(
+        /**
+         * Stable rule key.
+         */
+        val `rule`: kotlin.String, 
+        /**
+         * Detail.
+         */
+        val `text`: kotlin.String) : SessionAction()
+        
+    {
+        
+
+        companion object
+    }
+    
+
+    
+
+    
+    
+
+
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeSessionAction : FfiConverterRustBuffer<SessionAction>{
+    override fun read(buf: ByteBuffer): SessionAction {
+        return when(buf.getInt()) {
+            1 -> SessionAction.Connect(
+                FfiConverterString.read(buf),
+                )
+            2 -> SessionAction.Send(
+                FfiConverterString.read(buf),
+                )
+            3 -> SessionAction.Close(
+                FfiConverterUShort.read(buf),
+                FfiConverterString.read(buf),
+                )
+            4 -> SessionAction.Release(
+                FfiConverterString.read(buf),
+                FfiConverterTypeDecision.read(buf),
+                FfiConverterTypeReleaseCause.read(buf),
+                )
+            5 -> SessionAction.AbortRun(
+                FfiConverterString.read(buf),
+                )
+            6 -> SessionAction.ReadySettled(
+                FfiConverterULong.read(buf),
+                FfiConverterBoolean.read(buf),
+                )
+            7 -> SessionAction.Warn(
+                FfiConverterString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            else -> throw RuntimeException("invalid enum value, something is very wrong!!")
+        }
+    }
+
+    override fun allocationSize(value: SessionAction): ULong = when(value) {
+        is SessionAction.Connect -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterString.allocationSize(value.`url`)
+            )
+        }
+        is SessionAction.Send -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterString.allocationSize(value.`frame`)
+            )
+        }
+        is SessionAction.Close -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterUShort.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+        }
+        is SessionAction.Release -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterString.allocationSize(value.`pauseId`)
+                + FfiConverterTypeDecision.allocationSize(value.`decision`)
+                + FfiConverterTypeReleaseCause.allocationSize(value.`cause`)
+            )
+        }
+        is SessionAction.AbortRun -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterString.allocationSize(value.`runId`)
+            )
+        }
+        is SessionAction.ReadySettled -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterULong.allocationSize(value.`waiter`)
+                + FfiConverterBoolean.allocationSize(value.`attached`)
+            )
+        }
+        is SessionAction.Warn -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterString.allocationSize(value.`rule`)
+                + FfiConverterString.allocationSize(value.`text`)
+            )
+        }
+    }
+
+    override fun write(value: SessionAction, buf: ByteBuffer) {
+        when(value) {
+            is SessionAction.Connect -> {
+                buf.putInt(1)
+                FfiConverterString.write(value.`url`, buf)
+                Unit
+            }
+            is SessionAction.Send -> {
+                buf.putInt(2)
+                FfiConverterString.write(value.`frame`, buf)
+                Unit
+            }
+            is SessionAction.Close -> {
+                buf.putInt(3)
+                FfiConverterUShort.write(value.`code`, buf)
+                FfiConverterString.write(value.`reason`, buf)
+                Unit
+            }
+            is SessionAction.Release -> {
+                buf.putInt(4)
+                FfiConverterString.write(value.`pauseId`, buf)
+                FfiConverterTypeDecision.write(value.`decision`, buf)
+                FfiConverterTypeReleaseCause.write(value.`cause`, buf)
+                Unit
+            }
+            is SessionAction.AbortRun -> {
+                buf.putInt(5)
+                FfiConverterString.write(value.`runId`, buf)
+                Unit
+            }
+            is SessionAction.ReadySettled -> {
+                buf.putInt(6)
+                FfiConverterULong.write(value.`waiter`, buf)
+                FfiConverterBoolean.write(value.`attached`, buf)
+                Unit
+            }
+            is SessionAction.Warn -> {
+                buf.putInt(7)
+                FfiConverterString.write(value.`rule`, buf)
+                FfiConverterString.write(value.`text`, buf)
+                Unit
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
     }
 }
 
@@ -5377,6 +8188,493 @@ public object FfiConverterTypeTokenChannel: FfiConverterRustBuffer<TokenChannel>
 
 
 
+/**
+ * One thing the viewer's host must do or know, polled in order (spec §5).
+ */
+sealed class ViewerAction {
+    
+    /**
+     * Send `frame` on connection `conn`.
+     */
+    data class Send(
+        /**
+         * Connection.
+         */
+        val `conn`: kotlin.ULong, 
+        /**
+         * Frame text.
+         */
+        val `frame`: kotlin.String) : ViewerAction()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * Close connection `conn` (1002 for `gm != 1`).
+     */
+    data class Close(
+        /**
+         * Connection.
+         */
+        val `conn`: kotlin.ULong, 
+        /**
+         * Close code.
+         */
+        val `code`: kotlin.UShort, 
+        /**
+         * Reason.
+         */
+        val `reason`: kotlin.String) : ViewerAction()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * `conn` said hello and was answered with an ack carrying `sessionToken`.
+     */
+    data class AppAttached(
+        /**
+         * Connection.
+         */
+        val `conn`: kotlin.ULong, 
+        /**
+         * Token in the ack.
+         */
+        val `sessionToken`: kotlin.String, 
+        /**
+         * The app's hello.
+         */
+        val `hello`: dev.wirecontract.graphmind.Hello) : ViewerAction()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * A first-seen event frame.
+     */
+    data class FrameAccepted(
+        /**
+         * Connection.
+         */
+        val `conn`: kotlin.ULong, 
+        /**
+         * The frame.
+         */
+        val `envelope`: dev.wirecontract.graphmind.Envelope, 
+        /**
+         * Buffered before this connection.
+         */
+        val `replayed`: kotlin.Boolean) : ViewerAction()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * A live, first-seen `exec.paused`: open and resumable.
+     */
+    data class PauseOpened(
+        /**
+         * Owning connection.
+         */
+        val `conn`: kotlin.ULong, 
+        /**
+         * Run.
+         */
+        val `runId`: kotlin.String, 
+        /**
+         * Pause id.
+         */
+        val `pauseId`: kotlin.String, 
+        /**
+         * Node.
+         */
+        val `nodeId`: kotlin.String, 
+        /**
+         * Gate point.
+         */
+        val `point`: dev.wirecontract.graphmind.PausePoint) : ViewerAction()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * `exec.resumed` arrived for a known pause.
+     */
+    data class PauseClosed(
+        /**
+         * Pause id.
+         */
+        val `pauseId`: kotlin.String, 
+        /**
+         * Applied action.
+         */
+        val `action`: dev.wirecontract.graphmind.ResumeAction) : ViewerAction()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * The owner closed while the pause was open: the app continued (fail-open).
+     */
+    data class PauseReleased(
+        /**
+         * Closed connection.
+         */
+        val `conn`: kotlin.ULong, 
+        /**
+         * Pause id.
+         */
+        val `pauseId`: kotlin.String) : ViewerAction()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * `exec.refused`: the pause stays open.
+     */
+    data class ResumeRefused(
+        /**
+         * Pause id.
+         */
+        val `pauseId`: kotlin.String, 
+        /**
+         * Refusal code.
+         */
+        val `code`: dev.wirecontract.graphmind.RefusalCode, 
+        /**
+         * Echoed request id.
+         */
+        val `requestId`: kotlin.String?) : ViewerAction()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * A sent `exec.resume` got no answer within the resume wait.
+     */
+    data class ResumeTimedOut(
+        /**
+         * Pause id.
+         */
+        val `pauseId`: kotlin.String) : ViewerAction()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * A run's owner stayed away for the abandon grace.
+     */
+    data class RunAbandoned(
+        /**
+         * Run.
+         */
+        val `runId`: kotlin.String) : ViewerAction()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * Log this: `invalid-frame`, `version-mismatch`, `before-hello`, `unexpected-type`.
+     */
+    data class Warn(
+        /**
+         * Connection.
+         */
+        val `conn`: kotlin.ULong, 
+        /**
+         * Stable rule key.
+         */
+        val `rule`: kotlin.String, 
+        /**
+         * Detail.
+         */
+        val `text`: kotlin.String) : ViewerAction()
+        
+    {
+        
+
+        companion object
+    }
+    
+
+    
+
+    
+    
+
+
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction>{
+    override fun read(buf: ByteBuffer): ViewerAction {
+        return when(buf.getInt()) {
+            1 -> ViewerAction.Send(
+                FfiConverterULong.read(buf),
+                FfiConverterString.read(buf),
+                )
+            2 -> ViewerAction.Close(
+                FfiConverterULong.read(buf),
+                FfiConverterUShort.read(buf),
+                FfiConverterString.read(buf),
+                )
+            3 -> ViewerAction.AppAttached(
+                FfiConverterULong.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterTypeHello.read(buf),
+                )
+            4 -> ViewerAction.FrameAccepted(
+                FfiConverterULong.read(buf),
+                FfiConverterTypeEnvelope.read(buf),
+                FfiConverterBoolean.read(buf),
+                )
+            5 -> ViewerAction.PauseOpened(
+                FfiConverterULong.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterTypePausePoint.read(buf),
+                )
+            6 -> ViewerAction.PauseClosed(
+                FfiConverterString.read(buf),
+                FfiConverterTypeResumeAction.read(buf),
+                )
+            7 -> ViewerAction.PauseReleased(
+                FfiConverterULong.read(buf),
+                FfiConverterString.read(buf),
+                )
+            8 -> ViewerAction.ResumeRefused(
+                FfiConverterString.read(buf),
+                FfiConverterTypeRefusalCode.read(buf),
+                FfiConverterOptionalString.read(buf),
+                )
+            9 -> ViewerAction.ResumeTimedOut(
+                FfiConverterString.read(buf),
+                )
+            10 -> ViewerAction.RunAbandoned(
+                FfiConverterString.read(buf),
+                )
+            11 -> ViewerAction.Warn(
+                FfiConverterULong.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            else -> throw RuntimeException("invalid enum value, something is very wrong!!")
+        }
+    }
+
+    override fun allocationSize(value: ViewerAction): ULong = when(value) {
+        is ViewerAction.Send -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterULong.allocationSize(value.`conn`)
+                + FfiConverterString.allocationSize(value.`frame`)
+            )
+        }
+        is ViewerAction.Close -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterULong.allocationSize(value.`conn`)
+                + FfiConverterUShort.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
+        }
+        is ViewerAction.AppAttached -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterULong.allocationSize(value.`conn`)
+                + FfiConverterString.allocationSize(value.`sessionToken`)
+                + FfiConverterTypeHello.allocationSize(value.`hello`)
+            )
+        }
+        is ViewerAction.FrameAccepted -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterULong.allocationSize(value.`conn`)
+                + FfiConverterTypeEnvelope.allocationSize(value.`envelope`)
+                + FfiConverterBoolean.allocationSize(value.`replayed`)
+            )
+        }
+        is ViewerAction.PauseOpened -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterULong.allocationSize(value.`conn`)
+                + FfiConverterString.allocationSize(value.`runId`)
+                + FfiConverterString.allocationSize(value.`pauseId`)
+                + FfiConverterString.allocationSize(value.`nodeId`)
+                + FfiConverterTypePausePoint.allocationSize(value.`point`)
+            )
+        }
+        is ViewerAction.PauseClosed -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterString.allocationSize(value.`pauseId`)
+                + FfiConverterTypeResumeAction.allocationSize(value.`action`)
+            )
+        }
+        is ViewerAction.PauseReleased -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterULong.allocationSize(value.`conn`)
+                + FfiConverterString.allocationSize(value.`pauseId`)
+            )
+        }
+        is ViewerAction.ResumeRefused -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterString.allocationSize(value.`pauseId`)
+                + FfiConverterTypeRefusalCode.allocationSize(value.`code`)
+                + FfiConverterOptionalString.allocationSize(value.`requestId`)
+            )
+        }
+        is ViewerAction.ResumeTimedOut -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterString.allocationSize(value.`pauseId`)
+            )
+        }
+        is ViewerAction.RunAbandoned -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterString.allocationSize(value.`runId`)
+            )
+        }
+        is ViewerAction.Warn -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterULong.allocationSize(value.`conn`)
+                + FfiConverterString.allocationSize(value.`rule`)
+                + FfiConverterString.allocationSize(value.`text`)
+            )
+        }
+    }
+
+    override fun write(value: ViewerAction, buf: ByteBuffer) {
+        when(value) {
+            is ViewerAction.Send -> {
+                buf.putInt(1)
+                FfiConverterULong.write(value.`conn`, buf)
+                FfiConverterString.write(value.`frame`, buf)
+                Unit
+            }
+            is ViewerAction.Close -> {
+                buf.putInt(2)
+                FfiConverterULong.write(value.`conn`, buf)
+                FfiConverterUShort.write(value.`code`, buf)
+                FfiConverterString.write(value.`reason`, buf)
+                Unit
+            }
+            is ViewerAction.AppAttached -> {
+                buf.putInt(3)
+                FfiConverterULong.write(value.`conn`, buf)
+                FfiConverterString.write(value.`sessionToken`, buf)
+                FfiConverterTypeHello.write(value.`hello`, buf)
+                Unit
+            }
+            is ViewerAction.FrameAccepted -> {
+                buf.putInt(4)
+                FfiConverterULong.write(value.`conn`, buf)
+                FfiConverterTypeEnvelope.write(value.`envelope`, buf)
+                FfiConverterBoolean.write(value.`replayed`, buf)
+                Unit
+            }
+            is ViewerAction.PauseOpened -> {
+                buf.putInt(5)
+                FfiConverterULong.write(value.`conn`, buf)
+                FfiConverterString.write(value.`runId`, buf)
+                FfiConverterString.write(value.`pauseId`, buf)
+                FfiConverterString.write(value.`nodeId`, buf)
+                FfiConverterTypePausePoint.write(value.`point`, buf)
+                Unit
+            }
+            is ViewerAction.PauseClosed -> {
+                buf.putInt(6)
+                FfiConverterString.write(value.`pauseId`, buf)
+                FfiConverterTypeResumeAction.write(value.`action`, buf)
+                Unit
+            }
+            is ViewerAction.PauseReleased -> {
+                buf.putInt(7)
+                FfiConverterULong.write(value.`conn`, buf)
+                FfiConverterString.write(value.`pauseId`, buf)
+                Unit
+            }
+            is ViewerAction.ResumeRefused -> {
+                buf.putInt(8)
+                FfiConverterString.write(value.`pauseId`, buf)
+                FfiConverterTypeRefusalCode.write(value.`code`, buf)
+                FfiConverterOptionalString.write(value.`requestId`, buf)
+                Unit
+            }
+            is ViewerAction.ResumeTimedOut -> {
+                buf.putInt(9)
+                FfiConverterString.write(value.`pauseId`, buf)
+                Unit
+            }
+            is ViewerAction.RunAbandoned -> {
+                buf.putInt(10)
+                FfiConverterString.write(value.`runId`, buf)
+                Unit
+            }
+            is ViewerAction.Warn -> {
+                buf.putInt(11)
+                FfiConverterULong.write(value.`conn`, buf)
+                FfiConverterString.write(value.`rule`, buf)
+                FfiConverterString.write(value.`text`, buf)
+                Unit
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+}
+
+
+
+
+
 
 /**
  * @suppress
@@ -5499,6 +8797,38 @@ public object FfiConverterOptionalString: FfiConverterRustBuffer<kotlin.String?>
         } else {
             buf.put(1)
             FfiConverterString.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeAppSessionConfig: FfiConverterRustBuffer<AppSessionConfig?> {
+    override fun read(buf: ByteBuffer): AppSessionConfig? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeAppSessionConfig.read(buf)
+    }
+
+    override fun allocationSize(value: AppSessionConfig?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeAppSessionConfig.allocationSize(value)
+        }
+    }
+
+    override fun write(value: AppSessionConfig?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeAppSessionConfig.write(value, buf)
         }
     }
 }
@@ -5765,6 +9095,38 @@ public object FfiConverterOptionalTypeTokenUsage: FfiConverterRustBuffer<TokenUs
 /**
  * @suppress
  */
+public object FfiConverterOptionalTypeViewerSessionConfig: FfiConverterRustBuffer<ViewerSessionConfig?> {
+    override fun read(buf: ByteBuffer): ViewerSessionConfig? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeViewerSessionConfig.read(buf)
+    }
+
+    override fun allocationSize(value: ViewerSessionConfig?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeViewerSessionConfig.allocationSize(value)
+        }
+    }
+
+    override fun write(value: ViewerSessionConfig?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeViewerSessionConfig.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalTypeLoopKind: FfiConverterRustBuffer<LoopKind?> {
     override fun read(buf: ByteBuffer): LoopKind? {
         if (buf.get().toInt() == 0) {
@@ -5893,6 +9255,102 @@ public object FfiConverterOptionalTypePauseReason: FfiConverterRustBuffer<PauseR
 /**
  * @suppress
  */
+public object FfiConverterOptionalTypeRunMode: FfiConverterRustBuffer<RunMode?> {
+    override fun read(buf: ByteBuffer): RunMode? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeRunMode.read(buf)
+    }
+
+    override fun allocationSize(value: RunMode?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeRunMode.allocationSize(value)
+        }
+    }
+
+    override fun write(value: RunMode?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeRunMode.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeSessionAction: FfiConverterRustBuffer<SessionAction?> {
+    override fun read(buf: ByteBuffer): SessionAction? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeSessionAction.read(buf)
+    }
+
+    override fun allocationSize(value: SessionAction?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeSessionAction.allocationSize(value)
+        }
+    }
+
+    override fun write(value: SessionAction?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeSessionAction.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalSequenceULong: FfiConverterRustBuffer<List<kotlin.ULong>?> {
+    override fun read(buf: ByteBuffer): List<kotlin.ULong>? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterSequenceULong.read(buf)
+    }
+
+    override fun allocationSize(value: List<kotlin.ULong>?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterSequenceULong.allocationSize(value)
+        }
+    }
+
+    override fun write(value: List<kotlin.ULong>?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterSequenceULong.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalSequenceString: FfiConverterRustBuffer<List<kotlin.String>?> {
     override fun read(buf: ByteBuffer): List<kotlin.String>? {
         if (buf.get().toInt() == 0) {
@@ -5915,6 +9373,38 @@ public object FfiConverterOptionalSequenceString: FfiConverterRustBuffer<List<ko
         } else {
             buf.put(1)
             FfiConverterSequenceString.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalSequenceTypeBreakpointMatcher: FfiConverterRustBuffer<List<BreakpointMatcher>?> {
+    override fun read(buf: ByteBuffer): List<BreakpointMatcher>? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterSequenceTypeBreakpointMatcher.read(buf)
+    }
+
+    override fun allocationSize(value: List<BreakpointMatcher>?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterSequenceTypeBreakpointMatcher.allocationSize(value)
+        }
+    }
+
+    override fun write(value: List<BreakpointMatcher>?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterSequenceTypeBreakpointMatcher.write(value, buf)
         }
     }
 }
@@ -6011,6 +9501,34 @@ public object FfiConverterOptionalTypeJsonText: FfiConverterRustBuffer<JsonText?
         } else {
             buf.put(1)
             FfiConverterTypeJsonText.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceULong: FfiConverterRustBuffer<List<kotlin.ULong>> {
+    override fun read(buf: ByteBuffer): List<kotlin.ULong> {
+        val len = buf.getInt()
+        return List<kotlin.ULong>(len) {
+            FfiConverterULong.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<kotlin.ULong>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterULong.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<kotlin.ULong>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterULong.write(it, buf)
         }
     }
 }
@@ -6263,6 +9781,62 @@ public object FfiConverterSequenceTypeParseResult: FfiConverterRustBuffer<List<P
         buf.putInt(value.size)
         value.iterator().forEach {
             FfiConverterTypeParseResult.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeSessionAction: FfiConverterRustBuffer<List<SessionAction>> {
+    override fun read(buf: ByteBuffer): List<SessionAction> {
+        val len = buf.getInt()
+        return List<SessionAction>(len) {
+            FfiConverterTypeSessionAction.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<SessionAction>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeSessionAction.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<SessionAction>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeSessionAction.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeViewerAction: FfiConverterRustBuffer<List<ViewerAction>> {
+    override fun read(buf: ByteBuffer): List<ViewerAction> {
+        val len = buf.getInt()
+        return List<ViewerAction>(len) {
+            FfiConverterTypeViewerAction.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<ViewerAction>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeViewerAction.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<ViewerAction>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeViewerAction.write(it, buf)
         }
     }
 }

@@ -1,0 +1,713 @@
+"""The GraphMind session runtime for Python (spec graphmind-session.md).
+
+Two layers:
+
+- the **sans-IO cores**, native classes of the contract crate: ``AppSession`` (the app side:
+  seq, handshake, replay ring with gap markers, controls, gates, fail-open, ``heldMs``) and
+  ``ViewerSession`` (the viewer side: handshake, de-duplication, pause bookkeeping, routing).
+  They own no socket, no thread and no clock: feed them inputs stamped with ``now_ms`` and
+  carry out the actions they return (``Connect``, ``Send``, ``Close``, ``Release``, ...);
+- two **asyncio hosts** over the ``websockets`` package (``pip install 'wirecontract[session]'``):
+  ``connect(url)`` for an instrumented app and ``serve(...)`` for a viewer. They own the
+  sockets, the clock and the waiting, and add no protocol rule.
+
+An adapter::
+
+    async with connect("ws://127.0.0.1:4747/ingest", app="my-agent") as s:
+        async with s.run("answer") as run:
+            run.emit("node.started", {"nodeId": "tool:search", "kind": "tool", "name": "search",
+                                      "instanceId": "call_1", "input": {"q": "x"}})
+            decision = await run.gate("before", GateNode("tool:search", "tool", "search", "call_1"))
+
+Times are integers in milliseconds. The hosts are single-loop: call them from the event loop
+that created them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import logging
+import secrets
+import time
+import traceback
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass
+from http import HTTPStatus
+from typing import Any
+
+import typing as _typing
+
+import wirecontract.graphmind as _gm
+from wirecontract._native import session as _native
+
+# ---- the sans-IO cores and their values (native) -------------------------------------------
+
+AppSession = _native.AppSession
+ViewerSession = _native.ViewerSession
+GateNode = _native.GateNode
+Decision = _native.Decision
+Received = _native.Received
+ResumeError = _native.ResumeError
+# App-side actions.
+Connect = _native.Connect
+Send = _native.Send
+Close = _native.Close
+Release = _native.Release
+AbortRun = _native.AbortRun
+ReadySettled = _native.ReadySettled
+Warn = _native.Warn
+# Viewer-side actions.
+ViewerSend = _native.ViewerSend
+ViewerClose = _native.ViewerClose
+AppAttached = _native.AppAttached
+FrameAccepted = _native.FrameAccepted
+PauseOpened = _native.PauseOpened
+PauseClosed = _native.PauseClosed
+PauseReleased = _native.PauseReleased
+ResumeRefused = _native.ResumeRefused
+ResumeTimedOut = _native.ResumeTimedOut
+RunAbandoned = _native.RunAbandoned
+ViewerWarn = _native.ViewerWarn
+
+# Type aliases the stub declares, as runtime objects (so annotations evaluate and
+# typing.get_type_hints works); the Literal values are the stub's (scripts/gen/src/pyi_session.rs).
+ConnState = _typing.Literal["idle", "connecting", "awaiting-ack", "attached", "disposed"]
+ReleaseCause = _typing.Literal["resume", "timeout", "disconnect", "dispose", "cancel"]
+ReceivedKind = _typing.Literal["hello", "accepted", "duplicate", "wildcard", "rejected"]
+MatcherLike = _typing.Union[_gm.BreakpointMatcher, Mapping[str, Any]]
+"""A breakpoint matcher: a `BreakpointMatcher` or a wire-shaped dict (`{"kind": "tool"}`)."""
+Action = _typing.Union[Connect, Send, Close, Release, AbortRun, ReadySettled, Warn]
+ViewerEvent = _typing.Union[
+    AppAttached, FrameAccepted, PauseOpened, PauseClosed, PauseReleased, ResumeRefused, ResumeTimedOut, RunAbandoned, ViewerWarn
+]
+ViewerAction = _typing.Union[ViewerSend, ViewerClose, ViewerEvent]
+
+CONTINUE = _native.CONTINUE
+APP_DEFAULTS = _native.APP_DEFAULTS
+DEFAULT_URL = _native.DEFAULT_URL
+SESSION_CAPABILITIES = _native.SESSION_CAPABILITIES
+INGEST_PATH = "/ingest"
+
+__all__ = [
+    "AppSession", "ViewerSession", "GateNode", "Decision", "Received", "ResumeError",
+    "Connect", "Send", "Close", "Release", "AbortRun", "ReadySettled", "Warn",
+    "ViewerSend", "ViewerClose", "AppAttached", "FrameAccepted", "PauseOpened", "PauseClosed",
+    "PauseReleased", "ResumeRefused", "ResumeTimedOut", "RunAbandoned", "ViewerWarn",
+    "CONTINUE", "APP_DEFAULTS", "DEFAULT_URL", "SESSION_CAPABILITIES", "INGEST_PATH",
+    "Clock", "RunAborted", "Session", "Run", "connect", "Viewer", "FrameLog", "serve",
+]
+
+log = logging.getLogger("wirecontract.session")
+
+
+def _websockets() -> Any:
+    try:
+        import websockets.asyncio.client
+        import websockets.asyncio.server
+        import websockets.exceptions
+    except ImportError as e:  # pragma: no cover - the extra is missing
+        raise ImportError("the asyncio session hosts need websockets>=16: pip install 'wirecontract[session]'") from e
+    return websockets
+
+
+class Clock:
+    """Epoch milliseconds read from a monotonic clock: ``now_ms()`` never steps back (hold
+    times and deadlines stay right when the wall clock is adjusted) and still makes sensible
+    frame ``ts`` values."""
+
+    def __init__(self) -> None:
+        self._epoch_ms = time.time() * 1000.0
+        self._mono = time.monotonic()
+
+    def now_ms(self) -> int:
+        return int(self._epoch_ms + (time.monotonic() - self._mono) * 1000.0)
+
+
+class RunAborted(Exception):
+    """A gate answered ``abort`` (the viewer aborted the run, graphmind-session §3.7). Raise
+    it from the node; ``Session.run`` finishes the run ``aborted`` and does not re-raise it."""
+
+    def __init__(self, run_id: str | None) -> None:
+        super().__init__(f"run {run_id} was aborted by the viewer")
+        self.run_id = run_id
+
+
+class _Timer:
+    """One ``loop.call_at`` handle following a core's ``poll_timeout()``."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, clock: Clock, fire: Callable[[int], None]) -> None:
+        self._loop, self._clock, self._fire = loop, clock, fire
+        self._handle: asyncio.TimerHandle | None = None
+        self._at: int | None = None
+
+    def follow(self, deadline: int | None) -> None:
+        if deadline == self._at:
+            return
+        self.cancel()
+        self._at = deadline
+        if deadline is not None:
+            delay = max(0.0, (deadline - self._clock.now_ms()) / 1000.0)
+            self._handle = self._loop.call_later(delay, self._due)
+
+    def _due(self) -> None:
+        self._handle, self._at = None, None
+        self._fire(self._clock.now_ms())
+
+    def cancel(self) -> None:
+        if self._handle is not None:
+            self._handle.cancel()
+        self._handle, self._at = None, None
+
+
+class _Close:
+    def __init__(self, code: int, reason: str) -> None:
+        self.code, self.reason = code, reason
+
+
+class _Link:
+    """One WebSocket with an ordered outbox: frames are sent in the order the core produced
+    them, then an optional close. ``on_lost`` runs once when sending fails."""
+
+    def __init__(self, ws: Any, on_lost: Callable[[], None]) -> None:
+        self.ws = ws
+        self._queue: asyncio.Queue[str | _Close] = asyncio.Queue()
+        self._on_lost = on_lost
+        self.task = asyncio.get_running_loop().create_task(self._write())
+
+    def send(self, frame: str) -> None:
+        self._queue.put_nowait(frame)
+
+    def close(self, code: int, reason: str) -> None:
+        self._queue.put_nowait(_Close(code, reason))
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                item = await self._queue.get()
+                if isinstance(item, _Close):
+                    await self.ws.close(item.code, item.reason)
+                    return
+                await self.ws.send(item)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # the socket failed under a send: the reader sees it close too
+            self._on_lost()
+            with contextlib.suppress(Exception):
+                await self.ws.close()
+
+    async def drain(self, timeout_s: float) -> None:
+        with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
+            await asyncio.wait_for(asyncio.shield(self.task), timeout_s)
+        if not self.task.done():
+            self.task.cancel()
+
+
+# ---- the app host ----------------------------------------------------------------------------
+
+
+class _Attempt:
+    """One connection attempt of the app host: the task opening and reading the socket and,
+    once open, its link."""
+
+    def __init__(self) -> None:
+        self.task: asyncio.Task[None] | None = None
+        self.link: _Link | None = None
+
+
+_current_run: contextvars.ContextVar[Run | None] = contextvars.ContextVar("wirecontract_session_run", default=None)
+
+
+class Run:
+    """One run of a ``Session`` (``Session.run``): events and gates go to its ``run_id``."""
+
+    def __init__(self, session: Session, run_id: str, name: str) -> None:
+        self.session = session
+        self.run_id = run_id
+        self.name = name
+
+    @property
+    def aborted(self) -> bool:
+        """Whether the viewer aborted this run (an ``AbortRun`` action arrived)."""
+        return self.run_id in self.session._aborted
+
+    def emit(self, type: str, payload: Any) -> int | None:
+        """``Session.emit`` in this run."""
+        return self.session.emit(type, payload, run=self.run_id)
+
+    async def gate(self, point: str, node: GateNode) -> Decision:
+        """``Session.gate`` in this run."""
+        return await self.session.gate(point, node, run=self.run_id)
+
+
+class Session:
+    """The asyncio host of one ``AppSession`` (made by ``connect``). It owns the socket
+    (``websockets``), the clock (``Clock``) and the waiting; every protocol decision is the
+    core's. ``session.core`` is the ``AppSession`` itself (state, seq, held pauses, ...).
+
+    The connection is lazy (spec T1): nothing happens until the first ``emit``, ``gate``,
+    ``run`` or ``ready``. While detached, events are buffered and gates continue (fail-open);
+    after a drop the core reconnects (200/400/800 ms, then ``retry_interval_ms``) and replays
+    its buffer.
+    """
+
+    def __init__(
+        self,
+        url: str = DEFAULT_URL,
+        *,
+        on_warn: Callable[[Warn], None] | None = None,
+        flush_timeout_ms: int = 1000,
+        **config: Any,
+    ) -> None:
+        _websockets()
+        self._loop = asyncio.get_running_loop()
+        config.setdefault("id_base", secrets.token_hex(3))
+        self.core = AppSession(url=url, **config)
+        defaults = APP_DEFAULTS
+        self.app: str = config.get("app") or defaults["app"]
+        self.sdk: dict[str, Any] = dict(config.get("sdk") or defaults["sdk"])
+        self.clock = Clock()
+        self._on_warn = on_warn
+        self._flush_timeout_s = flush_timeout_ms / 1000.0
+        self._attempt: _Attempt | None = None
+        self._closing: list[_Link] = []
+        self._gates: dict[str, asyncio.Future[Decision]] = {}
+        self._waiters: dict[int, asyncio.Future[bool]] = {}
+        self._aborted: set[str] = set()
+        self._timer = _Timer(self._loop, self.clock, self._on_timeout)
+        self._closed = False
+        self.warnings: list[Warn] = []
+
+    # -- inputs ---------------------------------------------------------------------------
+
+    def emit(self, type: str, payload: Any, *, run: str | Run | None = None) -> int | None:
+        """Emits an event (graphmind-session §2.3): ``payload`` is a wire-shaped dict
+        (camelCase keys) or a contract object. ``run``: a run id or ``Run``; by default the
+        run of the enclosing ``Session.run`` block, else the implicit run. Returns the seq
+        taken, ``None`` after close. Raises ``BuildError`` for an invalid payload and
+        ``ValueError`` for a type the app may not send."""
+        seq = self.core.emit(type, payload, self.clock.now_ms(), self._run_id(run))
+        self._pump()
+        return seq
+
+    async def gate(self, point: str, node: GateNode, *, run: str | Run | None = None) -> Decision:
+        """Waits at gate ``point`` (``"before"``, ``"after"``, ``"error"``) of ``node`` and
+        returns the ``Decision`` (graphmind-session §3): ``CONTINUE`` at once when nothing
+        pauses or the session is detached; otherwise after the viewer's ``exec.resume``, the
+        pause timeout, a disconnect (fail-open: ``continue``) or ``close``. Cancelling the
+        awaiting task settles the pause with ``continue`` (``exec.resumed`` is sent). On
+        ``abort`` the run is already marked aborted: raise ``RunAborted``."""
+        pause_id = self.core.gate(point, node, self.clock.now_ms(), self._run_id(run))
+        if pause_id is None:
+            self._pump()
+            return CONTINUE
+        future: asyncio.Future[Decision] = self._loop.create_future()
+        self._gates[pause_id] = future
+        self._pump()
+        try:
+            return await future
+        except asyncio.CancelledError:
+            self._gates.pop(pause_id, None)
+            self.core.cancel(pause_id, self.clock.now_ms())
+            self._pump()
+            raise
+
+    async def ready(self, timeout_ms: int | None = None) -> bool:
+        """Waits until attached (spec T22): ``True`` at the ``hello.ack``, ``False`` after
+        ``timeout_ms`` (default the session's ``ready_timeout_ms``, 2000) or when closed.
+        Connects now when idle (skipping the retry wait)."""
+        waiter = self.core.ready(self.clock.now_ms(), timeout_ms)
+        future: asyncio.Future[bool] = self._loop.create_future()
+        self._waiters[waiter] = future
+        self._pump()
+        return await future
+
+    @contextlib.asynccontextmanager
+    async def run(self, name: str, *, meta: Mapping[str, Any] | None = None, run_id: str | None = None) -> AsyncIterator[Run]:
+        """A run: ``run.started`` (``app``, ``sdk``, ``meta`` with ``name``) on entry and
+        ``run.finished`` on exit: ``ok``, ``error`` with the exception (re-raised), or
+        ``aborted`` when the viewer aborted it (``RunAborted`` is not re-raised) or the task
+        was cancelled (re-raised). Inside the
+        block, ``Session.emit``/``Session.gate`` use this run by default."""
+        run = Run(self, run_id or f"run_{secrets.token_hex(6)}", name)
+        self.emit("run.started", {"app": self.app, "sdk": self.sdk, "meta": {"name": name, **(meta or {})}}, run=run)
+        token = _current_run.set(run)
+        try:
+            yield run
+        except RunAborted as e:
+            if e.run_id not in (None, run.run_id):
+                raise
+            self.emit("run.finished", {"status": "aborted"}, run=run)
+        except asyncio.CancelledError:
+            self.emit("run.finished", {"status": "aborted"}, run=run)
+            raise
+        except BaseException as e:
+            error = {"name": type(e).__name__, "message": str(e), "stack": "".join(traceback.format_exception(e))}
+            self.emit("run.finished", {"status": "error", "error": error}, run=run)
+            raise
+        else:
+            self.emit("run.finished", {"status": "aborted" if run.aborted else "ok"}, run=run)
+        finally:
+            _current_run.reset(token)
+
+    async def close(self) -> None:
+        """Disposes the core (spec §2.5: every held gate gets ``exec.resumed{continue}``, the
+        implicit run finishes, the socket closes with 1000), then gives the socket up to
+        ``flush_timeout_ms`` to send what is queued. Idempotent."""
+        if self._closed:
+            return
+        self._closed = True
+        self.core.dispose(self.clock.now_ms())
+        self._pump()
+        self._timer.cancel()
+        links = list(self._closing)
+        if self._attempt and self._attempt.link:
+            links.append(self._attempt.link)
+        for link in links:
+            await link.drain(self._flush_timeout_s)
+        if self._attempt and self._attempt.task:
+            self._attempt.task.cancel()
+            with contextlib.suppress(BaseException):
+                await self._attempt.task
+        self._attempt = None
+
+    async def __aenter__(self) -> Session:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # -- carrying out actions -------------------------------------------------------------
+
+    def _run_id(self, run: str | Run | None) -> str | None:
+        if isinstance(run, Run):
+            return run.run_id
+        if run is not None:
+            return run
+        current = _current_run.get()
+        return current.run_id if current is not None and current.session is self else None
+
+    def _pump(self) -> None:
+        for action in self.core.poll_actions():
+            if isinstance(action, Send):
+                link = self._attempt.link if self._attempt else None
+                if link is not None:
+                    link.send(action.frame)
+            elif isinstance(action, Release):
+                future = self._gates.pop(action.pause_id, None)
+                if future is not None and not future.done():
+                    future.set_result(action.decision)
+            elif isinstance(action, Connect):
+                self._connect(action.url)
+            elif isinstance(action, Close):
+                self._drop_attempt(action.code, action.reason)
+            elif isinstance(action, AbortRun):
+                self._aborted.add(action.run_id)
+            elif isinstance(action, ReadySettled):
+                waiter = self._waiters.pop(action.waiter, None)
+                if waiter is not None and not waiter.done():
+                    waiter.set_result(action.attached)
+            elif isinstance(action, Warn):
+                self.warnings.append(action)
+                log.warning("graphmind session: %s: %s", action.rule, action.text)
+                if self._on_warn is not None:
+                    self._on_warn(action)
+        self._timer.follow(self.core.poll_timeout())
+
+    def _on_timeout(self, now: int) -> None:
+        self.core.handle_timeout(now)
+        self._pump()
+
+    def _connect(self, url: str) -> None:
+        attempt = _Attempt()
+        self._attempt = attempt
+        attempt.task = self._loop.create_task(self._run_attempt(attempt, url))
+
+    def _drop_attempt(self, code: int, reason: str) -> None:
+        """``Close``: the core is already detached; this socket's events are ignored from now."""
+        attempt, self._attempt = self._attempt, None
+        if attempt is None:
+            return
+        if attempt.link is not None:
+            attempt.link.close(code, reason)
+            self._closing = [link for link in self._closing if not link.task.done()]
+            self._closing.append(attempt.link)
+        elif attempt.task is not None:
+            attempt.task.cancel()
+
+    def _lost(self, attempt: _Attempt) -> None:
+        if self._attempt is attempt:
+            self._attempt = None
+            self.core.transport_closed(self.clock.now_ms())
+            self._pump()
+
+    async def _run_attempt(self, attempt: _Attempt, url: str) -> None:
+        ws_mod = _websockets()
+        try:
+            ws = await ws_mod.asyncio.client.connect(url, open_timeout=None, ping_interval=None, max_size=None, compression=None)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            if self._attempt is attempt:
+                self._attempt = None
+                self.core.transport_failed(self.clock.now_ms())
+                self._pump()
+            return
+        if self._attempt is not attempt:
+            await ws.close()
+            return
+        attempt.link = _Link(ws, lambda: self._lost(attempt))
+        self.core.transport_opened(self.clock.now_ms())
+        self._pump()
+        try:
+            async for message in ws:
+                if self._attempt is not attempt:
+                    continue
+                self.core.frame_received(message, self.clock.now_ms())
+                self._pump()
+        except ws_mod.exceptions.ConnectionClosed:
+            pass
+        finally:
+            self._lost(attempt)
+
+
+def connect(url: str = DEFAULT_URL, **config: Any) -> Session:
+    """``async with connect(url, app=..., ...) as s``: a ``Session`` over a new
+    ``AppSession``. Keywords are ``AppSession``'s (``app``, ``sdk``, ``pause_timeout_ms``,
+    ``retry_interval_ms``, ...; ``id_base`` defaults to random hex) plus ``on_warn`` (called
+    with each ``Warn``) and ``flush_timeout_ms`` (how long ``close`` waits for queued frames,
+    default 1000). Must be called with an event loop running."""
+    return Session(url, **config)
+
+
+# ---- the viewer host -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class FrameLog:
+    """One frame on a viewer connection, in wire order: ``dir`` is ``"app->viewer"`` or
+    ``"viewer->app"``; ``received`` is what the core did with an incoming frame."""
+
+    dir: str
+    conn: int
+    frame: str
+    received: Received | None = None
+
+
+PauseAnswer = str | tuple[str, Any] | None
+"""What an ``on_pause`` callback returns: an action (``"continue"``), ``(action, output)``
+for an inject, or ``None`` to leave the pause open (answer later with ``Viewer.resume``)."""
+
+_MISSING: Any = object()
+
+
+class Viewer:
+    """The asyncio host of one ``ViewerSession`` (made by ``serve``): a WebSocket server at
+    ``url`` (path ``/ingest``). Events (every viewer action except sends and closes, which
+    the host carries out) go to ``on_event`` and to ``events()``; every frame, both
+    directions, goes to ``on_frame`` as a ``FrameLog``. ``viewer.core`` is the
+    ``ViewerSession``."""
+
+    def __init__(
+        self,
+        *,
+        on_event: Callable[[Any], None] | None = None,
+        on_pause: Callable[[PauseOpened], PauseAnswer | Awaitable[PauseAnswer]] | None = None,
+        on_frame: Callable[[FrameLog], None] | None = None,
+        **config: Any,
+    ) -> None:
+        _websockets()
+        self._loop = asyncio.get_running_loop()
+        config.setdefault("token_prefix", f"tok_{secrets.token_hex(4)}_")
+        self.core = ViewerSession(**config)
+        self.clock = Clock()
+        self._on_event, self._on_pause, self._on_frame = on_event, on_pause, on_frame
+        self._links: dict[int, _Link] = {}
+        self._next_conn = 0
+        self._events: asyncio.Queue[Any] = asyncio.Queue()
+        self._timer = _Timer(self._loop, self.clock, self._on_timeout)
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self._server: Any = None
+        self.url = ""
+
+    @property
+    def connections(self) -> list[int]:
+        """Ids of the app connections open now."""
+        return sorted(self._links)
+
+    def resume(self, pause_id: str, action: str = "continue", *, output: Any = _MISSING, request_id: str | None = None) -> None:
+        """Sends ``exec.resume`` for an open pause (``ViewerSession.resume``); ``output`` for
+        an inject. Raises ``ResumeError`` when the pause is not open or its app is gone."""
+        kwargs: dict[str, Any] = {"request_id": request_id}
+        if output is not _MISSING:
+            kwargs["output"] = output
+        self.core.resume(pause_id, action, self.clock.now_ms(), **kwargs)
+        self._pump()
+
+    def set_breakpoint(self, matcher: Any) -> bool:
+        """Adds a breakpoint and broadcasts it (``ViewerSession.set_breakpoint``)."""
+        added: bool = self.core.set_breakpoint(matcher, self.clock.now_ms())
+        self._pump()
+        return added
+
+    def clear_breakpoint(self, matcher: Any) -> int:
+        """Removes a breakpoint and broadcasts it (``ViewerSession.clear_breakpoint``)."""
+        removed: int = self.core.clear_breakpoint(matcher, self.clock.now_ms())
+        self._pump()
+        return removed
+
+    def set_mode(self, mode: str) -> None:
+        """Sets and broadcasts the mode (``ViewerSession.set_mode``)."""
+        self.core.set_mode(mode, self.clock.now_ms())
+        self._pump()
+
+    async def drop(self, conn: int) -> None:
+        """Closes connection ``conn`` at once, as a network failure would for the app (for
+        tests of fail-open and replay). The core learns of it when its reader ends."""
+        link = self._links.get(conn)
+        if link is not None:
+            with contextlib.suppress(Exception):
+                await link.ws.close(1001, "dropped by the viewer")
+
+    async def events(self) -> AsyncIterator[Any]:
+        """Every event in order (``AppAttached``, ``FrameAccepted``, ``PauseOpened``,
+        ``PauseClosed``, ``PauseReleased``, ``ResumeRefused``, ``ResumeTimedOut``,
+        ``RunAbandoned``, ``ViewerWarn``), until the viewer closes."""
+        while True:
+            event = await self._events.get()
+            if event is None:
+                return
+            yield event
+
+    async def start(self, host: str, port: int) -> None:
+        """Starts the WebSocket server on ``host:port`` (0: a free port) and sets ``url``.
+        ``serve`` calls it; other paths than ``/ingest`` get HTTP 404."""
+        ws_mod = _websockets()
+
+        def only_ingest(connection: Any, request: Any) -> Any:
+            if request.path.split("?", 1)[0] != INGEST_PATH:
+                return connection.respond(HTTPStatus.NOT_FOUND, f"GraphMind apps connect to {INGEST_PATH}\n")
+            return None
+
+        self._server = await ws_mod.asyncio.server.serve(
+            self._handle, host, port, process_request=only_ingest, ping_interval=None, max_size=None, compression=None
+        )
+        sock = next(iter(self._server.sockets))
+        addr = sock.getsockname()
+        self.url = f"ws://{addr[0]}:{addr[1]}{INGEST_PATH}"
+
+    async def close(self) -> None:
+        """Stops the server and closes every connection."""
+        self._timer.cancel()
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._server.wait_closed(), 5)
+        for task in list(self._tasks):
+            task.cancel()
+        self._events.put_nowait(None)
+
+    async def __aenter__(self) -> Viewer:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def _handle(self, ws: Any) -> None:
+        ws_mod = _websockets()
+        self._next_conn += 1
+        conn = self._next_conn
+        self._links[conn] = _Link(ws, lambda: None)
+        self.core.connection_opened(conn)
+        self._pump()
+        try:
+            async for message in ws:
+                text = message if isinstance(message, str) else message.decode("utf-8", "replace")
+                received = self.core.frame_received(conn, message, self.clock.now_ms())
+                if self._on_frame is not None:
+                    self._on_frame(FrameLog("app->viewer", conn, text, received))
+                self._pump()
+        except ws_mod.exceptions.ConnectionClosed:
+            pass
+        finally:
+            link = self._links.pop(conn, None)
+            self.core.connection_closed(conn, self.clock.now_ms())
+            self._pump()
+            if link is not None:
+                link.task.cancel()
+
+    def _pump(self) -> None:
+        for action in self.core.poll_actions():
+            if isinstance(action, ViewerSend):
+                link = self._links.get(action.conn)
+                if link is not None:
+                    if self._on_frame is not None:
+                        self._on_frame(FrameLog("viewer->app", action.conn, action.frame))
+                    link.send(action.frame)
+                continue
+            if isinstance(action, ViewerClose):
+                link = self._links.get(action.conn)
+                if link is not None:
+                    link.close(action.code, action.reason)
+                continue
+            if isinstance(action, ViewerWarn):
+                log.warning("graphmind viewer: [c%d] %s: %s", action.conn, action.rule, action.text)
+            self._events.put_nowait(action)
+            if self._on_event is not None:
+                self._on_event(action)
+            if isinstance(action, PauseOpened) and self._on_pause is not None:
+                self._answer(action, self._on_pause(action))
+        self._timer.follow(self.core.poll_timeout())
+
+    def _answer(self, pause: PauseOpened, answer: Any) -> None:
+        if isinstance(answer, Awaitable):
+            task = self._loop.create_task(self._answer_later(pause, answer))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+            return
+        if answer is None:
+            return
+        action, output = (answer, _MISSING) if isinstance(answer, str) else answer
+        try:
+            self.resume(pause.pause_id, action, output=output)
+        except ResumeError as e:
+            log.warning("graphmind viewer: cannot resume %s: %s", pause.pause_id, e)
+
+    async def _answer_later(self, pause: PauseOpened, answer: Awaitable[PauseAnswer]) -> None:
+        self._answer(pause, await answer)
+
+    def _on_timeout(self, now: int) -> None:
+        self.core.handle_timeout(now)
+        self._pump()
+
+
+@contextlib.asynccontextmanager
+async def serve(
+    host: str = "127.0.0.1",
+    port: int = 4747,
+    *,
+    breakpoints: Iterable[Any] | None = None,
+    mode: str | None = None,
+    on_event: Callable[[Any], None] | None = None,
+    on_pause: Callable[[PauseOpened], PauseAnswer | Awaitable[PauseAnswer]] | None = None,
+    on_frame: Callable[[FrameLog], None] | None = None,
+    **config: Any,
+) -> AsyncIterator[Viewer]:
+    """``async with serve(port=0, breakpoints=[{"kind": "tool"}]) as viewer``: a viewer on
+    ``ws://HOST:PORT/ingest`` (port 0 picks a free one; ``viewer.url`` names it). Keywords
+    are ``ViewerSession``'s (``breakpoints`` default ``[{"point": "error"}]``, ``mode``
+    ``"run"``, ``viewer_version``, ``resume_wait_ms``, ...) plus the callbacks: ``on_event``
+    (each event), ``on_pause`` (answers each live pause: return an action, ``(action,
+    output)``, ``None`` to answer later, or an awaitable of one) and ``on_frame`` (each frame,
+    both directions)."""
+    if breakpoints is not None:
+        config["breakpoints"] = list(breakpoints)
+    if mode is not None:
+        config["mode"] = mode
+    viewer = Viewer(on_event=on_event, on_pause=on_pause, on_frame=on_frame, **config)
+    await viewer.start(host, port)
+    try:
+        yield viewer
+    finally:
+        await viewer.close()

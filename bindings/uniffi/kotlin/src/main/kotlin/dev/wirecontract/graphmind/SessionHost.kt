@@ -1,0 +1,344 @@
+// The app-side session host for the JVM: the sans-IO AppSession (Rust, through uniffi) driven
+// over the JDK's own java.net.http.WebSocket. Hand-written; compiled with the generated bindings
+// by bindings/uniffi/kotlin/pom.xml. Spec: graphmind-session.md. No protocol rule lives here:
+// seq, handshake, replay, gates, fail-open and heldMs are the core's; this file owns the socket,
+// the clock and the waiting.
+package dev.wirecontract.graphmind
+
+import java.io.PrintWriter
+import java.io.StringWriter
+import java.net.URI
+import java.net.http.HttpClient
+import java.net.http.WebSocket
+import java.security.SecureRandom
+import java.util.concurrent.CancellationException
+import java.util.concurrent.CompletableFuture
+import java.util.concurrent.CompletionStage
+import java.util.concurrent.ConcurrentHashMap
+import java.util.concurrent.Executors
+import java.util.concurrent.ScheduledExecutorService
+import java.util.concurrent.ScheduledFuture
+import java.util.concurrent.TimeUnit
+
+/**
+ * Epoch milliseconds read from a monotonic clock ([System.nanoTime]): never steps back, so hold
+ * times and deadlines survive wall-clock adjustments, and still makes sensible frame `ts` values.
+ */
+class MonotonicClock {
+    private val epochMs = System.currentTimeMillis()
+    private val nano0 = System.nanoTime()
+
+    /** Now, in epoch milliseconds. */
+    fun nowMs(): ULong = (epochMs + (System.nanoTime() - nano0) / 1_000_000L).toULong()
+}
+
+/** Thrown by an adapter when a gate answered [Decision.Abort]; [SessionHost.Run] ends the run `aborted`. */
+class RunAbortedException(val runId: String?) : RuntimeException("run $runId was aborted by the viewer")
+
+/**
+ * The asyncio-style host of one [AppSession] over `java.net.http.WebSocket`.
+ *
+ * Lazy like the core (spec T1): nothing connects until the first [emit], [gate], [run] or
+ * [ready]. While detached, events are buffered by the core and gates continue (fail-open); after
+ * a drop the core reconnects (200/400/800 ms, then `retryIntervalMs`) and replays its buffer.
+ * Thread-safe: every core call and every action runs under one lock; futures are completed
+ * outside it, so their continuations may call back into the host.
+ *
+ * @param url the viewer's ingest endpoint (default `ws://127.0.0.1:4747/ingest`).
+ * @param config the core's configuration (`idBase` defaults to random hex here).
+ * @param onWarn called with each `Warn` action's rule key and text (default: stderr).
+ * @param flushTimeoutMs how long [close] waits for queued frames to leave, in ms.
+ */
+class SessionHost(
+    url: String = "ws://127.0.0.1:4747/ingest",
+    config: AppSessionConfig = AppSessionConfig(),
+    private val onWarn: (rule: String, text: String) -> Unit = { rule, text -> System.err.println("graphmind session: $rule: $text") },
+    private val flushTimeoutMs: Long = 1000,
+) : AutoCloseable {
+    private val config = config.copy(url = config.url ?: url, idBase = config.idBase ?: randomHex(3))
+
+    /** The sans-IO core (state, seq, held pauses, buffered frames). */
+    val core: AppSession = AppSession(this.config)
+
+    /** The clock every input is stamped with. */
+    val clock = MonotonicClock()
+
+    private val lock = Any()
+    private val http: HttpClient = HttpClient.newHttpClient()
+    private val scheduler: ScheduledExecutorService = Executors.newSingleThreadScheduledExecutor { r ->
+        Thread(r, "wirecontract-session-timer").apply { isDaemon = true }
+    }
+    private var attempt: Attempt? = null
+    private val closing = mutableListOf<Attempt>()
+    private val gates = HashMap<String, CompletableFuture<Decision>>()
+    private val waiters = HashMap<ULong, CompletableFuture<Boolean>>()
+    private val aborted: MutableSet<String> = ConcurrentHashMap.newKeySet()
+    private var timer: ScheduledFuture<*>? = null
+    private var timerAt: ULong? = null
+    private var closed = false
+
+    /** One connection attempt: the handshake future, then the open socket and its ordered send chain. */
+    private inner class Attempt {
+        var opening: CompletableFuture<WebSocket>? = null
+        var ws: WebSocket? = null
+        var chain: CompletableFuture<WebSocket>? = null
+        val text = StringBuilder()
+    }
+
+    /**
+     * Emits a typed event (spec §2.3) in [run] (`null`: the implicit run). Returns the seq taken,
+     * `null` after [close]. Throws [ContractException.Build] for a payload breaking a rule or a
+     * type the app may not send.
+     */
+    fun emit(message: Message, run: String? = null): ULong? = locked { core.emit(message, run, clock.nowMs()) }
+
+    /** [emit] with the payload as JSON text, validated against [messageType]. */
+    fun emitJson(messageType: String, payloadJson: String, run: String? = null): ULong? =
+        locked { core.emitJson(messageType, payloadJson, run, clock.nowMs()) }
+
+    /**
+     * The gate at [point] of [node] (spec §3): completes with [Decision.Continue] at once when
+     * nothing pauses or the session is detached; otherwise when the viewer resumes, the pause
+     * times out, the connection drops (fail-open: continue) or the host closes. Cancelling the
+     * future settles the pause with `continue` (`exec.resumed` is sent). On [Decision.Abort] the
+     * run is already marked aborted: throw [RunAbortedException].
+     */
+    fun gate(point: PausePoint, node: GateNode, run: String? = null): CompletableFuture<Decision> {
+        val future = CompletableFuture<Decision>()
+        val pauseId = locked {
+            val id = core.gate(point, node, run, clock.nowMs())
+            if (id != null) gates[id] = future
+            id
+        }
+        if (pauseId == null) {
+            future.complete(Decision.Continue)
+            return future
+        }
+        future.whenComplete { _, error ->
+            if (error is CancellationException) locked {
+                gates.remove(pauseId)
+                core.cancel(pauseId, clock.nowMs())
+            }
+        }
+        return future
+    }
+
+    /**
+     * Completes with `true` when attached (the `hello.ack`), `false` after [timeoutMs] (default
+     * the config's `readyTimeoutMs`, 2000) or when closed. Connects now when idle (spec T22).
+     */
+    fun ready(timeoutMs: ULong? = null): CompletableFuture<Boolean> {
+        val future = CompletableFuture<Boolean>()
+        locked { waiters[core.ready(clock.nowMs(), timeoutMs)] = future }
+        return future
+    }
+
+    /** Whether the viewer aborted [runId] (an `AbortRun` action arrived). */
+    fun isAborted(runId: String): Boolean = runId in aborted
+
+    /**
+     * Starts a run: `run.started` with the config's `app` and `sdk` and `meta` [metaJson] (a JSON
+     * object text; default `{"name": name}`). Close the returned [Run] to send `run.finished`.
+     */
+    fun run(name: String, metaJson: String? = null, runId: String = "run_" + randomHex(6)): Run {
+        val meta = metaJson ?: "{\"name\":${jsonString(name)}}"
+        emit(Message.RunStarted(RunStarted(app = core.app(), sdk = core.sdk(), meta = meta)), runId)
+        return Run(runId, name)
+    }
+
+    /**
+     * One run of this host. [close] sends `run.finished` with `ok`, or `aborted` when the viewer
+     * aborted it; [fail] sends `error` with the throwable instead.
+     */
+    inner class Run internal constructor(val runId: String, val name: String) : AutoCloseable {
+        private var finished = false
+
+        /** Whether the viewer aborted this run. */
+        val aborted: Boolean get() = isAborted(runId)
+
+        /** [SessionHost.emit] in this run. */
+        fun emit(message: Message): ULong? = this@SessionHost.emit(message, runId)
+
+        /** [SessionHost.gate] in this run. */
+        fun gate(point: PausePoint, node: GateNode): CompletableFuture<Decision> = this@SessionHost.gate(point, node, runId)
+
+        /** Ends the run with `error` (or `aborted` for a [RunAbortedException]). */
+        fun fail(error: Throwable) {
+            if (finished) return
+            finished = true
+            if (error is RunAbortedException || aborted) {
+                emit(Message.RunFinished(RunFinished(status = RunStatus.ABORTED)))
+                return
+            }
+            val stack = StringWriter().also { error.printStackTrace(PrintWriter(it)) }.toString()
+            val info = ErrorInfo(name = error.javaClass.simpleName, message = error.message ?: "", stack = stack)
+            emit(Message.RunFinished(RunFinished(status = RunStatus.ERROR, error = info)))
+        }
+
+        override fun close() {
+            if (finished) return
+            finished = true
+            emit(Message.RunFinished(RunFinished(status = if (aborted) RunStatus.ABORTED else RunStatus.OK)))
+        }
+    }
+
+    /**
+     * Disposes the core (spec §2.5: every held gate gets `exec.resumed{continue}`, the implicit run
+     * finishes, the socket closes with 1000), then waits up to `flushTimeoutMs` for queued frames.
+     */
+    override fun close() {
+        val pending = locked {
+            if (closed) return@locked emptyList<CompletableFuture<WebSocket>>()
+            closed = true
+            core.dispose(clock.nowMs())
+            (closing + listOfNotNull(attempt)).mapNotNull { it.chain }
+        }
+        for (chain in pending) runCatching { chain.get(flushTimeoutMs, TimeUnit.MILLISECONDS) }
+        synchronized(lock) {
+            timer?.cancel(false)
+            attempt?.ws?.abort()
+            attempt = null
+        }
+        scheduler.shutdownNow()
+    }
+
+    // ---- carrying out actions ------------------------------------------------------------
+
+    /** Runs [body] under the lock, then the actions it caused; completes futures after unlocking. */
+    private fun <T> locked(body: () -> T): T {
+        val completions = ArrayList<() -> Unit>()
+        val result = synchronized(lock) {
+            val r = body()
+            pump(completions)
+            r
+        }
+        completions.forEach { it() }
+        return result
+    }
+
+    private fun pump(completions: MutableList<() -> Unit>) {
+        for (action in core.pollActions()) {
+            when (action) {
+                is SessionAction.Send -> send(action.frame)
+                is SessionAction.Release -> gates.remove(action.pauseId)?.let { f -> completions += { f.complete(action.decision) } }
+                is SessionAction.Connect -> connect(action.url)
+                is SessionAction.Close -> dropAttempt(action.code.toInt(), action.reason)
+                is SessionAction.AbortRun -> aborted += action.runId
+                is SessionAction.ReadySettled -> waiters.remove(action.waiter)?.let { f -> completions += { f.complete(action.attached) } }
+                is SessionAction.Warn -> completions += { onWarn(action.rule, action.text) }
+            }
+        }
+        followTimer(core.pollTimeout())
+    }
+
+    private fun followTimer(deadline: ULong?) {
+        if (deadline == timerAt) return
+        timer?.cancel(false)
+        timerAt = deadline
+        timer = null
+        if (deadline == null || scheduler.isShutdown) return
+        val delay = (deadline.toLong() - clock.nowMs().toLong()).coerceAtLeast(0)
+        timer = scheduler.schedule(Runnable {
+            locked {
+                timerAt = null
+                core.handleTimeout(clock.nowMs())
+            }
+        }, delay, TimeUnit.MILLISECONDS)
+    }
+
+    private fun send(frame: String) {
+        val a = attempt ?: return
+        val chain = a.chain ?: return
+        a.chain = chain.thenCompose { ws -> ws.sendText(frame, true) }.also { next ->
+            next.whenComplete { _, error -> if (error != null) lost(a) }
+        }
+    }
+
+    private fun connect(url: String) {
+        val a = Attempt()
+        attempt = a
+        val listener = object : WebSocket.Listener {
+            override fun onOpen(webSocket: WebSocket) {} // no request(1) yet: frames wait for transportOpened
+
+            override fun onText(webSocket: WebSocket, data: CharSequence, last: Boolean): CompletionStage<*>? {
+                a.text.append(data)
+                if (last) {
+                    val frame = a.text.toString()
+                    a.text.setLength(0)
+                    locked { if (attempt === a) core.frameReceived(frame, clock.nowMs()) }
+                }
+                webSocket.request(1)
+                return null
+            }
+
+            override fun onClose(webSocket: WebSocket, statusCode: Int, reason: String): CompletionStage<*>? {
+                lost(a)
+                return null
+            }
+
+            override fun onError(webSocket: WebSocket, error: Throwable) = lost(a)
+        }
+        val opening = http.newWebSocketBuilder().buildAsync(URI.create(url), listener)
+        a.opening = opening
+        opening.whenComplete { ws, error ->
+            locked {
+                when {
+                    attempt !== a -> ws?.abort()
+                    error != null -> {
+                        attempt = null
+                        core.transportFailed(clock.nowMs())
+                    }
+                    else -> {
+                        a.ws = ws
+                        a.chain = CompletableFuture.completedFuture(ws)
+                        core.transportOpened(clock.nowMs())
+                        ws.request(1)
+                    }
+                }
+            }
+        }
+    }
+
+    /** `Close`: the core is already detached; this socket's events are ignored from now on. */
+    private fun dropAttempt(code: Int, reason: String) {
+        val a = attempt ?: return
+        attempt = null
+        val chain = a.chain
+        if (chain == null) {
+            a.opening?.cancel(true)
+            return
+        }
+        a.chain = chain.thenCompose { ws -> ws.sendClose(code, reason) }
+        closing.removeIf { it.chain?.isDone == true }
+        closing += a
+    }
+
+    private fun lost(a: Attempt) {
+        locked {
+            if (attempt === a) {
+                attempt = null
+                a.ws?.abort()
+                core.transportClosed(clock.nowMs())
+            }
+        }
+    }
+
+    private companion object {
+        val random = SecureRandom()
+
+        fun randomHex(bytes: Int): String = ByteArray(bytes).also { random.nextBytes(it) }.joinToString("") { "%02x".format(it) }
+
+        fun jsonString(s: String): String = buildString {
+            append('"')
+            for (c in s) {
+                when {
+                    c == '"' -> append("\\\"")
+                    c == '\\' -> append("\\\\")
+                    c < ' ' -> append("\\u%04x".format(c.code))
+                    else -> append(c)
+                }
+            }
+            append('"')
+        }
+    }
+}

@@ -1,0 +1,231 @@
+package dev.wirecontract.graphmind
+
+import dev.wirecontract.graphmind.docs.weatherAgent
+import org.json.JSONObject
+import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertTrue
+import org.junit.jupiter.api.Test
+import org.junit.jupiter.api.Timeout
+import org.junit.jupiter.api.io.TempDir
+import java.io.File
+import java.net.InetAddress
+import java.net.ServerSocket
+import java.net.Socket
+import java.net.URI
+import java.net.http.HttpClient
+import java.net.http.WebSocket
+import java.nio.file.Path
+import java.util.concurrent.CopyOnWriteArrayList
+import java.util.concurrent.TimeUnit
+import kotlin.concurrent.thread
+
+/**
+ * The JVM session host ([SessionHost] over `java.net.http.WebSocket`) against `wirecontract
+ * listen`: a pause answered with continue, one answered with an inject, a disconnect while held
+ * (fail-open, then the `exec.resumed` in the reconnect's replay), and the docs' adapter.
+ */
+@Timeout(60)
+class SessionHostTest {
+    /** `wirecontract listen` as a child process with a record file; `--exit-after-runs 1`. */
+    class Listener(dir: Path, vararg flags: String) : AutoCloseable {
+        val record: File = dir.resolve("record.jsonl").toFile()
+        private val output = StringBuffer()
+        private val proc: Process
+        val url: String
+        val port: Int
+
+        init {
+            val cli = System.getProperty("wirecontract.cli") ?: error("-Dwirecontract.cli is not set")
+            check(File(cli).canExecute()) { "wirecontract CLI not found at $cli (40-kotlin.sh builds it)" }
+            proc = ProcessBuilder(listOf(cli, "listen", "--listen", "127.0.0.1:0", "--record", record.path, "--exit-after-runs", "1") + flags)
+                .redirectErrorStream(true).start()
+            val reader = proc.inputStream.bufferedReader()
+            val first = reader.readLine() ?: error("listener printed nothing")
+            check(first.startsWith("listening on ws://")) { first }
+            url = first.removePrefix("listening on ")
+            port = url.substringAfterLast(':').substringBefore('/').toInt()
+            thread(isDaemon = true) { reader.forEachLine { output.append(it).append('\n') } }
+        }
+
+        fun output(): String = output.toString()
+
+        fun waitExit(): Int {
+            check(proc.waitFor(10, TimeUnit.SECONDS)) { "listener did not exit:\n${output()}" }
+            return proc.exitValue()
+        }
+
+        fun frames(): List<JSONObject> = record.readLines().filter { it.isNotBlank() }.map { JSONObject(it) }
+
+        override fun close() {
+            proc.destroyForcibly()
+        }
+    }
+
+    /** A loopback TCP relay that can drop every connection and refuse new ones (an outage). */
+    class Proxy(private val targetPort: Int) : AutoCloseable {
+        private val server = ServerSocket(0, 50, InetAddress.getLoopbackAddress())
+        private val sockets = CopyOnWriteArrayList<Socket>()
+        @Volatile private var down = false
+        @Volatile var connections = 0
+        val url = "ws://127.0.0.1:${server.localPort}/ingest"
+
+        init {
+            thread(isDaemon = true) {
+                while (!server.isClosed) {
+                    val client = runCatching { server.accept() }.getOrNull() ?: break
+                    if (down) { client.close(); continue }
+                    val upstream = runCatching { Socket(InetAddress.getLoopbackAddress(), targetPort) }.getOrNull()
+                    if (upstream == null) { client.close(); continue }
+                    connections++
+                    sockets += listOf(client, upstream)
+                    for ((from, to) in listOf(client to upstream, upstream to client)) {
+                        thread(isDaemon = true) {
+                            runCatching { from.getInputStream().copyTo(to.getOutputStream()) }
+                            runCatching { from.close() }
+                            runCatching { to.close() }
+                        }
+                    }
+                }
+            }
+        }
+
+        fun goDown() {
+            down = true
+            sockets.forEach { runCatching { it.close() } }
+            sockets.clear()
+        }
+
+        fun comeUp() {
+            down = false
+        }
+
+        override fun close() {
+            goDown()
+            server.close()
+        }
+    }
+
+    /** Generous deadlines: a busy CI machine must not turn a slow first connect into a 10 s retry. */
+    private val patient = AppSessionConfig(connectTimeoutMs = 5000uL, handshakeTimeoutMs = 5000uL)
+
+    private val tool = GateNode("tool:lookup", NodeKind.TOOL, "lookup", "call_1")
+
+    private fun started(node: GateNode) =
+        Message.NodeStarted(NodeStarted(nodeId = node.nodeId, kind = node.kind, name = node.name, instanceId = node.instanceId!!))
+
+    private fun finished(node: GateNode, output: String) =
+        Message.NodeFinished(NodeFinished(nodeId = node.nodeId, instanceId = node.instanceId, output = output, durationMs = 1.5, status = RunStatus.OK))
+
+    private fun until(what: String, cond: () -> Boolean) {
+        val deadline = System.nanoTime() + 10_000_000_000L
+        while (!cond()) {
+            check(System.nanoTime() < deadline) { "timed out waiting for $what" }
+            Thread.sleep(5)
+        }
+    }
+
+    private fun types(frames: List<JSONObject>, dir: String) =
+        frames.filter { it.getString("dir") == dir }.map { JSONObject(it.getString("frame")).getString("type") }
+
+    @Test
+    fun pauseAndContinue(@TempDir dir: Path) {
+        Listener(dir, "--break", "tool", "--on-pause", "continue").use { listener ->
+            SessionHost(listener.url, patient.copy(app = "kotlin-host")).use { host ->
+                assertTrue(host.ready().get(10, TimeUnit.SECONDS))
+                host.run("pause").use { run ->
+                    run.emit(started(tool))
+                    assertEquals(Decision.Continue, run.gate(PausePoint.BEFORE, tool).get(10, TimeUnit.SECONDS))
+                    assertEquals(Decision.Continue, run.gate(PausePoint.AFTER, tool).get(1, TimeUnit.SECONDS)) // not armed
+                    run.emit(finished(tool, "7"))
+                }
+            }
+            assertEquals(0, listener.waitExit())
+            val frames = listener.frames()
+            assertEquals(
+                listOf("hello", "run.started", "node.started", "exec.paused", "exec.resumed", "node.finished", "run.finished"),
+                types(frames, "app->viewer"),
+            )
+            assertEquals(listOf("hello.ack", "exec.resume"), types(frames, "viewer->app"))
+            val done = frames.map { JSONObject(it.getString("frame")) }.first { it.getString("type") == "node.finished" }.getJSONObject("payload")
+            assertTrue(done.has("heldMs"))
+        }
+    }
+
+    @Test
+    fun resumeWithInject(@TempDir dir: Path) {
+        Listener(dir, "--break", "tool:lookup", "--on-pause", """inject={"v":1}""").use { listener ->
+            SessionHost(listener.url, patient).use { host ->
+                assertTrue(host.ready().get(10, TimeUnit.SECONDS))
+                host.run("inject").use { run ->
+                    run.emit(started(tool))
+                    val decision = run.gate(PausePoint.BEFORE, tool).get(10, TimeUnit.SECONDS)
+                    assertEquals(Decision.Inject("""{"v":1}"""), decision)
+                    run.emit(finished(tool, (decision as Decision.Inject).outputJson!!))
+                }
+            }
+            assertEquals(0, listener.waitExit())
+            val resumed = listener.frames().map { JSONObject(it.getString("frame")) }.first { it.getString("type") == "exec.resumed" }
+            assertEquals("inject", resumed.getJSONObject("payload").getString("action"))
+        }
+    }
+
+    @Test
+    fun disconnectWhileHeld(@TempDir dir: Path) {
+        var pauseId = ""
+        Listener(dir, "--break", "tool", "--on-pause", "hold").use { listener ->
+            Proxy(listener.port).use { proxy ->
+                SessionHost(proxy.url, patient).use { host ->
+                    assertTrue(host.ready().get(10, TimeUnit.SECONDS))
+                    val run = host.run("fail-open")
+                    run.emit(started(tool))
+                    val held = run.gate(PausePoint.BEFORE, tool)
+                    until("the hold") { host.core.heldPauseIds().isNotEmpty() && listener.output().contains("exec.paused") }
+                    pauseId = host.core.heldPauseIds().single()
+                    proxy.goDown()
+                    assertEquals(Decision.Continue, held.get(5, TimeUnit.SECONDS)) // fail-open
+                    assertTrue(host.core.heldPauseIds().isEmpty())
+                    until("the detach") { !host.core.isAttached() }
+                    assertEquals(Decision.Continue, run.gate(PausePoint.AFTER, tool).getNow(null)) // detached: no hold
+                    run.emit(finished(tool, "1"))
+                    proxy.comeUp()
+                    assertTrue(host.ready(5000uL).get(10, TimeUnit.SECONDS))
+                    run.close()
+                    assertTrue(proxy.connections >= 2)
+                }
+            }
+            assertEquals(0, listener.waitExit())
+            val frames = listener.frames()
+            val conns = frames.map { it.getInt("conn") }.distinct()
+            assertEquals(2, conns.size)
+            val second = frames.filter { it.getInt("conn") == conns[1] }
+            val hello = JSONObject(second.first { it.optString("type") == "hello" }.getString("frame"))
+            val resumed = frames.filter { it.optString("type") == "exec.resumed" }
+            assertEquals(1, resumed.map { JSONObject(it.getString("frame")).getLong("seq") }.distinct().size)
+            val first = resumed.first()
+            assertEquals(conns[1], first.getInt("conn"))
+            assertTrue(first.optBoolean("replayed"))
+            val env = JSONObject(first.getString("frame"))
+            assertEquals("continue", env.getJSONObject("payload").getString("action"))
+            assertEquals(pauseId, env.getJSONObject("payload").getString("pauseId"))
+            assertTrue(env.getLong("seq") < hello.getLong("seq"))
+            assertTrue(hello.getJSONObject("payload").has("resumeToken"))
+            assertEquals(listOf("hello.ack", "hello.ack"), types(frames, "viewer->app")) // the listener never resumed
+        }
+    }
+
+    @Test
+    fun docsAdapterRuns(@TempDir dir: Path) {
+        Listener(dir, "--break", "tool", "--break", "llm", "--on-pause", "continue").use { listener ->
+            // Warm the JDK's WebSocket stack first: the example keeps the core's 300 ms connect
+            // deadline, which a cold JVM on a busy machine can miss (its retry is then 10 s away).
+            HttpClient.newHttpClient().newWebSocketBuilder().buildAsync(URI.create(listener.url), object : WebSocket.Listener {})
+                .get(10, TimeUnit.SECONDS).abort()
+            weatherAgent(listener.url) { city -> """{"city":"$city","tempC":21}""" }
+            assertEquals(0, listener.waitExit())
+            val app = types(listener.frames(), "app->viewer")
+            assertEquals(2, app.count { it == "exec.paused" })
+            assertEquals(2, app.count { it == "exec.resumed" })
+            assertEquals("run.finished", app.last())
+        }
+    }
+}

@@ -1,0 +1,775 @@
+//! The GraphMind session runtime for Kotlin and Swift: the contract's sans-IO cores
+//! (`graphmind::session`, spec graphmind-session.md) as uniffi objects, their inputs and
+//! polled actions as records and enums. Thin: every rule stays in the core; this converts.
+//!
+//! Objects are thread-safe (one lock each), so a host may feed inputs from its socket's and
+//! its timer's threads. Times are milliseconds (`nowMs`: the host's clock, also the frames'
+//! `ts`, so epoch milliseconds read from a monotonic clock). The hosts over them are
+//! hand-written: `bindings/uniffi/kotlin/src/main/kotlin/.../SessionHost.kt` (JDK
+//! `java.net.http.WebSocket`) and `bindings/uniffi/swift/Sources/WirecontractGraphmind/
+//! SessionHost.swift` (`URLSessionWebSocketTask`).
+
+// uniffi exports receive owned values from the host.
+#![allow(clippy::needless_pass_by_value)]
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use wirecontract::core::RawJson;
+use wirecontract::graphmind as gm;
+use wirecontract::graphmind::session as s;
+
+use crate::convert::{Convert, Issues};
+use crate::graphmind::{build_error, envelope_to_host, from_build_error, matcher, node_kind, pause_point};
+use crate::{guard, BreakpointMatcher, ContractError, Envelope, Hello, JsonText, Message, NodeKind, PausePoint, RefusalCode, ResumeAction, RunMode, SdkInfo};
+
+// ---- app side: values ------------------------------------------------------------------------
+
+/// Configuration of an `AppSession` (spec §1). Every field is optional: `null`/`nil` takes the
+/// core's default (TS values, Decision 1 and 5): `url` `ws://127.0.0.1:4747/ingest`, `app`
+/// `"app"`, capabilities `pause, step, inject, retry, abort, run-claim`, ring 5000 frames and
+/// 8 MiB (UTF-8 bytes), pause timeout none (hold forever), connect 300 ms, handshake 1000 ms,
+/// retry 10000 ms after a fast burst of 200/400/800 ms, ready 2000 ms, loop guard 3 repeats on
+/// tools, payload budget 512 KiB.
+#[derive(Debug, Clone, Default, PartialEq, Eq, uniffi::Record)]
+pub struct AppSessionConfig {
+    /// Endpoint for `SessionAction.Connect`.
+    #[uniffi(default)]
+    pub url: Option<String>,
+    /// `hello.app` and the implicit run's `run.started.app`.
+    #[uniffi(default)]
+    pub app: Option<String>,
+    /// `hello.sdk.name` (with `sdk_version`).
+    #[uniffi(default)]
+    pub sdk_name: Option<String>,
+    /// `hello.sdk.version`.
+    #[uniffi(default)]
+    pub sdk_version: Option<String>,
+    /// `hello.versions.client`.
+    #[uniffi(default)]
+    pub client_version: Option<String>,
+    /// `hello.capabilities` (announce only what the adapter implements, Decision 3).
+    #[uniffi(default)]
+    pub capabilities: Option<Vec<String>>,
+    /// `false`: never connect, gates continue, `ready` settles false (kill switch).
+    #[uniffi(default)]
+    pub enabled: Option<bool>,
+    /// Replay ring bound in frames.
+    #[uniffi(default)]
+    pub ring_max_frames: Option<u64>,
+    /// Replay ring bound in UTF-8 bytes of frame text.
+    #[uniffi(default)]
+    pub ring_max_bytes: Option<u64>,
+    /// Hold limit in ms after which a gate continues (`exec.resumed` sent live).
+    #[uniffi(default)]
+    pub pause_timeout_ms: Option<u64>,
+    /// Socket-open deadline in ms.
+    #[uniffi(default)]
+    pub connect_timeout_ms: Option<u64>,
+    /// `hello` → `hello.ack` deadline in ms.
+    #[uniffi(default)]
+    pub handshake_timeout_ms: Option<u64>,
+    /// Delay between attempts in ms.
+    #[uniffi(default)]
+    pub retry_interval_ms: Option<u64>,
+    /// Fast reconnect delays in ms after an established attachment drops (`[]`: none).
+    #[uniffi(default)]
+    pub fast_retry_ms: Option<Vec<u64>>,
+    /// Default `ready` deadline in ms.
+    #[uniffi(default)]
+    pub ready_timeout_ms: Option<u64>,
+    /// Six hex digits making pause ids `pause_<base>_<n>` (hosts pass random hex).
+    #[uniffi(default)]
+    pub id_base: Option<String>,
+    /// Run id of the implicit run (default `run_<idBase>`).
+    #[uniffi(default)]
+    pub implicit_run_id: Option<String>,
+    /// The host redactor's placeholder; an inject still holding it is refused.
+    #[uniffi(default)]
+    pub redaction_placeholder: Option<String>,
+    /// Payload budget in bytes (default 512 KiB).
+    #[uniffi(default)]
+    pub max_payload_bytes: Option<u64>,
+}
+
+fn size(v: u64) -> usize {
+    usize::try_from(v).unwrap_or(usize::MAX)
+}
+
+impl AppSessionConfig {
+    fn to_core(&self) -> s::SessionConfig {
+        let mut c = s::SessionConfig::default();
+        macro_rules! set {
+            ($($field:ident $(=> $f:expr)?),*) => {$(
+                if let Some(v) = self.$field.clone() { c.$field = set!(@conv v $(, $f)?); }
+            )*};
+            (@conv $v:ident) => { $v };
+            (@conv $v:ident, $f:expr) => { $f($v) };
+        }
+        set!(
+            url,
+            app,
+            client_version,
+            capabilities,
+            enabled,
+            connect_timeout_ms,
+            handshake_timeout_ms,
+            retry_interval_ms,
+            fast_retry_ms,
+            ready_timeout_ms,
+            id_base
+        );
+        set!(ring_max_frames => size, ring_max_bytes => size);
+        if let Some(v) = &self.sdk_name {
+            c.sdk.name.clone_from(v);
+        }
+        if let Some(v) = &self.sdk_version {
+            c.sdk.version.clone_from(v);
+        }
+        c.pause_timeout_ms = self.pause_timeout_ms;
+        c.implicit_run_id.clone_from(&self.implicit_run_id);
+        c.redaction_placeholder.clone_from(&self.redaction_placeholder);
+        if let Some(v) = self.max_payload_bytes {
+            c.max_payload_bytes = Some(size(v));
+        }
+        c
+    }
+}
+
+/// The node a gate sits on (spec §3.1, §3.9). `instance_id` pins the hold exactly and is
+/// copied into `exec.paused.instanceId`.
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
+pub struct GateNode {
+    /// `nodeId`, as in `node.started`.
+    pub node_id: String,
+    /// Node kind, for matchers and the loop guard.
+    pub kind: NodeKind,
+    /// Node name, for matchers.
+    pub name: String,
+    /// The instance this gate belongs to.
+    #[uniffi(default)]
+    pub instance_id: Option<String>,
+}
+
+/// What a released gate tells the adapter to do (spec §3.7).
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Enum)]
+pub enum Decision {
+    /// Run the body / return the real result / rethrow the original error.
+    Continue,
+    /// Re-run from the top at `after`/`error`; same as continue at `before`.
+    Retry,
+    /// Use `output_json` instead (`null`/`nil`: an inject of "no value", not JSON null).
+    Inject {
+        /// The `exec.resume.output`, verbatim JSON text.
+        output_json: Option<JsonText>,
+    },
+    /// Finish `aborted` and throw; `SessionAction.AbortRun` came first.
+    Abort,
+}
+
+fn decision_to_host(d: &s::Decision) -> Decision {
+    match d {
+        s::Decision::Continue => Decision::Continue,
+        s::Decision::Retry => Decision::Retry,
+        s::Decision::Inject { output } => Decision::Inject { output_json: output.as_ref().map(|r| JsonText(r.as_str().to_owned())) },
+        s::Decision::Abort => Decision::Abort,
+    }
+}
+
+/// Why a held gate was released (spec §3.8); each release is answered by one `exec.resumed`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
+pub enum ReleaseCause {
+    /// A valid `exec.resume` from the viewer.
+    Resume,
+    /// The configured pause timeout expired.
+    Timeout,
+    /// The connection was lost while held (fail-open).
+    Disconnect,
+    /// `dispose`.
+    Dispose,
+    /// The host cancelled the waiter (`cancel`).
+    Cancel,
+}
+
+/// Connection state (spec §1 `conn`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
+pub enum ConnState {
+    /// No socket (not started, or waiting for a retry).
+    Idle,
+    /// `Connect` issued, waiting for `transportOpened`.
+    Connecting,
+    /// `hello` sent, waiting for a valid `hello.ack`.
+    AwaitingAck,
+    /// Attached: frames go out live, gates can hold.
+    Attached,
+    /// Disposed (one-way).
+    Disposed,
+}
+
+/// One thing the app's host must do, polled in order (spec §2.1).
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Enum)]
+pub enum SessionAction {
+    /// Open a WebSocket to `url`; answer with `transportOpened` or `transportFailed`.
+    Connect {
+        /// Endpoint.
+        url: String,
+    },
+    /// Send this text frame on the open socket.
+    Send {
+        /// The frame text.
+        frame: String,
+    },
+    /// Close the socket or abandon the attempt (1000 normal and timeouts, 1002 protocol
+    /// error); ignore that socket from now on.
+    Close {
+        /// WebSocket close code.
+        code: u16,
+        /// Close reason.
+        reason: String,
+    },
+    /// Wake the gate `pause_id` with `decision`; its `exec.resumed` is already emitted.
+    Release {
+        /// The pause id `gate` returned.
+        pause_id: String,
+        /// What the adapter must do.
+        decision: Decision,
+        /// Why.
+        cause: ReleaseCause,
+    },
+    /// Abort the run's context before the `Abort` decision reaches the adapter (§3.7).
+    AbortRun {
+        /// The run.
+        run_id: String,
+    },
+    /// The `ready` call `waiter` settled: attached or not.
+    ReadySettled {
+        /// The id `ready` returned.
+        waiter: u64,
+        /// Attached (true) or timed out, disabled or disposed (false).
+        attached: bool,
+    },
+    /// Log this: `rule` is a stable key (`invalid-frame`, `version-mismatch`, `ack-protocol`,
+    /// `handshake-timeout`, `connect-timeout`, `buffer-overflow`, `loop-detected`, `bad-run-id`).
+    Warn {
+        /// Stable rule key.
+        rule: String,
+        /// Detail.
+        text: String,
+    },
+}
+
+fn action_to_host(a: s::Action) -> SessionAction {
+    match a {
+        s::Action::Connect { url } => SessionAction::Connect { url },
+        s::Action::Send(frame) => SessionAction::Send { frame },
+        s::Action::Close { code, reason } => SessionAction::Close { code, reason },
+        s::Action::Release { pause_id, decision, cause } => SessionAction::Release {
+            pause_id,
+            decision: decision_to_host(&decision),
+            cause: match cause {
+                s::ReleaseCause::Resume => ReleaseCause::Resume,
+                s::ReleaseCause::Timeout => ReleaseCause::Timeout,
+                s::ReleaseCause::Disconnect => ReleaseCause::Disconnect,
+                s::ReleaseCause::Dispose => ReleaseCause::Dispose,
+                s::ReleaseCause::Cancel => ReleaseCause::Cancel,
+            },
+        },
+        s::Action::AbortRun { run_id } => SessionAction::AbortRun { run_id },
+        s::Action::ReadySettled { waiter, attached } => SessionAction::ReadySettled { waiter: waiter.0, attached },
+        s::Action::Warn(w) => SessionAction::Warn { rule: w.rule.to_owned(), text: w.text },
+    }
+}
+
+fn emit_error(e: s::EmitError) -> ContractError {
+    match e {
+        s::EmitError::Build(b) => from_build_error(b),
+        other => build_error(other.to_string(), Issues::new()),
+    }
+}
+
+// ---- app side: the object --------------------------------------------------------------------
+
+/// The app side of a GraphMind session as a sans-IO state machine (spec §2.1): one seq
+/// counter (hello included), the handshake, the replay ring with gap markers, controls, gates
+/// with their `exec.resumed` obligations, and `heldMs`. Feed it inputs stamped with `nowMs`,
+/// carry out what `pollActions()` returns, call `handleTimeout(now)` at `pollTimeout()`.
+#[derive(uniffi::Object)]
+pub struct AppSession {
+    inner: Mutex<s::AppSession>,
+    app: String,
+    sdk: gm::SdkInfo,
+}
+
+impl AppSession {
+    fn core(&self) -> MutexGuard<'_, s::AppSession> {
+        self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+#[uniffi::export]
+impl AppSession {
+    /// A new, not yet started session (spec §1): nothing happens until the first `emit`,
+    /// `gate` or `ready`.
+    #[uniffi::constructor(default(config = None))]
+    pub fn new(config: Option<AppSessionConfig>) -> Arc<Self> {
+        let core = config.unwrap_or_default().to_core();
+        Arc::new(AppSession { app: core.app.clone(), sdk: core.sdk.clone(), inner: Mutex::new(s::AppSession::new(core)) })
+    }
+
+    /// The configured `app` (for a host's own `run.started`).
+    pub fn app(&self) -> String {
+        self.app.clone()
+    }
+
+    /// The configured `sdk` (for a host's own `run.started`).
+    pub fn sdk(&self) -> SdkInfo {
+        self.sdk.to_host()
+    }
+
+    /// T2: the socket opened; `hello` goes out with the next seq.
+    pub fn transport_opened(&self, now_ms: u64) {
+        self.core().transport_opened(now_ms);
+    }
+
+    /// T3: the connect attempt failed.
+    pub fn transport_failed(&self, now_ms: u64) {
+        self.core().transport_failed(now_ms);
+    }
+
+    /// T16/T3: the current socket closed (attached: disarm, release every held gate with
+    /// `exec.resumed{continue}`, schedule the reconnect). Report only the current attempt.
+    pub fn transport_closed(&self, now_ms: u64) {
+        self.core().transport_closed(now_ms);
+    }
+
+    /// One text frame from the viewer. Never throws: bad frames become `Warn` actions.
+    pub fn frame_received(&self, frame: String, now_ms: u64) {
+        self.core().frame_received(frame.as_bytes(), now_ms);
+    }
+
+    /// Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
+    pub fn handle_timeout(&self, now_ms: u64) {
+        self.core().handle_timeout(now_ms);
+    }
+
+    /// T19, §2.3: emits a typed event in `run` (`null`/`nil`: the implicit run). Returns the
+    /// seq taken, or `null`/`nil` when disabled or disposed. Throws `ContractError.Build` for
+    /// a payload breaking a rule, a control/handshake type or a session-owned one
+    /// (`exec.paused`, `exec.resumed`, `exec.refused`).
+    #[uniffi::method(default(run = None))]
+    pub fn emit(&self, message: Message, run: Option<String>, now_ms: u64) -> Result<Option<u64>, ContractError> {
+        guard(|| {
+            let mut issues = Issues::new();
+            let Some(converted) = <gm::Message as Convert>::from_host(&message, &mut issues, "payload") else {
+                return Err(build_error(format!("invalid payload for message type \"{}\"", message.wire_type()), issues));
+            };
+            self.core().emit(converted, run.as_deref(), now_ms).map_err(emit_error)
+        })
+    }
+
+    /// `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
+    #[uniffi::method(default(run = None))]
+    pub fn emit_json(&self, message_type: String, payload_json: JsonText, run: Option<String>, now_ms: u64) -> Result<Option<u64>, ContractError> {
+        guard(|| self.core().emit_json(&message_type, payload_json.as_str(), run.as_deref(), now_ms).map_err(emit_error))
+    }
+
+    /// T20, §3.1: `null`/`nil` to continue now, or the pause id of a hold (`exec.paused` is
+    /// already emitted; wait for the `Release` action with that id). Continues when disabled,
+    /// disposed or detached (fail-open).
+    #[uniffi::method(default(run = None))]
+    pub fn gate(&self, point: PausePoint, node: GateNode, run: Option<String>, now_ms: u64) -> Option<String> {
+        let node = s::GateNode { node_id: node.node_id, kind: node_kind(node.kind), name: node.name, instance_id: node.instance_id };
+        match self.core().gate(pause_point(point), &node, run.as_deref(), now_ms) {
+            s::GateOutcome::Continue => None,
+            s::GateOutcome::Held(id) => Some(id),
+        }
+    }
+
+    /// The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
+    /// (spec §3.8, §4 D16). False when the pause is not held.
+    pub fn cancel(&self, pause_id: String, now_ms: u64) -> bool {
+        self.core().cancel(&pause_id, now_ms)
+    }
+
+    /// T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
+    /// default the config's `readyTimeoutMs`). Connects now when idle.
+    #[uniffi::method(default(timeout_ms = None))]
+    pub fn ready(&self, now_ms: u64, timeout_ms: Option<u64>) -> u64 {
+        self.core().ready(now_ms, timeout_ms).0
+    }
+
+    /// §2.5: releases every gate (`exec.resumed{continue}` live when attached), finishes the
+    /// implicit run, closes with 1000, settles ready waiters false. Idempotent.
+    pub fn dispose(&self, now_ms: u64) {
+        self.core().dispose(now_ms);
+    }
+
+    /// The next action, oldest first, or `null`/`nil`.
+    pub fn poll_action(&self) -> Option<SessionAction> {
+        self.core().poll_action().map(action_to_host)
+    }
+
+    /// Every pending action, oldest first.
+    pub fn poll_actions(&self) -> Vec<SessionAction> {
+        let mut core = self.core();
+        std::iter::from_fn(|| core.poll_action()).map(action_to_host).collect()
+    }
+
+    /// The earliest deadline (ms) at which to call `handleTimeout`, or `null`/`nil`.
+    pub fn poll_timeout(&self) -> Option<u64> {
+        self.core().poll_timeout()
+    }
+
+    /// The connection state.
+    pub fn state(&self) -> ConnState {
+        match self.core().state() {
+            s::ConnState::Idle => ConnState::Idle,
+            s::ConnState::Connecting => ConnState::Connecting,
+            s::ConnState::AwaitingAck => ConnState::AwaitingAck,
+            s::ConnState::Attached => ConnState::Attached,
+            s::ConnState::Disposed => ConnState::Disposed,
+        }
+    }
+
+    /// Whether a valid `hello.ack` attached the current connection.
+    pub fn is_attached(&self) -> bool {
+        self.core().is_attached()
+    }
+
+    /// The seq the next frame takes.
+    pub fn next_seq(&self) -> u64 {
+        self.core().next_seq()
+    }
+
+    /// The last non-empty `hello.ack.sessionToken` (never cleared).
+    pub fn session_token(&self) -> Option<String> {
+        self.core().session_token().map(str::to_owned)
+    }
+
+    /// The armed breakpoints (`[]` while detached).
+    pub fn breakpoints(&self) -> Vec<BreakpointMatcher> {
+        self.core().breakpoints().iter().map(Convert::to_host).collect()
+    }
+
+    /// The armed mode (`run` while detached).
+    pub fn mode(&self) -> RunMode {
+        self.core().mode().to_host()
+    }
+
+    /// Pause ids of the gates held now, in hold order.
+    pub fn held_pause_ids(&self) -> Vec<String> {
+        self.core().held_pause_ids()
+    }
+
+    /// The replay ring's frames, oldest first, exactly as they are (re)sent.
+    pub fn buffered_frames(&self) -> Vec<String> {
+        self.core().buffered_frames().map(str::to_owned).collect()
+    }
+}
+
+// ---- viewer side -----------------------------------------------------------------------------
+
+/// Configuration of a `ViewerSession` (spec §5); `null`/`nil` fields take the reference hub's
+/// defaults: breakpoints `[{point: error}]`, mode `run`, resume wait 5000 ms, abandon grace
+/// 15000 ms, resume tokens reused up to 128 UTF-16 units, minted tokens `tok_<n>`.
+#[derive(Debug, Clone, Default, PartialEq, uniffi::Record)]
+pub struct ViewerSessionConfig {
+    /// Initial breakpoints (the full set every ack carries).
+    #[uniffi(default)]
+    pub breakpoints: Option<Vec<BreakpointMatcher>>,
+    /// Initial mode.
+    #[uniffi(default)]
+    pub mode: Option<RunMode>,
+    /// `hello.ack.versions.viewer`.
+    #[uniffi(default)]
+    pub viewer_version: Option<String>,
+    /// `hello.ack.hubCapabilities`.
+    #[uniffi(default)]
+    pub hub_capabilities: Option<Vec<String>>,
+    /// Minted tokens are `<prefix><n>` (hosts pass a random prefix).
+    #[uniffi(default)]
+    pub token_prefix: Option<String>,
+    /// How long a sent `exec.resume` waits for its answer, in ms.
+    #[uniffi(default)]
+    pub resume_wait_ms: Option<u64>,
+    /// How long a run whose owner left stays running, in ms.
+    #[uniffi(default)]
+    pub abandon_grace_ms: Option<u64>,
+}
+
+/// What `ViewerSession.frameReceived` did with one frame.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, uniffi::Enum)]
+pub enum Received {
+    /// A `hello`, answered with a `hello.ack`.
+    Hello,
+    /// A first-seen `(runId, seq)`; `replayed` when buffered before this connection.
+    Accepted {
+        /// Whether it arrived as a replay.
+        replayed: bool,
+    },
+    /// An already seen `(runId, seq)`, dropped.
+    Duplicate {
+        /// Whether it arrived as a replay.
+        replayed: bool,
+    },
+    /// A `runId "*"` frame other than `hello`.
+    Wildcard,
+    /// Invalid, `gm != 1`, a viewer-side type, or before `hello` (a `Warn` says which).
+    Rejected,
+}
+
+/// One thing the viewer's host must do or know, polled in order (spec §5).
+#[derive(Debug, Clone, PartialEq, uniffi::Enum)]
+pub enum ViewerAction {
+    /// Send `frame` on connection `conn`.
+    Send {
+        /// Connection.
+        conn: u64,
+        /// Frame text.
+        frame: String,
+    },
+    /// Close connection `conn` (1002 for `gm != 1`).
+    Close {
+        /// Connection.
+        conn: u64,
+        /// Close code.
+        code: u16,
+        /// Reason.
+        reason: String,
+    },
+    /// `conn` said hello and was answered with an ack carrying `sessionToken`.
+    AppAttached {
+        /// Connection.
+        conn: u64,
+        /// Token in the ack.
+        session_token: String,
+        /// The app's hello.
+        hello: Hello,
+    },
+    /// A first-seen event frame.
+    FrameAccepted {
+        /// Connection.
+        conn: u64,
+        /// The frame.
+        envelope: Envelope,
+        /// Buffered before this connection.
+        replayed: bool,
+    },
+    /// A live, first-seen `exec.paused`: open and resumable.
+    PauseOpened {
+        /// Owning connection.
+        conn: u64,
+        /// Run.
+        run_id: String,
+        /// Pause id.
+        pause_id: String,
+        /// Node.
+        node_id: String,
+        /// Gate point.
+        point: PausePoint,
+    },
+    /// `exec.resumed` arrived for a known pause.
+    PauseClosed {
+        /// Pause id.
+        pause_id: String,
+        /// Applied action.
+        action: ResumeAction,
+    },
+    /// The owner closed while the pause was open: the app continued (fail-open).
+    PauseReleased {
+        /// Closed connection.
+        conn: u64,
+        /// Pause id.
+        pause_id: String,
+    },
+    /// `exec.refused`: the pause stays open.
+    ResumeRefused {
+        /// Pause id.
+        pause_id: String,
+        /// Refusal code.
+        code: RefusalCode,
+        /// Echoed request id.
+        request_id: Option<String>,
+    },
+    /// A sent `exec.resume` got no answer within the resume wait.
+    ResumeTimedOut {
+        /// Pause id.
+        pause_id: String,
+    },
+    /// A run's owner stayed away for the abandon grace.
+    RunAbandoned {
+        /// Run.
+        run_id: String,
+    },
+    /// Log this: `invalid-frame`, `version-mismatch`, `before-hello`, `unexpected-type`.
+    Warn {
+        /// Connection.
+        conn: u64,
+        /// Stable rule key.
+        rule: String,
+        /// Detail.
+        text: String,
+    },
+}
+
+fn viewer_action_to_host(a: s::ViewerAction) -> ViewerAction {
+    use s::ViewerAction as A;
+    match a {
+        A::Send { conn, frame } => ViewerAction::Send { conn: conn.0, frame },
+        A::Close { conn, code, reason } => ViewerAction::Close { conn: conn.0, code, reason },
+        A::AppAttached { conn, session_token, hello } => ViewerAction::AppAttached { conn: conn.0, session_token, hello: hello.to_host() },
+        A::FrameAccepted { conn, envelope, replayed } => ViewerAction::FrameAccepted { conn: conn.0, envelope: envelope_to_host(&envelope), replayed },
+        A::PauseOpened { conn, run_id, pause_id, node_id, point } => {
+            ViewerAction::PauseOpened { conn: conn.0, run_id, pause_id, node_id, point: point.to_host() }
+        }
+        A::PauseClosed { pause_id, action } => ViewerAction::PauseClosed { pause_id, action: action.to_host() },
+        A::PauseReleased { conn, pause_id } => ViewerAction::PauseReleased { conn: conn.0, pause_id },
+        A::ResumeRefused { pause_id, code, request_id } => ViewerAction::ResumeRefused { pause_id, code: code.to_host(), request_id },
+        A::ResumeTimedOut { pause_id } => ViewerAction::ResumeTimedOut { pause_id },
+        A::RunAbandoned { run_id } => ViewerAction::RunAbandoned { run_id },
+        A::Warn { conn, rule, text } => ViewerAction::Warn { conn: conn.0, rule: rule.to_owned(), text },
+    }
+}
+
+/// Why `ViewerSession.resume` sent nothing (Kotlin `ResumeException`, Swift `ResumeError`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, uniffi::Error)]
+pub enum ResumeError {
+    /// No live `exec.paused` with this id was seen (or it was a replay).
+    #[error("no open pause with this id")]
+    UnknownPause,
+    /// The pause was released by fail-open when its connection closed.
+    #[error("the pause was released when its app disconnected")]
+    ReleasedByDisconnect,
+    /// The run's app connection is gone.
+    #[error("the run's app connection is gone")]
+    OwnerGone,
+    /// `outputJson` is not JSON.
+    #[error("{reason}")]
+    BadOutput {
+        /// Why.
+        reason: String,
+    },
+}
+
+/// The viewer side of GraphMind sessions as a sans-IO state machine (spec §5): per-connection
+/// handshake, `(runId, seq)` de-duplication that outlives connections, pause bookkeeping,
+/// resume routing, breakpoint/mode broadcast. Connection ids are chosen by the host.
+#[derive(uniffi::Object)]
+pub struct ViewerSession {
+    inner: Mutex<s::ViewerSession>,
+}
+
+impl ViewerSession {
+    fn core(&self) -> MutexGuard<'_, s::ViewerSession> {
+        self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+#[uniffi::export]
+impl ViewerSession {
+    /// A viewer armed with the config's breakpoints and mode.
+    #[uniffi::constructor(default(config = None))]
+    pub fn new(config: Option<ViewerSessionConfig>) -> Arc<Self> {
+        let cfg = config.unwrap_or_default();
+        let mut c = s::ViewerConfig::default();
+        if let Some(b) = &cfg.breakpoints {
+            c.breakpoints = b.iter().map(matcher).collect();
+        }
+        if let Some(m) = cfg.mode {
+            c.mode = <gm::RunMode as Convert>::from_host(&m, &mut Issues::new(), "").unwrap_or(gm::RunMode::Run);
+        }
+        if let Some(v) = cfg.viewer_version {
+            c.viewer_version = v;
+        }
+        c.hub_capabilities = cfg.hub_capabilities;
+        if let Some(v) = cfg.token_prefix {
+            c.token_prefix = v;
+        }
+        if let Some(v) = cfg.resume_wait_ms {
+            c.resume_wait_ms = v;
+        }
+        if let Some(v) = cfg.abandon_grace_ms {
+            c.abandon_grace_ms = v;
+        }
+        Arc::new(ViewerSession { inner: Mutex::new(s::ViewerSession::new(c)) })
+    }
+
+    /// A new app connection.
+    pub fn connection_opened(&self, conn: u64) {
+        self.core().connection_opened(s::ConnectionId(conn));
+    }
+
+    /// `conn` closed: its open pauses are released by fail-open (`PauseReleased`).
+    pub fn connection_closed(&self, conn: u64, now_ms: u64) {
+        self.core().connection_closed(s::ConnectionId(conn), now_ms);
+    }
+
+    /// One text frame from `conn`; says what the session did with it. Never throws.
+    pub fn frame_received(&self, conn: u64, frame: String, now_ms: u64) -> Received {
+        let outcome = gm::parse_envelope_json_bytes(frame.as_bytes());
+        match self.core().outcome_received(s::ConnectionId(conn), outcome, now_ms) {
+            s::Received::Hello => Received::Hello,
+            s::Received::Accepted { replayed } => Received::Accepted { replayed },
+            s::Received::Duplicate { replayed } => Received::Duplicate { replayed },
+            s::Received::Wildcard => Received::Wildcard,
+            s::Received::Rejected => Received::Rejected,
+        }
+    }
+
+    /// Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
+    pub fn set_breakpoint(&self, matcher_: BreakpointMatcher, now_ms: u64) -> bool {
+        self.core().set_breakpoint(matcher(&matcher_), now_ms)
+    }
+
+    /// Removes every equal breakpoint and broadcasts the clear; how many were removed.
+    pub fn clear_breakpoint(&self, matcher_: BreakpointMatcher, now_ms: u64) -> u64 {
+        self.core().clear_breakpoint(&matcher(&matcher_), now_ms) as u64
+    }
+
+    /// Sets the mode and broadcasts `mode.set` when it changed.
+    pub fn set_mode(&self, mode: RunMode, now_ms: u64) {
+        let mode = <gm::RunMode as Convert>::from_host(&mode, &mut Issues::new(), "").unwrap_or(gm::RunMode::Run);
+        self.core().set_mode(mode, now_ms);
+    }
+
+    /// Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
+    /// (JSON text) for an inject. Throws `ResumeError` when nothing was sent.
+    #[uniffi::method(default(output_json = None, request_id = None))]
+    pub fn resume(
+        &self,
+        pause_id: String,
+        action: ResumeAction,
+        now_ms: u64,
+        output_json: Option<JsonText>,
+        request_id: Option<String>,
+    ) -> Result<(), ResumeError> {
+        let action = <gm::ResumeAction as Convert>::from_host(&action, &mut Issues::new(), "").unwrap_or(gm::ResumeAction::Continue);
+        let output =
+            output_json.map(|t| RawJson::from_json(t.as_str()).map_err(|e| ResumeError::BadOutput { reason: format!("outputJson: {e}") })).transpose()?;
+        self.core().resume(&pause_id, action, output, request_id, now_ms).map_err(|e| match e {
+            s::ResumeError::UnknownPause => ResumeError::UnknownPause,
+            s::ResumeError::ReleasedByDisconnect => ResumeError::ReleasedByDisconnect,
+            s::ResumeError::OwnerGone => ResumeError::OwnerGone,
+        })
+    }
+
+    /// Fires resume waits and abandon graces due at `nowMs`.
+    pub fn handle_timeout(&self, now_ms: u64) {
+        self.core().handle_timeout(now_ms);
+    }
+
+    /// Every pending action, oldest first.
+    pub fn poll_actions(&self) -> Vec<ViewerAction> {
+        let mut core = self.core();
+        std::iter::from_fn(|| core.poll_action()).map(viewer_action_to_host).collect()
+    }
+
+    /// The earliest deadline (ms) for `handleTimeout`, or `null`/`nil`.
+    pub fn poll_timeout(&self) -> Option<u64> {
+        self.core().poll_timeout()
+    }
+
+    /// Open pause ids (live, unanswered, owner connected), sorted.
+    pub fn open_pauses(&self) -> Vec<String> {
+        self.core().open_pauses()
+    }
+}

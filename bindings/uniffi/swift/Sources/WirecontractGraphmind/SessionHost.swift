@@ -1,0 +1,367 @@
+// The app-side session host for Swift: the sans-IO AppSession (Rust, through uniffi) driven over
+// URLSessionWebSocketTask with async gates. Hand-written, beside the generated bindings of this
+// module. Spec: graphmind-session.md. No protocol rule lives here: seq, handshake, replay, gates,
+// fail-open and heldMs are the core's; this file owns the socket, the clock and the waiting.
+
+import Foundation
+
+/// Epoch milliseconds read from a monotonic clock: never steps back (hold times and deadlines
+/// survive wall-clock adjustments) and still makes sensible frame `ts` values.
+public struct MonotonicClock: Sendable {
+    private let epochMs: Double
+    private let start: UInt64
+
+    /// Anchors the clock: the wall clock now, then the monotonic uptime from here on.
+    public init() {
+        epochMs = Date().timeIntervalSince1970 * 1000
+        start = DispatchTime.now().uptimeNanoseconds
+    }
+
+    /// Now, in epoch milliseconds.
+    public func nowMs() -> UInt64 {
+        UInt64(epochMs) + (DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+    }
+}
+
+/// Thrown by an adapter when a gate answered `.abort`; `SessionHost.finishRun` ends the run `aborted`.
+public struct RunAbortedError: Error {
+    /// The aborted run (`nil`: the implicit run).
+    public let runId: String?
+    /// An abort of `runId`.
+    public init(runId: String?) { self.runId = runId }
+}
+
+/// The host of one `AppSession` over `URLSessionWebSocketTask`.
+///
+/// Lazy like the core (spec T1): nothing connects until the first `emit`, `gate`, `startRun` or
+/// `ready`. While detached, events are buffered by the core and gates continue (fail-open); after
+/// a drop the core reconnects (200/400/800 ms, then `retryIntervalMs`) and replays its buffer.
+/// An actor: every core call and every action runs on it, in order.
+public actor SessionHost {
+    /// The sans-IO core (state, seq, held pauses, buffered frames).
+    public nonisolated let core: AppSession
+    /// The clock every input is stamped with.
+    public nonisolated let clock = MonotonicClock()
+
+    private enum Outgoing {
+        case text(String)
+        case close(Int, String)
+    }
+
+    private let urlSession: URLSession
+    private let delegate: SocketDelegate
+    private let onWarn: @Sendable (String, String) -> Void
+    private var socket: URLSessionWebSocketTask?
+    private var attempt = 0
+    private var opened = false
+    /// Frames and closes in the order the core produced them, each with the socket (and attempt) it is for.
+    private var outbox: [(id: Int, task: URLSessionWebSocketTask, item: Outgoing)] = []
+    private var sending = false
+    private var gates: [String: CheckedContinuation<Decision, Never>] = [:]
+    private var settled: [String: Decision] = [:]
+    private var waiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
+    private var readyResults: [UInt64: Bool] = [:]
+    private var aborted: Set<String> = []
+    private var timer: Task<Void, Never>?
+    private var timerAt: UInt64?
+
+    /// - Parameters:
+    ///   - url: the viewer's ingest endpoint (default `ws://127.0.0.1:4747/ingest`).
+    ///   - config: the core's configuration (`idBase` defaults to random hex here).
+    ///   - onWarn: called with each `warn` action's rule key and text.
+    public init(
+        url: String = "ws://127.0.0.1:4747/ingest",
+        config: AppSessionConfig = AppSessionConfig(),
+        onWarn: @escaping @Sendable (String, String) -> Void = { rule, text in print("graphmind session: \(rule): \(text)") }
+    ) {
+        var config = config
+        if config.url == nil { config.url = url }
+        if config.idBase == nil { config.idBase = String(format: "%06x", Int.random(in: 0..<0x1000000)) }
+        core = AppSession(config: config)
+        delegate = SocketDelegate()
+        urlSession = URLSession(configuration: .default, delegate: delegate, delegateQueue: nil)
+        self.onWarn = onWarn
+        delegate.host = self
+    }
+
+    /// Emits a typed event (spec §2.3) in `run` (`nil`: the implicit run). Returns the seq taken,
+    /// `nil` after `close`. Throws `ContractError.Build` for a payload breaking a rule or a type
+    /// the app may not send.
+    @discardableResult
+    public func emit(_ message: Message, run: String? = nil) throws -> UInt64? {
+        let seq = try core.emit(message: message, run: run, nowMs: clock.nowMs())
+        pump()
+        return seq
+    }
+
+    /// The gate at `point` of `node` (spec §3): `.continue` at once when nothing pauses or the
+    /// session is detached; otherwise when the viewer resumes, the pause times out, the connection
+    /// drops (fail-open: continue) or the host closes. Cancelling the task settles the pause with
+    /// `continue` (`exec.resumed` is sent). On `.abort` the run is already marked aborted: throw
+    /// `RunAbortedError`.
+    public func gate(_ point: PausePoint, _ node: GateNode, run: String? = nil) async -> Decision {
+        guard let pauseId = core.gate(point: point, node: node, run: run, nowMs: clock.nowMs()) else {
+            pump()
+            return .continue
+        }
+        pump()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Decision, Never>) in
+                if let decision = settled.removeValue(forKey: pauseId) {
+                    continuation.resume(returning: decision)
+                } else {
+                    gates[pauseId] = continuation
+                }
+            }
+        } onCancel: {
+            Task { await self.cancelGate(pauseId) }
+        }
+    }
+
+    /// `true` when attached (the `hello.ack`), `false` after `timeoutMs` (default the config's
+    /// `readyTimeoutMs`, 2000) or when closed. Connects now when idle (spec T22).
+    public func ready(timeoutMs: UInt64? = nil) async -> Bool {
+        let waiter = core.ready(nowMs: clock.nowMs(), timeoutMs: timeoutMs)
+        pump()
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            if let result = readyResults.removeValue(forKey: waiter) {
+                continuation.resume(returning: result)
+            } else {
+                waiters[waiter] = continuation
+            }
+        }
+    }
+
+    /// Whether the viewer aborted `runId` (an `abortRun` action arrived).
+    public func isAborted(_ runId: String) -> Bool { aborted.contains(runId) }
+
+    /// Starts a run: `run.started` with the config's `app` and `sdk` and `metaJson` (a JSON
+    /// object text; default `{"name": name}`). Returns the run id for `emit`, `gate` and `finishRun`.
+    public func startRun(_ name: String, metaJson: String? = nil, runId: String? = nil) throws -> String {
+        let id = runId ?? "run_" + String(format: "%012llx", UInt64.random(in: 0..<(1 << 48)))
+        let nameJson = String(data: try JSONEncoder().encode(name), encoding: .utf8) ?? "\"run\""
+        let started = RunStarted(app: core.app(), sdk: core.sdk(), meta: metaJson ?? "{\"name\":\(nameJson)}")
+        try emit(.runStarted(payload: started), run: id)
+        return id
+    }
+
+    /// Ends a run: `ok` (or `aborted` when the viewer aborted it) without `error`; `error` with
+    /// it, or `aborted` for a `RunAbortedError`.
+    public func finishRun(_ runId: String, error: Error? = nil) throws {
+        let finished: RunFinished
+        if aborted.contains(runId) || error is RunAbortedError {
+            finished = RunFinished(status: .aborted)
+        } else if let error = error {
+            let info = ErrorInfo(name: String(describing: type(of: error)), message: String(describing: error))
+            finished = RunFinished(status: .error, error: info)
+        } else {
+            finished = RunFinished(status: .ok)
+        }
+        try emit(.runFinished(payload: finished), run: runId)
+    }
+
+    /// Disposes the core (spec §2.5: every held gate gets `exec.resumed{continue}`, the implicit
+    /// run finishes, the socket closes with 1000) and waits up to `flushTimeoutMs` for the frames.
+    public func close(flushTimeoutMs: UInt64 = 1000) async {
+        core.dispose(nowMs: clock.nowMs())
+        pump()
+        let deadline = clock.nowMs() + flushTimeoutMs
+        while (sending || !outbox.isEmpty) && clock.nowMs() < deadline {
+            try? await Task.sleep(nanoseconds: 5_000_000)
+        }
+        timer?.cancel()
+        socket?.cancel(with: .normalClosure, reason: nil)
+        socket = nil
+        urlSession.invalidateAndCancel()
+    }
+
+    // MARK: carrying out actions
+
+    private func pump() {
+        for action in core.pollActions() {
+            switch action {
+            case .send(let frame):
+                enqueue(.text(frame))
+            case .release(let pauseId, let decision, _):
+                if let continuation = gates.removeValue(forKey: pauseId) {
+                    continuation.resume(returning: decision)
+                } else {
+                    settled[pauseId] = decision
+                }
+            case .connect(let url):
+                connect(url)
+            case .close(let code, let reason):
+                enqueue(.close(Int(code), reason))
+                attempt += 1
+                opened = false
+                socket = nil
+            case .abortRun(let runId):
+                aborted.insert(runId)
+            case .readySettled(let waiter, let attached):
+                if let continuation = waiters.removeValue(forKey: waiter) {
+                    continuation.resume(returning: attached)
+                } else {
+                    readyResults[waiter] = attached
+                }
+            case .warn(let rule, let text):
+                onWarn(rule, text)
+            }
+        }
+        follow(core.pollTimeout())
+    }
+
+    private func follow(_ deadline: UInt64?) {
+        if deadline == timerAt { return }
+        timer?.cancel()
+        timerAt = deadline
+        guard let deadline = deadline else { return }
+        let now = clock.nowMs()
+        let delay = deadline > now ? deadline - now : 0
+        timer = Task { [weak self] in
+            try? await Task.sleep(nanoseconds: delay * 1_000_000)
+            if Task.isCancelled { return }
+            await self?.fire()
+        }
+    }
+
+    private func fire() {
+        timerAt = nil
+        core.handleTimeout(nowMs: clock.nowMs())
+        pump()
+    }
+
+    private func cancelGate(_ pauseId: String) {
+        if let continuation = gates.removeValue(forKey: pauseId) {
+            _ = core.cancel(pauseId: pauseId, nowMs: clock.nowMs())
+            pump()
+            if let decision = settled.removeValue(forKey: pauseId) {
+                continuation.resume(returning: decision)
+            } else {
+                continuation.resume(returning: .continue)
+            }
+        }
+    }
+
+    private func connect(_ url: String) {
+        attempt += 1
+        opened = false
+        guard let endpoint = URL(string: url) else {
+            core.transportFailed(nowMs: clock.nowMs())
+            return
+        }
+        let task = urlSession.webSocketTask(with: endpoint)
+        delegate.register(task: task, attempt: attempt)
+        socket = task
+        task.resume()
+    }
+
+    /// The delegate saw the socket of `id` open.
+    fileprivate func socketOpened(_ id: Int) {
+        guard id == attempt, let task = socket else { return }
+        opened = true
+        core.transportOpened(nowMs: clock.nowMs())
+        pump()
+        Task { await self.receive(task, id) }
+    }
+
+    /// The socket of `id` failed or closed.
+    fileprivate func socketLost(_ id: Int) {
+        guard id == attempt else { return }
+        attempt += 1
+        let wasOpen = opened
+        opened = false
+        socket?.cancel()
+        socket = nil
+        outbox.removeAll { $0.id == id }
+        if wasOpen {
+            core.transportClosed(nowMs: clock.nowMs())
+        } else {
+            core.transportFailed(nowMs: clock.nowMs())
+        }
+        pump()
+    }
+
+    private func receive(_ task: URLSessionWebSocketTask, _ id: Int) async {
+        while id == attempt {
+            do {
+                let message = try await task.receive()
+                guard id == attempt else { return }
+                switch message {
+                case .string(let text):
+                    core.frameReceived(frame: text, nowMs: clock.nowMs())
+                case .data(let data):
+                    core.frameReceived(frame: String(decoding: data, as: UTF8.self), nowMs: clock.nowMs())
+                @unknown default:
+                    break
+                }
+                pump()
+            } catch {
+                socketLost(id)
+                return
+            }
+        }
+    }
+
+    private func enqueue(_ item: Outgoing) {
+        guard let task = socket else { return }
+        outbox.append((id: attempt, task: task, item: item))
+        if !sending {
+            sending = true
+            Task { await self.drain() }
+        }
+    }
+
+    /// Sends the outbox in order, one item at a time (a socket takes one send at a time).
+    private func drain() async {
+        while !outbox.isEmpty {
+            let next = outbox.removeFirst()
+            switch next.item {
+            case .text(let frame):
+                do {
+                    try await next.task.send(.string(frame))
+                } catch {
+                    socketLost(next.id)
+                }
+            case .close(let code, let reason):
+                let closeCode = URLSessionWebSocketTask.CloseCode(rawValue: code) ?? .normalClosure
+                next.task.cancel(with: closeCode, reason: reason.data(using: .utf8))
+                outbox.removeAll { $0.id == next.id }
+            }
+        }
+        sending = false
+    }
+}
+
+/// Forwards `URLSession` socket events to the host, tagged with the attempt they belong to.
+private final class SocketDelegate: NSObject, URLSessionWebSocketDelegate, @unchecked Sendable {
+    weak var host: SessionHost?
+    private let lock = NSLock()
+    private var attempts: [Int: Int] = [:]
+
+    func register(task: URLSessionWebSocketTask, attempt: Int) {
+        lock.lock()
+        attempts[task.taskIdentifier] = attempt
+        lock.unlock()
+    }
+
+    private func attempt(of task: URLSessionTask) -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        return attempts[task.taskIdentifier]
+    }
+
+    func urlSession(_ session: URLSession, webSocketTask: URLSessionWebSocketTask, didOpenWithProtocol protocol: String?) {
+        guard let id = attempt(of: webSocketTask), let host = host else { return }
+        Task { await host.socketOpened(id) }
+    }
+
+    func urlSession(_ session: URLSession, webSocketTask: URLSessionWebSocketTask, didCloseWith closeCode: URLSessionWebSocketTask.CloseCode, reason: Data?) {
+        guard let id = attempt(of: webSocketTask), let host = host else { return }
+        Task { await host.socketLost(id) }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+        guard let id = attempt(of: task), let host = host else { return }
+        Task { await host.socketLost(id) }
+    }
+}
