@@ -15,7 +15,7 @@ use wirecontract::graphmind as gm;
 
 use crate::convert::{json_to_py, py_to_json, NonFinite};
 use crate::object::{envelope_to_dict, extras_to_py, make_object, Root, WireObject};
-use crate::{guard, BuildError};
+use crate::{guard, opt_str_arg, str_arg, BuildError};
 
 /// Frames at least this long are parsed with the GIL released, so other threads progress.
 const RELEASE_GIL_BYTES: usize = 64 * 1024;
@@ -40,8 +40,12 @@ pub struct Issue {
 impl Issue {
     #[new]
     #[pyo3(signature = (path, message, code=None))]
-    fn new(path: String, message: String, code: Option<String>) -> Self {
-        Issue { path, message, code }
+    fn new(path: &Bound<'_, PyString>, message: &Bound<'_, PyString>, code: Option<&Bound<'_, PyString>>) -> PyResult<Self> {
+        Ok(Issue {
+            path: str_arg(path, "path")?.to_owned(),
+            message: str_arg(message, "message")?.to_owned(),
+            code: opt_str_arg(code, "code")?.map(str::to_owned),
+        })
     }
     #[classattr]
     fn __match_args__() -> (&'static str, &'static str) {
@@ -422,13 +426,14 @@ pub(crate) fn build_error(py: Python<'_>, e: &gm::BuildError) -> PyErr {
 #[pyo3(signature = (r#type, payload, seq, run_id, ts=None, *, max_payload_bytes=None))]
 pub fn create_envelope(
     py: Python<'_>,
-    r#type: &str,
+    r#type: &Bound<'_, PyString>,
     payload: &Bound<'_, PyAny>,
     seq: &Bound<'_, PyAny>,
-    run_id: &str,
+    run_id: &Bound<'_, PyString>,
     ts: Option<&Bound<'_, PyAny>>,
     max_payload_bytes: Option<usize>,
 ) -> PyResult<Envelope> {
+    let (r#type, run_id) = (str_arg(r#type, "type")?, str_arg(run_id, "run_id")?);
     let seq = counter(py, "seq", seq)?;
     let ts = ts.filter(|t| !t.is_none()).map(|t| counter(py, "ts", t)).transpose()?;
     let payload_json = py_to_json(payload, NonFinite::Null).map_err(|e| host_build_error(py, &e))?;
@@ -450,15 +455,16 @@ pub fn create_envelope(
 #[pyo3(signature = (r#type, payload, seq, run_id, ts=None, *, omit_payload=false))]
 pub fn create_unknown_envelope(
     py: Python<'_>,
-    r#type: &str,
+    r#type: &Bound<'_, PyString>,
     payload: &Bound<'_, PyAny>,
     seq: &Bound<'_, PyAny>,
-    run_id: &str,
+    run_id: &Bound<'_, PyString>,
     ts: Option<&Bound<'_, PyAny>>,
     omit_payload: bool,
 ) -> PyResult<Envelope> {
     let warning = py.get_type::<pyo3::exceptions::PyDeprecationWarning>();
     PyErr::warn(py, &warning, c"create_unknown_envelope is deprecated: create_envelope takes any type string", 1)?;
+    let (r#type, run_id) = (str_arg(r#type, "type")?, str_arg(run_id, "run_id")?);
     let seq = counter(py, "seq", seq)?;
     let ts = ts.filter(|t| !t.is_none()).map(|t| counter(py, "ts", t)).transpose()?;
     let raw = if omit_payload {
@@ -596,7 +602,14 @@ pub fn matchers_equal(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>
 /// Whether `matcher` selects the gate `(kind, name, point)` (§5.12).
 #[pyfunction]
 #[pyo3(signature = (matcher, kind, name, point, /))]
-pub fn matcher_matches(py: Python<'_>, matcher: &Bound<'_, PyAny>, kind: &str, name: &str, point: &str) -> PyResult<bool> {
+pub fn matcher_matches(
+    py: Python<'_>,
+    matcher: &Bound<'_, PyAny>,
+    kind: &Bound<'_, PyString>,
+    name: &Bound<'_, PyString>,
+    point: &Bound<'_, PyString>,
+) -> PyResult<bool> {
+    let (kind, name, point) = (str_arg(kind, "kind")?, str_arg(name, "name")?, str_arg(point, "point")?);
     let m = matcher_from(py, matcher, "matcher")?;
     let kind = enum_from(kind, gm::NodeKind::from_wire, gm::NodeKind::VALUES, "kind")?;
     let point = enum_from(point, gm::PausePoint::from_wire, gm::PausePoint::VALUES, "point")?;
@@ -610,7 +623,15 @@ pub fn matcher_matches(py: Python<'_>, matcher: &Bound<'_, PyAny>, kind: &str, n
 /// when any matcher in `breakpoints` matches (§5.12).
 #[pyfunction]
 #[pyo3(signature = (mode, breakpoints, kind, name, point, /))]
-pub fn should_pause(py: Python<'_>, mode: &str, breakpoints: &Bound<'_, PyAny>, kind: &str, name: &str, point: &str) -> PyResult<bool> {
+pub fn should_pause(
+    py: Python<'_>,
+    mode: &Bound<'_, PyString>,
+    breakpoints: &Bound<'_, PyAny>,
+    kind: &Bound<'_, PyString>,
+    name: &Bound<'_, PyString>,
+    point: &Bound<'_, PyString>,
+) -> PyResult<bool> {
+    let (mode, kind, name, point) = (str_arg(mode, "mode")?, str_arg(kind, "kind")?, str_arg(name, "name")?, str_arg(point, "point")?);
     let mode = enum_from(mode, gm::RunMode::from_wire, gm::RunMode::VALUES, "mode")?;
     let kind = enum_from(kind, gm::NodeKind::from_wire, gm::NodeKind::VALUES, "kind")?;
     let point = enum_from(point, gm::PausePoint::from_wire, gm::PausePoint::VALUES, "point")?;
@@ -810,5 +831,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SCHEMA_ID", gm::SCHEMA_ID)?;
     let names: Vec<&str> = gm::PROTOCOL.objects().iter().map(|o| o.name).collect();
     m.add("OBJECT_TYPES", PyTuple::new(py, names)?)?;
+    crate::object::add_registry_names(m, &gm::PROTOCOL)?;
     Ok(())
 }

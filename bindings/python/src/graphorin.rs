@@ -12,8 +12,8 @@ use wirecontract::graphorin as go;
 
 use crate::convert::{json_to_py, py_to_json, NonFinite};
 use crate::graphmind::Issue;
-use crate::guard;
 use crate::object::{make_object, Root, WireObject};
+use crate::{guard, str_arg};
 
 pyo3::create_exception!(
     wirecontract.graphorin,
@@ -151,6 +151,12 @@ pub fn serialize_message(message: &Bound<'_, PyAny>) -> PyResult<String> {
     match frame_root(message)? {
         Root::GraphorinServer(m) => guard(move || go::serialize_server_message(&m)),
         Root::GraphorinClient(m) => guard(move || go::serialize_client_message(&m)),
+        // A frame built with its class's constructor (validated by the reader on the way in).
+        Root::Object(o) if go::PROTOCOL.unions.iter().any(|u| u.variants.iter().any(|v| v.frame.name == o.type_name())) => guard(move || {
+            let mut out = Vec::new();
+            o.write_json(&mut out);
+            String::from_utf8_lossy(&out).into_owned()
+        }),
         _ => Err(PyTypeError::new_err("expected a Graphorin frame object")),
     }
 }
@@ -234,7 +240,8 @@ pub fn parse_ticket(offer: &Bound<'_, PyAny>) -> Option<String> {
 /// The subprotocol entry carrying `ticket`; raises `ValueError` for an empty ticket.
 #[pyfunction]
 #[pyo3(signature = (ticket, /))]
-pub fn format_ticket(ticket: &str) -> PyResult<String> {
+pub fn format_ticket(ticket: &Bound<'_, PyString>) -> PyResult<String> {
+    let ticket = str_arg(ticket, "ticket")?;
     go::format_ticket(ticket).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
@@ -244,7 +251,8 @@ pub fn format_ticket(ticket: &str) -> PyResult<String> {
 /// The WebSocket close code (4001–4008) for a close reason (`"auth.required"`, …).
 #[pyfunction]
 #[pyo3(signature = (reason, /))]
-pub fn close_code_for(reason: &str) -> PyResult<u16> {
+pub fn close_code_for(reason: &Bound<'_, PyString>) -> PyResult<u16> {
+    let reason = str_arg(reason, "reason")?;
     go::CloseReason::from_wire(reason)
         .map(go::close_code_for)
         .ok_or_else(|| PyValueError::new_err(format!("unknown close reason {reason:?}; known: {:?}", go::CloseReason::VALUES)))
@@ -284,6 +292,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("ParseError", py.get_type::<ParseError>())?;
     crate::object::add_object_classes(m, "graphorin")?;
+    crate::object::add_registry_names(m, &go::PROTOCOL)?;
     m.add_function(wrap_pyfunction!(parse_server_message, m)?)?;
     m.add_function(wrap_pyfunction!(parse_client_message, m)?)?;
     m.add_function(wrap_pyfunction!(parse_server_value, m)?)?;

@@ -41,6 +41,29 @@ pub(crate) fn guard<T>(f: impl FnOnce() -> T) -> PyResult<T> {
     })
 }
 
+/// A `BuildError` about one argument of a public function: `.reason` is the message with the
+/// argument named, `.issues` one issue whose path is the argument's name.
+pub(crate) fn arg_error(py: Python<'_>, arg: &str, message: &str) -> PyErr {
+    let err = BuildError::new_err(format!("{arg}: {message}"));
+    let issue = graphmind::Issue { path: arg.to_owned(), message: message.to_owned(), code: None };
+    if let Ok(issues) = pyo3::types::PyList::new(py, [issue]) {
+        let _ = err.value(py).setattr("issues", issues);
+    }
+    let _ = err.value(py).setattr("reason", format!("{arg}: {message}"));
+    err
+}
+
+/// A `str` argument as Rust text. A `str` holding a lone surrogate has no UTF-8 form (and no
+/// wire form): a `BuildError` naming the argument, never `UnicodeEncodeError`.
+pub(crate) fn str_arg<'a>(s: &'a Bound<'_, pyo3::types::PyString>, arg: &str) -> PyResult<&'a str> {
+    s.to_str().map_err(|_| arg_error(s.py(), arg, "a str holding a lone surrogate has no UTF-8 form"))
+}
+
+/// [`str_arg`] for an optional argument.
+pub(crate) fn opt_str_arg<'a>(s: Option<&'a Bound<'_, pyo3::types::PyString>>, arg: &str) -> PyResult<Option<&'a str>> {
+    s.map(|s| str_arg(s, arg)).transpose()
+}
+
 /// Test hook (feature `test-hooks`, never in a shipped wheel): panics with `message` inside
 /// [`guard`], so the tests can see what a caller would get from a bug.
 #[cfg(feature = "test-hooks")]

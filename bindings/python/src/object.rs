@@ -9,15 +9,16 @@
 
 use std::sync::Arc;
 
-use pyo3::exceptions::{PyAttributeError, PyRuntimeError};
+use pyo3::exceptions::{PyAttributeError, PyRuntimeError, PyTypeError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use wirecontract::core::{Extras, FieldRef, Reflect};
 use wirecontract::graphmind as gm;
 use wirecontract::graphorin as go;
+use wirecontract::registry::{ObjectDesc, Protocol, Scalar, Ty};
 
-use crate::convert::{json_to_py, json_to_py_cached, string_to_py, KeyCache};
+use crate::convert::{json_to_py, json_to_py_cached, py_to_json, string_to_py, KeyCache, NonFinite};
 
 /// What a handle points into. One variant per protocol root: adding a protocol adds a variant.
 #[derive(Clone)]
@@ -145,6 +146,19 @@ impl WireObject {
     /// The object's JSON text, exactly as inside a serialized frame.
     fn to_json(&self) -> PyResult<String> {
         self.wire_json()
+    }
+
+    /// `key in obj`: whether the member is present on the wire (even as `null`), by wire name
+    /// (`"pauseId"`) or attribute name (`"pause_id"`); unknown members by their wire name.
+    /// Attribute access cannot tell: an absent optional field and a `null` both read `None`.
+    fn __contains__(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let Ok(key) = key.downcast::<PyString>() else { return Ok(false) };
+        let Ok(key) = key.to_str() else { return Ok(false) };
+        let obj = self.obj()?;
+        if let Some(f) = obj.fields().iter().find(|f| f.wire == key || f.rust == key) {
+            return Ok(obj.get(f.wire).is_some());
+        }
+        Ok(obj.literals().iter().any(|(w, _)| *w == key) || obj.extra().get(key).is_some())
     }
 
     fn __dir__(&self, py: Python<'_>) -> PyResult<PyObject> {
@@ -290,6 +304,91 @@ fn field_to_py(py: Python<'_>, r: FieldRef<'_>, root: &Root, path: &[Step]) -> P
     })
 }
 
+/// Builds a standalone contract object of type `desc` from constructor keywords (snake_case
+/// field names) and an `extra` mapping of unknown members: the wire JSON is assembled from the
+/// host values and read with the registry's `read_json`, so every rule is the contract's.
+/// A keyword left out is an absent field; `None` is absent too, except for an opaque (any
+/// JSON) field, where it is JSON `null`.
+///
+/// # Errors
+/// `TypeError` for an unknown keyword or a known field passed through `extra`; `BuildError`
+/// with wire paths (`deltas.0.t`) for values the reader refuses or with no JSON form.
+pub fn construct(
+    py: Python<'_>,
+    desc: &'static ObjectDesc,
+    extra: Option<&Bound<'_, PyAny>>,
+    kwargs: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Arc<dyn Reflect>> {
+    let d = PyDict::new(py);
+    for (wire, value) in desc.literals {
+        d.set_item(wire, value)?;
+    }
+    if let Some(kwargs) = kwargs {
+        for (k, v) in kwargs {
+            let k: String = k.extract()?;
+            let Some(f) = desc.fields.iter().find(|f| f.rust == k) else {
+                let known: Vec<&str> = desc.fields.iter().map(|f| f.rust).collect();
+                return Err(PyTypeError::new_err(format!(
+                    "{}() got an unexpected keyword argument '{k}' (fields: {}; unknown members go in extra=)",
+                    desc.name,
+                    known.join(", ")
+                )));
+            };
+            if v.is_none() && !matches!(f.ty, Ty::Scalar(Scalar::Opaque)) {
+                continue;
+            }
+            d.set_item(f.wire, v)?;
+        }
+    }
+    if let Some(extra) = extra.filter(|e| !e.is_none()) {
+        let extra =
+            extra.downcast::<pyo3::types::PyMapping>().map_err(|_| PyTypeError::new_err("extra must be a mapping of unknown member names to JSON values"))?;
+        for item in extra.items()? {
+            let (k, v): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item.extract()?;
+            let name = crate::str_arg(k.downcast::<PyString>().map_err(|_| PyTypeError::new_err("extra keys must be str"))?, "extra")?;
+            if desc.fields.iter().any(|f| f.wire == name || f.rust == name) || desc.literals.iter().any(|(w, _)| *w == name) {
+                return Err(PyTypeError::new_err(format!("{}: {name:?} is a known member; pass it as a keyword argument, not in extra=", desc.name)));
+            }
+            d.set_item(k, v)?;
+        }
+    }
+    let json = py_to_json(d.as_any(), NonFinite::Null).map_err(|e| crate::arg_error(py, &e.path, &e.message))?;
+    (desc.read_json)(&json).map(Arc::from).map_err(|issues| {
+        let list: Vec<String> = issues.iter().map(|i| if i.path.is_empty() { i.message.clone() } else { format!("{}: {}", i.path, i.message) }).collect();
+        let reason = format!("invalid {}: {}", desc.name, list.join("; "));
+        let err = crate::BuildError::new_err(reason.clone());
+        if let Ok(issues) = crate::graphmind::issues_to_py(py, &issues) {
+            let _ = err.value(py).setattr("issues", issues);
+        }
+        let _ = err.value(py).setattr("reason", reason);
+        err
+    })
+}
+
+/// Adds the registry's names the stubs use as type aliases, as data the curated modules turn
+/// into runtime aliases: `_ENUM_VALUES` (enum name → wire values), `_UNIONS` (union name →
+/// frame class names) and `_PAYLOAD_TYPES` (the payload class of each message type, in
+/// message order).
+pub fn add_registry_names(m: &Bound<'_, PyModule>, protocol: &Protocol) -> PyResult<()> {
+    let py = m.py();
+    let enums = PyDict::new(py);
+    for e in protocol.enums() {
+        enums.set_item(e.name, PyTuple::new(py, e.wire_values().collect::<Vec<_>>())?)?;
+    }
+    m.add("_ENUM_VALUES", enums)?;
+    let unions = PyDict::new(py);
+    for u in protocol.unions {
+        unions.set_item(u.name, PyTuple::new(py, u.variants.iter().map(|v| v.frame.name))?)?;
+    }
+    m.add("_UNIONS", unions)?;
+    let payloads = PyDict::new(py);
+    for msg in protocol.messages {
+        payloads.set_item(msg.wire, msg.payload.name)?;
+    }
+    m.add("_PAYLOAD_TYPES", payloads)?;
+    Ok(())
+}
+
 /// Declares one Python class per contract object type and the constructor dispatch. Invoked
 /// once, by the list `build.rs` writes from the contract's registry (every object of every
 /// protocol), so no hand-written file restates a type.
@@ -302,6 +401,15 @@ macro_rules! object_classes {
 
             #[pymethods]
             impl $name {
+                /// Builds the object from snake_case keyword arguments (unknown members in
+                /// `extra=`), validated by the contract's reader; see [`construct`].
+                #[new]
+                #[pyo3(signature = (*, extra=None, **kwargs))]
+                fn __new__(py: Python<'_>, extra: Option<&Bound<'_, PyAny>>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyClassInitializer<Self>> {
+                    let root = construct(py, &<$path as wirecontract::core::Described>::DESC, extra, kwargs)?;
+                    Ok(PyClassInitializer::from(WireObject { root: Root::Object(root), path: Vec::new() }).add_subclass($name))
+                }
+
                 #[classattr]
                 fn __match_args__(py: Python<'_>) -> PyResult<Py<PyTuple>> {
                     let names: Vec<&str> = <$path as wirecontract::core::Described>::DESC.fields.iter().map(|f| f.rust).collect();

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::PyTuple;
+use pyo3::types::{PyString, PyTuple};
 use wirecontract::core::Reflect;
 use wirecontract::registry::{self, AnyOutcome};
 
@@ -23,9 +23,18 @@ fn protocols(py: Python<'_>) -> PyResult<Py<PyTuple>> {
 /// `(kind, message, object, issues)`: `kind` is `"ok"`, `"invalid"` or a protocol's own
 /// verdict (`"unknown-type"`, `"version-mismatch"`); `message` the message type or variant;
 /// `object` the typed frame or payload (`None` unless ok); `issues` a list of `Issue`
-/// (empty unless invalid). Never raises for bad input; `ValueError` for an unknown protocol.
+/// (empty unless invalid). Never raises for bad input (a `str` holding a lone surrogate has no
+/// UTF-8 form, so no text frame carries it: `"invalid"`); `ValueError` for an unknown protocol
+/// (`BuildError` when `protocol` holds a lone surrogate).
 #[pyfunction]
-fn parse_frame(py: Python<'_>, protocol: &str, data: &str) -> PyResult<PyObject> {
+fn parse_frame(py: Python<'_>, protocol: &Bound<'_, PyString>, data: &Bound<'_, PyString>) -> PyResult<PyObject> {
+    let protocol = crate::str_arg(protocol, "protocol")?;
+    let Ok(data) = data.to_str() else {
+        let issues = [wirecontract::core::Issue { path: String::new(), message: "invalid UTF-8: the text holds a lone surrogate".into() }];
+        let items =
+            ["invalid".into_pyobject(py)?.into_any().unbind(), "invalid UTF-8".into_pyobject(py)?.into_any().unbind(), py.None(), issues_to_py(py, &issues)?];
+        return Ok(PyTuple::new(py, items)?.into_any().unbind());
+    };
     let Some(p) = registry::protocol(protocol) else {
         return Err(PyValueError::new_err(format!("unknown protocol {protocol:?}")));
     };

@@ -8,7 +8,7 @@ use pyo3::types::{PyByteArray, PyBytes, PyString};
 use wirecontract::graphmind as gm;
 
 use crate::convert::{py_to_json, NonFinite};
-use crate::guard;
+use crate::{guard, opt_str_arg};
 
 /// Payloads at least this long are shrunk with the GIL released.
 const RELEASE_GIL_BYTES: usize = 64 * 1024;
@@ -81,8 +81,9 @@ fn run(py: Python<'_>, text: &str, max_bytes: usize, message_type: Option<&str>)
 /// tier and validation. Returns a `Shrunk`; a tier-4 marker may exceed a budget below
 /// ~6 KB. Raises `ValueError` when the text is not JSON.
 #[pyfunction]
-#[pyo3(signature = (data, /, max_bytes=gm::DEFAULT_MAX_PAYLOAD_BYTES, r#type=None))]
-pub fn shrink_payload_json(py: Python<'_>, data: &Bound<'_, PyAny>, max_bytes: usize, r#type: Option<&str>) -> PyResult<Shrunk> {
+#[pyo3(signature = (data, /, max_bytes=gm::DEFAULT_MAX_PAYLOAD_BYTES, r#type=None), text_signature = "(data, /, max_bytes=524288, type=None)")]
+pub fn shrink_payload_json(py: Python<'_>, data: &Bound<'_, PyAny>, max_bytes: usize, r#type: Option<&Bound<'_, PyString>>) -> PyResult<Shrunk> {
+    let r#type = opt_str_arg(r#type, "type")?;
     let bytes: Vec<u8>;
     let text: &str = if let Ok(s) = data.downcast::<PyString>() {
         if let Ok(t) = s.to_str() {
@@ -112,8 +113,9 @@ pub fn shrink_payload_json(py: Python<'_>, data: &Bound<'_, PyAny>, max_bytes: u
 /// JavaScript's Infinity (written `null`), big ints round to the nearest double. Raises
 /// `TypeError`/`ValueError` naming the path of a value with no JSON form.
 #[pyfunction]
-#[pyo3(signature = (value, /, max_bytes=gm::DEFAULT_MAX_PAYLOAD_BYTES, r#type=None))]
-pub fn shrink_payload(py: Python<'_>, value: &Bound<'_, PyAny>, max_bytes: usize, r#type: Option<&str>) -> PyResult<Shrunk> {
+#[pyo3(signature = (value, /, max_bytes=gm::DEFAULT_MAX_PAYLOAD_BYTES, r#type=None), text_signature = "(value, /, max_bytes=524288, type=None)")]
+pub fn shrink_payload(py: Python<'_>, value: &Bound<'_, PyAny>, max_bytes: usize, r#type: Option<&Bound<'_, PyString>>) -> PyResult<Shrunk> {
+    let r#type = opt_str_arg(r#type, "type")?;
     let text = py_to_json(value, NonFinite::Overflow)?;
     run(py, &text, max_bytes, r#type)
 }

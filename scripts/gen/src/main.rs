@@ -34,6 +34,8 @@ fn main() -> std::process::ExitCode {
         ("python/wirecontract/graphmind/session.pyi", pyi_session::session_stub()),
         ("schema/graphorin.v1.schema.json", graphorin::export_json_schema_string()),
         ("python/wirecontract/graphorin.pyi", pyi::graphorin_stub()),
+        ("python/wirecontract/_native.pyi", pyi::native_stub()),
+        ("python/stubtest-allowlist.txt", pyi::stubtest_allowlist()),
         ("asyncapi/graphmind.v1.asyncapi.yaml", asyncapi::graphmind_document()),
         ("asyncapi/graphorin.v1.asyncapi.yaml", asyncapi::graphorin_document()),
         ("docs/graphmind.v1.md", markdown::graphmind_reference()),

@@ -12,7 +12,10 @@ message), ``.id`` (the raw id, JSON type kept) and ``.is_json`` (syntax vs schem
         if is_ping_request(msg): ...
 """
 
+from typing import Any as _Any, Literal as _Literal, Union as _Union
+
 from wirecontract._native import graphorin as _impl
+from wirecontract.graphmind import Issue, WireObject
 
 ParseError = _impl.ParseError
 parse_server_message = _impl.parse_server_message
@@ -45,12 +48,24 @@ CLIENT_VARIANTS = _impl.CLIENT_VARIANTS
 CLOSE_CODES = _impl.CLOSE_CODES
 RPC_ERROR_CODES = _impl.RPC_ERROR_CODES
 
+# Contract object classes, constructible with snake_case keyword arguments (constant members
+# such as ``jsonrpc`` are filled in); the reader's strict rules apply.
 _OBJECT_CLASSES = tuple(name for name in dir(_impl) if isinstance(getattr(_impl, name), type) and name != "ParseError")
 globals().update({name: getattr(_impl, name) for name in _OBJECT_CLASSES})
 
+# Type aliases the stubs use, as runtime objects: one Literal alias per closed enum of the
+# registry (ServerVariant, CloseReason, ...), one union per frame union (ServerMessage,
+# ClientMessage), and the JSON value type.
+JsonValue = _Any
+"""A JSON value converted to Python: dict, list, str, int, float, bool or None."""
+_ENUM_ALIASES = tuple(_impl._ENUM_VALUES)
+globals().update({name: _Literal[values] for name, values in _impl._ENUM_VALUES.items()})
+_UNION_ALIASES = tuple(_impl._UNIONS)
+globals().update({name: _Union[tuple(getattr(_impl, frame) for frame in frames)] for name, frames in _impl._UNIONS.items()})
+
 
 def _guard(wire_variant: str):
-    def guard(message) -> bool:
+    def guard(message, /) -> bool:
         try:
             return _impl.variant(message) == wire_variant
         except TypeError:
@@ -72,5 +87,5 @@ __all__ = [
     "format_ticket", "close_code_for", "close_code_reason", "export_json_schema", "export_json_schema_string",
     "PROTOCOL_VERSION", "SUBPROTOCOL_NAME", "TICKET_SUBPROTOCOL_PREFIX", "WS_PATH", "JSONRPC_VERSION", "SCHEMA_ID",
     "KINDS", "METHODS", "LIFECYCLE_STATUSES", "SERVER_VARIANTS", "CLIENT_VARIANTS", "CLOSE_CODES", "RPC_ERROR_CODES",
-    *_OBJECT_CLASSES, *_GUARD_NAMES,
+    "Issue", "WireObject", "JsonValue", *_ENUM_ALIASES, *_UNION_ALIASES, *_OBJECT_CLASSES, *_GUARD_NAMES,
 ]

@@ -14,6 +14,8 @@ opaque values (``input``, ``output``, ``meta`` values, unknown fields) convert t
 on access; ``.to_dict()`` gives the wire-shaped dict. Spec: graphmind-v1.md.
 """
 
+from typing import Any as _Any, Literal as _Literal, Union as _Union
+
 from wirecontract._native import BuildError
 from wirecontract._native import graphmind as _impl
 
@@ -66,9 +68,23 @@ RESUME_ACTIONS = _impl.RESUME_ACTIONS
 RUN_MODES = _impl.RUN_MODES
 SCHEMA_ID = _impl.SCHEMA_ID
 
-# Contract object classes (payloads and nested objects).
-_OBJECT_CLASSES = _impl.OBJECT_TYPES
+# Contract object classes (payloads and nested objects): constructible with snake_case
+# keyword arguments (``NodeToken(node_id="n", deltas=[TokenDelta(t="text", v="hi")])``),
+# unknown members through ``extra=``; ``"output" in payload`` tells present (even null) from
+# absent.
+OBJECT_TYPES = _impl.OBJECT_TYPES
+_OBJECT_CLASSES = OBJECT_TYPES
 globals().update({name: getattr(_impl, name) for name in _OBJECT_CLASSES})
+
+# Type aliases the stubs use, as runtime objects (so annotations evaluate and
+# typing.get_type_hints works): one Literal alias per closed enum of the registry
+# (NodeKind, PausePoint, ...), the payload union and the JSON value type.
+JsonValue = _Any
+"""A JSON value converted to Python: dict, list, str, int, float, bool or None."""
+_ENUM_ALIASES = tuple(_impl._ENUM_VALUES)
+globals().update({name: _Literal[values] for name, values in _impl._ENUM_VALUES.items()})
+Payload = _Union[tuple(getattr(_impl, name) for name in dict.fromkeys(_impl._PAYLOAD_TYPES.values()))]
+"""Every message type's payload class."""
 
 ParseResult = Ok | UnknownType | VersionMismatch | Invalid
 
@@ -79,5 +95,5 @@ __all__ = [
     "matcher_matches", "should_pause", "pause_reason", "negotiate_hello", "hello_ack", "breakpoint_matcher", "shrink_payload", "shrink_payload_json", "PROTOCOL_VERSION", "WILDCARD_RUN_ID",
     "DEFAULT_MAX_FRAME_BYTES", "DEFAULT_MAX_DEPTH", "DEFAULT_MAX_PAYLOAD_BYTES", "MESSAGE_TYPES", "EVENT_TYPES", "CONTROL_TYPES",
     "HANDSHAKE_TYPES", "KNOWN_CAPABILITIES", "NODE_KINDS", "RUN_STATUSES", "PAUSE_POINTS",
-    "RESUME_ACTIONS", "RUN_MODES", "SCHEMA_ID", *_OBJECT_CLASSES,
+    "RESUME_ACTIONS", "RUN_MODES", "SCHEMA_ID", "OBJECT_TYPES", "JsonValue", "Payload", *_ENUM_ALIASES, *_OBJECT_CLASSES,
 ]

@@ -37,6 +37,9 @@ from dataclasses import dataclass
 from http import HTTPStatus
 from typing import Any
 
+import typing as _typing
+
+import wirecontract.graphmind as _gm
 from wirecontract._native import session as _native
 
 # ---- the sans-IO cores and their values (native) -------------------------------------------
@@ -67,6 +70,19 @@ ResumeRefused = _native.ResumeRefused
 ResumeTimedOut = _native.ResumeTimedOut
 RunAbandoned = _native.RunAbandoned
 ViewerWarn = _native.ViewerWarn
+
+# Type aliases the stub declares, as runtime objects (so annotations evaluate and
+# typing.get_type_hints works); the Literal values are the stub's (scripts/gen/src/pyi_session.rs).
+ConnState = _typing.Literal["idle", "connecting", "awaiting-ack", "attached", "disposed"]
+ReleaseCause = _typing.Literal["resume", "timeout", "disconnect", "dispose", "cancel"]
+ReceivedKind = _typing.Literal["hello", "accepted", "duplicate", "wildcard", "rejected"]
+MatcherLike = _typing.Union[_gm.BreakpointMatcher, Mapping[str, Any]]
+"""A breakpoint matcher: a `BreakpointMatcher` or a wire-shaped dict (`{"kind": "tool"}`)."""
+Action = _typing.Union[Connect, Send, Close, Release, AbortRun, ReadySettled, Warn]
+ViewerEvent = _typing.Union[
+    AppAttached, FrameAccepted, PauseOpened, PauseClosed, PauseReleased, ResumeRefused, ResumeTimedOut, RunAbandoned, ViewerWarn
+]
+ViewerAction = _typing.Union[ViewerSend, ViewerClose, ViewerEvent]
 
 CONTINUE = _native.CONTINUE
 APP_DEFAULTS = _native.APP_DEFAULTS
