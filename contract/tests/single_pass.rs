@@ -1,15 +1,37 @@
 //! The single-pass reader is an optimisation only: for every frame, `parse_envelope_json`
 //! (single pass, bailing to the reference on anything unusual) must return exactly what the
-//! two-pass reference reader returns — verdict, envelope, issues and messages.
+//! two-pass reference reader returns — verdict, envelope, issues and messages; and so must
+//! `parse_envelope_shared_with`, whose opaque values are spans of the shared frame text.
 
 mod common;
 
 use proptest::prelude::*;
-use wirecontract::graphmind::{parse_envelope_json, parse_envelope_json_reference, parse_single_pass, ParseOptions, ParseOutcome};
+use wirecontract::graphmind::{
+    parse_envelope_json, parse_envelope_json_reference, parse_envelope_shared_with, parse_single_pass, serialize_envelope, Message, ParseOptions, ParseOutcome,
+    SharedText,
+};
 
 fn same(frame: &str) {
     let opts = ParseOptions::default();
-    assert_eq!(parse_envelope_json(frame), parse_envelope_json_reference(frame, &opts), "frame {frame:?}");
+    let reference = parse_envelope_json_reference(frame, &opts);
+    assert_eq!(parse_envelope_json(frame), reference, "frame {frame:?}");
+    assert_eq!(parse_envelope_shared_with(&SharedText::new(frame.to_owned()), &opts), reference, "shared, frame {frame:?}");
+}
+
+#[test]
+fn shared_parse_keeps_compact_opaque_values_as_spans() {
+    let frame = r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"x.custom","payload":{"a":[1,"é\n"]},"extraKey":{"b":true}}"#;
+    let ParseOutcome::UnknownType(env) = parse_envelope_shared_with(&SharedText::new(frame.to_owned()), &ParseOptions::default()) else { panic!() };
+    let Message::Unknown { payload: Some(p), .. } = &env.message else { panic!() };
+    assert!(p.is_shared());
+    assert_eq!(p.as_str(), r#"{"a":[1,"é\n"]}"#);
+    assert_eq!(serialize_envelope(&env).unwrap(), frame);
+    // With whitespace inside, the value is copied compact, as the reference stores it.
+    let spaced = frame.replace(r#"{"a":[1,"#, r#"{"a": [1, "#);
+    let ParseOutcome::UnknownType(env) = parse_envelope_shared_with(&SharedText::new(spaced), &ParseOptions::default()) else { panic!() };
+    let Message::Unknown { payload: Some(p), .. } = &env.message else { panic!() };
+    assert!(!p.is_shared());
+    assert_eq!(serialize_envelope(&env).unwrap(), frame);
 }
 
 /// Inserts whitespace after every structural character outside strings.

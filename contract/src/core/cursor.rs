@@ -20,7 +20,7 @@
 use std::borrow::Cow;
 
 use super::json::{decode_string, number_value, Val};
-use super::RawJson;
+use super::{RawJson, SharedText};
 
 const ONES: u64 = 0x0101_0101_0101_0101;
 const HIGHS: u64 = 0x8080_8080_8080_8080;
@@ -46,6 +46,8 @@ pub struct Cursor<'s> {
     /// Containers currently open (the frame root counts as depth 1).
     depth: usize,
     max_depth: usize,
+    /// The frame's shared text, when opaque values may be spans of it instead of copies.
+    shared: Option<&'s SharedText>,
 }
 
 /// A string read by [`Cursor::string`]: its content between the quotes, still escaped.
@@ -83,7 +85,30 @@ impl<'s> RawStr<'s> {
 impl<'s> Cursor<'s> {
     /// A cursor at the start of `text`, refusing nesting deeper than `max_depth`.
     pub fn new(text: &'s str, max_depth: usize) -> Self {
-        Cursor { text, src: text.as_bytes(), pos: 0, depth: 0, max_depth }
+        Cursor { text, src: text.as_bytes(), pos: 0, depth: 0, max_depth, shared: None }
+    }
+
+    /// A cursor at the start of `text`'s frame whose compact opaque values become spans of
+    /// `text` ([`RawJson`] without a copy).
+    pub fn new_shared(text: &'s SharedText, max_depth: usize) -> Self {
+        Cursor { shared: Some(text), ..Cursor::new(text.as_str(), max_depth) }
+    }
+
+    /// `raw` (validated text inside this cursor's frame) as a [`RawJson`]: a span when the
+    /// frame is shared and `raw` holds no whitespace (`ws` says whether it may), else a copy
+    /// with whitespace dropped.
+    #[inline]
+    pub fn raw_of(&self, raw: &'s str, ws: bool) -> RawJson {
+        if ws {
+            return RawJson::from_validated(raw);
+        }
+        match self.shared {
+            Some(text) => {
+                let start = raw.as_ptr() as usize - self.src.as_ptr() as usize;
+                RawJson::from_span(text, start, start + raw.len())
+            }
+            None => RawJson::from_compact(raw),
+        }
     }
 
     /// The current byte offset.
@@ -415,16 +440,23 @@ impl<'s> Cursor<'s> {
     #[inline]
     pub fn raw_json(&mut self) -> Option<RawJson> {
         let (raw, ws) = self.skip_value()?;
-        Some(if ws { RawJson::from_validated(raw) } else { RawJson::from_compact(raw) })
+        Some(self.raw_of(raw, ws))
     }
 
     /// Validates and skips one value, returning a [`Val`] on it for the reference readers.
     #[inline]
     pub fn val(&mut self) -> Option<Val<'s>> {
+        self.val_ws().map(|(v, _)| v)
+    }
+
+    /// [`Cursor::val`], and whether whitespace sits between the value's tokens (for
+    /// [`Cursor::raw_of`]).
+    #[inline]
+    pub fn val_ws(&mut self) -> Option<(Val<'s>, bool)> {
         self.skip_ws();
         let start = self.pos;
-        let (raw, _) = self.skip_value()?;
-        Some(Val::span(self.text, start, start + raw.len()))
+        let (raw, ws) = self.skip_value()?;
+        Some((Val::span(self.text, start, start + raw.len()), ws))
     }
 }
 

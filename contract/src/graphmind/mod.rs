@@ -30,7 +30,7 @@ pub use types::*;
 use crate::core::cursor::Cursor;
 use crate::core::json::{self, decode_string, JsonKind, Val};
 use crate::core::{Ctx, Path, WireValue};
-pub use crate::core::{Extras, Issue, NonNegativeF64, RawJson, Record};
+pub use crate::core::{Extras, Issue, NonNegativeF64, RawJson, Record, SharedText};
 
 /// The protocol version this contract implements (`gm`).
 pub const PROTOCOL_VERSION: i64 = 1;
@@ -337,6 +337,20 @@ fn too_big(opts: &ParseOptions) -> ParseOutcome {
     invalid(format!("frame exceeds {} bytes", opts.max_frame_bytes), None)
 }
 
+/// [`parse_envelope_json_with`] on text the parsed envelope may share: compact opaque values
+/// (payloads of unknown types, `input`/`output`/`meta`, unknown members) become spans of
+/// `frame` instead of copies. Same verdicts, issues and values as every other entry point.
+pub fn parse_envelope_shared_with(frame: &SharedText, opts: &ParseOptions) -> ParseOutcome {
+    let text = frame.as_str();
+    if text.len() > opts.max_frame_bytes {
+        return too_big(opts);
+    }
+    if let Some(out) = single_pass(Cursor::new_shared(frame, opts.max_depth)) {
+        return out;
+    }
+    parse_two_pass(text, opts)
+}
+
 /// [`parse_envelope_json`] with explicit limits.
 ///
 /// One pass over the frame decides every valid frame ([`parse_single_pass`]); a frame it
@@ -442,8 +456,9 @@ enum PayloadSlot<'s> {
     Absent,
     /// Read typed, for the known type named here.
     Read(Message, String),
-    /// Validated and skipped: its type or `gm` was not known yet when it came (or not `1`).
-    Skipped(Val<'s>),
+    /// Validated and skipped: its type or `gm` was not known yet when it came (or not `1`);
+    /// whether whitespace sits between its tokens.
+    Skipped(Val<'s>, bool),
 }
 
 /// Steps 1–6 in one pass for a frame that is valid JSON, a structurally valid envelope and,
@@ -453,7 +468,10 @@ enum PayloadSlot<'s> {
 /// skipped and read afterwards.
 #[doc(hidden)]
 pub fn parse_single_pass(frame: &str, max_depth: usize) -> Option<ParseOutcome> {
-    let mut cur = Cursor::new(frame, max_depth);
+    single_pass(Cursor::new(frame, max_depth))
+}
+
+fn single_pass(mut cur: Cursor<'_>) -> Option<ParseOutcome> {
     if !cur.object_start()? {
         return None;
     }
@@ -480,7 +498,10 @@ pub fn parse_single_pass(frame: &str, max_depth: usize) -> Option<ParseOutcome> 
                         Some(m) => PayloadSlot::Read(m?, t.clone()),
                         None => return None,
                     },
-                    _ => PayloadSlot::Skipped(cur.val()?),
+                    _ => {
+                        let (v, ws) = cur.val_ws()?;
+                        PayloadSlot::Skipped(v, ws)
+                    }
                 };
             }
             _ => extra.insert_escaped(key.raw, cur.raw_json()?),
@@ -497,7 +518,7 @@ pub fn parse_single_pass(frame: &str, max_depth: usize) -> Option<ParseOutcome> 
     if payload_type_name(&ty).is_none() {
         let payload = match payload {
             PayloadSlot::Absent => None,
-            PayloadSlot::Skipped(v) => Some(RawJson::from_validated(v.raw())),
+            PayloadSlot::Skipped(v, ws) => Some(cur.raw_of(v.raw(), ws)),
             PayloadSlot::Read(..) => return None,
         };
         return Some(ParseOutcome::UnknownType(Envelope { seq, ts, run_id, message: Message::Unknown { message_type: ty, payload }, extra }));
@@ -506,7 +527,7 @@ pub fn parse_single_pass(frame: &str, max_depth: usize) -> Option<ParseOutcome> 
         // A later duplicate `type` key may have changed the type after the payload was read.
         PayloadSlot::Read(m, read_as) if read_as == ty => m,
         PayloadSlot::Read(..) | PayloadSlot::Absent => return None,
-        PayloadSlot::Skipped(v) => {
+        PayloadSlot::Skipped(v, _) => {
             let mut ctx = Ctx::new();
             let m = Message::read_payload(&mut ctx, &ty, Some(v), &Path::Root)??;
             if !ctx.issues.is_empty() {
