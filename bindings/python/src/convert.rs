@@ -15,9 +15,11 @@ use wirecontract::core::json::{decode_string, write_f64, write_string};
 /// Object keys already made into `str` during one conversion (`to_dict` of an envelope): the
 /// same few keys repeat in every element of an array of objects, as orjson and msgspec also
 /// exploit. Keys with escapes are not cached.
+/// It also holds the scratch buffer escaped strings are decoded into.
 #[derive(Default)]
 pub struct KeyCache {
     slots: Vec<Option<(Box<str>, Py<PyString>)>>,
+    scratch: Vec<u8>,
 }
 
 impl KeyCache {
@@ -81,7 +83,7 @@ pub fn json_to_py_cached(py: Python<'_>, text: &str, keys: &mut KeyCache) -> PyR
         }
         if expect_key {
             let (end, escaped) = validated_string_end(b, pos);
-            let key = keys.key(py, &text[pos + 1..end - 1], escaped)?;
+            let key = if escaped { string_at(py, text, pos, end, &mut keys.scratch)? } else { keys.key(py, &text[pos + 1..end - 1], false)? };
             if let Some(Container::Dict(_, k)) = stack.last_mut() {
                 *k = Some(key);
             }
@@ -110,9 +112,11 @@ pub fn json_to_py_cached(py: Python<'_>, text: &str, keys: &mut KeyCache) -> PyR
                 continue;
             }
             b'"' => {
-                let (end, escaped) = validated_string_end(b, pos);
-                let raw = &text[pos + 1..end - 1];
-                let s = if escaped { string_to_py(py, raw)? } else { PyString::new(py, raw).into_any().unbind() };
+                let (end, s) = crate::pystr::json_string(py, b, pos, &mut keys.scratch)?;
+                let s = match s {
+                    Some(s) => s.into_any().unbind(),
+                    None => string_to_py(py, text.get(pos + 1..end - 1).unwrap_or_default())?,
+                };
                 pos = end;
                 s
             }
@@ -164,6 +168,14 @@ fn attach(py: Python<'_>, stack: &mut [Container<'_>], value: PyObject, expect_k
             *expect_key = true;
             Ok(None)
         }
+    }
+}
+
+/// The string token `text[start..end]` (quotes included) of validated text as `str`.
+fn string_at(py: Python<'_>, text: &str, start: usize, end: usize, scratch: &mut Vec<u8>) -> PyResult<PyObject> {
+    match crate::pystr::json_string(py, text.as_bytes(), start, scratch)?.1 {
+        Some(s) => Ok(s.into_any().unbind()),
+        None => string_to_py(py, text.get(start + 1..end - 1).unwrap_or_default()),
     }
 }
 

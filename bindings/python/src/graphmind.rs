@@ -9,11 +9,12 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
 use wirecontract::core::{from_json, Issue as CoreIssue};
 use wirecontract::graphmind as gm;
 
 use crate::convert::{json_to_py, py_to_json, NonFinite};
+use crate::frame::Input;
 use crate::object::{envelope_to_dict, extras_to_py, make_object, Root, WireObject};
 use crate::{guard, opt_str_arg, str_arg, BuildError};
 
@@ -315,38 +316,22 @@ fn options(max_frame_bytes: Option<usize>, max_depth: Option<usize>) -> gm::Pars
 ///
 /// Parses one frame (`str`, `bytes` or `bytearray`). Never raises for bad input: returns
 /// `Ok`, `UnknownType`, `VersionMismatch` or `Invalid`. Large frames release the GIL.
+/// Opaque values are kept as spans of the input, which the result references (a
+/// `bytearray` is copied first).
 #[pyfunction]
 #[pyo3(signature = (data, /, *, max_frame_bytes=None, max_depth=None))]
 pub fn parse_envelope_json(py: Python<'_>, data: &Bound<'_, PyAny>, max_frame_bytes: Option<usize>, max_depth: Option<usize>) -> PyResult<PyObject> {
     let opts = options(max_frame_bytes, max_depth);
-    let out = if let Ok(s) = data.downcast::<PyString>() {
-        if let Ok(text) = s.to_str() {
-            run_parse(py, text.as_bytes(), |b| gm::parse_envelope_json_bytes_with(b, &opts))
-        } else {
-            // A str holding lone surrogates has no UTF-8 form, so no WebSocket text frame
-            // could carry it: its surrogatepass bytes give the same "invalid UTF-8" verdict.
-            let bytes = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
-            let b: Vec<u8> = bytes.extract()?;
-            run_parse(py, &b, |b| gm::parse_envelope_json_bytes_with(b, &opts))
-        }
-    } else if let Ok(b) = data.downcast::<PyBytes>() {
-        run_parse(py, b.as_bytes(), |b| gm::parse_envelope_json_bytes_with(b, &opts))
-    } else if let Ok(b) = data.downcast::<PyByteArray>() {
-        let owned = b.to_vec();
-        run_parse(py, &owned, |b| gm::parse_envelope_json_bytes_with(b, &opts))
-    } else {
+    let Some(input) = crate::frame::input(data)? else {
         let tn = data.get_type().name().map(|n| n.to_string()).unwrap_or_default();
         return Err(PyTypeError::new_err(format!("parse_envelope_json expects str, bytes or bytearray, not {tn}")));
     };
+    let parse = || match &input {
+        Input::Text(text) => gm::parse_envelope_shared_with(text, &opts),
+        Input::NotUtf8(bytes) => gm::parse_envelope_json_bytes_with(bytes, &opts),
+    };
+    let out = if input.byte_len() >= RELEASE_GIL_BYTES { py.allow_threads(|| guard(parse)) } else { guard(parse) };
     outcome_to_py(py, out?)
-}
-
-fn run_parse(py: Python<'_>, bytes: &[u8], f: impl Fn(&[u8]) -> gm::ParseOutcome + Send + Sync) -> PyResult<gm::ParseOutcome> {
-    if bytes.len() >= RELEASE_GIL_BYTES {
-        py.allow_threads(|| guard(|| f(bytes)))
-    } else {
-        guard(|| f(bytes))
-    }
 }
 
 /// parse_envelope(value, /)
@@ -537,14 +522,10 @@ fn with_serialized<T>(py: Python<'_>, env: &gm::Envelope, f: impl FnOnce(&[u8]) 
     })
 }
 
-/// Serialized frame text as a Python `str`.
+/// Serialized frame text as a Python `str`, made in one pass from the writer's reused buffer
+/// (see [`crate::pystr::str_from_utf8`]).
 fn envelope_json<'py>(py: Python<'py>, env: &gm::Envelope) -> PyResult<Bound<'py, PyString>> {
-    with_serialized(py, env, |out| {
-        // The writer only emits validated UTF-8 and ASCII; SIMD validation is the safe way to
-        // say so (std's check runs a byte at a time on non-ASCII text).
-        let text = simdutf8::basic::from_utf8(out).map_err(|_| PyValueError::new_err("internal error: serialized frame is not UTF-8"))?;
-        Ok(PyString::new(py, text))
-    })
+    with_serialized(py, env, |out| crate::pystr::str_from_utf8(py, out))
 }
 
 /// export_json_schema()

@@ -6,10 +6,12 @@
 //! `PanicException` (a `BaseException` that `except Exception` misses).
 
 mod convert;
+mod frame;
 mod graphmind;
 mod graphorin;
 mod object;
 mod protocols;
+mod pystr;
 mod session;
 mod session_viewer;
 mod shrink;

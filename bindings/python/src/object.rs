@@ -223,11 +223,13 @@ fn add_extras(py: Python<'_>, d: &Bound<'_, PyDict>, extra: &Extras, keys: &mut 
 /// members in wire order), equal to converting its serialized JSON.
 fn reflect_to_dict<'py>(py: Python<'py>, obj: &dyn Reflect, keys: &mut KeyCache) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    for info in obj.fields() {
-        if let Some(r) = obj.get(info.wire) {
-            d.set_item(keys.key(py, info.wire, false)?, field_to_builtin(py, r, keys)?)?;
+    let mut result = Ok(());
+    obj.visit_fields(&mut |info, r| {
+        if result.is_ok() {
+            result = keys.key(py, info.wire, false).and_then(|k| d.set_item(k, field_to_builtin(py, r, keys)?));
         }
-    }
+    });
+    result?;
     add_extras(py, &d, obj.extra(), keys)?;
     Ok(d)
 }

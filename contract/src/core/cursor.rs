@@ -460,6 +460,27 @@ impl<'s> Cursor<'s> {
     }
 }
 
+/// The offset of the first byte at or after `pos` that ends the plain part of a string (`"`,
+/// `\`, a control character), or `src.len()`: the word-at-a-time scan of [`Cursor::string`],
+/// for converters that decode validated strings themselves.
+#[inline]
+pub fn plain_run_end(src: &[u8], mut pos: usize) -> usize {
+    while let Some(chunk) = src.get(pos..pos + 8) {
+        let stops = string_stops(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
+        if stops != 0 {
+            return pos + (stops.trailing_zeros() / 8) as usize;
+        }
+        pos += 8;
+    }
+    while let Some(&b) = src.get(pos) {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            return pos;
+        }
+        pos += 1;
+    }
+    src.len()
+}
+
 /// In validated JSON text, the string starting at `start` (its opening quote): the offset
 /// after its closing quote and whether it holds an escape. One word-at-a-time scan; for
 /// converters that walk validated text (the bindings' JSON → host value conversion).

@@ -180,6 +180,16 @@ macro_rules! wire_object {
                     _ => None,
                 }
             }
+            fn visit_fields<'a>(&'a self, f: &mut dyn FnMut(&'static $crate::registry::FieldDesc, $crate::core::FieldRef<'a>)) {
+                // `fields()` lists the fields in declaration order, the order of this expansion.
+                let mut descs = $crate::core::Reflect::fields(self).iter();
+                $(
+                    let desc = descs.next();
+                    if let (Some(desc), Some(r)) = (desc, $crate::core::WireField::field_ref_opt(&self.$field)) {
+                        f(desc, r);
+                    }
+                )+
+            }
             fn extra(&self) -> &$crate::core::Extras {
                 &self.extra
             }

@@ -44,6 +44,15 @@ pub trait Reflect: fmt::Debug + Send + Sync {
     fn desc(&self) -> &'static crate::registry::ObjectDesc;
     /// A known field by wire name; `None` when absent or not a field of this type.
     fn get(&self, wire: &str) -> Option<FieldRef<'_>>;
+    /// Calls `f` on every present known field, in spec order ([`Reflect::fields`] with
+    /// [`Reflect::get`], without looking each name up).
+    fn visit_fields<'a>(&'a self, f: &mut dyn FnMut(&'static crate::registry::FieldDesc, FieldRef<'a>)) {
+        for desc in self.fields() {
+            if let Some(r) = self.get(desc.wire) {
+                f(desc, r);
+            }
+        }
+    }
     /// The unknown members.
     fn extra(&self) -> &Extras;
     /// Appends the object's JSON, exactly as inside a serialized frame.
