@@ -28,6 +28,7 @@ PY_ROWS = [
     ("orjson_dumps", "Python orjson.dumps(dict) -> bytes [serialize]"),
     ("wirecontract_serialize", "Python serialize_envelope -> str [serialize]"),
     ("wirecontract_serialize_bytes", "Python serialize_envelope_bytes -> bytes [serialize]"),
+    ("str_floor", "Python bytes.decode('utf-8') of those frames [str floor]"),
 ]
 
 NODE_ROWS = [
@@ -91,7 +92,8 @@ def main() -> None:
     node_notes = []
     for corpus in corpora:
         py = json.loads((results / f"python-{corpus}.json").read_text())
-        rust_meta = json.loads((results / f"rust-{corpus}.json").read_text())
+        rust_file = results / f"rust-{corpus}.json"
+        rust_meta = json.loads(rust_file.read_text()) if rust_file.exists() else None
         frames, nbytes = py["frames"], py["bytes"]
         secs: dict[str, float | None] = {}
         for key, _ in RUST_ROWS:
@@ -113,7 +115,7 @@ def main() -> None:
                 if t is None:
                     continue
                 n, b = frames, nbytes
-                if key in ("orjson_dumps", "wirecontract_serialize", "wirecontract_serialize_bytes"):
+                if key in ("orjson_dumps", "wirecontract_serialize", "wirecontract_serialize_bytes", "str_floor"):
                     n, b = py["serialized_frames"], py["serialized_bytes"]
                 ratio = f"{base / t * n / frames:.2f}" if base else "n/a"
                 lines.append(f"| {corpus:<8} | {label:<58} | {n / t:>11,.0f} | {b / t / 1e6:>8.1f} | {ratio:>12} |")
@@ -134,6 +136,8 @@ def main() -> None:
             ("Python parse + to_dict >= msgspec decode + to_builtins", r("py:wirecontract_to_dict", "py:msgspec_to_builtins"), 1.0),
             ("serialize_envelope (str) >= orjson.dumps", r("py:wirecontract_serialize", "py:orjson_dumps"), 1.0),
             ("serialize_envelope_bytes >= orjson.dumps", r("py:wirecontract_serialize_bytes", "py:orjson_dumps"), 1.0),
+            ("serialize_envelope (str) vs its floor, bytes.decode alone", r("py:wirecontract_serialize", "py:str_floor"), None),
+            ("str floor (bytes.decode alone) vs orjson.dumps", r("py:str_floor", "py:orjson_dumps"), None),
             ("node parseEnvelopeJson vs zod 4 loose schema (reference-equivalent)", r("node:wirecontract", "node:zod"), 1.0),
             ("node parse vs JSON.parse (parse only)", r("node:wirecontract", "node:json_parse"), None),
             ("Kotlin uniffi (one call a frame) vs Jackson readTree", r("kt:uniffi_single", "kt:jackson_readtree"), None),
@@ -143,7 +147,7 @@ def main() -> None:
             if val is None:
                 continue
             if want is None:
-                verdict = "  (ceiling)" if "JSON.parse" in name else ""
+                verdict = "  (ceiling)" if "JSON.parse" in name else "  (floor)" if "floor" in name else ""
             elif corpus == "smoke":
                 verdict = "  (smoke: no claim)"
             else:
@@ -160,7 +164,7 @@ def main() -> None:
             checks.append(f"  {corpus:<8} {'peak RSS parsing the largest frame < 3x its size':<68} {mem['ratio']:6.2f}x  {verdict} ({mem['frame_bytes']:,} B frame)")
         kt_agreement = [("kotlin uniffi", kt["agreement"])] if kt else []
         node_agreement = [(f"node {k}", v) for k, v in node["agreement"].items()] if node else []
-        for who, ag in [("rust", rust_meta)] + [(f"python {k}", v) for k, v in py["agreement"].items()] + node_agreement + kt_agreement:
+        for who, ag in ([("rust", rust_meta)] if rust_meta else []) + [(f"python {k}", v) for k, v in py["agreement"].items()] + node_agreement + kt_agreement:
             agreement_notes.append(
                 f"  {corpus:<8} {who:<22} agree {ag['agree']:>7,}  documented label errors (seq:-1 unknown type) {ag['label_errors']:>4}  disagree {ag['disagree']}"
             )

@@ -7,23 +7,34 @@
 //! Python → JSON writes what `JSON.stringify` would, with two modes for non-finite floats.
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
+use std::cell::RefCell;
+
 use pyo3::prelude::*;
+use pyo3::sync::GILProtected;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use wirecontract::core::cursor::validated_string_end;
 use wirecontract::core::json::{decode_string, write_f64, write_string};
 
-/// Object keys already made into `str` during one conversion (`to_dict` of an envelope): the
-/// same few keys repeat in every element of an array of objects, as orjson and msgspec also
-/// exploit. Keys with escapes are not cached.
-/// It also holds the scratch buffer escaped strings are decoded into.
+/// Object keys (and enum values) made into `str` once and reused across conversions, as
+/// orjson and msgspec do: the same few keys repeat in every element of an array of objects and
+/// in every frame. A process-wide table of [`KeyCache::SLOTS`] slots (a key's slot is picked
+/// by its hash; a collision replaces the slot), guarded by the GIL; keys with escapes and
+/// keys longer than [`KeyCache::MAX_KEY`] bytes are made fresh each time. The per-conversion
+/// part holds the scratch buffer escaped strings are decoded into.
 #[derive(Default)]
 pub struct KeyCache {
-    slots: Vec<Option<(Box<str>, Py<PyString>)>>,
     scratch: Vec<u8>,
 }
 
+type KeySlots = Vec<Option<(Box<str>, Py<PyString>)>>;
+
+/// The process-wide key table. A `RefCell` under the GIL: a conversion that re-enters (a
+/// finalizer run by the garbage collector during an allocation) finds it borrowed and makes
+/// its keys fresh instead.
+static KEYS: GILProtected<RefCell<KeySlots>> = GILProtected::new(RefCell::new(Vec::new()));
+
 impl KeyCache {
-    const SLOTS: usize = 64;
+    const SLOTS: usize = 1024;
     const MAX_KEY: usize = 32;
 
     pub fn key(&mut self, py: Python<'_>, raw: &str, escaped: bool) -> PyResult<PyObject> {
@@ -33,12 +44,15 @@ impl KeyCache {
         if raw.len() > Self::MAX_KEY {
             return Ok(PyString::new(py, raw).into_any().unbind());
         }
+        let Ok(mut slots) = KEYS.get(py).try_borrow_mut() else {
+            return Ok(PyString::new(py, raw).into_any().unbind());
+        };
         // FNV-1a over the key bytes picks the slot.
         let h = raw.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
-        if self.slots.is_empty() {
-            self.slots.resize_with(Self::SLOTS, || None);
+        if slots.is_empty() {
+            slots.resize_with(Self::SLOTS, || None);
         }
-        let slot = &mut self.slots[(h as usize) % Self::SLOTS];
+        let slot = &mut slots[(h as usize) % Self::SLOTS];
         if let Some((k, v)) = slot {
             if &**k == raw {
                 return Ok(v.clone_ref(py).into_any());

@@ -197,8 +197,9 @@ pub fn envelope_to_dict(py: Python<'_>, env: &gm::Envelope) -> PyResult<PyObject
     d.set_item(intern!(py, "gm"), gm::PROTOCOL_VERSION)?;
     d.set_item(intern!(py, "seq"), env.seq)?;
     d.set_item(intern!(py, "ts"), env.ts)?;
-    d.set_item(intern!(py, "runId"), &env.run_id)?;
-    d.set_item(intern!(py, "type"), env.message_type())?;
+    // The run id and the type repeat frame after frame: made once, like keys.
+    d.set_item(intern!(py, "runId"), keys.key(py, &env.run_id, false)?)?;
+    d.set_item(intern!(py, "type"), keys.key(py, env.message_type(), false)?)?;
     match &env.message {
         gm::Message::Unknown { payload: None, .. } => {}
         gm::Message::Unknown { payload: Some(raw), .. } => d.set_item(intern!(py, "payload"), json_to_py_cached(py, raw.as_str(), keys)?)?,
@@ -236,7 +237,9 @@ fn reflect_to_dict<'py>(py: Python<'py>, obj: &dyn Reflect, keys: &mut KeyCache)
 
 fn field_to_builtin(py: Python<'_>, r: FieldRef<'_>, keys: &mut KeyCache) -> PyResult<PyObject> {
     Ok(match r {
-        FieldRef::Str(s) | FieldRef::Enum(s) => PyString::new(py, s).into_any().unbind(),
+        FieldRef::Str(s) => PyString::new(py, s).into_any().unbind(),
+        // Enum values are few and repeat: made once, like keys.
+        FieldRef::Enum(s) => keys.key(py, s, false)?,
         FieldRef::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
         FieldRef::UInt(u) => u.into_pyobject(py)?.into_any().unbind(),
         FieldRef::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
