@@ -781,7 +781,26 @@ impl CheckPath<'_> {
 }
 
 fn check_object(obj: &dyn crate::core::Reflect, path: &CheckPath<'_>, issues: &mut Vec<Issue>) {
-    obj.visit_fields(&mut |f, v| check_field(&v, &CheckPath::Key(path, f.wire), issues));
+    // Only fields whose declared type can hold a number are looked at: most fields (strings,
+    // enums, opaque values, lists of text-only objects) cannot fail this check.
+    for f in obj.fields().iter().filter(|f| may_hold_number(&f.ty, 8)) {
+        if let Some(v) = obj.get(f.wire) {
+            check_field(&v, &CheckPath::Key(path, f.wire), issues);
+        }
+    }
+}
+
+/// Whether a value of declared type `ty` can hold a number (what [`check_field`] checks):
+/// `false` only for booleans, strings, enums and opaque values, and lists and objects made of
+/// nothing else. Conservative past `depth` levels of nested declarations.
+fn may_hold_number(ty: &crate::registry::Ty, depth: u8) -> bool {
+    use crate::registry::{Scalar, Ty};
+    match ty {
+        Ty::Scalar(Scalar::Bool | Scalar::String | Scalar::NonEmptyString | Scalar::Opaque | Scalar::OpaqueRecord) | Ty::Enum(_) => false,
+        Ty::Scalar(_) => true,
+        Ty::List(item) => may_hold_number(item, depth),
+        Ty::Object(o) => depth == 0 || o.fields.iter().any(|f| may_hold_number(&f.ty, depth - 1)),
+    }
 }
 
 fn check_field(v: &crate::core::FieldRef<'_>, path: &CheckPath<'_>, issues: &mut Vec<Issue>) {
