@@ -15,7 +15,7 @@ use wirecontract::graphmind as gm;
 
 use crate::convert::{json_to_py, py_to_json, NonFinite};
 use crate::object::{envelope_to_dict, extras_to_py, make_object, Root, WireObject};
-use crate::{guard, opt_str_arg, str_arg, BuildError};
+use crate::{guard, opt_str_arg, str_arg, str_param, BuildError};
 
 /// Frames at least this long are parsed with the GIL released, so other threads progress.
 const RELEASE_GIL_BYTES: usize = 64 * 1024;
@@ -376,7 +376,8 @@ pub(crate) fn host_build_error(py: Python<'_>, e: &crate::convert::HostError) ->
     build_error(
         py,
         &gm::BuildError {
-            reason: format!("payload has no JSON form: {}", e.describe("payload")),
+            // The one issue below names the path and the cause; the reason does not repeat it.
+            reason: "payload has no JSON form".to_owned(),
             issues: vec![CoreIssue { path: e.full_path("payload"), message: e.message.clone() }],
         },
     )
@@ -426,13 +427,14 @@ pub(crate) fn build_error(py: Python<'_>, e: &gm::BuildError) -> PyErr {
 #[pyo3(signature = (r#type, payload, seq, run_id, ts=None, *, max_payload_bytes=None))]
 pub fn create_envelope(
     py: Python<'_>,
-    r#type: &Bound<'_, PyString>,
+    r#type: &Bound<'_, PyAny>,
     payload: &Bound<'_, PyAny>,
     seq: &Bound<'_, PyAny>,
-    run_id: &Bound<'_, PyString>,
+    run_id: &Bound<'_, PyAny>,
     ts: Option<&Bound<'_, PyAny>>,
     max_payload_bytes: Option<usize>,
 ) -> PyResult<Envelope> {
+    let (r#type, run_id) = (str_param(r#type, "type")?, str_param(run_id, "run_id")?);
     let (r#type, run_id) = (str_arg(r#type, "type")?, str_arg(run_id, "run_id")?);
     let seq = counter(py, "seq", seq)?;
     let ts = ts.filter(|t| !t.is_none()).map(|t| counter(py, "ts", t)).transpose()?;
@@ -441,8 +443,29 @@ pub fn create_envelope(
     let build = || gm::create_envelope_json_with(r#type, &payload_json, seq, run_id, ts, &options);
     // Shrinking a large payload takes a while: without the GIL, as shrink_payload does.
     let result = if max_payload_bytes.is_some() && payload_json.len() >= RELEASE_GIL_BYTES { py.allow_threads(|| guard(build))? } else { guard(build)? };
-    let env = result.map_err(|e| build_error(py, &e))?;
+    let env = result.map_err(|e| build_error(py, &explain_non_finite(payload, e)))?;
     Ok(Envelope { inner: Arc::new(env) })
+}
+
+/// A NaN or ±Infinity in a payload is written `null` (as `JSON.stringify` does), so a typed
+/// field holding one fails as "received null"; this names the value the caller passed.
+pub(crate) fn explain_non_finite(payload: &Bound<'_, PyAny>, mut e: gm::BuildError) -> gm::BuildError {
+    if !e.issues.iter().any(|i| i.message.contains("received null")) {
+        return e;
+    }
+    if let Err(h) = py_to_json(payload, NonFinite::Refuse) {
+        if let Some(shown) = h.message.strip_prefix("received ") {
+            let path = h.full_path("payload");
+            for i in e.issues.iter_mut().filter(|i| i.path == path) {
+                i.message = i.message.replacen(
+                    "received null",
+                    &format!("received {shown} (JSON has no NaN or Infinity: it is written null, as JSON.stringify does)"),
+                    1,
+                );
+            }
+        }
+    }
+    e
 }
 
 /// create_unknown_envelope(type, payload, seq, run_id, ts=None, *, omit_payload=False)
@@ -455,15 +478,16 @@ pub fn create_envelope(
 #[pyo3(signature = (r#type, payload, seq, run_id, ts=None, *, omit_payload=false))]
 pub fn create_unknown_envelope(
     py: Python<'_>,
-    r#type: &Bound<'_, PyString>,
+    r#type: &Bound<'_, PyAny>,
     payload: &Bound<'_, PyAny>,
     seq: &Bound<'_, PyAny>,
-    run_id: &Bound<'_, PyString>,
+    run_id: &Bound<'_, PyAny>,
     ts: Option<&Bound<'_, PyAny>>,
     omit_payload: bool,
 ) -> PyResult<Envelope> {
     let warning = py.get_type::<pyo3::exceptions::PyDeprecationWarning>();
     PyErr::warn(py, &warning, c"create_unknown_envelope is deprecated: create_envelope takes any type string", 1)?;
+    let (r#type, run_id) = (str_param(r#type, "type")?, str_param(run_id, "run_id")?);
     let (r#type, run_id) = (str_arg(r#type, "type")?, str_arg(run_id, "run_id")?);
     let seq = counter(py, "seq", seq)?;
     let ts = ts.filter(|t| !t.is_none()).map(|t| counter(py, "ts", t)).transpose()?;

@@ -59,6 +59,29 @@ pub(crate) fn str_arg<'a>(s: &'a Bound<'_, pyo3::types::PyString>, arg: &str) ->
     s.to_str().map_err(|_| arg_error(s.py(), arg, "a str holding a lone surrogate has no UTF-8 form"))
 }
 
+/// An argument that must be a `str`, taken as any object so the `TypeError` names it as the
+/// caller wrote it (`type`, not the Rust identifier `r#type`).
+pub(crate) fn str_param<'a, 'py>(v: &'a Bound<'py, PyAny>, arg: &str) -> PyResult<&'a Bound<'py, pyo3::types::PyString>> {
+    v.downcast::<pyo3::types::PyString>().map_err(|_| {
+        let tn = v.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
+        pyo3::exceptions::PyTypeError::new_err(format!("argument '{arg}': expected str, received {tn}"))
+    })
+}
+
+/// A nonnegative integer argument (a size in bytes, a time in ms, an id) as `u64`: a `bool`,
+/// a non-`int` (`TypeError`) or a value outside [0, 2**64 − 1] (`ValueError`) is refused
+/// naming the argument, never with a bare `OverflowError`.
+pub(crate) fn uint_param(v: &Bound<'_, PyAny>, arg: &str) -> PyResult<u64> {
+    if v.is_instance_of::<pyo3::types::PyBool>() || !v.is_instance_of::<pyo3::types::PyInt>() {
+        let tn = v.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!("argument '{arg}': expected int, received {tn}")));
+    }
+    v.extract::<u64>().map_err(|_| {
+        let shown = v.repr().map_or_else(|_| String::new(), |r| r.to_string_lossy().chars().take(40).collect());
+        pyo3::exceptions::PyValueError::new_err(format!("argument '{arg}': expected an integer in [0, 2**64 - 1], received {shown}"))
+    })
+}
+
 /// [`str_arg`] for an optional argument.
 pub(crate) fn opt_str_arg<'a>(s: Option<&'a Bound<'_, pyo3::types::PyString>>, arg: &str) -> PyResult<Option<&'a str>> {
     s.map(|s| str_arg(s, arg)).transpose()

@@ -23,8 +23,8 @@ use wirecontract::graphmind::session as s;
 
 use crate::convert::{json_to_py, py_to_json, NonFinite};
 use crate::graphmind::{build_error, enum_from, host_build_error};
-use crate::guard;
 use crate::object::{make_object, Root};
+use crate::{guard, str_arg, str_param, uint_param};
 
 /// Declares a frozen Python record class: read-only attributes, `__match_args__` in field
 /// order (for `match`), `__repr__` and `__eq__` over the fields.
@@ -423,7 +423,8 @@ impl AppSession {
     ///
     /// T2: the socket opened; the core sends `hello` (next seq) and waits for the ack.
     #[pyo3(signature = (now_ms, /))]
-    fn transport_opened(&mut self, now_ms: u64) -> PyResult<()> {
+    fn transport_opened(&mut self, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
+        let now_ms = uint_param(now_ms, "now_ms")?;
         guard(|| self.inner.transport_opened(now_ms))
     }
 
@@ -432,7 +433,8 @@ impl AppSession {
     ///
     /// T3: the connect attempt failed.
     #[pyo3(signature = (now_ms, /))]
-    fn transport_failed(&mut self, now_ms: u64) -> PyResult<()> {
+    fn transport_failed(&mut self, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
+        let now_ms = uint_param(now_ms, "now_ms")?;
         guard(|| self.inner.transport_failed(now_ms))
     }
 
@@ -442,7 +444,8 @@ impl AppSession {
     /// T16 (attached: disarm, release every held gate with `exec.resumed{continue}`, retry)
     /// or T3 (still connecting). Report only the socket of the current attempt.
     #[pyo3(signature = (now_ms, /))]
-    fn transport_closed(&mut self, now_ms: u64) -> PyResult<()> {
+    fn transport_closed(&mut self, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
+        let now_ms = uint_param(now_ms, "now_ms")?;
         guard(|| self.inner.transport_closed(now_ms))
     }
 
@@ -452,7 +455,8 @@ impl AppSession {
     /// One text frame from the viewer (`str`, `bytes` or `bytearray`). Bad frames become
     /// `Warn` actions; never raises for bad input.
     #[pyo3(signature = (data, now_ms, /))]
-    fn frame_received(&mut self, data: &Bound<'_, PyAny>, now_ms: u64) -> PyResult<()> {
+    fn frame_received(&mut self, data: &Bound<'_, PyAny>, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
+        let now_ms = uint_param(now_ms, "now_ms")?;
         let bytes = frame_bytes(data)?;
         guard(|| self.inner.frame_received(&bytes, now_ms))
     }
@@ -463,7 +467,8 @@ impl AppSession {
     /// Fires every deadline `<= now_ms`: connect, handshake, retry, pause timeouts, ready
     /// waiters.
     #[pyo3(signature = (now_ms, /))]
-    fn handle_timeout(&mut self, now_ms: u64) -> PyResult<()> {
+    fn handle_timeout(&mut self, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
+        let now_ms = uint_param(now_ms, "now_ms")?;
         guard(|| self.inner.handle_timeout(now_ms))
     }
 
@@ -480,7 +485,16 @@ impl AppSession {
     /// session-owned type (`exec.paused`, `exec.resumed`, `exec.refused`) or a run id with
     /// U+0000. Nothing is sent then and no seq is taken.
     #[pyo3(signature = (r#type, payload, now_ms, /, run=None))]
-    fn emit(&mut self, py: Python<'_>, r#type: &str, payload: &Bound<'_, PyAny>, now_ms: u64, run: Option<&str>) -> PyResult<Option<u64>> {
+    fn emit(
+        &mut self,
+        py: Python<'_>,
+        r#type: &Bound<'_, PyAny>,
+        payload: &Bound<'_, PyAny>,
+        now_ms: &Bound<'_, PyAny>,
+        run: Option<&str>,
+    ) -> PyResult<Option<u64>> {
+        let now_ms = uint_param(now_ms, "now_ms")?;
+        let r#type = str_arg(str_param(r#type, "type")?, "type")?;
         let payload_json = py_to_json(payload, NonFinite::Null).map_err(|e| host_build_error(py, &e))?;
         match guard(|| self.inner.emit_json(r#type, &payload_json, run, now_ms))? {
             Ok(seq) => Ok(seq),
@@ -497,7 +511,8 @@ impl AppSession {
     /// now, or the pause id of a hold: `exec.paused` is already emitted; wait for the
     /// `Release` action with that id. Continues when disabled, disposed or detached.
     #[pyo3(signature = (point, node, now_ms, /, run=None))]
-    fn gate(&mut self, point: &str, node: PyRef<'_, GateNode>, now_ms: u64, run: Option<&str>) -> PyResult<Option<String>> {
+    fn gate(&mut self, point: &str, node: PyRef<'_, GateNode>, now_ms: &Bound<'_, PyAny>, run: Option<&str>) -> PyResult<Option<String>> {
+        let now_ms = uint_param(now_ms, "now_ms")?;
         let point = enum_from(point, gm::PausePoint::from_wire, gm::PausePoint::VALUES, "point")?;
         Ok(match guard(|| self.inner.gate(point, &node.inner, run, now_ms))? {
             s::GateOutcome::Continue => None,
@@ -511,7 +526,8 @@ impl AppSession {
     /// §3.8, §4 D16: the waiter of `pause_id` went away (a cancelled task). Settles it with
     /// `continue` and `exec.resumed`; `False` when the pause is not held.
     #[pyo3(signature = (pause_id, now_ms, /))]
-    fn cancel(&mut self, pause_id: &str, now_ms: u64) -> PyResult<bool> {
+    fn cancel(&mut self, pause_id: &str, now_ms: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let now_ms = uint_param(now_ms, "now_ms")?;
         guard(|| self.inner.cancel(pause_id, now_ms))
     }
 
@@ -522,7 +538,8 @@ impl AppSession {
     /// after `timeout_ms` (default: the session's `ready_timeout_ms`, 2000) or when disabled or
     /// disposed. Starts the session and connects now when idle.
     #[pyo3(signature = (now_ms, /, timeout_ms=None))]
-    fn ready(&mut self, now_ms: u64, timeout_ms: Option<u64>) -> PyResult<u64> {
+    fn ready(&mut self, now_ms: &Bound<'_, PyAny>, timeout_ms: Option<u64>) -> PyResult<u64> {
+        let now_ms = uint_param(now_ms, "now_ms")?;
         Ok(guard(|| self.inner.ready(now_ms, timeout_ms))?.0)
     }
 
@@ -532,7 +549,8 @@ impl AppSession {
     /// §2.5: releases every held gate (`exec.resumed{continue}`, live when attached), finishes
     /// the implicit run, closes with 1000 and settles ready waiters `False`. Idempotent.
     #[pyo3(signature = (now_ms, /))]
-    fn dispose(&mut self, now_ms: u64) -> PyResult<()> {
+    fn dispose(&mut self, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
+        let now_ms = uint_param(now_ms, "now_ms")?;
         guard(|| self.inner.dispose(now_ms))
     }
 
