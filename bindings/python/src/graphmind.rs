@@ -15,7 +15,7 @@ use wirecontract::graphmind as gm;
 
 use crate::convert::{json_to_py, py_to_json, NonFinite};
 use crate::object::{envelope_to_dict, extras_to_py, make_object, Root, WireObject};
-use crate::{guard, opt_str_arg, str_arg, str_param, BuildError};
+use crate::{guard, opt_str_arg, str_arg, str_param, BuildError, Text};
 
 /// Frames at least this long are parsed with the GIL released, so other threads progress.
 const RELEASE_GIL_BYTES: usize = 64 * 1024;
@@ -671,7 +671,11 @@ pub fn should_pause(
 /// as `should_pause`, which is `pause_reason(...) is not None`.
 #[pyfunction]
 #[pyo3(signature = (mode, breakpoints, kind, name, point, /))]
-pub fn pause_reason(py: Python<'_>, mode: &str, breakpoints: &Bound<'_, PyAny>, kind: &str, name: &str, point: &str) -> PyResult<Option<&'static str>> {
+pub fn pause_reason(py: Python<'_>, mode: Text, breakpoints: &Bound<'_, PyAny>, kind: Text, name: Text, point: Text) -> PyResult<Option<&'static str>> {
+    let mode: &str = &mode;
+    let kind: &str = &kind;
+    let name: &str = &name;
+    let point: &str = &point;
     let mode = enum_from(mode, gm::RunMode::from_wire, gm::RunMode::VALUES, "mode")?;
     let kind = enum_from(kind, gm::NodeKind::from_wire, gm::NodeKind::VALUES, "kind")?;
     let point = enum_from(point, gm::PausePoint::from_wire, gm::PausePoint::VALUES, "point")?;
@@ -752,7 +756,8 @@ impl HelloRefused {
 /// `Accepted(protocol, capabilities, resume_token)` with the capabilities both implement.
 #[pyfunction]
 #[pyo3(signature = (hello, /, viewer_capabilities=None))]
-pub fn negotiate_hello(py: Python<'_>, hello: &Bound<'_, PyAny>, viewer_capabilities: Option<Vec<String>>) -> PyResult<PyObject> {
+pub fn negotiate_hello(py: Python<'_>, hello: &Bound<'_, PyAny>, viewer_capabilities: Option<Vec<Text>>) -> PyResult<PyObject> {
+    let viewer_capabilities = viewer_capabilities.map(Text::strings);
     let hello = hello_from(hello)?;
     let caps = viewer_capabilities.unwrap_or_else(|| gm::KNOWN_CAPABILITIES.iter().map(|c| (*c).to_owned()).collect());
     Ok(match gm::negotiate_hello(&hello, &caps) {
@@ -776,14 +781,18 @@ pub fn negotiate_hello(py: Python<'_>, hello: &Bound<'_, PyAny>, viewer_capabili
 pub fn hello_ack(
     py: Python<'_>,
     hello: &Bound<'_, PyAny>,
-    viewer: &str,
+    viewer: Text,
     breakpoints: &Bound<'_, PyAny>,
-    mode: &str,
+    mode: Text,
     seq: &Bound<'_, PyAny>,
-    session_token: Option<&str>,
-    hub_capabilities: Option<Vec<String>>,
+    session_token: Option<Text>,
+    hub_capabilities: Option<Vec<Text>>,
     ts: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Envelope> {
+    let viewer: &str = &viewer;
+    let mode: &str = &mode;
+    let session_token = session_token.as_deref();
+    let hub_capabilities = hub_capabilities.map(Text::strings);
     let hello = hello_from(hello)?;
     let list = matchers_from(py, breakpoints)?;
     let mode = enum_from(mode, gm::RunMode::from_wire, gm::RunMode::VALUES, "mode")?;

@@ -82,6 +82,41 @@ pub(crate) fn uint_param(v: &Bound<'_, PyAny>, arg: &str) -> PyResult<u64> {
     })
 }
 
+/// A `str` argument as owned UTF-8 text. A `str` holding a lone surrogate has no UTF-8 (and no
+/// wire) form: it is refused with `BuildError` giving the index, never `UnicodeEncodeError`;
+/// a non-`str` is a `TypeError` (pyo3 prefixes the argument's name).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Text(pub String);
+
+impl<'py> FromPyObject<'py> for Text {
+    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        let s = ob.downcast::<pyo3::types::PyString>()?;
+        match s.to_str() {
+            Ok(t) => Ok(Text(t.to_owned())),
+            Err(_) => {
+                let chars: Vec<char> = s.to_string_lossy().chars().collect();
+                let at = chars.iter().position(|c| *c == char::REPLACEMENT_CHARACTER).unwrap_or(0);
+                let message = format!("a str holding a lone surrogate (at index {at}) has no UTF-8 form");
+                Err(arg_error(ob.py(), "str argument", &message))
+            }
+        }
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Text {
+    /// The texts as `String`s.
+    pub(crate) fn strings(list: Vec<Text>) -> Vec<String> {
+        list.into_iter().map(|t| t.0).collect()
+    }
+}
+
 /// [`str_arg`] for an optional argument.
 pub(crate) fn opt_str_arg<'a>(s: Option<&'a Bound<'_, pyo3::types::PyString>>, arg: &str) -> PyResult<Option<&'a str>> {
     s.map(|s| str_arg(s, arg)).transpose()

@@ -24,7 +24,7 @@ use wirecontract::graphmind::session as s;
 use crate::convert::{json_to_py, py_to_json, NonFinite};
 use crate::graphmind::{build_error, enum_from, host_build_error};
 use crate::object::{make_object, Root};
-use crate::{guard, str_arg, str_param, uint_param};
+use crate::{guard, str_arg, str_param, uint_param, Text};
 
 /// Declares a frozen Python record class: read-only attributes, `__match_args__` in field
 /// order (for `match`), `__repr__` and `__eq__` over the fields.
@@ -83,7 +83,11 @@ pub struct GateNode {
 impl GateNode {
     #[new]
     #[pyo3(signature = (node_id, kind, name, instance_id=None))]
-    fn new(node_id: String, kind: &str, name: String, instance_id: Option<String>) -> PyResult<Self> {
+    fn new(node_id: Text, kind: Text, name: Text, instance_id: Option<Text>) -> PyResult<Self> {
+        let node_id = node_id.0;
+        let kind: &str = &kind;
+        let name = name.0;
+        let instance_id = instance_id.map(|t| t.0);
         let kind = enum_from(kind, gm::NodeKind::from_wire, gm::NodeKind::VALUES, "kind")?;
         Ok(GateNode { inner: s::GateNode { node_id, kind, name, instance_id } })
     }
@@ -314,11 +318,11 @@ impl AppSession {
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        url: Option<String>,
-        app: Option<String>,
+        url: Option<Text>,
+        app: Option<Text>,
         sdk: Option<&Bound<'_, PyAny>>,
-        client_version: Option<String>,
-        capabilities: Option<Vec<String>>,
+        client_version: Option<Text>,
+        capabilities: Option<Vec<Text>>,
         enabled: bool,
         ring_max_frames: Option<u64>,
         ring_max_bytes: Option<u64>,
@@ -330,16 +334,25 @@ impl AppSession {
         retry_interval_ms: Option<u64>,
         fast_retry_ms: Option<Vec<u64>>,
         ready_timeout_ms: Option<u64>,
-        id_base: Option<String>,
-        implicit_run_id: Option<String>,
+        id_base: Option<Text>,
+        implicit_run_id: Option<Text>,
         max_held_instances: Option<u64>,
         loop_threshold: Option<u64>,
-        loop_mode: Option<&str>,
-        loop_kinds: Option<Vec<String>>,
+        loop_mode: Option<Text>,
+        loop_kinds: Option<Vec<Text>>,
         loop_max_runs: Option<u64>,
-        redaction_placeholder: Option<String>,
+        redaction_placeholder: Option<Text>,
         max_payload_bytes: Option<u64>,
     ) -> PyResult<Self> {
+        let url = url.map(|t| t.0);
+        let app = app.map(|t| t.0);
+        let client_version = client_version.map(|t| t.0);
+        let capabilities = capabilities.map(Text::strings);
+        let id_base = id_base.map(|t| t.0);
+        let implicit_run_id = implicit_run_id.map(|t| t.0);
+        let loop_mode = loop_mode.as_deref();
+        let loop_kinds = loop_kinds.map(Text::strings);
+        let redaction_placeholder = redaction_placeholder.map(|t| t.0);
         let mut c = s::SessionConfig { enabled, ..s::SessionConfig::default() };
         if let Some(v) = url {
             c.url = v;
@@ -491,8 +504,9 @@ impl AppSession {
         r#type: &Bound<'_, PyAny>,
         payload: &Bound<'_, PyAny>,
         now_ms: &Bound<'_, PyAny>,
-        run: Option<&str>,
+        run: Option<Text>,
     ) -> PyResult<Option<u64>> {
+        let run = run.as_deref();
         let now_ms = uint_param(now_ms, "now_ms")?;
         let r#type = str_arg(str_param(r#type, "type")?, "type")?;
         let payload_json = py_to_json(payload, NonFinite::Null).map_err(|e| host_build_error(py, &e))?;
@@ -511,7 +525,9 @@ impl AppSession {
     /// now, or the pause id of a hold: `exec.paused` is already emitted; wait for the
     /// `Release` action with that id. Continues when disabled, disposed or detached.
     #[pyo3(signature = (point, node, now_ms, /, run=None))]
-    fn gate(&mut self, point: &str, node: PyRef<'_, GateNode>, now_ms: &Bound<'_, PyAny>, run: Option<&str>) -> PyResult<Option<String>> {
+    fn gate(&mut self, point: Text, node: PyRef<'_, GateNode>, now_ms: &Bound<'_, PyAny>, run: Option<Text>) -> PyResult<Option<String>> {
+        let point: &str = &point;
+        let run = run.as_deref();
         let now_ms = uint_param(now_ms, "now_ms")?;
         let point = enum_from(point, gm::PausePoint::from_wire, gm::PausePoint::VALUES, "point")?;
         Ok(match guard(|| self.inner.gate(point, &node.inner, run, now_ms))? {
@@ -526,7 +542,8 @@ impl AppSession {
     /// §3.8, §4 D16: the waiter of `pause_id` went away (a cancelled task). Settles it with
     /// `continue` and `exec.resumed`; `False` when the pause is not held.
     #[pyo3(signature = (pause_id, now_ms, /))]
-    fn cancel(&mut self, pause_id: &str, now_ms: &Bound<'_, PyAny>) -> PyResult<bool> {
+    fn cancel(&mut self, pause_id: Text, now_ms: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let pause_id: &str = &pause_id;
         let now_ms = uint_param(now_ms, "now_ms")?;
         guard(|| self.inner.cancel(pause_id, now_ms))
     }

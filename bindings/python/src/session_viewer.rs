@@ -16,7 +16,7 @@ use wirecontract::graphmind::session as s;
 use crate::convert::{py_to_json, NonFinite};
 use crate::graphmind::{enum_from, matcher_from, Envelope};
 use crate::session::{frame_bytes, matchers_to_py, object_to_py, record};
-use crate::{guard, uint_param};
+use crate::{guard, uint_param, Text};
 
 pyo3::create_exception!(
     wirecontract,
@@ -223,14 +223,18 @@ impl ViewerSession {
     fn new(
         py: Python<'_>,
         breakpoints: Option<&Bound<'_, PyAny>>,
-        mode: Option<&str>,
-        viewer_version: Option<String>,
-        hub_capabilities: Option<Vec<String>>,
-        token_prefix: Option<String>,
+        mode: Option<Text>,
+        viewer_version: Option<Text>,
+        hub_capabilities: Option<Vec<Text>>,
+        token_prefix: Option<Text>,
         max_resume_token_len: Option<u64>,
         resume_wait_ms: Option<u64>,
         abandon_grace_ms: Option<u64>,
     ) -> PyResult<Self> {
+        let mode = mode.as_deref();
+        let viewer_version = viewer_version.map(|t| t.0);
+        let hub_capabilities = hub_capabilities.map(Text::strings);
+        let token_prefix = token_prefix.map(|t| t.0);
         let mut c = s::ViewerConfig::default();
         if let Some(list) = breakpoints {
             c.breakpoints = Vec::new();
@@ -326,7 +330,8 @@ impl ViewerSession {
     ///
     /// Sets the mode (`"run"` or `"step"`) and broadcasts `mode.set` when it changed.
     #[pyo3(signature = (mode, now_ms, /))]
-    fn set_mode(&mut self, mode: &str, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
+    fn set_mode(&mut self, mode: Text, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mode: &str = &mode;
         let now_ms = uint_param(now_ms, "now_ms")?;
         let mode = enum_from(mode, gm::RunMode::from_wire, gm::RunMode::VALUES, "mode")?;
         guard(|| self.inner.set_mode(mode, now_ms))
@@ -340,7 +345,9 @@ impl ViewerSession {
     /// value; leave it out for "no value") is for `inject`. Raises `ResumeError` (a
     /// `ValueError` with `.code`) when the pause is not open or its owner is gone.
     #[pyo3(signature = (pause_id, action, now_ms, /, **kwargs))]
-    fn resume(&mut self, py: Python<'_>, pause_id: &str, action: &str, now_ms: &Bound<'_, PyAny>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+    fn resume(&mut self, py: Python<'_>, pause_id: Text, action: Text, now_ms: &Bound<'_, PyAny>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+        let pause_id: &str = &pause_id;
+        let action: &str = &action;
         let now_ms = uint_param(now_ms, "now_ms")?;
         let action = enum_from(action, gm::ResumeAction::from_wire, gm::ResumeAction::VALUES, "action")?;
         let mut output = None;

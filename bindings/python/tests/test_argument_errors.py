@@ -71,3 +71,39 @@ def test_a_non_finite_number_in_a_typed_field_is_named(value, shown) -> None:
 def test_a_non_finite_opaque_value_is_written_null_as_json_stringify_does() -> None:
     env = gm.create_envelope("node.started", {**STARTED, "input": [math.inf, math.nan]}, 1, "r")
     assert '"input":[null,null]' in gm.serialize_envelope(env)
+
+
+LONE = "x\udc00"
+
+
+def _lone_surrogate_calls():
+    app = session.AppSession(id_base="abc123")
+    viewer = session.ViewerSession()
+    node = session.GateNode("n", "tool", "t", "c")
+    return [
+        ("AppSession(url)", lambda: session.AppSession(url=LONE)),
+        ("AppSession(app)", lambda: session.AppSession(app=LONE)),
+        ("AppSession(capabilities)", lambda: session.AppSession(capabilities=[LONE])),
+        ("AppSession(id_base)", lambda: session.AppSession(id_base=LONE)),
+        ("GateNode(node_id)", lambda: session.GateNode(LONE, "tool", "t", "c")),
+        ("GateNode(instance_id)", lambda: session.GateNode("n", "tool", "t", LONE)),
+        ("emit(run)", lambda: app.emit("node.token", {"nodeId": "n", "deltas": []}, 1, LONE)),
+        ("gate(point)", lambda: app.gate(LONE, node, 1)),
+        ("gate(run)", lambda: app.gate("before", node, 1, LONE)),
+        ("cancel", lambda: app.cancel(LONE, 1)),
+        ("ViewerSession(viewer_version)", lambda: session.ViewerSession(viewer_version=LONE)),
+        ("set_mode", lambda: viewer.set_mode(LONE, 1)),
+        ("resume(pause_id)", lambda: viewer.resume(LONE, "continue", 1)),
+        ("resume(action)", lambda: viewer.resume("p", LONE, 1)),
+        ("negotiate_hello", lambda: gm.negotiate_hello({"versions": {"protocol": 1}}, [LONE])),
+        ("hello_ack(viewer)", lambda: gm.hello_ack({"versions": {"protocol": 1}}, viewer=LONE, breakpoints=[], mode="run", seq=1)),
+        ("pause_reason(name)", lambda: gm.pause_reason("run", [], "tool", LONE, "before")),
+    ]
+
+
+@pytest.mark.parametrize("index", range(17))
+def test_a_lone_surrogate_in_any_str_argument_is_build_error(index) -> None:
+    label, call = _lone_surrogate_calls()[index]
+    with pytest.raises(gm.BuildError) as ei:
+        call()
+    assert "lone surrogate" in str(ei.value), label
