@@ -293,6 +293,16 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> Result<Str
                 stack.push(Frame::Seq(items, 0));
             } else if let Some(raw) = crate::object::wire_json_of(&v) {
                 out.extend_from_slice(raw.as_bytes());
+            } else if let Ok(m) = v.downcast::<pyo3::types::PyMapping>() {
+                // Any collections.abc.Mapping (MappingProxyType, a user Mapping), as the stubs'
+                // `Mapping` parameters promise; written in its items() order, like a dict.
+                if stack.len() >= max_depth {
+                    return Err(HostError { path: pointer(&stack), message: format!("value nests deeper than {max_depth} levels"), type_error: false });
+                }
+                let items: Vec<(Bound<'_, PyAny>, Bound<'_, PyAny>)> =
+                    m.items().and_then(|l| l.iter().map(|kv| kv.extract()).collect::<PyResult<_>>()).map_err(|e| value_err(&stack, e))?;
+                out.push(b'{');
+                stack.push(Frame::Map(items, 0));
             } else {
                 let tn = v.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string());
                 return Err(type_err(&stack, format!("a {tn} has no JSON form (use dict, list, str, int, float, bool or None)")));

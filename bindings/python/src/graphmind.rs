@@ -317,7 +317,14 @@ fn options(max_frame_bytes: Option<usize>, max_depth: Option<usize>) -> gm::Pars
 /// `Ok`, `UnknownType`, `VersionMismatch` or `Invalid`. Large frames release the GIL.
 #[pyfunction]
 #[pyo3(signature = (data, /, *, max_frame_bytes=None, max_depth=None))]
-pub fn parse_envelope_json(py: Python<'_>, data: &Bound<'_, PyAny>, max_frame_bytes: Option<usize>, max_depth: Option<usize>) -> PyResult<PyObject> {
+pub fn parse_envelope_json(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    max_frame_bytes: Option<&Bound<'_, PyAny>>,
+    max_depth: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
+    let max_frame_bytes = crate::opt_size(max_frame_bytes, "max_frame_bytes")?;
+    let max_depth = crate::opt_size(max_depth, "max_depth")?;
     let opts = options(max_frame_bytes, max_depth);
     let out = if let Ok(s) = data.downcast::<PyString>() {
         if let Ok(text) = s.to_str() {
@@ -432,8 +439,9 @@ pub fn create_envelope(
     seq: &Bound<'_, PyAny>,
     run_id: &Bound<'_, PyAny>,
     ts: Option<&Bound<'_, PyAny>>,
-    max_payload_bytes: Option<usize>,
+    max_payload_bytes: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Envelope> {
+    let max_payload_bytes = crate::opt_size(max_payload_bytes, "max_payload_bytes")?;
     let (r#type, run_id) = (str_param(r#type, "type")?, str_param(run_id, "run_id")?);
     let (r#type, run_id) = (str_arg(r#type, "type")?, str_arg(run_id, "run_id")?);
     let seq = counter(py, "seq", seq)?;
@@ -685,7 +693,11 @@ pub fn pause_reason(py: Python<'_>, mode: Text, breakpoints: &Bound<'_, PyAny>, 
 
 fn matchers_from(py: Python<'_>, breakpoints: &Bound<'_, PyAny>) -> PyResult<Vec<gm::BreakpointMatcher>> {
     let mut list = Vec::new();
-    for (i, item) in breakpoints.try_iter()?.enumerate() {
+    let items = breakpoints.try_iter().map_err(|_| {
+        let tn = breakpoints.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
+        PyTypeError::new_err(format!("breakpoints must be a sequence of matchers (dicts or BreakpointMatcher), not {tn}"))
+    })?;
+    for (i, item) in items.enumerate() {
         list.push(matcher_from(py, &item?, &format!("breakpoints[{i}]"))?);
     }
     Ok(list)
@@ -724,7 +736,8 @@ impl HelloAccepted {
         ("protocol", "capabilities", "resume_token")
     }
     fn __repr__(&self) -> String {
-        format!("Accepted(protocol={}, capabilities={:?}, resume_token={:?})", self.protocol, self.capabilities, self.resume_token)
+        let token = self.resume_token.as_ref().map_or_else(|| "None".to_owned(), |t| format!("{t:?}"));
+        format!("Accepted(protocol={}, capabilities={:?}, resume_token={token})", self.protocol, self.capabilities)
     }
 }
 

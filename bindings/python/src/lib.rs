@@ -117,6 +117,16 @@ impl Text {
     }
 }
 
+/// [`uint_param`] for an optional argument (`None` stays `None`).
+pub(crate) fn opt_uint(v: Option<&Bound<'_, PyAny>>, arg: &str) -> PyResult<Option<u64>> {
+    v.map(|v| uint_param(v, arg)).transpose()
+}
+
+/// [`opt_uint`] as a size: a value beyond `usize` saturates (no buffer is that large).
+pub(crate) fn opt_size(v: Option<&Bound<'_, PyAny>>, arg: &str) -> PyResult<Option<usize>> {
+    Ok(opt_uint(v, arg)?.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))
+}
+
 /// [`str_arg`] for an optional argument.
 pub(crate) fn opt_str_arg<'a>(s: Option<&'a Bound<'_, pyo3::types::PyString>>, arg: &str) -> PyResult<Option<&'a str>> {
     s.map(|s| str_arg(s, arg)).transpose()

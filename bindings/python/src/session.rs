@@ -324,26 +324,42 @@ impl AppSession {
         client_version: Option<Text>,
         capabilities: Option<Vec<Text>>,
         enabled: bool,
-        ring_max_frames: Option<u64>,
-        ring_max_bytes: Option<u64>,
-        max_tracked_gap_runs: Option<u64>,
-        loss_warn_interval_ms: Option<u64>,
-        pause_timeout_ms: Option<u64>,
-        connect_timeout_ms: Option<u64>,
-        handshake_timeout_ms: Option<u64>,
-        retry_interval_ms: Option<u64>,
-        fast_retry_ms: Option<Vec<u64>>,
-        ready_timeout_ms: Option<u64>,
+        ring_max_frames: Option<&Bound<'_, PyAny>>,
+        ring_max_bytes: Option<&Bound<'_, PyAny>>,
+        max_tracked_gap_runs: Option<&Bound<'_, PyAny>>,
+        loss_warn_interval_ms: Option<&Bound<'_, PyAny>>,
+        pause_timeout_ms: Option<&Bound<'_, PyAny>>,
+        connect_timeout_ms: Option<&Bound<'_, PyAny>>,
+        handshake_timeout_ms: Option<&Bound<'_, PyAny>>,
+        retry_interval_ms: Option<&Bound<'_, PyAny>>,
+        fast_retry_ms: Option<Vec<Bound<'_, PyAny>>>,
+        ready_timeout_ms: Option<&Bound<'_, PyAny>>,
         id_base: Option<Text>,
         implicit_run_id: Option<Text>,
-        max_held_instances: Option<u64>,
-        loop_threshold: Option<u64>,
+        max_held_instances: Option<&Bound<'_, PyAny>>,
+        loop_threshold: Option<&Bound<'_, PyAny>>,
         loop_mode: Option<Text>,
         loop_kinds: Option<Vec<Text>>,
-        loop_max_runs: Option<u64>,
+        loop_max_runs: Option<&Bound<'_, PyAny>>,
         redaction_placeholder: Option<Text>,
-        max_payload_bytes: Option<u64>,
+        max_payload_bytes: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let ring_max_frames = crate::opt_uint(ring_max_frames, "ring_max_frames")?;
+        let ring_max_bytes = crate::opt_uint(ring_max_bytes, "ring_max_bytes")?;
+        let max_tracked_gap_runs = crate::opt_uint(max_tracked_gap_runs, "max_tracked_gap_runs")?;
+        let loss_warn_interval_ms = crate::opt_uint(loss_warn_interval_ms, "loss_warn_interval_ms")?;
+        let pause_timeout_ms = crate::opt_uint(pause_timeout_ms, "pause_timeout_ms")?;
+        let connect_timeout_ms = crate::opt_uint(connect_timeout_ms, "connect_timeout_ms")?;
+        let handshake_timeout_ms = crate::opt_uint(handshake_timeout_ms, "handshake_timeout_ms")?;
+        let retry_interval_ms = crate::opt_uint(retry_interval_ms, "retry_interval_ms")?;
+        let fast_retry_ms = fast_retry_ms
+            .map(|list| list.iter().enumerate().map(|(i, v)| crate::uint_param(v, &format!("fast_retry_ms[{i}]"))).collect::<PyResult<Vec<u64>>>())
+            .transpose()?;
+        let ready_timeout_ms = crate::opt_uint(ready_timeout_ms, "ready_timeout_ms")?;
+        let max_held_instances = crate::opt_uint(max_held_instances, "max_held_instances")?;
+        let loop_threshold = crate::opt_uint(loop_threshold, "loop_threshold")?;
+        let loop_max_runs = crate::opt_uint(loop_max_runs, "loop_max_runs")?;
+        let max_payload_bytes = crate::opt_uint(max_payload_bytes, "max_payload_bytes")?;
         let url = url.map(|t| t.0);
         let app = app.map(|t| t.0);
         let client_version = client_version.map(|t| t.0);
@@ -555,7 +571,8 @@ impl AppSession {
     /// after `timeout_ms` (default: the session's `ready_timeout_ms`, 2000) or when disabled or
     /// disposed. Starts the session and connects now when idle.
     #[pyo3(signature = (now_ms, /, timeout_ms=None))]
-    fn ready(&mut self, now_ms: &Bound<'_, PyAny>, timeout_ms: Option<u64>) -> PyResult<u64> {
+    fn ready(&mut self, now_ms: &Bound<'_, PyAny>, timeout_ms: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+        let timeout_ms = crate::opt_uint(timeout_ms, "timeout_ms")?;
         let now_ms = uint_param(now_ms, "now_ms")?;
         Ok(guard(|| self.inner.ready(now_ms, timeout_ms))?.0)
     }

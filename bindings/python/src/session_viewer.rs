@@ -227,10 +227,13 @@ impl ViewerSession {
         viewer_version: Option<Text>,
         hub_capabilities: Option<Vec<Text>>,
         token_prefix: Option<Text>,
-        max_resume_token_len: Option<u64>,
-        resume_wait_ms: Option<u64>,
-        abandon_grace_ms: Option<u64>,
+        max_resume_token_len: Option<&Bound<'_, PyAny>>,
+        resume_wait_ms: Option<&Bound<'_, PyAny>>,
+        abandon_grace_ms: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let max_resume_token_len = crate::opt_uint(max_resume_token_len, "max_resume_token_len")?;
+        let resume_wait_ms = crate::opt_uint(resume_wait_ms, "resume_wait_ms")?;
+        let abandon_grace_ms = crate::opt_uint(abandon_grace_ms, "abandon_grace_ms")?;
         let mode = mode.as_deref();
         let viewer_version = viewer_version.map(|t| t.0);
         let hub_capabilities = hub_capabilities.map(Text::strings);
@@ -359,7 +362,7 @@ impl ViewerSession {
                         let text = py_to_json(&v, NonFinite::Null)?;
                         output = Some(RawJson::from_json(&text).map_err(|e| PyValueError::new_err(format!("output: {e}")))?);
                     }
-                    "request_id" => request_id = v.extract::<Option<String>>()?,
+                    "request_id" => request_id = v.extract::<Option<Text>>()?.map(|t| t.0),
                     other => return Err(pyo3::exceptions::PyTypeError::new_err(format!("resume() got an unexpected keyword argument {other:?}"))),
                 }
             }

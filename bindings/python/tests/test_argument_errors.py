@@ -107,3 +107,57 @@ def test_a_lone_surrogate_in_any_str_argument_is_build_error(index) -> None:
     with pytest.raises(gm.BuildError) as ei:
         call()
     assert "lone surrogate" in str(ei.value), label
+
+
+def test_resume_request_id_with_a_lone_surrogate_is_build_error() -> None:
+    with pytest.raises(gm.BuildError):
+        session.ViewerSession().resume("p", "inject", 1, request_id=LONE)
+
+
+@pytest.mark.parametrize("label, call", [
+    ("max_payload_bytes=-1", lambda: gm.create_envelope("node.token", {"nodeId": "n", "deltas": []}, 1, "r", max_payload_bytes=-1)),
+    ("max_payload_bytes=2**70", lambda: gm.create_envelope("node.token", {"nodeId": "n", "deltas": []}, 1, "r", max_payload_bytes=2**70)),
+    ("max_frame_bytes=-1", lambda: gm.parse_envelope_json("{}", max_frame_bytes=-1)),
+    ("max_depth=2**70", lambda: gm.parse_envelope_json("{}", max_depth=2**70)),
+    ("ring_max_frames=-1", lambda: session.AppSession(ring_max_frames=-1)),
+    ("pause_timeout_ms=-5", lambda: session.AppSession(pause_timeout_ms=-5)),
+    ("fast_retry_ms[0]", lambda: session.AppSession(fast_retry_ms=[2**70])),
+    ("max_payload_bytes", lambda: session.AppSession(max_payload_bytes=-1)),
+    ("timeout_ms", lambda: session.AppSession(id_base="abc123").ready(1, timeout_ms=-1)),
+    ("max_resume_token_len", lambda: session.ViewerSession(max_resume_token_len=-1)),
+    ("resume_wait_ms", lambda: session.ViewerSession(resume_wait_ms=2**70)),
+])
+def test_no_bare_overflow_error_for_any_integer_argument(label, call) -> None:
+    with pytest.raises(ValueError) as ei:
+        call()
+    assert type(ei.value) is ValueError, type(ei.value)
+    arg = label.split("=")[0]
+    assert f"'{arg}'" in str(ei.value), str(ei.value)
+
+
+def test_a_bool_is_not_a_size() -> None:
+    with pytest.raises(TypeError, match="'max_payload_bytes'"):
+        gm.create_envelope("node.token", {"nodeId": "n", "deltas": []}, 1, "r", max_payload_bytes=True)
+
+
+def test_any_mapping_is_accepted_where_the_stubs_say_mapping() -> None:
+    from types import MappingProxyType
+    hello = MappingProxyType({"versions": {"protocol": 1, "client": "c"}, "capabilities": ["pause"], "app": "a", "sdk": {"name": "python", "version": "1"}})
+    assert isinstance(gm.negotiate_hello(hello), gm.Accepted)
+    started = gm.RunStarted(app="a", sdk=gm.SdkInfo(name="python", version="1"), meta=MappingProxyType({"k": 1}))
+    assert started.meta == {"k": 1}
+    matcher = MappingProxyType({"kind": "tool"})
+    assert gm.matchers_equal(matcher, {"kind": "tool", "point": "before"})
+    env = gm.create_envelope("node.started", MappingProxyType({**STARTED, "input": MappingProxyType({"q": 1})}), 1, "r")
+    assert '"input":{"q":1}' in gm.serialize_envelope(env)
+
+
+def test_accepted_repr_is_python() -> None:
+    hello = {"versions": {"protocol": 1, "client": "c"}, "capabilities": [], "app": "a", "sdk": {"name": "python", "version": "1"}, "resumeToken": "t"}
+    r = repr(gm.negotiate_hello(hello))
+    assert "Some(" not in r and "resume_token='t'" in r or 'resume_token="t"' in r, r
+
+
+def test_breakpoints_must_be_a_sequence() -> None:
+    with pytest.raises(TypeError, match="breakpoints must be a sequence"):
+        gm.pause_reason("run", None, "tool", "t", "before")  # type: ignore[arg-type]
