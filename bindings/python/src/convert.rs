@@ -37,6 +37,10 @@ impl KeyCache {
     const SLOTS: usize = 1024;
     const MAX_KEY: usize = 32;
 
+    /// `raw` (a key's text between the quotes; `escaped` when it holds an escape) as `str`,
+    /// from the process-wide table when it can be. A method so that every conversion goes
+    /// through its `KeyCache`, whatever the table's home.
+    #[allow(clippy::unused_self)]
     pub fn key(&mut self, py: Python<'_>, raw: &str, escaped: bool) -> PyResult<PyObject> {
         if escaped {
             return string_to_py(py, raw);
