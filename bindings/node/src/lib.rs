@@ -30,6 +30,7 @@ use wirecontract::registry::{self, Direction, MessageGroup, ObjectDesc, Ty};
 use wirecontract::{graphmind as gm, graphorin as go};
 
 mod large;
+mod shrink;
 
 /// mimalloc for the addon's own allocations (the parsed envelope the verdict comes from, large
 /// frames' buffers): a frame allocates many small, short-lived blocks, where it is measurably
@@ -757,6 +758,14 @@ pub fn constants_json() -> napi::Result<String> {
         })
         .to_string())
     })
+}
+
+/// The id of the contract compiled into this addon ([`wirecontract::contract_id`]: 16 hex
+/// digits). `index.js` compares it with the id recorded beside the declarations it ships
+/// with and refuses to load on a difference.
+#[napi(js_name = "contractId")]
+pub fn contract_id() -> napi::Result<String> {
+    guard(|| Ok(wirecontract::contract_id()))
 }
 
 /// The crate version of the contract this addon was built from.
