@@ -29,6 +29,7 @@ use wirecontract::core::{from_json, PathSegment};
 use wirecontract::registry::{self, Direction, MessageGroup, ObjectDesc, Ty};
 use wirecontract::{graphmind as gm, graphorin as go};
 
+mod external;
 mod large;
 mod shrink;
 
@@ -403,7 +404,7 @@ fn parse_large(text: &JsText, units: &mut Vec<u16>, scratch: &mut large::Scratch
     if n > 0 {
         let kind: Vec<u16> = kind.encode_utf16().collect();
         let head = [js_string(env, &kind)?, js_string(env, &scratch.reduced)?, js_string(env, &scratch.paths)?];
-        let strings = scratch.pieces.iter().map(|p| js_string(env, scratch.units(units, p)));
+        let strings = scratch.pieces.iter().map(|p| external::string(env, scratch.units(units, p)));
         for (i, value) in head.into_iter().map(Ok).chain(strings).enumerate() {
             let index = u32::try_from(i).map_err(|_| invalid_arg("too many strings"))?;
             // SAFETY: `array` and `value` are live handles of this call.
