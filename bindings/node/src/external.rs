@@ -5,12 +5,13 @@
 //! the kernel zeroes on first touch and which is unmapped again at the next GC. On the large
 //! corpus that page-fault work was half of the addon's time (docs/performance.md §7).
 //! `node_api_create_external_string_utf16` makes a string that points at a buffer we own
-//! (allocated by mimalloc, which recycles freed memory instead of returning it to the kernel),
-//! freed by the finalizer when V8 collects the string.
+//! (allocated by mimalloc), taken back by the finalizer when V8 collects the string and kept in
+//! a pool for the next strings.
 //!
 //! The function is experimental in Node 20 (from 20.4.0) and may be absent, so it is looked up
 //! by name at run time (`dlsym`), never linked: without it, [`string`] copies as before.
 
+use std::cell::RefCell;
 use std::ffi::c_void;
 use std::sync::OnceLock;
 
@@ -54,12 +55,54 @@ fn create_external() -> Option<CreateExternalUtf16> {
     })
 }
 
-/// Frees a buffer made by [`string`]: `data` its first unit, `hint` its length in units.
+/// Buffers of collected external strings, kept for the next ones: V8 lets tens of megabytes of
+/// external strings pile up between collections, and memory fresh from the kernel costs a page
+/// fault and a zeroing per page, which was a third of the large-frame path (docs/performance.md).
+#[derive(Default)]
+struct Pool {
+    bufs: Vec<Vec<u16>>,
+    units: usize,
+}
+
+/// At most this many code units (2 bytes each) wait in the pool.
+const POOL_MAX_UNITS: usize = 32 << 20;
+
+thread_local! {
+    static POOL: RefCell<Pool> = RefCell::new(Pool::default());
+}
+
+/// An empty buffer with room for `n` units: the pool's smallest that fits and is at most twice
+/// as large, else a new one.
+fn take(n: usize) -> Vec<u16> {
+    let found = POOL.try_with(|pool| {
+        let mut pool = pool.try_borrow_mut().ok()?;
+        let (at, _) = pool.bufs.iter().enumerate().filter(|(_, b)| b.capacity() >= n && b.capacity() <= 2 * n).min_by_key(|(_, b)| b.capacity())?;
+        let buf = pool.bufs.swap_remove(at);
+        pool.units -= buf.capacity();
+        Some(buf)
+    });
+    found.ok().flatten().unwrap_or_else(|| Vec::with_capacity(n))
+}
+
+/// Returns a buffer to the pool, or frees it when the pool is full (or gone, at exit).
+fn give(mut buf: Vec<u16>) {
+    buf.clear();
+    let _ = POOL.try_with(|pool| {
+        if let Ok(mut pool) = pool.try_borrow_mut() {
+            if pool.units + buf.capacity() <= POOL_MAX_UNITS {
+                pool.units += buf.capacity();
+                pool.bufs.push(std::mem::take(&mut buf));
+            }
+        }
+    });
+}
+
+/// Takes back a buffer made by [`string`]: `data` its first unit, `hint` its capacity in units.
+/// Never panics (it is called from V8's garbage collector through C).
 unsafe extern "C" fn finalize(_env: sys::napi_env, data: *mut c_void, hint: *mut c_void) {
-    let len = hint as usize;
-    // SAFETY: `data`/`len` are exactly what `Box::into_raw` gave in `string`, and Node-API
-    // calls the finalizer once.
-    drop(unsafe { Box::from_raw(std::ptr::slice_from_raw_parts_mut(data.cast::<u16>(), len)) });
+    // SAFETY: `data` and the capacity are exactly those of the `Vec` that `string` gave up,
+    // and Node-API calls the finalizer once; length 0 (`u16` needs no drop).
+    give(unsafe { Vec::from_raw_parts(data.cast::<u16>(), 0, hint as usize) });
 }
 
 /// A JavaScript string of these code units: external (one copy into a buffer V8 references)
@@ -71,14 +114,15 @@ pub fn string(env: sys::napi_env, units: &[u16]) -> napi::Result<sys::napi_value
     let Ok(len) = isize::try_from(units.len()) else {
         return js_string(env, units);
     };
-    let buf: Box<[u16]> = units.into();
-    let n = buf.len();
-    let data = Box::into_raw(buf).cast::<u16>();
+    let mut buf = take(units.len());
+    buf.extend_from_slice(units);
+    let capacity = buf.capacity();
+    let data = std::mem::ManuallyDrop::new(buf).as_mut_ptr();
     let mut out = std::ptr::null_mut();
     let mut copied = false;
-    // SAFETY: `data` holds `len` units and stays valid until `finalize` frees it, which
+    // SAFETY: `data` holds `len` units and stays valid until `finalize` takes it back, which
     // Node-API calls when V8 collects the string (or at once when it copied them).
-    let status = unsafe { create(env, data, len, Some(finalize), n as *mut c_void, &raw mut out, &raw mut copied) };
+    let status = unsafe { create(env, data, len, Some(finalize), capacity as *mut c_void, &raw mut out, &raw mut copied) };
     if status == sys::Status::napi_ok {
         return Ok(out);
     }
