@@ -490,13 +490,13 @@ function parseFrame(direction, text) {
   try {
     verdict = native.goParse(direction, text);
   } catch (e) {
-    return { success: false, error: { isJson: false, message: `internal error in wirecontract: ${errorMessage(e)}`, issues: [], rpcErrorCode: -32603, replyId: 0 } };
+    return { success: false, error: { isSyntaxError: false, isJson: false, message: `internal error in wirecontract: ${errorMessage(e)}`, issues: [], rpcErrorCode: -32603, replyId: 0 } };
   }
   if (verdict.charCodeAt(0) !== 123 /* { */) {
     try {
       return { success: true, data: JSON.parse(text), variant: verdict };
     } catch (e) {
-      return { success: false, error: { isJson: true, message: `frame is not valid JSON: ${errorMessage(e)}`, issues: [], rpcErrorCode: -32700, replyId: 0 } };
+      return { success: false, error: { isSyntaxError: true, isJson: true, message: `frame is not valid JSON: ${errorMessage(e)}`, issues: [], rpcErrorCode: -32700, replyId: 0 } };
     }
   }
   const error = JSON.parse(verdict);
@@ -524,7 +524,7 @@ function valueText(value) {
 }
 
 /** Parses a server → client frame: `{success:true, data, variant}` or
- *  `{success:false, error:{isJson, message, issues:[{path, code, message}], id?, rpcErrorCode,
+ *  `{success:false, error:{isSyntaxError, isJson (its deprecated old name), message, issues:[{path, code, message}], id?, rpcErrorCode,
  *  replyId}}`. Never throws. */
 function parseServerMessage(text) {
   return parseFrame(0, frameText(text));
@@ -586,12 +586,13 @@ function closeCodeReason(code) {
   return CLOSE_REASON_BY_CODE.get(code);
 }
 
-/** What a schema's `parse` throws: an Error carrying the ParseError fields (`isJson`,
+/** What a schema's `parse` throws: an Error carrying the ParseError fields (`isSyntaxError`, `isJson`,
  *  `issues`, `id`, `rpcErrorCode`, `replyId`). */
 class SchemaError extends Error {
   constructor(error) {
     super(error.message);
     this.name = 'SchemaError';
+    this.isSyntaxError = error.isSyntaxError;
     this.isJson = error.isJson;
     this.issues = error.issues;
     if ('id' in error) this.id = error.id;

@@ -848,7 +848,9 @@ export declare namespace graphorin {
   }
   /** Why a frame did not parse. */
   interface ParseError {
-    /** A JSON syntax failure (answer -32700) rather than a schema failure (-32600). */
+    /** True when the frame is not JSON at all (answer -32700); false when it is JSON but not a legal frame (-32600). */
+    isSyntaxError: boolean;
+    /** @deprecated The old name of `isSyntaxError` (true for a syntax failure). */
     isJson: boolean;
     message: string;
     issues: Issue[];
@@ -953,6 +955,7 @@ export declare namespace graphorin {
   const ClientMessageSchema: MessageSchema<ClientMessage, ClientMessageResult>;
   /** What a schema's `parse` throws: an Error with the ParseError fields. */
   class SchemaError extends Error implements ParseError {
+    isSyntaxError: boolean;
     isJson: boolean;
     issues: Issue[];
     id?: unknown;

@@ -106,7 +106,7 @@ struct ParseArgs {
     /// The protocol the frames belong to.
     #[arg(long, value_enum, default_value_t = Protocol::Graphmind)]
     protocol: Protocol,
-    /// Graphorin only: which side sent the frames (`server` or `client`).
+    /// Graphorin only, and required there: which side sent the frames (`server` or `client`).
     #[arg(long, value_enum)]
     direction: Option<Direction>,
 }
@@ -127,7 +127,7 @@ enum Protocol {
     #[value(help = "GraphMind wire protocol v1 (gm: 1)")]
     Graphmind,
     /// The Graphorin protocol.
-    #[value(help = "Graphorin strict JSON-RPC frames v1 (needs --direction for parse)")]
+    #[value(help = "Graphorin strict JSON-RPC frames v1")]
     Graphorin,
 }
 
@@ -213,7 +213,7 @@ fn graphorin_verdict(direction: Direction, frame: &[u8]) -> serde_json::Value {
         Ok(variant) => json!({ "kind": "ok", "variant": variant }),
         Err(e) => {
             let mut v = json!({ "kind": "invalid", "reason": e.to_string() });
-            if !e.is_json() {
+            if !e.is_syntax_error() {
                 let issues: Vec<_> = e.issues().iter().map(|i| json!({ "path": i.dotted_path(), "code": i.code.as_str(), "message": i.message })).collect();
                 v["issues"] = json!(issues);
             }

@@ -195,6 +195,11 @@ fn help_explains_each_command() {
         assert!(out.status.success(), "{args:?}");
         assert!(String::from_utf8_lossy(&out.stdout).contains(needle), "{args:?} help must mention {needle:?}");
     }
+    // `--direction` is a flag of `parse`; `schema` has none, so its help must not offer it.
+    let out = run(&["schema", "--help"], b"");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("--direction"), "schema --help mentions --direction");
+    let out = run(&["parse", "--help"], b"");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--direction"), "parse --help explains --direction");
 }
 
 #[cfg(unix)]

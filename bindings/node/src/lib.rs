@@ -568,7 +568,7 @@ pub fn gm_hello_ack(
 /// Parses a Graphorin frame: `direction` 0 for a server message, 1 for a client message.
 /// Returns the variant's wire name (`rpc-success`, `event`, `ping`, …) when the frame is
 /// legal, else the error as JSON text starting with `{`:
-/// `{"isJson":…,"message":…,"issues":[{"path":[…],"code":…,"message":…}],"id":…,"rpcErrorCode":…}`.
+/// `{"isSyntaxError":…,"isJson":…,"message":…,"issues":[{"path":[…],"code":…,"message":…}],"id":…,"rpcErrorCode":…}`.
 #[napi(js_name = "goParse")]
 pub fn go_parse(direction: u32, text: FrameText) -> napi::Result<String> {
     guard(|| {
@@ -586,8 +586,12 @@ pub fn go_parse(direction: u32, text: FrameText) -> napi::Result<String> {
 
 fn parse_error_json(e: &go::ParseError) -> String {
     let mut out = Vec::with_capacity(160);
-    out.extend_from_slice(b"{\"isJson\":");
-    out.extend_from_slice(if e.is_json() { b"true" } else { b"false" });
+    // isJson is the deprecated old name of isSyntaxError (true for a syntax failure).
+    let syntax: &[u8] = if e.is_syntax_error() { b"true" } else { b"false" };
+    out.extend_from_slice(b"{\"isSyntaxError\":");
+    out.extend_from_slice(syntax);
+    out.extend_from_slice(b",\"isJson\":");
+    out.extend_from_slice(syntax);
     out.extend_from_slice(b",\"message\":");
     push_str(&mut out, &e.to_string());
     out.extend_from_slice(b",\"issues\":[");

@@ -305,7 +305,9 @@ fn graphorin_namespace(out: &mut String) {
   }
   /** Why a frame did not parse. */
   interface ParseError {
-    /** A JSON syntax failure (answer -32700) rather than a schema failure (-32600). */
+    /** True when the frame is not JSON at all (answer -32700); false when it is JSON but not a legal frame (-32600). */
+    isSyntaxError: boolean;
+    /** @deprecated The old name of `isSyntaxError` (true for a syntax failure). */
     isJson: boolean;
     message: string;
     issues: Issue[];
@@ -364,6 +366,7 @@ fn graphorin_namespace(out: &mut String) {
   const ClientMessageSchema: MessageSchema<ClientMessage, ClientMessageResult>;
   /** What a schema's `parse` throws: an Error with the ParseError fields. */
   class SchemaError extends Error implements ParseError {
+    isSyntaxError: boolean;
     isJson: boolean;
     issues: Issue[];
     id?: unknown;
