@@ -31,7 +31,7 @@ use wirecontract::{graphmind as gm, graphorin as go};
 
 mod external;
 mod large;
-mod shrink;
+pub mod shrink;
 
 /// mimalloc for the addon's own allocations (the parsed envelope the verdict comes from, large
 /// frames' buffers): a frame allocates many small, short-lived blocks, where it is measurably
