@@ -175,7 +175,7 @@ fn graphmind_namespace(out: &mut String) {
         let _ = writeln!(out, "    {}: {};", quote(m.wire), m.payload.name);
     }
     out.push_str("  }\n");
-    out.push_str("  /** One of the 16 known message types. */\n");
+    let _ = writeln!(out, "  /** One of the {} known message types. */", p.messages.len());
     out.push_str("  type MessageType = keyof PayloadMap;\n");
     out.push_str(
         "  /** The envelope of a known type `T`: `{gm, seq, ts, runId, type, payload}` plus unknown members. */
