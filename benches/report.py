@@ -107,7 +107,7 @@ def node_only(results: Path, corpus: str, lines: list[str], checks: list[str], n
         if want is None:
             verdict = "  (ceiling)"
         else:
-            verdict = ("  met" if val >= want else "  MISSED") + (" (smoke: one round, small corpus)" if "smoke" in corpus else "")
+            verdict = ("  met" if val >= want else "  MISSED") + (" (smoke: small corpus)" if "smoke" in corpus else "")
         checks.append(f"  {corpus:<11} {name:<68} {val:6.2f}x{verdict}")
     for who, ag in node["agreement"].items():
         notes.append(
@@ -185,7 +185,7 @@ def main() -> None:
             elif corpus == "smoke" and not name.startswith("node "):
                 verdict = "  (smoke: no claim)"
             elif corpus == "smoke":
-                verdict = ("  met" if val >= want else "  MISSED") + " (smoke: one round, small corpus)"
+                verdict = ("  met" if val >= want else "  MISSED") + " (smoke: small corpus)"
             else:
                 verdict = "  met" if val >= want else "  MISSED"
             checks.append(f"  {corpus:<11} {name:<68} {val:6.2f}x{verdict}")
