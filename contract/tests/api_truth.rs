@@ -162,7 +162,7 @@ fn pause_reason_says_why_and_agrees_with_should_pause() {
 fn the_session_refuses_unusable_implicit_run_ids() {
     use wirecontract::graphmind::session::{AppSession, EmitError, GateNode, GateOutcome, SessionConfig};
     use wirecontract::graphmind::{NodeKind, NodeToken, PausePoint};
-    let token = || NodeToken { node_id: "n".into(), deltas: vec![], redaction: None, extra: Default::default() };
+    let token = || NodeToken { node_id: "n".into(), deltas: vec![], redaction: None, extra: wirecontract::graphmind::Extras::default() };
     for config in [
         SessionConfig { id_base: "x\0y".into(), ..SessionConfig::default() },
         SessionConfig { implicit_run_id: Some("a\0b".into()), ..SessionConfig::default() },

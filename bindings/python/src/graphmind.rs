@@ -684,6 +684,7 @@ pub fn should_pause(
 /// as `should_pause`, which is `pause_reason(...) is not None`.
 #[pyfunction]
 #[pyo3(signature = (mode, breakpoints, kind, name, point, /))]
+#[allow(clippy::needless_pass_by_value)] // pyo3 extracts arguments by value
 pub fn pause_reason(py: Python<'_>, mode: Text, breakpoints: &Bound<'_, PyAny>, kind: Text, name: Text, point: Text) -> PyResult<Option<&'static str>> {
     let mode: &str = &mode;
     let kind: &str = &kind;

@@ -91,15 +91,12 @@ pub(crate) struct Text(pub String);
 impl<'py> FromPyObject<'py> for Text {
     fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
         let s = ob.downcast::<pyo3::types::PyString>()?;
-        match s.to_str() {
-            Ok(t) => Ok(Text(t.to_owned())),
-            Err(_) => {
-                let chars: Vec<char> = s.to_string_lossy().chars().collect();
-                let at = chars.iter().position(|c| *c == char::REPLACEMENT_CHARACTER).unwrap_or(0);
-                let message = format!("a str holding a lone surrogate (at index {at}) has no UTF-8 form");
-                Err(arg_error(ob.py(), "str argument", &message))
-            }
+        if let Ok(t) = s.to_str() {
+            return Ok(Text(t.to_owned()));
         }
+        let at = s.to_string_lossy().chars().position(|c| c == char::REPLACEMENT_CHARACTER).unwrap_or(0);
+        let message = format!("a str holding a lone surrogate (at index {at}) has no UTF-8 form");
+        Err(arg_error(ob.py(), "str argument", &message))
     }
 }
 
