@@ -29,7 +29,9 @@ use wirecontract::core::{from_json, PathSegment};
 use wirecontract::registry::{self, Direction, MessageGroup, ObjectDesc, Ty};
 use wirecontract::{graphmind as gm, graphorin as go};
 
+mod external;
 mod large;
+pub mod shrink;
 
 /// mimalloc for the addon's own allocations (the parsed envelope the verdict comes from, large
 /// frames' buffers): a frame allocates many small, short-lived blocks, where it is measurably
@@ -402,7 +404,7 @@ fn parse_large(text: &JsText, units: &mut Vec<u16>, scratch: &mut large::Scratch
     if n > 0 {
         let kind: Vec<u16> = kind.encode_utf16().collect();
         let head = [js_string(env, &kind)?, js_string(env, &scratch.reduced)?, js_string(env, &scratch.paths)?];
-        let strings = scratch.pieces.iter().map(|p| js_string(env, scratch.units(units, p)));
+        let strings = scratch.pieces.iter().map(|p| external::string(env, scratch.units(units, p)));
         for (i, value) in head.into_iter().map(Ok).chain(strings).enumerate() {
             let index = u32::try_from(i).map_err(|_| invalid_arg("too many strings"))?;
             // SAFETY: `array` and `value` are live handles of this call.
@@ -761,6 +763,14 @@ pub fn constants_json() -> napi::Result<String> {
         })
         .to_string())
     })
+}
+
+/// The id of the contract compiled into this addon ([`wirecontract::contract_id`]: 16 hex
+/// digits). `index.js` compares it with the id recorded beside the declarations it ships
+/// with and refuses to load on a difference.
+#[napi(js_name = "contractId")]
+pub fn contract_id() -> napi::Result<String> {
+    guard(|| Ok(wirecontract::contract_id()))
 }
 
 /// The crate version of the contract this addon was built from.

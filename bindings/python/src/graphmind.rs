@@ -443,13 +443,19 @@ pub fn create_envelope(
 /// A NaN or ±Infinity in a payload is written `null` (as `JSON.stringify` does), so a typed
 /// field holding one fails as "received null"; this names the value the caller passed.
 pub(crate) fn explain_non_finite(payload: &Bound<'_, PyAny>, mut e: gm::BuildError) -> gm::BuildError {
-    if !e.issues.iter().any(|i| i.message.contains("received null")) {
-        return e;
+    explain_non_finite_issues(payload, "payload", &mut e.issues);
+    e
+}
+
+/// [`explain_non_finite`] over issues whose paths start at `prefix` (`""`: the value's root).
+pub(crate) fn explain_non_finite_issues(value: &Bound<'_, PyAny>, prefix: &str, issues: &mut [CoreIssue]) {
+    if !issues.iter().any(|i| i.message.contains("received null")) {
+        return;
     }
-    if let Err(h) = py_to_json(payload, NonFinite::Refuse) {
+    if let Err(h) = py_to_json(value, NonFinite::Refuse) {
         if let Some(shown) = h.message.strip_prefix("received ") {
-            let path = h.full_path("payload");
-            for i in e.issues.iter_mut().filter(|i| i.path == path) {
+            let path = h.full_path(prefix);
+            for i in issues.iter_mut().filter(|i| i.path == path) {
                 i.message = i.message.replacen(
                     "received null",
                     &format!("received {shown} (JSON has no NaN or Infinity: it is written null, as JSON.stringify does)"),
@@ -458,7 +464,6 @@ pub(crate) fn explain_non_finite(payload: &Bound<'_, PyAny>, mut e: gm::BuildErr
             }
         }
     }
-    e
 }
 
 /// create_unknown_envelope(type, payload, seq, run_id, ts=None, *, omit_payload=False)
@@ -660,7 +665,7 @@ pub fn should_pause(
 /// as `should_pause`, which is `pause_reason(...) is not None`.
 #[pyfunction]
 #[pyo3(signature = (mode, breakpoints, kind, name, point, /))]
-#[allow(clippy::needless_pass_by_value)] // pyo3 extracts `Text` arguments by value
+#[allow(clippy::needless_pass_by_value)] // pyo3 extracts arguments by value
 pub fn pause_reason(py: Python<'_>, mode: Text, breakpoints: &Bound<'_, PyAny>, kind: Text, name: Text, point: Text) -> PyResult<Option<&'static str>> {
     let mode: &str = &mode;
     let kind: &str = &kind;

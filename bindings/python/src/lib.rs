@@ -96,8 +96,7 @@ impl<'py> FromPyObject<'py> for Text {
         if let Ok(t) = s.to_str() {
             return Ok(Text(t.to_owned()));
         }
-        let chars: Vec<char> = s.to_string_lossy().chars().collect();
-        let at = chars.iter().position(|c| *c == char::REPLACEMENT_CHARACTER).unwrap_or(0);
+        let at = s.to_string_lossy().chars().position(|c| c == char::REPLACEMENT_CHARACTER).unwrap_or(0);
         let message = format!("a str holding a lone surrogate (at index {at}) has no UTF-8 form");
         Err(arg_error(ob.py(), "str argument", &message))
     }

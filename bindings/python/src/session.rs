@@ -316,7 +316,7 @@ impl AppSession {
         loop_threshold=None, loop_mode=None, loop_kinds=None, loop_max_runs=None, redaction_placeholder=None,
         max_payload_bytes=None,
     ))]
-    #[allow(clippy::too_many_arguments, clippy::too_many_lines)]
+    #[allow(clippy::too_many_arguments, clippy::too_many_lines)] // one keyword per config field
     fn new(
         url: Option<Text>,
         app: Option<Text>,

@@ -161,3 +161,10 @@ def test_accepted_repr_is_python() -> None:
 def test_breakpoints_must_be_a_sequence() -> None:
     with pytest.raises(TypeError, match="breakpoints must be a sequence"):
         gm.pause_reason("run", None, "tool", "t", "before")  # type: ignore[arg-type]
+
+
+def test_a_non_finite_number_in_a_constructor_is_named() -> None:
+    with pytest.raises(gm.BuildError) as ei:
+        gm.NodeFinished(node_id="n", instance_id="i", duration_ms=math.nan, status="ok")
+    [issue] = ei.value.issues
+    assert issue.path == "durationMs" and "received nan " in issue.message, issue

@@ -41,6 +41,7 @@ fn main() -> std::process::ExitCode {
         ("docs/graphmind.v1.md", markdown::graphmind_reference()),
         ("docs/graphorin.v1.md", markdown::graphorin_reference()),
         ("typescript/index.d.ts", ts::declarations()),
+        ("typescript/contract-id.json", ts::contract_id_json()),
     ];
     for (rel, text) in &artifacts {
         if let Err(e) = write(&out, rel, text) {
