@@ -566,6 +566,24 @@ pub fn now_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
+/// A counter given as a signed 64-bit host integer (JVM `Long`, Swift `Int64`): `0 ≤ value ≤
+/// 2^53 − 1` (§2 stage 1, `seq`/`ts`), else a [`BuildError`] naming `name` and the rule
+/// (`too small` for a negative value rather than a wrapped unsigned one). Hosts without
+/// unsigned integers pass their values through this instead of restating the range.
+///
+/// # Errors
+/// [`BuildError`] with one issue at `name` when the value is negative or above `2^53 − 1`.
+pub fn counter_from_i64(name: &str, value: i64) -> Result<u64, BuildError> {
+    let message = if value < 0 {
+        format!("too small: expected integer to be >= 0, received {value}")
+    } else if value as u64 > json::MAX_SAFE_INTEGER {
+        format!("too big: expected integer to be <= {}, received {value}", json::MAX_SAFE_INTEGER)
+    } else {
+        return Ok(value as u64);
+    };
+    Err(BuildError { reason: "envelope fields out of range".into(), issues: vec![Issue { path: name.into(), message }] })
+}
+
 fn check_counters(seq: u64, ts: u64, run_id: &str) -> Vec<Issue> {
     let mut issues = Vec::new();
     for (name, v) in [("seq", seq), ("ts", ts)] {
