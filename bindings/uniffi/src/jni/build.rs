@@ -1,0 +1,70 @@
+//! `Native.build`: type, `runId`, payload and counters in, the serialized frame out
+//! (graphmind-v1 §5.13 building, §5.14 writing).
+
+use super::env::Env;
+use jni_sys::{jboolean, jbyteArray, jclass, jint, jlong, JNIEnv, JNI_TRUE};
+use std::ptr::null_mut;
+use wirecontract::graphmind::{self as gm, BuildError};
+
+/// The exception class thrown for a refused frame (`WireException.kt`).
+const WIRE_EXCEPTION: &str = "dev/wirecontract/graphmind/jvm/WireException";
+
+/// `static native byte[] build(byte[] buf, int typeLen, int runIdLen, int payloadLen, long
+/// seq, long ts, boolean hasTs)`: `buf` holds the type string, the `runId` and the payload's
+/// JSON text, UTF-8, one after the other from index 0. Builds the envelope as
+/// `create_envelope_json` does (a known type's payload validated and typed, any other kept
+/// opaque; `seq`/`ts` checked by `counter_from_i64`; `ts` now when `hasTs` is false) and
+/// returns `serialize_envelope`'s bytes. Throws `WireException` with the reason and every
+/// issue when the frame would not parse `ok`/`unknown-type`, or on a panic.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub extern "system" fn Java_dev_wirecontract_graphmind_jvm_Native_build(
+    env: *mut JNIEnv,
+    _class: jclass,
+    buf: jbyteArray,
+    type_len: jint,
+    run_id_len: jint,
+    payload_len: jint,
+    seq: jlong,
+    ts: jlong,
+    has_ts: jboolean,
+) -> jbyteArray {
+    // SAFETY: `env` is the pointer the JVM passed to this call.
+    let env = unsafe { Env::new(env) };
+    let lens = [type_len, run_id_len, payload_len];
+    if lens.iter().any(|n| *n < 0) {
+        env.throw(WIRE_EXCEPTION, "negative length");
+        return null_mut();
+    }
+    let [t, r, p] = lens.map(|n| n as usize);
+    let total = t.saturating_add(r).saturating_add(p);
+    let ts = (has_ts == JNI_TRUE).then_some(ts);
+    let answer = env.with_bytes(buf, 0, total, |bytes| write(&bytes[..t], &bytes[t..t + r], &bytes[t + r..], seq, ts));
+    match answer {
+        Some(Ok(frame)) => env.new_bytes(&frame),
+        Some(Err(message)) => {
+            env.throw(WIRE_EXCEPTION, &message);
+            null_mut()
+        }
+        None => {
+            env.throw(WIRE_EXCEPTION, "internal error: the buffer is shorter than the lengths given, or the build panicked");
+            null_mut()
+        }
+    }
+}
+
+fn utf8<'a>(what: &str, bytes: &'a [u8]) -> Result<&'a str, String> {
+    std::str::from_utf8(bytes).map_err(|e| format!("{what} is not valid UTF-8 at byte {}", e.valid_up_to()))
+}
+
+fn write(message_type: &[u8], run_id: &[u8], payload: &[u8], seq: i64, ts: Option<i64>) -> Result<Vec<u8>, String> {
+    let message_type = utf8("type", message_type)?;
+    let run_id = utf8("runId", run_id)?;
+    let payload = utf8("payload", payload)?;
+    let seq = gm::counter_from_i64("seq", seq).map_err(|e| e.to_string())?;
+    let ts = ts.map(|v| gm::counter_from_i64("ts", v)).transpose().map_err(|e| e.to_string())?;
+    let envelope = gm::create_envelope_json(message_type, payload, seq, run_id, ts).map_err(|e: BuildError| e.to_string())?;
+    let mut out = Vec::with_capacity(64 + payload.len() + run_id.len());
+    gm::write_envelope(&envelope, &mut out).map_err(|e| e.to_string())?;
+    Ok(out)
+}
