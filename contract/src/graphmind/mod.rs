@@ -716,6 +716,51 @@ pub fn create_envelope_json(message_type: &str, payload_json: &str, seq: u64, ru
     create_envelope(Message::Unknown { message_type: message_type.to_owned(), payload: Some(raw) }, seq, run_id, ts)
 }
 
+/// The one builder and the writer in one call, for hosts that hand over JSON text and want the
+/// frame's bytes (the JVM fast path): the same frame as [`serialize_envelope`] of
+/// [`create_envelope_json`]`(message_type, payload_json, seq, run_id, ts)`, or the same
+/// [`BuildError`].
+///
+/// A known type takes one validating pass: the frame is spliced together from the parts (the
+/// payload text checked to be one JSON value first) and read by the single-pass parser; when it
+/// parses `ok` as exactly the type, counters and `runId` given, with no other envelope member,
+/// every rule [`check_envelope`] checks holds (the parser checks the same ones) and the typed
+/// envelope is written as [`write_envelope`] writes it. Anything else (an unknown type, an
+/// invalid payload, counters out of range) takes the general path, which says why.
+///
+/// # Errors
+/// As [`create_envelope_json`] and [`serialize_envelope`].
+pub fn build_frame_json(message_type: &str, payload_json: &str, seq: u64, run_id: &str, ts: Option<u64>) -> Result<Vec<u8>, BuildError> {
+    let ts = ts.unwrap_or_else(now_ms);
+    if payload_type_name(message_type).is_some() && json::validate(payload_json, DEFAULT_MAX_DEPTH).is_ok() {
+        let mut frame = Vec::with_capacity(80 + message_type.len() + run_id.len() + payload_json.len());
+        frame.extend_from_slice(b"{\"gm\":1,\"seq\":");
+        seq.write(&mut frame);
+        frame.extend_from_slice(b",\"ts\":");
+        ts.write(&mut frame);
+        frame.extend_from_slice(b",\"runId\":");
+        json::write_string(&mut frame, run_id);
+        frame.extend_from_slice(b",\"type\":");
+        json::write_string(&mut frame, message_type);
+        frame.extend_from_slice(b",\"payload\":");
+        frame.extend_from_slice(payload_json.as_bytes());
+        frame.push(b'}');
+        if let Ok(text) = std::str::from_utf8(&frame) {
+            if let ParseOutcome::Ok(envelope) = parse_envelope_json(text) {
+                if envelope.seq == seq && envelope.ts == ts && envelope.run_id == run_id && envelope.extra.is_empty() && envelope.message_type() == message_type {
+                    let mut out = Vec::with_capacity(frame.len());
+                    write_envelope_unchecked(&envelope, &mut out);
+                    return Ok(out);
+                }
+            }
+        }
+    }
+    let envelope = create_envelope_json(message_type, payload_json, seq, run_id, Some(ts))?;
+    let mut out = Vec::new();
+    write_envelope(&envelope, &mut out)?;
+    Ok(out)
+}
+
 /// Deprecated alias of the one builder: builds an envelope of any type from an opaque
 /// payload (`None` omits the key). A known type is validated and built typed, exactly as
 /// [`create_envelope`] does with a [`Message::Unknown`]; it is no longer refused.
