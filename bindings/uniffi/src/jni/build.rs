@@ -11,10 +11,10 @@ const WIRE_EXCEPTION: &str = "dev/wirecontract/graphmind/jvm/WireException";
 
 /// `static native byte[] build(byte[] buf, int typeLen, int runIdLen, int payloadLen, long
 /// seq, long ts, boolean hasTs)`: `buf` holds the type string, the `runId` and the payload's
-/// JSON text, UTF-8, one after the other from index 0. Builds the envelope as
-/// `create_envelope_json` does (a known type's payload validated and typed, any other kept
-/// opaque; `seq`/`ts` checked by `counter_from_i64`; `ts` now when `hasTs` is false) and
-/// returns `serialize_envelope`'s bytes. Throws `WireException` with the reason and every
+/// JSON text, UTF-8, one after the other from index 0. Returns `build_frame_json`'s bytes:
+/// the envelope `create_envelope_json` builds (a known type's payload validated and typed, any
+/// other kept opaque; `ts` now when `hasTs` is false), as `serialize_envelope` writes it;
+/// `seq`/`ts` are first checked by `counter_from_i64`. Throws `WireException` with the reason and every
 /// issue when the frame would not parse `ok`/`unknown-type`, or on a panic.
 #[no_mangle]
 #[allow(clippy::too_many_arguments)]
@@ -63,8 +63,5 @@ fn write(message_type: &[u8], run_id: &[u8], payload: &[u8], seq: i64, ts: Optio
     let payload = utf8("payload", payload)?;
     let seq = gm::counter_from_i64("seq", seq).map_err(|e| e.to_string())?;
     let ts = ts.map(|v| gm::counter_from_i64("ts", v)).transpose().map_err(|e| e.to_string())?;
-    let envelope = gm::create_envelope_json(message_type, payload, seq, run_id, ts).map_err(|e: BuildError| e.to_string())?;
-    let mut out = Vec::with_capacity(64 + payload.len() + run_id.len());
-    gm::write_envelope(&envelope, &mut out).map_err(|e| e.to_string())?;
-    Ok(out)
+    gm::build_frame_json(message_type, payload, seq, run_id, ts).map_err(|e: BuildError| e.to_string())
 }
