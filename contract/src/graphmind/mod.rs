@@ -747,7 +747,8 @@ pub fn build_frame_json(message_type: &str, payload_json: &str, seq: u64, run_id
         frame.push(b'}');
         if let Ok(text) = std::str::from_utf8(&frame) {
             if let ParseOutcome::Ok(envelope) = parse_envelope_json(text) {
-                if envelope.seq == seq && envelope.ts == ts && envelope.run_id == run_id && envelope.extra.is_empty() && envelope.message_type() == message_type {
+                if envelope.seq == seq && envelope.ts == ts && envelope.run_id == run_id && envelope.extra.is_empty() && envelope.message_type() == message_type
+                {
                     let mut out = Vec::with_capacity(frame.len());
                     write_envelope_unchecked(&envelope, &mut out);
                     return Ok(out);
