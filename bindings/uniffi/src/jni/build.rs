@@ -9,9 +9,10 @@ use wirecontract::graphmind::{self as gm, BuildError};
 /// The exception class thrown for a refused frame (`WireException.kt`).
 const WIRE_EXCEPTION: &str = "dev/wirecontract/graphmind/jvm/WireException";
 
-/// `static native byte[] build(byte[] buf, int typeLen, int runIdLen, int payloadLen, long
-/// seq, long ts, boolean hasTs)`: `buf` holds the type string, the `runId` and the payload's
-/// JSON text, UTF-8, one after the other from index 0. Returns `build_frame_json`'s bytes:
+/// `static native byte[] build(byte[] buf, int payloadLen, int typeLen, int runIdLen, long
+/// seq, long ts, boolean hasTs)`: `buf` holds the payload's JSON text, the type string and the
+/// `runId`, UTF-8, one after the other from index 0 (the payload first, so that a JVM writer's
+/// own buffer can be passed as it is). Returns `build_frame_json`'s bytes:
 /// the envelope `create_envelope_json` builds (a known type's payload validated and typed, any
 /// other kept opaque; `ts` now when `hasTs` is false), as `serialize_envelope` writes it;
 /// `seq`/`ts` are first checked by `counter_from_i64`. Throws `WireException` with the reason and every
@@ -22,24 +23,24 @@ pub extern "system" fn Java_dev_wirecontract_graphmind_jvm_Native_build(
     env: *mut JNIEnv,
     _class: jclass,
     buf: jbyteArray,
+    payload_len: jint,
     type_len: jint,
     run_id_len: jint,
-    payload_len: jint,
     seq: jlong,
     ts: jlong,
     has_ts: jboolean,
 ) -> jbyteArray {
     // SAFETY: `env` is the pointer the JVM passed to this call.
     let env = unsafe { Env::new(env) };
-    let lens = [type_len, run_id_len, payload_len];
+    let lens = [payload_len, type_len, run_id_len];
     if lens.iter().any(|n| *n < 0) {
         env.throw(WIRE_EXCEPTION, "negative length");
         return null_mut();
     }
-    let [t, r, p] = lens.map(|n| n as usize);
-    let total = t.saturating_add(r).saturating_add(p);
+    let [p, t, r] = lens.map(|n| n as usize);
+    let total = p.saturating_add(t).saturating_add(r);
     let ts = (has_ts == JNI_TRUE).then_some(ts);
-    let answer = env.with_bytes(buf, 0, total, |bytes| write(&bytes[..t], &bytes[t..t + r], &bytes[t + r..], seq, ts));
+    let answer = env.with_bytes(buf, 0, total, |bytes| write(&bytes[p..p + t], &bytes[p + t..], &bytes[..p], seq, ts));
     match answer {
         Some(Ok(frame)) => env.new_bytes(&frame),
         Some(Err(message)) => {
