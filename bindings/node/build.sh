@@ -2,6 +2,8 @@
 # Builds the Node-API addon with plain cargo and lays out the npm package in place:
 #   wirecontract.node  the cdylib (this platform), loaded by index.js
 #   index.d.ts         generated from the contract's registry (scripts/gen, src/ts.rs)
+#   contract-id.json   the id of the contract index.d.ts was generated from; index.js refuses
+#                      an addon whose own id (compiled in) differs
 # Usage: bindings/node/build.sh [--debug]. Honours CARGO_TARGET_DIR.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -26,4 +28,5 @@ TMP="$(mktemp -d)"
 trap 'rm -rf "$TMP"' EXIT
 cargo run --locked --quiet -p wirecontract-gen -- "$TMP"
 cp "$TMP/typescript/index.d.ts" "$HERE/index.d.ts"
-echo "built $HERE/wirecontract.node and index.d.ts"
+cp "$TMP/typescript/contract-id.json" "$HERE/contract-id.json"
+echo "built $HERE/wirecontract.node, index.d.ts and contract-id.json"

@@ -32,6 +32,31 @@ function loadNative() {
   throw err;
 }
 
+// The addon must come from the contract the shipped declarations (index.d.ts) were generated
+// from: both are made by build.sh in one go, and contract-id.json records the declarations'
+// side. A difference means a stale build (the contract changed and only one half was rebuilt).
+const CONTRACT_ID = checkContract(native, () => require('./contract-id.json'));
+
+/** The addon's contract id, after checking it against the recorded one (throws on a
+ *  difference or when the record is missing, naming the fix). */
+function checkContract(addon, readRecord) {
+  const fix = 'rebuild the package with scripts/regen (or bindings/node/build.sh), which builds the addon and generates its declarations together';
+  const built = typeof addon.contractId === 'function' ? addon.contractId() : undefined;
+  let recorded;
+  try {
+    recorded = readRecord().contractId;
+  } catch (e) {
+    throw new Error(`@wirecontract/node: contract-id.json is missing or unreadable next to index.js (${errorMessage(e)}); ${fix}`);
+  }
+  if (built === undefined || built !== recorded) {
+    throw new Error(
+      `@wirecontract/node: the native addon was built from another contract (addon ${built ?? 'without an id'}, ` +
+        `declarations ${recorded}); ${fix}`,
+    );
+  }
+  return built;
+}
+
 const REGISTRY = JSON.parse(native.registryJson());
 const CONSTANTS = JSON.parse(native.constantsJson());
 
@@ -372,6 +397,60 @@ function helloAck(hello, { viewer, breakpoints = [], mode = 'run', sessionToken,
   return JSON.parse(native.gmHelloAck(JSON.stringify(hello), String(viewer), bps, mode, sessionToken ?? null, hubCapabilities ?? null));
 }
 
+function shrinkArgs(maxBytes, type) {
+  if (maxBytes === undefined || maxBytes === null) maxBytes = gmc.DEFAULT_MAX_PAYLOAD_BYTES;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0) {
+    throw new TypeError(`maxBytes must be a safe integer >= 0 (UTF-8 bytes of payload JSON), got ${typeof maxBytes === 'number' ? maxBytes : typeof maxBytes}`);
+  }
+  if (type !== undefined && type !== null && typeof type !== 'string') throw new TypeError(`type must be a string, null or undefined, got ${typeof type}`);
+  return [maxBytes, type ?? null];
+}
+
+function shrunk(r) {
+  return { json: r.json, tier: r.tier, truncated: r.tier > 1 };
+}
+
+/**
+ * Shrinks a payload given as JSON text (read with JSON.parse semantics) to at most `maxBytes`
+ * UTF-8 bytes of its JSON.stringify text, exactly as the reference's serializePayload
+ * (graphmind-shrink §3): `{json, tier, truncated}`, `json` the text to send, `tier` 1
+ * unchanged, 2 field trim, 3 skeleton, 4 whole-payload marker. `maxBytes` defaults to
+ * DEFAULT_MAX_PAYLOAD_BYTES (512 KiB); `type`, an event type, enables the skeleton tier.
+ * Throws SyntaxError when the text is not JSON, TypeError for bad arguments.
+ */
+function shrinkPayloadJson(text, maxBytes, type) {
+  if (typeof text !== 'string') throw new TypeError(`shrinkPayloadJson expects a string, got ${typeof text}`);
+  const [max, t] = shrinkArgs(maxBytes, type);
+  try {
+    return shrunk(native.gmShrinkPayloadJson(text, max, t));
+  } catch (e) {
+    const msg = errorMessage(e);
+    throw msg.startsWith('payload is not valid JSON') ? new SyntaxError(msg) : new Error(msg);
+  }
+}
+
+/**
+ * shrinkPayloadJson of `value`'s JSON.stringify text (`undefined` is `null`, as the
+ * reference writes it). Throws TypeError for a value JSON.stringify refuses (BigInt, a
+ * cycle): the reference's unserializable path (graphmind-shrink §9) is not implemented.
+ */
+function shrinkPayload(value, maxBytes, type) {
+  const [max, t] = shrinkArgs(maxBytes, type);
+  let text;
+  try {
+    text = value === undefined ? 'null' : JSON.stringify(value);
+  } catch (e) {
+    throw new TypeError(`payload is not JSON-serializable: ${errorMessage(e)}`);
+  }
+  // A function or symbol at the top: JSON.stringify writes nothing, the reference null.
+  if (text === undefined) text = 'null';
+  try {
+    return shrunk(native.gmShrinkPayloadJson(text, max, t));
+  } catch (e) {
+    throw new Error(`internal error in wirecontract: ${errorMessage(e)}`);
+  }
+}
+
 const graphmind = Object.freeze({
   PROTOCOL_VERSION: gmc.PROTOCOL_VERSION,
   WILDCARD_RUN_ID: gmc.WILDCARD_RUN_ID,
@@ -395,6 +474,8 @@ const graphmind = Object.freeze({
   pauseReason,
   negotiateHello,
   helloAck,
+  shrinkPayload,
+  shrinkPayloadJson,
   BuildError,
 });
 
@@ -409,13 +490,13 @@ function parseFrame(direction, text) {
   try {
     verdict = native.goParse(direction, text);
   } catch (e) {
-    return { success: false, error: { isJson: false, message: `internal error in wirecontract: ${errorMessage(e)}`, issues: [], rpcErrorCode: -32603, replyId: 0 } };
+    return { success: false, error: { isSyntaxError: false, isJson: false, message: `internal error in wirecontract: ${errorMessage(e)}`, issues: [], rpcErrorCode: -32603, replyId: 0 } };
   }
   if (verdict.charCodeAt(0) !== 123 /* { */) {
     try {
       return { success: true, data: JSON.parse(text), variant: verdict };
     } catch (e) {
-      return { success: false, error: { isJson: true, message: `frame is not valid JSON: ${errorMessage(e)}`, issues: [], rpcErrorCode: -32700, replyId: 0 } };
+      return { success: false, error: { isSyntaxError: true, isJson: true, message: `frame is not valid JSON: ${errorMessage(e)}`, issues: [], rpcErrorCode: -32700, replyId: 0 } };
     }
   }
   const error = JSON.parse(verdict);
@@ -443,7 +524,7 @@ function valueText(value) {
 }
 
 /** Parses a server → client frame: `{success:true, data, variant}` or
- *  `{success:false, error:{isJson, message, issues:[{path, code, message}], id?, rpcErrorCode,
+ *  `{success:false, error:{isSyntaxError, isJson (its deprecated old name), message, issues:[{path, code, message}], id?, rpcErrorCode,
  *  replyId}}`. Never throws. */
 function parseServerMessage(text) {
   return parseFrame(0, frameText(text));
@@ -505,12 +586,13 @@ function closeCodeReason(code) {
   return CLOSE_REASON_BY_CODE.get(code);
 }
 
-/** What a schema's `parse` throws: an Error carrying the ParseError fields (`isJson`,
+/** What a schema's `parse` throws: an Error carrying the ParseError fields (`isSyntaxError`, `isJson`,
  *  `issues`, `id`, `rpcErrorCode`, `replyId`). */
 class SchemaError extends Error {
   constructor(error) {
     super(error.message);
     this.name = 'SchemaError';
+    this.isSyntaxError = error.isSyntaxError;
     this.isJson = error.isJson;
     this.issues = error.issues;
     if ('id' in error) this.id = error.id;
@@ -598,6 +680,7 @@ module.exports = {
   graphmind,
   graphorin,
   VERSION: native.version(),
+  CONTRACT_ID,
   // The GraphMind reference package's names at the top level too (drop-in for
   // `import { parseEnvelopeJson } from '@graphmind-ai/schema'`).
   ...graphmind,

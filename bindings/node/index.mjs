@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 const cjs = require('./index.js');
 
-export const { graphmind, graphorin, VERSION } = cjs;
+export const { graphmind, graphorin, VERSION, CONTRACT_ID } = cjs;
 export const {
   PROTOCOL_VERSION,
   WILDCARD_RUN_ID,
@@ -29,6 +29,8 @@ export const {
   pauseReason,
   negotiateHello,
   helloAck,
+  shrinkPayload,
+  shrinkPayloadJson,
   BuildError,
 } = cjs;
 export default cjs;

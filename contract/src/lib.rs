@@ -14,9 +14,12 @@
 
 #[macro_use]
 pub mod core;
+mod fingerprint;
 pub mod graphmind;
 pub mod graphorin;
 pub mod registry;
+
+pub use fingerprint::contract_id;
 
 /// Every protocol of this crate, in a stable order (see [`registry::protocols`]). A new
 /// protocol is a module declared above and one entry here.

@@ -180,7 +180,7 @@ fn invalid_frames_separate_json_failures_from_schema_failures() {
     for v in vectors().iter().filter(|v| v.expect == "invalid") {
         let err = parse(&v.direction, &v.frame).expect_err(&v.name);
         let not_json = v.why.starts_with("not JSON") || v.why.contains("is not JSON");
-        assert_eq!(err.is_json(), not_json, "{}: {err:?}", v.name);
+        assert_eq!(err.is_syntax_error(), not_json, "{}: {err:?}", v.name);
         if not_json {
             assert!(err.issues().is_empty() && err.raw_id().is_none(), "{}", v.name);
             assert_eq!(err.rpc_error_code(), RpcErrorCode::ParseError);
@@ -365,7 +365,7 @@ fn a_rejected_request_carries_its_raw_id_with_its_json_type() {
 fn bytes_that_are_not_utf8_are_a_json_failure() {
     let err = parse_server_message_bytes(b"{\"v\":\"1\",\"kind\":\"pong\",\"nonce\":\"\xff\"}").unwrap_err();
     assert!(matches!(err, ParseError::Json { offset: 32, .. }), "{err:?}");
-    assert!(parse_client_message_bytes(b"").unwrap_err().is_json(), "a binary message reads as the empty string");
+    assert!(parse_client_message_bytes(b"").unwrap_err().is_syntax_error(), "a binary message reads as the empty string");
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -533,6 +533,22 @@ export declare namespace graphmind {
   function negotiateHello(hello: PayloadMap["hello"], viewerCapabilities?: readonly string[]): HelloNegotiation;
   /** The hello.ack payload arming an app with the viewer's state (breakpoints, mode). */
   function helloAck(hello: PayloadMap["hello"], state: HelloAckState): PayloadMap["hello.ack"];
+  /** A shrunk payload (graphmind-shrink §3): `json` is the JSON.stringify-exact, compact text to send
+   *  (JSON.parse(json) is the payload), `tier` 1 unchanged, 2 field trim, 3 skeleton, 4 whole-payload
+   *  marker, `truncated` the reference's flag (tier > 1). */
+  interface Shrunk {
+    json: string;
+    tier: 1 | 2 | 3 | 4;
+    truncated: boolean;
+  }
+  /** The reference's serializePayload (graphmind-shrink §3): `value`'s JSON.stringify text (`undefined`
+   *  is `null`) shrunk to at most `maxBytes` UTF-8 bytes (default DEFAULT_MAX_PAYLOAD_BYTES, 512 KiB);
+   *  `type`, an event type, enables the skeleton tier. A tier-4 marker may exceed budgets below ~6 KB.
+   *  Throws TypeError for a value JSON.stringify refuses (BigInt, a cycle) or a bad maxBytes/type. */
+  function shrinkPayload(value: unknown, maxBytes?: number, type?: string | null): Shrunk;
+  /** shrinkPayload over JSON text, read with JSON.parse semantics (lone surrogates kept, 1e400 is
+   *  Infinity, big integers the nearest double). Throws SyntaxError when the text is not JSON. */
+  function shrinkPayloadJson(text: string, maxBytes?: number, type?: string | null): Shrunk;
 }
 
 /** Graphorin v1 (`v: "1"`): strict JSON-RPC frames (spec graphorin-v1). */
@@ -832,7 +848,9 @@ export declare namespace graphorin {
   }
   /** Why a frame did not parse. */
   interface ParseError {
-    /** A JSON syntax failure (answer -32700) rather than a schema failure (-32600). */
+    /** True when the frame is not JSON at all (answer -32700); false when it is JSON but not a legal frame (-32600). */
+    isSyntaxError: boolean;
+    /** @deprecated The old name of `isSyntaxError` (true for a syntax failure). */
     isJson: boolean;
     message: string;
     issues: Issue[];
@@ -937,6 +955,7 @@ export declare namespace graphorin {
   const ClientMessageSchema: MessageSchema<ClientMessage, ClientMessageResult>;
   /** What a schema's `parse` throws: an Error with the ParseError fields. */
   class SchemaError extends Error implements ParseError {
+    isSyntaxError: boolean;
     isJson: boolean;
     issues: Issue[];
     id?: unknown;
@@ -969,6 +988,9 @@ export declare namespace graphorin {
 
 /** The contract crate version the addon was built from. */
 export declare const VERSION: string;
+/** The id of the contract these declarations and the addon were built from (16 hex digits); the
+ *  package refuses to load an addon built from another contract. */
+export declare const CONTRACT_ID: "6d360ab29e9b2dad";
 
 // The GraphMind reference API (@graphmind-ai/schema) at the top level too.
 export import PROTOCOL_VERSION = graphmind.PROTOCOL_VERSION;
@@ -994,6 +1016,9 @@ export import pauseReason = graphmind.pauseReason;
 export import negotiateHello = graphmind.negotiateHello;
 export import helloAck = graphmind.helloAck;
 export import BuildError = graphmind.BuildError;
+export import shrinkPayload = graphmind.shrinkPayload;
+export import shrinkPayloadJson = graphmind.shrinkPayloadJson;
+export import Shrunk = graphmind.Shrunk;
 export import Envelope = graphmind.Envelope;
 export import EnvelopeOf = graphmind.EnvelopeOf;
 export import UnknownEnvelope = graphmind.UnknownEnvelope;

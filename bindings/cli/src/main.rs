@@ -106,7 +106,7 @@ struct ParseArgs {
     /// The protocol the frames belong to.
     #[arg(long, value_enum, default_value_t = Protocol::Graphmind)]
     protocol: Protocol,
-    /// Graphorin only: which side sent the frames (`server` or `client`).
+    /// Graphorin only, and required there: which side sent the frames (`server` or `client`).
     #[arg(long, value_enum)]
     direction: Option<Direction>,
 }
@@ -127,7 +127,7 @@ enum Protocol {
     #[value(help = "GraphMind wire protocol v1 (gm: 1)")]
     Graphmind,
     /// The Graphorin protocol.
-    #[value(help = "Graphorin strict JSON-RPC frames v1 (needs --direction for parse)")]
+    #[value(help = "Graphorin strict JSON-RPC frames v1")]
     Graphorin,
 }
 
@@ -201,8 +201,39 @@ impl Judge {
 
 /// A Graphorin frame's verdict: `{"kind":"ok","variant"}` or `{"kind":"invalid","reason",
 /// "issues"?:[{path,code,message}],"id"?}` (`issues` absent for a JSON syntax failure; `id` is
-/// the frame's raw id with its JSON type, when it had one).
-fn graphorin_verdict(direction: Direction, frame: &[u8]) -> serde_json::Value {
+/// the frame's raw id with its JSON type, when it had one). `kind` comes first, as in a
+/// GraphMind verdict.
+#[derive(Debug, Serialize)]
+struct GraphorinVerdict {
+    /// `ok` or `invalid`.
+    kind: &'static str,
+    /// The frame variant's wire name, for `ok`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variant: Option<&'static str>,
+    /// Why the frame is invalid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+    /// Every schema issue (absent for a syntax failure).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    issues: Option<Vec<GraphorinIssue>>,
+    /// The frame's raw id, JSON type kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    id: Option<serde_json::Value>,
+}
+
+/// One issue of a [`GraphorinVerdict`], members in this order.
+#[derive(Debug, Serialize)]
+struct GraphorinIssue {
+    /// Dotted path from the frame's root.
+    path: String,
+    /// The stable issue code (`invalid_type`, …).
+    code: &'static str,
+    /// What is wrong.
+    message: String,
+}
+
+/// Parses one Graphorin frame into its [`GraphorinVerdict`].
+fn graphorin_verdict(direction: Direction, frame: &[u8]) -> GraphorinVerdict {
     use serde_json::json;
     use wirecontract::graphorin;
     let result = match direction {
@@ -210,19 +241,16 @@ fn graphorin_verdict(direction: Direction, frame: &[u8]) -> serde_json::Value {
         Direction::Client => graphorin::parse_client_message_bytes(frame).map(|m| m.variant().as_str()),
     };
     match result {
-        Ok(variant) => json!({ "kind": "ok", "variant": variant }),
-        Err(e) => {
-            let mut v = json!({ "kind": "invalid", "reason": e.to_string() });
-            if !e.is_json() {
-                let issues: Vec<_> = e.issues().iter().map(|i| json!({ "path": i.dotted_path(), "code": i.code.as_str(), "message": i.message })).collect();
-                v["issues"] = json!(issues);
-            }
-            if let Some(id) = e.raw_id() {
-                // The raw id keeps its JSON type; text serde_json cannot hold stays a string.
-                v["id"] = serde_json::from_str(id.as_str()).unwrap_or_else(|_| json!(id.as_str()));
-            }
-            v
-        }
+        Ok(variant) => GraphorinVerdict { kind: "ok", variant: Some(variant), reason: None, issues: None, id: None },
+        Err(e) => GraphorinVerdict {
+            kind: "invalid",
+            variant: None,
+            reason: Some(e.to_string()),
+            issues: (!e.is_syntax_error())
+                .then(|| e.issues().iter().map(|i| GraphorinIssue { path: i.dotted_path(), code: i.code.as_str(), message: i.message.clone() }).collect()),
+            // The raw id keeps its JSON type; text serde_json cannot hold stays a string.
+            id: e.raw_id().map(|id| serde_json::from_str(id.as_str()).unwrap_or_else(|_| json!(id.as_str()))),
+        },
     }
 }
 

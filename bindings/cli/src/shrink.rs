@@ -68,6 +68,13 @@ fn write_result(args: &ShrinkArgs, line: &[u8], limit: usize, out: &mut impl Wri
 /// `wirecontract shrink`: one result line per input line, streamed (flushed whenever the
 /// input has nothing buffered, as `parse` does).
 pub(crate) fn run(args: &ShrinkArgs) -> Result<(), Failure> {
+    // Any type string is valid (custom and future types are shrunk without the skeleton
+    // tier, as the reference does), but a typo would silently lose that tier: say so.
+    if let Some(t) = args.message_type.as_deref() {
+        if !graphmind::MESSAGE_TYPES.contains(&t) {
+            let _ = writeln!(io::stderr(), "note: --type {t:?} is not a GraphMind message type; shrinking without the skeleton tier (graphmind-shrink §3)");
+        }
+    }
     let mut input = open_input(&args.file)?;
     let name = if args.file == Path::new("-") { "standard input".to_owned() } else { args.file.display().to_string() };
     let stdout = io::stdout();

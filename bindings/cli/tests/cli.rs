@@ -195,6 +195,11 @@ fn help_explains_each_command() {
         assert!(out.status.success(), "{args:?}");
         assert!(String::from_utf8_lossy(&out.stdout).contains(needle), "{args:?} help must mention {needle:?}");
     }
+    // `--direction` is a flag of `parse`; `schema` has none, so its help must not offer it.
+    let out = run(&["schema", "--help"], b"");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("--direction"), "schema --help mentions --direction");
+    let out = run(&["parse", "--help"], b"");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("--direction"), "parse --help explains --direction");
 }
 
 #[cfg(unix)]
@@ -317,4 +322,14 @@ fn every_graphorin_vector_gets_its_verdict_per_direction() {
     assert_eq!(run(&["parse", "--direction", "server", "-"], b"").status.code(), Some(2));
     let schema = run(&["schema", "graphorin"], b"");
     assert_eq!(String::from_utf8(schema.stdout).unwrap(), wirecontract::graphorin::export_json_schema_string());
+}
+
+#[test]
+fn graphorin_verdicts_put_kind_first_as_graphmind_does() {
+    let out = run(&["parse", "--protocol", "graphorin", "--direction", "client"], b"{\"v\":\"1\",\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"nope\"}\n{\n");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    for line in text.lines() {
+        assert!(line.starts_with(r#"{"kind":"invalid","reason":"#), "{line}");
+    }
+    assert!(text.contains(r#""issues":[{"path":"method","code":"invalid_discriminator","message":"#), "{text}");
 }

@@ -412,6 +412,11 @@ fn usage_errors_exit_2() {
         let out = Command::new(BIN).arg("listen").args(args).output().expect("run");
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
-    let out = Command::new(BIN).args(["listen", "--listen", "not-an-address"]).output().expect("run");
-    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    // A malformed address is a usage error; a well-formed one that cannot be bound is I/O.
+    for bad in ["not-an-address", "nohost", "127.0.0.1:99999"] {
+        let out = Command::new(BIN).args(["listen", "--listen", bad]).output().expect("run");
+        assert_eq!(out.status.code(), Some(2), "{bad}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let out = Command::new(BIN).args(["listen", "--listen", "192.0.2.1:4747"]).output().expect("run");
+    assert_eq!(out.status.code(), Some(1), "a TEST-NET address cannot be bound here: {}", String::from_utf8_lossy(&out.stderr));
 }

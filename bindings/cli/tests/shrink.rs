@@ -73,3 +73,14 @@ fn a_line_that_is_not_json_gets_an_error_and_the_stream_goes_on() {
     assert!(lines[0]["error"].is_string() && lines[1]["error"].is_string());
     assert_eq!(lines[2], serde_json::json!({"tier": 1, "json": "\"\\ud800\""}));
 }
+
+#[test]
+fn an_unknown_type_is_shrunk_and_named_on_stderr() {
+    let out = run(&["shrink", "--type", "node.finshed"], b"{\"a\":1}\n");
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), r#"{"tier":1,"json":"{\"a\":1}"}"#);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("\"node.finshed\" is not a GraphMind message type"), "{err}");
+    let out = run(&["shrink", "--type", "node.finished"], b"{\"a\":1}\n");
+    assert!(out.stderr.is_empty(), "a known type prints no note");
+}

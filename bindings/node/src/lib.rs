@@ -29,7 +29,9 @@ use wirecontract::core::{from_json, PathSegment};
 use wirecontract::registry::{self, Direction, MessageGroup, ObjectDesc, Ty};
 use wirecontract::{graphmind as gm, graphorin as go};
 
+mod external;
 mod large;
+pub mod shrink;
 
 /// mimalloc for the addon's own allocations (the parsed envelope the verdict comes from, large
 /// frames' buffers): a frame allocates many small, short-lived blocks, where it is measurably
@@ -402,7 +404,7 @@ fn parse_large(text: &JsText, units: &mut Vec<u16>, scratch: &mut large::Scratch
     if n > 0 {
         let kind: Vec<u16> = kind.encode_utf16().collect();
         let head = [js_string(env, &kind)?, js_string(env, &scratch.reduced)?, js_string(env, &scratch.paths)?];
-        let strings = scratch.pieces.iter().map(|p| js_string(env, scratch.units(units, p)));
+        let strings = scratch.pieces.iter().map(|p| external::string(env, scratch.units(units, p)));
         for (i, value) in head.into_iter().map(Ok).chain(strings).enumerate() {
             let index = u32::try_from(i).map_err(|_| invalid_arg("too many strings"))?;
             // SAFETY: `array` and `value` are live handles of this call.
@@ -566,7 +568,7 @@ pub fn gm_hello_ack(
 /// Parses a Graphorin frame: `direction` 0 for a server message, 1 for a client message.
 /// Returns the variant's wire name (`rpc-success`, `event`, `ping`, …) when the frame is
 /// legal, else the error as JSON text starting with `{`:
-/// `{"isJson":…,"message":…,"issues":[{"path":[…],"code":…,"message":…}],"id":…,"rpcErrorCode":…}`.
+/// `{"isSyntaxError":…,"isJson":…,"message":…,"issues":[{"path":[…],"code":…,"message":…}],"id":…,"rpcErrorCode":…}`.
 #[napi(js_name = "goParse")]
 pub fn go_parse(direction: u32, text: FrameText) -> napi::Result<String> {
     guard(|| {
@@ -584,8 +586,12 @@ pub fn go_parse(direction: u32, text: FrameText) -> napi::Result<String> {
 
 fn parse_error_json(e: &go::ParseError) -> String {
     let mut out = Vec::with_capacity(160);
-    out.extend_from_slice(b"{\"isJson\":");
-    out.extend_from_slice(if e.is_json() { b"true" } else { b"false" });
+    // isJson is the deprecated old name of isSyntaxError (true for a syntax failure).
+    let syntax: &[u8] = if e.is_syntax_error() { b"true" } else { b"false" };
+    out.extend_from_slice(b"{\"isSyntaxError\":");
+    out.extend_from_slice(syntax);
+    out.extend_from_slice(b",\"isJson\":");
+    out.extend_from_slice(syntax);
     out.extend_from_slice(b",\"message\":");
     push_str(&mut out, &e.to_string());
     out.extend_from_slice(b",\"issues\":[");
@@ -757,6 +763,14 @@ pub fn constants_json() -> napi::Result<String> {
         })
         .to_string())
     })
+}
+
+/// The id of the contract compiled into this addon ([`wirecontract::contract_id`]: 16 hex
+/// digits). `index.js` compares it with the id recorded beside the declarations it ships
+/// with and refuses to load on a difference.
+#[napi(js_name = "contractId")]
+pub fn contract_id() -> napi::Result<String> {
+    guard(|| Ok(wirecontract::contract_id()))
 }
 
 /// The crate version of the contract this addon was built from.

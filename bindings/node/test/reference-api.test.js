@@ -103,3 +103,11 @@ test('the README examples run as written', () => {
     }
   }
 });
+
+test("the root README's TypeScript block is examples/readme.ts, which tsc --strict checks", () => {
+  const readme = fs.readFileSync(path.join(REPO, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## Node.js and TypeScript'));
+  const block = /```ts\n([\s\S]*?)```/.exec(section.slice(0, section.indexOf('\n## ', 5)));
+  assert.ok(block, 'a ```ts block in the Node.js section');
+  assert.equal(block[1], fs.readFileSync(path.join(__dirname, '..', 'examples', 'readme.ts'), 'utf8'));
+});

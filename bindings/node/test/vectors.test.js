@@ -117,9 +117,10 @@ test(`graphorin: ${GO.length} vectors give the expected verdict, variant and gua
       const hits = guards.filter((g) => graphorin[g](r.data));
       if (hits.length !== 1) failures.push(`${v.name}: guards ${hits.join(',') || 'none'}`);
     } else {
-      assert.equal(typeof r.error.isJson, 'boolean');
-      assert.ok(r.error.isJson || r.error.issues.length > 0, v.name);
-      assert.equal(r.error.rpcErrorCode, r.error.isJson ? graphorin.RPC_ERROR_CODES.PARSE_ERROR : graphorin.RPC_ERROR_CODES.INVALID_REQUEST);
+      assert.equal(typeof r.error.isSyntaxError, 'boolean');
+      assert.equal(r.error.isJson, r.error.isSyntaxError, 'the deprecated name agrees');
+      assert.ok(r.error.isSyntaxError || r.error.issues.length > 0, v.name);
+      assert.equal(r.error.rpcErrorCode, r.error.isSyntaxError ? graphorin.RPC_ERROR_CODES.PARSE_ERROR : graphorin.RPC_ERROR_CODES.INVALID_REQUEST);
       for (const i of r.error.issues) {
         assert.ok(Array.isArray(i.path));
         assert.equal(typeof i.code, 'string');

@@ -82,4 +82,4 @@ function nesting(text) {
 
 const SHALLOW = 1000;
 
-module.exports = { nesting, SHALLOW, REPO, sharedDir, graphmindVectors, graphorinVectors, realClientFrames };
+module.exports = { nesting, SHALLOW, REPO, sharedDir, readJsonl, graphmindVectors, graphorinVectors, realClientFrames };

@@ -200,6 +200,9 @@ pub enum NonFinite {
     /// `1e400`/`-1e400` (NaN: `null`), so the parser sees the value `JSON.parse` would
     /// produce for an already decoded JavaScript value (`parse_envelope(dict)`).
     Overflow,
+    /// An error at the first one (its path, message `received nan`/`inf`/`-inf`): used to
+    /// explain a refused build whose issue says `received null`.
+    Refuse,
 }
 
 /// Converts a Python value (dict with str keys, list, tuple, str, int, float, bool, None, or
@@ -258,6 +261,16 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> Result<Str
                 }
             } else if let Ok(f) = v.downcast::<PyFloat>() {
                 let x = f.value();
+                if non_finite == NonFinite::Refuse && !x.is_finite() {
+                    let shown = if x.is_nan() {
+                        "nan"
+                    } else if x > 0.0 {
+                        "inf"
+                    } else {
+                        "-inf"
+                    };
+                    return Err(HostError { path: pointer(&stack), message: format!("received {shown}"), type_error: false });
+                }
                 if x.is_nan() || (non_finite == NonFinite::Null && x.is_infinite()) {
                     out.extend_from_slice(b"null");
                 } else if x.is_infinite() {
@@ -280,6 +293,16 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> Result<Str
                 stack.push(Frame::Seq(items, 0));
             } else if let Some(raw) = crate::object::wire_json_of(&v) {
                 out.extend_from_slice(raw.as_bytes());
+            } else if let Ok(m) = v.downcast::<pyo3::types::PyMapping>() {
+                // Any collections.abc.Mapping (MappingProxyType, a user Mapping), as the stubs'
+                // `Mapping` parameters promise; written in its items() order, like a dict.
+                if stack.len() >= max_depth {
+                    return Err(HostError { path: pointer(&stack), message: format!("value nests deeper than {max_depth} levels"), type_error: false });
+                }
+                let items: Vec<(Bound<'_, PyAny>, Bound<'_, PyAny>)> =
+                    m.items().and_then(|l| l.iter().map(|kv| kv.extract()).collect::<PyResult<_>>()).map_err(|e| value_err(&stack, e))?;
+                out.push(b'{');
+                stack.push(Frame::Map(items, 0));
             } else {
                 let tn = v.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string());
                 return Err(type_err(&stack, format!("a {tn} has no JSON form (use dict, list, str, int, float, bool or None)")));
@@ -310,8 +333,12 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> Result<Str
                     let (k, v) = (items[*i].0.clone(), items[*i].1.clone());
                     *i += 1;
                     let Ok(ks) = k.downcast::<PyString>() else {
+                        // The path names the dict (the bad key has no string form to name it by);
+                        // the message shows the key.
                         let tn = k.get_type().name().map_or_else(|_| "?".into(), |n| n.to_string());
-                        return Err(type_err(&stack, format!("dict keys must be str, found a {tn} key")));
+                        let shown = k.repr().map_or_else(|_| String::new(), |r| format!(" {}", r.to_string_lossy()));
+                        let parent = pointer(&stack[..stack.len() - 1]);
+                        return Err(HostError { path: parent, message: format!("dict keys must be str, found the {tn} key{shown}"), type_error: true });
                     };
                     write_py_str(&mut out, ks).map_err(|e| value_err(&stack, e))?;
                     out.push(b':');

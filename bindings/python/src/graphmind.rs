@@ -15,7 +15,7 @@ use wirecontract::graphmind as gm;
 
 use crate::convert::{json_to_py, py_to_json, NonFinite};
 use crate::object::{envelope_to_dict, extras_to_py, make_object, Root, WireObject};
-use crate::{guard, opt_str_arg, str_arg, BuildError};
+use crate::{guard, opt_str_arg, str_arg, str_param, BuildError, Text};
 
 /// Frames at least this long are parsed with the GIL released, so other threads progress.
 const RELEASE_GIL_BYTES: usize = 64 * 1024;
@@ -317,7 +317,14 @@ fn options(max_frame_bytes: Option<usize>, max_depth: Option<usize>) -> gm::Pars
 /// `Ok`, `UnknownType`, `VersionMismatch` or `Invalid`. Large frames release the GIL.
 #[pyfunction]
 #[pyo3(signature = (data, /, *, max_frame_bytes=None, max_depth=None))]
-pub fn parse_envelope_json(py: Python<'_>, data: &Bound<'_, PyAny>, max_frame_bytes: Option<usize>, max_depth: Option<usize>) -> PyResult<PyObject> {
+pub fn parse_envelope_json(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    max_frame_bytes: Option<&Bound<'_, PyAny>>,
+    max_depth: Option<&Bound<'_, PyAny>>,
+) -> PyResult<PyObject> {
+    let max_frame_bytes = crate::opt_size(max_frame_bytes, "max_frame_bytes")?;
+    let max_depth = crate::opt_size(max_depth, "max_depth")?;
     let opts = options(max_frame_bytes, max_depth);
     let out = if let Ok(s) = data.downcast::<PyString>() {
         if let Ok(text) = s.to_str() {
@@ -376,7 +383,8 @@ pub(crate) fn host_build_error(py: Python<'_>, e: &crate::convert::HostError) ->
     build_error(
         py,
         &gm::BuildError {
-            reason: format!("payload has no JSON form: {}", e.describe("payload")),
+            // The one issue below names the path and the cause; the reason does not repeat it.
+            reason: "payload has no JSON form".to_owned(),
             issues: vec![CoreIssue { path: e.full_path("payload"), message: e.message.clone() }],
         },
     )
@@ -426,13 +434,15 @@ pub(crate) fn build_error(py: Python<'_>, e: &gm::BuildError) -> PyErr {
 #[pyo3(signature = (r#type, payload, seq, run_id, ts=None, *, max_payload_bytes=None))]
 pub fn create_envelope(
     py: Python<'_>,
-    r#type: &Bound<'_, PyString>,
+    r#type: &Bound<'_, PyAny>,
     payload: &Bound<'_, PyAny>,
     seq: &Bound<'_, PyAny>,
-    run_id: &Bound<'_, PyString>,
+    run_id: &Bound<'_, PyAny>,
     ts: Option<&Bound<'_, PyAny>>,
-    max_payload_bytes: Option<usize>,
+    max_payload_bytes: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Envelope> {
+    let max_payload_bytes = crate::opt_size(max_payload_bytes, "max_payload_bytes")?;
+    let (r#type, run_id) = (str_param(r#type, "type")?, str_param(run_id, "run_id")?);
     let (r#type, run_id) = (str_arg(r#type, "type")?, str_arg(run_id, "run_id")?);
     let seq = counter(py, "seq", seq)?;
     let ts = ts.filter(|t| !t.is_none()).map(|t| counter(py, "ts", t)).transpose()?;
@@ -441,8 +451,34 @@ pub fn create_envelope(
     let build = || gm::create_envelope_json_with(r#type, &payload_json, seq, run_id, ts, &options);
     // Shrinking a large payload takes a while: without the GIL, as shrink_payload does.
     let result = if max_payload_bytes.is_some() && payload_json.len() >= RELEASE_GIL_BYTES { py.allow_threads(|| guard(build))? } else { guard(build)? };
-    let env = result.map_err(|e| build_error(py, &e))?;
+    let env = result.map_err(|e| build_error(py, &explain_non_finite(payload, e)))?;
     Ok(Envelope { inner: Arc::new(env) })
+}
+
+/// A NaN or ±Infinity in a payload is written `null` (as `JSON.stringify` does), so a typed
+/// field holding one fails as "received null"; this names the value the caller passed.
+pub(crate) fn explain_non_finite(payload: &Bound<'_, PyAny>, mut e: gm::BuildError) -> gm::BuildError {
+    explain_non_finite_issues(payload, "payload", &mut e.issues);
+    e
+}
+
+/// [`explain_non_finite`] over issues whose paths start at `prefix` (`""`: the value's root).
+pub(crate) fn explain_non_finite_issues(value: &Bound<'_, PyAny>, prefix: &str, issues: &mut [CoreIssue]) {
+    if !issues.iter().any(|i| i.message.contains("received null")) {
+        return;
+    }
+    if let Err(h) = py_to_json(value, NonFinite::Refuse) {
+        if let Some(shown) = h.message.strip_prefix("received ") {
+            let path = h.full_path(prefix);
+            for i in issues.iter_mut().filter(|i| i.path == path) {
+                i.message = i.message.replacen(
+                    "received null",
+                    &format!("received {shown} (JSON has no NaN or Infinity: it is written null, as JSON.stringify does)"),
+                    1,
+                );
+            }
+        }
+    }
 }
 
 /// create_unknown_envelope(type, payload, seq, run_id, ts=None, *, omit_payload=False)
@@ -455,15 +491,16 @@ pub fn create_envelope(
 #[pyo3(signature = (r#type, payload, seq, run_id, ts=None, *, omit_payload=false))]
 pub fn create_unknown_envelope(
     py: Python<'_>,
-    r#type: &Bound<'_, PyString>,
+    r#type: &Bound<'_, PyAny>,
     payload: &Bound<'_, PyAny>,
     seq: &Bound<'_, PyAny>,
-    run_id: &Bound<'_, PyString>,
+    run_id: &Bound<'_, PyAny>,
     ts: Option<&Bound<'_, PyAny>>,
     omit_payload: bool,
 ) -> PyResult<Envelope> {
     let warning = py.get_type::<pyo3::exceptions::PyDeprecationWarning>();
     PyErr::warn(py, &warning, c"create_unknown_envelope is deprecated: create_envelope takes any type string", 1)?;
+    let (r#type, run_id) = (str_param(r#type, "type")?, str_param(run_id, "run_id")?);
     let (r#type, run_id) = (str_arg(r#type, "type")?, str_arg(run_id, "run_id")?);
     let seq = counter(py, "seq", seq)?;
     let ts = ts.filter(|t| !t.is_none()).map(|t| counter(py, "ts", t)).transpose()?;
@@ -647,7 +684,12 @@ pub fn should_pause(
 /// as `should_pause`, which is `pause_reason(...) is not None`.
 #[pyfunction]
 #[pyo3(signature = (mode, breakpoints, kind, name, point, /))]
-pub fn pause_reason(py: Python<'_>, mode: &str, breakpoints: &Bound<'_, PyAny>, kind: &str, name: &str, point: &str) -> PyResult<Option<&'static str>> {
+#[allow(clippy::needless_pass_by_value)] // pyo3 extracts arguments by value
+pub fn pause_reason(py: Python<'_>, mode: Text, breakpoints: &Bound<'_, PyAny>, kind: Text, name: Text, point: Text) -> PyResult<Option<&'static str>> {
+    let mode: &str = &mode;
+    let kind: &str = &kind;
+    let name: &str = &name;
+    let point: &str = &point;
     let mode = enum_from(mode, gm::RunMode::from_wire, gm::RunMode::VALUES, "mode")?;
     let kind = enum_from(kind, gm::NodeKind::from_wire, gm::NodeKind::VALUES, "kind")?;
     let point = enum_from(point, gm::PausePoint::from_wire, gm::PausePoint::VALUES, "point")?;
@@ -657,7 +699,11 @@ pub fn pause_reason(py: Python<'_>, mode: &str, breakpoints: &Bound<'_, PyAny>, 
 
 fn matchers_from(py: Python<'_>, breakpoints: &Bound<'_, PyAny>) -> PyResult<Vec<gm::BreakpointMatcher>> {
     let mut list = Vec::new();
-    for (i, item) in breakpoints.try_iter()?.enumerate() {
+    let items = breakpoints.try_iter().map_err(|_| {
+        let tn = breakpoints.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
+        PyTypeError::new_err(format!("breakpoints must be a sequence of matchers (dicts or BreakpointMatcher), not {tn}"))
+    })?;
+    for (i, item) in items.enumerate() {
         list.push(matcher_from(py, &item?, &format!("breakpoints[{i}]"))?);
     }
     Ok(list)
@@ -696,7 +742,8 @@ impl HelloAccepted {
         ("protocol", "capabilities", "resume_token")
     }
     fn __repr__(&self) -> String {
-        format!("Accepted(protocol={}, capabilities={:?}, resume_token={:?})", self.protocol, self.capabilities, self.resume_token)
+        let token = self.resume_token.as_ref().map_or_else(|| "None".to_owned(), |t| format!("{t:?}"));
+        format!("Accepted(protocol={}, capabilities={:?}, resume_token={token})", self.protocol, self.capabilities)
     }
 }
 
@@ -728,7 +775,8 @@ impl HelloRefused {
 /// `Accepted(protocol, capabilities, resume_token)` with the capabilities both implement.
 #[pyfunction]
 #[pyo3(signature = (hello, /, viewer_capabilities=None))]
-pub fn negotiate_hello(py: Python<'_>, hello: &Bound<'_, PyAny>, viewer_capabilities: Option<Vec<String>>) -> PyResult<PyObject> {
+pub fn negotiate_hello(py: Python<'_>, hello: &Bound<'_, PyAny>, viewer_capabilities: Option<Vec<Text>>) -> PyResult<PyObject> {
+    let viewer_capabilities = viewer_capabilities.map(Text::strings);
     let hello = hello_from(hello)?;
     let caps = viewer_capabilities.unwrap_or_else(|| gm::KNOWN_CAPABILITIES.iter().map(|c| (*c).to_owned()).collect());
     Ok(match gm::negotiate_hello(&hello, &caps) {
@@ -752,14 +800,18 @@ pub fn negotiate_hello(py: Python<'_>, hello: &Bound<'_, PyAny>, viewer_capabili
 pub fn hello_ack(
     py: Python<'_>,
     hello: &Bound<'_, PyAny>,
-    viewer: &str,
+    viewer: Text,
     breakpoints: &Bound<'_, PyAny>,
-    mode: &str,
+    mode: Text,
     seq: &Bound<'_, PyAny>,
-    session_token: Option<&str>,
-    hub_capabilities: Option<Vec<String>>,
+    session_token: Option<Text>,
+    hub_capabilities: Option<Vec<Text>>,
     ts: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Envelope> {
+    let viewer: &str = &viewer;
+    let mode: &str = &mode;
+    let session_token = session_token.as_deref();
+    let hub_capabilities = hub_capabilities.map(Text::strings);
     let hello = hello_from(hello)?;
     let list = matchers_from(py, breakpoints)?;
     let mode = enum_from(mode, gm::RunMode::from_wire, gm::RunMode::VALUES, "mode")?;

@@ -19,7 +19,7 @@ pyo3::create_exception!(
     wirecontract.graphorin,
     ParseError,
     PyValueError,
-    "A Graphorin frame did not parse: `.is_json` (syntax vs schema), `.issues` (path, code, message), `.id` (the frame's raw id, JSON type kept, or None), `.rpc_error_code`."
+    "A Graphorin frame did not parse: `.is_syntax_error` (True: not JSON at all; False: JSON but not a legal frame; `.is_json` is its deprecated old name), `.issues` (path, code, message), `.id` (the frame's raw id, JSON type kept, or None), `.rpc_error_code`."
 );
 
 #[derive(Clone, Copy)]
@@ -56,7 +56,9 @@ fn parse_error(py: Python<'_>, e: &go::ParseError) -> PyResult<PyErr> {
         None => py.None(),
     };
     value.setattr("id", id)?;
-    value.setattr("is_json", e.is_json())?;
+    value.setattr("is_syntax_error", e.is_syntax_error())?;
+    // The old name, kept for existing callers: it is True for a *syntax failure*.
+    value.setattr("is_json", e.is_syntax_error())?;
     value.setattr("rpc_error_code", e.rpc_error_code().code())?;
     let reply = json_to_py(py, &e.reply_id().to_json())?;
     value.setattr("reply_id", reply)?;

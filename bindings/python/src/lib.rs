@@ -59,6 +59,71 @@ pub(crate) fn str_arg<'a>(s: &'a Bound<'_, pyo3::types::PyString>, arg: &str) ->
     s.to_str().map_err(|_| arg_error(s.py(), arg, "a str holding a lone surrogate has no UTF-8 form"))
 }
 
+/// An argument that must be a `str`, taken as any object so the `TypeError` names it as the
+/// caller wrote it (`type`, not the Rust identifier `r#type`).
+pub(crate) fn str_param<'a, 'py>(v: &'a Bound<'py, PyAny>, arg: &str) -> PyResult<&'a Bound<'py, pyo3::types::PyString>> {
+    v.downcast::<pyo3::types::PyString>().map_err(|_| {
+        let tn = v.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
+        pyo3::exceptions::PyTypeError::new_err(format!("argument '{arg}': expected str, received {tn}"))
+    })
+}
+
+/// A nonnegative integer argument (a size in bytes, a time in ms, an id) as `u64`: a `bool`,
+/// a non-`int` (`TypeError`) or a value outside [0, 2**64 − 1] (`ValueError`) is refused
+/// naming the argument, never with a bare `OverflowError`.
+pub(crate) fn uint_param(v: &Bound<'_, PyAny>, arg: &str) -> PyResult<u64> {
+    if v.is_instance_of::<pyo3::types::PyBool>() || !v.is_instance_of::<pyo3::types::PyInt>() {
+        let tn = v.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!("argument '{arg}': expected int, received {tn}")));
+    }
+    v.extract::<u64>().map_err(|_| {
+        let shown = v.repr().map_or_else(|_| String::new(), |r| r.to_string_lossy().chars().take(40).collect());
+        pyo3::exceptions::PyValueError::new_err(format!("argument '{arg}': expected an integer in [0, 2**64 - 1], received {shown}"))
+    })
+}
+
+/// A `str` argument as owned UTF-8 text. A `str` holding a lone surrogate has no UTF-8 (and no
+/// wire) form: it is refused with `BuildError` giving the index, never `UnicodeEncodeError`;
+/// a non-`str` is a `TypeError` (pyo3 prefixes the argument's name).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Text(pub String);
+
+impl<'py> FromPyObject<'py> for Text {
+    fn extract_bound(ob: &Bound<'py, PyAny>) -> PyResult<Self> {
+        let s = ob.downcast::<pyo3::types::PyString>()?;
+        if let Ok(t) = s.to_str() {
+            return Ok(Text(t.to_owned()));
+        }
+        let at = s.to_string_lossy().chars().position(|c| c == char::REPLACEMENT_CHARACTER).unwrap_or(0);
+        let message = format!("a str holding a lone surrogate (at index {at}) has no UTF-8 form");
+        Err(arg_error(ob.py(), "str argument", &message))
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl Text {
+    /// The texts as `String`s.
+    pub(crate) fn strings(list: Vec<Text>) -> Vec<String> {
+        list.into_iter().map(|t| t.0).collect()
+    }
+}
+
+/// [`uint_param`] for an optional argument (`None` stays `None`).
+pub(crate) fn opt_uint(v: Option<&Bound<'_, PyAny>>, arg: &str) -> PyResult<Option<u64>> {
+    v.map(|v| uint_param(v, arg)).transpose()
+}
+
+/// [`opt_uint`] as a size: a value beyond `usize` saturates (no buffer is that large).
+pub(crate) fn opt_size(v: Option<&Bound<'_, PyAny>>, arg: &str) -> PyResult<Option<usize>> {
+    Ok(opt_uint(v, arg)?.map(|n| usize::try_from(n).unwrap_or(usize::MAX)))
+}
+
 /// [`str_arg`] for an optional argument.
 pub(crate) fn opt_str_arg<'a>(s: Option<&'a Bound<'_, pyo3::types::PyString>>, arg: &str) -> PyResult<Option<&'a str>> {
     s.map(|s| str_arg(s, arg)).transpose()

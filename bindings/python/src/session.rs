@@ -23,8 +23,8 @@ use wirecontract::graphmind::session as s;
 
 use crate::convert::{json_to_py, py_to_json, NonFinite};
 use crate::graphmind::{build_error, enum_from, host_build_error};
-use crate::guard;
 use crate::object::{make_object, Root};
+use crate::{guard, str_arg, str_param, uint_param, Text};
 
 /// Declares a frozen Python record class: read-only attributes, `__match_args__` in field
 /// order (for `match`), `__repr__` and `__eq__` over the fields.
@@ -83,7 +83,11 @@ pub struct GateNode {
 impl GateNode {
     #[new]
     #[pyo3(signature = (node_id, kind, name, instance_id=None))]
-    fn new(node_id: String, kind: &str, name: String, instance_id: Option<String>) -> PyResult<Self> {
+    fn new(node_id: Text, kind: Text, name: Text, instance_id: Option<Text>) -> PyResult<Self> {
+        let node_id = node_id.0;
+        let kind: &str = &kind;
+        let name = name.0;
+        let instance_id = instance_id.map(|t| t.0);
         let kind = enum_from(kind, gm::NodeKind::from_wire, gm::NodeKind::VALUES, "kind")?;
         Ok(GateNode { inner: s::GateNode { node_id, kind, name, instance_id } })
     }
@@ -312,34 +316,59 @@ impl AppSession {
         loop_threshold=None, loop_mode=None, loop_kinds=None, loop_max_runs=None, redaction_placeholder=None,
         max_payload_bytes=None,
     ))]
-    #[allow(clippy::too_many_arguments)]
+    #[allow(clippy::too_many_arguments, clippy::too_many_lines)] // one keyword per config field
     fn new(
-        url: Option<String>,
-        app: Option<String>,
+        url: Option<Text>,
+        app: Option<Text>,
         sdk: Option<&Bound<'_, PyAny>>,
-        client_version: Option<String>,
-        capabilities: Option<Vec<String>>,
+        client_version: Option<Text>,
+        capabilities: Option<Vec<Text>>,
         enabled: bool,
-        ring_max_frames: Option<u64>,
-        ring_max_bytes: Option<u64>,
-        max_tracked_gap_runs: Option<u64>,
-        loss_warn_interval_ms: Option<u64>,
-        pause_timeout_ms: Option<u64>,
-        connect_timeout_ms: Option<u64>,
-        handshake_timeout_ms: Option<u64>,
-        retry_interval_ms: Option<u64>,
-        fast_retry_ms: Option<Vec<u64>>,
-        ready_timeout_ms: Option<u64>,
-        id_base: Option<String>,
-        implicit_run_id: Option<String>,
-        max_held_instances: Option<u64>,
-        loop_threshold: Option<u64>,
-        loop_mode: Option<&str>,
-        loop_kinds: Option<Vec<String>>,
-        loop_max_runs: Option<u64>,
-        redaction_placeholder: Option<String>,
-        max_payload_bytes: Option<u64>,
+        ring_max_frames: Option<&Bound<'_, PyAny>>,
+        ring_max_bytes: Option<&Bound<'_, PyAny>>,
+        max_tracked_gap_runs: Option<&Bound<'_, PyAny>>,
+        loss_warn_interval_ms: Option<&Bound<'_, PyAny>>,
+        pause_timeout_ms: Option<&Bound<'_, PyAny>>,
+        connect_timeout_ms: Option<&Bound<'_, PyAny>>,
+        handshake_timeout_ms: Option<&Bound<'_, PyAny>>,
+        retry_interval_ms: Option<&Bound<'_, PyAny>>,
+        fast_retry_ms: Option<Vec<Bound<'_, PyAny>>>,
+        ready_timeout_ms: Option<&Bound<'_, PyAny>>,
+        id_base: Option<Text>,
+        implicit_run_id: Option<Text>,
+        max_held_instances: Option<&Bound<'_, PyAny>>,
+        loop_threshold: Option<&Bound<'_, PyAny>>,
+        loop_mode: Option<Text>,
+        loop_kinds: Option<Vec<Text>>,
+        loop_max_runs: Option<&Bound<'_, PyAny>>,
+        redaction_placeholder: Option<Text>,
+        max_payload_bytes: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let ring_max_frames = crate::opt_uint(ring_max_frames, "ring_max_frames")?;
+        let ring_max_bytes = crate::opt_uint(ring_max_bytes, "ring_max_bytes")?;
+        let max_tracked_gap_runs = crate::opt_uint(max_tracked_gap_runs, "max_tracked_gap_runs")?;
+        let loss_warn_interval_ms = crate::opt_uint(loss_warn_interval_ms, "loss_warn_interval_ms")?;
+        let pause_timeout_ms = crate::opt_uint(pause_timeout_ms, "pause_timeout_ms")?;
+        let connect_timeout_ms = crate::opt_uint(connect_timeout_ms, "connect_timeout_ms")?;
+        let handshake_timeout_ms = crate::opt_uint(handshake_timeout_ms, "handshake_timeout_ms")?;
+        let retry_interval_ms = crate::opt_uint(retry_interval_ms, "retry_interval_ms")?;
+        let fast_retry_ms = fast_retry_ms
+            .map(|list| list.iter().enumerate().map(|(i, v)| crate::uint_param(v, &format!("fast_retry_ms[{i}]"))).collect::<PyResult<Vec<u64>>>())
+            .transpose()?;
+        let ready_timeout_ms = crate::opt_uint(ready_timeout_ms, "ready_timeout_ms")?;
+        let max_held_instances = crate::opt_uint(max_held_instances, "max_held_instances")?;
+        let loop_threshold = crate::opt_uint(loop_threshold, "loop_threshold")?;
+        let loop_max_runs = crate::opt_uint(loop_max_runs, "loop_max_runs")?;
+        let max_payload_bytes = crate::opt_uint(max_payload_bytes, "max_payload_bytes")?;
+        let url = url.map(|t| t.0);
+        let app = app.map(|t| t.0);
+        let client_version = client_version.map(|t| t.0);
+        let capabilities = capabilities.map(Text::strings);
+        let id_base = id_base.map(|t| t.0);
+        let implicit_run_id = implicit_run_id.map(|t| t.0);
+        let loop_mode = loop_mode.as_deref();
+        let loop_kinds = loop_kinds.map(Text::strings);
+        let redaction_placeholder = redaction_placeholder.map(|t| t.0);
         let mut c = s::SessionConfig { enabled, ..s::SessionConfig::default() };
         if let Some(v) = url {
             c.url = v;
@@ -423,7 +452,8 @@ impl AppSession {
     ///
     /// T2: the socket opened; the core sends `hello` (next seq) and waits for the ack.
     #[pyo3(signature = (now_ms, /))]
-    fn transport_opened(&mut self, now_ms: u64) -> PyResult<()> {
+    fn transport_opened(&mut self, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
+        let now_ms = uint_param(now_ms, "now_ms")?;
         guard(|| self.inner.transport_opened(now_ms))
     }
 
@@ -432,7 +462,8 @@ impl AppSession {
     ///
     /// T3: the connect attempt failed.
     #[pyo3(signature = (now_ms, /))]
-    fn transport_failed(&mut self, now_ms: u64) -> PyResult<()> {
+    fn transport_failed(&mut self, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
+        let now_ms = uint_param(now_ms, "now_ms")?;
         guard(|| self.inner.transport_failed(now_ms))
     }
 
@@ -442,7 +473,8 @@ impl AppSession {
     /// T16 (attached: disarm, release every held gate with `exec.resumed{continue}`, retry)
     /// or T3 (still connecting). Report only the socket of the current attempt.
     #[pyo3(signature = (now_ms, /))]
-    fn transport_closed(&mut self, now_ms: u64) -> PyResult<()> {
+    fn transport_closed(&mut self, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
+        let now_ms = uint_param(now_ms, "now_ms")?;
         guard(|| self.inner.transport_closed(now_ms))
     }
 
@@ -452,7 +484,8 @@ impl AppSession {
     /// One text frame from the viewer (`str`, `bytes` or `bytearray`). Bad frames become
     /// `Warn` actions; never raises for bad input.
     #[pyo3(signature = (data, now_ms, /))]
-    fn frame_received(&mut self, data: &Bound<'_, PyAny>, now_ms: u64) -> PyResult<()> {
+    fn frame_received(&mut self, data: &Bound<'_, PyAny>, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
+        let now_ms = uint_param(now_ms, "now_ms")?;
         let bytes = frame_bytes(data)?;
         guard(|| self.inner.frame_received(&bytes, now_ms))
     }
@@ -463,7 +496,8 @@ impl AppSession {
     /// Fires every deadline `<= now_ms`: connect, handshake, retry, pause timeouts, ready
     /// waiters.
     #[pyo3(signature = (now_ms, /))]
-    fn handle_timeout(&mut self, now_ms: u64) -> PyResult<()> {
+    fn handle_timeout(&mut self, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
+        let now_ms = uint_param(now_ms, "now_ms")?;
         guard(|| self.inner.handle_timeout(now_ms))
     }
 
@@ -480,7 +514,17 @@ impl AppSession {
     /// session-owned type (`exec.paused`, `exec.resumed`, `exec.refused`) or a run id with
     /// U+0000. Nothing is sent then and no seq is taken.
     #[pyo3(signature = (r#type, payload, now_ms, /, run=None))]
-    fn emit(&mut self, py: Python<'_>, r#type: &str, payload: &Bound<'_, PyAny>, now_ms: u64, run: Option<&str>) -> PyResult<Option<u64>> {
+    fn emit(
+        &mut self,
+        py: Python<'_>,
+        r#type: &Bound<'_, PyAny>,
+        payload: &Bound<'_, PyAny>,
+        now_ms: &Bound<'_, PyAny>,
+        run: Option<Text>,
+    ) -> PyResult<Option<u64>> {
+        let run = run.as_deref();
+        let now_ms = uint_param(now_ms, "now_ms")?;
+        let r#type = str_arg(str_param(r#type, "type")?, "type")?;
         let payload_json = py_to_json(payload, NonFinite::Null).map_err(|e| host_build_error(py, &e))?;
         match guard(|| self.inner.emit_json(r#type, &payload_json, run, now_ms))? {
             Ok(seq) => Ok(seq),
@@ -497,7 +541,10 @@ impl AppSession {
     /// now, or the pause id of a hold: `exec.paused` is already emitted; wait for the
     /// `Release` action with that id. Continues when disabled, disposed or detached.
     #[pyo3(signature = (point, node, now_ms, /, run=None))]
-    fn gate(&mut self, point: &str, node: PyRef<'_, GateNode>, now_ms: u64, run: Option<&str>) -> PyResult<Option<String>> {
+    fn gate(&mut self, point: Text, node: PyRef<'_, GateNode>, now_ms: &Bound<'_, PyAny>, run: Option<Text>) -> PyResult<Option<String>> {
+        let point: &str = &point;
+        let run = run.as_deref();
+        let now_ms = uint_param(now_ms, "now_ms")?;
         let point = enum_from(point, gm::PausePoint::from_wire, gm::PausePoint::VALUES, "point")?;
         Ok(match guard(|| self.inner.gate(point, &node.inner, run, now_ms))? {
             s::GateOutcome::Continue => None,
@@ -511,7 +558,9 @@ impl AppSession {
     /// §3.8, §4 D16: the waiter of `pause_id` went away (a cancelled task). Settles it with
     /// `continue` and `exec.resumed`; `False` when the pause is not held.
     #[pyo3(signature = (pause_id, now_ms, /))]
-    fn cancel(&mut self, pause_id: &str, now_ms: u64) -> PyResult<bool> {
+    fn cancel(&mut self, pause_id: Text, now_ms: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let pause_id: &str = &pause_id;
+        let now_ms = uint_param(now_ms, "now_ms")?;
         guard(|| self.inner.cancel(pause_id, now_ms))
     }
 
@@ -522,7 +571,9 @@ impl AppSession {
     /// after `timeout_ms` (default: the session's `ready_timeout_ms`, 2000) or when disabled or
     /// disposed. Starts the session and connects now when idle.
     #[pyo3(signature = (now_ms, /, timeout_ms=None))]
-    fn ready(&mut self, now_ms: u64, timeout_ms: Option<u64>) -> PyResult<u64> {
+    fn ready(&mut self, now_ms: &Bound<'_, PyAny>, timeout_ms: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
+        let timeout_ms = crate::opt_uint(timeout_ms, "timeout_ms")?;
+        let now_ms = uint_param(now_ms, "now_ms")?;
         Ok(guard(|| self.inner.ready(now_ms, timeout_ms))?.0)
     }
 
@@ -532,7 +583,8 @@ impl AppSession {
     /// §2.5: releases every held gate (`exec.resumed{continue}`, live when attached), finishes
     /// the implicit run, closes with 1000 and settles ready waiters `False`. Idempotent.
     #[pyo3(signature = (now_ms, /))]
-    fn dispose(&mut self, now_ms: u64) -> PyResult<()> {
+    fn dispose(&mut self, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
+        let now_ms = uint_param(now_ms, "now_ms")?;
         guard(|| self.inner.dispose(now_ms))
     }
 

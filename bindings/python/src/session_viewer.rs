@@ -15,8 +15,8 @@ use wirecontract::graphmind::session as s;
 
 use crate::convert::{py_to_json, NonFinite};
 use crate::graphmind::{enum_from, matcher_from, Envelope};
-use crate::guard;
 use crate::session::{frame_bytes, matchers_to_py, object_to_py, record};
+use crate::{guard, uint_param, Text};
 
 pyo3::create_exception!(
     wirecontract,
@@ -223,14 +223,21 @@ impl ViewerSession {
     fn new(
         py: Python<'_>,
         breakpoints: Option<&Bound<'_, PyAny>>,
-        mode: Option<&str>,
-        viewer_version: Option<String>,
-        hub_capabilities: Option<Vec<String>>,
-        token_prefix: Option<String>,
-        max_resume_token_len: Option<u64>,
-        resume_wait_ms: Option<u64>,
-        abandon_grace_ms: Option<u64>,
+        mode: Option<Text>,
+        viewer_version: Option<Text>,
+        hub_capabilities: Option<Vec<Text>>,
+        token_prefix: Option<Text>,
+        max_resume_token_len: Option<&Bound<'_, PyAny>>,
+        resume_wait_ms: Option<&Bound<'_, PyAny>>,
+        abandon_grace_ms: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let max_resume_token_len = crate::opt_uint(max_resume_token_len, "max_resume_token_len")?;
+        let resume_wait_ms = crate::opt_uint(resume_wait_ms, "resume_wait_ms")?;
+        let abandon_grace_ms = crate::opt_uint(abandon_grace_ms, "abandon_grace_ms")?;
+        let mode = mode.as_deref();
+        let viewer_version = viewer_version.map(|t| t.0);
+        let hub_capabilities = hub_capabilities.map(Text::strings);
+        let token_prefix = token_prefix.map(|t| t.0);
         let mut c = s::ViewerConfig::default();
         if let Some(list) = breakpoints {
             c.breakpoints = Vec::new();
@@ -265,7 +272,8 @@ impl ViewerSession {
     ///
     /// A new app connection (also implied by its first frame).
     #[pyo3(signature = (conn, /))]
-    fn connection_opened(&mut self, conn: u64) -> PyResult<()> {
+    fn connection_opened(&mut self, conn: &Bound<'_, PyAny>) -> PyResult<()> {
+        let conn = uint_param(conn, "conn")?;
         guard(|| self.inner.connection_opened(s::ConnectionId(conn)))
     }
 
@@ -275,7 +283,9 @@ impl ViewerSession {
     /// `conn` closed: its open pauses are released by fail-open (`PauseReleased`) and its
     /// runs start the abandon grace (§5.4, §5.5).
     #[pyo3(signature = (conn, now_ms, /))]
-    fn connection_closed(&mut self, conn: u64, now_ms: u64) -> PyResult<()> {
+    fn connection_closed(&mut self, conn: &Bound<'_, PyAny>, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
+        let conn = uint_param(conn, "conn")?;
+        let now_ms = uint_param(now_ms, "now_ms")?;
         guard(|| self.inner.connection_closed(s::ConnectionId(conn), now_ms))
     }
 
@@ -286,7 +296,9 @@ impl ViewerSession {
     /// saying what the session did with it. Never raises for bad input: bad frames become
     /// `ViewerWarn`, `gm != 1` a `ViewerClose` with 1002.
     #[pyo3(signature = (conn, data, now_ms, /))]
-    fn frame_received(&mut self, conn: u64, data: &Bound<'_, PyAny>, now_ms: u64) -> PyResult<Received> {
+    fn frame_received(&mut self, conn: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, now_ms: &Bound<'_, PyAny>) -> PyResult<Received> {
+        let conn = uint_param(conn, "conn")?;
+        let now_ms = uint_param(now_ms, "now_ms")?;
         let bytes = frame_bytes(data)?;
         let outcome = guard(|| gm::parse_envelope_json_bytes(&bytes))?;
         Ok(received_to_py(guard(|| self.inner.outcome_received(s::ConnectionId(conn), outcome, now_ms))?))
@@ -298,7 +310,8 @@ impl ViewerSession {
     /// Adds a breakpoint (a dict or `BreakpointMatcher`) unless an equal one exists
     /// (graphmind-v1 §5.12) and broadcasts `breakpoint.set`; returns whether it was added.
     #[pyo3(signature = (matcher, now_ms, /))]
-    fn set_breakpoint(&mut self, py: Python<'_>, matcher: &Bound<'_, PyAny>, now_ms: u64) -> PyResult<bool> {
+    fn set_breakpoint(&mut self, py: Python<'_>, matcher: &Bound<'_, PyAny>, now_ms: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let now_ms = uint_param(now_ms, "now_ms")?;
         let m = matcher_from(py, matcher, "matcher")?;
         guard(|| self.inner.set_breakpoint(m, now_ms))
     }
@@ -309,7 +322,8 @@ impl ViewerSession {
     /// Removes every equal breakpoint and broadcasts `breakpoint.clear` when one was there;
     /// returns how many were removed.
     #[pyo3(signature = (matcher, now_ms, /))]
-    fn clear_breakpoint(&mut self, py: Python<'_>, matcher: &Bound<'_, PyAny>, now_ms: u64) -> PyResult<usize> {
+    fn clear_breakpoint(&mut self, py: Python<'_>, matcher: &Bound<'_, PyAny>, now_ms: &Bound<'_, PyAny>) -> PyResult<usize> {
+        let now_ms = uint_param(now_ms, "now_ms")?;
         let m = matcher_from(py, matcher, "matcher")?;
         guard(|| self.inner.clear_breakpoint(&m, now_ms))
     }
@@ -319,7 +333,9 @@ impl ViewerSession {
     ///
     /// Sets the mode (`"run"` or `"step"`) and broadcasts `mode.set` when it changed.
     #[pyo3(signature = (mode, now_ms, /))]
-    fn set_mode(&mut self, mode: &str, now_ms: u64) -> PyResult<()> {
+    fn set_mode(&mut self, mode: Text, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
+        let mode: &str = &mode;
+        let now_ms = uint_param(now_ms, "now_ms")?;
         let mode = enum_from(mode, gm::RunMode::from_wire, gm::RunMode::VALUES, "mode")?;
         guard(|| self.inner.set_mode(mode, now_ms))
     }
@@ -332,7 +348,10 @@ impl ViewerSession {
     /// value; leave it out for "no value") is for `inject`. Raises `ResumeError` (a
     /// `ValueError` with `.code`) when the pause is not open or its owner is gone.
     #[pyo3(signature = (pause_id, action, now_ms, /, **kwargs))]
-    fn resume(&mut self, py: Python<'_>, pause_id: &str, action: &str, now_ms: u64, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+    fn resume(&mut self, py: Python<'_>, pause_id: Text, action: Text, now_ms: &Bound<'_, PyAny>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
+        let pause_id: &str = &pause_id;
+        let action: &str = &action;
+        let now_ms = uint_param(now_ms, "now_ms")?;
         let action = enum_from(action, gm::ResumeAction::from_wire, gm::ResumeAction::VALUES, "action")?;
         let mut output = None;
         let mut request_id = None;
@@ -343,7 +362,7 @@ impl ViewerSession {
                         let text = py_to_json(&v, NonFinite::Null)?;
                         output = Some(RawJson::from_json(&text).map_err(|e| PyValueError::new_err(format!("output: {e}")))?);
                     }
-                    "request_id" => request_id = v.extract::<Option<String>>()?,
+                    "request_id" => request_id = v.extract::<Option<Text>>()?.map(|t| t.0),
                     other => return Err(pyo3::exceptions::PyTypeError::new_err(format!("resume() got an unexpected keyword argument {other:?}"))),
                 }
             }
@@ -365,7 +384,8 @@ impl ViewerSession {
     ///
     /// Fires resume waits (`ResumeTimedOut`) and abandon graces (`RunAbandoned`) due.
     #[pyo3(signature = (now_ms, /))]
-    fn handle_timeout(&mut self, now_ms: u64) -> PyResult<()> {
+    fn handle_timeout(&mut self, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
+        let now_ms = uint_param(now_ms, "now_ms")?;
         guard(|| self.inner.handle_timeout(now_ms))
     }
 

@@ -8,7 +8,7 @@ use pyo3::types::{PyByteArray, PyBytes, PyString};
 use wirecontract::graphmind as gm;
 
 use crate::convert::{py_to_json, NonFinite};
-use crate::{guard, opt_str_arg};
+use crate::{guard, opt_str_arg, str_param, uint_param};
 
 /// Payloads at least this long are shrunk with the GIL released.
 const RELEASE_GIL_BYTES: usize = 64 * 1024;
@@ -81,8 +81,18 @@ fn run(py: Python<'_>, text: &str, max_bytes: usize, message_type: Option<&str>)
 /// tier and validation. Returns a `Shrunk`; a tier-4 marker may exceed a budget below
 /// ~6 KB. Raises `ValueError` when the text is not JSON.
 #[pyfunction]
-#[pyo3(signature = (data, /, max_bytes=gm::DEFAULT_MAX_PAYLOAD_BYTES, r#type=None), text_signature = "(data, /, max_bytes=524288, type=None)")]
-pub fn shrink_payload_json(py: Python<'_>, data: &Bound<'_, PyAny>, max_bytes: usize, r#type: Option<&Bound<'_, PyString>>) -> PyResult<Shrunk> {
+#[pyo3(signature = (data, /, max_bytes=None, r#type=None), text_signature = "(data, /, max_bytes=524288, type=None)")]
+pub fn shrink_payload_json(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
+    max_bytes: Option<&Bound<'_, PyAny>>,
+    r#type: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Shrunk> {
+    let max_bytes = match max_bytes {
+        Some(v) => usize::try_from(uint_param(v, "max_bytes")?).unwrap_or(usize::MAX),
+        None => gm::DEFAULT_MAX_PAYLOAD_BYTES,
+    };
+    let r#type = r#type.filter(|t| !t.is_none()).map(|t| str_param(t, "type")).transpose()?;
     let r#type = opt_str_arg(r#type, "type")?;
     let bytes: Vec<u8>;
     let text: &str = if let Ok(s) = data.downcast::<PyString>() {
@@ -113,8 +123,13 @@ pub fn shrink_payload_json(py: Python<'_>, data: &Bound<'_, PyAny>, max_bytes: u
 /// JavaScript's Infinity (written `null`), big ints round to the nearest double. Raises
 /// `TypeError`/`ValueError` naming the path of a value with no JSON form.
 #[pyfunction]
-#[pyo3(signature = (value, /, max_bytes=gm::DEFAULT_MAX_PAYLOAD_BYTES, r#type=None), text_signature = "(value, /, max_bytes=524288, type=None)")]
-pub fn shrink_payload(py: Python<'_>, value: &Bound<'_, PyAny>, max_bytes: usize, r#type: Option<&Bound<'_, PyString>>) -> PyResult<Shrunk> {
+#[pyo3(signature = (value, /, max_bytes=None, r#type=None), text_signature = "(value, /, max_bytes=524288, type=None)")]
+pub fn shrink_payload(py: Python<'_>, value: &Bound<'_, PyAny>, max_bytes: Option<&Bound<'_, PyAny>>, r#type: Option<&Bound<'_, PyAny>>) -> PyResult<Shrunk> {
+    let max_bytes = match max_bytes {
+        Some(v) => usize::try_from(uint_param(v, "max_bytes")?).unwrap_or(usize::MAX),
+        None => gm::DEFAULT_MAX_PAYLOAD_BYTES,
+    };
+    let r#type = r#type.filter(|t| !t.is_none()).map(|t| str_param(t, "type")).transpose()?;
     let r#type = opt_str_arg(r#type, "type")?;
     let text = py_to_json(value, NonFinite::Overflow)?;
     run(py, &text, max_bytes, r#type)

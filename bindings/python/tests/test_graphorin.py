@@ -41,7 +41,8 @@ def test_verdict_variant_and_round_trip(v: dict) -> None:
             parse(v, v["frame"])
         e = ei.value
         assert isinstance(e, ValueError)
-        if e.is_json:
+        assert e.is_json == e.is_syntax_error  # the deprecated name agrees
+        if e.is_syntax_error:
             assert e.issues == [] and e.rpc_error_code == -32700
         else:
             assert e.issues and all(i.code for i in e.issues)
@@ -65,7 +66,10 @@ def test_parse_error_keeps_the_raw_id_with_its_json_type() -> None:
     assert ei.value.id == 1.5 and ei.value.reply_id == 0
     with pytest.raises(go.ParseError) as ei:
         go.parse_client_message("{")
-    assert ei.value.is_json and ei.value.id is None
+    assert ei.value.is_syntax_error and ei.value.id is None
+    with pytest.raises(go.ParseError) as ei:
+        go.parse_client_message('{"jsonrpc":"2.0","id":1,"method":"nope"}')
+    assert not ei.value.is_syntax_error, "JSON that is not a legal frame is a schema failure"
 
 
 def test_catalogues_and_subprotocol_helpers() -> None:

@@ -373,9 +373,17 @@ pub enum ParseError {
 }
 
 impl ParseError {
-    /// `true` for a JSON syntax failure.
-    pub fn is_json(&self) -> bool {
+    /// `true` when the frame was not JSON at all ([`ParseError::Json`]: a syntax failure,
+    /// answered with `PARSE_ERROR`); `false` when it was JSON but not a legal frame.
+    pub fn is_syntax_error(&self) -> bool {
         matches!(self, ParseError::Json { .. })
+    }
+
+    /// The old name of [`ParseError::is_syntax_error`]: `true` for a JSON *syntax failure*
+    /// (the name read as "the frame is JSON", the opposite).
+    #[deprecated(note = "reads backwards: use is_syntax_error (true when the frame is not JSON)")]
+    pub fn is_json(&self) -> bool {
+        self.is_syntax_error()
     }
 
     /// The issues; empty for a JSON syntax failure.
@@ -404,7 +412,7 @@ impl ParseError {
     /// The RPC error code a server answers with (§5): `PARSE_ERROR` for a JSON failure,
     /// `INVALID_REQUEST` for a schema failure.
     pub fn rpc_error_code(&self) -> RpcErrorCode {
-        if self.is_json() {
+        if self.is_syntax_error() {
             RpcErrorCode::ParseError
         } else {
             RpcErrorCode::InvalidRequest

@@ -20,7 +20,10 @@ class ParseError(ValueError):
     """A frame did not parse."""
     issues: list[Issue]
     id: JsonValue
+    is_syntax_error: bool
+    """True when the frame is not JSON at all (PARSE_ERROR); False when it is JSON but not a legal frame."""
     is_json: bool
+    """Deprecated old name of is_syntax_error (True for a syntax failure)."""
     rpc_error_code: int
     reply_id: int | str
 

@@ -43,6 +43,7 @@ fn main() -> std::process::ExitCode {
         ("docs/graphmind.v1.md", markdown::graphmind_reference()),
         ("docs/graphorin.v1.md", markdown::graphorin_reference()),
         ("typescript/index.d.ts", ts::declarations()),
+        ("typescript/contract-id.json", ts::contract_id_json()),
         ("kotlin-jvm/dev/wirecontract/graphmind/jvm/Enums.kt", kotlin_jvm::enums()),
         ("kotlin-jvm/dev/wirecontract/graphmind/jvm/Breakpoints.kt", kotlin_jvm::breakpoints()),
         ("swift-ext/WirecontractGraphmindWire.swift", swift_wire::wire_extensions()),

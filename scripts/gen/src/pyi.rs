@@ -254,6 +254,7 @@ def parse_envelope(value: Mapping[str, JsonValue], /) -> ParseResult:
     """Parse an already decoded frame (decision step 2 on)."""
 "#,
     );
+    o.push_str("# create_envelope: one overload per known message type, so a type checker catches a wrong type\n# string or key. At run time any type string is accepted and one outside MESSAGE_TYPES is built\n# with its payload opaque (type-checked code marks such a call `# type: ignore[call-overload]`).\n");
     for m in graphmind::PROTOCOL.messages {
         let p = m.payload.name;
         let _ = writeln!(
@@ -264,10 +265,7 @@ def parse_envelope(value: Mapping[str, JsonValue], /) -> ParseResult:
         let _ = writeln!(o, "    \"\"\"Build a frame; raises BuildError (a ValueError) with .issues. max_payload_bytes (UTF-8\n    bytes of payload JSON) shrinks an oversize payload first, as serializePayload does.\"\"\"");
     }
     o.push_str(
-        r#"@overload
-def create_envelope(type: str, payload: JsonValue | WireObject, seq: int, run_id: str, ts: int | None = None, *, max_payload_bytes: int | None = None) -> Envelope:
-    """Build a frame of any other type (its payload kept opaque); raises BuildError with .issues."""
-@deprecated("create_envelope takes any type string")
+        r#"@deprecated("create_envelope takes any type string")
 def create_unknown_envelope(type: str, payload: JsonValue, seq: int, run_id: str, ts: int | None = None, *, omit_payload: bool = False) -> Envelope: ...
 def serialize_envelope(envelope: Envelope | Ok | UnknownType, /) -> str: ...
 def serialize_envelope_bytes(envelope: Envelope | Ok | UnknownType, /) -> bytes:
@@ -342,7 +340,10 @@ class ParseError(ValueError):
     """A frame did not parse."""
     issues: list[Issue]
     id: JsonValue
+    is_syntax_error: bool
+    """True when the frame is not JSON at all (PARSE_ERROR); False when it is JSON but not a legal frame."""
     is_json: bool
+    """Deprecated old name of is_syntax_error (True for a syntax failure)."""
     rpc_error_code: int
     reply_id: int | str
 

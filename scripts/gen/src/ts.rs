@@ -143,6 +143,22 @@ const HANDSHAKE_DECLS: &str = "  /** Why a gate pauses: \"breakpoint\" (checked 
   function negotiateHello(hello: PayloadMap[\"hello\"], viewerCapabilities?: readonly string[]): HelloNegotiation;
   /** The hello.ack payload arming an app with the viewer's state (breakpoints, mode). */
   function helloAck(hello: PayloadMap[\"hello\"], state: HelloAckState): PayloadMap[\"hello.ack\"];
+  /** A shrunk payload (graphmind-shrink §3): `json` is the JSON.stringify-exact, compact text to send
+   *  (JSON.parse(json) is the payload), `tier` 1 unchanged, 2 field trim, 3 skeleton, 4 whole-payload
+   *  marker, `truncated` the reference's flag (tier > 1). */
+  interface Shrunk {
+    json: string;
+    tier: 1 | 2 | 3 | 4;
+    truncated: boolean;
+  }
+  /** The reference's serializePayload (graphmind-shrink §3): `value`'s JSON.stringify text (`undefined`
+   *  is `null`) shrunk to at most `maxBytes` UTF-8 bytes (default DEFAULT_MAX_PAYLOAD_BYTES, 512 KiB);
+   *  `type`, an event type, enables the skeleton tier. A tier-4 marker may exceed budgets below ~6 KB.
+   *  Throws TypeError for a value JSON.stringify refuses (BigInt, a cycle) or a bad maxBytes/type. */
+  function shrinkPayload(value: unknown, maxBytes?: number, type?: string | null): Shrunk;
+  /** shrinkPayload over JSON text, read with JSON.parse semantics (lone surrogates kept, 1e400 is
+   *  Infinity, big integers the nearest double). Throws SyntaxError when the text is not JSON. */
+  function shrinkPayloadJson(text: string, maxBytes?: number, type?: string | null): Shrunk;
 }
 ";
 
@@ -159,7 +175,7 @@ fn graphmind_namespace(out: &mut String) {
         let _ = writeln!(out, "    {}: {};", quote(m.wire), m.payload.name);
     }
     out.push_str("  }\n");
-    out.push_str("  /** One of the 16 known message types. */\n");
+    let _ = writeln!(out, "  /** One of the {} known message types. */", p.messages.len());
     out.push_str("  type MessageType = keyof PayloadMap;\n");
     out.push_str(
         "  /** The envelope of a known type `T`: `{gm, seq, ts, runId, type, payload}` plus unknown members. */
@@ -289,7 +305,9 @@ fn graphorin_namespace(out: &mut String) {
   }
   /** Why a frame did not parse. */
   interface ParseError {
-    /** A JSON syntax failure (answer -32700) rather than a schema failure (-32600). */
+    /** True when the frame is not JSON at all (answer -32700); false when it is JSON but not a legal frame (-32600). */
+    isSyntaxError: boolean;
+    /** @deprecated The old name of `isSyntaxError` (true for a syntax failure). */
     isJson: boolean;
     message: string;
     issues: Issue[];
@@ -348,6 +366,7 @@ fn graphorin_namespace(out: &mut String) {
   const ClientMessageSchema: MessageSchema<ClientMessage, ClientMessageResult>;
   /** What a schema's `parse` throws: an Error with the ParseError fields. */
   class SchemaError extends Error implements ParseError {
+    isSyntaxError: boolean;
     isJson: boolean;
     issues: Issue[];
     id?: unknown;
@@ -392,7 +411,12 @@ pub fn declarations() -> String {
     );
     graphmind_namespace(&mut out);
     graphorin_namespace(&mut out);
-    out.push_str("\n/** The contract crate version the addon was built from. */\nexport declare const VERSION: string;\n\n");
+    out.push_str("\n/** The contract crate version the addon was built from. */\nexport declare const VERSION: string;\n");
+    let _ = writeln!(
+        out,
+        "/** The id of the contract these declarations and the addon were built from (16 hex digits); the\n *  package refuses to load an addon built from another contract. */\nexport declare const CONTRACT_ID: {};\n",
+        quote(&wirecontract::contract_id())
+    );
     out.push_str("// The GraphMind reference API (@graphmind-ai/schema) at the top level too.\n");
     let names = [
         "PROTOCOL_VERSION",
@@ -418,6 +442,9 @@ pub fn declarations() -> String {
         "negotiateHello",
         "helloAck",
         "BuildError",
+        "shrinkPayload",
+        "shrinkPayloadJson",
+        "Shrunk",
         "Envelope",
         "EnvelopeOf",
         "UnknownEnvelope",
@@ -429,4 +456,10 @@ pub fn declarations() -> String {
         let _ = writeln!(out, "export import {n} = graphmind.{n};");
     }
     out
+}
+
+/// `typescript/contract-id.json`: the contract id the declarations were generated from,
+/// shipped beside `index.js`, which compares it with the addon's at load.
+pub fn contract_id_json() -> String {
+    format!("{{\"contractId\":{}}}\n", quote(&wirecontract::contract_id()))
 }

@@ -158,8 +158,10 @@ impl Whole {
             Whole::Everything => "accepts every value (true, {}, or no validation keyword at all)".to_owned(),
             Whole::Nothing => "accepts no value (false)".to_owned(),
             Whole::Messages => {
-                let n = msgs.len();
-                format!("accepts only the frames of its {n} message type{}", if n == 1 { "" } else { "s" })
+                // The catch-all branch for unknown types is no message type of its own.
+                let n = msgs.iter().filter(|m| !m.catch_all).count();
+                let unknown = if msgs.iter().any(|m| m.catch_all) { " (and frames of unknown types)" } else { "" };
+                format!("accepts only the frames of its {n} message type{}{unknown}", if n == 1 { "" } else { "s" })
             }
         }
     }

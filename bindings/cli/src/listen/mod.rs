@@ -40,7 +40,8 @@ use super::Failure;
 #[command(after_help = concat!(
     "Breakpoints (--break): KIND[:NAME][@POINT]. KIND is a node kind (agent, llm, tool, chain, retriever, server, resource, prompt, custom) ",
     "or `*`/empty for any kind; NAME is everything after the first `:`; POINT (before, after, error; default before) follows the last `@`. ",
-    "Examples: `tool`, `tool:get_weather`, `llm:step@after`, `*:compose`, `@error`. Without --break the listener arms `@error` ",
+    "Examples: `tool`, `tool:get_weather`, `llm:step@after`, `*:compose`, `@error`. An empty NAME (`tool:`) matches only nodes named \"\" ",
+    "(names may be empty on the wire). Without --break the listener arms `@error` ",
     "(the reference hub's default); `--break none` arms nothing.\n\n",
     "Pauses: --on-pause continue|abort|inject=JSON|hold answers every exec.paused (hold: never answer, so the app's pause timeout or ",
     "fail-open releases it). Without --on-pause the listener asks on the terminal when standard input is one ",
@@ -55,7 +56,7 @@ use super::Failure;
 ))]
 pub struct ListenArgs {
     /// Address to listen on; port 0 picks a free port (the first output line names it).
-    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:4747")]
+    #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:4747", value_parser = spec::parse_address)]
     listen: String,
     /// Arm a breakpoint, KIND[:NAME][@POINT] (repeatable; see below).
     #[arg(long = "break", value_name = "SPEC", value_parser = spec::parse_break)]

@@ -44,6 +44,22 @@ pub fn parse_break(text: &str) -> Result<BreakSpec, String> {
     Ok(BreakSpec::Matcher(BreakpointMatcher::new(kind, name.map(str::to_owned), point)))
 }
 
+/// Checks `--listen`'s shape, `HOST:PORT` with a port number (0–65535), so a typo is a usage
+/// error (exit 2) rather than a failed bind (exit 1). The host is resolved when binding: a
+/// name that does not resolve is an I/O error then. IPv6 hosts are written in brackets.
+pub fn parse_address(text: &str) -> Result<String, String> {
+    let bad = |why: &str| format!("{text:?} is not HOST:PORT ({why}), e.g. 127.0.0.1:4747, localhost:0 or [::1]:4747");
+    let (host, port) = text.rsplit_once(':').ok_or_else(|| bad("no port"))?;
+    if host.is_empty() {
+        return Err(bad("no host"));
+    }
+    if host.contains(':') && !(host.starts_with('[') && host.ends_with(']')) {
+        return Err(bad("an IPv6 host goes in brackets"));
+    }
+    port.parse::<u16>().map_err(|_| bad("the port is not a number from 0 to 65535"))?;
+    Ok(text.to_owned())
+}
+
 /// How the listener answers a pause without asking.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Policy {
@@ -117,6 +133,16 @@ mod tests {
         assert_eq!(parse_break("none"), Ok(BreakSpec::None));
         for bad in ["robot", "tool@later", "tool:a@b", "Tool"] {
             assert!(parse_break(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn listen_addresses() {
+        for good in ["127.0.0.1:4747", "localhost:0", "[::1]:4747", "0.0.0.0:65535"] {
+            assert_eq!(parse_address(good).as_deref(), Ok(good));
+        }
+        for bad in ["nohost", "127.0.0.1", ":4747", "localhost:http", "localhost:65536", "::1:4747", "host:-1"] {
+            assert!(parse_address(bad).is_err(), "{bad}");
         }
     }
 

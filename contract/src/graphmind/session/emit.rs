@@ -19,7 +19,9 @@ pub enum EmitError {
     NotAnEvent(String),
     /// `exec.paused`, `exec.resumed` and `exec.refused` are the session's own (§3.5, §3.6).
     Reserved(String),
-    /// The run id contains U+0000, which no frame may carry (graphmind-v1 §2 Stage 1).
+    /// The run id (given, or the implicit one from `implicit_run_id`/`id_base`) contains
+    /// U+0000, which no frame may carry (graphmind-v1 §2 Stage 1), or is `"*"`, for which the
+    /// viewer stores nothing (graphmind-v1 §1: an event with `*` parses but belongs to no run).
     BadRunId,
 }
 
@@ -31,7 +33,7 @@ impl std::fmt::Display for EmitError {
                 write!(f, "\"{t}\" is not an event type: the app sends only events")
             }
             EmitError::Reserved(t) => write!(f, "\"{t}\" is emitted by the session itself (gates)"),
-            EmitError::BadRunId => f.write_str("runId must not contain U+0000"),
+            EmitError::BadRunId => f.write_str("runId must not contain U+0000 or be \"*\" (events belong to a run; the viewer stores nothing for \"*\")"),
         }
     }
 }
@@ -50,7 +52,8 @@ impl AppSession {
     /// no-op). Starts the connection on first use (T1).
     ///
     /// # Errors
-    /// [`EmitError`] for a non-event or session-owned type, or a run id with U+0000.
+    /// [`EmitError`] for a non-event or session-owned type, or a run id (given or implicit)
+    /// with U+0000 or equal to `"*"`.
     pub fn emit(&mut self, message: impl Into<Message>, run: Option<&str>, now: u64) -> Result<Option<u64>, EmitError> {
         let message = message.into();
         let ty = message.message_type();
@@ -59,7 +62,7 @@ impl AppSession {
             _ if matches!(ty, "exec.paused" | "exec.resumed" | "exec.refused") => return Err(EmitError::Reserved(ty.to_owned())),
             _ => {}
         }
-        if run.is_some_and(|r| r.contains('\0')) {
+        if self.unusable_run(run) {
             return Err(EmitError::BadRunId);
         }
         if !self.config.enabled || self.disposed {
@@ -81,6 +84,17 @@ impl AppSession {
     pub fn emit_json(&mut self, message_type: &str, payload_json: &str, run: Option<&str>, now: u64) -> Result<Option<u64>, EmitError> {
         let env = create_envelope_json(message_type, payload_json, 0, WILDCARD_RUN_ID, Some(0)).map_err(EmitError::Build)?;
         self.emit(env.message, run, now)
+    }
+
+    /// `true` when events of `run` (`None`: the implicit run) cannot reach a viewer's run
+    /// tree: the id contains U+0000 (no frame may carry it) or is `"*"` (stored nowhere).
+    /// The implicit id comes from the host's configuration, so it is checked here too.
+    pub(super) fn unusable_run(&self, run: Option<&str>) -> bool {
+        let unusable = |id: &str| id.contains('\0') || id == WILDCARD_RUN_ID;
+        match (run, self.implicit_run.as_deref(), self.config.implicit_run_id.as_deref()) {
+            (Some(r), _, _) | (None, Some(r), _) | (None, None, Some(r)) => unusable(r),
+            (None, None, None) => unusable(&format!("run_{}", self.config.id_base)),
+        }
     }
 
     /// The run an input belongs to: the given one, or the implicit run (created now).

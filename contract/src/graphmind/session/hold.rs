@@ -13,13 +13,14 @@ impl AppSession {
     /// matching breakpoint. A hold emits `exec.paused` before returning (§3.5), arms the
     /// pause timeout and opens the held-ledger hold. Starts the connection on first use.
     ///
-    /// A run id with U+0000 cannot be framed: the gate continues with a `bad-run-id` warning.
+    /// A run id (given or implicit) with U+0000 cannot be framed, and `"*"` belongs to no run:
+    /// the gate continues with a `bad-run-id` warning.
     pub fn gate(&mut self, point: PausePoint, node: &GateNode, run: Option<&str>, now: u64) -> GateOutcome {
         if !self.config.enabled || self.disposed {
             return GateOutcome::Continue;
         }
-        if run.is_some_and(|r| r.contains('\0')) {
-            self.warn("bad-run-id", "gate runId contains U+0000; continuing");
+        if self.unusable_run(run) {
+            self.warn("bad-run-id", "gate runId contains U+0000 or is \"*\"; continuing");
             return GateOutcome::Continue;
         }
         self.ensure_started(now);
