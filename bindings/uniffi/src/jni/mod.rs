@@ -4,9 +4,9 @@
 //! `RustBuffer`s allocated and freed through further calls, whole records converted eagerly);
 //! these functions take and return primitive arrays in one crossing each:
 //!
-//! - [`parse`]: a frame's bytes in, a verdict and byte offsets into the caller's array out
+//! - `parse` (`parse.rs`): a frame's bytes in, a verdict and byte offsets into the caller's array out
 //!   (the JVM decodes `runId` and the payload text from its own bytes, lazily);
-//! - [`build`]: type, `runId` and payload JSON as one UTF-8 buffer plus the counters in, the
+//! - `build` (`build.rs`): payload JSON, type and `runId` as one UTF-8 buffer plus the counters in, the
 //!   serialized frame's bytes out (validated, built and written by the contract crate).
 //!
 //! Rules stay in `wirecontract`: these functions only move bytes. A panic never crosses: each
