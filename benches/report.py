@@ -116,6 +116,45 @@ def node_only(results: Path, corpus: str, lines: list[str], checks: list[str], n
         )
 
 
+JVM_ROWS = [
+    # (row name, ours, theirs, target ratio ours/theirs, strict "<")
+    ("jvm build+serialize node.token vs Jackson data class", "build_ours", "build_jackson", 3.0, False),
+    ("jvm parse (one frame a call) vs Jackson readValue data class", "parse_ours", "parse_jackson", 3.0, False),
+    ("jvm parse vs Jackson + networknt json-schema-validator (validating)", "parse_ours", "validate_networknt", 1.0, True),
+]
+
+
+def jvm_table(corpus: str, jvm: dict) -> list[str]:
+    """The four JVM rows of issue 13 (benches: bindings/uniffi/kotlin/src/bench JvmBenchmarkTest):
+    µs per operation, best and median pass of one JVM run, the ratio of our time to theirs
+    (median pass against median pass decides), and the verdict. Printed with a verdict on the
+    smoke corpus too (its passes are short: a noisier measurement of the same code)."""
+    rows = jvm["rows"]
+
+    def us(key: str, which: str) -> float:
+        r = rows[key]
+        return r[which] / r["n"] * 1e6
+
+    out = [
+        f"\nJVM fast path ({corpus}: {jvm['frames']:,} frames, {jvm['tokens']:,} node.token built; one JVM run, Java {jvm['java']}, "
+        f"{jvm['rounds']} passes after warm-up; µs per frame/call, best | median):",
+    ]
+    for name, ours, theirs, want, strict in JVM_ROWS:
+        rb, rm = us(ours, "best") / us(theirs, "best"), us(ours, "median") / us(theirs, "median")
+        ok = rm < want if strict else rm <= want
+        out.append(
+            f"  {corpus:<8} {name:<68} {us(ours, 'best'):7.3f} | {us(ours, 'median'):7.3f} vs {us(theirs, 'best'):7.3f} | {us(theirs, 'median'):7.3f}"
+            f"  = {rb:5.2f}x | {rm:5.2f}x  (target {'<' if strict else '<='} {want:g}x)  {'met' if ok else 'MISSED'}"
+        )
+    b, m = us("should_pause", "best"), us("should_pause", "median")
+    out.append(f"  {corpus:<8} {'jvm shouldPause':<68} {b:7.3f} | {m:7.3f} µs a call, no FFI call (target < 1 µs)  {'met' if m < 1 else 'MISSED'}")
+    out.append(
+        f"  {corpus:<8} build output equal to Jackson's bytes for {jvm['build_equal_to_jackson']:,} of {jvm['tokens']:,} node.token; "
+        f"networknt's accept/reject agrees with our verdict on {jvm['schema_agree']:,} of {jvm['frames']:,} frames"
+    )
+    return out
+
+
 def main() -> None:
     args = sys.argv[3:]
     extra = args[args.index("--node-only") + 1 :] if "--node-only" in args else []
@@ -216,6 +255,10 @@ def main() -> None:
         checks.append(shrink_table(json.loads(shrink_file.read_text())))
     print("\ntargets (ratios from this run):")
     print("\n".join(checks))
+    for corpus in corpora:
+        jvm_file = results / f"kotlin-jvm-{corpus}.json"
+        if jvm_file.exists():
+            print("\n".join(jvm_table(corpus, json.loads(jvm_file.read_text()))))
     print("\nagreement with the .labels files:")
     print("\n".join(agreement_notes))
     if node_notes:

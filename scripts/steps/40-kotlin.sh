@@ -1,6 +1,10 @@
-# Kotlin: builds the uniffi cdylib, compiles the committed generated/kotlin (both packages,
-# dev.wirecontract.graphmind and dev.wirecontract.graphorin) with -Werror and runs the JUnit suite
-# through JNA (bindings/uniffi/kotlin): GraphMind's conformance vectors and real-client frames,
+# Kotlin: builds the uniffi cdylib, installs the jar (bindings/uniffi/kotlin: the committed
+# generated/kotlin of both packages, dev.wirecontract.graphmind and dev.wirecontract.graphorin,
+# the JVM fast path generated/kotlin-jvm + src/main/kotlin, -Werror, the native library inside as
+# linux-x86-64/libwirecontract_uniffi.so) into the local Maven repository, then runs the JUnit
+# suite (bindings/uniffi/kotlin/tests) against that installed jar, no jna.library.path: the JVM
+# fast path (JNI parse/build) over every vector, its generated matching against the core, a
+# plain-Java test building a frame of every type; GraphMind's conformance vectors and real-client frames,
 # round trips, all 16 types, range checks, matchers; every Graphorin vector (verdict, variant,
 # guards, byte-for-byte round trip), ids, issues, catalogues, subprotocol helpers; a 1,000,000-deep
 # frame on a 256 KiB thread and naming safety for both; the JVM session host (SessionHost.kt over
@@ -14,10 +18,11 @@ TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 command -v mvn >/dev/null || { echo "40-kotlin: Maven (mvn) and a JDK 17+ are required" >&2; exit 1; }
 # The CLI too: SessionHostTest drives `wirecontract listen`.
 cargo build --quiet --locked -p wirecontract-uniffi -p wirecontract-cli
-REPORTS="$ROOT/target/kotlin/surefire-reports"  # pom.xml: <directory>
+REPORTS="$ROOT/target/kotlin-tests/surefire-reports"  # tests/pom.xml: <directory>
 rm -rf "$REPORTS"
+mvn -q -B -Dstyle.color=never -f bindings/uniffi/kotlin/pom.xml -Dnative.lib.dir="$TARGET/debug" install
 status=0
-mvn -q -B -Dstyle.color=never -f bindings/uniffi/kotlin/pom.xml -Dnative.lib.dir="$TARGET/debug" -Dwirecontract.cli="$TARGET/debug/wirecontract" test || status=$?
+mvn -q -B -Dstyle.color=never -f bindings/uniffi/kotlin/tests/pom.xml -Dwirecontract.cli="$TARGET/debug/wirecontract" test || status=$?
 # -q hides Surefire's own summary: total it from the reports.
 python3 - "$REPORTS" <<'PY' || true
 import glob, sys, xml.etree.ElementTree as ET

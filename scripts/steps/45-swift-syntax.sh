@@ -1,6 +1,7 @@
 # Swift: no Swift toolchain here, so every generated and hand-written Swift file (the generated
-# GraphMind and Graphorin bindings, Package.swift, both XCTest suites) is parsed with
-# tree-sitter-swift and must have no syntax error. Compiling and running the XCTest suite needs macOS: see bindings/uniffi/README.md.
+# GraphMind and Graphorin bindings, both Package.swift manifests, both XCTest suites) is parsed with
+# tree-sitter-swift and must have no syntax error; check_names.py then checks the generated names
+# against the API design guidelines and the generated wire conversions (swift-ext/). Compiling and running the XCTest suite needs macOS: see bindings/uniffi/README.md.
 set -euo pipefail
 ROOT="$(pwd)"
 source scripts/lib/common.sh
@@ -12,8 +13,12 @@ if ! "$VENV/bin/python" -c "import tree_sitter, tree_sitter_swift" 2>/dev/null; 
 fi
 # Resolved and deduplicated: Sources/ holds a symlink to the generated file.
 mapfile -t files < <(
-    { find generated/swift bindings/uniffi/swift -name '*.swift' -not -path '*/.build/*' -not -path '*/build/*' -print0 |
+    { find Package.swift generated/swift bindings/uniffi/swift -name '*.swift' -not -path '*/.build/*' -not -path '*/build/*' -print0 |
         xargs -0 realpath --relative-to="$ROOT"; } | sort -u
 )
 [ "${#files[@]}" -ge 5 ] || { echo "45-swift-syntax: expected the generated and hand-written Swift files, found ${#files[@]}" >&2; exit 1; }
 "$VENV/bin/python" bindings/uniffi/swift/check_syntax.py "${files[@]}"
+# Naming (Swift API design guidelines) of the generated public API, and the generated wire
+# conversions (init?(wire:), wire) against the enums they extend.
+(cd bindings/uniffi/swift && "$VENV/bin/python" check_names.py "$ROOT"/generated/swift/Wirecontract{Graphmind,Graphorin}.swift \
+    --wire "$ROOT"/generated/swift-ext/*.swift)

@@ -28,6 +28,8 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/graphmind.rs"));
 }
 mod graphmind;
+/// The hand-written JNI entry points of the JVM's hot calls (`dev.wirecontract.graphmind.jvm`).
+mod jni;
 mod json;
 mod session;
 mod shrink;

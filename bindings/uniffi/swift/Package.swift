@@ -3,6 +3,10 @@
 // One native library (libwirecontract_uniffi) carries both uniffi namespaces; each Swift module
 // imports its own C module (WirecontractGraphmindFFI, WirecontractGraphorinFFI) from it.
 //
+// This manifest is for working on the bindings against a local build (its binaryTarget is the
+// gitignored build/ output). SwiftPM users add the package by URL through the repository root's
+// Package.swift, which takes the same sources and the released XCFramework.
+//
 // On macOS with Xcode:
 //     bindings/uniffi/swift/build-xcframework.sh     # Rust static libraries -> build/WirecontractFFI.xcframework
 //     cd bindings/uniffi/swift && swift test

@@ -5,7 +5,12 @@
 # framework holds both C headers and one module.modulemap declaring both C modules
 # (generated/swift/WirecontractGraphmindFFI.modulemap + WirecontractGraphorinFFI.modulemap).
 # Then `swift test` here runs Tests/ against it. PROFILE=dev for a faster unoptimized build.
+# `--release VERSION` also zips it to build/WirecontractFFI.xcframework.zip and writes VERSION
+# and the zip's checksum into the repository root's Package.swift (the manifest SwiftPM reads
+# by URL); upload the zip as that release's asset.
 set -euo pipefail
+RELEASE=""
+[ "${1:-}" = --release ] && RELEASE="${2:?usage: build-xcframework.sh [--release VERSION]}"
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../../.." && pwd)"
 PROFILE="${PROFILE:-release}"
@@ -37,3 +42,10 @@ xcodebuild -create-xcframework \
     -library "$OUT/ios-simulator/$LIB" -headers "$OUT/headers" \
     -output "$OUT/WirecontractFFI.xcframework"
 echo "built $OUT/WirecontractFFI.xcframework"
+if [ -n "$RELEASE" ]; then
+    (cd "$OUT" && rm -f WirecontractFFI.xcframework.zip && zip -qry WirecontractFFI.xcframework.zip WirecontractFFI.xcframework)
+    SUM="$(cd "$ROOT" && swift package compute-checksum "$OUT/WirecontractFFI.xcframework.zip")"
+    sed -i '' -e "s/^let ffiVersion = \".*\"/let ffiVersion = \"$RELEASE\"/" \
+        -e "s/^let ffiChecksum = \".*\"/let ffiChecksum = \"$SUM\"/" "$ROOT/Package.swift"
+    echo "Package.swift: ffiVersion $RELEASE, ffiChecksum $SUM; upload $OUT/WirecontractFFI.xcframework.zip to release v$RELEASE"
+fi

@@ -587,6 +587,24 @@ pub fn now_ms() -> u64 {
     SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
+/// A counter given as a signed 64-bit host integer (JVM `Long`, Swift `Int64`): `0 ≤ value ≤
+/// 2^53 − 1` (§2 stage 1, `seq`/`ts`), else a [`BuildError`] naming `name` and the rule
+/// (`too small` for a negative value rather than a wrapped unsigned one). Hosts without
+/// unsigned integers pass their values through this instead of restating the range.
+///
+/// # Errors
+/// [`BuildError`] with one issue at `name` when the value is negative or above `2^53 − 1`.
+pub fn counter_from_i64(name: &str, value: i64) -> Result<u64, BuildError> {
+    let message = if value < 0 {
+        format!("too small: expected integer to be >= 0, received {value}")
+    } else if value as u64 > json::MAX_SAFE_INTEGER {
+        format!("too big: expected integer to be <= {}, received {value}", json::MAX_SAFE_INTEGER)
+    } else {
+        return Ok(value as u64);
+    };
+    Err(BuildError { reason: "envelope fields out of range".into(), issues: vec![Issue { path: name.into(), message }] })
+}
+
 fn check_counters(seq: u64, ts: u64, run_id: &str) -> Vec<Issue> {
     let mut issues = Vec::new();
     for (name, v) in [("seq", seq), ("ts", ts)] {
@@ -717,6 +735,52 @@ pub fn create_envelope_json_with(
 pub fn create_envelope_json(message_type: &str, payload_json: &str, seq: u64, run_id: &str, ts: Option<u64>) -> Result<Envelope, BuildError> {
     let raw = RawJson::from_json(payload_json).map_err(|e| BuildError { reason: format!("payload is not valid JSON: {e}"), issues: vec![] })?;
     create_envelope(Message::Unknown { message_type: message_type.to_owned(), payload: Some(raw) }, seq, run_id, ts)
+}
+
+/// The one builder and the writer in one call, for hosts that hand over JSON text and want the
+/// frame's bytes (the JVM fast path): the same frame as [`serialize_envelope`] of
+/// [`create_envelope_json`]`(message_type, payload_json, seq, run_id, ts)`, or the same
+/// [`BuildError`].
+///
+/// A known type takes one validating pass: the frame is spliced together from the parts (the
+/// payload text checked to be one JSON value first) and read by the single-pass parser; when it
+/// parses `ok` as exactly the type, counters and `runId` given, with no other envelope member,
+/// every rule [`check_envelope`] checks holds (the parser checks the same ones) and the typed
+/// envelope is written as [`write_envelope`] writes it. Anything else (an unknown type, an
+/// invalid payload, counters out of range) takes the general path, which says why.
+///
+/// # Errors
+/// As [`create_envelope_json`] and [`serialize_envelope`].
+pub fn build_frame_json(message_type: &str, payload_json: &str, seq: u64, run_id: &str, ts: Option<u64>) -> Result<Vec<u8>, BuildError> {
+    let ts = ts.unwrap_or_else(now_ms);
+    if payload_type_name(message_type).is_some() && json::validate(payload_json, DEFAULT_MAX_DEPTH).is_ok() {
+        let mut frame = Vec::with_capacity(80 + message_type.len() + run_id.len() + payload_json.len());
+        frame.extend_from_slice(b"{\"gm\":1,\"seq\":");
+        seq.write(&mut frame);
+        frame.extend_from_slice(b",\"ts\":");
+        ts.write(&mut frame);
+        frame.extend_from_slice(b",\"runId\":");
+        json::write_string(&mut frame, run_id);
+        frame.extend_from_slice(b",\"type\":");
+        json::write_string(&mut frame, message_type);
+        frame.extend_from_slice(b",\"payload\":");
+        frame.extend_from_slice(payload_json.as_bytes());
+        frame.push(b'}');
+        if let Ok(text) = std::str::from_utf8(&frame) {
+            if let ParseOutcome::Ok(envelope) = parse_envelope_json(text) {
+                if envelope.seq == seq && envelope.ts == ts && envelope.run_id == run_id && envelope.extra.is_empty() && envelope.message_type() == message_type
+                {
+                    let mut out = Vec::with_capacity(frame.len());
+                    write_envelope_unchecked(&envelope, &mut out);
+                    return Ok(out);
+                }
+            }
+        }
+    }
+    let envelope = create_envelope_json(message_type, payload_json, seq, run_id, Some(ts))?;
+    let mut out = Vec::new();
+    write_envelope(&envelope, &mut out)?;
+    Ok(out)
 }
 
 /// Deprecated alias of the one builder: builds an envelope of any type from an opaque

@@ -4,10 +4,12 @@
 
 mod asyncapi;
 mod examples;
+mod kotlin_jvm;
 mod markdown;
 mod prose;
 mod pyi;
 mod pyi_session;
+mod swift_wire;
 mod ts;
 mod yaml;
 
@@ -42,6 +44,9 @@ fn main() -> std::process::ExitCode {
         ("docs/graphorin.v1.md", markdown::graphorin_reference()),
         ("typescript/index.d.ts", ts::declarations()),
         ("typescript/contract-id.json", ts::contract_id_json()),
+        ("kotlin-jvm/dev/wirecontract/graphmind/jvm/Enums.kt", kotlin_jvm::enums()),
+        ("kotlin-jvm/dev/wirecontract/graphmind/jvm/Breakpoints.kt", kotlin_jvm::breakpoints()),
+        ("swift-ext/WirecontractGraphmindWire.swift", swift_wire::wire_extensions()),
     ];
     for (rel, text) in &artifacts {
         if let Err(e) = write(&out, rel, text) {

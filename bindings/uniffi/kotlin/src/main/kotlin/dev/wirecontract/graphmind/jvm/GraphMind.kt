@@ -1,0 +1,97 @@
+package dev.wirecontract.graphmind.jvm
+
+/**
+ * The GraphMind contract for the JVM, fast path: parse and build+serialize through one JNI
+ * call each (`bindings/uniffi/src/jni/`); enums, the message type table and breakpoint
+ * matching are plain generated Kotlin ([NodeKind], [MessageTypes], [Breakpoints]). Java:
+ * `GraphMind.parse(bytes)`, `GraphMind.build("node.token", 3L, "run1", payload)`.
+ *
+ * Integers are `Long` (no unsigned types): `seq`/`ts` must be `0 ≤ x ≤ 2^53 − 1`, checked by
+ * the core; a negative one is a [WireException] saying `too small`. Thread-safe.
+ */
+object GraphMind {
+    /** The protocol version this contract speaks (`gm`). */
+    const val PROTOCOL_VERSION: Long = 1
+
+    private val scratch = ThreadLocal.withInitial { ByteArray(4096) }
+
+    /** Parses one frame (UTF-8 bytes) with the default limits (graphmind-v1 §2, §5). Never throws for bad input. */
+    @JvmStatic
+    fun parse(frame: ByteArray): Frame = parse(frame, 0, frame.size)
+
+    /** Parses `frame[offset, offset + length)`; the frame keeps a reference to [frame]. */
+    @JvmStatic
+    fun parse(frame: ByteArray, offset: Int, length: Int): Frame {
+        require(offset >= 0 && length >= 0 && offset + length <= frame.size) { "range [$offset, ${offset + length}) outside a ${frame.size}-byte array" }
+        val out = LongArray(Native.OUT_LEN)
+        val code = Native.parse(frame, offset, length, out)
+        return Frame(frame, offset, length, VERDICTS[code], out)
+    }
+
+    /** Parses a text frame (a WebSocket text message). A lone surrogate, which no UTF-8 frame can hold, is [Verdict.INVALID]. */
+    @JvmStatic
+    fun parse(frame: String): Frame {
+        val buf = ByteArray(frame.length * 3)
+        val n = try {
+            Utf8.encode(frame, buf, 0, "frame")
+        } catch (e: WireException) {
+            return parse(ByteArray(0))
+        }
+        return parse(buf, 0, n)
+    }
+
+    /**
+     * Builds a frame of any type and serializes it (graphmind-v1 §5.13, §5.14): a known type's
+     * [payload] is validated against it, any other type is kept opaque; `gm` is 1; [ts] is now
+     * when `null`. Returns the frame's UTF-8 bytes exactly as `JSON.stringify` writes it.
+     *
+     * @throws WireException naming every broken rule (path and rule), e.g. a negative [seq].
+     */
+    @JvmStatic
+    @JvmOverloads
+    fun build(type: String, seq: Long, runId: String, payload: JsonText, ts: Long? = null): ByteArray {
+        val need = 3 * (type.length + runId.length + payload.text.length)
+        var buf = scratch.get()
+        if (buf.size < need) {
+            buf = ByteArray(maxOf(need, buf.size * 2))
+            scratch.set(buf)
+        }
+        val p = Utf8.encode(payload.text, buf, 0, "payload")
+        return native(buf, p, type, runId, seq, ts)
+    }
+
+    /**
+     * [build] with the payload as written by a [JsonWriter], its bytes passed as they are (no
+     * intermediate `String`); the writer is left as it was.
+     *
+     * @throws WireException naming every broken rule (path and rule), e.g. a negative [seq].
+     */
+    @JvmStatic
+    @JvmOverloads
+    fun build(type: String, seq: Long, runId: String, payload: JsonWriter, ts: Long? = null): ByteArray {
+        val p = payload.len
+        payload.ensure(3 * (type.length + runId.length))
+        return native(payload.buf, p, type, runId, seq, ts)
+    }
+
+    /** Appends type and runId after the payload's `p` bytes in `buf` and crosses once. */
+    private fun native(buf: ByteArray, p: Int, type: String, runId: String, seq: Long, ts: Long?): ByteArray {
+        val t = Utf8.encode(type, buf, p, "type")
+        val r = Utf8.encode(runId, buf, t, "runId")
+        return Native.build(buf, p, t - p, r - t, seq, ts ?: 0, ts != null)
+    }
+
+    /** [build], as a `String` (the WebSocket text message). */
+    @JvmStatic
+    @JvmOverloads
+    fun buildString(type: String, seq: Long, runId: String, payload: JsonText, ts: Long? = null): String =
+        String(build(type, seq, runId, payload, ts), Charsets.UTF_8)
+
+    /** [build] from a [JsonWriter], as a `String`. */
+    @JvmStatic
+    @JvmOverloads
+    fun buildString(type: String, seq: Long, runId: String, payload: JsonWriter, ts: Long? = null): String =
+        String(build(type, seq, runId, payload, ts), Charsets.UTF_8)
+
+    private val VERDICTS = Verdict.values()
+}

@@ -1,0 +1,72 @@
+package dev.wirecontract.graphmind.jvm
+
+/** UTF-8 encoding with the lone-surrogate check, and JSON string decoding from frame bytes. */
+internal object Utf8 {
+    /**
+     * Writes [s] as UTF-8 into [buf] from [pos]; returns the new position. [buf] must have
+     * `3 * s.length` bytes free. A lone surrogate (not representable in UTF-8) is a
+     * [WireException] naming [what] and the UTF-16 index.
+     */
+    fun encode(s: String, buf: ByteArray, pos: Int, what: String): Int {
+        var p = pos
+        var i = 0
+        val n = s.length
+        while (i < n) {
+            val c = s[i].code
+            if (c < 0x80) {
+                buf[p++] = c.toByte()
+            } else if (c < 0x800) {
+                buf[p++] = (0xC0 or (c shr 6)).toByte()
+                buf[p++] = (0x80 or (c and 0x3F)).toByte()
+            } else if (c in 0xD800..0xDBFF && i + 1 < n && s[i + 1].code in 0xDC00..0xDFFF) {
+                val cp = 0x10000 + ((c - 0xD800) shl 10) + (s[i + 1].code - 0xDC00)
+                buf[p++] = (0xF0 or (cp shr 18)).toByte()
+                buf[p++] = (0x80 or ((cp shr 12) and 0x3F)).toByte()
+                buf[p++] = (0x80 or ((cp shr 6) and 0x3F)).toByte()
+                buf[p++] = (0x80 or (cp and 0x3F)).toByte()
+                i++
+            } else if (c in 0xD800..0xDFFF) {
+                throw WireException("$what has a lone surrogate at UTF-16 index $i: not representable in UTF-8")
+            } else {
+                buf[p++] = (0xE0 or (c shr 12)).toByte()
+                buf[p++] = (0x80 or ((c shr 6) and 0x3F)).toByte()
+                buf[p++] = (0x80 or (c and 0x3F)).toByte()
+            }
+            i++
+        }
+        return p
+    }
+
+    /**
+     * The string whose JSON content (between the quotes, already validated by the native
+     * parser) is `bytes[start, end)`; [escaped] says whether it holds a backslash.
+     */
+    fun jsonString(bytes: ByteArray, start: Int, end: Int, escaped: Boolean): String {
+        val raw = String(bytes, start, end - start, Charsets.UTF_8)
+        if (!escaped) return raw
+        val sb = StringBuilder(raw.length)
+        var i = 0
+        while (i < raw.length) {
+            val c = raw[i]
+            if (c != '\\') {
+                sb.append(c)
+                i++
+                continue
+            }
+            when (val e = raw[i + 1]) {
+                'b' -> sb.append('\b')
+                'f' -> sb.append('\u000C')
+                'n' -> sb.append('\n')
+                'r' -> sb.append('\r')
+                't' -> sb.append('\t')
+                'u' -> {
+                    sb.append(raw.substring(i + 2, i + 6).toInt(16).toChar())
+                    i += 4
+                }
+                else -> sb.append(e) // '"', '\\', '/'
+            }
+            i += 2
+        }
+        return sb.toString()
+    }
+}
