@@ -190,6 +190,9 @@ class SessionHostTest {
                     proxy.comeUp()
                     assertTrue(host.ready(5000uL).get(10, TimeUnit.SECONDS))
                     run.close()
+                    // run.finished travels through the proxy; closing the host before it got there
+                    // would race it (the listener then never sees the run end).
+                    until("the run.finished") { listener.output().contains("run.finished") }
                     assertTrue(proxy.connections >= 2)
                 }
             }
