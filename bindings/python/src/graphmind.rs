@@ -428,7 +428,6 @@ pub fn create_envelope(
 ) -> PyResult<Envelope> {
     let max_payload_bytes = crate::opt_size(max_payload_bytes, "max_payload_bytes")?;
     let (r#type, run_id) = (str_param(r#type, "type")?, str_param(run_id, "run_id")?);
-    let (r#type, run_id) = (str_arg(r#type, "type")?, str_arg(run_id, "run_id")?);
     let seq = counter(py, "seq", seq)?;
     let ts = ts.filter(|t| !t.is_none()).map(|t| counter(py, "ts", t)).transpose()?;
     let payload_json = py_to_json(payload, NonFinite::Null).map_err(|e| host_build_error(py, &e))?;
@@ -486,7 +485,6 @@ pub fn create_unknown_envelope(
     let warning = py.get_type::<pyo3::exceptions::PyDeprecationWarning>();
     PyErr::warn(py, &warning, c"create_unknown_envelope is deprecated: create_envelope takes any type string", 1)?;
     let (r#type, run_id) = (str_param(r#type, "type")?, str_param(run_id, "run_id")?);
-    let (r#type, run_id) = (str_arg(r#type, "type")?, str_arg(run_id, "run_id")?);
     let seq = counter(py, "seq", seq)?;
     let ts = ts.filter(|t| !t.is_none()).map(|t| counter(py, "ts", t)).transpose()?;
     let raw = if omit_payload {

@@ -62,12 +62,14 @@ pub(crate) fn str_arg<'a>(s: &'a Bound<'_, pyo3::types::PyString>, arg: &str) ->
 }
 
 /// An argument that must be a `str`, taken as any object so the `TypeError` names it as the
-/// caller wrote it (`type`, not the Rust identifier `r#type`).
-pub(crate) fn str_param<'a, 'py>(v: &'a Bound<'py, PyAny>, arg: &str) -> PyResult<&'a Bound<'py, pyo3::types::PyString>> {
-    v.downcast::<pyo3::types::PyString>().map_err(|_| {
+/// caller wrote it (`type`, not the Rust identifier `r#type`), as UTF-8 text through
+/// [`str_arg`] (a lone surrogate is a `BuildError` naming it).
+pub(crate) fn str_param<'a>(v: &'a Bound<'_, PyAny>, arg: &str) -> PyResult<&'a str> {
+    let s = v.downcast::<pyo3::types::PyString>().map_err(|_| {
         let tn = v.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
         pyo3::exceptions::PyTypeError::new_err(format!("argument '{arg}': expected str, received {tn}"))
-    })
+    })?;
+    str_arg(s, arg)
 }
 
 /// A nonnegative integer argument (a size in bytes, a time in ms, an id) as `u64`: a `bool`,

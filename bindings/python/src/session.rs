@@ -24,7 +24,7 @@ use wirecontract::graphmind::session as s;
 use crate::convert::{json_to_py, py_to_json, NonFinite};
 use crate::graphmind::{build_error, enum_from, host_build_error};
 use crate::object::{make_object, Root};
-use crate::{guard, str_arg, str_param, uint_param, Text};
+use crate::{guard, str_param, uint_param, Text};
 
 /// Declares a frozen Python record class: read-only attributes, `__match_args__` in field
 /// order (for `match`), `__repr__` and `__eq__` over the fields.
@@ -524,7 +524,7 @@ impl AppSession {
     ) -> PyResult<Option<u64>> {
         let run = run.as_deref();
         let now_ms = uint_param(now_ms, "now_ms")?;
-        let r#type = str_arg(str_param(r#type, "type")?, "type")?;
+        let r#type = str_param(r#type, "type")?;
         let payload_json = py_to_json(payload, NonFinite::Null).map_err(|e| host_build_error(py, &e))?;
         match guard(|| self.inner.emit_json(r#type, &payload_json, run, now_ms))? {
             Ok(seq) => Ok(seq),

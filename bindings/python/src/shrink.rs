@@ -8,7 +8,7 @@ use pyo3::types::{PyByteArray, PyBytes, PyString};
 use wirecontract::graphmind as gm;
 
 use crate::convert::{py_to_json, NonFinite};
-use crate::{guard, opt_str_arg, str_param, uint_param};
+use crate::{guard, str_param, uint_param};
 
 /// Payloads at least this long are shrunk with the GIL released.
 const RELEASE_GIL_BYTES: usize = 64 * 1024;
@@ -93,7 +93,6 @@ pub fn shrink_payload_json(
         None => gm::DEFAULT_MAX_PAYLOAD_BYTES,
     };
     let r#type = r#type.filter(|t| !t.is_none()).map(|t| str_param(t, "type")).transpose()?;
-    let r#type = opt_str_arg(r#type, "type")?;
     let bytes: Vec<u8>;
     let text: &str = if let Ok(s) = data.downcast::<PyString>() {
         if let Ok(t) = s.to_str() {
@@ -130,7 +129,6 @@ pub fn shrink_payload(py: Python<'_>, value: &Bound<'_, PyAny>, max_bytes: Optio
         None => gm::DEFAULT_MAX_PAYLOAD_BYTES,
     };
     let r#type = r#type.filter(|t| !t.is_none()).map(|t| str_param(t, "type")).transpose()?;
-    let r#type = opt_str_arg(r#type, "type")?;
     let text = py_to_json(value, NonFinite::Overflow)?;
     run(py, &text, max_bytes, r#type)
 }
