@@ -676,7 +676,7 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
      * The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
      * (spec §3.8, §4 D16). False when the pause is not held.
      */
-    func cancel(pauseId: String, nowMs: UInt64)  -> Bool
+    func cancel(pauseId: HostString, nowMs: UInt64) throws  -> Bool
     
     /**
      * §2.5: releases every gate (`exec.resumed{continue}` live when attached), finishes the
@@ -690,24 +690,26 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
      * a payload breaking a rule, a control/handshake type or a session-owned one
      * (`exec.paused`, `exec.resumed`, `exec.refused`).
      */
-    func emit(message: Message, run: String?, nowMs: UInt64) throws  -> UInt64?
+    func emit(message: Message, run: HostString?, nowMs: UInt64) throws  -> UInt64?
     
     /**
      * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
      */
-    func emitJson(messageType: String, payloadJson: JsonText, run: String?, nowMs: UInt64) throws  -> UInt64?
+    func emitJson(messageType: HostString, payloadJson: JsonText, run: HostString?, nowMs: UInt64) throws  -> UInt64?
     
     /**
-     * One text frame from the viewer. Never throws: bad frames become `Warn` actions.
+     * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
+     * lone surrogate among them: not UTF-8) become `Warn` actions.
      */
-    func frameReceived(frame: String, nowMs: UInt64) 
+    func frameReceived(frame: HostString, nowMs: UInt64) 
     
     /**
      * T20, §3.1: `null`/`nil` to continue now, or the pause id of a hold (`exec.paused` is
      * already emitted; wait for the `Release` action with that id). Continues when disabled,
-     * disposed or detached (fail-open).
+     * disposed or detached (fail-open). Throws `ContractError.Build` only for a string holding
+     * a lone surrogate.
      */
-    func gate(point: PausePoint, node: GateNode, run: String?, nowMs: UInt64)  -> String?
+    func gate(point: PausePoint, node: GateNode, run: HostString?, nowMs: UInt64) throws  -> String?
     
     /**
      * Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
@@ -835,10 +837,11 @@ open class AppSession: AppSessionProtocol, @unchecked Sendable {
     /**
      * A new, not yet started session (spec §1): nothing happens until the first `emit`,
      * `gate` or `ready`.
+     * Throws `ContractError.Build` for a config string holding a lone surrogate.
      */
-public convenience init(config: AppSessionConfig? = nil) {
+public convenience init(config: AppSessionConfig? = nil)throws  {
     let handle =
-        try! rustCall() {
+        try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_constructor_appsession_new(
         FfiConverterOptionTypeAppSessionConfig.lower(config),uniffiCallStatus
@@ -899,12 +902,12 @@ open func bufferedFrames() -> [String]  {
      * The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
      * (spec §3.8, §4 D16). False when the pause is not held.
      */
-open func cancel(pauseId: String, nowMs: UInt64) -> Bool  {
-    return try!  FfiConverterBool.lift(try! rustCall() {
+open func cancel(pauseId: HostString, nowMs: UInt64)throws  -> Bool  {
+    return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_cancel(
             self.uniffiCloneHandle(),
-        FfiConverterString.lower(pauseId),
+        FfiConverterTypeHostString_lower(pauseId),
         FfiConverterUInt64.lower(nowMs),uniffiCallStatus
     )
 })
@@ -929,13 +932,13 @@ open func dispose(nowMs: UInt64)  {try! rustCall() {
      * a payload breaking a rule, a control/handshake type or a session-owned one
      * (`exec.paused`, `exec.resumed`, `exec.refused`).
      */
-open func emit(message: Message, run: String? = nil, nowMs: UInt64)throws  -> UInt64?  {
+open func emit(message: Message, run: HostString? = nil, nowMs: UInt64)throws  -> UInt64?  {
     return try  FfiConverterOptionUInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_emit(
             self.uniffiCloneHandle(),
         FfiConverterTypeMessage_lower(message),
-        FfiConverterOptionString.lower(run),
+        FfiConverterOptionTypeHostString.lower(run),
         FfiConverterUInt64.lower(nowMs),uniffiCallStatus
     )
 })
@@ -944,27 +947,28 @@ open func emit(message: Message, run: String? = nil, nowMs: UInt64)throws  -> UI
     /**
      * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
      */
-open func emitJson(messageType: String, payloadJson: JsonText, run: String? = nil, nowMs: UInt64)throws  -> UInt64?  {
+open func emitJson(messageType: HostString, payloadJson: JsonText, run: HostString? = nil, nowMs: UInt64)throws  -> UInt64?  {
     return try  FfiConverterOptionUInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_emit_json(
             self.uniffiCloneHandle(),
-        FfiConverterString.lower(messageType),
+        FfiConverterTypeHostString_lower(messageType),
         FfiConverterTypeJsonText_lower(payloadJson),
-        FfiConverterOptionString.lower(run),
+        FfiConverterOptionTypeHostString.lower(run),
         FfiConverterUInt64.lower(nowMs),uniffiCallStatus
     )
 })
 }
     
     /**
-     * One text frame from the viewer. Never throws: bad frames become `Warn` actions.
+     * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
+     * lone surrogate among them: not UTF-8) become `Warn` actions.
      */
-open func frameReceived(frame: String, nowMs: UInt64)  {try! rustCall() {
+open func frameReceived(frame: HostString, nowMs: UInt64)  {try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_frame_received(
             self.uniffiCloneHandle(),
-        FfiConverterString.lower(frame),
+        FfiConverterTypeHostString_lower(frame),
         FfiConverterUInt64.lower(nowMs),uniffiCallStatus
     )
 }
@@ -973,16 +977,17 @@ open func frameReceived(frame: String, nowMs: UInt64)  {try! rustCall() {
     /**
      * T20, §3.1: `null`/`nil` to continue now, or the pause id of a hold (`exec.paused` is
      * already emitted; wait for the `Release` action with that id). Continues when disabled,
-     * disposed or detached (fail-open).
+     * disposed or detached (fail-open). Throws `ContractError.Build` only for a string holding
+     * a lone surrogate.
      */
-open func gate(point: PausePoint, node: GateNode, run: String? = nil, nowMs: UInt64) -> String?  {
-    return try!  FfiConverterOptionString.lift(try! rustCall() {
+open func gate(point: PausePoint, node: GateNode, run: HostString? = nil, nowMs: UInt64)throws  -> String?  {
+    return try  FfiConverterOptionString.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_gate(
             self.uniffiCloneHandle(),
         FfiConverterTypePausePoint_lower(point),
         FfiConverterTypeGateNode_lower(node),
-        FfiConverterOptionString.lower(run),
+        FfiConverterOptionTypeHostString.lower(run),
         FfiConverterUInt64.lower(nowMs),uniffiCallStatus
     )
 })
@@ -1232,7 +1237,7 @@ public protocol ViewerSessionProtocol: AnyObject, Sendable {
     /**
      * Removes every equal breakpoint and broadcasts the clear; how many were removed.
      */
-    func clearBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64)  -> UInt64
+    func clearBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64) throws  -> UInt64
     
     /**
      * `conn` closed: its open pauses are released by fail-open (`PauseReleased`).
@@ -1245,9 +1250,10 @@ public protocol ViewerSessionProtocol: AnyObject, Sendable {
     func connectionOpened(conn: UInt64) 
     
     /**
-     * One text frame from `conn`; says what the session did with it. Never throws.
+     * One text frame from `conn`; says what the session did with it. Never throws (a Kotlin
+     * string holding a lone surrogate is an invalid frame: not UTF-8).
      */
-    func frameReceived(conn: UInt64, frame: String, nowMs: UInt64)  -> Received
+    func frameReceived(conn: UInt64, frame: HostString, nowMs: UInt64)  -> Received
     
     /**
      * Fires resume waits and abandon graces due at `nowMs`.
@@ -1273,12 +1279,12 @@ public protocol ViewerSessionProtocol: AnyObject, Sendable {
      * Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
      * (JSON text) for an inject. Throws `ResumeError` when nothing was sent.
      */
-    func resume(pauseId: String, action: ResumeAction, nowMs: UInt64, outputJson: JsonText?, requestId: String?) throws 
+    func resume(pauseId: HostString, action: ResumeAction, nowMs: UInt64, outputJson: JsonText?, requestId: HostString?) throws 
     
     /**
      * Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
      */
-    func setBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64)  -> Bool
+    func setBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64) throws  -> Bool
     
     /**
      * Sets the mode and broadcasts `mode.set` when it changed.
@@ -1332,10 +1338,11 @@ open class ViewerSession: ViewerSessionProtocol, @unchecked Sendable {
     }
     /**
      * A viewer armed with the config's breakpoints and mode.
+     * Throws `ContractError.Build` for a config string holding a lone surrogate.
      */
-public convenience init(config: ViewerSessionConfig? = nil) {
+public convenience init(config: ViewerSessionConfig? = nil)throws  {
     let handle =
-        try! rustCall() {
+        try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_constructor_viewersession_new(
         FfiConverterOptionTypeViewerSessionConfig.lower(config),uniffiCallStatus
@@ -1359,8 +1366,8 @@ public convenience init(config: ViewerSessionConfig? = nil) {
     /**
      * Removes every equal breakpoint and broadcasts the clear; how many were removed.
      */
-open func clearBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64) -> UInt64  {
-    return try!  FfiConverterUInt64.lift(try! rustCall() {
+open func clearBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64)throws  -> UInt64  {
+    return try  FfiConverterUInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_clear_breakpoint(
             self.uniffiCloneHandle(),
@@ -1396,15 +1403,16 @@ open func connectionOpened(conn: UInt64)  {try! rustCall() {
 }
     
     /**
-     * One text frame from `conn`; says what the session did with it. Never throws.
+     * One text frame from `conn`; says what the session did with it. Never throws (a Kotlin
+     * string holding a lone surrogate is an invalid frame: not UTF-8).
      */
-open func frameReceived(conn: UInt64, frame: String, nowMs: UInt64) -> Received  {
+open func frameReceived(conn: UInt64, frame: HostString, nowMs: UInt64) -> Received  {
     return try!  FfiConverterTypeReceived_lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_frame_received(
             self.uniffiCloneHandle(),
         FfiConverterUInt64.lower(conn),
-        FfiConverterString.lower(frame),
+        FfiConverterTypeHostString_lower(frame),
         FfiConverterUInt64.lower(nowMs),uniffiCallStatus
     )
 })
@@ -1462,15 +1470,15 @@ open func pollTimeout() -> UInt64?  {
      * Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
      * (JSON text) for an inject. Throws `ResumeError` when nothing was sent.
      */
-open func resume(pauseId: String, action: ResumeAction, nowMs: UInt64, outputJson: JsonText? = nil, requestId: String? = nil)throws   {try rustCallWithError(FfiConverterTypeResumeError_lift) {
+open func resume(pauseId: HostString, action: ResumeAction, nowMs: UInt64, outputJson: JsonText? = nil, requestId: HostString? = nil)throws   {try rustCallWithError(FfiConverterTypeResumeError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_resume(
             self.uniffiCloneHandle(),
-        FfiConverterString.lower(pauseId),
+        FfiConverterTypeHostString_lower(pauseId),
         FfiConverterTypeResumeAction_lower(action),
         FfiConverterUInt64.lower(nowMs),
         FfiConverterOptionTypeJsonText.lower(outputJson),
-        FfiConverterOptionString.lower(requestId),uniffiCallStatus
+        FfiConverterOptionTypeHostString.lower(requestId),uniffiCallStatus
     )
 }
 }
@@ -1478,8 +1486,8 @@ open func resume(pauseId: String, action: ResumeAction, nowMs: UInt64, outputJso
     /**
      * Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
      */
-open func setBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64) -> Bool  {
-    return try!  FfiConverterBool.lift(try! rustCall() {
+open func setBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64)throws  -> Bool  {
+    return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_set_breakpoint(
             self.uniffiCloneHandle(),
@@ -1562,27 +1570,27 @@ public struct AppSessionConfig: Equatable, Hashable {
     /**
      * Endpoint for `SessionAction.Connect`.
      */
-    public var url: String?
+    public var url: HostString?
     /**
      * `hello.app` and the implicit run's `run.started.app`.
      */
-    public var app: String?
+    public var app: HostString?
     /**
      * `hello.sdk.name` (with `sdk_version`).
      */
-    public var sdkName: String?
+    public var sdkName: HostString?
     /**
      * `hello.sdk.version`.
      */
-    public var sdkVersion: String?
+    public var sdkVersion: HostString?
     /**
      * `hello.versions.client`.
      */
-    public var clientVersion: String?
+    public var clientVersion: HostString?
     /**
      * `hello.capabilities` (announce only what the adapter implements, Decision 3).
      */
-    public var capabilities: [String]?
+    public var capabilities: [HostString]?
     /**
      * `false`: never connect, gates continue, `ready` settles false (kill switch).
      */
@@ -1622,15 +1630,15 @@ public struct AppSessionConfig: Equatable, Hashable {
     /**
      * Six hex digits making pause ids `pause_<base>_<n>` (hosts pass random hex).
      */
-    public var idBase: String?
+    public var idBase: HostString?
     /**
      * Run id of the implicit run (default `run_<idBase>`).
      */
-    public var implicitRunId: String?
+    public var implicitRunId: HostString?
     /**
      * The host redactor's placeholder; an inject still holding it is refused.
      */
-    public var redactionPlaceholder: String?
+    public var redactionPlaceholder: HostString?
     /**
      * Payload budget in bytes (default 512 KiB).
      */
@@ -1641,22 +1649,22 @@ public struct AppSessionConfig: Equatable, Hashable {
     public init(
         /**
          * Endpoint for `SessionAction.Connect`.
-         */url: String? = nil, 
+         */url: HostString? = nil, 
         /**
          * `hello.app` and the implicit run's `run.started.app`.
-         */app: String? = nil, 
+         */app: HostString? = nil, 
         /**
          * `hello.sdk.name` (with `sdk_version`).
-         */sdkName: String? = nil, 
+         */sdkName: HostString? = nil, 
         /**
          * `hello.sdk.version`.
-         */sdkVersion: String? = nil, 
+         */sdkVersion: HostString? = nil, 
         /**
          * `hello.versions.client`.
-         */clientVersion: String? = nil, 
+         */clientVersion: HostString? = nil, 
         /**
          * `hello.capabilities` (announce only what the adapter implements, Decision 3).
-         */capabilities: [String]? = nil, 
+         */capabilities: [HostString]? = nil, 
         /**
          * `false`: never connect, gates continue, `ready` settles false (kill switch).
          */enabled: Bool? = nil, 
@@ -1686,13 +1694,13 @@ public struct AppSessionConfig: Equatable, Hashable {
          */readyTimeoutMs: UInt64? = nil, 
         /**
          * Six hex digits making pause ids `pause_<base>_<n>` (hosts pass random hex).
-         */idBase: String? = nil, 
+         */idBase: HostString? = nil, 
         /**
          * Run id of the implicit run (default `run_<idBase>`).
-         */implicitRunId: String? = nil, 
+         */implicitRunId: HostString? = nil, 
         /**
          * The host redactor's placeholder; an inject still holding it is refused.
-         */redactionPlaceholder: String? = nil, 
+         */redactionPlaceholder: HostString? = nil, 
         /**
          * Payload budget in bytes (default 512 KiB).
          */maxPayloadBytes: UInt64? = nil) {
@@ -1733,12 +1741,12 @@ public struct FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AppSessionConfig {
         return
             try AppSessionConfig(
-                url: FfiConverterOptionString.read(from: &buf), 
-                app: FfiConverterOptionString.read(from: &buf), 
-                sdkName: FfiConverterOptionString.read(from: &buf), 
-                sdkVersion: FfiConverterOptionString.read(from: &buf), 
-                clientVersion: FfiConverterOptionString.read(from: &buf), 
-                capabilities: FfiConverterOptionSequenceString.read(from: &buf), 
+                url: FfiConverterOptionTypeHostString.read(from: &buf), 
+                app: FfiConverterOptionTypeHostString.read(from: &buf), 
+                sdkName: FfiConverterOptionTypeHostString.read(from: &buf), 
+                sdkVersion: FfiConverterOptionTypeHostString.read(from: &buf), 
+                clientVersion: FfiConverterOptionTypeHostString.read(from: &buf), 
+                capabilities: FfiConverterOptionSequenceTypeHostString.read(from: &buf), 
                 enabled: FfiConverterOptionBool.read(from: &buf), 
                 ringMaxFrames: FfiConverterOptionUInt64.read(from: &buf), 
                 ringMaxBytes: FfiConverterOptionUInt64.read(from: &buf), 
@@ -1748,20 +1756,20 @@ public struct FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer {
                 retryIntervalMs: FfiConverterOptionUInt64.read(from: &buf), 
                 fastRetryMs: FfiConverterOptionSequenceUInt64.read(from: &buf), 
                 readyTimeoutMs: FfiConverterOptionUInt64.read(from: &buf), 
-                idBase: FfiConverterOptionString.read(from: &buf), 
-                implicitRunId: FfiConverterOptionString.read(from: &buf), 
-                redactionPlaceholder: FfiConverterOptionString.read(from: &buf), 
+                idBase: FfiConverterOptionTypeHostString.read(from: &buf), 
+                implicitRunId: FfiConverterOptionTypeHostString.read(from: &buf), 
+                redactionPlaceholder: FfiConverterOptionTypeHostString.read(from: &buf), 
                 maxPayloadBytes: FfiConverterOptionUInt64.read(from: &buf)
         )
     }
 
     public static func write(_ value: AppSessionConfig, into buf: inout [UInt8]) {
-        FfiConverterOptionString.write(value.url, into: &buf)
-        FfiConverterOptionString.write(value.app, into: &buf)
-        FfiConverterOptionString.write(value.sdkName, into: &buf)
-        FfiConverterOptionString.write(value.sdkVersion, into: &buf)
-        FfiConverterOptionString.write(value.clientVersion, into: &buf)
-        FfiConverterOptionSequenceString.write(value.capabilities, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.url, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.app, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.sdkName, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.sdkVersion, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.clientVersion, into: &buf)
+        FfiConverterOptionSequenceTypeHostString.write(value.capabilities, into: &buf)
         FfiConverterOptionBool.write(value.enabled, into: &buf)
         FfiConverterOptionUInt64.write(value.ringMaxFrames, into: &buf)
         FfiConverterOptionUInt64.write(value.ringMaxBytes, into: &buf)
@@ -1771,9 +1779,9 @@ public struct FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer {
         FfiConverterOptionUInt64.write(value.retryIntervalMs, into: &buf)
         FfiConverterOptionSequenceUInt64.write(value.fastRetryMs, into: &buf)
         FfiConverterOptionUInt64.write(value.readyTimeoutMs, into: &buf)
-        FfiConverterOptionString.write(value.idBase, into: &buf)
-        FfiConverterOptionString.write(value.implicitRunId, into: &buf)
-        FfiConverterOptionString.write(value.redactionPlaceholder, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.idBase, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.implicitRunId, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.redactionPlaceholder, into: &buf)
         FfiConverterOptionUInt64.write(value.maxPayloadBytes, into: &buf)
     }
 }
@@ -1878,7 +1886,7 @@ public struct BreakpointMatcher: Equatable, Hashable {
     /**
      * Wire `name`: string; optional (`null`/`nil`: absent).
      */
-    public var name: String?
+    public var name: HostString?
     /**
      * Wire `point`: `PausePoint`; optional (`null`/`nil`: absent).
      */
@@ -1897,7 +1905,7 @@ public struct BreakpointMatcher: Equatable, Hashable {
          */kind: NodeKind? = nil, 
         /**
          * Wire `name`: string; optional (`null`/`nil`: absent).
-         */name: String? = nil, 
+         */name: HostString? = nil, 
         /**
          * Wire `point`: `PausePoint`; optional (`null`/`nil`: absent).
          */point: PausePoint? = nil, 
@@ -1927,13 +1935,13 @@ public func effectivePoint() -> PausePoint  {
     /**
      * Whether this matcher selects the gate (spec §5.12), see `matcherMatches`.
      */
-public func matches(kind: NodeKind, name: String, point: PausePoint) -> Bool  {
-    return try!  FfiConverterBool.lift(try! rustCall() {
+public func matches(kind: NodeKind, name: HostString, point: PausePoint)throws  -> Bool  {
+    return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_breakpointmatcher_matches(
             FfiConverterTypeBreakpointMatcher_lower(self),
         FfiConverterTypeNodeKind_lower(kind),
-        FfiConverterString.lower(name),
+        FfiConverterTypeHostString_lower(name),
         FfiConverterTypePausePoint_lower(point),uniffiCallStatus
     )
 })
@@ -1942,8 +1950,8 @@ public func matches(kind: NodeKind, name: String, point: PausePoint) -> Bool  {
     /**
      * Matcher equality (spec §5.12), see `matchersEqual`.
      */
-public func sameAs(other: BreakpointMatcher) -> Bool  {
-    return try!  FfiConverterBool.lift(try! rustCall() {
+public func sameAs(other: BreakpointMatcher)throws  -> Bool  {
+    return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_breakpointmatcher_same_as(
             FfiConverterTypeBreakpointMatcher_lower(self),
@@ -1968,7 +1976,7 @@ public struct FfiConverterTypeBreakpointMatcher: FfiConverterRustBuffer {
         return
             try BreakpointMatcher(
                 kind: FfiConverterOptionTypeNodeKind.read(from: &buf), 
-                name: FfiConverterOptionString.read(from: &buf), 
+                name: FfiConverterOptionTypeHostString.read(from: &buf), 
                 point: FfiConverterOptionTypePausePoint.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
@@ -1976,7 +1984,7 @@ public struct FfiConverterTypeBreakpointMatcher: FfiConverterRustBuffer {
 
     public static func write(_ value: BreakpointMatcher, into buf: inout [UInt8]) {
         FfiConverterOptionTypeNodeKind.write(value.kind, into: &buf)
-        FfiConverterOptionString.write(value.name, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.name, into: &buf)
         FfiConverterOptionTypePausePoint.write(value.point, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
@@ -2082,7 +2090,7 @@ public struct ClientVersions: Equatable, Hashable {
     /**
      * Wire `client`: string.
      */
-    public var client: String
+    public var client: HostString
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2097,7 +2105,7 @@ public struct ClientVersions: Equatable, Hashable {
          */`protocol`: Int64, 
         /**
          * Wire `client`: string.
-         */client: String, 
+         */client: HostString, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2124,14 +2132,14 @@ public struct FfiConverterTypeClientVersions: FfiConverterRustBuffer {
         return
             try ClientVersions(
                 protocol: FfiConverterInt64.read(from: &buf), 
-                client: FfiConverterString.read(from: &buf), 
+                client: FfiConverterTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: ClientVersions, into buf: inout [UInt8]) {
         FfiConverterInt64.write(value.`protocol`, into: &buf)
-        FfiConverterString.write(value.client, into: &buf)
+        FfiConverterTypeHostString.write(value.client, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -2239,13 +2247,13 @@ public struct Envelope: Equatable, Hashable {
      */
     public var ts: UInt64
     /**
-     * Run id (`"*"` for frames outside any run); must not contain U+0000.
+     * Run id (`"*"` for frames outside any run); must not contain U+0000 or a lone surrogate.
      */
-    public var runId: String
+    public var runId: HostString
     /**
      * The wire type string (`"node.started"`); always agrees with `message`.
      */
-    public var messageType: String
+    public var messageType: HostString
     /**
      * The type and its payload.
      */
@@ -2265,11 +2273,11 @@ public struct Envelope: Equatable, Hashable {
          * Timestamp in epoch milliseconds, 0 ≤ ts ≤ 2^53 − 1 (checked when sent).
          */ts: UInt64, 
         /**
-         * Run id (`"*"` for frames outside any run); must not contain U+0000.
-         */runId: String, 
+         * Run id (`"*"` for frames outside any run); must not contain U+0000 or a lone surrogate.
+         */runId: HostString, 
         /**
          * The wire type string (`"node.started"`); always agrees with `message`.
-         */messageType: String, 
+         */messageType: HostString, 
         /**
          * The type and its payload.
          */message: Message, 
@@ -2302,8 +2310,8 @@ public struct FfiConverterTypeEnvelope: FfiConverterRustBuffer {
             try Envelope(
                 seq: FfiConverterUInt64.read(from: &buf), 
                 ts: FfiConverterUInt64.read(from: &buf), 
-                runId: FfiConverterString.read(from: &buf), 
-                messageType: FfiConverterString.read(from: &buf), 
+                runId: FfiConverterTypeHostString.read(from: &buf), 
+                messageType: FfiConverterTypeHostString.read(from: &buf), 
                 message: FfiConverterTypeMessage.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
@@ -2312,8 +2320,8 @@ public struct FfiConverterTypeEnvelope: FfiConverterRustBuffer {
     public static func write(_ value: Envelope, into buf: inout [UInt8]) {
         FfiConverterUInt64.write(value.seq, into: &buf)
         FfiConverterUInt64.write(value.ts, into: &buf)
-        FfiConverterString.write(value.runId, into: &buf)
-        FfiConverterString.write(value.messageType, into: &buf)
+        FfiConverterTypeHostString.write(value.runId, into: &buf)
+        FfiConverterTypeHostString.write(value.messageType, into: &buf)
         FfiConverterTypeMessage.write(value.message, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
@@ -2343,15 +2351,15 @@ public struct ErrorInfo: Equatable, Hashable {
     /**
      * Wire `name`: string.
      */
-    public var name: String
+    public var name: HostString
     /**
      * Wire `message`: string.
      */
-    public var message: String
+    public var message: HostString
     /**
      * Wire `stack`: string; optional (`null`/`nil`: absent).
      */
-    public var stack: String?
+    public var stack: HostString?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2363,13 +2371,13 @@ public struct ErrorInfo: Equatable, Hashable {
     public init(
         /**
          * Wire `name`: string.
-         */name: String, 
+         */name: HostString, 
         /**
          * Wire `message`: string.
-         */message: String, 
+         */message: HostString, 
         /**
          * Wire `stack`: string; optional (`null`/`nil`: absent).
-         */stack: String? = nil, 
+         */stack: HostString? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2396,17 +2404,17 @@ public struct FfiConverterTypeErrorInfo: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ErrorInfo {
         return
             try ErrorInfo(
-                name: FfiConverterString.read(from: &buf), 
-                message: FfiConverterString.read(from: &buf), 
-                stack: FfiConverterOptionString.read(from: &buf), 
+                name: FfiConverterTypeHostString.read(from: &buf), 
+                message: FfiConverterTypeHostString.read(from: &buf), 
+                stack: FfiConverterOptionTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: ErrorInfo, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.name, into: &buf)
-        FfiConverterString.write(value.message, into: &buf)
-        FfiConverterOptionString.write(value.stack, into: &buf)
+        FfiConverterTypeHostString.write(value.name, into: &buf)
+        FfiConverterTypeHostString.write(value.message, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.stack, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -2435,11 +2443,11 @@ public struct ExecPaused: Equatable, Hashable {
     /**
      * Wire `pauseId`: string.
      */
-    public var pauseId: String
+    public var pauseId: HostString
     /**
      * Wire `nodeId`: string.
      */
-    public var nodeId: String
+    public var nodeId: HostString
     /**
      * Wire `point`: `PausePoint`.
      */
@@ -2463,7 +2471,7 @@ public struct ExecPaused: Equatable, Hashable {
     /**
      * Wire `instanceId`: string; optional (`null`/`nil`: absent).
      */
-    public var instanceId: String?
+    public var instanceId: HostString?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2475,10 +2483,10 @@ public struct ExecPaused: Equatable, Hashable {
     public init(
         /**
          * Wire `pauseId`: string.
-         */pauseId: String, 
+         */pauseId: HostString, 
         /**
          * Wire `nodeId`: string.
-         */nodeId: String, 
+         */nodeId: HostString, 
         /**
          * Wire `point`: `PausePoint`.
          */point: PausePoint, 
@@ -2496,7 +2504,7 @@ public struct ExecPaused: Equatable, Hashable {
          */editable: Bool? = nil, 
         /**
          * Wire `instanceId`: string; optional (`null`/`nil`: absent).
-         */instanceId: String? = nil, 
+         */instanceId: HostString? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2528,27 +2536,27 @@ public struct FfiConverterTypeExecPaused: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ExecPaused {
         return
             try ExecPaused(
-                pauseId: FfiConverterString.read(from: &buf), 
-                nodeId: FfiConverterString.read(from: &buf), 
+                pauseId: FfiConverterTypeHostString.read(from: &buf), 
+                nodeId: FfiConverterTypeHostString.read(from: &buf), 
                 point: FfiConverterTypePausePoint.read(from: &buf), 
                 reason: FfiConverterOptionTypePauseReason.read(from: &buf), 
                 loopInfo: FfiConverterOptionTypeLoopInfo.read(from: &buf), 
                 smart: FfiConverterOptionTypeSmartInfo.read(from: &buf), 
                 editable: FfiConverterOptionBool.read(from: &buf), 
-                instanceId: FfiConverterOptionString.read(from: &buf), 
+                instanceId: FfiConverterOptionTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: ExecPaused, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.pauseId, into: &buf)
-        FfiConverterString.write(value.nodeId, into: &buf)
+        FfiConverterTypeHostString.write(value.pauseId, into: &buf)
+        FfiConverterTypeHostString.write(value.nodeId, into: &buf)
         FfiConverterTypePausePoint.write(value.point, into: &buf)
         FfiConverterOptionTypePauseReason.write(value.reason, into: &buf)
         FfiConverterOptionTypeLoopInfo.write(value.loopInfo, into: &buf)
         FfiConverterOptionTypeSmartInfo.write(value.smart, into: &buf)
         FfiConverterOptionBool.write(value.editable, into: &buf)
-        FfiConverterOptionString.write(value.instanceId, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.instanceId, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -2577,7 +2585,7 @@ public struct ExecRefused: Equatable, Hashable {
     /**
      * Wire `pauseId`: string.
      */
-    public var pauseId: String
+    public var pauseId: HostString
     /**
      * Wire `code`: `RefusalCode`.
      */
@@ -2585,11 +2593,11 @@ public struct ExecRefused: Equatable, Hashable {
     /**
      * Wire `message`: string; optional (`null`/`nil`: absent).
      */
-    public var message: String?
+    public var message: HostString?
     /**
      * Wire `requestId`: string; optional (`null`/`nil`: absent).
      */
-    public var requestId: String?
+    public var requestId: HostString?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2601,16 +2609,16 @@ public struct ExecRefused: Equatable, Hashable {
     public init(
         /**
          * Wire `pauseId`: string.
-         */pauseId: String, 
+         */pauseId: HostString, 
         /**
          * Wire `code`: `RefusalCode`.
          */code: RefusalCode, 
         /**
          * Wire `message`: string; optional (`null`/`nil`: absent).
-         */message: String? = nil, 
+         */message: HostString? = nil, 
         /**
          * Wire `requestId`: string; optional (`null`/`nil`: absent).
-         */requestId: String? = nil, 
+         */requestId: HostString? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2638,19 +2646,19 @@ public struct FfiConverterTypeExecRefused: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ExecRefused {
         return
             try ExecRefused(
-                pauseId: FfiConverterString.read(from: &buf), 
+                pauseId: FfiConverterTypeHostString.read(from: &buf), 
                 code: FfiConverterTypeRefusalCode.read(from: &buf), 
-                message: FfiConverterOptionString.read(from: &buf), 
-                requestId: FfiConverterOptionString.read(from: &buf), 
+                message: FfiConverterOptionTypeHostString.read(from: &buf), 
+                requestId: FfiConverterOptionTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: ExecRefused, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.pauseId, into: &buf)
+        FfiConverterTypeHostString.write(value.pauseId, into: &buf)
         FfiConverterTypeRefusalCode.write(value.code, into: &buf)
-        FfiConverterOptionString.write(value.message, into: &buf)
-        FfiConverterOptionString.write(value.requestId, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.message, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.requestId, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -2679,7 +2687,7 @@ public struct ExecResume: Equatable, Hashable {
     /**
      * Wire `pauseId`: string.
      */
-    public var pauseId: String
+    public var pauseId: HostString
     /**
      * Wire `action`: `ResumeAction`.
      */
@@ -2695,7 +2703,7 @@ public struct ExecResume: Equatable, Hashable {
     /**
      * Wire `requestId`: string; optional (`null`/`nil`: absent).
      */
-    public var requestId: String?
+    public var requestId: HostString?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2707,7 +2715,7 @@ public struct ExecResume: Equatable, Hashable {
     public init(
         /**
          * Wire `pauseId`: string.
-         */pauseId: String, 
+         */pauseId: HostString, 
         /**
          * Wire `action`: `ResumeAction`.
          */action: ResumeAction, 
@@ -2719,7 +2727,7 @@ public struct ExecResume: Equatable, Hashable {
          */input: JsonText? = nil, 
         /**
          * Wire `requestId`: string; optional (`null`/`nil`: absent).
-         */requestId: String? = nil, 
+         */requestId: HostString? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2748,21 +2756,21 @@ public struct FfiConverterTypeExecResume: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ExecResume {
         return
             try ExecResume(
-                pauseId: FfiConverterString.read(from: &buf), 
+                pauseId: FfiConverterTypeHostString.read(from: &buf), 
                 action: FfiConverterTypeResumeAction.read(from: &buf), 
                 output: FfiConverterOptionTypeJsonText.read(from: &buf), 
                 input: FfiConverterOptionTypeJsonText.read(from: &buf), 
-                requestId: FfiConverterOptionString.read(from: &buf), 
+                requestId: FfiConverterOptionTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: ExecResume, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.pauseId, into: &buf)
+        FfiConverterTypeHostString.write(value.pauseId, into: &buf)
         FfiConverterTypeResumeAction.write(value.action, into: &buf)
         FfiConverterOptionTypeJsonText.write(value.output, into: &buf)
         FfiConverterOptionTypeJsonText.write(value.input, into: &buf)
-        FfiConverterOptionString.write(value.requestId, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.requestId, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -2791,7 +2799,7 @@ public struct ExecResumed: Equatable, Hashable {
     /**
      * Wire `pauseId`: string.
      */
-    public var pauseId: String
+    public var pauseId: HostString
     /**
      * Wire `action`: `ResumeAction`.
      */
@@ -2803,11 +2811,11 @@ public struct ExecResumed: Equatable, Hashable {
     /**
      * Wire `requestId`: string; optional (`null`/`nil`: absent).
      */
-    public var requestId: String?
+    public var requestId: HostString?
     /**
      * Wire `principal`: string; optional (`null`/`nil`: absent).
      */
-    public var principal: String?
+    public var principal: HostString?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2819,7 +2827,7 @@ public struct ExecResumed: Equatable, Hashable {
     public init(
         /**
          * Wire `pauseId`: string.
-         */pauseId: String, 
+         */pauseId: HostString, 
         /**
          * Wire `action`: `ResumeAction`.
          */action: ResumeAction, 
@@ -2828,10 +2836,10 @@ public struct ExecResumed: Equatable, Hashable {
          */edited: EditedValue? = nil, 
         /**
          * Wire `requestId`: string; optional (`null`/`nil`: absent).
-         */requestId: String? = nil, 
+         */requestId: HostString? = nil, 
         /**
          * Wire `principal`: string; optional (`null`/`nil`: absent).
-         */principal: String? = nil, 
+         */principal: HostString? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2860,21 +2868,21 @@ public struct FfiConverterTypeExecResumed: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ExecResumed {
         return
             try ExecResumed(
-                pauseId: FfiConverterString.read(from: &buf), 
+                pauseId: FfiConverterTypeHostString.read(from: &buf), 
                 action: FfiConverterTypeResumeAction.read(from: &buf), 
                 edited: FfiConverterOptionTypeEditedValue.read(from: &buf), 
-                requestId: FfiConverterOptionString.read(from: &buf), 
-                principal: FfiConverterOptionString.read(from: &buf), 
+                requestId: FfiConverterOptionTypeHostString.read(from: &buf), 
+                principal: FfiConverterOptionTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: ExecResumed, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.pauseId, into: &buf)
+        FfiConverterTypeHostString.write(value.pauseId, into: &buf)
         FfiConverterTypeResumeAction.write(value.action, into: &buf)
         FfiConverterOptionTypeEditedValue.write(value.edited, into: &buf)
-        FfiConverterOptionString.write(value.requestId, into: &buf)
-        FfiConverterOptionString.write(value.principal, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.requestId, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.principal, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -2903,7 +2911,7 @@ public struct GateNode: Equatable, Hashable {
     /**
      * `nodeId`, as in `node.started`.
      */
-    public var nodeId: String
+    public var nodeId: HostString
     /**
      * Node kind, for matchers and the loop guard.
      */
@@ -2911,27 +2919,27 @@ public struct GateNode: Equatable, Hashable {
     /**
      * Node name, for matchers.
      */
-    public var name: String
+    public var name: HostString
     /**
      * The instance this gate belongs to.
      */
-    public var instanceId: String?
+    public var instanceId: HostString?
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
     public init(
         /**
          * `nodeId`, as in `node.started`.
-         */nodeId: String, 
+         */nodeId: HostString, 
         /**
          * Node kind, for matchers and the loop guard.
          */kind: NodeKind, 
         /**
          * Node name, for matchers.
-         */name: String, 
+         */name: HostString, 
         /**
          * The instance this gate belongs to.
-         */instanceId: String? = nil) {
+         */instanceId: HostString? = nil) {
         self.nodeId = nodeId
         self.kind = kind
         self.name = name
@@ -2954,18 +2962,18 @@ public struct FfiConverterTypeGateNode: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> GateNode {
         return
             try GateNode(
-                nodeId: FfiConverterString.read(from: &buf), 
+                nodeId: FfiConverterTypeHostString.read(from: &buf), 
                 kind: FfiConverterTypeNodeKind.read(from: &buf), 
-                name: FfiConverterString.read(from: &buf), 
-                instanceId: FfiConverterOptionString.read(from: &buf)
+                name: FfiConverterTypeHostString.read(from: &buf), 
+                instanceId: FfiConverterOptionTypeHostString.read(from: &buf)
         )
     }
 
     public static func write(_ value: GateNode, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.nodeId, into: &buf)
+        FfiConverterTypeHostString.write(value.nodeId, into: &buf)
         FfiConverterTypeNodeKind.write(value.kind, into: &buf)
-        FfiConverterString.write(value.name, into: &buf)
-        FfiConverterOptionString.write(value.instanceId, into: &buf)
+        FfiConverterTypeHostString.write(value.name, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.instanceId, into: &buf)
     }
 }
 
@@ -3065,7 +3073,7 @@ public struct GraphNodeHint: Equatable, Hashable {
     /**
      * Wire `nodeId`: string.
      */
-    public var nodeId: String
+    public var nodeId: HostString
     /**
      * Wire `kind`: `NodeKind`.
      */
@@ -3073,11 +3081,11 @@ public struct GraphNodeHint: Equatable, Hashable {
     /**
      * Wire `name`: string.
      */
-    public var name: String
+    public var name: HostString
     /**
      * Wire `parentId`: string; optional (`null`/`nil`: absent).
      */
-    public var parentId: String?
+    public var parentId: HostString?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -3089,16 +3097,16 @@ public struct GraphNodeHint: Equatable, Hashable {
     public init(
         /**
          * Wire `nodeId`: string.
-         */nodeId: String, 
+         */nodeId: HostString, 
         /**
          * Wire `kind`: `NodeKind`.
          */kind: NodeKind, 
         /**
          * Wire `name`: string.
-         */name: String, 
+         */name: HostString, 
         /**
          * Wire `parentId`: string; optional (`null`/`nil`: absent).
-         */parentId: String? = nil, 
+         */parentId: HostString? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -3126,19 +3134,19 @@ public struct FfiConverterTypeGraphNodeHint: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> GraphNodeHint {
         return
             try GraphNodeHint(
-                nodeId: FfiConverterString.read(from: &buf), 
+                nodeId: FfiConverterTypeHostString.read(from: &buf), 
                 kind: FfiConverterTypeNodeKind.read(from: &buf), 
-                name: FfiConverterString.read(from: &buf), 
-                parentId: FfiConverterOptionString.read(from: &buf), 
+                name: FfiConverterTypeHostString.read(from: &buf), 
+                parentId: FfiConverterOptionTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: GraphNodeHint, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.nodeId, into: &buf)
+        FfiConverterTypeHostString.write(value.nodeId, into: &buf)
         FfiConverterTypeNodeKind.write(value.kind, into: &buf)
-        FfiConverterString.write(value.name, into: &buf)
-        FfiConverterOptionString.write(value.parentId, into: &buf)
+        FfiConverterTypeHostString.write(value.name, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.parentId, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -3171,11 +3179,11 @@ public struct Hello: Equatable, Hashable {
     /**
      * Wire `capabilities`: list of string.
      */
-    public var capabilities: [String]
+    public var capabilities: [HostString]
     /**
      * Wire `app`: string; optional (`null`/`nil`: absent).
      */
-    public var app: String?
+    public var app: HostString?
     /**
      * Wire `sdk`: `SdkInfo`; optional (`null`/`nil`: absent).
      */
@@ -3183,7 +3191,7 @@ public struct Hello: Equatable, Hashable {
     /**
      * Wire `resumeToken`: string; optional (`null`/`nil`: absent).
      */
-    public var resumeToken: String?
+    public var resumeToken: HostString?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -3198,16 +3206,16 @@ public struct Hello: Equatable, Hashable {
          */versions: ClientVersions, 
         /**
          * Wire `capabilities`: list of string.
-         */capabilities: [String], 
+         */capabilities: [HostString], 
         /**
          * Wire `app`: string; optional (`null`/`nil`: absent).
-         */app: String? = nil, 
+         */app: HostString? = nil, 
         /**
          * Wire `sdk`: `SdkInfo`; optional (`null`/`nil`: absent).
          */sdk: SdkInfo? = nil, 
         /**
          * Wire `resumeToken`: string; optional (`null`/`nil`: absent).
-         */resumeToken: String? = nil, 
+         */resumeToken: HostString? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -3237,20 +3245,20 @@ public struct FfiConverterTypeHello: FfiConverterRustBuffer {
         return
             try Hello(
                 versions: FfiConverterTypeClientVersions.read(from: &buf), 
-                capabilities: FfiConverterSequenceString.read(from: &buf), 
-                app: FfiConverterOptionString.read(from: &buf), 
+                capabilities: FfiConverterSequenceTypeHostString.read(from: &buf), 
+                app: FfiConverterOptionTypeHostString.read(from: &buf), 
                 sdk: FfiConverterOptionTypeSdkInfo.read(from: &buf), 
-                resumeToken: FfiConverterOptionString.read(from: &buf), 
+                resumeToken: FfiConverterOptionTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: Hello, into buf: inout [UInt8]) {
         FfiConverterTypeClientVersions.write(value.versions, into: &buf)
-        FfiConverterSequenceString.write(value.capabilities, into: &buf)
-        FfiConverterOptionString.write(value.app, into: &buf)
+        FfiConverterSequenceTypeHostString.write(value.capabilities, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.app, into: &buf)
         FfiConverterOptionTypeSdkInfo.write(value.sdk, into: &buf)
-        FfiConverterOptionString.write(value.resumeToken, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.resumeToken, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -3283,7 +3291,7 @@ public struct HelloAck: Equatable, Hashable {
     /**
      * Wire `capabilities`: list of string.
      */
-    public var capabilities: [String]
+    public var capabilities: [HostString]
     /**
      * Wire `breakpoints`: list of `BreakpointMatcher`.
      */
@@ -3295,11 +3303,11 @@ public struct HelloAck: Equatable, Hashable {
     /**
      * Wire `sessionToken`: string; optional (`null`/`nil`: absent).
      */
-    public var sessionToken: String?
+    public var sessionToken: HostString?
     /**
      * Wire `hubCapabilities`: list of string; optional (`null`/`nil`: absent).
      */
-    public var hubCapabilities: [String]?
+    public var hubCapabilities: [HostString]?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -3314,7 +3322,7 @@ public struct HelloAck: Equatable, Hashable {
          */versions: ViewerVersions, 
         /**
          * Wire `capabilities`: list of string.
-         */capabilities: [String], 
+         */capabilities: [HostString], 
         /**
          * Wire `breakpoints`: list of `BreakpointMatcher`.
          */breakpoints: [BreakpointMatcher], 
@@ -3323,10 +3331,10 @@ public struct HelloAck: Equatable, Hashable {
          */mode: RunMode, 
         /**
          * Wire `sessionToken`: string; optional (`null`/`nil`: absent).
-         */sessionToken: String? = nil, 
+         */sessionToken: HostString? = nil, 
         /**
          * Wire `hubCapabilities`: list of string; optional (`null`/`nil`: absent).
-         */hubCapabilities: [String]? = nil, 
+         */hubCapabilities: [HostString]? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -3357,22 +3365,22 @@ public struct FfiConverterTypeHelloAck: FfiConverterRustBuffer {
         return
             try HelloAck(
                 versions: FfiConverterTypeViewerVersions.read(from: &buf), 
-                capabilities: FfiConverterSequenceString.read(from: &buf), 
+                capabilities: FfiConverterSequenceTypeHostString.read(from: &buf), 
                 breakpoints: FfiConverterSequenceTypeBreakpointMatcher.read(from: &buf), 
                 mode: FfiConverterTypeRunMode.read(from: &buf), 
-                sessionToken: FfiConverterOptionString.read(from: &buf), 
-                hubCapabilities: FfiConverterOptionSequenceString.read(from: &buf), 
+                sessionToken: FfiConverterOptionTypeHostString.read(from: &buf), 
+                hubCapabilities: FfiConverterOptionSequenceTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: HelloAck, into buf: inout [UInt8]) {
         FfiConverterTypeViewerVersions.write(value.versions, into: &buf)
-        FfiConverterSequenceString.write(value.capabilities, into: &buf)
+        FfiConverterSequenceTypeHostString.write(value.capabilities, into: &buf)
         FfiConverterSequenceTypeBreakpointMatcher.write(value.breakpoints, into: &buf)
         FfiConverterTypeRunMode.write(value.mode, into: &buf)
-        FfiConverterOptionString.write(value.sessionToken, into: &buf)
-        FfiConverterOptionSequenceString.write(value.hubCapabilities, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.sessionToken, into: &buf)
+        FfiConverterOptionSequenceTypeHostString.write(value.hubCapabilities, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -3552,7 +3560,7 @@ public struct LoopInfo: Equatable, Hashable {
     /**
      * Wire `fingerprint`: string.
      */
-    public var fingerprint: String
+    public var fingerprint: HostString
     /**
      * Wire `kind`: `LoopKind`; optional (`null`/`nil`: absent).
      */
@@ -3585,7 +3593,7 @@ public struct LoopInfo: Equatable, Hashable {
          */lastSeq: UInt64, 
         /**
          * Wire `fingerprint`: string.
-         */fingerprint: String, 
+         */fingerprint: HostString, 
         /**
          * Wire `kind`: `LoopKind`; optional (`null`/`nil`: absent).
          */kind: LoopKind? = nil, 
@@ -3628,7 +3636,7 @@ public struct FfiConverterTypeLoopInfo: FfiConverterRustBuffer {
                 repeats: FfiConverterUInt64.read(from: &buf), 
                 firstSeq: FfiConverterUInt64.read(from: &buf), 
                 lastSeq: FfiConverterUInt64.read(from: &buf), 
-                fingerprint: FfiConverterString.read(from: &buf), 
+                fingerprint: FfiConverterTypeHostString.read(from: &buf), 
                 kind: FfiConverterOptionTypeLoopKind.read(from: &buf), 
                 period: FfiConverterOptionUInt64.read(from: &buf), 
                 laps: FfiConverterOptionUInt64.read(from: &buf), 
@@ -3640,7 +3648,7 @@ public struct FfiConverterTypeLoopInfo: FfiConverterRustBuffer {
         FfiConverterUInt64.write(value.repeats, into: &buf)
         FfiConverterUInt64.write(value.firstSeq, into: &buf)
         FfiConverterUInt64.write(value.lastSeq, into: &buf)
-        FfiConverterString.write(value.fingerprint, into: &buf)
+        FfiConverterTypeHostString.write(value.fingerprint, into: &buf)
         FfiConverterOptionTypeLoopKind.write(value.kind, into: &buf)
         FfiConverterOptionUInt64.write(value.period, into: &buf)
         FfiConverterOptionUInt64.write(value.laps, into: &buf)
@@ -3744,11 +3752,11 @@ public struct NodeError: Equatable, Hashable {
     /**
      * Wire `nodeId`: string.
      */
-    public var nodeId: String
+    public var nodeId: HostString
     /**
      * Wire `instanceId`: string; optional (`null`/`nil`: absent).
      */
-    public var instanceId: String?
+    public var instanceId: HostString?
     /**
      * Wire `error`: `ErrorInfo`.
      */
@@ -3768,10 +3776,10 @@ public struct NodeError: Equatable, Hashable {
     public init(
         /**
          * Wire `nodeId`: string.
-         */nodeId: String, 
+         */nodeId: HostString, 
         /**
          * Wire `instanceId`: string; optional (`null`/`nil`: absent).
-         */instanceId: String? = nil, 
+         */instanceId: HostString? = nil, 
         /**
          * Wire `error`: `ErrorInfo`.
          */error: ErrorInfo, 
@@ -3805,8 +3813,8 @@ public struct FfiConverterTypeNodeError: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> NodeError {
         return
             try NodeError(
-                nodeId: FfiConverterString.read(from: &buf), 
-                instanceId: FfiConverterOptionString.read(from: &buf), 
+                nodeId: FfiConverterTypeHostString.read(from: &buf), 
+                instanceId: FfiConverterOptionTypeHostString.read(from: &buf), 
                 error: FfiConverterTypeErrorInfo.read(from: &buf), 
                 heldMs: FfiConverterOptionDouble.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
@@ -3814,8 +3822,8 @@ public struct FfiConverterTypeNodeError: FfiConverterRustBuffer {
     }
 
     public static func write(_ value: NodeError, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.nodeId, into: &buf)
-        FfiConverterOptionString.write(value.instanceId, into: &buf)
+        FfiConverterTypeHostString.write(value.nodeId, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.instanceId, into: &buf)
         FfiConverterTypeErrorInfo.write(value.error, into: &buf)
         FfiConverterOptionDouble.write(value.heldMs, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
@@ -3846,11 +3854,11 @@ public struct NodeFinished: Equatable, Hashable {
     /**
      * Wire `nodeId`: string.
      */
-    public var nodeId: String
+    public var nodeId: HostString
     /**
      * Wire `instanceId`: string; optional (`null`/`nil`: absent).
      */
-    public var instanceId: String?
+    public var instanceId: HostString?
     /**
      * Wire `output`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
      */
@@ -3886,10 +3894,10 @@ public struct NodeFinished: Equatable, Hashable {
     public init(
         /**
          * Wire `nodeId`: string.
-         */nodeId: String, 
+         */nodeId: HostString, 
         /**
          * Wire `instanceId`: string; optional (`null`/`nil`: absent).
-         */instanceId: String? = nil, 
+         */instanceId: HostString? = nil, 
         /**
          * Wire `output`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
          */output: JsonText? = nil, 
@@ -3939,8 +3947,8 @@ public struct FfiConverterTypeNodeFinished: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> NodeFinished {
         return
             try NodeFinished(
-                nodeId: FfiConverterString.read(from: &buf), 
-                instanceId: FfiConverterOptionString.read(from: &buf), 
+                nodeId: FfiConverterTypeHostString.read(from: &buf), 
+                instanceId: FfiConverterOptionTypeHostString.read(from: &buf), 
                 output: FfiConverterOptionTypeJsonText.read(from: &buf), 
                 usage: FfiConverterOptionTypeTokenUsage.read(from: &buf), 
                 durationMs: FfiConverterDouble.read(from: &buf), 
@@ -3952,8 +3960,8 @@ public struct FfiConverterTypeNodeFinished: FfiConverterRustBuffer {
     }
 
     public static func write(_ value: NodeFinished, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.nodeId, into: &buf)
-        FfiConverterOptionString.write(value.instanceId, into: &buf)
+        FfiConverterTypeHostString.write(value.nodeId, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.instanceId, into: &buf)
         FfiConverterOptionTypeJsonText.write(value.output, into: &buf)
         FfiConverterOptionTypeTokenUsage.write(value.usage, into: &buf)
         FfiConverterDouble.write(value.durationMs, into: &buf)
@@ -3988,11 +3996,11 @@ public struct NodeStarted: Equatable, Hashable {
     /**
      * Wire `nodeId`: string.
      */
-    public var nodeId: String
+    public var nodeId: HostString
     /**
      * Wire `parentId`: string; optional (`null`/`nil`: absent).
      */
-    public var parentId: String?
+    public var parentId: HostString?
     /**
      * Wire `kind`: `NodeKind`.
      */
@@ -4000,11 +4008,11 @@ public struct NodeStarted: Equatable, Hashable {
     /**
      * Wire `name`: string.
      */
-    public var name: String
+    public var name: HostString
     /**
      * Wire `instanceId`: string.
      */
-    public var instanceId: String
+    public var instanceId: HostString
     /**
      * Wire `input`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
      */
@@ -4028,19 +4036,19 @@ public struct NodeStarted: Equatable, Hashable {
     public init(
         /**
          * Wire `nodeId`: string.
-         */nodeId: String, 
+         */nodeId: HostString, 
         /**
          * Wire `parentId`: string; optional (`null`/`nil`: absent).
-         */parentId: String? = nil, 
+         */parentId: HostString? = nil, 
         /**
          * Wire `kind`: `NodeKind`.
          */kind: NodeKind, 
         /**
          * Wire `name`: string.
-         */name: String, 
+         */name: HostString, 
         /**
          * Wire `instanceId`: string.
-         */instanceId: String, 
+         */instanceId: HostString, 
         /**
          * Wire `input`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
          */input: JsonText? = nil, 
@@ -4081,11 +4089,11 @@ public struct FfiConverterTypeNodeStarted: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> NodeStarted {
         return
             try NodeStarted(
-                nodeId: FfiConverterString.read(from: &buf), 
-                parentId: FfiConverterOptionString.read(from: &buf), 
+                nodeId: FfiConverterTypeHostString.read(from: &buf), 
+                parentId: FfiConverterOptionTypeHostString.read(from: &buf), 
                 kind: FfiConverterTypeNodeKind.read(from: &buf), 
-                name: FfiConverterString.read(from: &buf), 
-                instanceId: FfiConverterString.read(from: &buf), 
+                name: FfiConverterTypeHostString.read(from: &buf), 
+                instanceId: FfiConverterTypeHostString.read(from: &buf), 
                 input: FfiConverterOptionTypeJsonText.read(from: &buf), 
                 collapsed: FfiConverterOptionBool.read(from: &buf), 
                 redaction: FfiConverterOptionTypeRedactionSummary.read(from: &buf), 
@@ -4094,11 +4102,11 @@ public struct FfiConverterTypeNodeStarted: FfiConverterRustBuffer {
     }
 
     public static func write(_ value: NodeStarted, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.nodeId, into: &buf)
-        FfiConverterOptionString.write(value.parentId, into: &buf)
+        FfiConverterTypeHostString.write(value.nodeId, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.parentId, into: &buf)
         FfiConverterTypeNodeKind.write(value.kind, into: &buf)
-        FfiConverterString.write(value.name, into: &buf)
-        FfiConverterString.write(value.instanceId, into: &buf)
+        FfiConverterTypeHostString.write(value.name, into: &buf)
+        FfiConverterTypeHostString.write(value.instanceId, into: &buf)
         FfiConverterOptionTypeJsonText.write(value.input, into: &buf)
         FfiConverterOptionBool.write(value.collapsed, into: &buf)
         FfiConverterOptionTypeRedactionSummary.write(value.redaction, into: &buf)
@@ -4130,7 +4138,7 @@ public struct NodeToken: Equatable, Hashable {
     /**
      * Wire `nodeId`: string.
      */
-    public var nodeId: String
+    public var nodeId: HostString
     /**
      * Wire `deltas`: list of `TokenDelta`.
      */
@@ -4150,7 +4158,7 @@ public struct NodeToken: Equatable, Hashable {
     public init(
         /**
          * Wire `nodeId`: string.
-         */nodeId: String, 
+         */nodeId: HostString, 
         /**
          * Wire `deltas`: list of `TokenDelta`.
          */deltas: [TokenDelta], 
@@ -4183,7 +4191,7 @@ public struct FfiConverterTypeNodeToken: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> NodeToken {
         return
             try NodeToken(
-                nodeId: FfiConverterString.read(from: &buf), 
+                nodeId: FfiConverterTypeHostString.read(from: &buf), 
                 deltas: FfiConverterSequenceTypeTokenDelta.read(from: &buf), 
                 redaction: FfiConverterOptionTypeRedactionSummary.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
@@ -4191,7 +4199,7 @@ public struct FfiConverterTypeNodeToken: FfiConverterRustBuffer {
     }
 
     public static func write(_ value: NodeToken, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.nodeId, into: &buf)
+        FfiConverterTypeHostString.write(value.nodeId, into: &buf)
         FfiConverterSequenceTypeTokenDelta.write(value.deltas, into: &buf)
         FfiConverterOptionTypeRedactionSummary.write(value.redaction, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
@@ -4295,7 +4303,7 @@ public struct RedactionSummary: Equatable, Hashable {
     /**
      * Wire `keys`: list of string.
      */
-    public var keys: [String]
+    public var keys: [HostString]
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -4310,7 +4318,7 @@ public struct RedactionSummary: Equatable, Hashable {
          */count: UInt64, 
         /**
          * Wire `keys`: list of string.
-         */keys: [String], 
+         */keys: [HostString], 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -4337,14 +4345,14 @@ public struct FfiConverterTypeRedactionSummary: FfiConverterRustBuffer {
         return
             try RedactionSummary(
                 count: FfiConverterUInt64.read(from: &buf), 
-                keys: FfiConverterSequenceString.read(from: &buf), 
+                keys: FfiConverterSequenceTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: RedactionSummary, into buf: inout [UInt8]) {
         FfiConverterUInt64.write(value.count, into: &buf)
-        FfiConverterSequenceString.write(value.keys, into: &buf)
+        FfiConverterSequenceTypeHostString.write(value.keys, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -4455,7 +4463,7 @@ public struct RunStarted: Equatable, Hashable {
     /**
      * Wire `app`: string.
      */
-    public var app: String
+    public var app: HostString
     /**
      * Wire `sdk`: `SdkInfo`.
      */
@@ -4475,7 +4483,7 @@ public struct RunStarted: Equatable, Hashable {
     public init(
         /**
          * Wire `app`: string.
-         */app: String, 
+         */app: HostString, 
         /**
          * Wire `sdk`: `SdkInfo`.
          */sdk: SdkInfo, 
@@ -4508,7 +4516,7 @@ public struct FfiConverterTypeRunStarted: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RunStarted {
         return
             try RunStarted(
-                app: FfiConverterString.read(from: &buf), 
+                app: FfiConverterTypeHostString.read(from: &buf), 
                 sdk: FfiConverterTypeSdkInfo.read(from: &buf), 
                 meta: FfiConverterOptionTypeJsonText.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
@@ -4516,7 +4524,7 @@ public struct FfiConverterTypeRunStarted: FfiConverterRustBuffer {
     }
 
     public static func write(_ value: RunStarted, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.app, into: &buf)
+        FfiConverterTypeHostString.write(value.app, into: &buf)
         FfiConverterTypeSdkInfo.write(value.sdk, into: &buf)
         FfiConverterOptionTypeJsonText.write(value.meta, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
@@ -4547,11 +4555,11 @@ public struct SdkInfo: Equatable, Hashable {
     /**
      * Wire `name`: string.
      */
-    public var name: String
+    public var name: HostString
     /**
      * Wire `version`: string.
      */
-    public var version: String
+    public var version: HostString
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -4563,10 +4571,10 @@ public struct SdkInfo: Equatable, Hashable {
     public init(
         /**
          * Wire `name`: string.
-         */name: String, 
+         */name: HostString, 
         /**
          * Wire `version`: string.
-         */version: String, 
+         */version: HostString, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -4592,15 +4600,15 @@ public struct FfiConverterTypeSdkInfo: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SdkInfo {
         return
             try SdkInfo(
-                name: FfiConverterString.read(from: &buf), 
-                version: FfiConverterString.read(from: &buf), 
+                name: FfiConverterTypeHostString.read(from: &buf), 
+                version: FfiConverterTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: SdkInfo, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.name, into: &buf)
-        FfiConverterString.write(value.version, into: &buf)
+        FfiConverterTypeHostString.write(value.name, into: &buf)
+        FfiConverterTypeHostString.write(value.version, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -4706,7 +4714,7 @@ public struct SmartInfo: Equatable, Hashable {
     /**
      * Wire `detail`: string; optional (`null`/`nil`: absent).
      */
-    public var detail: String?
+    public var detail: HostString?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -4721,7 +4729,7 @@ public struct SmartInfo: Equatable, Hashable {
          */rule: SmartRule, 
         /**
          * Wire `detail`: string; optional (`null`/`nil`: absent).
-         */detail: String? = nil, 
+         */detail: HostString? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -4748,14 +4756,14 @@ public struct FfiConverterTypeSmartInfo: FfiConverterRustBuffer {
         return
             try SmartInfo(
                 rule: FfiConverterTypeSmartRule.read(from: &buf), 
-                detail: FfiConverterOptionString.read(from: &buf), 
+                detail: FfiConverterOptionTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: SmartInfo, into buf: inout [UInt8]) {
         FfiConverterTypeSmartRule.write(value.rule, into: &buf)
-        FfiConverterOptionString.write(value.detail, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.detail, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -4788,7 +4796,7 @@ public struct TokenDelta: Equatable, Hashable {
     /**
      * Wire `v`: string.
      */
-    public var v: String
+    public var v: HostString
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -4803,7 +4811,7 @@ public struct TokenDelta: Equatable, Hashable {
          */t: TokenChannel, 
         /**
          * Wire `v`: string.
-         */v: String, 
+         */v: HostString, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -4830,14 +4838,14 @@ public struct FfiConverterTypeTokenDelta: FfiConverterRustBuffer {
         return
             try TokenDelta(
                 t: FfiConverterTypeTokenChannel.read(from: &buf), 
-                v: FfiConverterString.read(from: &buf), 
+                v: FfiConverterTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: TokenDelta, into buf: inout [UInt8]) {
         FfiConverterTypeTokenChannel.write(value.t, into: &buf)
-        FfiConverterString.write(value.v, into: &buf)
+        FfiConverterTypeHostString.write(value.v, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -4997,15 +5005,15 @@ public struct ViewerSessionConfig: Equatable, Hashable {
     /**
      * `hello.ack.versions.viewer`.
      */
-    public var viewerVersion: String?
+    public var viewerVersion: HostString?
     /**
      * `hello.ack.hubCapabilities`.
      */
-    public var hubCapabilities: [String]?
+    public var hubCapabilities: [HostString]?
     /**
      * Minted tokens are `<prefix><n>` (hosts pass a random prefix).
      */
-    public var tokenPrefix: String?
+    public var tokenPrefix: HostString?
     /**
      * How long a sent `exec.resume` waits for its answer, in ms.
      */
@@ -5026,13 +5034,13 @@ public struct ViewerSessionConfig: Equatable, Hashable {
          */mode: RunMode? = nil, 
         /**
          * `hello.ack.versions.viewer`.
-         */viewerVersion: String? = nil, 
+         */viewerVersion: HostString? = nil, 
         /**
          * `hello.ack.hubCapabilities`.
-         */hubCapabilities: [String]? = nil, 
+         */hubCapabilities: [HostString]? = nil, 
         /**
          * Minted tokens are `<prefix><n>` (hosts pass a random prefix).
-         */tokenPrefix: String? = nil, 
+         */tokenPrefix: HostString? = nil, 
         /**
          * How long a sent `exec.resume` waits for its answer, in ms.
          */resumeWaitMs: UInt64? = nil, 
@@ -5066,9 +5074,9 @@ public struct FfiConverterTypeViewerSessionConfig: FfiConverterRustBuffer {
             try ViewerSessionConfig(
                 breakpoints: FfiConverterOptionSequenceTypeBreakpointMatcher.read(from: &buf), 
                 mode: FfiConverterOptionTypeRunMode.read(from: &buf), 
-                viewerVersion: FfiConverterOptionString.read(from: &buf), 
-                hubCapabilities: FfiConverterOptionSequenceString.read(from: &buf), 
-                tokenPrefix: FfiConverterOptionString.read(from: &buf), 
+                viewerVersion: FfiConverterOptionTypeHostString.read(from: &buf), 
+                hubCapabilities: FfiConverterOptionSequenceTypeHostString.read(from: &buf), 
+                tokenPrefix: FfiConverterOptionTypeHostString.read(from: &buf), 
                 resumeWaitMs: FfiConverterOptionUInt64.read(from: &buf), 
                 abandonGraceMs: FfiConverterOptionUInt64.read(from: &buf)
         )
@@ -5077,9 +5085,9 @@ public struct FfiConverterTypeViewerSessionConfig: FfiConverterRustBuffer {
     public static func write(_ value: ViewerSessionConfig, into buf: inout [UInt8]) {
         FfiConverterOptionSequenceTypeBreakpointMatcher.write(value.breakpoints, into: &buf)
         FfiConverterOptionTypeRunMode.write(value.mode, into: &buf)
-        FfiConverterOptionString.write(value.viewerVersion, into: &buf)
-        FfiConverterOptionSequenceString.write(value.hubCapabilities, into: &buf)
-        FfiConverterOptionString.write(value.tokenPrefix, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.viewerVersion, into: &buf)
+        FfiConverterOptionSequenceTypeHostString.write(value.hubCapabilities, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.tokenPrefix, into: &buf)
         FfiConverterOptionUInt64.write(value.resumeWaitMs, into: &buf)
         FfiConverterOptionUInt64.write(value.abandonGraceMs, into: &buf)
     }
@@ -5113,7 +5121,7 @@ public struct ViewerVersions: Equatable, Hashable {
     /**
      * Wire `viewer`: string.
      */
-    public var viewer: String
+    public var viewer: HostString
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -5128,7 +5136,7 @@ public struct ViewerVersions: Equatable, Hashable {
          */`protocol`: Int64, 
         /**
          * Wire `viewer`: string.
-         */viewer: String, 
+         */viewer: HostString, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -5155,14 +5163,14 @@ public struct FfiConverterTypeViewerVersions: FfiConverterRustBuffer {
         return
             try ViewerVersions(
                 protocol: FfiConverterInt64.read(from: &buf), 
-                viewer: FfiConverterString.read(from: &buf), 
+                viewer: FfiConverterTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: ViewerVersions, into buf: inout [UInt8]) {
         FfiConverterInt64.write(value.`protocol`, into: &buf)
-        FfiConverterString.write(value.viewer, into: &buf)
+        FfiConverterTypeHostString.write(value.viewer, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -5997,7 +6005,7 @@ public enum Message: Equatable, Hashable {
     case unknown(
         /**
          * The type string.
-         */messageType: String, 
+         */messageType: HostString, 
         /**
          * The raw payload (any JSON value), `None` when the frame had no `payload` key.
          */payload: JsonText?
@@ -6071,7 +6079,7 @@ public struct FfiConverterTypeMessage: FfiConverterRustBuffer {
         case 16: return .helloAck(payload: try FfiConverterTypeHelloAck.read(from: &buf)
         )
         
-        case 17: return .unknown(messageType: try FfiConverterString.read(from: &buf), payload: try FfiConverterOptionTypeJsonText.read(from: &buf)
+        case 17: return .unknown(messageType: try FfiConverterTypeHostString.read(from: &buf), payload: try FfiConverterOptionTypeJsonText.read(from: &buf)
         )
         
         default: throw UniffiInternalError.unexpectedEnumCase
@@ -6164,7 +6172,7 @@ public struct FfiConverterTypeMessage: FfiConverterRustBuffer {
         
         case let .unknown(messageType,payload):
             writeInt(&buf, Int32(17))
-            FfiConverterString.write(messageType, into: &buf)
+            FfiConverterTypeHostString.write(messageType, into: &buf)
             FfiConverterOptionTypeJsonText.write(payload, into: &buf)
             
         }
@@ -7185,6 +7193,14 @@ enum ResumeError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
          * Why.
          */reason: String
     )
+    /**
+     * `pauseId` or `requestId` holds a lone surrogate (no UTF-8 form): names the argument.
+     */
+    case BadArgument(
+        /**
+         * Why.
+         */reason: String
+    )
 
     
 
@@ -7220,6 +7236,9 @@ public struct FfiConverterTypeResumeError: FfiConverterRustBuffer {
         case 4: return .BadOutput(
             reason: try FfiConverterString.read(from: &buf)
             )
+        case 5: return .BadArgument(
+            reason: try FfiConverterString.read(from: &buf)
+            )
 
          default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -7246,6 +7265,11 @@ public struct FfiConverterTypeResumeError: FfiConverterRustBuffer {
         
         case let .BadOutput(reason):
             writeInt(&buf, Int32(4))
+            FfiConverterString.write(reason, into: &buf)
+            
+        
+        case let .BadArgument(reason):
+            writeInt(&buf, Int32(5))
             FfiConverterString.write(reason, into: &buf)
             
         }
@@ -8634,30 +8658,6 @@ fileprivate struct FfiConverterOptionSequenceUInt64: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
-fileprivate struct FfiConverterOptionSequenceString: FfiConverterRustBuffer {
-    typealias SwiftType = [String]?
-
-    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
-        guard let value = value else {
-            writeInt(&buf, Int8(0))
-            return
-        }
-        writeInt(&buf, Int8(1))
-        FfiConverterSequenceString.write(value, into: &buf)
-    }
-
-    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
-        switch try readInt(&buf) as Int8 {
-        case 0: return nil
-        case 1: return try FfiConverterSequenceString.read(from: &buf)
-        default: throw UniffiInternalError.unexpectedOptionalTag
-        }
-    }
-}
-
-#if swift(>=5.8)
-@_documentation(visibility: private)
-#endif
 fileprivate struct FfiConverterOptionSequenceTypeBreakpointMatcher: FfiConverterRustBuffer {
     typealias SwiftType = [BreakpointMatcher]?
 
@@ -8706,8 +8706,8 @@ fileprivate struct FfiConverterOptionSequenceTypeIssue: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
-fileprivate struct FfiConverterOptionTypeHostText: FfiConverterRustBuffer {
-    typealias SwiftType = HostText?
+fileprivate struct FfiConverterOptionSequenceTypeHostString: FfiConverterRustBuffer {
+    typealias SwiftType = [HostString]?
 
     public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
         guard let value = value else {
@@ -8715,13 +8715,37 @@ fileprivate struct FfiConverterOptionTypeHostText: FfiConverterRustBuffer {
             return
         }
         writeInt(&buf, Int8(1))
-        FfiConverterTypeHostText.write(value, into: &buf)
+        FfiConverterSequenceTypeHostString.write(value, into: &buf)
     }
 
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
-        case 1: return try FfiConverterTypeHostText.read(from: &buf)
+        case 1: return try FfiConverterSequenceTypeHostString.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeHostString: FfiConverterRustBuffer {
+    typealias SwiftType = HostString?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeHostString.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeHostString.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -9051,6 +9075,78 @@ fileprivate struct FfiConverterSequenceTypeViewerAction: FfiConverterRustBuffer 
     }
 }
 
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeHostString: FfiConverterRustBuffer {
+    typealias SwiftType = [HostString]
+
+    public static func write(_ value: [HostString], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeHostString.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [HostString] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [HostString]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeHostString.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+
+
+
+public typealias HostString = String
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeHostString: FfiConverter {
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> HostString {
+        let builtinValue = try FfiConverterData.read(from: &buf)
+        return String(decoding: builtinValue, as: UTF8.self)
+    }
+
+    public static func write(_ value: HostString, into buf: inout [UInt8]) {
+        let builtinValue = Data(value.utf8)
+        return FfiConverterData.write(builtinValue, into: &buf)
+    }
+
+    public static func lift(_ value: RustBuffer) throws -> HostString {
+        let builtinValue = try FfiConverterData.lift(value)
+        return String(decoding: builtinValue, as: UTF8.self)
+    }
+
+    public static func lower(_ value: HostString) -> RustBuffer {
+        let builtinValue = Data(value.utf8)
+        return FfiConverterData.lower(builtinValue)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeHostString_lift(_ value: RustBuffer) throws -> HostString {
+    return try FfiConverterTypeHostString.lift(value)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeHostString_lower(_ value: HostString) -> RustBuffer {
+    return FfiConverterTypeHostString.lower(value)
+}
+
+
 
 public typealias HostText = String
 
@@ -9154,13 +9250,13 @@ public func controlTypes() -> [String]  {
  * `ContractError.Build` when only the whole-payload marker would fit (§8; a valid event payload
  * always fits from 4096 bytes up). `null`/`nil` (the default): no budget.
  */
-public func createEnvelope(message: Message, seq: UInt64, runId: String, ts: UInt64? = nil, maxPayloadBytes: UInt64? = nil)throws  -> Envelope  {
+public func createEnvelope(message: Message, seq: UInt64, runId: HostString, ts: UInt64? = nil, maxPayloadBytes: UInt64? = nil)throws  -> Envelope  {
     return try  FfiConverterTypeEnvelope_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_create_envelope(
         FfiConverterTypeMessage_lower(message),
         FfiConverterUInt64.lower(seq),
-        FfiConverterString.lower(runId),
+        FfiConverterTypeHostString_lower(runId),
         FfiConverterOptionUInt64.lower(ts),
         FfiConverterOptionUInt64.lower(maxPayloadBytes),uniffiCallStatus
     )
@@ -9172,14 +9268,14 @@ public func createEnvelope(message: Message, seq: UInt64, runId: String, ts: UIn
  * `maxPayloadBytes` as in `createEnvelope`: a payload over it is shrunk for the type first
  * and the result is validated (graphmind-shrink §3).
  */
-public func createEnvelopeJson(messageType: String, payloadJson: JsonText, seq: UInt64, runId: String, ts: UInt64? = nil, maxPayloadBytes: UInt64? = nil)throws  -> Envelope  {
+public func createEnvelopeJson(messageType: HostString, payloadJson: JsonText, seq: UInt64, runId: HostString, ts: UInt64? = nil, maxPayloadBytes: UInt64? = nil)throws  -> Envelope  {
     return try  FfiConverterTypeEnvelope_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_create_envelope_json(
-        FfiConverterString.lower(messageType),
+        FfiConverterTypeHostString_lower(messageType),
         FfiConverterTypeJsonText_lower(payloadJson),
         FfiConverterUInt64.lower(seq),
-        FfiConverterString.lower(runId),
+        FfiConverterTypeHostString_lower(runId),
         FfiConverterOptionUInt64.lower(ts),
         FfiConverterOptionUInt64.lower(maxPayloadBytes),uniffiCallStatus
     )
@@ -9190,14 +9286,14 @@ public func createEnvelopeJson(messageType: String, payloadJson: JsonText, seq: 
  * `Message.Unknown`): any type with an opaque payload (`null`/`nil` omits the `payload`
  * key); a known type is validated and built typed, no longer refused.
  */
-public func createUnknownEnvelope(messageType: String, payloadJson: JsonText?, seq: UInt64, runId: String, ts: UInt64? = nil)throws  -> Envelope  {
+public func createUnknownEnvelope(messageType: HostString, payloadJson: JsonText?, seq: UInt64, runId: HostString, ts: UInt64? = nil)throws  -> Envelope  {
     return try  FfiConverterTypeEnvelope_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_create_unknown_envelope(
-        FfiConverterString.lower(messageType),
+        FfiConverterTypeHostString_lower(messageType),
         FfiConverterOptionTypeJsonText.lower(payloadJson),
         FfiConverterUInt64.lower(seq),
-        FfiConverterString.lower(runId),
+        FfiConverterTypeHostString_lower(runId),
         FfiConverterOptionUInt64.lower(ts),uniffiCallStatus
     )
 })
@@ -9259,16 +9355,16 @@ public func handshakeTypes() -> [String]  {
  * ones kept once), the mode, the session token and the viewer's own hub capabilities. Wrap it
  * with `createEnvelope(Message.HelloAck(ack), seq, wildcardRunId())`.
  */
-public func helloAck(hello: Hello, viewer: String, breakpoints: [BreakpointMatcher], mode: RunMode, sessionToken: String? = nil, hubCapabilities: [String]? = nil)throws  -> HelloAck  {
+public func helloAck(hello: Hello, viewer: HostString, breakpoints: [BreakpointMatcher], mode: RunMode, sessionToken: HostString? = nil, hubCapabilities: [HostString]? = nil)throws  -> HelloAck  {
     return try  FfiConverterTypeHelloAck_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_hello_ack(
         FfiConverterTypeHello_lower(hello),
-        FfiConverterString.lower(viewer),
+        FfiConverterTypeHostString_lower(viewer),
         FfiConverterSequenceTypeBreakpointMatcher.lower(breakpoints),
         FfiConverterTypeRunMode_lower(mode),
-        FfiConverterOptionString.lower(sessionToken),
-        FfiConverterOptionSequenceString.lower(hubCapabilities),uniffiCallStatus
+        FfiConverterOptionTypeHostString.lower(sessionToken),
+        FfiConverterOptionSequenceTypeHostString.lower(hubCapabilities),uniffiCallStatus
     )
 })
 }
@@ -9286,13 +9382,13 @@ public func knownCapabilities() -> [String]  {
  * Whether `matcher` selects the gate `(kind, name, point)` (spec §5.12): effective point
  * equals `point`, then `kind` if present, then `name` if present.
  */
-public func matcherMatches(matcher: BreakpointMatcher, kind: NodeKind, name: String, point: PausePoint) -> Bool  {
-    return try!  FfiConverterBool.lift(try! rustCall() {
+public func matcherMatches(matcher: BreakpointMatcher, kind: NodeKind, name: HostString, point: PausePoint)throws  -> Bool  {
+    return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_matcher_matches(
         FfiConverterTypeBreakpointMatcher_lower(matcher),
         FfiConverterTypeNodeKind_lower(kind),
-        FfiConverterString.lower(name),
+        FfiConverterTypeHostString_lower(name),
         FfiConverterTypePausePoint_lower(point),uniffiCallStatus
     )
 })
@@ -9301,8 +9397,8 @@ public func matcherMatches(matcher: BreakpointMatcher, kind: NodeKind, name: Str
  * Matcher equality for dedupe and `breakpoint.clear` (spec §5.12): same `kind`, `name` and
  * effective `point` (absent means `before`); `extraJson` does not take part.
  */
-public func matchersEqual(a: BreakpointMatcher, b: BreakpointMatcher) -> Bool  {
-    return try!  FfiConverterBool.lift(try! rustCall() {
+public func matchersEqual(a: BreakpointMatcher, b: BreakpointMatcher)throws  -> Bool  {
+    return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_matchers_equal(
         FfiConverterTypeBreakpointMatcher_lower(a),
@@ -9326,12 +9422,12 @@ public func messageTypes() -> [String]  {
  * (`viewerCapabilities`, e.g. `knownCapabilities()`). Throws `ContractError.Build` only for a
  * host value no frame can carry.
  */
-public func negotiateHello(hello: Hello, viewerCapabilities: [String])throws  -> HelloNegotiation  {
+public func negotiateHello(hello: Hello, viewerCapabilities: [HostString])throws  -> HelloNegotiation  {
     return try  FfiConverterTypeHelloNegotiation_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_negotiate_hello(
         FfiConverterTypeHello_lower(hello),
-        FfiConverterSequenceString.lower(viewerCapabilities),uniffiCallStatus
+        FfiConverterSequenceTypeHostString.lower(viewerCapabilities),uniffiCallStatus
     )
 })
 }
@@ -9357,13 +9453,15 @@ public func parseEnvelope(value: JsonValue) -> ParseResult  {
 })
 }
 /**
- * Parses one text frame (spec §2 decision order). Never throws.
+ * Parses one text frame (spec §2 decision order). Never throws: a Kotlin string holding a
+ * lone surrogate (no UTF-8 form, so no WebSocket text frame carries it) is `Invalid` naming
+ * its UTF-16 index.
  */
-public func parseEnvelopeJson(frame: String, options: ParseOptions? = nil) -> ParseResult  {
+public func parseEnvelopeJson(frame: HostString, options: ParseOptions? = nil) -> ParseResult  {
     return try!  FfiConverterTypeParseResult_lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_parse_envelope_json(
-        FfiConverterString.lower(frame),
+        FfiConverterTypeHostString_lower(frame),
         FfiConverterOptionTypeParseOptions.lower(options),uniffiCallStatus
     )
 })
@@ -9384,11 +9482,11 @@ public func parseEnvelopeJsonBytes(frame: Data, options: ParseOptions? = nil) ->
  * Parses many text frames in one call (one FFI crossing instead of one per frame); the
  * results are in the same order.
  */
-public func parseEnvelopesJson(frames: [String], options: ParseOptions? = nil) -> [ParseResult]  {
+public func parseEnvelopesJson(frames: [HostString], options: ParseOptions? = nil) -> [ParseResult]  {
     return try!  FfiConverterSequenceTypeParseResult.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_parse_envelopes_json(
-        FfiConverterSequenceString.lower(frames),
+        FfiConverterSequenceTypeHostString.lower(frames),
         FfiConverterOptionTypeParseOptions.lower(options),uniffiCallStatus
     )
 })
@@ -9410,14 +9508,14 @@ public func parseEnvelopesJsonBytes(frames: [Data], options: ParseOptions? = nil
  * `STEP` in step mode at a `before` or `error` point, else `null`/`nil`. `shouldPause` is
  * `pauseReason(…) != null`.
  */
-public func pauseReason(mode: RunMode, breakpoints: [BreakpointMatcher], kind: NodeKind, name: String, point: PausePoint) -> PauseReason?  {
-    return try!  FfiConverterOptionTypePauseReason.lift(try! rustCall() {
+public func pauseReason(mode: RunMode, breakpoints: [BreakpointMatcher], kind: NodeKind, name: HostString, point: PausePoint)throws  -> PauseReason?  {
+    return try  FfiConverterOptionTypePauseReason.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_pause_reason(
         FfiConverterTypeRunMode_lower(mode),
         FfiConverterSequenceTypeBreakpointMatcher.lower(breakpoints),
         FfiConverterTypeNodeKind_lower(kind),
-        FfiConverterString.lower(name),
+        FfiConverterTypeHostString_lower(name),
         FfiConverterTypePausePoint_lower(point),uniffiCallStatus
     )
 })
@@ -9426,11 +9524,11 @@ public func pauseReason(mode: RunMode, breakpoints: [BreakpointMatcher], kind: N
  * The payload record name of a message type (`"node.started"` → `"NodeStarted"`), `null`/`nil`
  * for an unknown type.
  */
-public func payloadTypeName(messageType: String) -> String?  {
+public func payloadTypeName(messageType: HostString) -> String?  {
     return try!  FfiConverterOptionString.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_payload_type_name(
-        FfiConverterString.lower(messageType),uniffiCallStatus
+        FfiConverterTypeHostString_lower(messageType),uniffiCallStatus
     )
 })
 }
@@ -9472,14 +9570,14 @@ public func serializeEnvelope(envelope: Envelope)throws  -> String  {
  * Whether a gate pauses: step mode pauses at every `before` and `error` point; otherwise when
  * any matcher in `breakpoints` matches (spec §5.12).
  */
-public func shouldPause(mode: RunMode, breakpoints: [BreakpointMatcher], kind: NodeKind, name: String, point: PausePoint) -> Bool  {
-    return try!  FfiConverterBool.lift(try! rustCall() {
+public func shouldPause(mode: RunMode, breakpoints: [BreakpointMatcher], kind: NodeKind, name: HostString, point: PausePoint)throws  -> Bool  {
+    return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_should_pause(
         FfiConverterTypeRunMode_lower(mode),
         FfiConverterSequenceTypeBreakpointMatcher.lower(breakpoints),
         FfiConverterTypeNodeKind_lower(kind),
-        FfiConverterString.lower(name),
+        FfiConverterTypeHostString_lower(name),
         FfiConverterTypePausePoint_lower(point),uniffiCallStatus
     )
 })
@@ -9552,13 +9650,13 @@ public func defaultMaxPayloadBytes() -> UInt64  {
  * Throws `ContractError.Json` when a `NumberValue` is not a JSON number (Kotlin: also for a
  * lone surrogate in any string of the tree).
  */
-public func shrinkPayload(value: JsonValue, maxBytes: UInt64 = UInt64(524288), messageType: HostText? = nil)throws  -> Shrunk  {
+public func shrinkPayload(value: JsonValue, maxBytes: UInt64 = UInt64(524288), messageType: HostString? = nil)throws  -> Shrunk  {
     return try  FfiConverterTypeShrunk_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_shrink_payload(
         FfiConverterTypeJsonValue_lower(value),
         FfiConverterUInt64.lower(maxBytes),
-        FfiConverterOptionTypeHostText.lower(messageType),uniffiCallStatus
+        FfiConverterOptionTypeHostString.lower(messageType),uniffiCallStatus
     )
 })
 }
@@ -9575,15 +9673,16 @@ public func shrinkPayload(value: JsonValue, maxBytes: UInt64 = UInt64(524288), m
  * (§8, at most 6,080 bytes). Default budget 524,288 (512 KiB, §1).
  *
  * Throws `ContractError.Json` when the text is not one JSON value (Kotlin: also when it holds
- * a lone surrogate, which no UTF-8 text can).
+ * a lone surrogate, which no UTF-8 text can), `ContractError.Build` naming `messageType` when
+ * that holds one.
  */
-public func shrinkPayloadJson(payloadJson: JsonText, maxBytes: UInt64 = UInt64(524288), messageType: HostText? = nil)throws  -> Shrunk  {
+public func shrinkPayloadJson(payloadJson: JsonText, maxBytes: UInt64 = UInt64(524288), messageType: HostString? = nil)throws  -> Shrunk  {
     return try  FfiConverterTypeShrunk_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_shrink_payload_json(
         FfiConverterTypeJsonText_lower(payloadJson),
         FfiConverterUInt64.lower(maxBytes),
-        FfiConverterOptionTypeHostText.lower(messageType),uniffiCallStatus
+        FfiConverterOptionTypeHostString.lower(messageType),uniffiCallStatus
     )
 })
 }
@@ -9606,13 +9705,13 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_control_types() != 33346) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope() != 29700) {
+    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope() != 64328) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() != 65323) {
+    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() != 45693) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() != 50093) {
+    if (uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() != 44189) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_default_max_depth() != 26188) {
@@ -9630,22 +9729,22 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_handshake_types() != 11779) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_hello_ack() != 49053) {
+    if (uniffi_wirecontract_uniffi_checksum_func_hello_ack() != 50385) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_known_capabilities() != 22934) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_matcher_matches() != 14949) {
+    if (uniffi_wirecontract_uniffi_checksum_func_matcher_matches() != 2722) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_matchers_equal() != 63688) {
+    if (uniffi_wirecontract_uniffi_checksum_func_matchers_equal() != 14491) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_message_types() != 38314) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_negotiate_hello() != 8855) {
+    if (uniffi_wirecontract_uniffi_checksum_func_negotiate_hello() != 36209) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_object_types() != 11584) {
@@ -9654,22 +9753,22 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_parse_envelope() != 13223) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_parse_envelope_json() != 25181) {
+    if (uniffi_wirecontract_uniffi_checksum_func_parse_envelope_json() != 9742) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_parse_envelope_json_bytes() != 4015) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json() != 49717) {
+    if (uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json() != 13411) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json_bytes() != 6520) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_pause_reason() != 13409) {
+    if (uniffi_wirecontract_uniffi_checksum_func_pause_reason() != 31283) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_payload_type_name() != 7483) {
+    if (uniffi_wirecontract_uniffi_checksum_func_payload_type_name() != 38072) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_protocol_version() != 15460) {
@@ -9681,7 +9780,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_serialize_envelope() != 14196) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_should_pause() != 14131) {
+    if (uniffi_wirecontract_uniffi_checksum_func_should_pause() != 16943) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_wildcard_run_id() != 11300) {
@@ -9699,10 +9798,10 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_default_max_payload_bytes() != 37637) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_shrink_payload() != 34721) {
+    if (uniffi_wirecontract_uniffi_checksum_func_shrink_payload() != 11659) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json() != 25607) {
+    if (uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json() != 49269) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_app() != 45237) {
@@ -9714,22 +9813,22 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_buffered_frames() != 47813) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_cancel() != 56369) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_cancel() != 19472) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_dispose() != 3907) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit() != 51938) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit() != 22653) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() != 63092) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() != 40573) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() != 9740) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() != 10598) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_gate() != 54692) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_gate() != 52418) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_handle_timeout() != 9046) {
@@ -9777,7 +9876,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_opened() != 59828) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_clear_breakpoint() != 18764) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_clear_breakpoint() != 41750) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_closed() != 37695) {
@@ -9786,7 +9885,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_opened() != 21655) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_frame_received() != 27452) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_frame_received() != 13174) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_viewersession_handle_timeout() != 40372) {
@@ -9801,19 +9900,19 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_timeout() != 50848) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() != 9083) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() != 50157) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_set_breakpoint() != 53941) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_set_breakpoint() != 5710) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_viewersession_set_mode() != 14441) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_constructor_appsession_new() != 18792) {
+    if (uniffi_wirecontract_uniffi_checksum_constructor_appsession_new() != 743) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_constructor_viewersession_new() != 19405) {
+    if (uniffi_wirecontract_uniffi_checksum_constructor_viewersession_new() != 17908) {
         return InitializationResult.apiChecksumMismatch
     }
 

@@ -7,7 +7,7 @@ use std::num::NonZeroU64;
 use wirecontract::core::json::{self, MAX_SAFE_INTEGER};
 use wirecontract::core::{from_json, Extras, Issue, NonNegativeF64, RawJson, Record};
 
-use crate::JsonText;
+use crate::{HostString, JsonText};
 
 /// Problems found while converting host values, with dotted wire paths.
 pub(crate) type Issues = Vec<Issue>;
@@ -35,13 +35,21 @@ fn issue(issues: &mut Issues, path: &str, message: String) {
     issues.push(Issue { path: path.to_owned(), message });
 }
 
+/// Strings cross as [`HostString`]: a Kotlin string with a lone surrogate is an issue at
+/// `path` naming its UTF-16 index, never an encoder exception.
 impl Convert for String {
-    type Host = String;
-    fn to_host(&self) -> String {
-        self.clone()
+    type Host = HostString;
+    fn to_host(&self) -> HostString {
+        HostString::from(self.as_str())
     }
-    fn from_host(host: &String, _: &mut Issues, _: &str) -> Option<Self> {
-        Some(host.clone())
+    fn from_host(host: &HostString, issues: &mut Issues, path: &str) -> Option<Self> {
+        match host.to_str() {
+            Ok(s) => Some(s.to_owned()),
+            Err(e) => {
+                issue(issues, path, e.message());
+                None
+            }
+        }
     }
 }
 

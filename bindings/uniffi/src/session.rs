@@ -19,8 +19,11 @@ use wirecontract::graphmind as gm;
 use wirecontract::graphmind::session as s;
 
 use crate::convert::{Convert, Issues};
-use crate::graphmind::{build_error, envelope_to_host, from_build_error, matcher, node_kind, pause_point};
-use crate::{guard, BreakpointMatcher, ContractError, Envelope, Hello, JsonText, Message, NodeKind, PausePoint, RefusalCode, ResumeAction, RunMode, SdkInfo};
+use crate::graphmind::{build_error, envelope_to_host, from_build_error, host_strings, matcher, matcher_at, node_kind, pause_point};
+use crate::{
+    arg, guard, opt_arg, BreakpointMatcher, ContractError, Envelope, Hello, HostString, JsonText, Message, NodeKind, PausePoint, RefusalCode, ResumeAction,
+    RunMode, SdkInfo,
+};
 
 // ---- app side: values ------------------------------------------------------------------------
 
@@ -34,22 +37,22 @@ use crate::{guard, BreakpointMatcher, ContractError, Envelope, Hello, JsonText, 
 pub struct AppSessionConfig {
     /// Endpoint for `SessionAction.Connect`.
     #[uniffi(default)]
-    pub url: Option<String>,
+    pub url: Option<HostString>,
     /// `hello.app` and the implicit run's `run.started.app`.
     #[uniffi(default)]
-    pub app: Option<String>,
+    pub app: Option<HostString>,
     /// `hello.sdk.name` (with `sdk_version`).
     #[uniffi(default)]
-    pub sdk_name: Option<String>,
+    pub sdk_name: Option<HostString>,
     /// `hello.sdk.version`.
     #[uniffi(default)]
-    pub sdk_version: Option<String>,
+    pub sdk_version: Option<HostString>,
     /// `hello.versions.client`.
     #[uniffi(default)]
-    pub client_version: Option<String>,
+    pub client_version: Option<HostString>,
     /// `hello.capabilities` (announce only what the adapter implements, Decision 3).
     #[uniffi(default)]
-    pub capabilities: Option<Vec<String>>,
+    pub capabilities: Option<Vec<HostString>>,
     /// `false`: never connect, gates continue, `ready` settles false (kill switch).
     #[uniffi(default)]
     pub enabled: Option<bool>,
@@ -79,13 +82,13 @@ pub struct AppSessionConfig {
     pub ready_timeout_ms: Option<u64>,
     /// Six hex digits making pause ids `pause_<base>_<n>` (hosts pass random hex).
     #[uniffi(default)]
-    pub id_base: Option<String>,
+    pub id_base: Option<HostString>,
     /// Run id of the implicit run (default `run_<idBase>`).
     #[uniffi(default)]
-    pub implicit_run_id: Option<String>,
+    pub implicit_run_id: Option<HostString>,
     /// The host redactor's placeholder; an inject still holding it is refused.
     #[uniffi(default)]
-    pub redaction_placeholder: Option<String>,
+    pub redaction_placeholder: Option<HostString>,
     /// Payload budget in bytes (default 512 KiB).
     #[uniffi(default)]
     pub max_payload_bytes: Option<u64>,
@@ -96,8 +99,26 @@ fn size(v: u64) -> usize {
 }
 
 impl AppSessionConfig {
-    fn to_core(&self) -> s::SessionConfig {
+    fn to_core(&self) -> Result<s::SessionConfig, ContractError> {
         let mut c = s::SessionConfig::default();
+        let text = |v: &Option<HostString>, name: &str| opt_arg(v.clone(), &format!("config.{name}"));
+        let url = text(&self.url, "url")?;
+        let app = text(&self.app, "app")?;
+        let client_version = text(&self.client_version, "clientVersion")?;
+        let capabilities = self.capabilities.clone().map(|v| host_strings(v, "config.capabilities")).transpose()?;
+        let id_base = text(&self.id_base, "idBase")?;
+        let sdk_name = text(&self.sdk_name, "sdkName")?;
+        let sdk_version = text(&self.sdk_version, "sdkVersion")?;
+        let implicit_run_id = text(&self.implicit_run_id, "implicitRunId")?;
+        let redaction_placeholder = text(&self.redaction_placeholder, "redactionPlaceholder")?;
+        for (v, field) in [(url, &mut c.url), (app, &mut c.app), (client_version, &mut c.client_version), (id_base, &mut c.id_base)] {
+            if let Some(v) = v {
+                *field = v;
+            }
+        }
+        if let Some(v) = capabilities {
+            c.capabilities = v;
+        }
         macro_rules! set {
             ($($field:ident $(=> $f:expr)?),*) => {$(
                 if let Some(v) = self.$field.clone() { c.$field = set!(@conv v $(, $f)?); }
@@ -105,33 +126,21 @@ impl AppSessionConfig {
             (@conv $v:ident) => { $v };
             (@conv $v:ident, $f:expr) => { $f($v) };
         }
-        set!(
-            url,
-            app,
-            client_version,
-            capabilities,
-            enabled,
-            connect_timeout_ms,
-            handshake_timeout_ms,
-            retry_interval_ms,
-            fast_retry_ms,
-            ready_timeout_ms,
-            id_base
-        );
+        set!(enabled, connect_timeout_ms, handshake_timeout_ms, retry_interval_ms, fast_retry_ms, ready_timeout_ms);
         set!(ring_max_frames => size, ring_max_bytes => size);
-        if let Some(v) = &self.sdk_name {
-            c.sdk.name.clone_from(v);
+        if let Some(v) = sdk_name {
+            c.sdk.name = v;
         }
-        if let Some(v) = &self.sdk_version {
-            c.sdk.version.clone_from(v);
+        if let Some(v) = sdk_version {
+            c.sdk.version = v;
         }
         c.pause_timeout_ms = self.pause_timeout_ms;
-        c.implicit_run_id.clone_from(&self.implicit_run_id);
-        c.redaction_placeholder.clone_from(&self.redaction_placeholder);
+        c.implicit_run_id = implicit_run_id;
+        c.redaction_placeholder = redaction_placeholder;
         if let Some(v) = self.max_payload_bytes {
             c.max_payload_bytes = Some(size(v));
         }
-        c
+        Ok(c)
     }
 }
 
@@ -140,14 +149,14 @@ impl AppSessionConfig {
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
 pub struct GateNode {
     /// `nodeId`, as in `node.started`.
-    pub node_id: String,
+    pub node_id: HostString,
     /// Node kind, for matchers and the loop guard.
     pub kind: NodeKind,
     /// Node name, for matchers.
-    pub name: String,
+    pub name: HostString,
     /// The instance this gate belongs to.
     #[uniffi(default)]
-    pub instance_id: Option<String>,
+    pub instance_id: Option<HostString>,
 }
 
 /// What a released gate tells the adapter to do (spec §3.7).
@@ -309,10 +318,11 @@ impl AppSession {
 impl AppSession {
     /// A new, not yet started session (spec §1): nothing happens until the first `emit`,
     /// `gate` or `ready`.
+    /// Throws `ContractError.Build` for a config string holding a lone surrogate.
     #[uniffi::constructor(default(config = None))]
-    pub fn new(config: Option<AppSessionConfig>) -> Arc<Self> {
-        let core = config.unwrap_or_default().to_core();
-        Arc::new(AppSession { app: core.app.clone(), sdk: core.sdk.clone(), inner: Mutex::new(s::AppSession::new(core)) })
+    pub fn new(config: Option<AppSessionConfig>) -> Result<Arc<Self>, ContractError> {
+        let core = config.unwrap_or_default().to_core()?;
+        Ok(Arc::new(AppSession { app: core.app.clone(), sdk: core.sdk.clone(), inner: Mutex::new(s::AppSession::new(core)) }))
     }
 
     /// The configured `app` (for a host's own `run.started`).
@@ -341,9 +351,10 @@ impl AppSession {
         self.core().transport_closed(now_ms);
     }
 
-    /// One text frame from the viewer. Never throws: bad frames become `Warn` actions.
-    pub fn frame_received(&self, frame: String, now_ms: u64) {
-        self.core().frame_received(frame.as_bytes(), now_ms);
+    /// One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
+    /// lone surrogate among them: not UTF-8) become `Warn` actions.
+    pub fn frame_received(&self, frame: HostString, now_ms: u64) {
+        self.core().frame_received(&frame.0, now_ms);
     }
 
     /// Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
@@ -356,8 +367,9 @@ impl AppSession {
     /// a payload breaking a rule, a control/handshake type or a session-owned one
     /// (`exec.paused`, `exec.resumed`, `exec.refused`).
     #[uniffi::method(default(run = None))]
-    pub fn emit(&self, message: Message, run: Option<String>, now_ms: u64) -> Result<Option<u64>, ContractError> {
+    pub fn emit(&self, message: Message, run: Option<HostString>, now_ms: u64) -> Result<Option<u64>, ContractError> {
         guard(|| {
+            let run = opt_arg(run, "run")?;
             let mut issues = Issues::new();
             let Some(converted) = <gm::Message as Convert>::from_host(&message, &mut issues, "payload") else {
                 return Err(build_error(format!("invalid payload for message type \"{}\"", message.wire_type()), issues));
@@ -368,26 +380,37 @@ impl AppSession {
 
     /// `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
     #[uniffi::method(default(run = None))]
-    pub fn emit_json(&self, message_type: String, payload_json: JsonText, run: Option<String>, now_ms: u64) -> Result<Option<u64>, ContractError> {
-        guard(|| self.core().emit_json(&message_type, payload_json.as_str(), run.as_deref(), now_ms).map_err(emit_error))
+    pub fn emit_json(&self, message_type: HostString, payload_json: JsonText, run: Option<HostString>, now_ms: u64) -> Result<Option<u64>, ContractError> {
+        guard(|| {
+            let (message_type, run) = (arg(message_type, "messageType")?, opt_arg(run, "run")?);
+            self.core().emit_json(&message_type, payload_json.as_str(), run.as_deref(), now_ms).map_err(emit_error)
+        })
     }
 
     /// T20, §3.1: `null`/`nil` to continue now, or the pause id of a hold (`exec.paused` is
     /// already emitted; wait for the `Release` action with that id). Continues when disabled,
-    /// disposed or detached (fail-open).
+    /// disposed or detached (fail-open). Throws `ContractError.Build` only for a string holding
+    /// a lone surrogate.
     #[uniffi::method(default(run = None))]
-    pub fn gate(&self, point: PausePoint, node: GateNode, run: Option<String>, now_ms: u64) -> Option<String> {
-        let node = s::GateNode { node_id: node.node_id, kind: node_kind(node.kind), name: node.name, instance_id: node.instance_id };
-        match self.core().gate(pause_point(point), &node, run.as_deref(), now_ms) {
+    pub fn gate(&self, point: PausePoint, node: GateNode, run: Option<HostString>, now_ms: u64) -> Result<Option<String>, ContractError> {
+        let node = s::GateNode {
+            node_id: arg(node.node_id, "node.nodeId")?,
+            kind: node_kind(node.kind),
+            name: arg(node.name, "node.name")?,
+            instance_id: opt_arg(node.instance_id, "node.instanceId")?,
+        };
+        let run = opt_arg(run, "run")?;
+        Ok(match self.core().gate(pause_point(point), &node, run.as_deref(), now_ms) {
             s::GateOutcome::Continue => None,
             s::GateOutcome::Held(id) => Some(id),
-        }
+        })
     }
 
     /// The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
     /// (spec §3.8, §4 D16). False when the pause is not held.
-    pub fn cancel(&self, pause_id: String, now_ms: u64) -> bool {
-        self.core().cancel(&pause_id, now_ms)
+    pub fn cancel(&self, pause_id: HostString, now_ms: u64) -> Result<bool, ContractError> {
+        let pause_id = arg(pause_id, "pauseId")?;
+        Ok(self.core().cancel(&pause_id, now_ms))
     }
 
     /// T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
@@ -481,13 +504,13 @@ pub struct ViewerSessionConfig {
     pub mode: Option<RunMode>,
     /// `hello.ack.versions.viewer`.
     #[uniffi(default)]
-    pub viewer_version: Option<String>,
+    pub viewer_version: Option<HostString>,
     /// `hello.ack.hubCapabilities`.
     #[uniffi(default)]
-    pub hub_capabilities: Option<Vec<String>>,
+    pub hub_capabilities: Option<Vec<HostString>>,
     /// Minted tokens are `<prefix><n>` (hosts pass a random prefix).
     #[uniffi(default)]
-    pub token_prefix: Option<String>,
+    pub token_prefix: Option<HostString>,
     /// How long a sent `exec.resume` waits for its answer, in ms.
     #[uniffi(default)]
     pub resume_wait_ms: Option<u64>,
@@ -648,6 +671,12 @@ pub enum ResumeError {
         /// Why.
         reason: String,
     },
+    /// `pauseId` or `requestId` holds a lone surrogate (no UTF-8 form): names the argument.
+    #[error("{reason}")]
+    BadArgument {
+        /// Why.
+        reason: String,
+    },
 }
 
 /// The viewer side of GraphMind sessions as a sans-IO state machine (spec §5): per-connection
@@ -667,21 +696,22 @@ impl ViewerSession {
 #[uniffi::export]
 impl ViewerSession {
     /// A viewer armed with the config's breakpoints and mode.
+    /// Throws `ContractError.Build` for a config string holding a lone surrogate.
     #[uniffi::constructor(default(config = None))]
-    pub fn new(config: Option<ViewerSessionConfig>) -> Arc<Self> {
+    pub fn new(config: Option<ViewerSessionConfig>) -> Result<Arc<Self>, ContractError> {
         let cfg = config.unwrap_or_default();
         let mut c = s::ViewerConfig::default();
         if let Some(b) = &cfg.breakpoints {
-            c.breakpoints = b.iter().map(matcher).collect();
+            c.breakpoints = b.iter().enumerate().map(|(i, m)| matcher_at(m, &format!("config.breakpoints.{i}"))).collect::<Result<_, _>>()?;
         }
         if let Some(m) = cfg.mode {
             c.mode = <gm::RunMode as Convert>::from_host(&m, &mut Issues::new(), "").unwrap_or(gm::RunMode::Run);
         }
-        if let Some(v) = cfg.viewer_version {
+        if let Some(v) = opt_arg(cfg.viewer_version, "config.viewerVersion")? {
             c.viewer_version = v;
         }
-        c.hub_capabilities = cfg.hub_capabilities;
-        if let Some(v) = cfg.token_prefix {
+        c.hub_capabilities = cfg.hub_capabilities.map(|v| host_strings(v, "config.hubCapabilities")).transpose()?;
+        if let Some(v) = opt_arg(cfg.token_prefix, "config.tokenPrefix")? {
             c.token_prefix = v;
         }
         if let Some(v) = cfg.resume_wait_ms {
@@ -690,7 +720,7 @@ impl ViewerSession {
         if let Some(v) = cfg.abandon_grace_ms {
             c.abandon_grace_ms = v;
         }
-        Arc::new(ViewerSession { inner: Mutex::new(s::ViewerSession::new(c)) })
+        Ok(Arc::new(ViewerSession { inner: Mutex::new(s::ViewerSession::new(c)) }))
     }
 
     /// A new app connection.
@@ -703,9 +733,10 @@ impl ViewerSession {
         self.core().connection_closed(s::ConnectionId(conn), now_ms);
     }
 
-    /// One text frame from `conn`; says what the session did with it. Never throws.
-    pub fn frame_received(&self, conn: u64, frame: String, now_ms: u64) -> Received {
-        let outcome = gm::parse_envelope_json_bytes(frame.as_bytes());
+    /// One text frame from `conn`; says what the session did with it. Never throws (a Kotlin
+    /// string holding a lone surrogate is an invalid frame: not UTF-8).
+    pub fn frame_received(&self, conn: u64, frame: HostString, now_ms: u64) -> Received {
+        let outcome = gm::parse_envelope_json_bytes(&frame.0);
         match self.core().outcome_received(s::ConnectionId(conn), outcome, now_ms) {
             s::Received::Hello => Received::Hello,
             s::Received::Accepted { replayed } => Received::Accepted { replayed },
@@ -716,13 +747,15 @@ impl ViewerSession {
     }
 
     /// Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
-    pub fn set_breakpoint(&self, matcher_: BreakpointMatcher, now_ms: u64) -> bool {
-        self.core().set_breakpoint(matcher(&matcher_), now_ms)
+    pub fn set_breakpoint(&self, matcher_: BreakpointMatcher, now_ms: u64) -> Result<bool, ContractError> {
+        let m = matcher(&matcher_)?;
+        Ok(self.core().set_breakpoint(m, now_ms))
     }
 
     /// Removes every equal breakpoint and broadcasts the clear; how many were removed.
-    pub fn clear_breakpoint(&self, matcher_: BreakpointMatcher, now_ms: u64) -> u64 {
-        self.core().clear_breakpoint(&matcher(&matcher_), now_ms) as u64
+    pub fn clear_breakpoint(&self, matcher_: BreakpointMatcher, now_ms: u64) -> Result<u64, ContractError> {
+        let m = matcher(&matcher_)?;
+        Ok(self.core().clear_breakpoint(&m, now_ms) as u64)
     }
 
     /// Sets the mode and broadcasts `mode.set` when it changed.
@@ -736,12 +769,14 @@ impl ViewerSession {
     #[uniffi::method(default(output_json = None, request_id = None))]
     pub fn resume(
         &self,
-        pause_id: String,
+        pause_id: HostString,
         action: ResumeAction,
         now_ms: u64,
         output_json: Option<JsonText>,
-        request_id: Option<String>,
+        request_id: Option<HostString>,
     ) -> Result<(), ResumeError> {
+        let bad = |e: ContractError| ResumeError::BadArgument { reason: e.to_string() };
+        let (pause_id, request_id) = (arg(pause_id, "pauseId").map_err(bad)?, opt_arg(request_id, "requestId").map_err(bad)?);
         let action = <gm::ResumeAction as Convert>::from_host(&action, &mut Issues::new(), "").unwrap_or(gm::ResumeAction::Continue);
         let output =
             output_json.map(|t| RawJson::from_json(t.as_str()).map_err(|e| ResumeError::BadOutput { reason: format!("outputJson: {e}") })).transpose()?;

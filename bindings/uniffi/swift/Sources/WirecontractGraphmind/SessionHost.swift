@@ -77,7 +77,8 @@ public actor SessionHost {
         var config = config
         if config.url == nil { config.url = url }
         if config.idBase == nil { config.idBase = String(format: "%06x", Int.random(in: 0..<0x1000000)) }
-        core = AppSession(config: config)
+        // Throws only for a string holding a lone surrogate, which a Swift String cannot hold.
+        core = try! AppSession(config: config)
         delegate = SocketDelegate()
         urlSession = URLSession(configuration: .default, delegate: delegate, delegateQueue: nil)
         self.onWarn = onWarn
@@ -100,7 +101,8 @@ public actor SessionHost {
     /// `continue` (`exec.resumed` is sent). On `.abort` the run is already marked aborted: throw
     /// `RunAbortedError`.
     public func gate(_ point: PausePoint, _ node: GateNode, run: String? = nil) async -> Decision {
-        guard let pauseId = core.gate(point: point, node: node, run: run, nowMs: clock.nowMs()) else {
+        // Throws only for a string holding a lone surrogate, which a Swift String cannot hold.
+        guard let pauseId = try! core.gate(point: point, node: node, run: run, nowMs: clock.nowMs()) else {
             pump()
             return .continue
         }
@@ -232,7 +234,7 @@ public actor SessionHost {
 
     private func cancelGate(_ pauseId: String) {
         if let continuation = gates.removeValue(forKey: pauseId) {
-            _ = core.cancel(pauseId: pauseId, nowMs: clock.nowMs())
+            _ = try? core.cancel(pauseId: pauseId, nowMs: clock.nowMs())
             pump()
             if let decision = settled.removeValue(forKey: pauseId) {
                 continuation.resume(returning: decision)

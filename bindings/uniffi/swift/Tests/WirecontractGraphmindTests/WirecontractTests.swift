@@ -269,17 +269,17 @@ final class WirecontractTests: XCTestCase {
         }
     }
 
-    func testMatcherEqualityTreatsAnAbsentPointAsBeforeAndIgnoresUnknownKeys() {
-        XCTAssertTrue(matchersEqual(a: BreakpointMatcher(name: "x"), b: BreakpointMatcher(name: "x", point: .before)))
-        XCTAssertTrue(matchersEqual(a: BreakpointMatcher(kind: .tool, extraJson: #"{"a":1}"#), b: BreakpointMatcher(kind: .tool)))
-        XCTAssertFalse(matchersEqual(a: BreakpointMatcher(name: "x"), b: BreakpointMatcher(name: "x", point: .after)))
-        XCTAssertFalse(matchersEqual(a: BreakpointMatcher(), b: BreakpointMatcher(kind: .tool)))
-        XCTAssertTrue(BreakpointMatcher(name: "x").sameAs(other: BreakpointMatcher(name: "x", point: .before)))
+    func testMatcherEqualityTreatsAnAbsentPointAsBeforeAndIgnoresUnknownKeys() throws {
+        XCTAssertTrue(try matchersEqual(a: BreakpointMatcher(name: "x"), b: BreakpointMatcher(name: "x", point: .before)))
+        XCTAssertTrue(try matchersEqual(a: BreakpointMatcher(kind: .tool, extraJson: #"{"a":1}"#), b: BreakpointMatcher(kind: .tool)))
+        XCTAssertFalse(try matchersEqual(a: BreakpointMatcher(name: "x"), b: BreakpointMatcher(name: "x", point: .after)))
+        XCTAssertFalse(try matchersEqual(a: BreakpointMatcher(), b: BreakpointMatcher(kind: .tool)))
+        XCTAssertTrue(try BreakpointMatcher(name: "x").sameAs(other: BreakpointMatcher(name: "x", point: .before)))
         XCTAssertEqual(BreakpointMatcher().effectivePoint(), .before)
-        XCTAssertTrue(matcherMatches(matcher: BreakpointMatcher(), kind: .llm, name: "m", point: .before))
-        XCTAssertFalse(matcherMatches(matcher: BreakpointMatcher(), kind: .llm, name: "m", point: .after))
-        XCTAssertTrue(shouldPause(mode: .step, breakpoints: [], kind: .tool, name: "t", point: .error))
-        XCTAssertFalse(shouldPause(mode: .step, breakpoints: [], kind: .tool, name: "t", point: .after))
+        XCTAssertTrue(try matcherMatches(matcher: BreakpointMatcher(), kind: .llm, name: "m", point: .before))
+        XCTAssertFalse(try matcherMatches(matcher: BreakpointMatcher(), kind: .llm, name: "m", point: .after))
+        XCTAssertTrue(try shouldPause(mode: .step, breakpoints: [], kind: .tool, name: "t", point: .error))
+        XCTAssertFalse(try shouldPause(mode: .step, breakpoints: [], kind: .tool, name: "t", point: .after))
     }
 
     func testOpaqueValuesCrossAsExactJsonTextAndDecodeOnRequest() throws {

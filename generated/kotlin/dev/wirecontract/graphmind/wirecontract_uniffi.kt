@@ -1135,13 +1135,13 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_control_types() and 0xFFFF) != 33346) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope() and 0xFFFF) != 29700) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope() and 0xFFFF) != 64328) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() and 0xFFFF) != 65323) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() and 0xFFFF) != 45693) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() and 0xFFFF) != 50093) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() and 0xFFFF) != 44189) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_max_depth() and 0xFFFF) != 26188) {
@@ -1159,22 +1159,22 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_handshake_types() and 0xFFFF) != 11779) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_hello_ack() and 0xFFFF) != 49053) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_hello_ack() and 0xFFFF) != 50385) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_known_capabilities() and 0xFFFF) != 22934) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_matcher_matches() and 0xFFFF) != 14949) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_matcher_matches() and 0xFFFF) != 2722) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_matchers_equal() and 0xFFFF) != 63688) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_matchers_equal() and 0xFFFF) != 14491) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_message_types() and 0xFFFF) != 38314) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_negotiate_hello() and 0xFFFF) != 8855) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_negotiate_hello() and 0xFFFF) != 36209) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_object_types() and 0xFFFF) != 11584) {
@@ -1183,22 +1183,22 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelope() and 0xFFFF) != 13223) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelope_json() and 0xFFFF) != 25181) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelope_json() and 0xFFFF) != 9742) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelope_json_bytes() and 0xFFFF) != 4015) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json() and 0xFFFF) != 49717) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json() and 0xFFFF) != 13411) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json_bytes() and 0xFFFF) != 6520) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_pause_reason() and 0xFFFF) != 13409) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_pause_reason() and 0xFFFF) != 31283) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_payload_type_name() and 0xFFFF) != 7483) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_payload_type_name() and 0xFFFF) != 38072) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_protocol_version() and 0xFFFF) != 15460) {
@@ -1210,7 +1210,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_serialize_envelope() and 0xFFFF) != 14196) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_should_pause() and 0xFFFF) != 14131) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_should_pause() and 0xFFFF) != 16943) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_wildcard_run_id() and 0xFFFF) != 11300) {
@@ -1228,10 +1228,10 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_max_payload_bytes() and 0xFFFF) != 37637) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_shrink_payload() and 0xFFFF) != 34721) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_shrink_payload() and 0xFFFF) != 11659) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json() and 0xFFFF) != 25607) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json() and 0xFFFF) != 49269) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_app() and 0xFFFF) != 45237) {
@@ -1243,22 +1243,22 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_buffered_frames() and 0xFFFF) != 47813) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_cancel() and 0xFFFF) != 56369) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_cancel() and 0xFFFF) != 19472) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_dispose() and 0xFFFF) != 3907) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit() and 0xFFFF) != 51938) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit() and 0xFFFF) != 22653) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() and 0xFFFF) != 63092) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() and 0xFFFF) != 40573) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() and 0xFFFF) != 9740) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() and 0xFFFF) != 10598) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_gate() and 0xFFFF) != 54692) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_gate() and 0xFFFF) != 52418) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_handle_timeout() and 0xFFFF) != 9046) {
@@ -1306,7 +1306,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_opened() and 0xFFFF) != 59828) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_clear_breakpoint() and 0xFFFF) != 18764) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_clear_breakpoint() and 0xFFFF) != 41750) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_closed() and 0xFFFF) != 37695) {
@@ -1315,7 +1315,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_opened() and 0xFFFF) != 21655) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_frame_received() and 0xFFFF) != 27452) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_frame_received() and 0xFFFF) != 13174) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_handle_timeout() and 0xFFFF) != 40372) {
@@ -1330,19 +1330,19 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_timeout() and 0xFFFF) != 50848) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() and 0xFFFF) != 9083) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() and 0xFFFF) != 50157) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_set_breakpoint() and 0xFFFF) != 53941) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_set_breakpoint() and 0xFFFF) != 5710) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_set_mode() and 0xFFFF) != 14441) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_constructor_appsession_new() and 0xFFFF) != 18792) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_constructor_appsession_new() and 0xFFFF) != 743) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_constructor_viewersession_new() and 0xFFFF) != 19405) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_constructor_viewersession_new() and 0xFFFF) != 17908) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
 }
@@ -1870,7 +1870,7 @@ public interface AppSessionInterface {
      * The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
      * (spec §3.8, §4 D16). False when the pause is not held.
      */
-    fun `cancel`(`pauseId`: kotlin.String, `nowMs`: kotlin.ULong): kotlin.Boolean
+    fun `cancel`(`pauseId`: HostString, `nowMs`: kotlin.ULong): kotlin.Boolean
     
     /**
      * §2.5: releases every gate (`exec.resumed{continue}` live when attached), finishes the
@@ -1884,24 +1884,26 @@ public interface AppSessionInterface {
      * a payload breaking a rule, a control/handshake type or a session-owned one
      * (`exec.paused`, `exec.resumed`, `exec.refused`).
      */
-    fun `emit`(`message`: Message, `run`: kotlin.String? = null, `nowMs`: kotlin.ULong): kotlin.ULong?
+    fun `emit`(`message`: Message, `run`: HostString? = null, `nowMs`: kotlin.ULong): kotlin.ULong?
     
     /**
      * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
      */
-    fun `emitJson`(`messageType`: kotlin.String, `payloadJson`: JsonText, `run`: kotlin.String? = null, `nowMs`: kotlin.ULong): kotlin.ULong?
+    fun `emitJson`(`messageType`: HostString, `payloadJson`: JsonText, `run`: HostString? = null, `nowMs`: kotlin.ULong): kotlin.ULong?
     
     /**
-     * One text frame from the viewer. Never throws: bad frames become `Warn` actions.
+     * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
+     * lone surrogate among them: not UTF-8) become `Warn` actions.
      */
-    fun `frameReceived`(`frame`: kotlin.String, `nowMs`: kotlin.ULong)
+    fun `frameReceived`(`frame`: HostString, `nowMs`: kotlin.ULong)
     
     /**
      * T20, §3.1: `null`/`nil` to continue now, or the pause id of a hold (`exec.paused` is
      * already emitted; wait for the `Release` action with that id). Continues when disabled,
-     * disposed or detached (fail-open).
+     * disposed or detached (fail-open). Throws `ContractError.Build` only for a string holding
+     * a lone surrogate.
      */
-    fun `gate`(`point`: PausePoint, `node`: GateNode, `run`: kotlin.String? = null, `nowMs`: kotlin.ULong): kotlin.String?
+    fun `gate`(`point`: PausePoint, `node`: GateNode, `run`: HostString? = null, `nowMs`: kotlin.ULong): kotlin.String?
     
     /**
      * Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
@@ -2016,10 +2018,11 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     /**
      * A new, not yet started session (spec §1): nothing happens until the first `emit`,
      * `gate` or `ready`.
+     * Throws `ContractError.Build` for a config string holding a lone surrogate.
      */
     constructor(`config`: AppSessionConfig? = null) :
         this(UniffiWithHandle, 
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_constructor_appsession_new(
     
         
@@ -2155,14 +2158,15 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     /**
      * The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
      * (spec §3.8, §4 D16). False when the pause is not held.
-     */override fun `cancel`(`pauseId`: kotlin.String, `nowMs`: kotlin.ULong): kotlin.Boolean {
+     */
+    @Throws(ContractException::class)override fun `cancel`(`pauseId`: HostString, `nowMs`: kotlin.ULong): kotlin.Boolean {
             return FfiConverterBoolean.lift(
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_cancel(
         it,
         
-        FfiConverterString.lower(`pauseId`),
+        FfiConverterTypeHostString.lower(`pauseId`),
         FfiConverterULong.lower(`nowMs`),_status)
 }
     }
@@ -2194,7 +2198,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
      * a payload breaking a rule, a control/handshake type or a session-owned one
      * (`exec.paused`, `exec.resumed`, `exec.refused`).
      */
-    @Throws(ContractException::class)override fun `emit`(`message`: Message, `run`: kotlin.String?, `nowMs`: kotlin.ULong): kotlin.ULong? {
+    @Throws(ContractException::class)override fun `emit`(`message`: Message, `run`: HostString?, `nowMs`: kotlin.ULong): kotlin.ULong? {
             return FfiConverterOptionalULong.lift(
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
@@ -2202,7 +2206,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
         it,
         
         FfiConverterTypeMessage.lower(`message`),
-        FfiConverterOptionalString.lower(`run`),
+        FfiConverterOptionalTypeHostString.lower(`run`),
         FfiConverterULong.lower(`nowMs`),_status)
 }
     }
@@ -2214,16 +2218,16 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     /**
      * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
      */
-    @Throws(ContractException::class)override fun `emitJson`(`messageType`: kotlin.String, `payloadJson`: JsonText, `run`: kotlin.String?, `nowMs`: kotlin.ULong): kotlin.ULong? {
+    @Throws(ContractException::class)override fun `emitJson`(`messageType`: HostString, `payloadJson`: JsonText, `run`: HostString?, `nowMs`: kotlin.ULong): kotlin.ULong? {
             return FfiConverterOptionalULong.lift(
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_emit_json(
         it,
         
-        FfiConverterString.lower(`messageType`),
+        FfiConverterTypeHostString.lower(`messageType`),
         FfiConverterTypeJsonText.lower(`payloadJson`),
-        FfiConverterOptionalString.lower(`run`),
+        FfiConverterOptionalTypeHostString.lower(`run`),
         FfiConverterULong.lower(`nowMs`),_status)
 }
     }
@@ -2233,15 +2237,16 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
 
     
     /**
-     * One text frame from the viewer. Never throws: bad frames become `Warn` actions.
-     */override fun `frameReceived`(`frame`: kotlin.String, `nowMs`: kotlin.ULong)
+     * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
+     * lone surrogate among them: not UTF-8) become `Warn` actions.
+     */override fun `frameReceived`(`frame`: HostString, `nowMs`: kotlin.ULong)
         = 
     callWithHandle {
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_frame_received(
         it,
         
-        FfiConverterString.lower(`frame`),
+        FfiConverterTypeHostString.lower(`frame`),
         FfiConverterULong.lower(`nowMs`),_status)
 }
     }
@@ -2252,17 +2257,19 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     /**
      * T20, §3.1: `null`/`nil` to continue now, or the pause id of a hold (`exec.paused` is
      * already emitted; wait for the `Release` action with that id). Continues when disabled,
-     * disposed or detached (fail-open).
-     */override fun `gate`(`point`: PausePoint, `node`: GateNode, `run`: kotlin.String?, `nowMs`: kotlin.ULong): kotlin.String? {
+     * disposed or detached (fail-open). Throws `ContractError.Build` only for a string holding
+     * a lone surrogate.
+     */
+    @Throws(ContractException::class)override fun `gate`(`point`: PausePoint, `node`: GateNode, `run`: HostString?, `nowMs`: kotlin.ULong): kotlin.String? {
             return FfiConverterOptionalString.lift(
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_gate(
         it,
         
         FfiConverterTypePausePoint.lower(`point`),
         FfiConverterTypeGateNode.lower(`node`),
-        FfiConverterOptionalString.lower(`run`),
+        FfiConverterOptionalTypeHostString.lower(`run`),
         FfiConverterULong.lower(`nowMs`),_status)
 }
     }
@@ -2671,9 +2678,10 @@ public interface ViewerSessionInterface {
     fun `connectionOpened`(`conn`: kotlin.ULong)
     
     /**
-     * One text frame from `conn`; says what the session did with it. Never throws.
+     * One text frame from `conn`; says what the session did with it. Never throws (a Kotlin
+     * string holding a lone surrogate is an invalid frame: not UTF-8).
      */
-    fun `frameReceived`(`conn`: kotlin.ULong, `frame`: kotlin.String, `nowMs`: kotlin.ULong): Received
+    fun `frameReceived`(`conn`: kotlin.ULong, `frame`: HostString, `nowMs`: kotlin.ULong): Received
     
     /**
      * Fires resume waits and abandon graces due at `nowMs`.
@@ -2699,7 +2707,7 @@ public interface ViewerSessionInterface {
      * Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
      * (JSON text) for an inject. Throws `ResumeError` when nothing was sent.
      */
-    fun `resume`(`pauseId`: kotlin.String, `action`: ResumeAction, `nowMs`: kotlin.ULong, `outputJson`: JsonText? = null, `requestId`: kotlin.String? = null)
+    fun `resume`(`pauseId`: HostString, `action`: ResumeAction, `nowMs`: kotlin.ULong, `outputJson`: JsonText? = null, `requestId`: HostString? = null)
     
     /**
      * Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
@@ -2745,10 +2753,11 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     }
     /**
      * A viewer armed with the config's breakpoints and mode.
+     * Throws `ContractError.Build` for a config string holding a lone surrogate.
      */
     constructor(`config`: ViewerSessionConfig? = null) :
         this(UniffiWithHandle, 
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_constructor_viewersession_new(
     
         
@@ -2835,10 +2844,11 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     
     /**
      * Removes every equal breakpoint and broadcasts the clear; how many were removed.
-     */override fun `clearBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.ULong): kotlin.ULong {
+     */
+    @Throws(ContractException::class)override fun `clearBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.ULong): kotlin.ULong {
             return FfiConverterULong.lift(
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_clear_breakpoint(
         it,
         
@@ -2885,8 +2895,9 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
 
     
     /**
-     * One text frame from `conn`; says what the session did with it. Never throws.
-     */override fun `frameReceived`(`conn`: kotlin.ULong, `frame`: kotlin.String, `nowMs`: kotlin.ULong): Received {
+     * One text frame from `conn`; says what the session did with it. Never throws (a Kotlin
+     * string holding a lone surrogate is an invalid frame: not UTF-8).
+     */override fun `frameReceived`(`conn`: kotlin.ULong, `frame`: HostString, `nowMs`: kotlin.ULong): Received {
             return FfiConverterTypeReceived.lift(
     callWithHandle {
     uniffiRustCall() { _status ->
@@ -2894,7 +2905,7 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
         it,
         
         FfiConverterULong.lower(`conn`),
-        FfiConverterString.lower(`frame`),
+        FfiConverterTypeHostString.lower(`frame`),
         FfiConverterULong.lower(`nowMs`),_status)
 }
     }
@@ -2971,18 +2982,18 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
      * Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
      * (JSON text) for an inject. Throws `ResumeError` when nothing was sent.
      */
-    @Throws(ResumeException::class)override fun `resume`(`pauseId`: kotlin.String, `action`: ResumeAction, `nowMs`: kotlin.ULong, `outputJson`: JsonText?, `requestId`: kotlin.String?)
+    @Throws(ResumeException::class)override fun `resume`(`pauseId`: HostString, `action`: ResumeAction, `nowMs`: kotlin.ULong, `outputJson`: JsonText?, `requestId`: HostString?)
         = 
     callWithHandle {
     uniffiRustCallWithError(ResumeException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_resume(
         it,
         
-        FfiConverterString.lower(`pauseId`),
+        FfiConverterTypeHostString.lower(`pauseId`),
         FfiConverterTypeResumeAction.lower(`action`),
         FfiConverterULong.lower(`nowMs`),
         FfiConverterOptionalTypeJsonText.lower(`outputJson`),
-        FfiConverterOptionalString.lower(`requestId`),_status)
+        FfiConverterOptionalTypeHostString.lower(`requestId`),_status)
 }
     }
     
@@ -2991,10 +3002,11 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     
     /**
      * Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
-     */override fun `setBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.ULong): kotlin.Boolean {
+     */
+    @Throws(ContractException::class)override fun `setBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.ULong): kotlin.Boolean {
             return FfiConverterBoolean.lift(
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_set_breakpoint(
         it,
         
@@ -3075,32 +3087,32 @@ data class AppSessionConfig (
     /**
      * Endpoint for `SessionAction.Connect`.
      */
-    val `url`: kotlin.String? = null 
+    val `url`: HostString? = null 
     , 
     /**
      * `hello.app` and the implicit run's `run.started.app`.
      */
-    val `app`: kotlin.String? = null 
+    val `app`: HostString? = null 
     , 
     /**
      * `hello.sdk.name` (with `sdk_version`).
      */
-    val `sdkName`: kotlin.String? = null 
+    val `sdkName`: HostString? = null 
     , 
     /**
      * `hello.sdk.version`.
      */
-    val `sdkVersion`: kotlin.String? = null 
+    val `sdkVersion`: HostString? = null 
     , 
     /**
      * `hello.versions.client`.
      */
-    val `clientVersion`: kotlin.String? = null 
+    val `clientVersion`: HostString? = null 
     , 
     /**
      * `hello.capabilities` (announce only what the adapter implements, Decision 3).
      */
-    val `capabilities`: List<kotlin.String>? = null 
+    val `capabilities`: List<HostString>? = null 
     , 
     /**
      * `false`: never connect, gates continue, `ready` settles false (kill switch).
@@ -3150,17 +3162,17 @@ data class AppSessionConfig (
     /**
      * Six hex digits making pause ids `pause_<base>_<n>` (hosts pass random hex).
      */
-    val `idBase`: kotlin.String? = null 
+    val `idBase`: HostString? = null 
     , 
     /**
      * Run id of the implicit run (default `run_<idBase>`).
      */
-    val `implicitRunId`: kotlin.String? = null 
+    val `implicitRunId`: HostString? = null 
     , 
     /**
      * The host redactor's placeholder; an inject still holding it is refused.
      */
-    val `redactionPlaceholder`: kotlin.String? = null 
+    val `redactionPlaceholder`: HostString? = null 
     , 
     /**
      * Payload budget in bytes (default 512 KiB).
@@ -3182,12 +3194,12 @@ data class AppSessionConfig (
 public object FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer<AppSessionConfig> {
     override fun read(buf: ByteBuffer): AppSessionConfig {
         return AppSessionConfig(
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalSequenceString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalSequenceTypeHostString.read(buf),
             FfiConverterOptionalBoolean.read(buf),
             FfiConverterOptionalULong.read(buf),
             FfiConverterOptionalULong.read(buf),
@@ -3197,20 +3209,20 @@ public object FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer<AppSessio
             FfiConverterOptionalULong.read(buf),
             FfiConverterOptionalSequenceULong.read(buf),
             FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterOptionalULong.read(buf),
         )
     }
 
     override fun allocationSize(value: AppSessionConfig) = (
-            FfiConverterOptionalString.allocationSize(value.`url`) +
-            FfiConverterOptionalString.allocationSize(value.`app`) +
-            FfiConverterOptionalString.allocationSize(value.`sdkName`) +
-            FfiConverterOptionalString.allocationSize(value.`sdkVersion`) +
-            FfiConverterOptionalString.allocationSize(value.`clientVersion`) +
-            FfiConverterOptionalSequenceString.allocationSize(value.`capabilities`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`url`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`app`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`sdkName`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`sdkVersion`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`clientVersion`) +
+            FfiConverterOptionalSequenceTypeHostString.allocationSize(value.`capabilities`) +
             FfiConverterOptionalBoolean.allocationSize(value.`enabled`) +
             FfiConverterOptionalULong.allocationSize(value.`ringMaxFrames`) +
             FfiConverterOptionalULong.allocationSize(value.`ringMaxBytes`) +
@@ -3220,19 +3232,19 @@ public object FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer<AppSessio
             FfiConverterOptionalULong.allocationSize(value.`retryIntervalMs`) +
             FfiConverterOptionalSequenceULong.allocationSize(value.`fastRetryMs`) +
             FfiConverterOptionalULong.allocationSize(value.`readyTimeoutMs`) +
-            FfiConverterOptionalString.allocationSize(value.`idBase`) +
-            FfiConverterOptionalString.allocationSize(value.`implicitRunId`) +
-            FfiConverterOptionalString.allocationSize(value.`redactionPlaceholder`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`idBase`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`implicitRunId`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`redactionPlaceholder`) +
             FfiConverterOptionalULong.allocationSize(value.`maxPayloadBytes`)
     )
 
     override fun write(value: AppSessionConfig, buf: ByteBuffer) {
-            FfiConverterOptionalString.write(value.`url`, buf)
-            FfiConverterOptionalString.write(value.`app`, buf)
-            FfiConverterOptionalString.write(value.`sdkName`, buf)
-            FfiConverterOptionalString.write(value.`sdkVersion`, buf)
-            FfiConverterOptionalString.write(value.`clientVersion`, buf)
-            FfiConverterOptionalSequenceString.write(value.`capabilities`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`url`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`app`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`sdkName`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`sdkVersion`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`clientVersion`, buf)
+            FfiConverterOptionalSequenceTypeHostString.write(value.`capabilities`, buf)
             FfiConverterOptionalBoolean.write(value.`enabled`, buf)
             FfiConverterOptionalULong.write(value.`ringMaxFrames`, buf)
             FfiConverterOptionalULong.write(value.`ringMaxBytes`, buf)
@@ -3242,9 +3254,9 @@ public object FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer<AppSessio
             FfiConverterOptionalULong.write(value.`retryIntervalMs`, buf)
             FfiConverterOptionalSequenceULong.write(value.`fastRetryMs`, buf)
             FfiConverterOptionalULong.write(value.`readyTimeoutMs`, buf)
-            FfiConverterOptionalString.write(value.`idBase`, buf)
-            FfiConverterOptionalString.write(value.`implicitRunId`, buf)
-            FfiConverterOptionalString.write(value.`redactionPlaceholder`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`idBase`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`implicitRunId`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`redactionPlaceholder`, buf)
             FfiConverterOptionalULong.write(value.`maxPayloadBytes`, buf)
     }
 }
@@ -3313,7 +3325,7 @@ data class BreakpointMatcher (
     /**
      * Wire `name`: string; optional (`null`/`nil`: absent).
      */
-    val `name`: kotlin.String? = null 
+    val `name`: HostString? = null 
     , 
     /**
      * Wire `point`: `PausePoint`; optional (`null`/`nil`: absent).
@@ -3343,13 +3355,14 @@ data class BreakpointMatcher (
     
     /**
      * Whether this matcher selects the gate (spec §5.12), see `matcherMatches`.
-     */ fun `matches`(`kind`: NodeKind, `name`: kotlin.String, `point`: PausePoint): kotlin.Boolean {
+     */
+    @Throws(ContractException::class) fun `matches`(`kind`: NodeKind, `name`: HostString, `point`: PausePoint): kotlin.Boolean {
             return FfiConverterBoolean.lift(
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_breakpointmatcher_matches(FfiConverterTypeBreakpointMatcher.lower(this),
         
         FfiConverterTypeNodeKind.lower(`kind`),
-        FfiConverterString.lower(`name`),
+        FfiConverterTypeHostString.lower(`name`),
         FfiConverterTypePausePoint.lower(`point`),_status)
 }
     )
@@ -3359,9 +3372,10 @@ data class BreakpointMatcher (
     
     /**
      * Matcher equality (spec §5.12), see `matchersEqual`.
-     */ fun `sameAs`(`other`: BreakpointMatcher): kotlin.Boolean {
+     */
+    @Throws(ContractException::class) fun `sameAs`(`other`: BreakpointMatcher): kotlin.Boolean {
             return FfiConverterBoolean.lift(
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_breakpointmatcher_same_as(FfiConverterTypeBreakpointMatcher.lower(this),
         
         FfiConverterTypeBreakpointMatcher.lower(`other`),_status)
@@ -3385,7 +3399,7 @@ public object FfiConverterTypeBreakpointMatcher: FfiConverterRustBuffer<Breakpoi
     override fun read(buf: ByteBuffer): BreakpointMatcher {
         return BreakpointMatcher(
             FfiConverterOptionalTypeNodeKind.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterOptionalTypePausePoint.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
@@ -3393,14 +3407,14 @@ public object FfiConverterTypeBreakpointMatcher: FfiConverterRustBuffer<Breakpoi
 
     override fun allocationSize(value: BreakpointMatcher) = (
             FfiConverterOptionalTypeNodeKind.allocationSize(value.`kind`) +
-            FfiConverterOptionalString.allocationSize(value.`name`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`name`) +
             FfiConverterOptionalTypePausePoint.allocationSize(value.`point`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: BreakpointMatcher, buf: ByteBuffer) {
             FfiConverterOptionalTypeNodeKind.write(value.`kind`, buf)
-            FfiConverterOptionalString.write(value.`name`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`name`, buf)
             FfiConverterOptionalTypePausePoint.write(value.`point`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
@@ -3470,7 +3484,7 @@ data class ClientVersions (
     /**
      * Wire `client`: string.
      */
-    val `client`: kotlin.String
+    val `client`: HostString
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -3494,20 +3508,20 @@ public object FfiConverterTypeClientVersions: FfiConverterRustBuffer<ClientVersi
     override fun read(buf: ByteBuffer): ClientVersions {
         return ClientVersions(
             FfiConverterLong.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: ClientVersions) = (
             FfiConverterLong.allocationSize(value.`protocol`) +
-            FfiConverterString.allocationSize(value.`client`) +
+            FfiConverterTypeHostString.allocationSize(value.`client`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: ClientVersions, buf: ByteBuffer) {
             FfiConverterLong.write(value.`protocol`, buf)
-            FfiConverterString.write(value.`client`, buf)
+            FfiConverterTypeHostString.write(value.`client`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -3580,14 +3594,14 @@ data class Envelope (
     val `ts`: kotlin.ULong
     , 
     /**
-     * Run id (`"*"` for frames outside any run); must not contain U+0000.
+     * Run id (`"*"` for frames outside any run); must not contain U+0000 or a lone surrogate.
      */
-    val `runId`: kotlin.String
+    val `runId`: HostString
     , 
     /**
      * The wire type string (`"node.started"`); always agrees with `message`.
      */
-    val `messageType`: kotlin.String
+    val `messageType`: HostString
     , 
     /**
      * The type and its payload.
@@ -3616,8 +3630,8 @@ public object FfiConverterTypeEnvelope: FfiConverterRustBuffer<Envelope> {
         return Envelope(
             FfiConverterULong.read(buf),
             FfiConverterULong.read(buf),
-            FfiConverterString.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeMessage.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
@@ -3626,8 +3640,8 @@ public object FfiConverterTypeEnvelope: FfiConverterRustBuffer<Envelope> {
     override fun allocationSize(value: Envelope) = (
             FfiConverterULong.allocationSize(value.`seq`) +
             FfiConverterULong.allocationSize(value.`ts`) +
-            FfiConverterString.allocationSize(value.`runId`) +
-            FfiConverterString.allocationSize(value.`messageType`) +
+            FfiConverterTypeHostString.allocationSize(value.`runId`) +
+            FfiConverterTypeHostString.allocationSize(value.`messageType`) +
             FfiConverterTypeMessage.allocationSize(value.`message`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
@@ -3635,8 +3649,8 @@ public object FfiConverterTypeEnvelope: FfiConverterRustBuffer<Envelope> {
     override fun write(value: Envelope, buf: ByteBuffer) {
             FfiConverterULong.write(value.`seq`, buf)
             FfiConverterULong.write(value.`ts`, buf)
-            FfiConverterString.write(value.`runId`, buf)
-            FfiConverterString.write(value.`messageType`, buf)
+            FfiConverterTypeHostString.write(value.`runId`, buf)
+            FfiConverterTypeHostString.write(value.`messageType`, buf)
             FfiConverterTypeMessage.write(value.`message`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
@@ -3652,17 +3666,17 @@ data class ErrorInfo (
     /**
      * Wire `name`: string.
      */
-    val `name`: kotlin.String
+    val `name`: HostString
     , 
     /**
      * Wire `message`: string.
      */
-    val `message`: kotlin.String
+    val `message`: HostString
     , 
     /**
      * Wire `stack`: string; optional (`null`/`nil`: absent).
      */
-    val `stack`: kotlin.String? = null 
+    val `stack`: HostString? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -3685,24 +3699,24 @@ data class ErrorInfo (
 public object FfiConverterTypeErrorInfo: FfiConverterRustBuffer<ErrorInfo> {
     override fun read(buf: ByteBuffer): ErrorInfo {
         return ErrorInfo(
-            FfiConverterString.read(buf),
-            FfiConverterString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: ErrorInfo) = (
-            FfiConverterString.allocationSize(value.`name`) +
-            FfiConverterString.allocationSize(value.`message`) +
-            FfiConverterOptionalString.allocationSize(value.`stack`) +
+            FfiConverterTypeHostString.allocationSize(value.`name`) +
+            FfiConverterTypeHostString.allocationSize(value.`message`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`stack`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: ErrorInfo, buf: ByteBuffer) {
-            FfiConverterString.write(value.`name`, buf)
-            FfiConverterString.write(value.`message`, buf)
-            FfiConverterOptionalString.write(value.`stack`, buf)
+            FfiConverterTypeHostString.write(value.`name`, buf)
+            FfiConverterTypeHostString.write(value.`message`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`stack`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -3717,12 +3731,12 @@ data class ExecPaused (
     /**
      * Wire `pauseId`: string.
      */
-    val `pauseId`: kotlin.String
+    val `pauseId`: HostString
     , 
     /**
      * Wire `nodeId`: string.
      */
-    val `nodeId`: kotlin.String
+    val `nodeId`: HostString
     , 
     /**
      * Wire `point`: `PausePoint`.
@@ -3752,7 +3766,7 @@ data class ExecPaused (
     /**
      * Wire `instanceId`: string; optional (`null`/`nil`: absent).
      */
-    val `instanceId`: kotlin.String? = null 
+    val `instanceId`: HostString? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -3775,39 +3789,39 @@ data class ExecPaused (
 public object FfiConverterTypeExecPaused: FfiConverterRustBuffer<ExecPaused> {
     override fun read(buf: ByteBuffer): ExecPaused {
         return ExecPaused(
-            FfiConverterString.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypePausePoint.read(buf),
             FfiConverterOptionalTypePauseReason.read(buf),
             FfiConverterOptionalTypeLoopInfo.read(buf),
             FfiConverterOptionalTypeSmartInfo.read(buf),
             FfiConverterOptionalBoolean.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: ExecPaused) = (
-            FfiConverterString.allocationSize(value.`pauseId`) +
-            FfiConverterString.allocationSize(value.`nodeId`) +
+            FfiConverterTypeHostString.allocationSize(value.`pauseId`) +
+            FfiConverterTypeHostString.allocationSize(value.`nodeId`) +
             FfiConverterTypePausePoint.allocationSize(value.`point`) +
             FfiConverterOptionalTypePauseReason.allocationSize(value.`reason`) +
             FfiConverterOptionalTypeLoopInfo.allocationSize(value.`loopInfo`) +
             FfiConverterOptionalTypeSmartInfo.allocationSize(value.`smart`) +
             FfiConverterOptionalBoolean.allocationSize(value.`editable`) +
-            FfiConverterOptionalString.allocationSize(value.`instanceId`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`instanceId`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: ExecPaused, buf: ByteBuffer) {
-            FfiConverterString.write(value.`pauseId`, buf)
-            FfiConverterString.write(value.`nodeId`, buf)
+            FfiConverterTypeHostString.write(value.`pauseId`, buf)
+            FfiConverterTypeHostString.write(value.`nodeId`, buf)
             FfiConverterTypePausePoint.write(value.`point`, buf)
             FfiConverterOptionalTypePauseReason.write(value.`reason`, buf)
             FfiConverterOptionalTypeLoopInfo.write(value.`loopInfo`, buf)
             FfiConverterOptionalTypeSmartInfo.write(value.`smart`, buf)
             FfiConverterOptionalBoolean.write(value.`editable`, buf)
-            FfiConverterOptionalString.write(value.`instanceId`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`instanceId`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -3822,7 +3836,7 @@ data class ExecRefused (
     /**
      * Wire `pauseId`: string.
      */
-    val `pauseId`: kotlin.String
+    val `pauseId`: HostString
     , 
     /**
      * Wire `code`: `RefusalCode`.
@@ -3832,12 +3846,12 @@ data class ExecRefused (
     /**
      * Wire `message`: string; optional (`null`/`nil`: absent).
      */
-    val `message`: kotlin.String? = null 
+    val `message`: HostString? = null 
     , 
     /**
      * Wire `requestId`: string; optional (`null`/`nil`: absent).
      */
-    val `requestId`: kotlin.String? = null 
+    val `requestId`: HostString? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -3860,27 +3874,27 @@ data class ExecRefused (
 public object FfiConverterTypeExecRefused: FfiConverterRustBuffer<ExecRefused> {
     override fun read(buf: ByteBuffer): ExecRefused {
         return ExecRefused(
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeRefusalCode.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: ExecRefused) = (
-            FfiConverterString.allocationSize(value.`pauseId`) +
+            FfiConverterTypeHostString.allocationSize(value.`pauseId`) +
             FfiConverterTypeRefusalCode.allocationSize(value.`code`) +
-            FfiConverterOptionalString.allocationSize(value.`message`) +
-            FfiConverterOptionalString.allocationSize(value.`requestId`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`message`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`requestId`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: ExecRefused, buf: ByteBuffer) {
-            FfiConverterString.write(value.`pauseId`, buf)
+            FfiConverterTypeHostString.write(value.`pauseId`, buf)
             FfiConverterTypeRefusalCode.write(value.`code`, buf)
-            FfiConverterOptionalString.write(value.`message`, buf)
-            FfiConverterOptionalString.write(value.`requestId`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`message`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`requestId`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -3895,7 +3909,7 @@ data class ExecResume (
     /**
      * Wire `pauseId`: string.
      */
-    val `pauseId`: kotlin.String
+    val `pauseId`: HostString
     , 
     /**
      * Wire `action`: `ResumeAction`.
@@ -3915,7 +3929,7 @@ data class ExecResume (
     /**
      * Wire `requestId`: string; optional (`null`/`nil`: absent).
      */
-    val `requestId`: kotlin.String? = null 
+    val `requestId`: HostString? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -3938,30 +3952,30 @@ data class ExecResume (
 public object FfiConverterTypeExecResume: FfiConverterRustBuffer<ExecResume> {
     override fun read(buf: ByteBuffer): ExecResume {
         return ExecResume(
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeResumeAction.read(buf),
             FfiConverterOptionalTypeJsonText.read(buf),
             FfiConverterOptionalTypeJsonText.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: ExecResume) = (
-            FfiConverterString.allocationSize(value.`pauseId`) +
+            FfiConverterTypeHostString.allocationSize(value.`pauseId`) +
             FfiConverterTypeResumeAction.allocationSize(value.`action`) +
             FfiConverterOptionalTypeJsonText.allocationSize(value.`output`) +
             FfiConverterOptionalTypeJsonText.allocationSize(value.`input`) +
-            FfiConverterOptionalString.allocationSize(value.`requestId`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`requestId`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: ExecResume, buf: ByteBuffer) {
-            FfiConverterString.write(value.`pauseId`, buf)
+            FfiConverterTypeHostString.write(value.`pauseId`, buf)
             FfiConverterTypeResumeAction.write(value.`action`, buf)
             FfiConverterOptionalTypeJsonText.write(value.`output`, buf)
             FfiConverterOptionalTypeJsonText.write(value.`input`, buf)
-            FfiConverterOptionalString.write(value.`requestId`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`requestId`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -3976,7 +3990,7 @@ data class ExecResumed (
     /**
      * Wire `pauseId`: string.
      */
-    val `pauseId`: kotlin.String
+    val `pauseId`: HostString
     , 
     /**
      * Wire `action`: `ResumeAction`.
@@ -3991,12 +4005,12 @@ data class ExecResumed (
     /**
      * Wire `requestId`: string; optional (`null`/`nil`: absent).
      */
-    val `requestId`: kotlin.String? = null 
+    val `requestId`: HostString? = null 
     , 
     /**
      * Wire `principal`: string; optional (`null`/`nil`: absent).
      */
-    val `principal`: kotlin.String? = null 
+    val `principal`: HostString? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -4019,30 +4033,30 @@ data class ExecResumed (
 public object FfiConverterTypeExecResumed: FfiConverterRustBuffer<ExecResumed> {
     override fun read(buf: ByteBuffer): ExecResumed {
         return ExecResumed(
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeResumeAction.read(buf),
             FfiConverterOptionalTypeEditedValue.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: ExecResumed) = (
-            FfiConverterString.allocationSize(value.`pauseId`) +
+            FfiConverterTypeHostString.allocationSize(value.`pauseId`) +
             FfiConverterTypeResumeAction.allocationSize(value.`action`) +
             FfiConverterOptionalTypeEditedValue.allocationSize(value.`edited`) +
-            FfiConverterOptionalString.allocationSize(value.`requestId`) +
-            FfiConverterOptionalString.allocationSize(value.`principal`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`requestId`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`principal`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: ExecResumed, buf: ByteBuffer) {
-            FfiConverterString.write(value.`pauseId`, buf)
+            FfiConverterTypeHostString.write(value.`pauseId`, buf)
             FfiConverterTypeResumeAction.write(value.`action`, buf)
             FfiConverterOptionalTypeEditedValue.write(value.`edited`, buf)
-            FfiConverterOptionalString.write(value.`requestId`, buf)
-            FfiConverterOptionalString.write(value.`principal`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`requestId`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`principal`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -4057,7 +4071,7 @@ data class GateNode (
     /**
      * `nodeId`, as in `node.started`.
      */
-    val `nodeId`: kotlin.String
+    val `nodeId`: HostString
     , 
     /**
      * Node kind, for matchers and the loop guard.
@@ -4067,12 +4081,12 @@ data class GateNode (
     /**
      * Node name, for matchers.
      */
-    val `name`: kotlin.String
+    val `name`: HostString
     , 
     /**
      * The instance this gate belongs to.
      */
-    val `instanceId`: kotlin.String? = null 
+    val `instanceId`: HostString? = null 
     
 ){
     
@@ -4089,25 +4103,25 @@ data class GateNode (
 public object FfiConverterTypeGateNode: FfiConverterRustBuffer<GateNode> {
     override fun read(buf: ByteBuffer): GateNode {
         return GateNode(
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeNodeKind.read(buf),
-            FfiConverterString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
         )
     }
 
     override fun allocationSize(value: GateNode) = (
-            FfiConverterString.allocationSize(value.`nodeId`) +
+            FfiConverterTypeHostString.allocationSize(value.`nodeId`) +
             FfiConverterTypeNodeKind.allocationSize(value.`kind`) +
-            FfiConverterString.allocationSize(value.`name`) +
-            FfiConverterOptionalString.allocationSize(value.`instanceId`)
+            FfiConverterTypeHostString.allocationSize(value.`name`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`instanceId`)
     )
 
     override fun write(value: GateNode, buf: ByteBuffer) {
-            FfiConverterString.write(value.`nodeId`, buf)
+            FfiConverterTypeHostString.write(value.`nodeId`, buf)
             FfiConverterTypeNodeKind.write(value.`kind`, buf)
-            FfiConverterString.write(value.`name`, buf)
-            FfiConverterOptionalString.write(value.`instanceId`, buf)
+            FfiConverterTypeHostString.write(value.`name`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`instanceId`, buf)
     }
 }
 
@@ -4170,7 +4184,7 @@ data class GraphNodeHint (
     /**
      * Wire `nodeId`: string.
      */
-    val `nodeId`: kotlin.String
+    val `nodeId`: HostString
     , 
     /**
      * Wire `kind`: `NodeKind`.
@@ -4180,12 +4194,12 @@ data class GraphNodeHint (
     /**
      * Wire `name`: string.
      */
-    val `name`: kotlin.String
+    val `name`: HostString
     , 
     /**
      * Wire `parentId`: string; optional (`null`/`nil`: absent).
      */
-    val `parentId`: kotlin.String? = null 
+    val `parentId`: HostString? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -4208,27 +4222,27 @@ data class GraphNodeHint (
 public object FfiConverterTypeGraphNodeHint: FfiConverterRustBuffer<GraphNodeHint> {
     override fun read(buf: ByteBuffer): GraphNodeHint {
         return GraphNodeHint(
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeNodeKind.read(buf),
-            FfiConverterString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: GraphNodeHint) = (
-            FfiConverterString.allocationSize(value.`nodeId`) +
+            FfiConverterTypeHostString.allocationSize(value.`nodeId`) +
             FfiConverterTypeNodeKind.allocationSize(value.`kind`) +
-            FfiConverterString.allocationSize(value.`name`) +
-            FfiConverterOptionalString.allocationSize(value.`parentId`) +
+            FfiConverterTypeHostString.allocationSize(value.`name`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`parentId`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: GraphNodeHint, buf: ByteBuffer) {
-            FfiConverterString.write(value.`nodeId`, buf)
+            FfiConverterTypeHostString.write(value.`nodeId`, buf)
             FfiConverterTypeNodeKind.write(value.`kind`, buf)
-            FfiConverterString.write(value.`name`, buf)
-            FfiConverterOptionalString.write(value.`parentId`, buf)
+            FfiConverterTypeHostString.write(value.`name`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`parentId`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -4248,12 +4262,12 @@ data class Hello (
     /**
      * Wire `capabilities`: list of string.
      */
-    val `capabilities`: List<kotlin.String>
+    val `capabilities`: List<HostString>
     , 
     /**
      * Wire `app`: string; optional (`null`/`nil`: absent).
      */
-    val `app`: kotlin.String? = null 
+    val `app`: HostString? = null 
     , 
     /**
      * Wire `sdk`: `SdkInfo`; optional (`null`/`nil`: absent).
@@ -4263,7 +4277,7 @@ data class Hello (
     /**
      * Wire `resumeToken`: string; optional (`null`/`nil`: absent).
      */
-    val `resumeToken`: kotlin.String? = null 
+    val `resumeToken`: HostString? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -4287,29 +4301,29 @@ public object FfiConverterTypeHello: FfiConverterRustBuffer<Hello> {
     override fun read(buf: ByteBuffer): Hello {
         return Hello(
             FfiConverterTypeClientVersions.read(buf),
-            FfiConverterSequenceString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterSequenceTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterOptionalTypeSdkInfo.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: Hello) = (
             FfiConverterTypeClientVersions.allocationSize(value.`versions`) +
-            FfiConverterSequenceString.allocationSize(value.`capabilities`) +
-            FfiConverterOptionalString.allocationSize(value.`app`) +
+            FfiConverterSequenceTypeHostString.allocationSize(value.`capabilities`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`app`) +
             FfiConverterOptionalTypeSdkInfo.allocationSize(value.`sdk`) +
-            FfiConverterOptionalString.allocationSize(value.`resumeToken`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`resumeToken`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: Hello, buf: ByteBuffer) {
             FfiConverterTypeClientVersions.write(value.`versions`, buf)
-            FfiConverterSequenceString.write(value.`capabilities`, buf)
-            FfiConverterOptionalString.write(value.`app`, buf)
+            FfiConverterSequenceTypeHostString.write(value.`capabilities`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`app`, buf)
             FfiConverterOptionalTypeSdkInfo.write(value.`sdk`, buf)
-            FfiConverterOptionalString.write(value.`resumeToken`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`resumeToken`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -4329,7 +4343,7 @@ data class HelloAck (
     /**
      * Wire `capabilities`: list of string.
      */
-    val `capabilities`: List<kotlin.String>
+    val `capabilities`: List<HostString>
     , 
     /**
      * Wire `breakpoints`: list of `BreakpointMatcher`.
@@ -4344,12 +4358,12 @@ data class HelloAck (
     /**
      * Wire `sessionToken`: string; optional (`null`/`nil`: absent).
      */
-    val `sessionToken`: kotlin.String? = null 
+    val `sessionToken`: HostString? = null 
     , 
     /**
      * Wire `hubCapabilities`: list of string; optional (`null`/`nil`: absent).
      */
-    val `hubCapabilities`: List<kotlin.String>? = null 
+    val `hubCapabilities`: List<HostString>? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -4373,32 +4387,32 @@ public object FfiConverterTypeHelloAck: FfiConverterRustBuffer<HelloAck> {
     override fun read(buf: ByteBuffer): HelloAck {
         return HelloAck(
             FfiConverterTypeViewerVersions.read(buf),
-            FfiConverterSequenceString.read(buf),
+            FfiConverterSequenceTypeHostString.read(buf),
             FfiConverterSequenceTypeBreakpointMatcher.read(buf),
             FfiConverterTypeRunMode.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalSequenceString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalSequenceTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: HelloAck) = (
             FfiConverterTypeViewerVersions.allocationSize(value.`versions`) +
-            FfiConverterSequenceString.allocationSize(value.`capabilities`) +
+            FfiConverterSequenceTypeHostString.allocationSize(value.`capabilities`) +
             FfiConverterSequenceTypeBreakpointMatcher.allocationSize(value.`breakpoints`) +
             FfiConverterTypeRunMode.allocationSize(value.`mode`) +
-            FfiConverterOptionalString.allocationSize(value.`sessionToken`) +
-            FfiConverterOptionalSequenceString.allocationSize(value.`hubCapabilities`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`sessionToken`) +
+            FfiConverterOptionalSequenceTypeHostString.allocationSize(value.`hubCapabilities`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: HelloAck, buf: ByteBuffer) {
             FfiConverterTypeViewerVersions.write(value.`versions`, buf)
-            FfiConverterSequenceString.write(value.`capabilities`, buf)
+            FfiConverterSequenceTypeHostString.write(value.`capabilities`, buf)
             FfiConverterSequenceTypeBreakpointMatcher.write(value.`breakpoints`, buf)
             FfiConverterTypeRunMode.write(value.`mode`, buf)
-            FfiConverterOptionalString.write(value.`sessionToken`, buf)
-            FfiConverterOptionalSequenceString.write(value.`hubCapabilities`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`sessionToken`, buf)
+            FfiConverterOptionalSequenceTypeHostString.write(value.`hubCapabilities`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -4523,7 +4537,7 @@ data class LoopInfo (
     /**
      * Wire `fingerprint`: string.
      */
-    val `fingerprint`: kotlin.String
+    val `fingerprint`: HostString
     , 
     /**
      * Wire `kind`: `LoopKind`; optional (`null`/`nil`: absent).
@@ -4564,7 +4578,7 @@ public object FfiConverterTypeLoopInfo: FfiConverterRustBuffer<LoopInfo> {
             FfiConverterULong.read(buf),
             FfiConverterULong.read(buf),
             FfiConverterULong.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterOptionalTypeLoopKind.read(buf),
             FfiConverterOptionalULong.read(buf),
             FfiConverterOptionalULong.read(buf),
@@ -4576,7 +4590,7 @@ public object FfiConverterTypeLoopInfo: FfiConverterRustBuffer<LoopInfo> {
             FfiConverterULong.allocationSize(value.`repeats`) +
             FfiConverterULong.allocationSize(value.`firstSeq`) +
             FfiConverterULong.allocationSize(value.`lastSeq`) +
-            FfiConverterString.allocationSize(value.`fingerprint`) +
+            FfiConverterTypeHostString.allocationSize(value.`fingerprint`) +
             FfiConverterOptionalTypeLoopKind.allocationSize(value.`kind`) +
             FfiConverterOptionalULong.allocationSize(value.`period`) +
             FfiConverterOptionalULong.allocationSize(value.`laps`) +
@@ -4587,7 +4601,7 @@ public object FfiConverterTypeLoopInfo: FfiConverterRustBuffer<LoopInfo> {
             FfiConverterULong.write(value.`repeats`, buf)
             FfiConverterULong.write(value.`firstSeq`, buf)
             FfiConverterULong.write(value.`lastSeq`, buf)
-            FfiConverterString.write(value.`fingerprint`, buf)
+            FfiConverterTypeHostString.write(value.`fingerprint`, buf)
             FfiConverterOptionalTypeLoopKind.write(value.`kind`, buf)
             FfiConverterOptionalULong.write(value.`period`, buf)
             FfiConverterOptionalULong.write(value.`laps`, buf)
@@ -4654,12 +4668,12 @@ data class NodeError (
     /**
      * Wire `nodeId`: string.
      */
-    val `nodeId`: kotlin.String
+    val `nodeId`: HostString
     , 
     /**
      * Wire `instanceId`: string; optional (`null`/`nil`: absent).
      */
-    val `instanceId`: kotlin.String? = null 
+    val `instanceId`: HostString? = null 
     , 
     /**
      * Wire `error`: `ErrorInfo`.
@@ -4692,8 +4706,8 @@ data class NodeError (
 public object FfiConverterTypeNodeError: FfiConverterRustBuffer<NodeError> {
     override fun read(buf: ByteBuffer): NodeError {
         return NodeError(
-            FfiConverterString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterTypeErrorInfo.read(buf),
             FfiConverterOptionalDouble.read(buf),
             FfiConverterTypeJsonText.read(buf),
@@ -4701,16 +4715,16 @@ public object FfiConverterTypeNodeError: FfiConverterRustBuffer<NodeError> {
     }
 
     override fun allocationSize(value: NodeError) = (
-            FfiConverterString.allocationSize(value.`nodeId`) +
-            FfiConverterOptionalString.allocationSize(value.`instanceId`) +
+            FfiConverterTypeHostString.allocationSize(value.`nodeId`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`instanceId`) +
             FfiConverterTypeErrorInfo.allocationSize(value.`error`) +
             FfiConverterOptionalDouble.allocationSize(value.`heldMs`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: NodeError, buf: ByteBuffer) {
-            FfiConverterString.write(value.`nodeId`, buf)
-            FfiConverterOptionalString.write(value.`instanceId`, buf)
+            FfiConverterTypeHostString.write(value.`nodeId`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`instanceId`, buf)
             FfiConverterTypeErrorInfo.write(value.`error`, buf)
             FfiConverterOptionalDouble.write(value.`heldMs`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
@@ -4727,12 +4741,12 @@ data class NodeFinished (
     /**
      * Wire `nodeId`: string.
      */
-    val `nodeId`: kotlin.String
+    val `nodeId`: HostString
     , 
     /**
      * Wire `instanceId`: string; optional (`null`/`nil`: absent).
      */
-    val `instanceId`: kotlin.String? = null 
+    val `instanceId`: HostString? = null 
     , 
     /**
      * Wire `output`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
@@ -4785,8 +4799,8 @@ data class NodeFinished (
 public object FfiConverterTypeNodeFinished: FfiConverterRustBuffer<NodeFinished> {
     override fun read(buf: ByteBuffer): NodeFinished {
         return NodeFinished(
-            FfiConverterString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterOptionalTypeJsonText.read(buf),
             FfiConverterOptionalTypeTokenUsage.read(buf),
             FfiConverterDouble.read(buf),
@@ -4798,8 +4812,8 @@ public object FfiConverterTypeNodeFinished: FfiConverterRustBuffer<NodeFinished>
     }
 
     override fun allocationSize(value: NodeFinished) = (
-            FfiConverterString.allocationSize(value.`nodeId`) +
-            FfiConverterOptionalString.allocationSize(value.`instanceId`) +
+            FfiConverterTypeHostString.allocationSize(value.`nodeId`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`instanceId`) +
             FfiConverterOptionalTypeJsonText.allocationSize(value.`output`) +
             FfiConverterOptionalTypeTokenUsage.allocationSize(value.`usage`) +
             FfiConverterDouble.allocationSize(value.`durationMs`) +
@@ -4810,8 +4824,8 @@ public object FfiConverterTypeNodeFinished: FfiConverterRustBuffer<NodeFinished>
     )
 
     override fun write(value: NodeFinished, buf: ByteBuffer) {
-            FfiConverterString.write(value.`nodeId`, buf)
-            FfiConverterOptionalString.write(value.`instanceId`, buf)
+            FfiConverterTypeHostString.write(value.`nodeId`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`instanceId`, buf)
             FfiConverterOptionalTypeJsonText.write(value.`output`, buf)
             FfiConverterOptionalTypeTokenUsage.write(value.`usage`, buf)
             FfiConverterDouble.write(value.`durationMs`, buf)
@@ -4832,12 +4846,12 @@ data class NodeStarted (
     /**
      * Wire `nodeId`: string.
      */
-    val `nodeId`: kotlin.String
+    val `nodeId`: HostString
     , 
     /**
      * Wire `parentId`: string; optional (`null`/`nil`: absent).
      */
-    val `parentId`: kotlin.String? = null 
+    val `parentId`: HostString? = null 
     , 
     /**
      * Wire `kind`: `NodeKind`.
@@ -4847,12 +4861,12 @@ data class NodeStarted (
     /**
      * Wire `name`: string.
      */
-    val `name`: kotlin.String
+    val `name`: HostString
     , 
     /**
      * Wire `instanceId`: string.
      */
-    val `instanceId`: kotlin.String
+    val `instanceId`: HostString
     , 
     /**
      * Wire `input`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
@@ -4890,11 +4904,11 @@ data class NodeStarted (
 public object FfiConverterTypeNodeStarted: FfiConverterRustBuffer<NodeStarted> {
     override fun read(buf: ByteBuffer): NodeStarted {
         return NodeStarted(
-            FfiConverterString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterTypeNodeKind.read(buf),
-            FfiConverterString.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterOptionalTypeJsonText.read(buf),
             FfiConverterOptionalBoolean.read(buf),
             FfiConverterOptionalTypeRedactionSummary.read(buf),
@@ -4903,11 +4917,11 @@ public object FfiConverterTypeNodeStarted: FfiConverterRustBuffer<NodeStarted> {
     }
 
     override fun allocationSize(value: NodeStarted) = (
-            FfiConverterString.allocationSize(value.`nodeId`) +
-            FfiConverterOptionalString.allocationSize(value.`parentId`) +
+            FfiConverterTypeHostString.allocationSize(value.`nodeId`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`parentId`) +
             FfiConverterTypeNodeKind.allocationSize(value.`kind`) +
-            FfiConverterString.allocationSize(value.`name`) +
-            FfiConverterString.allocationSize(value.`instanceId`) +
+            FfiConverterTypeHostString.allocationSize(value.`name`) +
+            FfiConverterTypeHostString.allocationSize(value.`instanceId`) +
             FfiConverterOptionalTypeJsonText.allocationSize(value.`input`) +
             FfiConverterOptionalBoolean.allocationSize(value.`collapsed`) +
             FfiConverterOptionalTypeRedactionSummary.allocationSize(value.`redaction`) +
@@ -4915,11 +4929,11 @@ public object FfiConverterTypeNodeStarted: FfiConverterRustBuffer<NodeStarted> {
     )
 
     override fun write(value: NodeStarted, buf: ByteBuffer) {
-            FfiConverterString.write(value.`nodeId`, buf)
-            FfiConverterOptionalString.write(value.`parentId`, buf)
+            FfiConverterTypeHostString.write(value.`nodeId`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`parentId`, buf)
             FfiConverterTypeNodeKind.write(value.`kind`, buf)
-            FfiConverterString.write(value.`name`, buf)
-            FfiConverterString.write(value.`instanceId`, buf)
+            FfiConverterTypeHostString.write(value.`name`, buf)
+            FfiConverterTypeHostString.write(value.`instanceId`, buf)
             FfiConverterOptionalTypeJsonText.write(value.`input`, buf)
             FfiConverterOptionalBoolean.write(value.`collapsed`, buf)
             FfiConverterOptionalTypeRedactionSummary.write(value.`redaction`, buf)
@@ -4937,7 +4951,7 @@ data class NodeToken (
     /**
      * Wire `nodeId`: string.
      */
-    val `nodeId`: kotlin.String
+    val `nodeId`: HostString
     , 
     /**
      * Wire `deltas`: list of `TokenDelta`.
@@ -4970,7 +4984,7 @@ data class NodeToken (
 public object FfiConverterTypeNodeToken: FfiConverterRustBuffer<NodeToken> {
     override fun read(buf: ByteBuffer): NodeToken {
         return NodeToken(
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterSequenceTypeTokenDelta.read(buf),
             FfiConverterOptionalTypeRedactionSummary.read(buf),
             FfiConverterTypeJsonText.read(buf),
@@ -4978,14 +4992,14 @@ public object FfiConverterTypeNodeToken: FfiConverterRustBuffer<NodeToken> {
     }
 
     override fun allocationSize(value: NodeToken) = (
-            FfiConverterString.allocationSize(value.`nodeId`) +
+            FfiConverterTypeHostString.allocationSize(value.`nodeId`) +
             FfiConverterSequenceTypeTokenDelta.allocationSize(value.`deltas`) +
             FfiConverterOptionalTypeRedactionSummary.allocationSize(value.`redaction`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: NodeToken, buf: ByteBuffer) {
-            FfiConverterString.write(value.`nodeId`, buf)
+            FfiConverterTypeHostString.write(value.`nodeId`, buf)
             FfiConverterSequenceTypeTokenDelta.write(value.`deltas`, buf)
             FfiConverterOptionalTypeRedactionSummary.write(value.`redaction`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
@@ -5054,7 +5068,7 @@ data class RedactionSummary (
     /**
      * Wire `keys`: list of string.
      */
-    val `keys`: List<kotlin.String>
+    val `keys`: List<HostString>
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -5078,20 +5092,20 @@ public object FfiConverterTypeRedactionSummary: FfiConverterRustBuffer<Redaction
     override fun read(buf: ByteBuffer): RedactionSummary {
         return RedactionSummary(
             FfiConverterULong.read(buf),
-            FfiConverterSequenceString.read(buf),
+            FfiConverterSequenceTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: RedactionSummary) = (
             FfiConverterULong.allocationSize(value.`count`) +
-            FfiConverterSequenceString.allocationSize(value.`keys`) +
+            FfiConverterSequenceTypeHostString.allocationSize(value.`keys`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: RedactionSummary, buf: ByteBuffer) {
             FfiConverterULong.write(value.`count`, buf)
-            FfiConverterSequenceString.write(value.`keys`, buf)
+            FfiConverterSequenceTypeHostString.write(value.`keys`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -5163,7 +5177,7 @@ data class RunStarted (
     /**
      * Wire `app`: string.
      */
-    val `app`: kotlin.String
+    val `app`: HostString
     , 
     /**
      * Wire `sdk`: `SdkInfo`.
@@ -5196,7 +5210,7 @@ data class RunStarted (
 public object FfiConverterTypeRunStarted: FfiConverterRustBuffer<RunStarted> {
     override fun read(buf: ByteBuffer): RunStarted {
         return RunStarted(
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeSdkInfo.read(buf),
             FfiConverterOptionalTypeJsonText.read(buf),
             FfiConverterTypeJsonText.read(buf),
@@ -5204,14 +5218,14 @@ public object FfiConverterTypeRunStarted: FfiConverterRustBuffer<RunStarted> {
     }
 
     override fun allocationSize(value: RunStarted) = (
-            FfiConverterString.allocationSize(value.`app`) +
+            FfiConverterTypeHostString.allocationSize(value.`app`) +
             FfiConverterTypeSdkInfo.allocationSize(value.`sdk`) +
             FfiConverterOptionalTypeJsonText.allocationSize(value.`meta`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: RunStarted, buf: ByteBuffer) {
-            FfiConverterString.write(value.`app`, buf)
+            FfiConverterTypeHostString.write(value.`app`, buf)
             FfiConverterTypeSdkInfo.write(value.`sdk`, buf)
             FfiConverterOptionalTypeJsonText.write(value.`meta`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
@@ -5228,12 +5242,12 @@ data class SdkInfo (
     /**
      * Wire `name`: string.
      */
-    val `name`: kotlin.String
+    val `name`: HostString
     , 
     /**
      * Wire `version`: string.
      */
-    val `version`: kotlin.String
+    val `version`: HostString
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -5256,21 +5270,21 @@ data class SdkInfo (
 public object FfiConverterTypeSdkInfo: FfiConverterRustBuffer<SdkInfo> {
     override fun read(buf: ByteBuffer): SdkInfo {
         return SdkInfo(
-            FfiConverterString.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: SdkInfo) = (
-            FfiConverterString.allocationSize(value.`name`) +
-            FfiConverterString.allocationSize(value.`version`) +
+            FfiConverterTypeHostString.allocationSize(value.`name`) +
+            FfiConverterTypeHostString.allocationSize(value.`version`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: SdkInfo, buf: ByteBuffer) {
-            FfiConverterString.write(value.`name`, buf)
-            FfiConverterString.write(value.`version`, buf)
+            FfiConverterTypeHostString.write(value.`name`, buf)
+            FfiConverterTypeHostString.write(value.`version`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -5339,7 +5353,7 @@ data class SmartInfo (
     /**
      * Wire `detail`: string; optional (`null`/`nil`: absent).
      */
-    val `detail`: kotlin.String? = null 
+    val `detail`: HostString? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -5363,20 +5377,20 @@ public object FfiConverterTypeSmartInfo: FfiConverterRustBuffer<SmartInfo> {
     override fun read(buf: ByteBuffer): SmartInfo {
         return SmartInfo(
             FfiConverterTypeSmartRule.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: SmartInfo) = (
             FfiConverterTypeSmartRule.allocationSize(value.`rule`) +
-            FfiConverterOptionalString.allocationSize(value.`detail`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`detail`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: SmartInfo, buf: ByteBuffer) {
             FfiConverterTypeSmartRule.write(value.`rule`, buf)
-            FfiConverterOptionalString.write(value.`detail`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`detail`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -5396,7 +5410,7 @@ data class TokenDelta (
     /**
      * Wire `v`: string.
      */
-    val `v`: kotlin.String
+    val `v`: HostString
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -5420,20 +5434,20 @@ public object FfiConverterTypeTokenDelta: FfiConverterRustBuffer<TokenDelta> {
     override fun read(buf: ByteBuffer): TokenDelta {
         return TokenDelta(
             FfiConverterTypeTokenChannel.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: TokenDelta) = (
             FfiConverterTypeTokenChannel.allocationSize(value.`t`) +
-            FfiConverterString.allocationSize(value.`v`) +
+            FfiConverterTypeHostString.allocationSize(value.`v`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: TokenDelta, buf: ByteBuffer) {
             FfiConverterTypeTokenChannel.write(value.`t`, buf)
-            FfiConverterString.write(value.`v`, buf)
+            FfiConverterTypeHostString.write(value.`v`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -5548,17 +5562,17 @@ data class ViewerSessionConfig (
     /**
      * `hello.ack.versions.viewer`.
      */
-    val `viewerVersion`: kotlin.String? = null 
+    val `viewerVersion`: HostString? = null 
     , 
     /**
      * `hello.ack.hubCapabilities`.
      */
-    val `hubCapabilities`: List<kotlin.String>? = null 
+    val `hubCapabilities`: List<HostString>? = null 
     , 
     /**
      * Minted tokens are `<prefix><n>` (hosts pass a random prefix).
      */
-    val `tokenPrefix`: kotlin.String? = null 
+    val `tokenPrefix`: HostString? = null 
     , 
     /**
      * How long a sent `exec.resume` waits for its answer, in ms.
@@ -5587,9 +5601,9 @@ public object FfiConverterTypeViewerSessionConfig: FfiConverterRustBuffer<Viewer
         return ViewerSessionConfig(
             FfiConverterOptionalSequenceTypeBreakpointMatcher.read(buf),
             FfiConverterOptionalTypeRunMode.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalSequenceString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalSequenceTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterOptionalULong.read(buf),
             FfiConverterOptionalULong.read(buf),
         )
@@ -5598,9 +5612,9 @@ public object FfiConverterTypeViewerSessionConfig: FfiConverterRustBuffer<Viewer
     override fun allocationSize(value: ViewerSessionConfig) = (
             FfiConverterOptionalSequenceTypeBreakpointMatcher.allocationSize(value.`breakpoints`) +
             FfiConverterOptionalTypeRunMode.allocationSize(value.`mode`) +
-            FfiConverterOptionalString.allocationSize(value.`viewerVersion`) +
-            FfiConverterOptionalSequenceString.allocationSize(value.`hubCapabilities`) +
-            FfiConverterOptionalString.allocationSize(value.`tokenPrefix`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`viewerVersion`) +
+            FfiConverterOptionalSequenceTypeHostString.allocationSize(value.`hubCapabilities`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`tokenPrefix`) +
             FfiConverterOptionalULong.allocationSize(value.`resumeWaitMs`) +
             FfiConverterOptionalULong.allocationSize(value.`abandonGraceMs`)
     )
@@ -5608,9 +5622,9 @@ public object FfiConverterTypeViewerSessionConfig: FfiConverterRustBuffer<Viewer
     override fun write(value: ViewerSessionConfig, buf: ByteBuffer) {
             FfiConverterOptionalSequenceTypeBreakpointMatcher.write(value.`breakpoints`, buf)
             FfiConverterOptionalTypeRunMode.write(value.`mode`, buf)
-            FfiConverterOptionalString.write(value.`viewerVersion`, buf)
-            FfiConverterOptionalSequenceString.write(value.`hubCapabilities`, buf)
-            FfiConverterOptionalString.write(value.`tokenPrefix`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`viewerVersion`, buf)
+            FfiConverterOptionalSequenceTypeHostString.write(value.`hubCapabilities`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`tokenPrefix`, buf)
             FfiConverterOptionalULong.write(value.`resumeWaitMs`, buf)
             FfiConverterOptionalULong.write(value.`abandonGraceMs`, buf)
     }
@@ -5631,7 +5645,7 @@ data class ViewerVersions (
     /**
      * Wire `viewer`: string.
      */
-    val `viewer`: kotlin.String
+    val `viewer`: HostString
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -5655,20 +5669,20 @@ public object FfiConverterTypeViewerVersions: FfiConverterRustBuffer<ViewerVersi
     override fun read(buf: ByteBuffer): ViewerVersions {
         return ViewerVersions(
             FfiConverterLong.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: ViewerVersions) = (
             FfiConverterLong.allocationSize(value.`protocol`) +
-            FfiConverterString.allocationSize(value.`viewer`) +
+            FfiConverterTypeHostString.allocationSize(value.`viewer`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: ViewerVersions, buf: ByteBuffer) {
             FfiConverterLong.write(value.`protocol`, buf)
-            FfiConverterString.write(value.`viewer`, buf)
+            FfiConverterTypeHostString.write(value.`viewer`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -6625,7 +6639,7 @@ sealed class Message {
         /**
          * The type string.
          */
-        val `messageType`: kotlin.String, 
+        val `messageType`: dev.wirecontract.graphmind.HostString, 
         /**
          * The raw payload (any JSON value), `None` when the frame had no `payload` key.
          */
@@ -6702,7 +6716,7 @@ public object FfiConverterTypeMessage : FfiConverterRustBuffer<Message>{
                 FfiConverterTypeHelloAck.read(buf),
                 )
             17 -> Message.Unknown(
-                FfiConverterString.read(buf),
+                FfiConverterTypeHostString.read(buf),
                 FfiConverterOptionalTypeJsonText.read(buf),
                 )
             else -> throw RuntimeException("invalid enum value, something is very wrong!!")
@@ -6826,7 +6840,7 @@ public object FfiConverterTypeMessage : FfiConverterRustBuffer<Message>{
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterString.allocationSize(value.`messageType`)
+                + FfiConverterTypeHostString.allocationSize(value.`messageType`)
                 + FfiConverterOptionalTypeJsonText.allocationSize(value.`payload`)
             )
         }
@@ -6916,7 +6930,7 @@ public object FfiConverterTypeMessage : FfiConverterRustBuffer<Message>{
             }
             is Message.Unknown -> {
                 buf.putInt(17)
-                FfiConverterString.write(value.`messageType`, buf)
+                FfiConverterTypeHostString.write(value.`messageType`, buf)
                 FfiConverterOptionalTypeJsonText.write(value.`payload`, buf)
                 Unit
             }
@@ -7745,6 +7759,20 @@ sealed class ResumeException: kotlin.Exception() {
             get() = "reason=${ `reason` }"
     }
     
+    /**
+     * `pauseId` or `requestId` holds a lone surrogate (no UTF-8 form): names the argument.
+     */
+    class BadArgument(
+        
+        /**
+         * Why.
+         */
+        val `reason`: kotlin.String
+        ) : ResumeException() {
+        override val message
+            get() = "reason=${ `reason` }"
+    }
+    
 
     
 
@@ -7770,6 +7798,9 @@ public object FfiConverterTypeResumeError : FfiConverterRustBuffer<ResumeExcepti
             4 -> ResumeException.BadOutput(
                 FfiConverterString.read(buf),
                 )
+            5 -> ResumeException.BadArgument(
+                FfiConverterString.read(buf),
+                )
             else -> throw RuntimeException("invalid error enum value, something is very wrong!!")
         }
     }
@@ -7793,6 +7824,11 @@ public object FfiConverterTypeResumeError : FfiConverterRustBuffer<ResumeExcepti
                 4UL
                 + FfiConverterString.allocationSize(value.`reason`)
             )
+            is ResumeException.BadArgument -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
         }
     }
 
@@ -7812,6 +7848,11 @@ public object FfiConverterTypeResumeError : FfiConverterRustBuffer<ResumeExcepti
             }
             is ResumeException.BadOutput -> {
                 buf.putInt(4)
+                FfiConverterString.write(value.`reason`, buf)
+                Unit
+            }
+            is ResumeException.BadArgument -> {
+                buf.putInt(5)
                 FfiConverterString.write(value.`reason`, buf)
                 Unit
             }
@@ -9514,38 +9555,6 @@ public object FfiConverterOptionalSequenceULong: FfiConverterRustBuffer<List<kot
 /**
  * @suppress
  */
-public object FfiConverterOptionalSequenceString: FfiConverterRustBuffer<List<kotlin.String>?> {
-    override fun read(buf: ByteBuffer): List<kotlin.String>? {
-        if (buf.get().toInt() == 0) {
-            return null
-        }
-        return FfiConverterSequenceString.read(buf)
-    }
-
-    override fun allocationSize(value: List<kotlin.String>?): ULong {
-        if (value == null) {
-            return 1UL
-        } else {
-            return 1UL + FfiConverterSequenceString.allocationSize(value)
-        }
-    }
-
-    override fun write(value: List<kotlin.String>?, buf: ByteBuffer) {
-        if (value == null) {
-            buf.put(0)
-        } else {
-            buf.put(1)
-            FfiConverterSequenceString.write(value, buf)
-        }
-    }
-}
-
-
-
-
-/**
- * @suppress
- */
 public object FfiConverterOptionalSequenceTypeBreakpointMatcher: FfiConverterRustBuffer<List<BreakpointMatcher>?> {
     override fun read(buf: ByteBuffer): List<BreakpointMatcher>? {
         if (buf.get().toInt() == 0) {
@@ -9610,28 +9619,60 @@ public object FfiConverterOptionalSequenceTypeIssue: FfiConverterRustBuffer<List
 /**
  * @suppress
  */
-public object FfiConverterOptionalTypeHostText: FfiConverterRustBuffer<HostText?> {
-    override fun read(buf: ByteBuffer): HostText? {
+public object FfiConverterOptionalSequenceTypeHostString: FfiConverterRustBuffer<List<HostString>?> {
+    override fun read(buf: ByteBuffer): List<HostString>? {
         if (buf.get().toInt() == 0) {
             return null
         }
-        return FfiConverterTypeHostText.read(buf)
+        return FfiConverterSequenceTypeHostString.read(buf)
     }
 
-    override fun allocationSize(value: HostText?): ULong {
+    override fun allocationSize(value: List<HostString>?): ULong {
         if (value == null) {
             return 1UL
         } else {
-            return 1UL + FfiConverterTypeHostText.allocationSize(value)
+            return 1UL + FfiConverterSequenceTypeHostString.allocationSize(value)
         }
     }
 
-    override fun write(value: HostText?, buf: ByteBuffer) {
+    override fun write(value: List<HostString>?, buf: ByteBuffer) {
         if (value == null) {
             buf.put(0)
         } else {
             buf.put(1)
-            FfiConverterTypeHostText.write(value, buf)
+            FfiConverterSequenceTypeHostString.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeHostString: FfiConverterRustBuffer<HostString?> {
+    override fun read(buf: ByteBuffer): HostString? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeHostString.read(buf)
+    }
+
+    override fun allocationSize(value: HostString?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeHostString.allocationSize(value)
+        }
+    }
+
+    override fun write(value: HostString?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeHostString.write(value, buf)
         }
     }
 }
@@ -10007,6 +10048,70 @@ public object FfiConverterSequenceTypeViewerAction: FfiConverterRustBuffer<List<
 
 
 
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeHostString: FfiConverterRustBuffer<List<HostString>> {
+    override fun read(buf: ByteBuffer): List<HostString> {
+        val len = buf.getInt()
+        return List<HostString>(len) {
+            FfiConverterTypeHostString.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<HostString>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeHostString.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<HostString>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeHostString.write(it, buf)
+        }
+    }
+}
+
+
+
+
+
+public typealias HostString = kotlin.String
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeHostString: FfiConverter<HostString, RustBuffer.ByValue> {
+    override fun lift(value: RustBuffer.ByValue): HostString {
+        val builtinValue = FfiConverterByteArray.lift(value)
+        return dev.wirecontract.graphmind.HostStrings.decode(builtinValue)
+    }
+
+    override fun lower(value: HostString): RustBuffer.ByValue {
+        val builtinValue = dev.wirecontract.graphmind.HostStrings.encode(value)
+        return FfiConverterByteArray.lower(builtinValue)
+    }
+
+    override fun read(buf: ByteBuffer): HostString {
+        val builtinValue = FfiConverterByteArray.read(buf)
+        return dev.wirecontract.graphmind.HostStrings.decode(builtinValue)
+    }
+
+    override fun allocationSize(value: HostString): ULong {
+        val builtinValue = dev.wirecontract.graphmind.HostStrings.encode(value)
+        return FfiConverterByteArray.allocationSize(builtinValue)
+    }
+
+    override fun write(value: HostString, buf: ByteBuffer) {
+        val builtinValue = dev.wirecontract.graphmind.HostStrings.encode(value)
+        FfiConverterByteArray.write(builtinValue, buf)
+    }
+}
+
+
+
+
 
 public typealias HostText = kotlin.String
 
@@ -10102,7 +10207,7 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * `ContractError.Build` when only the whole-payload marker would fit (§8; a valid event payload
          * always fits from 4096 bytes up). `null`/`nil` (the default): no budget.
          */
-    @Throws(ContractException::class) fun `createEnvelope`(`message`: Message, `seq`: kotlin.ULong, `runId`: kotlin.String, `ts`: kotlin.ULong? = null, `maxPayloadBytes`: kotlin.ULong? = null): Envelope {
+    @Throws(ContractException::class) fun `createEnvelope`(`message`: Message, `seq`: kotlin.ULong, `runId`: HostString, `ts`: kotlin.ULong? = null, `maxPayloadBytes`: kotlin.ULong? = null): Envelope {
             return FfiConverterTypeEnvelope.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_create_envelope(
@@ -10110,7 +10215,7 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
         
         FfiConverterTypeMessage.lower(`message`),
         FfiConverterULong.lower(`seq`),
-        FfiConverterString.lower(`runId`),
+        FfiConverterTypeHostString.lower(`runId`),
         FfiConverterOptionalULong.lower(`ts`),
         FfiConverterOptionalULong.lower(`maxPayloadBytes`),_status)
 }
@@ -10124,16 +10229,16 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * `maxPayloadBytes` as in `createEnvelope`: a payload over it is shrunk for the type first
          * and the result is validated (graphmind-shrink §3).
          */
-    @Throws(ContractException::class) fun `createEnvelopeJson`(`messageType`: kotlin.String, `payloadJson`: JsonText, `seq`: kotlin.ULong, `runId`: kotlin.String, `ts`: kotlin.ULong? = null, `maxPayloadBytes`: kotlin.ULong? = null): Envelope {
+    @Throws(ContractException::class) fun `createEnvelopeJson`(`messageType`: HostString, `payloadJson`: JsonText, `seq`: kotlin.ULong, `runId`: HostString, `ts`: kotlin.ULong? = null, `maxPayloadBytes`: kotlin.ULong? = null): Envelope {
             return FfiConverterTypeEnvelope.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_create_envelope_json(
     
         
-        FfiConverterString.lower(`messageType`),
+        FfiConverterTypeHostString.lower(`messageType`),
         FfiConverterTypeJsonText.lower(`payloadJson`),
         FfiConverterULong.lower(`seq`),
-        FfiConverterString.lower(`runId`),
+        FfiConverterTypeHostString.lower(`runId`),
         FfiConverterOptionalULong.lower(`ts`),
         FfiConverterOptionalULong.lower(`maxPayloadBytes`),_status)
 }
@@ -10146,16 +10251,16 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * `Message.Unknown`): any type with an opaque payload (`null`/`nil` omits the `payload`
          * key); a known type is validated and built typed, no longer refused.
          */
-    @Throws(ContractException::class) fun `createUnknownEnvelope`(`messageType`: kotlin.String, `payloadJson`: JsonText?, `seq`: kotlin.ULong, `runId`: kotlin.String, `ts`: kotlin.ULong? = null): Envelope {
+    @Throws(ContractException::class) fun `createUnknownEnvelope`(`messageType`: HostString, `payloadJson`: JsonText?, `seq`: kotlin.ULong, `runId`: HostString, `ts`: kotlin.ULong? = null): Envelope {
             return FfiConverterTypeEnvelope.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_create_unknown_envelope(
     
         
-        FfiConverterString.lower(`messageType`),
+        FfiConverterTypeHostString.lower(`messageType`),
         FfiConverterOptionalTypeJsonText.lower(`payloadJson`),
         FfiConverterULong.lower(`seq`),
-        FfiConverterString.lower(`runId`),
+        FfiConverterTypeHostString.lower(`runId`),
         FfiConverterOptionalULong.lower(`ts`),_status)
 }
     )
@@ -10234,18 +10339,18 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * ones kept once), the mode, the session token and the viewer's own hub capabilities. Wrap it
          * with `createEnvelope(Message.HelloAck(ack), seq, wildcardRunId())`.
          */
-    @Throws(ContractException::class) fun `helloAck`(`hello`: Hello, `viewer`: kotlin.String, `breakpoints`: List<BreakpointMatcher>, `mode`: RunMode, `sessionToken`: kotlin.String? = null, `hubCapabilities`: List<kotlin.String>? = null): HelloAck {
+    @Throws(ContractException::class) fun `helloAck`(`hello`: Hello, `viewer`: HostString, `breakpoints`: List<BreakpointMatcher>, `mode`: RunMode, `sessionToken`: HostString? = null, `hubCapabilities`: List<HostString>? = null): HelloAck {
             return FfiConverterTypeHelloAck.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_hello_ack(
     
         
         FfiConverterTypeHello.lower(`hello`),
-        FfiConverterString.lower(`viewer`),
+        FfiConverterTypeHostString.lower(`viewer`),
         FfiConverterSequenceTypeBreakpointMatcher.lower(`breakpoints`),
         FfiConverterTypeRunMode.lower(`mode`),
-        FfiConverterOptionalString.lower(`sessionToken`),
-        FfiConverterOptionalSequenceString.lower(`hubCapabilities`),_status)
+        FfiConverterOptionalTypeHostString.lower(`sessionToken`),
+        FfiConverterOptionalSequenceTypeHostString.lower(`hubCapabilities`),_status)
 }
     )
     }
@@ -10267,15 +10372,16 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
         /**
          * Whether `matcher` selects the gate `(kind, name, point)` (spec §5.12): effective point
          * equals `point`, then `kind` if present, then `name` if present.
-         */ fun `matcherMatches`(`matcher`: BreakpointMatcher, `kind`: NodeKind, `name`: kotlin.String, `point`: PausePoint): kotlin.Boolean {
+         */
+    @Throws(ContractException::class) fun `matcherMatches`(`matcher`: BreakpointMatcher, `kind`: NodeKind, `name`: HostString, `point`: PausePoint): kotlin.Boolean {
             return FfiConverterBoolean.lift(
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_matcher_matches(
     
         
         FfiConverterTypeBreakpointMatcher.lower(`matcher`),
         FfiConverterTypeNodeKind.lower(`kind`),
-        FfiConverterString.lower(`name`),
+        FfiConverterTypeHostString.lower(`name`),
         FfiConverterTypePausePoint.lower(`point`),_status)
 }
     )
@@ -10285,9 +10391,10 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
         /**
          * Matcher equality for dedupe and `breakpoint.clear` (spec §5.12): same `kind`, `name` and
          * effective `point` (absent means `before`); `extraJson` does not take part.
-         */ fun `matchersEqual`(`a`: BreakpointMatcher, `b`: BreakpointMatcher): kotlin.Boolean {
+         */
+    @Throws(ContractException::class) fun `matchersEqual`(`a`: BreakpointMatcher, `b`: BreakpointMatcher): kotlin.Boolean {
             return FfiConverterBoolean.lift(
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_matchers_equal(
     
         
@@ -10317,14 +10424,14 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * (`viewerCapabilities`, e.g. `knownCapabilities()`). Throws `ContractError.Build` only for a
          * host value no frame can carry.
          */
-    @Throws(ContractException::class) fun `negotiateHello`(`hello`: Hello, `viewerCapabilities`: List<kotlin.String>): HelloNegotiation {
+    @Throws(ContractException::class) fun `negotiateHello`(`hello`: Hello, `viewerCapabilities`: List<HostString>): HelloNegotiation {
             return FfiConverterTypeHelloNegotiation.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_negotiate_hello(
     
         
         FfiConverterTypeHello.lower(`hello`),
-        FfiConverterSequenceString.lower(`viewerCapabilities`),_status)
+        FfiConverterSequenceTypeHostString.lower(`viewerCapabilities`),_status)
 }
     )
     }
@@ -10358,14 +10465,16 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
     
 
         /**
-         * Parses one text frame (spec §2 decision order). Never throws.
-         */ fun `parseEnvelopeJson`(`frame`: kotlin.String, `options`: ParseOptions? = null): ParseResult {
+         * Parses one text frame (spec §2 decision order). Never throws: a Kotlin string holding a
+         * lone surrogate (no UTF-8 form, so no WebSocket text frame carries it) is `Invalid` naming
+         * its UTF-16 index.
+         */ fun `parseEnvelopeJson`(`frame`: HostString, `options`: ParseOptions? = null): ParseResult {
             return FfiConverterTypeParseResult.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_parse_envelope_json(
     
         
-        FfiConverterString.lower(`frame`),
+        FfiConverterTypeHostString.lower(`frame`),
         FfiConverterOptionalTypeParseOptions.lower(`options`),_status)
 }
     )
@@ -10390,13 +10499,13 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
         /**
          * Parses many text frames in one call (one FFI crossing instead of one per frame); the
          * results are in the same order.
-         */ fun `parseEnvelopesJson`(`frames`: List<kotlin.String>, `options`: ParseOptions? = null): List<ParseResult> {
+         */ fun `parseEnvelopesJson`(`frames`: List<HostString>, `options`: ParseOptions? = null): List<ParseResult> {
             return FfiConverterSequenceTypeParseResult.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_parse_envelopes_json(
     
         
-        FfiConverterSequenceString.lower(`frames`),
+        FfiConverterSequenceTypeHostString.lower(`frames`),
         FfiConverterOptionalTypeParseOptions.lower(`options`),_status)
 }
     )
@@ -10422,16 +10531,17 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * Why a gate pauses (spec §5.12): `BREAKPOINT` when a matcher matches (checked first),
          * `STEP` in step mode at a `before` or `error` point, else `null`/`nil`. `shouldPause` is
          * `pauseReason(…) != null`.
-         */ fun `pauseReason`(`mode`: RunMode, `breakpoints`: List<BreakpointMatcher>, `kind`: NodeKind, `name`: kotlin.String, `point`: PausePoint): PauseReason? {
+         */
+    @Throws(ContractException::class) fun `pauseReason`(`mode`: RunMode, `breakpoints`: List<BreakpointMatcher>, `kind`: NodeKind, `name`: HostString, `point`: PausePoint): PauseReason? {
             return FfiConverterOptionalTypePauseReason.lift(
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_pause_reason(
     
         
         FfiConverterTypeRunMode.lower(`mode`),
         FfiConverterSequenceTypeBreakpointMatcher.lower(`breakpoints`),
         FfiConverterTypeNodeKind.lower(`kind`),
-        FfiConverterString.lower(`name`),
+        FfiConverterTypeHostString.lower(`name`),
         FfiConverterTypePausePoint.lower(`point`),_status)
 }
     )
@@ -10441,13 +10551,13 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
         /**
          * The payload record name of a message type (`"node.started"` → `"NodeStarted"`), `null`/`nil`
          * for an unknown type.
-         */ fun `payloadTypeName`(`messageType`: kotlin.String): kotlin.String? {
+         */ fun `payloadTypeName`(`messageType`: HostString): kotlin.String? {
             return FfiConverterOptionalString.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_payload_type_name(
     
         
-        FfiConverterString.lower(`messageType`),_status)
+        FfiConverterTypeHostString.lower(`messageType`),_status)
 }
     )
     }
@@ -10500,16 +10610,17 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
         /**
          * Whether a gate pauses: step mode pauses at every `before` and `error` point; otherwise when
          * any matcher in `breakpoints` matches (spec §5.12).
-         */ fun `shouldPause`(`mode`: RunMode, `breakpoints`: List<BreakpointMatcher>, `kind`: NodeKind, `name`: kotlin.String, `point`: PausePoint): kotlin.Boolean {
+         */
+    @Throws(ContractException::class) fun `shouldPause`(`mode`: RunMode, `breakpoints`: List<BreakpointMatcher>, `kind`: NodeKind, `name`: HostString, `point`: PausePoint): kotlin.Boolean {
             return FfiConverterBoolean.lift(
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_should_pause(
     
         
         FfiConverterTypeRunMode.lower(`mode`),
         FfiConverterSequenceTypeBreakpointMatcher.lower(`breakpoints`),
         FfiConverterTypeNodeKind.lower(`kind`),
-        FfiConverterString.lower(`name`),
+        FfiConverterTypeHostString.lower(`name`),
         FfiConverterTypePausePoint.lower(`point`),_status)
 }
     )
@@ -10601,7 +10712,7 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * Throws `ContractError.Json` when a `NumberValue` is not a JSON number (Kotlin: also for a
          * lone surrogate in any string of the tree).
          */
-    @Throws(ContractException::class) fun `shrinkPayload`(`value`: JsonValue, `maxBytes`: kotlin.ULong = 524288uL, `messageType`: HostText? = null): Shrunk {
+    @Throws(ContractException::class) fun `shrinkPayload`(`value`: JsonValue, `maxBytes`: kotlin.ULong = 524288uL, `messageType`: HostString? = null): Shrunk {
             return FfiConverterTypeShrunk.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_shrink_payload(
@@ -10609,7 +10720,7 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
         
         FfiConverterTypeJsonValue.lower(`value`),
         FfiConverterULong.lower(`maxBytes`),
-        FfiConverterOptionalTypeHostText.lower(`messageType`),_status)
+        FfiConverterOptionalTypeHostString.lower(`messageType`),_status)
 }
     )
     }
@@ -10628,9 +10739,10 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * (§8, at most 6,080 bytes). Default budget 524,288 (512 KiB, §1).
          *
          * Throws `ContractError.Json` when the text is not one JSON value (Kotlin: also when it holds
-         * a lone surrogate, which no UTF-8 text can).
+         * a lone surrogate, which no UTF-8 text can), `ContractError.Build` naming `messageType` when
+         * that holds one.
          */
-    @Throws(ContractException::class) fun `shrinkPayloadJson`(`payloadJson`: JsonText, `maxBytes`: kotlin.ULong = 524288uL, `messageType`: HostText? = null): Shrunk {
+    @Throws(ContractException::class) fun `shrinkPayloadJson`(`payloadJson`: JsonText, `maxBytes`: kotlin.ULong = 524288uL, `messageType`: HostString? = null): Shrunk {
             return FfiConverterTypeShrunk.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_shrink_payload_json(
@@ -10638,7 +10750,7 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
         
         FfiConverterTypeJsonText.lower(`payloadJson`),
         FfiConverterULong.lower(`maxBytes`),
-        FfiConverterOptionalTypeHostText.lower(`messageType`),_status)
+        FfiConverterOptionalTypeHostString.lower(`messageType`),_status)
 }
     )
     }

@@ -124,7 +124,7 @@ class ShrinkTest {
         assertTrue(lone.reason.contains("lone surrogate at UTF-16 index 3"), lone.reason)
         assertThrows<ContractException.Json> { shrinkPayloadJson("\"\uDC00\uD800\"") }
         assertThrows<ContractException.Json> { shrinkPayloadJson("\"x\uD83D\"") }
-        assertThrows<ContractException.Json> { shrinkPayloadJson("{}", 10uL, "node.\uD800") }
+        assertThrows<ContractException.Build> { shrinkPayloadJson("{}", 10uL, "node.\uD800") }
         assertThrows<ContractException.Json> { shrinkPayload(JsonValue.TextValue("\uDFFF")) }
         val member = JsonValue.ObjectValue(listOf(JsonMember(name = "\uD800", value = JsonValue.NullValue)))
         assertThrows<ContractException.Json> { shrinkPayload(member) }
