@@ -465,70 +465,6 @@ fileprivate final class UniffiHandleMap<T>: @unchecked Sendable {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
-fileprivate struct FfiConverterUInt8: FfiConverterPrimitive {
-    typealias FfiType = UInt8
-    typealias SwiftType = UInt8
-
-    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UInt8 {
-        return try lift(readInt(&buf))
-    }
-
-    public static func write(_ value: UInt8, into buf: inout [UInt8]) {
-        writeInt(&buf, lower(value))
-    }
-}
-
-#if swift(>=5.8)
-@_documentation(visibility: private)
-#endif
-fileprivate struct FfiConverterUInt16: FfiConverterPrimitive {
-    typealias FfiType = UInt16
-    typealias SwiftType = UInt16
-
-    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UInt16 {
-        return try lift(readInt(&buf))
-    }
-
-    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
-        writeInt(&buf, lower(value))
-    }
-}
-
-#if swift(>=5.8)
-@_documentation(visibility: private)
-#endif
-fileprivate struct FfiConverterUInt32: FfiConverterPrimitive {
-    typealias FfiType = UInt32
-    typealias SwiftType = UInt32
-
-    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UInt32 {
-        return try lift(readInt(&buf))
-    }
-
-    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
-        writeInt(&buf, lower(value))
-    }
-}
-
-#if swift(>=5.8)
-@_documentation(visibility: private)
-#endif
-fileprivate struct FfiConverterUInt64: FfiConverterPrimitive {
-    typealias FfiType = UInt64
-    typealias SwiftType = UInt64
-
-    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UInt64 {
-        return try lift(readInt(&buf))
-    }
-
-    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
-        writeInt(&buf, lower(value))
-    }
-}
-
-#if swift(>=5.8)
-@_documentation(visibility: private)
-#endif
 fileprivate struct FfiConverterInt64: FfiConverterPrimitive {
     typealias FfiType = Int64
     typealias SwiftType = Int64
@@ -676,13 +612,13 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
      * The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
      * (spec §3.8, §4 D16). False when the pause is not held.
      */
-    func cancel(pauseId: HostString, nowMs: UInt64) throws  -> Bool
+    func cancel(pauseId: HostString, nowMs: Int64) throws  -> Bool
     
     /**
      * §2.5: releases every gate (`exec.resumed{continue}` live when attached), finishes the
      * implicit run, closes with 1000, settles ready waiters false. Idempotent.
      */
-    func dispose(nowMs: UInt64) 
+    func dispose(nowMs: Int64) throws 
     
     /**
      * T19, §2.3: emits a typed event in `run` (`null`/`nil`: the implicit run). Returns the
@@ -690,18 +626,18 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
      * a payload breaking a rule, a control/handshake type or a session-owned one
      * (`exec.paused`, `exec.resumed`, `exec.refused`).
      */
-    func emit(message: Message, run: HostString?, nowMs: UInt64) throws  -> UInt64?
+    func emit(message: Message, run: HostString?, nowMs: Int64) throws  -> Int64?
     
     /**
      * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
      */
-    func emitJson(messageType: HostString, payloadJson: JsonText, run: HostString?, nowMs: UInt64) throws  -> UInt64?
+    func emitJson(messageType: HostString, payloadJson: JsonText, run: HostString?, nowMs: Int64) throws  -> Int64?
     
     /**
      * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
      * lone surrogate among them: not UTF-8) become `Warn` actions.
      */
-    func frameReceived(frame: HostString, nowMs: UInt64) 
+    func frameReceived(frame: HostString, nowMs: Int64) throws 
     
     /**
      * T20, §3.1: `null`/`nil` to continue now, or the pause id of a hold (`exec.paused` is
@@ -709,12 +645,12 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
      * disposed or detached (fail-open). Throws `ContractError.Build` only for a string holding
      * a lone surrogate.
      */
-    func gate(point: PausePoint, node: GateNode, run: HostString?, nowMs: UInt64) throws  -> String?
+    func gate(point: PausePoint, node: GateNode, run: HostString?, nowMs: Int64) throws  -> String?
     
     /**
      * Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
      */
-    func handleTimeout(nowMs: UInt64) 
+    func handleTimeout(nowMs: Int64) throws 
     
     /**
      * Pause ids of the gates held now, in hold order.
@@ -734,7 +670,7 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
     /**
      * The seq the next frame takes.
      */
-    func nextSeq()  -> UInt64
+    func nextSeq()  -> Int64
     
     /**
      * The next action, oldest first, or `null`/`nil`.
@@ -749,13 +685,13 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
     /**
      * The earliest deadline (ms) at which to call `handleTimeout`, or `null`/`nil`.
      */
-    func pollTimeout()  -> UInt64?
+    func pollTimeout()  -> Int64?
     
     /**
      * T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
      * default the config's `readyTimeoutMs`). Connects now when idle.
      */
-    func ready(nowMs: UInt64, timeoutMs: UInt64?)  -> UInt64
+    func ready(nowMs: Int64, timeoutMs: Int64?) throws  -> Int64
     
     /**
      * The configured `sdk` (for a host's own `run.started`).
@@ -776,17 +712,17 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
      * T16/T3: the current socket closed (attached: disarm, release every held gate with
      * `exec.resumed{continue}`, schedule the reconnect). Report only the current attempt.
      */
-    func transportClosed(nowMs: UInt64) 
+    func transportClosed(nowMs: Int64) throws 
     
     /**
      * T3: the connect attempt failed.
      */
-    func transportFailed(nowMs: UInt64) 
+    func transportFailed(nowMs: Int64) throws 
     
     /**
      * T2: the socket opened; `hello` goes out with the next seq.
      */
-    func transportOpened(nowMs: UInt64) 
+    func transportOpened(nowMs: Int64) throws 
     
 }
 /**
@@ -902,13 +838,13 @@ open func bufferedFrames() -> [String]  {
      * The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
      * (spec §3.8, §4 D16). False when the pause is not held.
      */
-open func cancel(pauseId: HostString, nowMs: UInt64)throws  -> Bool  {
+open func cancel(pauseId: HostString, nowMs: Int64)throws  -> Bool  {
     return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_cancel(
             self.uniffiCloneHandle(),
         FfiConverterTypeHostString_lower(pauseId),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -917,11 +853,11 @@ open func cancel(pauseId: HostString, nowMs: UInt64)throws  -> Bool  {
      * §2.5: releases every gate (`exec.resumed{continue}` live when attached), finishes the
      * implicit run, closes with 1000, settles ready waiters false. Idempotent.
      */
-open func dispose(nowMs: UInt64)  {try! rustCall() {
+open func dispose(nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_dispose(
             self.uniffiCloneHandle(),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -932,14 +868,14 @@ open func dispose(nowMs: UInt64)  {try! rustCall() {
      * a payload breaking a rule, a control/handshake type or a session-owned one
      * (`exec.paused`, `exec.resumed`, `exec.refused`).
      */
-open func emit(message: Message, run: HostString? = nil, nowMs: UInt64)throws  -> UInt64?  {
-    return try  FfiConverterOptionUInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
+open func emit(message: Message, run: HostString? = nil, nowMs: Int64)throws  -> Int64?  {
+    return try  FfiConverterOptionInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_emit(
             self.uniffiCloneHandle(),
         FfiConverterTypeMessage_lower(message),
         FfiConverterOptionTypeHostString.lower(run),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -947,15 +883,15 @@ open func emit(message: Message, run: HostString? = nil, nowMs: UInt64)throws  -
     /**
      * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
      */
-open func emitJson(messageType: HostString, payloadJson: JsonText, run: HostString? = nil, nowMs: UInt64)throws  -> UInt64?  {
-    return try  FfiConverterOptionUInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
+open func emitJson(messageType: HostString, payloadJson: JsonText, run: HostString? = nil, nowMs: Int64)throws  -> Int64?  {
+    return try  FfiConverterOptionInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_emit_json(
             self.uniffiCloneHandle(),
         FfiConverterTypeHostString_lower(messageType),
         FfiConverterTypeJsonText_lower(payloadJson),
         FfiConverterOptionTypeHostString.lower(run),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -964,12 +900,12 @@ open func emitJson(messageType: HostString, payloadJson: JsonText, run: HostStri
      * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
      * lone surrogate among them: not UTF-8) become `Warn` actions.
      */
-open func frameReceived(frame: HostString, nowMs: UInt64)  {try! rustCall() {
+open func frameReceived(frame: HostString, nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_frame_received(
             self.uniffiCloneHandle(),
         FfiConverterTypeHostString_lower(frame),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -980,7 +916,7 @@ open func frameReceived(frame: HostString, nowMs: UInt64)  {try! rustCall() {
      * disposed or detached (fail-open). Throws `ContractError.Build` only for a string holding
      * a lone surrogate.
      */
-open func gate(point: PausePoint, node: GateNode, run: HostString? = nil, nowMs: UInt64)throws  -> String?  {
+open func gate(point: PausePoint, node: GateNode, run: HostString? = nil, nowMs: Int64)throws  -> String?  {
     return try  FfiConverterOptionString.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_gate(
@@ -988,7 +924,7 @@ open func gate(point: PausePoint, node: GateNode, run: HostString? = nil, nowMs:
         FfiConverterTypePausePoint_lower(point),
         FfiConverterTypeGateNode_lower(node),
         FfiConverterOptionTypeHostString.lower(run),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -996,11 +932,11 @@ open func gate(point: PausePoint, node: GateNode, run: HostString? = nil, nowMs:
     /**
      * Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
      */
-open func handleTimeout(nowMs: UInt64)  {try! rustCall() {
+open func handleTimeout(nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_handle_timeout(
             self.uniffiCloneHandle(),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -1044,8 +980,8 @@ open func mode() -> RunMode  {
     /**
      * The seq the next frame takes.
      */
-open func nextSeq() -> UInt64  {
-    return try!  FfiConverterUInt64.lift(try! rustCall() {
+open func nextSeq() -> Int64  {
+    return try!  FfiConverterInt64.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_next_seq(
             self.uniffiCloneHandle(),uniffiCallStatus
@@ -1080,8 +1016,8 @@ open func pollActions() -> [SessionAction]  {
     /**
      * The earliest deadline (ms) at which to call `handleTimeout`, or `null`/`nil`.
      */
-open func pollTimeout() -> UInt64?  {
-    return try!  FfiConverterOptionUInt64.lift(try! rustCall() {
+open func pollTimeout() -> Int64?  {
+    return try!  FfiConverterOptionInt64.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_poll_timeout(
             self.uniffiCloneHandle(),uniffiCallStatus
@@ -1093,13 +1029,13 @@ open func pollTimeout() -> UInt64?  {
      * T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
      * default the config's `readyTimeoutMs`). Connects now when idle.
      */
-open func ready(nowMs: UInt64, timeoutMs: UInt64? = nil) -> UInt64  {
-    return try!  FfiConverterUInt64.lift(try! rustCall() {
+open func ready(nowMs: Int64, timeoutMs: Int64? = nil)throws  -> Int64  {
+    return try  FfiConverterInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_ready(
             self.uniffiCloneHandle(),
-        FfiConverterUInt64.lower(nowMs),
-        FfiConverterOptionUInt64.lower(timeoutMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),
+        FfiConverterOptionInt64.lower(timeoutMs),uniffiCallStatus
     )
 })
 }
@@ -1144,11 +1080,11 @@ open func state() -> ConnState  {
      * T16/T3: the current socket closed (attached: disarm, release every held gate with
      * `exec.resumed{continue}`, schedule the reconnect). Report only the current attempt.
      */
-open func transportClosed(nowMs: UInt64)  {try! rustCall() {
+open func transportClosed(nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_transport_closed(
             self.uniffiCloneHandle(),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -1156,11 +1092,11 @@ open func transportClosed(nowMs: UInt64)  {try! rustCall() {
     /**
      * T3: the connect attempt failed.
      */
-open func transportFailed(nowMs: UInt64)  {try! rustCall() {
+open func transportFailed(nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_transport_failed(
             self.uniffiCloneHandle(),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -1168,11 +1104,11 @@ open func transportFailed(nowMs: UInt64)  {try! rustCall() {
     /**
      * T2: the socket opened; `hello` goes out with the next seq.
      */
-open func transportOpened(nowMs: UInt64)  {try! rustCall() {
+open func transportOpened(nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_transport_opened(
             self.uniffiCloneHandle(),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -1237,28 +1173,28 @@ public protocol ViewerSessionProtocol: AnyObject, Sendable {
     /**
      * Removes every equal breakpoint and broadcasts the clear; how many were removed.
      */
-    func clearBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64) throws  -> UInt64
+    func clearBreakpoint(matcher: BreakpointMatcher, nowMs: Int64) throws  -> Int64
     
     /**
      * `conn` closed: its open pauses are released by fail-open (`PauseReleased`).
      */
-    func connectionClosed(conn: UInt64, nowMs: UInt64) 
+    func connectionClosed(conn: Int64, nowMs: Int64) throws 
     
     /**
      * A new app connection.
      */
-    func connectionOpened(conn: UInt64) 
+    func connectionOpened(conn: Int64) throws 
     
     /**
      * One text frame from `conn`; says what the session did with it. Never throws (a Kotlin
      * string holding a lone surrogate is an invalid frame: not UTF-8).
      */
-    func frameReceived(conn: UInt64, frame: HostString, nowMs: UInt64)  -> Received
+    func frameReceived(conn: Int64, frame: HostString, nowMs: Int64) throws  -> Received
     
     /**
      * Fires resume waits and abandon graces due at `nowMs`.
      */
-    func handleTimeout(nowMs: UInt64) 
+    func handleTimeout(nowMs: Int64) throws 
     
     /**
      * Open pause ids (live, unanswered, owner connected), sorted.
@@ -1273,23 +1209,23 @@ public protocol ViewerSessionProtocol: AnyObject, Sendable {
     /**
      * The earliest deadline (ms) for `handleTimeout`, or `null`/`nil`.
      */
-    func pollTimeout()  -> UInt64?
+    func pollTimeout()  -> Int64?
     
     /**
      * Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
      * (JSON text) for an inject. Throws `ResumeError` when nothing was sent.
      */
-    func resume(pauseId: HostString, action: ResumeAction, nowMs: UInt64, outputJson: JsonText?, requestId: HostString?) throws 
+    func resume(pauseId: HostString, action: ResumeAction, nowMs: Int64, outputJson: JsonText?, requestId: HostString?) throws 
     
     /**
      * Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
      */
-    func setBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64) throws  -> Bool
+    func setBreakpoint(matcher: BreakpointMatcher, nowMs: Int64) throws  -> Bool
     
     /**
      * Sets the mode and broadcasts `mode.set` when it changed.
      */
-    func setMode(mode: RunMode, nowMs: UInt64) 
+    func setMode(mode: RunMode, nowMs: Int64) throws 
     
 }
 /**
@@ -1366,13 +1302,13 @@ public convenience init(config: ViewerSessionConfig? = nil)throws  {
     /**
      * Removes every equal breakpoint and broadcasts the clear; how many were removed.
      */
-open func clearBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64)throws  -> UInt64  {
-    return try  FfiConverterUInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
+open func clearBreakpoint(matcher: BreakpointMatcher, nowMs: Int64)throws  -> Int64  {
+    return try  FfiConverterInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_clear_breakpoint(
             self.uniffiCloneHandle(),
         FfiConverterTypeBreakpointMatcher_lower(matcher),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -1380,12 +1316,12 @@ open func clearBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64)throws  -> U
     /**
      * `conn` closed: its open pauses are released by fail-open (`PauseReleased`).
      */
-open func connectionClosed(conn: UInt64, nowMs: UInt64)  {try! rustCall() {
+open func connectionClosed(conn: Int64, nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_connection_closed(
             self.uniffiCloneHandle(),
-        FfiConverterUInt64.lower(conn),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(conn),
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -1393,11 +1329,11 @@ open func connectionClosed(conn: UInt64, nowMs: UInt64)  {try! rustCall() {
     /**
      * A new app connection.
      */
-open func connectionOpened(conn: UInt64)  {try! rustCall() {
+open func connectionOpened(conn: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_connection_opened(
             self.uniffiCloneHandle(),
-        FfiConverterUInt64.lower(conn),uniffiCallStatus
+        FfiConverterInt64.lower(conn),uniffiCallStatus
     )
 }
 }
@@ -1406,14 +1342,14 @@ open func connectionOpened(conn: UInt64)  {try! rustCall() {
      * One text frame from `conn`; says what the session did with it. Never throws (a Kotlin
      * string holding a lone surrogate is an invalid frame: not UTF-8).
      */
-open func frameReceived(conn: UInt64, frame: HostString, nowMs: UInt64) -> Received  {
-    return try!  FfiConverterTypeReceived_lift(try! rustCall() {
+open func frameReceived(conn: Int64, frame: HostString, nowMs: Int64)throws  -> Received  {
+    return try  FfiConverterTypeReceived_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_frame_received(
             self.uniffiCloneHandle(),
-        FfiConverterUInt64.lower(conn),
+        FfiConverterInt64.lower(conn),
         FfiConverterTypeHostString_lower(frame),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -1421,11 +1357,11 @@ open func frameReceived(conn: UInt64, frame: HostString, nowMs: UInt64) -> Recei
     /**
      * Fires resume waits and abandon graces due at `nowMs`.
      */
-open func handleTimeout(nowMs: UInt64)  {try! rustCall() {
+open func handleTimeout(nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_handle_timeout(
             self.uniffiCloneHandle(),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -1457,8 +1393,8 @@ open func pollActions() -> [ViewerAction]  {
     /**
      * The earliest deadline (ms) for `handleTimeout`, or `null`/`nil`.
      */
-open func pollTimeout() -> UInt64?  {
-    return try!  FfiConverterOptionUInt64.lift(try! rustCall() {
+open func pollTimeout() -> Int64?  {
+    return try!  FfiConverterOptionInt64.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_poll_timeout(
             self.uniffiCloneHandle(),uniffiCallStatus
@@ -1470,13 +1406,13 @@ open func pollTimeout() -> UInt64?  {
      * Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
      * (JSON text) for an inject. Throws `ResumeError` when nothing was sent.
      */
-open func resume(pauseId: HostString, action: ResumeAction, nowMs: UInt64, outputJson: JsonText? = nil, requestId: HostString? = nil)throws   {try rustCallWithError(FfiConverterTypeResumeError_lift) {
+open func resume(pauseId: HostString, action: ResumeAction, nowMs: Int64, outputJson: JsonText? = nil, requestId: HostString? = nil)throws   {try rustCallWithError(FfiConverterTypeResumeError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_resume(
             self.uniffiCloneHandle(),
         FfiConverterTypeHostString_lower(pauseId),
         FfiConverterTypeResumeAction_lower(action),
-        FfiConverterUInt64.lower(nowMs),
+        FfiConverterInt64.lower(nowMs),
         FfiConverterOptionTypeJsonText.lower(outputJson),
         FfiConverterOptionTypeHostString.lower(requestId),uniffiCallStatus
     )
@@ -1486,13 +1422,13 @@ open func resume(pauseId: HostString, action: ResumeAction, nowMs: UInt64, outpu
     /**
      * Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
      */
-open func setBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64)throws  -> Bool  {
+open func setBreakpoint(matcher: BreakpointMatcher, nowMs: Int64)throws  -> Bool  {
     return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_set_breakpoint(
             self.uniffiCloneHandle(),
         FfiConverterTypeBreakpointMatcher_lower(matcher),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -1500,12 +1436,12 @@ open func setBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64)throws  -> Boo
     /**
      * Sets the mode and broadcasts `mode.set` when it changed.
      */
-open func setMode(mode: RunMode, nowMs: UInt64)  {try! rustCall() {
+open func setMode(mode: RunMode, nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_set_mode(
             self.uniffiCloneHandle(),
         FfiConverterTypeRunMode_lower(mode),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -1598,35 +1534,35 @@ public struct AppSessionConfig: Equatable, Hashable {
     /**
      * Replay ring bound in frames.
      */
-    public var ringMaxFrames: UInt64?
+    public var ringMaxFrames: Int64?
     /**
      * Replay ring bound in UTF-8 bytes of frame text.
      */
-    public var ringMaxBytes: UInt64?
+    public var ringMaxBytes: Int64?
     /**
      * Hold limit in ms after which a gate continues (`exec.resumed` sent live).
      */
-    public var pauseTimeoutMs: UInt64?
+    public var pauseTimeoutMs: Int64?
     /**
      * Socket-open deadline in ms.
      */
-    public var connectTimeoutMs: UInt64?
+    public var connectTimeoutMs: Int64?
     /**
      * `hello` → `hello.ack` deadline in ms.
      */
-    public var handshakeTimeoutMs: UInt64?
+    public var handshakeTimeoutMs: Int64?
     /**
      * Delay between attempts in ms.
      */
-    public var retryIntervalMs: UInt64?
+    public var retryIntervalMs: Int64?
     /**
      * Fast reconnect delays in ms after an established attachment drops (`[]`: none).
      */
-    public var fastRetryMs: [UInt64]?
+    public var fastRetryMs: [Int64]?
     /**
      * Default `ready` deadline in ms.
      */
-    public var readyTimeoutMs: UInt64?
+    public var readyTimeoutMs: Int64?
     /**
      * Six hex digits making pause ids `pause_<base>_<n>` (hosts pass random hex).
      */
@@ -1642,7 +1578,7 @@ public struct AppSessionConfig: Equatable, Hashable {
     /**
      * Payload budget in bytes (default 512 KiB).
      */
-    public var maxPayloadBytes: UInt64?
+    public var maxPayloadBytes: Int64?
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
@@ -1670,28 +1606,28 @@ public struct AppSessionConfig: Equatable, Hashable {
          */enabled: Bool? = nil, 
         /**
          * Replay ring bound in frames.
-         */ringMaxFrames: UInt64? = nil, 
+         */ringMaxFrames: Int64? = nil, 
         /**
          * Replay ring bound in UTF-8 bytes of frame text.
-         */ringMaxBytes: UInt64? = nil, 
+         */ringMaxBytes: Int64? = nil, 
         /**
          * Hold limit in ms after which a gate continues (`exec.resumed` sent live).
-         */pauseTimeoutMs: UInt64? = nil, 
+         */pauseTimeoutMs: Int64? = nil, 
         /**
          * Socket-open deadline in ms.
-         */connectTimeoutMs: UInt64? = nil, 
+         */connectTimeoutMs: Int64? = nil, 
         /**
          * `hello` → `hello.ack` deadline in ms.
-         */handshakeTimeoutMs: UInt64? = nil, 
+         */handshakeTimeoutMs: Int64? = nil, 
         /**
          * Delay between attempts in ms.
-         */retryIntervalMs: UInt64? = nil, 
+         */retryIntervalMs: Int64? = nil, 
         /**
          * Fast reconnect delays in ms after an established attachment drops (`[]`: none).
-         */fastRetryMs: [UInt64]? = nil, 
+         */fastRetryMs: [Int64]? = nil, 
         /**
          * Default `ready` deadline in ms.
-         */readyTimeoutMs: UInt64? = nil, 
+         */readyTimeoutMs: Int64? = nil, 
         /**
          * Six hex digits making pause ids `pause_<base>_<n>` (hosts pass random hex).
          */idBase: HostString? = nil, 
@@ -1703,7 +1639,7 @@ public struct AppSessionConfig: Equatable, Hashable {
          */redactionPlaceholder: HostString? = nil, 
         /**
          * Payload budget in bytes (default 512 KiB).
-         */maxPayloadBytes: UInt64? = nil) {
+         */maxPayloadBytes: Int64? = nil) {
         self.url = url
         self.app = app
         self.sdkName = sdkName
@@ -1748,18 +1684,18 @@ public struct FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer {
                 clientVersion: FfiConverterOptionTypeHostString.read(from: &buf), 
                 capabilities: FfiConverterOptionSequenceTypeHostString.read(from: &buf), 
                 enabled: FfiConverterOptionBool.read(from: &buf), 
-                ringMaxFrames: FfiConverterOptionUInt64.read(from: &buf), 
-                ringMaxBytes: FfiConverterOptionUInt64.read(from: &buf), 
-                pauseTimeoutMs: FfiConverterOptionUInt64.read(from: &buf), 
-                connectTimeoutMs: FfiConverterOptionUInt64.read(from: &buf), 
-                handshakeTimeoutMs: FfiConverterOptionUInt64.read(from: &buf), 
-                retryIntervalMs: FfiConverterOptionUInt64.read(from: &buf), 
-                fastRetryMs: FfiConverterOptionSequenceUInt64.read(from: &buf), 
-                readyTimeoutMs: FfiConverterOptionUInt64.read(from: &buf), 
+                ringMaxFrames: FfiConverterOptionInt64.read(from: &buf), 
+                ringMaxBytes: FfiConverterOptionInt64.read(from: &buf), 
+                pauseTimeoutMs: FfiConverterOptionInt64.read(from: &buf), 
+                connectTimeoutMs: FfiConverterOptionInt64.read(from: &buf), 
+                handshakeTimeoutMs: FfiConverterOptionInt64.read(from: &buf), 
+                retryIntervalMs: FfiConverterOptionInt64.read(from: &buf), 
+                fastRetryMs: FfiConverterOptionSequenceInt64.read(from: &buf), 
+                readyTimeoutMs: FfiConverterOptionInt64.read(from: &buf), 
                 idBase: FfiConverterOptionTypeHostString.read(from: &buf), 
                 implicitRunId: FfiConverterOptionTypeHostString.read(from: &buf), 
                 redactionPlaceholder: FfiConverterOptionTypeHostString.read(from: &buf), 
-                maxPayloadBytes: FfiConverterOptionUInt64.read(from: &buf)
+                maxPayloadBytes: FfiConverterOptionInt64.read(from: &buf)
         )
     }
 
@@ -1771,18 +1707,18 @@ public struct FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer {
         FfiConverterOptionTypeHostString.write(value.clientVersion, into: &buf)
         FfiConverterOptionSequenceTypeHostString.write(value.capabilities, into: &buf)
         FfiConverterOptionBool.write(value.enabled, into: &buf)
-        FfiConverterOptionUInt64.write(value.ringMaxFrames, into: &buf)
-        FfiConverterOptionUInt64.write(value.ringMaxBytes, into: &buf)
-        FfiConverterOptionUInt64.write(value.pauseTimeoutMs, into: &buf)
-        FfiConverterOptionUInt64.write(value.connectTimeoutMs, into: &buf)
-        FfiConverterOptionUInt64.write(value.handshakeTimeoutMs, into: &buf)
-        FfiConverterOptionUInt64.write(value.retryIntervalMs, into: &buf)
-        FfiConverterOptionSequenceUInt64.write(value.fastRetryMs, into: &buf)
-        FfiConverterOptionUInt64.write(value.readyTimeoutMs, into: &buf)
+        FfiConverterOptionInt64.write(value.ringMaxFrames, into: &buf)
+        FfiConverterOptionInt64.write(value.ringMaxBytes, into: &buf)
+        FfiConverterOptionInt64.write(value.pauseTimeoutMs, into: &buf)
+        FfiConverterOptionInt64.write(value.connectTimeoutMs, into: &buf)
+        FfiConverterOptionInt64.write(value.handshakeTimeoutMs, into: &buf)
+        FfiConverterOptionInt64.write(value.retryIntervalMs, into: &buf)
+        FfiConverterOptionSequenceInt64.write(value.fastRetryMs, into: &buf)
+        FfiConverterOptionInt64.write(value.readyTimeoutMs, into: &buf)
         FfiConverterOptionTypeHostString.write(value.idBase, into: &buf)
         FfiConverterOptionTypeHostString.write(value.implicitRunId, into: &buf)
         FfiConverterOptionTypeHostString.write(value.redactionPlaceholder, into: &buf)
-        FfiConverterOptionUInt64.write(value.maxPayloadBytes, into: &buf)
+        FfiConverterOptionInt64.write(value.maxPayloadBytes, into: &buf)
     }
 }
 
@@ -2241,11 +2177,11 @@ public struct Envelope: Equatable, Hashable {
     /**
      * Sequence number, 0 ≤ seq ≤ 2^53 − 1 (checked when sent).
      */
-    public var seq: UInt64
+    public var seq: Int64
     /**
      * Timestamp in epoch milliseconds, 0 ≤ ts ≤ 2^53 − 1 (checked when sent).
      */
-    public var ts: UInt64
+    public var ts: Int64
     /**
      * Run id (`"*"` for frames outside any run); must not contain U+0000 or a lone surrogate.
      */
@@ -2268,10 +2204,10 @@ public struct Envelope: Equatable, Hashable {
     public init(
         /**
          * Sequence number, 0 ≤ seq ≤ 2^53 − 1 (checked when sent).
-         */seq: UInt64, 
+         */seq: Int64, 
         /**
          * Timestamp in epoch milliseconds, 0 ≤ ts ≤ 2^53 − 1 (checked when sent).
-         */ts: UInt64, 
+         */ts: Int64, 
         /**
          * Run id (`"*"` for frames outside any run); must not contain U+0000 or a lone surrogate.
          */runId: HostString, 
@@ -2308,8 +2244,8 @@ public struct FfiConverterTypeEnvelope: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Envelope {
         return
             try Envelope(
-                seq: FfiConverterUInt64.read(from: &buf), 
-                ts: FfiConverterUInt64.read(from: &buf), 
+                seq: FfiConverterInt64.read(from: &buf), 
+                ts: FfiConverterInt64.read(from: &buf), 
                 runId: FfiConverterTypeHostString.read(from: &buf), 
                 messageType: FfiConverterTypeHostString.read(from: &buf), 
                 message: FfiConverterTypeMessage.read(from: &buf), 
@@ -2318,8 +2254,8 @@ public struct FfiConverterTypeEnvelope: FfiConverterRustBuffer {
     }
 
     public static func write(_ value: Envelope, into buf: inout [UInt8]) {
-        FfiConverterUInt64.write(value.seq, into: &buf)
-        FfiConverterUInt64.write(value.ts, into: &buf)
+        FfiConverterInt64.write(value.seq, into: &buf)
+        FfiConverterInt64.write(value.ts, into: &buf)
         FfiConverterTypeHostString.write(value.runId, into: &buf)
         FfiConverterTypeHostString.write(value.messageType, into: &buf)
         FfiConverterTypeMessage.write(value.message, into: &buf)
@@ -3548,15 +3484,15 @@ public struct LoopInfo: Equatable, Hashable {
     /**
      * Wire `repeats`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    public var repeats: UInt64
+    public var repeats: Int64
     /**
      * Wire `firstSeq`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    public var firstSeq: UInt64
+    public var firstSeq: Int64
     /**
      * Wire `lastSeq`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    public var lastSeq: UInt64
+    public var lastSeq: Int64
     /**
      * Wire `fingerprint`: string.
      */
@@ -3568,11 +3504,11 @@ public struct LoopInfo: Equatable, Hashable {
     /**
      * Wire `period`: integer, 1 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
-    public var period: UInt64?
+    public var period: Int64?
     /**
      * Wire `laps`: integer, 1 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
-    public var laps: UInt64?
+    public var laps: Int64?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -3584,13 +3520,13 @@ public struct LoopInfo: Equatable, Hashable {
     public init(
         /**
          * Wire `repeats`: integer, 0 ≤ x ≤ 2^53 − 1.
-         */repeats: UInt64, 
+         */repeats: Int64, 
         /**
          * Wire `firstSeq`: integer, 0 ≤ x ≤ 2^53 − 1.
-         */firstSeq: UInt64, 
+         */firstSeq: Int64, 
         /**
          * Wire `lastSeq`: integer, 0 ≤ x ≤ 2^53 − 1.
-         */lastSeq: UInt64, 
+         */lastSeq: Int64, 
         /**
          * Wire `fingerprint`: string.
          */fingerprint: HostString, 
@@ -3599,10 +3535,10 @@ public struct LoopInfo: Equatable, Hashable {
          */kind: LoopKind? = nil, 
         /**
          * Wire `period`: integer, 1 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
-         */period: UInt64? = nil, 
+         */period: Int64? = nil, 
         /**
          * Wire `laps`: integer, 1 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
-         */laps: UInt64? = nil, 
+         */laps: Int64? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -3633,25 +3569,25 @@ public struct FfiConverterTypeLoopInfo: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> LoopInfo {
         return
             try LoopInfo(
-                repeats: FfiConverterUInt64.read(from: &buf), 
-                firstSeq: FfiConverterUInt64.read(from: &buf), 
-                lastSeq: FfiConverterUInt64.read(from: &buf), 
+                repeats: FfiConverterInt64.read(from: &buf), 
+                firstSeq: FfiConverterInt64.read(from: &buf), 
+                lastSeq: FfiConverterInt64.read(from: &buf), 
                 fingerprint: FfiConverterTypeHostString.read(from: &buf), 
                 kind: FfiConverterOptionTypeLoopKind.read(from: &buf), 
-                period: FfiConverterOptionUInt64.read(from: &buf), 
-                laps: FfiConverterOptionUInt64.read(from: &buf), 
+                period: FfiConverterOptionInt64.read(from: &buf), 
+                laps: FfiConverterOptionInt64.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: LoopInfo, into buf: inout [UInt8]) {
-        FfiConverterUInt64.write(value.repeats, into: &buf)
-        FfiConverterUInt64.write(value.firstSeq, into: &buf)
-        FfiConverterUInt64.write(value.lastSeq, into: &buf)
+        FfiConverterInt64.write(value.repeats, into: &buf)
+        FfiConverterInt64.write(value.firstSeq, into: &buf)
+        FfiConverterInt64.write(value.lastSeq, into: &buf)
         FfiConverterTypeHostString.write(value.fingerprint, into: &buf)
         FfiConverterOptionTypeLoopKind.write(value.kind, into: &buf)
-        FfiConverterOptionUInt64.write(value.period, into: &buf)
-        FfiConverterOptionUInt64.write(value.laps, into: &buf)
+        FfiConverterOptionInt64.write(value.period, into: &buf)
+        FfiConverterOptionInt64.write(value.laps, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -4229,21 +4165,21 @@ public struct ParseOptions: Equatable, Hashable {
     /**
      * Frames longer than this many bytes are `Invalid` without being read.
      */
-    public var maxFrameBytes: UInt64?
+    public var maxFrameBytes: Int64?
     /**
      * Nesting deeper than this is `Invalid`.
      */
-    public var maxDepth: UInt64?
+    public var maxDepth: Int64?
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
     public init(
         /**
          * Frames longer than this many bytes are `Invalid` without being read.
-         */maxFrameBytes: UInt64? = nil, 
+         */maxFrameBytes: Int64? = nil, 
         /**
          * Nesting deeper than this is `Invalid`.
-         */maxDepth: UInt64? = nil) {
+         */maxDepth: Int64? = nil) {
         self.maxFrameBytes = maxFrameBytes
         self.maxDepth = maxDepth
     }
@@ -4264,14 +4200,14 @@ public struct FfiConverterTypeParseOptions: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ParseOptions {
         return
             try ParseOptions(
-                maxFrameBytes: FfiConverterOptionUInt64.read(from: &buf), 
-                maxDepth: FfiConverterOptionUInt64.read(from: &buf)
+                maxFrameBytes: FfiConverterOptionInt64.read(from: &buf), 
+                maxDepth: FfiConverterOptionInt64.read(from: &buf)
         )
     }
 
     public static func write(_ value: ParseOptions, into buf: inout [UInt8]) {
-        FfiConverterOptionUInt64.write(value.maxFrameBytes, into: &buf)
-        FfiConverterOptionUInt64.write(value.maxDepth, into: &buf)
+        FfiConverterOptionInt64.write(value.maxFrameBytes, into: &buf)
+        FfiConverterOptionInt64.write(value.maxDepth, into: &buf)
     }
 }
 
@@ -4299,7 +4235,7 @@ public struct RedactionSummary: Equatable, Hashable {
     /**
      * Wire `count`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    public var count: UInt64
+    public var count: Int64
     /**
      * Wire `keys`: list of string.
      */
@@ -4315,7 +4251,7 @@ public struct RedactionSummary: Equatable, Hashable {
     public init(
         /**
          * Wire `count`: integer, 0 ≤ x ≤ 2^53 − 1.
-         */count: UInt64, 
+         */count: Int64, 
         /**
          * Wire `keys`: list of string.
          */keys: [HostString], 
@@ -4344,14 +4280,14 @@ public struct FfiConverterTypeRedactionSummary: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RedactionSummary {
         return
             try RedactionSummary(
-                count: FfiConverterUInt64.read(from: &buf), 
+                count: FfiConverterInt64.read(from: &buf), 
                 keys: FfiConverterSequenceTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: RedactionSummary, into buf: inout [UInt8]) {
-        FfiConverterUInt64.write(value.count, into: &buf)
+        FfiConverterInt64.write(value.count, into: &buf)
         FfiConverterSequenceTypeHostString.write(value.keys, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
@@ -4642,7 +4578,7 @@ public struct Shrunk: Equatable, Hashable {
      * 1 unchanged (within budget), 2 field trim (§4), 3 skeleton (§7), 4 whole-payload
      * marker `{"__graphmindTruncated":true,"bytes":…,"preview":…}` (§8).
      */
-    public var tier: UInt8
+    public var tier: Int64
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
@@ -4654,7 +4590,7 @@ public struct Shrunk: Equatable, Hashable {
         /**
          * 1 unchanged (within budget), 2 field trim (§4), 3 skeleton (§7), 4 whole-payload
          * marker `{"__graphmindTruncated":true,"bytes":…,"preview":…}` (§8).
-         */tier: UInt8) {
+         */tier: Int64) {
         self.json = json
         self.tier = tier
     }
@@ -4676,13 +4612,13 @@ public struct FfiConverterTypeShrunk: FfiConverterRustBuffer {
         return
             try Shrunk(
                 json: FfiConverterString.read(from: &buf), 
-                tier: FfiConverterUInt8.read(from: &buf)
+                tier: FfiConverterInt64.read(from: &buf)
         )
     }
 
     public static func write(_ value: Shrunk, into buf: inout [UInt8]) {
         FfiConverterString.write(value.json, into: &buf)
-        FfiConverterUInt8.write(value.tier, into: &buf)
+        FfiConverterInt64.write(value.tier, into: &buf)
     }
 }
 
@@ -4874,11 +4810,11 @@ public struct TokenUsage: Equatable, Hashable {
     /**
      * Wire `inputTokens`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    public var inputTokens: UInt64
+    public var inputTokens: Int64
     /**
      * Wire `outputTokens`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    public var outputTokens: UInt64
+    public var outputTokens: Int64
     /**
      * Wire `inclusive`: boolean; optional (`null`/`nil`: absent).
      */
@@ -4886,15 +4822,15 @@ public struct TokenUsage: Equatable, Hashable {
     /**
      * Wire `cacheReadTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
-    public var cacheReadTokens: UInt64?
+    public var cacheReadTokens: Int64?
     /**
      * Wire `cacheWriteTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
-    public var cacheWriteTokens: UInt64?
+    public var cacheWriteTokens: Int64?
     /**
      * Wire `reasoningTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
-    public var reasoningTokens: UInt64?
+    public var reasoningTokens: Int64?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -4906,22 +4842,22 @@ public struct TokenUsage: Equatable, Hashable {
     public init(
         /**
          * Wire `inputTokens`: integer, 0 ≤ x ≤ 2^53 − 1.
-         */inputTokens: UInt64, 
+         */inputTokens: Int64, 
         /**
          * Wire `outputTokens`: integer, 0 ≤ x ≤ 2^53 − 1.
-         */outputTokens: UInt64, 
+         */outputTokens: Int64, 
         /**
          * Wire `inclusive`: boolean; optional (`null`/`nil`: absent).
          */inclusive: Bool? = nil, 
         /**
          * Wire `cacheReadTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
-         */cacheReadTokens: UInt64? = nil, 
+         */cacheReadTokens: Int64? = nil, 
         /**
          * Wire `cacheWriteTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
-         */cacheWriteTokens: UInt64? = nil, 
+         */cacheWriteTokens: Int64? = nil, 
         /**
          * Wire `reasoningTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
-         */reasoningTokens: UInt64? = nil, 
+         */reasoningTokens: Int64? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -4951,23 +4887,23 @@ public struct FfiConverterTypeTokenUsage: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> TokenUsage {
         return
             try TokenUsage(
-                inputTokens: FfiConverterUInt64.read(from: &buf), 
-                outputTokens: FfiConverterUInt64.read(from: &buf), 
+                inputTokens: FfiConverterInt64.read(from: &buf), 
+                outputTokens: FfiConverterInt64.read(from: &buf), 
                 inclusive: FfiConverterOptionBool.read(from: &buf), 
-                cacheReadTokens: FfiConverterOptionUInt64.read(from: &buf), 
-                cacheWriteTokens: FfiConverterOptionUInt64.read(from: &buf), 
-                reasoningTokens: FfiConverterOptionUInt64.read(from: &buf), 
+                cacheReadTokens: FfiConverterOptionInt64.read(from: &buf), 
+                cacheWriteTokens: FfiConverterOptionInt64.read(from: &buf), 
+                reasoningTokens: FfiConverterOptionInt64.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: TokenUsage, into buf: inout [UInt8]) {
-        FfiConverterUInt64.write(value.inputTokens, into: &buf)
-        FfiConverterUInt64.write(value.outputTokens, into: &buf)
+        FfiConverterInt64.write(value.inputTokens, into: &buf)
+        FfiConverterInt64.write(value.outputTokens, into: &buf)
         FfiConverterOptionBool.write(value.inclusive, into: &buf)
-        FfiConverterOptionUInt64.write(value.cacheReadTokens, into: &buf)
-        FfiConverterOptionUInt64.write(value.cacheWriteTokens, into: &buf)
-        FfiConverterOptionUInt64.write(value.reasoningTokens, into: &buf)
+        FfiConverterOptionInt64.write(value.cacheReadTokens, into: &buf)
+        FfiConverterOptionInt64.write(value.cacheWriteTokens, into: &buf)
+        FfiConverterOptionInt64.write(value.reasoningTokens, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -5017,11 +4953,11 @@ public struct ViewerSessionConfig: Equatable, Hashable {
     /**
      * How long a sent `exec.resume` waits for its answer, in ms.
      */
-    public var resumeWaitMs: UInt64?
+    public var resumeWaitMs: Int64?
     /**
      * How long a run whose owner left stays running, in ms.
      */
-    public var abandonGraceMs: UInt64?
+    public var abandonGraceMs: Int64?
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
@@ -5043,10 +4979,10 @@ public struct ViewerSessionConfig: Equatable, Hashable {
          */tokenPrefix: HostString? = nil, 
         /**
          * How long a sent `exec.resume` waits for its answer, in ms.
-         */resumeWaitMs: UInt64? = nil, 
+         */resumeWaitMs: Int64? = nil, 
         /**
          * How long a run whose owner left stays running, in ms.
-         */abandonGraceMs: UInt64? = nil) {
+         */abandonGraceMs: Int64? = nil) {
         self.breakpoints = breakpoints
         self.mode = mode
         self.viewerVersion = viewerVersion
@@ -5077,8 +5013,8 @@ public struct FfiConverterTypeViewerSessionConfig: FfiConverterRustBuffer {
                 viewerVersion: FfiConverterOptionTypeHostString.read(from: &buf), 
                 hubCapabilities: FfiConverterOptionSequenceTypeHostString.read(from: &buf), 
                 tokenPrefix: FfiConverterOptionTypeHostString.read(from: &buf), 
-                resumeWaitMs: FfiConverterOptionUInt64.read(from: &buf), 
-                abandonGraceMs: FfiConverterOptionUInt64.read(from: &buf)
+                resumeWaitMs: FfiConverterOptionInt64.read(from: &buf), 
+                abandonGraceMs: FfiConverterOptionInt64.read(from: &buf)
         )
     }
 
@@ -5088,8 +5024,8 @@ public struct FfiConverterTypeViewerSessionConfig: FfiConverterRustBuffer {
         FfiConverterOptionTypeHostString.write(value.viewerVersion, into: &buf)
         FfiConverterOptionSequenceTypeHostString.write(value.hubCapabilities, into: &buf)
         FfiConverterOptionTypeHostString.write(value.tokenPrefix, into: &buf)
-        FfiConverterOptionUInt64.write(value.resumeWaitMs, into: &buf)
-        FfiConverterOptionUInt64.write(value.abandonGraceMs, into: &buf)
+        FfiConverterOptionInt64.write(value.resumeWaitMs, into: &buf)
+        FfiConverterOptionInt64.write(value.abandonGraceMs, into: &buf)
     }
 }
 
@@ -6403,10 +6339,10 @@ public enum ParseResult: Equatable, Hashable {
          * Salvage: the envelope's `seq` when the frame passed the structure and version
          * checks and only its payload failed; `null`/`nil` otherwise (as `ts`, `runId`,
          * `messageType`).
-         */seq: UInt64?, 
+         */seq: Int64?, 
         /**
          * Salvage: the envelope's `ts` (epoch ms), or `null`/`nil`.
-         */ts: UInt64?, 
+         */ts: Int64?, 
         /**
          * Salvage: the envelope's `runId`, or `null`/`nil`.
          */runId: String?, 
@@ -6444,7 +6380,7 @@ public struct FfiConverterTypeParseResult: FfiConverterRustBuffer {
         case 3: return .versionMismatch(received: try FfiConverterInt64.read(from: &buf), supported: try FfiConverterInt64.read(from: &buf)
         )
         
-        case 4: return .invalid(reason: try FfiConverterString.read(from: &buf), issues: try FfiConverterOptionSequenceTypeIssue.read(from: &buf), seq: try FfiConverterOptionUInt64.read(from: &buf), ts: try FfiConverterOptionUInt64.read(from: &buf), runId: try FfiConverterOptionString.read(from: &buf), messageType: try FfiConverterOptionString.read(from: &buf)
+        case 4: return .invalid(reason: try FfiConverterString.read(from: &buf), issues: try FfiConverterOptionSequenceTypeIssue.read(from: &buf), seq: try FfiConverterOptionInt64.read(from: &buf), ts: try FfiConverterOptionInt64.read(from: &buf), runId: try FfiConverterOptionString.read(from: &buf), messageType: try FfiConverterOptionString.read(from: &buf)
         )
         
         default: throw UniffiInternalError.unexpectedEnumCase
@@ -6475,8 +6411,8 @@ public struct FfiConverterTypeParseResult: FfiConverterRustBuffer {
             writeInt(&buf, Int32(4))
             FfiConverterString.write(reason, into: &buf)
             FfiConverterOptionSequenceTypeIssue.write(issues, into: &buf)
-            FfiConverterOptionUInt64.write(seq, into: &buf)
-            FfiConverterOptionUInt64.write(ts, into: &buf)
+            FfiConverterOptionInt64.write(seq, into: &buf)
+            FfiConverterOptionInt64.write(ts, into: &buf)
             FfiConverterOptionString.write(runId, into: &buf)
             FfiConverterOptionString.write(messageType, into: &buf)
             
@@ -7194,7 +7130,8 @@ enum ResumeError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
          */reason: String
     )
     /**
-     * `pauseId` or `requestId` holds a lone surrogate (no UTF-8 form): names the argument.
+     * `pauseId` or `requestId` holds a lone surrogate (no UTF-8 form), or `nowMs` is negative
+     * or above 2^53 − 1: names the argument.
      */
     case BadArgument(
         /**
@@ -7507,7 +7444,7 @@ public enum SessionAction: Equatable, Hashable {
     case close(
         /**
          * WebSocket close code.
-         */code: UInt16, 
+         */code: Int64, 
         /**
          * Close reason.
          */reason: String
@@ -7540,7 +7477,7 @@ public enum SessionAction: Equatable, Hashable {
     case readySettled(
         /**
          * The id `ready` returned.
-         */waiter: UInt64, 
+         */waiter: Int64, 
         /**
          * Attached (true) or timed out, disabled or disposed (false).
          */attached: Bool
@@ -7584,7 +7521,7 @@ public struct FfiConverterTypeSessionAction: FfiConverterRustBuffer {
         case 2: return .send(frame: try FfiConverterString.read(from: &buf)
         )
         
-        case 3: return .close(code: try FfiConverterUInt16.read(from: &buf), reason: try FfiConverterString.read(from: &buf)
+        case 3: return .close(code: try FfiConverterInt64.read(from: &buf), reason: try FfiConverterString.read(from: &buf)
         )
         
         case 4: return .release(pauseId: try FfiConverterString.read(from: &buf), decision: try FfiConverterTypeDecision.read(from: &buf), cause: try FfiConverterTypeReleaseCause.read(from: &buf)
@@ -7593,7 +7530,7 @@ public struct FfiConverterTypeSessionAction: FfiConverterRustBuffer {
         case 5: return .abortRun(runId: try FfiConverterString.read(from: &buf)
         )
         
-        case 6: return .readySettled(waiter: try FfiConverterUInt64.read(from: &buf), attached: try FfiConverterBool.read(from: &buf)
+        case 6: return .readySettled(waiter: try FfiConverterInt64.read(from: &buf), attached: try FfiConverterBool.read(from: &buf)
         )
         
         case 7: return .warn(rule: try FfiConverterString.read(from: &buf), text: try FfiConverterString.read(from: &buf)
@@ -7619,7 +7556,7 @@ public struct FfiConverterTypeSessionAction: FfiConverterRustBuffer {
         
         case let .close(code,reason):
             writeInt(&buf, Int32(3))
-            FfiConverterUInt16.write(code, into: &buf)
+            FfiConverterInt64.write(code, into: &buf)
             FfiConverterString.write(reason, into: &buf)
             
         
@@ -7637,7 +7574,7 @@ public struct FfiConverterTypeSessionAction: FfiConverterRustBuffer {
         
         case let .readySettled(waiter,attached):
             writeInt(&buf, Int32(6))
-            FfiConverterUInt64.write(waiter, into: &buf)
+            FfiConverterInt64.write(waiter, into: &buf)
             FfiConverterBool.write(attached, into: &buf)
             
         
@@ -7865,7 +7802,7 @@ public enum ViewerAction: Equatable, Hashable {
     case send(
         /**
          * Connection.
-         */conn: UInt64, 
+         */conn: Int64, 
         /**
          * Frame text.
          */frame: String
@@ -7876,10 +7813,10 @@ public enum ViewerAction: Equatable, Hashable {
     case close(
         /**
          * Connection.
-         */conn: UInt64, 
+         */conn: Int64, 
         /**
          * Close code.
-         */code: UInt16, 
+         */code: Int64, 
         /**
          * Reason.
          */reason: String
@@ -7890,7 +7827,7 @@ public enum ViewerAction: Equatable, Hashable {
     case appAttached(
         /**
          * Connection.
-         */conn: UInt64, 
+         */conn: Int64, 
         /**
          * Token in the ack.
          */sessionToken: String, 
@@ -7904,7 +7841,7 @@ public enum ViewerAction: Equatable, Hashable {
     case frameAccepted(
         /**
          * Connection.
-         */conn: UInt64, 
+         */conn: Int64, 
         /**
          * The frame.
          */envelope: Envelope, 
@@ -7918,7 +7855,7 @@ public enum ViewerAction: Equatable, Hashable {
     case pauseOpened(
         /**
          * Owning connection.
-         */conn: UInt64, 
+         */conn: Int64, 
         /**
          * Run.
          */runId: String, 
@@ -7949,7 +7886,7 @@ public enum ViewerAction: Equatable, Hashable {
     case pauseReleased(
         /**
          * Closed connection.
-         */conn: UInt64, 
+         */conn: Int64, 
         /**
          * Pause id.
          */pauseId: String
@@ -7990,7 +7927,7 @@ public enum ViewerAction: Equatable, Hashable {
     case warn(
         /**
          * Connection.
-         */conn: UInt64, 
+         */conn: Int64, 
         /**
          * Stable rule key.
          */rule: String, 
@@ -8019,25 +7956,25 @@ public struct FfiConverterTypeViewerAction: FfiConverterRustBuffer {
         let variant: Int32 = try readInt(&buf)
         switch variant {
         
-        case 1: return .send(conn: try FfiConverterUInt64.read(from: &buf), frame: try FfiConverterString.read(from: &buf)
+        case 1: return .send(conn: try FfiConverterInt64.read(from: &buf), frame: try FfiConverterString.read(from: &buf)
         )
         
-        case 2: return .close(conn: try FfiConverterUInt64.read(from: &buf), code: try FfiConverterUInt16.read(from: &buf), reason: try FfiConverterString.read(from: &buf)
+        case 2: return .close(conn: try FfiConverterInt64.read(from: &buf), code: try FfiConverterInt64.read(from: &buf), reason: try FfiConverterString.read(from: &buf)
         )
         
-        case 3: return .appAttached(conn: try FfiConverterUInt64.read(from: &buf), sessionToken: try FfiConverterString.read(from: &buf), hello: try FfiConverterTypeHello.read(from: &buf)
+        case 3: return .appAttached(conn: try FfiConverterInt64.read(from: &buf), sessionToken: try FfiConverterString.read(from: &buf), hello: try FfiConverterTypeHello.read(from: &buf)
         )
         
-        case 4: return .frameAccepted(conn: try FfiConverterUInt64.read(from: &buf), envelope: try FfiConverterTypeEnvelope.read(from: &buf), replayed: try FfiConverterBool.read(from: &buf)
+        case 4: return .frameAccepted(conn: try FfiConverterInt64.read(from: &buf), envelope: try FfiConverterTypeEnvelope.read(from: &buf), replayed: try FfiConverterBool.read(from: &buf)
         )
         
-        case 5: return .pauseOpened(conn: try FfiConverterUInt64.read(from: &buf), runId: try FfiConverterString.read(from: &buf), pauseId: try FfiConverterString.read(from: &buf), nodeId: try FfiConverterString.read(from: &buf), point: try FfiConverterTypePausePoint.read(from: &buf)
+        case 5: return .pauseOpened(conn: try FfiConverterInt64.read(from: &buf), runId: try FfiConverterString.read(from: &buf), pauseId: try FfiConverterString.read(from: &buf), nodeId: try FfiConverterString.read(from: &buf), point: try FfiConverterTypePausePoint.read(from: &buf)
         )
         
         case 6: return .pauseClosed(pauseId: try FfiConverterString.read(from: &buf), action: try FfiConverterTypeResumeAction.read(from: &buf)
         )
         
-        case 7: return .pauseReleased(conn: try FfiConverterUInt64.read(from: &buf), pauseId: try FfiConverterString.read(from: &buf)
+        case 7: return .pauseReleased(conn: try FfiConverterInt64.read(from: &buf), pauseId: try FfiConverterString.read(from: &buf)
         )
         
         case 8: return .resumeRefused(pauseId: try FfiConverterString.read(from: &buf), code: try FfiConverterTypeRefusalCode.read(from: &buf), requestId: try FfiConverterOptionString.read(from: &buf)
@@ -8049,7 +7986,7 @@ public struct FfiConverterTypeViewerAction: FfiConverterRustBuffer {
         case 10: return .runAbandoned(runId: try FfiConverterString.read(from: &buf)
         )
         
-        case 11: return .warn(conn: try FfiConverterUInt64.read(from: &buf), rule: try FfiConverterString.read(from: &buf), text: try FfiConverterString.read(from: &buf)
+        case 11: return .warn(conn: try FfiConverterInt64.read(from: &buf), rule: try FfiConverterString.read(from: &buf), text: try FfiConverterString.read(from: &buf)
         )
         
         default: throw UniffiInternalError.unexpectedEnumCase
@@ -8062,34 +7999,34 @@ public struct FfiConverterTypeViewerAction: FfiConverterRustBuffer {
         
         case let .send(conn,frame):
             writeInt(&buf, Int32(1))
-            FfiConverterUInt64.write(conn, into: &buf)
+            FfiConverterInt64.write(conn, into: &buf)
             FfiConverterString.write(frame, into: &buf)
             
         
         case let .close(conn,code,reason):
             writeInt(&buf, Int32(2))
-            FfiConverterUInt64.write(conn, into: &buf)
-            FfiConverterUInt16.write(code, into: &buf)
+            FfiConverterInt64.write(conn, into: &buf)
+            FfiConverterInt64.write(code, into: &buf)
             FfiConverterString.write(reason, into: &buf)
             
         
         case let .appAttached(conn,sessionToken,hello):
             writeInt(&buf, Int32(3))
-            FfiConverterUInt64.write(conn, into: &buf)
+            FfiConverterInt64.write(conn, into: &buf)
             FfiConverterString.write(sessionToken, into: &buf)
             FfiConverterTypeHello.write(hello, into: &buf)
             
         
         case let .frameAccepted(conn,envelope,replayed):
             writeInt(&buf, Int32(4))
-            FfiConverterUInt64.write(conn, into: &buf)
+            FfiConverterInt64.write(conn, into: &buf)
             FfiConverterTypeEnvelope.write(envelope, into: &buf)
             FfiConverterBool.write(replayed, into: &buf)
             
         
         case let .pauseOpened(conn,runId,pauseId,nodeId,point):
             writeInt(&buf, Int32(5))
-            FfiConverterUInt64.write(conn, into: &buf)
+            FfiConverterInt64.write(conn, into: &buf)
             FfiConverterString.write(runId, into: &buf)
             FfiConverterString.write(pauseId, into: &buf)
             FfiConverterString.write(nodeId, into: &buf)
@@ -8104,7 +8041,7 @@ public struct FfiConverterTypeViewerAction: FfiConverterRustBuffer {
         
         case let .pauseReleased(conn,pauseId):
             writeInt(&buf, Int32(7))
-            FfiConverterUInt64.write(conn, into: &buf)
+            FfiConverterInt64.write(conn, into: &buf)
             FfiConverterString.write(pauseId, into: &buf)
             
         
@@ -8127,7 +8064,7 @@ public struct FfiConverterTypeViewerAction: FfiConverterRustBuffer {
         
         case let .warn(conn,rule,text):
             writeInt(&buf, Int32(11))
-            FfiConverterUInt64.write(conn, into: &buf)
+            FfiConverterInt64.write(conn, into: &buf)
             FfiConverterString.write(rule, into: &buf)
             FfiConverterString.write(text, into: &buf)
             
@@ -8154,8 +8091,8 @@ public func FfiConverterTypeViewerAction_lower(_ value: ViewerAction) -> RustBuf
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
-fileprivate struct FfiConverterOptionUInt64: FfiConverterRustBuffer {
-    typealias SwiftType = UInt64?
+fileprivate struct FfiConverterOptionInt64: FfiConverterRustBuffer {
+    typealias SwiftType = Int64?
 
     public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
         guard let value = value else {
@@ -8163,13 +8100,13 @@ fileprivate struct FfiConverterOptionUInt64: FfiConverterRustBuffer {
             return
         }
         writeInt(&buf, Int8(1))
-        FfiConverterUInt64.write(value, into: &buf)
+        FfiConverterInt64.write(value, into: &buf)
     }
 
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
-        case 1: return try FfiConverterUInt64.read(from: &buf)
+        case 1: return try FfiConverterInt64.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -8634,8 +8571,8 @@ fileprivate struct FfiConverterOptionTypeSessionAction: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
-fileprivate struct FfiConverterOptionSequenceUInt64: FfiConverterRustBuffer {
-    typealias SwiftType = [UInt64]?
+fileprivate struct FfiConverterOptionSequenceInt64: FfiConverterRustBuffer {
+    typealias SwiftType = [Int64]?
 
     public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
         guard let value = value else {
@@ -8643,13 +8580,13 @@ fileprivate struct FfiConverterOptionSequenceUInt64: FfiConverterRustBuffer {
             return
         }
         writeInt(&buf, Int8(1))
-        FfiConverterSequenceUInt64.write(value, into: &buf)
+        FfiConverterSequenceInt64.write(value, into: &buf)
     }
 
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
-        case 1: return try FfiConverterSequenceUInt64.read(from: &buf)
+        case 1: return try FfiConverterSequenceInt64.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -8778,23 +8715,23 @@ fileprivate struct FfiConverterOptionTypeJsonText: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
-fileprivate struct FfiConverterSequenceUInt64: FfiConverterRustBuffer {
-    typealias SwiftType = [UInt64]
+fileprivate struct FfiConverterSequenceInt64: FfiConverterRustBuffer {
+    typealias SwiftType = [Int64]
 
-    public static func write(_ value: [UInt64], into buf: inout [UInt8]) {
+    public static func write(_ value: [Int64], into buf: inout [UInt8]) {
         let len = Int32(value.count)
         writeInt(&buf, len)
         for item in value {
-            FfiConverterUInt64.write(item, into: &buf)
+            FfiConverterInt64.write(item, into: &buf)
         }
     }
 
-    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [UInt64] {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [Int64] {
         let len: Int32 = try readInt(&buf)
-        var seq = [UInt64]()
+        var seq = [Int64]()
         seq.reserveCapacity(Int(len))
         for _ in 0 ..< len {
-            seq.append(try FfiConverterUInt64.read(from: &buf))
+            seq.append(try FfiConverterInt64.read(from: &buf))
         }
         return seq
     }
@@ -9250,15 +9187,15 @@ public func controlTypes() -> [String]  {
  * `ContractError.Build` when only the whole-payload marker would fit (§8; a valid event payload
  * always fits from 4096 bytes up). `null`/`nil` (the default): no budget.
  */
-public func createEnvelope(message: Message, seq: UInt64, runId: HostString, ts: UInt64? = nil, maxPayloadBytes: UInt64? = nil)throws  -> Envelope  {
+public func createEnvelope(message: Message, seq: Int64, runId: HostString, ts: Int64? = nil, maxPayloadBytes: Int64? = nil)throws  -> Envelope  {
     return try  FfiConverterTypeEnvelope_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_create_envelope(
         FfiConverterTypeMessage_lower(message),
-        FfiConverterUInt64.lower(seq),
+        FfiConverterInt64.lower(seq),
         FfiConverterTypeHostString_lower(runId),
-        FfiConverterOptionUInt64.lower(ts),
-        FfiConverterOptionUInt64.lower(maxPayloadBytes),uniffiCallStatus
+        FfiConverterOptionInt64.lower(ts),
+        FfiConverterOptionInt64.lower(maxPayloadBytes),uniffiCallStatus
     )
 })
 }
@@ -9268,16 +9205,16 @@ public func createEnvelope(message: Message, seq: UInt64, runId: HostString, ts:
  * `maxPayloadBytes` as in `createEnvelope`: a payload over it is shrunk for the type first
  * and the result is validated (graphmind-shrink §3).
  */
-public func createEnvelopeJson(messageType: HostString, payloadJson: JsonText, seq: UInt64, runId: HostString, ts: UInt64? = nil, maxPayloadBytes: UInt64? = nil)throws  -> Envelope  {
+public func createEnvelopeJson(messageType: HostString, payloadJson: JsonText, seq: Int64, runId: HostString, ts: Int64? = nil, maxPayloadBytes: Int64? = nil)throws  -> Envelope  {
     return try  FfiConverterTypeEnvelope_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_create_envelope_json(
         FfiConverterTypeHostString_lower(messageType),
         FfiConverterTypeJsonText_lower(payloadJson),
-        FfiConverterUInt64.lower(seq),
+        FfiConverterInt64.lower(seq),
         FfiConverterTypeHostString_lower(runId),
-        FfiConverterOptionUInt64.lower(ts),
-        FfiConverterOptionUInt64.lower(maxPayloadBytes),uniffiCallStatus
+        FfiConverterOptionInt64.lower(ts),
+        FfiConverterOptionInt64.lower(maxPayloadBytes),uniffiCallStatus
     )
 })
 }
@@ -9286,23 +9223,23 @@ public func createEnvelopeJson(messageType: HostString, payloadJson: JsonText, s
  * `Message.Unknown`): any type with an opaque payload (`null`/`nil` omits the `payload`
  * key); a known type is validated and built typed, no longer refused.
  */
-public func createUnknownEnvelope(messageType: HostString, payloadJson: JsonText?, seq: UInt64, runId: HostString, ts: UInt64? = nil)throws  -> Envelope  {
+public func createUnknownEnvelope(messageType: HostString, payloadJson: JsonText?, seq: Int64, runId: HostString, ts: Int64? = nil)throws  -> Envelope  {
     return try  FfiConverterTypeEnvelope_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_create_unknown_envelope(
         FfiConverterTypeHostString_lower(messageType),
         FfiConverterOptionTypeJsonText.lower(payloadJson),
-        FfiConverterUInt64.lower(seq),
+        FfiConverterInt64.lower(seq),
         FfiConverterTypeHostString_lower(runId),
-        FfiConverterOptionUInt64.lower(ts),uniffiCallStatus
+        FfiConverterOptionInt64.lower(ts),uniffiCallStatus
     )
 })
 }
 /**
  * Default nesting cap (spec §5.8).
  */
-public func defaultMaxDepth() -> UInt64  {
-    return try!  FfiConverterUInt64.lift(try! rustCall() {
+public func defaultMaxDepth() -> Int64  {
+    return try!  FfiConverterInt64.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_default_max_depth(uniffiCallStatus
     )
@@ -9311,8 +9248,8 @@ public func defaultMaxDepth() -> UInt64  {
 /**
  * Default frame size cap in bytes (16 MiB).
  */
-public func defaultMaxFrameBytes() -> UInt64  {
-    return try!  FfiConverterUInt64.lift(try! rustCall() {
+public func defaultMaxFrameBytes() -> Int64  {
+    return try!  FfiConverterInt64.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_default_max_frame_bytes(uniffiCallStatus
     )
@@ -9480,7 +9417,8 @@ public func parseEnvelopeJsonBytes(frame: Data, options: ParseOptions? = nil) ->
 }
 /**
  * Parses many text frames in one call (one FFI crossing instead of one per frame); the
- * results are in the same order.
+ * results are in the same order. Options that are negative or above 2^53 − 1 make every
+ * verdict `Invalid` naming the option, here and in every parse function.
  */
 public func parseEnvelopesJson(frames: [HostString], options: ParseOptions? = nil) -> [ParseResult]  {
     return try!  FfiConverterSequenceTypeParseResult.lift(try! rustCall() {
@@ -9623,8 +9561,8 @@ public func encodeJson(value: JsonValue)throws  -> JsonText  {
 /**
  * The deepest tree `decodeJson` builds ([`JSON_VALUE_MAX_DEPTH`]).
  */
-public func jsonValueMaxDepth() -> UInt32  {
-    return try!  FfiConverterUInt32.lift(try! rustCall() {
+public func jsonValueMaxDepth() -> Int64  {
+    return try!  FfiConverterInt64.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_json_value_max_depth(uniffiCallStatus
     )
@@ -9635,8 +9573,8 @@ public func jsonValueMaxDepth() -> UInt32  {
  * graphmind-shrink §1 MAX_PAYLOAD_BYTES): the default of `shrinkPayload*` and of the
  * session runtime.
  */
-public func defaultMaxPayloadBytes() -> UInt64  {
-    return try!  FfiConverterUInt64.lift(try! rustCall() {
+public func defaultMaxPayloadBytes() -> Int64  {
+    return try!  FfiConverterInt64.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_default_max_payload_bytes(uniffiCallStatus
     )
@@ -9650,12 +9588,12 @@ public func defaultMaxPayloadBytes() -> UInt64  {
  * Throws `ContractError.Json` when a `NumberValue` is not a JSON number (Kotlin: also for a
  * lone surrogate in any string of the tree).
  */
-public func shrinkPayload(value: JsonValue, maxBytes: UInt64 = UInt64(524288), messageType: HostString? = nil)throws  -> Shrunk  {
+public func shrinkPayload(value: JsonValue, maxBytes: Int64 = Int64(524288), messageType: HostString? = nil)throws  -> Shrunk  {
     return try  FfiConverterTypeShrunk_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_shrink_payload(
         FfiConverterTypeJsonValue_lower(value),
-        FfiConverterUInt64.lower(maxBytes),
+        FfiConverterInt64.lower(maxBytes),
         FfiConverterOptionTypeHostString.lower(messageType),uniffiCallStatus
     )
 })
@@ -9676,12 +9614,12 @@ public func shrinkPayload(value: JsonValue, maxBytes: UInt64 = UInt64(524288), m
  * a lone surrogate, which no UTF-8 text can), `ContractError.Build` naming `messageType` when
  * that holds one.
  */
-public func shrinkPayloadJson(payloadJson: JsonText, maxBytes: UInt64 = UInt64(524288), messageType: HostString? = nil)throws  -> Shrunk  {
+public func shrinkPayloadJson(payloadJson: JsonText, maxBytes: Int64 = Int64(524288), messageType: HostString? = nil)throws  -> Shrunk  {
     return try  FfiConverterTypeShrunk_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_shrink_payload_json(
         FfiConverterTypeJsonText_lower(payloadJson),
-        FfiConverterUInt64.lower(maxBytes),
+        FfiConverterInt64.lower(maxBytes),
         FfiConverterOptionTypeHostString.lower(messageType),uniffiCallStatus
     )
 })
@@ -9705,19 +9643,19 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_control_types() != 33346) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope() != 64328) {
+    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope() != 19908) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() != 45693) {
+    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() != 56829) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() != 44189) {
+    if (uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() != 7710) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_default_max_depth() != 26188) {
+    if (uniffi_wirecontract_uniffi_checksum_func_default_max_depth() != 7173) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_default_max_frame_bytes() != 12915) {
+    if (uniffi_wirecontract_uniffi_checksum_func_default_max_frame_bytes() != 54583) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_event_types() != 10398) {
@@ -9759,7 +9697,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_parse_envelope_json_bytes() != 4015) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json() != 13411) {
+    if (uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json() != 5853) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json_bytes() != 6520) {
@@ -9792,16 +9730,16 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_encode_json() != 49305) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth() != 11803) {
+    if (uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth() != 14966) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_default_max_payload_bytes() != 37637) {
+    if (uniffi_wirecontract_uniffi_checksum_func_default_max_payload_bytes() != 2319) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_shrink_payload() != 11659) {
+    if (uniffi_wirecontract_uniffi_checksum_func_shrink_payload() != 41401) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json() != 49269) {
+    if (uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json() != 55681) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_app() != 45237) {
@@ -9813,25 +9751,25 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_buffered_frames() != 47813) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_cancel() != 19472) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_cancel() != 49544) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_dispose() != 3907) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_dispose() != 54504) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit() != 22653) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit() != 33980) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() != 40573) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() != 21459) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() != 10598) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() != 8663) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_gate() != 52418) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_gate() != 44488) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_handle_timeout() != 9046) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_handle_timeout() != 53663) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_held_pause_ids() != 37079) {
@@ -9843,7 +9781,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_mode() != 22838) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_next_seq() != 54861) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_next_seq() != 28068) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_poll_action() != 36683) {
@@ -9852,10 +9790,10 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_poll_actions() != 20894) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_poll_timeout() != 39748) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_poll_timeout() != 57996) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_ready() != 53) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_ready() != 38052) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_sdk() != 39397) {
@@ -9867,28 +9805,28 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_state() != 58004) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_closed() != 54963) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_closed() != 14280) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_failed() != 25136) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_failed() != 5899) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_opened() != 59828) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_opened() != 54871) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_clear_breakpoint() != 41750) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_clear_breakpoint() != 43152) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_closed() != 37695) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_closed() != 25640) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_opened() != 21655) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_opened() != 35887) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_frame_received() != 13174) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_frame_received() != 1405) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_handle_timeout() != 40372) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_handle_timeout() != 38308) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_viewersession_open_pauses() != 48622) {
@@ -9897,16 +9835,16 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_actions() != 4417) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_timeout() != 50848) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_timeout() != 47410) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() != 50157) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() != 42171) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_set_breakpoint() != 5710) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_set_breakpoint() != 54952) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_set_mode() != 14441) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_set_mode() != 26699) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_constructor_appsession_new() != 743) {

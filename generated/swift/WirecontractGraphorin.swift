@@ -465,22 +465,6 @@ fileprivate final class UniffiHandleMap<T>: @unchecked Sendable {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
-fileprivate struct FfiConverterUInt16: FfiConverterPrimitive {
-    typealias FfiType = UInt16
-    typealias SwiftType = UInt16
-
-    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UInt16 {
-        return try lift(readInt(&buf))
-    }
-
-    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
-        writeInt(&buf, lower(value))
-    }
-}
-
-#if swift(>=5.8)
-@_documentation(visibility: private)
-#endif
 fileprivate struct FfiConverterUInt64: FfiConverterPrimitive {
     typealias FfiType = UInt64
     typealias SwiftType = UInt64
@@ -1164,7 +1148,7 @@ public struct CloseCodeInfo: Equatable, Hashable {
     /**
      * The WebSocket close code (4001–4008).
      */
-    public var code: UInt16
+    public var code: Int64
     /**
      * Whether the shipped client gives up instead of reconnecting.
      */
@@ -1178,7 +1162,7 @@ public struct CloseCodeInfo: Equatable, Hashable {
          */reason: CloseReason, 
         /**
          * The WebSocket close code (4001–4008).
-         */code: UInt16, 
+         */code: Int64, 
         /**
          * Whether the shipped client gives up instead of reconnecting.
          */fatal: Bool) {
@@ -1204,14 +1188,14 @@ public struct FfiConverterTypeCloseCodeInfo: FfiConverterRustBuffer {
         return
             try CloseCodeInfo(
                 reason: FfiConverterTypeCloseReason.read(from: &buf), 
-                code: FfiConverterUInt16.read(from: &buf), 
+                code: FfiConverterInt64.read(from: &buf), 
                 fatal: FfiConverterBool.read(from: &buf)
         )
     }
 
     public static func write(_ value: CloseCodeInfo, into buf: inout [UInt8]) {
         FfiConverterTypeCloseReason.write(value.reason, into: &buf)
-        FfiConverterUInt16.write(value.code, into: &buf)
+        FfiConverterInt64.write(value.code, into: &buf)
         FfiConverterBool.write(value.fatal, into: &buf)
     }
 }
@@ -3587,7 +3571,7 @@ enum ParseError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
          */reason: String, 
         /**
          * Byte offset into the frame where reading stopped.
-         */offset: UInt64
+         */offset: Int64
     )
     /**
      * Valid JSON, but not a legal frame of this direction.
@@ -3644,7 +3628,7 @@ public struct FfiConverterTypeParseError: FfiConverterRustBuffer {
         
         case 1: return .Json(
             reason: try FfiConverterString.read(from: &buf), 
-            offset: try FfiConverterUInt64.read(from: &buf)
+            offset: try FfiConverterInt64.read(from: &buf)
             )
         case 2: return .Schema(
             issues: try FfiConverterSequenceTypeIssue.read(from: &buf), 
@@ -3669,7 +3653,7 @@ public struct FfiConverterTypeParseError: FfiConverterRustBuffer {
         case let .Json(reason,offset):
             writeInt(&buf, Int32(1))
             FfiConverterString.write(reason, into: &buf)
-            FfiConverterUInt64.write(offset, into: &buf)
+            FfiConverterInt64.write(offset, into: &buf)
             
         
         case let .Schema(issues,id,replyId):
@@ -3724,7 +3708,7 @@ public enum PathSegment: Equatable, Hashable {
     case index(
         /**
          * The position.
-         */index: UInt64
+         */index: Int64
     )
 
 
@@ -3750,7 +3734,7 @@ public struct FfiConverterTypePathSegment: FfiConverterRustBuffer {
         case 1: return .key(key: try FfiConverterString.read(from: &buf)
         )
         
-        case 2: return .index(index: try FfiConverterUInt64.read(from: &buf)
+        case 2: return .index(index: try FfiConverterInt64.read(from: &buf)
         )
         
         default: throw UniffiInternalError.unexpectedEnumCase
@@ -3768,7 +3752,7 @@ public struct FfiConverterTypePathSegment: FfiConverterRustBuffer {
         
         case let .index(index):
             writeInt(&buf, Int32(2))
-            FfiConverterUInt64.write(index, into: &buf)
+            FfiConverterInt64.write(index, into: &buf)
             
         }
     }
@@ -4865,8 +4849,8 @@ public func clientErrorKind(code: Int64) -> ClientErrorKind  {
 /**
  * `closeCodeFor` (spec §6): the close code of a reason, 4001–4008.
  */
-public func closeCodeFor(reason: CloseReason) -> UInt16  {
-    return try!  FfiConverterUInt16.lift(try! rustCall() {
+public func closeCodeFor(reason: CloseReason) -> Int64  {
+    return try!  FfiConverterInt64.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_graphorin_fn_func_close_code_for(
         FfiConverterTypeCloseReason_lower(reason),uniffiCallStatus
@@ -4877,11 +4861,11 @@ public func closeCodeFor(reason: CloseReason) -> UInt16  {
  * `closeCodeReason` (spec §6): the reason of a close code; `null`/`nil` outside 4001–4008
  * (1000, 4999, …).
  */
-public func closeCodeReason(code: UInt16) -> CloseReason?  {
+public func closeCodeReason(code: Int64) -> CloseReason?  {
     return try!  FfiConverterOptionTypeCloseReason.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_graphorin_fn_func_close_code_reason(
-        FfiConverterUInt16.lower(code),uniffiCallStatus
+        FfiConverterInt64.lower(code),uniffiCallStatus
     )
 })
 }
@@ -5363,10 +5347,10 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_graphorin_checksum_func_client_error_kind() != 43507) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_close_code_for() != 55479) {
+    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_close_code_for() != 16414) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_close_code_reason() != 11015) {
+    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_close_code_reason() != 38297) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_graphorin_checksum_func_close_code_values() != 40014) {

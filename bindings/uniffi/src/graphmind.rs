@@ -11,8 +11,8 @@ use wirecontract::graphmind as gm;
 
 use crate::convert::{extras_from_host, extras_to_host, Convert, Issues};
 use crate::{
-    arg, guard, opt_arg, panic_text, BreakpointMatcher, ContractError, Hello, HelloAck, HostString, Issue, JsonText, JsonValue, Message, NodeKind, PausePoint,
-    PauseReason, RunMode,
+    arg, guard, host_int, opt_arg, panic_text, size_arg, BreakpointMatcher, ContractError, Hello, HelloAck, HostString, Issue, JsonText, JsonValue, Message,
+    NodeKind, PausePoint, PauseReason, RunMode,
 };
 
 /// A GraphMind envelope `{gm, seq, ts, runId, type, payload}`. `gm` is always 1 and not
@@ -21,9 +21,9 @@ use crate::{
 #[derive(Debug, Clone, PartialEq, uniffi::Record)]
 pub struct Envelope {
     /// Sequence number, 0 ≤ seq ≤ 2^53 − 1 (checked when sent).
-    pub seq: u64,
+    pub seq: i64,
     /// Timestamp in epoch milliseconds, 0 ≤ ts ≤ 2^53 − 1 (checked when sent).
-    pub ts: u64,
+    pub ts: i64,
     /// Run id (`"*"` for frames outside any run); must not contain U+0000 or a lone surrogate.
     pub run_id: HostString,
     /// The wire type string (`"node.started"`); always agrees with `message`.
@@ -66,9 +66,9 @@ pub enum ParseResult {
         /// Salvage: the envelope's `seq` when the frame passed the structure and version
         /// checks and only its payload failed; `null`/`nil` otherwise (as `ts`, `runId`,
         /// `messageType`).
-        seq: Option<u64>,
+        seq: Option<i64>,
         /// Salvage: the envelope's `ts` (epoch ms), or `null`/`nil`.
-        ts: Option<u64>,
+        ts: Option<i64>,
         /// Salvage: the envelope's `runId`, or `null`/`nil`.
         run_id: Option<String>,
         /// Salvage: the envelope's `type`, or `null`/`nil`.
@@ -81,23 +81,30 @@ pub enum ParseResult {
 pub struct ParseOptions {
     /// Frames longer than this many bytes are `Invalid` without being read.
     #[uniffi(default)]
-    pub max_frame_bytes: Option<u64>,
+    pub max_frame_bytes: Option<i64>,
     /// Nesting deeper than this is `Invalid`.
     #[uniffi(default)]
-    pub max_depth: Option<u64>,
+    pub max_depth: Option<i64>,
 }
 
-fn options(o: Option<ParseOptions>) -> gm::ParseOptions {
+/// The core's options, or an `Invalid` verdict naming a negative or unsafe option (parsing
+/// never throws).
+fn options(o: Option<ParseOptions>) -> Result<gm::ParseOptions, ParseResult> {
     let d = gm::ParseOptions::default();
     let o = o.unwrap_or_default();
-    let size = |v: Option<u64>, default: usize| v.map_or(default, |x| usize::try_from(x).unwrap_or(usize::MAX));
-    gm::ParseOptions { max_frame_bytes: size(o.max_frame_bytes, d.max_frame_bytes), max_depth: size(o.max_depth, d.max_depth) }
+    let size = |v: Option<i64>, default: usize, name: &str| v.map_or(Ok(default), |x| size_arg(x, name));
+    let opts = size(o.max_frame_bytes, d.max_frame_bytes, "options.maxFrameBytes")
+        .and_then(|max_frame_bytes| Ok(gm::ParseOptions { max_frame_bytes, max_depth: size(o.max_depth, d.max_depth, "options.maxDepth")? }));
+    opts.map_err(|e| match e {
+        ContractError::Build { reason, issues } => invalid(reason, Some(issues)),
+        other => invalid(other.to_string(), None),
+    })
 }
 
 pub(crate) fn envelope_to_host(e: &gm::Envelope) -> Envelope {
     Envelope {
-        seq: e.seq,
-        ts: e.ts,
+        seq: host_int(e.seq),
+        ts: host_int(e.ts),
         run_id: HostString::from(e.run_id.as_str()),
         message_type: HostString::from(e.message_type()),
         message: Convert::to_host(&e.message),
@@ -110,9 +117,14 @@ fn outcome_to_host(o: gm::ParseOutcome) -> ParseResult {
         gm::ParseOutcome::Ok(e) => ParseResult::Ok { envelope: envelope_to_host(&e) },
         gm::ParseOutcome::UnknownType(e) => ParseResult::UnknownType { envelope: envelope_to_host(&e) },
         gm::ParseOutcome::VersionMismatch { received, supported } => ParseResult::VersionMismatch { received, supported },
-        gm::ParseOutcome::Invalid { reason, issues, seq, ts, run_id, message_type } => {
-            ParseResult::Invalid { reason, issues: issues.map(|v| v.into_iter().map(Issue::from).collect()), seq, ts, run_id, message_type }
-        }
+        gm::ParseOutcome::Invalid { reason, issues, seq, ts, run_id, message_type } => ParseResult::Invalid {
+            reason,
+            issues: issues.map(|v| v.into_iter().map(Issue::from).collect()),
+            seq: seq.map(host_int),
+            ts: ts.map(host_int),
+            run_id,
+            message_type,
+        },
     }
 }
 
@@ -126,8 +138,10 @@ fn parse_guarded(f: impl FnOnce() -> gm::ParseOutcome) -> ParseResult {
 /// its UTF-16 index.
 #[uniffi::export(default(options = None))]
 pub fn parse_envelope_json(frame: HostString, options: Option<ParseOptions>) -> ParseResult {
-    let opts = self::options(options);
-    parse_host_frame(&frame, &opts)
+    match self::options(options) {
+        Ok(opts) => parse_host_frame(&frame, &opts),
+        Err(invalid) => invalid,
+    }
 }
 
 /// A host string frame: text is parsed as text; a lone surrogate is `Invalid` (after the size
@@ -143,30 +157,37 @@ fn parse_host_frame(frame: &HostString, opts: &gm::ParseOptions) -> ParseResult 
 /// Parses one frame given as UTF-8 bytes; invalid UTF-8 is `Invalid` naming the byte offset.
 #[uniffi::export(default(options = None))]
 pub fn parse_envelope_json_bytes(frame: Vec<u8>, options: Option<ParseOptions>) -> ParseResult {
-    let opts = self::options(options);
-    parse_guarded(|| gm::parse_envelope_json_bytes_with(&frame, &opts))
+    match self::options(options) {
+        Ok(opts) => parse_guarded(|| gm::parse_envelope_json_bytes_with(&frame, &opts)),
+        Err(invalid) => invalid,
+    }
 }
 
 /// Parses many text frames in one call (one FFI crossing instead of one per frame); the
-/// results are in the same order.
+/// results are in the same order. Options that are negative or above 2^53 − 1 make every
+/// verdict `Invalid` naming the option, here and in every parse function.
 #[uniffi::export(default(options = None))]
 pub fn parse_envelopes_json(frames: Vec<HostString>, options: Option<ParseOptions>) -> Vec<ParseResult> {
-    let opts = self::options(options);
-    frames.iter().map(|f| parse_host_frame(f, &opts)).collect()
+    match self::options(options) {
+        Ok(opts) => frames.iter().map(|f| parse_host_frame(f, &opts)).collect(),
+        Err(invalid) => vec![invalid; frames.len()],
+    }
 }
 
 /// [`parse_envelopes_json`] for frames given as UTF-8 bytes.
 #[uniffi::export(default(options = None))]
 pub fn parse_envelopes_json_bytes(frames: Vec<Vec<u8>>, options: Option<ParseOptions>) -> Vec<ParseResult> {
-    let opts = self::options(options);
-    frames.iter().map(|f| parse_guarded(|| gm::parse_envelope_json_bytes_with(f, &opts))).collect()
+    match self::options(options) {
+        Ok(opts) => frames.iter().map(|f| parse_guarded(|| gm::parse_envelope_json_bytes_with(f, &opts))).collect(),
+        Err(invalid) => vec![invalid; frames.len()],
+    }
 }
 
 /// Parses an already decoded frame (spec §2: the same algorithm from step 2 on).
 #[uniffi::export]
 pub fn parse_envelope(value: JsonValue) -> ParseResult {
     match crate::encode_json(value) {
-        Ok(text) => parse_envelope_json(HostString::from(text.0), Some(ParseOptions { max_frame_bytes: Some(u64::MAX), max_depth: None })),
+        Ok(text) => parse_host_frame(&HostString::from(text.0), &gm::ParseOptions { max_frame_bytes: usize::MAX, ..gm::ParseOptions::default() }),
         Err(e) => invalid(format!("value is not JSON-representable: {e}"), Some(Vec::new())),
     }
 }
@@ -196,18 +217,20 @@ pub(crate) fn envelope_from_host(h: &Envelope) -> Result<gm::Envelope, ContractE
         });
     }
     let run_id = <String as Convert>::from_host(&h.run_id, &mut issues, "runId").unwrap_or_default();
+    let seq = <u64 as Convert>::from_host(&h.seq, &mut issues, "seq");
+    let ts = <u64 as Convert>::from_host(&h.ts, &mut issues, "ts");
     let message = <gm::Message as Convert>::from_host(&h.message, &mut issues, "payload");
     let extra = extras_from_host(&h.extra_json, gm::ENVELOPE_KEYS, &mut issues, "");
     // Counters, runId and a Message.Unknown named like a known type: the contract's rules.
-    let env = if let (Some(message), Some(extra)) = (message, extra) {
-        let env = gm::Envelope { seq: h.seq, ts: h.ts, run_id: run_id.clone(), message, extra };
+    let env = if let (Some(seq), Some(ts), Some(message), Some(extra)) = (seq, ts, message, extra) {
+        let env = gm::Envelope { seq, ts, run_id: run_id.clone(), message, extra };
         if let Err(e) = gm::check_envelope(&env) {
             issues.extend(e.issues);
         }
         Some(env)
     } else {
         let unknown = gm::Message::Unknown { message_type: String::new(), payload: None };
-        let counters = gm::Envelope { seq: h.seq, ts: h.ts, run_id, message: unknown, extra: gm::Extras::new() };
+        let counters = gm::Envelope { seq: seq.unwrap_or(0), ts: ts.unwrap_or(0), run_id, message: unknown, extra: gm::Extras::new() };
         if let Err(e) = gm::check_envelope(&counters) {
             issues.extend(e.issues);
         }
@@ -223,8 +246,20 @@ pub(crate) fn envelope_from_host(h: &Envelope) -> Result<gm::Envelope, ContractE
     }
 }
 
-fn build_options(max_payload_bytes: Option<u64>) -> gm::BuildOptions {
-    gm::BuildOptions { max_payload_bytes: max_payload_bytes.map(|m| usize::try_from(m).unwrap_or(usize::MAX)) }
+fn build_options(max_payload_bytes: Option<i64>) -> Result<gm::BuildOptions, ContractError> {
+    Ok(gm::BuildOptions { max_payload_bytes: max_payload_bytes.map(|m| size_arg(m, "maxPayloadBytes")).transpose()? })
+}
+
+/// `seq` and `ts` through the contract's reader (`0 ≤ x ≤ 2^53 − 1`), every problem at once.
+fn counters(seq: i64, ts: Option<i64>) -> Result<(u64, Option<u64>), ContractError> {
+    let mut issues = Issues::new();
+    let seq = <u64 as Convert>::from_host(&seq, &mut issues, "seq");
+    let ts = ts.map(|t| <u64 as Convert>::from_host(&t, &mut issues, "ts"));
+    match (seq, ts) {
+        (Some(seq), None) => Ok((seq, None)),
+        (Some(seq), Some(Some(ts))) => Ok((seq, Some(ts))),
+        _ => Err(build_error("envelope fields out of range", issues)),
+    }
 }
 
 /// Builds an envelope from a typed message (spec §5.13): `gm` is 1, `ts` defaults to now
@@ -240,22 +275,24 @@ fn build_options(max_payload_bytes: Option<u64>) -> gm::BuildOptions {
 /// `ContractError.Build` when only the whole-payload marker would fit (§8; a valid event payload
 /// always fits from 4096 bytes up). `null`/`nil` (the default): no budget.
 #[uniffi::export(default(ts = None, max_payload_bytes = None))]
-pub fn create_envelope(message: Message, seq: u64, run_id: HostString, ts: Option<u64>, max_payload_bytes: Option<u64>) -> Result<Envelope, ContractError> {
+pub fn create_envelope(message: Message, seq: i64, run_id: HostString, ts: Option<i64>, max_payload_bytes: Option<i64>) -> Result<Envelope, ContractError> {
     guard(|| {
         let run_id = arg(run_id, "runId")?;
+        let opts = build_options(max_payload_bytes)?;
         let mut issues = Issues::new();
-        let seq_ok = <u64 as Convert>::from_host(&seq, &mut issues, "seq");
-        if let Some(ts) = ts {
-            <u64 as Convert>::from_host(&ts, &mut issues, "ts");
-        }
+        let seq = <u64 as Convert>::from_host(&seq, &mut issues, "seq");
+        let ts = match ts {
+            None => Some(None),
+            Some(t) => <u64 as Convert>::from_host(&t, &mut issues, "ts").map(Some),
+        };
         let converted = <gm::Message as Convert>::from_host(&message, &mut issues, "payload");
-        let (Some(converted), Some(_), true) = (converted, seq_ok, issues.is_empty()) else {
+        let (Some(converted), Some(seq), Some(ts), true) = (converted, seq, ts, issues.is_empty()) else {
             let only_payload = issues.iter().all(|i| i.path.starts_with("payload"));
             let reason =
                 if only_payload { format!("invalid payload for message type \"{}\"", message.wire_type()) } else { "envelope fields out of range".to_owned() };
             return Err(build_error(reason, issues));
         };
-        gm::create_envelope_with(converted, seq, &run_id, ts, &build_options(max_payload_bytes)).map(|e| envelope_to_host(&e)).map_err(from_build_error)
+        gm::create_envelope_with(converted, seq, &run_id, ts, &opts).map(|e| envelope_to_host(&e)).map_err(from_build_error)
     })
 }
 
@@ -267,16 +304,15 @@ pub fn create_envelope(message: Message, seq: u64, run_id: HostString, ts: Optio
 pub fn create_envelope_json(
     message_type: HostString,
     payload_json: JsonText,
-    seq: u64,
+    seq: i64,
     run_id: HostString,
-    ts: Option<u64>,
-    max_payload_bytes: Option<u64>,
+    ts: Option<i64>,
+    max_payload_bytes: Option<i64>,
 ) -> Result<Envelope, ContractError> {
     guard(|| {
         let (message_type, run_id) = (arg(message_type, "messageType")?, arg(run_id, "runId")?);
-        gm::create_envelope_json_with(&message_type, payload_json.as_str(), seq, &run_id, ts, &build_options(max_payload_bytes))
-            .map(|e| envelope_to_host(&e))
-            .map_err(from_build_error)
+        let ((seq, ts), opts) = (counters(seq, ts)?, build_options(max_payload_bytes)?);
+        gm::create_envelope_json_with(&message_type, payload_json.as_str(), seq, &run_id, ts, &opts).map(|e| envelope_to_host(&e)).map_err(from_build_error)
     })
 }
 
@@ -287,12 +323,13 @@ pub fn create_envelope_json(
 pub fn create_unknown_envelope(
     message_type: HostString,
     payload_json: Option<JsonText>,
-    seq: u64,
+    seq: i64,
     run_id: HostString,
-    ts: Option<u64>,
+    ts: Option<i64>,
 ) -> Result<Envelope, ContractError> {
     guard(|| {
         let (message_type, run_id) = (arg(message_type, "messageType")?, arg(run_id, "runId")?);
+        let (seq, ts) = counters(seq, ts)?;
         let mut issues = Issues::new();
         let payload = <Option<wirecontract::core::RawJson> as Convert>::from_host(&payload_json, &mut issues, "payload");
         let Some(payload) = payload else { return Err(build_error("payload is not valid JSON", issues)) };
@@ -494,14 +531,14 @@ pub fn wildcard_run_id() -> String {
 
 /// Default frame size cap in bytes (16 MiB).
 #[uniffi::export]
-pub fn default_max_frame_bytes() -> u64 {
-    gm::DEFAULT_MAX_FRAME_BYTES as u64
+pub fn default_max_frame_bytes() -> i64 {
+    host_int(gm::DEFAULT_MAX_FRAME_BYTES as u64)
 }
 
 /// Default nesting cap (spec §5.8).
 #[uniffi::export]
-pub fn default_max_depth() -> u64 {
-    gm::DEFAULT_MAX_DEPTH as u64
+pub fn default_max_depth() -> i64 {
+    host_int(gm::DEFAULT_MAX_DEPTH as u64)
 }
 
 /// The 16 known message types, in spec order.
@@ -605,7 +642,7 @@ mod tests {
         let ContractError::Build { issues, .. } = err else { panic!() };
         assert_eq!(issues[0].path, "seq");
         let mut env = create_envelope(msg, 1, "r".into(), Some(0), None).unwrap();
-        env.ts = u64::MAX;
+        env.ts = -1;
         assert!(matches!(serialize_envelope(env), Err(ContractError::Build { .. })));
     }
 }

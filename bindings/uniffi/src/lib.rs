@@ -175,6 +175,36 @@ pub(crate) fn opt_arg(s: Option<HostString>, name: &str) -> Result<Option<String
     s.map(|s| arg(s, name)).transpose()
 }
 
+/// An integer argument (`Long`/`Int64` on the host, never unsigned) read by the contract's own
+/// reader for `T` (its decimal text through `from_json`), so the bounds and messages are the
+/// parser's: a `u64` counter is `0 ≤ x ≤ 2^53 − 1`, a negative one `too small`, never wrapped.
+/// `ContractError::Build` naming the argument otherwise.
+pub(crate) fn int_arg<T: wirecontract::core::WireValue>(v: i64, name: &str) -> Result<T, ContractError> {
+    let mut issues = convert::Issues::new();
+    match convert::read_int::<T>(v, &mut issues, name) {
+        Some(x) => Ok(x),
+        None => {
+            let first = issues.first().map(|i| format!("{}: {}", i.path, i.message)).unwrap_or_default();
+            Err(ContractError::Build { reason: first, issues: issues.into_iter().map(Issue::from).collect() })
+        }
+    }
+}
+
+/// A byte count or depth argument: a `u64` as [`int_arg`] reads it, as `usize`.
+pub(crate) fn size_arg(v: i64, name: &str) -> Result<usize, ContractError> {
+    int_arg::<u64>(v, name).map(|x| usize::try_from(x).unwrap_or(usize::MAX))
+}
+
+/// A time in milliseconds (`nowMs`, timeouts): a `u64` as [`int_arg`] reads it.
+pub(crate) fn ms_arg(v: i64, name: &str) -> Result<u64, ContractError> {
+    int_arg::<u64>(v, name)
+}
+
+/// A count or time the core hands out (never above 2^53 − 1 in practice) for the host's `Long`.
+pub(crate) fn host_int(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
+}
+
 /// Runs contract code, turning a panic into [`ContractError::Internal`].
 pub(crate) fn guard<T>(f: impl FnOnce() -> Result<T, ContractError>) -> Result<T, ContractError> {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| Err(ContractError::Internal { reason: panic_text(&*p) }))

@@ -87,14 +87,16 @@ pub struct Protocol {
 }
 
 /// The host (uniffi) type of a scalar, its contract path from the generated module, and how a
-/// field doc describes it. Host types are wider than the rules (an unsigned host integer for a
-/// safe integer): the contract's reader checks the rule when a value is sent.
+/// field doc describes it. Host types are wider than the rules (a signed 64-bit host integer
+/// for a safe integer): the contract's reader checks the rule when a value is sent.
 fn host_scalar(s: Scalar) -> (&'static str, String) {
     let host = match s {
         Scalar::Bool => "bool",
         Scalar::String | Scalar::NonEmptyString => "HostString",
-        Scalar::SafeUInt | Scalar::PositiveSafeUInt | Scalar::ExactUInt => "u64",
-        Scalar::SafeInt | Scalar::ExactInt => "i64",
+        // Hosts get signed integers only (Java has no unsigned types); the contract's reader
+        // checks the range. Graphorin's exact unsigned count keeps the full u64 range.
+        Scalar::ExactUInt => "u64",
+        Scalar::SafeUInt | Scalar::PositiveSafeUInt | Scalar::SafeInt | Scalar::ExactInt => "i64",
         Scalar::Finite | Scalar::NonNegativeFinite => "f64",
         Scalar::Opaque | Scalar::OpaqueRecord => "JsonText",
         Scalar::RpcId => "RpcId",

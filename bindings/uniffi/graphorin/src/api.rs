@@ -14,7 +14,7 @@ use crate::{arg, args, guard, parse_guard, ClientErrorKind, ClientMessage, Close
 /// A host string frame as text, or `ParseException.Json` for a Kotlin string holding a lone
 /// surrogate (no UTF-8 form, so no WebSocket text frame carries it), naming its UTF-16 index.
 fn frame_text(frame: &HostString) -> Result<&str, ParseError> {
-    frame.to_str().map_err(|e| ParseError::Json { reason: e.message(), offset: e.byte_offset as u64 })
+    frame.to_str().map_err(|e| ParseError::Json { reason: e.message(), offset: i64::try_from(e.byte_offset).unwrap_or(i64::MAX) })
 }
 
 // ---- parsing --------------------------------------------------------------------------------
@@ -138,7 +138,7 @@ pub struct CloseCodeInfo {
     /// The reason (`auth.required`).
     pub reason: CloseReason,
     /// The WebSocket close code (4001–4008).
-    pub code: u16,
+    pub code: i64,
     /// Whether the shipped client gives up instead of reconnecting.
     pub fatal: bool,
 }
@@ -150,20 +150,21 @@ fn close_reason(r: CloseReason) -> go::CloseReason {
 /// `CLOSE_CODE_VALUES` (spec §6): every reason with its code, in code order.
 #[uniffi::export]
 pub fn close_code_values() -> Vec<CloseCodeInfo> {
-    go::CLOSE_CODE_VALUES.iter().map(|(r, code)| CloseCodeInfo { reason: r.to_host(), code: *code, fatal: r.is_fatal() }).collect()
+    go::CLOSE_CODE_VALUES.iter().map(|(r, code)| CloseCodeInfo { reason: r.to_host(), code: i64::from(*code), fatal: r.is_fatal() }).collect()
 }
 
 /// `closeCodeFor` (spec §6): the close code of a reason, 4001–4008.
 #[uniffi::export]
-pub fn close_code_for(reason: CloseReason) -> u16 {
-    go::close_code_for(close_reason(reason))
+pub fn close_code_for(reason: CloseReason) -> i64 {
+    i64::from(go::close_code_for(close_reason(reason)))
 }
 
 /// `closeCodeReason` (spec §6): the reason of a close code; `null`/`nil` outside 4001–4008
 /// (1000, 4999, …).
 #[uniffi::export]
-pub fn close_code_reason(code: u16) -> Option<CloseReason> {
-    go::close_code_reason(code).map(|r| r.to_host())
+pub fn close_code_reason(code: i64) -> Option<CloseReason> {
+    // A code outside 0..=65535 is no WebSocket close code, so it names no reason.
+    u16::try_from(code).ok().and_then(go::close_code_reason).map(|r| r.to_host())
 }
 
 /// Whether the shipped client gives up on this close reason instead of reconnecting (spec §6):

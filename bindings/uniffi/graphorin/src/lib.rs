@@ -97,7 +97,7 @@ pub enum PathSegment {
     /// An array position, 0-based.
     Index {
         /// The position.
-        index: u64,
+        index: i64,
     },
 }
 
@@ -105,7 +105,7 @@ impl From<&wirecontract::core::PathSegment> for PathSegment {
     fn from(s: &wirecontract::core::PathSegment) -> Self {
         match s {
             wirecontract::core::PathSegment::Key(key) => PathSegment::Key { key: key.clone() },
-            wirecontract::core::PathSegment::Index(i) => PathSegment::Index { index: *i as u64 },
+            wirecontract::core::PathSegment::Index(i) => PathSegment::Index { index: i64::try_from(*i).unwrap_or(i64::MAX) },
         }
     }
 }
@@ -163,7 +163,7 @@ pub enum ParseError {
         /// What was wrong.
         reason: String,
         /// Byte offset into the frame where reading stopped.
-        offset: u64,
+        offset: i64,
     },
     /// Valid JSON, but not a legal frame of this direction.
     #[error("invalid frame: {} issue(s)", issues.len())]
@@ -188,7 +188,7 @@ pub enum ParseError {
 impl From<go::ParseError> for ParseError {
     fn from(e: go::ParseError) -> Self {
         match &e {
-            go::ParseError::Json { reason, offset } => ParseError::Json { reason: reason.clone(), offset: *offset as u64 },
+            go::ParseError::Json { reason, offset } => ParseError::Json { reason: reason.clone(), offset: i64::try_from(*offset).unwrap_or(i64::MAX) },
             go::ParseError::Schema { issues, id } => ParseError::Schema {
                 issues: issues.iter().map(Issue::from).collect(),
                 id: id.as_ref().map(|raw| JsonText(raw.as_str().to_owned())),

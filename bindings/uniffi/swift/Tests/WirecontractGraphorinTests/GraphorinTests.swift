@@ -373,7 +373,7 @@ final class GraphorinTests: XCTestCase {
         XCTAssertEqual(rpcErrorCodeValue(name: "SCOPE_DENIED"), -32003)
         XCTAssertNil(rpcErrorCodeName(code: -32099))
         XCTAssertEqual(clientErrorKind(code: 7), .protocolViolation)
-        XCTAssertEqual(closeCodeValues().map { $0.code }, Array(4001...4008).map { UInt16($0) })
+        XCTAssertEqual(closeCodeValues().map { $0.code }, Array(4001...4008).map { Int64($0) })
         for reason in CloseReason.allCases {
             XCTAssertEqual(closeCodeReason(code: closeCodeFor(reason: reason)), reason)
         }

@@ -1006,7 +1006,7 @@ internal object UniffiLib {
     external fun uniffi_wirecontract_uniffi_fn_func_encode_json(`value`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_func_json_value_max_depth(uniffi_out_err: UniffiRustCallStatus, 
-    ): Int
+    ): Long
     external fun uniffi_wirecontract_uniffi_fn_func_default_max_payload_bytes(uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_wirecontract_uniffi_fn_func_shrink_payload(`value`: RustBuffer.ByValue,`maxBytes`: Long,`messageType`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -1135,19 +1135,19 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_control_types() and 0xFFFF) != 33346) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope() and 0xFFFF) != 64328) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope() and 0xFFFF) != 19908) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() and 0xFFFF) != 45693) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() and 0xFFFF) != 56829) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() and 0xFFFF) != 44189) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() and 0xFFFF) != 7710) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_max_depth() and 0xFFFF) != 26188) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_max_depth() and 0xFFFF) != 7173) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_max_frame_bytes() and 0xFFFF) != 12915) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_max_frame_bytes() and 0xFFFF) != 54583) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_event_types() and 0xFFFF) != 10398) {
@@ -1189,7 +1189,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelope_json_bytes() and 0xFFFF) != 4015) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json() and 0xFFFF) != 13411) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json() and 0xFFFF) != 5853) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json_bytes() and 0xFFFF) != 6520) {
@@ -1222,16 +1222,16 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_encode_json() and 0xFFFF) != 49305) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth() and 0xFFFF) != 11803) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth() and 0xFFFF) != 14966) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_max_payload_bytes() and 0xFFFF) != 37637) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_max_payload_bytes() and 0xFFFF) != 2319) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_shrink_payload() and 0xFFFF) != 11659) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_shrink_payload() and 0xFFFF) != 41401) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json() and 0xFFFF) != 49269) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json() and 0xFFFF) != 55681) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_app() and 0xFFFF) != 45237) {
@@ -1243,25 +1243,25 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_buffered_frames() and 0xFFFF) != 47813) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_cancel() and 0xFFFF) != 19472) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_cancel() and 0xFFFF) != 49544) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_dispose() and 0xFFFF) != 3907) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_dispose() and 0xFFFF) != 54504) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit() and 0xFFFF) != 22653) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit() and 0xFFFF) != 33980) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() and 0xFFFF) != 40573) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() and 0xFFFF) != 21459) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() and 0xFFFF) != 10598) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() and 0xFFFF) != 8663) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_gate() and 0xFFFF) != 52418) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_gate() and 0xFFFF) != 44488) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_handle_timeout() and 0xFFFF) != 9046) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_handle_timeout() and 0xFFFF) != 53663) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_held_pause_ids() and 0xFFFF) != 37079) {
@@ -1273,7 +1273,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_mode() and 0xFFFF) != 22838) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_next_seq() and 0xFFFF) != 54861) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_next_seq() and 0xFFFF) != 28068) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_poll_action() and 0xFFFF) != 36683) {
@@ -1282,10 +1282,10 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_poll_actions() and 0xFFFF) != 20894) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_poll_timeout() and 0xFFFF) != 39748) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_poll_timeout() and 0xFFFF) != 57996) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_ready() and 0xFFFF) != 53) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_ready() and 0xFFFF) != 38052) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_sdk() and 0xFFFF) != 39397) {
@@ -1297,28 +1297,28 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_state() and 0xFFFF) != 58004) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_closed() and 0xFFFF) != 54963) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_closed() and 0xFFFF) != 14280) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_failed() and 0xFFFF) != 25136) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_failed() and 0xFFFF) != 5899) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_opened() and 0xFFFF) != 59828) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_opened() and 0xFFFF) != 54871) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_clear_breakpoint() and 0xFFFF) != 41750) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_clear_breakpoint() and 0xFFFF) != 43152) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_closed() and 0xFFFF) != 37695) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_closed() and 0xFFFF) != 25640) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_opened() and 0xFFFF) != 21655) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_opened() and 0xFFFF) != 35887) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_frame_received() and 0xFFFF) != 13174) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_frame_received() and 0xFFFF) != 1405) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_handle_timeout() and 0xFFFF) != 40372) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_handle_timeout() and 0xFFFF) != 38308) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_open_pauses() and 0xFFFF) != 48622) {
@@ -1327,16 +1327,16 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_actions() and 0xFFFF) != 4417) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_timeout() and 0xFFFF) != 50848) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_timeout() and 0xFFFF) != 47410) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() and 0xFFFF) != 50157) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() and 0xFFFF) != 42171) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_set_breakpoint() and 0xFFFF) != 5710) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_set_breakpoint() and 0xFFFF) != 54952) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_set_mode() and 0xFFFF) != 14441) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_set_mode() and 0xFFFF) != 26699) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_constructor_appsession_new() and 0xFFFF) != 743) {
@@ -1500,106 +1500,6 @@ private class JavaLangRefCleanable(
     val cleanable: java.lang.ref.Cleaner.Cleanable
 ) : UniffiCleaner.Cleanable {
     override fun clean() = cleanable.clean()
-}
-
-/**
- * @suppress
- */
-public object FfiConverterUByte: FfiConverter<UByte, Byte> {
-    override fun lift(value: Byte): UByte {
-        return value.toUByte()
-    }
-
-    fun lift(value: Int): UByte {
-        return value.toUByte()
-    }
-
-    override fun read(buf: ByteBuffer): UByte {
-        return lift(buf.get())
-    }
-
-    override fun lower(value: UByte): Byte {
-        return value.toByte()
-    }
-
-    override fun allocationSize(value: UByte) = 1UL
-
-    override fun write(value: UByte, buf: ByteBuffer) {
-        buf.put(value.toByte())
-    }
-}
-
-/**
- * @suppress
- */
-public object FfiConverterUShort: FfiConverter<UShort, Short> {
-    override fun lift(value: Short): UShort {
-        return value.toUShort()
-    }
-
-    fun lift(value: Int): UShort {
-        return value.toUShort()
-    }
-
-    override fun read(buf: ByteBuffer): UShort {
-        return lift(buf.getShort())
-    }
-
-    override fun lower(value: UShort): Short {
-        return value.toShort()
-    }
-
-    override fun allocationSize(value: UShort) = 2UL
-
-    override fun write(value: UShort, buf: ByteBuffer) {
-        buf.putShort(value.toShort())
-    }
-}
-
-/**
- * @suppress
- */
-public object FfiConverterUInt: FfiConverter<UInt, Int> {
-    override fun lift(value: Int): UInt {
-        return value.toUInt()
-    }
-
-    override fun read(buf: ByteBuffer): UInt {
-        return lift(buf.getInt())
-    }
-
-    override fun lower(value: UInt): Int {
-        return value.toInt()
-    }
-
-    override fun allocationSize(value: UInt) = 4UL
-
-    override fun write(value: UInt, buf: ByteBuffer) {
-        buf.putInt(value.toInt())
-    }
-}
-
-/**
- * @suppress
- */
-public object FfiConverterULong: FfiConverter<ULong, Long> {
-    override fun lift(value: Long): ULong {
-        return value.toULong()
-    }
-
-    override fun read(buf: ByteBuffer): ULong {
-        return lift(buf.getLong())
-    }
-
-    override fun lower(value: ULong): Long {
-        return value.toLong()
-    }
-
-    override fun allocationSize(value: ULong) = 8UL
-
-    override fun write(value: ULong, buf: ByteBuffer) {
-        buf.putLong(value.toLong())
-    }
 }
 
 /**
@@ -1870,13 +1770,13 @@ public interface AppSessionInterface {
      * The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
      * (spec §3.8, §4 D16). False when the pause is not held.
      */
-    fun `cancel`(`pauseId`: HostString, `nowMs`: kotlin.ULong): kotlin.Boolean
+    fun `cancel`(`pauseId`: HostString, `nowMs`: kotlin.Long): kotlin.Boolean
     
     /**
      * §2.5: releases every gate (`exec.resumed{continue}` live when attached), finishes the
      * implicit run, closes with 1000, settles ready waiters false. Idempotent.
      */
-    fun `dispose`(`nowMs`: kotlin.ULong)
+    fun `dispose`(`nowMs`: kotlin.Long)
     
     /**
      * T19, §2.3: emits a typed event in `run` (`null`/`nil`: the implicit run). Returns the
@@ -1884,18 +1784,18 @@ public interface AppSessionInterface {
      * a payload breaking a rule, a control/handshake type or a session-owned one
      * (`exec.paused`, `exec.resumed`, `exec.refused`).
      */
-    fun `emit`(`message`: Message, `run`: HostString? = null, `nowMs`: kotlin.ULong): kotlin.ULong?
+    fun `emit`(`message`: Message, `run`: HostString? = null, `nowMs`: kotlin.Long): kotlin.Long?
     
     /**
      * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
      */
-    fun `emitJson`(`messageType`: HostString, `payloadJson`: JsonText, `run`: HostString? = null, `nowMs`: kotlin.ULong): kotlin.ULong?
+    fun `emitJson`(`messageType`: HostString, `payloadJson`: JsonText, `run`: HostString? = null, `nowMs`: kotlin.Long): kotlin.Long?
     
     /**
      * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
      * lone surrogate among them: not UTF-8) become `Warn` actions.
      */
-    fun `frameReceived`(`frame`: HostString, `nowMs`: kotlin.ULong)
+    fun `frameReceived`(`frame`: HostString, `nowMs`: kotlin.Long)
     
     /**
      * T20, §3.1: `null`/`nil` to continue now, or the pause id of a hold (`exec.paused` is
@@ -1903,12 +1803,12 @@ public interface AppSessionInterface {
      * disposed or detached (fail-open). Throws `ContractError.Build` only for a string holding
      * a lone surrogate.
      */
-    fun `gate`(`point`: PausePoint, `node`: GateNode, `run`: HostString? = null, `nowMs`: kotlin.ULong): kotlin.String?
+    fun `gate`(`point`: PausePoint, `node`: GateNode, `run`: HostString? = null, `nowMs`: kotlin.Long): kotlin.String?
     
     /**
      * Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
      */
-    fun `handleTimeout`(`nowMs`: kotlin.ULong)
+    fun `handleTimeout`(`nowMs`: kotlin.Long)
     
     /**
      * Pause ids of the gates held now, in hold order.
@@ -1928,7 +1828,7 @@ public interface AppSessionInterface {
     /**
      * The seq the next frame takes.
      */
-    fun `nextSeq`(): kotlin.ULong
+    fun `nextSeq`(): kotlin.Long
     
     /**
      * The next action, oldest first, or `null`/`nil`.
@@ -1943,13 +1843,13 @@ public interface AppSessionInterface {
     /**
      * The earliest deadline (ms) at which to call `handleTimeout`, or `null`/`nil`.
      */
-    fun `pollTimeout`(): kotlin.ULong?
+    fun `pollTimeout`(): kotlin.Long?
     
     /**
      * T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
      * default the config's `readyTimeoutMs`). Connects now when idle.
      */
-    fun `ready`(`nowMs`: kotlin.ULong, `timeoutMs`: kotlin.ULong? = null): kotlin.ULong
+    fun `ready`(`nowMs`: kotlin.Long, `timeoutMs`: kotlin.Long? = null): kotlin.Long
     
     /**
      * The configured `sdk` (for a host's own `run.started`).
@@ -1970,17 +1870,17 @@ public interface AppSessionInterface {
      * T16/T3: the current socket closed (attached: disarm, release every held gate with
      * `exec.resumed{continue}`, schedule the reconnect). Report only the current attempt.
      */
-    fun `transportClosed`(`nowMs`: kotlin.ULong)
+    fun `transportClosed`(`nowMs`: kotlin.Long)
     
     /**
      * T3: the connect attempt failed.
      */
-    fun `transportFailed`(`nowMs`: kotlin.ULong)
+    fun `transportFailed`(`nowMs`: kotlin.Long)
     
     /**
      * T2: the socket opened; `hello` goes out with the next seq.
      */
-    fun `transportOpened`(`nowMs`: kotlin.ULong)
+    fun `transportOpened`(`nowMs`: kotlin.Long)
     
     companion object
 }
@@ -2159,7 +2059,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
      * The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
      * (spec §3.8, §4 D16). False when the pause is not held.
      */
-    @Throws(ContractException::class)override fun `cancel`(`pauseId`: HostString, `nowMs`: kotlin.ULong): kotlin.Boolean {
+    @Throws(ContractException::class)override fun `cancel`(`pauseId`: HostString, `nowMs`: kotlin.Long): kotlin.Boolean {
             return FfiConverterBoolean.lift(
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
@@ -2167,7 +2067,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
         it,
         
         FfiConverterTypeHostString.lower(`pauseId`),
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     )
@@ -2178,14 +2078,15 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     /**
      * §2.5: releases every gate (`exec.resumed{continue}` live when attached), finishes the
      * implicit run, closes with 1000, settles ready waiters false. Idempotent.
-     */override fun `dispose`(`nowMs`: kotlin.ULong)
+     */
+    @Throws(ContractException::class)override fun `dispose`(`nowMs`: kotlin.Long)
         = 
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_dispose(
         it,
         
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     
@@ -2198,8 +2099,8 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
      * a payload breaking a rule, a control/handshake type or a session-owned one
      * (`exec.paused`, `exec.resumed`, `exec.refused`).
      */
-    @Throws(ContractException::class)override fun `emit`(`message`: Message, `run`: HostString?, `nowMs`: kotlin.ULong): kotlin.ULong? {
-            return FfiConverterOptionalULong.lift(
+    @Throws(ContractException::class)override fun `emit`(`message`: Message, `run`: HostString?, `nowMs`: kotlin.Long): kotlin.Long? {
+            return FfiConverterOptionalLong.lift(
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_emit(
@@ -2207,7 +2108,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
         
         FfiConverterTypeMessage.lower(`message`),
         FfiConverterOptionalTypeHostString.lower(`run`),
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     )
@@ -2218,8 +2119,8 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     /**
      * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
      */
-    @Throws(ContractException::class)override fun `emitJson`(`messageType`: HostString, `payloadJson`: JsonText, `run`: HostString?, `nowMs`: kotlin.ULong): kotlin.ULong? {
-            return FfiConverterOptionalULong.lift(
+    @Throws(ContractException::class)override fun `emitJson`(`messageType`: HostString, `payloadJson`: JsonText, `run`: HostString?, `nowMs`: kotlin.Long): kotlin.Long? {
+            return FfiConverterOptionalLong.lift(
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_emit_json(
@@ -2228,7 +2129,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
         FfiConverterTypeHostString.lower(`messageType`),
         FfiConverterTypeJsonText.lower(`payloadJson`),
         FfiConverterOptionalTypeHostString.lower(`run`),
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     )
@@ -2239,15 +2140,16 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     /**
      * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
      * lone surrogate among them: not UTF-8) become `Warn` actions.
-     */override fun `frameReceived`(`frame`: HostString, `nowMs`: kotlin.ULong)
+     */
+    @Throws(ContractException::class)override fun `frameReceived`(`frame`: HostString, `nowMs`: kotlin.Long)
         = 
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_frame_received(
         it,
         
         FfiConverterTypeHostString.lower(`frame`),
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     
@@ -2260,7 +2162,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
      * disposed or detached (fail-open). Throws `ContractError.Build` only for a string holding
      * a lone surrogate.
      */
-    @Throws(ContractException::class)override fun `gate`(`point`: PausePoint, `node`: GateNode, `run`: HostString?, `nowMs`: kotlin.ULong): kotlin.String? {
+    @Throws(ContractException::class)override fun `gate`(`point`: PausePoint, `node`: GateNode, `run`: HostString?, `nowMs`: kotlin.Long): kotlin.String? {
             return FfiConverterOptionalString.lift(
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
@@ -2270,7 +2172,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
         FfiConverterTypePausePoint.lower(`point`),
         FfiConverterTypeGateNode.lower(`node`),
         FfiConverterOptionalTypeHostString.lower(`run`),
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     )
@@ -2280,14 +2182,15 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     
     /**
      * Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
-     */override fun `handleTimeout`(`nowMs`: kotlin.ULong)
+     */
+    @Throws(ContractException::class)override fun `handleTimeout`(`nowMs`: kotlin.Long)
         = 
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_handle_timeout(
         it,
         
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     
@@ -2344,8 +2247,8 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     
     /**
      * The seq the next frame takes.
-     */override fun `nextSeq`(): kotlin.ULong {
-            return FfiConverterULong.lift(
+     */override fun `nextSeq`(): kotlin.Long {
+            return FfiConverterLong.lift(
     callWithHandle {
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_next_seq(
@@ -2392,8 +2295,8 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     
     /**
      * The earliest deadline (ms) at which to call `handleTimeout`, or `null`/`nil`.
-     */override fun `pollTimeout`(): kotlin.ULong? {
-            return FfiConverterOptionalULong.lift(
+     */override fun `pollTimeout`(): kotlin.Long? {
+            return FfiConverterOptionalLong.lift(
     callWithHandle {
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_poll_timeout(
@@ -2409,15 +2312,16 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     /**
      * T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
      * default the config's `readyTimeoutMs`). Connects now when idle.
-     */override fun `ready`(`nowMs`: kotlin.ULong, `timeoutMs`: kotlin.ULong?): kotlin.ULong {
-            return FfiConverterULong.lift(
+     */
+    @Throws(ContractException::class)override fun `ready`(`nowMs`: kotlin.Long, `timeoutMs`: kotlin.Long?): kotlin.Long {
+            return FfiConverterLong.lift(
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_ready(
         it,
         
-        FfiConverterULong.lower(`nowMs`),
-        FfiConverterOptionalULong.lower(`timeoutMs`),_status)
+        FfiConverterLong.lower(`nowMs`),
+        FfiConverterOptionalLong.lower(`timeoutMs`),_status)
 }
     }
     )
@@ -2476,14 +2380,15 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     /**
      * T16/T3: the current socket closed (attached: disarm, release every held gate with
      * `exec.resumed{continue}`, schedule the reconnect). Report only the current attempt.
-     */override fun `transportClosed`(`nowMs`: kotlin.ULong)
+     */
+    @Throws(ContractException::class)override fun `transportClosed`(`nowMs`: kotlin.Long)
         = 
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_transport_closed(
         it,
         
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     
@@ -2492,14 +2397,15 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     
     /**
      * T3: the connect attempt failed.
-     */override fun `transportFailed`(`nowMs`: kotlin.ULong)
+     */
+    @Throws(ContractException::class)override fun `transportFailed`(`nowMs`: kotlin.Long)
         = 
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_transport_failed(
         it,
         
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     
@@ -2508,14 +2414,15 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     
     /**
      * T2: the socket opened; `hello` goes out with the next seq.
-     */override fun `transportOpened`(`nowMs`: kotlin.ULong)
+     */
+    @Throws(ContractException::class)override fun `transportOpened`(`nowMs`: kotlin.Long)
         = 
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_transport_opened(
         it,
         
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     
@@ -2665,28 +2572,28 @@ public interface ViewerSessionInterface {
     /**
      * Removes every equal breakpoint and broadcasts the clear; how many were removed.
      */
-    fun `clearBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.ULong): kotlin.ULong
+    fun `clearBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.Long): kotlin.Long
     
     /**
      * `conn` closed: its open pauses are released by fail-open (`PauseReleased`).
      */
-    fun `connectionClosed`(`conn`: kotlin.ULong, `nowMs`: kotlin.ULong)
+    fun `connectionClosed`(`conn`: kotlin.Long, `nowMs`: kotlin.Long)
     
     /**
      * A new app connection.
      */
-    fun `connectionOpened`(`conn`: kotlin.ULong)
+    fun `connectionOpened`(`conn`: kotlin.Long)
     
     /**
      * One text frame from `conn`; says what the session did with it. Never throws (a Kotlin
      * string holding a lone surrogate is an invalid frame: not UTF-8).
      */
-    fun `frameReceived`(`conn`: kotlin.ULong, `frame`: HostString, `nowMs`: kotlin.ULong): Received
+    fun `frameReceived`(`conn`: kotlin.Long, `frame`: HostString, `nowMs`: kotlin.Long): Received
     
     /**
      * Fires resume waits and abandon graces due at `nowMs`.
      */
-    fun `handleTimeout`(`nowMs`: kotlin.ULong)
+    fun `handleTimeout`(`nowMs`: kotlin.Long)
     
     /**
      * Open pause ids (live, unanswered, owner connected), sorted.
@@ -2701,23 +2608,23 @@ public interface ViewerSessionInterface {
     /**
      * The earliest deadline (ms) for `handleTimeout`, or `null`/`nil`.
      */
-    fun `pollTimeout`(): kotlin.ULong?
+    fun `pollTimeout`(): kotlin.Long?
     
     /**
      * Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
      * (JSON text) for an inject. Throws `ResumeError` when nothing was sent.
      */
-    fun `resume`(`pauseId`: HostString, `action`: ResumeAction, `nowMs`: kotlin.ULong, `outputJson`: JsonText? = null, `requestId`: HostString? = null)
+    fun `resume`(`pauseId`: HostString, `action`: ResumeAction, `nowMs`: kotlin.Long, `outputJson`: JsonText? = null, `requestId`: HostString? = null)
     
     /**
      * Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
      */
-    fun `setBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.ULong): kotlin.Boolean
+    fun `setBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.Long): kotlin.Boolean
     
     /**
      * Sets the mode and broadcasts `mode.set` when it changed.
      */
-    fun `setMode`(`mode`: RunMode, `nowMs`: kotlin.ULong)
+    fun `setMode`(`mode`: RunMode, `nowMs`: kotlin.Long)
     
     companion object
 }
@@ -2845,15 +2752,15 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     /**
      * Removes every equal breakpoint and broadcasts the clear; how many were removed.
      */
-    @Throws(ContractException::class)override fun `clearBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.ULong): kotlin.ULong {
-            return FfiConverterULong.lift(
+    @Throws(ContractException::class)override fun `clearBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.Long): kotlin.Long {
+            return FfiConverterLong.lift(
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_clear_breakpoint(
         it,
         
         FfiConverterTypeBreakpointMatcher.lower(`matcher`),
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     )
@@ -2863,15 +2770,16 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     
     /**
      * `conn` closed: its open pauses are released by fail-open (`PauseReleased`).
-     */override fun `connectionClosed`(`conn`: kotlin.ULong, `nowMs`: kotlin.ULong)
+     */
+    @Throws(ContractException::class)override fun `connectionClosed`(`conn`: kotlin.Long, `nowMs`: kotlin.Long)
         = 
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_connection_closed(
         it,
         
-        FfiConverterULong.lower(`conn`),
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`conn`),
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     
@@ -2880,14 +2788,15 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     
     /**
      * A new app connection.
-     */override fun `connectionOpened`(`conn`: kotlin.ULong)
+     */
+    @Throws(ContractException::class)override fun `connectionOpened`(`conn`: kotlin.Long)
         = 
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_connection_opened(
         it,
         
-        FfiConverterULong.lower(`conn`),_status)
+        FfiConverterLong.lower(`conn`),_status)
 }
     }
     
@@ -2897,16 +2806,17 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     /**
      * One text frame from `conn`; says what the session did with it. Never throws (a Kotlin
      * string holding a lone surrogate is an invalid frame: not UTF-8).
-     */override fun `frameReceived`(`conn`: kotlin.ULong, `frame`: HostString, `nowMs`: kotlin.ULong): Received {
+     */
+    @Throws(ContractException::class)override fun `frameReceived`(`conn`: kotlin.Long, `frame`: HostString, `nowMs`: kotlin.Long): Received {
             return FfiConverterTypeReceived.lift(
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_frame_received(
         it,
         
-        FfiConverterULong.lower(`conn`),
+        FfiConverterLong.lower(`conn`),
         FfiConverterTypeHostString.lower(`frame`),
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     )
@@ -2916,14 +2826,15 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     
     /**
      * Fires resume waits and abandon graces due at `nowMs`.
-     */override fun `handleTimeout`(`nowMs`: kotlin.ULong)
+     */
+    @Throws(ContractException::class)override fun `handleTimeout`(`nowMs`: kotlin.Long)
         = 
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_handle_timeout(
         it,
         
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     
@@ -2964,8 +2875,8 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     
     /**
      * The earliest deadline (ms) for `handleTimeout`, or `null`/`nil`.
-     */override fun `pollTimeout`(): kotlin.ULong? {
-            return FfiConverterOptionalULong.lift(
+     */override fun `pollTimeout`(): kotlin.Long? {
+            return FfiConverterOptionalLong.lift(
     callWithHandle {
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_poll_timeout(
@@ -2982,7 +2893,7 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
      * Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
      * (JSON text) for an inject. Throws `ResumeError` when nothing was sent.
      */
-    @Throws(ResumeException::class)override fun `resume`(`pauseId`: HostString, `action`: ResumeAction, `nowMs`: kotlin.ULong, `outputJson`: JsonText?, `requestId`: HostString?)
+    @Throws(ResumeException::class)override fun `resume`(`pauseId`: HostString, `action`: ResumeAction, `nowMs`: kotlin.Long, `outputJson`: JsonText?, `requestId`: HostString?)
         = 
     callWithHandle {
     uniffiRustCallWithError(ResumeException) { _status ->
@@ -2991,7 +2902,7 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
         
         FfiConverterTypeHostString.lower(`pauseId`),
         FfiConverterTypeResumeAction.lower(`action`),
-        FfiConverterULong.lower(`nowMs`),
+        FfiConverterLong.lower(`nowMs`),
         FfiConverterOptionalTypeJsonText.lower(`outputJson`),
         FfiConverterOptionalTypeHostString.lower(`requestId`),_status)
 }
@@ -3003,7 +2914,7 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     /**
      * Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
      */
-    @Throws(ContractException::class)override fun `setBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.ULong): kotlin.Boolean {
+    @Throws(ContractException::class)override fun `setBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.Long): kotlin.Boolean {
             return FfiConverterBoolean.lift(
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
@@ -3011,7 +2922,7 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
         it,
         
         FfiConverterTypeBreakpointMatcher.lower(`matcher`),
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     )
@@ -3021,15 +2932,16 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     
     /**
      * Sets the mode and broadcasts `mode.set` when it changed.
-     */override fun `setMode`(`mode`: RunMode, `nowMs`: kotlin.ULong)
+     */
+    @Throws(ContractException::class)override fun `setMode`(`mode`: RunMode, `nowMs`: kotlin.Long)
         = 
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_set_mode(
         it,
         
         FfiConverterTypeRunMode.lower(`mode`),
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     
@@ -3122,42 +3034,42 @@ data class AppSessionConfig (
     /**
      * Replay ring bound in frames.
      */
-    val `ringMaxFrames`: kotlin.ULong? = null 
+    val `ringMaxFrames`: kotlin.Long? = null 
     , 
     /**
      * Replay ring bound in UTF-8 bytes of frame text.
      */
-    val `ringMaxBytes`: kotlin.ULong? = null 
+    val `ringMaxBytes`: kotlin.Long? = null 
     , 
     /**
      * Hold limit in ms after which a gate continues (`exec.resumed` sent live).
      */
-    val `pauseTimeoutMs`: kotlin.ULong? = null 
+    val `pauseTimeoutMs`: kotlin.Long? = null 
     , 
     /**
      * Socket-open deadline in ms.
      */
-    val `connectTimeoutMs`: kotlin.ULong? = null 
+    val `connectTimeoutMs`: kotlin.Long? = null 
     , 
     /**
      * `hello` → `hello.ack` deadline in ms.
      */
-    val `handshakeTimeoutMs`: kotlin.ULong? = null 
+    val `handshakeTimeoutMs`: kotlin.Long? = null 
     , 
     /**
      * Delay between attempts in ms.
      */
-    val `retryIntervalMs`: kotlin.ULong? = null 
+    val `retryIntervalMs`: kotlin.Long? = null 
     , 
     /**
      * Fast reconnect delays in ms after an established attachment drops (`[]`: none).
      */
-    val `fastRetryMs`: List<kotlin.ULong>? = null 
+    val `fastRetryMs`: List<kotlin.Long>? = null 
     , 
     /**
      * Default `ready` deadline in ms.
      */
-    val `readyTimeoutMs`: kotlin.ULong? = null 
+    val `readyTimeoutMs`: kotlin.Long? = null 
     , 
     /**
      * Six hex digits making pause ids `pause_<base>_<n>` (hosts pass random hex).
@@ -3177,7 +3089,7 @@ data class AppSessionConfig (
     /**
      * Payload budget in bytes (default 512 KiB).
      */
-    val `maxPayloadBytes`: kotlin.ULong? = null 
+    val `maxPayloadBytes`: kotlin.Long? = null 
     
 ){
     
@@ -3201,18 +3113,18 @@ public object FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer<AppSessio
             FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterOptionalSequenceTypeHostString.read(buf),
             FfiConverterOptionalBoolean.read(buf),
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalSequenceULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalSequenceLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
             FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterOptionalTypeHostString.read(buf),
-            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalLong.read(buf),
         )
     }
 
@@ -3224,18 +3136,18 @@ public object FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer<AppSessio
             FfiConverterOptionalTypeHostString.allocationSize(value.`clientVersion`) +
             FfiConverterOptionalSequenceTypeHostString.allocationSize(value.`capabilities`) +
             FfiConverterOptionalBoolean.allocationSize(value.`enabled`) +
-            FfiConverterOptionalULong.allocationSize(value.`ringMaxFrames`) +
-            FfiConverterOptionalULong.allocationSize(value.`ringMaxBytes`) +
-            FfiConverterOptionalULong.allocationSize(value.`pauseTimeoutMs`) +
-            FfiConverterOptionalULong.allocationSize(value.`connectTimeoutMs`) +
-            FfiConverterOptionalULong.allocationSize(value.`handshakeTimeoutMs`) +
-            FfiConverterOptionalULong.allocationSize(value.`retryIntervalMs`) +
-            FfiConverterOptionalSequenceULong.allocationSize(value.`fastRetryMs`) +
-            FfiConverterOptionalULong.allocationSize(value.`readyTimeoutMs`) +
+            FfiConverterOptionalLong.allocationSize(value.`ringMaxFrames`) +
+            FfiConverterOptionalLong.allocationSize(value.`ringMaxBytes`) +
+            FfiConverterOptionalLong.allocationSize(value.`pauseTimeoutMs`) +
+            FfiConverterOptionalLong.allocationSize(value.`connectTimeoutMs`) +
+            FfiConverterOptionalLong.allocationSize(value.`handshakeTimeoutMs`) +
+            FfiConverterOptionalLong.allocationSize(value.`retryIntervalMs`) +
+            FfiConverterOptionalSequenceLong.allocationSize(value.`fastRetryMs`) +
+            FfiConverterOptionalLong.allocationSize(value.`readyTimeoutMs`) +
             FfiConverterOptionalTypeHostString.allocationSize(value.`idBase`) +
             FfiConverterOptionalTypeHostString.allocationSize(value.`implicitRunId`) +
             FfiConverterOptionalTypeHostString.allocationSize(value.`redactionPlaceholder`) +
-            FfiConverterOptionalULong.allocationSize(value.`maxPayloadBytes`)
+            FfiConverterOptionalLong.allocationSize(value.`maxPayloadBytes`)
     )
 
     override fun write(value: AppSessionConfig, buf: ByteBuffer) {
@@ -3246,18 +3158,18 @@ public object FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer<AppSessio
             FfiConverterOptionalTypeHostString.write(value.`clientVersion`, buf)
             FfiConverterOptionalSequenceTypeHostString.write(value.`capabilities`, buf)
             FfiConverterOptionalBoolean.write(value.`enabled`, buf)
-            FfiConverterOptionalULong.write(value.`ringMaxFrames`, buf)
-            FfiConverterOptionalULong.write(value.`ringMaxBytes`, buf)
-            FfiConverterOptionalULong.write(value.`pauseTimeoutMs`, buf)
-            FfiConverterOptionalULong.write(value.`connectTimeoutMs`, buf)
-            FfiConverterOptionalULong.write(value.`handshakeTimeoutMs`, buf)
-            FfiConverterOptionalULong.write(value.`retryIntervalMs`, buf)
-            FfiConverterOptionalSequenceULong.write(value.`fastRetryMs`, buf)
-            FfiConverterOptionalULong.write(value.`readyTimeoutMs`, buf)
+            FfiConverterOptionalLong.write(value.`ringMaxFrames`, buf)
+            FfiConverterOptionalLong.write(value.`ringMaxBytes`, buf)
+            FfiConverterOptionalLong.write(value.`pauseTimeoutMs`, buf)
+            FfiConverterOptionalLong.write(value.`connectTimeoutMs`, buf)
+            FfiConverterOptionalLong.write(value.`handshakeTimeoutMs`, buf)
+            FfiConverterOptionalLong.write(value.`retryIntervalMs`, buf)
+            FfiConverterOptionalSequenceLong.write(value.`fastRetryMs`, buf)
+            FfiConverterOptionalLong.write(value.`readyTimeoutMs`, buf)
             FfiConverterOptionalTypeHostString.write(value.`idBase`, buf)
             FfiConverterOptionalTypeHostString.write(value.`implicitRunId`, buf)
             FfiConverterOptionalTypeHostString.write(value.`redactionPlaceholder`, buf)
-            FfiConverterOptionalULong.write(value.`maxPayloadBytes`, buf)
+            FfiConverterOptionalLong.write(value.`maxPayloadBytes`, buf)
     }
 }
 
@@ -3586,12 +3498,12 @@ data class Envelope (
     /**
      * Sequence number, 0 ≤ seq ≤ 2^53 − 1 (checked when sent).
      */
-    val `seq`: kotlin.ULong
+    val `seq`: kotlin.Long
     , 
     /**
      * Timestamp in epoch milliseconds, 0 ≤ ts ≤ 2^53 − 1 (checked when sent).
      */
-    val `ts`: kotlin.ULong
+    val `ts`: kotlin.Long
     , 
     /**
      * Run id (`"*"` for frames outside any run); must not contain U+0000 or a lone surrogate.
@@ -3628,8 +3540,8 @@ data class Envelope (
 public object FfiConverterTypeEnvelope: FfiConverterRustBuffer<Envelope> {
     override fun read(buf: ByteBuffer): Envelope {
         return Envelope(
-            FfiConverterULong.read(buf),
-            FfiConverterULong.read(buf),
+            FfiConverterLong.read(buf),
+            FfiConverterLong.read(buf),
             FfiConverterTypeHostString.read(buf),
             FfiConverterTypeHostString.read(buf),
             FfiConverterTypeMessage.read(buf),
@@ -3638,8 +3550,8 @@ public object FfiConverterTypeEnvelope: FfiConverterRustBuffer<Envelope> {
     }
 
     override fun allocationSize(value: Envelope) = (
-            FfiConverterULong.allocationSize(value.`seq`) +
-            FfiConverterULong.allocationSize(value.`ts`) +
+            FfiConverterLong.allocationSize(value.`seq`) +
+            FfiConverterLong.allocationSize(value.`ts`) +
             FfiConverterTypeHostString.allocationSize(value.`runId`) +
             FfiConverterTypeHostString.allocationSize(value.`messageType`) +
             FfiConverterTypeMessage.allocationSize(value.`message`) +
@@ -3647,8 +3559,8 @@ public object FfiConverterTypeEnvelope: FfiConverterRustBuffer<Envelope> {
     )
 
     override fun write(value: Envelope, buf: ByteBuffer) {
-            FfiConverterULong.write(value.`seq`, buf)
-            FfiConverterULong.write(value.`ts`, buf)
+            FfiConverterLong.write(value.`seq`, buf)
+            FfiConverterLong.write(value.`ts`, buf)
             FfiConverterTypeHostString.write(value.`runId`, buf)
             FfiConverterTypeHostString.write(value.`messageType`, buf)
             FfiConverterTypeMessage.write(value.`message`, buf)
@@ -4522,17 +4434,17 @@ data class LoopInfo (
     /**
      * Wire `repeats`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    val `repeats`: kotlin.ULong
+    val `repeats`: kotlin.Long
     , 
     /**
      * Wire `firstSeq`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    val `firstSeq`: kotlin.ULong
+    val `firstSeq`: kotlin.Long
     , 
     /**
      * Wire `lastSeq`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    val `lastSeq`: kotlin.ULong
+    val `lastSeq`: kotlin.Long
     , 
     /**
      * Wire `fingerprint`: string.
@@ -4547,12 +4459,12 @@ data class LoopInfo (
     /**
      * Wire `period`: integer, 1 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
-    val `period`: kotlin.ULong? = null 
+    val `period`: kotlin.Long? = null 
     , 
     /**
      * Wire `laps`: integer, 1 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
-    val `laps`: kotlin.ULong? = null 
+    val `laps`: kotlin.Long? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -4575,36 +4487,36 @@ data class LoopInfo (
 public object FfiConverterTypeLoopInfo: FfiConverterRustBuffer<LoopInfo> {
     override fun read(buf: ByteBuffer): LoopInfo {
         return LoopInfo(
-            FfiConverterULong.read(buf),
-            FfiConverterULong.read(buf),
-            FfiConverterULong.read(buf),
+            FfiConverterLong.read(buf),
+            FfiConverterLong.read(buf),
+            FfiConverterLong.read(buf),
             FfiConverterTypeHostString.read(buf),
             FfiConverterOptionalTypeLoopKind.read(buf),
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: LoopInfo) = (
-            FfiConverterULong.allocationSize(value.`repeats`) +
-            FfiConverterULong.allocationSize(value.`firstSeq`) +
-            FfiConverterULong.allocationSize(value.`lastSeq`) +
+            FfiConverterLong.allocationSize(value.`repeats`) +
+            FfiConverterLong.allocationSize(value.`firstSeq`) +
+            FfiConverterLong.allocationSize(value.`lastSeq`) +
             FfiConverterTypeHostString.allocationSize(value.`fingerprint`) +
             FfiConverterOptionalTypeLoopKind.allocationSize(value.`kind`) +
-            FfiConverterOptionalULong.allocationSize(value.`period`) +
-            FfiConverterOptionalULong.allocationSize(value.`laps`) +
+            FfiConverterOptionalLong.allocationSize(value.`period`) +
+            FfiConverterOptionalLong.allocationSize(value.`laps`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: LoopInfo, buf: ByteBuffer) {
-            FfiConverterULong.write(value.`repeats`, buf)
-            FfiConverterULong.write(value.`firstSeq`, buf)
-            FfiConverterULong.write(value.`lastSeq`, buf)
+            FfiConverterLong.write(value.`repeats`, buf)
+            FfiConverterLong.write(value.`firstSeq`, buf)
+            FfiConverterLong.write(value.`lastSeq`, buf)
             FfiConverterTypeHostString.write(value.`fingerprint`, buf)
             FfiConverterOptionalTypeLoopKind.write(value.`kind`, buf)
-            FfiConverterOptionalULong.write(value.`period`, buf)
-            FfiConverterOptionalULong.write(value.`laps`, buf)
+            FfiConverterOptionalLong.write(value.`period`, buf)
+            FfiConverterOptionalLong.write(value.`laps`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -5015,12 +4927,12 @@ data class ParseOptions (
     /**
      * Frames longer than this many bytes are `Invalid` without being read.
      */
-    val `maxFrameBytes`: kotlin.ULong? = null 
+    val `maxFrameBytes`: kotlin.Long? = null 
     , 
     /**
      * Nesting deeper than this is `Invalid`.
      */
-    val `maxDepth`: kotlin.ULong? = null 
+    val `maxDepth`: kotlin.Long? = null 
     
 ){
     
@@ -5037,19 +4949,19 @@ data class ParseOptions (
 public object FfiConverterTypeParseOptions: FfiConverterRustBuffer<ParseOptions> {
     override fun read(buf: ByteBuffer): ParseOptions {
         return ParseOptions(
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
         )
     }
 
     override fun allocationSize(value: ParseOptions) = (
-            FfiConverterOptionalULong.allocationSize(value.`maxFrameBytes`) +
-            FfiConverterOptionalULong.allocationSize(value.`maxDepth`)
+            FfiConverterOptionalLong.allocationSize(value.`maxFrameBytes`) +
+            FfiConverterOptionalLong.allocationSize(value.`maxDepth`)
     )
 
     override fun write(value: ParseOptions, buf: ByteBuffer) {
-            FfiConverterOptionalULong.write(value.`maxFrameBytes`, buf)
-            FfiConverterOptionalULong.write(value.`maxDepth`, buf)
+            FfiConverterOptionalLong.write(value.`maxFrameBytes`, buf)
+            FfiConverterOptionalLong.write(value.`maxDepth`, buf)
     }
 }
 
@@ -5063,7 +4975,7 @@ data class RedactionSummary (
     /**
      * Wire `count`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    val `count`: kotlin.ULong
+    val `count`: kotlin.Long
     , 
     /**
      * Wire `keys`: list of string.
@@ -5091,20 +5003,20 @@ data class RedactionSummary (
 public object FfiConverterTypeRedactionSummary: FfiConverterRustBuffer<RedactionSummary> {
     override fun read(buf: ByteBuffer): RedactionSummary {
         return RedactionSummary(
-            FfiConverterULong.read(buf),
+            FfiConverterLong.read(buf),
             FfiConverterSequenceTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: RedactionSummary) = (
-            FfiConverterULong.allocationSize(value.`count`) +
+            FfiConverterLong.allocationSize(value.`count`) +
             FfiConverterSequenceTypeHostString.allocationSize(value.`keys`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: RedactionSummary, buf: ByteBuffer) {
-            FfiConverterULong.write(value.`count`, buf)
+            FfiConverterLong.write(value.`count`, buf)
             FfiConverterSequenceTypeHostString.write(value.`keys`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
@@ -5305,7 +5217,7 @@ data class Shrunk (
      * 1 unchanged (within budget), 2 field trim (§4), 3 skeleton (§7), 4 whole-payload
      * marker `{"__graphmindTruncated":true,"bytes":…,"preview":…}` (§8).
      */
-    val `tier`: kotlin.UByte
+    val `tier`: kotlin.Long
     
 ){
     
@@ -5323,18 +5235,18 @@ public object FfiConverterTypeShrunk: FfiConverterRustBuffer<Shrunk> {
     override fun read(buf: ByteBuffer): Shrunk {
         return Shrunk(
             FfiConverterString.read(buf),
-            FfiConverterUByte.read(buf),
+            FfiConverterLong.read(buf),
         )
     }
 
     override fun allocationSize(value: Shrunk) = (
             FfiConverterString.allocationSize(value.`json`) +
-            FfiConverterUByte.allocationSize(value.`tier`)
+            FfiConverterLong.allocationSize(value.`tier`)
     )
 
     override fun write(value: Shrunk, buf: ByteBuffer) {
             FfiConverterString.write(value.`json`, buf)
-            FfiConverterUByte.write(value.`tier`, buf)
+            FfiConverterLong.write(value.`tier`, buf)
     }
 }
 
@@ -5462,12 +5374,12 @@ data class TokenUsage (
     /**
      * Wire `inputTokens`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    val `inputTokens`: kotlin.ULong
+    val `inputTokens`: kotlin.Long
     , 
     /**
      * Wire `outputTokens`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    val `outputTokens`: kotlin.ULong
+    val `outputTokens`: kotlin.Long
     , 
     /**
      * Wire `inclusive`: boolean; optional (`null`/`nil`: absent).
@@ -5477,17 +5389,17 @@ data class TokenUsage (
     /**
      * Wire `cacheReadTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
-    val `cacheReadTokens`: kotlin.ULong? = null 
+    val `cacheReadTokens`: kotlin.Long? = null 
     , 
     /**
      * Wire `cacheWriteTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
-    val `cacheWriteTokens`: kotlin.ULong? = null 
+    val `cacheWriteTokens`: kotlin.Long? = null 
     , 
     /**
      * Wire `reasoningTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
-    val `reasoningTokens`: kotlin.ULong? = null 
+    val `reasoningTokens`: kotlin.Long? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -5510,33 +5422,33 @@ data class TokenUsage (
 public object FfiConverterTypeTokenUsage: FfiConverterRustBuffer<TokenUsage> {
     override fun read(buf: ByteBuffer): TokenUsage {
         return TokenUsage(
-            FfiConverterULong.read(buf),
-            FfiConverterULong.read(buf),
+            FfiConverterLong.read(buf),
+            FfiConverterLong.read(buf),
             FfiConverterOptionalBoolean.read(buf),
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: TokenUsage) = (
-            FfiConverterULong.allocationSize(value.`inputTokens`) +
-            FfiConverterULong.allocationSize(value.`outputTokens`) +
+            FfiConverterLong.allocationSize(value.`inputTokens`) +
+            FfiConverterLong.allocationSize(value.`outputTokens`) +
             FfiConverterOptionalBoolean.allocationSize(value.`inclusive`) +
-            FfiConverterOptionalULong.allocationSize(value.`cacheReadTokens`) +
-            FfiConverterOptionalULong.allocationSize(value.`cacheWriteTokens`) +
-            FfiConverterOptionalULong.allocationSize(value.`reasoningTokens`) +
+            FfiConverterOptionalLong.allocationSize(value.`cacheReadTokens`) +
+            FfiConverterOptionalLong.allocationSize(value.`cacheWriteTokens`) +
+            FfiConverterOptionalLong.allocationSize(value.`reasoningTokens`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: TokenUsage, buf: ByteBuffer) {
-            FfiConverterULong.write(value.`inputTokens`, buf)
-            FfiConverterULong.write(value.`outputTokens`, buf)
+            FfiConverterLong.write(value.`inputTokens`, buf)
+            FfiConverterLong.write(value.`outputTokens`, buf)
             FfiConverterOptionalBoolean.write(value.`inclusive`, buf)
-            FfiConverterOptionalULong.write(value.`cacheReadTokens`, buf)
-            FfiConverterOptionalULong.write(value.`cacheWriteTokens`, buf)
-            FfiConverterOptionalULong.write(value.`reasoningTokens`, buf)
+            FfiConverterOptionalLong.write(value.`cacheReadTokens`, buf)
+            FfiConverterOptionalLong.write(value.`cacheWriteTokens`, buf)
+            FfiConverterOptionalLong.write(value.`reasoningTokens`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -5577,12 +5489,12 @@ data class ViewerSessionConfig (
     /**
      * How long a sent `exec.resume` waits for its answer, in ms.
      */
-    val `resumeWaitMs`: kotlin.ULong? = null 
+    val `resumeWaitMs`: kotlin.Long? = null 
     , 
     /**
      * How long a run whose owner left stays running, in ms.
      */
-    val `abandonGraceMs`: kotlin.ULong? = null 
+    val `abandonGraceMs`: kotlin.Long? = null 
     
 ){
     
@@ -5604,8 +5516,8 @@ public object FfiConverterTypeViewerSessionConfig: FfiConverterRustBuffer<Viewer
             FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterOptionalSequenceTypeHostString.read(buf),
             FfiConverterOptionalTypeHostString.read(buf),
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
         )
     }
 
@@ -5615,8 +5527,8 @@ public object FfiConverterTypeViewerSessionConfig: FfiConverterRustBuffer<Viewer
             FfiConverterOptionalTypeHostString.allocationSize(value.`viewerVersion`) +
             FfiConverterOptionalSequenceTypeHostString.allocationSize(value.`hubCapabilities`) +
             FfiConverterOptionalTypeHostString.allocationSize(value.`tokenPrefix`) +
-            FfiConverterOptionalULong.allocationSize(value.`resumeWaitMs`) +
-            FfiConverterOptionalULong.allocationSize(value.`abandonGraceMs`)
+            FfiConverterOptionalLong.allocationSize(value.`resumeWaitMs`) +
+            FfiConverterOptionalLong.allocationSize(value.`abandonGraceMs`)
     )
 
     override fun write(value: ViewerSessionConfig, buf: ByteBuffer) {
@@ -5625,8 +5537,8 @@ public object FfiConverterTypeViewerSessionConfig: FfiConverterRustBuffer<Viewer
             FfiConverterOptionalTypeHostString.write(value.`viewerVersion`, buf)
             FfiConverterOptionalSequenceTypeHostString.write(value.`hubCapabilities`, buf)
             FfiConverterOptionalTypeHostString.write(value.`tokenPrefix`, buf)
-            FfiConverterOptionalULong.write(value.`resumeWaitMs`, buf)
-            FfiConverterOptionalULong.write(value.`abandonGraceMs`, buf)
+            FfiConverterOptionalLong.write(value.`resumeWaitMs`, buf)
+            FfiConverterOptionalLong.write(value.`abandonGraceMs`, buf)
     }
 }
 
@@ -7102,11 +7014,11 @@ sealed class ParseResult {
          * checks and only its payload failed; `null`/`nil` otherwise (as `ts`, `runId`,
          * `messageType`).
          */
-        val `seq`: kotlin.ULong?, 
+        val `seq`: kotlin.Long?, 
         /**
          * Salvage: the envelope's `ts` (epoch ms), or `null`/`nil`.
          */
-        val `ts`: kotlin.ULong?, 
+        val `ts`: kotlin.Long?, 
         /**
          * Salvage: the envelope's `runId`, or `null`/`nil`.
          */
@@ -7151,8 +7063,8 @@ public object FfiConverterTypeParseResult : FfiConverterRustBuffer<ParseResult>{
             4 -> ParseResult.Invalid(
                 FfiConverterString.read(buf),
                 FfiConverterOptionalSequenceTypeIssue.read(buf),
-                FfiConverterOptionalULong.read(buf),
-                FfiConverterOptionalULong.read(buf),
+                FfiConverterOptionalLong.read(buf),
+                FfiConverterOptionalLong.read(buf),
                 FfiConverterOptionalString.read(buf),
                 FfiConverterOptionalString.read(buf),
                 )
@@ -7189,8 +7101,8 @@ public object FfiConverterTypeParseResult : FfiConverterRustBuffer<ParseResult>{
                 4UL
                 + FfiConverterString.allocationSize(value.`reason`)
                 + FfiConverterOptionalSequenceTypeIssue.allocationSize(value.`issues`)
-                + FfiConverterOptionalULong.allocationSize(value.`seq`)
-                + FfiConverterOptionalULong.allocationSize(value.`ts`)
+                + FfiConverterOptionalLong.allocationSize(value.`seq`)
+                + FfiConverterOptionalLong.allocationSize(value.`ts`)
                 + FfiConverterOptionalString.allocationSize(value.`runId`)
                 + FfiConverterOptionalString.allocationSize(value.`messageType`)
             )
@@ -7219,8 +7131,8 @@ public object FfiConverterTypeParseResult : FfiConverterRustBuffer<ParseResult>{
                 buf.putInt(4)
                 FfiConverterString.write(value.`reason`, buf)
                 FfiConverterOptionalSequenceTypeIssue.write(value.`issues`, buf)
-                FfiConverterOptionalULong.write(value.`seq`, buf)
-                FfiConverterOptionalULong.write(value.`ts`, buf)
+                FfiConverterOptionalLong.write(value.`seq`, buf)
+                FfiConverterOptionalLong.write(value.`ts`, buf)
                 FfiConverterOptionalString.write(value.`runId`, buf)
                 FfiConverterOptionalString.write(value.`messageType`, buf)
                 Unit
@@ -7760,7 +7672,8 @@ sealed class ResumeException: kotlin.Exception() {
     }
     
     /**
-     * `pauseId` or `requestId` holds a lone surrogate (no UTF-8 form): names the argument.
+     * `pauseId` or `requestId` holds a lone surrogate (no UTF-8 form), or `nowMs` is negative
+     * or above 2^53 − 1: names the argument.
      */
     class BadArgument(
         
@@ -8028,7 +7941,7 @@ sealed class SessionAction {
         /**
          * WebSocket close code.
          */
-        val `code`: kotlin.UShort, 
+        val `code`: kotlin.Long, 
         /**
          * Close reason.
          */
@@ -8085,7 +7998,7 @@ sealed class SessionAction {
         /**
          * The id `ready` returned.
          */
-        val `waiter`: kotlin.ULong, 
+        val `waiter`: kotlin.Long, 
         /**
          * Attached (true) or timed out, disabled or disposed (false).
          */
@@ -8140,7 +8053,7 @@ public object FfiConverterTypeSessionAction : FfiConverterRustBuffer<SessionActi
                 FfiConverterString.read(buf),
                 )
             3 -> SessionAction.Close(
-                FfiConverterUShort.read(buf),
+                FfiConverterLong.read(buf),
                 FfiConverterString.read(buf),
                 )
             4 -> SessionAction.Release(
@@ -8152,7 +8065,7 @@ public object FfiConverterTypeSessionAction : FfiConverterRustBuffer<SessionActi
                 FfiConverterString.read(buf),
                 )
             6 -> SessionAction.ReadySettled(
-                FfiConverterULong.read(buf),
+                FfiConverterLong.read(buf),
                 FfiConverterBoolean.read(buf),
                 )
             7 -> SessionAction.Warn(
@@ -8182,7 +8095,7 @@ public object FfiConverterTypeSessionAction : FfiConverterRustBuffer<SessionActi
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterUShort.allocationSize(value.`code`)
+                + FfiConverterLong.allocationSize(value.`code`)
                 + FfiConverterString.allocationSize(value.`reason`)
             )
         }
@@ -8206,7 +8119,7 @@ public object FfiConverterTypeSessionAction : FfiConverterRustBuffer<SessionActi
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterULong.allocationSize(value.`waiter`)
+                + FfiConverterLong.allocationSize(value.`waiter`)
                 + FfiConverterBoolean.allocationSize(value.`attached`)
             )
         }
@@ -8234,7 +8147,7 @@ public object FfiConverterTypeSessionAction : FfiConverterRustBuffer<SessionActi
             }
             is SessionAction.Close -> {
                 buf.putInt(3)
-                FfiConverterUShort.write(value.`code`, buf)
+                FfiConverterLong.write(value.`code`, buf)
                 FfiConverterString.write(value.`reason`, buf)
                 Unit
             }
@@ -8252,7 +8165,7 @@ public object FfiConverterTypeSessionAction : FfiConverterRustBuffer<SessionActi
             }
             is SessionAction.ReadySettled -> {
                 buf.putInt(6)
-                FfiConverterULong.write(value.`waiter`, buf)
+                FfiConverterLong.write(value.`waiter`, buf)
                 FfiConverterBoolean.write(value.`attached`, buf)
                 Unit
             }
@@ -8404,7 +8317,7 @@ sealed class ViewerAction {
         /**
          * Connection.
          */
-        val `conn`: kotlin.ULong, 
+        val `conn`: kotlin.Long, 
         /**
          * Frame text.
          */
@@ -8423,11 +8336,11 @@ sealed class ViewerAction {
         /**
          * Connection.
          */
-        val `conn`: kotlin.ULong, 
+        val `conn`: kotlin.Long, 
         /**
          * Close code.
          */
-        val `code`: kotlin.UShort, 
+        val `code`: kotlin.Long, 
         /**
          * Reason.
          */
@@ -8446,7 +8359,7 @@ sealed class ViewerAction {
         /**
          * Connection.
          */
-        val `conn`: kotlin.ULong, 
+        val `conn`: kotlin.Long, 
         /**
          * Token in the ack.
          */
@@ -8469,7 +8382,7 @@ sealed class ViewerAction {
         /**
          * Connection.
          */
-        val `conn`: kotlin.ULong, 
+        val `conn`: kotlin.Long, 
         /**
          * The frame.
          */
@@ -8492,7 +8405,7 @@ sealed class ViewerAction {
         /**
          * Owning connection.
          */
-        val `conn`: kotlin.ULong, 
+        val `conn`: kotlin.Long, 
         /**
          * Run.
          */
@@ -8542,7 +8455,7 @@ sealed class ViewerAction {
         /**
          * Closed connection.
          */
-        val `conn`: kotlin.ULong, 
+        val `conn`: kotlin.Long, 
         /**
          * Pause id.
          */
@@ -8614,7 +8527,7 @@ sealed class ViewerAction {
         /**
          * Connection.
          */
-        val `conn`: kotlin.ULong, 
+        val `conn`: kotlin.Long, 
         /**
          * Stable rule key.
          */
@@ -8647,26 +8560,26 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
     override fun read(buf: ByteBuffer): ViewerAction {
         return when(buf.getInt()) {
             1 -> ViewerAction.Send(
-                FfiConverterULong.read(buf),
+                FfiConverterLong.read(buf),
                 FfiConverterString.read(buf),
                 )
             2 -> ViewerAction.Close(
-                FfiConverterULong.read(buf),
-                FfiConverterUShort.read(buf),
+                FfiConverterLong.read(buf),
+                FfiConverterLong.read(buf),
                 FfiConverterString.read(buf),
                 )
             3 -> ViewerAction.AppAttached(
-                FfiConverterULong.read(buf),
+                FfiConverterLong.read(buf),
                 FfiConverterString.read(buf),
                 FfiConverterTypeHello.read(buf),
                 )
             4 -> ViewerAction.FrameAccepted(
-                FfiConverterULong.read(buf),
+                FfiConverterLong.read(buf),
                 FfiConverterTypeEnvelope.read(buf),
                 FfiConverterBoolean.read(buf),
                 )
             5 -> ViewerAction.PauseOpened(
-                FfiConverterULong.read(buf),
+                FfiConverterLong.read(buf),
                 FfiConverterString.read(buf),
                 FfiConverterString.read(buf),
                 FfiConverterString.read(buf),
@@ -8677,7 +8590,7 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
                 FfiConverterTypeResumeAction.read(buf),
                 )
             7 -> ViewerAction.PauseReleased(
-                FfiConverterULong.read(buf),
+                FfiConverterLong.read(buf),
                 FfiConverterString.read(buf),
                 )
             8 -> ViewerAction.ResumeRefused(
@@ -8692,7 +8605,7 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
                 FfiConverterString.read(buf),
                 )
             11 -> ViewerAction.Warn(
-                FfiConverterULong.read(buf),
+                FfiConverterLong.read(buf),
                 FfiConverterString.read(buf),
                 FfiConverterString.read(buf),
                 )
@@ -8705,7 +8618,7 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterULong.allocationSize(value.`conn`)
+                + FfiConverterLong.allocationSize(value.`conn`)
                 + FfiConverterString.allocationSize(value.`frame`)
             )
         }
@@ -8713,8 +8626,8 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterULong.allocationSize(value.`conn`)
-                + FfiConverterUShort.allocationSize(value.`code`)
+                + FfiConverterLong.allocationSize(value.`conn`)
+                + FfiConverterLong.allocationSize(value.`code`)
                 + FfiConverterString.allocationSize(value.`reason`)
             )
         }
@@ -8722,7 +8635,7 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterULong.allocationSize(value.`conn`)
+                + FfiConverterLong.allocationSize(value.`conn`)
                 + FfiConverterString.allocationSize(value.`sessionToken`)
                 + FfiConverterTypeHello.allocationSize(value.`hello`)
             )
@@ -8731,7 +8644,7 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterULong.allocationSize(value.`conn`)
+                + FfiConverterLong.allocationSize(value.`conn`)
                 + FfiConverterTypeEnvelope.allocationSize(value.`envelope`)
                 + FfiConverterBoolean.allocationSize(value.`replayed`)
             )
@@ -8740,7 +8653,7 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterULong.allocationSize(value.`conn`)
+                + FfiConverterLong.allocationSize(value.`conn`)
                 + FfiConverterString.allocationSize(value.`runId`)
                 + FfiConverterString.allocationSize(value.`pauseId`)
                 + FfiConverterString.allocationSize(value.`nodeId`)
@@ -8759,7 +8672,7 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterULong.allocationSize(value.`conn`)
+                + FfiConverterLong.allocationSize(value.`conn`)
                 + FfiConverterString.allocationSize(value.`pauseId`)
             )
         }
@@ -8790,7 +8703,7 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterULong.allocationSize(value.`conn`)
+                + FfiConverterLong.allocationSize(value.`conn`)
                 + FfiConverterString.allocationSize(value.`rule`)
                 + FfiConverterString.allocationSize(value.`text`)
             )
@@ -8801,34 +8714,34 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
         when(value) {
             is ViewerAction.Send -> {
                 buf.putInt(1)
-                FfiConverterULong.write(value.`conn`, buf)
+                FfiConverterLong.write(value.`conn`, buf)
                 FfiConverterString.write(value.`frame`, buf)
                 Unit
             }
             is ViewerAction.Close -> {
                 buf.putInt(2)
-                FfiConverterULong.write(value.`conn`, buf)
-                FfiConverterUShort.write(value.`code`, buf)
+                FfiConverterLong.write(value.`conn`, buf)
+                FfiConverterLong.write(value.`code`, buf)
                 FfiConverterString.write(value.`reason`, buf)
                 Unit
             }
             is ViewerAction.AppAttached -> {
                 buf.putInt(3)
-                FfiConverterULong.write(value.`conn`, buf)
+                FfiConverterLong.write(value.`conn`, buf)
                 FfiConverterString.write(value.`sessionToken`, buf)
                 FfiConverterTypeHello.write(value.`hello`, buf)
                 Unit
             }
             is ViewerAction.FrameAccepted -> {
                 buf.putInt(4)
-                FfiConverterULong.write(value.`conn`, buf)
+                FfiConverterLong.write(value.`conn`, buf)
                 FfiConverterTypeEnvelope.write(value.`envelope`, buf)
                 FfiConverterBoolean.write(value.`replayed`, buf)
                 Unit
             }
             is ViewerAction.PauseOpened -> {
                 buf.putInt(5)
-                FfiConverterULong.write(value.`conn`, buf)
+                FfiConverterLong.write(value.`conn`, buf)
                 FfiConverterString.write(value.`runId`, buf)
                 FfiConverterString.write(value.`pauseId`, buf)
                 FfiConverterString.write(value.`nodeId`, buf)
@@ -8843,7 +8756,7 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
             }
             is ViewerAction.PauseReleased -> {
                 buf.putInt(7)
-                FfiConverterULong.write(value.`conn`, buf)
+                FfiConverterLong.write(value.`conn`, buf)
                 FfiConverterString.write(value.`pauseId`, buf)
                 Unit
             }
@@ -8866,7 +8779,7 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
             }
             is ViewerAction.Warn -> {
                 buf.putInt(11)
-                FfiConverterULong.write(value.`conn`, buf)
+                FfiConverterLong.write(value.`conn`, buf)
                 FfiConverterString.write(value.`rule`, buf)
                 FfiConverterString.write(value.`text`, buf)
                 Unit
@@ -8883,28 +8796,28 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
 /**
  * @suppress
  */
-public object FfiConverterOptionalULong: FfiConverterRustBuffer<kotlin.ULong?> {
-    override fun read(buf: ByteBuffer): kotlin.ULong? {
+public object FfiConverterOptionalLong: FfiConverterRustBuffer<kotlin.Long?> {
+    override fun read(buf: ByteBuffer): kotlin.Long? {
         if (buf.get().toInt() == 0) {
             return null
         }
-        return FfiConverterULong.read(buf)
+        return FfiConverterLong.read(buf)
     }
 
-    override fun allocationSize(value: kotlin.ULong?): ULong {
+    override fun allocationSize(value: kotlin.Long?): ULong {
         if (value == null) {
             return 1UL
         } else {
-            return 1UL + FfiConverterULong.allocationSize(value)
+            return 1UL + FfiConverterLong.allocationSize(value)
         }
     }
 
-    override fun write(value: kotlin.ULong?, buf: ByteBuffer) {
+    override fun write(value: kotlin.Long?, buf: ByteBuffer) {
         if (value == null) {
             buf.put(0)
         } else {
             buf.put(1)
-            FfiConverterULong.write(value, buf)
+            FfiConverterLong.write(value, buf)
         }
     }
 }
@@ -9523,28 +9436,28 @@ public object FfiConverterOptionalTypeSessionAction: FfiConverterRustBuffer<Sess
 /**
  * @suppress
  */
-public object FfiConverterOptionalSequenceULong: FfiConverterRustBuffer<List<kotlin.ULong>?> {
-    override fun read(buf: ByteBuffer): List<kotlin.ULong>? {
+public object FfiConverterOptionalSequenceLong: FfiConverterRustBuffer<List<kotlin.Long>?> {
+    override fun read(buf: ByteBuffer): List<kotlin.Long>? {
         if (buf.get().toInt() == 0) {
             return null
         }
-        return FfiConverterSequenceULong.read(buf)
+        return FfiConverterSequenceLong.read(buf)
     }
 
-    override fun allocationSize(value: List<kotlin.ULong>?): ULong {
+    override fun allocationSize(value: List<kotlin.Long>?): ULong {
         if (value == null) {
             return 1UL
         } else {
-            return 1UL + FfiConverterSequenceULong.allocationSize(value)
+            return 1UL + FfiConverterSequenceLong.allocationSize(value)
         }
     }
 
-    override fun write(value: List<kotlin.ULong>?, buf: ByteBuffer) {
+    override fun write(value: List<kotlin.Long>?, buf: ByteBuffer) {
         if (value == null) {
             buf.put(0)
         } else {
             buf.put(1)
-            FfiConverterSequenceULong.write(value, buf)
+            FfiConverterSequenceLong.write(value, buf)
         }
     }
 }
@@ -9715,24 +9628,24 @@ public object FfiConverterOptionalTypeJsonText: FfiConverterRustBuffer<JsonText?
 /**
  * @suppress
  */
-public object FfiConverterSequenceULong: FfiConverterRustBuffer<List<kotlin.ULong>> {
-    override fun read(buf: ByteBuffer): List<kotlin.ULong> {
+public object FfiConverterSequenceLong: FfiConverterRustBuffer<List<kotlin.Long>> {
+    override fun read(buf: ByteBuffer): List<kotlin.Long> {
         val len = buf.getInt()
-        return List<kotlin.ULong>(len) {
-            FfiConverterULong.read(buf)
+        return List<kotlin.Long>(len) {
+            FfiConverterLong.read(buf)
         }
     }
 
-    override fun allocationSize(value: List<kotlin.ULong>): ULong {
+    override fun allocationSize(value: List<kotlin.Long>): ULong {
         val sizeForLength = 4UL
-        val sizeForItems = value.map { FfiConverterULong.allocationSize(it) }.sum()
+        val sizeForItems = value.map { FfiConverterLong.allocationSize(it) }.sum()
         return sizeForLength + sizeForItems
     }
 
-    override fun write(value: List<kotlin.ULong>, buf: ByteBuffer) {
+    override fun write(value: List<kotlin.Long>, buf: ByteBuffer) {
         buf.putInt(value.size)
         value.iterator().forEach {
-            FfiConverterULong.write(it, buf)
+            FfiConverterLong.write(it, buf)
         }
     }
 }
@@ -10207,17 +10120,17 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * `ContractError.Build` when only the whole-payload marker would fit (§8; a valid event payload
          * always fits from 4096 bytes up). `null`/`nil` (the default): no budget.
          */
-    @Throws(ContractException::class) fun `createEnvelope`(`message`: Message, `seq`: kotlin.ULong, `runId`: HostString, `ts`: kotlin.ULong? = null, `maxPayloadBytes`: kotlin.ULong? = null): Envelope {
+    @Throws(ContractException::class) fun `createEnvelope`(`message`: Message, `seq`: kotlin.Long, `runId`: HostString, `ts`: kotlin.Long? = null, `maxPayloadBytes`: kotlin.Long? = null): Envelope {
             return FfiConverterTypeEnvelope.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_create_envelope(
     
         
         FfiConverterTypeMessage.lower(`message`),
-        FfiConverterULong.lower(`seq`),
+        FfiConverterLong.lower(`seq`),
         FfiConverterTypeHostString.lower(`runId`),
-        FfiConverterOptionalULong.lower(`ts`),
-        FfiConverterOptionalULong.lower(`maxPayloadBytes`),_status)
+        FfiConverterOptionalLong.lower(`ts`),
+        FfiConverterOptionalLong.lower(`maxPayloadBytes`),_status)
 }
     )
     }
@@ -10229,7 +10142,7 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * `maxPayloadBytes` as in `createEnvelope`: a payload over it is shrunk for the type first
          * and the result is validated (graphmind-shrink §3).
          */
-    @Throws(ContractException::class) fun `createEnvelopeJson`(`messageType`: HostString, `payloadJson`: JsonText, `seq`: kotlin.ULong, `runId`: HostString, `ts`: kotlin.ULong? = null, `maxPayloadBytes`: kotlin.ULong? = null): Envelope {
+    @Throws(ContractException::class) fun `createEnvelopeJson`(`messageType`: HostString, `payloadJson`: JsonText, `seq`: kotlin.Long, `runId`: HostString, `ts`: kotlin.Long? = null, `maxPayloadBytes`: kotlin.Long? = null): Envelope {
             return FfiConverterTypeEnvelope.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_create_envelope_json(
@@ -10237,10 +10150,10 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
         
         FfiConverterTypeHostString.lower(`messageType`),
         FfiConverterTypeJsonText.lower(`payloadJson`),
-        FfiConverterULong.lower(`seq`),
+        FfiConverterLong.lower(`seq`),
         FfiConverterTypeHostString.lower(`runId`),
-        FfiConverterOptionalULong.lower(`ts`),
-        FfiConverterOptionalULong.lower(`maxPayloadBytes`),_status)
+        FfiConverterOptionalLong.lower(`ts`),
+        FfiConverterOptionalLong.lower(`maxPayloadBytes`),_status)
 }
     )
     }
@@ -10251,7 +10164,7 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * `Message.Unknown`): any type with an opaque payload (`null`/`nil` omits the `payload`
          * key); a known type is validated and built typed, no longer refused.
          */
-    @Throws(ContractException::class) fun `createUnknownEnvelope`(`messageType`: HostString, `payloadJson`: JsonText?, `seq`: kotlin.ULong, `runId`: HostString, `ts`: kotlin.ULong? = null): Envelope {
+    @Throws(ContractException::class) fun `createUnknownEnvelope`(`messageType`: HostString, `payloadJson`: JsonText?, `seq`: kotlin.Long, `runId`: HostString, `ts`: kotlin.Long? = null): Envelope {
             return FfiConverterTypeEnvelope.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_create_unknown_envelope(
@@ -10259,9 +10172,9 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
         
         FfiConverterTypeHostString.lower(`messageType`),
         FfiConverterOptionalTypeJsonText.lower(`payloadJson`),
-        FfiConverterULong.lower(`seq`),
+        FfiConverterLong.lower(`seq`),
         FfiConverterTypeHostString.lower(`runId`),
-        FfiConverterOptionalULong.lower(`ts`),_status)
+        FfiConverterOptionalLong.lower(`ts`),_status)
 }
     )
     }
@@ -10269,8 +10182,8 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
 
         /**
          * Default nesting cap (spec §5.8).
-         */ fun `defaultMaxDepth`(): kotlin.ULong {
-            return FfiConverterULong.lift(
+         */ fun `defaultMaxDepth`(): kotlin.Long {
+            return FfiConverterLong.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_default_max_depth(
     
@@ -10282,8 +10195,8 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
 
         /**
          * Default frame size cap in bytes (16 MiB).
-         */ fun `defaultMaxFrameBytes`(): kotlin.ULong {
-            return FfiConverterULong.lift(
+         */ fun `defaultMaxFrameBytes`(): kotlin.Long {
+            return FfiConverterLong.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_default_max_frame_bytes(
     
@@ -10498,7 +10411,8 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
 
         /**
          * Parses many text frames in one call (one FFI crossing instead of one per frame); the
-         * results are in the same order.
+         * results are in the same order. Options that are negative or above 2^53 − 1 make every
+         * verdict `Invalid` naming the option, here and in every parse function.
          */ fun `parseEnvelopesJson`(`frames`: List<HostString>, `options`: ParseOptions? = null): List<ParseResult> {
             return FfiConverterSequenceTypeParseResult.lift(
     uniffiRustCall() { _status ->
@@ -10678,8 +10592,8 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
 
         /**
          * The deepest tree `decodeJson` builds ([`JSON_VALUE_MAX_DEPTH`]).
-         */ fun `jsonValueMaxDepth`(): kotlin.UInt {
-            return FfiConverterUInt.lift(
+         */ fun `jsonValueMaxDepth`(): kotlin.Long {
+            return FfiConverterLong.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_json_value_max_depth(
     
@@ -10693,8 +10607,8 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * The reference's payload budget, 524,288 UTF-8 bytes of payload JSON (512 KiB,
          * graphmind-shrink §1 MAX_PAYLOAD_BYTES): the default of `shrinkPayload*` and of the
          * session runtime.
-         */ fun `defaultMaxPayloadBytes`(): kotlin.ULong {
-            return FfiConverterULong.lift(
+         */ fun `defaultMaxPayloadBytes`(): kotlin.Long {
+            return FfiConverterLong.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_default_max_payload_bytes(
     
@@ -10712,14 +10626,14 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * Throws `ContractError.Json` when a `NumberValue` is not a JSON number (Kotlin: also for a
          * lone surrogate in any string of the tree).
          */
-    @Throws(ContractException::class) fun `shrinkPayload`(`value`: JsonValue, `maxBytes`: kotlin.ULong = 524288uL, `messageType`: HostString? = null): Shrunk {
+    @Throws(ContractException::class) fun `shrinkPayload`(`value`: JsonValue, `maxBytes`: kotlin.Long = 524288L, `messageType`: HostString? = null): Shrunk {
             return FfiConverterTypeShrunk.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_shrink_payload(
     
         
         FfiConverterTypeJsonValue.lower(`value`),
-        FfiConverterULong.lower(`maxBytes`),
+        FfiConverterLong.lower(`maxBytes`),
         FfiConverterOptionalTypeHostString.lower(`messageType`),_status)
 }
     )
@@ -10742,14 +10656,14 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * a lone surrogate, which no UTF-8 text can), `ContractError.Build` naming `messageType` when
          * that holds one.
          */
-    @Throws(ContractException::class) fun `shrinkPayloadJson`(`payloadJson`: JsonText, `maxBytes`: kotlin.ULong = 524288uL, `messageType`: HostString? = null): Shrunk {
+    @Throws(ContractException::class) fun `shrinkPayloadJson`(`payloadJson`: JsonText, `maxBytes`: kotlin.Long = 524288L, `messageType`: HostString? = null): Shrunk {
             return FfiConverterTypeShrunk.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_shrink_payload_json(
     
         
         FfiConverterTypeJsonText.lower(`payloadJson`),
-        FfiConverterULong.lower(`maxBytes`),
+        FfiConverterLong.lower(`maxBytes`),
         FfiConverterOptionalTypeHostString.lower(`messageType`),_status)
 }
     )

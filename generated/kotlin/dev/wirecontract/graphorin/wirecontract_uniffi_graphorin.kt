@@ -806,8 +806,8 @@ internal object UniffiLib {
     external fun uniffi_wirecontract_uniffi_graphorin_fn_func_client_error_kind(`code`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_graphorin_fn_func_close_code_for(`reason`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
-    ): Int
-    external fun uniffi_wirecontract_uniffi_graphorin_fn_func_close_code_reason(`code`: Short,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_wirecontract_uniffi_graphorin_fn_func_close_code_reason(`code`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_graphorin_fn_func_close_code_values(uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1011,10 +1011,10 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_client_error_kind() and 0xFFFF) != 43507) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_close_code_for() and 0xFFFF) != 55479) {
+    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_close_code_for() and 0xFFFF) != 16414) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_close_code_reason() and 0xFFFF) != 11015) {
+    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_close_code_reason() and 0xFFFF) != 38297) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_close_code_values() and 0xFFFF) != 40014) {
@@ -1229,33 +1229,6 @@ object UniffiWithHandle
  * @suppress
  * */
 object NoHandle
-
-/**
- * @suppress
- */
-public object FfiConverterUShort: FfiConverter<UShort, Short> {
-    override fun lift(value: Short): UShort {
-        return value.toUShort()
-    }
-
-    fun lift(value: Int): UShort {
-        return value.toUShort()
-    }
-
-    override fun read(buf: ByteBuffer): UShort {
-        return lift(buf.getShort())
-    }
-
-    override fun lower(value: UShort): Short {
-        return value.toShort()
-    }
-
-    override fun allocationSize(value: UShort) = 2UL
-
-    override fun write(value: UShort, buf: ByteBuffer) {
-        buf.putShort(value.toShort())
-    }
-}
 
 /**
  * @suppress
@@ -1798,7 +1771,7 @@ data class CloseCodeInfo (
     /**
      * The WebSocket close code (4001–4008).
      */
-    val `code`: kotlin.UShort
+    val `code`: kotlin.Long
     , 
     /**
      * Whether the shipped client gives up instead of reconnecting.
@@ -1821,20 +1794,20 @@ public object FfiConverterTypeCloseCodeInfo: FfiConverterRustBuffer<CloseCodeInf
     override fun read(buf: ByteBuffer): CloseCodeInfo {
         return CloseCodeInfo(
             FfiConverterTypeCloseReason.read(buf),
-            FfiConverterUShort.read(buf),
+            FfiConverterLong.read(buf),
             FfiConverterBoolean.read(buf),
         )
     }
 
     override fun allocationSize(value: CloseCodeInfo) = (
             FfiConverterTypeCloseReason.allocationSize(value.`reason`) +
-            FfiConverterUShort.allocationSize(value.`code`) +
+            FfiConverterLong.allocationSize(value.`code`) +
             FfiConverterBoolean.allocationSize(value.`fatal`)
     )
 
     override fun write(value: CloseCodeInfo, buf: ByteBuffer) {
             FfiConverterTypeCloseReason.write(value.`reason`, buf)
-            FfiConverterUShort.write(value.`code`, buf)
+            FfiConverterLong.write(value.`code`, buf)
             FfiConverterBoolean.write(value.`fatal`, buf)
     }
 }
@@ -3592,7 +3565,7 @@ sealed class ParseException: kotlin.Exception() {
         /**
          * Byte offset into the frame where reading stopped.
          */
-        val `offset`: kotlin.ULong
+        val `offset`: kotlin.Long
         ) : ParseException() {
         override val message
             get() = "reason=${ `reason` }, offset=${ `offset` }"
@@ -3659,7 +3632,7 @@ public object FfiConverterTypeParseError : FfiConverterRustBuffer<ParseException
         return when(buf.getInt()) {
             1 -> ParseException.Json(
                 FfiConverterString.read(buf),
-                FfiConverterULong.read(buf),
+                FfiConverterLong.read(buf),
                 )
             2 -> ParseException.Schema(
                 FfiConverterSequenceTypeIssue.read(buf),
@@ -3679,7 +3652,7 @@ public object FfiConverterTypeParseError : FfiConverterRustBuffer<ParseException
                 // Add the size for the Int that specifies the variant plus the size needed for all fields
                 4UL
                 + FfiConverterString.allocationSize(value.`reason`)
-                + FfiConverterULong.allocationSize(value.`offset`)
+                + FfiConverterLong.allocationSize(value.`offset`)
             )
             is ParseException.Schema -> (
                 // Add the size for the Int that specifies the variant plus the size needed for all fields
@@ -3701,7 +3674,7 @@ public object FfiConverterTypeParseError : FfiConverterRustBuffer<ParseException
             is ParseException.Json -> {
                 buf.putInt(1)
                 FfiConverterString.write(value.`reason`, buf)
-                FfiConverterULong.write(value.`offset`, buf)
+                FfiConverterLong.write(value.`offset`, buf)
                 Unit
             }
             is ParseException.Schema -> {
@@ -3751,7 +3724,7 @@ sealed class PathSegment {
         /**
          * The position.
          */
-        val `index`: kotlin.ULong) : PathSegment()
+        val `index`: kotlin.Long) : PathSegment()
         
     {
         
@@ -3779,7 +3752,7 @@ public object FfiConverterTypePathSegment : FfiConverterRustBuffer<PathSegment>{
                 FfiConverterString.read(buf),
                 )
             2 -> PathSegment.Index(
-                FfiConverterULong.read(buf),
+                FfiConverterLong.read(buf),
                 )
             else -> throw RuntimeException("invalid enum value, something is very wrong!!")
         }
@@ -3797,7 +3770,7 @@ public object FfiConverterTypePathSegment : FfiConverterRustBuffer<PathSegment>{
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterULong.allocationSize(value.`index`)
+                + FfiConverterLong.allocationSize(value.`index`)
             )
         }
     }
@@ -3811,7 +3784,7 @@ public object FfiConverterTypePathSegment : FfiConverterRustBuffer<PathSegment>{
             }
             is PathSegment.Index -> {
                 buf.putInt(2)
-                FfiConverterULong.write(value.`index`, buf)
+                FfiConverterLong.write(value.`index`, buf)
                 Unit
             }
         }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
@@ -4973,8 +4946,8 @@ public typealias FfiConverterTypeJsonText = FfiConverterString
 
         /**
          * `closeCodeFor` (spec §6): the close code of a reason, 4001–4008.
-         */ fun `closeCodeFor`(`reason`: CloseReason): kotlin.UShort {
-            return FfiConverterUShort.lift(
+         */ fun `closeCodeFor`(`reason`: CloseReason): kotlin.Long {
+            return FfiConverterLong.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_graphorin_fn_func_close_code_for(
     
@@ -4988,13 +4961,13 @@ public typealias FfiConverterTypeJsonText = FfiConverterString
         /**
          * `closeCodeReason` (spec §6): the reason of a close code; `null`/`nil` outside 4001–4008
          * (1000, 4999, …).
-         */ fun `closeCodeReason`(`code`: kotlin.UShort): CloseReason? {
+         */ fun `closeCodeReason`(`code`: kotlin.Long): CloseReason? {
             return FfiConverterOptionalTypeCloseReason.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_graphorin_fn_func_close_code_reason(
     
         
-        FfiConverterUShort.lower(`code`),_status)
+        FfiConverterLong.lower(`code`),_status)
 }
     )
     }

@@ -40,25 +40,25 @@ class LoneSurrogateTest {
     @Test
     fun `builders name the argument or the field`() {
         val modeSet = Message.ModeSet(ModeSet(RunMode.STEP))
-        build { createEnvelope(modeSet, 1uL, "r\uD800") }.let {
+        build { createEnvelope(modeSet, 1L, "r\uD800") }.let {
             assertEquals("runId: lone surrogate at UTF-16 index 1: not representable in UTF-8", it.reason)
             assertEquals(listOf("runId"), it.issues.map { i -> i.path })
         }
-        build { createEnvelopeJson("x\uDC00", "{}", 1uL, "r") }.let { assertTrue(it.reason.startsWith("messageType: "), it.reason) }
-        build { createEnvelopeJson("mode.set", "{\"mode\":\"step\"}", 1uL, "\uDC00") }.let { assertTrue(it.reason.startsWith("runId: "), it.reason) }
+        build { createEnvelopeJson("x\uDC00", "{}", 1L, "r") }.let { assertTrue(it.reason.startsWith("messageType: "), it.reason) }
+        build { createEnvelopeJson("mode.set", "{\"mode\":\"step\"}", 1L, "\uDC00") }.let { assertTrue(it.reason.startsWith("runId: "), it.reason) }
         @Suppress("DEPRECATION")
-        build { createUnknownEnvelope("x\uDC00", null, 1uL, "r") }
+        build { createUnknownEnvelope("x\uDC00", null, 1L, "r") }
         val started = NodeStarted(nodeId = "n\uD800", kind = NodeKind.TOOL, name = "t", instanceId = "i")
-        build { createEnvelope(Message.NodeStarted(started), 1uL, "r") }.let {
+        build { createEnvelope(Message.NodeStarted(started), 1L, "r") }.let {
             assertEquals(listOf("payload.nodeId"), it.issues.map { i -> i.path })
             assertTrue(it.issues.single().message.contains("UTF-16 index 1"), it.issues.toString())
         }
-        build { createEnvelope(Message.Unknown("future.\uDC00", null), 1uL, "r") }.let { assertEquals(listOf("type"), it.issues.map { i -> i.path }) }
+        build { createEnvelope(Message.Unknown("future.\uDC00", null), 1L, "r") }.let { assertEquals(listOf("type"), it.issues.map { i -> i.path }) }
     }
 
     @Test
     fun `serializing a copy holding a lone surrogate is refused, not thrown by the encoder`() {
-        val env = createEnvelope(Message.ModeSet(ModeSet(RunMode.STEP)), 1uL, "r", 0uL)
+        val env = createEnvelope(Message.ModeSet(ModeSet(RunMode.STEP)), 1L, "r", 0L)
         build { serializeEnvelope(env.copy(runId = "\uDC00")) }.let { assertEquals(listOf("runId"), it.issues.map { i -> i.path }) }
         build { serializeEnvelope(env.copy(messageType = "mode.set\uD800")) }.let { assertEquals(listOf("type"), it.issues.map { i -> i.path }) }
     }
@@ -72,7 +72,7 @@ class LoneSurrogateTest {
         build { pauseReason(RunMode.STEP, listOf(), NodeKind.TOOL, "\uDC00", PausePoint.BEFORE) }
         build { matchersEqual(BreakpointMatcher(), BreakpointMatcher(name = "\uDC00")) }.let { assertTrue(it.reason.startsWith("b.name: "), it.reason) }
         build { BreakpointMatcher().matches(NodeKind.TOOL, "\uDC00", PausePoint.BEFORE) }
-        build { shrinkPayloadJson("{}", 10uL, "node.\uD800") }.let { assertTrue(it.reason.startsWith("messageType: "), it.reason) }
+        build { shrinkPayloadJson("{}", 10L, "node.\uD800") }.let { assertTrue(it.reason.startsWith("messageType: "), it.reason) }
         assertEquals(null, payloadTypeName("node.\uD800"))
         val helloFrame = """{"gm":1,"seq":1,"ts":0,"runId":"*","type":"hello","payload":{"versions":{"protocol":1,"client":"x"},"capabilities":["pause"]}}"""
         val hello = (parseEnvelopeJson(helloFrame) as ParseResult.Ok).envelope.message as Message.Hello
@@ -85,15 +85,15 @@ class LoneSurrogateTest {
         build { AppSession(AppSessionConfig(app = "\uD800")) }.let { assertTrue(it.reason.startsWith("config.app: "), it.reason) }
         build { ViewerSession(ViewerSessionConfig(tokenPrefix = "\uD800")) }.let { assertTrue(it.reason.startsWith("config.tokenPrefix: "), it.reason) }
         val app = AppSession(AppSessionConfig(enabled = false))
-        app.frameReceived("\uD800", 0uL)
-        build { app.emitJson("node.token\uD800", "{}", null, 0uL) }
-        build { app.gate(PausePoint.BEFORE, GateNode(nodeId = "n", kind = NodeKind.TOOL, name = "\uDC00"), null, 0uL) }
+        app.frameReceived("\uD800", 0L)
+        build { app.emitJson("node.token\uD800", "{}", null, 0L) }
+        build { app.gate(PausePoint.BEFORE, GateNode(nodeId = "n", kind = NodeKind.TOOL, name = "\uDC00"), null, 0L) }
             .let { assertTrue(it.reason.startsWith("node.name: "), it.reason) }
-        build { app.cancel("\uDC00", 0uL) }
+        build { app.cancel("\uDC00", 0L) }
         val viewer = ViewerSession()
-        viewer.connectionOpened(1uL)
-        assertEquals(Received.Rejected, viewer.frameReceived(1uL, bad, 0uL))
-        build { viewer.setBreakpoint(BreakpointMatcher(name = "\uDC00"), 0uL) }
-        assertThrows<ResumeException.BadArgument> { viewer.resume("\uDC00", ResumeAction.CONTINUE, 0uL) }
+        viewer.connectionOpened(1L)
+        assertEquals(Received.Rejected, viewer.frameReceived(1L, bad, 0L))
+        build { viewer.setBreakpoint(BreakpointMatcher(name = "\uDC00"), 0L) }
+        assertThrows<ResumeException.BadArgument> { viewer.resume("\uDC00", ResumeAction.CONTINUE, 0L) }
     }
 }
