@@ -224,10 +224,10 @@ const PKG: &str = "dev.wirecontract.graphmind";
 fn record_ty(ty: &Ty) -> String {
     match ty {
         Ty::Scalar(Scalar::Bool) => "Boolean".to_owned(),
-        Ty::Scalar(Scalar::String | Scalar::NonEmptyString) => "String".to_owned(),
+        // Opaque values are JSON text (`JsonText`, a `String`).
+        Ty::Scalar(Scalar::String | Scalar::NonEmptyString | Scalar::Opaque | Scalar::OpaqueRecord) => "String".to_owned(),
         Ty::Scalar(Scalar::SafeUInt | Scalar::PositiveSafeUInt | Scalar::SafeInt | Scalar::ExactInt) => "Long".to_owned(),
         Ty::Scalar(Scalar::Finite | Scalar::NonNegativeFinite) => "Double".to_owned(),
-        Ty::Scalar(Scalar::Opaque | Scalar::OpaqueRecord) => "String".to_owned(),
         Ty::Scalar(other) => panic!("kotlin_jvm: GraphMind record field of unexpected scalar {other:?}"),
         Ty::Enum(e) => format!("{PKG}.{}", e.name),
         Ty::Object(o) => format!("{PKG}.{}", o.name),
