@@ -89,15 +89,17 @@ pub struct ParseOptions {
 
 /// The core's options, or an `Invalid` verdict naming a negative or unsafe option (parsing
 /// never throws).
-fn options(o: Option<ParseOptions>) -> Result<gm::ParseOptions, ParseResult> {
+fn options(o: Option<ParseOptions>) -> Result<gm::ParseOptions, Box<ParseResult>> {
     let d = gm::ParseOptions::default();
     let o = o.unwrap_or_default();
     let size = |v: Option<i64>, default: usize, name: &str| v.map_or(Ok(default), |x| size_arg(x, name));
     let opts = size(o.max_frame_bytes, d.max_frame_bytes, "options.maxFrameBytes")
         .and_then(|max_frame_bytes| Ok(gm::ParseOptions { max_frame_bytes, max_depth: size(o.max_depth, d.max_depth, "options.maxDepth")? }));
-    opts.map_err(|e| match e {
-        ContractError::Build { reason, issues } => invalid(reason, Some(issues)),
-        other => invalid(other.to_string(), None),
+    opts.map_err(|e| {
+        Box::new(match e {
+            ContractError::Build { reason, issues } => invalid(reason, Some(issues)),
+            other => invalid(other.to_string(), None),
+        })
     })
 }
 
@@ -140,7 +142,7 @@ fn parse_guarded(f: impl FnOnce() -> gm::ParseOutcome) -> ParseResult {
 pub fn parse_envelope_json(frame: HostString, options: Option<ParseOptions>) -> ParseResult {
     match self::options(options) {
         Ok(opts) => parse_host_frame(&frame, &opts),
-        Err(invalid) => invalid,
+        Err(invalid) => *invalid,
     }
 }
 
@@ -159,7 +161,7 @@ fn parse_host_frame(frame: &HostString, opts: &gm::ParseOptions) -> ParseResult 
 pub fn parse_envelope_json_bytes(frame: Vec<u8>, options: Option<ParseOptions>) -> ParseResult {
     match self::options(options) {
         Ok(opts) => parse_guarded(|| gm::parse_envelope_json_bytes_with(&frame, &opts)),
-        Err(invalid) => invalid,
+        Err(invalid) => *invalid,
     }
 }
 
@@ -170,7 +172,7 @@ pub fn parse_envelope_json_bytes(frame: Vec<u8>, options: Option<ParseOptions>) 
 pub fn parse_envelopes_json(frames: Vec<HostString>, options: Option<ParseOptions>) -> Vec<ParseResult> {
     match self::options(options) {
         Ok(opts) => frames.iter().map(|f| parse_host_frame(f, &opts)).collect(),
-        Err(invalid) => vec![invalid; frames.len()],
+        Err(invalid) => vec![*invalid; frames.len()],
     }
 }
 
@@ -179,7 +181,7 @@ pub fn parse_envelopes_json(frames: Vec<HostString>, options: Option<ParseOption
 pub fn parse_envelopes_json_bytes(frames: Vec<Vec<u8>>, options: Option<ParseOptions>) -> Vec<ParseResult> {
     match self::options(options) {
         Ok(opts) => frames.iter().map(|f| parse_guarded(|| gm::parse_envelope_json_bytes_with(f, &opts))).collect(),
-        Err(invalid) => vec![invalid; frames.len()],
+        Err(invalid) => vec![*invalid; frames.len()],
     }
 }
 

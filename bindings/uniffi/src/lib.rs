@@ -181,13 +181,11 @@ pub(crate) fn opt_arg(s: Option<HostString>, name: &str) -> Result<Option<String
 /// `ContractError::Build` naming the argument otherwise.
 pub(crate) fn int_arg<T: wirecontract::core::WireValue>(v: i64, name: &str) -> Result<T, ContractError> {
     let mut issues = convert::Issues::new();
-    match convert::read_int::<T>(v, &mut issues, name) {
-        Some(x) => Ok(x),
-        None => {
-            let first = issues.first().map(|i| format!("{}: {}", i.path, i.message)).unwrap_or_default();
-            Err(ContractError::Build { reason: first, issues: issues.into_iter().map(Issue::from).collect() })
-        }
+    if let Some(x) = convert::read_int::<T>(v, &mut issues, name) {
+        return Ok(x);
     }
+    let first = issues.first().map(|i| format!("{}: {}", i.path, i.message)).unwrap_or_default();
+    Err(ContractError::Build { reason: first, issues: issues.into_iter().map(Issue::from).collect() })
 }
 
 /// A byte count or depth argument: a `u64` as [`int_arg`] reads it, as `usize`.
