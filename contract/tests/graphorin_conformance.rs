@@ -12,10 +12,10 @@ use wirecontract::core::{Described, FieldRef, Reflect};
 use wirecontract::graphorin::{
     close_code_for, close_code_reason, export_json_schema, export_json_schema_string, format_ticket, negotiate, normalize_offer, parse_client_message,
     parse_client_message_bytes, parse_client_message_shared, parse_client_message_value, parse_server_message, parse_server_message_bytes,
-    parse_server_message_shared, parse_server_message_value, parse_ticket,
-    serialize_client_message, serialize_server_message, ClientErrorKind, ClientMessage, ClientPingRequest, CloseReason, EmptyTicketError, IssueCode,
-    NonEmptyString, ParseError, PathSegment, RawJson, RpcErrorCode, RpcId, ServerEventFrame, ServerMessage, ServerPongFrame, ServerRpcSuccess, ServerVariant,
-    SharedText, CLIENT_GUARDS, CLOSE_CODE_VALUES, KINDS, METHODS, PROTOCOL_VERSION, RPC_ERROR_CODES, SCHEMA_ID, SERVER_GUARDS, SUBPROTOCOL_NAME, TICKET_SUBPROTOCOL_PREFIX,
+    parse_server_message_shared, parse_server_message_value, parse_ticket, serialize_client_message, serialize_server_message, ClientErrorKind, ClientMessage,
+    ClientPingRequest, CloseReason, EmptyTicketError, IssueCode, NonEmptyString, ParseError, PathSegment, RawJson, RpcErrorCode, RpcId, ServerEventFrame,
+    ServerMessage, ServerPongFrame, ServerRpcSuccess, ServerVariant, SharedText, CLIENT_GUARDS, CLOSE_CODE_VALUES, KINDS, METHODS, PROTOCOL_VERSION,
+    RPC_ERROR_CODES, SCHEMA_ID, SERVER_GUARDS, SUBPROTOCOL_NAME, TICKET_SUBPROTOCOL_PREFIX,
 };
 
 // ---------------------------------------------------------------------------------------------
