@@ -11,10 +11,11 @@ use serde_json::{json, Map, Value};
 use wirecontract::core::{Described, FieldRef, Reflect};
 use wirecontract::graphorin::{
     close_code_for, close_code_reason, export_json_schema, export_json_schema_string, format_ticket, negotiate, normalize_offer, parse_client_message,
-    parse_client_message_bytes, parse_client_message_value, parse_server_message, parse_server_message_bytes, parse_server_message_value, parse_ticket,
-    serialize_client_message, serialize_server_message, ClientErrorKind, ClientMessage, ClientPingRequest, CloseReason, EmptyTicketError, IssueCode,
-    NonEmptyString, ParseError, PathSegment, RawJson, RpcErrorCode, RpcId, ServerEventFrame, ServerMessage, ServerPongFrame, ServerRpcSuccess, ServerVariant,
-    CLIENT_GUARDS, CLOSE_CODE_VALUES, KINDS, METHODS, PROTOCOL_VERSION, RPC_ERROR_CODES, SCHEMA_ID, SERVER_GUARDS, SUBPROTOCOL_NAME, TICKET_SUBPROTOCOL_PREFIX,
+    parse_client_message_bytes, parse_client_message_shared, parse_client_message_value, parse_server_message, parse_server_message_bytes,
+    parse_server_message_shared, parse_server_message_value, parse_ticket, serialize_client_message, serialize_server_message, ClientErrorKind, ClientMessage,
+    ClientPingRequest, CloseReason, EmptyTicketError, IssueCode, NonEmptyString, ParseError, PathSegment, RawJson, RpcErrorCode, RpcId, ServerEventFrame,
+    ServerMessage, ServerPongFrame, ServerRpcSuccess, ServerVariant, SharedText, CLIENT_GUARDS, CLOSE_CODE_VALUES, KINDS, METHODS, PROTOCOL_VERSION,
+    RPC_ERROR_CODES, SCHEMA_ID, SERVER_GUARDS, SUBPROTOCOL_NAME, TICKET_SUBPROTOCOL_PREFIX,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -117,6 +118,13 @@ fn parse_bytes(direction: &str, frame: &[u8]) -> Result<Parsed, ParseError> {
     }
 }
 
+fn parse_shared(direction: &str, frame: &SharedText) -> Result<Parsed, ParseError> {
+    match direction {
+        "server" => parse_server_message_shared(frame).map(Parsed::Server),
+        _ => parse_client_message_shared(frame).map(Parsed::Client),
+    }
+}
+
 fn parse_value(direction: &str, value: &Value) -> Result<Parsed, ParseError> {
     match direction {
         "server" => parse_server_message_value(value).map(Parsed::Server),
@@ -171,8 +179,24 @@ fn every_vector_gives_the_expected_verdict_and_variant() {
         }
         // Bytes and text agree.
         assert_eq!(parse_bytes(&v.direction, v.frame.as_bytes()), out, "{}", v.name);
+        // Shared text (opaque values as spans) and copies agree, errors included.
+        let shared = parse_shared(&v.direction, &SharedText::new(v.frame.clone()));
+        assert_eq!(shared, out, "{}", v.name);
+        assert_eq!(shared.map(|m| m.serialize()), out.as_ref().map(Parsed::serialize).map_err(Clone::clone), "{}", v.name);
     }
     assert!(failures.is_empty(), "{} of {} vectors disagree:\n{}", failures.len(), all.len(), failures.join("\n"));
+}
+
+#[test]
+fn opaque_values_of_a_shared_frame_are_spans_unless_they_hold_whitespace() {
+    let compact = SharedText::new(r#"{"v":"1","jsonrpc":"2.0","id":1,"result":{"a":"x y","b":[1,2]}}"#.to_owned());
+    let Ok(ServerMessage::RpcSuccess(m)) = parse_server_message_shared(&compact) else { panic!("rpc-success expected") };
+    assert!(m.result.is_shared());
+    assert_eq!(m.result.as_str(), r#"{"a":"x y","b":[1,2]}"#);
+    let spaced = SharedText::new(r#"{"v":"1","jsonrpc":"2.0","id":1,"result":{"a": [1, 2]}}"#.to_owned());
+    let Ok(ServerMessage::RpcSuccess(m)) = parse_server_message_shared(&spaced) else { panic!("rpc-success expected") };
+    assert!(!m.result.is_shared());
+    assert_eq!(m.result.as_str(), r#"{"a":[1,2]}"#);
 }
 
 #[test]

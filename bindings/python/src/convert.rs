@@ -66,6 +66,37 @@ impl KeyCache {
     }
 }
 
+/// `str` objects for the registry's `&'static str` texts (field wire names, enum values): a
+/// slot is picked by the text's address and a hit is one pointer compare (no hash of the
+/// bytes, no byte compare). Same rules as [`KEYS`] otherwise.
+type StaticSlots = Vec<Option<((usize, usize), Py<PyString>)>>;
+static STATIC_KEYS: GILProtected<RefCell<StaticSlots>> = GILProtected::new(RefCell::new(Vec::new()));
+
+impl KeyCache {
+    /// A registry text (`&'static str`: a field's wire name, an enum value) as `str`, made once.
+    #[allow(clippy::unused_self)]
+    pub fn static_key(&mut self, py: Python<'_>, text: &'static str) -> PyObject {
+        let Ok(mut slots) = STATIC_KEYS.get(py).try_borrow_mut() else {
+            return PyString::new(py, text).into_any().unbind();
+        };
+        if slots.is_empty() {
+            slots.resize_with(Self::SLOTS, || None);
+        }
+        // Address and length name the text: two `&'static str` with both equal are the same
+        // bytes (a literal merged with a longer one differs in length).
+        let addr = (text.as_ptr() as usize, text.len());
+        let slot = &mut slots[((addr.0 ^ addr.1).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 40) % Self::SLOTS];
+        if let Some((a, v)) = slot {
+            if *a == addr {
+                return v.clone_ref(py).into_any();
+            }
+        }
+        let s = PyString::new(py, text).unbind();
+        *slot = Some((addr, s.clone_ref(py)));
+        s.into_any()
+    }
+}
+
 /// A slot hash for a key of at most [`KeyCache::MAX_KEY`] bytes from its first and last eight
 /// bytes and its length (two loads instead of a loop; a collision only costs a miss).
 fn key_hash(b: &[u8]) -> u64 {

@@ -7,10 +7,11 @@ use std::sync::Arc;
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use wirecontract::graphorin as go;
 
 use crate::convert::{json_to_py, py_to_json, NonFinite};
+use crate::frame::Input;
 use crate::graphmind::Issue;
 use crate::object::{make_object, Root, WireObject};
 use crate::{guard, str_arg};
@@ -28,18 +29,11 @@ enum Direction {
     Client,
 }
 
-fn frame_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
-    if let Ok(s) = data.downcast::<PyString>() {
-        if let Ok(text) = s.to_str() {
-            return Ok(text.as_bytes().to_vec());
-        }
-        return s.call_method1("encode", ("utf-8", "surrogatepass"))?.extract();
-    }
-    if let Ok(b) = data.downcast::<PyBytes>() {
-        return Ok(b.as_bytes().to_vec());
-    }
-    if let Ok(b) = data.downcast::<PyByteArray>() {
-        return Ok(b.to_vec());
+/// The frame as the parse's input: `bytes`/`str` shared by reference, a `bytearray` copied
+/// once (`frame::input`), so opaque values of the result are spans of it.
+fn frame_input(data: &Bound<'_, PyAny>) -> PyResult<Input> {
+    if let Some(input) = crate::frame::input(data)? {
+        return Ok(input);
     }
     let tn = data.get_type().name().map_or_else(|_| String::new(), |n| n.to_string());
     Err(PyTypeError::new_err(format!("expected str, bytes or bytearray, not {tn}")))
@@ -66,12 +60,14 @@ fn parse_error(py: Python<'_>, e: &go::ParseError) -> PyResult<PyErr> {
 }
 
 fn parse(py: Python<'_>, data: &Bound<'_, PyAny>, direction: Direction) -> PyResult<PyObject> {
-    let bytes = frame_bytes(data)?;
-    let big = bytes.len() >= 64 * 1024;
+    let input = frame_input(data)?;
+    let big = input.byte_len() >= 64 * 1024;
     let run = move || {
-        guard(|| match direction {
-            Direction::Server => go::parse_server_message_bytes(&bytes).map(|m| Root::GraphorinServer(Arc::new(m))),
-            Direction::Client => go::parse_client_message_bytes(&bytes).map(|m| Root::GraphorinClient(Arc::new(m))),
+        guard(|| match (&input, direction) {
+            (Input::Text(text), Direction::Server) => go::parse_server_message_shared(text).map(|m| Root::GraphorinServer(Arc::new(m))),
+            (Input::Text(text), Direction::Client) => go::parse_client_message_shared(text).map(|m| Root::GraphorinClient(Arc::new(m))),
+            (Input::NotUtf8(bytes), Direction::Server) => go::parse_server_message_bytes(bytes).map(|m| Root::GraphorinServer(Arc::new(m))),
+            (Input::NotUtf8(bytes), Direction::Client) => go::parse_client_message_bytes(bytes).map(|m| Root::GraphorinClient(Arc::new(m))),
         })
     };
     let out = if big { py.allow_threads(run)? } else { run()? };

@@ -227,7 +227,8 @@ fn reflect_to_dict<'py>(py: Python<'py>, obj: &dyn Reflect, keys: &mut KeyCache)
     let mut result = Ok(());
     obj.visit_fields(&mut |info, r| {
         if result.is_ok() {
-            result = keys.key(py, info.wire, false).and_then(|k| d.set_item(k, field_to_builtin(py, r, keys)?));
+            let k = keys.static_key(py, info.wire);
+            result = field_to_builtin(py, r, keys).and_then(|v| d.set_item(k, v));
         }
     });
     result?;
@@ -239,7 +240,7 @@ fn field_to_builtin(py: Python<'_>, r: FieldRef<'_>, keys: &mut KeyCache) -> PyR
     Ok(match r {
         FieldRef::Str(s) => PyString::new(py, s).into_any().unbind(),
         // Enum values are few and repeat: made once, like keys.
-        FieldRef::Enum(s) => keys.key(py, s, false)?,
+        FieldRef::Enum(s) => keys.static_key(py, s),
         FieldRef::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
         FieldRef::UInt(u) => u.into_pyobject(py)?.into_any().unbind(),
         FieldRef::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
@@ -260,11 +261,9 @@ fn field_to_builtin(py: Python<'_>, r: FieldRef<'_>, keys: &mut KeyCache) -> PyR
             json_to_py_cached(py, &String::from_utf8_lossy(&out), keys)?
         }
         FieldRef::List(items) => {
-            let list = PyList::empty(py);
-            for item in items {
-                list.append(field_to_builtin(py, item, keys)?)?;
-            }
-            list.into_any().unbind()
+            // Made at its final size (no growth while appending).
+            let items = items.into_iter().map(|item| field_to_builtin(py, item, keys)).collect::<PyResult<Vec<_>>>()?;
+            PyList::new(py, items)?.into_any().unbind()
         }
     })
 }

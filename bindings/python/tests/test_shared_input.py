@@ -76,3 +76,54 @@ def test_invalid_utf8_and_lone_surrogates_still_give_their_verdicts() -> None:
     assert lone.kind == "invalid" and "invalid UTF-8" in lone.reason
     big = gm.parse_envelope_json(FRAME.encode(), max_frame_bytes=10)
     assert big.kind == "invalid" and big.reason == "frame exceeds 10 bytes"
+
+
+# Graphorin: the same sharing (`bytes`/`str` referenced, `bytearray` copied once).
+GRAPHORIN = (
+    '{"v":"1","kind":"event","eventId":"e1","subscriptionId":"s1","subject":"runs/1","type":"run.note",'
+    '"payload":{"text":"東京 café \\"q\\" 🚀","n":[1,2.5,1e400],"deep":{"x":null}}}'
+)
+GRAPHORIN_RPC = '{"v":"1","jsonrpc":"2.0","id":"r-1","result":{"items":["a","\\u00e9"],"ok":true}}'
+
+
+def test_graphorin_results_survive_their_input() -> None:
+    from wirecontract import graphorin as go
+
+    for text in (GRAPHORIN, GRAPHORIN_RPC):
+        want = go.parse_server_message(text)
+        want_dict, want_json = want.to_dict(), go.serialize_message(want)
+        for make in (lambda t: t.encode(), lambda t: "".join([t]), lambda t: bytearray(t.encode())):
+            data = make(text)
+            msg = go.parse_server_message(data)
+            if isinstance(data, bytearray):
+                data[:] = b"x" * len(data)
+            del data
+            gc.collect()
+            assert msg == want
+            assert msg.to_dict() == want_dict
+            assert go.serialize_message(msg) == want_json
+
+
+def test_graphorin_result_references_bytes_input() -> None:
+    from wirecontract import graphorin as go
+
+    data = GRAPHORIN.encode()
+    before = sys.getrefcount(data)
+    msg = go.parse_server_message(data)
+    assert sys.getrefcount(data) == before + 1
+    del msg
+    gc.collect()
+    assert sys.getrefcount(data) == before
+
+
+def test_graphorin_bad_utf8_is_still_a_syntax_error() -> None:
+    import pytest
+
+    from wirecontract import graphorin as go
+
+    with pytest.raises(go.ParseError) as ei:
+        go.parse_server_message(b'{"v":"1","kind":"\xff"}')
+    assert ei.value.is_syntax_error and "invalid UTF-8 at byte 17" in str(ei.value)
+    with pytest.raises(go.ParseError) as ei:
+        go.parse_client_message('{"v":"1","method":"\ud800"}')
+    assert ei.value.is_syntax_error

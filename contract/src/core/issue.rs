@@ -133,16 +133,26 @@ pub struct Ctx {
     /// Code and path segments of each issue, parallel to `issues`; kept only when built with
     /// [`Ctx::with_codes`], so readers that do not need them pay nothing.
     pub(crate) coded: Option<Vec<(IssueCode, Vec<PathSegment>)>>,
+    /// The frame's shared text, when opaque values read through this context may be spans
+    /// of it ([`Ctx::raw`]).
+    pub(crate) shared: Option<super::SharedText>,
 }
 
 impl Ctx {
     pub(crate) fn new() -> Self {
-        Ctx { issues: Vec::new(), coded: None }
+        Ctx { issues: Vec::new(), coded: None, shared: None }
     }
 
     /// A context that also records each issue's [`IssueCode`] and path segments.
     pub(crate) fn with_codes() -> Self {
-        Ctx { issues: Vec::new(), coded: Some(Vec::new()) }
+        Ctx { issues: Vec::new(), coded: Some(Vec::new()), shared: None }
+    }
+
+    /// The opaque value `v` as a [`super::RawJson`]: a span of the shared frame when there is
+    /// one and `v` is compact, else a copy.
+    #[inline]
+    pub fn raw(&self, v: Val<'_>) -> super::RawJson {
+        super::RawJson::from_validated_in(v.raw(), self.shared.as_ref())
     }
 
     /// Records an issue with code [`IssueCode::Custom`].

@@ -128,7 +128,7 @@ macro_rules! wire_object {
                     let decoded = $crate::core::json::decode_string(key).text;
                     match &*decoded {
                         $( $wire => $field = Some(val), )+
-                        _ => extra.insert_escaped(key, $crate::core::RawJson::from_validated(val.raw())),
+                        _ => extra.insert_escaped(key, ctx.raw(val)),
                     }
                 }
                 $(

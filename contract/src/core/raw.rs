@@ -105,6 +105,19 @@ impl RawJson {
         RawJson(Repr::Owned(String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()).into_boxed_str()))
     }
 
+    /// [`RawJson::from_validated`] for `raw` read out of a frame that may be shared: a span of
+    /// `shared` when `raw` lies inside its text and holds no whitespace between tokens (the
+    /// two-pass reader's counterpart of `Cursor::raw_of`), else a copy.
+    pub(crate) fn from_validated_in(raw: &str, shared: Option<&SharedText>) -> Self {
+        if let Some(text) = shared {
+            let (base, at) = (text.as_str().as_ptr() as usize, raw.as_ptr() as usize);
+            if at >= base && at + raw.len() <= base + text.as_str().len() && is_compact(raw.as_bytes()) {
+                return RawJson::from_span(text, at - base, at - base + raw.len());
+            }
+        }
+        RawJson::from_validated(raw)
+    }
+
     /// Wraps validated text known to hold no whitespace between tokens.
     #[inline]
     pub(crate) fn from_compact(raw: &str) -> Self {
@@ -166,6 +179,19 @@ impl RawJson {
     pub(crate) fn write(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(self.as_str().as_bytes());
     }
+}
+
+/// Whether validated JSON text holds no whitespace outside its strings.
+fn is_compact(b: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'"' => i = super::cursor::validated_string_end(b, i).0,
+            b' ' | b'\n' | b'\r' | b'\t' => return false,
+            _ => i += 1,
+        }
+    }
+    true
 }
 
 impl Serialize for RawJson {

@@ -220,8 +220,8 @@ impl WireValue for NonNegativeF64 {
 impl WireValue for RawJson {
     const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::Opaque);
     const EXPECTED: &'static str = "any JSON value";
-    fn read(_: &mut Ctx, v: Val<'_>, _: &Path<'_>) -> Option<Self> {
-        Some(RawJson::from_validated(v.raw()))
+    fn read(ctx: &mut Ctx, v: Val<'_>, _: &Path<'_>) -> Option<Self> {
+        Some(ctx.raw(v))
     }
     fn write(&self, out: &mut Vec<u8>) {
         RawJson::write(self, out);
@@ -308,7 +308,7 @@ impl WireValue for Record {
         }
         let mut extras = Extras::new();
         for (k, val) in v.members() {
-            extras.insert_escaped(k, RawJson::from_validated(val.raw()));
+            extras.insert_escaped(k, ctx.raw(val));
         }
         Some(Record(extras))
     }

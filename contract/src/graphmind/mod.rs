@@ -20,6 +20,7 @@ pub mod session;
 pub mod shrink;
 mod types;
 
+use std::borrow::Cow;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub use handshake::{hello_ack, negotiate_hello, reusable_resume_token, HelloAccepted, HelloNegotiation, MAX_RESUME_TOKEN_LEN};
@@ -455,7 +456,7 @@ enum PayloadSlot<'s> {
     /// Absent.
     Absent,
     /// Read typed, for the known type named here.
-    Read(Message, String),
+    Read(Message, Cow<'s, str>),
     /// Validated and skipped: its type or `gm` was not known yet when it came (or not `1`);
     /// whether whitespace sits between its tokens.
     Skipped(Val<'s>, bool),
@@ -475,7 +476,9 @@ fn single_pass(mut cur: Cursor<'_>) -> Option<ParseOutcome> {
     if !cur.object_start()? {
         return None;
     }
-    let (mut gm, mut seq, mut ts, mut run_id, mut ty) = (None, None, None, None::<String>, None::<String>);
+    // `type` stays a borrow of the frame (no allocation) unless it is an unknown type's, or
+    // escaped.
+    let (mut gm, mut seq, mut ts, mut run_id, mut ty) = (None, None, None, None::<String>, None::<Cow<'_, str>>);
     let mut payload = PayloadSlot::Absent;
     let mut extra = Extras::new();
     loop {
@@ -491,7 +494,7 @@ fn single_pass(mut cur: Cursor<'_>) -> Option<ParseOutcome> {
                 }
                 run_id = Some(text.into_owned());
             }
-            "type" => ty = Some(String::read_fast(&mut cur)?),
+            "type" => ty = Some(cur.string()?.decoded_lossy()),
             "payload" => {
                 payload = match (gm, &ty) {
                     (Some(PROTOCOL_VERSION), Some(t)) if payload_type_name(t).is_some() => match Message::read_payload_fast(t, &mut cur) {
@@ -521,7 +524,7 @@ fn single_pass(mut cur: Cursor<'_>) -> Option<ParseOutcome> {
             PayloadSlot::Skipped(v, ws) => Some(cur.raw_of(v.raw(), ws)),
             PayloadSlot::Read(..) => return None,
         };
-        return Some(ParseOutcome::UnknownType(Envelope { seq, ts, run_id, message: Message::Unknown { message_type: ty, payload }, extra }));
+        return Some(ParseOutcome::UnknownType(Envelope { seq, ts, run_id, message: Message::Unknown { message_type: ty.into_owned(), payload }, extra }));
     }
     let message = match payload {
         // A later duplicate `type` key may have changed the type after the payload was read.

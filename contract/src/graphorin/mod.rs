@@ -41,7 +41,7 @@ pub use types::*;
 
 use crate::core::json::{self, decode_string, JsonKind, Val};
 use crate::core::{describe_received, Ctx, Path, Reflect, WireValue};
-pub use crate::core::{IssueCode, PathSegment, RawJson, Record};
+pub use crate::core::{IssueCode, PathSegment, RawJson, Record, SharedText};
 
 /// The `jsonrpc` literal of RPC responses and of every client message (§3.1, §4). The `v`
 /// literal of every frame is [`PROTOCOL_VERSION`].
@@ -450,7 +450,10 @@ fn syntax(frame: &str) -> Result<Val<'_>, ParseError> {
 }
 
 fn utf8(frame: &[u8]) -> Result<&str, ParseError> {
-    std::str::from_utf8(frame).map_err(|e| ParseError::Json { reason: "invalid UTF-8".into(), offset: e.valid_up_to() })
+    // SIMD validation first; std's check runs only on failure, for the offset.
+    simdutf8::basic::from_utf8(frame)
+        .or_else(|_| std::str::from_utf8(frame))
+        .map_err(|e| ParseError::Json { reason: "invalid UTF-8".into(), offset: e.valid_up_to() })
 }
 
 fn schema_error(ctx: Ctx, id: Option<RawJson>) -> ParseError {
@@ -473,14 +476,16 @@ fn last_members<'s, const N: usize>(root: Val<'s>, keys: [&str; N]) -> [Option<V
 /// Reads a top-level frame after checking it is an object: `pick` gets the last values of
 /// `id, jsonrpc, kind, result, error, method` and reads the variant; the error carries the raw
 /// id.
-fn read_frame<'s, M>(root: Val<'s>, pick: impl FnOnce(&mut Ctx, [Option<Val<'s>>; 6]) -> Option<M>) -> Result<M, ParseError> {
+/// Opaque values are spans of `shared` (the frame's text) when it is given.
+fn read_frame<'s, M>(root: Val<'s>, shared: Option<&SharedText>, pick: impl FnOnce(&mut Ctx, [Option<Val<'s>>; 6]) -> Option<M>) -> Result<M, ParseError> {
     let mut ctx = Ctx::with_codes();
+    ctx.shared = shared.cloned();
     if root.kind() != JsonKind::Object {
         ctx.expected::<()>(&Path::Root, "object", Some(root));
         return Err(schema_error(ctx, None));
     }
     let found = last_members(root, ["id", "jsonrpc", "kind", "result", "error", "method"]);
-    let id = found[0].map(|v| RawJson::from_validated(v.raw()));
+    let id = found[0].map(|v| ctx.raw(v));
     match pick(&mut ctx, found) {
         Some(m) if ctx.issues.is_empty() => Ok(m),
         _ => Err(schema_error(ctx, id)),
@@ -494,8 +499,8 @@ fn read_frame<'s, M>(root: Val<'s>, pick: impl FnOnce(&mut Ctx, [Option<Val<'s>>
 /// read as an RPC response (as a failure when it has `error` and no `result`, else as a
 /// success: a frame with both then reports `error` as unrecognized, one with neither reports
 /// `result` as required); any other frame is read by its `kind`.
-fn parse_server_validated(root: Val<'_>) -> Result<ServerMessage, ParseError> {
-    read_frame(root, |ctx, [id, jsonrpc, kind, result, error, _]| {
+fn parse_server_validated(root: Val<'_>, shared: Option<&SharedText>) -> Result<ServerMessage, ParseError> {
+    read_frame(root, shared, |ctx, [id, jsonrpc, kind, result, error, _]| {
         let rpc = jsonrpc.is_some() || (kind.is_none() && (id.is_some() || result.is_some() || error.is_some()));
         let variant = if rpc {
             if error.is_some() && result.is_none() {
@@ -525,8 +530,8 @@ fn discriminator<V>(ctx: &mut Ctx, v: Option<Val<'_>>, key: &str, allowed: &[&st
     found
 }
 
-fn parse_client_validated(root: Val<'_>) -> Result<ClientMessage, ParseError> {
-    read_frame(root, |ctx, [.., method]| {
+fn parse_client_validated(root: Val<'_>, shared: Option<&SharedText>) -> Result<ClientMessage, ParseError> {
+    read_frame(root, shared, |ctx, [.., method]| {
         let variant = discriminator(ctx, method, "method", METHODS, ClientVariant::from_wire)?;
         ClientMessage::read_variant(variant, ctx, root)
     })
@@ -538,7 +543,17 @@ fn parse_client_validated(root: Val<'_>) -> Result<ClientMessage, ParseError> {
 /// [`ParseError::Json`] when the text is not JSON; [`ParseError::Schema`] with every issue
 /// when it is JSON but not a legal [`ServerMessage`].
 pub fn parse_server_message(frame: &str) -> Result<ServerMessage, ParseError> {
-    parse_server_validated(syntax(frame)?)
+    parse_server_validated(syntax(frame)?, None)
+}
+
+/// [`parse_server_message`] on text the parsed message may share: compact opaque values
+/// (`data`, `result`, `payload`, the error's raw id) become spans of `frame` instead of
+/// copies. Same results and errors as [`parse_server_message`].
+///
+/// # Errors
+/// As [`parse_server_message`].
+pub fn parse_server_message_shared(frame: &SharedText) -> Result<ServerMessage, ParseError> {
+    parse_server_validated(syntax(frame.as_str())?, Some(frame))
 }
 
 /// [`parse_server_message`] on raw bytes: invalid UTF-8 is a [`ParseError::Json`].
@@ -558,7 +573,7 @@ pub fn parse_server_message_bytes(frame: &[u8]) -> Result<ServerMessage, ParseEr
 /// [`ParseError::Schema`] (never `Json`).
 pub fn parse_server_message_value(value: &serde_json::Value) -> Result<ServerMessage, ParseError> {
     let text = value.to_string();
-    parse_server_validated(Val::root(&text))
+    parse_server_validated(Val::root(&text), None)
 }
 
 /// Parses one client → server message from text (§4): JSON syntax first, then `method`, then
@@ -568,7 +583,16 @@ pub fn parse_server_message_value(value: &serde_json::Value) -> Result<ServerMes
 /// [`ParseError::Json`] when the text is not JSON (the server answers -32700 with id `0`);
 /// [`ParseError::Schema`] otherwise (-32600 with [`ParseError::reply_id`]).
 pub fn parse_client_message(frame: &str) -> Result<ClientMessage, ParseError> {
-    parse_client_validated(syntax(frame)?)
+    parse_client_validated(syntax(frame)?, None)
+}
+
+/// [`parse_client_message`] on text the parsed message may share (see
+/// [`parse_server_message_shared`]).
+///
+/// # Errors
+/// As [`parse_client_message`].
+pub fn parse_client_message_shared(frame: &SharedText) -> Result<ClientMessage, ParseError> {
+    parse_client_validated(syntax(frame.as_str())?, Some(frame))
 }
 
 /// [`parse_client_message`] on raw bytes: invalid UTF-8 is a [`ParseError::Json`].
@@ -586,7 +610,7 @@ pub fn parse_client_message_bytes(frame: &[u8]) -> Result<ClientMessage, ParseEr
 /// [`ParseError::Schema`] (never `Json`).
 pub fn parse_client_message_value(value: &serde_json::Value) -> Result<ClientMessage, ParseError> {
     let text = value.to_string();
-    parse_client_validated(Val::root(&text))
+    parse_client_validated(Val::root(&text), None)
 }
 
 // ---------------------------------------------------------------------------------------------
