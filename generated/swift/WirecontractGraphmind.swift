@@ -465,70 +465,6 @@ fileprivate final class UniffiHandleMap<T>: @unchecked Sendable {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
-fileprivate struct FfiConverterUInt8: FfiConverterPrimitive {
-    typealias FfiType = UInt8
-    typealias SwiftType = UInt8
-
-    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UInt8 {
-        return try lift(readInt(&buf))
-    }
-
-    public static func write(_ value: UInt8, into buf: inout [UInt8]) {
-        writeInt(&buf, lower(value))
-    }
-}
-
-#if swift(>=5.8)
-@_documentation(visibility: private)
-#endif
-fileprivate struct FfiConverterUInt16: FfiConverterPrimitive {
-    typealias FfiType = UInt16
-    typealias SwiftType = UInt16
-
-    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UInt16 {
-        return try lift(readInt(&buf))
-    }
-
-    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
-        writeInt(&buf, lower(value))
-    }
-}
-
-#if swift(>=5.8)
-@_documentation(visibility: private)
-#endif
-fileprivate struct FfiConverterUInt32: FfiConverterPrimitive {
-    typealias FfiType = UInt32
-    typealias SwiftType = UInt32
-
-    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UInt32 {
-        return try lift(readInt(&buf))
-    }
-
-    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
-        writeInt(&buf, lower(value))
-    }
-}
-
-#if swift(>=5.8)
-@_documentation(visibility: private)
-#endif
-fileprivate struct FfiConverterUInt64: FfiConverterPrimitive {
-    typealias FfiType = UInt64
-    typealias SwiftType = UInt64
-
-    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UInt64 {
-        return try lift(readInt(&buf))
-    }
-
-    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
-        writeInt(&buf, lower(value))
-    }
-}
-
-#if swift(>=5.8)
-@_documentation(visibility: private)
-#endif
 fileprivate struct FfiConverterInt64: FfiConverterPrimitive {
     typealias FfiType = Int64
     typealias SwiftType = Int64
@@ -676,13 +612,13 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
      * The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
      * (spec §3.8, §4 D16). False when the pause is not held.
      */
-    func cancel(pauseId: String, nowMs: UInt64)  -> Bool
+    func cancel(pauseId: HostString, nowMs: Int64) throws  -> Bool
     
     /**
      * §2.5: releases every gate (`exec.resumed{continue}` live when attached), finishes the
      * implicit run, closes with 1000, settles ready waiters false. Idempotent.
      */
-    func dispose(nowMs: UInt64) 
+    func dispose(nowMs: Int64) throws 
     
     /**
      * T19, §2.3: emits a typed event in `run` (`null`/`nil`: the implicit run). Returns the
@@ -690,29 +626,31 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
      * a payload breaking a rule, a control/handshake type or a session-owned one
      * (`exec.paused`, `exec.resumed`, `exec.refused`).
      */
-    func emit(message: Message, run: String?, nowMs: UInt64) throws  -> UInt64?
+    func emit(message: Message, run: HostString?, nowMs: Int64) throws  -> Int64?
     
     /**
      * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
      */
-    func emitJson(messageType: String, payloadJson: JsonText, run: String?, nowMs: UInt64) throws  -> UInt64?
+    func emitJson(messageType: HostString, payloadJson: JsonText, run: HostString?, nowMs: Int64) throws  -> Int64?
     
     /**
-     * One text frame from the viewer. Never throws: bad frames become `Warn` actions.
+     * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
+     * lone surrogate among them: not UTF-8) become `Warn` actions.
      */
-    func frameReceived(frame: String, nowMs: UInt64) 
+    func frameReceived(frame: HostString, nowMs: Int64) throws 
     
     /**
      * T20, §3.1: `null`/`nil` to continue now, or the pause id of a hold (`exec.paused` is
      * already emitted; wait for the `Release` action with that id). Continues when disabled,
-     * disposed or detached (fail-open).
+     * disposed or detached (fail-open). Throws `ContractError.Build` only for a string holding
+     * a lone surrogate.
      */
-    func gate(point: PausePoint, node: GateNode, run: String?, nowMs: UInt64)  -> String?
+    func gate(point: PausePoint, node: GateNode, run: HostString?, nowMs: Int64) throws  -> String?
     
     /**
      * Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
      */
-    func handleTimeout(nowMs: UInt64) 
+    func handleTimeout(nowMs: Int64) throws 
     
     /**
      * Pause ids of the gates held now, in hold order.
@@ -732,7 +670,7 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
     /**
      * The seq the next frame takes.
      */
-    func nextSeq()  -> UInt64
+    func nextSeq()  -> Int64
     
     /**
      * The next action, oldest first, or `null`/`nil`.
@@ -747,13 +685,13 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
     /**
      * The earliest deadline (ms) at which to call `handleTimeout`, or `null`/`nil`.
      */
-    func pollTimeout()  -> UInt64?
+    func pollTimeout()  -> Int64?
     
     /**
      * T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
      * default the config's `readyTimeoutMs`). Connects now when idle.
      */
-    func ready(nowMs: UInt64, timeoutMs: UInt64?)  -> UInt64
+    func ready(nowMs: Int64, timeoutMs: Int64?) throws  -> Int64
     
     /**
      * The configured `sdk` (for a host's own `run.started`).
@@ -774,17 +712,17 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
      * T16/T3: the current socket closed (attached: disarm, release every held gate with
      * `exec.resumed{continue}`, schedule the reconnect). Report only the current attempt.
      */
-    func transportClosed(nowMs: UInt64) 
+    func transportClosed(nowMs: Int64) throws 
     
     /**
      * T3: the connect attempt failed.
      */
-    func transportFailed(nowMs: UInt64) 
+    func transportFailed(nowMs: Int64) throws 
     
     /**
      * T2: the socket opened; `hello` goes out with the next seq.
      */
-    func transportOpened(nowMs: UInt64) 
+    func transportOpened(nowMs: Int64) throws 
     
 }
 /**
@@ -835,10 +773,11 @@ open class AppSession: AppSessionProtocol, @unchecked Sendable {
     /**
      * A new, not yet started session (spec §1): nothing happens until the first `emit`,
      * `gate` or `ready`.
+     * Throws `ContractError.Build` for a config string holding a lone surrogate.
      */
-public convenience init(config: AppSessionConfig? = nil) {
+public convenience init(config: AppSessionConfig? = nil)throws  {
     let handle =
-        try! rustCall() {
+        try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_constructor_appsession_new(
         FfiConverterOptionTypeAppSessionConfig.lower(config),uniffiCallStatus
@@ -899,13 +838,13 @@ open func bufferedFrames() -> [String]  {
      * The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
      * (spec §3.8, §4 D16). False when the pause is not held.
      */
-open func cancel(pauseId: String, nowMs: UInt64) -> Bool  {
-    return try!  FfiConverterBool.lift(try! rustCall() {
+open func cancel(pauseId: HostString, nowMs: Int64)throws  -> Bool  {
+    return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_cancel(
             self.uniffiCloneHandle(),
-        FfiConverterString.lower(pauseId),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterTypeHostString_lower(pauseId),
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -914,11 +853,11 @@ open func cancel(pauseId: String, nowMs: UInt64) -> Bool  {
      * §2.5: releases every gate (`exec.resumed{continue}` live when attached), finishes the
      * implicit run, closes with 1000, settles ready waiters false. Idempotent.
      */
-open func dispose(nowMs: UInt64)  {try! rustCall() {
+open func dispose(nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_dispose(
             self.uniffiCloneHandle(),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -929,14 +868,14 @@ open func dispose(nowMs: UInt64)  {try! rustCall() {
      * a payload breaking a rule, a control/handshake type or a session-owned one
      * (`exec.paused`, `exec.resumed`, `exec.refused`).
      */
-open func emit(message: Message, run: String? = nil, nowMs: UInt64)throws  -> UInt64?  {
-    return try  FfiConverterOptionUInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
+open func emit(message: Message, run: HostString? = nil, nowMs: Int64)throws  -> Int64?  {
+    return try  FfiConverterOptionInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_emit(
             self.uniffiCloneHandle(),
         FfiConverterTypeMessage_lower(message),
-        FfiConverterOptionString.lower(run),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterOptionTypeHostString.lower(run),
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -944,28 +883,29 @@ open func emit(message: Message, run: String? = nil, nowMs: UInt64)throws  -> UI
     /**
      * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
      */
-open func emitJson(messageType: String, payloadJson: JsonText, run: String? = nil, nowMs: UInt64)throws  -> UInt64?  {
-    return try  FfiConverterOptionUInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
+open func emitJson(messageType: HostString, payloadJson: JsonText, run: HostString? = nil, nowMs: Int64)throws  -> Int64?  {
+    return try  FfiConverterOptionInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_emit_json(
             self.uniffiCloneHandle(),
-        FfiConverterString.lower(messageType),
+        FfiConverterTypeHostString_lower(messageType),
         FfiConverterTypeJsonText_lower(payloadJson),
-        FfiConverterOptionString.lower(run),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterOptionTypeHostString.lower(run),
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 })
 }
     
     /**
-     * One text frame from the viewer. Never throws: bad frames become `Warn` actions.
+     * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
+     * lone surrogate among them: not UTF-8) become `Warn` actions.
      */
-open func frameReceived(frame: String, nowMs: UInt64)  {try! rustCall() {
+open func frameReceived(frame: HostString, nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_frame_received(
             self.uniffiCloneHandle(),
-        FfiConverterString.lower(frame),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterTypeHostString_lower(frame),
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -973,17 +913,18 @@ open func frameReceived(frame: String, nowMs: UInt64)  {try! rustCall() {
     /**
      * T20, §3.1: `null`/`nil` to continue now, or the pause id of a hold (`exec.paused` is
      * already emitted; wait for the `Release` action with that id). Continues when disabled,
-     * disposed or detached (fail-open).
+     * disposed or detached (fail-open). Throws `ContractError.Build` only for a string holding
+     * a lone surrogate.
      */
-open func gate(point: PausePoint, node: GateNode, run: String? = nil, nowMs: UInt64) -> String?  {
-    return try!  FfiConverterOptionString.lift(try! rustCall() {
+open func gate(point: PausePoint, node: GateNode, run: HostString? = nil, nowMs: Int64)throws  -> String?  {
+    return try  FfiConverterOptionString.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_gate(
             self.uniffiCloneHandle(),
         FfiConverterTypePausePoint_lower(point),
         FfiConverterTypeGateNode_lower(node),
-        FfiConverterOptionString.lower(run),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterOptionTypeHostString.lower(run),
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -991,11 +932,11 @@ open func gate(point: PausePoint, node: GateNode, run: String? = nil, nowMs: UIn
     /**
      * Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
      */
-open func handleTimeout(nowMs: UInt64)  {try! rustCall() {
+open func handleTimeout(nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_handle_timeout(
             self.uniffiCloneHandle(),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -1039,8 +980,8 @@ open func mode() -> RunMode  {
     /**
      * The seq the next frame takes.
      */
-open func nextSeq() -> UInt64  {
-    return try!  FfiConverterUInt64.lift(try! rustCall() {
+open func nextSeq() -> Int64  {
+    return try!  FfiConverterInt64.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_next_seq(
             self.uniffiCloneHandle(),uniffiCallStatus
@@ -1075,8 +1016,8 @@ open func pollActions() -> [SessionAction]  {
     /**
      * The earliest deadline (ms) at which to call `handleTimeout`, or `null`/`nil`.
      */
-open func pollTimeout() -> UInt64?  {
-    return try!  FfiConverterOptionUInt64.lift(try! rustCall() {
+open func pollTimeout() -> Int64?  {
+    return try!  FfiConverterOptionInt64.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_poll_timeout(
             self.uniffiCloneHandle(),uniffiCallStatus
@@ -1088,13 +1029,13 @@ open func pollTimeout() -> UInt64?  {
      * T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
      * default the config's `readyTimeoutMs`). Connects now when idle.
      */
-open func ready(nowMs: UInt64, timeoutMs: UInt64? = nil) -> UInt64  {
-    return try!  FfiConverterUInt64.lift(try! rustCall() {
+open func ready(nowMs: Int64, timeoutMs: Int64? = nil)throws  -> Int64  {
+    return try  FfiConverterInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_ready(
             self.uniffiCloneHandle(),
-        FfiConverterUInt64.lower(nowMs),
-        FfiConverterOptionUInt64.lower(timeoutMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),
+        FfiConverterOptionInt64.lower(timeoutMs),uniffiCallStatus
     )
 })
 }
@@ -1139,11 +1080,11 @@ open func state() -> ConnState  {
      * T16/T3: the current socket closed (attached: disarm, release every held gate with
      * `exec.resumed{continue}`, schedule the reconnect). Report only the current attempt.
      */
-open func transportClosed(nowMs: UInt64)  {try! rustCall() {
+open func transportClosed(nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_transport_closed(
             self.uniffiCloneHandle(),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -1151,11 +1092,11 @@ open func transportClosed(nowMs: UInt64)  {try! rustCall() {
     /**
      * T3: the connect attempt failed.
      */
-open func transportFailed(nowMs: UInt64)  {try! rustCall() {
+open func transportFailed(nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_transport_failed(
             self.uniffiCloneHandle(),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -1163,11 +1104,11 @@ open func transportFailed(nowMs: UInt64)  {try! rustCall() {
     /**
      * T2: the socket opened; `hello` goes out with the next seq.
      */
-open func transportOpened(nowMs: UInt64)  {try! rustCall() {
+open func transportOpened(nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_transport_opened(
             self.uniffiCloneHandle(),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -1232,27 +1173,28 @@ public protocol ViewerSessionProtocol: AnyObject, Sendable {
     /**
      * Removes every equal breakpoint and broadcasts the clear; how many were removed.
      */
-    func clearBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64)  -> UInt64
+    func clearBreakpoint(matcher: BreakpointMatcher, nowMs: Int64) throws  -> Int64
     
     /**
      * `conn` closed: its open pauses are released by fail-open (`PauseReleased`).
      */
-    func connectionClosed(conn: UInt64, nowMs: UInt64) 
+    func connectionClosed(conn: Int64, nowMs: Int64) throws 
     
     /**
      * A new app connection.
      */
-    func connectionOpened(conn: UInt64) 
+    func connectionOpened(conn: Int64) throws 
     
     /**
-     * One text frame from `conn`; says what the session did with it. Never throws.
+     * One text frame from `conn`; says what the session did with it. Never throws (a Kotlin
+     * string holding a lone surrogate is an invalid frame: not UTF-8).
      */
-    func frameReceived(conn: UInt64, frame: String, nowMs: UInt64)  -> Received
+    func frameReceived(conn: Int64, frame: HostString, nowMs: Int64) throws  -> Received
     
     /**
      * Fires resume waits and abandon graces due at `nowMs`.
      */
-    func handleTimeout(nowMs: UInt64) 
+    func handleTimeout(nowMs: Int64) throws 
     
     /**
      * Open pause ids (live, unanswered, owner connected), sorted.
@@ -1267,23 +1209,23 @@ public protocol ViewerSessionProtocol: AnyObject, Sendable {
     /**
      * The earliest deadline (ms) for `handleTimeout`, or `null`/`nil`.
      */
-    func pollTimeout()  -> UInt64?
+    func pollTimeout()  -> Int64?
     
     /**
      * Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
      * (JSON text) for an inject. Throws `ResumeError` when nothing was sent.
      */
-    func resume(pauseId: String, action: ResumeAction, nowMs: UInt64, outputJson: JsonText?, requestId: String?) throws 
+    func resume(pauseId: HostString, action: ResumeAction, nowMs: Int64, outputJson: JsonText?, requestId: HostString?) throws 
     
     /**
      * Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
      */
-    func setBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64)  -> Bool
+    func setBreakpoint(matcher: BreakpointMatcher, nowMs: Int64) throws  -> Bool
     
     /**
      * Sets the mode and broadcasts `mode.set` when it changed.
      */
-    func setMode(mode: RunMode, nowMs: UInt64) 
+    func setMode(mode: RunMode, nowMs: Int64) throws 
     
 }
 /**
@@ -1332,10 +1274,11 @@ open class ViewerSession: ViewerSessionProtocol, @unchecked Sendable {
     }
     /**
      * A viewer armed with the config's breakpoints and mode.
+     * Throws `ContractError.Build` for a config string holding a lone surrogate.
      */
-public convenience init(config: ViewerSessionConfig? = nil) {
+public convenience init(config: ViewerSessionConfig? = nil)throws  {
     let handle =
-        try! rustCall() {
+        try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_constructor_viewersession_new(
         FfiConverterOptionTypeViewerSessionConfig.lower(config),uniffiCallStatus
@@ -1359,13 +1302,13 @@ public convenience init(config: ViewerSessionConfig? = nil) {
     /**
      * Removes every equal breakpoint and broadcasts the clear; how many were removed.
      */
-open func clearBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64) -> UInt64  {
-    return try!  FfiConverterUInt64.lift(try! rustCall() {
+open func clearBreakpoint(matcher: BreakpointMatcher, nowMs: Int64)throws  -> Int64  {
+    return try  FfiConverterInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_clear_breakpoint(
             self.uniffiCloneHandle(),
         FfiConverterTypeBreakpointMatcher_lower(matcher),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -1373,12 +1316,12 @@ open func clearBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64) -> UInt64  
     /**
      * `conn` closed: its open pauses are released by fail-open (`PauseReleased`).
      */
-open func connectionClosed(conn: UInt64, nowMs: UInt64)  {try! rustCall() {
+open func connectionClosed(conn: Int64, nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_connection_closed(
             self.uniffiCloneHandle(),
-        FfiConverterUInt64.lower(conn),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(conn),
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -1386,26 +1329,27 @@ open func connectionClosed(conn: UInt64, nowMs: UInt64)  {try! rustCall() {
     /**
      * A new app connection.
      */
-open func connectionOpened(conn: UInt64)  {try! rustCall() {
+open func connectionOpened(conn: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_connection_opened(
             self.uniffiCloneHandle(),
-        FfiConverterUInt64.lower(conn),uniffiCallStatus
+        FfiConverterInt64.lower(conn),uniffiCallStatus
     )
 }
 }
     
     /**
-     * One text frame from `conn`; says what the session did with it. Never throws.
+     * One text frame from `conn`; says what the session did with it. Never throws (a Kotlin
+     * string holding a lone surrogate is an invalid frame: not UTF-8).
      */
-open func frameReceived(conn: UInt64, frame: String, nowMs: UInt64) -> Received  {
-    return try!  FfiConverterTypeReceived_lift(try! rustCall() {
+open func frameReceived(conn: Int64, frame: HostString, nowMs: Int64)throws  -> Received  {
+    return try  FfiConverterTypeReceived_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_frame_received(
             self.uniffiCloneHandle(),
-        FfiConverterUInt64.lower(conn),
-        FfiConverterString.lower(frame),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(conn),
+        FfiConverterTypeHostString_lower(frame),
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -1413,11 +1357,11 @@ open func frameReceived(conn: UInt64, frame: String, nowMs: UInt64) -> Received 
     /**
      * Fires resume waits and abandon graces due at `nowMs`.
      */
-open func handleTimeout(nowMs: UInt64)  {try! rustCall() {
+open func handleTimeout(nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_handle_timeout(
             self.uniffiCloneHandle(),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -1449,8 +1393,8 @@ open func pollActions() -> [ViewerAction]  {
     /**
      * The earliest deadline (ms) for `handleTimeout`, or `null`/`nil`.
      */
-open func pollTimeout() -> UInt64?  {
-    return try!  FfiConverterOptionUInt64.lift(try! rustCall() {
+open func pollTimeout() -> Int64?  {
+    return try!  FfiConverterOptionInt64.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_poll_timeout(
             self.uniffiCloneHandle(),uniffiCallStatus
@@ -1462,15 +1406,15 @@ open func pollTimeout() -> UInt64?  {
      * Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
      * (JSON text) for an inject. Throws `ResumeError` when nothing was sent.
      */
-open func resume(pauseId: String, action: ResumeAction, nowMs: UInt64, outputJson: JsonText? = nil, requestId: String? = nil)throws   {try rustCallWithError(FfiConverterTypeResumeError_lift) {
+open func resume(pauseId: HostString, action: ResumeAction, nowMs: Int64, outputJson: JsonText? = nil, requestId: HostString? = nil)throws   {try rustCallWithError(FfiConverterTypeResumeError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_resume(
             self.uniffiCloneHandle(),
-        FfiConverterString.lower(pauseId),
+        FfiConverterTypeHostString_lower(pauseId),
         FfiConverterTypeResumeAction_lower(action),
-        FfiConverterUInt64.lower(nowMs),
+        FfiConverterInt64.lower(nowMs),
         FfiConverterOptionTypeJsonText.lower(outputJson),
-        FfiConverterOptionString.lower(requestId),uniffiCallStatus
+        FfiConverterOptionTypeHostString.lower(requestId),uniffiCallStatus
     )
 }
 }
@@ -1478,13 +1422,13 @@ open func resume(pauseId: String, action: ResumeAction, nowMs: UInt64, outputJso
     /**
      * Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
      */
-open func setBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64) -> Bool  {
-    return try!  FfiConverterBool.lift(try! rustCall() {
+open func setBreakpoint(matcher: BreakpointMatcher, nowMs: Int64)throws  -> Bool  {
+    return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_set_breakpoint(
             self.uniffiCloneHandle(),
         FfiConverterTypeBreakpointMatcher_lower(matcher),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -1492,12 +1436,12 @@ open func setBreakpoint(matcher: BreakpointMatcher, nowMs: UInt64) -> Bool  {
     /**
      * Sets the mode and broadcasts `mode.set` when it changed.
      */
-open func setMode(mode: RunMode, nowMs: UInt64)  {try! rustCall() {
+open func setMode(mode: RunMode, nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_set_mode(
             self.uniffiCloneHandle(),
         FfiConverterTypeRunMode_lower(mode),
-        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -1562,27 +1506,27 @@ public struct AppSessionConfig: Equatable, Hashable {
     /**
      * Endpoint for `SessionAction.Connect`.
      */
-    public var url: String?
+    public var url: HostString?
     /**
      * `hello.app` and the implicit run's `run.started.app`.
      */
-    public var app: String?
+    public var app: HostString?
     /**
      * `hello.sdk.name` (with `sdk_version`).
      */
-    public var sdkName: String?
+    public var sdkName: HostString?
     /**
      * `hello.sdk.version`.
      */
-    public var sdkVersion: String?
+    public var sdkVersion: HostString?
     /**
      * `hello.versions.client`.
      */
-    public var clientVersion: String?
+    public var clientVersion: HostString?
     /**
      * `hello.capabilities` (announce only what the adapter implements, Decision 3).
      */
-    public var capabilities: [String]?
+    public var capabilities: [HostString]?
     /**
      * `false`: never connect, gates continue, `ready` settles false (kill switch).
      */
@@ -1590,112 +1534,112 @@ public struct AppSessionConfig: Equatable, Hashable {
     /**
      * Replay ring bound in frames.
      */
-    public var ringMaxFrames: UInt64?
+    public var ringMaxFrames: Int64?
     /**
      * Replay ring bound in UTF-8 bytes of frame text.
      */
-    public var ringMaxBytes: UInt64?
+    public var ringMaxBytes: Int64?
     /**
      * Hold limit in ms after which a gate continues (`exec.resumed` sent live).
      */
-    public var pauseTimeoutMs: UInt64?
+    public var pauseTimeoutMs: Int64?
     /**
      * Socket-open deadline in ms.
      */
-    public var connectTimeoutMs: UInt64?
+    public var connectTimeoutMs: Int64?
     /**
      * `hello` → `hello.ack` deadline in ms.
      */
-    public var handshakeTimeoutMs: UInt64?
+    public var handshakeTimeoutMs: Int64?
     /**
      * Delay between attempts in ms.
      */
-    public var retryIntervalMs: UInt64?
+    public var retryIntervalMs: Int64?
     /**
      * Fast reconnect delays in ms after an established attachment drops (`[]`: none).
      */
-    public var fastRetryMs: [UInt64]?
+    public var fastRetryMs: [Int64]?
     /**
      * Default `ready` deadline in ms.
      */
-    public var readyTimeoutMs: UInt64?
+    public var readyTimeoutMs: Int64?
     /**
      * Six hex digits making pause ids `pause_<base>_<n>` (hosts pass random hex).
      */
-    public var idBase: String?
+    public var idBase: HostString?
     /**
      * Run id of the implicit run (default `run_<idBase>`).
      */
-    public var implicitRunId: String?
+    public var implicitRunId: HostString?
     /**
      * The host redactor's placeholder; an inject still holding it is refused.
      */
-    public var redactionPlaceholder: String?
+    public var redactionPlaceholder: HostString?
     /**
      * Payload budget in bytes (default 512 KiB).
      */
-    public var maxPayloadBytes: UInt64?
+    public var maxPayloadBytes: Int64?
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
     public init(
         /**
          * Endpoint for `SessionAction.Connect`.
-         */url: String? = nil, 
+         */url: HostString? = nil, 
         /**
          * `hello.app` and the implicit run's `run.started.app`.
-         */app: String? = nil, 
+         */app: HostString? = nil, 
         /**
          * `hello.sdk.name` (with `sdk_version`).
-         */sdkName: String? = nil, 
+         */sdkName: HostString? = nil, 
         /**
          * `hello.sdk.version`.
-         */sdkVersion: String? = nil, 
+         */sdkVersion: HostString? = nil, 
         /**
          * `hello.versions.client`.
-         */clientVersion: String? = nil, 
+         */clientVersion: HostString? = nil, 
         /**
          * `hello.capabilities` (announce only what the adapter implements, Decision 3).
-         */capabilities: [String]? = nil, 
+         */capabilities: [HostString]? = nil, 
         /**
          * `false`: never connect, gates continue, `ready` settles false (kill switch).
          */enabled: Bool? = nil, 
         /**
          * Replay ring bound in frames.
-         */ringMaxFrames: UInt64? = nil, 
+         */ringMaxFrames: Int64? = nil, 
         /**
          * Replay ring bound in UTF-8 bytes of frame text.
-         */ringMaxBytes: UInt64? = nil, 
+         */ringMaxBytes: Int64? = nil, 
         /**
          * Hold limit in ms after which a gate continues (`exec.resumed` sent live).
-         */pauseTimeoutMs: UInt64? = nil, 
+         */pauseTimeoutMs: Int64? = nil, 
         /**
          * Socket-open deadline in ms.
-         */connectTimeoutMs: UInt64? = nil, 
+         */connectTimeoutMs: Int64? = nil, 
         /**
          * `hello` → `hello.ack` deadline in ms.
-         */handshakeTimeoutMs: UInt64? = nil, 
+         */handshakeTimeoutMs: Int64? = nil, 
         /**
          * Delay between attempts in ms.
-         */retryIntervalMs: UInt64? = nil, 
+         */retryIntervalMs: Int64? = nil, 
         /**
          * Fast reconnect delays in ms after an established attachment drops (`[]`: none).
-         */fastRetryMs: [UInt64]? = nil, 
+         */fastRetryMs: [Int64]? = nil, 
         /**
          * Default `ready` deadline in ms.
-         */readyTimeoutMs: UInt64? = nil, 
+         */readyTimeoutMs: Int64? = nil, 
         /**
          * Six hex digits making pause ids `pause_<base>_<n>` (hosts pass random hex).
-         */idBase: String? = nil, 
+         */idBase: HostString? = nil, 
         /**
          * Run id of the implicit run (default `run_<idBase>`).
-         */implicitRunId: String? = nil, 
+         */implicitRunId: HostString? = nil, 
         /**
          * The host redactor's placeholder; an inject still holding it is refused.
-         */redactionPlaceholder: String? = nil, 
+         */redactionPlaceholder: HostString? = nil, 
         /**
          * Payload budget in bytes (default 512 KiB).
-         */maxPayloadBytes: UInt64? = nil) {
+         */maxPayloadBytes: Int64? = nil) {
         self.url = url
         self.app = app
         self.sdkName = sdkName
@@ -1733,48 +1677,48 @@ public struct FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AppSessionConfig {
         return
             try AppSessionConfig(
-                url: FfiConverterOptionString.read(from: &buf), 
-                app: FfiConverterOptionString.read(from: &buf), 
-                sdkName: FfiConverterOptionString.read(from: &buf), 
-                sdkVersion: FfiConverterOptionString.read(from: &buf), 
-                clientVersion: FfiConverterOptionString.read(from: &buf), 
-                capabilities: FfiConverterOptionSequenceString.read(from: &buf), 
+                url: FfiConverterOptionTypeHostString.read(from: &buf), 
+                app: FfiConverterOptionTypeHostString.read(from: &buf), 
+                sdkName: FfiConverterOptionTypeHostString.read(from: &buf), 
+                sdkVersion: FfiConverterOptionTypeHostString.read(from: &buf), 
+                clientVersion: FfiConverterOptionTypeHostString.read(from: &buf), 
+                capabilities: FfiConverterOptionSequenceTypeHostString.read(from: &buf), 
                 enabled: FfiConverterOptionBool.read(from: &buf), 
-                ringMaxFrames: FfiConverterOptionUInt64.read(from: &buf), 
-                ringMaxBytes: FfiConverterOptionUInt64.read(from: &buf), 
-                pauseTimeoutMs: FfiConverterOptionUInt64.read(from: &buf), 
-                connectTimeoutMs: FfiConverterOptionUInt64.read(from: &buf), 
-                handshakeTimeoutMs: FfiConverterOptionUInt64.read(from: &buf), 
-                retryIntervalMs: FfiConverterOptionUInt64.read(from: &buf), 
-                fastRetryMs: FfiConverterOptionSequenceUInt64.read(from: &buf), 
-                readyTimeoutMs: FfiConverterOptionUInt64.read(from: &buf), 
-                idBase: FfiConverterOptionString.read(from: &buf), 
-                implicitRunId: FfiConverterOptionString.read(from: &buf), 
-                redactionPlaceholder: FfiConverterOptionString.read(from: &buf), 
-                maxPayloadBytes: FfiConverterOptionUInt64.read(from: &buf)
+                ringMaxFrames: FfiConverterOptionInt64.read(from: &buf), 
+                ringMaxBytes: FfiConverterOptionInt64.read(from: &buf), 
+                pauseTimeoutMs: FfiConverterOptionInt64.read(from: &buf), 
+                connectTimeoutMs: FfiConverterOptionInt64.read(from: &buf), 
+                handshakeTimeoutMs: FfiConverterOptionInt64.read(from: &buf), 
+                retryIntervalMs: FfiConverterOptionInt64.read(from: &buf), 
+                fastRetryMs: FfiConverterOptionSequenceInt64.read(from: &buf), 
+                readyTimeoutMs: FfiConverterOptionInt64.read(from: &buf), 
+                idBase: FfiConverterOptionTypeHostString.read(from: &buf), 
+                implicitRunId: FfiConverterOptionTypeHostString.read(from: &buf), 
+                redactionPlaceholder: FfiConverterOptionTypeHostString.read(from: &buf), 
+                maxPayloadBytes: FfiConverterOptionInt64.read(from: &buf)
         )
     }
 
     public static func write(_ value: AppSessionConfig, into buf: inout [UInt8]) {
-        FfiConverterOptionString.write(value.url, into: &buf)
-        FfiConverterOptionString.write(value.app, into: &buf)
-        FfiConverterOptionString.write(value.sdkName, into: &buf)
-        FfiConverterOptionString.write(value.sdkVersion, into: &buf)
-        FfiConverterOptionString.write(value.clientVersion, into: &buf)
-        FfiConverterOptionSequenceString.write(value.capabilities, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.url, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.app, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.sdkName, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.sdkVersion, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.clientVersion, into: &buf)
+        FfiConverterOptionSequenceTypeHostString.write(value.capabilities, into: &buf)
         FfiConverterOptionBool.write(value.enabled, into: &buf)
-        FfiConverterOptionUInt64.write(value.ringMaxFrames, into: &buf)
-        FfiConverterOptionUInt64.write(value.ringMaxBytes, into: &buf)
-        FfiConverterOptionUInt64.write(value.pauseTimeoutMs, into: &buf)
-        FfiConverterOptionUInt64.write(value.connectTimeoutMs, into: &buf)
-        FfiConverterOptionUInt64.write(value.handshakeTimeoutMs, into: &buf)
-        FfiConverterOptionUInt64.write(value.retryIntervalMs, into: &buf)
-        FfiConverterOptionSequenceUInt64.write(value.fastRetryMs, into: &buf)
-        FfiConverterOptionUInt64.write(value.readyTimeoutMs, into: &buf)
-        FfiConverterOptionString.write(value.idBase, into: &buf)
-        FfiConverterOptionString.write(value.implicitRunId, into: &buf)
-        FfiConverterOptionString.write(value.redactionPlaceholder, into: &buf)
-        FfiConverterOptionUInt64.write(value.maxPayloadBytes, into: &buf)
+        FfiConverterOptionInt64.write(value.ringMaxFrames, into: &buf)
+        FfiConverterOptionInt64.write(value.ringMaxBytes, into: &buf)
+        FfiConverterOptionInt64.write(value.pauseTimeoutMs, into: &buf)
+        FfiConverterOptionInt64.write(value.connectTimeoutMs, into: &buf)
+        FfiConverterOptionInt64.write(value.handshakeTimeoutMs, into: &buf)
+        FfiConverterOptionInt64.write(value.retryIntervalMs, into: &buf)
+        FfiConverterOptionSequenceInt64.write(value.fastRetryMs, into: &buf)
+        FfiConverterOptionInt64.write(value.readyTimeoutMs, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.idBase, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.implicitRunId, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.redactionPlaceholder, into: &buf)
+        FfiConverterOptionInt64.write(value.maxPayloadBytes, into: &buf)
     }
 }
 
@@ -1878,7 +1822,7 @@ public struct BreakpointMatcher: Equatable, Hashable {
     /**
      * Wire `name`: string; optional (`null`/`nil`: absent).
      */
-    public var name: String?
+    public var name: HostString?
     /**
      * Wire `point`: `PausePoint`; optional (`null`/`nil`: absent).
      */
@@ -1897,7 +1841,7 @@ public struct BreakpointMatcher: Equatable, Hashable {
          */kind: NodeKind? = nil, 
         /**
          * Wire `name`: string; optional (`null`/`nil`: absent).
-         */name: String? = nil, 
+         */name: HostString? = nil, 
         /**
          * Wire `point`: `PausePoint`; optional (`null`/`nil`: absent).
          */point: PausePoint? = nil, 
@@ -1927,13 +1871,13 @@ public func effectivePoint() -> PausePoint  {
     /**
      * Whether this matcher selects the gate (spec §5.12), see `matcherMatches`.
      */
-public func matches(kind: NodeKind, name: String, point: PausePoint) -> Bool  {
-    return try!  FfiConverterBool.lift(try! rustCall() {
+public func matches(kind: NodeKind, name: HostString, point: PausePoint)throws  -> Bool  {
+    return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_breakpointmatcher_matches(
             FfiConverterTypeBreakpointMatcher_lower(self),
         FfiConverterTypeNodeKind_lower(kind),
-        FfiConverterString.lower(name),
+        FfiConverterTypeHostString_lower(name),
         FfiConverterTypePausePoint_lower(point),uniffiCallStatus
     )
 })
@@ -1942,8 +1886,8 @@ public func matches(kind: NodeKind, name: String, point: PausePoint) -> Bool  {
     /**
      * Matcher equality (spec §5.12), see `matchersEqual`.
      */
-public func sameAs(other: BreakpointMatcher) -> Bool  {
-    return try!  FfiConverterBool.lift(try! rustCall() {
+public func sameAs(other: BreakpointMatcher)throws  -> Bool  {
+    return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_breakpointmatcher_same_as(
             FfiConverterTypeBreakpointMatcher_lower(self),
@@ -1968,7 +1912,7 @@ public struct FfiConverterTypeBreakpointMatcher: FfiConverterRustBuffer {
         return
             try BreakpointMatcher(
                 kind: FfiConverterOptionTypeNodeKind.read(from: &buf), 
-                name: FfiConverterOptionString.read(from: &buf), 
+                name: FfiConverterOptionTypeHostString.read(from: &buf), 
                 point: FfiConverterOptionTypePausePoint.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
@@ -1976,7 +1920,7 @@ public struct FfiConverterTypeBreakpointMatcher: FfiConverterRustBuffer {
 
     public static func write(_ value: BreakpointMatcher, into buf: inout [UInt8]) {
         FfiConverterOptionTypeNodeKind.write(value.kind, into: &buf)
-        FfiConverterOptionString.write(value.name, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.name, into: &buf)
         FfiConverterOptionTypePausePoint.write(value.point, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
@@ -2082,7 +2026,7 @@ public struct ClientVersions: Equatable, Hashable {
     /**
      * Wire `client`: string.
      */
-    public var client: String
+    public var client: HostString
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2097,7 +2041,7 @@ public struct ClientVersions: Equatable, Hashable {
          */`protocol`: Int64, 
         /**
          * Wire `client`: string.
-         */client: String, 
+         */client: HostString, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2124,14 +2068,14 @@ public struct FfiConverterTypeClientVersions: FfiConverterRustBuffer {
         return
             try ClientVersions(
                 protocol: FfiConverterInt64.read(from: &buf), 
-                client: FfiConverterString.read(from: &buf), 
+                client: FfiConverterTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: ClientVersions, into buf: inout [UInt8]) {
         FfiConverterInt64.write(value.`protocol`, into: &buf)
-        FfiConverterString.write(value.client, into: &buf)
+        FfiConverterTypeHostString.write(value.client, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -2233,19 +2177,19 @@ public struct Envelope: Equatable, Hashable {
     /**
      * Sequence number, 0 ≤ seq ≤ 2^53 − 1 (checked when sent).
      */
-    public var seq: UInt64
+    public var seq: Int64
     /**
      * Timestamp in epoch milliseconds, 0 ≤ ts ≤ 2^53 − 1 (checked when sent).
      */
-    public var ts: UInt64
+    public var ts: Int64
     /**
-     * Run id (`"*"` for frames outside any run); must not contain U+0000.
+     * Run id (`"*"` for frames outside any run); must not contain U+0000 or a lone surrogate.
      */
-    public var runId: String
+    public var runId: HostString
     /**
      * The wire type string (`"node.started"`); always agrees with `message`.
      */
-    public var messageType: String
+    public var messageType: HostString
     /**
      * The type and its payload.
      */
@@ -2260,16 +2204,16 @@ public struct Envelope: Equatable, Hashable {
     public init(
         /**
          * Sequence number, 0 ≤ seq ≤ 2^53 − 1 (checked when sent).
-         */seq: UInt64, 
+         */seq: Int64, 
         /**
          * Timestamp in epoch milliseconds, 0 ≤ ts ≤ 2^53 − 1 (checked when sent).
-         */ts: UInt64, 
+         */ts: Int64, 
         /**
-         * Run id (`"*"` for frames outside any run); must not contain U+0000.
-         */runId: String, 
+         * Run id (`"*"` for frames outside any run); must not contain U+0000 or a lone surrogate.
+         */runId: HostString, 
         /**
          * The wire type string (`"node.started"`); always agrees with `message`.
-         */messageType: String, 
+         */messageType: HostString, 
         /**
          * The type and its payload.
          */message: Message, 
@@ -2300,20 +2244,20 @@ public struct FfiConverterTypeEnvelope: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Envelope {
         return
             try Envelope(
-                seq: FfiConverterUInt64.read(from: &buf), 
-                ts: FfiConverterUInt64.read(from: &buf), 
-                runId: FfiConverterString.read(from: &buf), 
-                messageType: FfiConverterString.read(from: &buf), 
+                seq: FfiConverterInt64.read(from: &buf), 
+                ts: FfiConverterInt64.read(from: &buf), 
+                runId: FfiConverterTypeHostString.read(from: &buf), 
+                messageType: FfiConverterTypeHostString.read(from: &buf), 
                 message: FfiConverterTypeMessage.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: Envelope, into buf: inout [UInt8]) {
-        FfiConverterUInt64.write(value.seq, into: &buf)
-        FfiConverterUInt64.write(value.ts, into: &buf)
-        FfiConverterString.write(value.runId, into: &buf)
-        FfiConverterString.write(value.messageType, into: &buf)
+        FfiConverterInt64.write(value.seq, into: &buf)
+        FfiConverterInt64.write(value.ts, into: &buf)
+        FfiConverterTypeHostString.write(value.runId, into: &buf)
+        FfiConverterTypeHostString.write(value.messageType, into: &buf)
         FfiConverterTypeMessage.write(value.message, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
@@ -2343,15 +2287,15 @@ public struct ErrorInfo: Equatable, Hashable {
     /**
      * Wire `name`: string.
      */
-    public var name: String
+    public var name: HostString
     /**
      * Wire `message`: string.
      */
-    public var message: String
+    public var message: HostString
     /**
      * Wire `stack`: string; optional (`null`/`nil`: absent).
      */
-    public var stack: String?
+    public var stack: HostString?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2363,13 +2307,13 @@ public struct ErrorInfo: Equatable, Hashable {
     public init(
         /**
          * Wire `name`: string.
-         */name: String, 
+         */name: HostString, 
         /**
          * Wire `message`: string.
-         */message: String, 
+         */message: HostString, 
         /**
          * Wire `stack`: string; optional (`null`/`nil`: absent).
-         */stack: String? = nil, 
+         */stack: HostString? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2396,17 +2340,17 @@ public struct FfiConverterTypeErrorInfo: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ErrorInfo {
         return
             try ErrorInfo(
-                name: FfiConverterString.read(from: &buf), 
-                message: FfiConverterString.read(from: &buf), 
-                stack: FfiConverterOptionString.read(from: &buf), 
+                name: FfiConverterTypeHostString.read(from: &buf), 
+                message: FfiConverterTypeHostString.read(from: &buf), 
+                stack: FfiConverterOptionTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: ErrorInfo, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.name, into: &buf)
-        FfiConverterString.write(value.message, into: &buf)
-        FfiConverterOptionString.write(value.stack, into: &buf)
+        FfiConverterTypeHostString.write(value.name, into: &buf)
+        FfiConverterTypeHostString.write(value.message, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.stack, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -2435,11 +2379,11 @@ public struct ExecPaused: Equatable, Hashable {
     /**
      * Wire `pauseId`: string.
      */
-    public var pauseId: String
+    public var pauseId: HostString
     /**
      * Wire `nodeId`: string.
      */
-    public var nodeId: String
+    public var nodeId: HostString
     /**
      * Wire `point`: `PausePoint`.
      */
@@ -2463,7 +2407,7 @@ public struct ExecPaused: Equatable, Hashable {
     /**
      * Wire `instanceId`: string; optional (`null`/`nil`: absent).
      */
-    public var instanceId: String?
+    public var instanceId: HostString?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2475,10 +2419,10 @@ public struct ExecPaused: Equatable, Hashable {
     public init(
         /**
          * Wire `pauseId`: string.
-         */pauseId: String, 
+         */pauseId: HostString, 
         /**
          * Wire `nodeId`: string.
-         */nodeId: String, 
+         */nodeId: HostString, 
         /**
          * Wire `point`: `PausePoint`.
          */point: PausePoint, 
@@ -2496,7 +2440,7 @@ public struct ExecPaused: Equatable, Hashable {
          */editable: Bool? = nil, 
         /**
          * Wire `instanceId`: string; optional (`null`/`nil`: absent).
-         */instanceId: String? = nil, 
+         */instanceId: HostString? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2528,27 +2472,27 @@ public struct FfiConverterTypeExecPaused: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ExecPaused {
         return
             try ExecPaused(
-                pauseId: FfiConverterString.read(from: &buf), 
-                nodeId: FfiConverterString.read(from: &buf), 
+                pauseId: FfiConverterTypeHostString.read(from: &buf), 
+                nodeId: FfiConverterTypeHostString.read(from: &buf), 
                 point: FfiConverterTypePausePoint.read(from: &buf), 
                 reason: FfiConverterOptionTypePauseReason.read(from: &buf), 
                 loopInfo: FfiConverterOptionTypeLoopInfo.read(from: &buf), 
                 smart: FfiConverterOptionTypeSmartInfo.read(from: &buf), 
                 editable: FfiConverterOptionBool.read(from: &buf), 
-                instanceId: FfiConverterOptionString.read(from: &buf), 
+                instanceId: FfiConverterOptionTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: ExecPaused, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.pauseId, into: &buf)
-        FfiConverterString.write(value.nodeId, into: &buf)
+        FfiConverterTypeHostString.write(value.pauseId, into: &buf)
+        FfiConverterTypeHostString.write(value.nodeId, into: &buf)
         FfiConverterTypePausePoint.write(value.point, into: &buf)
         FfiConverterOptionTypePauseReason.write(value.reason, into: &buf)
         FfiConverterOptionTypeLoopInfo.write(value.loopInfo, into: &buf)
         FfiConverterOptionTypeSmartInfo.write(value.smart, into: &buf)
         FfiConverterOptionBool.write(value.editable, into: &buf)
-        FfiConverterOptionString.write(value.instanceId, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.instanceId, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -2577,7 +2521,7 @@ public struct ExecRefused: Equatable, Hashable {
     /**
      * Wire `pauseId`: string.
      */
-    public var pauseId: String
+    public var pauseId: HostString
     /**
      * Wire `code`: `RefusalCode`.
      */
@@ -2585,11 +2529,11 @@ public struct ExecRefused: Equatable, Hashable {
     /**
      * Wire `message`: string; optional (`null`/`nil`: absent).
      */
-    public var message: String?
+    public var message: HostString?
     /**
      * Wire `requestId`: string; optional (`null`/`nil`: absent).
      */
-    public var requestId: String?
+    public var requestId: HostString?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2601,16 +2545,16 @@ public struct ExecRefused: Equatable, Hashable {
     public init(
         /**
          * Wire `pauseId`: string.
-         */pauseId: String, 
+         */pauseId: HostString, 
         /**
          * Wire `code`: `RefusalCode`.
          */code: RefusalCode, 
         /**
          * Wire `message`: string; optional (`null`/`nil`: absent).
-         */message: String? = nil, 
+         */message: HostString? = nil, 
         /**
          * Wire `requestId`: string; optional (`null`/`nil`: absent).
-         */requestId: String? = nil, 
+         */requestId: HostString? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2638,19 +2582,19 @@ public struct FfiConverterTypeExecRefused: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ExecRefused {
         return
             try ExecRefused(
-                pauseId: FfiConverterString.read(from: &buf), 
+                pauseId: FfiConverterTypeHostString.read(from: &buf), 
                 code: FfiConverterTypeRefusalCode.read(from: &buf), 
-                message: FfiConverterOptionString.read(from: &buf), 
-                requestId: FfiConverterOptionString.read(from: &buf), 
+                message: FfiConverterOptionTypeHostString.read(from: &buf), 
+                requestId: FfiConverterOptionTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: ExecRefused, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.pauseId, into: &buf)
+        FfiConverterTypeHostString.write(value.pauseId, into: &buf)
         FfiConverterTypeRefusalCode.write(value.code, into: &buf)
-        FfiConverterOptionString.write(value.message, into: &buf)
-        FfiConverterOptionString.write(value.requestId, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.message, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.requestId, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -2679,7 +2623,7 @@ public struct ExecResume: Equatable, Hashable {
     /**
      * Wire `pauseId`: string.
      */
-    public var pauseId: String
+    public var pauseId: HostString
     /**
      * Wire `action`: `ResumeAction`.
      */
@@ -2695,7 +2639,7 @@ public struct ExecResume: Equatable, Hashable {
     /**
      * Wire `requestId`: string; optional (`null`/`nil`: absent).
      */
-    public var requestId: String?
+    public var requestId: HostString?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2707,7 +2651,7 @@ public struct ExecResume: Equatable, Hashable {
     public init(
         /**
          * Wire `pauseId`: string.
-         */pauseId: String, 
+         */pauseId: HostString, 
         /**
          * Wire `action`: `ResumeAction`.
          */action: ResumeAction, 
@@ -2719,7 +2663,7 @@ public struct ExecResume: Equatable, Hashable {
          */input: JsonText? = nil, 
         /**
          * Wire `requestId`: string; optional (`null`/`nil`: absent).
-         */requestId: String? = nil, 
+         */requestId: HostString? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2748,21 +2692,21 @@ public struct FfiConverterTypeExecResume: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ExecResume {
         return
             try ExecResume(
-                pauseId: FfiConverterString.read(from: &buf), 
+                pauseId: FfiConverterTypeHostString.read(from: &buf), 
                 action: FfiConverterTypeResumeAction.read(from: &buf), 
                 output: FfiConverterOptionTypeJsonText.read(from: &buf), 
                 input: FfiConverterOptionTypeJsonText.read(from: &buf), 
-                requestId: FfiConverterOptionString.read(from: &buf), 
+                requestId: FfiConverterOptionTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: ExecResume, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.pauseId, into: &buf)
+        FfiConverterTypeHostString.write(value.pauseId, into: &buf)
         FfiConverterTypeResumeAction.write(value.action, into: &buf)
         FfiConverterOptionTypeJsonText.write(value.output, into: &buf)
         FfiConverterOptionTypeJsonText.write(value.input, into: &buf)
-        FfiConverterOptionString.write(value.requestId, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.requestId, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -2791,7 +2735,7 @@ public struct ExecResumed: Equatable, Hashable {
     /**
      * Wire `pauseId`: string.
      */
-    public var pauseId: String
+    public var pauseId: HostString
     /**
      * Wire `action`: `ResumeAction`.
      */
@@ -2803,11 +2747,11 @@ public struct ExecResumed: Equatable, Hashable {
     /**
      * Wire `requestId`: string; optional (`null`/`nil`: absent).
      */
-    public var requestId: String?
+    public var requestId: HostString?
     /**
      * Wire `principal`: string; optional (`null`/`nil`: absent).
      */
-    public var principal: String?
+    public var principal: HostString?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2819,7 +2763,7 @@ public struct ExecResumed: Equatable, Hashable {
     public init(
         /**
          * Wire `pauseId`: string.
-         */pauseId: String, 
+         */pauseId: HostString, 
         /**
          * Wire `action`: `ResumeAction`.
          */action: ResumeAction, 
@@ -2828,10 +2772,10 @@ public struct ExecResumed: Equatable, Hashable {
          */edited: EditedValue? = nil, 
         /**
          * Wire `requestId`: string; optional (`null`/`nil`: absent).
-         */requestId: String? = nil, 
+         */requestId: HostString? = nil, 
         /**
          * Wire `principal`: string; optional (`null`/`nil`: absent).
-         */principal: String? = nil, 
+         */principal: HostString? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -2860,21 +2804,21 @@ public struct FfiConverterTypeExecResumed: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ExecResumed {
         return
             try ExecResumed(
-                pauseId: FfiConverterString.read(from: &buf), 
+                pauseId: FfiConverterTypeHostString.read(from: &buf), 
                 action: FfiConverterTypeResumeAction.read(from: &buf), 
                 edited: FfiConverterOptionTypeEditedValue.read(from: &buf), 
-                requestId: FfiConverterOptionString.read(from: &buf), 
-                principal: FfiConverterOptionString.read(from: &buf), 
+                requestId: FfiConverterOptionTypeHostString.read(from: &buf), 
+                principal: FfiConverterOptionTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: ExecResumed, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.pauseId, into: &buf)
+        FfiConverterTypeHostString.write(value.pauseId, into: &buf)
         FfiConverterTypeResumeAction.write(value.action, into: &buf)
         FfiConverterOptionTypeEditedValue.write(value.edited, into: &buf)
-        FfiConverterOptionString.write(value.requestId, into: &buf)
-        FfiConverterOptionString.write(value.principal, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.requestId, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.principal, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -2903,7 +2847,7 @@ public struct GateNode: Equatable, Hashable {
     /**
      * `nodeId`, as in `node.started`.
      */
-    public var nodeId: String
+    public var nodeId: HostString
     /**
      * Node kind, for matchers and the loop guard.
      */
@@ -2911,27 +2855,27 @@ public struct GateNode: Equatable, Hashable {
     /**
      * Node name, for matchers.
      */
-    public var name: String
+    public var name: HostString
     /**
      * The instance this gate belongs to.
      */
-    public var instanceId: String?
+    public var instanceId: HostString?
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
     public init(
         /**
          * `nodeId`, as in `node.started`.
-         */nodeId: String, 
+         */nodeId: HostString, 
         /**
          * Node kind, for matchers and the loop guard.
          */kind: NodeKind, 
         /**
          * Node name, for matchers.
-         */name: String, 
+         */name: HostString, 
         /**
          * The instance this gate belongs to.
-         */instanceId: String? = nil) {
+         */instanceId: HostString? = nil) {
         self.nodeId = nodeId
         self.kind = kind
         self.name = name
@@ -2954,18 +2898,18 @@ public struct FfiConverterTypeGateNode: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> GateNode {
         return
             try GateNode(
-                nodeId: FfiConverterString.read(from: &buf), 
+                nodeId: FfiConverterTypeHostString.read(from: &buf), 
                 kind: FfiConverterTypeNodeKind.read(from: &buf), 
-                name: FfiConverterString.read(from: &buf), 
-                instanceId: FfiConverterOptionString.read(from: &buf)
+                name: FfiConverterTypeHostString.read(from: &buf), 
+                instanceId: FfiConverterOptionTypeHostString.read(from: &buf)
         )
     }
 
     public static func write(_ value: GateNode, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.nodeId, into: &buf)
+        FfiConverterTypeHostString.write(value.nodeId, into: &buf)
         FfiConverterTypeNodeKind.write(value.kind, into: &buf)
-        FfiConverterString.write(value.name, into: &buf)
-        FfiConverterOptionString.write(value.instanceId, into: &buf)
+        FfiConverterTypeHostString.write(value.name, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.instanceId, into: &buf)
     }
 }
 
@@ -3065,7 +3009,7 @@ public struct GraphNodeHint: Equatable, Hashable {
     /**
      * Wire `nodeId`: string.
      */
-    public var nodeId: String
+    public var nodeId: HostString
     /**
      * Wire `kind`: `NodeKind`.
      */
@@ -3073,11 +3017,11 @@ public struct GraphNodeHint: Equatable, Hashable {
     /**
      * Wire `name`: string.
      */
-    public var name: String
+    public var name: HostString
     /**
      * Wire `parentId`: string; optional (`null`/`nil`: absent).
      */
-    public var parentId: String?
+    public var parentId: HostString?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -3089,16 +3033,16 @@ public struct GraphNodeHint: Equatable, Hashable {
     public init(
         /**
          * Wire `nodeId`: string.
-         */nodeId: String, 
+         */nodeId: HostString, 
         /**
          * Wire `kind`: `NodeKind`.
          */kind: NodeKind, 
         /**
          * Wire `name`: string.
-         */name: String, 
+         */name: HostString, 
         /**
          * Wire `parentId`: string; optional (`null`/`nil`: absent).
-         */parentId: String? = nil, 
+         */parentId: HostString? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -3126,19 +3070,19 @@ public struct FfiConverterTypeGraphNodeHint: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> GraphNodeHint {
         return
             try GraphNodeHint(
-                nodeId: FfiConverterString.read(from: &buf), 
+                nodeId: FfiConverterTypeHostString.read(from: &buf), 
                 kind: FfiConverterTypeNodeKind.read(from: &buf), 
-                name: FfiConverterString.read(from: &buf), 
-                parentId: FfiConverterOptionString.read(from: &buf), 
+                name: FfiConverterTypeHostString.read(from: &buf), 
+                parentId: FfiConverterOptionTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: GraphNodeHint, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.nodeId, into: &buf)
+        FfiConverterTypeHostString.write(value.nodeId, into: &buf)
         FfiConverterTypeNodeKind.write(value.kind, into: &buf)
-        FfiConverterString.write(value.name, into: &buf)
-        FfiConverterOptionString.write(value.parentId, into: &buf)
+        FfiConverterTypeHostString.write(value.name, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.parentId, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -3171,11 +3115,11 @@ public struct Hello: Equatable, Hashable {
     /**
      * Wire `capabilities`: list of string.
      */
-    public var capabilities: [String]
+    public var capabilities: [HostString]
     /**
      * Wire `app`: string; optional (`null`/`nil`: absent).
      */
-    public var app: String?
+    public var app: HostString?
     /**
      * Wire `sdk`: `SdkInfo`; optional (`null`/`nil`: absent).
      */
@@ -3183,7 +3127,7 @@ public struct Hello: Equatable, Hashable {
     /**
      * Wire `resumeToken`: string; optional (`null`/`nil`: absent).
      */
-    public var resumeToken: String?
+    public var resumeToken: HostString?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -3198,16 +3142,16 @@ public struct Hello: Equatable, Hashable {
          */versions: ClientVersions, 
         /**
          * Wire `capabilities`: list of string.
-         */capabilities: [String], 
+         */capabilities: [HostString], 
         /**
          * Wire `app`: string; optional (`null`/`nil`: absent).
-         */app: String? = nil, 
+         */app: HostString? = nil, 
         /**
          * Wire `sdk`: `SdkInfo`; optional (`null`/`nil`: absent).
          */sdk: SdkInfo? = nil, 
         /**
          * Wire `resumeToken`: string; optional (`null`/`nil`: absent).
-         */resumeToken: String? = nil, 
+         */resumeToken: HostString? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -3237,20 +3181,20 @@ public struct FfiConverterTypeHello: FfiConverterRustBuffer {
         return
             try Hello(
                 versions: FfiConverterTypeClientVersions.read(from: &buf), 
-                capabilities: FfiConverterSequenceString.read(from: &buf), 
-                app: FfiConverterOptionString.read(from: &buf), 
+                capabilities: FfiConverterSequenceTypeHostString.read(from: &buf), 
+                app: FfiConverterOptionTypeHostString.read(from: &buf), 
                 sdk: FfiConverterOptionTypeSdkInfo.read(from: &buf), 
-                resumeToken: FfiConverterOptionString.read(from: &buf), 
+                resumeToken: FfiConverterOptionTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: Hello, into buf: inout [UInt8]) {
         FfiConverterTypeClientVersions.write(value.versions, into: &buf)
-        FfiConverterSequenceString.write(value.capabilities, into: &buf)
-        FfiConverterOptionString.write(value.app, into: &buf)
+        FfiConverterSequenceTypeHostString.write(value.capabilities, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.app, into: &buf)
         FfiConverterOptionTypeSdkInfo.write(value.sdk, into: &buf)
-        FfiConverterOptionString.write(value.resumeToken, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.resumeToken, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -3283,7 +3227,7 @@ public struct HelloAck: Equatable, Hashable {
     /**
      * Wire `capabilities`: list of string.
      */
-    public var capabilities: [String]
+    public var capabilities: [HostString]
     /**
      * Wire `breakpoints`: list of `BreakpointMatcher`.
      */
@@ -3295,11 +3239,11 @@ public struct HelloAck: Equatable, Hashable {
     /**
      * Wire `sessionToken`: string; optional (`null`/`nil`: absent).
      */
-    public var sessionToken: String?
+    public var sessionToken: HostString?
     /**
      * Wire `hubCapabilities`: list of string; optional (`null`/`nil`: absent).
      */
-    public var hubCapabilities: [String]?
+    public var hubCapabilities: [HostString]?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -3314,7 +3258,7 @@ public struct HelloAck: Equatable, Hashable {
          */versions: ViewerVersions, 
         /**
          * Wire `capabilities`: list of string.
-         */capabilities: [String], 
+         */capabilities: [HostString], 
         /**
          * Wire `breakpoints`: list of `BreakpointMatcher`.
          */breakpoints: [BreakpointMatcher], 
@@ -3323,10 +3267,10 @@ public struct HelloAck: Equatable, Hashable {
          */mode: RunMode, 
         /**
          * Wire `sessionToken`: string; optional (`null`/`nil`: absent).
-         */sessionToken: String? = nil, 
+         */sessionToken: HostString? = nil, 
         /**
          * Wire `hubCapabilities`: list of string; optional (`null`/`nil`: absent).
-         */hubCapabilities: [String]? = nil, 
+         */hubCapabilities: [HostString]? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -3357,22 +3301,22 @@ public struct FfiConverterTypeHelloAck: FfiConverterRustBuffer {
         return
             try HelloAck(
                 versions: FfiConverterTypeViewerVersions.read(from: &buf), 
-                capabilities: FfiConverterSequenceString.read(from: &buf), 
+                capabilities: FfiConverterSequenceTypeHostString.read(from: &buf), 
                 breakpoints: FfiConverterSequenceTypeBreakpointMatcher.read(from: &buf), 
                 mode: FfiConverterTypeRunMode.read(from: &buf), 
-                sessionToken: FfiConverterOptionString.read(from: &buf), 
-                hubCapabilities: FfiConverterOptionSequenceString.read(from: &buf), 
+                sessionToken: FfiConverterOptionTypeHostString.read(from: &buf), 
+                hubCapabilities: FfiConverterOptionSequenceTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: HelloAck, into buf: inout [UInt8]) {
         FfiConverterTypeViewerVersions.write(value.versions, into: &buf)
-        FfiConverterSequenceString.write(value.capabilities, into: &buf)
+        FfiConverterSequenceTypeHostString.write(value.capabilities, into: &buf)
         FfiConverterSequenceTypeBreakpointMatcher.write(value.breakpoints, into: &buf)
         FfiConverterTypeRunMode.write(value.mode, into: &buf)
-        FfiConverterOptionString.write(value.sessionToken, into: &buf)
-        FfiConverterOptionSequenceString.write(value.hubCapabilities, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.sessionToken, into: &buf)
+        FfiConverterOptionSequenceTypeHostString.write(value.hubCapabilities, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -3540,19 +3484,19 @@ public struct LoopInfo: Equatable, Hashable {
     /**
      * Wire `repeats`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    public var repeats: UInt64
+    public var repeats: Int64
     /**
      * Wire `firstSeq`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    public var firstSeq: UInt64
+    public var firstSeq: Int64
     /**
      * Wire `lastSeq`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    public var lastSeq: UInt64
+    public var lastSeq: Int64
     /**
      * Wire `fingerprint`: string.
      */
-    public var fingerprint: String
+    public var fingerprint: HostString
     /**
      * Wire `kind`: `LoopKind`; optional (`null`/`nil`: absent).
      */
@@ -3560,11 +3504,11 @@ public struct LoopInfo: Equatable, Hashable {
     /**
      * Wire `period`: integer, 1 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
-    public var period: UInt64?
+    public var period: Int64?
     /**
      * Wire `laps`: integer, 1 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
-    public var laps: UInt64?
+    public var laps: Int64?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -3576,25 +3520,25 @@ public struct LoopInfo: Equatable, Hashable {
     public init(
         /**
          * Wire `repeats`: integer, 0 ≤ x ≤ 2^53 − 1.
-         */repeats: UInt64, 
+         */repeats: Int64, 
         /**
          * Wire `firstSeq`: integer, 0 ≤ x ≤ 2^53 − 1.
-         */firstSeq: UInt64, 
+         */firstSeq: Int64, 
         /**
          * Wire `lastSeq`: integer, 0 ≤ x ≤ 2^53 − 1.
-         */lastSeq: UInt64, 
+         */lastSeq: Int64, 
         /**
          * Wire `fingerprint`: string.
-         */fingerprint: String, 
+         */fingerprint: HostString, 
         /**
          * Wire `kind`: `LoopKind`; optional (`null`/`nil`: absent).
          */kind: LoopKind? = nil, 
         /**
          * Wire `period`: integer, 1 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
-         */period: UInt64? = nil, 
+         */period: Int64? = nil, 
         /**
          * Wire `laps`: integer, 1 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
-         */laps: UInt64? = nil, 
+         */laps: Int64? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -3625,25 +3569,25 @@ public struct FfiConverterTypeLoopInfo: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> LoopInfo {
         return
             try LoopInfo(
-                repeats: FfiConverterUInt64.read(from: &buf), 
-                firstSeq: FfiConverterUInt64.read(from: &buf), 
-                lastSeq: FfiConverterUInt64.read(from: &buf), 
-                fingerprint: FfiConverterString.read(from: &buf), 
+                repeats: FfiConverterInt64.read(from: &buf), 
+                firstSeq: FfiConverterInt64.read(from: &buf), 
+                lastSeq: FfiConverterInt64.read(from: &buf), 
+                fingerprint: FfiConverterTypeHostString.read(from: &buf), 
                 kind: FfiConverterOptionTypeLoopKind.read(from: &buf), 
-                period: FfiConverterOptionUInt64.read(from: &buf), 
-                laps: FfiConverterOptionUInt64.read(from: &buf), 
+                period: FfiConverterOptionInt64.read(from: &buf), 
+                laps: FfiConverterOptionInt64.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: LoopInfo, into buf: inout [UInt8]) {
-        FfiConverterUInt64.write(value.repeats, into: &buf)
-        FfiConverterUInt64.write(value.firstSeq, into: &buf)
-        FfiConverterUInt64.write(value.lastSeq, into: &buf)
-        FfiConverterString.write(value.fingerprint, into: &buf)
+        FfiConverterInt64.write(value.repeats, into: &buf)
+        FfiConverterInt64.write(value.firstSeq, into: &buf)
+        FfiConverterInt64.write(value.lastSeq, into: &buf)
+        FfiConverterTypeHostString.write(value.fingerprint, into: &buf)
         FfiConverterOptionTypeLoopKind.write(value.kind, into: &buf)
-        FfiConverterOptionUInt64.write(value.period, into: &buf)
-        FfiConverterOptionUInt64.write(value.laps, into: &buf)
+        FfiConverterOptionInt64.write(value.period, into: &buf)
+        FfiConverterOptionInt64.write(value.laps, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -3744,11 +3688,11 @@ public struct NodeError: Equatable, Hashable {
     /**
      * Wire `nodeId`: string.
      */
-    public var nodeId: String
+    public var nodeId: HostString
     /**
      * Wire `instanceId`: string; optional (`null`/`nil`: absent).
      */
-    public var instanceId: String?
+    public var instanceId: HostString?
     /**
      * Wire `error`: `ErrorInfo`.
      */
@@ -3768,10 +3712,10 @@ public struct NodeError: Equatable, Hashable {
     public init(
         /**
          * Wire `nodeId`: string.
-         */nodeId: String, 
+         */nodeId: HostString, 
         /**
          * Wire `instanceId`: string; optional (`null`/`nil`: absent).
-         */instanceId: String? = nil, 
+         */instanceId: HostString? = nil, 
         /**
          * Wire `error`: `ErrorInfo`.
          */error: ErrorInfo, 
@@ -3805,8 +3749,8 @@ public struct FfiConverterTypeNodeError: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> NodeError {
         return
             try NodeError(
-                nodeId: FfiConverterString.read(from: &buf), 
-                instanceId: FfiConverterOptionString.read(from: &buf), 
+                nodeId: FfiConverterTypeHostString.read(from: &buf), 
+                instanceId: FfiConverterOptionTypeHostString.read(from: &buf), 
                 error: FfiConverterTypeErrorInfo.read(from: &buf), 
                 heldMs: FfiConverterOptionDouble.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
@@ -3814,8 +3758,8 @@ public struct FfiConverterTypeNodeError: FfiConverterRustBuffer {
     }
 
     public static func write(_ value: NodeError, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.nodeId, into: &buf)
-        FfiConverterOptionString.write(value.instanceId, into: &buf)
+        FfiConverterTypeHostString.write(value.nodeId, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.instanceId, into: &buf)
         FfiConverterTypeErrorInfo.write(value.error, into: &buf)
         FfiConverterOptionDouble.write(value.heldMs, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
@@ -3846,11 +3790,11 @@ public struct NodeFinished: Equatable, Hashable {
     /**
      * Wire `nodeId`: string.
      */
-    public var nodeId: String
+    public var nodeId: HostString
     /**
      * Wire `instanceId`: string; optional (`null`/`nil`: absent).
      */
-    public var instanceId: String?
+    public var instanceId: HostString?
     /**
      * Wire `output`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
      */
@@ -3886,10 +3830,10 @@ public struct NodeFinished: Equatable, Hashable {
     public init(
         /**
          * Wire `nodeId`: string.
-         */nodeId: String, 
+         */nodeId: HostString, 
         /**
          * Wire `instanceId`: string; optional (`null`/`nil`: absent).
-         */instanceId: String? = nil, 
+         */instanceId: HostString? = nil, 
         /**
          * Wire `output`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
          */output: JsonText? = nil, 
@@ -3939,8 +3883,8 @@ public struct FfiConverterTypeNodeFinished: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> NodeFinished {
         return
             try NodeFinished(
-                nodeId: FfiConverterString.read(from: &buf), 
-                instanceId: FfiConverterOptionString.read(from: &buf), 
+                nodeId: FfiConverterTypeHostString.read(from: &buf), 
+                instanceId: FfiConverterOptionTypeHostString.read(from: &buf), 
                 output: FfiConverterOptionTypeJsonText.read(from: &buf), 
                 usage: FfiConverterOptionTypeTokenUsage.read(from: &buf), 
                 durationMs: FfiConverterDouble.read(from: &buf), 
@@ -3952,8 +3896,8 @@ public struct FfiConverterTypeNodeFinished: FfiConverterRustBuffer {
     }
 
     public static func write(_ value: NodeFinished, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.nodeId, into: &buf)
-        FfiConverterOptionString.write(value.instanceId, into: &buf)
+        FfiConverterTypeHostString.write(value.nodeId, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.instanceId, into: &buf)
         FfiConverterOptionTypeJsonText.write(value.output, into: &buf)
         FfiConverterOptionTypeTokenUsage.write(value.usage, into: &buf)
         FfiConverterDouble.write(value.durationMs, into: &buf)
@@ -3988,11 +3932,11 @@ public struct NodeStarted: Equatable, Hashable {
     /**
      * Wire `nodeId`: string.
      */
-    public var nodeId: String
+    public var nodeId: HostString
     /**
      * Wire `parentId`: string; optional (`null`/`nil`: absent).
      */
-    public var parentId: String?
+    public var parentId: HostString?
     /**
      * Wire `kind`: `NodeKind`.
      */
@@ -4000,11 +3944,11 @@ public struct NodeStarted: Equatable, Hashable {
     /**
      * Wire `name`: string.
      */
-    public var name: String
+    public var name: HostString
     /**
      * Wire `instanceId`: string.
      */
-    public var instanceId: String
+    public var instanceId: HostString
     /**
      * Wire `input`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
      */
@@ -4028,19 +3972,19 @@ public struct NodeStarted: Equatable, Hashable {
     public init(
         /**
          * Wire `nodeId`: string.
-         */nodeId: String, 
+         */nodeId: HostString, 
         /**
          * Wire `parentId`: string; optional (`null`/`nil`: absent).
-         */parentId: String? = nil, 
+         */parentId: HostString? = nil, 
         /**
          * Wire `kind`: `NodeKind`.
          */kind: NodeKind, 
         /**
          * Wire `name`: string.
-         */name: String, 
+         */name: HostString, 
         /**
          * Wire `instanceId`: string.
-         */instanceId: String, 
+         */instanceId: HostString, 
         /**
          * Wire `input`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
          */input: JsonText? = nil, 
@@ -4081,11 +4025,11 @@ public struct FfiConverterTypeNodeStarted: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> NodeStarted {
         return
             try NodeStarted(
-                nodeId: FfiConverterString.read(from: &buf), 
-                parentId: FfiConverterOptionString.read(from: &buf), 
+                nodeId: FfiConverterTypeHostString.read(from: &buf), 
+                parentId: FfiConverterOptionTypeHostString.read(from: &buf), 
                 kind: FfiConverterTypeNodeKind.read(from: &buf), 
-                name: FfiConverterString.read(from: &buf), 
-                instanceId: FfiConverterString.read(from: &buf), 
+                name: FfiConverterTypeHostString.read(from: &buf), 
+                instanceId: FfiConverterTypeHostString.read(from: &buf), 
                 input: FfiConverterOptionTypeJsonText.read(from: &buf), 
                 collapsed: FfiConverterOptionBool.read(from: &buf), 
                 redaction: FfiConverterOptionTypeRedactionSummary.read(from: &buf), 
@@ -4094,11 +4038,11 @@ public struct FfiConverterTypeNodeStarted: FfiConverterRustBuffer {
     }
 
     public static func write(_ value: NodeStarted, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.nodeId, into: &buf)
-        FfiConverterOptionString.write(value.parentId, into: &buf)
+        FfiConverterTypeHostString.write(value.nodeId, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.parentId, into: &buf)
         FfiConverterTypeNodeKind.write(value.kind, into: &buf)
-        FfiConverterString.write(value.name, into: &buf)
-        FfiConverterString.write(value.instanceId, into: &buf)
+        FfiConverterTypeHostString.write(value.name, into: &buf)
+        FfiConverterTypeHostString.write(value.instanceId, into: &buf)
         FfiConverterOptionTypeJsonText.write(value.input, into: &buf)
         FfiConverterOptionBool.write(value.collapsed, into: &buf)
         FfiConverterOptionTypeRedactionSummary.write(value.redaction, into: &buf)
@@ -4130,7 +4074,7 @@ public struct NodeToken: Equatable, Hashable {
     /**
      * Wire `nodeId`: string.
      */
-    public var nodeId: String
+    public var nodeId: HostString
     /**
      * Wire `deltas`: list of `TokenDelta`.
      */
@@ -4150,7 +4094,7 @@ public struct NodeToken: Equatable, Hashable {
     public init(
         /**
          * Wire `nodeId`: string.
-         */nodeId: String, 
+         */nodeId: HostString, 
         /**
          * Wire `deltas`: list of `TokenDelta`.
          */deltas: [TokenDelta], 
@@ -4183,7 +4127,7 @@ public struct FfiConverterTypeNodeToken: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> NodeToken {
         return
             try NodeToken(
-                nodeId: FfiConverterString.read(from: &buf), 
+                nodeId: FfiConverterTypeHostString.read(from: &buf), 
                 deltas: FfiConverterSequenceTypeTokenDelta.read(from: &buf), 
                 redaction: FfiConverterOptionTypeRedactionSummary.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
@@ -4191,7 +4135,7 @@ public struct FfiConverterTypeNodeToken: FfiConverterRustBuffer {
     }
 
     public static func write(_ value: NodeToken, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.nodeId, into: &buf)
+        FfiConverterTypeHostString.write(value.nodeId, into: &buf)
         FfiConverterSequenceTypeTokenDelta.write(value.deltas, into: &buf)
         FfiConverterOptionTypeRedactionSummary.write(value.redaction, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
@@ -4221,21 +4165,21 @@ public struct ParseOptions: Equatable, Hashable {
     /**
      * Frames longer than this many bytes are `Invalid` without being read.
      */
-    public var maxFrameBytes: UInt64?
+    public var maxFrameBytes: Int64?
     /**
      * Nesting deeper than this is `Invalid`.
      */
-    public var maxDepth: UInt64?
+    public var maxDepth: Int64?
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
     public init(
         /**
          * Frames longer than this many bytes are `Invalid` without being read.
-         */maxFrameBytes: UInt64? = nil, 
+         */maxFrameBytes: Int64? = nil, 
         /**
          * Nesting deeper than this is `Invalid`.
-         */maxDepth: UInt64? = nil) {
+         */maxDepth: Int64? = nil) {
         self.maxFrameBytes = maxFrameBytes
         self.maxDepth = maxDepth
     }
@@ -4256,14 +4200,14 @@ public struct FfiConverterTypeParseOptions: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ParseOptions {
         return
             try ParseOptions(
-                maxFrameBytes: FfiConverterOptionUInt64.read(from: &buf), 
-                maxDepth: FfiConverterOptionUInt64.read(from: &buf)
+                maxFrameBytes: FfiConverterOptionInt64.read(from: &buf), 
+                maxDepth: FfiConverterOptionInt64.read(from: &buf)
         )
     }
 
     public static func write(_ value: ParseOptions, into buf: inout [UInt8]) {
-        FfiConverterOptionUInt64.write(value.maxFrameBytes, into: &buf)
-        FfiConverterOptionUInt64.write(value.maxDepth, into: &buf)
+        FfiConverterOptionInt64.write(value.maxFrameBytes, into: &buf)
+        FfiConverterOptionInt64.write(value.maxDepth, into: &buf)
     }
 }
 
@@ -4291,11 +4235,11 @@ public struct RedactionSummary: Equatable, Hashable {
     /**
      * Wire `count`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    public var count: UInt64
+    public var count: Int64
     /**
      * Wire `keys`: list of string.
      */
-    public var keys: [String]
+    public var keys: [HostString]
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -4307,10 +4251,10 @@ public struct RedactionSummary: Equatable, Hashable {
     public init(
         /**
          * Wire `count`: integer, 0 ≤ x ≤ 2^53 − 1.
-         */count: UInt64, 
+         */count: Int64, 
         /**
          * Wire `keys`: list of string.
-         */keys: [String], 
+         */keys: [HostString], 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -4336,15 +4280,15 @@ public struct FfiConverterTypeRedactionSummary: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RedactionSummary {
         return
             try RedactionSummary(
-                count: FfiConverterUInt64.read(from: &buf), 
-                keys: FfiConverterSequenceString.read(from: &buf), 
+                count: FfiConverterInt64.read(from: &buf), 
+                keys: FfiConverterSequenceTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: RedactionSummary, into buf: inout [UInt8]) {
-        FfiConverterUInt64.write(value.count, into: &buf)
-        FfiConverterSequenceString.write(value.keys, into: &buf)
+        FfiConverterInt64.write(value.count, into: &buf)
+        FfiConverterSequenceTypeHostString.write(value.keys, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -4455,7 +4399,7 @@ public struct RunStarted: Equatable, Hashable {
     /**
      * Wire `app`: string.
      */
-    public var app: String
+    public var app: HostString
     /**
      * Wire `sdk`: `SdkInfo`.
      */
@@ -4475,7 +4419,7 @@ public struct RunStarted: Equatable, Hashable {
     public init(
         /**
          * Wire `app`: string.
-         */app: String, 
+         */app: HostString, 
         /**
          * Wire `sdk`: `SdkInfo`.
          */sdk: SdkInfo, 
@@ -4508,7 +4452,7 @@ public struct FfiConverterTypeRunStarted: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RunStarted {
         return
             try RunStarted(
-                app: FfiConverterString.read(from: &buf), 
+                app: FfiConverterTypeHostString.read(from: &buf), 
                 sdk: FfiConverterTypeSdkInfo.read(from: &buf), 
                 meta: FfiConverterOptionTypeJsonText.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
@@ -4516,7 +4460,7 @@ public struct FfiConverterTypeRunStarted: FfiConverterRustBuffer {
     }
 
     public static func write(_ value: RunStarted, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.app, into: &buf)
+        FfiConverterTypeHostString.write(value.app, into: &buf)
         FfiConverterTypeSdkInfo.write(value.sdk, into: &buf)
         FfiConverterOptionTypeJsonText.write(value.meta, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
@@ -4547,11 +4491,11 @@ public struct SdkInfo: Equatable, Hashable {
     /**
      * Wire `name`: string.
      */
-    public var name: String
+    public var name: HostString
     /**
      * Wire `version`: string.
      */
-    public var version: String
+    public var version: HostString
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -4563,10 +4507,10 @@ public struct SdkInfo: Equatable, Hashable {
     public init(
         /**
          * Wire `name`: string.
-         */name: String, 
+         */name: HostString, 
         /**
          * Wire `version`: string.
-         */version: String, 
+         */version: HostString, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -4592,15 +4536,15 @@ public struct FfiConverterTypeSdkInfo: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SdkInfo {
         return
             try SdkInfo(
-                name: FfiConverterString.read(from: &buf), 
-                version: FfiConverterString.read(from: &buf), 
+                name: FfiConverterTypeHostString.read(from: &buf), 
+                version: FfiConverterTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: SdkInfo, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.name, into: &buf)
-        FfiConverterString.write(value.version, into: &buf)
+        FfiConverterTypeHostString.write(value.name, into: &buf)
+        FfiConverterTypeHostString.write(value.version, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -4634,7 +4578,7 @@ public struct Shrunk: Equatable, Hashable {
      * 1 unchanged (within budget), 2 field trim (§4), 3 skeleton (§7), 4 whole-payload
      * marker `{"__graphmindTruncated":true,"bytes":…,"preview":…}` (§8).
      */
-    public var tier: UInt8
+    public var tier: Int64
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
@@ -4646,7 +4590,7 @@ public struct Shrunk: Equatable, Hashable {
         /**
          * 1 unchanged (within budget), 2 field trim (§4), 3 skeleton (§7), 4 whole-payload
          * marker `{"__graphmindTruncated":true,"bytes":…,"preview":…}` (§8).
-         */tier: UInt8) {
+         */tier: Int64) {
         self.json = json
         self.tier = tier
     }
@@ -4668,13 +4612,13 @@ public struct FfiConverterTypeShrunk: FfiConverterRustBuffer {
         return
             try Shrunk(
                 json: FfiConverterString.read(from: &buf), 
-                tier: FfiConverterUInt8.read(from: &buf)
+                tier: FfiConverterInt64.read(from: &buf)
         )
     }
 
     public static func write(_ value: Shrunk, into buf: inout [UInt8]) {
         FfiConverterString.write(value.json, into: &buf)
-        FfiConverterUInt8.write(value.tier, into: &buf)
+        FfiConverterInt64.write(value.tier, into: &buf)
     }
 }
 
@@ -4706,7 +4650,7 @@ public struct SmartInfo: Equatable, Hashable {
     /**
      * Wire `detail`: string; optional (`null`/`nil`: absent).
      */
-    public var detail: String?
+    public var detail: HostString?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -4721,7 +4665,7 @@ public struct SmartInfo: Equatable, Hashable {
          */rule: SmartRule, 
         /**
          * Wire `detail`: string; optional (`null`/`nil`: absent).
-         */detail: String? = nil, 
+         */detail: HostString? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -4748,14 +4692,14 @@ public struct FfiConverterTypeSmartInfo: FfiConverterRustBuffer {
         return
             try SmartInfo(
                 rule: FfiConverterTypeSmartRule.read(from: &buf), 
-                detail: FfiConverterOptionString.read(from: &buf), 
+                detail: FfiConverterOptionTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: SmartInfo, into buf: inout [UInt8]) {
         FfiConverterTypeSmartRule.write(value.rule, into: &buf)
-        FfiConverterOptionString.write(value.detail, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.detail, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -4788,7 +4732,7 @@ public struct TokenDelta: Equatable, Hashable {
     /**
      * Wire `v`: string.
      */
-    public var v: String
+    public var v: HostString
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -4803,7 +4747,7 @@ public struct TokenDelta: Equatable, Hashable {
          */t: TokenChannel, 
         /**
          * Wire `v`: string.
-         */v: String, 
+         */v: HostString, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -4830,14 +4774,14 @@ public struct FfiConverterTypeTokenDelta: FfiConverterRustBuffer {
         return
             try TokenDelta(
                 t: FfiConverterTypeTokenChannel.read(from: &buf), 
-                v: FfiConverterString.read(from: &buf), 
+                v: FfiConverterTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: TokenDelta, into buf: inout [UInt8]) {
         FfiConverterTypeTokenChannel.write(value.t, into: &buf)
-        FfiConverterString.write(value.v, into: &buf)
+        FfiConverterTypeHostString.write(value.v, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -4866,11 +4810,11 @@ public struct TokenUsage: Equatable, Hashable {
     /**
      * Wire `inputTokens`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    public var inputTokens: UInt64
+    public var inputTokens: Int64
     /**
      * Wire `outputTokens`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    public var outputTokens: UInt64
+    public var outputTokens: Int64
     /**
      * Wire `inclusive`: boolean; optional (`null`/`nil`: absent).
      */
@@ -4878,15 +4822,15 @@ public struct TokenUsage: Equatable, Hashable {
     /**
      * Wire `cacheReadTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
-    public var cacheReadTokens: UInt64?
+    public var cacheReadTokens: Int64?
     /**
      * Wire `cacheWriteTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
-    public var cacheWriteTokens: UInt64?
+    public var cacheWriteTokens: Int64?
     /**
      * Wire `reasoningTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
-    public var reasoningTokens: UInt64?
+    public var reasoningTokens: Int64?
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -4898,22 +4842,22 @@ public struct TokenUsage: Equatable, Hashable {
     public init(
         /**
          * Wire `inputTokens`: integer, 0 ≤ x ≤ 2^53 − 1.
-         */inputTokens: UInt64, 
+         */inputTokens: Int64, 
         /**
          * Wire `outputTokens`: integer, 0 ≤ x ≤ 2^53 − 1.
-         */outputTokens: UInt64, 
+         */outputTokens: Int64, 
         /**
          * Wire `inclusive`: boolean; optional (`null`/`nil`: absent).
          */inclusive: Bool? = nil, 
         /**
          * Wire `cacheReadTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
-         */cacheReadTokens: UInt64? = nil, 
+         */cacheReadTokens: Int64? = nil, 
         /**
          * Wire `cacheWriteTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
-         */cacheWriteTokens: UInt64? = nil, 
+         */cacheWriteTokens: Int64? = nil, 
         /**
          * Wire `reasoningTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
-         */reasoningTokens: UInt64? = nil, 
+         */reasoningTokens: Int64? = nil, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -4943,23 +4887,23 @@ public struct FfiConverterTypeTokenUsage: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> TokenUsage {
         return
             try TokenUsage(
-                inputTokens: FfiConverterUInt64.read(from: &buf), 
-                outputTokens: FfiConverterUInt64.read(from: &buf), 
+                inputTokens: FfiConverterInt64.read(from: &buf), 
+                outputTokens: FfiConverterInt64.read(from: &buf), 
                 inclusive: FfiConverterOptionBool.read(from: &buf), 
-                cacheReadTokens: FfiConverterOptionUInt64.read(from: &buf), 
-                cacheWriteTokens: FfiConverterOptionUInt64.read(from: &buf), 
-                reasoningTokens: FfiConverterOptionUInt64.read(from: &buf), 
+                cacheReadTokens: FfiConverterOptionInt64.read(from: &buf), 
+                cacheWriteTokens: FfiConverterOptionInt64.read(from: &buf), 
+                reasoningTokens: FfiConverterOptionInt64.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: TokenUsage, into buf: inout [UInt8]) {
-        FfiConverterUInt64.write(value.inputTokens, into: &buf)
-        FfiConverterUInt64.write(value.outputTokens, into: &buf)
+        FfiConverterInt64.write(value.inputTokens, into: &buf)
+        FfiConverterInt64.write(value.outputTokens, into: &buf)
         FfiConverterOptionBool.write(value.inclusive, into: &buf)
-        FfiConverterOptionUInt64.write(value.cacheReadTokens, into: &buf)
-        FfiConverterOptionUInt64.write(value.cacheWriteTokens, into: &buf)
-        FfiConverterOptionUInt64.write(value.reasoningTokens, into: &buf)
+        FfiConverterOptionInt64.write(value.cacheReadTokens, into: &buf)
+        FfiConverterOptionInt64.write(value.cacheWriteTokens, into: &buf)
+        FfiConverterOptionInt64.write(value.reasoningTokens, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -4997,23 +4941,23 @@ public struct ViewerSessionConfig: Equatable, Hashable {
     /**
      * `hello.ack.versions.viewer`.
      */
-    public var viewerVersion: String?
+    public var viewerVersion: HostString?
     /**
      * `hello.ack.hubCapabilities`.
      */
-    public var hubCapabilities: [String]?
+    public var hubCapabilities: [HostString]?
     /**
      * Minted tokens are `<prefix><n>` (hosts pass a random prefix).
      */
-    public var tokenPrefix: String?
+    public var tokenPrefix: HostString?
     /**
      * How long a sent `exec.resume` waits for its answer, in ms.
      */
-    public var resumeWaitMs: UInt64?
+    public var resumeWaitMs: Int64?
     /**
      * How long a run whose owner left stays running, in ms.
      */
-    public var abandonGraceMs: UInt64?
+    public var abandonGraceMs: Int64?
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
@@ -5026,19 +4970,19 @@ public struct ViewerSessionConfig: Equatable, Hashable {
          */mode: RunMode? = nil, 
         /**
          * `hello.ack.versions.viewer`.
-         */viewerVersion: String? = nil, 
+         */viewerVersion: HostString? = nil, 
         /**
          * `hello.ack.hubCapabilities`.
-         */hubCapabilities: [String]? = nil, 
+         */hubCapabilities: [HostString]? = nil, 
         /**
          * Minted tokens are `<prefix><n>` (hosts pass a random prefix).
-         */tokenPrefix: String? = nil, 
+         */tokenPrefix: HostString? = nil, 
         /**
          * How long a sent `exec.resume` waits for its answer, in ms.
-         */resumeWaitMs: UInt64? = nil, 
+         */resumeWaitMs: Int64? = nil, 
         /**
          * How long a run whose owner left stays running, in ms.
-         */abandonGraceMs: UInt64? = nil) {
+         */abandonGraceMs: Int64? = nil) {
         self.breakpoints = breakpoints
         self.mode = mode
         self.viewerVersion = viewerVersion
@@ -5066,22 +5010,22 @@ public struct FfiConverterTypeViewerSessionConfig: FfiConverterRustBuffer {
             try ViewerSessionConfig(
                 breakpoints: FfiConverterOptionSequenceTypeBreakpointMatcher.read(from: &buf), 
                 mode: FfiConverterOptionTypeRunMode.read(from: &buf), 
-                viewerVersion: FfiConverterOptionString.read(from: &buf), 
-                hubCapabilities: FfiConverterOptionSequenceString.read(from: &buf), 
-                tokenPrefix: FfiConverterOptionString.read(from: &buf), 
-                resumeWaitMs: FfiConverterOptionUInt64.read(from: &buf), 
-                abandonGraceMs: FfiConverterOptionUInt64.read(from: &buf)
+                viewerVersion: FfiConverterOptionTypeHostString.read(from: &buf), 
+                hubCapabilities: FfiConverterOptionSequenceTypeHostString.read(from: &buf), 
+                tokenPrefix: FfiConverterOptionTypeHostString.read(from: &buf), 
+                resumeWaitMs: FfiConverterOptionInt64.read(from: &buf), 
+                abandonGraceMs: FfiConverterOptionInt64.read(from: &buf)
         )
     }
 
     public static func write(_ value: ViewerSessionConfig, into buf: inout [UInt8]) {
         FfiConverterOptionSequenceTypeBreakpointMatcher.write(value.breakpoints, into: &buf)
         FfiConverterOptionTypeRunMode.write(value.mode, into: &buf)
-        FfiConverterOptionString.write(value.viewerVersion, into: &buf)
-        FfiConverterOptionSequenceString.write(value.hubCapabilities, into: &buf)
-        FfiConverterOptionString.write(value.tokenPrefix, into: &buf)
-        FfiConverterOptionUInt64.write(value.resumeWaitMs, into: &buf)
-        FfiConverterOptionUInt64.write(value.abandonGraceMs, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.viewerVersion, into: &buf)
+        FfiConverterOptionSequenceTypeHostString.write(value.hubCapabilities, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.tokenPrefix, into: &buf)
+        FfiConverterOptionInt64.write(value.resumeWaitMs, into: &buf)
+        FfiConverterOptionInt64.write(value.abandonGraceMs, into: &buf)
     }
 }
 
@@ -5113,7 +5057,7 @@ public struct ViewerVersions: Equatable, Hashable {
     /**
      * Wire `viewer`: string.
      */
-    public var viewer: String
+    public var viewer: HostString
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
      * their raw values; written back after the known fields. Must not repeat a known field.
@@ -5128,7 +5072,7 @@ public struct ViewerVersions: Equatable, Hashable {
          */`protocol`: Int64, 
         /**
          * Wire `viewer`: string.
-         */viewer: String, 
+         */viewer: HostString, 
         /**
          * Unknown members as a JSON object text (`{}` when there are none), in wire order with
          * their raw values; written back after the known fields. Must not repeat a known field.
@@ -5155,14 +5099,14 @@ public struct FfiConverterTypeViewerVersions: FfiConverterRustBuffer {
         return
             try ViewerVersions(
                 protocol: FfiConverterInt64.read(from: &buf), 
-                viewer: FfiConverterString.read(from: &buf), 
+                viewer: FfiConverterTypeHostString.read(from: &buf), 
                 extraJson: FfiConverterTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: ViewerVersions, into buf: inout [UInt8]) {
         FfiConverterInt64.write(value.`protocol`, into: &buf)
-        FfiConverterString.write(value.viewer, into: &buf)
+        FfiConverterTypeHostString.write(value.viewer, into: &buf)
         FfiConverterTypeJsonText.write(value.extraJson, into: &buf)
     }
 }
@@ -5997,7 +5941,7 @@ public enum Message: Equatable, Hashable {
     case unknown(
         /**
          * The type string.
-         */messageType: String, 
+         */messageType: HostString, 
         /**
          * The raw payload (any JSON value), `None` when the frame had no `payload` key.
          */payload: JsonText?
@@ -6071,7 +6015,7 @@ public struct FfiConverterTypeMessage: FfiConverterRustBuffer {
         case 16: return .helloAck(payload: try FfiConverterTypeHelloAck.read(from: &buf)
         )
         
-        case 17: return .unknown(messageType: try FfiConverterString.read(from: &buf), payload: try FfiConverterOptionTypeJsonText.read(from: &buf)
+        case 17: return .unknown(messageType: try FfiConverterTypeHostString.read(from: &buf), payload: try FfiConverterOptionTypeJsonText.read(from: &buf)
         )
         
         default: throw UniffiInternalError.unexpectedEnumCase
@@ -6164,7 +6108,7 @@ public struct FfiConverterTypeMessage: FfiConverterRustBuffer {
         
         case let .unknown(messageType,payload):
             writeInt(&buf, Int32(17))
-            FfiConverterString.write(messageType, into: &buf)
+            FfiConverterTypeHostString.write(messageType, into: &buf)
             FfiConverterOptionTypeJsonText.write(payload, into: &buf)
             
         }
@@ -6395,10 +6339,10 @@ public enum ParseResult: Equatable, Hashable {
          * Salvage: the envelope's `seq` when the frame passed the structure and version
          * checks and only its payload failed; `null`/`nil` otherwise (as `ts`, `runId`,
          * `messageType`).
-         */seq: UInt64?, 
+         */seq: Int64?, 
         /**
          * Salvage: the envelope's `ts` (epoch ms), or `null`/`nil`.
-         */ts: UInt64?, 
+         */ts: Int64?, 
         /**
          * Salvage: the envelope's `runId`, or `null`/`nil`.
          */runId: String?, 
@@ -6436,7 +6380,7 @@ public struct FfiConverterTypeParseResult: FfiConverterRustBuffer {
         case 3: return .versionMismatch(received: try FfiConverterInt64.read(from: &buf), supported: try FfiConverterInt64.read(from: &buf)
         )
         
-        case 4: return .invalid(reason: try FfiConverterString.read(from: &buf), issues: try FfiConverterOptionSequenceTypeIssue.read(from: &buf), seq: try FfiConverterOptionUInt64.read(from: &buf), ts: try FfiConverterOptionUInt64.read(from: &buf), runId: try FfiConverterOptionString.read(from: &buf), messageType: try FfiConverterOptionString.read(from: &buf)
+        case 4: return .invalid(reason: try FfiConverterString.read(from: &buf), issues: try FfiConverterOptionSequenceTypeIssue.read(from: &buf), seq: try FfiConverterOptionInt64.read(from: &buf), ts: try FfiConverterOptionInt64.read(from: &buf), runId: try FfiConverterOptionString.read(from: &buf), messageType: try FfiConverterOptionString.read(from: &buf)
         )
         
         default: throw UniffiInternalError.unexpectedEnumCase
@@ -6467,8 +6411,8 @@ public struct FfiConverterTypeParseResult: FfiConverterRustBuffer {
             writeInt(&buf, Int32(4))
             FfiConverterString.write(reason, into: &buf)
             FfiConverterOptionSequenceTypeIssue.write(issues, into: &buf)
-            FfiConverterOptionUInt64.write(seq, into: &buf)
-            FfiConverterOptionUInt64.write(ts, into: &buf)
+            FfiConverterOptionInt64.write(seq, into: &buf)
+            FfiConverterOptionInt64.write(ts, into: &buf)
             FfiConverterOptionString.write(runId, into: &buf)
             FfiConverterOptionString.write(messageType, into: &buf)
             
@@ -7185,6 +7129,15 @@ enum ResumeError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
          * Why.
          */reason: String
     )
+    /**
+     * `pauseId` or `requestId` holds a lone surrogate (no UTF-8 form), or `nowMs` is negative
+     * or above 2^53 − 1: names the argument.
+     */
+    case BadArgument(
+        /**
+         * Why.
+         */reason: String
+    )
 
     
 
@@ -7220,6 +7173,9 @@ public struct FfiConverterTypeResumeError: FfiConverterRustBuffer {
         case 4: return .BadOutput(
             reason: try FfiConverterString.read(from: &buf)
             )
+        case 5: return .BadArgument(
+            reason: try FfiConverterString.read(from: &buf)
+            )
 
          default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -7246,6 +7202,11 @@ public struct FfiConverterTypeResumeError: FfiConverterRustBuffer {
         
         case let .BadOutput(reason):
             writeInt(&buf, Int32(4))
+            FfiConverterString.write(reason, into: &buf)
+            
+        
+        case let .BadArgument(reason):
+            writeInt(&buf, Int32(5))
             FfiConverterString.write(reason, into: &buf)
             
         }
@@ -7483,7 +7444,7 @@ public enum SessionAction: Equatable, Hashable {
     case close(
         /**
          * WebSocket close code.
-         */code: UInt16, 
+         */code: Int64, 
         /**
          * Close reason.
          */reason: String
@@ -7516,7 +7477,7 @@ public enum SessionAction: Equatable, Hashable {
     case readySettled(
         /**
          * The id `ready` returned.
-         */waiter: UInt64, 
+         */waiter: Int64, 
         /**
          * Attached (true) or timed out, disabled or disposed (false).
          */attached: Bool
@@ -7560,7 +7521,7 @@ public struct FfiConverterTypeSessionAction: FfiConverterRustBuffer {
         case 2: return .send(frame: try FfiConverterString.read(from: &buf)
         )
         
-        case 3: return .close(code: try FfiConverterUInt16.read(from: &buf), reason: try FfiConverterString.read(from: &buf)
+        case 3: return .close(code: try FfiConverterInt64.read(from: &buf), reason: try FfiConverterString.read(from: &buf)
         )
         
         case 4: return .release(pauseId: try FfiConverterString.read(from: &buf), decision: try FfiConverterTypeDecision.read(from: &buf), cause: try FfiConverterTypeReleaseCause.read(from: &buf)
@@ -7569,7 +7530,7 @@ public struct FfiConverterTypeSessionAction: FfiConverterRustBuffer {
         case 5: return .abortRun(runId: try FfiConverterString.read(from: &buf)
         )
         
-        case 6: return .readySettled(waiter: try FfiConverterUInt64.read(from: &buf), attached: try FfiConverterBool.read(from: &buf)
+        case 6: return .readySettled(waiter: try FfiConverterInt64.read(from: &buf), attached: try FfiConverterBool.read(from: &buf)
         )
         
         case 7: return .warn(rule: try FfiConverterString.read(from: &buf), text: try FfiConverterString.read(from: &buf)
@@ -7595,7 +7556,7 @@ public struct FfiConverterTypeSessionAction: FfiConverterRustBuffer {
         
         case let .close(code,reason):
             writeInt(&buf, Int32(3))
-            FfiConverterUInt16.write(code, into: &buf)
+            FfiConverterInt64.write(code, into: &buf)
             FfiConverterString.write(reason, into: &buf)
             
         
@@ -7613,7 +7574,7 @@ public struct FfiConverterTypeSessionAction: FfiConverterRustBuffer {
         
         case let .readySettled(waiter,attached):
             writeInt(&buf, Int32(6))
-            FfiConverterUInt64.write(waiter, into: &buf)
+            FfiConverterInt64.write(waiter, into: &buf)
             FfiConverterBool.write(attached, into: &buf)
             
         
@@ -7841,7 +7802,7 @@ public enum ViewerAction: Equatable, Hashable {
     case send(
         /**
          * Connection.
-         */conn: UInt64, 
+         */conn: Int64, 
         /**
          * Frame text.
          */frame: String
@@ -7852,10 +7813,10 @@ public enum ViewerAction: Equatable, Hashable {
     case close(
         /**
          * Connection.
-         */conn: UInt64, 
+         */conn: Int64, 
         /**
          * Close code.
-         */code: UInt16, 
+         */code: Int64, 
         /**
          * Reason.
          */reason: String
@@ -7866,7 +7827,7 @@ public enum ViewerAction: Equatable, Hashable {
     case appAttached(
         /**
          * Connection.
-         */conn: UInt64, 
+         */conn: Int64, 
         /**
          * Token in the ack.
          */sessionToken: String, 
@@ -7880,7 +7841,7 @@ public enum ViewerAction: Equatable, Hashable {
     case frameAccepted(
         /**
          * Connection.
-         */conn: UInt64, 
+         */conn: Int64, 
         /**
          * The frame.
          */envelope: Envelope, 
@@ -7894,7 +7855,7 @@ public enum ViewerAction: Equatable, Hashable {
     case pauseOpened(
         /**
          * Owning connection.
-         */conn: UInt64, 
+         */conn: Int64, 
         /**
          * Run.
          */runId: String, 
@@ -7925,7 +7886,7 @@ public enum ViewerAction: Equatable, Hashable {
     case pauseReleased(
         /**
          * Closed connection.
-         */conn: UInt64, 
+         */conn: Int64, 
         /**
          * Pause id.
          */pauseId: String
@@ -7966,7 +7927,7 @@ public enum ViewerAction: Equatable, Hashable {
     case warn(
         /**
          * Connection.
-         */conn: UInt64, 
+         */conn: Int64, 
         /**
          * Stable rule key.
          */rule: String, 
@@ -7995,25 +7956,25 @@ public struct FfiConverterTypeViewerAction: FfiConverterRustBuffer {
         let variant: Int32 = try readInt(&buf)
         switch variant {
         
-        case 1: return .send(conn: try FfiConverterUInt64.read(from: &buf), frame: try FfiConverterString.read(from: &buf)
+        case 1: return .send(conn: try FfiConverterInt64.read(from: &buf), frame: try FfiConverterString.read(from: &buf)
         )
         
-        case 2: return .close(conn: try FfiConverterUInt64.read(from: &buf), code: try FfiConverterUInt16.read(from: &buf), reason: try FfiConverterString.read(from: &buf)
+        case 2: return .close(conn: try FfiConverterInt64.read(from: &buf), code: try FfiConverterInt64.read(from: &buf), reason: try FfiConverterString.read(from: &buf)
         )
         
-        case 3: return .appAttached(conn: try FfiConverterUInt64.read(from: &buf), sessionToken: try FfiConverterString.read(from: &buf), hello: try FfiConverterTypeHello.read(from: &buf)
+        case 3: return .appAttached(conn: try FfiConverterInt64.read(from: &buf), sessionToken: try FfiConverterString.read(from: &buf), hello: try FfiConverterTypeHello.read(from: &buf)
         )
         
-        case 4: return .frameAccepted(conn: try FfiConverterUInt64.read(from: &buf), envelope: try FfiConverterTypeEnvelope.read(from: &buf), replayed: try FfiConverterBool.read(from: &buf)
+        case 4: return .frameAccepted(conn: try FfiConverterInt64.read(from: &buf), envelope: try FfiConverterTypeEnvelope.read(from: &buf), replayed: try FfiConverterBool.read(from: &buf)
         )
         
-        case 5: return .pauseOpened(conn: try FfiConverterUInt64.read(from: &buf), runId: try FfiConverterString.read(from: &buf), pauseId: try FfiConverterString.read(from: &buf), nodeId: try FfiConverterString.read(from: &buf), point: try FfiConverterTypePausePoint.read(from: &buf)
+        case 5: return .pauseOpened(conn: try FfiConverterInt64.read(from: &buf), runId: try FfiConverterString.read(from: &buf), pauseId: try FfiConverterString.read(from: &buf), nodeId: try FfiConverterString.read(from: &buf), point: try FfiConverterTypePausePoint.read(from: &buf)
         )
         
         case 6: return .pauseClosed(pauseId: try FfiConverterString.read(from: &buf), action: try FfiConverterTypeResumeAction.read(from: &buf)
         )
         
-        case 7: return .pauseReleased(conn: try FfiConverterUInt64.read(from: &buf), pauseId: try FfiConverterString.read(from: &buf)
+        case 7: return .pauseReleased(conn: try FfiConverterInt64.read(from: &buf), pauseId: try FfiConverterString.read(from: &buf)
         )
         
         case 8: return .resumeRefused(pauseId: try FfiConverterString.read(from: &buf), code: try FfiConverterTypeRefusalCode.read(from: &buf), requestId: try FfiConverterOptionString.read(from: &buf)
@@ -8025,7 +7986,7 @@ public struct FfiConverterTypeViewerAction: FfiConverterRustBuffer {
         case 10: return .runAbandoned(runId: try FfiConverterString.read(from: &buf)
         )
         
-        case 11: return .warn(conn: try FfiConverterUInt64.read(from: &buf), rule: try FfiConverterString.read(from: &buf), text: try FfiConverterString.read(from: &buf)
+        case 11: return .warn(conn: try FfiConverterInt64.read(from: &buf), rule: try FfiConverterString.read(from: &buf), text: try FfiConverterString.read(from: &buf)
         )
         
         default: throw UniffiInternalError.unexpectedEnumCase
@@ -8038,34 +7999,34 @@ public struct FfiConverterTypeViewerAction: FfiConverterRustBuffer {
         
         case let .send(conn,frame):
             writeInt(&buf, Int32(1))
-            FfiConverterUInt64.write(conn, into: &buf)
+            FfiConverterInt64.write(conn, into: &buf)
             FfiConverterString.write(frame, into: &buf)
             
         
         case let .close(conn,code,reason):
             writeInt(&buf, Int32(2))
-            FfiConverterUInt64.write(conn, into: &buf)
-            FfiConverterUInt16.write(code, into: &buf)
+            FfiConverterInt64.write(conn, into: &buf)
+            FfiConverterInt64.write(code, into: &buf)
             FfiConverterString.write(reason, into: &buf)
             
         
         case let .appAttached(conn,sessionToken,hello):
             writeInt(&buf, Int32(3))
-            FfiConverterUInt64.write(conn, into: &buf)
+            FfiConverterInt64.write(conn, into: &buf)
             FfiConverterString.write(sessionToken, into: &buf)
             FfiConverterTypeHello.write(hello, into: &buf)
             
         
         case let .frameAccepted(conn,envelope,replayed):
             writeInt(&buf, Int32(4))
-            FfiConverterUInt64.write(conn, into: &buf)
+            FfiConverterInt64.write(conn, into: &buf)
             FfiConverterTypeEnvelope.write(envelope, into: &buf)
             FfiConverterBool.write(replayed, into: &buf)
             
         
         case let .pauseOpened(conn,runId,pauseId,nodeId,point):
             writeInt(&buf, Int32(5))
-            FfiConverterUInt64.write(conn, into: &buf)
+            FfiConverterInt64.write(conn, into: &buf)
             FfiConverterString.write(runId, into: &buf)
             FfiConverterString.write(pauseId, into: &buf)
             FfiConverterString.write(nodeId, into: &buf)
@@ -8080,7 +8041,7 @@ public struct FfiConverterTypeViewerAction: FfiConverterRustBuffer {
         
         case let .pauseReleased(conn,pauseId):
             writeInt(&buf, Int32(7))
-            FfiConverterUInt64.write(conn, into: &buf)
+            FfiConverterInt64.write(conn, into: &buf)
             FfiConverterString.write(pauseId, into: &buf)
             
         
@@ -8103,7 +8064,7 @@ public struct FfiConverterTypeViewerAction: FfiConverterRustBuffer {
         
         case let .warn(conn,rule,text):
             writeInt(&buf, Int32(11))
-            FfiConverterUInt64.write(conn, into: &buf)
+            FfiConverterInt64.write(conn, into: &buf)
             FfiConverterString.write(rule, into: &buf)
             FfiConverterString.write(text, into: &buf)
             
@@ -8130,8 +8091,8 @@ public func FfiConverterTypeViewerAction_lower(_ value: ViewerAction) -> RustBuf
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
-fileprivate struct FfiConverterOptionUInt64: FfiConverterRustBuffer {
-    typealias SwiftType = UInt64?
+fileprivate struct FfiConverterOptionInt64: FfiConverterRustBuffer {
+    typealias SwiftType = Int64?
 
     public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
         guard let value = value else {
@@ -8139,13 +8100,13 @@ fileprivate struct FfiConverterOptionUInt64: FfiConverterRustBuffer {
             return
         }
         writeInt(&buf, Int8(1))
-        FfiConverterUInt64.write(value, into: &buf)
+        FfiConverterInt64.write(value, into: &buf)
     }
 
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
-        case 1: return try FfiConverterUInt64.read(from: &buf)
+        case 1: return try FfiConverterInt64.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -8610,8 +8571,8 @@ fileprivate struct FfiConverterOptionTypeSessionAction: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
-fileprivate struct FfiConverterOptionSequenceUInt64: FfiConverterRustBuffer {
-    typealias SwiftType = [UInt64]?
+fileprivate struct FfiConverterOptionSequenceInt64: FfiConverterRustBuffer {
+    typealias SwiftType = [Int64]?
 
     public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
         guard let value = value else {
@@ -8619,37 +8580,13 @@ fileprivate struct FfiConverterOptionSequenceUInt64: FfiConverterRustBuffer {
             return
         }
         writeInt(&buf, Int8(1))
-        FfiConverterSequenceUInt64.write(value, into: &buf)
+        FfiConverterSequenceInt64.write(value, into: &buf)
     }
 
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
-        case 1: return try FfiConverterSequenceUInt64.read(from: &buf)
-        default: throw UniffiInternalError.unexpectedOptionalTag
-        }
-    }
-}
-
-#if swift(>=5.8)
-@_documentation(visibility: private)
-#endif
-fileprivate struct FfiConverterOptionSequenceString: FfiConverterRustBuffer {
-    typealias SwiftType = [String]?
-
-    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
-        guard let value = value else {
-            writeInt(&buf, Int8(0))
-            return
-        }
-        writeInt(&buf, Int8(1))
-        FfiConverterSequenceString.write(value, into: &buf)
-    }
-
-    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
-        switch try readInt(&buf) as Int8 {
-        case 0: return nil
-        case 1: return try FfiConverterSequenceString.read(from: &buf)
+        case 1: return try FfiConverterSequenceInt64.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -8706,8 +8643,8 @@ fileprivate struct FfiConverterOptionSequenceTypeIssue: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
-fileprivate struct FfiConverterOptionTypeHostText: FfiConverterRustBuffer {
-    typealias SwiftType = HostText?
+fileprivate struct FfiConverterOptionSequenceTypeHostString: FfiConverterRustBuffer {
+    typealias SwiftType = [HostString]?
 
     public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
         guard let value = value else {
@@ -8715,13 +8652,37 @@ fileprivate struct FfiConverterOptionTypeHostText: FfiConverterRustBuffer {
             return
         }
         writeInt(&buf, Int8(1))
-        FfiConverterTypeHostText.write(value, into: &buf)
+        FfiConverterSequenceTypeHostString.write(value, into: &buf)
     }
 
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
-        case 1: return try FfiConverterTypeHostText.read(from: &buf)
+        case 1: return try FfiConverterSequenceTypeHostString.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeHostString: FfiConverterRustBuffer {
+    typealias SwiftType = HostString?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeHostString.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeHostString.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -8754,23 +8715,23 @@ fileprivate struct FfiConverterOptionTypeJsonText: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
-fileprivate struct FfiConverterSequenceUInt64: FfiConverterRustBuffer {
-    typealias SwiftType = [UInt64]
+fileprivate struct FfiConverterSequenceInt64: FfiConverterRustBuffer {
+    typealias SwiftType = [Int64]
 
-    public static func write(_ value: [UInt64], into buf: inout [UInt8]) {
+    public static func write(_ value: [Int64], into buf: inout [UInt8]) {
         let len = Int32(value.count)
         writeInt(&buf, len)
         for item in value {
-            FfiConverterUInt64.write(item, into: &buf)
+            FfiConverterInt64.write(item, into: &buf)
         }
     }
 
-    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [UInt64] {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [Int64] {
         let len: Int32 = try readInt(&buf)
-        var seq = [UInt64]()
+        var seq = [Int64]()
         seq.reserveCapacity(Int(len))
         for _ in 0 ..< len {
-            seq.append(try FfiConverterUInt64.read(from: &buf))
+            seq.append(try FfiConverterInt64.read(from: &buf))
         }
         return seq
     }
@@ -9051,6 +9012,78 @@ fileprivate struct FfiConverterSequenceTypeViewerAction: FfiConverterRustBuffer 
     }
 }
 
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeHostString: FfiConverterRustBuffer {
+    typealias SwiftType = [HostString]
+
+    public static func write(_ value: [HostString], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeHostString.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [HostString] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [HostString]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeHostString.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+
+
+
+public typealias HostString = String
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeHostString: FfiConverter {
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> HostString {
+        let builtinValue = try FfiConverterData.read(from: &buf)
+        return String(decoding: builtinValue, as: UTF8.self)
+    }
+
+    public static func write(_ value: HostString, into buf: inout [UInt8]) {
+        let builtinValue = Data(value.utf8)
+        return FfiConverterData.write(builtinValue, into: &buf)
+    }
+
+    public static func lift(_ value: RustBuffer) throws -> HostString {
+        let builtinValue = try FfiConverterData.lift(value)
+        return String(decoding: builtinValue, as: UTF8.self)
+    }
+
+    public static func lower(_ value: HostString) -> RustBuffer {
+        let builtinValue = Data(value.utf8)
+        return FfiConverterData.lower(builtinValue)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeHostString_lift(_ value: RustBuffer) throws -> HostString {
+    return try FfiConverterTypeHostString.lift(value)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeHostString_lower(_ value: HostString) -> RustBuffer {
+    return FfiConverterTypeHostString.lower(value)
+}
+
+
 
 public typealias HostText = String
 
@@ -9154,15 +9187,15 @@ public func controlTypes() -> [String]  {
  * `ContractError.Build` when only the whole-payload marker would fit (§8; a valid event payload
  * always fits from 4096 bytes up). `null`/`nil` (the default): no budget.
  */
-public func createEnvelope(message: Message, seq: UInt64, runId: String, ts: UInt64? = nil, maxPayloadBytes: UInt64? = nil)throws  -> Envelope  {
+public func createEnvelope(message: Message, seq: Int64, runId: HostString, ts: Int64? = nil, maxPayloadBytes: Int64? = nil)throws  -> Envelope  {
     return try  FfiConverterTypeEnvelope_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_create_envelope(
         FfiConverterTypeMessage_lower(message),
-        FfiConverterUInt64.lower(seq),
-        FfiConverterString.lower(runId),
-        FfiConverterOptionUInt64.lower(ts),
-        FfiConverterOptionUInt64.lower(maxPayloadBytes),uniffiCallStatus
+        FfiConverterInt64.lower(seq),
+        FfiConverterTypeHostString_lower(runId),
+        FfiConverterOptionInt64.lower(ts),
+        FfiConverterOptionInt64.lower(maxPayloadBytes),uniffiCallStatus
     )
 })
 }
@@ -9172,16 +9205,16 @@ public func createEnvelope(message: Message, seq: UInt64, runId: String, ts: UIn
  * `maxPayloadBytes` as in `createEnvelope`: a payload over it is shrunk for the type first
  * and the result is validated (graphmind-shrink §3).
  */
-public func createEnvelopeJson(messageType: String, payloadJson: JsonText, seq: UInt64, runId: String, ts: UInt64? = nil, maxPayloadBytes: UInt64? = nil)throws  -> Envelope  {
+public func createEnvelopeJson(messageType: HostString, payloadJson: JsonText, seq: Int64, runId: HostString, ts: Int64? = nil, maxPayloadBytes: Int64? = nil)throws  -> Envelope  {
     return try  FfiConverterTypeEnvelope_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_create_envelope_json(
-        FfiConverterString.lower(messageType),
+        FfiConverterTypeHostString_lower(messageType),
         FfiConverterTypeJsonText_lower(payloadJson),
-        FfiConverterUInt64.lower(seq),
-        FfiConverterString.lower(runId),
-        FfiConverterOptionUInt64.lower(ts),
-        FfiConverterOptionUInt64.lower(maxPayloadBytes),uniffiCallStatus
+        FfiConverterInt64.lower(seq),
+        FfiConverterTypeHostString_lower(runId),
+        FfiConverterOptionInt64.lower(ts),
+        FfiConverterOptionInt64.lower(maxPayloadBytes),uniffiCallStatus
     )
 })
 }
@@ -9190,23 +9223,23 @@ public func createEnvelopeJson(messageType: String, payloadJson: JsonText, seq: 
  * `Message.Unknown`): any type with an opaque payload (`null`/`nil` omits the `payload`
  * key); a known type is validated and built typed, no longer refused.
  */
-public func createUnknownEnvelope(messageType: String, payloadJson: JsonText?, seq: UInt64, runId: String, ts: UInt64? = nil)throws  -> Envelope  {
+public func createUnknownEnvelope(messageType: HostString, payloadJson: JsonText?, seq: Int64, runId: HostString, ts: Int64? = nil)throws  -> Envelope  {
     return try  FfiConverterTypeEnvelope_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_create_unknown_envelope(
-        FfiConverterString.lower(messageType),
+        FfiConverterTypeHostString_lower(messageType),
         FfiConverterOptionTypeJsonText.lower(payloadJson),
-        FfiConverterUInt64.lower(seq),
-        FfiConverterString.lower(runId),
-        FfiConverterOptionUInt64.lower(ts),uniffiCallStatus
+        FfiConverterInt64.lower(seq),
+        FfiConverterTypeHostString_lower(runId),
+        FfiConverterOptionInt64.lower(ts),uniffiCallStatus
     )
 })
 }
 /**
  * Default nesting cap (spec §5.8).
  */
-public func defaultMaxDepth() -> UInt64  {
-    return try!  FfiConverterUInt64.lift(try! rustCall() {
+public func defaultMaxDepth() -> Int64  {
+    return try!  FfiConverterInt64.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_default_max_depth(uniffiCallStatus
     )
@@ -9215,8 +9248,8 @@ public func defaultMaxDepth() -> UInt64  {
 /**
  * Default frame size cap in bytes (16 MiB).
  */
-public func defaultMaxFrameBytes() -> UInt64  {
-    return try!  FfiConverterUInt64.lift(try! rustCall() {
+public func defaultMaxFrameBytes() -> Int64  {
+    return try!  FfiConverterInt64.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_default_max_frame_bytes(uniffiCallStatus
     )
@@ -9259,16 +9292,16 @@ public func handshakeTypes() -> [String]  {
  * ones kept once), the mode, the session token and the viewer's own hub capabilities. Wrap it
  * with `createEnvelope(Message.HelloAck(ack), seq, wildcardRunId())`.
  */
-public func helloAck(hello: Hello, viewer: String, breakpoints: [BreakpointMatcher], mode: RunMode, sessionToken: String? = nil, hubCapabilities: [String]? = nil)throws  -> HelloAck  {
+public func helloAck(hello: Hello, viewer: HostString, breakpoints: [BreakpointMatcher], mode: RunMode, sessionToken: HostString? = nil, hubCapabilities: [HostString]? = nil)throws  -> HelloAck  {
     return try  FfiConverterTypeHelloAck_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_hello_ack(
         FfiConverterTypeHello_lower(hello),
-        FfiConverterString.lower(viewer),
+        FfiConverterTypeHostString_lower(viewer),
         FfiConverterSequenceTypeBreakpointMatcher.lower(breakpoints),
         FfiConverterTypeRunMode_lower(mode),
-        FfiConverterOptionString.lower(sessionToken),
-        FfiConverterOptionSequenceString.lower(hubCapabilities),uniffiCallStatus
+        FfiConverterOptionTypeHostString.lower(sessionToken),
+        FfiConverterOptionSequenceTypeHostString.lower(hubCapabilities),uniffiCallStatus
     )
 })
 }
@@ -9286,13 +9319,13 @@ public func knownCapabilities() -> [String]  {
  * Whether `matcher` selects the gate `(kind, name, point)` (spec §5.12): effective point
  * equals `point`, then `kind` if present, then `name` if present.
  */
-public func matcherMatches(matcher: BreakpointMatcher, kind: NodeKind, name: String, point: PausePoint) -> Bool  {
-    return try!  FfiConverterBool.lift(try! rustCall() {
+public func matcherMatches(matcher: BreakpointMatcher, kind: NodeKind, name: HostString, point: PausePoint)throws  -> Bool  {
+    return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_matcher_matches(
         FfiConverterTypeBreakpointMatcher_lower(matcher),
         FfiConverterTypeNodeKind_lower(kind),
-        FfiConverterString.lower(name),
+        FfiConverterTypeHostString_lower(name),
         FfiConverterTypePausePoint_lower(point),uniffiCallStatus
     )
 })
@@ -9301,8 +9334,8 @@ public func matcherMatches(matcher: BreakpointMatcher, kind: NodeKind, name: Str
  * Matcher equality for dedupe and `breakpoint.clear` (spec §5.12): same `kind`, `name` and
  * effective `point` (absent means `before`); `extraJson` does not take part.
  */
-public func matchersEqual(a: BreakpointMatcher, b: BreakpointMatcher) -> Bool  {
-    return try!  FfiConverterBool.lift(try! rustCall() {
+public func matchersEqual(a: BreakpointMatcher, b: BreakpointMatcher)throws  -> Bool  {
+    return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_matchers_equal(
         FfiConverterTypeBreakpointMatcher_lower(a),
@@ -9326,12 +9359,12 @@ public func messageTypes() -> [String]  {
  * (`viewerCapabilities`, e.g. `knownCapabilities()`). Throws `ContractError.Build` only for a
  * host value no frame can carry.
  */
-public func negotiateHello(hello: Hello, viewerCapabilities: [String])throws  -> HelloNegotiation  {
+public func negotiateHello(hello: Hello, viewerCapabilities: [HostString])throws  -> HelloNegotiation  {
     return try  FfiConverterTypeHelloNegotiation_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_negotiate_hello(
         FfiConverterTypeHello_lower(hello),
-        FfiConverterSequenceString.lower(viewerCapabilities),uniffiCallStatus
+        FfiConverterSequenceTypeHostString.lower(viewerCapabilities),uniffiCallStatus
     )
 })
 }
@@ -9357,13 +9390,15 @@ public func parseEnvelope(value: JsonValue) -> ParseResult  {
 })
 }
 /**
- * Parses one text frame (spec §2 decision order). Never throws.
+ * Parses one text frame (spec §2 decision order). Never throws: a Kotlin string holding a
+ * lone surrogate (no UTF-8 form, so no WebSocket text frame carries it) is `Invalid` naming
+ * its UTF-16 index.
  */
-public func parseEnvelopeJson(frame: String, options: ParseOptions? = nil) -> ParseResult  {
+public func parseEnvelopeJson(frame: HostString, options: ParseOptions? = nil) -> ParseResult  {
     return try!  FfiConverterTypeParseResult_lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_parse_envelope_json(
-        FfiConverterString.lower(frame),
+        FfiConverterTypeHostString_lower(frame),
         FfiConverterOptionTypeParseOptions.lower(options),uniffiCallStatus
     )
 })
@@ -9382,13 +9417,14 @@ public func parseEnvelopeJsonBytes(frame: Data, options: ParseOptions? = nil) ->
 }
 /**
  * Parses many text frames in one call (one FFI crossing instead of one per frame); the
- * results are in the same order.
+ * results are in the same order. Options that are negative or above 2^53 − 1 make every
+ * verdict `Invalid` naming the option, here and in every parse function.
  */
-public func parseEnvelopesJson(frames: [String], options: ParseOptions? = nil) -> [ParseResult]  {
+public func parseEnvelopesJson(frames: [HostString], options: ParseOptions? = nil) -> [ParseResult]  {
     return try!  FfiConverterSequenceTypeParseResult.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_parse_envelopes_json(
-        FfiConverterSequenceString.lower(frames),
+        FfiConverterSequenceTypeHostString.lower(frames),
         FfiConverterOptionTypeParseOptions.lower(options),uniffiCallStatus
     )
 })
@@ -9410,14 +9446,14 @@ public func parseEnvelopesJsonBytes(frames: [Data], options: ParseOptions? = nil
  * `STEP` in step mode at a `before` or `error` point, else `null`/`nil`. `shouldPause` is
  * `pauseReason(…) != null`.
  */
-public func pauseReason(mode: RunMode, breakpoints: [BreakpointMatcher], kind: NodeKind, name: String, point: PausePoint) -> PauseReason?  {
-    return try!  FfiConverterOptionTypePauseReason.lift(try! rustCall() {
+public func pauseReason(mode: RunMode, breakpoints: [BreakpointMatcher], kind: NodeKind, name: HostString, point: PausePoint)throws  -> PauseReason?  {
+    return try  FfiConverterOptionTypePauseReason.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_pause_reason(
         FfiConverterTypeRunMode_lower(mode),
         FfiConverterSequenceTypeBreakpointMatcher.lower(breakpoints),
         FfiConverterTypeNodeKind_lower(kind),
-        FfiConverterString.lower(name),
+        FfiConverterTypeHostString_lower(name),
         FfiConverterTypePausePoint_lower(point),uniffiCallStatus
     )
 })
@@ -9426,11 +9462,11 @@ public func pauseReason(mode: RunMode, breakpoints: [BreakpointMatcher], kind: N
  * The payload record name of a message type (`"node.started"` → `"NodeStarted"`), `null`/`nil`
  * for an unknown type.
  */
-public func payloadTypeName(messageType: String) -> String?  {
+public func payloadTypeName(messageType: HostString) -> String?  {
     return try!  FfiConverterOptionString.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_payload_type_name(
-        FfiConverterString.lower(messageType),uniffiCallStatus
+        FfiConverterTypeHostString_lower(messageType),uniffiCallStatus
     )
 })
 }
@@ -9472,14 +9508,14 @@ public func serializeEnvelope(envelope: Envelope)throws  -> String  {
  * Whether a gate pauses: step mode pauses at every `before` and `error` point; otherwise when
  * any matcher in `breakpoints` matches (spec §5.12).
  */
-public func shouldPause(mode: RunMode, breakpoints: [BreakpointMatcher], kind: NodeKind, name: String, point: PausePoint) -> Bool  {
-    return try!  FfiConverterBool.lift(try! rustCall() {
+public func shouldPause(mode: RunMode, breakpoints: [BreakpointMatcher], kind: NodeKind, name: HostString, point: PausePoint)throws  -> Bool  {
+    return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_should_pause(
         FfiConverterTypeRunMode_lower(mode),
         FfiConverterSequenceTypeBreakpointMatcher.lower(breakpoints),
         FfiConverterTypeNodeKind_lower(kind),
-        FfiConverterString.lower(name),
+        FfiConverterTypeHostString_lower(name),
         FfiConverterTypePausePoint_lower(point),uniffiCallStatus
     )
 })
@@ -9525,8 +9561,8 @@ public func encodeJson(value: JsonValue)throws  -> JsonText  {
 /**
  * The deepest tree `decodeJson` builds ([`JSON_VALUE_MAX_DEPTH`]).
  */
-public func jsonValueMaxDepth() -> UInt32  {
-    return try!  FfiConverterUInt32.lift(try! rustCall() {
+public func jsonValueMaxDepth() -> Int64  {
+    return try!  FfiConverterInt64.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_json_value_max_depth(uniffiCallStatus
     )
@@ -9537,8 +9573,8 @@ public func jsonValueMaxDepth() -> UInt32  {
  * graphmind-shrink §1 MAX_PAYLOAD_BYTES): the default of `shrinkPayload*` and of the
  * session runtime.
  */
-public func defaultMaxPayloadBytes() -> UInt64  {
-    return try!  FfiConverterUInt64.lift(try! rustCall() {
+public func defaultMaxPayloadBytes() -> Int64  {
+    return try!  FfiConverterInt64.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_default_max_payload_bytes(uniffiCallStatus
     )
@@ -9552,13 +9588,13 @@ public func defaultMaxPayloadBytes() -> UInt64  {
  * Throws `ContractError.Json` when a `NumberValue` is not a JSON number (Kotlin: also for a
  * lone surrogate in any string of the tree).
  */
-public func shrinkPayload(value: JsonValue, maxBytes: UInt64 = UInt64(524288), messageType: HostText? = nil)throws  -> Shrunk  {
+public func shrinkPayload(value: JsonValue, maxBytes: Int64 = Int64(524288), messageType: HostString? = nil)throws  -> Shrunk  {
     return try  FfiConverterTypeShrunk_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_shrink_payload(
         FfiConverterTypeJsonValue_lower(value),
-        FfiConverterUInt64.lower(maxBytes),
-        FfiConverterOptionTypeHostText.lower(messageType),uniffiCallStatus
+        FfiConverterInt64.lower(maxBytes),
+        FfiConverterOptionTypeHostString.lower(messageType),uniffiCallStatus
     )
 })
 }
@@ -9575,15 +9611,16 @@ public func shrinkPayload(value: JsonValue, maxBytes: UInt64 = UInt64(524288), m
  * (§8, at most 6,080 bytes). Default budget 524,288 (512 KiB, §1).
  *
  * Throws `ContractError.Json` when the text is not one JSON value (Kotlin: also when it holds
- * a lone surrogate, which no UTF-8 text can).
+ * a lone surrogate, which no UTF-8 text can), `ContractError.Build` naming `messageType` when
+ * that holds one.
  */
-public func shrinkPayloadJson(payloadJson: JsonText, maxBytes: UInt64 = UInt64(524288), messageType: HostText? = nil)throws  -> Shrunk  {
+public func shrinkPayloadJson(payloadJson: JsonText, maxBytes: Int64 = Int64(524288), messageType: HostString? = nil)throws  -> Shrunk  {
     return try  FfiConverterTypeShrunk_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_func_shrink_payload_json(
         FfiConverterTypeJsonText_lower(payloadJson),
-        FfiConverterUInt64.lower(maxBytes),
-        FfiConverterOptionTypeHostText.lower(messageType),uniffiCallStatus
+        FfiConverterInt64.lower(maxBytes),
+        FfiConverterOptionTypeHostString.lower(messageType),uniffiCallStatus
     )
 })
 }
@@ -9606,19 +9643,19 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_control_types() != 33346) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope() != 29700) {
+    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope() != 19908) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() != 65323) {
+    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() != 56829) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() != 50093) {
+    if (uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() != 7710) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_default_max_depth() != 26188) {
+    if (uniffi_wirecontract_uniffi_checksum_func_default_max_depth() != 7173) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_default_max_frame_bytes() != 12915) {
+    if (uniffi_wirecontract_uniffi_checksum_func_default_max_frame_bytes() != 54583) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_event_types() != 10398) {
@@ -9630,22 +9667,22 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_handshake_types() != 11779) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_hello_ack() != 49053) {
+    if (uniffi_wirecontract_uniffi_checksum_func_hello_ack() != 50385) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_known_capabilities() != 22934) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_matcher_matches() != 14949) {
+    if (uniffi_wirecontract_uniffi_checksum_func_matcher_matches() != 2722) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_matchers_equal() != 63688) {
+    if (uniffi_wirecontract_uniffi_checksum_func_matchers_equal() != 14491) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_message_types() != 38314) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_negotiate_hello() != 8855) {
+    if (uniffi_wirecontract_uniffi_checksum_func_negotiate_hello() != 36209) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_object_types() != 11584) {
@@ -9654,22 +9691,22 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_parse_envelope() != 13223) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_parse_envelope_json() != 25181) {
+    if (uniffi_wirecontract_uniffi_checksum_func_parse_envelope_json() != 9742) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_parse_envelope_json_bytes() != 4015) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json() != 49717) {
+    if (uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json() != 5853) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json_bytes() != 6520) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_pause_reason() != 13409) {
+    if (uniffi_wirecontract_uniffi_checksum_func_pause_reason() != 31283) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_payload_type_name() != 7483) {
+    if (uniffi_wirecontract_uniffi_checksum_func_payload_type_name() != 38072) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_protocol_version() != 15460) {
@@ -9681,7 +9718,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_serialize_envelope() != 14196) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_should_pause() != 14131) {
+    if (uniffi_wirecontract_uniffi_checksum_func_should_pause() != 16943) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_wildcard_run_id() != 11300) {
@@ -9693,16 +9730,16 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_encode_json() != 49305) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth() != 11803) {
+    if (uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth() != 14966) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_default_max_payload_bytes() != 37637) {
+    if (uniffi_wirecontract_uniffi_checksum_func_default_max_payload_bytes() != 2319) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_shrink_payload() != 34721) {
+    if (uniffi_wirecontract_uniffi_checksum_func_shrink_payload() != 41401) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json() != 25607) {
+    if (uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json() != 55681) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_app() != 45237) {
@@ -9714,25 +9751,25 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_buffered_frames() != 47813) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_cancel() != 56369) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_cancel() != 49544) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_dispose() != 3907) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_dispose() != 54504) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit() != 51938) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit() != 33980) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() != 63092) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() != 21459) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() != 9740) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() != 8663) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_gate() != 54692) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_gate() != 44488) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_handle_timeout() != 9046) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_handle_timeout() != 53663) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_held_pause_ids() != 37079) {
@@ -9744,7 +9781,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_mode() != 22838) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_next_seq() != 54861) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_next_seq() != 28068) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_poll_action() != 36683) {
@@ -9753,10 +9790,10 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_poll_actions() != 20894) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_poll_timeout() != 39748) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_poll_timeout() != 57996) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_ready() != 53) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_ready() != 38052) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_sdk() != 39397) {
@@ -9768,28 +9805,28 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_state() != 58004) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_closed() != 54963) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_closed() != 14280) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_failed() != 25136) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_failed() != 5899) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_opened() != 59828) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_opened() != 54871) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_clear_breakpoint() != 18764) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_clear_breakpoint() != 43152) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_closed() != 37695) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_closed() != 25640) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_opened() != 21655) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_opened() != 35887) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_frame_received() != 27452) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_frame_received() != 1405) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_handle_timeout() != 40372) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_handle_timeout() != 38308) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_viewersession_open_pauses() != 48622) {
@@ -9798,22 +9835,22 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_actions() != 4417) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_timeout() != 50848) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_timeout() != 47410) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() != 9083) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() != 42171) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_set_breakpoint() != 53941) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_set_breakpoint() != 54952) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_set_mode() != 14441) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_set_mode() != 26699) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_constructor_appsession_new() != 18792) {
+    if (uniffi_wirecontract_uniffi_checksum_constructor_appsession_new() != 743) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_constructor_viewersession_new() != 19405) {
+    if (uniffi_wirecontract_uniffi_checksum_constructor_viewersession_new() != 17908) {
         return InitializationResult.apiChecksumMismatch
     }
 

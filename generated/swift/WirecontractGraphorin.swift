@@ -465,22 +465,6 @@ fileprivate final class UniffiHandleMap<T>: @unchecked Sendable {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
-fileprivate struct FfiConverterUInt16: FfiConverterPrimitive {
-    typealias FfiType = UInt16
-    typealias SwiftType = UInt16
-
-    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UInt16 {
-        return try lift(readInt(&buf))
-    }
-
-    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
-        writeInt(&buf, lower(value))
-    }
-}
-
-#if swift(>=5.8)
-@_documentation(visibility: private)
-#endif
 fileprivate struct FfiConverterUInt64: FfiConverterPrimitive {
     typealias FfiType = UInt64
     typealias SwiftType = UInt64
@@ -608,14 +592,14 @@ public struct CancelledParams: Equatable, Hashable {
     /**
      * Wire `requestId`: non-empty string.
      */
-    public var requestId: String
+    public var requestId: HostString
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
     public init(
         /**
          * Wire `requestId`: non-empty string.
-         */requestId: String) {
+         */requestId: HostString) {
         self.requestId = requestId
     }
 
@@ -635,12 +619,12 @@ public struct FfiConverterTypeCancelledParams: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> CancelledParams {
         return
             try CancelledParams(
-                requestId: FfiConverterString.read(from: &buf)
+                requestId: FfiConverterTypeHostString.read(from: &buf)
         )
     }
 
     public static func write(_ value: CancelledParams, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.requestId, into: &buf)
+        FfiConverterTypeHostString.write(value.requestId, into: &buf)
     }
 }
 
@@ -731,21 +715,21 @@ public struct ClientInfo: Equatable, Hashable {
     /**
      * Wire `name`: non-empty string.
      */
-    public var name: String
+    public var name: HostString
     /**
      * Wire `version`: non-empty string.
      */
-    public var version: String
+    public var version: HostString
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
     public init(
         /**
          * Wire `name`: non-empty string.
-         */name: String, 
+         */name: HostString, 
         /**
          * Wire `version`: non-empty string.
-         */version: String) {
+         */version: HostString) {
         self.name = name
         self.version = version
     }
@@ -766,14 +750,14 @@ public struct FfiConverterTypeClientInfo: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ClientInfo {
         return
             try ClientInfo(
-                name: FfiConverterString.read(from: &buf), 
-                version: FfiConverterString.read(from: &buf)
+                name: FfiConverterTypeHostString.read(from: &buf), 
+                version: FfiConverterTypeHostString.read(from: &buf)
         )
     }
 
     public static func write(_ value: ClientInfo, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.name, into: &buf)
-        FfiConverterString.write(value.version, into: &buf)
+        FfiConverterTypeHostString.write(value.name, into: &buf)
+        FfiConverterTypeHostString.write(value.version, into: &buf)
     }
 }
 
@@ -1164,7 +1148,7 @@ public struct CloseCodeInfo: Equatable, Hashable {
     /**
      * The WebSocket close code (4001–4008).
      */
-    public var code: UInt16
+    public var code: Int64
     /**
      * Whether the shipped client gives up instead of reconnecting.
      */
@@ -1178,7 +1162,7 @@ public struct CloseCodeInfo: Equatable, Hashable {
          */reason: CloseReason, 
         /**
          * The WebSocket close code (4001–4008).
-         */code: UInt16, 
+         */code: Int64, 
         /**
          * Whether the shipped client gives up instead of reconnecting.
          */fatal: Bool) {
@@ -1204,14 +1188,14 @@ public struct FfiConverterTypeCloseCodeInfo: FfiConverterRustBuffer {
         return
             try CloseCodeInfo(
                 reason: FfiConverterTypeCloseReason.read(from: &buf), 
-                code: FfiConverterUInt16.read(from: &buf), 
+                code: FfiConverterInt64.read(from: &buf), 
                 fatal: FfiConverterBool.read(from: &buf)
         )
     }
 
     public static func write(_ value: CloseCodeInfo, into buf: inout [UInt8]) {
         FfiConverterTypeCloseReason.write(value.reason, into: &buf)
-        FfiConverterUInt16.write(value.code, into: &buf)
+        FfiConverterInt64.write(value.code, into: &buf)
         FfiConverterBool.write(value.fatal, into: &buf)
     }
 }
@@ -1410,14 +1394,14 @@ public struct PingParams: Equatable, Hashable {
     /**
      * Wire `nonce`: non-empty string; optional (`null`/`nil`: absent).
      */
-    public var nonce: String?
+    public var nonce: HostString?
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
     public init(
         /**
          * Wire `nonce`: non-empty string; optional (`null`/`nil`: absent).
-         */nonce: String? = nil) {
+         */nonce: HostString? = nil) {
         self.nonce = nonce
     }
 
@@ -1437,12 +1421,12 @@ public struct FfiConverterTypePingParams: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PingParams {
         return
             try PingParams(
-                nonce: FfiConverterOptionString.read(from: &buf)
+                nonce: FfiConverterOptionTypeHostString.read(from: &buf)
         )
     }
 
     public static func write(_ value: PingParams, into buf: inout [UInt8]) {
-        FfiConverterOptionString.write(value.nonce, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.nonce, into: &buf)
     }
 }
 
@@ -1475,7 +1459,7 @@ public struct RpcError: Equatable, Hashable {
     /**
      * Wire `message`: non-empty string.
      */
-    public var message: String
+    public var message: HostString
     /**
      * Wire `data`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
      */
@@ -1489,7 +1473,7 @@ public struct RpcError: Equatable, Hashable {
          */code: Int64, 
         /**
          * Wire `message`: non-empty string.
-         */message: String, 
+         */message: HostString, 
         /**
          * Wire `data`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
          */data: JsonText? = nil) {
@@ -1515,14 +1499,14 @@ public struct FfiConverterTypeRpcError: FfiConverterRustBuffer {
         return
             try RpcError(
                 code: FfiConverterInt64.read(from: &buf), 
-                message: FfiConverterString.read(from: &buf), 
+                message: FfiConverterTypeHostString.read(from: &buf), 
                 data: FfiConverterOptionTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: RpcError, into buf: inout [UInt8]) {
         FfiConverterInt64.write(value.code, into: &buf)
-        FfiConverterString.write(value.message, into: &buf)
+        FfiConverterTypeHostString.write(value.message, into: &buf)
         FfiConverterOptionTypeJsonText.write(value.data, into: &buf)
     }
 }
@@ -1641,11 +1625,11 @@ public struct RunCancelParams: Equatable, Hashable {
     /**
      * Wire `runId`: non-empty string.
      */
-    public var runId: String
+    public var runId: HostString
     /**
      * Wire `reason`: non-empty string; optional (`null`/`nil`: absent).
      */
-    public var reason: String?
+    public var reason: HostString?
     /**
      * Wire `drain`: boolean; optional (`null`/`nil`: absent).
      */
@@ -1660,10 +1644,10 @@ public struct RunCancelParams: Equatable, Hashable {
     public init(
         /**
          * Wire `runId`: non-empty string.
-         */runId: String, 
+         */runId: HostString, 
         /**
          * Wire `reason`: non-empty string; optional (`null`/`nil`: absent).
-         */reason: String? = nil, 
+         */reason: HostString? = nil, 
         /**
          * Wire `drain`: boolean; optional (`null`/`nil`: absent).
          */drain: Bool? = nil, 
@@ -1692,16 +1676,16 @@ public struct FfiConverterTypeRunCancelParams: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RunCancelParams {
         return
             try RunCancelParams(
-                runId: FfiConverterString.read(from: &buf), 
-                reason: FfiConverterOptionString.read(from: &buf), 
+                runId: FfiConverterTypeHostString.read(from: &buf), 
+                reason: FfiConverterOptionTypeHostString.read(from: &buf), 
                 drain: FfiConverterOptionBool.read(from: &buf), 
                 onPendingApprovals: FfiConverterOptionTypePendingApprovals.read(from: &buf)
         )
     }
 
     public static func write(_ value: RunCancelParams, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.runId, into: &buf)
-        FfiConverterOptionString.write(value.reason, into: &buf)
+        FfiConverterTypeHostString.write(value.runId, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.reason, into: &buf)
         FfiConverterOptionBool.write(value.drain, into: &buf)
         FfiConverterOptionTypePendingApprovals.write(value.onPendingApprovals, into: &buf)
     }
@@ -1733,11 +1717,11 @@ public struct ServerErrorFrame: Equatable, Hashable {
     /**
      * Wire `code`: non-empty string.
      */
-    public var code: String
+    public var code: HostString
     /**
      * Wire `message`: non-empty string.
      */
-    public var message: String
+    public var message: HostString
     /**
      * Wire `fatal`: boolean; optional (`null`/`nil`: absent).
      */
@@ -1745,7 +1729,7 @@ public struct ServerErrorFrame: Equatable, Hashable {
     /**
      * Wire `subscriptionId`: non-empty string; optional (`null`/`nil`: absent).
      */
-    public var subscriptionId: String?
+    public var subscriptionId: HostString?
     /**
      * Wire `data`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
      */
@@ -1756,16 +1740,16 @@ public struct ServerErrorFrame: Equatable, Hashable {
     public init(
         /**
          * Wire `code`: non-empty string.
-         */code: String, 
+         */code: HostString, 
         /**
          * Wire `message`: non-empty string.
-         */message: String, 
+         */message: HostString, 
         /**
          * Wire `fatal`: boolean; optional (`null`/`nil`: absent).
          */fatal: Bool? = nil, 
         /**
          * Wire `subscriptionId`: non-empty string; optional (`null`/`nil`: absent).
-         */subscriptionId: String? = nil, 
+         */subscriptionId: HostString? = nil, 
         /**
          * Wire `data`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
          */data: JsonText? = nil) {
@@ -1792,19 +1776,19 @@ public struct FfiConverterTypeServerErrorFrame: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ServerErrorFrame {
         return
             try ServerErrorFrame(
-                code: FfiConverterString.read(from: &buf), 
-                message: FfiConverterString.read(from: &buf), 
+                code: FfiConverterTypeHostString.read(from: &buf), 
+                message: FfiConverterTypeHostString.read(from: &buf), 
                 fatal: FfiConverterOptionBool.read(from: &buf), 
-                subscriptionId: FfiConverterOptionString.read(from: &buf), 
+                subscriptionId: FfiConverterOptionTypeHostString.read(from: &buf), 
                 data: FfiConverterOptionTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: ServerErrorFrame, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.code, into: &buf)
-        FfiConverterString.write(value.message, into: &buf)
+        FfiConverterTypeHostString.write(value.code, into: &buf)
+        FfiConverterTypeHostString.write(value.message, into: &buf)
         FfiConverterOptionBool.write(value.fatal, into: &buf)
-        FfiConverterOptionString.write(value.subscriptionId, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.subscriptionId, into: &buf)
         FfiConverterOptionTypeJsonText.write(value.data, into: &buf)
     }
 }
@@ -1835,19 +1819,19 @@ public struct ServerEventFrame: Equatable, Hashable {
     /**
      * Wire `eventId`: non-empty string.
      */
-    public var eventId: String
+    public var eventId: HostString
     /**
      * Wire `subscriptionId`: non-empty string.
      */
-    public var subscriptionId: String
+    public var subscriptionId: HostString
     /**
      * Wire `subject`: non-empty string.
      */
-    public var subject: String
+    public var subject: HostString
     /**
      * Wire `type`: non-empty string.
      */
-    public var eventType: String
+    public var eventType: HostString
     /**
      * Wire `payload`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
      */
@@ -1858,16 +1842,16 @@ public struct ServerEventFrame: Equatable, Hashable {
     public init(
         /**
          * Wire `eventId`: non-empty string.
-         */eventId: String, 
+         */eventId: HostString, 
         /**
          * Wire `subscriptionId`: non-empty string.
-         */subscriptionId: String, 
+         */subscriptionId: HostString, 
         /**
          * Wire `subject`: non-empty string.
-         */subject: String, 
+         */subject: HostString, 
         /**
          * Wire `type`: non-empty string.
-         */eventType: String, 
+         */eventType: HostString, 
         /**
          * Wire `payload`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
          */payload: JsonText? = nil) {
@@ -1894,19 +1878,19 @@ public struct FfiConverterTypeServerEventFrame: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ServerEventFrame {
         return
             try ServerEventFrame(
-                eventId: FfiConverterString.read(from: &buf), 
-                subscriptionId: FfiConverterString.read(from: &buf), 
-                subject: FfiConverterString.read(from: &buf), 
-                eventType: FfiConverterString.read(from: &buf), 
+                eventId: FfiConverterTypeHostString.read(from: &buf), 
+                subscriptionId: FfiConverterTypeHostString.read(from: &buf), 
+                subject: FfiConverterTypeHostString.read(from: &buf), 
+                eventType: FfiConverterTypeHostString.read(from: &buf), 
                 payload: FfiConverterOptionTypeJsonText.read(from: &buf)
         )
     }
 
     public static func write(_ value: ServerEventFrame, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.eventId, into: &buf)
-        FfiConverterString.write(value.subscriptionId, into: &buf)
-        FfiConverterString.write(value.subject, into: &buf)
-        FfiConverterString.write(value.eventType, into: &buf)
+        FfiConverterTypeHostString.write(value.eventId, into: &buf)
+        FfiConverterTypeHostString.write(value.subscriptionId, into: &buf)
+        FfiConverterTypeHostString.write(value.subject, into: &buf)
+        FfiConverterTypeHostString.write(value.eventType, into: &buf)
         FfiConverterOptionTypeJsonText.write(value.payload, into: &buf)
     }
 }
@@ -1937,7 +1921,7 @@ public struct ServerLifecycleFrame: Equatable, Hashable {
     /**
      * Wire `subscriptionId`: non-empty string.
      */
-    public var subscriptionId: String
+    public var subscriptionId: HostString
     /**
      * Wire `status`: `LifecycleStatus`.
      */
@@ -1945,20 +1929,20 @@ public struct ServerLifecycleFrame: Equatable, Hashable {
     /**
      * Wire `reason`: non-empty string; optional (`null`/`nil`: absent).
      */
-    public var reason: String?
+    public var reason: HostString?
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
     public init(
         /**
          * Wire `subscriptionId`: non-empty string.
-         */subscriptionId: String, 
+         */subscriptionId: HostString, 
         /**
          * Wire `status`: `LifecycleStatus`.
          */status: LifecycleStatus, 
         /**
          * Wire `reason`: non-empty string; optional (`null`/`nil`: absent).
-         */reason: String? = nil) {
+         */reason: HostString? = nil) {
         self.subscriptionId = subscriptionId
         self.status = status
         self.reason = reason
@@ -1980,16 +1964,16 @@ public struct FfiConverterTypeServerLifecycleFrame: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ServerLifecycleFrame {
         return
             try ServerLifecycleFrame(
-                subscriptionId: FfiConverterString.read(from: &buf), 
+                subscriptionId: FfiConverterTypeHostString.read(from: &buf), 
                 status: FfiConverterTypeLifecycleStatus.read(from: &buf), 
-                reason: FfiConverterOptionString.read(from: &buf)
+                reason: FfiConverterOptionTypeHostString.read(from: &buf)
         )
     }
 
     public static func write(_ value: ServerLifecycleFrame, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.subscriptionId, into: &buf)
+        FfiConverterTypeHostString.write(value.subscriptionId, into: &buf)
         FfiConverterTypeLifecycleStatus.write(value.status, into: &buf)
-        FfiConverterOptionString.write(value.reason, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.reason, into: &buf)
     }
 }
 
@@ -2019,14 +2003,14 @@ public struct ServerPongFrame: Equatable, Hashable {
     /**
      * Wire `nonce`: non-empty string; optional (`null`/`nil`: absent).
      */
-    public var nonce: String?
+    public var nonce: HostString?
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
     public init(
         /**
          * Wire `nonce`: non-empty string; optional (`null`/`nil`: absent).
-         */nonce: String? = nil) {
+         */nonce: HostString? = nil) {
         self.nonce = nonce
     }
 
@@ -2046,12 +2030,12 @@ public struct FfiConverterTypeServerPongFrame: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ServerPongFrame {
         return
             try ServerPongFrame(
-                nonce: FfiConverterOptionString.read(from: &buf)
+                nonce: FfiConverterOptionTypeHostString.read(from: &buf)
         )
     }
 
     public static func write(_ value: ServerPongFrame, into buf: inout [UInt8]) {
-        FfiConverterOptionString.write(value.nonce, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.nonce, into: &buf)
     }
 }
 
@@ -2081,11 +2065,11 @@ public struct ServerReplayMarkerFrame: Equatable, Hashable {
     /**
      * Wire `subscriptionId`: non-empty string.
      */
-    public var subscriptionId: String
+    public var subscriptionId: HostString
     /**
      * Wire `eventId`: non-empty string.
      */
-    public var eventId: String
+    public var eventId: HostString
     /**
      * Wire `droppedCount`: integer, 0 ≤ x ≤ 2^64 − 1; optional (`null`/`nil`: absent).
      */
@@ -2093,23 +2077,23 @@ public struct ServerReplayMarkerFrame: Equatable, Hashable {
     /**
      * Wire `note`: non-empty string; optional (`null`/`nil`: absent).
      */
-    public var note: String?
+    public var note: HostString?
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
     public init(
         /**
          * Wire `subscriptionId`: non-empty string.
-         */subscriptionId: String, 
+         */subscriptionId: HostString, 
         /**
          * Wire `eventId`: non-empty string.
-         */eventId: String, 
+         */eventId: HostString, 
         /**
          * Wire `droppedCount`: integer, 0 ≤ x ≤ 2^64 − 1; optional (`null`/`nil`: absent).
          */droppedCount: UInt64? = nil, 
         /**
          * Wire `note`: non-empty string; optional (`null`/`nil`: absent).
-         */note: String? = nil) {
+         */note: HostString? = nil) {
         self.subscriptionId = subscriptionId
         self.eventId = eventId
         self.droppedCount = droppedCount
@@ -2132,18 +2116,18 @@ public struct FfiConverterTypeServerReplayMarkerFrame: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ServerReplayMarkerFrame {
         return
             try ServerReplayMarkerFrame(
-                subscriptionId: FfiConverterString.read(from: &buf), 
-                eventId: FfiConverterString.read(from: &buf), 
+                subscriptionId: FfiConverterTypeHostString.read(from: &buf), 
+                eventId: FfiConverterTypeHostString.read(from: &buf), 
                 droppedCount: FfiConverterOptionUInt64.read(from: &buf), 
-                note: FfiConverterOptionString.read(from: &buf)
+                note: FfiConverterOptionTypeHostString.read(from: &buf)
         )
     }
 
     public static func write(_ value: ServerReplayMarkerFrame, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.subscriptionId, into: &buf)
-        FfiConverterString.write(value.eventId, into: &buf)
+        FfiConverterTypeHostString.write(value.subscriptionId, into: &buf)
+        FfiConverterTypeHostString.write(value.eventId, into: &buf)
         FfiConverterOptionUInt64.write(value.droppedCount, into: &buf)
-        FfiConverterOptionString.write(value.note, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.note, into: &buf)
     }
 }
 
@@ -2317,28 +2301,28 @@ public struct ServerSubscribedFrame: Equatable, Hashable {
     /**
      * Wire `subscriptionId`: non-empty string.
      */
-    public var subscriptionId: String
+    public var subscriptionId: HostString
     /**
      * Wire `subject`: non-empty string.
      */
-    public var subject: String
+    public var subject: HostString
     /**
      * Wire `snapshotEventId`: non-empty string; optional (`null`/`nil`: absent).
      */
-    public var snapshotEventId: String?
+    public var snapshotEventId: HostString?
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
     public init(
         /**
          * Wire `subscriptionId`: non-empty string.
-         */subscriptionId: String, 
+         */subscriptionId: HostString, 
         /**
          * Wire `subject`: non-empty string.
-         */subject: String, 
+         */subject: HostString, 
         /**
          * Wire `snapshotEventId`: non-empty string; optional (`null`/`nil`: absent).
-         */snapshotEventId: String? = nil) {
+         */snapshotEventId: HostString? = nil) {
         self.subscriptionId = subscriptionId
         self.subject = subject
         self.snapshotEventId = snapshotEventId
@@ -2360,16 +2344,16 @@ public struct FfiConverterTypeServerSubscribedFrame: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ServerSubscribedFrame {
         return
             try ServerSubscribedFrame(
-                subscriptionId: FfiConverterString.read(from: &buf), 
-                subject: FfiConverterString.read(from: &buf), 
-                snapshotEventId: FfiConverterOptionString.read(from: &buf)
+                subscriptionId: FfiConverterTypeHostString.read(from: &buf), 
+                subject: FfiConverterTypeHostString.read(from: &buf), 
+                snapshotEventId: FfiConverterOptionTypeHostString.read(from: &buf)
         )
     }
 
     public static func write(_ value: ServerSubscribedFrame, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.subscriptionId, into: &buf)
-        FfiConverterString.write(value.subject, into: &buf)
-        FfiConverterOptionString.write(value.snapshotEventId, into: &buf)
+        FfiConverterTypeHostString.write(value.subscriptionId, into: &buf)
+        FfiConverterTypeHostString.write(value.subject, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.snapshotEventId, into: &buf)
     }
 }
 
@@ -2399,14 +2383,14 @@ public struct ServerUnsubscribedFrame: Equatable, Hashable {
     /**
      * Wire `subscriptionId`: non-empty string.
      */
-    public var subscriptionId: String
+    public var subscriptionId: HostString
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
     public init(
         /**
          * Wire `subscriptionId`: non-empty string.
-         */subscriptionId: String) {
+         */subscriptionId: HostString) {
         self.subscriptionId = subscriptionId
     }
 
@@ -2426,12 +2410,12 @@ public struct FfiConverterTypeServerUnsubscribedFrame: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ServerUnsubscribedFrame {
         return
             try ServerUnsubscribedFrame(
-                subscriptionId: FfiConverterString.read(from: &buf)
+                subscriptionId: FfiConverterTypeHostString.read(from: &buf)
         )
     }
 
     public static func write(_ value: ServerUnsubscribedFrame, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.subscriptionId, into: &buf)
+        FfiConverterTypeHostString.write(value.subscriptionId, into: &buf)
     }
 }
 
@@ -2460,21 +2444,21 @@ public struct SubscribeParams: Equatable, Hashable {
     /**
      * Wire `subject`: non-empty string.
      */
-    public var subject: String
+    public var subject: HostString
     /**
      * Wire `sinceEventId`: non-empty string; optional (`null`/`nil`: absent).
      */
-    public var sinceEventId: String?
+    public var sinceEventId: HostString?
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
     public init(
         /**
          * Wire `subject`: non-empty string.
-         */subject: String, 
+         */subject: HostString, 
         /**
          * Wire `sinceEventId`: non-empty string; optional (`null`/`nil`: absent).
-         */sinceEventId: String? = nil) {
+         */sinceEventId: HostString? = nil) {
         self.subject = subject
         self.sinceEventId = sinceEventId
     }
@@ -2495,14 +2479,14 @@ public struct FfiConverterTypeSubscribeParams: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SubscribeParams {
         return
             try SubscribeParams(
-                subject: FfiConverterString.read(from: &buf), 
-                sinceEventId: FfiConverterOptionString.read(from: &buf)
+                subject: FfiConverterTypeHostString.read(from: &buf), 
+                sinceEventId: FfiConverterOptionTypeHostString.read(from: &buf)
         )
     }
 
     public static func write(_ value: SubscribeParams, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.subject, into: &buf)
-        FfiConverterOptionString.write(value.sinceEventId, into: &buf)
+        FfiConverterTypeHostString.write(value.subject, into: &buf)
+        FfiConverterOptionTypeHostString.write(value.sinceEventId, into: &buf)
     }
 }
 
@@ -2531,14 +2515,14 @@ public struct UnsubscribeParams: Equatable, Hashable {
     /**
      * Wire `subscriptionId`: non-empty string.
      */
-    public var subscriptionId: String
+    public var subscriptionId: HostString
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
     public init(
         /**
          * Wire `subscriptionId`: non-empty string.
-         */subscriptionId: String) {
+         */subscriptionId: HostString) {
         self.subscriptionId = subscriptionId
     }
 
@@ -2558,12 +2542,12 @@ public struct FfiConverterTypeUnsubscribeParams: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UnsubscribeParams {
         return
             try UnsubscribeParams(
-                subscriptionId: FfiConverterString.read(from: &buf)
+                subscriptionId: FfiConverterTypeHostString.read(from: &buf)
         )
     }
 
     public static func write(_ value: UnsubscribeParams, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.subscriptionId, into: &buf)
+        FfiConverterTypeHostString.write(value.subscriptionId, into: &buf)
     }
 }
 
@@ -3587,7 +3571,7 @@ enum ParseError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
          */reason: String, 
         /**
          * Byte offset into the frame where reading stopped.
-         */offset: UInt64
+         */offset: Int64
     )
     /**
      * Valid JSON, but not a legal frame of this direction.
@@ -3644,7 +3628,7 @@ public struct FfiConverterTypeParseError: FfiConverterRustBuffer {
         
         case 1: return .Json(
             reason: try FfiConverterString.read(from: &buf), 
-            offset: try FfiConverterUInt64.read(from: &buf)
+            offset: try FfiConverterInt64.read(from: &buf)
             )
         case 2: return .Schema(
             issues: try FfiConverterSequenceTypeIssue.read(from: &buf), 
@@ -3669,7 +3653,7 @@ public struct FfiConverterTypeParseError: FfiConverterRustBuffer {
         case let .Json(reason,offset):
             writeInt(&buf, Int32(1))
             FfiConverterString.write(reason, into: &buf)
-            FfiConverterUInt64.write(offset, into: &buf)
+            FfiConverterInt64.write(offset, into: &buf)
             
         
         case let .Schema(issues,id,replyId):
@@ -3724,7 +3708,7 @@ public enum PathSegment: Equatable, Hashable {
     case index(
         /**
          * The position.
-         */index: UInt64
+         */index: Int64
     )
 
 
@@ -3750,7 +3734,7 @@ public struct FfiConverterTypePathSegment: FfiConverterRustBuffer {
         case 1: return .key(key: try FfiConverterString.read(from: &buf)
         )
         
-        case 2: return .index(index: try FfiConverterUInt64.read(from: &buf)
+        case 2: return .index(index: try FfiConverterInt64.read(from: &buf)
         )
         
         default: throw UniffiInternalError.unexpectedEnumCase
@@ -3768,7 +3752,7 @@ public struct FfiConverterTypePathSegment: FfiConverterRustBuffer {
         
         case let .index(index):
             writeInt(&buf, Int32(2))
-            FfiConverterUInt64.write(index, into: &buf)
+            FfiConverterInt64.write(index, into: &buf)
             
         }
     }
@@ -3894,7 +3878,7 @@ public enum RpcId: Equatable, Hashable {
     case stringId(
         /**
          * The id.
-         */value: String
+         */value: HostString
     )
     /**
      * An integer id.
@@ -3937,7 +3921,7 @@ public struct FfiConverterTypeRpcId: FfiConverterRustBuffer {
         let variant: Int32 = try readInt(&buf)
         switch variant {
         
-        case 1: return .stringId(value: try FfiConverterString.read(from: &buf)
+        case 1: return .stringId(value: try FfiConverterTypeHostString.read(from: &buf)
         )
         
         case 2: return .intId(value: try FfiConverterInt64.read(from: &buf)
@@ -3953,7 +3937,7 @@ public struct FfiConverterTypeRpcId: FfiConverterRustBuffer {
         
         case let .stringId(value):
             writeInt(&buf, Int32(1))
-            FfiConverterString.write(value, into: &buf)
+            FfiConverterTypeHostString.write(value, into: &buf)
             
         
         case let .intId(value):
@@ -4078,8 +4062,8 @@ public func rpcId() -> RpcId?  {
     /**
      * The subscription the frame is routed by (spec §8.3): set on `subscribed`, `unsubscribed`, `event`, `lifecycle`, `replay-marker` and an `error` frame that names one; `null`/`nil` otherwise.
      */
-public func subscriptionId() -> String?  {
-    return try!  FfiConverterOptionString.lift(try! rustCall() {
+public func subscriptionId() -> HostString?  {
+    return try!  FfiConverterOptionTypeHostString.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_graphorin_fn_method_servermessage_subscription_id(
             FfiConverterTypeServerMessage_lower(self),uniffiCallStatus
@@ -4569,6 +4553,30 @@ fileprivate struct FfiConverterOptionTypeRpcId: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeHostString: FfiConverterRustBuffer {
+    typealias SwiftType = HostString?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeHostString.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeHostString.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionTypeJsonText: FfiConverterRustBuffer {
     typealias SwiftType = JsonText?
 
@@ -4715,6 +4723,78 @@ fileprivate struct FfiConverterSequenceTypePathSegment: FfiConverterRustBuffer {
     }
 }
 
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeHostString: FfiConverterRustBuffer {
+    typealias SwiftType = [HostString]
+
+    public static func write(_ value: [HostString], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeHostString.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [HostString] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [HostString]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeHostString.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+
+
+
+public typealias HostString = String
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeHostString: FfiConverter {
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> HostString {
+        let builtinValue = try FfiConverterData.read(from: &buf)
+        return String(decoding: builtinValue, as: UTF8.self)
+    }
+
+    public static func write(_ value: HostString, into buf: inout [UInt8]) {
+        let builtinValue = Data(value.utf8)
+        return FfiConverterData.write(builtinValue, into: &buf)
+    }
+
+    public static func lift(_ value: RustBuffer) throws -> HostString {
+        let builtinValue = try FfiConverterData.lift(value)
+        return String(decoding: builtinValue, as: UTF8.self)
+    }
+
+    public static func lower(_ value: HostString) -> RustBuffer {
+        let builtinValue = Data(value.utf8)
+        return FfiConverterData.lower(builtinValue)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeHostString_lift(_ value: RustBuffer) throws -> HostString {
+    return try FfiConverterTypeHostString.lift(value)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeHostString_lower(_ value: HostString) -> RustBuffer {
+    return FfiConverterTypeHostString.lower(value)
+}
+
+
 
 public typealias JsonText = String
 
@@ -4769,8 +4849,8 @@ public func clientErrorKind(code: Int64) -> ClientErrorKind  {
 /**
  * `closeCodeFor` (spec §6): the close code of a reason, 4001–4008.
  */
-public func closeCodeFor(reason: CloseReason) -> UInt16  {
-    return try!  FfiConverterUInt16.lift(try! rustCall() {
+public func closeCodeFor(reason: CloseReason) -> Int64  {
+    return try!  FfiConverterInt64.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_graphorin_fn_func_close_code_for(
         FfiConverterTypeCloseReason_lower(reason),uniffiCallStatus
@@ -4781,11 +4861,11 @@ public func closeCodeFor(reason: CloseReason) -> UInt16  {
  * `closeCodeReason` (spec §6): the reason of a close code; `null`/`nil` outside 4001–4008
  * (1000, 4999, …).
  */
-public func closeCodeReason(code: UInt16) -> CloseReason?  {
+public func closeCodeReason(code: Int64) -> CloseReason?  {
     return try!  FfiConverterOptionTypeCloseReason.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_graphorin_fn_func_close_code_reason(
-        FfiConverterUInt16.lower(code),uniffiCallStatus
+        FfiConverterInt64.lower(code),uniffiCallStatus
     )
 })
 }
@@ -4826,11 +4906,11 @@ public func exportJsonSchema() -> String  {
  * `formatTicketSubprotocol` (spec §7): `ticket.<ticket>`. Throws
  * `ContractException.EmptyTicket` for an empty ticket.
  */
-public func formatTicket(ticket: String)throws  -> String  {
+public func formatTicket(ticket: HostString)throws  -> String  {
     return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_graphorin_fn_func_format_ticket(
-        FfiConverterString.lower(ticket),uniffiCallStatus
+        FfiConverterTypeHostString_lower(ticket),uniffiCallStatus
     )
 })
 }
@@ -4868,11 +4948,11 @@ public func methods() -> [String]  {
  * `negotiateSubprotocol` (spec §7): `graphorin.protocol.v1` when the offer holds it exactly
  * (case-sensitive, after [`normalize_offer`]), else `null`/`nil`. Ticket tokens are ignored.
  */
-public func negotiate(offer: [String]) -> String?  {
-    return try!  FfiConverterOptionString.lift(try! rustCall() {
+public func negotiate(offer: [HostString])throws  -> String?  {
+    return try  FfiConverterOptionString.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_graphorin_fn_func_negotiate(
-        FfiConverterSequenceString.lower(offer),uniffiCallStatus
+        FfiConverterSequenceTypeHostString.lower(offer),uniffiCallStatus
     )
 })
 }
@@ -4880,11 +4960,11 @@ public func negotiate(offer: [String]) -> String?  {
  * Splits a subprotocol offer (spec §7): every entry on commas, tokens trimmed, empty ones
  * dropped. A header value is a one-entry offer.
  */
-public func normalizeOffer(offer: [String]) -> [String]  {
-    return try!  FfiConverterSequenceString.lift(try! rustCall() {
+public func normalizeOffer(offer: [HostString])throws  -> [String]  {
+    return try  FfiConverterSequenceString.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_graphorin_fn_func_normalize_offer(
-        FfiConverterSequenceString.lower(offer),uniffiCallStatus
+        FfiConverterSequenceTypeHostString.lower(offer),uniffiCallStatus
     )
 })
 }
@@ -4903,11 +4983,11 @@ public func objectTypes() -> [String]  {
  * the variant's schema. A server answers `ParseException.Json` with -32700 and id `0`, and
  * `ParseException.Schema` with -32600 and its `replyId`, then closes with 4008.
  */
-public func parseClientMessage(frame: String)throws  -> ClientMessage  {
+public func parseClientMessage(frame: HostString)throws  -> ClientMessage  {
     return try  FfiConverterTypeClientMessage_lift(try rustCallWithError(FfiConverterTypeParseError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_graphorin_fn_func_parse_client_message(
-        FfiConverterString.lower(frame),uniffiCallStatus
+        FfiConverterTypeHostString_lower(frame),uniffiCallStatus
     )
 })
 }
@@ -4927,11 +5007,11 @@ public func parseClientMessageBytes(frame: Data)throws  -> ClientMessage  {
  * Throws `ParseException.Json` when the text is not JSON, `ParseException.Schema` (every
  * issue, the raw `id`) when it is JSON but not a legal `ServerMessage`.
  */
-public func parseServerMessage(frame: String)throws  -> ServerMessage  {
+public func parseServerMessage(frame: HostString)throws  -> ServerMessage  {
     return try  FfiConverterTypeServerMessage_lift(try rustCallWithError(FfiConverterTypeParseError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_graphorin_fn_func_parse_server_message(
-        FfiConverterString.lower(frame),uniffiCallStatus
+        FfiConverterTypeHostString_lower(frame),uniffiCallStatus
     )
 })
 }
@@ -4951,11 +5031,11 @@ public func parseServerMessageBytes(frame: Data)throws  -> ServerMessage  {
  * `parseTicketSubprotocol` (spec §7): the value of the first `ticket.<value>` token with a
  * non-empty value; `null`/`nil` when there is none.
  */
-public func parseTicket(offer: [String]) -> String?  {
-    return try!  FfiConverterOptionString.lift(try! rustCall() {
+public func parseTicket(offer: [HostString])throws  -> String?  {
+    return try  FfiConverterOptionString.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_graphorin_fn_func_parse_ticket(
-        FfiConverterSequenceString.lower(offer),uniffiCallStatus
+        FfiConverterSequenceTypeHostString.lower(offer),uniffiCallStatus
     )
 })
 }
@@ -4983,11 +5063,11 @@ public func rpcErrorCodeName(code: Int64) -> String?  {
 /**
  * The code of a catalogue name (`PARSE_ERROR` → `-32700`); `null`/`nil` for any other name.
  */
-public func rpcErrorCodeValue(name: String) -> Int64?  {
+public func rpcErrorCodeValue(name: HostString) -> Int64?  {
     return try!  FfiConverterOptionInt64.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_graphorin_fn_func_rpc_error_code_value(
-        FfiConverterString.lower(name),uniffiCallStatus
+        FfiConverterTypeHostString_lower(name),uniffiCallStatus
     )
 })
 }
@@ -5267,10 +5347,10 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_graphorin_checksum_func_client_error_kind() != 43507) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_close_code_for() != 55479) {
+    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_close_code_for() != 16414) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_close_code_reason() != 11015) {
+    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_close_code_reason() != 38297) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_graphorin_checksum_func_close_code_values() != 40014) {
@@ -5282,7 +5362,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_graphorin_checksum_func_export_json_schema() != 10069) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_format_ticket() != 34831) {
+    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_format_ticket() != 21587) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_graphorin_checksum_func_jsonrpc_version() != 40086) {
@@ -5294,28 +5374,28 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_graphorin_checksum_func_methods() != 11352) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_negotiate() != 3903) {
+    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_negotiate() != 60557) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_normalize_offer() != 57573) {
+    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_normalize_offer() != 8624) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_graphorin_checksum_func_object_types() != 50484) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_parse_client_message() != 29540) {
+    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_parse_client_message() != 51350) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_graphorin_checksum_func_parse_client_message_bytes() != 7884) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_parse_server_message() != 39107) {
+    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_parse_server_message() != 28003) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_graphorin_checksum_func_parse_server_message_bytes() != 57635) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_parse_ticket() != 53293) {
+    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_parse_ticket() != 50584) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_graphorin_checksum_func_protocol_version() != 38566) {
@@ -5324,7 +5404,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_graphorin_checksum_func_rpc_error_code_name() != 57266) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_rpc_error_code_value() != 31237) {
+    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_rpc_error_code_value() != 23291) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_graphorin_checksum_func_rpc_error_codes() != 21608) {

@@ -4,10 +4,10 @@
 
 use std::num::NonZeroU64;
 
-use wirecontract::core::json::{self, MAX_SAFE_INTEGER};
-use wirecontract::core::{from_json, Extras, Issue, NonNegativeF64, RawJson, Record};
+use wirecontract::core::json;
+use wirecontract::core::{from_json, Extras, Issue, NonNegativeF64, RawJson, Record, WireValue};
 
-use crate::JsonText;
+use crate::{HostString, JsonText};
 
 /// Problems found while converting host values, with dotted wire paths.
 pub(crate) type Issues = Vec<Issue>;
@@ -35,13 +35,21 @@ fn issue(issues: &mut Issues, path: &str, message: String) {
     issues.push(Issue { path: path.to_owned(), message });
 }
 
+/// Strings cross as [`HostString`]: a Kotlin string with a lone surrogate is an issue at
+/// `path` naming its UTF-16 index, never an encoder exception.
 impl Convert for String {
-    type Host = String;
-    fn to_host(&self) -> String {
-        self.clone()
+    type Host = HostString;
+    fn to_host(&self) -> HostString {
+        HostString::from(self.as_str())
     }
-    fn from_host(host: &String, _: &mut Issues, _: &str) -> Option<Self> {
-        Some(host.clone())
+    fn from_host(host: &HostString, issues: &mut Issues, path: &str) -> Option<Self> {
+        match host.to_str() {
+            Ok(s) => Some(s.to_owned()),
+            Err(e) => {
+                issue(issues, path, e.message());
+                None
+            }
+        }
     }
 }
 
@@ -55,48 +63,52 @@ impl Convert for bool {
     }
 }
 
-/// Nonnegative counters: the host type is unsigned 64-bit; values above 2^53 − 1 are refused,
-/// never wrapped or rounded.
-impl Convert for u64 {
-    type Host = u64;
-    fn to_host(&self) -> u64 {
-        *self
-    }
-    fn from_host(host: &u64, issues: &mut Issues, path: &str) -> Option<Self> {
-        if *host > MAX_SAFE_INTEGER {
-            issue(issues, path, format!("too big: expected integer to be <= {MAX_SAFE_INTEGER}, received {host}"));
-            return None;
+/// Host integers are `i64` (`Long`, `Int64`: Java can call every function), read by the
+/// contract's own reader for the contract type, so every bound and message is the parser's (a
+/// negative counter is `too small`, one above 2^53 − 1 `too big`; nothing wraps).
+pub(crate) fn read_int<T: WireValue>(host: i64, issues: &mut Issues, path: &str) -> Option<T> {
+    match from_json::<T>(&host.to_string()) {
+        Ok(v) => Some(v),
+        Err(found) => {
+            for i in found {
+                let p = if i.path.is_empty() { path.to_owned() } else { join(path, &i.path) };
+                issue(issues, &p, i.message);
+            }
+            None
         }
-        Some(*host)
     }
 }
 
+/// Nonnegative safe integers (counters, token counts).
+impl Convert for u64 {
+    type Host = i64;
+    fn to_host(&self) -> i64 {
+        crate::host_int(*self)
+    }
+    fn from_host(host: &i64, issues: &mut Issues, path: &str) -> Option<Self> {
+        read_int(*host, issues, path)
+    }
+}
+
+/// Safe integers, `|x| ≤ 2^53 − 1`.
 impl Convert for i64 {
     type Host = i64;
     fn to_host(&self) -> i64 {
         *self
     }
     fn from_host(host: &i64, issues: &mut Issues, path: &str) -> Option<Self> {
-        if host.unsigned_abs() > MAX_SAFE_INTEGER {
-            issue(issues, path, format!("too big: expected a safe integer (|x| <= {MAX_SAFE_INTEGER}), received {host}"));
-            return None;
-        }
-        Some(*host)
+        read_int(*host, issues, path)
     }
 }
 
+/// Positive safe integers (`laps`).
 impl Convert for NonZeroU64 {
-    type Host = u64;
-    fn to_host(&self) -> u64 {
-        self.get()
+    type Host = i64;
+    fn to_host(&self) -> i64 {
+        crate::host_int(self.get())
     }
-    fn from_host(host: &u64, issues: &mut Issues, path: &str) -> Option<Self> {
-        let v = <u64 as Convert>::from_host(host, issues, path)?;
-        let nz = NonZeroU64::new(v);
-        if nz.is_none() {
-            issue(issues, path, "too small: expected integer to be > 0, received 0".to_owned());
-        }
-        nz
+    fn from_host(host: &i64, issues: &mut Issues, path: &str) -> Option<Self> {
+        read_int(*host, issues, path)
     }
 }
 
@@ -263,14 +275,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn counters_above_max_safe_integer_are_refused_not_wrapped() {
+    fn host_integers_are_read_by_the_contract_reader_never_wrapped() {
+        let max = (1_i64 << 53) - 1;
         let mut issues = Issues::new();
-        assert_eq!(<u64 as Convert>::from_host(&MAX_SAFE_INTEGER, &mut issues, "seq"), Some(MAX_SAFE_INTEGER));
-        assert_eq!(<u64 as Convert>::from_host(&(MAX_SAFE_INTEGER + 1), &mut issues, "seq"), None);
+        assert_eq!(<u64 as Convert>::from_host(&max, &mut issues, "seq"), Some(max as u64));
+        assert_eq!(<u64 as Convert>::from_host(&(max + 1), &mut issues, "seq"), None);
+        assert_eq!(<u64 as Convert>::from_host(&-1, &mut issues, "ts"), None);
         assert_eq!(<i64 as Convert>::from_host(&i64::MIN, &mut issues, "p"), None);
         assert_eq!(<NonZeroU64 as Convert>::from_host(&0, &mut issues, "laps"), None);
         let paths: Vec<&str> = issues.iter().map(|i| i.path.as_str()).collect();
-        assert_eq!(paths, ["seq", "p", "laps"]);
+        assert_eq!(paths, ["seq", "ts", "p", "laps"]);
+        assert_eq!(issues[1].message, "too small: expected integer to be >= 0, received -1");
     }
 
     #[test]

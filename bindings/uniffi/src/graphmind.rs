@@ -11,7 +11,8 @@ use wirecontract::graphmind as gm;
 
 use crate::convert::{extras_from_host, extras_to_host, Convert, Issues};
 use crate::{
-    guard, panic_text, BreakpointMatcher, ContractError, Hello, HelloAck, Issue, JsonText, JsonValue, Message, NodeKind, PausePoint, PauseReason, RunMode,
+    arg, guard, host_int, opt_arg, panic_text, size_arg, BreakpointMatcher, ContractError, Hello, HelloAck, HostString, Issue, JsonText, JsonValue, Message,
+    NodeKind, PausePoint, PauseReason, RunMode,
 };
 
 /// A GraphMind envelope `{gm, seq, ts, runId, type, payload}`. `gm` is always 1 and not
@@ -20,13 +21,13 @@ use crate::{
 #[derive(Debug, Clone, PartialEq, uniffi::Record)]
 pub struct Envelope {
     /// Sequence number, 0 ≤ seq ≤ 2^53 − 1 (checked when sent).
-    pub seq: u64,
+    pub seq: i64,
     /// Timestamp in epoch milliseconds, 0 ≤ ts ≤ 2^53 − 1 (checked when sent).
-    pub ts: u64,
-    /// Run id (`"*"` for frames outside any run); must not contain U+0000.
-    pub run_id: String,
+    pub ts: i64,
+    /// Run id (`"*"` for frames outside any run); must not contain U+0000 or a lone surrogate.
+    pub run_id: HostString,
     /// The wire type string (`"node.started"`); always agrees with `message`.
-    pub message_type: String,
+    pub message_type: HostString,
     /// The type and its payload.
     pub message: Message,
     /// Unknown envelope-level members as a JSON object text (`{}` when none).
@@ -65,9 +66,9 @@ pub enum ParseResult {
         /// Salvage: the envelope's `seq` when the frame passed the structure and version
         /// checks and only its payload failed; `null`/`nil` otherwise (as `ts`, `runId`,
         /// `messageType`).
-        seq: Option<u64>,
+        seq: Option<i64>,
         /// Salvage: the envelope's `ts` (epoch ms), or `null`/`nil`.
-        ts: Option<u64>,
+        ts: Option<i64>,
         /// Salvage: the envelope's `runId`, or `null`/`nil`.
         run_id: Option<String>,
         /// Salvage: the envelope's `type`, or `null`/`nil`.
@@ -80,25 +81,34 @@ pub enum ParseResult {
 pub struct ParseOptions {
     /// Frames longer than this many bytes are `Invalid` without being read.
     #[uniffi(default)]
-    pub max_frame_bytes: Option<u64>,
+    pub max_frame_bytes: Option<i64>,
     /// Nesting deeper than this is `Invalid`.
     #[uniffi(default)]
-    pub max_depth: Option<u64>,
+    pub max_depth: Option<i64>,
 }
 
-fn options(o: Option<ParseOptions>) -> gm::ParseOptions {
+/// The core's options, or an `Invalid` verdict naming a negative or unsafe option (parsing
+/// never throws).
+fn options(o: Option<ParseOptions>) -> Result<gm::ParseOptions, Box<ParseResult>> {
     let d = gm::ParseOptions::default();
     let o = o.unwrap_or_default();
-    let size = |v: Option<u64>, default: usize| v.map_or(default, |x| usize::try_from(x).unwrap_or(usize::MAX));
-    gm::ParseOptions { max_frame_bytes: size(o.max_frame_bytes, d.max_frame_bytes), max_depth: size(o.max_depth, d.max_depth) }
+    let size = |v: Option<i64>, default: usize, name: &str| v.map_or(Ok(default), |x| size_arg(x, name));
+    let opts = size(o.max_frame_bytes, d.max_frame_bytes, "options.maxFrameBytes")
+        .and_then(|max_frame_bytes| Ok(gm::ParseOptions { max_frame_bytes, max_depth: size(o.max_depth, d.max_depth, "options.maxDepth")? }));
+    opts.map_err(|e| {
+        Box::new(match e {
+            ContractError::Build { reason, issues } => invalid(reason, Some(issues)),
+            other => invalid(other.to_string(), None),
+        })
+    })
 }
 
 pub(crate) fn envelope_to_host(e: &gm::Envelope) -> Envelope {
     Envelope {
-        seq: e.seq,
-        ts: e.ts,
-        run_id: e.run_id.clone(),
-        message_type: e.message_type().to_owned(),
+        seq: host_int(e.seq),
+        ts: host_int(e.ts),
+        run_id: HostString::from(e.run_id.as_str()),
+        message_type: HostString::from(e.message_type()),
         message: Convert::to_host(&e.message),
         extra_json: extras_to_host(&e.extra),
     }
@@ -109,9 +119,14 @@ fn outcome_to_host(o: gm::ParseOutcome) -> ParseResult {
         gm::ParseOutcome::Ok(e) => ParseResult::Ok { envelope: envelope_to_host(&e) },
         gm::ParseOutcome::UnknownType(e) => ParseResult::UnknownType { envelope: envelope_to_host(&e) },
         gm::ParseOutcome::VersionMismatch { received, supported } => ParseResult::VersionMismatch { received, supported },
-        gm::ParseOutcome::Invalid { reason, issues, seq, ts, run_id, message_type } => {
-            ParseResult::Invalid { reason, issues: issues.map(|v| v.into_iter().map(Issue::from).collect()), seq, ts, run_id, message_type }
-        }
+        gm::ParseOutcome::Invalid { reason, issues, seq, ts, run_id, message_type } => ParseResult::Invalid {
+            reason,
+            issues: issues.map(|v| v.into_iter().map(Issue::from).collect()),
+            seq: seq.map(host_int),
+            ts: ts.map(host_int),
+            run_id,
+            message_type,
+        },
     }
 }
 
@@ -120,40 +135,61 @@ fn parse_guarded(f: impl FnOnce() -> gm::ParseOutcome) -> ParseResult {
     catch_unwind(AssertUnwindSafe(|| outcome_to_host(f()))).unwrap_or_else(|p| invalid(panic_text(&*p), None))
 }
 
-/// Parses one text frame (spec §2 decision order). Never throws.
+/// Parses one text frame (spec §2 decision order). Never throws: a Kotlin string holding a
+/// lone surrogate (no UTF-8 form, so no WebSocket text frame carries it) is `Invalid` naming
+/// its UTF-16 index.
 #[uniffi::export(default(options = None))]
-pub fn parse_envelope_json(frame: String, options: Option<ParseOptions>) -> ParseResult {
-    let opts = self::options(options);
-    parse_guarded(|| gm::parse_envelope_json_with(&frame, &opts))
+pub fn parse_envelope_json(frame: HostString, options: Option<ParseOptions>) -> ParseResult {
+    match self::options(options) {
+        Ok(opts) => parse_host_frame(&frame, &opts),
+        Err(invalid) => *invalid,
+    }
+}
+
+/// A host string frame: text is parsed as text; a lone surrogate is `Invalid` (after the size
+/// cap, which the core checks first on the bytes).
+fn parse_host_frame(frame: &HostString, opts: &gm::ParseOptions) -> ParseResult {
+    match frame.to_str() {
+        Ok(text) => parse_guarded(|| gm::parse_envelope_json_with(text, opts)),
+        Err(_) if frame.0.len() > opts.max_frame_bytes => parse_guarded(|| gm::parse_envelope_json_bytes_with(&frame.0, opts)),
+        Err(e) => invalid(format!("frame is not valid JSON: {}", e.message()), None),
+    }
 }
 
 /// Parses one frame given as UTF-8 bytes; invalid UTF-8 is `Invalid` naming the byte offset.
 #[uniffi::export(default(options = None))]
 pub fn parse_envelope_json_bytes(frame: Vec<u8>, options: Option<ParseOptions>) -> ParseResult {
-    let opts = self::options(options);
-    parse_guarded(|| gm::parse_envelope_json_bytes_with(&frame, &opts))
+    match self::options(options) {
+        Ok(opts) => parse_guarded(|| gm::parse_envelope_json_bytes_with(&frame, &opts)),
+        Err(invalid) => *invalid,
+    }
 }
 
 /// Parses many text frames in one call (one FFI crossing instead of one per frame); the
-/// results are in the same order.
+/// results are in the same order. Options that are negative or above 2^53 − 1 make every
+/// verdict `Invalid` naming the option, here and in every parse function.
 #[uniffi::export(default(options = None))]
-pub fn parse_envelopes_json(frames: Vec<String>, options: Option<ParseOptions>) -> Vec<ParseResult> {
-    let opts = self::options(options);
-    frames.iter().map(|f| parse_guarded(|| gm::parse_envelope_json_with(f, &opts))).collect()
+pub fn parse_envelopes_json(frames: Vec<HostString>, options: Option<ParseOptions>) -> Vec<ParseResult> {
+    match self::options(options) {
+        Ok(opts) => frames.iter().map(|f| parse_host_frame(f, &opts)).collect(),
+        Err(invalid) => vec![*invalid; frames.len()],
+    }
 }
 
 /// [`parse_envelopes_json`] for frames given as UTF-8 bytes.
 #[uniffi::export(default(options = None))]
 pub fn parse_envelopes_json_bytes(frames: Vec<Vec<u8>>, options: Option<ParseOptions>) -> Vec<ParseResult> {
-    let opts = self::options(options);
-    frames.iter().map(|f| parse_guarded(|| gm::parse_envelope_json_bytes_with(f, &opts))).collect()
+    match self::options(options) {
+        Ok(opts) => frames.iter().map(|f| parse_guarded(|| gm::parse_envelope_json_bytes_with(f, &opts))).collect(),
+        Err(invalid) => vec![*invalid; frames.len()],
+    }
 }
 
 /// Parses an already decoded frame (spec §2: the same algorithm from step 2 on).
 #[uniffi::export]
 pub fn parse_envelope(value: JsonValue) -> ParseResult {
     match crate::encode_json(value) {
-        Ok(text) => parse_envelope_json(text.0, Some(ParseOptions { max_frame_bytes: Some(u64::MAX), max_depth: None })),
+        Ok(text) => parse_host_frame(&HostString::from(text.0), &gm::ParseOptions { max_frame_bytes: usize::MAX, ..gm::ParseOptions::default() }),
         Err(e) => invalid(format!("value is not JSON-representable: {e}"), Some(Vec::new())),
     }
 }
@@ -175,24 +211,28 @@ pub(crate) fn from_build_error(e: gm::BuildError) -> ContractError {
 pub(crate) fn envelope_from_host(h: &Envelope) -> Result<gm::Envelope, ContractError> {
     let mut issues = Issues::new();
     let wire_type = h.message.wire_type();
-    if h.message_type != wire_type {
+    let message_type = <String as Convert>::from_host(&h.message_type, &mut issues, "type");
+    if message_type.as_ref().is_some_and(|t| t != wire_type) {
         issues.push(wirecontract::core::Issue {
             path: "type".into(),
-            message: format!("messageType \"{}\" does not match the message (\"{wire_type}\")", h.message_type),
+            message: format!("messageType \"{}\" does not match the message (\"{wire_type}\")", message_type.unwrap_or_default()),
         });
     }
+    let run_id = <String as Convert>::from_host(&h.run_id, &mut issues, "runId").unwrap_or_default();
+    let seq = <u64 as Convert>::from_host(&h.seq, &mut issues, "seq");
+    let ts = <u64 as Convert>::from_host(&h.ts, &mut issues, "ts");
     let message = <gm::Message as Convert>::from_host(&h.message, &mut issues, "payload");
     let extra = extras_from_host(&h.extra_json, gm::ENVELOPE_KEYS, &mut issues, "");
     // Counters, runId and a Message.Unknown named like a known type: the contract's rules.
-    let env = if let (Some(message), Some(extra)) = (message, extra) {
-        let env = gm::Envelope { seq: h.seq, ts: h.ts, run_id: h.run_id.clone(), message, extra };
+    let env = if let (Some(seq), Some(ts), Some(message), Some(extra)) = (seq, ts, message, extra) {
+        let env = gm::Envelope { seq, ts, run_id: run_id.clone(), message, extra };
         if let Err(e) = gm::check_envelope(&env) {
             issues.extend(e.issues);
         }
         Some(env)
     } else {
         let unknown = gm::Message::Unknown { message_type: String::new(), payload: None };
-        let counters = gm::Envelope { seq: h.seq, ts: h.ts, run_id: h.run_id.clone(), message: unknown, extra: gm::Extras::new() };
+        let counters = gm::Envelope { seq: seq.unwrap_or(0), ts: ts.unwrap_or(0), run_id, message: unknown, extra: gm::Extras::new() };
         if let Err(e) = gm::check_envelope(&counters) {
             issues.extend(e.issues);
         }
@@ -208,8 +248,20 @@ pub(crate) fn envelope_from_host(h: &Envelope) -> Result<gm::Envelope, ContractE
     }
 }
 
-fn build_options(max_payload_bytes: Option<u64>) -> gm::BuildOptions {
-    gm::BuildOptions { max_payload_bytes: max_payload_bytes.map(|m| usize::try_from(m).unwrap_or(usize::MAX)) }
+fn build_options(max_payload_bytes: Option<i64>) -> Result<gm::BuildOptions, ContractError> {
+    Ok(gm::BuildOptions { max_payload_bytes: max_payload_bytes.map(|m| size_arg(m, "maxPayloadBytes")).transpose()? })
+}
+
+/// `seq` and `ts` through the contract's reader (`0 ≤ x ≤ 2^53 − 1`), every problem at once.
+fn counters(seq: i64, ts: Option<i64>) -> Result<(u64, Option<u64>), ContractError> {
+    let mut issues = Issues::new();
+    let seq = <u64 as Convert>::from_host(&seq, &mut issues, "seq");
+    let ts = ts.map(|t| <u64 as Convert>::from_host(&t, &mut issues, "ts"));
+    match (seq, ts) {
+        (Some(seq), None) => Ok((seq, None)),
+        (Some(seq), Some(Some(ts))) => Ok((seq, Some(ts))),
+        _ => Err(build_error("envelope fields out of range", issues)),
+    }
 }
 
 /// Builds an envelope from a typed message (spec §5.13): `gm` is 1, `ts` defaults to now
@@ -225,21 +277,24 @@ fn build_options(max_payload_bytes: Option<u64>) -> gm::BuildOptions {
 /// `ContractError.Build` when only the whole-payload marker would fit (§8; a valid event payload
 /// always fits from 4096 bytes up). `null`/`nil` (the default): no budget.
 #[uniffi::export(default(ts = None, max_payload_bytes = None))]
-pub fn create_envelope(message: Message, seq: u64, run_id: String, ts: Option<u64>, max_payload_bytes: Option<u64>) -> Result<Envelope, ContractError> {
+pub fn create_envelope(message: Message, seq: i64, run_id: HostString, ts: Option<i64>, max_payload_bytes: Option<i64>) -> Result<Envelope, ContractError> {
     guard(|| {
+        let run_id = arg(run_id, "runId")?;
+        let opts = build_options(max_payload_bytes)?;
         let mut issues = Issues::new();
-        let seq_ok = <u64 as Convert>::from_host(&seq, &mut issues, "seq");
-        if let Some(ts) = ts {
-            <u64 as Convert>::from_host(&ts, &mut issues, "ts");
-        }
+        let seq = <u64 as Convert>::from_host(&seq, &mut issues, "seq");
+        let ts = match ts {
+            None => Some(None),
+            Some(t) => <u64 as Convert>::from_host(&t, &mut issues, "ts").map(Some),
+        };
         let converted = <gm::Message as Convert>::from_host(&message, &mut issues, "payload");
-        let (Some(converted), Some(_), true) = (converted, seq_ok, issues.is_empty()) else {
+        let (Some(converted), Some(seq), Some(ts), true) = (converted, seq, ts, issues.is_empty()) else {
             let only_payload = issues.iter().all(|i| i.path.starts_with("payload"));
             let reason =
                 if only_payload { format!("invalid payload for message type \"{}\"", message.wire_type()) } else { "envelope fields out of range".to_owned() };
             return Err(build_error(reason, issues));
         };
-        gm::create_envelope_with(converted, seq, &run_id, ts, &build_options(max_payload_bytes)).map(|e| envelope_to_host(&e)).map_err(from_build_error)
+        gm::create_envelope_with(converted, seq, &run_id, ts, &opts).map(|e| envelope_to_host(&e)).map_err(from_build_error)
     })
 }
 
@@ -249,17 +304,17 @@ pub fn create_envelope(message: Message, seq: u64, run_id: String, ts: Option<u6
 /// and the result is validated (graphmind-shrink §3).
 #[uniffi::export(default(ts = None, max_payload_bytes = None))]
 pub fn create_envelope_json(
-    message_type: String,
+    message_type: HostString,
     payload_json: JsonText,
-    seq: u64,
-    run_id: String,
-    ts: Option<u64>,
-    max_payload_bytes: Option<u64>,
+    seq: i64,
+    run_id: HostString,
+    ts: Option<i64>,
+    max_payload_bytes: Option<i64>,
 ) -> Result<Envelope, ContractError> {
     guard(|| {
-        gm::create_envelope_json_with(&message_type, payload_json.as_str(), seq, &run_id, ts, &build_options(max_payload_bytes))
-            .map(|e| envelope_to_host(&e))
-            .map_err(from_build_error)
+        let (message_type, run_id) = (arg(message_type, "messageType")?, arg(run_id, "runId")?);
+        let ((seq, ts), opts) = (counters(seq, ts)?, build_options(max_payload_bytes)?);
+        gm::create_envelope_json_with(&message_type, payload_json.as_str(), seq, &run_id, ts, &opts).map(|e| envelope_to_host(&e)).map_err(from_build_error)
     })
 }
 
@@ -268,13 +323,15 @@ pub fn create_envelope_json(
 /// key); a known type is validated and built typed, no longer refused.
 #[uniffi::export(default(ts = None))]
 pub fn create_unknown_envelope(
-    message_type: String,
+    message_type: HostString,
     payload_json: Option<JsonText>,
-    seq: u64,
-    run_id: String,
-    ts: Option<u64>,
+    seq: i64,
+    run_id: HostString,
+    ts: Option<i64>,
 ) -> Result<Envelope, ContractError> {
     guard(|| {
+        let (message_type, run_id) = (arg(message_type, "messageType")?, arg(run_id, "runId")?);
+        let (seq, ts) = counters(seq, ts)?;
         let mut issues = Issues::new();
         let payload = <Option<wirecontract::core::RawJson> as Convert>::from_host(&payload_json, &mut issues, "payload");
         let Some(payload) = payload else { return Err(build_error("payload is not valid JSON", issues)) };
@@ -299,10 +356,23 @@ pub fn export_json_schema() -> String {
     gm::export_json_schema_string()
 }
 
-pub(crate) fn matcher(m: &BreakpointMatcher) -> gm::BreakpointMatcher {
+/// A host matcher for matching and equality (its `extraJson` takes no part); `ContractError.Build`
+/// when its name holds a lone surrogate (`what.name`).
+pub(crate) fn matcher_at(m: &BreakpointMatcher, what: &str) -> Result<gm::BreakpointMatcher, ContractError> {
     let kind = m.kind.map(|k| <gm::NodeKind as Convert>::from_host(&k, &mut Issues::new(), "").unwrap_or(gm::NodeKind::Custom));
     let point = m.point.map(|p| <gm::PausePoint as Convert>::from_host(&p, &mut Issues::new(), "").unwrap_or(gm::PausePoint::Before));
-    gm::BreakpointMatcher::new(kind, m.name.clone(), point)
+    let name = opt_arg(m.name.clone(), &format!("{what}.name"))?;
+    Ok(gm::BreakpointMatcher::new(kind, name, point))
+}
+
+/// [`matcher_at`] for the argument `matcher`.
+pub(crate) fn matcher(m: &BreakpointMatcher) -> Result<gm::BreakpointMatcher, ContractError> {
+    matcher_at(m, "matcher")
+}
+
+/// Every matcher of the argument `breakpoints`.
+pub(crate) fn matchers(list: &[BreakpointMatcher]) -> Result<Vec<gm::BreakpointMatcher>, ContractError> {
+    list.iter().enumerate().map(|(i, m)| matcher_at(m, &format!("breakpoints.{i}"))).collect()
 }
 
 pub(crate) fn node_kind(k: NodeKind) -> gm::NodeKind {
@@ -316,34 +386,40 @@ pub(crate) fn pause_point(p: PausePoint) -> gm::PausePoint {
 /// Matcher equality for dedupe and `breakpoint.clear` (spec §5.12): same `kind`, `name` and
 /// effective `point` (absent means `before`); `extraJson` does not take part.
 #[uniffi::export]
-pub fn matchers_equal(a: BreakpointMatcher, b: BreakpointMatcher) -> bool {
-    matcher(&a).same_as(&matcher(&b))
+pub fn matchers_equal(a: BreakpointMatcher, b: BreakpointMatcher) -> Result<bool, ContractError> {
+    Ok(matcher_at(&a, "a")?.same_as(&matcher_at(&b, "b")?))
 }
 
 /// Whether `matcher` selects the gate `(kind, name, point)` (spec §5.12): effective point
 /// equals `point`, then `kind` if present, then `name` if present.
 #[uniffi::export]
-pub fn matcher_matches(matcher: BreakpointMatcher, kind: NodeKind, name: String, point: PausePoint) -> bool {
-    self::matcher(&matcher).matches(node_kind(kind), &name, pause_point(point))
+pub fn matcher_matches(matcher: BreakpointMatcher, kind: NodeKind, name: HostString, point: PausePoint) -> Result<bool, ContractError> {
+    let m = self::matcher(&matcher)?;
+    Ok(m.matches(node_kind(kind), &arg(name, "name")?, pause_point(point)))
 }
 
 /// Whether a gate pauses: step mode pauses at every `before` and `error` point; otherwise when
 /// any matcher in `breakpoints` matches (spec §5.12).
 #[uniffi::export]
-pub fn should_pause(mode: RunMode, breakpoints: Vec<BreakpointMatcher>, kind: NodeKind, name: String, point: PausePoint) -> bool {
-    let mode = <gm::RunMode as Convert>::from_host(&mode, &mut Issues::new(), "").unwrap_or(gm::RunMode::Run);
-    let list: Vec<gm::BreakpointMatcher> = breakpoints.iter().map(matcher).collect();
-    gm::should_pause(mode, &list, node_kind(kind), &name, pause_point(point))
+pub fn should_pause(mode: RunMode, breakpoints: Vec<BreakpointMatcher>, kind: NodeKind, name: HostString, point: PausePoint) -> Result<bool, ContractError> {
+    Ok(pause_reason(mode, breakpoints, kind, name, point)?.is_some())
 }
 
 /// Why a gate pauses (spec §5.12): `BREAKPOINT` when a matcher matches (checked first),
 /// `STEP` in step mode at a `before` or `error` point, else `null`/`nil`. `shouldPause` is
 /// `pauseReason(…) != null`.
 #[uniffi::export]
-pub fn pause_reason(mode: RunMode, breakpoints: Vec<BreakpointMatcher>, kind: NodeKind, name: String, point: PausePoint) -> Option<PauseReason> {
+pub fn pause_reason(
+    mode: RunMode,
+    breakpoints: Vec<BreakpointMatcher>,
+    kind: NodeKind,
+    name: HostString,
+    point: PausePoint,
+) -> Result<Option<PauseReason>, ContractError> {
     let mode = <gm::RunMode as Convert>::from_host(&mode, &mut Issues::new(), "").unwrap_or(gm::RunMode::Run);
-    let list: Vec<gm::BreakpointMatcher> = breakpoints.iter().map(matcher).collect();
-    gm::pause_reason(mode, &list, node_kind(kind), &name, pause_point(point)).map(|r| r.to_host())
+    let list = matchers(&breakpoints)?;
+    let name = arg(name, "name")?;
+    Ok(gm::pause_reason(mode, &list, node_kind(kind), &name, pause_point(point)).map(|r| r.to_host()))
 }
 
 /// What a viewer makes of an app's `hello` (`negotiateHello`).
@@ -378,9 +454,10 @@ fn hello_from_host(hello: &Hello) -> Result<gm::Hello, ContractError> {
 /// (`viewerCapabilities`, e.g. `knownCapabilities()`). Throws `ContractError.Build` only for a
 /// host value no frame can carry.
 #[uniffi::export]
-pub fn negotiate_hello(hello: Hello, viewer_capabilities: Vec<String>) -> Result<HelloNegotiation, ContractError> {
+pub fn negotiate_hello(hello: Hello, viewer_capabilities: Vec<HostString>) -> Result<HelloNegotiation, ContractError> {
     guard(|| {
         let h = hello_from_host(&hello)?;
+        let viewer_capabilities = host_strings(viewer_capabilities, "viewerCapabilities")?;
         Ok(match gm::negotiate_hello(&h, &viewer_capabilities) {
             gm::HelloNegotiation::Accepted(a) => {
                 HelloNegotiation::Accepted { protocol: a.protocol, capabilities: a.capabilities, resume_token: a.resume_token }
@@ -397,16 +474,19 @@ pub fn negotiate_hello(hello: Hello, viewer_capabilities: Vec<String>) -> Result
 #[uniffi::export(default(session_token = None, hub_capabilities = None))]
 pub fn hello_ack(
     hello: Hello,
-    viewer: String,
+    viewer: HostString,
     breakpoints: Vec<BreakpointMatcher>,
     mode: RunMode,
-    session_token: Option<String>,
-    hub_capabilities: Option<Vec<String>>,
+    session_token: Option<HostString>,
+    hub_capabilities: Option<Vec<HostString>>,
 ) -> Result<HelloAck, ContractError> {
     guard(|| {
         let h = hello_from_host(&hello)?;
+        let viewer = arg(viewer, "viewer")?;
+        let session_token = opt_arg(session_token, "sessionToken")?;
+        let hub_capabilities = hub_capabilities.map(|v| host_strings(v, "hubCapabilities")).transpose()?;
         let mode = <gm::RunMode as Convert>::from_host(&mode, &mut Issues::new(), "").unwrap_or(gm::RunMode::Run);
-        let list: Vec<gm::BreakpointMatcher> = breakpoints.iter().map(matcher).collect();
+        let list = matchers(&breakpoints)?;
         Ok(gm::hello_ack(&h, &viewer, &list, mode, session_token.as_deref(), hub_capabilities.as_deref()).to_host())
     })
 }
@@ -419,14 +499,20 @@ impl BreakpointMatcher {
     }
 
     /// Matcher equality (spec §5.12), see `matchersEqual`.
-    pub fn same_as(&self, other: &BreakpointMatcher) -> bool {
-        matcher(self).same_as(&matcher(other))
+    pub fn same_as(&self, other: &BreakpointMatcher) -> Result<bool, ContractError> {
+        Ok(matcher_at(self, "this")?.same_as(&matcher_at(other, "other")?))
     }
 
     /// Whether this matcher selects the gate (spec §5.12), see `matcherMatches`.
-    pub fn matches(&self, kind: NodeKind, name: &str, point: PausePoint) -> bool {
-        matcher(self).matches(node_kind(kind), name, pause_point(point))
+    pub fn matches(&self, kind: NodeKind, name: HostString, point: PausePoint) -> Result<bool, ContractError> {
+        let m = matcher_at(self, "this")?;
+        Ok(m.matches(node_kind(kind), &arg(name, "name")?, pause_point(point)))
     }
+}
+
+/// A list argument of host strings, or `ContractError.Build` naming `name.i`.
+pub(crate) fn host_strings(list: Vec<HostString>, name: &str) -> Result<Vec<String>, ContractError> {
+    list.into_iter().enumerate().map(|(i, s)| arg(s, &format!("{name}.{i}"))).collect()
 }
 
 fn strings(list: &[&str]) -> Vec<String> {
@@ -447,14 +533,14 @@ pub fn wildcard_run_id() -> String {
 
 /// Default frame size cap in bytes (16 MiB).
 #[uniffi::export]
-pub fn default_max_frame_bytes() -> u64 {
-    gm::DEFAULT_MAX_FRAME_BYTES as u64
+pub fn default_max_frame_bytes() -> i64 {
+    host_int(gm::DEFAULT_MAX_FRAME_BYTES as u64)
 }
 
 /// Default nesting cap (spec §5.8).
 #[uniffi::export]
-pub fn default_max_depth() -> u64 {
-    gm::DEFAULT_MAX_DEPTH as u64
+pub fn default_max_depth() -> i64 {
+    host_int(gm::DEFAULT_MAX_DEPTH as u64)
 }
 
 /// The 16 known message types, in spec order.
@@ -502,8 +588,9 @@ pub fn object_types() -> Vec<String> {
 /// The payload record name of a message type (`"node.started"` → `"NodeStarted"`), `null`/`nil`
 /// for an unknown type.
 #[uniffi::export]
-pub fn payload_type_name(message_type: String) -> Option<String> {
-    gm::payload_type_name(&message_type).map(str::to_owned)
+pub fn payload_type_name(message_type: HostString) -> Option<String> {
+    // A type string with a lone surrogate names no known type.
+    message_type.to_str().ok().and_then(gm::payload_type_name).map(str::to_owned)
 }
 
 #[cfg(test)]
@@ -557,7 +644,7 @@ mod tests {
         let ContractError::Build { issues, .. } = err else { panic!() };
         assert_eq!(issues[0].path, "seq");
         let mut env = create_envelope(msg, 1, "r".into(), Some(0), None).unwrap();
-        env.ts = u64::MAX;
+        env.ts = -1;
         assert!(matches!(serialize_envelope(env), Err(ContractError::Build { .. })));
     }
 }

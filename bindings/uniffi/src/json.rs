@@ -61,8 +61,8 @@ pub struct JsonMember {
 
 /// The deepest tree `decodeJson` builds ([`JSON_VALUE_MAX_DEPTH`]).
 #[uniffi::export]
-pub fn json_value_max_depth() -> u32 {
-    JSON_VALUE_MAX_DEPTH
+pub fn json_value_max_depth() -> i64 {
+    i64::from(JSON_VALUE_MAX_DEPTH)
 }
 
 /// Decodes JSON text (an opaque field, `extraJson`, a raw payload) into a [`JsonValue`] tree.

@@ -11,6 +11,8 @@
 //! - `shrink`: payload shrinking (`shrinkPayload`, `shrinkPayloadJson`, graphmind-shrink);
 //! - `json`: `JsonValue` and the helpers that turn opaque JSON text into a host tree and back;
 //! - `convert`: the `Convert` trait and its leaf impls (range checks live here);
+//! - `host_string`: [`HostString`], every host string argument and record field (a Kotlin
+//!   string with a lone surrogate reaches Rust and is refused here, naming the argument);
 //! - [`graphorin`]: the Graphorin v1 contract, a second uniffi namespace in its own crate
 //!   (`bindings/uniffi/graphorin`, Kotlin `dev.wirecontract.graphorin`, Swift
 //!   `WirecontractGraphorin`) linked into this library.
@@ -28,6 +30,8 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/graphmind.rs"));
 }
 mod graphmind;
+#[path = "host_string.rs"]
+mod host_string;
 /// The hand-written JNI entry points of the JVM's hot calls (`dev.wirecontract.graphmind.jvm`).
 mod jni;
 mod json;
@@ -38,6 +42,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 pub use generated::*;
 pub use graphmind::*;
+pub use host_string::HostString;
 pub use json::*;
 pub use session::*;
 pub use shrink::*;
@@ -70,9 +75,9 @@ impl From<&str> for JsonText {
     }
 }
 
-/// A string inside a [`JsonValue`] tree (a string's value, a member's name, a number's text)
-/// or naming a message type for `shrinkPayload*`. On the host a plain string
-/// (`typealias HostText = String`).
+/// A string inside a [`JsonValue`] tree (a string's value, a member's name, a number's text).
+/// On the host a plain string (`typealias HostText = String`). Every other host string
+/// argument and field is a [`HostString`].
 ///
 /// Kotlin strings can hold lone surrogates, which UTF-8 cannot carry: Kotlin checks every
 /// `HostText` and `JsonText` argument before the call and refuses one with a lone surrogate
@@ -154,6 +159,48 @@ pub enum ContractError {
 pub(crate) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
     let msg = p.downcast_ref::<&str>().map(|s| (*s).to_owned()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic".into());
     format!("internal error in wirecontract (please report): {msg}")
+}
+
+/// A [`HostString`] argument as text, or `ContractError::Build` naming the argument (`name`,
+/// the host's parameter name) and the UTF-16 index of its lone surrogate.
+pub(crate) fn arg(s: HostString, name: &str) -> Result<String, ContractError> {
+    s.into_string().map_err(|e| {
+        let message = e.message();
+        ContractError::Build { reason: format!("{name}: {message}"), issues: vec![Issue { path: name.to_owned(), message }] }
+    })
+}
+
+/// [`arg`] for an optional argument.
+pub(crate) fn opt_arg(s: Option<HostString>, name: &str) -> Result<Option<String>, ContractError> {
+    s.map(|s| arg(s, name)).transpose()
+}
+
+/// An integer argument (`Long`/`Int64` on the host, never unsigned) read by the contract's own
+/// reader for `T` (its decimal text through `from_json`), so the bounds and messages are the
+/// parser's: a `u64` counter is `0 ≤ x ≤ 2^53 − 1`, a negative one `too small`, never wrapped.
+/// `ContractError::Build` naming the argument otherwise.
+pub(crate) fn int_arg<T: wirecontract::core::WireValue>(v: i64, name: &str) -> Result<T, ContractError> {
+    let mut issues = convert::Issues::new();
+    if let Some(x) = convert::read_int::<T>(v, &mut issues, name) {
+        return Ok(x);
+    }
+    let first = issues.first().map(|i| format!("{}: {}", i.path, i.message)).unwrap_or_default();
+    Err(ContractError::Build { reason: first, issues: issues.into_iter().map(Issue::from).collect() })
+}
+
+/// A byte count or depth argument: a `u64` as [`int_arg`] reads it, as `usize`.
+pub(crate) fn size_arg(v: i64, name: &str) -> Result<usize, ContractError> {
+    int_arg::<u64>(v, name).map(|x| usize::try_from(x).unwrap_or(usize::MAX))
+}
+
+/// A time in milliseconds (`nowMs`, timeouts): a `u64` as [`int_arg`] reads it.
+pub(crate) fn ms_arg(v: i64, name: &str) -> Result<u64, ContractError> {
+    int_arg::<u64>(v, name)
+}
+
+/// A count or time the core hands out (never above 2^53 − 1 in practice) for the host's `Long`.
+pub(crate) fn host_int(v: u64) -> i64 {
+    i64::try_from(v).unwrap_or(i64::MAX)
 }
 
 /// Runs contract code, turning a panic into [`ContractError::Internal`].

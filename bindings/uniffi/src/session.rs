@@ -19,8 +19,11 @@ use wirecontract::graphmind as gm;
 use wirecontract::graphmind::session as s;
 
 use crate::convert::{Convert, Issues};
-use crate::graphmind::{build_error, envelope_to_host, from_build_error, matcher, node_kind, pause_point};
-use crate::{guard, BreakpointMatcher, ContractError, Envelope, Hello, JsonText, Message, NodeKind, PausePoint, RefusalCode, ResumeAction, RunMode, SdkInfo};
+use crate::graphmind::{build_error, envelope_to_host, from_build_error, host_strings, matcher, matcher_at, node_kind, pause_point};
+use crate::{
+    arg, guard, host_int, int_arg, ms_arg, opt_arg, size_arg, BreakpointMatcher, ContractError, Envelope, Hello, HostString, JsonText, Message, NodeKind,
+    PausePoint, RefusalCode, ResumeAction, RunMode, SdkInfo,
+};
 
 // ---- app side: values ------------------------------------------------------------------------
 
@@ -34,104 +37,122 @@ use crate::{guard, BreakpointMatcher, ContractError, Envelope, Hello, JsonText, 
 pub struct AppSessionConfig {
     /// Endpoint for `SessionAction.Connect`.
     #[uniffi(default)]
-    pub url: Option<String>,
+    pub url: Option<HostString>,
     /// `hello.app` and the implicit run's `run.started.app`.
     #[uniffi(default)]
-    pub app: Option<String>,
+    pub app: Option<HostString>,
     /// `hello.sdk.name` (with `sdk_version`).
     #[uniffi(default)]
-    pub sdk_name: Option<String>,
+    pub sdk_name: Option<HostString>,
     /// `hello.sdk.version`.
     #[uniffi(default)]
-    pub sdk_version: Option<String>,
+    pub sdk_version: Option<HostString>,
     /// `hello.versions.client`.
     #[uniffi(default)]
-    pub client_version: Option<String>,
+    pub client_version: Option<HostString>,
     /// `hello.capabilities` (announce only what the adapter implements, Decision 3).
     #[uniffi(default)]
-    pub capabilities: Option<Vec<String>>,
+    pub capabilities: Option<Vec<HostString>>,
     /// `false`: never connect, gates continue, `ready` settles false (kill switch).
     #[uniffi(default)]
     pub enabled: Option<bool>,
     /// Replay ring bound in frames.
     #[uniffi(default)]
-    pub ring_max_frames: Option<u64>,
+    pub ring_max_frames: Option<i64>,
     /// Replay ring bound in UTF-8 bytes of frame text.
     #[uniffi(default)]
-    pub ring_max_bytes: Option<u64>,
+    pub ring_max_bytes: Option<i64>,
     /// Hold limit in ms after which a gate continues (`exec.resumed` sent live).
     #[uniffi(default)]
-    pub pause_timeout_ms: Option<u64>,
+    pub pause_timeout_ms: Option<i64>,
     /// Socket-open deadline in ms.
     #[uniffi(default)]
-    pub connect_timeout_ms: Option<u64>,
+    pub connect_timeout_ms: Option<i64>,
     /// `hello` → `hello.ack` deadline in ms.
     #[uniffi(default)]
-    pub handshake_timeout_ms: Option<u64>,
+    pub handshake_timeout_ms: Option<i64>,
     /// Delay between attempts in ms.
     #[uniffi(default)]
-    pub retry_interval_ms: Option<u64>,
+    pub retry_interval_ms: Option<i64>,
     /// Fast reconnect delays in ms after an established attachment drops (`[]`: none).
     #[uniffi(default)]
-    pub fast_retry_ms: Option<Vec<u64>>,
+    pub fast_retry_ms: Option<Vec<i64>>,
     /// Default `ready` deadline in ms.
     #[uniffi(default)]
-    pub ready_timeout_ms: Option<u64>,
+    pub ready_timeout_ms: Option<i64>,
     /// Six hex digits making pause ids `pause_<base>_<n>` (hosts pass random hex).
     #[uniffi(default)]
-    pub id_base: Option<String>,
+    pub id_base: Option<HostString>,
     /// Run id of the implicit run (default `run_<idBase>`).
     #[uniffi(default)]
-    pub implicit_run_id: Option<String>,
+    pub implicit_run_id: Option<HostString>,
     /// The host redactor's placeholder; an inject still holding it is refused.
     #[uniffi(default)]
-    pub redaction_placeholder: Option<String>,
+    pub redaction_placeholder: Option<HostString>,
     /// Payload budget in bytes (default 512 KiB).
     #[uniffi(default)]
-    pub max_payload_bytes: Option<u64>,
-}
-
-fn size(v: u64) -> usize {
-    usize::try_from(v).unwrap_or(usize::MAX)
+    pub max_payload_bytes: Option<i64>,
 }
 
 impl AppSessionConfig {
-    fn to_core(&self) -> s::SessionConfig {
+    fn to_core(&self) -> Result<s::SessionConfig, ContractError> {
         let mut c = s::SessionConfig::default();
-        macro_rules! set {
-            ($($field:ident $(=> $f:expr)?),*) => {$(
-                if let Some(v) = self.$field.clone() { c.$field = set!(@conv v $(, $f)?); }
-            )*};
-            (@conv $v:ident) => { $v };
-            (@conv $v:ident, $f:expr) => { $f($v) };
+        let text = |v: &Option<HostString>, name: &str| opt_arg(v.clone(), &format!("config.{name}"));
+        let url = text(&self.url, "url")?;
+        let app = text(&self.app, "app")?;
+        let client_version = text(&self.client_version, "clientVersion")?;
+        let capabilities = self.capabilities.clone().map(|v| host_strings(v, "config.capabilities")).transpose()?;
+        let id_base = text(&self.id_base, "idBase")?;
+        let sdk_name = text(&self.sdk_name, "sdkName")?;
+        let sdk_version = text(&self.sdk_version, "sdkVersion")?;
+        let implicit_run_id = text(&self.implicit_run_id, "implicitRunId")?;
+        let redaction_placeholder = text(&self.redaction_placeholder, "redactionPlaceholder")?;
+        for (v, field) in [(url, &mut c.url), (app, &mut c.app), (client_version, &mut c.client_version), (id_base, &mut c.id_base)] {
+            if let Some(v) = v {
+                *field = v;
+            }
         }
-        set!(
-            url,
-            app,
-            client_version,
-            capabilities,
-            enabled,
-            connect_timeout_ms,
-            handshake_timeout_ms,
-            retry_interval_ms,
-            fast_retry_ms,
-            ready_timeout_ms,
-            id_base
-        );
-        set!(ring_max_frames => size, ring_max_bytes => size);
-        if let Some(v) = &self.sdk_name {
-            c.sdk.name.clone_from(v);
+        if let Some(v) = capabilities {
+            c.capabilities = v;
         }
-        if let Some(v) = &self.sdk_version {
-            c.sdk.version.clone_from(v);
+        if let Some(v) = self.enabled {
+            c.enabled = v;
         }
-        c.pause_timeout_ms = self.pause_timeout_ms;
-        c.implicit_run_id.clone_from(&self.implicit_run_id);
-        c.redaction_placeholder.clone_from(&self.redaction_placeholder);
-        if let Some(v) = self.max_payload_bytes {
-            c.max_payload_bytes = Some(size(v));
+        let ms = |v: Option<i64>, name: &str| v.map(|x| ms_arg(x, &format!("config.{name}"))).transpose();
+        let size = |v: Option<i64>, name: &str| v.map(|x| size_arg(x, &format!("config.{name}"))).transpose();
+        for (v, field) in [
+            (ms(self.connect_timeout_ms, "connectTimeoutMs")?, &mut c.connect_timeout_ms),
+            (ms(self.handshake_timeout_ms, "handshakeTimeoutMs")?, &mut c.handshake_timeout_ms),
+            (ms(self.retry_interval_ms, "retryIntervalMs")?, &mut c.retry_interval_ms),
+            (ms(self.ready_timeout_ms, "readyTimeoutMs")?, &mut c.ready_timeout_ms),
+        ] {
+            if let Some(v) = v {
+                *field = v;
+            }
         }
-        c
+        if let Some(list) = &self.fast_retry_ms {
+            c.fast_retry_ms = list.iter().enumerate().map(|(i, x)| ms_arg(*x, &format!("config.fastRetryMs.{i}"))).collect::<Result<_, _>>()?;
+        }
+        for (v, field) in
+            [(size(self.ring_max_frames, "ringMaxFrames")?, &mut c.ring_max_frames), (size(self.ring_max_bytes, "ringMaxBytes")?, &mut c.ring_max_bytes)]
+        {
+            if let Some(v) = v {
+                *field = v;
+            }
+        }
+        if let Some(v) = sdk_name {
+            c.sdk.name = v;
+        }
+        if let Some(v) = sdk_version {
+            c.sdk.version = v;
+        }
+        c.pause_timeout_ms = ms(self.pause_timeout_ms, "pauseTimeoutMs")?;
+        c.implicit_run_id = implicit_run_id;
+        c.redaction_placeholder = redaction_placeholder;
+        if let Some(v) = size(self.max_payload_bytes, "maxPayloadBytes")? {
+            c.max_payload_bytes = Some(v);
+        }
+        Ok(c)
     }
 }
 
@@ -140,14 +161,14 @@ impl AppSessionConfig {
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
 pub struct GateNode {
     /// `nodeId`, as in `node.started`.
-    pub node_id: String,
+    pub node_id: HostString,
     /// Node kind, for matchers and the loop guard.
     pub kind: NodeKind,
     /// Node name, for matchers.
-    pub name: String,
+    pub name: HostString,
     /// The instance this gate belongs to.
     #[uniffi(default)]
-    pub instance_id: Option<String>,
+    pub instance_id: Option<HostString>,
 }
 
 /// What a released gate tells the adapter to do (spec §3.7).
@@ -222,7 +243,7 @@ pub enum SessionAction {
     /// error); ignore that socket from now on.
     Close {
         /// WebSocket close code.
-        code: u16,
+        code: i64,
         /// Close reason.
         reason: String,
     },
@@ -243,7 +264,7 @@ pub enum SessionAction {
     /// The `ready` call `waiter` settled: attached or not.
     ReadySettled {
         /// The id `ready` returned.
-        waiter: u64,
+        waiter: i64,
         /// Attached (true) or timed out, disabled or disposed (false).
         attached: bool,
     },
@@ -261,7 +282,7 @@ fn action_to_host(a: s::Action) -> SessionAction {
     match a {
         s::Action::Connect { url } => SessionAction::Connect { url },
         s::Action::Send(frame) => SessionAction::Send { frame },
-        s::Action::Close { code, reason } => SessionAction::Close { code, reason },
+        s::Action::Close { code, reason } => SessionAction::Close { code: i64::from(code), reason },
         s::Action::Release { pause_id, decision, cause } => SessionAction::Release {
             pause_id,
             decision: decision_to_host(&decision),
@@ -274,9 +295,19 @@ fn action_to_host(a: s::Action) -> SessionAction {
             },
         },
         s::Action::AbortRun { run_id } => SessionAction::AbortRun { run_id },
-        s::Action::ReadySettled { waiter, attached } => SessionAction::ReadySettled { waiter: waiter.0, attached },
+        s::Action::ReadySettled { waiter, attached } => SessionAction::ReadySettled { waiter: host_int(waiter.0), attached },
         s::Action::Warn(w) => SessionAction::Warn { rule: w.rule.to_owned(), text: w.text },
     }
+}
+
+/// The host's clock reading (`nowMs`): `0 ≤ x ≤ 2^53 − 1`, `ContractError.Build` otherwise.
+fn now(now_ms: i64) -> Result<u64, ContractError> {
+    ms_arg(now_ms, "nowMs")
+}
+
+/// A host-chosen connection id: `0 ≤ x ≤ 2^53 − 1`.
+fn connection(conn: i64) -> Result<s::ConnectionId, ContractError> {
+    int_arg::<u64>(conn, "conn").map(s::ConnectionId)
 }
 
 fn emit_error(e: s::EmitError) -> ContractError {
@@ -309,10 +340,11 @@ impl AppSession {
 impl AppSession {
     /// A new, not yet started session (spec §1): nothing happens until the first `emit`,
     /// `gate` or `ready`.
+    /// Throws `ContractError.Build` for a config string holding a lone surrogate.
     #[uniffi::constructor(default(config = None))]
-    pub fn new(config: Option<AppSessionConfig>) -> Arc<Self> {
-        let core = config.unwrap_or_default().to_core();
-        Arc::new(AppSession { app: core.app.clone(), sdk: core.sdk.clone(), inner: Mutex::new(s::AppSession::new(core)) })
+    pub fn new(config: Option<AppSessionConfig>) -> Result<Arc<Self>, ContractError> {
+        let core = config.unwrap_or_default().to_core()?;
+        Ok(Arc::new(AppSession { app: core.app.clone(), sdk: core.sdk.clone(), inner: Mutex::new(s::AppSession::new(core)) }))
     }
 
     /// The configured `app` (for a host's own `run.started`).
@@ -326,29 +358,35 @@ impl AppSession {
     }
 
     /// T2: the socket opened; `hello` goes out with the next seq.
-    pub fn transport_opened(&self, now_ms: u64) {
-        self.core().transport_opened(now_ms);
+    pub fn transport_opened(&self, now_ms: i64) -> Result<(), ContractError> {
+        self.core().transport_opened(now(now_ms)?);
+        Ok(())
     }
 
     /// T3: the connect attempt failed.
-    pub fn transport_failed(&self, now_ms: u64) {
-        self.core().transport_failed(now_ms);
+    pub fn transport_failed(&self, now_ms: i64) -> Result<(), ContractError> {
+        self.core().transport_failed(now(now_ms)?);
+        Ok(())
     }
 
     /// T16/T3: the current socket closed (attached: disarm, release every held gate with
     /// `exec.resumed{continue}`, schedule the reconnect). Report only the current attempt.
-    pub fn transport_closed(&self, now_ms: u64) {
-        self.core().transport_closed(now_ms);
+    pub fn transport_closed(&self, now_ms: i64) -> Result<(), ContractError> {
+        self.core().transport_closed(now(now_ms)?);
+        Ok(())
     }
 
-    /// One text frame from the viewer. Never throws: bad frames become `Warn` actions.
-    pub fn frame_received(&self, frame: String, now_ms: u64) {
-        self.core().frame_received(frame.as_bytes(), now_ms);
+    /// One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
+    /// lone surrogate among them: not UTF-8) become `Warn` actions.
+    pub fn frame_received(&self, frame: HostString, now_ms: i64) -> Result<(), ContractError> {
+        self.core().frame_received(&frame.0, now(now_ms)?);
+        Ok(())
     }
 
     /// Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
-    pub fn handle_timeout(&self, now_ms: u64) {
-        self.core().handle_timeout(now_ms);
+    pub fn handle_timeout(&self, now_ms: i64) -> Result<(), ContractError> {
+        self.core().handle_timeout(now(now_ms)?);
+        Ok(())
     }
 
     /// T19, §2.3: emits a typed event in `run` (`null`/`nil`: the implicit run). Returns the
@@ -356,51 +394,66 @@ impl AppSession {
     /// a payload breaking a rule, a control/handshake type or a session-owned one
     /// (`exec.paused`, `exec.resumed`, `exec.refused`).
     #[uniffi::method(default(run = None))]
-    pub fn emit(&self, message: Message, run: Option<String>, now_ms: u64) -> Result<Option<u64>, ContractError> {
+    pub fn emit(&self, message: Message, run: Option<HostString>, now_ms: i64) -> Result<Option<i64>, ContractError> {
         guard(|| {
+            let (run, now_ms) = (opt_arg(run, "run")?, now(now_ms)?);
             let mut issues = Issues::new();
             let Some(converted) = <gm::Message as Convert>::from_host(&message, &mut issues, "payload") else {
                 return Err(build_error(format!("invalid payload for message type \"{}\"", message.wire_type()), issues));
             };
-            self.core().emit(converted, run.as_deref(), now_ms).map_err(emit_error)
+            self.core().emit(converted, run.as_deref(), now_ms).map(|seq| seq.map(host_int)).map_err(emit_error)
         })
     }
 
     /// `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
     #[uniffi::method(default(run = None))]
-    pub fn emit_json(&self, message_type: String, payload_json: JsonText, run: Option<String>, now_ms: u64) -> Result<Option<u64>, ContractError> {
-        guard(|| self.core().emit_json(&message_type, payload_json.as_str(), run.as_deref(), now_ms).map_err(emit_error))
+    pub fn emit_json(&self, message_type: HostString, payload_json: JsonText, run: Option<HostString>, now_ms: i64) -> Result<Option<i64>, ContractError> {
+        guard(|| {
+            let (message_type, run, now_ms) = (arg(message_type, "messageType")?, opt_arg(run, "run")?, now(now_ms)?);
+            self.core().emit_json(&message_type, payload_json.as_str(), run.as_deref(), now_ms).map(|seq| seq.map(host_int)).map_err(emit_error)
+        })
     }
 
     /// T20, §3.1: `null`/`nil` to continue now, or the pause id of a hold (`exec.paused` is
     /// already emitted; wait for the `Release` action with that id). Continues when disabled,
-    /// disposed or detached (fail-open).
+    /// disposed or detached (fail-open). Throws `ContractError.Build` only for a string holding
+    /// a lone surrogate.
     #[uniffi::method(default(run = None))]
-    pub fn gate(&self, point: PausePoint, node: GateNode, run: Option<String>, now_ms: u64) -> Option<String> {
-        let node = s::GateNode { node_id: node.node_id, kind: node_kind(node.kind), name: node.name, instance_id: node.instance_id };
-        match self.core().gate(pause_point(point), &node, run.as_deref(), now_ms) {
+    pub fn gate(&self, point: PausePoint, node: GateNode, run: Option<HostString>, now_ms: i64) -> Result<Option<String>, ContractError> {
+        let now_ms = now(now_ms)?;
+        let node = s::GateNode {
+            node_id: arg(node.node_id, "node.nodeId")?,
+            kind: node_kind(node.kind),
+            name: arg(node.name, "node.name")?,
+            instance_id: opt_arg(node.instance_id, "node.instanceId")?,
+        };
+        let run = opt_arg(run, "run")?;
+        Ok(match self.core().gate(pause_point(point), &node, run.as_deref(), now_ms) {
             s::GateOutcome::Continue => None,
             s::GateOutcome::Held(id) => Some(id),
-        }
+        })
     }
 
     /// The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
     /// (spec §3.8, §4 D16). False when the pause is not held.
-    pub fn cancel(&self, pause_id: String, now_ms: u64) -> bool {
-        self.core().cancel(&pause_id, now_ms)
+    pub fn cancel(&self, pause_id: HostString, now_ms: i64) -> Result<bool, ContractError> {
+        let (pause_id, now_ms) = (arg(pause_id, "pauseId")?, now(now_ms)?);
+        Ok(self.core().cancel(&pause_id, now_ms))
     }
 
     /// T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
     /// default the config's `readyTimeoutMs`). Connects now when idle.
     #[uniffi::method(default(timeout_ms = None))]
-    pub fn ready(&self, now_ms: u64, timeout_ms: Option<u64>) -> u64 {
-        self.core().ready(now_ms, timeout_ms).0
+    pub fn ready(&self, now_ms: i64, timeout_ms: Option<i64>) -> Result<i64, ContractError> {
+        let timeout_ms = timeout_ms.map(|t| ms_arg(t, "timeoutMs")).transpose()?;
+        Ok(host_int(self.core().ready(now(now_ms)?, timeout_ms).0))
     }
 
     /// §2.5: releases every gate (`exec.resumed{continue}` live when attached), finishes the
     /// implicit run, closes with 1000, settles ready waiters false. Idempotent.
-    pub fn dispose(&self, now_ms: u64) {
-        self.core().dispose(now_ms);
+    pub fn dispose(&self, now_ms: i64) -> Result<(), ContractError> {
+        self.core().dispose(now(now_ms)?);
+        Ok(())
     }
 
     /// The next action, oldest first, or `null`/`nil`.
@@ -415,8 +468,8 @@ impl AppSession {
     }
 
     /// The earliest deadline (ms) at which to call `handleTimeout`, or `null`/`nil`.
-    pub fn poll_timeout(&self) -> Option<u64> {
-        self.core().poll_timeout()
+    pub fn poll_timeout(&self) -> Option<i64> {
+        self.core().poll_timeout().map(host_int)
     }
 
     /// The connection state.
@@ -436,8 +489,8 @@ impl AppSession {
     }
 
     /// The seq the next frame takes.
-    pub fn next_seq(&self) -> u64 {
-        self.core().next_seq()
+    pub fn next_seq(&self) -> i64 {
+        host_int(self.core().next_seq())
     }
 
     /// The last non-empty `hello.ack.sessionToken` (never cleared).
@@ -481,19 +534,19 @@ pub struct ViewerSessionConfig {
     pub mode: Option<RunMode>,
     /// `hello.ack.versions.viewer`.
     #[uniffi(default)]
-    pub viewer_version: Option<String>,
+    pub viewer_version: Option<HostString>,
     /// `hello.ack.hubCapabilities`.
     #[uniffi(default)]
-    pub hub_capabilities: Option<Vec<String>>,
+    pub hub_capabilities: Option<Vec<HostString>>,
     /// Minted tokens are `<prefix><n>` (hosts pass a random prefix).
     #[uniffi(default)]
-    pub token_prefix: Option<String>,
+    pub token_prefix: Option<HostString>,
     /// How long a sent `exec.resume` waits for its answer, in ms.
     #[uniffi(default)]
-    pub resume_wait_ms: Option<u64>,
+    pub resume_wait_ms: Option<i64>,
     /// How long a run whose owner left stays running, in ms.
     #[uniffi(default)]
-    pub abandon_grace_ms: Option<u64>,
+    pub abandon_grace_ms: Option<i64>,
 }
 
 /// What `ViewerSession.frameReceived` did with one frame.
@@ -523,23 +576,23 @@ pub enum ViewerAction {
     /// Send `frame` on connection `conn`.
     Send {
         /// Connection.
-        conn: u64,
+        conn: i64,
         /// Frame text.
         frame: String,
     },
     /// Close connection `conn` (1002 for `gm != 1`).
     Close {
         /// Connection.
-        conn: u64,
+        conn: i64,
         /// Close code.
-        code: u16,
+        code: i64,
         /// Reason.
         reason: String,
     },
     /// `conn` said hello and was answered with an ack carrying `sessionToken`.
     AppAttached {
         /// Connection.
-        conn: u64,
+        conn: i64,
         /// Token in the ack.
         session_token: String,
         /// The app's hello.
@@ -548,7 +601,7 @@ pub enum ViewerAction {
     /// A first-seen event frame.
     FrameAccepted {
         /// Connection.
-        conn: u64,
+        conn: i64,
         /// The frame.
         envelope: Envelope,
         /// Buffered before this connection.
@@ -557,7 +610,7 @@ pub enum ViewerAction {
     /// A live, first-seen `exec.paused`: open and resumable.
     PauseOpened {
         /// Owning connection.
-        conn: u64,
+        conn: i64,
         /// Run.
         run_id: String,
         /// Pause id.
@@ -577,7 +630,7 @@ pub enum ViewerAction {
     /// The owner closed while the pause was open: the app continued (fail-open).
     PauseReleased {
         /// Closed connection.
-        conn: u64,
+        conn: i64,
         /// Pause id.
         pause_id: String,
     },
@@ -603,7 +656,7 @@ pub enum ViewerAction {
     /// Log this: `invalid-frame`, `version-mismatch`, `before-hello`, `unexpected-type`.
     Warn {
         /// Connection.
-        conn: u64,
+        conn: i64,
         /// Stable rule key.
         rule: String,
         /// Detail.
@@ -614,19 +667,21 @@ pub enum ViewerAction {
 fn viewer_action_to_host(a: s::ViewerAction) -> ViewerAction {
     use s::ViewerAction as A;
     match a {
-        A::Send { conn, frame } => ViewerAction::Send { conn: conn.0, frame },
-        A::Close { conn, code, reason } => ViewerAction::Close { conn: conn.0, code, reason },
-        A::AppAttached { conn, session_token, hello } => ViewerAction::AppAttached { conn: conn.0, session_token, hello: hello.to_host() },
-        A::FrameAccepted { conn, envelope, replayed } => ViewerAction::FrameAccepted { conn: conn.0, envelope: envelope_to_host(&envelope), replayed },
+        A::Send { conn, frame } => ViewerAction::Send { conn: host_int(conn.0), frame },
+        A::Close { conn, code, reason } => ViewerAction::Close { conn: host_int(conn.0), code: i64::from(code), reason },
+        A::AppAttached { conn, session_token, hello } => ViewerAction::AppAttached { conn: host_int(conn.0), session_token, hello: hello.to_host() },
+        A::FrameAccepted { conn, envelope, replayed } => {
+            ViewerAction::FrameAccepted { conn: host_int(conn.0), envelope: envelope_to_host(&envelope), replayed }
+        }
         A::PauseOpened { conn, run_id, pause_id, node_id, point } => {
-            ViewerAction::PauseOpened { conn: conn.0, run_id, pause_id, node_id, point: point.to_host() }
+            ViewerAction::PauseOpened { conn: host_int(conn.0), run_id, pause_id, node_id, point: point.to_host() }
         }
         A::PauseClosed { pause_id, action } => ViewerAction::PauseClosed { pause_id, action: action.to_host() },
-        A::PauseReleased { conn, pause_id } => ViewerAction::PauseReleased { conn: conn.0, pause_id },
+        A::PauseReleased { conn, pause_id } => ViewerAction::PauseReleased { conn: host_int(conn.0), pause_id },
         A::ResumeRefused { pause_id, code, request_id } => ViewerAction::ResumeRefused { pause_id, code: code.to_host(), request_id },
         A::ResumeTimedOut { pause_id } => ViewerAction::ResumeTimedOut { pause_id },
         A::RunAbandoned { run_id } => ViewerAction::RunAbandoned { run_id },
-        A::Warn { conn, rule, text } => ViewerAction::Warn { conn: conn.0, rule: rule.to_owned(), text },
+        A::Warn { conn, rule, text } => ViewerAction::Warn { conn: host_int(conn.0), rule: rule.to_owned(), text },
     }
 }
 
@@ -645,6 +700,13 @@ pub enum ResumeError {
     /// `outputJson` is not JSON.
     #[error("{reason}")]
     BadOutput {
+        /// Why.
+        reason: String,
+    },
+    /// `pauseId` or `requestId` holds a lone surrogate (no UTF-8 form), or `nowMs` is negative
+    /// or above 2^53 − 1: names the argument.
+    #[error("{reason}")]
+    BadArgument {
         /// Why.
         reason: String,
     },
@@ -667,68 +729,76 @@ impl ViewerSession {
 #[uniffi::export]
 impl ViewerSession {
     /// A viewer armed with the config's breakpoints and mode.
+    /// Throws `ContractError.Build` for a config string holding a lone surrogate.
     #[uniffi::constructor(default(config = None))]
-    pub fn new(config: Option<ViewerSessionConfig>) -> Arc<Self> {
+    pub fn new(config: Option<ViewerSessionConfig>) -> Result<Arc<Self>, ContractError> {
         let cfg = config.unwrap_or_default();
         let mut c = s::ViewerConfig::default();
         if let Some(b) = &cfg.breakpoints {
-            c.breakpoints = b.iter().map(matcher).collect();
+            c.breakpoints = b.iter().enumerate().map(|(i, m)| matcher_at(m, &format!("config.breakpoints.{i}"))).collect::<Result<_, _>>()?;
         }
         if let Some(m) = cfg.mode {
             c.mode = <gm::RunMode as Convert>::from_host(&m, &mut Issues::new(), "").unwrap_or(gm::RunMode::Run);
         }
-        if let Some(v) = cfg.viewer_version {
+        if let Some(v) = opt_arg(cfg.viewer_version, "config.viewerVersion")? {
             c.viewer_version = v;
         }
-        c.hub_capabilities = cfg.hub_capabilities;
-        if let Some(v) = cfg.token_prefix {
+        c.hub_capabilities = cfg.hub_capabilities.map(|v| host_strings(v, "config.hubCapabilities")).transpose()?;
+        if let Some(v) = opt_arg(cfg.token_prefix, "config.tokenPrefix")? {
             c.token_prefix = v;
         }
         if let Some(v) = cfg.resume_wait_ms {
-            c.resume_wait_ms = v;
+            c.resume_wait_ms = ms_arg(v, "config.resumeWaitMs")?;
         }
         if let Some(v) = cfg.abandon_grace_ms {
-            c.abandon_grace_ms = v;
+            c.abandon_grace_ms = ms_arg(v, "config.abandonGraceMs")?;
         }
-        Arc::new(ViewerSession { inner: Mutex::new(s::ViewerSession::new(c)) })
+        Ok(Arc::new(ViewerSession { inner: Mutex::new(s::ViewerSession::new(c)) }))
     }
 
     /// A new app connection.
-    pub fn connection_opened(&self, conn: u64) {
-        self.core().connection_opened(s::ConnectionId(conn));
+    pub fn connection_opened(&self, conn: i64) -> Result<(), ContractError> {
+        self.core().connection_opened(connection(conn)?);
+        Ok(())
     }
 
     /// `conn` closed: its open pauses are released by fail-open (`PauseReleased`).
-    pub fn connection_closed(&self, conn: u64, now_ms: u64) {
-        self.core().connection_closed(s::ConnectionId(conn), now_ms);
+    pub fn connection_closed(&self, conn: i64, now_ms: i64) -> Result<(), ContractError> {
+        self.core().connection_closed(connection(conn)?, now(now_ms)?);
+        Ok(())
     }
 
-    /// One text frame from `conn`; says what the session did with it. Never throws.
-    pub fn frame_received(&self, conn: u64, frame: String, now_ms: u64) -> Received {
-        let outcome = gm::parse_envelope_json_bytes(frame.as_bytes());
-        match self.core().outcome_received(s::ConnectionId(conn), outcome, now_ms) {
+    /// One text frame from `conn`; says what the session did with it. Never throws (a Kotlin
+    /// string holding a lone surrogate is an invalid frame: not UTF-8).
+    pub fn frame_received(&self, conn: i64, frame: HostString, now_ms: i64) -> Result<Received, ContractError> {
+        let (conn, now_ms) = (connection(conn)?, now(now_ms)?);
+        let outcome = gm::parse_envelope_json_bytes(&frame.0);
+        Ok(match self.core().outcome_received(conn, outcome, now_ms) {
             s::Received::Hello => Received::Hello,
             s::Received::Accepted { replayed } => Received::Accepted { replayed },
             s::Received::Duplicate { replayed } => Received::Duplicate { replayed },
             s::Received::Wildcard => Received::Wildcard,
             s::Received::Rejected => Received::Rejected,
-        }
+        })
     }
 
     /// Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
-    pub fn set_breakpoint(&self, matcher_: BreakpointMatcher, now_ms: u64) -> bool {
-        self.core().set_breakpoint(matcher(&matcher_), now_ms)
+    pub fn set_breakpoint(&self, matcher_: BreakpointMatcher, now_ms: i64) -> Result<bool, ContractError> {
+        let m = matcher(&matcher_)?;
+        Ok(self.core().set_breakpoint(m, now(now_ms)?))
     }
 
     /// Removes every equal breakpoint and broadcasts the clear; how many were removed.
-    pub fn clear_breakpoint(&self, matcher_: BreakpointMatcher, now_ms: u64) -> u64 {
-        self.core().clear_breakpoint(&matcher(&matcher_), now_ms) as u64
+    pub fn clear_breakpoint(&self, matcher_: BreakpointMatcher, now_ms: i64) -> Result<i64, ContractError> {
+        let m = matcher(&matcher_)?;
+        Ok(host_int(self.core().clear_breakpoint(&m, now(now_ms)?) as u64))
     }
 
     /// Sets the mode and broadcasts `mode.set` when it changed.
-    pub fn set_mode(&self, mode: RunMode, now_ms: u64) {
+    pub fn set_mode(&self, mode: RunMode, now_ms: i64) -> Result<(), ContractError> {
         let mode = <gm::RunMode as Convert>::from_host(&mode, &mut Issues::new(), "").unwrap_or(gm::RunMode::Run);
-        self.core().set_mode(mode, now_ms);
+        self.core().set_mode(mode, now(now_ms)?);
+        Ok(())
     }
 
     /// Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
@@ -736,12 +806,15 @@ impl ViewerSession {
     #[uniffi::method(default(output_json = None, request_id = None))]
     pub fn resume(
         &self,
-        pause_id: String,
+        pause_id: HostString,
         action: ResumeAction,
-        now_ms: u64,
+        now_ms: i64,
         output_json: Option<JsonText>,
-        request_id: Option<String>,
+        request_id: Option<HostString>,
     ) -> Result<(), ResumeError> {
+        let bad = |e: ContractError| ResumeError::BadArgument { reason: e.to_string() };
+        let (pause_id, request_id) = (arg(pause_id, "pauseId").map_err(bad)?, opt_arg(request_id, "requestId").map_err(bad)?);
+        let now_ms = now(now_ms).map_err(bad)?;
         let action = <gm::ResumeAction as Convert>::from_host(&action, &mut Issues::new(), "").unwrap_or(gm::ResumeAction::Continue);
         let output =
             output_json.map(|t| RawJson::from_json(t.as_str()).map_err(|e| ResumeError::BadOutput { reason: format!("outputJson: {e}") })).transpose()?;
@@ -753,8 +826,9 @@ impl ViewerSession {
     }
 
     /// Fires resume waits and abandon graces due at `nowMs`.
-    pub fn handle_timeout(&self, now_ms: u64) {
-        self.core().handle_timeout(now_ms);
+    pub fn handle_timeout(&self, now_ms: i64) -> Result<(), ContractError> {
+        self.core().handle_timeout(now(now_ms)?);
+        Ok(())
     }
 
     /// Every pending action, oldest first.
@@ -764,8 +838,8 @@ impl ViewerSession {
     }
 
     /// The earliest deadline (ms) for `handleTimeout`, or `null`/`nil`.
-    pub fn poll_timeout(&self) -> Option<u64> {
-        self.core().poll_timeout()
+    pub fn poll_timeout(&self) -> Option<i64> {
+        self.core().poll_timeout().map(host_int)
     }
 
     /// Open pause ids (live, unanswered, owner connected), sorted.

@@ -8,7 +8,7 @@
 
 use wirecontract::graphmind as gm;
 
-use crate::{encode_json, guard, ContractError, HostText, JsonText, JsonValue};
+use crate::{encode_json, guard, host_int, opt_arg, size_arg, ContractError, HostString, JsonText, JsonValue};
 
 /// A shrunk payload (graphmind-shrink §3): the text to send and the tier that produced it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
@@ -18,11 +18,7 @@ pub struct Shrunk {
     pub json: String,
     /// 1 unchanged (within budget), 2 field trim (§4), 3 skeleton (§7), 4 whole-payload
     /// marker `{"__graphmindTruncated":true,"bytes":…,"preview":…}` (§8).
-    pub tier: u8,
-}
-
-fn budget(max_bytes: u64) -> usize {
-    usize::try_from(max_bytes).unwrap_or(usize::MAX)
+    pub tier: i64,
 }
 
 /// Shrinks one payload given as JSON text to at most `maxBytes` UTF-8 bytes of JSON, byte for
@@ -37,13 +33,16 @@ fn budget(max_bytes: u64) -> usize {
 /// (§8, at most 6,080 bytes). Default budget 524,288 (512 KiB, §1).
 ///
 /// Throws `ContractError.Json` when the text is not one JSON value (Kotlin: also when it holds
-/// a lone surrogate, which no UTF-8 text can).
+/// a lone surrogate, which no UTF-8 text can), `ContractError.Build` naming `messageType` when
+/// that holds one.
 #[uniffi::export(default(max_bytes = 524_288, message_type = None))]
-pub fn shrink_payload_json(payload_json: JsonText, max_bytes: u64, message_type: Option<HostText>) -> Result<Shrunk, ContractError> {
+pub fn shrink_payload_json(payload_json: JsonText, max_bytes: i64, message_type: Option<HostString>) -> Result<Shrunk, ContractError> {
     guard(|| {
-        let s = gm::shrink_payload_json(payload_json.as_str(), budget(max_bytes), message_type.as_ref().map(HostText::as_str))
+        let message_type = opt_arg(message_type, "messageType")?;
+        let max_bytes = size_arg(max_bytes, "maxBytes")?;
+        let s = gm::shrink_payload_json(payload_json.as_str(), max_bytes, message_type.as_deref())
             .map_err(|e| ContractError::Json { reason: format!("payload is not valid JSON: {e}") })?;
-        Ok(Shrunk { json: s.json, tier: s.tier })
+        Ok(Shrunk { json: s.json, tier: i64::from(s.tier) })
     })
 }
 
@@ -54,7 +53,7 @@ pub fn shrink_payload_json(payload_json: JsonText, max_bytes: u64, message_type:
 /// Throws `ContractError.Json` when a `NumberValue` is not a JSON number (Kotlin: also for a
 /// lone surrogate in any string of the tree).
 #[uniffi::export(default(max_bytes = 524_288, message_type = None))]
-pub fn shrink_payload(value: JsonValue, max_bytes: u64, message_type: Option<HostText>) -> Result<Shrunk, ContractError> {
+pub fn shrink_payload(value: JsonValue, max_bytes: i64, message_type: Option<HostString>) -> Result<Shrunk, ContractError> {
     let text = encode_json(value)?;
     shrink_payload_json(text, max_bytes, message_type)
 }
@@ -63,8 +62,8 @@ pub fn shrink_payload(value: JsonValue, max_bytes: u64, message_type: Option<Hos
 /// graphmind-shrink §1 MAX_PAYLOAD_BYTES): the default of `shrinkPayload*` and of the
 /// session runtime.
 #[uniffi::export]
-pub fn default_max_payload_bytes() -> u64 {
-    gm::DEFAULT_MAX_PAYLOAD_BYTES as u64
+pub fn default_max_payload_bytes() -> i64 {
+    host_int(gm::DEFAULT_MAX_PAYLOAD_BYTES as u64)
 }
 
 #[cfg(test)]
@@ -87,9 +86,9 @@ mod tests {
             };
             let Some(JsonValue::NumberValue { text: max }) = get("max_bytes") else { panic!("max_bytes") };
             let Some(JsonValue::NumberValue { text: tier }) = get("tier") else { panic!("tier") };
-            let (max, tier): (u64, u8) = (max.0.parse().expect("integer"), tier.0.parse().expect("integer"));
+            let (max, tier): (i64, i64) = (max.0.parse().expect("integer"), tier.0.parse().expect("integer"));
             let (payload, expect, ty) = (text("payload_json").expect("payload_json"), text("expect_json").expect("expect_json"), text("type"));
-            let got = shrink_payload_json(JsonText(payload), max, ty.map(HostText)).expect("shrinks");
+            let got = shrink_payload_json(JsonText(payload), max, ty.map(|t| HostString::from(t.as_str()))).expect("shrinks");
             assert_eq!(got, Shrunk { json: expect, tier }, "{line:.120}");
             n += 1;
         }

@@ -17,7 +17,7 @@ fn nested_payload(depth: usize) -> String {
 #[test]
 fn a_million_levels_is_invalid_not_a_crash() {
     let frame = nested_payload(1_000_000);
-    let r = on_small_stack(move || parse_envelope_json(frame, None));
+    let r = on_small_stack(move || parse_envelope_json(frame.into(), None));
     assert!(matches!(&r, ParseResult::Invalid { reason, issues: None, .. } if reason.contains("deeper than")), "{r:?}");
 }
 
@@ -25,7 +25,7 @@ fn a_million_levels_is_invalid_not_a_crash() {
 fn ten_thousand_levels_parse_serialize_and_refuse_a_tree() {
     let frame = nested_payload(10_000);
     on_small_stack(move || {
-        let ParseResult::UnknownType { envelope } = parse_envelope_json(frame.clone(), None) else { panic!("not unknown-type") };
+        let ParseResult::UnknownType { envelope } = parse_envelope_json(frame.clone().into(), None) else { panic!("not unknown-type") };
         assert_eq!(serialize_envelope(envelope.clone()).expect("serializes"), frame);
         let Message::Unknown { payload: Some(payload), .. } = envelope.message else { panic!("no payload") };
         assert!(matches!(decode_json(payload), Err(ContractError::Json { .. })));

@@ -4,7 +4,9 @@
 //! (`wire`) and `fromWire`, the message type table, and the breakpoint matcher with the
 //! equality and matching of graphmind-v1 §5.12 (`BreakpointMatcher::same_as`, `matches`,
 //! `pause_reason` in the core; the Kotlin tests check these against the core over every vector
-//! and every gate). Compiled into the jar by `bindings/uniffi/kotlin/pom.xml`.
+//! and every gate), and `Records`: one `@JvmOverloads` factory per uniffi record, so Java can
+//! construct every record without passing each optional field. Compiled into the jar by
+//! `bindings/uniffi/kotlin/pom.xml`.
 
 use std::fmt::Write as _;
 
@@ -196,4 +198,80 @@ object Breakpoints {
 "#,
     );
     out
+}
+
+/// `node_id` → `nodeId` (the names uniffi gives record fields in Kotlin).
+fn lower_camel(rust: &str) -> String {
+    let mut out = String::new();
+    let mut up = false;
+    for c in rust.trim_start_matches("r#").chars() {
+        if c == '_' {
+            up = !out.is_empty();
+        } else if up {
+            out.push(c.to_ascii_uppercase());
+            up = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The uniffi package.
+const PKG: &str = "dev.wirecontract.graphmind";
+
+/// The uniffi Kotlin type of a field (package `dev.wirecontract.graphmind`).
+fn record_ty(ty: &Ty) -> String {
+    match ty {
+        Ty::Scalar(Scalar::Bool) => "Boolean".to_owned(),
+        // Opaque values are JSON text (`JsonText`, a `String`).
+        Ty::Scalar(Scalar::String | Scalar::NonEmptyString | Scalar::Opaque | Scalar::OpaqueRecord) => "String".to_owned(),
+        Ty::Scalar(Scalar::SafeUInt | Scalar::PositiveSafeUInt | Scalar::SafeInt | Scalar::ExactInt) => "Long".to_owned(),
+        Ty::Scalar(Scalar::Finite | Scalar::NonNegativeFinite) => "Double".to_owned(),
+        Ty::Scalar(other) => panic!("kotlin_jvm: GraphMind record field of unexpected scalar {other:?}"),
+        Ty::Enum(e) => format!("{PKG}.{}", e.name),
+        Ty::Object(o) => format!("{PKG}.{}", o.name),
+        Ty::List(t) => format!("List<{}>", record_ty(t)),
+    }
+}
+
+/// `Records.kt`: one `@JvmOverloads` factory per GraphMind record, required fields first (in
+/// spec order), then the optional ones (default absent) and `extraJson` (default `{}`), so Java
+/// calls `Records.nodeStarted("n", NodeKind.TOOL, "search", "i")` and may add optional fields
+/// from the left. The uniffi data class constructor it calls is the same one Kotlin uses.
+pub fn records() -> String {
+    let mut o = String::from(HEADER);
+    o.push('\n');
+    o.push_str(
+        "/**\n * Java-friendly factories of every uniffi record of `dev.wirecontract.graphmind` (one per\n * contract object): required fields first, in spec order, then the optional ones (absent by\n * default) and `extraJson` (`{}`). Opaque values are JSON text. A factory checks nothing:\n * building or serializing the envelope does (`ContractException.Build`).\n */\nobject Records {\n",
+    );
+    for obj in graphmind::PROTOCOL.objects() {
+        let mut params = Vec::new();
+        let mut args = Vec::new();
+        let (required, optional): (Vec<_>, Vec<_>) = obj.fields.iter().partition(|f| f.required);
+        for f in required {
+            let n = lower_camel(f.rust);
+            params.push(format!("`{n}`: {}", record_ty(&f.ty)));
+            args.push(format!("`{n}` = `{n}`"));
+        }
+        for f in optional {
+            let n = lower_camel(f.rust);
+            params.push(format!("`{n}`: {}? = null", record_ty(&f.ty)));
+            args.push(format!("`{n}` = `{n}`"));
+        }
+        params.push("`extraJson`: String = \"{}\"".to_owned());
+        args.push("`extraJson` = `extraJson`".to_owned());
+        let name = obj.name;
+        let mut fun = name.to_owned();
+        fun[..1].make_ascii_lowercase();
+        let _ = write!(
+            o,
+            "    /** A [{PKG}.{name}]. */\n    @JvmStatic\n    @JvmOverloads\n    fun `{fun}`(\n        {},\n    ): {PKG}.{name} = {PKG}.{name}({})\n\n",
+            params.join(",\n        "),
+            args.join(", ")
+        );
+    }
+    o.truncate(o.trim_end().len());
+    o.push_str("\n}\n");
+    o
 }

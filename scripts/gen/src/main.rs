@@ -46,6 +46,7 @@ fn main() -> std::process::ExitCode {
         ("typescript/contract-id.json", ts::contract_id_json()),
         ("kotlin-jvm/dev/wirecontract/graphmind/jvm/Enums.kt", kotlin_jvm::enums()),
         ("kotlin-jvm/dev/wirecontract/graphmind/jvm/Breakpoints.kt", kotlin_jvm::breakpoints()),
+        ("kotlin-jvm/dev/wirecontract/graphmind/jvm/Records.kt", kotlin_jvm::records()),
         ("swift-ext/WirecontractGraphmindWire.swift", swift_wire::wire_extensions()),
     ];
     for (rel, text) in &artifacts {

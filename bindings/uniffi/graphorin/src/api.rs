@@ -9,7 +9,13 @@
 use wirecontract::graphorin as go;
 
 use crate::convert::{Convert, Issues};
-use crate::{guard, parse_guard, ClientErrorKind, ClientMessage, CloseReason, ContractError, ParseError, ServerMessage};
+use crate::{arg, args, guard, parse_guard, ClientErrorKind, ClientMessage, CloseReason, ContractError, HostString, ParseError, ServerMessage};
+
+/// A host string frame as text, or `ParseException.Json` for a Kotlin string holding a lone
+/// surrogate (no UTF-8 form, so no WebSocket text frame carries it), naming its UTF-16 index.
+fn frame_text(frame: &HostString) -> Result<&str, ParseError> {
+    frame.to_str().map_err(|e| ParseError::Json { reason: e.message(), offset: i64::try_from(e.byte_offset).unwrap_or(i64::MAX) })
+}
 
 // ---- parsing --------------------------------------------------------------------------------
 
@@ -17,8 +23,8 @@ use crate::{guard, parse_guard, ClientErrorKind, ClientMessage, CloseReason, Con
 /// Throws `ParseException.Json` when the text is not JSON, `ParseException.Schema` (every
 /// issue, the raw `id`) when it is JSON but not a legal `ServerMessage`.
 #[uniffi::export]
-pub fn parse_server_message(frame: String) -> Result<ServerMessage, ParseError> {
-    parse_guard(|| go::parse_server_message(&frame).map(|m| m.to_host()).map_err(ParseError::from))
+pub fn parse_server_message(frame: HostString) -> Result<ServerMessage, ParseError> {
+    parse_guard(|| go::parse_server_message(frame_text(&frame)?).map(|m| m.to_host()).map_err(ParseError::from))
 }
 
 /// [`parse_server_message`] on UTF-8 bytes: invalid UTF-8 is `ParseException.Json` naming the
@@ -32,8 +38,8 @@ pub fn parse_server_message_bytes(frame: Vec<u8>) -> Result<ServerMessage, Parse
 /// the variant's schema. A server answers `ParseException.Json` with -32700 and id `0`, and
 /// `ParseException.Schema` with -32600 and its `replyId`, then closes with 4008.
 #[uniffi::export]
-pub fn parse_client_message(frame: String) -> Result<ClientMessage, ParseError> {
-    parse_guard(|| go::parse_client_message(&frame).map(|m| m.to_host()).map_err(ParseError::from))
+pub fn parse_client_message(frame: HostString) -> Result<ClientMessage, ParseError> {
+    parse_guard(|| go::parse_client_message(frame_text(&frame)?).map(|m| m.to_host()).map_err(ParseError::from))
 }
 
 /// [`parse_client_message`] on UTF-8 bytes: invalid UTF-8 is `ParseException.Json`.
@@ -114,8 +120,9 @@ pub fn rpc_error_code_name(code: i64) -> Option<String> {
 
 /// The code of a catalogue name (`PARSE_ERROR` → `-32700`); `null`/`nil` for any other name.
 #[uniffi::export]
-pub fn rpc_error_code_value(name: String) -> Option<i64> {
-    go::RpcErrorCode::from_name(&name).map(go::RpcErrorCode::code)
+pub fn rpc_error_code_value(name: HostString) -> Option<i64> {
+    // A name with a lone surrogate is no catalogue name.
+    name.to_str().ok().and_then(go::RpcErrorCode::from_name).map(go::RpcErrorCode::code)
 }
 
 /// How the shipped client classifies a failure code (spec §5): every code outside the
@@ -131,7 +138,7 @@ pub struct CloseCodeInfo {
     /// The reason (`auth.required`).
     pub reason: CloseReason,
     /// The WebSocket close code (4001–4008).
-    pub code: u16,
+    pub code: i64,
     /// Whether the shipped client gives up instead of reconnecting.
     pub fatal: bool,
 }
@@ -143,20 +150,21 @@ fn close_reason(r: CloseReason) -> go::CloseReason {
 /// `CLOSE_CODE_VALUES` (spec §6): every reason with its code, in code order.
 #[uniffi::export]
 pub fn close_code_values() -> Vec<CloseCodeInfo> {
-    go::CLOSE_CODE_VALUES.iter().map(|(r, code)| CloseCodeInfo { reason: r.to_host(), code: *code, fatal: r.is_fatal() }).collect()
+    go::CLOSE_CODE_VALUES.iter().map(|(r, code)| CloseCodeInfo { reason: r.to_host(), code: i64::from(*code), fatal: r.is_fatal() }).collect()
 }
 
 /// `closeCodeFor` (spec §6): the close code of a reason, 4001–4008.
 #[uniffi::export]
-pub fn close_code_for(reason: CloseReason) -> u16 {
-    go::close_code_for(close_reason(reason))
+pub fn close_code_for(reason: CloseReason) -> i64 {
+    i64::from(go::close_code_for(close_reason(reason)))
 }
 
 /// `closeCodeReason` (spec §6): the reason of a close code; `null`/`nil` outside 4001–4008
 /// (1000, 4999, …).
 #[uniffi::export]
-pub fn close_code_reason(code: u16) -> Option<CloseReason> {
-    go::close_code_reason(code).map(|r| r.to_host())
+pub fn close_code_reason(code: i64) -> Option<CloseReason> {
+    // A code outside 0..=65535 is no WebSocket close code, so it names no reason.
+    u16::try_from(code).ok().and_then(go::close_code_reason).map(|r| r.to_host())
 }
 
 /// Whether the shipped client gives up on this close reason instead of reconnecting (spec §6):
@@ -201,29 +209,29 @@ pub fn jsonrpc_version() -> String {
 /// Splits a subprotocol offer (spec §7): every entry on commas, tokens trimmed, empty ones
 /// dropped. A header value is a one-entry offer.
 #[uniffi::export]
-pub fn normalize_offer(offer: Vec<String>) -> Vec<String> {
-    go::normalize_offer(offer)
+pub fn normalize_offer(offer: Vec<HostString>) -> Result<Vec<String>, ContractError> {
+    Ok(go::normalize_offer(args(offer, "offer")?))
 }
 
 /// `negotiateSubprotocol` (spec §7): `graphorin.protocol.v1` when the offer holds it exactly
 /// (case-sensitive, after [`normalize_offer`]), else `null`/`nil`. Ticket tokens are ignored.
 #[uniffi::export]
-pub fn negotiate(offer: Vec<String>) -> Option<String> {
-    go::negotiate(offer).map(str::to_owned)
+pub fn negotiate(offer: Vec<HostString>) -> Result<Option<String>, ContractError> {
+    Ok(go::negotiate(args(offer, "offer")?).map(str::to_owned))
 }
 
 /// `parseTicketSubprotocol` (spec §7): the value of the first `ticket.<value>` token with a
 /// non-empty value; `null`/`nil` when there is none.
 #[uniffi::export]
-pub fn parse_ticket(offer: Vec<String>) -> Option<String> {
-    go::parse_ticket(offer)
+pub fn parse_ticket(offer: Vec<HostString>) -> Result<Option<String>, ContractError> {
+    Ok(go::parse_ticket(args(offer, "offer")?))
 }
 
 /// `formatTicketSubprotocol` (spec §7): `ticket.<ticket>`. Throws
 /// `ContractException.EmptyTicket` for an empty ticket.
 #[uniffi::export]
-pub fn format_ticket(ticket: String) -> Result<String, ContractError> {
-    go::format_ticket(&ticket).map_err(|e| ContractError::EmptyTicket { reason: e.to_string() })
+pub fn format_ticket(ticket: HostString) -> Result<String, ContractError> {
+    go::format_ticket(&arg(ticket, "ticket")?).map_err(|e| ContractError::EmptyTicket { reason: e.to_string() })
 }
 
 // ---- tables and schema ----------------------------------------------------------------------
@@ -318,11 +326,11 @@ mod tests {
     fn every_vector_round_trips_through_host_types_byte_for_byte() {
         for v in vectors() {
             if v.direction == "server" {
-                match (go::parse_server_message(&v.frame), parse_server_message(v.frame.clone())) {
+                match (go::parse_server_message(&v.frame), parse_server_message(v.frame.as_str().into())) {
                     (Ok(m), Ok(host)) => {
                         assert_eq!(v.expect, "ok", "{}", v.name);
                         assert_eq!(Some(host.variant().wire_value()), v.variant, "{}", v.name);
-                        assert_eq!(host.subscription_id().as_deref(), m.subscription_id(), "{}", v.name);
+                        assert_eq!(host.subscription_id().map(|s| s.0), m.subscription_id().map(|s| s.as_bytes().to_vec()), "{}", v.name);
                         assert_eq!(host.rpc_id(), m.rpc_id().map(Convert::to_host), "{}", v.name);
                         let back: go::ServerMessage = from_host(&host, "x").unwrap_or_else(|e| panic!("{}: {e:?}", v.name));
                         assert_eq!(back, m, "{}", v.name);
@@ -335,7 +343,7 @@ mod tests {
                     (a, b) => panic!("{}: contract {a:?} vs host {b:?}", v.name),
                 }
             } else {
-                match (go::parse_client_message(&v.frame), parse_client_message(v.frame.clone())) {
+                match (go::parse_client_message(&v.frame), parse_client_message(v.frame.as_str().into())) {
                     (Ok(m), Ok(host)) => {
                         assert_eq!(v.expect, "ok", "{}", v.name);
                         assert_eq!(Some(host.variant().wire_value()), v.variant, "{}", v.name);
@@ -399,7 +407,7 @@ mod tests {
     fn host_values_no_frame_can_carry_are_build_errors() {
         let event = ServerMessage::Event {
             frame: crate::ServerEventFrame {
-                event_id: String::new(),
+                event_id: HostString::default(),
                 subscription_id: "s".into(),
                 subject: "x".into(),
                 event_type: "t".into(),
@@ -410,7 +418,7 @@ mod tests {
         let paths: Vec<String> = issues.iter().map(Issue::dotted_path).collect();
         assert_eq!(paths, ["eventId", "payload"]);
         assert!(reason.starts_with("this event frame is not a legal frame: eventId: too small"), "{reason}");
-        let ping = ClientMessage::Ping { frame: crate::ClientPingRequest { id: RpcId::StringId { value: String::new() }, params: None } };
+        let ping = ClientMessage::Ping { frame: crate::ClientPingRequest { id: RpcId::StringId { value: HostString::default() }, params: None } };
         assert!(matches!(serialize_client_message(ping), Err(ContractError::Build { .. })));
         let init = ClientMessage::Initialize {
             frame: crate::ClientInitializeRequest {
@@ -423,6 +431,9 @@ mod tests {
         };
         let Err(ContractError::Build { issues, .. }) = serialize_client_message(init) else { panic!() };
         assert_eq!(issues[0].dotted_path(), "params.capabilities");
-        assert_eq!(format_ticket(String::new()), Err(ContractError::EmptyTicket { reason: "the ticket must be a non-empty string (graphorin-v1 §7)".into() }));
+        assert_eq!(
+            format_ticket(HostString::default()),
+            Err(ContractError::EmptyTicket { reason: "the ticket must be a non-empty string (graphorin-v1 §7)".into() })
+        );
     }
 }

@@ -10,7 +10,7 @@ use wirecontract::core::json::{JsonKind, Val};
 use wirecontract::core::{to_json, IssueCode, RawJson, Record};
 use wirecontract::graphorin as go;
 
-use crate::{Issue, JsonText, PathSegment, RpcId};
+use crate::{HostString, Issue, JsonText, PathSegment, RpcId};
 
 /// Problems found while converting host values.
 pub(crate) type Issues = Vec<Issue>;
@@ -46,15 +46,22 @@ impl Convert for bool {
     }
 }
 
-/// Every identifier and text field (§2 "Non-empty strings"): a host `String`, refused when
-/// empty with the parser's rule and message.
+/// Every identifier and text field (§2 "Non-empty strings"): a host string, refused when
+/// empty with the parser's rule and message, or when it holds a lone surrogate (Kotlin).
 impl Convert for go::NonEmptyString {
-    type Host = String;
-    fn to_host(&self) -> String {
-        self.as_str().to_owned()
+    type Host = HostString;
+    fn to_host(&self) -> HostString {
+        HostString::from(self.as_str())
     }
-    fn from_host(host: &String, issues: &mut Issues, path: &[PathSegment]) -> Option<Self> {
-        let s = go::NonEmptyString::new(host.as_str());
+    fn from_host(host: &HostString, issues: &mut Issues, path: &[PathSegment]) -> Option<Self> {
+        let text = match host.to_str() {
+            Ok(t) => t,
+            Err(e) => {
+                issue(issues, path, IssueCode::Custom, e.message());
+                return None;
+            }
+        };
+        let s = go::NonEmptyString::new(text);
         if s.is_none() {
             issue(issues, path, IssueCode::TooSmall, "too small: expected string to have >= 1 characters, received \"\"".to_owned());
         }
@@ -67,7 +74,7 @@ impl Convert for go::RpcId {
     type Host = RpcId;
     fn to_host(&self) -> RpcId {
         match self {
-            go::RpcId::Str(s) => RpcId::StringId { value: s.as_str().to_owned() },
+            go::RpcId::Str(s) => RpcId::StringId { value: HostString::from(s.as_str()) },
             go::RpcId::Int(i) => RpcId::IntId { value: *i },
         }
     }
@@ -183,8 +190,8 @@ mod tests {
     fn empty_strings_and_bad_json_text_are_refused_with_coded_issues() {
         let mut issues = Issues::new();
         let root = [PathSegment::Key { key: "params".into() }];
-        assert!(<go::NonEmptyString as Convert>::from_host(&String::new(), &mut issues, &join(&root, "runId")).is_none());
-        assert!(<go::RpcId as Convert>::from_host(&RpcId::StringId { value: String::new() }, &mut issues, &[]).is_none());
+        assert!(<go::NonEmptyString as Convert>::from_host(&HostString::default(), &mut issues, &join(&root, "runId")).is_none());
+        assert!(<go::RpcId as Convert>::from_host(&RpcId::StringId { value: HostString::default() }, &mut issues, &[]).is_none());
         assert!(<RawJson as Convert>::from_host(&JsonText("{nope".into()), &mut issues, &[]).is_none());
         assert!(<Record as Convert>::from_host(&JsonText("[]".into()), &mut issues, &[]).is_none());
         let got: Vec<(String, IssueCode)> =

@@ -12,6 +12,8 @@
 //!   `ServerMessage`/`ClientMessage` with one guard per variant, and their conversions;
 //! - `api`: parse, serialize, catalogues, subprotocol helpers, constants (hand-written);
 //! - `convert`: the `Convert` trait and its leaf impls (`NonEmptyString`, `RpcId`, …);
+//! - `host_string` (shared with the GraphMind crate): [`HostString`], every host string argument
+//!   and record field (a Kotlin string with a lone surrogate reaches Rust and is refused here);
 //! - here: the hand-written host types every API shares ([`RpcId`], [`Issue`], errors).
 //!
 //! Host safety: every exported function that runs contract code does so under
@@ -22,6 +24,8 @@
 
 mod api;
 mod convert;
+#[path = "../../src/host_string.rs"]
+mod host_string;
 /// The generated records, enums, unions and conversions (see `build.rs`).
 #[allow(missing_docs, clippy::too_many_lines, clippy::match_same_arms, clippy::trivially_copy_pass_by_ref, clippy::doc_markdown)]
 mod generated {
@@ -34,6 +38,7 @@ use wirecontract::graphorin as go;
 
 pub use api::*;
 pub use generated::*;
+pub use host_string::HostString;
 
 uniffi::setup_scaffolding!();
 
@@ -56,7 +61,7 @@ pub enum RpcId {
     /// A string id, non-empty (checked when sent).
     StringId {
         /// The id.
-        value: String,
+        value: HostString,
     },
     /// An integer id.
     IntId {
@@ -72,7 +77,7 @@ impl RpcId {
         match self {
             RpcId::StringId { value } => {
                 let mut out = Vec::new();
-                wirecontract::core::json::write_string(&mut out, value);
+                wirecontract::core::json::write_string(&mut out, &String::from_utf8_lossy(&value.0));
                 String::from_utf8(out).unwrap_or_default()
             }
             RpcId::IntId { value } => value.to_string(),
@@ -92,7 +97,7 @@ pub enum PathSegment {
     /// An array position, 0-based.
     Index {
         /// The position.
-        index: u64,
+        index: i64,
     },
 }
 
@@ -100,7 +105,7 @@ impl From<&wirecontract::core::PathSegment> for PathSegment {
     fn from(s: &wirecontract::core::PathSegment) -> Self {
         match s {
             wirecontract::core::PathSegment::Key(key) => PathSegment::Key { key: key.clone() },
-            wirecontract::core::PathSegment::Index(i) => PathSegment::Index { index: *i as u64 },
+            wirecontract::core::PathSegment::Index(i) => PathSegment::Index { index: i64::try_from(*i).unwrap_or(i64::MAX) },
         }
     }
 }
@@ -158,7 +163,7 @@ pub enum ParseError {
         /// What was wrong.
         reason: String,
         /// Byte offset into the frame where reading stopped.
-        offset: u64,
+        offset: i64,
     },
     /// Valid JSON, but not a legal frame of this direction.
     #[error("invalid frame: {} issue(s)", issues.len())]
@@ -183,7 +188,7 @@ pub enum ParseError {
 impl From<go::ParseError> for ParseError {
     fn from(e: go::ParseError) -> Self {
         match &e {
-            go::ParseError::Json { reason, offset } => ParseError::Json { reason: reason.clone(), offset: *offset as u64 },
+            go::ParseError::Json { reason, offset } => ParseError::Json { reason: reason.clone(), offset: i64::try_from(*offset).unwrap_or(i64::MAX) },
             go::ParseError::Schema { issues, id } => ParseError::Schema {
                 issues: issues.iter().map(Issue::from).collect(),
                 id: id.as_ref().map(|raw| JsonText(raw.as_str().to_owned())),
@@ -231,6 +236,21 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
 /// Runs contract code, turning a panic into [`ContractError::Internal`].
 pub(crate) fn guard<T>(f: impl FnOnce() -> Result<T, ContractError>) -> Result<T, ContractError> {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| Err(ContractError::Internal { reason: panic_text(&*p) }))
+}
+
+/// A [`HostString`] argument as text, or `ContractError::Build` naming the argument and the
+/// UTF-16 index of its lone surrogate.
+pub(crate) fn arg(s: HostString, name: &str) -> Result<String, ContractError> {
+    s.into_string().map_err(|e| {
+        let message = e.message();
+        let issue = Issue { path: vec![PathSegment::Key { key: name.to_owned() }], code: IssueCode::Custom, message: message.clone() };
+        ContractError::Build { reason: format!("{name}: {message}"), issues: vec![issue] }
+    })
+}
+
+/// Every entry of a list argument, or `ContractError::Build` naming `name.i`.
+pub(crate) fn args(list: Vec<HostString>, name: &str) -> Result<Vec<String>, ContractError> {
+    list.into_iter().enumerate().map(|(i, s)| arg(s, &format!("{name}.{i}"))).collect()
 }
 
 /// Runs a parse, turning a panic into [`ParseError::Internal`].

@@ -18,8 +18,8 @@ public struct MonotonicClock: Sendable {
     }
 
     /// Now, in epoch milliseconds.
-    public func nowMs() -> UInt64 {
-        UInt64(epochMs) + (DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
+    public func nowMs() -> Int64 {
+        Int64(epochMs) + Int64((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
     }
 }
 
@@ -59,11 +59,11 @@ public actor SessionHost {
     private var sending = false
     private var gates: [String: CheckedContinuation<Decision, Never>] = [:]
     private var settled: [String: Decision] = [:]
-    private var waiters: [UInt64: CheckedContinuation<Bool, Never>] = [:]
-    private var readyResults: [UInt64: Bool] = [:]
+    private var waiters: [Int64: CheckedContinuation<Bool, Never>] = [:]
+    private var readyResults: [Int64: Bool] = [:]
     private var aborted: Set<String> = []
     private var timer: Task<Void, Never>?
-    private var timerAt: UInt64?
+    private var timerAt: Int64?
 
     /// - Parameters:
     ///   - url: the viewer's ingest endpoint (default `ws://127.0.0.1:4747/ingest`).
@@ -77,7 +77,8 @@ public actor SessionHost {
         var config = config
         if config.url == nil { config.url = url }
         if config.idBase == nil { config.idBase = String(format: "%06x", Int.random(in: 0..<0x1000000)) }
-        core = AppSession(config: config)
+        // Throws only for a string holding a lone surrogate, which a Swift String cannot hold.
+        core = try! AppSession(config: config)
         delegate = SocketDelegate()
         urlSession = URLSession(configuration: .default, delegate: delegate, delegateQueue: nil)
         self.onWarn = onWarn
@@ -88,7 +89,7 @@ public actor SessionHost {
     /// `nil` after `close`. Throws `ContractError.Build` for a payload breaking a rule or a type
     /// the app may not send.
     @discardableResult
-    public func emit(_ message: Message, run: String? = nil) throws -> UInt64? {
+    public func emit(_ message: Message, run: String? = nil) throws -> Int64? {
         let seq = try core.emit(message: message, run: run, nowMs: clock.nowMs())
         pump()
         return seq
@@ -100,7 +101,8 @@ public actor SessionHost {
     /// `continue` (`exec.resumed` is sent). On `.abort` the run is already marked aborted: throw
     /// `RunAbortedError`.
     public func gate(_ point: PausePoint, _ node: GateNode, run: String? = nil) async -> Decision {
-        guard let pauseId = core.gate(point: point, node: node, run: run, nowMs: clock.nowMs()) else {
+        // Throws only for a string holding a lone surrogate, which a Swift String cannot hold.
+        guard let pauseId = try! core.gate(point: point, node: node, run: run, nowMs: clock.nowMs()) else {
             pump()
             return .continue
         }
@@ -120,8 +122,9 @@ public actor SessionHost {
 
     /// `true` when attached (the `hello.ack`), `false` after `timeoutMs` (default the config's
     /// `readyTimeoutMs`, 2000) or when closed. Connects now when idle (spec T22).
-    public func ready(timeoutMs: UInt64? = nil) async -> Bool {
-        let waiter = core.ready(nowMs: clock.nowMs(), timeoutMs: timeoutMs)
+    public func ready(timeoutMs: Int64? = nil) async -> Bool {
+        // The clock and timeouts are never negative here, so the core's range check cannot fail.
+        let waiter = try! core.ready(nowMs: clock.nowMs(), timeoutMs: timeoutMs)
         pump()
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             if let result = readyResults.removeValue(forKey: waiter) {
@@ -162,8 +165,8 @@ public actor SessionHost {
 
     /// Disposes the core (spec §2.5: every held gate gets `exec.resumed{continue}`, the implicit
     /// run finishes, the socket closes with 1000) and waits up to `flushTimeoutMs` for the frames.
-    public func close(flushTimeoutMs: UInt64 = 1000) async {
-        core.dispose(nowMs: clock.nowMs())
+    public func close(flushTimeoutMs: Int64 = 1000) async {
+        try! core.dispose(nowMs: clock.nowMs())
         pump()
         let deadline = clock.nowMs() + flushTimeoutMs
         while (sending || !outbox.isEmpty) && clock.nowMs() < deadline {
@@ -210,7 +213,7 @@ public actor SessionHost {
         follow(core.pollTimeout())
     }
 
-    private func follow(_ deadline: UInt64?) {
+    private func follow(_ deadline: Int64?) {
         if deadline == timerAt { return }
         timer?.cancel()
         timerAt = deadline
@@ -218,7 +221,7 @@ public actor SessionHost {
         let now = clock.nowMs()
         let delay = deadline > now ? deadline - now : 0
         timer = Task { [weak self] in
-            try? await Task.sleep(nanoseconds: delay * 1_000_000)
+            try? await Task.sleep(nanoseconds: UInt64(delay) * 1_000_000)
             if Task.isCancelled { return }
             await self?.fire()
         }
@@ -226,13 +229,13 @@ public actor SessionHost {
 
     private func fire() {
         timerAt = nil
-        core.handleTimeout(nowMs: clock.nowMs())
+        try! core.handleTimeout(nowMs: clock.nowMs())
         pump()
     }
 
     private func cancelGate(_ pauseId: String) {
         if let continuation = gates.removeValue(forKey: pauseId) {
-            _ = core.cancel(pauseId: pauseId, nowMs: clock.nowMs())
+            _ = try? core.cancel(pauseId: pauseId, nowMs: clock.nowMs())
             pump()
             if let decision = settled.removeValue(forKey: pauseId) {
                 continuation.resume(returning: decision)
@@ -246,7 +249,7 @@ public actor SessionHost {
         attempt += 1
         opened = false
         guard let endpoint = URL(string: url) else {
-            core.transportFailed(nowMs: clock.nowMs())
+            try! core.transportFailed(nowMs: clock.nowMs())
             return
         }
         let task = urlSession.webSocketTask(with: endpoint)
@@ -259,7 +262,7 @@ public actor SessionHost {
     fileprivate func socketOpened(_ id: Int) {
         guard id == attempt, let task = socket else { return }
         opened = true
-        core.transportOpened(nowMs: clock.nowMs())
+        try! core.transportOpened(nowMs: clock.nowMs())
         pump()
         Task { await self.receive(task, id) }
     }
@@ -274,9 +277,9 @@ public actor SessionHost {
         socket = nil
         outbox.removeAll { $0.id == id }
         if wasOpen {
-            core.transportClosed(nowMs: clock.nowMs())
+            try! core.transportClosed(nowMs: clock.nowMs())
         } else {
-            core.transportFailed(nowMs: clock.nowMs())
+            try! core.transportFailed(nowMs: clock.nowMs())
         }
         pump()
     }
@@ -288,9 +291,9 @@ public actor SessionHost {
                 guard id == attempt else { return }
                 switch message {
                 case .string(let text):
-                    core.frameReceived(frame: text, nowMs: clock.nowMs())
+                    try! core.frameReceived(frame: text, nowMs: clock.nowMs())
                 case .data(let data):
-                    core.frameReceived(frame: String(decoding: data, as: UTF8.self), nowMs: clock.nowMs())
+                    try! core.frameReceived(frame: String(decoding: data, as: UTF8.self), nowMs: clock.nowMs())
                 @unknown default:
                     break
                 }

@@ -14,7 +14,7 @@ import XCTest
 struct ShrinkVector {
     let name: String
     let type: String?
-    let maxBytes: UInt64
+    let maxBytes: Int64
     let payloadJson: String
     let expectJson: String
     let tier: Int
@@ -27,7 +27,7 @@ enum ShrinkVectors {
             ShrinkVector(
                 name: o["name"] as? String ?? "?",
                 type: o["type"] as? String,
-                maxBytes: (o["max_bytes"] as? NSNumber)?.uint64Value ?? 0,
+                maxBytes: (o["max_bytes"] as? NSNumber)?.int64Value ?? 0,
                 payloadJson: o["payload_json"] as? String ?? "",
                 expectJson: o["expect_json"] as? String ?? "",
                 tier: (o["tier"] as? NSNumber)?.intValue ?? 0

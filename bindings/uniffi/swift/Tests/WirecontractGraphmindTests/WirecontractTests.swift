@@ -117,7 +117,7 @@ func buildIssues(_ error: Error, file: StaticString = #filePath, line: UInt = #l
 }
 
 final class WirecontractTests: XCTestCase {
-    let maxSafe: UInt64 = 9_007_199_254_740_991
+    let maxSafe: Int64 = 9_007_199_254_740_991
 
     func testEveryVectorGivesTheExpectedVerdictAndType() throws {
         let vectors = try Vectors.all()
@@ -217,7 +217,7 @@ final class WirecontractTests: XCTestCase {
         let built = try oneOfEach.map { try createEnvelope(message: $0, seq: 0, runId: "r", ts: 0).messageType }
         XCTAssertEqual(Set(built), Set(messageTypes()))
         for (i, message) in oneOfEach.enumerated() {
-            let envelope = try createEnvelope(message: message, seq: UInt64(i), runId: "run-1", ts: 1_756_200_000_000)
+            let envelope = try createEnvelope(message: message, seq: Int64(i), runId: "run-1", ts: 1_756_200_000_000)
             XCTAssertEqual(envelope.extraJson, "{}")
             let text = try serializeEnvelope(envelope: envelope)
             let prefix = #"{"gm":1,"seq":\#(i),"ts":1756200000000,"runId":"run-1","type":"\#(envelope.messageType)","payload":{"#
@@ -230,18 +230,31 @@ final class WirecontractTests: XCTestCase {
         }
     }
 
+    func testNegativeCountersAreBuildErrorsNeverWrapped() {
+        XCTAssertThrowsError(try createEnvelopeJson(messageType: "mode.set", payloadJson: #"{"mode":"step"}"#, seq: -1, runId: "r")) { error in
+            XCTAssertEqual(buildIssues(error), ["seq"])
+        }
+        XCTAssertThrowsError(try shrinkPayloadJson(payloadJson: "{}", maxBytes: -1)) { error in
+            XCTAssertEqual(buildIssues(error), ["maxBytes"])
+        }
+        guard case .invalid(let reason, _, _, _, _, _) = parseEnvelopeJson(frame: "{}", options: ParseOptions(maxFrameBytes: -1)) else {
+            return XCTFail("a negative option is an Invalid verdict")
+        }
+        XCTAssertTrue(reason.hasPrefix("options.maxFrameBytes: too small"), reason)
+    }
+
     func testCountersAbove2To53Minus1AreRefusedNeverWrapped() throws {
         let modeSet = Message.modeSet(payload: ModeSet(mode: .run))
         _ = try createEnvelope(message: modeSet, seq: maxSafe, runId: "r", ts: maxSafe)
-        XCTAssertThrowsError(try createEnvelope(message: modeSet, seq: maxSafe + 1, runId: "r", ts: UInt64.max)) { error in
+        XCTAssertThrowsError(try createEnvelope(message: modeSet, seq: maxSafe + 1, runId: "r", ts: Int64.max)) { error in
             XCTAssertEqual(buildIssues(error), ["seq", "ts"])
         }
         var envelope = try createEnvelope(message: modeSet, seq: 1, runId: "r", ts: 0)
-        envelope.ts = UInt64.max
+        envelope.ts = -1
         XCTAssertThrowsError(try serializeEnvelope(envelope: envelope)) { error in
             XCTAssertEqual(buildIssues(error), ["ts"])
         }
-        let usage = TokenUsage(inputTokens: maxSafe + 1, outputTokens: UInt64.max)
+        let usage = TokenUsage(inputTokens: maxSafe + 1, outputTokens: -1)
         let finished = Message.nodeFinished(payload: NodeFinished(nodeId: "n", usage: usage, durationMs: 1, status: .ok))
         XCTAssertThrowsError(try createEnvelope(message: finished, seq: 1, runId: "r")) { error in
             XCTAssertEqual(buildIssues(error), ["payload.usage.inputTokens", "payload.usage.outputTokens"])
@@ -269,17 +282,17 @@ final class WirecontractTests: XCTestCase {
         }
     }
 
-    func testMatcherEqualityTreatsAnAbsentPointAsBeforeAndIgnoresUnknownKeys() {
-        XCTAssertTrue(matchersEqual(a: BreakpointMatcher(name: "x"), b: BreakpointMatcher(name: "x", point: .before)))
-        XCTAssertTrue(matchersEqual(a: BreakpointMatcher(kind: .tool, extraJson: #"{"a":1}"#), b: BreakpointMatcher(kind: .tool)))
-        XCTAssertFalse(matchersEqual(a: BreakpointMatcher(name: "x"), b: BreakpointMatcher(name: "x", point: .after)))
-        XCTAssertFalse(matchersEqual(a: BreakpointMatcher(), b: BreakpointMatcher(kind: .tool)))
-        XCTAssertTrue(BreakpointMatcher(name: "x").sameAs(other: BreakpointMatcher(name: "x", point: .before)))
+    func testMatcherEqualityTreatsAnAbsentPointAsBeforeAndIgnoresUnknownKeys() throws {
+        XCTAssertTrue(try matchersEqual(a: BreakpointMatcher(name: "x"), b: BreakpointMatcher(name: "x", point: .before)))
+        XCTAssertTrue(try matchersEqual(a: BreakpointMatcher(kind: .tool, extraJson: #"{"a":1}"#), b: BreakpointMatcher(kind: .tool)))
+        XCTAssertFalse(try matchersEqual(a: BreakpointMatcher(name: "x"), b: BreakpointMatcher(name: "x", point: .after)))
+        XCTAssertFalse(try matchersEqual(a: BreakpointMatcher(), b: BreakpointMatcher(kind: .tool)))
+        XCTAssertTrue(try BreakpointMatcher(name: "x").sameAs(other: BreakpointMatcher(name: "x", point: .before)))
         XCTAssertEqual(BreakpointMatcher().effectivePoint(), .before)
-        XCTAssertTrue(matcherMatches(matcher: BreakpointMatcher(), kind: .llm, name: "m", point: .before))
-        XCTAssertFalse(matcherMatches(matcher: BreakpointMatcher(), kind: .llm, name: "m", point: .after))
-        XCTAssertTrue(shouldPause(mode: .step, breakpoints: [], kind: .tool, name: "t", point: .error))
-        XCTAssertFalse(shouldPause(mode: .step, breakpoints: [], kind: .tool, name: "t", point: .after))
+        XCTAssertTrue(try matcherMatches(matcher: BreakpointMatcher(), kind: .llm, name: "m", point: .before))
+        XCTAssertFalse(try matcherMatches(matcher: BreakpointMatcher(), kind: .llm, name: "m", point: .after))
+        XCTAssertTrue(try shouldPause(mode: .step, breakpoints: [], kind: .tool, name: "t", point: .error))
+        XCTAssertFalse(try shouldPause(mode: .step, breakpoints: [], kind: .tool, name: "t", point: .after))
     }
 
     func testOpaqueValuesCrossAsExactJsonTextAndDecodeOnRequest() throws {

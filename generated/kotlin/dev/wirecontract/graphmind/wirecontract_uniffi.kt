@@ -1006,7 +1006,7 @@ internal object UniffiLib {
     external fun uniffi_wirecontract_uniffi_fn_func_encode_json(`value`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_func_json_value_max_depth(uniffi_out_err: UniffiRustCallStatus, 
-    ): Int
+    ): Long
     external fun uniffi_wirecontract_uniffi_fn_func_default_max_payload_bytes(uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_wirecontract_uniffi_fn_func_shrink_payload(`value`: RustBuffer.ByValue,`maxBytes`: Long,`messageType`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -1135,19 +1135,19 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_control_types() and 0xFFFF) != 33346) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope() and 0xFFFF) != 29700) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope() and 0xFFFF) != 19908) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() and 0xFFFF) != 65323) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() and 0xFFFF) != 56829) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() and 0xFFFF) != 50093) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() and 0xFFFF) != 7710) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_max_depth() and 0xFFFF) != 26188) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_max_depth() and 0xFFFF) != 7173) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_max_frame_bytes() and 0xFFFF) != 12915) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_max_frame_bytes() and 0xFFFF) != 54583) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_event_types() and 0xFFFF) != 10398) {
@@ -1159,22 +1159,22 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_handshake_types() and 0xFFFF) != 11779) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_hello_ack() and 0xFFFF) != 49053) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_hello_ack() and 0xFFFF) != 50385) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_known_capabilities() and 0xFFFF) != 22934) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_matcher_matches() and 0xFFFF) != 14949) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_matcher_matches() and 0xFFFF) != 2722) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_matchers_equal() and 0xFFFF) != 63688) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_matchers_equal() and 0xFFFF) != 14491) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_message_types() and 0xFFFF) != 38314) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_negotiate_hello() and 0xFFFF) != 8855) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_negotiate_hello() and 0xFFFF) != 36209) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_object_types() and 0xFFFF) != 11584) {
@@ -1183,22 +1183,22 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelope() and 0xFFFF) != 13223) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelope_json() and 0xFFFF) != 25181) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelope_json() and 0xFFFF) != 9742) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelope_json_bytes() and 0xFFFF) != 4015) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json() and 0xFFFF) != 49717) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json() and 0xFFFF) != 5853) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelopes_json_bytes() and 0xFFFF) != 6520) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_pause_reason() and 0xFFFF) != 13409) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_pause_reason() and 0xFFFF) != 31283) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_payload_type_name() and 0xFFFF) != 7483) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_payload_type_name() and 0xFFFF) != 38072) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_protocol_version() and 0xFFFF) != 15460) {
@@ -1210,7 +1210,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_serialize_envelope() and 0xFFFF) != 14196) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_should_pause() and 0xFFFF) != 14131) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_should_pause() and 0xFFFF) != 16943) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_wildcard_run_id() and 0xFFFF) != 11300) {
@@ -1222,16 +1222,16 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_encode_json() and 0xFFFF) != 49305) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth() and 0xFFFF) != 11803) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth() and 0xFFFF) != 14966) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_max_payload_bytes() and 0xFFFF) != 37637) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_max_payload_bytes() and 0xFFFF) != 2319) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_shrink_payload() and 0xFFFF) != 34721) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_shrink_payload() and 0xFFFF) != 41401) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json() and 0xFFFF) != 25607) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json() and 0xFFFF) != 55681) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_app() and 0xFFFF) != 45237) {
@@ -1243,25 +1243,25 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_buffered_frames() and 0xFFFF) != 47813) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_cancel() and 0xFFFF) != 56369) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_cancel() and 0xFFFF) != 49544) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_dispose() and 0xFFFF) != 3907) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_dispose() and 0xFFFF) != 54504) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit() and 0xFFFF) != 51938) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit() and 0xFFFF) != 33980) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() and 0xFFFF) != 63092) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() and 0xFFFF) != 21459) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() and 0xFFFF) != 9740) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() and 0xFFFF) != 8663) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_gate() and 0xFFFF) != 54692) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_gate() and 0xFFFF) != 44488) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_handle_timeout() and 0xFFFF) != 9046) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_handle_timeout() and 0xFFFF) != 53663) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_held_pause_ids() and 0xFFFF) != 37079) {
@@ -1273,7 +1273,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_mode() and 0xFFFF) != 22838) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_next_seq() and 0xFFFF) != 54861) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_next_seq() and 0xFFFF) != 28068) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_poll_action() and 0xFFFF) != 36683) {
@@ -1282,10 +1282,10 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_poll_actions() and 0xFFFF) != 20894) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_poll_timeout() and 0xFFFF) != 39748) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_poll_timeout() and 0xFFFF) != 57996) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_ready() and 0xFFFF) != 53) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_ready() and 0xFFFF) != 38052) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_sdk() and 0xFFFF) != 39397) {
@@ -1297,28 +1297,28 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_state() and 0xFFFF) != 58004) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_closed() and 0xFFFF) != 54963) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_closed() and 0xFFFF) != 14280) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_failed() and 0xFFFF) != 25136) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_failed() and 0xFFFF) != 5899) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_opened() and 0xFFFF) != 59828) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_opened() and 0xFFFF) != 54871) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_clear_breakpoint() and 0xFFFF) != 18764) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_clear_breakpoint() and 0xFFFF) != 43152) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_closed() and 0xFFFF) != 37695) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_closed() and 0xFFFF) != 25640) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_opened() and 0xFFFF) != 21655) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_opened() and 0xFFFF) != 35887) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_frame_received() and 0xFFFF) != 27452) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_frame_received() and 0xFFFF) != 1405) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_handle_timeout() and 0xFFFF) != 40372) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_handle_timeout() and 0xFFFF) != 38308) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_open_pauses() and 0xFFFF) != 48622) {
@@ -1327,22 +1327,22 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_actions() and 0xFFFF) != 4417) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_timeout() and 0xFFFF) != 50848) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_timeout() and 0xFFFF) != 47410) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() and 0xFFFF) != 9083) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() and 0xFFFF) != 42171) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_set_breakpoint() and 0xFFFF) != 53941) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_set_breakpoint() and 0xFFFF) != 54952) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_set_mode() and 0xFFFF) != 14441) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_set_mode() and 0xFFFF) != 26699) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_constructor_appsession_new() and 0xFFFF) != 18792) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_constructor_appsession_new() and 0xFFFF) != 743) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_constructor_viewersession_new() and 0xFFFF) != 19405) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_constructor_viewersession_new() and 0xFFFF) != 17908) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
 }
@@ -1500,106 +1500,6 @@ private class JavaLangRefCleanable(
     val cleanable: java.lang.ref.Cleaner.Cleanable
 ) : UniffiCleaner.Cleanable {
     override fun clean() = cleanable.clean()
-}
-
-/**
- * @suppress
- */
-public object FfiConverterUByte: FfiConverter<UByte, Byte> {
-    override fun lift(value: Byte): UByte {
-        return value.toUByte()
-    }
-
-    fun lift(value: Int): UByte {
-        return value.toUByte()
-    }
-
-    override fun read(buf: ByteBuffer): UByte {
-        return lift(buf.get())
-    }
-
-    override fun lower(value: UByte): Byte {
-        return value.toByte()
-    }
-
-    override fun allocationSize(value: UByte) = 1UL
-
-    override fun write(value: UByte, buf: ByteBuffer) {
-        buf.put(value.toByte())
-    }
-}
-
-/**
- * @suppress
- */
-public object FfiConverterUShort: FfiConverter<UShort, Short> {
-    override fun lift(value: Short): UShort {
-        return value.toUShort()
-    }
-
-    fun lift(value: Int): UShort {
-        return value.toUShort()
-    }
-
-    override fun read(buf: ByteBuffer): UShort {
-        return lift(buf.getShort())
-    }
-
-    override fun lower(value: UShort): Short {
-        return value.toShort()
-    }
-
-    override fun allocationSize(value: UShort) = 2UL
-
-    override fun write(value: UShort, buf: ByteBuffer) {
-        buf.putShort(value.toShort())
-    }
-}
-
-/**
- * @suppress
- */
-public object FfiConverterUInt: FfiConverter<UInt, Int> {
-    override fun lift(value: Int): UInt {
-        return value.toUInt()
-    }
-
-    override fun read(buf: ByteBuffer): UInt {
-        return lift(buf.getInt())
-    }
-
-    override fun lower(value: UInt): Int {
-        return value.toInt()
-    }
-
-    override fun allocationSize(value: UInt) = 4UL
-
-    override fun write(value: UInt, buf: ByteBuffer) {
-        buf.putInt(value.toInt())
-    }
-}
-
-/**
- * @suppress
- */
-public object FfiConverterULong: FfiConverter<ULong, Long> {
-    override fun lift(value: Long): ULong {
-        return value.toULong()
-    }
-
-    override fun read(buf: ByteBuffer): ULong {
-        return lift(buf.getLong())
-    }
-
-    override fun lower(value: ULong): Long {
-        return value.toLong()
-    }
-
-    override fun allocationSize(value: ULong) = 8UL
-
-    override fun write(value: ULong, buf: ByteBuffer) {
-        buf.putLong(value.toLong())
-    }
 }
 
 /**
@@ -1870,13 +1770,13 @@ public interface AppSessionInterface {
      * The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
      * (spec §3.8, §4 D16). False when the pause is not held.
      */
-    fun `cancel`(`pauseId`: kotlin.String, `nowMs`: kotlin.ULong): kotlin.Boolean
+    fun `cancel`(`pauseId`: HostString, `nowMs`: kotlin.Long): kotlin.Boolean
     
     /**
      * §2.5: releases every gate (`exec.resumed{continue}` live when attached), finishes the
      * implicit run, closes with 1000, settles ready waiters false. Idempotent.
      */
-    fun `dispose`(`nowMs`: kotlin.ULong)
+    fun `dispose`(`nowMs`: kotlin.Long)
     
     /**
      * T19, §2.3: emits a typed event in `run` (`null`/`nil`: the implicit run). Returns the
@@ -1884,29 +1784,31 @@ public interface AppSessionInterface {
      * a payload breaking a rule, a control/handshake type or a session-owned one
      * (`exec.paused`, `exec.resumed`, `exec.refused`).
      */
-    fun `emit`(`message`: Message, `run`: kotlin.String? = null, `nowMs`: kotlin.ULong): kotlin.ULong?
+    fun `emit`(`message`: Message, `run`: HostString? = null, `nowMs`: kotlin.Long): kotlin.Long?
     
     /**
      * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
      */
-    fun `emitJson`(`messageType`: kotlin.String, `payloadJson`: JsonText, `run`: kotlin.String? = null, `nowMs`: kotlin.ULong): kotlin.ULong?
+    fun `emitJson`(`messageType`: HostString, `payloadJson`: JsonText, `run`: HostString? = null, `nowMs`: kotlin.Long): kotlin.Long?
     
     /**
-     * One text frame from the viewer. Never throws: bad frames become `Warn` actions.
+     * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
+     * lone surrogate among them: not UTF-8) become `Warn` actions.
      */
-    fun `frameReceived`(`frame`: kotlin.String, `nowMs`: kotlin.ULong)
+    fun `frameReceived`(`frame`: HostString, `nowMs`: kotlin.Long)
     
     /**
      * T20, §3.1: `null`/`nil` to continue now, or the pause id of a hold (`exec.paused` is
      * already emitted; wait for the `Release` action with that id). Continues when disabled,
-     * disposed or detached (fail-open).
+     * disposed or detached (fail-open). Throws `ContractError.Build` only for a string holding
+     * a lone surrogate.
      */
-    fun `gate`(`point`: PausePoint, `node`: GateNode, `run`: kotlin.String? = null, `nowMs`: kotlin.ULong): kotlin.String?
+    fun `gate`(`point`: PausePoint, `node`: GateNode, `run`: HostString? = null, `nowMs`: kotlin.Long): kotlin.String?
     
     /**
      * Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
      */
-    fun `handleTimeout`(`nowMs`: kotlin.ULong)
+    fun `handleTimeout`(`nowMs`: kotlin.Long)
     
     /**
      * Pause ids of the gates held now, in hold order.
@@ -1926,7 +1828,7 @@ public interface AppSessionInterface {
     /**
      * The seq the next frame takes.
      */
-    fun `nextSeq`(): kotlin.ULong
+    fun `nextSeq`(): kotlin.Long
     
     /**
      * The next action, oldest first, or `null`/`nil`.
@@ -1941,13 +1843,13 @@ public interface AppSessionInterface {
     /**
      * The earliest deadline (ms) at which to call `handleTimeout`, or `null`/`nil`.
      */
-    fun `pollTimeout`(): kotlin.ULong?
+    fun `pollTimeout`(): kotlin.Long?
     
     /**
      * T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
      * default the config's `readyTimeoutMs`). Connects now when idle.
      */
-    fun `ready`(`nowMs`: kotlin.ULong, `timeoutMs`: kotlin.ULong? = null): kotlin.ULong
+    fun `ready`(`nowMs`: kotlin.Long, `timeoutMs`: kotlin.Long? = null): kotlin.Long
     
     /**
      * The configured `sdk` (for a host's own `run.started`).
@@ -1968,17 +1870,17 @@ public interface AppSessionInterface {
      * T16/T3: the current socket closed (attached: disarm, release every held gate with
      * `exec.resumed{continue}`, schedule the reconnect). Report only the current attempt.
      */
-    fun `transportClosed`(`nowMs`: kotlin.ULong)
+    fun `transportClosed`(`nowMs`: kotlin.Long)
     
     /**
      * T3: the connect attempt failed.
      */
-    fun `transportFailed`(`nowMs`: kotlin.ULong)
+    fun `transportFailed`(`nowMs`: kotlin.Long)
     
     /**
      * T2: the socket opened; `hello` goes out with the next seq.
      */
-    fun `transportOpened`(`nowMs`: kotlin.ULong)
+    fun `transportOpened`(`nowMs`: kotlin.Long)
     
     companion object
 }
@@ -2016,10 +1918,11 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     /**
      * A new, not yet started session (spec §1): nothing happens until the first `emit`,
      * `gate` or `ready`.
+     * Throws `ContractError.Build` for a config string holding a lone surrogate.
      */
     constructor(`config`: AppSessionConfig? = null) :
         this(UniffiWithHandle, 
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_constructor_appsession_new(
     
         
@@ -2155,15 +2058,16 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     /**
      * The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
      * (spec §3.8, §4 D16). False when the pause is not held.
-     */override fun `cancel`(`pauseId`: kotlin.String, `nowMs`: kotlin.ULong): kotlin.Boolean {
+     */
+    @Throws(ContractException::class)override fun `cancel`(`pauseId`: HostString, `nowMs`: kotlin.Long): kotlin.Boolean {
             return FfiConverterBoolean.lift(
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_cancel(
         it,
         
-        FfiConverterString.lower(`pauseId`),
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterTypeHostString.lower(`pauseId`),
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     )
@@ -2174,14 +2078,15 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     /**
      * §2.5: releases every gate (`exec.resumed{continue}` live when attached), finishes the
      * implicit run, closes with 1000, settles ready waiters false. Idempotent.
-     */override fun `dispose`(`nowMs`: kotlin.ULong)
+     */
+    @Throws(ContractException::class)override fun `dispose`(`nowMs`: kotlin.Long)
         = 
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_dispose(
         it,
         
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     
@@ -2194,16 +2099,16 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
      * a payload breaking a rule, a control/handshake type or a session-owned one
      * (`exec.paused`, `exec.resumed`, `exec.refused`).
      */
-    @Throws(ContractException::class)override fun `emit`(`message`: Message, `run`: kotlin.String?, `nowMs`: kotlin.ULong): kotlin.ULong? {
-            return FfiConverterOptionalULong.lift(
+    @Throws(ContractException::class)override fun `emit`(`message`: Message, `run`: HostString?, `nowMs`: kotlin.Long): kotlin.Long? {
+            return FfiConverterOptionalLong.lift(
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_emit(
         it,
         
         FfiConverterTypeMessage.lower(`message`),
-        FfiConverterOptionalString.lower(`run`),
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterOptionalTypeHostString.lower(`run`),
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     )
@@ -2214,17 +2119,17 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     /**
      * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
      */
-    @Throws(ContractException::class)override fun `emitJson`(`messageType`: kotlin.String, `payloadJson`: JsonText, `run`: kotlin.String?, `nowMs`: kotlin.ULong): kotlin.ULong? {
-            return FfiConverterOptionalULong.lift(
+    @Throws(ContractException::class)override fun `emitJson`(`messageType`: HostString, `payloadJson`: JsonText, `run`: HostString?, `nowMs`: kotlin.Long): kotlin.Long? {
+            return FfiConverterOptionalLong.lift(
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_emit_json(
         it,
         
-        FfiConverterString.lower(`messageType`),
+        FfiConverterTypeHostString.lower(`messageType`),
         FfiConverterTypeJsonText.lower(`payloadJson`),
-        FfiConverterOptionalString.lower(`run`),
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterOptionalTypeHostString.lower(`run`),
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     )
@@ -2233,16 +2138,18 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
 
     
     /**
-     * One text frame from the viewer. Never throws: bad frames become `Warn` actions.
-     */override fun `frameReceived`(`frame`: kotlin.String, `nowMs`: kotlin.ULong)
+     * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
+     * lone surrogate among them: not UTF-8) become `Warn` actions.
+     */
+    @Throws(ContractException::class)override fun `frameReceived`(`frame`: HostString, `nowMs`: kotlin.Long)
         = 
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_frame_received(
         it,
         
-        FfiConverterString.lower(`frame`),
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterTypeHostString.lower(`frame`),
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     
@@ -2252,18 +2159,20 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     /**
      * T20, §3.1: `null`/`nil` to continue now, or the pause id of a hold (`exec.paused` is
      * already emitted; wait for the `Release` action with that id). Continues when disabled,
-     * disposed or detached (fail-open).
-     */override fun `gate`(`point`: PausePoint, `node`: GateNode, `run`: kotlin.String?, `nowMs`: kotlin.ULong): kotlin.String? {
+     * disposed or detached (fail-open). Throws `ContractError.Build` only for a string holding
+     * a lone surrogate.
+     */
+    @Throws(ContractException::class)override fun `gate`(`point`: PausePoint, `node`: GateNode, `run`: HostString?, `nowMs`: kotlin.Long): kotlin.String? {
             return FfiConverterOptionalString.lift(
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_gate(
         it,
         
         FfiConverterTypePausePoint.lower(`point`),
         FfiConverterTypeGateNode.lower(`node`),
-        FfiConverterOptionalString.lower(`run`),
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterOptionalTypeHostString.lower(`run`),
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     )
@@ -2273,14 +2182,15 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     
     /**
      * Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
-     */override fun `handleTimeout`(`nowMs`: kotlin.ULong)
+     */
+    @Throws(ContractException::class)override fun `handleTimeout`(`nowMs`: kotlin.Long)
         = 
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_handle_timeout(
         it,
         
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     
@@ -2337,8 +2247,8 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     
     /**
      * The seq the next frame takes.
-     */override fun `nextSeq`(): kotlin.ULong {
-            return FfiConverterULong.lift(
+     */override fun `nextSeq`(): kotlin.Long {
+            return FfiConverterLong.lift(
     callWithHandle {
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_next_seq(
@@ -2385,8 +2295,8 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     
     /**
      * The earliest deadline (ms) at which to call `handleTimeout`, or `null`/`nil`.
-     */override fun `pollTimeout`(): kotlin.ULong? {
-            return FfiConverterOptionalULong.lift(
+     */override fun `pollTimeout`(): kotlin.Long? {
+            return FfiConverterOptionalLong.lift(
     callWithHandle {
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_poll_timeout(
@@ -2402,15 +2312,16 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     /**
      * T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
      * default the config's `readyTimeoutMs`). Connects now when idle.
-     */override fun `ready`(`nowMs`: kotlin.ULong, `timeoutMs`: kotlin.ULong?): kotlin.ULong {
-            return FfiConverterULong.lift(
+     */
+    @Throws(ContractException::class)override fun `ready`(`nowMs`: kotlin.Long, `timeoutMs`: kotlin.Long?): kotlin.Long {
+            return FfiConverterLong.lift(
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_ready(
         it,
         
-        FfiConverterULong.lower(`nowMs`),
-        FfiConverterOptionalULong.lower(`timeoutMs`),_status)
+        FfiConverterLong.lower(`nowMs`),
+        FfiConverterOptionalLong.lower(`timeoutMs`),_status)
 }
     }
     )
@@ -2469,14 +2380,15 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     /**
      * T16/T3: the current socket closed (attached: disarm, release every held gate with
      * `exec.resumed{continue}`, schedule the reconnect). Report only the current attempt.
-     */override fun `transportClosed`(`nowMs`: kotlin.ULong)
+     */
+    @Throws(ContractException::class)override fun `transportClosed`(`nowMs`: kotlin.Long)
         = 
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_transport_closed(
         it,
         
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     
@@ -2485,14 +2397,15 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     
     /**
      * T3: the connect attempt failed.
-     */override fun `transportFailed`(`nowMs`: kotlin.ULong)
+     */
+    @Throws(ContractException::class)override fun `transportFailed`(`nowMs`: kotlin.Long)
         = 
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_transport_failed(
         it,
         
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     
@@ -2501,14 +2414,15 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     
     /**
      * T2: the socket opened; `hello` goes out with the next seq.
-     */override fun `transportOpened`(`nowMs`: kotlin.ULong)
+     */
+    @Throws(ContractException::class)override fun `transportOpened`(`nowMs`: kotlin.Long)
         = 
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_transport_opened(
         it,
         
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     
@@ -2658,27 +2572,28 @@ public interface ViewerSessionInterface {
     /**
      * Removes every equal breakpoint and broadcasts the clear; how many were removed.
      */
-    fun `clearBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.ULong): kotlin.ULong
+    fun `clearBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.Long): kotlin.Long
     
     /**
      * `conn` closed: its open pauses are released by fail-open (`PauseReleased`).
      */
-    fun `connectionClosed`(`conn`: kotlin.ULong, `nowMs`: kotlin.ULong)
+    fun `connectionClosed`(`conn`: kotlin.Long, `nowMs`: kotlin.Long)
     
     /**
      * A new app connection.
      */
-    fun `connectionOpened`(`conn`: kotlin.ULong)
+    fun `connectionOpened`(`conn`: kotlin.Long)
     
     /**
-     * One text frame from `conn`; says what the session did with it. Never throws.
+     * One text frame from `conn`; says what the session did with it. Never throws (a Kotlin
+     * string holding a lone surrogate is an invalid frame: not UTF-8).
      */
-    fun `frameReceived`(`conn`: kotlin.ULong, `frame`: kotlin.String, `nowMs`: kotlin.ULong): Received
+    fun `frameReceived`(`conn`: kotlin.Long, `frame`: HostString, `nowMs`: kotlin.Long): Received
     
     /**
      * Fires resume waits and abandon graces due at `nowMs`.
      */
-    fun `handleTimeout`(`nowMs`: kotlin.ULong)
+    fun `handleTimeout`(`nowMs`: kotlin.Long)
     
     /**
      * Open pause ids (live, unanswered, owner connected), sorted.
@@ -2693,23 +2608,23 @@ public interface ViewerSessionInterface {
     /**
      * The earliest deadline (ms) for `handleTimeout`, or `null`/`nil`.
      */
-    fun `pollTimeout`(): kotlin.ULong?
+    fun `pollTimeout`(): kotlin.Long?
     
     /**
      * Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
      * (JSON text) for an inject. Throws `ResumeError` when nothing was sent.
      */
-    fun `resume`(`pauseId`: kotlin.String, `action`: ResumeAction, `nowMs`: kotlin.ULong, `outputJson`: JsonText? = null, `requestId`: kotlin.String? = null)
+    fun `resume`(`pauseId`: HostString, `action`: ResumeAction, `nowMs`: kotlin.Long, `outputJson`: JsonText? = null, `requestId`: HostString? = null)
     
     /**
      * Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
      */
-    fun `setBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.ULong): kotlin.Boolean
+    fun `setBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.Long): kotlin.Boolean
     
     /**
      * Sets the mode and broadcasts `mode.set` when it changed.
      */
-    fun `setMode`(`mode`: RunMode, `nowMs`: kotlin.ULong)
+    fun `setMode`(`mode`: RunMode, `nowMs`: kotlin.Long)
     
     companion object
 }
@@ -2745,10 +2660,11 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     }
     /**
      * A viewer armed with the config's breakpoints and mode.
+     * Throws `ContractError.Build` for a config string holding a lone surrogate.
      */
     constructor(`config`: ViewerSessionConfig? = null) :
         this(UniffiWithHandle, 
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_constructor_viewersession_new(
     
         
@@ -2835,15 +2751,16 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     
     /**
      * Removes every equal breakpoint and broadcasts the clear; how many were removed.
-     */override fun `clearBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.ULong): kotlin.ULong {
-            return FfiConverterULong.lift(
+     */
+    @Throws(ContractException::class)override fun `clearBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.Long): kotlin.Long {
+            return FfiConverterLong.lift(
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_clear_breakpoint(
         it,
         
         FfiConverterTypeBreakpointMatcher.lower(`matcher`),
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     )
@@ -2853,15 +2770,16 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     
     /**
      * `conn` closed: its open pauses are released by fail-open (`PauseReleased`).
-     */override fun `connectionClosed`(`conn`: kotlin.ULong, `nowMs`: kotlin.ULong)
+     */
+    @Throws(ContractException::class)override fun `connectionClosed`(`conn`: kotlin.Long, `nowMs`: kotlin.Long)
         = 
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_connection_closed(
         it,
         
-        FfiConverterULong.lower(`conn`),
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`conn`),
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     
@@ -2870,14 +2788,15 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     
     /**
      * A new app connection.
-     */override fun `connectionOpened`(`conn`: kotlin.ULong)
+     */
+    @Throws(ContractException::class)override fun `connectionOpened`(`conn`: kotlin.Long)
         = 
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_connection_opened(
         it,
         
-        FfiConverterULong.lower(`conn`),_status)
+        FfiConverterLong.lower(`conn`),_status)
 }
     }
     
@@ -2885,17 +2804,19 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
 
     
     /**
-     * One text frame from `conn`; says what the session did with it. Never throws.
-     */override fun `frameReceived`(`conn`: kotlin.ULong, `frame`: kotlin.String, `nowMs`: kotlin.ULong): Received {
+     * One text frame from `conn`; says what the session did with it. Never throws (a Kotlin
+     * string holding a lone surrogate is an invalid frame: not UTF-8).
+     */
+    @Throws(ContractException::class)override fun `frameReceived`(`conn`: kotlin.Long, `frame`: HostString, `nowMs`: kotlin.Long): Received {
             return FfiConverterTypeReceived.lift(
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_frame_received(
         it,
         
-        FfiConverterULong.lower(`conn`),
-        FfiConverterString.lower(`frame`),
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`conn`),
+        FfiConverterTypeHostString.lower(`frame`),
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     )
@@ -2905,14 +2826,15 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     
     /**
      * Fires resume waits and abandon graces due at `nowMs`.
-     */override fun `handleTimeout`(`nowMs`: kotlin.ULong)
+     */
+    @Throws(ContractException::class)override fun `handleTimeout`(`nowMs`: kotlin.Long)
         = 
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_handle_timeout(
         it,
         
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     
@@ -2953,8 +2875,8 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     
     /**
      * The earliest deadline (ms) for `handleTimeout`, or `null`/`nil`.
-     */override fun `pollTimeout`(): kotlin.ULong? {
-            return FfiConverterOptionalULong.lift(
+     */override fun `pollTimeout`(): kotlin.Long? {
+            return FfiConverterOptionalLong.lift(
     callWithHandle {
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_poll_timeout(
@@ -2971,18 +2893,18 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
      * Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
      * (JSON text) for an inject. Throws `ResumeError` when nothing was sent.
      */
-    @Throws(ResumeException::class)override fun `resume`(`pauseId`: kotlin.String, `action`: ResumeAction, `nowMs`: kotlin.ULong, `outputJson`: JsonText?, `requestId`: kotlin.String?)
+    @Throws(ResumeException::class)override fun `resume`(`pauseId`: HostString, `action`: ResumeAction, `nowMs`: kotlin.Long, `outputJson`: JsonText?, `requestId`: HostString?)
         = 
     callWithHandle {
     uniffiRustCallWithError(ResumeException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_resume(
         it,
         
-        FfiConverterString.lower(`pauseId`),
+        FfiConverterTypeHostString.lower(`pauseId`),
         FfiConverterTypeResumeAction.lower(`action`),
-        FfiConverterULong.lower(`nowMs`),
+        FfiConverterLong.lower(`nowMs`),
         FfiConverterOptionalTypeJsonText.lower(`outputJson`),
-        FfiConverterOptionalString.lower(`requestId`),_status)
+        FfiConverterOptionalTypeHostString.lower(`requestId`),_status)
 }
     }
     
@@ -2991,15 +2913,16 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     
     /**
      * Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
-     */override fun `setBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.ULong): kotlin.Boolean {
+     */
+    @Throws(ContractException::class)override fun `setBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.Long): kotlin.Boolean {
             return FfiConverterBoolean.lift(
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_set_breakpoint(
         it,
         
         FfiConverterTypeBreakpointMatcher.lower(`matcher`),
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     )
@@ -3009,15 +2932,16 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     
     /**
      * Sets the mode and broadcasts `mode.set` when it changed.
-     */override fun `setMode`(`mode`: RunMode, `nowMs`: kotlin.ULong)
+     */
+    @Throws(ContractException::class)override fun `setMode`(`mode`: RunMode, `nowMs`: kotlin.Long)
         = 
     callWithHandle {
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_set_mode(
         it,
         
         FfiConverterTypeRunMode.lower(`mode`),
-        FfiConverterULong.lower(`nowMs`),_status)
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     
@@ -3075,32 +2999,32 @@ data class AppSessionConfig (
     /**
      * Endpoint for `SessionAction.Connect`.
      */
-    val `url`: kotlin.String? = null 
+    val `url`: HostString? = null 
     , 
     /**
      * `hello.app` and the implicit run's `run.started.app`.
      */
-    val `app`: kotlin.String? = null 
+    val `app`: HostString? = null 
     , 
     /**
      * `hello.sdk.name` (with `sdk_version`).
      */
-    val `sdkName`: kotlin.String? = null 
+    val `sdkName`: HostString? = null 
     , 
     /**
      * `hello.sdk.version`.
      */
-    val `sdkVersion`: kotlin.String? = null 
+    val `sdkVersion`: HostString? = null 
     , 
     /**
      * `hello.versions.client`.
      */
-    val `clientVersion`: kotlin.String? = null 
+    val `clientVersion`: HostString? = null 
     , 
     /**
      * `hello.capabilities` (announce only what the adapter implements, Decision 3).
      */
-    val `capabilities`: List<kotlin.String>? = null 
+    val `capabilities`: List<HostString>? = null 
     , 
     /**
      * `false`: never connect, gates continue, `ready` settles false (kill switch).
@@ -3110,62 +3034,62 @@ data class AppSessionConfig (
     /**
      * Replay ring bound in frames.
      */
-    val `ringMaxFrames`: kotlin.ULong? = null 
+    val `ringMaxFrames`: kotlin.Long? = null 
     , 
     /**
      * Replay ring bound in UTF-8 bytes of frame text.
      */
-    val `ringMaxBytes`: kotlin.ULong? = null 
+    val `ringMaxBytes`: kotlin.Long? = null 
     , 
     /**
      * Hold limit in ms after which a gate continues (`exec.resumed` sent live).
      */
-    val `pauseTimeoutMs`: kotlin.ULong? = null 
+    val `pauseTimeoutMs`: kotlin.Long? = null 
     , 
     /**
      * Socket-open deadline in ms.
      */
-    val `connectTimeoutMs`: kotlin.ULong? = null 
+    val `connectTimeoutMs`: kotlin.Long? = null 
     , 
     /**
      * `hello` → `hello.ack` deadline in ms.
      */
-    val `handshakeTimeoutMs`: kotlin.ULong? = null 
+    val `handshakeTimeoutMs`: kotlin.Long? = null 
     , 
     /**
      * Delay between attempts in ms.
      */
-    val `retryIntervalMs`: kotlin.ULong? = null 
+    val `retryIntervalMs`: kotlin.Long? = null 
     , 
     /**
      * Fast reconnect delays in ms after an established attachment drops (`[]`: none).
      */
-    val `fastRetryMs`: List<kotlin.ULong>? = null 
+    val `fastRetryMs`: List<kotlin.Long>? = null 
     , 
     /**
      * Default `ready` deadline in ms.
      */
-    val `readyTimeoutMs`: kotlin.ULong? = null 
+    val `readyTimeoutMs`: kotlin.Long? = null 
     , 
     /**
      * Six hex digits making pause ids `pause_<base>_<n>` (hosts pass random hex).
      */
-    val `idBase`: kotlin.String? = null 
+    val `idBase`: HostString? = null 
     , 
     /**
      * Run id of the implicit run (default `run_<idBase>`).
      */
-    val `implicitRunId`: kotlin.String? = null 
+    val `implicitRunId`: HostString? = null 
     , 
     /**
      * The host redactor's placeholder; an inject still holding it is refused.
      */
-    val `redactionPlaceholder`: kotlin.String? = null 
+    val `redactionPlaceholder`: HostString? = null 
     , 
     /**
      * Payload budget in bytes (default 512 KiB).
      */
-    val `maxPayloadBytes`: kotlin.ULong? = null 
+    val `maxPayloadBytes`: kotlin.Long? = null 
     
 ){
     
@@ -3182,70 +3106,70 @@ data class AppSessionConfig (
 public object FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer<AppSessionConfig> {
     override fun read(buf: ByteBuffer): AppSessionConfig {
         return AppSessionConfig(
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalSequenceString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalSequenceTypeHostString.read(buf),
             FfiConverterOptionalBoolean.read(buf),
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalSequenceULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalSequenceLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalLong.read(buf),
         )
     }
 
     override fun allocationSize(value: AppSessionConfig) = (
-            FfiConverterOptionalString.allocationSize(value.`url`) +
-            FfiConverterOptionalString.allocationSize(value.`app`) +
-            FfiConverterOptionalString.allocationSize(value.`sdkName`) +
-            FfiConverterOptionalString.allocationSize(value.`sdkVersion`) +
-            FfiConverterOptionalString.allocationSize(value.`clientVersion`) +
-            FfiConverterOptionalSequenceString.allocationSize(value.`capabilities`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`url`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`app`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`sdkName`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`sdkVersion`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`clientVersion`) +
+            FfiConverterOptionalSequenceTypeHostString.allocationSize(value.`capabilities`) +
             FfiConverterOptionalBoolean.allocationSize(value.`enabled`) +
-            FfiConverterOptionalULong.allocationSize(value.`ringMaxFrames`) +
-            FfiConverterOptionalULong.allocationSize(value.`ringMaxBytes`) +
-            FfiConverterOptionalULong.allocationSize(value.`pauseTimeoutMs`) +
-            FfiConverterOptionalULong.allocationSize(value.`connectTimeoutMs`) +
-            FfiConverterOptionalULong.allocationSize(value.`handshakeTimeoutMs`) +
-            FfiConverterOptionalULong.allocationSize(value.`retryIntervalMs`) +
-            FfiConverterOptionalSequenceULong.allocationSize(value.`fastRetryMs`) +
-            FfiConverterOptionalULong.allocationSize(value.`readyTimeoutMs`) +
-            FfiConverterOptionalString.allocationSize(value.`idBase`) +
-            FfiConverterOptionalString.allocationSize(value.`implicitRunId`) +
-            FfiConverterOptionalString.allocationSize(value.`redactionPlaceholder`) +
-            FfiConverterOptionalULong.allocationSize(value.`maxPayloadBytes`)
+            FfiConverterOptionalLong.allocationSize(value.`ringMaxFrames`) +
+            FfiConverterOptionalLong.allocationSize(value.`ringMaxBytes`) +
+            FfiConverterOptionalLong.allocationSize(value.`pauseTimeoutMs`) +
+            FfiConverterOptionalLong.allocationSize(value.`connectTimeoutMs`) +
+            FfiConverterOptionalLong.allocationSize(value.`handshakeTimeoutMs`) +
+            FfiConverterOptionalLong.allocationSize(value.`retryIntervalMs`) +
+            FfiConverterOptionalSequenceLong.allocationSize(value.`fastRetryMs`) +
+            FfiConverterOptionalLong.allocationSize(value.`readyTimeoutMs`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`idBase`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`implicitRunId`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`redactionPlaceholder`) +
+            FfiConverterOptionalLong.allocationSize(value.`maxPayloadBytes`)
     )
 
     override fun write(value: AppSessionConfig, buf: ByteBuffer) {
-            FfiConverterOptionalString.write(value.`url`, buf)
-            FfiConverterOptionalString.write(value.`app`, buf)
-            FfiConverterOptionalString.write(value.`sdkName`, buf)
-            FfiConverterOptionalString.write(value.`sdkVersion`, buf)
-            FfiConverterOptionalString.write(value.`clientVersion`, buf)
-            FfiConverterOptionalSequenceString.write(value.`capabilities`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`url`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`app`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`sdkName`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`sdkVersion`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`clientVersion`, buf)
+            FfiConverterOptionalSequenceTypeHostString.write(value.`capabilities`, buf)
             FfiConverterOptionalBoolean.write(value.`enabled`, buf)
-            FfiConverterOptionalULong.write(value.`ringMaxFrames`, buf)
-            FfiConverterOptionalULong.write(value.`ringMaxBytes`, buf)
-            FfiConverterOptionalULong.write(value.`pauseTimeoutMs`, buf)
-            FfiConverterOptionalULong.write(value.`connectTimeoutMs`, buf)
-            FfiConverterOptionalULong.write(value.`handshakeTimeoutMs`, buf)
-            FfiConverterOptionalULong.write(value.`retryIntervalMs`, buf)
-            FfiConverterOptionalSequenceULong.write(value.`fastRetryMs`, buf)
-            FfiConverterOptionalULong.write(value.`readyTimeoutMs`, buf)
-            FfiConverterOptionalString.write(value.`idBase`, buf)
-            FfiConverterOptionalString.write(value.`implicitRunId`, buf)
-            FfiConverterOptionalString.write(value.`redactionPlaceholder`, buf)
-            FfiConverterOptionalULong.write(value.`maxPayloadBytes`, buf)
+            FfiConverterOptionalLong.write(value.`ringMaxFrames`, buf)
+            FfiConverterOptionalLong.write(value.`ringMaxBytes`, buf)
+            FfiConverterOptionalLong.write(value.`pauseTimeoutMs`, buf)
+            FfiConverterOptionalLong.write(value.`connectTimeoutMs`, buf)
+            FfiConverterOptionalLong.write(value.`handshakeTimeoutMs`, buf)
+            FfiConverterOptionalLong.write(value.`retryIntervalMs`, buf)
+            FfiConverterOptionalSequenceLong.write(value.`fastRetryMs`, buf)
+            FfiConverterOptionalLong.write(value.`readyTimeoutMs`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`idBase`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`implicitRunId`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`redactionPlaceholder`, buf)
+            FfiConverterOptionalLong.write(value.`maxPayloadBytes`, buf)
     }
 }
 
@@ -3313,7 +3237,7 @@ data class BreakpointMatcher (
     /**
      * Wire `name`: string; optional (`null`/`nil`: absent).
      */
-    val `name`: kotlin.String? = null 
+    val `name`: HostString? = null 
     , 
     /**
      * Wire `point`: `PausePoint`; optional (`null`/`nil`: absent).
@@ -3343,13 +3267,14 @@ data class BreakpointMatcher (
     
     /**
      * Whether this matcher selects the gate (spec §5.12), see `matcherMatches`.
-     */ fun `matches`(`kind`: NodeKind, `name`: kotlin.String, `point`: PausePoint): kotlin.Boolean {
+     */
+    @Throws(ContractException::class) fun `matches`(`kind`: NodeKind, `name`: HostString, `point`: PausePoint): kotlin.Boolean {
             return FfiConverterBoolean.lift(
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_breakpointmatcher_matches(FfiConverterTypeBreakpointMatcher.lower(this),
         
         FfiConverterTypeNodeKind.lower(`kind`),
-        FfiConverterString.lower(`name`),
+        FfiConverterTypeHostString.lower(`name`),
         FfiConverterTypePausePoint.lower(`point`),_status)
 }
     )
@@ -3359,9 +3284,10 @@ data class BreakpointMatcher (
     
     /**
      * Matcher equality (spec §5.12), see `matchersEqual`.
-     */ fun `sameAs`(`other`: BreakpointMatcher): kotlin.Boolean {
+     */
+    @Throws(ContractException::class) fun `sameAs`(`other`: BreakpointMatcher): kotlin.Boolean {
             return FfiConverterBoolean.lift(
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_breakpointmatcher_same_as(FfiConverterTypeBreakpointMatcher.lower(this),
         
         FfiConverterTypeBreakpointMatcher.lower(`other`),_status)
@@ -3385,7 +3311,7 @@ public object FfiConverterTypeBreakpointMatcher: FfiConverterRustBuffer<Breakpoi
     override fun read(buf: ByteBuffer): BreakpointMatcher {
         return BreakpointMatcher(
             FfiConverterOptionalTypeNodeKind.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterOptionalTypePausePoint.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
@@ -3393,14 +3319,14 @@ public object FfiConverterTypeBreakpointMatcher: FfiConverterRustBuffer<Breakpoi
 
     override fun allocationSize(value: BreakpointMatcher) = (
             FfiConverterOptionalTypeNodeKind.allocationSize(value.`kind`) +
-            FfiConverterOptionalString.allocationSize(value.`name`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`name`) +
             FfiConverterOptionalTypePausePoint.allocationSize(value.`point`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: BreakpointMatcher, buf: ByteBuffer) {
             FfiConverterOptionalTypeNodeKind.write(value.`kind`, buf)
-            FfiConverterOptionalString.write(value.`name`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`name`, buf)
             FfiConverterOptionalTypePausePoint.write(value.`point`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
@@ -3470,7 +3396,7 @@ data class ClientVersions (
     /**
      * Wire `client`: string.
      */
-    val `client`: kotlin.String
+    val `client`: HostString
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -3494,20 +3420,20 @@ public object FfiConverterTypeClientVersions: FfiConverterRustBuffer<ClientVersi
     override fun read(buf: ByteBuffer): ClientVersions {
         return ClientVersions(
             FfiConverterLong.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: ClientVersions) = (
             FfiConverterLong.allocationSize(value.`protocol`) +
-            FfiConverterString.allocationSize(value.`client`) +
+            FfiConverterTypeHostString.allocationSize(value.`client`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: ClientVersions, buf: ByteBuffer) {
             FfiConverterLong.write(value.`protocol`, buf)
-            FfiConverterString.write(value.`client`, buf)
+            FfiConverterTypeHostString.write(value.`client`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -3572,22 +3498,22 @@ data class Envelope (
     /**
      * Sequence number, 0 ≤ seq ≤ 2^53 − 1 (checked when sent).
      */
-    val `seq`: kotlin.ULong
+    val `seq`: kotlin.Long
     , 
     /**
      * Timestamp in epoch milliseconds, 0 ≤ ts ≤ 2^53 − 1 (checked when sent).
      */
-    val `ts`: kotlin.ULong
+    val `ts`: kotlin.Long
     , 
     /**
-     * Run id (`"*"` for frames outside any run); must not contain U+0000.
+     * Run id (`"*"` for frames outside any run); must not contain U+0000 or a lone surrogate.
      */
-    val `runId`: kotlin.String
+    val `runId`: HostString
     , 
     /**
      * The wire type string (`"node.started"`); always agrees with `message`.
      */
-    val `messageType`: kotlin.String
+    val `messageType`: HostString
     , 
     /**
      * The type and its payload.
@@ -3614,29 +3540,29 @@ data class Envelope (
 public object FfiConverterTypeEnvelope: FfiConverterRustBuffer<Envelope> {
     override fun read(buf: ByteBuffer): Envelope {
         return Envelope(
-            FfiConverterULong.read(buf),
-            FfiConverterULong.read(buf),
-            FfiConverterString.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterLong.read(buf),
+            FfiConverterLong.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeMessage.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: Envelope) = (
-            FfiConverterULong.allocationSize(value.`seq`) +
-            FfiConverterULong.allocationSize(value.`ts`) +
-            FfiConverterString.allocationSize(value.`runId`) +
-            FfiConverterString.allocationSize(value.`messageType`) +
+            FfiConverterLong.allocationSize(value.`seq`) +
+            FfiConverterLong.allocationSize(value.`ts`) +
+            FfiConverterTypeHostString.allocationSize(value.`runId`) +
+            FfiConverterTypeHostString.allocationSize(value.`messageType`) +
             FfiConverterTypeMessage.allocationSize(value.`message`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: Envelope, buf: ByteBuffer) {
-            FfiConverterULong.write(value.`seq`, buf)
-            FfiConverterULong.write(value.`ts`, buf)
-            FfiConverterString.write(value.`runId`, buf)
-            FfiConverterString.write(value.`messageType`, buf)
+            FfiConverterLong.write(value.`seq`, buf)
+            FfiConverterLong.write(value.`ts`, buf)
+            FfiConverterTypeHostString.write(value.`runId`, buf)
+            FfiConverterTypeHostString.write(value.`messageType`, buf)
             FfiConverterTypeMessage.write(value.`message`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
@@ -3652,17 +3578,17 @@ data class ErrorInfo (
     /**
      * Wire `name`: string.
      */
-    val `name`: kotlin.String
+    val `name`: HostString
     , 
     /**
      * Wire `message`: string.
      */
-    val `message`: kotlin.String
+    val `message`: HostString
     , 
     /**
      * Wire `stack`: string; optional (`null`/`nil`: absent).
      */
-    val `stack`: kotlin.String? = null 
+    val `stack`: HostString? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -3685,24 +3611,24 @@ data class ErrorInfo (
 public object FfiConverterTypeErrorInfo: FfiConverterRustBuffer<ErrorInfo> {
     override fun read(buf: ByteBuffer): ErrorInfo {
         return ErrorInfo(
-            FfiConverterString.read(buf),
-            FfiConverterString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: ErrorInfo) = (
-            FfiConverterString.allocationSize(value.`name`) +
-            FfiConverterString.allocationSize(value.`message`) +
-            FfiConverterOptionalString.allocationSize(value.`stack`) +
+            FfiConverterTypeHostString.allocationSize(value.`name`) +
+            FfiConverterTypeHostString.allocationSize(value.`message`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`stack`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: ErrorInfo, buf: ByteBuffer) {
-            FfiConverterString.write(value.`name`, buf)
-            FfiConverterString.write(value.`message`, buf)
-            FfiConverterOptionalString.write(value.`stack`, buf)
+            FfiConverterTypeHostString.write(value.`name`, buf)
+            FfiConverterTypeHostString.write(value.`message`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`stack`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -3717,12 +3643,12 @@ data class ExecPaused (
     /**
      * Wire `pauseId`: string.
      */
-    val `pauseId`: kotlin.String
+    val `pauseId`: HostString
     , 
     /**
      * Wire `nodeId`: string.
      */
-    val `nodeId`: kotlin.String
+    val `nodeId`: HostString
     , 
     /**
      * Wire `point`: `PausePoint`.
@@ -3752,7 +3678,7 @@ data class ExecPaused (
     /**
      * Wire `instanceId`: string; optional (`null`/`nil`: absent).
      */
-    val `instanceId`: kotlin.String? = null 
+    val `instanceId`: HostString? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -3775,39 +3701,39 @@ data class ExecPaused (
 public object FfiConverterTypeExecPaused: FfiConverterRustBuffer<ExecPaused> {
     override fun read(buf: ByteBuffer): ExecPaused {
         return ExecPaused(
-            FfiConverterString.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypePausePoint.read(buf),
             FfiConverterOptionalTypePauseReason.read(buf),
             FfiConverterOptionalTypeLoopInfo.read(buf),
             FfiConverterOptionalTypeSmartInfo.read(buf),
             FfiConverterOptionalBoolean.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: ExecPaused) = (
-            FfiConverterString.allocationSize(value.`pauseId`) +
-            FfiConverterString.allocationSize(value.`nodeId`) +
+            FfiConverterTypeHostString.allocationSize(value.`pauseId`) +
+            FfiConverterTypeHostString.allocationSize(value.`nodeId`) +
             FfiConverterTypePausePoint.allocationSize(value.`point`) +
             FfiConverterOptionalTypePauseReason.allocationSize(value.`reason`) +
             FfiConverterOptionalTypeLoopInfo.allocationSize(value.`loopInfo`) +
             FfiConverterOptionalTypeSmartInfo.allocationSize(value.`smart`) +
             FfiConverterOptionalBoolean.allocationSize(value.`editable`) +
-            FfiConverterOptionalString.allocationSize(value.`instanceId`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`instanceId`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: ExecPaused, buf: ByteBuffer) {
-            FfiConverterString.write(value.`pauseId`, buf)
-            FfiConverterString.write(value.`nodeId`, buf)
+            FfiConverterTypeHostString.write(value.`pauseId`, buf)
+            FfiConverterTypeHostString.write(value.`nodeId`, buf)
             FfiConverterTypePausePoint.write(value.`point`, buf)
             FfiConverterOptionalTypePauseReason.write(value.`reason`, buf)
             FfiConverterOptionalTypeLoopInfo.write(value.`loopInfo`, buf)
             FfiConverterOptionalTypeSmartInfo.write(value.`smart`, buf)
             FfiConverterOptionalBoolean.write(value.`editable`, buf)
-            FfiConverterOptionalString.write(value.`instanceId`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`instanceId`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -3822,7 +3748,7 @@ data class ExecRefused (
     /**
      * Wire `pauseId`: string.
      */
-    val `pauseId`: kotlin.String
+    val `pauseId`: HostString
     , 
     /**
      * Wire `code`: `RefusalCode`.
@@ -3832,12 +3758,12 @@ data class ExecRefused (
     /**
      * Wire `message`: string; optional (`null`/`nil`: absent).
      */
-    val `message`: kotlin.String? = null 
+    val `message`: HostString? = null 
     , 
     /**
      * Wire `requestId`: string; optional (`null`/`nil`: absent).
      */
-    val `requestId`: kotlin.String? = null 
+    val `requestId`: HostString? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -3860,27 +3786,27 @@ data class ExecRefused (
 public object FfiConverterTypeExecRefused: FfiConverterRustBuffer<ExecRefused> {
     override fun read(buf: ByteBuffer): ExecRefused {
         return ExecRefused(
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeRefusalCode.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: ExecRefused) = (
-            FfiConverterString.allocationSize(value.`pauseId`) +
+            FfiConverterTypeHostString.allocationSize(value.`pauseId`) +
             FfiConverterTypeRefusalCode.allocationSize(value.`code`) +
-            FfiConverterOptionalString.allocationSize(value.`message`) +
-            FfiConverterOptionalString.allocationSize(value.`requestId`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`message`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`requestId`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: ExecRefused, buf: ByteBuffer) {
-            FfiConverterString.write(value.`pauseId`, buf)
+            FfiConverterTypeHostString.write(value.`pauseId`, buf)
             FfiConverterTypeRefusalCode.write(value.`code`, buf)
-            FfiConverterOptionalString.write(value.`message`, buf)
-            FfiConverterOptionalString.write(value.`requestId`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`message`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`requestId`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -3895,7 +3821,7 @@ data class ExecResume (
     /**
      * Wire `pauseId`: string.
      */
-    val `pauseId`: kotlin.String
+    val `pauseId`: HostString
     , 
     /**
      * Wire `action`: `ResumeAction`.
@@ -3915,7 +3841,7 @@ data class ExecResume (
     /**
      * Wire `requestId`: string; optional (`null`/`nil`: absent).
      */
-    val `requestId`: kotlin.String? = null 
+    val `requestId`: HostString? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -3938,30 +3864,30 @@ data class ExecResume (
 public object FfiConverterTypeExecResume: FfiConverterRustBuffer<ExecResume> {
     override fun read(buf: ByteBuffer): ExecResume {
         return ExecResume(
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeResumeAction.read(buf),
             FfiConverterOptionalTypeJsonText.read(buf),
             FfiConverterOptionalTypeJsonText.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: ExecResume) = (
-            FfiConverterString.allocationSize(value.`pauseId`) +
+            FfiConverterTypeHostString.allocationSize(value.`pauseId`) +
             FfiConverterTypeResumeAction.allocationSize(value.`action`) +
             FfiConverterOptionalTypeJsonText.allocationSize(value.`output`) +
             FfiConverterOptionalTypeJsonText.allocationSize(value.`input`) +
-            FfiConverterOptionalString.allocationSize(value.`requestId`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`requestId`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: ExecResume, buf: ByteBuffer) {
-            FfiConverterString.write(value.`pauseId`, buf)
+            FfiConverterTypeHostString.write(value.`pauseId`, buf)
             FfiConverterTypeResumeAction.write(value.`action`, buf)
             FfiConverterOptionalTypeJsonText.write(value.`output`, buf)
             FfiConverterOptionalTypeJsonText.write(value.`input`, buf)
-            FfiConverterOptionalString.write(value.`requestId`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`requestId`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -3976,7 +3902,7 @@ data class ExecResumed (
     /**
      * Wire `pauseId`: string.
      */
-    val `pauseId`: kotlin.String
+    val `pauseId`: HostString
     , 
     /**
      * Wire `action`: `ResumeAction`.
@@ -3991,12 +3917,12 @@ data class ExecResumed (
     /**
      * Wire `requestId`: string; optional (`null`/`nil`: absent).
      */
-    val `requestId`: kotlin.String? = null 
+    val `requestId`: HostString? = null 
     , 
     /**
      * Wire `principal`: string; optional (`null`/`nil`: absent).
      */
-    val `principal`: kotlin.String? = null 
+    val `principal`: HostString? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -4019,30 +3945,30 @@ data class ExecResumed (
 public object FfiConverterTypeExecResumed: FfiConverterRustBuffer<ExecResumed> {
     override fun read(buf: ByteBuffer): ExecResumed {
         return ExecResumed(
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeResumeAction.read(buf),
             FfiConverterOptionalTypeEditedValue.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: ExecResumed) = (
-            FfiConverterString.allocationSize(value.`pauseId`) +
+            FfiConverterTypeHostString.allocationSize(value.`pauseId`) +
             FfiConverterTypeResumeAction.allocationSize(value.`action`) +
             FfiConverterOptionalTypeEditedValue.allocationSize(value.`edited`) +
-            FfiConverterOptionalString.allocationSize(value.`requestId`) +
-            FfiConverterOptionalString.allocationSize(value.`principal`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`requestId`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`principal`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: ExecResumed, buf: ByteBuffer) {
-            FfiConverterString.write(value.`pauseId`, buf)
+            FfiConverterTypeHostString.write(value.`pauseId`, buf)
             FfiConverterTypeResumeAction.write(value.`action`, buf)
             FfiConverterOptionalTypeEditedValue.write(value.`edited`, buf)
-            FfiConverterOptionalString.write(value.`requestId`, buf)
-            FfiConverterOptionalString.write(value.`principal`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`requestId`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`principal`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -4057,7 +3983,7 @@ data class GateNode (
     /**
      * `nodeId`, as in `node.started`.
      */
-    val `nodeId`: kotlin.String
+    val `nodeId`: HostString
     , 
     /**
      * Node kind, for matchers and the loop guard.
@@ -4067,12 +3993,12 @@ data class GateNode (
     /**
      * Node name, for matchers.
      */
-    val `name`: kotlin.String
+    val `name`: HostString
     , 
     /**
      * The instance this gate belongs to.
      */
-    val `instanceId`: kotlin.String? = null 
+    val `instanceId`: HostString? = null 
     
 ){
     
@@ -4089,25 +4015,25 @@ data class GateNode (
 public object FfiConverterTypeGateNode: FfiConverterRustBuffer<GateNode> {
     override fun read(buf: ByteBuffer): GateNode {
         return GateNode(
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeNodeKind.read(buf),
-            FfiConverterString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
         )
     }
 
     override fun allocationSize(value: GateNode) = (
-            FfiConverterString.allocationSize(value.`nodeId`) +
+            FfiConverterTypeHostString.allocationSize(value.`nodeId`) +
             FfiConverterTypeNodeKind.allocationSize(value.`kind`) +
-            FfiConverterString.allocationSize(value.`name`) +
-            FfiConverterOptionalString.allocationSize(value.`instanceId`)
+            FfiConverterTypeHostString.allocationSize(value.`name`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`instanceId`)
     )
 
     override fun write(value: GateNode, buf: ByteBuffer) {
-            FfiConverterString.write(value.`nodeId`, buf)
+            FfiConverterTypeHostString.write(value.`nodeId`, buf)
             FfiConverterTypeNodeKind.write(value.`kind`, buf)
-            FfiConverterString.write(value.`name`, buf)
-            FfiConverterOptionalString.write(value.`instanceId`, buf)
+            FfiConverterTypeHostString.write(value.`name`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`instanceId`, buf)
     }
 }
 
@@ -4170,7 +4096,7 @@ data class GraphNodeHint (
     /**
      * Wire `nodeId`: string.
      */
-    val `nodeId`: kotlin.String
+    val `nodeId`: HostString
     , 
     /**
      * Wire `kind`: `NodeKind`.
@@ -4180,12 +4106,12 @@ data class GraphNodeHint (
     /**
      * Wire `name`: string.
      */
-    val `name`: kotlin.String
+    val `name`: HostString
     , 
     /**
      * Wire `parentId`: string; optional (`null`/`nil`: absent).
      */
-    val `parentId`: kotlin.String? = null 
+    val `parentId`: HostString? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -4208,27 +4134,27 @@ data class GraphNodeHint (
 public object FfiConverterTypeGraphNodeHint: FfiConverterRustBuffer<GraphNodeHint> {
     override fun read(buf: ByteBuffer): GraphNodeHint {
         return GraphNodeHint(
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeNodeKind.read(buf),
-            FfiConverterString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: GraphNodeHint) = (
-            FfiConverterString.allocationSize(value.`nodeId`) +
+            FfiConverterTypeHostString.allocationSize(value.`nodeId`) +
             FfiConverterTypeNodeKind.allocationSize(value.`kind`) +
-            FfiConverterString.allocationSize(value.`name`) +
-            FfiConverterOptionalString.allocationSize(value.`parentId`) +
+            FfiConverterTypeHostString.allocationSize(value.`name`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`parentId`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: GraphNodeHint, buf: ByteBuffer) {
-            FfiConverterString.write(value.`nodeId`, buf)
+            FfiConverterTypeHostString.write(value.`nodeId`, buf)
             FfiConverterTypeNodeKind.write(value.`kind`, buf)
-            FfiConverterString.write(value.`name`, buf)
-            FfiConverterOptionalString.write(value.`parentId`, buf)
+            FfiConverterTypeHostString.write(value.`name`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`parentId`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -4248,12 +4174,12 @@ data class Hello (
     /**
      * Wire `capabilities`: list of string.
      */
-    val `capabilities`: List<kotlin.String>
+    val `capabilities`: List<HostString>
     , 
     /**
      * Wire `app`: string; optional (`null`/`nil`: absent).
      */
-    val `app`: kotlin.String? = null 
+    val `app`: HostString? = null 
     , 
     /**
      * Wire `sdk`: `SdkInfo`; optional (`null`/`nil`: absent).
@@ -4263,7 +4189,7 @@ data class Hello (
     /**
      * Wire `resumeToken`: string; optional (`null`/`nil`: absent).
      */
-    val `resumeToken`: kotlin.String? = null 
+    val `resumeToken`: HostString? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -4287,29 +4213,29 @@ public object FfiConverterTypeHello: FfiConverterRustBuffer<Hello> {
     override fun read(buf: ByteBuffer): Hello {
         return Hello(
             FfiConverterTypeClientVersions.read(buf),
-            FfiConverterSequenceString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterSequenceTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterOptionalTypeSdkInfo.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: Hello) = (
             FfiConverterTypeClientVersions.allocationSize(value.`versions`) +
-            FfiConverterSequenceString.allocationSize(value.`capabilities`) +
-            FfiConverterOptionalString.allocationSize(value.`app`) +
+            FfiConverterSequenceTypeHostString.allocationSize(value.`capabilities`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`app`) +
             FfiConverterOptionalTypeSdkInfo.allocationSize(value.`sdk`) +
-            FfiConverterOptionalString.allocationSize(value.`resumeToken`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`resumeToken`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: Hello, buf: ByteBuffer) {
             FfiConverterTypeClientVersions.write(value.`versions`, buf)
-            FfiConverterSequenceString.write(value.`capabilities`, buf)
-            FfiConverterOptionalString.write(value.`app`, buf)
+            FfiConverterSequenceTypeHostString.write(value.`capabilities`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`app`, buf)
             FfiConverterOptionalTypeSdkInfo.write(value.`sdk`, buf)
-            FfiConverterOptionalString.write(value.`resumeToken`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`resumeToken`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -4329,7 +4255,7 @@ data class HelloAck (
     /**
      * Wire `capabilities`: list of string.
      */
-    val `capabilities`: List<kotlin.String>
+    val `capabilities`: List<HostString>
     , 
     /**
      * Wire `breakpoints`: list of `BreakpointMatcher`.
@@ -4344,12 +4270,12 @@ data class HelloAck (
     /**
      * Wire `sessionToken`: string; optional (`null`/`nil`: absent).
      */
-    val `sessionToken`: kotlin.String? = null 
+    val `sessionToken`: HostString? = null 
     , 
     /**
      * Wire `hubCapabilities`: list of string; optional (`null`/`nil`: absent).
      */
-    val `hubCapabilities`: List<kotlin.String>? = null 
+    val `hubCapabilities`: List<HostString>? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -4373,32 +4299,32 @@ public object FfiConverterTypeHelloAck: FfiConverterRustBuffer<HelloAck> {
     override fun read(buf: ByteBuffer): HelloAck {
         return HelloAck(
             FfiConverterTypeViewerVersions.read(buf),
-            FfiConverterSequenceString.read(buf),
+            FfiConverterSequenceTypeHostString.read(buf),
             FfiConverterSequenceTypeBreakpointMatcher.read(buf),
             FfiConverterTypeRunMode.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalSequenceString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalSequenceTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: HelloAck) = (
             FfiConverterTypeViewerVersions.allocationSize(value.`versions`) +
-            FfiConverterSequenceString.allocationSize(value.`capabilities`) +
+            FfiConverterSequenceTypeHostString.allocationSize(value.`capabilities`) +
             FfiConverterSequenceTypeBreakpointMatcher.allocationSize(value.`breakpoints`) +
             FfiConverterTypeRunMode.allocationSize(value.`mode`) +
-            FfiConverterOptionalString.allocationSize(value.`sessionToken`) +
-            FfiConverterOptionalSequenceString.allocationSize(value.`hubCapabilities`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`sessionToken`) +
+            FfiConverterOptionalSequenceTypeHostString.allocationSize(value.`hubCapabilities`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: HelloAck, buf: ByteBuffer) {
             FfiConverterTypeViewerVersions.write(value.`versions`, buf)
-            FfiConverterSequenceString.write(value.`capabilities`, buf)
+            FfiConverterSequenceTypeHostString.write(value.`capabilities`, buf)
             FfiConverterSequenceTypeBreakpointMatcher.write(value.`breakpoints`, buf)
             FfiConverterTypeRunMode.write(value.`mode`, buf)
-            FfiConverterOptionalString.write(value.`sessionToken`, buf)
-            FfiConverterOptionalSequenceString.write(value.`hubCapabilities`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`sessionToken`, buf)
+            FfiConverterOptionalSequenceTypeHostString.write(value.`hubCapabilities`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -4508,22 +4434,22 @@ data class LoopInfo (
     /**
      * Wire `repeats`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    val `repeats`: kotlin.ULong
+    val `repeats`: kotlin.Long
     , 
     /**
      * Wire `firstSeq`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    val `firstSeq`: kotlin.ULong
+    val `firstSeq`: kotlin.Long
     , 
     /**
      * Wire `lastSeq`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    val `lastSeq`: kotlin.ULong
+    val `lastSeq`: kotlin.Long
     , 
     /**
      * Wire `fingerprint`: string.
      */
-    val `fingerprint`: kotlin.String
+    val `fingerprint`: HostString
     , 
     /**
      * Wire `kind`: `LoopKind`; optional (`null`/`nil`: absent).
@@ -4533,12 +4459,12 @@ data class LoopInfo (
     /**
      * Wire `period`: integer, 1 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
-    val `period`: kotlin.ULong? = null 
+    val `period`: kotlin.Long? = null 
     , 
     /**
      * Wire `laps`: integer, 1 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
-    val `laps`: kotlin.ULong? = null 
+    val `laps`: kotlin.Long? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -4561,36 +4487,36 @@ data class LoopInfo (
 public object FfiConverterTypeLoopInfo: FfiConverterRustBuffer<LoopInfo> {
     override fun read(buf: ByteBuffer): LoopInfo {
         return LoopInfo(
-            FfiConverterULong.read(buf),
-            FfiConverterULong.read(buf),
-            FfiConverterULong.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterLong.read(buf),
+            FfiConverterLong.read(buf),
+            FfiConverterLong.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterOptionalTypeLoopKind.read(buf),
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: LoopInfo) = (
-            FfiConverterULong.allocationSize(value.`repeats`) +
-            FfiConverterULong.allocationSize(value.`firstSeq`) +
-            FfiConverterULong.allocationSize(value.`lastSeq`) +
-            FfiConverterString.allocationSize(value.`fingerprint`) +
+            FfiConverterLong.allocationSize(value.`repeats`) +
+            FfiConverterLong.allocationSize(value.`firstSeq`) +
+            FfiConverterLong.allocationSize(value.`lastSeq`) +
+            FfiConverterTypeHostString.allocationSize(value.`fingerprint`) +
             FfiConverterOptionalTypeLoopKind.allocationSize(value.`kind`) +
-            FfiConverterOptionalULong.allocationSize(value.`period`) +
-            FfiConverterOptionalULong.allocationSize(value.`laps`) +
+            FfiConverterOptionalLong.allocationSize(value.`period`) +
+            FfiConverterOptionalLong.allocationSize(value.`laps`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: LoopInfo, buf: ByteBuffer) {
-            FfiConverterULong.write(value.`repeats`, buf)
-            FfiConverterULong.write(value.`firstSeq`, buf)
-            FfiConverterULong.write(value.`lastSeq`, buf)
-            FfiConverterString.write(value.`fingerprint`, buf)
+            FfiConverterLong.write(value.`repeats`, buf)
+            FfiConverterLong.write(value.`firstSeq`, buf)
+            FfiConverterLong.write(value.`lastSeq`, buf)
+            FfiConverterTypeHostString.write(value.`fingerprint`, buf)
             FfiConverterOptionalTypeLoopKind.write(value.`kind`, buf)
-            FfiConverterOptionalULong.write(value.`period`, buf)
-            FfiConverterOptionalULong.write(value.`laps`, buf)
+            FfiConverterOptionalLong.write(value.`period`, buf)
+            FfiConverterOptionalLong.write(value.`laps`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -4654,12 +4580,12 @@ data class NodeError (
     /**
      * Wire `nodeId`: string.
      */
-    val `nodeId`: kotlin.String
+    val `nodeId`: HostString
     , 
     /**
      * Wire `instanceId`: string; optional (`null`/`nil`: absent).
      */
-    val `instanceId`: kotlin.String? = null 
+    val `instanceId`: HostString? = null 
     , 
     /**
      * Wire `error`: `ErrorInfo`.
@@ -4692,8 +4618,8 @@ data class NodeError (
 public object FfiConverterTypeNodeError: FfiConverterRustBuffer<NodeError> {
     override fun read(buf: ByteBuffer): NodeError {
         return NodeError(
-            FfiConverterString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterTypeErrorInfo.read(buf),
             FfiConverterOptionalDouble.read(buf),
             FfiConverterTypeJsonText.read(buf),
@@ -4701,16 +4627,16 @@ public object FfiConverterTypeNodeError: FfiConverterRustBuffer<NodeError> {
     }
 
     override fun allocationSize(value: NodeError) = (
-            FfiConverterString.allocationSize(value.`nodeId`) +
-            FfiConverterOptionalString.allocationSize(value.`instanceId`) +
+            FfiConverterTypeHostString.allocationSize(value.`nodeId`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`instanceId`) +
             FfiConverterTypeErrorInfo.allocationSize(value.`error`) +
             FfiConverterOptionalDouble.allocationSize(value.`heldMs`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: NodeError, buf: ByteBuffer) {
-            FfiConverterString.write(value.`nodeId`, buf)
-            FfiConverterOptionalString.write(value.`instanceId`, buf)
+            FfiConverterTypeHostString.write(value.`nodeId`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`instanceId`, buf)
             FfiConverterTypeErrorInfo.write(value.`error`, buf)
             FfiConverterOptionalDouble.write(value.`heldMs`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
@@ -4727,12 +4653,12 @@ data class NodeFinished (
     /**
      * Wire `nodeId`: string.
      */
-    val `nodeId`: kotlin.String
+    val `nodeId`: HostString
     , 
     /**
      * Wire `instanceId`: string; optional (`null`/`nil`: absent).
      */
-    val `instanceId`: kotlin.String? = null 
+    val `instanceId`: HostString? = null 
     , 
     /**
      * Wire `output`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
@@ -4785,8 +4711,8 @@ data class NodeFinished (
 public object FfiConverterTypeNodeFinished: FfiConverterRustBuffer<NodeFinished> {
     override fun read(buf: ByteBuffer): NodeFinished {
         return NodeFinished(
-            FfiConverterString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterOptionalTypeJsonText.read(buf),
             FfiConverterOptionalTypeTokenUsage.read(buf),
             FfiConverterDouble.read(buf),
@@ -4798,8 +4724,8 @@ public object FfiConverterTypeNodeFinished: FfiConverterRustBuffer<NodeFinished>
     }
 
     override fun allocationSize(value: NodeFinished) = (
-            FfiConverterString.allocationSize(value.`nodeId`) +
-            FfiConverterOptionalString.allocationSize(value.`instanceId`) +
+            FfiConverterTypeHostString.allocationSize(value.`nodeId`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`instanceId`) +
             FfiConverterOptionalTypeJsonText.allocationSize(value.`output`) +
             FfiConverterOptionalTypeTokenUsage.allocationSize(value.`usage`) +
             FfiConverterDouble.allocationSize(value.`durationMs`) +
@@ -4810,8 +4736,8 @@ public object FfiConverterTypeNodeFinished: FfiConverterRustBuffer<NodeFinished>
     )
 
     override fun write(value: NodeFinished, buf: ByteBuffer) {
-            FfiConverterString.write(value.`nodeId`, buf)
-            FfiConverterOptionalString.write(value.`instanceId`, buf)
+            FfiConverterTypeHostString.write(value.`nodeId`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`instanceId`, buf)
             FfiConverterOptionalTypeJsonText.write(value.`output`, buf)
             FfiConverterOptionalTypeTokenUsage.write(value.`usage`, buf)
             FfiConverterDouble.write(value.`durationMs`, buf)
@@ -4832,12 +4758,12 @@ data class NodeStarted (
     /**
      * Wire `nodeId`: string.
      */
-    val `nodeId`: kotlin.String
+    val `nodeId`: HostString
     , 
     /**
      * Wire `parentId`: string; optional (`null`/`nil`: absent).
      */
-    val `parentId`: kotlin.String? = null 
+    val `parentId`: HostString? = null 
     , 
     /**
      * Wire `kind`: `NodeKind`.
@@ -4847,12 +4773,12 @@ data class NodeStarted (
     /**
      * Wire `name`: string.
      */
-    val `name`: kotlin.String
+    val `name`: HostString
     , 
     /**
      * Wire `instanceId`: string.
      */
-    val `instanceId`: kotlin.String
+    val `instanceId`: HostString
     , 
     /**
      * Wire `input`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
@@ -4890,11 +4816,11 @@ data class NodeStarted (
 public object FfiConverterTypeNodeStarted: FfiConverterRustBuffer<NodeStarted> {
     override fun read(buf: ByteBuffer): NodeStarted {
         return NodeStarted(
-            FfiConverterString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterTypeNodeKind.read(buf),
-            FfiConverterString.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterOptionalTypeJsonText.read(buf),
             FfiConverterOptionalBoolean.read(buf),
             FfiConverterOptionalTypeRedactionSummary.read(buf),
@@ -4903,11 +4829,11 @@ public object FfiConverterTypeNodeStarted: FfiConverterRustBuffer<NodeStarted> {
     }
 
     override fun allocationSize(value: NodeStarted) = (
-            FfiConverterString.allocationSize(value.`nodeId`) +
-            FfiConverterOptionalString.allocationSize(value.`parentId`) +
+            FfiConverterTypeHostString.allocationSize(value.`nodeId`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`parentId`) +
             FfiConverterTypeNodeKind.allocationSize(value.`kind`) +
-            FfiConverterString.allocationSize(value.`name`) +
-            FfiConverterString.allocationSize(value.`instanceId`) +
+            FfiConverterTypeHostString.allocationSize(value.`name`) +
+            FfiConverterTypeHostString.allocationSize(value.`instanceId`) +
             FfiConverterOptionalTypeJsonText.allocationSize(value.`input`) +
             FfiConverterOptionalBoolean.allocationSize(value.`collapsed`) +
             FfiConverterOptionalTypeRedactionSummary.allocationSize(value.`redaction`) +
@@ -4915,11 +4841,11 @@ public object FfiConverterTypeNodeStarted: FfiConverterRustBuffer<NodeStarted> {
     )
 
     override fun write(value: NodeStarted, buf: ByteBuffer) {
-            FfiConverterString.write(value.`nodeId`, buf)
-            FfiConverterOptionalString.write(value.`parentId`, buf)
+            FfiConverterTypeHostString.write(value.`nodeId`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`parentId`, buf)
             FfiConverterTypeNodeKind.write(value.`kind`, buf)
-            FfiConverterString.write(value.`name`, buf)
-            FfiConverterString.write(value.`instanceId`, buf)
+            FfiConverterTypeHostString.write(value.`name`, buf)
+            FfiConverterTypeHostString.write(value.`instanceId`, buf)
             FfiConverterOptionalTypeJsonText.write(value.`input`, buf)
             FfiConverterOptionalBoolean.write(value.`collapsed`, buf)
             FfiConverterOptionalTypeRedactionSummary.write(value.`redaction`, buf)
@@ -4937,7 +4863,7 @@ data class NodeToken (
     /**
      * Wire `nodeId`: string.
      */
-    val `nodeId`: kotlin.String
+    val `nodeId`: HostString
     , 
     /**
      * Wire `deltas`: list of `TokenDelta`.
@@ -4970,7 +4896,7 @@ data class NodeToken (
 public object FfiConverterTypeNodeToken: FfiConverterRustBuffer<NodeToken> {
     override fun read(buf: ByteBuffer): NodeToken {
         return NodeToken(
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterSequenceTypeTokenDelta.read(buf),
             FfiConverterOptionalTypeRedactionSummary.read(buf),
             FfiConverterTypeJsonText.read(buf),
@@ -4978,14 +4904,14 @@ public object FfiConverterTypeNodeToken: FfiConverterRustBuffer<NodeToken> {
     }
 
     override fun allocationSize(value: NodeToken) = (
-            FfiConverterString.allocationSize(value.`nodeId`) +
+            FfiConverterTypeHostString.allocationSize(value.`nodeId`) +
             FfiConverterSequenceTypeTokenDelta.allocationSize(value.`deltas`) +
             FfiConverterOptionalTypeRedactionSummary.allocationSize(value.`redaction`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: NodeToken, buf: ByteBuffer) {
-            FfiConverterString.write(value.`nodeId`, buf)
+            FfiConverterTypeHostString.write(value.`nodeId`, buf)
             FfiConverterSequenceTypeTokenDelta.write(value.`deltas`, buf)
             FfiConverterOptionalTypeRedactionSummary.write(value.`redaction`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
@@ -5001,12 +4927,12 @@ data class ParseOptions (
     /**
      * Frames longer than this many bytes are `Invalid` without being read.
      */
-    val `maxFrameBytes`: kotlin.ULong? = null 
+    val `maxFrameBytes`: kotlin.Long? = null 
     , 
     /**
      * Nesting deeper than this is `Invalid`.
      */
-    val `maxDepth`: kotlin.ULong? = null 
+    val `maxDepth`: kotlin.Long? = null 
     
 ){
     
@@ -5023,19 +4949,19 @@ data class ParseOptions (
 public object FfiConverterTypeParseOptions: FfiConverterRustBuffer<ParseOptions> {
     override fun read(buf: ByteBuffer): ParseOptions {
         return ParseOptions(
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
         )
     }
 
     override fun allocationSize(value: ParseOptions) = (
-            FfiConverterOptionalULong.allocationSize(value.`maxFrameBytes`) +
-            FfiConverterOptionalULong.allocationSize(value.`maxDepth`)
+            FfiConverterOptionalLong.allocationSize(value.`maxFrameBytes`) +
+            FfiConverterOptionalLong.allocationSize(value.`maxDepth`)
     )
 
     override fun write(value: ParseOptions, buf: ByteBuffer) {
-            FfiConverterOptionalULong.write(value.`maxFrameBytes`, buf)
-            FfiConverterOptionalULong.write(value.`maxDepth`, buf)
+            FfiConverterOptionalLong.write(value.`maxFrameBytes`, buf)
+            FfiConverterOptionalLong.write(value.`maxDepth`, buf)
     }
 }
 
@@ -5049,12 +4975,12 @@ data class RedactionSummary (
     /**
      * Wire `count`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    val `count`: kotlin.ULong
+    val `count`: kotlin.Long
     , 
     /**
      * Wire `keys`: list of string.
      */
-    val `keys`: List<kotlin.String>
+    val `keys`: List<HostString>
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -5077,21 +5003,21 @@ data class RedactionSummary (
 public object FfiConverterTypeRedactionSummary: FfiConverterRustBuffer<RedactionSummary> {
     override fun read(buf: ByteBuffer): RedactionSummary {
         return RedactionSummary(
-            FfiConverterULong.read(buf),
-            FfiConverterSequenceString.read(buf),
+            FfiConverterLong.read(buf),
+            FfiConverterSequenceTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: RedactionSummary) = (
-            FfiConverterULong.allocationSize(value.`count`) +
-            FfiConverterSequenceString.allocationSize(value.`keys`) +
+            FfiConverterLong.allocationSize(value.`count`) +
+            FfiConverterSequenceTypeHostString.allocationSize(value.`keys`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: RedactionSummary, buf: ByteBuffer) {
-            FfiConverterULong.write(value.`count`, buf)
-            FfiConverterSequenceString.write(value.`keys`, buf)
+            FfiConverterLong.write(value.`count`, buf)
+            FfiConverterSequenceTypeHostString.write(value.`keys`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -5163,7 +5089,7 @@ data class RunStarted (
     /**
      * Wire `app`: string.
      */
-    val `app`: kotlin.String
+    val `app`: HostString
     , 
     /**
      * Wire `sdk`: `SdkInfo`.
@@ -5196,7 +5122,7 @@ data class RunStarted (
 public object FfiConverterTypeRunStarted: FfiConverterRustBuffer<RunStarted> {
     override fun read(buf: ByteBuffer): RunStarted {
         return RunStarted(
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeSdkInfo.read(buf),
             FfiConverterOptionalTypeJsonText.read(buf),
             FfiConverterTypeJsonText.read(buf),
@@ -5204,14 +5130,14 @@ public object FfiConverterTypeRunStarted: FfiConverterRustBuffer<RunStarted> {
     }
 
     override fun allocationSize(value: RunStarted) = (
-            FfiConverterString.allocationSize(value.`app`) +
+            FfiConverterTypeHostString.allocationSize(value.`app`) +
             FfiConverterTypeSdkInfo.allocationSize(value.`sdk`) +
             FfiConverterOptionalTypeJsonText.allocationSize(value.`meta`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: RunStarted, buf: ByteBuffer) {
-            FfiConverterString.write(value.`app`, buf)
+            FfiConverterTypeHostString.write(value.`app`, buf)
             FfiConverterTypeSdkInfo.write(value.`sdk`, buf)
             FfiConverterOptionalTypeJsonText.write(value.`meta`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
@@ -5228,12 +5154,12 @@ data class SdkInfo (
     /**
      * Wire `name`: string.
      */
-    val `name`: kotlin.String
+    val `name`: HostString
     , 
     /**
      * Wire `version`: string.
      */
-    val `version`: kotlin.String
+    val `version`: HostString
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -5256,21 +5182,21 @@ data class SdkInfo (
 public object FfiConverterTypeSdkInfo: FfiConverterRustBuffer<SdkInfo> {
     override fun read(buf: ByteBuffer): SdkInfo {
         return SdkInfo(
-            FfiConverterString.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: SdkInfo) = (
-            FfiConverterString.allocationSize(value.`name`) +
-            FfiConverterString.allocationSize(value.`version`) +
+            FfiConverterTypeHostString.allocationSize(value.`name`) +
+            FfiConverterTypeHostString.allocationSize(value.`version`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: SdkInfo, buf: ByteBuffer) {
-            FfiConverterString.write(value.`name`, buf)
-            FfiConverterString.write(value.`version`, buf)
+            FfiConverterTypeHostString.write(value.`name`, buf)
+            FfiConverterTypeHostString.write(value.`version`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -5291,7 +5217,7 @@ data class Shrunk (
      * 1 unchanged (within budget), 2 field trim (§4), 3 skeleton (§7), 4 whole-payload
      * marker `{"__graphmindTruncated":true,"bytes":…,"preview":…}` (§8).
      */
-    val `tier`: kotlin.UByte
+    val `tier`: kotlin.Long
     
 ){
     
@@ -5309,18 +5235,18 @@ public object FfiConverterTypeShrunk: FfiConverterRustBuffer<Shrunk> {
     override fun read(buf: ByteBuffer): Shrunk {
         return Shrunk(
             FfiConverterString.read(buf),
-            FfiConverterUByte.read(buf),
+            FfiConverterLong.read(buf),
         )
     }
 
     override fun allocationSize(value: Shrunk) = (
             FfiConverterString.allocationSize(value.`json`) +
-            FfiConverterUByte.allocationSize(value.`tier`)
+            FfiConverterLong.allocationSize(value.`tier`)
     )
 
     override fun write(value: Shrunk, buf: ByteBuffer) {
             FfiConverterString.write(value.`json`, buf)
-            FfiConverterUByte.write(value.`tier`, buf)
+            FfiConverterLong.write(value.`tier`, buf)
     }
 }
 
@@ -5339,7 +5265,7 @@ data class SmartInfo (
     /**
      * Wire `detail`: string; optional (`null`/`nil`: absent).
      */
-    val `detail`: kotlin.String? = null 
+    val `detail`: HostString? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -5363,20 +5289,20 @@ public object FfiConverterTypeSmartInfo: FfiConverterRustBuffer<SmartInfo> {
     override fun read(buf: ByteBuffer): SmartInfo {
         return SmartInfo(
             FfiConverterTypeSmartRule.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: SmartInfo) = (
             FfiConverterTypeSmartRule.allocationSize(value.`rule`) +
-            FfiConverterOptionalString.allocationSize(value.`detail`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`detail`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: SmartInfo, buf: ByteBuffer) {
             FfiConverterTypeSmartRule.write(value.`rule`, buf)
-            FfiConverterOptionalString.write(value.`detail`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`detail`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -5396,7 +5322,7 @@ data class TokenDelta (
     /**
      * Wire `v`: string.
      */
-    val `v`: kotlin.String
+    val `v`: HostString
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -5420,20 +5346,20 @@ public object FfiConverterTypeTokenDelta: FfiConverterRustBuffer<TokenDelta> {
     override fun read(buf: ByteBuffer): TokenDelta {
         return TokenDelta(
             FfiConverterTypeTokenChannel.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: TokenDelta) = (
             FfiConverterTypeTokenChannel.allocationSize(value.`t`) +
-            FfiConverterString.allocationSize(value.`v`) +
+            FfiConverterTypeHostString.allocationSize(value.`v`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: TokenDelta, buf: ByteBuffer) {
             FfiConverterTypeTokenChannel.write(value.`t`, buf)
-            FfiConverterString.write(value.`v`, buf)
+            FfiConverterTypeHostString.write(value.`v`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -5448,12 +5374,12 @@ data class TokenUsage (
     /**
      * Wire `inputTokens`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    val `inputTokens`: kotlin.ULong
+    val `inputTokens`: kotlin.Long
     , 
     /**
      * Wire `outputTokens`: integer, 0 ≤ x ≤ 2^53 − 1.
      */
-    val `outputTokens`: kotlin.ULong
+    val `outputTokens`: kotlin.Long
     , 
     /**
      * Wire `inclusive`: boolean; optional (`null`/`nil`: absent).
@@ -5463,17 +5389,17 @@ data class TokenUsage (
     /**
      * Wire `cacheReadTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
-    val `cacheReadTokens`: kotlin.ULong? = null 
+    val `cacheReadTokens`: kotlin.Long? = null 
     , 
     /**
      * Wire `cacheWriteTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
-    val `cacheWriteTokens`: kotlin.ULong? = null 
+    val `cacheWriteTokens`: kotlin.Long? = null 
     , 
     /**
      * Wire `reasoningTokens`: integer, 0 ≤ x ≤ 2^53 − 1; optional (`null`/`nil`: absent).
      */
-    val `reasoningTokens`: kotlin.ULong? = null 
+    val `reasoningTokens`: kotlin.Long? = null 
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -5496,33 +5422,33 @@ data class TokenUsage (
 public object FfiConverterTypeTokenUsage: FfiConverterRustBuffer<TokenUsage> {
     override fun read(buf: ByteBuffer): TokenUsage {
         return TokenUsage(
-            FfiConverterULong.read(buf),
-            FfiConverterULong.read(buf),
+            FfiConverterLong.read(buf),
+            FfiConverterLong.read(buf),
             FfiConverterOptionalBoolean.read(buf),
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: TokenUsage) = (
-            FfiConverterULong.allocationSize(value.`inputTokens`) +
-            FfiConverterULong.allocationSize(value.`outputTokens`) +
+            FfiConverterLong.allocationSize(value.`inputTokens`) +
+            FfiConverterLong.allocationSize(value.`outputTokens`) +
             FfiConverterOptionalBoolean.allocationSize(value.`inclusive`) +
-            FfiConverterOptionalULong.allocationSize(value.`cacheReadTokens`) +
-            FfiConverterOptionalULong.allocationSize(value.`cacheWriteTokens`) +
-            FfiConverterOptionalULong.allocationSize(value.`reasoningTokens`) +
+            FfiConverterOptionalLong.allocationSize(value.`cacheReadTokens`) +
+            FfiConverterOptionalLong.allocationSize(value.`cacheWriteTokens`) +
+            FfiConverterOptionalLong.allocationSize(value.`reasoningTokens`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: TokenUsage, buf: ByteBuffer) {
-            FfiConverterULong.write(value.`inputTokens`, buf)
-            FfiConverterULong.write(value.`outputTokens`, buf)
+            FfiConverterLong.write(value.`inputTokens`, buf)
+            FfiConverterLong.write(value.`outputTokens`, buf)
             FfiConverterOptionalBoolean.write(value.`inclusive`, buf)
-            FfiConverterOptionalULong.write(value.`cacheReadTokens`, buf)
-            FfiConverterOptionalULong.write(value.`cacheWriteTokens`, buf)
-            FfiConverterOptionalULong.write(value.`reasoningTokens`, buf)
+            FfiConverterOptionalLong.write(value.`cacheReadTokens`, buf)
+            FfiConverterOptionalLong.write(value.`cacheWriteTokens`, buf)
+            FfiConverterOptionalLong.write(value.`reasoningTokens`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -5548,27 +5474,27 @@ data class ViewerSessionConfig (
     /**
      * `hello.ack.versions.viewer`.
      */
-    val `viewerVersion`: kotlin.String? = null 
+    val `viewerVersion`: HostString? = null 
     , 
     /**
      * `hello.ack.hubCapabilities`.
      */
-    val `hubCapabilities`: List<kotlin.String>? = null 
+    val `hubCapabilities`: List<HostString>? = null 
     , 
     /**
      * Minted tokens are `<prefix><n>` (hosts pass a random prefix).
      */
-    val `tokenPrefix`: kotlin.String? = null 
+    val `tokenPrefix`: HostString? = null 
     , 
     /**
      * How long a sent `exec.resume` waits for its answer, in ms.
      */
-    val `resumeWaitMs`: kotlin.ULong? = null 
+    val `resumeWaitMs`: kotlin.Long? = null 
     , 
     /**
      * How long a run whose owner left stays running, in ms.
      */
-    val `abandonGraceMs`: kotlin.ULong? = null 
+    val `abandonGraceMs`: kotlin.Long? = null 
     
 ){
     
@@ -5587,32 +5513,32 @@ public object FfiConverterTypeViewerSessionConfig: FfiConverterRustBuffer<Viewer
         return ViewerSessionConfig(
             FfiConverterOptionalSequenceTypeBreakpointMatcher.read(buf),
             FfiConverterOptionalTypeRunMode.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalSequenceString.read(buf),
-            FfiConverterOptionalString.read(buf),
-            FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalSequenceTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
         )
     }
 
     override fun allocationSize(value: ViewerSessionConfig) = (
             FfiConverterOptionalSequenceTypeBreakpointMatcher.allocationSize(value.`breakpoints`) +
             FfiConverterOptionalTypeRunMode.allocationSize(value.`mode`) +
-            FfiConverterOptionalString.allocationSize(value.`viewerVersion`) +
-            FfiConverterOptionalSequenceString.allocationSize(value.`hubCapabilities`) +
-            FfiConverterOptionalString.allocationSize(value.`tokenPrefix`) +
-            FfiConverterOptionalULong.allocationSize(value.`resumeWaitMs`) +
-            FfiConverterOptionalULong.allocationSize(value.`abandonGraceMs`)
+            FfiConverterOptionalTypeHostString.allocationSize(value.`viewerVersion`) +
+            FfiConverterOptionalSequenceTypeHostString.allocationSize(value.`hubCapabilities`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`tokenPrefix`) +
+            FfiConverterOptionalLong.allocationSize(value.`resumeWaitMs`) +
+            FfiConverterOptionalLong.allocationSize(value.`abandonGraceMs`)
     )
 
     override fun write(value: ViewerSessionConfig, buf: ByteBuffer) {
             FfiConverterOptionalSequenceTypeBreakpointMatcher.write(value.`breakpoints`, buf)
             FfiConverterOptionalTypeRunMode.write(value.`mode`, buf)
-            FfiConverterOptionalString.write(value.`viewerVersion`, buf)
-            FfiConverterOptionalSequenceString.write(value.`hubCapabilities`, buf)
-            FfiConverterOptionalString.write(value.`tokenPrefix`, buf)
-            FfiConverterOptionalULong.write(value.`resumeWaitMs`, buf)
-            FfiConverterOptionalULong.write(value.`abandonGraceMs`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`viewerVersion`, buf)
+            FfiConverterOptionalSequenceTypeHostString.write(value.`hubCapabilities`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`tokenPrefix`, buf)
+            FfiConverterOptionalLong.write(value.`resumeWaitMs`, buf)
+            FfiConverterOptionalLong.write(value.`abandonGraceMs`, buf)
     }
 }
 
@@ -5631,7 +5557,7 @@ data class ViewerVersions (
     /**
      * Wire `viewer`: string.
      */
-    val `viewer`: kotlin.String
+    val `viewer`: HostString
     , 
     /**
      * Unknown members as a JSON object text (`{}` when there are none), in wire order with
@@ -5655,20 +5581,20 @@ public object FfiConverterTypeViewerVersions: FfiConverterRustBuffer<ViewerVersi
     override fun read(buf: ByteBuffer): ViewerVersions {
         return ViewerVersions(
             FfiConverterLong.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: ViewerVersions) = (
             FfiConverterLong.allocationSize(value.`protocol`) +
-            FfiConverterString.allocationSize(value.`viewer`) +
+            FfiConverterTypeHostString.allocationSize(value.`viewer`) +
             FfiConverterTypeJsonText.allocationSize(value.`extraJson`)
     )
 
     override fun write(value: ViewerVersions, buf: ByteBuffer) {
             FfiConverterLong.write(value.`protocol`, buf)
-            FfiConverterString.write(value.`viewer`, buf)
+            FfiConverterTypeHostString.write(value.`viewer`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
     }
 }
@@ -6625,7 +6551,7 @@ sealed class Message {
         /**
          * The type string.
          */
-        val `messageType`: kotlin.String, 
+        val `messageType`: dev.wirecontract.graphmind.HostString, 
         /**
          * The raw payload (any JSON value), `None` when the frame had no `payload` key.
          */
@@ -6702,7 +6628,7 @@ public object FfiConverterTypeMessage : FfiConverterRustBuffer<Message>{
                 FfiConverterTypeHelloAck.read(buf),
                 )
             17 -> Message.Unknown(
-                FfiConverterString.read(buf),
+                FfiConverterTypeHostString.read(buf),
                 FfiConverterOptionalTypeJsonText.read(buf),
                 )
             else -> throw RuntimeException("invalid enum value, something is very wrong!!")
@@ -6826,7 +6752,7 @@ public object FfiConverterTypeMessage : FfiConverterRustBuffer<Message>{
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterString.allocationSize(value.`messageType`)
+                + FfiConverterTypeHostString.allocationSize(value.`messageType`)
                 + FfiConverterOptionalTypeJsonText.allocationSize(value.`payload`)
             )
         }
@@ -6916,7 +6842,7 @@ public object FfiConverterTypeMessage : FfiConverterRustBuffer<Message>{
             }
             is Message.Unknown -> {
                 buf.putInt(17)
-                FfiConverterString.write(value.`messageType`, buf)
+                FfiConverterTypeHostString.write(value.`messageType`, buf)
                 FfiConverterOptionalTypeJsonText.write(value.`payload`, buf)
                 Unit
             }
@@ -7088,11 +7014,11 @@ sealed class ParseResult {
          * checks and only its payload failed; `null`/`nil` otherwise (as `ts`, `runId`,
          * `messageType`).
          */
-        val `seq`: kotlin.ULong?, 
+        val `seq`: kotlin.Long?, 
         /**
          * Salvage: the envelope's `ts` (epoch ms), or `null`/`nil`.
          */
-        val `ts`: kotlin.ULong?, 
+        val `ts`: kotlin.Long?, 
         /**
          * Salvage: the envelope's `runId`, or `null`/`nil`.
          */
@@ -7137,8 +7063,8 @@ public object FfiConverterTypeParseResult : FfiConverterRustBuffer<ParseResult>{
             4 -> ParseResult.Invalid(
                 FfiConverterString.read(buf),
                 FfiConverterOptionalSequenceTypeIssue.read(buf),
-                FfiConverterOptionalULong.read(buf),
-                FfiConverterOptionalULong.read(buf),
+                FfiConverterOptionalLong.read(buf),
+                FfiConverterOptionalLong.read(buf),
                 FfiConverterOptionalString.read(buf),
                 FfiConverterOptionalString.read(buf),
                 )
@@ -7175,8 +7101,8 @@ public object FfiConverterTypeParseResult : FfiConverterRustBuffer<ParseResult>{
                 4UL
                 + FfiConverterString.allocationSize(value.`reason`)
                 + FfiConverterOptionalSequenceTypeIssue.allocationSize(value.`issues`)
-                + FfiConverterOptionalULong.allocationSize(value.`seq`)
-                + FfiConverterOptionalULong.allocationSize(value.`ts`)
+                + FfiConverterOptionalLong.allocationSize(value.`seq`)
+                + FfiConverterOptionalLong.allocationSize(value.`ts`)
                 + FfiConverterOptionalString.allocationSize(value.`runId`)
                 + FfiConverterOptionalString.allocationSize(value.`messageType`)
             )
@@ -7205,8 +7131,8 @@ public object FfiConverterTypeParseResult : FfiConverterRustBuffer<ParseResult>{
                 buf.putInt(4)
                 FfiConverterString.write(value.`reason`, buf)
                 FfiConverterOptionalSequenceTypeIssue.write(value.`issues`, buf)
-                FfiConverterOptionalULong.write(value.`seq`, buf)
-                FfiConverterOptionalULong.write(value.`ts`, buf)
+                FfiConverterOptionalLong.write(value.`seq`, buf)
+                FfiConverterOptionalLong.write(value.`ts`, buf)
                 FfiConverterOptionalString.write(value.`runId`, buf)
                 FfiConverterOptionalString.write(value.`messageType`, buf)
                 Unit
@@ -7745,6 +7671,21 @@ sealed class ResumeException: kotlin.Exception() {
             get() = "reason=${ `reason` }"
     }
     
+    /**
+     * `pauseId` or `requestId` holds a lone surrogate (no UTF-8 form), or `nowMs` is negative
+     * or above 2^53 − 1: names the argument.
+     */
+    class BadArgument(
+        
+        /**
+         * Why.
+         */
+        val `reason`: kotlin.String
+        ) : ResumeException() {
+        override val message
+            get() = "reason=${ `reason` }"
+    }
+    
 
     
 
@@ -7770,6 +7711,9 @@ public object FfiConverterTypeResumeError : FfiConverterRustBuffer<ResumeExcepti
             4 -> ResumeException.BadOutput(
                 FfiConverterString.read(buf),
                 )
+            5 -> ResumeException.BadArgument(
+                FfiConverterString.read(buf),
+                )
             else -> throw RuntimeException("invalid error enum value, something is very wrong!!")
         }
     }
@@ -7793,6 +7737,11 @@ public object FfiConverterTypeResumeError : FfiConverterRustBuffer<ResumeExcepti
                 4UL
                 + FfiConverterString.allocationSize(value.`reason`)
             )
+            is ResumeException.BadArgument -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterString.allocationSize(value.`reason`)
+            )
         }
     }
 
@@ -7812,6 +7761,11 @@ public object FfiConverterTypeResumeError : FfiConverterRustBuffer<ResumeExcepti
             }
             is ResumeException.BadOutput -> {
                 buf.putInt(4)
+                FfiConverterString.write(value.`reason`, buf)
+                Unit
+            }
+            is ResumeException.BadArgument -> {
+                buf.putInt(5)
                 FfiConverterString.write(value.`reason`, buf)
                 Unit
             }
@@ -7987,7 +7941,7 @@ sealed class SessionAction {
         /**
          * WebSocket close code.
          */
-        val `code`: kotlin.UShort, 
+        val `code`: kotlin.Long, 
         /**
          * Close reason.
          */
@@ -8044,7 +7998,7 @@ sealed class SessionAction {
         /**
          * The id `ready` returned.
          */
-        val `waiter`: kotlin.ULong, 
+        val `waiter`: kotlin.Long, 
         /**
          * Attached (true) or timed out, disabled or disposed (false).
          */
@@ -8099,7 +8053,7 @@ public object FfiConverterTypeSessionAction : FfiConverterRustBuffer<SessionActi
                 FfiConverterString.read(buf),
                 )
             3 -> SessionAction.Close(
-                FfiConverterUShort.read(buf),
+                FfiConverterLong.read(buf),
                 FfiConverterString.read(buf),
                 )
             4 -> SessionAction.Release(
@@ -8111,7 +8065,7 @@ public object FfiConverterTypeSessionAction : FfiConverterRustBuffer<SessionActi
                 FfiConverterString.read(buf),
                 )
             6 -> SessionAction.ReadySettled(
-                FfiConverterULong.read(buf),
+                FfiConverterLong.read(buf),
                 FfiConverterBoolean.read(buf),
                 )
             7 -> SessionAction.Warn(
@@ -8141,7 +8095,7 @@ public object FfiConverterTypeSessionAction : FfiConverterRustBuffer<SessionActi
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterUShort.allocationSize(value.`code`)
+                + FfiConverterLong.allocationSize(value.`code`)
                 + FfiConverterString.allocationSize(value.`reason`)
             )
         }
@@ -8165,7 +8119,7 @@ public object FfiConverterTypeSessionAction : FfiConverterRustBuffer<SessionActi
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterULong.allocationSize(value.`waiter`)
+                + FfiConverterLong.allocationSize(value.`waiter`)
                 + FfiConverterBoolean.allocationSize(value.`attached`)
             )
         }
@@ -8193,7 +8147,7 @@ public object FfiConverterTypeSessionAction : FfiConverterRustBuffer<SessionActi
             }
             is SessionAction.Close -> {
                 buf.putInt(3)
-                FfiConverterUShort.write(value.`code`, buf)
+                FfiConverterLong.write(value.`code`, buf)
                 FfiConverterString.write(value.`reason`, buf)
                 Unit
             }
@@ -8211,7 +8165,7 @@ public object FfiConverterTypeSessionAction : FfiConverterRustBuffer<SessionActi
             }
             is SessionAction.ReadySettled -> {
                 buf.putInt(6)
-                FfiConverterULong.write(value.`waiter`, buf)
+                FfiConverterLong.write(value.`waiter`, buf)
                 FfiConverterBoolean.write(value.`attached`, buf)
                 Unit
             }
@@ -8363,7 +8317,7 @@ sealed class ViewerAction {
         /**
          * Connection.
          */
-        val `conn`: kotlin.ULong, 
+        val `conn`: kotlin.Long, 
         /**
          * Frame text.
          */
@@ -8382,11 +8336,11 @@ sealed class ViewerAction {
         /**
          * Connection.
          */
-        val `conn`: kotlin.ULong, 
+        val `conn`: kotlin.Long, 
         /**
          * Close code.
          */
-        val `code`: kotlin.UShort, 
+        val `code`: kotlin.Long, 
         /**
          * Reason.
          */
@@ -8405,7 +8359,7 @@ sealed class ViewerAction {
         /**
          * Connection.
          */
-        val `conn`: kotlin.ULong, 
+        val `conn`: kotlin.Long, 
         /**
          * Token in the ack.
          */
@@ -8428,7 +8382,7 @@ sealed class ViewerAction {
         /**
          * Connection.
          */
-        val `conn`: kotlin.ULong, 
+        val `conn`: kotlin.Long, 
         /**
          * The frame.
          */
@@ -8451,7 +8405,7 @@ sealed class ViewerAction {
         /**
          * Owning connection.
          */
-        val `conn`: kotlin.ULong, 
+        val `conn`: kotlin.Long, 
         /**
          * Run.
          */
@@ -8501,7 +8455,7 @@ sealed class ViewerAction {
         /**
          * Closed connection.
          */
-        val `conn`: kotlin.ULong, 
+        val `conn`: kotlin.Long, 
         /**
          * Pause id.
          */
@@ -8573,7 +8527,7 @@ sealed class ViewerAction {
         /**
          * Connection.
          */
-        val `conn`: kotlin.ULong, 
+        val `conn`: kotlin.Long, 
         /**
          * Stable rule key.
          */
@@ -8606,26 +8560,26 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
     override fun read(buf: ByteBuffer): ViewerAction {
         return when(buf.getInt()) {
             1 -> ViewerAction.Send(
-                FfiConverterULong.read(buf),
+                FfiConverterLong.read(buf),
                 FfiConverterString.read(buf),
                 )
             2 -> ViewerAction.Close(
-                FfiConverterULong.read(buf),
-                FfiConverterUShort.read(buf),
+                FfiConverterLong.read(buf),
+                FfiConverterLong.read(buf),
                 FfiConverterString.read(buf),
                 )
             3 -> ViewerAction.AppAttached(
-                FfiConverterULong.read(buf),
+                FfiConverterLong.read(buf),
                 FfiConverterString.read(buf),
                 FfiConverterTypeHello.read(buf),
                 )
             4 -> ViewerAction.FrameAccepted(
-                FfiConverterULong.read(buf),
+                FfiConverterLong.read(buf),
                 FfiConverterTypeEnvelope.read(buf),
                 FfiConverterBoolean.read(buf),
                 )
             5 -> ViewerAction.PauseOpened(
-                FfiConverterULong.read(buf),
+                FfiConverterLong.read(buf),
                 FfiConverterString.read(buf),
                 FfiConverterString.read(buf),
                 FfiConverterString.read(buf),
@@ -8636,7 +8590,7 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
                 FfiConverterTypeResumeAction.read(buf),
                 )
             7 -> ViewerAction.PauseReleased(
-                FfiConverterULong.read(buf),
+                FfiConverterLong.read(buf),
                 FfiConverterString.read(buf),
                 )
             8 -> ViewerAction.ResumeRefused(
@@ -8651,7 +8605,7 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
                 FfiConverterString.read(buf),
                 )
             11 -> ViewerAction.Warn(
-                FfiConverterULong.read(buf),
+                FfiConverterLong.read(buf),
                 FfiConverterString.read(buf),
                 FfiConverterString.read(buf),
                 )
@@ -8664,7 +8618,7 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterULong.allocationSize(value.`conn`)
+                + FfiConverterLong.allocationSize(value.`conn`)
                 + FfiConverterString.allocationSize(value.`frame`)
             )
         }
@@ -8672,8 +8626,8 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterULong.allocationSize(value.`conn`)
-                + FfiConverterUShort.allocationSize(value.`code`)
+                + FfiConverterLong.allocationSize(value.`conn`)
+                + FfiConverterLong.allocationSize(value.`code`)
                 + FfiConverterString.allocationSize(value.`reason`)
             )
         }
@@ -8681,7 +8635,7 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterULong.allocationSize(value.`conn`)
+                + FfiConverterLong.allocationSize(value.`conn`)
                 + FfiConverterString.allocationSize(value.`sessionToken`)
                 + FfiConverterTypeHello.allocationSize(value.`hello`)
             )
@@ -8690,7 +8644,7 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterULong.allocationSize(value.`conn`)
+                + FfiConverterLong.allocationSize(value.`conn`)
                 + FfiConverterTypeEnvelope.allocationSize(value.`envelope`)
                 + FfiConverterBoolean.allocationSize(value.`replayed`)
             )
@@ -8699,7 +8653,7 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterULong.allocationSize(value.`conn`)
+                + FfiConverterLong.allocationSize(value.`conn`)
                 + FfiConverterString.allocationSize(value.`runId`)
                 + FfiConverterString.allocationSize(value.`pauseId`)
                 + FfiConverterString.allocationSize(value.`nodeId`)
@@ -8718,7 +8672,7 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterULong.allocationSize(value.`conn`)
+                + FfiConverterLong.allocationSize(value.`conn`)
                 + FfiConverterString.allocationSize(value.`pauseId`)
             )
         }
@@ -8749,7 +8703,7 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterULong.allocationSize(value.`conn`)
+                + FfiConverterLong.allocationSize(value.`conn`)
                 + FfiConverterString.allocationSize(value.`rule`)
                 + FfiConverterString.allocationSize(value.`text`)
             )
@@ -8760,34 +8714,34 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
         when(value) {
             is ViewerAction.Send -> {
                 buf.putInt(1)
-                FfiConverterULong.write(value.`conn`, buf)
+                FfiConverterLong.write(value.`conn`, buf)
                 FfiConverterString.write(value.`frame`, buf)
                 Unit
             }
             is ViewerAction.Close -> {
                 buf.putInt(2)
-                FfiConverterULong.write(value.`conn`, buf)
-                FfiConverterUShort.write(value.`code`, buf)
+                FfiConverterLong.write(value.`conn`, buf)
+                FfiConverterLong.write(value.`code`, buf)
                 FfiConverterString.write(value.`reason`, buf)
                 Unit
             }
             is ViewerAction.AppAttached -> {
                 buf.putInt(3)
-                FfiConverterULong.write(value.`conn`, buf)
+                FfiConverterLong.write(value.`conn`, buf)
                 FfiConverterString.write(value.`sessionToken`, buf)
                 FfiConverterTypeHello.write(value.`hello`, buf)
                 Unit
             }
             is ViewerAction.FrameAccepted -> {
                 buf.putInt(4)
-                FfiConverterULong.write(value.`conn`, buf)
+                FfiConverterLong.write(value.`conn`, buf)
                 FfiConverterTypeEnvelope.write(value.`envelope`, buf)
                 FfiConverterBoolean.write(value.`replayed`, buf)
                 Unit
             }
             is ViewerAction.PauseOpened -> {
                 buf.putInt(5)
-                FfiConverterULong.write(value.`conn`, buf)
+                FfiConverterLong.write(value.`conn`, buf)
                 FfiConverterString.write(value.`runId`, buf)
                 FfiConverterString.write(value.`pauseId`, buf)
                 FfiConverterString.write(value.`nodeId`, buf)
@@ -8802,7 +8756,7 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
             }
             is ViewerAction.PauseReleased -> {
                 buf.putInt(7)
-                FfiConverterULong.write(value.`conn`, buf)
+                FfiConverterLong.write(value.`conn`, buf)
                 FfiConverterString.write(value.`pauseId`, buf)
                 Unit
             }
@@ -8825,7 +8779,7 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
             }
             is ViewerAction.Warn -> {
                 buf.putInt(11)
-                FfiConverterULong.write(value.`conn`, buf)
+                FfiConverterLong.write(value.`conn`, buf)
                 FfiConverterString.write(value.`rule`, buf)
                 FfiConverterString.write(value.`text`, buf)
                 Unit
@@ -8842,28 +8796,28 @@ public object FfiConverterTypeViewerAction : FfiConverterRustBuffer<ViewerAction
 /**
  * @suppress
  */
-public object FfiConverterOptionalULong: FfiConverterRustBuffer<kotlin.ULong?> {
-    override fun read(buf: ByteBuffer): kotlin.ULong? {
+public object FfiConverterOptionalLong: FfiConverterRustBuffer<kotlin.Long?> {
+    override fun read(buf: ByteBuffer): kotlin.Long? {
         if (buf.get().toInt() == 0) {
             return null
         }
-        return FfiConverterULong.read(buf)
+        return FfiConverterLong.read(buf)
     }
 
-    override fun allocationSize(value: kotlin.ULong?): ULong {
+    override fun allocationSize(value: kotlin.Long?): ULong {
         if (value == null) {
             return 1UL
         } else {
-            return 1UL + FfiConverterULong.allocationSize(value)
+            return 1UL + FfiConverterLong.allocationSize(value)
         }
     }
 
-    override fun write(value: kotlin.ULong?, buf: ByteBuffer) {
+    override fun write(value: kotlin.Long?, buf: ByteBuffer) {
         if (value == null) {
             buf.put(0)
         } else {
             buf.put(1)
-            FfiConverterULong.write(value, buf)
+            FfiConverterLong.write(value, buf)
         }
     }
 }
@@ -9482,60 +9436,28 @@ public object FfiConverterOptionalTypeSessionAction: FfiConverterRustBuffer<Sess
 /**
  * @suppress
  */
-public object FfiConverterOptionalSequenceULong: FfiConverterRustBuffer<List<kotlin.ULong>?> {
-    override fun read(buf: ByteBuffer): List<kotlin.ULong>? {
+public object FfiConverterOptionalSequenceLong: FfiConverterRustBuffer<List<kotlin.Long>?> {
+    override fun read(buf: ByteBuffer): List<kotlin.Long>? {
         if (buf.get().toInt() == 0) {
             return null
         }
-        return FfiConverterSequenceULong.read(buf)
+        return FfiConverterSequenceLong.read(buf)
     }
 
-    override fun allocationSize(value: List<kotlin.ULong>?): ULong {
+    override fun allocationSize(value: List<kotlin.Long>?): ULong {
         if (value == null) {
             return 1UL
         } else {
-            return 1UL + FfiConverterSequenceULong.allocationSize(value)
+            return 1UL + FfiConverterSequenceLong.allocationSize(value)
         }
     }
 
-    override fun write(value: List<kotlin.ULong>?, buf: ByteBuffer) {
+    override fun write(value: List<kotlin.Long>?, buf: ByteBuffer) {
         if (value == null) {
             buf.put(0)
         } else {
             buf.put(1)
-            FfiConverterSequenceULong.write(value, buf)
-        }
-    }
-}
-
-
-
-
-/**
- * @suppress
- */
-public object FfiConverterOptionalSequenceString: FfiConverterRustBuffer<List<kotlin.String>?> {
-    override fun read(buf: ByteBuffer): List<kotlin.String>? {
-        if (buf.get().toInt() == 0) {
-            return null
-        }
-        return FfiConverterSequenceString.read(buf)
-    }
-
-    override fun allocationSize(value: List<kotlin.String>?): ULong {
-        if (value == null) {
-            return 1UL
-        } else {
-            return 1UL + FfiConverterSequenceString.allocationSize(value)
-        }
-    }
-
-    override fun write(value: List<kotlin.String>?, buf: ByteBuffer) {
-        if (value == null) {
-            buf.put(0)
-        } else {
-            buf.put(1)
-            FfiConverterSequenceString.write(value, buf)
+            FfiConverterSequenceLong.write(value, buf)
         }
     }
 }
@@ -9610,28 +9532,60 @@ public object FfiConverterOptionalSequenceTypeIssue: FfiConverterRustBuffer<List
 /**
  * @suppress
  */
-public object FfiConverterOptionalTypeHostText: FfiConverterRustBuffer<HostText?> {
-    override fun read(buf: ByteBuffer): HostText? {
+public object FfiConverterOptionalSequenceTypeHostString: FfiConverterRustBuffer<List<HostString>?> {
+    override fun read(buf: ByteBuffer): List<HostString>? {
         if (buf.get().toInt() == 0) {
             return null
         }
-        return FfiConverterTypeHostText.read(buf)
+        return FfiConverterSequenceTypeHostString.read(buf)
     }
 
-    override fun allocationSize(value: HostText?): ULong {
+    override fun allocationSize(value: List<HostString>?): ULong {
         if (value == null) {
             return 1UL
         } else {
-            return 1UL + FfiConverterTypeHostText.allocationSize(value)
+            return 1UL + FfiConverterSequenceTypeHostString.allocationSize(value)
         }
     }
 
-    override fun write(value: HostText?, buf: ByteBuffer) {
+    override fun write(value: List<HostString>?, buf: ByteBuffer) {
         if (value == null) {
             buf.put(0)
         } else {
             buf.put(1)
-            FfiConverterTypeHostText.write(value, buf)
+            FfiConverterSequenceTypeHostString.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeHostString: FfiConverterRustBuffer<HostString?> {
+    override fun read(buf: ByteBuffer): HostString? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeHostString.read(buf)
+    }
+
+    override fun allocationSize(value: HostString?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeHostString.allocationSize(value)
+        }
+    }
+
+    override fun write(value: HostString?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeHostString.write(value, buf)
         }
     }
 }
@@ -9674,24 +9628,24 @@ public object FfiConverterOptionalTypeJsonText: FfiConverterRustBuffer<JsonText?
 /**
  * @suppress
  */
-public object FfiConverterSequenceULong: FfiConverterRustBuffer<List<kotlin.ULong>> {
-    override fun read(buf: ByteBuffer): List<kotlin.ULong> {
+public object FfiConverterSequenceLong: FfiConverterRustBuffer<List<kotlin.Long>> {
+    override fun read(buf: ByteBuffer): List<kotlin.Long> {
         val len = buf.getInt()
-        return List<kotlin.ULong>(len) {
-            FfiConverterULong.read(buf)
+        return List<kotlin.Long>(len) {
+            FfiConverterLong.read(buf)
         }
     }
 
-    override fun allocationSize(value: List<kotlin.ULong>): ULong {
+    override fun allocationSize(value: List<kotlin.Long>): ULong {
         val sizeForLength = 4UL
-        val sizeForItems = value.map { FfiConverterULong.allocationSize(it) }.sum()
+        val sizeForItems = value.map { FfiConverterLong.allocationSize(it) }.sum()
         return sizeForLength + sizeForItems
     }
 
-    override fun write(value: List<kotlin.ULong>, buf: ByteBuffer) {
+    override fun write(value: List<kotlin.Long>, buf: ByteBuffer) {
         buf.putInt(value.size)
         value.iterator().forEach {
-            FfiConverterULong.write(it, buf)
+            FfiConverterLong.write(it, buf)
         }
     }
 }
@@ -10007,6 +9961,70 @@ public object FfiConverterSequenceTypeViewerAction: FfiConverterRustBuffer<List<
 
 
 
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeHostString: FfiConverterRustBuffer<List<HostString>> {
+    override fun read(buf: ByteBuffer): List<HostString> {
+        val len = buf.getInt()
+        return List<HostString>(len) {
+            FfiConverterTypeHostString.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<HostString>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeHostString.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<HostString>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeHostString.write(it, buf)
+        }
+    }
+}
+
+
+
+
+
+public typealias HostString = kotlin.String
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeHostString: FfiConverter<HostString, RustBuffer.ByValue> {
+    override fun lift(value: RustBuffer.ByValue): HostString {
+        val builtinValue = FfiConverterByteArray.lift(value)
+        return dev.wirecontract.graphmind.HostStrings.decode(builtinValue)
+    }
+
+    override fun lower(value: HostString): RustBuffer.ByValue {
+        val builtinValue = dev.wirecontract.graphmind.HostStrings.encode(value)
+        return FfiConverterByteArray.lower(builtinValue)
+    }
+
+    override fun read(buf: ByteBuffer): HostString {
+        val builtinValue = FfiConverterByteArray.read(buf)
+        return dev.wirecontract.graphmind.HostStrings.decode(builtinValue)
+    }
+
+    override fun allocationSize(value: HostString): ULong {
+        val builtinValue = dev.wirecontract.graphmind.HostStrings.encode(value)
+        return FfiConverterByteArray.allocationSize(builtinValue)
+    }
+
+    override fun write(value: HostString, buf: ByteBuffer) {
+        val builtinValue = dev.wirecontract.graphmind.HostStrings.encode(value)
+        FfiConverterByteArray.write(builtinValue, buf)
+    }
+}
+
+
+
+
 
 public typealias HostText = kotlin.String
 
@@ -10102,17 +10120,17 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * `ContractError.Build` when only the whole-payload marker would fit (§8; a valid event payload
          * always fits from 4096 bytes up). `null`/`nil` (the default): no budget.
          */
-    @Throws(ContractException::class) fun `createEnvelope`(`message`: Message, `seq`: kotlin.ULong, `runId`: kotlin.String, `ts`: kotlin.ULong? = null, `maxPayloadBytes`: kotlin.ULong? = null): Envelope {
+    @Throws(ContractException::class) fun `createEnvelope`(`message`: Message, `seq`: kotlin.Long, `runId`: HostString, `ts`: kotlin.Long? = null, `maxPayloadBytes`: kotlin.Long? = null): Envelope {
             return FfiConverterTypeEnvelope.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_create_envelope(
     
         
         FfiConverterTypeMessage.lower(`message`),
-        FfiConverterULong.lower(`seq`),
-        FfiConverterString.lower(`runId`),
-        FfiConverterOptionalULong.lower(`ts`),
-        FfiConverterOptionalULong.lower(`maxPayloadBytes`),_status)
+        FfiConverterLong.lower(`seq`),
+        FfiConverterTypeHostString.lower(`runId`),
+        FfiConverterOptionalLong.lower(`ts`),
+        FfiConverterOptionalLong.lower(`maxPayloadBytes`),_status)
 }
     )
     }
@@ -10124,18 +10142,18 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * `maxPayloadBytes` as in `createEnvelope`: a payload over it is shrunk for the type first
          * and the result is validated (graphmind-shrink §3).
          */
-    @Throws(ContractException::class) fun `createEnvelopeJson`(`messageType`: kotlin.String, `payloadJson`: JsonText, `seq`: kotlin.ULong, `runId`: kotlin.String, `ts`: kotlin.ULong? = null, `maxPayloadBytes`: kotlin.ULong? = null): Envelope {
+    @Throws(ContractException::class) fun `createEnvelopeJson`(`messageType`: HostString, `payloadJson`: JsonText, `seq`: kotlin.Long, `runId`: HostString, `ts`: kotlin.Long? = null, `maxPayloadBytes`: kotlin.Long? = null): Envelope {
             return FfiConverterTypeEnvelope.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_create_envelope_json(
     
         
-        FfiConverterString.lower(`messageType`),
+        FfiConverterTypeHostString.lower(`messageType`),
         FfiConverterTypeJsonText.lower(`payloadJson`),
-        FfiConverterULong.lower(`seq`),
-        FfiConverterString.lower(`runId`),
-        FfiConverterOptionalULong.lower(`ts`),
-        FfiConverterOptionalULong.lower(`maxPayloadBytes`),_status)
+        FfiConverterLong.lower(`seq`),
+        FfiConverterTypeHostString.lower(`runId`),
+        FfiConverterOptionalLong.lower(`ts`),
+        FfiConverterOptionalLong.lower(`maxPayloadBytes`),_status)
 }
     )
     }
@@ -10146,17 +10164,17 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * `Message.Unknown`): any type with an opaque payload (`null`/`nil` omits the `payload`
          * key); a known type is validated and built typed, no longer refused.
          */
-    @Throws(ContractException::class) fun `createUnknownEnvelope`(`messageType`: kotlin.String, `payloadJson`: JsonText?, `seq`: kotlin.ULong, `runId`: kotlin.String, `ts`: kotlin.ULong? = null): Envelope {
+    @Throws(ContractException::class) fun `createUnknownEnvelope`(`messageType`: HostString, `payloadJson`: JsonText?, `seq`: kotlin.Long, `runId`: HostString, `ts`: kotlin.Long? = null): Envelope {
             return FfiConverterTypeEnvelope.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_create_unknown_envelope(
     
         
-        FfiConverterString.lower(`messageType`),
+        FfiConverterTypeHostString.lower(`messageType`),
         FfiConverterOptionalTypeJsonText.lower(`payloadJson`),
-        FfiConverterULong.lower(`seq`),
-        FfiConverterString.lower(`runId`),
-        FfiConverterOptionalULong.lower(`ts`),_status)
+        FfiConverterLong.lower(`seq`),
+        FfiConverterTypeHostString.lower(`runId`),
+        FfiConverterOptionalLong.lower(`ts`),_status)
 }
     )
     }
@@ -10164,8 +10182,8 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
 
         /**
          * Default nesting cap (spec §5.8).
-         */ fun `defaultMaxDepth`(): kotlin.ULong {
-            return FfiConverterULong.lift(
+         */ fun `defaultMaxDepth`(): kotlin.Long {
+            return FfiConverterLong.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_default_max_depth(
     
@@ -10177,8 +10195,8 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
 
         /**
          * Default frame size cap in bytes (16 MiB).
-         */ fun `defaultMaxFrameBytes`(): kotlin.ULong {
-            return FfiConverterULong.lift(
+         */ fun `defaultMaxFrameBytes`(): kotlin.Long {
+            return FfiConverterLong.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_default_max_frame_bytes(
     
@@ -10234,18 +10252,18 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * ones kept once), the mode, the session token and the viewer's own hub capabilities. Wrap it
          * with `createEnvelope(Message.HelloAck(ack), seq, wildcardRunId())`.
          */
-    @Throws(ContractException::class) fun `helloAck`(`hello`: Hello, `viewer`: kotlin.String, `breakpoints`: List<BreakpointMatcher>, `mode`: RunMode, `sessionToken`: kotlin.String? = null, `hubCapabilities`: List<kotlin.String>? = null): HelloAck {
+    @Throws(ContractException::class) fun `helloAck`(`hello`: Hello, `viewer`: HostString, `breakpoints`: List<BreakpointMatcher>, `mode`: RunMode, `sessionToken`: HostString? = null, `hubCapabilities`: List<HostString>? = null): HelloAck {
             return FfiConverterTypeHelloAck.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_hello_ack(
     
         
         FfiConverterTypeHello.lower(`hello`),
-        FfiConverterString.lower(`viewer`),
+        FfiConverterTypeHostString.lower(`viewer`),
         FfiConverterSequenceTypeBreakpointMatcher.lower(`breakpoints`),
         FfiConverterTypeRunMode.lower(`mode`),
-        FfiConverterOptionalString.lower(`sessionToken`),
-        FfiConverterOptionalSequenceString.lower(`hubCapabilities`),_status)
+        FfiConverterOptionalTypeHostString.lower(`sessionToken`),
+        FfiConverterOptionalSequenceTypeHostString.lower(`hubCapabilities`),_status)
 }
     )
     }
@@ -10267,15 +10285,16 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
         /**
          * Whether `matcher` selects the gate `(kind, name, point)` (spec §5.12): effective point
          * equals `point`, then `kind` if present, then `name` if present.
-         */ fun `matcherMatches`(`matcher`: BreakpointMatcher, `kind`: NodeKind, `name`: kotlin.String, `point`: PausePoint): kotlin.Boolean {
+         */
+    @Throws(ContractException::class) fun `matcherMatches`(`matcher`: BreakpointMatcher, `kind`: NodeKind, `name`: HostString, `point`: PausePoint): kotlin.Boolean {
             return FfiConverterBoolean.lift(
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_matcher_matches(
     
         
         FfiConverterTypeBreakpointMatcher.lower(`matcher`),
         FfiConverterTypeNodeKind.lower(`kind`),
-        FfiConverterString.lower(`name`),
+        FfiConverterTypeHostString.lower(`name`),
         FfiConverterTypePausePoint.lower(`point`),_status)
 }
     )
@@ -10285,9 +10304,10 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
         /**
          * Matcher equality for dedupe and `breakpoint.clear` (spec §5.12): same `kind`, `name` and
          * effective `point` (absent means `before`); `extraJson` does not take part.
-         */ fun `matchersEqual`(`a`: BreakpointMatcher, `b`: BreakpointMatcher): kotlin.Boolean {
+         */
+    @Throws(ContractException::class) fun `matchersEqual`(`a`: BreakpointMatcher, `b`: BreakpointMatcher): kotlin.Boolean {
             return FfiConverterBoolean.lift(
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_matchers_equal(
     
         
@@ -10317,14 +10337,14 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * (`viewerCapabilities`, e.g. `knownCapabilities()`). Throws `ContractError.Build` only for a
          * host value no frame can carry.
          */
-    @Throws(ContractException::class) fun `negotiateHello`(`hello`: Hello, `viewerCapabilities`: List<kotlin.String>): HelloNegotiation {
+    @Throws(ContractException::class) fun `negotiateHello`(`hello`: Hello, `viewerCapabilities`: List<HostString>): HelloNegotiation {
             return FfiConverterTypeHelloNegotiation.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_negotiate_hello(
     
         
         FfiConverterTypeHello.lower(`hello`),
-        FfiConverterSequenceString.lower(`viewerCapabilities`),_status)
+        FfiConverterSequenceTypeHostString.lower(`viewerCapabilities`),_status)
 }
     )
     }
@@ -10358,14 +10378,16 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
     
 
         /**
-         * Parses one text frame (spec §2 decision order). Never throws.
-         */ fun `parseEnvelopeJson`(`frame`: kotlin.String, `options`: ParseOptions? = null): ParseResult {
+         * Parses one text frame (spec §2 decision order). Never throws: a Kotlin string holding a
+         * lone surrogate (no UTF-8 form, so no WebSocket text frame carries it) is `Invalid` naming
+         * its UTF-16 index.
+         */ fun `parseEnvelopeJson`(`frame`: HostString, `options`: ParseOptions? = null): ParseResult {
             return FfiConverterTypeParseResult.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_parse_envelope_json(
     
         
-        FfiConverterString.lower(`frame`),
+        FfiConverterTypeHostString.lower(`frame`),
         FfiConverterOptionalTypeParseOptions.lower(`options`),_status)
 }
     )
@@ -10389,14 +10411,15 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
 
         /**
          * Parses many text frames in one call (one FFI crossing instead of one per frame); the
-         * results are in the same order.
-         */ fun `parseEnvelopesJson`(`frames`: List<kotlin.String>, `options`: ParseOptions? = null): List<ParseResult> {
+         * results are in the same order. Options that are negative or above 2^53 − 1 make every
+         * verdict `Invalid` naming the option, here and in every parse function.
+         */ fun `parseEnvelopesJson`(`frames`: List<HostString>, `options`: ParseOptions? = null): List<ParseResult> {
             return FfiConverterSequenceTypeParseResult.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_parse_envelopes_json(
     
         
-        FfiConverterSequenceString.lower(`frames`),
+        FfiConverterSequenceTypeHostString.lower(`frames`),
         FfiConverterOptionalTypeParseOptions.lower(`options`),_status)
 }
     )
@@ -10422,16 +10445,17 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * Why a gate pauses (spec §5.12): `BREAKPOINT` when a matcher matches (checked first),
          * `STEP` in step mode at a `before` or `error` point, else `null`/`nil`. `shouldPause` is
          * `pauseReason(…) != null`.
-         */ fun `pauseReason`(`mode`: RunMode, `breakpoints`: List<BreakpointMatcher>, `kind`: NodeKind, `name`: kotlin.String, `point`: PausePoint): PauseReason? {
+         */
+    @Throws(ContractException::class) fun `pauseReason`(`mode`: RunMode, `breakpoints`: List<BreakpointMatcher>, `kind`: NodeKind, `name`: HostString, `point`: PausePoint): PauseReason? {
             return FfiConverterOptionalTypePauseReason.lift(
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_pause_reason(
     
         
         FfiConverterTypeRunMode.lower(`mode`),
         FfiConverterSequenceTypeBreakpointMatcher.lower(`breakpoints`),
         FfiConverterTypeNodeKind.lower(`kind`),
-        FfiConverterString.lower(`name`),
+        FfiConverterTypeHostString.lower(`name`),
         FfiConverterTypePausePoint.lower(`point`),_status)
 }
     )
@@ -10441,13 +10465,13 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
         /**
          * The payload record name of a message type (`"node.started"` → `"NodeStarted"`), `null`/`nil`
          * for an unknown type.
-         */ fun `payloadTypeName`(`messageType`: kotlin.String): kotlin.String? {
+         */ fun `payloadTypeName`(`messageType`: HostString): kotlin.String? {
             return FfiConverterOptionalString.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_payload_type_name(
     
         
-        FfiConverterString.lower(`messageType`),_status)
+        FfiConverterTypeHostString.lower(`messageType`),_status)
 }
     )
     }
@@ -10500,16 +10524,17 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
         /**
          * Whether a gate pauses: step mode pauses at every `before` and `error` point; otherwise when
          * any matcher in `breakpoints` matches (spec §5.12).
-         */ fun `shouldPause`(`mode`: RunMode, `breakpoints`: List<BreakpointMatcher>, `kind`: NodeKind, `name`: kotlin.String, `point`: PausePoint): kotlin.Boolean {
+         */
+    @Throws(ContractException::class) fun `shouldPause`(`mode`: RunMode, `breakpoints`: List<BreakpointMatcher>, `kind`: NodeKind, `name`: HostString, `point`: PausePoint): kotlin.Boolean {
             return FfiConverterBoolean.lift(
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_should_pause(
     
         
         FfiConverterTypeRunMode.lower(`mode`),
         FfiConverterSequenceTypeBreakpointMatcher.lower(`breakpoints`),
         FfiConverterTypeNodeKind.lower(`kind`),
-        FfiConverterString.lower(`name`),
+        FfiConverterTypeHostString.lower(`name`),
         FfiConverterTypePausePoint.lower(`point`),_status)
 }
     )
@@ -10567,8 +10592,8 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
 
         /**
          * The deepest tree `decodeJson` builds ([`JSON_VALUE_MAX_DEPTH`]).
-         */ fun `jsonValueMaxDepth`(): kotlin.UInt {
-            return FfiConverterUInt.lift(
+         */ fun `jsonValueMaxDepth`(): kotlin.Long {
+            return FfiConverterLong.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_json_value_max_depth(
     
@@ -10582,8 +10607,8 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * The reference's payload budget, 524,288 UTF-8 bytes of payload JSON (512 KiB,
          * graphmind-shrink §1 MAX_PAYLOAD_BYTES): the default of `shrinkPayload*` and of the
          * session runtime.
-         */ fun `defaultMaxPayloadBytes`(): kotlin.ULong {
-            return FfiConverterULong.lift(
+         */ fun `defaultMaxPayloadBytes`(): kotlin.Long {
+            return FfiConverterLong.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_default_max_payload_bytes(
     
@@ -10601,15 +10626,15 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * Throws `ContractError.Json` when a `NumberValue` is not a JSON number (Kotlin: also for a
          * lone surrogate in any string of the tree).
          */
-    @Throws(ContractException::class) fun `shrinkPayload`(`value`: JsonValue, `maxBytes`: kotlin.ULong = 524288uL, `messageType`: HostText? = null): Shrunk {
+    @Throws(ContractException::class) fun `shrinkPayload`(`value`: JsonValue, `maxBytes`: kotlin.Long = 524288L, `messageType`: HostString? = null): Shrunk {
             return FfiConverterTypeShrunk.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_shrink_payload(
     
         
         FfiConverterTypeJsonValue.lower(`value`),
-        FfiConverterULong.lower(`maxBytes`),
-        FfiConverterOptionalTypeHostText.lower(`messageType`),_status)
+        FfiConverterLong.lower(`maxBytes`),
+        FfiConverterOptionalTypeHostString.lower(`messageType`),_status)
 }
     )
     }
@@ -10628,17 +10653,18 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * (§8, at most 6,080 bytes). Default budget 524,288 (512 KiB, §1).
          *
          * Throws `ContractError.Json` when the text is not one JSON value (Kotlin: also when it holds
-         * a lone surrogate, which no UTF-8 text can).
+         * a lone surrogate, which no UTF-8 text can), `ContractError.Build` naming `messageType` when
+         * that holds one.
          */
-    @Throws(ContractException::class) fun `shrinkPayloadJson`(`payloadJson`: JsonText, `maxBytes`: kotlin.ULong = 524288uL, `messageType`: HostText? = null): Shrunk {
+    @Throws(ContractException::class) fun `shrinkPayloadJson`(`payloadJson`: JsonText, `maxBytes`: kotlin.Long = 524288L, `messageType`: HostString? = null): Shrunk {
             return FfiConverterTypeShrunk.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_shrink_payload_json(
     
         
         FfiConverterTypeJsonText.lower(`payloadJson`),
-        FfiConverterULong.lower(`maxBytes`),
-        FfiConverterOptionalTypeHostText.lower(`messageType`),_status)
+        FfiConverterLong.lower(`maxBytes`),
+        FfiConverterOptionalTypeHostString.lower(`messageType`),_status)
 }
     )
     }

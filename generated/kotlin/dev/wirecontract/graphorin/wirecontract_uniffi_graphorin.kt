@@ -806,8 +806,8 @@ internal object UniffiLib {
     external fun uniffi_wirecontract_uniffi_graphorin_fn_func_client_error_kind(`code`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_graphorin_fn_func_close_code_for(`reason`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
-    ): Int
-    external fun uniffi_wirecontract_uniffi_graphorin_fn_func_close_code_reason(`code`: Short,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_wirecontract_uniffi_graphorin_fn_func_close_code_reason(`code`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_graphorin_fn_func_close_code_values(uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1011,10 +1011,10 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_client_error_kind() and 0xFFFF) != 43507) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_close_code_for() and 0xFFFF) != 55479) {
+    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_close_code_for() and 0xFFFF) != 16414) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_close_code_reason() and 0xFFFF) != 11015) {
+    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_close_code_reason() and 0xFFFF) != 38297) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_close_code_values() and 0xFFFF) != 40014) {
@@ -1026,7 +1026,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_export_json_schema() and 0xFFFF) != 10069) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_format_ticket() and 0xFFFF) != 34831) {
+    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_format_ticket() and 0xFFFF) != 21587) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_jsonrpc_version() and 0xFFFF) != 40086) {
@@ -1038,28 +1038,28 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_methods() and 0xFFFF) != 11352) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_negotiate() and 0xFFFF) != 3903) {
+    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_negotiate() and 0xFFFF) != 60557) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_normalize_offer() and 0xFFFF) != 57573) {
+    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_normalize_offer() and 0xFFFF) != 8624) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_object_types() and 0xFFFF) != 50484) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_parse_client_message() and 0xFFFF) != 29540) {
+    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_parse_client_message() and 0xFFFF) != 51350) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_parse_client_message_bytes() and 0xFFFF) != 7884) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_parse_server_message() and 0xFFFF) != 39107) {
+    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_parse_server_message() and 0xFFFF) != 28003) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_parse_server_message_bytes() and 0xFFFF) != 57635) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_parse_ticket() and 0xFFFF) != 53293) {
+    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_parse_ticket() and 0xFFFF) != 50584) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_protocol_version() and 0xFFFF) != 38566) {
@@ -1068,7 +1068,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_rpc_error_code_name() and 0xFFFF) != 57266) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_rpc_error_code_value() and 0xFFFF) != 31237) {
+    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_rpc_error_code_value() and 0xFFFF) != 23291) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_rpc_error_codes() and 0xFFFF) != 21608) {
@@ -1233,33 +1233,6 @@ object NoHandle
 /**
  * @suppress
  */
-public object FfiConverterUShort: FfiConverter<UShort, Short> {
-    override fun lift(value: Short): UShort {
-        return value.toUShort()
-    }
-
-    fun lift(value: Int): UShort {
-        return value.toUShort()
-    }
-
-    override fun read(buf: ByteBuffer): UShort {
-        return lift(buf.getShort())
-    }
-
-    override fun lower(value: UShort): Short {
-        return value.toShort()
-    }
-
-    override fun allocationSize(value: UShort) = 2UL
-
-    override fun write(value: UShort, buf: ByteBuffer) {
-        buf.putShort(value.toShort())
-    }
-}
-
-/**
- * @suppress
- */
 public object FfiConverterULong: FfiConverter<ULong, Long> {
     override fun lift(value: Long): ULong {
         return value.toULong()
@@ -1413,7 +1386,7 @@ data class CancelledParams (
     /**
      * Wire `requestId`: non-empty string.
      */
-    val `requestId`: kotlin.String
+    val `requestId`: HostString
     
 ){
     
@@ -1430,16 +1403,16 @@ data class CancelledParams (
 public object FfiConverterTypeCancelledParams: FfiConverterRustBuffer<CancelledParams> {
     override fun read(buf: ByteBuffer): CancelledParams {
         return CancelledParams(
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
         )
     }
 
     override fun allocationSize(value: CancelledParams) = (
-            FfiConverterString.allocationSize(value.`requestId`)
+            FfiConverterTypeHostString.allocationSize(value.`requestId`)
     )
 
     override fun write(value: CancelledParams, buf: ByteBuffer) {
-            FfiConverterString.write(value.`requestId`, buf)
+            FfiConverterTypeHostString.write(value.`requestId`, buf)
     }
 }
 
@@ -1496,12 +1469,12 @@ data class ClientInfo (
     /**
      * Wire `name`: non-empty string.
      */
-    val `name`: kotlin.String
+    val `name`: HostString
     , 
     /**
      * Wire `version`: non-empty string.
      */
-    val `version`: kotlin.String
+    val `version`: HostString
     
 ){
     
@@ -1518,19 +1491,19 @@ data class ClientInfo (
 public object FfiConverterTypeClientInfo: FfiConverterRustBuffer<ClientInfo> {
     override fun read(buf: ByteBuffer): ClientInfo {
         return ClientInfo(
-            FfiConverterString.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterTypeHostString.read(buf),
         )
     }
 
     override fun allocationSize(value: ClientInfo) = (
-            FfiConverterString.allocationSize(value.`name`) +
-            FfiConverterString.allocationSize(value.`version`)
+            FfiConverterTypeHostString.allocationSize(value.`name`) +
+            FfiConverterTypeHostString.allocationSize(value.`version`)
     )
 
     override fun write(value: ClientInfo, buf: ByteBuffer) {
-            FfiConverterString.write(value.`name`, buf)
-            FfiConverterString.write(value.`version`, buf)
+            FfiConverterTypeHostString.write(value.`name`, buf)
+            FfiConverterTypeHostString.write(value.`version`, buf)
     }
 }
 
@@ -1798,7 +1771,7 @@ data class CloseCodeInfo (
     /**
      * The WebSocket close code (4001–4008).
      */
-    val `code`: kotlin.UShort
+    val `code`: kotlin.Long
     , 
     /**
      * Whether the shipped client gives up instead of reconnecting.
@@ -1821,20 +1794,20 @@ public object FfiConverterTypeCloseCodeInfo: FfiConverterRustBuffer<CloseCodeInf
     override fun read(buf: ByteBuffer): CloseCodeInfo {
         return CloseCodeInfo(
             FfiConverterTypeCloseReason.read(buf),
-            FfiConverterUShort.read(buf),
+            FfiConverterLong.read(buf),
             FfiConverterBoolean.read(buf),
         )
     }
 
     override fun allocationSize(value: CloseCodeInfo) = (
             FfiConverterTypeCloseReason.allocationSize(value.`reason`) +
-            FfiConverterUShort.allocationSize(value.`code`) +
+            FfiConverterLong.allocationSize(value.`code`) +
             FfiConverterBoolean.allocationSize(value.`fatal`)
     )
 
     override fun write(value: CloseCodeInfo, buf: ByteBuffer) {
             FfiConverterTypeCloseReason.write(value.`reason`, buf)
-            FfiConverterUShort.write(value.`code`, buf)
+            FfiConverterLong.write(value.`code`, buf)
             FfiConverterBoolean.write(value.`fatal`, buf)
     }
 }
@@ -1972,7 +1945,7 @@ data class PingParams (
     /**
      * Wire `nonce`: non-empty string; optional (`null`/`nil`: absent).
      */
-    val `nonce`: kotlin.String? = null 
+    val `nonce`: HostString? = null 
     
 ){
     
@@ -1989,16 +1962,16 @@ data class PingParams (
 public object FfiConverterTypePingParams: FfiConverterRustBuffer<PingParams> {
     override fun read(buf: ByteBuffer): PingParams {
         return PingParams(
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
         )
     }
 
     override fun allocationSize(value: PingParams) = (
-            FfiConverterOptionalString.allocationSize(value.`nonce`)
+            FfiConverterOptionalTypeHostString.allocationSize(value.`nonce`)
     )
 
     override fun write(value: PingParams, buf: ByteBuffer) {
-            FfiConverterOptionalString.write(value.`nonce`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`nonce`, buf)
     }
 }
 
@@ -2018,7 +1991,7 @@ data class RpcError (
     /**
      * Wire `message`: non-empty string.
      */
-    val `message`: kotlin.String
+    val `message`: HostString
     , 
     /**
      * Wire `data`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
@@ -2041,20 +2014,20 @@ public object FfiConverterTypeRpcError: FfiConverterRustBuffer<RpcError> {
     override fun read(buf: ByteBuffer): RpcError {
         return RpcError(
             FfiConverterLong.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterOptionalTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: RpcError) = (
             FfiConverterLong.allocationSize(value.`code`) +
-            FfiConverterString.allocationSize(value.`message`) +
+            FfiConverterTypeHostString.allocationSize(value.`message`) +
             FfiConverterOptionalTypeJsonText.allocationSize(value.`data`)
     )
 
     override fun write(value: RpcError, buf: ByteBuffer) {
             FfiConverterLong.write(value.`code`, buf)
-            FfiConverterString.write(value.`message`, buf)
+            FfiConverterTypeHostString.write(value.`message`, buf)
             FfiConverterOptionalTypeJsonText.write(value.`data`, buf)
     }
 }
@@ -2133,12 +2106,12 @@ data class RunCancelParams (
     /**
      * Wire `runId`: non-empty string.
      */
-    val `runId`: kotlin.String
+    val `runId`: HostString
     , 
     /**
      * Wire `reason`: non-empty string; optional (`null`/`nil`: absent).
      */
-    val `reason`: kotlin.String? = null 
+    val `reason`: HostString? = null 
     , 
     /**
      * Wire `drain`: boolean; optional (`null`/`nil`: absent).
@@ -2165,23 +2138,23 @@ data class RunCancelParams (
 public object FfiConverterTypeRunCancelParams: FfiConverterRustBuffer<RunCancelParams> {
     override fun read(buf: ByteBuffer): RunCancelParams {
         return RunCancelParams(
-            FfiConverterString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterOptionalBoolean.read(buf),
             FfiConverterOptionalTypePendingApprovals.read(buf),
         )
     }
 
     override fun allocationSize(value: RunCancelParams) = (
-            FfiConverterString.allocationSize(value.`runId`) +
-            FfiConverterOptionalString.allocationSize(value.`reason`) +
+            FfiConverterTypeHostString.allocationSize(value.`runId`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`reason`) +
             FfiConverterOptionalBoolean.allocationSize(value.`drain`) +
             FfiConverterOptionalTypePendingApprovals.allocationSize(value.`onPendingApprovals`)
     )
 
     override fun write(value: RunCancelParams, buf: ByteBuffer) {
-            FfiConverterString.write(value.`runId`, buf)
-            FfiConverterOptionalString.write(value.`reason`, buf)
+            FfiConverterTypeHostString.write(value.`runId`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`reason`, buf)
             FfiConverterOptionalBoolean.write(value.`drain`, buf)
             FfiConverterOptionalTypePendingApprovals.write(value.`onPendingApprovals`, buf)
     }
@@ -2199,12 +2172,12 @@ data class ServerErrorFrame (
     /**
      * Wire `code`: non-empty string.
      */
-    val `code`: kotlin.String
+    val `code`: HostString
     , 
     /**
      * Wire `message`: non-empty string.
      */
-    val `message`: kotlin.String
+    val `message`: HostString
     , 
     /**
      * Wire `fatal`: boolean; optional (`null`/`nil`: absent).
@@ -2214,7 +2187,7 @@ data class ServerErrorFrame (
     /**
      * Wire `subscriptionId`: non-empty string; optional (`null`/`nil`: absent).
      */
-    val `subscriptionId`: kotlin.String? = null 
+    val `subscriptionId`: HostString? = null 
     , 
     /**
      * Wire `data`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
@@ -2236,27 +2209,27 @@ data class ServerErrorFrame (
 public object FfiConverterTypeServerErrorFrame: FfiConverterRustBuffer<ServerErrorFrame> {
     override fun read(buf: ByteBuffer): ServerErrorFrame {
         return ServerErrorFrame(
-            FfiConverterString.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterOptionalBoolean.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterOptionalTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: ServerErrorFrame) = (
-            FfiConverterString.allocationSize(value.`code`) +
-            FfiConverterString.allocationSize(value.`message`) +
+            FfiConverterTypeHostString.allocationSize(value.`code`) +
+            FfiConverterTypeHostString.allocationSize(value.`message`) +
             FfiConverterOptionalBoolean.allocationSize(value.`fatal`) +
-            FfiConverterOptionalString.allocationSize(value.`subscriptionId`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`subscriptionId`) +
             FfiConverterOptionalTypeJsonText.allocationSize(value.`data`)
     )
 
     override fun write(value: ServerErrorFrame, buf: ByteBuffer) {
-            FfiConverterString.write(value.`code`, buf)
-            FfiConverterString.write(value.`message`, buf)
+            FfiConverterTypeHostString.write(value.`code`, buf)
+            FfiConverterTypeHostString.write(value.`message`, buf)
             FfiConverterOptionalBoolean.write(value.`fatal`, buf)
-            FfiConverterOptionalString.write(value.`subscriptionId`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`subscriptionId`, buf)
             FfiConverterOptionalTypeJsonText.write(value.`data`, buf)
     }
 }
@@ -2273,22 +2246,22 @@ data class ServerEventFrame (
     /**
      * Wire `eventId`: non-empty string.
      */
-    val `eventId`: kotlin.String
+    val `eventId`: HostString
     , 
     /**
      * Wire `subscriptionId`: non-empty string.
      */
-    val `subscriptionId`: kotlin.String
+    val `subscriptionId`: HostString
     , 
     /**
      * Wire `subject`: non-empty string.
      */
-    val `subject`: kotlin.String
+    val `subject`: HostString
     , 
     /**
      * Wire `type`: non-empty string.
      */
-    val `eventType`: kotlin.String
+    val `eventType`: HostString
     , 
     /**
      * Wire `payload`: any JSON value (kept as its exact text); optional (`null`/`nil`: absent).
@@ -2310,27 +2283,27 @@ data class ServerEventFrame (
 public object FfiConverterTypeServerEventFrame: FfiConverterRustBuffer<ServerEventFrame> {
     override fun read(buf: ByteBuffer): ServerEventFrame {
         return ServerEventFrame(
-            FfiConverterString.read(buf),
-            FfiConverterString.read(buf),
-            FfiConverterString.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterOptionalTypeJsonText.read(buf),
         )
     }
 
     override fun allocationSize(value: ServerEventFrame) = (
-            FfiConverterString.allocationSize(value.`eventId`) +
-            FfiConverterString.allocationSize(value.`subscriptionId`) +
-            FfiConverterString.allocationSize(value.`subject`) +
-            FfiConverterString.allocationSize(value.`eventType`) +
+            FfiConverterTypeHostString.allocationSize(value.`eventId`) +
+            FfiConverterTypeHostString.allocationSize(value.`subscriptionId`) +
+            FfiConverterTypeHostString.allocationSize(value.`subject`) +
+            FfiConverterTypeHostString.allocationSize(value.`eventType`) +
             FfiConverterOptionalTypeJsonText.allocationSize(value.`payload`)
     )
 
     override fun write(value: ServerEventFrame, buf: ByteBuffer) {
-            FfiConverterString.write(value.`eventId`, buf)
-            FfiConverterString.write(value.`subscriptionId`, buf)
-            FfiConverterString.write(value.`subject`, buf)
-            FfiConverterString.write(value.`eventType`, buf)
+            FfiConverterTypeHostString.write(value.`eventId`, buf)
+            FfiConverterTypeHostString.write(value.`subscriptionId`, buf)
+            FfiConverterTypeHostString.write(value.`subject`, buf)
+            FfiConverterTypeHostString.write(value.`eventType`, buf)
             FfiConverterOptionalTypeJsonText.write(value.`payload`, buf)
     }
 }
@@ -2347,7 +2320,7 @@ data class ServerLifecycleFrame (
     /**
      * Wire `subscriptionId`: non-empty string.
      */
-    val `subscriptionId`: kotlin.String
+    val `subscriptionId`: HostString
     , 
     /**
      * Wire `status`: `LifecycleStatus`.
@@ -2357,7 +2330,7 @@ data class ServerLifecycleFrame (
     /**
      * Wire `reason`: non-empty string; optional (`null`/`nil`: absent).
      */
-    val `reason`: kotlin.String? = null 
+    val `reason`: HostString? = null 
     
 ){
     
@@ -2374,22 +2347,22 @@ data class ServerLifecycleFrame (
 public object FfiConverterTypeServerLifecycleFrame: FfiConverterRustBuffer<ServerLifecycleFrame> {
     override fun read(buf: ByteBuffer): ServerLifecycleFrame {
         return ServerLifecycleFrame(
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeLifecycleStatus.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
         )
     }
 
     override fun allocationSize(value: ServerLifecycleFrame) = (
-            FfiConverterString.allocationSize(value.`subscriptionId`) +
+            FfiConverterTypeHostString.allocationSize(value.`subscriptionId`) +
             FfiConverterTypeLifecycleStatus.allocationSize(value.`status`) +
-            FfiConverterOptionalString.allocationSize(value.`reason`)
+            FfiConverterOptionalTypeHostString.allocationSize(value.`reason`)
     )
 
     override fun write(value: ServerLifecycleFrame, buf: ByteBuffer) {
-            FfiConverterString.write(value.`subscriptionId`, buf)
+            FfiConverterTypeHostString.write(value.`subscriptionId`, buf)
             FfiConverterTypeLifecycleStatus.write(value.`status`, buf)
-            FfiConverterOptionalString.write(value.`reason`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`reason`, buf)
     }
 }
 
@@ -2405,7 +2378,7 @@ data class ServerPongFrame (
     /**
      * Wire `nonce`: non-empty string; optional (`null`/`nil`: absent).
      */
-    val `nonce`: kotlin.String? = null 
+    val `nonce`: HostString? = null 
     
 ){
     
@@ -2422,16 +2395,16 @@ data class ServerPongFrame (
 public object FfiConverterTypeServerPongFrame: FfiConverterRustBuffer<ServerPongFrame> {
     override fun read(buf: ByteBuffer): ServerPongFrame {
         return ServerPongFrame(
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
         )
     }
 
     override fun allocationSize(value: ServerPongFrame) = (
-            FfiConverterOptionalString.allocationSize(value.`nonce`)
+            FfiConverterOptionalTypeHostString.allocationSize(value.`nonce`)
     )
 
     override fun write(value: ServerPongFrame, buf: ByteBuffer) {
-            FfiConverterOptionalString.write(value.`nonce`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`nonce`, buf)
     }
 }
 
@@ -2447,12 +2420,12 @@ data class ServerReplayMarkerFrame (
     /**
      * Wire `subscriptionId`: non-empty string.
      */
-    val `subscriptionId`: kotlin.String
+    val `subscriptionId`: HostString
     , 
     /**
      * Wire `eventId`: non-empty string.
      */
-    val `eventId`: kotlin.String
+    val `eventId`: HostString
     , 
     /**
      * Wire `droppedCount`: integer, 0 ≤ x ≤ 2^64 − 1; optional (`null`/`nil`: absent).
@@ -2462,7 +2435,7 @@ data class ServerReplayMarkerFrame (
     /**
      * Wire `note`: non-empty string; optional (`null`/`nil`: absent).
      */
-    val `note`: kotlin.String? = null 
+    val `note`: HostString? = null 
     
 ){
     
@@ -2479,25 +2452,25 @@ data class ServerReplayMarkerFrame (
 public object FfiConverterTypeServerReplayMarkerFrame: FfiConverterRustBuffer<ServerReplayMarkerFrame> {
     override fun read(buf: ByteBuffer): ServerReplayMarkerFrame {
         return ServerReplayMarkerFrame(
-            FfiConverterString.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterOptionalULong.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
         )
     }
 
     override fun allocationSize(value: ServerReplayMarkerFrame) = (
-            FfiConverterString.allocationSize(value.`subscriptionId`) +
-            FfiConverterString.allocationSize(value.`eventId`) +
+            FfiConverterTypeHostString.allocationSize(value.`subscriptionId`) +
+            FfiConverterTypeHostString.allocationSize(value.`eventId`) +
             FfiConverterOptionalULong.allocationSize(value.`droppedCount`) +
-            FfiConverterOptionalString.allocationSize(value.`note`)
+            FfiConverterOptionalTypeHostString.allocationSize(value.`note`)
     )
 
     override fun write(value: ServerReplayMarkerFrame, buf: ByteBuffer) {
-            FfiConverterString.write(value.`subscriptionId`, buf)
-            FfiConverterString.write(value.`eventId`, buf)
+            FfiConverterTypeHostString.write(value.`subscriptionId`, buf)
+            FfiConverterTypeHostString.write(value.`eventId`, buf)
             FfiConverterOptionalULong.write(value.`droppedCount`, buf)
-            FfiConverterOptionalString.write(value.`note`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`note`, buf)
     }
 }
 
@@ -2613,17 +2586,17 @@ data class ServerSubscribedFrame (
     /**
      * Wire `subscriptionId`: non-empty string.
      */
-    val `subscriptionId`: kotlin.String
+    val `subscriptionId`: HostString
     , 
     /**
      * Wire `subject`: non-empty string.
      */
-    val `subject`: kotlin.String
+    val `subject`: HostString
     , 
     /**
      * Wire `snapshotEventId`: non-empty string; optional (`null`/`nil`: absent).
      */
-    val `snapshotEventId`: kotlin.String? = null 
+    val `snapshotEventId`: HostString? = null 
     
 ){
     
@@ -2640,22 +2613,22 @@ data class ServerSubscribedFrame (
 public object FfiConverterTypeServerSubscribedFrame: FfiConverterRustBuffer<ServerSubscribedFrame> {
     override fun read(buf: ByteBuffer): ServerSubscribedFrame {
         return ServerSubscribedFrame(
-            FfiConverterString.read(buf),
-            FfiConverterString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
         )
     }
 
     override fun allocationSize(value: ServerSubscribedFrame) = (
-            FfiConverterString.allocationSize(value.`subscriptionId`) +
-            FfiConverterString.allocationSize(value.`subject`) +
-            FfiConverterOptionalString.allocationSize(value.`snapshotEventId`)
+            FfiConverterTypeHostString.allocationSize(value.`subscriptionId`) +
+            FfiConverterTypeHostString.allocationSize(value.`subject`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`snapshotEventId`)
     )
 
     override fun write(value: ServerSubscribedFrame, buf: ByteBuffer) {
-            FfiConverterString.write(value.`subscriptionId`, buf)
-            FfiConverterString.write(value.`subject`, buf)
-            FfiConverterOptionalString.write(value.`snapshotEventId`, buf)
+            FfiConverterTypeHostString.write(value.`subscriptionId`, buf)
+            FfiConverterTypeHostString.write(value.`subject`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`snapshotEventId`, buf)
     }
 }
 
@@ -2671,7 +2644,7 @@ data class ServerUnsubscribedFrame (
     /**
      * Wire `subscriptionId`: non-empty string.
      */
-    val `subscriptionId`: kotlin.String
+    val `subscriptionId`: HostString
     
 ){
     
@@ -2688,16 +2661,16 @@ data class ServerUnsubscribedFrame (
 public object FfiConverterTypeServerUnsubscribedFrame: FfiConverterRustBuffer<ServerUnsubscribedFrame> {
     override fun read(buf: ByteBuffer): ServerUnsubscribedFrame {
         return ServerUnsubscribedFrame(
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
         )
     }
 
     override fun allocationSize(value: ServerUnsubscribedFrame) = (
-            FfiConverterString.allocationSize(value.`subscriptionId`)
+            FfiConverterTypeHostString.allocationSize(value.`subscriptionId`)
     )
 
     override fun write(value: ServerUnsubscribedFrame, buf: ByteBuffer) {
-            FfiConverterString.write(value.`subscriptionId`, buf)
+            FfiConverterTypeHostString.write(value.`subscriptionId`, buf)
     }
 }
 
@@ -2712,12 +2685,12 @@ data class SubscribeParams (
     /**
      * Wire `subject`: non-empty string.
      */
-    val `subject`: kotlin.String
+    val `subject`: HostString
     , 
     /**
      * Wire `sinceEventId`: non-empty string; optional (`null`/`nil`: absent).
      */
-    val `sinceEventId`: kotlin.String? = null 
+    val `sinceEventId`: HostString? = null 
     
 ){
     
@@ -2734,19 +2707,19 @@ data class SubscribeParams (
 public object FfiConverterTypeSubscribeParams: FfiConverterRustBuffer<SubscribeParams> {
     override fun read(buf: ByteBuffer): SubscribeParams {
         return SubscribeParams(
-            FfiConverterString.read(buf),
-            FfiConverterOptionalString.read(buf),
+            FfiConverterTypeHostString.read(buf),
+            FfiConverterOptionalTypeHostString.read(buf),
         )
     }
 
     override fun allocationSize(value: SubscribeParams) = (
-            FfiConverterString.allocationSize(value.`subject`) +
-            FfiConverterOptionalString.allocationSize(value.`sinceEventId`)
+            FfiConverterTypeHostString.allocationSize(value.`subject`) +
+            FfiConverterOptionalTypeHostString.allocationSize(value.`sinceEventId`)
     )
 
     override fun write(value: SubscribeParams, buf: ByteBuffer) {
-            FfiConverterString.write(value.`subject`, buf)
-            FfiConverterOptionalString.write(value.`sinceEventId`, buf)
+            FfiConverterTypeHostString.write(value.`subject`, buf)
+            FfiConverterOptionalTypeHostString.write(value.`sinceEventId`, buf)
     }
 }
 
@@ -2761,7 +2734,7 @@ data class UnsubscribeParams (
     /**
      * Wire `subscriptionId`: non-empty string.
      */
-    val `subscriptionId`: kotlin.String
+    val `subscriptionId`: HostString
     
 ){
     
@@ -2778,16 +2751,16 @@ data class UnsubscribeParams (
 public object FfiConverterTypeUnsubscribeParams: FfiConverterRustBuffer<UnsubscribeParams> {
     override fun read(buf: ByteBuffer): UnsubscribeParams {
         return UnsubscribeParams(
-            FfiConverterString.read(buf),
+            FfiConverterTypeHostString.read(buf),
         )
     }
 
     override fun allocationSize(value: UnsubscribeParams) = (
-            FfiConverterString.allocationSize(value.`subscriptionId`)
+            FfiConverterTypeHostString.allocationSize(value.`subscriptionId`)
     )
 
     override fun write(value: UnsubscribeParams, buf: ByteBuffer) {
-            FfiConverterString.write(value.`subscriptionId`, buf)
+            FfiConverterTypeHostString.write(value.`subscriptionId`, buf)
     }
 }
 
@@ -3592,7 +3565,7 @@ sealed class ParseException: kotlin.Exception() {
         /**
          * Byte offset into the frame where reading stopped.
          */
-        val `offset`: kotlin.ULong
+        val `offset`: kotlin.Long
         ) : ParseException() {
         override val message
             get() = "reason=${ `reason` }, offset=${ `offset` }"
@@ -3659,7 +3632,7 @@ public object FfiConverterTypeParseError : FfiConverterRustBuffer<ParseException
         return when(buf.getInt()) {
             1 -> ParseException.Json(
                 FfiConverterString.read(buf),
-                FfiConverterULong.read(buf),
+                FfiConverterLong.read(buf),
                 )
             2 -> ParseException.Schema(
                 FfiConverterSequenceTypeIssue.read(buf),
@@ -3679,7 +3652,7 @@ public object FfiConverterTypeParseError : FfiConverterRustBuffer<ParseException
                 // Add the size for the Int that specifies the variant plus the size needed for all fields
                 4UL
                 + FfiConverterString.allocationSize(value.`reason`)
-                + FfiConverterULong.allocationSize(value.`offset`)
+                + FfiConverterLong.allocationSize(value.`offset`)
             )
             is ParseException.Schema -> (
                 // Add the size for the Int that specifies the variant plus the size needed for all fields
@@ -3701,7 +3674,7 @@ public object FfiConverterTypeParseError : FfiConverterRustBuffer<ParseException
             is ParseException.Json -> {
                 buf.putInt(1)
                 FfiConverterString.write(value.`reason`, buf)
-                FfiConverterULong.write(value.`offset`, buf)
+                FfiConverterLong.write(value.`offset`, buf)
                 Unit
             }
             is ParseException.Schema -> {
@@ -3751,7 +3724,7 @@ sealed class PathSegment {
         /**
          * The position.
          */
-        val `index`: kotlin.ULong) : PathSegment()
+        val `index`: kotlin.Long) : PathSegment()
         
     {
         
@@ -3779,7 +3752,7 @@ public object FfiConverterTypePathSegment : FfiConverterRustBuffer<PathSegment>{
                 FfiConverterString.read(buf),
                 )
             2 -> PathSegment.Index(
-                FfiConverterULong.read(buf),
+                FfiConverterLong.read(buf),
                 )
             else -> throw RuntimeException("invalid enum value, something is very wrong!!")
         }
@@ -3797,7 +3770,7 @@ public object FfiConverterTypePathSegment : FfiConverterRustBuffer<PathSegment>{
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterULong.allocationSize(value.`index`)
+                + FfiConverterLong.allocationSize(value.`index`)
             )
         }
     }
@@ -3811,7 +3784,7 @@ public object FfiConverterTypePathSegment : FfiConverterRustBuffer<PathSegment>{
             }
             is PathSegment.Index -> {
                 buf.putInt(2)
-                FfiConverterULong.write(value.`index`, buf)
+                FfiConverterLong.write(value.`index`, buf)
                 Unit
             }
         }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
@@ -3896,7 +3869,7 @@ sealed class RpcId {
         /**
          * The id.
          */
-        val `value`: kotlin.String) : RpcId()
+        val `value`: dev.wirecontract.graphorin.HostString) : RpcId()
         
     {
         
@@ -3949,7 +3922,7 @@ public object FfiConverterTypeRpcId : FfiConverterRustBuffer<RpcId>{
     override fun read(buf: ByteBuffer): RpcId {
         return when(buf.getInt()) {
             1 -> RpcId.StringId(
-                FfiConverterString.read(buf),
+                FfiConverterTypeHostString.read(buf),
                 )
             2 -> RpcId.IntId(
                 FfiConverterLong.read(buf),
@@ -3963,7 +3936,7 @@ public object FfiConverterTypeRpcId : FfiConverterRustBuffer<RpcId>{
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterString.allocationSize(value.`value`)
+                + FfiConverterTypeHostString.allocationSize(value.`value`)
             )
         }
         is RpcId.IntId -> {
@@ -3979,7 +3952,7 @@ public object FfiConverterTypeRpcId : FfiConverterRustBuffer<RpcId>{
         when(value) {
             is RpcId.StringId -> {
                 buf.putInt(1)
-                FfiConverterString.write(value.`value`, buf)
+                FfiConverterTypeHostString.write(value.`value`, buf)
                 Unit
             }
             is RpcId.IntId -> {
@@ -4156,8 +4129,8 @@ sealed class ServerMessage {
     
     /**
      * The subscription the frame is routed by (spec §8.3): set on `subscribed`, `unsubscribed`, `event`, `lifecycle`, `replay-marker` and an `error` frame that names one; `null`/`nil` otherwise.
-     */ fun `subscriptionId`(): kotlin.String? {
-            return FfiConverterOptionalString.lift(
+     */ fun `subscriptionId`(): HostString? {
+            return FfiConverterOptionalTypeHostString.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_graphorin_fn_method_servermessage_subscription_id(FfiConverterTypeServerMessage.lower(this),
         _status)
@@ -4690,6 +4663,38 @@ public object FfiConverterOptionalTypeRpcId: FfiConverterRustBuffer<RpcId?> {
 /**
  * @suppress
  */
+public object FfiConverterOptionalTypeHostString: FfiConverterRustBuffer<HostString?> {
+    override fun read(buf: ByteBuffer): HostString? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeHostString.read(buf)
+    }
+
+    override fun allocationSize(value: HostString?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeHostString.allocationSize(value)
+        }
+    }
+
+    override fun write(value: HostString?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeHostString.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalTypeJsonText: FfiConverterRustBuffer<JsonText?> {
     override fun read(buf: ByteBuffer): JsonText? {
         if (buf.get().toInt() == 0) {
@@ -4858,6 +4863,70 @@ public object FfiConverterSequenceTypePathSegment: FfiConverterRustBuffer<List<P
 
 
 
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeHostString: FfiConverterRustBuffer<List<HostString>> {
+    override fun read(buf: ByteBuffer): List<HostString> {
+        val len = buf.getInt()
+        return List<HostString>(len) {
+            FfiConverterTypeHostString.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<HostString>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeHostString.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<HostString>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeHostString.write(it, buf)
+        }
+    }
+}
+
+
+
+
+
+public typealias HostString = kotlin.String
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeHostString: FfiConverter<HostString, RustBuffer.ByValue> {
+    override fun lift(value: RustBuffer.ByValue): HostString {
+        val builtinValue = FfiConverterByteArray.lift(value)
+        return dev.wirecontract.graphmind.HostStrings.decode(builtinValue)
+    }
+
+    override fun lower(value: HostString): RustBuffer.ByValue {
+        val builtinValue = dev.wirecontract.graphmind.HostStrings.encode(value)
+        return FfiConverterByteArray.lower(builtinValue)
+    }
+
+    override fun read(buf: ByteBuffer): HostString {
+        val builtinValue = FfiConverterByteArray.read(buf)
+        return dev.wirecontract.graphmind.HostStrings.decode(builtinValue)
+    }
+
+    override fun allocationSize(value: HostString): ULong {
+        val builtinValue = dev.wirecontract.graphmind.HostStrings.encode(value)
+        return FfiConverterByteArray.allocationSize(builtinValue)
+    }
+
+    override fun write(value: HostString, buf: ByteBuffer) {
+        val builtinValue = dev.wirecontract.graphmind.HostStrings.encode(value)
+        FfiConverterByteArray.write(builtinValue, buf)
+    }
+}
+
+
+
 public typealias JsonText = kotlin.String
 public typealias FfiConverterTypeJsonText = FfiConverterString
         /**
@@ -4877,8 +4946,8 @@ public typealias FfiConverterTypeJsonText = FfiConverterString
 
         /**
          * `closeCodeFor` (spec §6): the close code of a reason, 4001–4008.
-         */ fun `closeCodeFor`(`reason`: CloseReason): kotlin.UShort {
-            return FfiConverterUShort.lift(
+         */ fun `closeCodeFor`(`reason`: CloseReason): kotlin.Long {
+            return FfiConverterLong.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_graphorin_fn_func_close_code_for(
     
@@ -4892,13 +4961,13 @@ public typealias FfiConverterTypeJsonText = FfiConverterString
         /**
          * `closeCodeReason` (spec §6): the reason of a close code; `null`/`nil` outside 4001–4008
          * (1000, 4999, …).
-         */ fun `closeCodeReason`(`code`: kotlin.UShort): CloseReason? {
+         */ fun `closeCodeReason`(`code`: kotlin.Long): CloseReason? {
             return FfiConverterOptionalTypeCloseReason.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_graphorin_fn_func_close_code_reason(
     
         
-        FfiConverterUShort.lower(`code`),_status)
+        FfiConverterLong.lower(`code`),_status)
 }
     )
     }
@@ -4950,13 +5019,13 @@ public typealias FfiConverterTypeJsonText = FfiConverterString
          * `formatTicketSubprotocol` (spec §7): `ticket.<ticket>`. Throws
          * `ContractException.EmptyTicket` for an empty ticket.
          */
-    @Throws(ContractException::class) fun `formatTicket`(`ticket`: kotlin.String): kotlin.String {
+    @Throws(ContractException::class) fun `formatTicket`(`ticket`: HostString): kotlin.String {
             return FfiConverterString.lift(
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_graphorin_fn_func_format_ticket(
     
         
-        FfiConverterString.lower(`ticket`),_status)
+        FfiConverterTypeHostString.lower(`ticket`),_status)
 }
     )
     }
@@ -5004,13 +5073,14 @@ public typealias FfiConverterTypeJsonText = FfiConverterString
         /**
          * `negotiateSubprotocol` (spec §7): `graphorin.protocol.v1` when the offer holds it exactly
          * (case-sensitive, after [`normalize_offer`]), else `null`/`nil`. Ticket tokens are ignored.
-         */ fun `negotiate`(`offer`: List<kotlin.String>): kotlin.String? {
+         */
+    @Throws(ContractException::class) fun `negotiate`(`offer`: List<HostString>): kotlin.String? {
             return FfiConverterOptionalString.lift(
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_graphorin_fn_func_negotiate(
     
         
-        FfiConverterSequenceString.lower(`offer`),_status)
+        FfiConverterSequenceTypeHostString.lower(`offer`),_status)
 }
     )
     }
@@ -5019,13 +5089,14 @@ public typealias FfiConverterTypeJsonText = FfiConverterString
         /**
          * Splits a subprotocol offer (spec §7): every entry on commas, tokens trimmed, empty ones
          * dropped. A header value is a one-entry offer.
-         */ fun `normalizeOffer`(`offer`: List<kotlin.String>): List<kotlin.String> {
+         */
+    @Throws(ContractException::class) fun `normalizeOffer`(`offer`: List<HostString>): List<kotlin.String> {
             return FfiConverterSequenceString.lift(
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_graphorin_fn_func_normalize_offer(
     
         
-        FfiConverterSequenceString.lower(`offer`),_status)
+        FfiConverterSequenceTypeHostString.lower(`offer`),_status)
 }
     )
     }
@@ -5049,13 +5120,13 @@ public typealias FfiConverterTypeJsonText = FfiConverterString
          * the variant's schema. A server answers `ParseException.Json` with -32700 and id `0`, and
          * `ParseException.Schema` with -32600 and its `replyId`, then closes with 4008.
          */
-    @Throws(ParseException::class) fun `parseClientMessage`(`frame`: kotlin.String): ClientMessage {
+    @Throws(ParseException::class) fun `parseClientMessage`(`frame`: HostString): ClientMessage {
             return FfiConverterTypeClientMessage.lift(
     uniffiRustCallWithError(ParseException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_graphorin_fn_func_parse_client_message(
     
         
-        FfiConverterString.lower(`frame`),_status)
+        FfiConverterTypeHostString.lower(`frame`),_status)
 }
     )
     }
@@ -5081,13 +5152,13 @@ public typealias FfiConverterTypeJsonText = FfiConverterString
          * Throws `ParseException.Json` when the text is not JSON, `ParseException.Schema` (every
          * issue, the raw `id`) when it is JSON but not a legal `ServerMessage`.
          */
-    @Throws(ParseException::class) fun `parseServerMessage`(`frame`: kotlin.String): ServerMessage {
+    @Throws(ParseException::class) fun `parseServerMessage`(`frame`: HostString): ServerMessage {
             return FfiConverterTypeServerMessage.lift(
     uniffiRustCallWithError(ParseException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_graphorin_fn_func_parse_server_message(
     
         
-        FfiConverterString.lower(`frame`),_status)
+        FfiConverterTypeHostString.lower(`frame`),_status)
 }
     )
     }
@@ -5112,13 +5183,14 @@ public typealias FfiConverterTypeJsonText = FfiConverterString
         /**
          * `parseTicketSubprotocol` (spec §7): the value of the first `ticket.<value>` token with a
          * non-empty value; `null`/`nil` when there is none.
-         */ fun `parseTicket`(`offer`: List<kotlin.String>): kotlin.String? {
+         */
+    @Throws(ContractException::class) fun `parseTicket`(`offer`: List<HostString>): kotlin.String? {
             return FfiConverterOptionalString.lift(
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_graphorin_fn_func_parse_ticket(
     
         
-        FfiConverterSequenceString.lower(`offer`),_status)
+        FfiConverterSequenceTypeHostString.lower(`offer`),_status)
 }
     )
     }
@@ -5153,13 +5225,13 @@ public typealias FfiConverterTypeJsonText = FfiConverterString
 
         /**
          * The code of a catalogue name (`PARSE_ERROR` → `-32700`); `null`/`nil` for any other name.
-         */ fun `rpcErrorCodeValue`(`name`: kotlin.String): kotlin.Long? {
+         */ fun `rpcErrorCodeValue`(`name`: HostString): kotlin.Long? {
             return FfiConverterOptionalLong.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_graphorin_fn_func_rpc_error_code_value(
     
         
-        FfiConverterString.lower(`name`),_status)
+        FfiConverterTypeHostString.lower(`name`),_status)
 }
     )
     }

@@ -29,7 +29,7 @@ class MonotonicClock {
     private val nano0 = System.nanoTime()
 
     /** Now, in epoch milliseconds. */
-    fun nowMs(): ULong = (epochMs + (System.nanoTime() - nano0) / 1_000_000L).toULong()
+    fun nowMs(): Long = epochMs + (System.nanoTime() - nano0) / 1_000_000L
 }
 
 /** Thrown by an adapter when a gate answered [Decision.Abort]; [SessionHost.Run] ends the run `aborted`. */
@@ -71,10 +71,10 @@ class SessionHost(
     private var attempt: Attempt? = null
     private val closing = mutableListOf<Attempt>()
     private val gates = HashMap<String, CompletableFuture<Decision>>()
-    private val waiters = HashMap<ULong, CompletableFuture<Boolean>>()
+    private val waiters = HashMap<Long, CompletableFuture<Boolean>>()
     private val aborted: MutableSet<String> = ConcurrentHashMap.newKeySet()
     private var timer: ScheduledFuture<*>? = null
-    private var timerAt: ULong? = null
+    private var timerAt: Long? = null
     private var closed = false
 
     /** One connection attempt: the handshake future, then the open socket and its ordered send chain. */
@@ -90,10 +90,10 @@ class SessionHost(
      * `null` after [close]. Throws [ContractException.Build] for a payload breaking a rule or a
      * type the app may not send.
      */
-    fun emit(message: Message, run: String? = null): ULong? = locked { core.emit(message, run, clock.nowMs()) }
+    fun emit(message: Message, run: String? = null): Long? = locked { core.emit(message, run, clock.nowMs()) }
 
     /** [emit] with the payload as JSON text, validated against [messageType]. */
-    fun emitJson(messageType: String, payloadJson: String, run: String? = null): ULong? =
+    fun emitJson(messageType: String, payloadJson: String, run: String? = null): Long? =
         locked { core.emitJson(messageType, payloadJson, run, clock.nowMs()) }
 
     /**
@@ -127,7 +127,7 @@ class SessionHost(
      * Completes with `true` when attached (the `hello.ack`), `false` after [timeoutMs] (default
      * the config's `readyTimeoutMs`, 2000) or when closed. Connects now when idle (spec T22).
      */
-    fun ready(timeoutMs: ULong? = null): CompletableFuture<Boolean> {
+    fun ready(timeoutMs: Long? = null): CompletableFuture<Boolean> {
         val future = CompletableFuture<Boolean>()
         locked { waiters[core.ready(clock.nowMs(), timeoutMs)] = future }
         return future
@@ -157,7 +157,7 @@ class SessionHost(
         val aborted: Boolean get() = isAborted(runId)
 
         /** [SessionHost.emit] in this run. */
-        fun emit(message: Message): ULong? = this@SessionHost.emit(message, runId)
+        fun emit(message: Message): Long? = this@SessionHost.emit(message, runId)
 
         /** [SessionHost.gate] in this run. */
         fun gate(point: PausePoint, node: GateNode): CompletableFuture<Decision> = this@SessionHost.gate(point, node, runId)
@@ -231,13 +231,13 @@ class SessionHost(
         followTimer(core.pollTimeout())
     }
 
-    private fun followTimer(deadline: ULong?) {
+    private fun followTimer(deadline: Long?) {
         if (deadline == timerAt) return
         timer?.cancel(false)
         timerAt = deadline
         timer = null
         if (deadline == null || scheduler.isShutdown) return
-        val delay = (deadline.toLong() - clock.nowMs().toLong()).coerceAtLeast(0)
+        val delay = (deadline - clock.nowMs()).coerceAtLeast(0)
         timer = scheduler.schedule(Runnable {
             locked {
                 timerAt = null

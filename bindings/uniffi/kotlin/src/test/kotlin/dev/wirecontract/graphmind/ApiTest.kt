@@ -10,7 +10,7 @@ import java.io.File
 
 /** Building, serializing, range checks, matchers, JSON helpers and constants. */
 class ApiTest {
-    private val maxSafe = 9_007_199_254_740_991uL
+    private val maxSafe = 9_007_199_254_740_991L
     private val sdk = SdkInfo(name = "python", version = "0.5.1")
 
     /** One message of every known type, with most optional fields set. */
@@ -21,21 +21,21 @@ class ApiTest {
         Message.NodeStarted(
             NodeStarted(
                 nodeId = "n", parentId = "root", kind = NodeKind.LLM, name = "m", instanceId = "i",
-                input = """{"q":"hi"}""", collapsed = false, redaction = RedactionSummary(count = 1uL, keys = listOf("k")),
+                input = """{"q":"hi"}""", collapsed = false, redaction = RedactionSummary(count = 1L, keys = listOf("k")),
             ),
         ),
         Message.NodeToken(NodeToken(nodeId = "n", deltas = listOf(TokenDelta(t = TokenChannel.TOOL_ARGS, v = "{\"a\":")))),
         Message.NodeFinished(
             NodeFinished(
                 nodeId = "n", instanceId = "i", output = "null", durationMs = 12.5, status = RunStatus.OK, heldMs = 0.0,
-                usage = TokenUsage(inputTokens = 1uL, outputTokens = 2uL, inclusive = true, cacheReadTokens = 0uL, reasoningTokens = maxSafe),
+                usage = TokenUsage(inputTokens = 1L, outputTokens = 2L, inclusive = true, cacheReadTokens = 0L, reasoningTokens = maxSafe),
             ),
         ),
         Message.NodeError(NodeError(nodeId = "n", error = ErrorInfo(name = "E", message = "m"), heldMs = 3.25)),
         Message.ExecPaused(
             ExecPaused(
                 pauseId = "p", nodeId = "n", point = PausePoint.AFTER, reason = PauseReason.LOOP,
-                loopInfo = LoopInfo(repeats = 3uL, firstSeq = 1uL, lastSeq = 5uL, fingerprint = "f", kind = LoopKind.CYCLE, period = 2uL, laps = 1uL),
+                loopInfo = LoopInfo(repeats = 3L, firstSeq = 1L, lastSeq = 5L, fingerprint = "f", kind = LoopKind.CYCLE, period = 2L, laps = 1L),
                 smart = SmartInfo(rule = SmartRule.ERROR_RESULT, detail = "d"), editable = true, instanceId = "i",
             ),
         ),
@@ -56,9 +56,9 @@ class ApiTest {
 
     @Test
     fun `a frame of every one of the 16 types builds, serializes and parses back equal`() {
-        assertEquals(messageTypes().toSet(), oneOfEach.map { createEnvelope(it, 0uL, "r", 0uL).messageType }.toSet())
+        assertEquals(messageTypes().toSet(), oneOfEach.map { createEnvelope(it, 0L, "r", 0L).messageType }.toSet())
         oneOfEach.forEachIndexed { i, message ->
-            val envelope = createEnvelope(message, seq = i.toULong(), runId = "run-1", ts = 1_756_200_000_000uL)
+            val envelope = createEnvelope(message, seq = i.toLong(), runId = "run-1", ts = 1_756_200_000_000L)
             assertEquals("{}", envelope.extraJson)
             val text = serializeEnvelope(envelope)
             assertTrue(text.startsWith("""{"gm":1,"seq":$i,"ts":1756200000000,"runId":"run-1","type":"${envelope.messageType}","payload":{"""), text)
@@ -70,31 +70,34 @@ class ApiTest {
 
     @Test
     fun `ts defaults to now`() {
-        val before = System.currentTimeMillis().toULong()
-        val envelope = createEnvelope(Message.ModeSet(ModeSet(RunMode.RUN)), 1uL, wildcardRunId())
-        assertTrue(envelope.ts >= before && envelope.ts <= System.currentTimeMillis().toULong())
+        val before = System.currentTimeMillis()
+        val envelope = createEnvelope(Message.ModeSet(ModeSet(RunMode.RUN)), 1L, wildcardRunId())
+        assertTrue(envelope.ts >= before && envelope.ts <= System.currentTimeMillis())
     }
 
     @Test
     fun `counters above 2^53 - 1 are refused, never wrapped`() {
         val modeSet = Message.ModeSet(ModeSet(RunMode.RUN))
         createEnvelope(modeSet, seq = maxSafe, runId = "r", ts = maxSafe)
-        val e = assertThrows<ContractException.Build> { createEnvelope(modeSet, seq = maxSafe + 1uL, runId = "r", ts = ULong.MAX_VALUE) }
+        val e = assertThrows<ContractException.Build> { createEnvelope(modeSet, seq = maxSafe + 1L, runId = "r", ts = Long.MAX_VALUE) }
         assertEquals(listOf("seq", "ts"), e.issues.map { it.path })
-        assertEquals("too big: expected integer to be <= 9007199254740991, received 9007199254740992", e.issues[0].message)
-        val envelope = createEnvelope(modeSet, 1uL, "r", 0uL)
-        assertThrows<ContractException.Build> { serializeEnvelope(envelope.copy(ts = ULong.MAX_VALUE)) }
-        val usage = TokenUsage(inputTokens = maxSafe + 1uL, outputTokens = ULong.MAX_VALUE)
+        // The parser's own message: host integers are read by the contract's reader.
+        assertEquals("too big: expected a safe integer (|x| <= 9007199254740991), received 9007199254740992", e.issues[0].message)
+        val negative = assertThrows<ContractException.Build> { createEnvelope(modeSet, seq = -1, runId = "r") }
+        assertEquals("too small: expected integer to be >= 0, received -1", negative.issues.single().message)
+        val envelope = createEnvelope(modeSet, 1L, "r", 0L)
+        assertThrows<ContractException.Build> { serializeEnvelope(envelope.copy(ts = Long.MAX_VALUE)) }
+        val usage = TokenUsage(inputTokens = maxSafe + 1L, outputTokens = Long.MAX_VALUE)
         val nested = assertThrows<ContractException.Build> {
-            createEnvelope(Message.NodeFinished(NodeFinished(nodeId = "n", durationMs = 1.0, status = RunStatus.OK, usage = usage)), 1uL, "r")
+            createEnvelope(Message.NodeFinished(NodeFinished(nodeId = "n", durationMs = 1.0, status = RunStatus.OK, usage = usage)), 1L, "r")
         }
         assertEquals(listOf("payload.usage.inputTokens", "payload.usage.outputTokens"), nested.issues.map { it.path })
         val laps = assertThrows<ContractException.Build> {
-            createEnvelope(Message.ExecPaused(ExecPaused(pauseId = "p", nodeId = "n", point = PausePoint.BEFORE, loopInfo = LoopInfo(0uL, 0uL, 0uL, "f", laps = 0uL))), 1uL, "r")
+            createEnvelope(Message.ExecPaused(ExecPaused(pauseId = "p", nodeId = "n", point = PausePoint.BEFORE, loopInfo = LoopInfo(0L, 0L, 0L, "f", laps = 0L))), 1L, "r")
         }
         assertEquals(listOf("payload.loop.laps"), laps.issues.map { it.path })
         assertThrows<ContractException.Build> {
-            createEnvelope(Message.Hello(Hello(versions = ClientVersions(Long.MIN_VALUE, "c"), capabilities = listOf())), 1uL, "r")
+            createEnvelope(Message.Hello(Hello(versions = ClientVersions(Long.MIN_VALUE, "c"), capabilities = listOf())), 1L, "r")
         }
         // The parser refuses the same values on the wire.
         assertEquals("invalid", parseEnvelopeJson("""{"gm":1,"seq":9007199254740992,"ts":0,"runId":"r","type":"mode.set","payload":{"mode":"run"}}""").kind)
@@ -104,41 +107,41 @@ class ApiTest {
     fun `numbers a frame cannot carry are build errors`() {
         for (bad in listOf(Double.NaN, Double.POSITIVE_INFINITY, -1.0)) {
             val e = assertThrows<ContractException.Build> {
-                createEnvelope(Message.NodeFinished(NodeFinished(nodeId = "n", durationMs = bad, status = RunStatus.OK)), 1uL, "r")
+                createEnvelope(Message.NodeFinished(NodeFinished(nodeId = "n", durationMs = bad, status = RunStatus.OK)), 1L, "r")
             }
             assertEquals(listOf("payload.durationMs"), e.issues.map { it.path })
         }
         // -0 is written as 0, as JSON.stringify does.
-        val envelope = createEnvelope(Message.NodeFinished(NodeFinished(nodeId = "n", durationMs = -0.0, status = RunStatus.OK)), 1uL, "r", 0uL)
+        val envelope = createEnvelope(Message.NodeFinished(NodeFinished(nodeId = "n", durationMs = -0.0, status = RunStatus.OK)), 1L, "r", 0L)
         assertTrue(serializeEnvelope(envelope).contains(""""durationMs":0,"""))
     }
 
     @Test
     fun `invalid payloads, unknown types and bad host values are build errors naming path and rule`() {
         val e = assertThrows<ContractException.Build> {
-            createEnvelopeJson("node.token", """{"nodeId":"n","deltas":[{"t":"bogus","v":"x"}]}""", 1uL, "r")
+            createEnvelopeJson("node.token", """{"nodeId":"n","deltas":[{"t":"bogus","v":"x"}]}""", 1L, "r")
         }
         assertEquals("invalid payload for message type \"node.token\"", e.reason)
         assertEquals(listOf("payload.deltas.0.t"), e.issues.map { it.path })
         assertTrue(e.message.contains("invalid payload"))
         // One builder: any type string; unknown types are built opaque.
-        assertEquals(Message.Unknown("future.x", "{}"), createEnvelopeJson("future.x", "{}", 1uL, "r").message)
-        assertEquals("unknown-type", parseEnvelopeJson(serializeEnvelope(createEnvelope(Message.Unknown("future.x", "1"), 1uL, "r"))).kind)
-        assertEquals(Message.ModeSet(ModeSet(RunMode.RUN)), createEnvelope(Message.Unknown("mode.set", """{"mode":"run"}"""), 1uL, "r").message)
-        assertThrows<ContractException.Build> { createUnknownEnvelope("mode.set", "{}", 1uL, "r") }
-        val unknown = createUnknownEnvelope("future.x", null, 1uL, "r", 5uL)
+        assertEquals(Message.Unknown("future.x", "{}"), createEnvelopeJson("future.x", "{}", 1L, "r").message)
+        assertEquals("unknown-type", parseEnvelopeJson(serializeEnvelope(createEnvelope(Message.Unknown("future.x", "1"), 1L, "r"))).kind)
+        assertEquals(Message.ModeSet(ModeSet(RunMode.RUN)), createEnvelope(Message.Unknown("mode.set", """{"mode":"run"}"""), 1L, "r").message)
+        assertThrows<ContractException.Build> { createUnknownEnvelope("mode.set", "{}", 1L, "r") }
+        val unknown = createUnknownEnvelope("future.x", null, 1L, "r", 5L)
         assertEquals(Message.Unknown("future.x", null), unknown.message)
         assertEquals("""{"gm":1,"seq":1,"ts":5,"runId":"r","type":"future.x"}""", serializeEnvelope(unknown))
         assertEquals("unknown-type", parseEnvelopeJson(serializeEnvelope(unknown)).kind)
         val output = assertThrows<ContractException.Build> {
-            createEnvelope(Message.ExecResume(ExecResume(pauseId = "p", action = ResumeAction.INJECT, output = "{nope")), 1uL, "r")
+            createEnvelope(Message.ExecResume(ExecResume(pauseId = "p", action = ResumeAction.INJECT, output = "{nope")), 1L, "r")
         }
         assertEquals(listOf("payload.output"), output.issues.map { it.path })
         val known = assertThrows<ContractException.Build> {
-            createEnvelope(Message.ModeSet(ModeSet(RunMode.RUN, extraJson = """{"mode":"step"}""")), 1uL, "r")
+            createEnvelope(Message.ModeSet(ModeSet(RunMode.RUN, extraJson = """{"mode":"step"}""")), 1L, "r")
         }
         assertEquals(listOf("payload.mode"), known.issues.map { it.path })
-        val envelope = createEnvelope(Message.ModeSet(ModeSet(RunMode.RUN)), 1uL, "r", 0uL)
+        val envelope = createEnvelope(Message.ModeSet(ModeSet(RunMode.RUN)), 1L, "r", 0L)
         assertThrows<ContractException.Build> { serializeEnvelope(envelope.copy(messageType = "hello")) }
         assertThrows<ContractException.Build> { serializeEnvelope(envelope.copy(extraJson = """{"seq":2}""")) }
         assertThrows<ContractException.Build> { serializeEnvelope(envelope.copy(extraJson = "[]")) }
@@ -175,7 +178,7 @@ class ApiTest {
         val envelope = createEnvelopeJson(
             "node.started",
             """{"nodeId":"n","kind":"tool","name":"t","instanceId":"i","input":{"big":1e400,"list":[1,"two",null,true]}}""",
-            1uL, "r", 0uL,
+            1L, "r", 0L,
         )
         val input = (envelope.message as Message.NodeStarted).payload.input!!
         assertEquals("""{"big":1e400,"list":[1,"two",null,true]}""", input)
@@ -197,11 +200,11 @@ class ApiTest {
     @Test
     fun `parse options cap size and depth`() {
         val frame = """{"gm":1,"seq":1,"ts":0,"runId":"r","type":"mode.set","payload":{"mode":"run"}}"""
-        val small = parseEnvelopeJson(frame, ParseOptions(maxFrameBytes = 10uL)) as ParseResult.Invalid
+        val small = parseEnvelopeJson(frame, ParseOptions(maxFrameBytes = 10L)) as ParseResult.Invalid
         assertEquals("frame exceeds 10 bytes", small.reason)
         assertNull(small.issues)
         val nested = """{"gm":1,"seq":1,"ts":0,"runId":"r","type":"x.y","payload":[[[1]]]}"""
-        assertEquals("invalid", parseEnvelopeJson(nested, ParseOptions(maxDepth = 2uL)).kind)
+        assertEquals("invalid", parseEnvelopeJson(nested, ParseOptions(maxDepth = 2L)).kind)
         assertEquals("unknown-type", parseEnvelopeJson(nested).kind)
         assertEquals(ParseResult.VersionMismatch(2L, 1L), parseEnvelopeJson(frame.replace("\"gm\":1", "\"gm\":2")))
     }
@@ -210,8 +213,8 @@ class ApiTest {
     fun `constants and tables match the contract`() {
         assertEquals(1L, protocolVersion())
         assertEquals("*", wildcardRunId())
-        assertEquals(16uL * 1024uL * 1024uL, defaultMaxFrameBytes())
-        assertTrue(defaultMaxDepth() >= 10_000uL)
+        assertEquals(16L * 1024L * 1024L, defaultMaxFrameBytes())
+        assertTrue(defaultMaxDepth() >= 10_000L)
         assertEquals(16, messageTypes().size)
         assertEquals(messageTypes(), eventTypes() + controlTypes() + handshakeTypes())
         assertEquals("NodeStarted", payloadTypeName("node.started"))
@@ -229,7 +232,7 @@ class ApiTest {
     fun `invalid payloads salvage the envelope fields`() {
         val bad = """{"gm":1,"seq":7,"ts":9,"runId":"run_1","type":"node.token","payload":{"nodeId":"n","deltas":[{"t":"hologram","v":"x"}]}}"""
         val r = parseEnvelopeJson(bad) as ParseResult.Invalid
-        assertEquals(listOf(7uL, 9uL), listOf(r.seq, r.ts))
+        assertEquals(listOf(7L, 9L), listOf(r.seq, r.ts))
         assertEquals("run_1", r.runId)
         assertEquals("node.token", r.messageType)
         val early = parseEnvelopeJson("""{"gm":1,"seq":-1,"ts":9,"runId":"r","type":"mode.set","payload":{}}""") as ParseResult.Invalid
@@ -245,7 +248,7 @@ class ApiTest {
         assertTrue(refused is HelloNegotiation.Refused)
         val ack = helloAck(hello, "me", listOf(BreakpointMatcher(kind = NodeKind.TOOL), BreakpointMatcher(kind = NodeKind.TOOL, point = PausePoint.BEFORE)), RunMode.STEP, "s")
         assertEquals(1, ack.breakpoints.size)
-        val frame = serializeEnvelope(createEnvelope(Message.HelloAck(ack), 0uL, wildcardRunId(), 5uL))
+        val frame = serializeEnvelope(createEnvelope(Message.HelloAck(ack), 0L, wildcardRunId(), 5L))
         assertEquals("ok", parseEnvelopeJson(frame).kind)
         val bps = listOf(BreakpointMatcher(kind = NodeKind.TOOL, name = "t"))
         assertEquals(PauseReason.BREAKPOINT, pauseReason(RunMode.STEP, bps, NodeKind.TOOL, "t", PausePoint.BEFORE))

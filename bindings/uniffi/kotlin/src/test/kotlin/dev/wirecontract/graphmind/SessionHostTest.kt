@@ -106,7 +106,7 @@ class SessionHostTest {
     }
 
     /** Generous deadlines: a busy CI machine must not turn a slow first connect into a 10 s retry. */
-    private val patient = AppSessionConfig(connectTimeoutMs = 5000uL, handshakeTimeoutMs = 5000uL)
+    private val patient = AppSessionConfig(connectTimeoutMs = 5000L, handshakeTimeoutMs = 5000L)
 
     private val tool = GateNode("tool:lookup", NodeKind.TOOL, "lookup", "call_1")
 
@@ -188,7 +188,7 @@ class SessionHostTest {
                     assertEquals(Decision.Continue, run.gate(PausePoint.AFTER, tool).getNow(null)) // detached: no hold
                     run.emit(finished(tool, "1"))
                     proxy.comeUp()
-                    assertTrue(host.ready(5000uL).get(10, TimeUnit.SECONDS))
+                    assertTrue(host.ready(5000L).get(10, TimeUnit.SECONDS))
                     run.close()
                     // run.finished travels through the proxy; closing the host before it got there
                     // would race it (the listener then never sees the run end).

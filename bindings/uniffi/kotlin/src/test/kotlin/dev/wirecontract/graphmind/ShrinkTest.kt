@@ -8,7 +8,7 @@ import org.junit.jupiter.api.assertThrows
 import java.io.File
 
 /** One line of shared/vectors/graphmind/shrink.jsonl (graphmind-shrink §15). */
-data class ShrinkVector(val name: String, val type: String?, val maxBytes: ULong, val payloadJson: String, val expectJson: String, val tier: Int)
+data class ShrinkVector(val name: String, val type: String?, val maxBytes: Long, val payloadJson: String, val expectJson: String, val tier: Int)
 
 /**
  * Payload shrinking (graphmind-shrink): every vector of shrink.jsonl, text byte for byte and
@@ -22,7 +22,7 @@ class ShrinkTest {
         check(file.isFile) { "shrink vectors missing: $file (set WIRECONTRACT_SHARED)" }
         file.readLines(Charsets.UTF_8).filter { it.isNotBlank() }.map { JSONObject(it) }.map {
             ShrinkVector(
-                it.getString("name"), if (it.isNull("type")) null else it.getString("type"), it.getLong("max_bytes").toULong(),
+                it.getString("name"), if (it.isNull("type")) null else it.getString("type"), it.getLong("max_bytes"),
                 it.getString("payload_json"), it.getString("expect_json"), it.getInt("tier"),
             )
         }
@@ -65,9 +65,9 @@ class ShrinkTest {
 
     @Test
     fun `defaults are the reference's 512 KiB and no type`() {
-        assertEquals(524_288uL, defaultMaxPayloadBytes())
+        assertEquals(524_288L, defaultMaxPayloadBytes())
         val s = shrinkPayloadJson("""{"b":1.0,"1":1e400, "a":-0}""")
-        assertEquals(Shrunk(json = """{"1":null,"b":1,"a":0}""", tier = 1.toUByte()), s)
+        assertEquals(Shrunk(json = """{"1":null,"b":1,"a":0}""", tier = 1L), s)
         val big = "\"" + "x".repeat(600_000) + "\""
         assertEquals(4, shrinkPayloadJson(big).tier.toInt())
     }
@@ -78,10 +78,10 @@ class ShrinkTest {
     @Test
     fun `createEnvelope with maxPayloadBytes shrinks an oversize payload and the frame parses ok`() {
         val payload = bigNodeFinished(1_000_000)
-        val whole = serializeEnvelope(createEnvelope(Message.NodeFinished(payload), 1uL, "r", 0uL))
+        val whole = serializeEnvelope(createEnvelope(Message.NodeFinished(payload), 1L, "r", 0L))
         assertTrue(whole.length > 1_000_000)
 
-        val envelope = createEnvelope(Message.NodeFinished(payload), 1uL, "r", 0uL, maxPayloadBytes = defaultMaxPayloadBytes())
+        val envelope = createEnvelope(Message.NodeFinished(payload), 1L, "r", 0L, maxPayloadBytes = defaultMaxPayloadBytes())
         val frame = serializeEnvelope(envelope)
         assertTrue(frame.toByteArray().size < 524_288, "${frame.toByteArray().size}")
         val parsed = parseEnvelopeJson(frame)
@@ -94,24 +94,24 @@ class ShrinkTest {
 
         // The JSON form takes the same route, and agrees with shrinkPayloadJson's text.
         val payloadJson = """{"nodeId":"n","output":"${"é".repeat(1_000_000)}","durationMs":2.5,"status":"ok"}"""
-        val fromJson = createEnvelopeJson("node.finished", payloadJson, 1uL, "r", 0uL, maxPayloadBytes = 524_288uL)
+        val fromJson = createEnvelopeJson("node.finished", payloadJson, 1L, "r", 0L, maxPayloadBytes = 524_288L)
         assertEquals(envelope, fromJson)
-        val reference = shrinkPayloadJson(payloadJson, 524_288uL, "node.finished")
+        val reference = shrinkPayloadJson(payloadJson, 524_288L, "node.finished")
         assertEquals(2, reference.tier.toInt())
         assertEquals("""{"gm":1,"seq":1,"ts":0,"runId":"r","type":"node.finished","payload":${reference.json}}""", serializeEnvelope(fromJson))
 
         // Within budget nothing changes.
-        val small = createEnvelope(Message.NodeFinished(bigNodeFinished(10)), 1uL, "r", 0uL, maxPayloadBytes = 524_288uL)
-        assertEquals(createEnvelope(Message.NodeFinished(bigNodeFinished(10)), 1uL, "r", 0uL), small)
+        val small = createEnvelope(Message.NodeFinished(bigNodeFinished(10)), 1L, "r", 0L, maxPayloadBytes = 524_288L)
+        assertEquals(createEnvelope(Message.NodeFinished(bigNodeFinished(10)), 1L, "r", 0L), small)
     }
 
     @Test
     fun `only the tier-4 marker fitting a known type is a build error`() {
         val invalid = """{"nodeId":"n","durationMs":-1,"status":"ok","output":"${"a".repeat(100)}"}"""
-        val e = assertThrows<ContractException.Build> { createEnvelopeJson("node.finished", invalid, 1uL, "r", 0uL, maxPayloadBytes = 60uL) }
+        val e = assertThrows<ContractException.Build> { createEnvelopeJson("node.finished", invalid, 1L, "r", 0L, maxPayloadBytes = 60L) }
         assertTrue(e.reason.contains("only the whole-payload marker"), e.reason)
         assertEquals(listOf("payload"), e.issues.map { it.path })
-        assertEquals(4, shrinkPayloadJson(invalid, 60uL, "node.finished").tier.toInt())
+        assertEquals(4, shrinkPayloadJson(invalid, 60L, "node.finished").tier.toInt())
     }
 
     @Test
@@ -124,12 +124,12 @@ class ShrinkTest {
         assertTrue(lone.reason.contains("lone surrogate at UTF-16 index 3"), lone.reason)
         assertThrows<ContractException.Json> { shrinkPayloadJson("\"\uDC00\uD800\"") }
         assertThrows<ContractException.Json> { shrinkPayloadJson("\"x\uD83D\"") }
-        assertThrows<ContractException.Json> { shrinkPayloadJson("{}", 10uL, "node.\uD800") }
+        assertThrows<ContractException.Build> { shrinkPayloadJson("{}", 10L, "node.\uD800") }
         assertThrows<ContractException.Json> { shrinkPayload(JsonValue.TextValue("\uDFFF")) }
         val member = JsonValue.ObjectValue(listOf(JsonMember(name = "\uD800", value = JsonValue.NullValue)))
         assertThrows<ContractException.Json> { shrinkPayload(member) }
         assertThrows<ContractException.Json> { shrinkPayload(JsonValue.NumberValue("NaN")) }
-        assertThrows<ContractException.Json> { createEnvelopeJson("node.finished", "\"\uD800\"", 1uL, "r", maxPayloadBytes = 10uL) }
+        assertThrows<ContractException.Json> { createEnvelopeJson("node.finished", "\"\uD800\"", 1L, "r", maxPayloadBytes = 10L) }
         // A surrogate pair is a character, and escapes of lone surrogates are JSON.
         assertEquals("\"\uD83D\uDE00\"", shrinkPayloadJson("\"\uD83D\uDE00\"").json)
         assertEquals("\"\\ud800\"", shrinkPayloadJson("\"\\uD800\"").json)
@@ -139,10 +139,10 @@ class ShrinkTest {
     fun `a 1,000,000-deep payload shrinks on a 256 KiB thread`() {
         val depth = 1_000_000
         val payload = """{"nodeId":"n","output":${"[".repeat(depth)}${"]".repeat(depth)},"durationMs":1,"status":"ok"}"""
-        val s = onSmallStack { shrinkPayloadJson(payload, 4096uL, "node.finished") }
+        val s = onSmallStack { shrinkPayloadJson(payload, 4096L, "node.finished") }
         assertEquals(2, s.tier.toInt())
         assertTrue(s.json.startsWith("""{"nodeId":"n","output":[],"durationMs":1,"status":"ok","__graphmindTruncated":true"""), s.json.take(120))
-        val whole = onSmallStack { shrinkPayloadJson("[".repeat(depth) + "]".repeat(depth), 10_000_000uL) }
+        val whole = onSmallStack { shrinkPayloadJson("[".repeat(depth) + "]".repeat(depth), 10_000_000L) }
         assertEquals(1, whole.tier.toInt())
         assertEquals(2 * depth, whole.json.length)
     }

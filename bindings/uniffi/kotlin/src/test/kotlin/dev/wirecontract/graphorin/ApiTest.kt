@@ -114,7 +114,7 @@ class ApiTest {
     fun `bytes that are not UTF-8 are a JSON failure`() {
         val bytes = "{\"v\":\"1\",\"kind\":\"pong\",\"nonce\":\"".toByteArray() + byteArrayOf(0xff.toByte()) + "\"}".toByteArray()
         val e = assertThrows<ParseException.Json> { parseServerMessageBytes(bytes) }
-        assertEquals(32uL, e.offset)
+        assertEquals(32L, e.offset)
         assertTrue(e.reason.contains("UTF-8"), e.reason)
         assertThrows<ParseException.Json>("a binary message reads as the empty string") { parseClientMessageBytes(byteArrayOf()) }
     }
@@ -235,13 +235,13 @@ class ApiTest {
             listOf("auth.required", "auth.invalid", "auth.revoked", "auth.scope_denied", "rate.limited", "flow.throttled", "server.shutdown", "protocol.violation"),
             closeCodeValues().map { it.reason.wireValue() },
         )
-        assertEquals((4001..4008).map { it.toUShort() }, closeCodeValues().map { it.code })
+        assertEquals((4001..4008).map { it.toLong() }, closeCodeValues().map { it.code })
         for (reason in CloseReason.entries) {
             assertEquals(reason, closeCodeReason(closeCodeFor(reason)))
             assertEquals(closeCodeValues().single { it.reason == reason }.fatal, closeReasonIsFatal(reason))
         }
-        for (outside in listOf(1000, 4000, 4009, 4999, 0)) assertNull(closeCodeReason(outside.toUShort()), "$outside")
-        assertEquals(listOf(4001, 4002, 4003, 4008).map { it.toUShort() }, closeCodeValues().filter { it.fatal }.map { it.code })
+        for (outside in listOf(1000, 4000, 4009, 4999, 0)) assertNull(closeCodeReason(outside.toLong()), "$outside")
+        assertEquals(listOf(4001, 4002, 4003, 4008).map { it.toLong() }, closeCodeValues().filter { it.fatal }.map { it.code })
     }
 
     @Test

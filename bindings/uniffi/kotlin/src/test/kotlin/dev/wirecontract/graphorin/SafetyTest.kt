@@ -32,6 +32,21 @@ class SafetyTest {
     }
 
     @Test
+    fun `a lone surrogate is a ParseException or a ContractException, never an encoder exception`() {
+        val e = assertThrows<ParseException.Json> { parseServerMessage(event("\"a\uDC00\"")) }
+        assertTrue(e.reason.contains("lone surrogate at UTF-16 index "), e.reason)
+        assertThrows<ParseException.Json> { parseClientMessage("\uD800") }
+        val ping = ClientMessage.Ping(ClientPingRequest(id = RpcId.StringId("p\uD800")))
+        val b = assertThrows<ContractException.Build> { serializeClientMessage(ping) }
+        assertEquals(listOf("id"), b.issues.map { it.dottedPath() })
+        assertThrows<ContractException.Build> { formatTicket("t\uDC00") }.let { assertTrue(it.reason.startsWith("ticket: "), it.reason) }
+        assertThrows<ContractException.Build> { negotiate(listOf("graphorin.protocol.v1", "\uDC00")) }.let { assertTrue(it.reason.startsWith("offer.1: "), it.reason) }
+        assertThrows<ContractException.Build> { normalizeOffer(listOf("\uDC00")) }
+        assertThrows<ContractException.Build> { parseTicket(listOf("ticket.\uDC00")) }
+        assertEquals(null, rpcErrorCodeValue("PARSE_ERROR\uD800"))
+    }
+
+    @Test
     fun `garbage never throws anything but ParseException`() {
         val random = Random(7)
         val samples = listOf(byteArrayOf(), byteArrayOf(0xff.toByte()), "{\"v\":\"1\"".toByteArray(), "\u0000".toByteArray()) +

@@ -37,8 +37,8 @@ class JvmConformanceTest {
             }
             if (v.type != null) assertEquals(v.type, frame.type, v.id)
             assertEquals(env.messageType, frame.type, v.id)
-            assertEquals(env.seq.toLong(), frame.seq, v.id)
-            assertEquals(env.ts.toLong(), frame.ts, v.id)
+            assertEquals(env.seq, frame.seq, v.id)
+            assertEquals(env.ts, frame.ts, v.id)
             assertEquals(env.runId, frame.runId, v.id)
             assertEquals(MessageTypes.ALL.indexOf(env.messageType), frame.typeIndex, v.id)
             val payload = frame.payload ?: continue

@@ -1,0 +1,64 @@
+package dev.wirecontract.graphmind
+
+/**
+ * How the uniffi bindings lower a `HostString` (every `String` argument and record field of
+ * both packages, `uniffi.toml`): as generalized UTF-8, where a lone surrogate becomes its
+ * three-byte form (`ED A0..BF xx`, not UTF-8) instead of failing in a strict encoder with a
+ * `CharacterCodingException`. Rust then decides: a parse answers `Invalid`
+ * (`ParseException.Json` in Graphorin), every other function throws `ContractException`
+ * naming the argument and the UTF-16 index.
+ */
+internal object HostStrings {
+    /** [s] as bytes: its UTF-8 when it is Unicode text, else generalized UTF-8. */
+    @JvmStatic
+    fun encode(s: String): ByteArray {
+        var i = 0
+        val n = s.length
+        while (i < n) {
+            val c = s[i]
+            if (c.isSurrogate()) {
+                if (c.isHighSurrogate() && i + 1 < n && s[i + 1].isLowSurrogate()) {
+                    i += 2
+                    continue
+                }
+                return generalized(s)
+            }
+            i++
+        }
+        return s.toByteArray(Charsets.UTF_8)
+    }
+
+    /** Text Rust sent (always UTF-8). */
+    @JvmStatic
+    fun decode(bytes: ByteArray): String = String(bytes, Charsets.UTF_8)
+
+    private fun generalized(s: String): ByteArray {
+        val out = ByteArray(3 * s.length)
+        var p = 0
+        var i = 0
+        val n = s.length
+        while (i < n) {
+            val c = s[i].code
+            if (c < 0x80) {
+                out[p++] = c.toByte()
+            } else if (c < 0x800) {
+                out[p++] = (0xC0 or (c shr 6)).toByte()
+                out[p++] = (0x80 or (c and 0x3F)).toByte()
+            } else if (c in 0xD800..0xDBFF && i + 1 < n && s[i + 1].code in 0xDC00..0xDFFF) {
+                val cp = 0x10000 + ((c - 0xD800) shl 10) + (s[i + 1].code - 0xDC00)
+                out[p++] = (0xF0 or (cp shr 18)).toByte()
+                out[p++] = (0x80 or ((cp shr 12) and 0x3F)).toByte()
+                out[p++] = (0x80 or ((cp shr 6) and 0x3F)).toByte()
+                out[p++] = (0x80 or (cp and 0x3F)).toByte()
+                i++
+            } else {
+                // Any other BMP unit, a lone surrogate included (its three-byte form).
+                out[p++] = (0xE0 or (c shr 12)).toByte()
+                out[p++] = (0x80 or ((c shr 6) and 0x3F)).toByte()
+                out[p++] = (0x80 or (c and 0x3F)).toByte()
+            }
+            i++
+        }
+        return out.copyOf(p)
+    }
+}

@@ -1,0 +1,91 @@
+//! `HostString`: a host string that crosses as bytes, so that a string UTF-8 cannot carry
+//! reaches Rust instead of failing in the host's encoder.
+//!
+//! Kotlin strings can hold lone surrogates. uniffi's own `String` lowering encodes with a
+//! strict UTF-8 encoder and throws `java.nio.charset.CharacterCodingException` from the FFI
+//! layer. A `HostString` is lowered by Kotlin as generalized UTF-8 instead (a lone surrogate as
+//! its three-byte form `ED A0..BF xx`, which is not UTF-8; `HostStrings.encode` in the jar), and
+//! Rust decides: a parse gives its `Invalid` verdict (`ParseException.Json` in Graphorin), every
+//! other function throws `ContractException` naming the argument or the field's wire path and
+//! the UTF-16 index. Swift strings are always Unicode and cross as their UTF-8.
+//!
+//! This file is compiled into both uniffi crates (GraphMind's and Graphorin's, by `#[path]`):
+//! each uniffi namespace declares its own type, with one definition.
+
+/// A host string argument or record field (`kotlin.String`/`Swift.String` on the host).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct HostString(pub Vec<u8>);
+
+uniffi::custom_newtype!(HostString, Vec<u8>);
+
+/// Where a host string stops being Unicode: the UTF-16 index of its first lone surrogate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LoneSurrogate {
+    /// Index of the surrogate in the host string, in UTF-16 code units.
+    pub utf16_index: usize,
+    /// Offset of its first byte in the crossed bytes (the UTF-8 of everything before it).
+    pub byte_offset: usize,
+}
+
+impl LoneSurrogate {
+    /// `"lone surrogate at UTF-16 index 3: not representable in UTF-8"`.
+    pub fn message(self) -> String {
+        format!("lone surrogate at UTF-16 index {}: not representable in UTF-8", self.utf16_index)
+    }
+}
+
+impl HostString {
+    /// The text, or where the first lone surrogate is.
+    ///
+    /// # Errors
+    /// When the bytes are not UTF-8 (a Kotlin string with a lone surrogate).
+    pub fn to_str(&self) -> Result<&str, LoneSurrogate> {
+        std::str::from_utf8(&self.0).map_err(|_| lone_surrogate(&self.0))
+    }
+
+    /// [`HostString::to_str`], owned.
+    ///
+    /// # Errors
+    /// As [`HostString::to_str`].
+    pub fn into_string(self) -> Result<String, LoneSurrogate> {
+        String::from_utf8(self.0).map_err(|e| lone_surrogate(e.as_bytes()))
+    }
+}
+
+/// The UTF-16 index of the first byte that is not UTF-8 (the host never sends other bytes
+/// than UTF-8 and encoded lone surrogates).
+fn lone_surrogate(bytes: &[u8]) -> LoneSurrogate {
+    let valid = match std::str::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => std::str::from_utf8(&bytes[..e.valid_up_to()]).unwrap_or_default(),
+    };
+    LoneSurrogate { utf16_index: valid.encode_utf16().count(), byte_offset: valid.len() }
+}
+
+impl From<String> for HostString {
+    fn from(s: String) -> Self {
+        HostString(s.into_bytes())
+    }
+}
+
+impl From<&str> for HostString {
+    fn from(s: &str) -> Self {
+        HostString(s.as_bytes().to_vec())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lone_surrogate_is_named_by_its_utf16_index() {
+        // "é😀" then U+DC00 as generalized UTF-8: é is one UTF-16 unit, 😀 two.
+        let mut bytes = "é😀".as_bytes().to_vec();
+        bytes.extend_from_slice(&[0xED, 0xB0, 0x80, b'x']);
+        let err = HostString(bytes.clone()).to_str().unwrap_err();
+        assert_eq!((err.utf16_index, err.byte_offset), (3, 6));
+        assert_eq!(HostString(bytes).into_string().unwrap_err(), err);
+        assert_eq!(HostString::from("ok").to_str(), Ok("ok"));
+    }
+}
