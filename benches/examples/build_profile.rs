@@ -8,6 +8,9 @@ use wirecontract::core::json;
 use wirecontract::graphmind::{self, ParseOutcome};
 use wirecontract_bench::{corpus_dir, Corpus};
 
+/// A measured stage: its label and one call over a frame's parts.
+type Stage<'a> = (&'a str, Box<dyn Fn(&Token) -> usize + 'a>);
+
 struct Token {
     seq: u64,
     ts: u64,
@@ -41,7 +44,6 @@ fn main() {
     let bytes: usize = tokens.iter().map(|t| t.payload.len()).sum();
     eprintln!("{name}: {} node.token frames, payload {} bytes on average, {reps} reps a pass", tokens.len(), bytes / tokens.len());
 
-    type Stage<'a> = (&'a str, Box<dyn Fn(&Token) -> usize + 'a>);
     let stages: Vec<Stage> = vec![
         ("build_frame_json (all)", Box::new(|t| graphmind::build_frame_json("node.token", &t.payload, t.seq, &t.run_id, Some(t.ts)).map_or(0, |v| v.len()))),
         ("  json::validate(payload)", Box::new(|t| usize::from(json::validate(&t.payload, json::DEFAULT_MAX_DEPTH).is_ok()))),
