@@ -11,7 +11,7 @@ use pyo3::types::{PyByteArray, PyBytes, PyDict, PyList, PyString, PyTuple};
 use wirecontract::graphorin as go;
 
 use crate::convert::{json_to_py, py_to_json, NonFinite};
-use crate::graphmind::Issue;
+use crate::issue::issues_to_py;
 use crate::object::{make_object, Root, WireObject};
 use crate::{guard, str_arg};
 
@@ -48,9 +48,7 @@ fn frame_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 fn parse_error(py: Python<'_>, e: &go::ParseError) -> PyResult<PyErr> {
     let err = ParseError::new_err(e.to_string());
     let value = err.value(py);
-    let issues: Vec<Issue> =
-        e.issues().iter().map(|i| Issue { path: i.dotted_path(), message: i.message.clone(), code: Some(i.code.as_str().to_owned()) }).collect();
-    value.setattr("issues", PyList::new(py, issues)?)?;
+    value.setattr("issues", issues_to_py(py, e.issues())?)?;
     let id = match e.raw_id() {
         Some(raw) => json_to_py(py, raw.as_str())?,
         None => py.None(),

@@ -176,10 +176,7 @@ pub(crate) fn envelope_from_host(h: &Envelope) -> Result<gm::Envelope, ContractE
     let mut issues = Issues::new();
     let wire_type = h.message.wire_type();
     if h.message_type != wire_type {
-        issues.push(wirecontract::core::Issue {
-            path: "type".into(),
-            message: format!("messageType \"{}\" does not match the message (\"{wire_type}\")", h.message_type),
-        });
+        issues.push(wirecontract::core::Issue::at("type", format!("messageType \"{}\" does not match the message (\"{wire_type}\")", h.message_type)));
     }
     let message = <gm::Message as Convert>::from_host(&h.message, &mut issues, "payload");
     let extra = extras_from_host(&h.extra_json, gm::ENVELOPE_KEYS, &mut issues, "");
@@ -201,7 +198,7 @@ pub(crate) fn envelope_from_host(h: &Envelope) -> Result<gm::Envelope, ContractE
     match env {
         Some(env) if issues.is_empty() => Ok(env),
         _ => {
-            let only_payload = issues.iter().all(|i| i.path.starts_with("payload"));
+            let only_payload = issues.iter().all(|i| i.dotted_path().starts_with("payload"));
             let reason = if only_payload { format!("invalid payload for message type \"{wire_type}\"") } else { "invalid envelope fields".to_owned() };
             Err(build_error(reason, issues))
         }
@@ -234,7 +231,7 @@ pub fn create_envelope(message: Message, seq: u64, run_id: String, ts: Option<u6
         }
         let converted = <gm::Message as Convert>::from_host(&message, &mut issues, "payload");
         let (Some(converted), Some(_), true) = (converted, seq_ok, issues.is_empty()) else {
-            let only_payload = issues.iter().all(|i| i.path.starts_with("payload"));
+            let only_payload = issues.iter().all(|i| i.dotted_path().starts_with("payload"));
             let reason =
                 if only_payload { format!("invalid payload for message type \"{}\"", message.wire_type()) } else { "envelope fields out of range".to_owned() };
             return Err(build_error(reason, issues));
