@@ -1,7 +1,9 @@
 # Swift: no Swift toolchain here, so every generated and hand-written Swift file (the generated
 # GraphMind and Graphorin bindings, both Package.swift manifests, both XCTest suites) is parsed with
 # tree-sitter-swift and must have no syntax error; check_names.py then checks the generated names
-# against the API design guidelines and the generated wire conversions (swift-ext/). Compiling and running the XCTest suite needs macOS: see bindings/uniffi/README.md.
+# against the API design guidelines and the generated wire conversions (swift-ext/), and
+# check_manifests.py that both manifests agree and the by-URL one names only committed paths.
+# Compiling and running the XCTest suite needs macOS: see bindings/uniffi/README.md.
 set -euo pipefail
 ROOT="$(pwd)"
 source scripts/lib/common.sh
@@ -22,3 +24,6 @@ mapfile -t files < <(
 # conversions (init?(wire:), wire) against the enums they extend.
 (cd bindings/uniffi/swift && "$VENV/bin/python" check_names.py "$ROOT"/generated/swift/Wirecontract{Graphmind,Graphorin}.swift \
     --wire "$ROOT"/generated/swift-ext/*.swift)
+# The root manifest (by URL) and the local one describe the same package; the root one references
+# only committed, non-ignored paths and a released binary.
+"$VENV/bin/python" bindings/uniffi/swift/check_manifests.py "$ROOT"

@@ -5,7 +5,8 @@
 //
 // This manifest is for working on the bindings against a local build (its binaryTarget is the
 // gitignored build/ output). SwiftPM users add the package by URL through the repository root's
-// Package.swift, which takes the same sources and the released XCFramework.
+// Package.swift, which takes the same sources and the released XCFramework. Keep the two in step:
+// check_manifests.py (step 45) refuses any difference in products, targets or dependencies.
 //
 // On macOS with Xcode:
 //     bindings/uniffi/swift/build-xcframework.sh     # Rust static libraries -> build/WirecontractFFI.xcframework
