@@ -257,7 +257,7 @@ pub enum Path<'p> {
 
 impl Path<'_> {
     /// The path as an [`IssuePath`].
-    pub(crate) fn to_issue_path(&self) -> IssuePath {
+    pub(crate) fn issue_path(&self) -> IssuePath {
         let mut segs: Vec<&Path<'_>> = Vec::new();
         let mut cur = self;
         while let Path::Key(p, _) | Path::Index(p, _) = cur {
@@ -301,7 +301,7 @@ impl Ctx {
 
     /// Records an issue with its code.
     pub fn issue_with(&mut self, path: &Path<'_>, code: IssueCode, message: impl Into<String>) {
-        self.issues.push(Issue { path: path.to_issue_path(), code: self.codes.then_some(code), message: message.into() });
+        self.issues.push(Issue { path: path.issue_path(), code: self.codes.then_some(code), message: message.into() });
     }
 
     /// Records "expected X, received Y" and returns `None`.
