@@ -236,7 +236,7 @@ struct VerdictIssue {
 
 impl From<&Issue> for VerdictIssue {
     fn from(i: &Issue) -> Self {
-        VerdictIssue { path: i.dotted_path(), code: i.code.map(|c| c.as_str()), message: i.message.clone() }
+        VerdictIssue { path: i.dotted_path(), code: i.code.map(wirecontract::core::IssueCode::as_str), message: i.message.clone() }
     }
 }
 

@@ -466,7 +466,7 @@ pub fn gm_schema_string() -> napi::Result<String> {
 
 fn matcher(text: &str, what: &str) -> napi::Result<gm::BreakpointMatcher> {
     from_json::<gm::BreakpointMatcher>(text).map_err(|issues| {
-        let list: Vec<String> = issues.iter().map(|i| i.summary()).collect();
+        let list: Vec<String> = issues.iter().map(wirecontract::core::Issue::summary).collect();
         invalid_arg(format!("{what} is not a BreakpointMatcher: {}", list.join("; ")))
     })
 }
@@ -518,7 +518,7 @@ pub fn gm_pause_reason(mode: String, breakpoints: Vec<String>, kind: String, nam
 
 fn hello(text: &str) -> napi::Result<gm::Hello> {
     from_json::<gm::Hello>(text).map_err(|issues| {
-        let list: Vec<String> = issues.iter().map(|i| i.summary()).collect();
+        let list: Vec<String> = issues.iter().map(wirecontract::core::Issue::summary).collect();
         invalid_arg(format!("hello is not a hello payload: {}", list.join("; ")))
     })
 }

@@ -537,7 +537,7 @@ pub(crate) fn matcher_from(py: Python<'_>, v: &Bound<'_, PyAny>, what: &str) -> 
     }
     let text = py_to_json(v, NonFinite::Null)?;
     from_json::<gm::BreakpointMatcher>(&text).map_err(|issues| {
-        let list: Vec<String> = issues.iter().map(|i| i.summary()).collect();
+        let list: Vec<String> = issues.iter().map(wirecontract::core::Issue::summary).collect();
         let _ = py;
         PyValueError::new_err(format!("{what} is not a BreakpointMatcher: {}", list.join("; ")))
     })
@@ -639,7 +639,7 @@ fn matchers_from(py: Python<'_>, breakpoints: &Bound<'_, PyAny>) -> PyResult<Vec
 fn hello_from(value: &Bound<'_, PyAny>) -> PyResult<gm::Hello> {
     let text = py_to_json(value, NonFinite::Null)?;
     from_json::<gm::Hello>(&text).map_err(|issues| {
-        let list: Vec<String> = issues.iter().map(|i| i.summary()).collect();
+        let list: Vec<String> = issues.iter().map(wirecontract::core::Issue::summary).collect();
         PyValueError::new_err(format!("hello is not a Hello payload: {}", list.join("; ")))
     })
 }
