@@ -88,7 +88,7 @@ pub fn label_of(out: &ParseOutcome) -> u8 {
 /// a `gm: 1` envelope of an unknown type whose only structural issue is `seq: -1`.
 pub fn is_seq_label_error(frame: &str, out: &ParseOutcome) -> bool {
     let ParseOutcome::Invalid { reason, issues: Some(issues), .. } = out else { return false };
-    if reason != REASON_NOT_AN_ENVELOPE || issues.len() != 1 || issues[0].path != "seq" {
+    if reason != REASON_NOT_AN_ENVELOPE || issues.len() != 1 || issues[0].dotted_path() != "seq" {
         return false;
     }
     let Ok(serde_json::Value::Object(m)) = serde_json::from_str::<serde_json::Value>(frame) else { return false };

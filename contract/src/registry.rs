@@ -464,11 +464,11 @@ pub fn parse_by_key(frame: &str, key: &str, messages: &'static [MessageDesc]) ->
     let root = crate::core::json::Val::root(frame);
     let tag = root.members().filter(|(k, _)| crate::core::json::decode_string(k).text == key).last().and_then(|(_, v)| v.string_raw());
     let Some(tag) = tag.map(|raw| crate::core::json::decode_string(raw).text.into_owned()) else {
-        let issue = Issue { path: key.to_owned(), message: format!("expected string, the discriminator \"{key}\"") };
+        let issue = Issue::at(key, format!("expected string, the discriminator \"{key}\""));
         return invalid(format!("no \"{key}\" discriminator"), vec![issue]);
     };
     let Some(m) = messages.iter().find(|m| m.wire == tag) else {
-        let issue = Issue { path: key.to_owned(), message: format!("unknown message \"{tag}\"") };
+        let issue = Issue::at(key, format!("unknown message \"{tag}\""));
         return invalid(format!("unknown message \"{tag}\""), vec![issue]);
     };
     match (m.payload.read_json)(frame) {

@@ -18,7 +18,7 @@ fn invalid_payload_salvages_the_envelope_fields() {
     let out = parse_envelope_json(&frame("node.token", r#"{"nodeId":"n","deltas":[{"t":"hologram","v":"x"}]}"#));
     let ParseOutcome::Invalid { reason, issues, seq, ts, run_id, message_type } = out else { panic!("{out:?}") };
     assert_eq!(reason, "invalid payload for message type \"node.token\"");
-    assert!(issues.is_some_and(|i| i[0].path == "payload.deltas.0.t"));
+    assert!(issues.is_some_and(|i| i[0].dotted_path() == "payload.deltas.0.t"));
     assert_eq!((seq, ts, run_id.as_deref(), message_type.as_deref()), (Some(7), Some(1_756_200_000_000), Some("run_1"), Some("node.token")));
     // A missing payload is a payload failure too.
     let out = parse_envelope_json(r#"{"gm":1,"seq":1,"ts":2,"runId":"*","type":"mode.set"}"#);
@@ -46,19 +46,19 @@ fn serialize_refuses_what_would_not_parse() {
     let mut env = create_envelope_json("mode.set", r#"{"mode":"run"}"#, 1, "r", Some(2)).unwrap();
     env.seq = u64::MAX;
     let e = serialize_envelope(&env).unwrap_err();
-    assert_eq!(e.issues[0].path, "seq");
+    assert_eq!(e.issues[0].dotted_path(), "seq");
     env.seq = 1;
     env.run_id = "a\0b".into();
-    assert_eq!(serialize_envelope(&env).unwrap_err().issues[0].path, "runId");
+    assert_eq!(serialize_envelope(&env).unwrap_err().issues[0].dotted_path(), "runId");
     env.run_id = "r".into();
     env.message = Message::Unknown { message_type: "mode.set".into(), payload: Some(RawJson::from_json("{}").unwrap()) };
-    assert_eq!(serialize_envelope(&env).unwrap_err().issues[0].path, "type");
+    assert_eq!(serialize_envelope(&env).unwrap_err().issues[0].dotted_path(), "type");
     // A payload field beyond its range: found by re-reading the frame.
     let mut hello = create_envelope_json("hello", r#"{"versions":{"protocol":1,"client":"c"},"capabilities":[]}"#, 1, "*", Some(2)).unwrap();
     let Message::Hello(h) = &mut hello.message else { panic!() };
     h.versions.protocol = i64::MAX;
     let e = serialize_envelope(&hello).unwrap_err();
-    assert_eq!(e.issues[0].path, "payload.versions.protocol");
+    assert_eq!(e.issues[0].dotted_path(), "payload.versions.protocol");
     assert_eq!(gm::check_envelope(&hello).unwrap_err(), e);
     // Opaque values nested past the depth cap.
     let deep = format!("{}{}", "[".repeat(gm::DEFAULT_MAX_DEPTH), "]".repeat(gm::DEFAULT_MAX_DEPTH));
@@ -76,7 +76,7 @@ fn one_builder_takes_any_type_string() {
     let known = create_envelope_json("mode.set", r#"{"mode":"step"}"#, 1, "*", Some(2)).unwrap();
     assert!(matches!(known.message, Message::ModeSet(_)));
     let e = create_envelope_json("mode.set", r#"{"mode":"warp"}"#, 1, "*", Some(2)).unwrap_err();
-    assert_eq!(e.issues[0].path, "payload.mode");
+    assert_eq!(e.issues[0].dotted_path(), "payload.mode");
     let unknown = create_envelope_json("future.x", "[1e400, \"\\ud800\"]", 1, "*", Some(2)).unwrap();
     assert_eq!(serialize_envelope(&unknown).unwrap(), r#"{"gm":1,"seq":1,"ts":2,"runId":"*","type":"future.x","payload":[1e400,"\ud800"]}"#);
     assert!(create_envelope_json("future.x", "{", 1, "*", Some(2)).is_err());

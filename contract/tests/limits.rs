@@ -321,11 +321,11 @@ fn numbers_with_100_000_digits_are_read_in_linear_time() {
     assert!(matches!(duration(&format!("0.{zeros}1")), ParseOutcome::Ok(_)));
     assert!(matches!(duration(&format!("1{zeros}e-{}", 100_000)), ParseOutcome::Ok(ref e) if serialize_envelope(e).unwrap().contains(r#""durationMs":1,"#)));
     let ParseOutcome::Invalid { issues: Some(issues), .. } = duration(&digits) else { panic!("Infinity is not a number") };
-    assert_eq!(issues[0].path, "payload.durationMs");
+    assert_eq!(issues[0].dotted_path(), "payload.durationMs");
     // Integer fields: a 100,000-digit seq is not a safe integer.
     let f = format!(r#"{{"gm":1,"seq":{digits},"ts":1,"runId":"r","type":"mode.set","payload":{{"mode":"run"}}}}"#);
     let ParseOutcome::Invalid { issues: Some(issues), .. } = parse_envelope_json(&f) else { panic!() };
-    assert_eq!(issues[0].path, "seq");
+    assert_eq!(issues[0].dotted_path(), "seq");
     // A thousand such numbers in one frame.
     let many = format!("[{}]", vec![digits.as_str(); 1000].join(","));
     let out = parse_envelope_json_with(&node_started_with_input(&many), &ParseOptions { max_frame_bytes: 256 << 20, ..ParseOptions::default() });

@@ -80,7 +80,10 @@ fn a_lone_surrogate_before_a_quote_is_json_and_runid_rejects_it() {
     assert!(serde_json::from_str::<serde_json::Value>(frame).is_err());
     let ParseOutcome::Invalid { reason, issues: Some(issues), .. } = parse_envelope_json(frame) else { panic!("expected invalid") };
     assert_eq!(reason, gm::REASON_NOT_AN_ENVELOPE);
-    assert_eq!(issues.iter().map(|i| (i.path.as_str(), i.message.as_str())).collect::<Vec<_>>(), [("runId", "runId must not contain a lone surrogate")]);
+    assert_eq!(
+        issues.iter().map(|i| (i.dotted_path(), i.message.as_str())).collect::<Vec<_>>(),
+        [("runId".to_owned(), "runId must not contain a lone surrogate")]
+    );
 }
 
 /// A tiny deterministic generator (xorshift) of wire values, driven by the contract's own

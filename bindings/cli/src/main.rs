@@ -215,21 +215,29 @@ struct GraphorinVerdict {
     reason: Option<String>,
     /// Every schema issue (absent for a syntax failure).
     #[serde(skip_serializing_if = "Option::is_none")]
-    issues: Option<Vec<GraphorinIssue>>,
+    issues: Option<Vec<VerdictIssue>>,
     /// The frame's raw id, JSON type kept.
     #[serde(skip_serializing_if = "Option::is_none")]
     id: Option<serde_json::Value>,
 }
 
-/// One issue of a [`GraphorinVerdict`], members in this order.
+/// One issue of a verdict, members in this order: `{path, code?, message}` (`code` where the
+/// protocol gives one: Graphorin).
 #[derive(Debug, Serialize)]
-struct GraphorinIssue {
+struct VerdictIssue {
     /// Dotted path from the frame's root.
     path: String,
     /// The stable issue code (`invalid_type`, …).
-    code: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<&'static str>,
     /// What is wrong.
     message: String,
+}
+
+impl From<&Issue> for VerdictIssue {
+    fn from(i: &Issue) -> Self {
+        VerdictIssue { path: i.dotted_path(), code: i.code.map(wirecontract::core::IssueCode::as_str), message: i.message.clone() }
+    }
 }
 
 /// Parses one Graphorin frame into its [`GraphorinVerdict`].
@@ -246,8 +254,7 @@ fn graphorin_verdict(direction: Direction, frame: &[u8]) -> GraphorinVerdict {
             kind: "invalid",
             variant: None,
             reason: Some(e.to_string()),
-            issues: (!e.is_syntax_error())
-                .then(|| e.issues().iter().map(|i| GraphorinIssue { path: i.dotted_path(), code: i.code.as_str(), message: i.message.clone() }).collect()),
+            issues: (!e.is_syntax_error()).then(|| e.issues().iter().map(VerdictIssue::from).collect()),
             // The raw id keeps its JSON type; text serde_json cannot hold stays a string.
             id: e.raw_id().map(|id| serde_json::from_str(id.as_str()).unwrap_or_else(|_| json!(id.as_str()))),
         },
@@ -283,7 +290,7 @@ struct Verdict<'a> {
     reason: Option<&'a str>,
     /// Every issue found, for an `invalid` frame that was JSON.
     #[serde(skip_serializing_if = "Option::is_none")]
-    issues: Option<&'a [Issue]>,
+    issues: Option<Vec<VerdictIssue>>,
 }
 
 impl<'a> Verdict<'a> {
@@ -310,7 +317,7 @@ impl<'a> Verdict<'a> {
             }
             ParseOutcome::Invalid { reason, issues, seq, ts, run_id, message_type } => {
                 v.reason = Some(reason);
-                v.issues = issues.as_deref();
+                v.issues = issues.as_ref().map(|list| list.iter().map(VerdictIssue::from).collect());
                 (v.seq, v.ts, v.run_id, v.message_type) = (*seq, *ts, run_id.as_deref(), message_type.as_deref());
             }
         }

@@ -52,6 +52,16 @@ fn identical_schemas_exit_0_with_no_changes() {
 }
 
 #[test]
+fn schemas_of_different_protocols_are_refused_with_exit_2() {
+    let schema = |name: &str| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../generated/schema").join(name).display().to_string();
+    let out = wirecontract(&["diff", &schema("graphmind.v1.schema.json"), &schema("graphorin.v1.schema.json")], None);
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    assert!(stdout(&out).is_empty(), "nothing compared, nothing printed: {}", stdout(&out));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("different protocols") && err.contains("graphmind.dev") && err.contains("graphorin.dev"), "{err}");
+}
+
+#[test]
 fn an_additive_change_exits_0_and_is_listed() {
     let out = wirecontract(&["diff", &fixture("message-type-added", "old.json"), &fixture("message-type-added", "new.json")], None);
     assert_eq!(code(&out), 0);

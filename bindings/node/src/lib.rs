@@ -25,7 +25,7 @@ use napi::{sys, ValueType};
 use napi_derive::napi;
 use serde_json::{json, Value};
 use wirecontract::core::json::write_string;
-use wirecontract::core::{from_json, PathSegment};
+use wirecontract::core::{from_json, IssueCode, PathSegment};
 use wirecontract::registry::{self, Direction, MessageGroup, ObjectDesc, Ty};
 use wirecontract::{graphmind as gm, graphorin as go};
 
@@ -352,7 +352,7 @@ fn verdict_json(outcome: gm::ParseOutcome) -> String {
                         out.push(b',');
                     }
                     out.extend_from_slice(b"{\"path\":");
-                    push_str(&mut out, &issue.path);
+                    push_str(&mut out, &issue.dotted_path());
                     out.extend_from_slice(b",\"message\":");
                     push_str(&mut out, &issue.message);
                     out.push(b'}');
@@ -446,7 +446,7 @@ pub fn gm_budget_payload(message_type: String, payload_json: String, max_payload
                         out.push(b',');
                     }
                     out.extend_from_slice(b"{\"path\":");
-                    push_str(&mut out, &issue.path);
+                    push_str(&mut out, &issue.dotted_path());
                     out.extend_from_slice(b",\"message\":");
                     push_str(&mut out, &issue.message);
                     out.push(b'}');
@@ -466,7 +466,7 @@ pub fn gm_schema_string() -> napi::Result<String> {
 
 fn matcher(text: &str, what: &str) -> napi::Result<gm::BreakpointMatcher> {
     from_json::<gm::BreakpointMatcher>(text).map_err(|issues| {
-        let list: Vec<String> = issues.iter().map(|i| if i.path.is_empty() { i.message.clone() } else { format!("{}: {}", i.path, i.message) }).collect();
+        let list: Vec<String> = issues.iter().map(wirecontract::core::Issue::summary).collect();
         invalid_arg(format!("{what} is not a BreakpointMatcher: {}", list.join("; ")))
     })
 }
@@ -518,7 +518,7 @@ pub fn gm_pause_reason(mode: String, breakpoints: Vec<String>, kind: String, nam
 
 fn hello(text: &str) -> napi::Result<gm::Hello> {
     from_json::<gm::Hello>(text).map_err(|issues| {
-        let list: Vec<String> = issues.iter().map(|i| if i.path.is_empty() { i.message.clone() } else { format!("{}: {}", i.path, i.message) }).collect();
+        let list: Vec<String> = issues.iter().map(wirecontract::core::Issue::summary).collect();
         invalid_arg(format!("hello is not a hello payload: {}", list.join("; ")))
     })
 }
@@ -600,7 +600,7 @@ fn parse_error_json(e: &go::ParseError) -> String {
             out.push(b',');
         }
         out.extend_from_slice(b"{\"path\":[");
-        for (j, seg) in issue.path.iter().enumerate() {
+        for (j, seg) in issue.path.segments().iter().enumerate() {
             if j > 0 {
                 out.push(b',');
             }
@@ -610,7 +610,7 @@ fn parse_error_json(e: &go::ParseError) -> String {
             }
         }
         out.extend_from_slice(b"],\"code\":");
-        push_str(&mut out, issue.code.as_str());
+        push_str(&mut out, issue.code.unwrap_or(IssueCode::Custom).as_str());
         out.extend_from_slice(b",\"message\":");
         push_str(&mut out, &issue.message);
         out.push(b'}');

@@ -9,71 +9,19 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyBytes, PyString, PyTuple};
 use wirecontract::core::{from_json, Issue as CoreIssue};
+
+use crate::issue::issues_to_py;
 use wirecontract::graphmind as gm;
 
 use crate::convert::{json_to_py, py_to_json, NonFinite};
 use crate::frame::Input;
 use crate::object::{envelope_to_dict, extras_to_py, make_object, Root, WireObject};
-use crate::{guard, opt_str_arg, str_arg, str_param, BuildError, Text};
+use crate::{guard, str_arg, str_param, BuildError, Text};
 
 /// Frames at least this long are parsed with the GIL released, so other threads progress.
 const RELEASE_GIL_BYTES: usize = 64 * 1024;
-
-/// One validation problem: `path` (dotted, from the frame root, `""` for the root),
-/// `message` (the rule) and, for Graphorin, a stable `code` (`None` for GraphMind).
-#[pyclass(frozen, eq, hash, module = "wirecontract", name = "Issue")]
-#[derive(Clone, PartialEq, Eq, Hash)]
-pub struct Issue {
-    /// Dotted path from the frame root.
-    #[pyo3(get)]
-    pub path: String,
-    /// The rule that failed.
-    #[pyo3(get)]
-    pub message: String,
-    /// Stable issue code (Graphorin: `invalid_type`, `unrecognized_keys`, …), else `None`.
-    #[pyo3(get)]
-    pub code: Option<String>,
-}
-
-#[pymethods]
-impl Issue {
-    #[new]
-    #[pyo3(signature = (path, message, code=None))]
-    fn new(path: &Bound<'_, PyString>, message: &Bound<'_, PyString>, code: Option<&Bound<'_, PyString>>) -> PyResult<Self> {
-        Ok(Issue {
-            path: str_arg(path, "path")?.to_owned(),
-            message: str_arg(message, "message")?.to_owned(),
-            code: opt_str_arg(code, "code")?.map(str::to_owned),
-        })
-    }
-    #[classattr]
-    fn __match_args__() -> (&'static str, &'static str) {
-        ("path", "message")
-    }
-    fn __repr__(&self) -> String {
-        match &self.code {
-            Some(code) => format!("Issue(path={:?}, message={:?}, code={code:?})", self.path, self.message),
-            None => format!("Issue(path={:?}, message={:?})", self.path, self.message),
-        }
-    }
-    /// `{"path": ..., "message": ...}`
-    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let d = PyDict::new(py);
-        d.set_item("path", &self.path)?;
-        d.set_item("message", &self.message)?;
-        if let Some(code) = &self.code {
-            d.set_item("code", code)?;
-        }
-        Ok(d)
-    }
-}
-
-pub fn issues_to_py(py: Python<'_>, issues: &[CoreIssue]) -> PyResult<PyObject> {
-    let items: Vec<Issue> = issues.iter().map(|i| Issue { path: i.path.clone(), message: i.message.clone(), code: None }).collect();
-    Ok(PyList::new(py, items)?.into_any().unbind())
-}
 
 /// A GraphMind envelope `{gm, seq, ts, runId, type, payload}`.
 #[pyclass(frozen, module = "wirecontract.graphmind", name = "Envelope")]
@@ -353,7 +301,7 @@ pub fn parse_envelope(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<PyOb
         Ok(t) => t,
         Err(e) => {
             let reason = format!("value is not JSON-representable: {}", e.describe(""));
-            let issues = vec![CoreIssue { path: e.path, message: e.message }];
+            let issues = vec![CoreIssue::at(&e.path, e.message)];
             return outcome_to_py(py, gm::ParseOutcome::invalid(reason, Some(issues)));
         }
     };
@@ -370,7 +318,7 @@ pub(crate) fn host_build_error(py: Python<'_>, e: &crate::convert::HostError) ->
         &gm::BuildError {
             // The one issue below names the path and the cause; the reason does not repeat it.
             reason: "payload has no JSON form".to_owned(),
-            issues: vec![CoreIssue { path: e.full_path("payload"), message: e.message.clone() }],
+            issues: vec![CoreIssue::at(&e.full_path("payload"), e.message.clone())],
         },
     )
 }
@@ -378,9 +326,7 @@ pub(crate) fn host_build_error(py: Python<'_>, e: &crate::convert::HostError) ->
 /// `seq`/`ts` as given from Python: any int; negative or beyond 2**53 − 1 is a `BuildError`
 /// naming the field (a bool is refused: it is not a counter).
 fn counter(py: Python<'_>, name: &str, v: &Bound<'_, PyAny>) -> PyResult<u64> {
-    let bad = |message: String| {
-        build_error(py, &gm::BuildError { reason: format!("{name} out of range"), issues: vec![CoreIssue { path: name.to_owned(), message }] })
-    };
+    let bad = |message: String| build_error(py, &gm::BuildError { reason: format!("{name} out of range"), issues: vec![CoreIssue::at(name, message)] });
     if v.is_instance_of::<pyo3::types::PyBool>() || !v.is_instance_of::<pyo3::types::PyInt>() {
         let tn = v.get_type().name().map_or_else(|_| String::new(), |n| n.to_string());
         return Err(bad(format!("expected a nonnegative integer, received {tn}")));
@@ -454,7 +400,7 @@ pub(crate) fn explain_non_finite_issues(value: &Bound<'_, PyAny>, prefix: &str, 
     if let Err(h) = py_to_json(value, NonFinite::Refuse) {
         if let Some(shown) = h.message.strip_prefix("received ") {
             let path = h.full_path(prefix);
-            for i in issues.iter_mut().filter(|i| i.path == path) {
+            for i in issues.iter_mut().filter(|i| i.dotted_path() == path) {
                 i.message = i.message.replacen(
                     "received null",
                     &format!("received {shown} (JSON has no NaN or Infinity: it is written null, as JSON.stringify does)"),
@@ -591,7 +537,7 @@ pub(crate) fn matcher_from(py: Python<'_>, v: &Bound<'_, PyAny>, what: &str) -> 
     }
     let text = py_to_json(v, NonFinite::Null)?;
     from_json::<gm::BreakpointMatcher>(&text).map_err(|issues| {
-        let list: Vec<String> = issues.iter().map(|i| if i.path.is_empty() { i.message.clone() } else { format!("{}: {}", i.path, i.message) }).collect();
+        let list: Vec<String> = issues.iter().map(wirecontract::core::Issue::summary).collect();
         let _ = py;
         PyValueError::new_err(format!("{what} is not a BreakpointMatcher: {}", list.join("; ")))
     })
@@ -693,7 +639,7 @@ fn matchers_from(py: Python<'_>, breakpoints: &Bound<'_, PyAny>) -> PyResult<Vec
 fn hello_from(value: &Bound<'_, PyAny>) -> PyResult<gm::Hello> {
     let text = py_to_json(value, NonFinite::Null)?;
     from_json::<gm::Hello>(&text).map_err(|issues| {
-        let list: Vec<String> = issues.iter().map(|i| if i.path.is_empty() { i.message.clone() } else { format!("{}: {}", i.path, i.message) }).collect();
+        let list: Vec<String> = issues.iter().map(wirecontract::core::Issue::summary).collect();
         PyValueError::new_err(format!("hello is not a Hello payload: {}", list.join("; ")))
     })
 }
@@ -824,7 +770,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ParseUnknownType>()?;
     m.add_class::<ParseVersionMismatch>()?;
     m.add_class::<ParseInvalid>()?;
-    m.add_class::<Issue>()?;
     m.add_class::<WireObject>()?;
     crate::object::add_object_classes(m, "graphmind")?;
     m.add_function(wrap_pyfunction!(parse_envelope_json, m)?)?;

@@ -12,7 +12,7 @@ use wirecontract::graphorin as go;
 
 use crate::convert::{json_to_py, py_to_json, NonFinite};
 use crate::frame::Input;
-use crate::graphmind::Issue;
+use crate::issue::issues_to_py;
 use crate::object::{make_object, Root, WireObject};
 use crate::{guard, str_arg};
 
@@ -42,9 +42,7 @@ fn frame_input(data: &Bound<'_, PyAny>) -> PyResult<Input> {
 fn parse_error(py: Python<'_>, e: &go::ParseError) -> PyResult<PyErr> {
     let err = ParseError::new_err(e.to_string());
     let value = err.value(py);
-    let issues: Vec<Issue> =
-        e.issues().iter().map(|i| Issue { path: i.dotted_path(), message: i.message.clone(), code: Some(i.code.as_str().to_owned()) }).collect();
-    value.setattr("issues", PyList::new(py, issues)?)?;
+    value.setattr("issues", issues_to_py(py, e.issues())?)?;
     let id = match e.raw_id() {
         Some(raw) => json_to_py(py, raw.as_str())?,
         None => py.None(),

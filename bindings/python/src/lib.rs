@@ -9,6 +9,7 @@ mod convert;
 mod frame;
 mod graphmind;
 mod graphorin;
+mod issue;
 mod object;
 mod protocols;
 mod pystr;
@@ -47,7 +48,7 @@ pub(crate) fn guard<T>(f: impl FnOnce() -> T) -> PyResult<T> {
 /// argument named, `.issues` one issue whose path is the argument's name.
 pub(crate) fn arg_error(py: Python<'_>, arg: &str, message: &str) -> PyErr {
     let err = BuildError::new_err(format!("{arg}: {message}"));
-    let issue = graphmind::Issue { path: arg.to_owned(), message: message.to_owned(), code: None };
+    let issue = issue::Issue { path: arg.to_owned(), message: message.to_owned(), code: None };
     if let Ok(issues) = pyo3::types::PyList::new(py, [issue]) {
         let _ = err.value(py).setattr("issues", issues);
     }
@@ -147,6 +148,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add("BuildError", py.get_type::<BuildError>())?;
     m.add("InternalError", py.get_type::<InternalError>())?;
+    m.add_class::<issue::Issue>()?;
     #[cfg(feature = "test-hooks")]
     m.add_function(wrap_pyfunction!(_panic_for_test, m)?)?;
     let gm = PyModule::new(py, "graphmind")?;

@@ -359,10 +359,10 @@ pub fn construct(
     let json = py_to_json(d.as_any(), NonFinite::Null).map_err(|e| crate::arg_error(py, &e.path, &e.message))?;
     (desc.read_json)(&json).map(Arc::from).map_err(|mut issues| {
         crate::graphmind::explain_non_finite_issues(d.as_any(), "", &mut issues);
-        let list: Vec<String> = issues.iter().map(|i| if i.path.is_empty() { i.message.clone() } else { format!("{}: {}", i.path, i.message) }).collect();
+        let list: Vec<String> = issues.iter().map(wirecontract::core::Issue::summary).collect();
         let reason = format!("invalid {}: {}", desc.name, list.join("; "));
         let err = crate::BuildError::new_err(reason.clone());
-        if let Ok(issues) = crate::graphmind::issues_to_py(py, &issues) {
+        if let Ok(issues) = crate::issue::issues_to_py(py, &issues) {
             let _ = err.value(py).setattr("issues", issues);
         }
         let _ = err.value(py).setattr("reason", reason);

@@ -10,7 +10,7 @@ use pyo3::types::{PyString, PyTuple};
 use wirecontract::core::Reflect;
 use wirecontract::registry::{self, AnyOutcome};
 
-use crate::graphmind::issues_to_py;
+use crate::issue::issues_to_py;
 use crate::object::{make_object, Root};
 
 /// The names of every registered protocol, in registry order.
@@ -30,7 +30,7 @@ fn protocols(py: Python<'_>) -> PyResult<Py<PyTuple>> {
 fn parse_frame(py: Python<'_>, protocol: &Bound<'_, PyString>, data: &Bound<'_, PyString>) -> PyResult<PyObject> {
     let protocol = crate::str_arg(protocol, "protocol")?;
     let Ok(data) = data.to_str() else {
-        let issues = [wirecontract::core::Issue { path: String::new(), message: "invalid UTF-8: the text holds a lone surrogate".into() }];
+        let issues = [wirecontract::core::Issue::at("", "invalid UTF-8: the text holds a lone surrogate")];
         let items =
             ["invalid".into_pyobject(py)?.into_any().unbind(), "invalid UTF-8".into_pyobject(py)?.into_any().unbind(), py.None(), issues_to_py(py, &issues)?];
         return Ok(PyTuple::new(py, items)?.into_any().unbind());

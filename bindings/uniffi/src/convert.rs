@@ -32,7 +32,7 @@ pub(crate) fn join(path: &str, key: &str) -> String {
 }
 
 fn issue(issues: &mut Issues, path: &str, message: String) {
-    issues.push(Issue { path: path.to_owned(), message });
+    issues.push(Issue::at(path, message));
 }
 
 /// Strings cross as [`HostString`]: a Kotlin string with a lone surrogate is an issue at
@@ -71,7 +71,7 @@ pub(crate) fn read_int<T: WireValue>(host: i64, issues: &mut Issues, path: &str)
         Ok(v) => Some(v),
         Err(found) => {
             for i in found {
-                let p = if i.path.is_empty() { path.to_owned() } else { join(path, &i.path) };
+                let p = if i.path.is_empty() { path.to_owned() } else { join(path, &i.path.dotted()) };
                 issue(issues, &p, i.message);
             }
             None
@@ -184,7 +184,7 @@ impl Convert for Record {
             Ok(r) => Some(r),
             Err(found) => {
                 for i in found {
-                    let p = if i.path.is_empty() { path.to_owned() } else { join(path, &i.path) };
+                    let p = if i.path.is_empty() { path.to_owned() } else { join(path, &i.dotted_path()) };
                     issue(issues, &p, i.message);
                 }
                 None
@@ -283,7 +283,7 @@ mod tests {
         assert_eq!(<u64 as Convert>::from_host(&-1, &mut issues, "ts"), None);
         assert_eq!(<i64 as Convert>::from_host(&i64::MIN, &mut issues, "p"), None);
         assert_eq!(<NonZeroU64 as Convert>::from_host(&0, &mut issues, "laps"), None);
-        let paths: Vec<&str> = issues.iter().map(|i| i.path.as_str()).collect();
+        let paths: Vec<String> = issues.iter().map(Issue::dotted_path).collect();
         assert_eq!(paths, ["seq", "ts", "p", "laps"]);
         assert_eq!(issues[1].message, "too small: expected integer to be >= 0, received -1");
     }
@@ -297,7 +297,7 @@ mod tests {
         assert!(extras_from_host(&JsonText(r#"{"name":"x"}"#.into()), &["name"], &mut issues, "payload").is_none());
         assert!(extras_from_host(&JsonText("[]".into()), &[], &mut issues, "payload").is_none());
         assert_eq!(issues.len(), 2);
-        assert_eq!(issues[0].path, "payload.name");
+        assert_eq!(issues[0].dotted_path(), "payload.name");
     }
 
     #[test]

@@ -213,10 +213,10 @@ pub(crate) fn envelope_from_host(h: &Envelope) -> Result<gm::Envelope, ContractE
     let wire_type = h.message.wire_type();
     let message_type = <String as Convert>::from_host(&h.message_type, &mut issues, "type");
     if message_type.as_ref().is_some_and(|t| t != wire_type) {
-        issues.push(wirecontract::core::Issue {
-            path: "type".into(),
-            message: format!("messageType \"{}\" does not match the message (\"{wire_type}\")", message_type.unwrap_or_default()),
-        });
+        issues.push(wirecontract::core::Issue::at(
+            "type",
+            format!("messageType \"{}\" does not match the message (\"{wire_type}\")", message_type.unwrap_or_default()),
+        ));
     }
     let run_id = <String as Convert>::from_host(&h.run_id, &mut issues, "runId").unwrap_or_default();
     let seq = <u64 as Convert>::from_host(&h.seq, &mut issues, "seq");
@@ -241,7 +241,7 @@ pub(crate) fn envelope_from_host(h: &Envelope) -> Result<gm::Envelope, ContractE
     match env {
         Some(env) if issues.is_empty() => Ok(env),
         _ => {
-            let only_payload = issues.iter().all(|i| i.path.starts_with("payload"));
+            let only_payload = issues.iter().all(|i| i.dotted_path().starts_with("payload"));
             let reason = if only_payload { format!("invalid payload for message type \"{wire_type}\"") } else { "invalid envelope fields".to_owned() };
             Err(build_error(reason, issues))
         }
@@ -289,7 +289,7 @@ pub fn create_envelope(message: Message, seq: i64, run_id: HostString, ts: Optio
         };
         let converted = <gm::Message as Convert>::from_host(&message, &mut issues, "payload");
         let (Some(converted), Some(seq), Some(ts), true) = (converted, seq, ts, issues.is_empty()) else {
-            let only_payload = issues.iter().all(|i| i.path.starts_with("payload"));
+            let only_payload = issues.iter().all(|i| i.dotted_path().starts_with("payload"));
             let reason =
                 if only_payload { format!("invalid payload for message type \"{}\"", message.wire_type()) } else { "envelope fields out of range".to_owned() };
             return Err(build_error(reason, issues));

@@ -119,7 +119,7 @@ pub struct Issue {
 
 impl From<wirecontract::core::Issue> for Issue {
     fn from(i: wirecontract::core::Issue) -> Self {
-        Issue { path: i.path, message: i.message }
+        Issue { path: i.dotted_path(), message: i.message }
     }
 }
 

@@ -22,22 +22,6 @@ use std::borrow::Cow;
 use super::json::{decode_string, number_value, Val};
 use super::{RawJson, SharedText};
 
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
-
-/// Marks (high bit of each byte lane) the bytes of `w` that end the plain part of a string:
-/// `"`, `\` and control characters below U+0020. Only the lowest mark is exact (borrows can
-/// set spurious marks above it), which is all a scan needs.
-#[inline(always)]
-pub(crate) fn string_stops(w: u64) -> u64 {
-    let quote = w ^ (ONES * u64::from(b'"'));
-    let backslash = w ^ (ONES * u64::from(b'\\'));
-    let zero_q = quote.wrapping_sub(ONES) & !quote;
-    let zero_b = backslash.wrapping_sub(ONES) & !backslash;
-    let control = w.wrapping_sub(ONES * 0x20) & !w;
-    (zero_q | zero_b | control) & HIGHS
-}
-
 /// A position in a frame being read in one pass. See the module documentation.
 pub struct Cursor<'s> {
     text: &'s str,
@@ -169,44 +153,8 @@ impl<'s> Cursor<'s> {
     /// From just after an opening quote: returns the offset of the closing quote and whether
     /// an escape was seen.
     #[inline(always)]
-    fn scan_string_body(&self, mut pos: usize) -> Option<(usize, bool)> {
-        let src = self.src;
-        let mut escaped = false;
-        loop {
-            // Eight bytes at a time while they are plain. (Measured: unrolling to sixteen, or
-            // handing long runs to memchr's SIMD search, were both slower on real text, where
-            // escapes such as `\n` and `\"` come every few dozen bytes.)
-            while let Some(chunk) = src.get(pos..pos + 8) {
-                let w = u64::from_le_bytes(chunk.try_into().ok()?);
-                let stops = string_stops(w);
-                if stops != 0 {
-                    pos += (stops.trailing_zeros() / 8) as usize;
-                    break;
-                }
-                pos += 8;
-            }
-            // Byte at a time near a stop or the end.
-            let b = *src.get(pos)?;
-            match b {
-                b'"' => return Some((pos, escaped)),
-                b'\\' => {
-                    escaped = true;
-                    match *src.get(pos + 1)? {
-                        b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => pos += 2,
-                        b'u' => {
-                            let hex = src.get(pos + 2..pos + 6)?;
-                            if !hex.iter().all(u8::is_ascii_hexdigit) {
-                                return None;
-                            }
-                            pos += 6;
-                        }
-                        _ => return None,
-                    }
-                }
-                0..=0x1f => return None,
-                _ => pos += 1,
-            }
-        }
+    fn scan_string_body(&self, pos: usize) -> Option<(usize, bool)> {
+        super::scan::string_body(self.src, pos).ok()
     }
 
     /// Reads a number token; returns its lexeme.
@@ -464,14 +412,8 @@ impl<'s> Cursor<'s> {
 /// `\`, a control character), or `src.len()`: the word-at-a-time scan of [`Cursor::string`],
 /// for converters that decode validated strings themselves.
 #[inline]
-pub fn plain_run_end(src: &[u8], mut pos: usize) -> usize {
-    while let Some(chunk) = src.get(pos..pos + 8) {
-        let stops = string_stops(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
-        if stops != 0 {
-            return pos + (stops.trailing_zeros() / 8) as usize;
-        }
-        pos += 8;
-    }
+pub fn plain_run_end(src: &[u8], pos: usize) -> usize {
+    let mut pos = super::scan::plain_end(src, pos);
     while let Some(&b) = src.get(pos) {
         if b == b'"' || b == b'\\' || b < 0x20 {
             return pos;
@@ -486,28 +428,8 @@ pub fn plain_run_end(src: &[u8], mut pos: usize) -> usize {
 /// converters that walk validated text (the bindings' JSON → host value conversion).
 #[inline]
 pub fn validated_string_end(src: &[u8], start: usize) -> (usize, bool) {
-    let mut pos = start + 1;
-    let mut escaped = false;
-    loop {
-        while let Some(chunk) = src.get(pos..pos + 8) {
-            let w = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
-            let stops = string_stops(w);
-            if stops != 0 {
-                pos += (stops.trailing_zeros() / 8) as usize;
-                break;
-            }
-            pos += 8;
-        }
-        match src.get(pos) {
-            None => return (src.len(), escaped),
-            Some(b'"') => return (pos + 1, escaped),
-            Some(b'\\') => {
-                escaped = true;
-                pos += 2;
-            }
-            Some(_) => pos += 1,
-        }
-    }
+    // Validated text cannot fail; if it somehow did, the string runs to the end.
+    super::scan::string_body(src, start + 1).map_or((src.len(), true), |(close, escaped)| (close + 1, escaped))
 }
 
 #[inline(always)]
@@ -596,16 +518,5 @@ mod tests {
         assert!(skip_all(&mixed, 1000).is_some());
         assert!(skip_all(&(mixed.clone() + "]"), 1000).is_none());
         assert!(skip_all(&mixed.replace("1}]", "1]]"), 1000).is_none());
-    }
-
-    #[test]
-    fn string_stops_find_the_first_special_byte() {
-        for (s, at) in
-            [(&b"abcdefgh"[..], None), (b"abc\"defg", Some(3)), (b"\\bcdefgh", Some(0)), (b"abcdefg\x1f", Some(7)), (b"\xe6\x9d\xb1\xe4\xba\xac\x7f\x20", None)]
-        {
-            let w = u64::from_le_bytes(s.try_into().unwrap());
-            let stops = string_stops(w);
-            assert_eq!((stops != 0).then(|| (stops.trailing_zeros() / 8) as usize), at, "{s:?}");
-        }
     }
 }

@@ -1,5 +1,5 @@
 //! Validation issues and the context that collects them while a frame is read: [`Issue`]
-//! (path + message, the reference's form), [`IssueCode`] (zod's stable codes), issue paths,
+//! (a JSON Pointer path, optional code, message; one type for every protocol), [`IssuePath`], [`IssueCode`] (zod's stable codes), issue paths,
 //! and the helpers that word issue messages.
 
 use std::fmt;
@@ -8,19 +8,191 @@ use serde::Serialize;
 
 use super::json::{self, JsonKind, Val};
 
-/// One validation failure: where (`path`) and which rule (`message`).
+/// One validation failure, the same type for every protocol: where (`path`), which rule
+/// (`message`, and `code` when the protocol promises stable codes).
 ///
-/// `path` is the reference's dotted form counted from the frame root, array indices as
-/// numbers (`payload.deltas.0.t`); `""` is the root. Spec graphmind-v1 §2 and §5.2.
+/// `path` is a JSON Pointer (RFC 6901) from the frame root: [`IssuePath::pointer`] renders it
+/// (`/payload/deltas/0/t`), [`IssuePath::dotted`] as the reference parsers print it
+/// (`payload.deltas.0.t`, spec graphmind-v1 §2 and §5.2, graphorin-v1 §13), and
+/// [`IssuePath::segments`] as keys and array indices.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 pub struct Issue {
-    /// Dotted path from the frame root, `""` for the root itself.
-    pub path: String,
-    /// Stable English text naming the rule (expected type, allowed values, bound).
+    /// Where, from the frame root (empty for the root). An unrecognized key's path ends with
+    /// that key.
+    pub path: IssuePath,
+    /// The stable code of the rule (zod's codes): recorded where the protocol promises them
+    /// (Graphorin, spec graphorin-v1 §13), else `None` (GraphMind's reference pins `{path,
+    /// message}` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub code: Option<IssueCode>,
+    /// Stable English text naming the rule (expected type, allowed values, bound) and what was
+    /// received.
     pub message: String,
 }
 
+impl Issue {
+    /// An issue without a code at `path`, given in the dotted form (`payload.mode`, `""` for the
+    /// root); a segment of ASCII digits is an array index. For paths a caller names by hand
+    /// (a host argument, an envelope member); readers record issues through [`Ctx`].
+    pub fn at(dotted: &str, message: impl Into<String>) -> Self {
+        Issue { path: IssuePath::from_dotted(dotted), code: None, message: message.into() }
+    }
+
+    /// The path in the dotted form, `""` for the root (`path.dotted()`).
+    pub fn dotted_path(&self) -> String {
+        self.path.dotted()
+    }
+
+    /// `path: message` with the dotted path, or the message alone at the root: one line of a
+    /// host error's text.
+    pub fn summary(&self) -> String {
+        if self.path.is_empty() {
+            self.message.clone()
+        } else {
+            format!("{}: {}", self.path.dotted(), self.message)
+        }
+    }
+}
+
+/// Where an [`Issue`] is: a JSON Pointer (RFC 6901) from the frame root, kept as one string
+/// (a million issues cost one allocation each for their paths).
+///
+/// Stored as the pointer text, except that a key made only of ASCII digits is marked `~2`
+/// (an escape RFC 6901 never produces) so it stays a key, not an index; every accessor
+/// renders the standard forms.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct IssuePath(String);
+
+impl IssuePath {
+    /// The root (the empty pointer).
+    pub fn root() -> Self {
+        IssuePath(String::new())
+    }
+
+    /// A path from its segments, root first.
+    pub fn from_segments<'a>(segments: impl IntoIterator<Item = &'a PathSegment>) -> Self {
+        let mut p = IssuePath::root();
+        for seg in segments {
+            match seg {
+                PathSegment::Key(k) => p.push_key(k),
+                PathSegment::Index(i) => p.push_index(*i),
+            }
+        }
+        p
+    }
+
+    /// A path in the dotted form (`payload.deltas.0`, `""` for the root); a segment of ASCII
+    /// digits is an array index.
+    pub fn from_dotted(dotted: &str) -> Self {
+        let mut p = IssuePath::root();
+        if !dotted.is_empty() {
+            for s in dotted.split('.') {
+                match s.parse::<usize>() {
+                    Ok(i) if is_digits(s) => p.push_index(i),
+                    _ => p.push_key(s),
+                }
+            }
+        }
+        p
+    }
+
+    /// Appends an object member name.
+    pub fn push_key(&mut self, key: &str) {
+        self.0.push('/');
+        if is_digits(key) {
+            self.0.push_str("~2");
+        }
+        for c in key.chars() {
+            match c {
+                '~' => self.0.push_str("~0"),
+                '/' => self.0.push_str("~1"),
+                c => self.0.push(c),
+            }
+        }
+    }
+
+    /// Appends an array position.
+    pub fn push_index(&mut self, index: usize) {
+        use fmt::Write as _;
+        let _ = write!(self.0, "/{index}");
+    }
+
+    /// `true` for the root.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The segments, root first.
+    pub fn segments(&self) -> Vec<PathSegment> {
+        self.tokens()
+            .map(|t| match t.strip_prefix("~2") {
+                Some(key) => PathSegment::Key(unescape(key)),
+                None if is_digits(t) => t.parse().map_or_else(|_| PathSegment::Key(t.to_owned()), PathSegment::Index),
+                None => PathSegment::Key(unescape(t)),
+            })
+            .collect()
+    }
+
+    /// The JSON Pointer (RFC 6901): `/payload/deltas/0/t`, `""` for the root, `~` and `/` in
+    /// keys escaped as `~0` and `~1`.
+    pub fn pointer(&self) -> String {
+        if !self.0.contains("/~2") {
+            return self.0.clone();
+        }
+        let mut out = String::with_capacity(self.0.len());
+        for t in self.tokens() {
+            out.push('/');
+            out.push_str(t.strip_prefix("~2").unwrap_or(t));
+        }
+        out
+    }
+
+    /// The segments joined with `.` (`params.clientInfo.version`), `""` for the root: the form
+    /// the reference parsers report and the bindings expose.
+    pub fn dotted(&self) -> String {
+        let mut out = String::with_capacity(self.0.len());
+        for (i, t) in self.tokens().enumerate() {
+            if i > 0 {
+                out.push('.');
+            }
+            out.push_str(&unescape(t.strip_prefix("~2").unwrap_or(t)));
+        }
+        out
+    }
+
+    fn tokens(&self) -> impl Iterator<Item = &str> {
+        self.0.split('/').skip(1)
+    }
+}
+
+impl fmt::Display for IssuePath {
+    /// The dotted form.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.dotted())
+    }
+}
+
+impl Serialize for IssuePath {
+    /// As its segments: `["payload", "deltas", 0]`.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.segments().serialize(s)
+    }
+}
+
+fn is_digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn unescape(token: &str) -> String {
+    if token.contains('~') {
+        token.replace("~1", "/").replace("~0", "~")
+    } else {
+        token.to_owned()
+    }
+}
+
 impl fmt::Display for Issue {
+    /// `path: message` with the dotted path, `(root): message` at the root.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.path.is_empty() {
             write!(f, "(root): {}", self.message)
@@ -84,45 +256,23 @@ pub enum Path<'p> {
 }
 
 impl Path<'_> {
-    pub(crate) fn render(&self) -> String {
-        let mut segs: Vec<String> = Vec::new();
+    /// The path as an [`IssuePath`].
+    pub(crate) fn issue_path(&self) -> IssuePath {
+        let mut segs: Vec<&Path<'_>> = Vec::new();
         let mut cur = self;
-        loop {
-            match cur {
-                Path::Root => break,
-                Path::Key(p, k) => {
-                    segs.push((*k).to_owned());
-                    cur = p;
-                }
-                Path::Index(p, i) => {
-                    segs.push(i.to_string());
-                    cur = p;
-                }
+        while let Path::Key(p, _) | Path::Index(p, _) = cur {
+            segs.push(cur);
+            cur = p;
+        }
+        let mut out = IssuePath::root();
+        for seg in segs.iter().rev() {
+            match seg {
+                Path::Key(_, k) => out.push_key(k),
+                Path::Index(_, i) => out.push_index(*i),
+                Path::Root => {}
             }
         }
-        segs.reverse();
-        segs.join(".")
-    }
-
-    /// The path as segments from the root (empty for the root).
-    pub(crate) fn segments(&self) -> Vec<PathSegment> {
-        let mut segs = Vec::new();
-        let mut cur = self;
-        loop {
-            match cur {
-                Path::Root => break,
-                Path::Key(p, k) => {
-                    segs.push(PathSegment::Key((*k).to_owned()));
-                    cur = p;
-                }
-                Path::Index(p, i) => {
-                    segs.push(PathSegment::Index(*i));
-                    cur = p;
-                }
-            }
-        }
-        segs.reverse();
-        segs
+        out
     }
 }
 
@@ -130,9 +280,8 @@ impl Path<'_> {
 #[doc(hidden)]
 pub struct Ctx {
     pub(crate) issues: Vec<Issue>,
-    /// Code and path segments of each issue, parallel to `issues`; kept only when built with
-    /// [`Ctx::with_codes`], so readers that do not need them pay nothing.
-    pub(crate) coded: Option<Vec<(IssueCode, Vec<PathSegment>)>>,
+    /// Whether issues carry their [`IssueCode`] (the protocol promises codes).
+    codes: bool,
     /// The frame's shared text, when opaque values read through this context may be spans
     /// of it ([`Ctx::raw`]).
     pub(crate) shared: Option<super::SharedText>,
@@ -140,12 +289,12 @@ pub struct Ctx {
 
 impl Ctx {
     pub(crate) fn new() -> Self {
-        Ctx { issues: Vec::new(), coded: None, shared: None }
+        Ctx { issues: Vec::new(), codes: false, shared: None }
     }
 
-    /// A context that also records each issue's [`IssueCode`] and path segments.
+    /// A context whose issues carry their [`IssueCode`].
     pub(crate) fn with_codes() -> Self {
-        Ctx { issues: Vec::new(), coded: Some(Vec::new()), shared: None }
+        Ctx { issues: Vec::new(), codes: true, shared: None }
     }
 
     /// The opaque value `v` as a [`super::RawJson`]: a span of the shared frame when there is
@@ -162,26 +311,7 @@ impl Ctx {
 
     /// Records an issue with its code.
     pub fn issue_with(&mut self, path: &Path<'_>, code: IssueCode, message: impl Into<String>) {
-        self.issues.push(Issue { path: path.render(), message: message.into() });
-        if let Some(coded) = &mut self.coded {
-            coded.push((code, path.segments()));
-        }
-    }
-
-    /// The issues with their codes and path segments. A context not built with
-    /// [`Ctx::with_codes`] reports [`IssueCode::Custom`] and the dotted path split on `.`.
-    pub(crate) fn into_coded(self) -> Vec<(Issue, IssueCode, Vec<PathSegment>)> {
-        let mut coded = self.coded.unwrap_or_default().into_iter();
-        self.issues
-            .into_iter()
-            .map(|issue| {
-                let (code, segs) = coded.next().unwrap_or_else(|| {
-                    let segs = if issue.path.is_empty() { Vec::new() } else { issue.path.split('.').map(|s| PathSegment::Key(s.to_owned())).collect() };
-                    (IssueCode::Custom, segs)
-                });
-                (issue, code, segs)
-            })
-            .collect()
+        self.issues.push(Issue { path: path.issue_path(), code: self.codes.then_some(code), message: message.into() });
     }
 
     /// Records "expected X, received Y" and returns `None`.
@@ -226,4 +356,30 @@ pub(crate) fn quote_key(key: &str) -> String {
     let mut out = Vec::with_capacity(key.len() + 2);
     json::write_string(&mut out, key);
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Issue, IssuePath, PathSegment};
+
+    #[test]
+    fn issue_path_renders_pointer_dotted_and_segments() {
+        let segs = [PathSegment::Key("payload".into()), PathSegment::Key("a/b~c".into()), PathSegment::Index(3), PathSegment::Key("7".into())];
+        let p = IssuePath::from_segments(&segs);
+        assert_eq!(p.pointer(), "/payload/a~1b~0c/3/7");
+        assert_eq!(p.dotted(), "payload.a/b~c.3.7");
+        assert_eq!(p.segments(), segs, "a digit-only key stays a key");
+        assert!(IssuePath::root().is_empty());
+        assert_eq!(IssuePath::root().pointer(), "");
+    }
+
+    #[test]
+    fn issue_at_reads_the_dotted_form() {
+        let i = Issue::at("payload.deltas.0.t", "m");
+        assert_eq!(i.path.segments()[2], PathSegment::Index(0));
+        assert_eq!(i.dotted_path(), "payload.deltas.0.t");
+        assert_eq!(i.summary(), "payload.deltas.0.t: m");
+        assert_eq!(Issue::at("", "m").summary(), "m");
+        assert_eq!(i.to_string(), "payload.deltas.0.t: m");
+    }
 }

@@ -15,6 +15,8 @@
 use std::borrow::Cow;
 use std::fmt;
 
+use super::scan::StringError;
+
 /// The largest integer JavaScript represents exactly, `2^53 − 1` (`Number.MAX_SAFE_INTEGER`).
 pub const MAX_SAFE_INTEGER: u64 = 9_007_199_254_740_991;
 
@@ -76,53 +78,15 @@ fn skip_ws(src: &[u8], mut pos: usize) -> usize {
     pos
 }
 
-/// Bytes that end the fast part of a string scan: `"`, `\` and control characters.
-static STRING_STOP: [bool; 256] = {
-    let mut t = [false; 256];
-    let mut i = 0;
-    while i < 0x20 {
-        t[i] = true;
-        i += 1;
-    }
-    t[b'"' as usize] = true;
-    t[b'\\' as usize] = true;
-    t
-};
-
 /// Validates the string starting at `pos` (which holds `"`); returns the offset after the
 /// closing quote.
 fn scan_string(src: &[u8], start: usize) -> Result<usize, SyntaxError> {
-    let mut pos = start + 1;
-    loop {
-        // Fast path: plain bytes. UTF-8 validity is guaranteed by the caller (`&str`).
-        while let Some(&b) = src.get(pos) {
-            if STRING_STOP[b as usize] {
-                break;
-            }
-            pos += 1;
-        }
-        match src.get(pos) {
-            None => return Err(err(start, "unterminated string")),
-            Some(b'"') => return Ok(pos + 1),
-            Some(b'\\') => match src.get(pos + 1) {
-                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => pos += 2,
-                Some(b'u') => {
-                    for k in 0..4 {
-                        match src.get(pos + 2 + k) {
-                            Some(h) if h.is_ascii_hexdigit() => {}
-                            Some(_) => return Err(err(pos + 2 + k, "bad Unicode escape in string")),
-                            None => return Err(err(start, "unterminated string")),
-                        }
-                    }
-                    pos += 6;
-                }
-                Some(_) => return Err(err(pos + 1, "bad escaped character in string")),
-                None => return Err(err(start, "unterminated string")),
-            },
-            Some(&b) => {
-                return Err(err(pos, format!("bad control character U+{b:04X} in string (must be escaped)")));
-            }
-        }
+    match super::scan::string_body(src, start + 1) {
+        Ok((close, _)) => Ok(close + 1),
+        Err(StringError::Unterminated) => Err(err(start, "unterminated string")),
+        Err(StringError::BadUnicodeEscape(at)) => Err(err(at, "bad Unicode escape in string")),
+        Err(StringError::BadEscape(at)) => Err(err(at, "bad escaped character in string")),
+        Err(StringError::Control(at, b)) => Err(err(at, format!("bad control character U+{b:04X} in string (must be escaped)"))),
     }
 }
 
@@ -303,21 +267,10 @@ pub struct Val<'s> {
     end: usize,
 }
 
+/// The offset after the closing quote of the string starting at `start` in validated text.
 #[inline]
 fn string_end(src: &[u8], start: usize) -> usize {
-    let mut pos = start + 1;
-    loop {
-        match memchr::memchr2(b'"', b'\\', src.get(pos..).unwrap_or_default()) {
-            Some(i) => {
-                let at = pos + i;
-                if src[at] == b'"' {
-                    return at + 1;
-                }
-                pos = at + 2;
-            }
-            None => return src.len(),
-        }
-    }
+    super::scan::string_body(src, start + 1).map_or(src.len(), |(close, _)| close + 1)
 }
 
 /// End of the value starting at `start` in validated text. Iterative, so depth is free.
@@ -597,16 +550,7 @@ pub fn write_string(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     let b = s.as_bytes();
     // Plain prefix eight bytes at a time (most strings are plain to the end).
-    let mut plain = 0;
-    while let Some(chunk) = b.get(plain..plain + 8) {
-        let w = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
-        let stops = super::cursor::string_stops(w);
-        if stops != 0 {
-            plain += (stops.trailing_zeros() / 8) as usize;
-            break;
-        }
-        plain += 8;
-    }
+    let plain = super::scan::plain_end(b, 0);
     if plain >= b.len() {
         out.extend_from_slice(b);
         out.push(b'"');

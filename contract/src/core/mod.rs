@@ -1,5 +1,5 @@
 //! The protocol-independent core: JSON reading with exact numbers and WTF-16-safe strings
-//! ([`json`], [`cursor`]), issues and their paths ([`Issue`], `issue.rs`), raw opaque values
+//! ([`json`], [`cursor`], over the one string scanner of `scan.rs`), issues and their paths ([`Issue`], `issue.rs`), raw opaque values
 //! ([`RawJson`], `raw.rs`), preserved unknown fields ([`Extras`], `extras.rs`), the field traits
 //! the per-protocol declarations are built from ([`WireValue`], `field.rs`; the value types in
 //! `scalars.rs`) and reflection for the bindings ([`Reflect`], `reflect.rs`).
@@ -15,13 +15,14 @@ mod issue;
 mod raw;
 mod reflect;
 mod scalars;
+pub(crate) mod scan;
 
 pub use extras::Extras;
 pub(crate) use extras::NO_EXTRAS;
 pub(crate) use field::{read_literal, write_key};
 pub use field::{WireField, WireValue};
 pub(crate) use issue::{describe_received, enum_message, quote_key};
-pub use issue::{Ctx, Issue, IssueCode, Path, PathSegment};
+pub use issue::{Ctx, Issue, IssueCode, IssuePath, Path, PathSegment};
 pub use raw::{RawJson, SharedText};
 pub use reflect::{from_json, read_boxed, to_json, Described, FieldRef, Reflect};
 pub use scalars::{NonNegativeF64, Record};

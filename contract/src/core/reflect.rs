@@ -90,7 +90,7 @@ pub fn read_boxed<T: WireValue + Reflect + 'static>(text: &str) -> Result<Box<dy
 /// error is one issue at `""`.
 pub fn from_json<T: WireValue>(text: &str) -> Result<T, Vec<Issue>> {
     if let Err(e) = json::validate(text, json::DEFAULT_MAX_DEPTH) {
-        return Err(vec![Issue { path: String::new(), message: format!("not valid JSON: {e}") }]);
+        return Err(vec![Issue::at("", format!("not valid JSON: {e}"))]);
     }
     let mut ctx = Ctx::new();
     T::read(&mut ctx, Val::root(text), &Path::Root).ok_or(ctx.issues)

@@ -605,18 +605,18 @@ pub fn counter_from_i64(name: &str, value: i64) -> Result<u64, BuildError> {
     } else {
         return Ok(value as u64);
     };
-    Err(BuildError { reason: "envelope fields out of range".into(), issues: vec![Issue { path: name.into(), message }] })
+    Err(BuildError { reason: "envelope fields out of range".into(), issues: vec![Issue::at(name, message)] })
 }
 
 fn check_counters(seq: u64, ts: u64, run_id: &str) -> Vec<Issue> {
     let mut issues = Vec::new();
     for (name, v) in [("seq", seq), ("ts", ts)] {
         if v > json::MAX_SAFE_INTEGER {
-            issues.push(Issue { path: name.into(), message: format!("too big: expected integer to be <= {}, received {v}", json::MAX_SAFE_INTEGER) });
+            issues.push(Issue::at(name, format!("too big: expected integer to be <= {}, received {v}", json::MAX_SAFE_INTEGER)));
         }
     }
     if run_id.contains('\0') {
-        issues.push(Issue { path: "runId".into(), message: "runId must not contain U+0000".into() });
+        issues.push(Issue::at("runId", "runId must not contain U+0000"));
     }
     issues
 }
@@ -640,7 +640,7 @@ pub fn create_envelope(message: impl Into<Message>, seq: u64, run_id: &str, ts: 
             let Some(payload) = payload else {
                 return Err(BuildError {
                     reason: format!("invalid payload for message type \"{message_type}\""),
-                    issues: vec![Issue { path: "payload".into(), message: "expected object, received undefined (the field is required)".into() }],
+                    issues: vec![Issue::at("payload", "expected object, received undefined (the field is required)")],
                 });
             };
             read_known_payload(&message_type, payload.as_str())?
@@ -823,10 +823,7 @@ pub fn check_envelope(envelope: &Envelope) -> Result<(), BuildError> {
     let mut issues = check_counters(envelope.seq, envelope.ts, &envelope.run_id);
     match &envelope.message {
         Message::Unknown { message_type, .. } if payload_type_name(message_type).is_some() => {
-            issues.push(Issue {
-                path: "type".into(),
-                message: format!("\"{message_type}\" is a known type: its message must be typed (create_envelope reads it)"),
-            });
+            issues.push(Issue::at("type", format!("\"{message_type}\" is a known type: its message must be typed (create_envelope reads it)")));
         }
         m => {
             if let Some(p) = m.payload() {
@@ -841,7 +838,7 @@ pub fn check_envelope(envelope: &Envelope) -> Result<(), BuildError> {
     }
 }
 
-/// A dotted path built only when an issue needs it (the check runs on every serialize, so the
+/// A path built only when an issue needs it (the check runs on every serialize, so the
 /// happy path allocates nothing).
 enum CheckPath<'a> {
     Root(&'static str),
@@ -850,12 +847,28 @@ enum CheckPath<'a> {
 }
 
 impl CheckPath<'_> {
-    fn render(&self) -> String {
+    fn path(&self) -> crate::core::IssuePath {
         match self {
-            CheckPath::Root(k) => (*k).to_owned(),
-            CheckPath::Key(parent, k) => format!("{}.{k}", parent.render()),
-            CheckPath::Index(parent, i) => format!("{}.{i}", parent.render()),
+            CheckPath::Root(k) => {
+                let mut p = crate::core::IssuePath::root();
+                p.push_key(k);
+                p
+            }
+            CheckPath::Key(parent, k) => {
+                let mut p = parent.path();
+                p.push_key(k);
+                p
+            }
+            CheckPath::Index(parent, i) => {
+                let mut p = parent.path();
+                p.push_index(*i);
+                p
+            }
         }
+    }
+
+    fn issue(&self, message: String) -> Issue {
+        Issue { path: self.path(), code: None, message }
     }
 }
 
@@ -886,11 +899,11 @@ fn check_field(v: &crate::core::FieldRef<'_>, path: &CheckPath<'_>, issues: &mut
     use crate::core::FieldRef;
     let max = json::MAX_SAFE_INTEGER;
     match v {
-        FieldRef::UInt(x) if *x > max => issues.push(Issue { path: path.render(), message: format!("too big: expected integer to be <= {max}, received {x}") }),
+        FieldRef::UInt(x) if *x > max => issues.push(path.issue(format!("too big: expected integer to be <= {max}, received {x}"))),
         FieldRef::Int(x) if x.unsigned_abs() > max => {
-            issues.push(Issue { path: path.render(), message: format!("out of range: expected integer between -{max} and {max}, received {x}") });
+            issues.push(path.issue(format!("out of range: expected integer between -{max} and {max}, received {x}")));
         }
-        FieldRef::Number(x) if !x.is_finite() => issues.push(Issue { path: path.render(), message: format!("expected a finite number, received {x}") }),
+        FieldRef::Number(x) if !x.is_finite() => issues.push(path.issue(format!("expected a finite number, received {x}"))),
         FieldRef::Object(o) => check_object(*o, path, issues),
         FieldRef::List(items) => {
             for (i, item) in items.iter().enumerate() {

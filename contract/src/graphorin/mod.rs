@@ -24,7 +24,8 @@
 //! assert_eq!(serialize_server_message(&msg), frame);
 //!
 //! let err = parse_server_message(r#"{"v":"1","kind":"pong","surprise":true}"#).unwrap_err();
-//! assert_eq!(err.issues()[0].code.as_str(), "unrecognized_keys");
+//! assert_eq!(err.issues()[0].code.map(|c| c.as_str()), Some("unrecognized_keys"));
+//! assert_eq!(err.issues()[0].path.pointer(), "/surprise");
 //! ```
 
 mod catalog;
@@ -41,7 +42,7 @@ pub use types::*;
 
 use crate::core::json::{self, decode_string, JsonKind, Val};
 use crate::core::{describe_received, Ctx, Path, Reflect, WireValue};
-pub use crate::core::{IssueCode, PathSegment, RawJson, Record, SharedText};
+pub use crate::core::{Issue, IssueCode, PathSegment, RawJson, Record, SharedText};
 
 /// The `jsonrpc` literal of RPC responses and of every client message (§3.1, §4). The `v`
 /// literal of every frame is [`PROTOCOL_VERSION`].
@@ -241,10 +242,7 @@ fn parse_any(frame: &str) -> crate::registry::AnyOutcome {
     match (parse_server_message(frame), parse_client_message(frame)) {
         (Ok(m), _) => AnyOutcome::Ok { message: m.variant().as_str().to_owned(), object: Some(m.into_reflect()) },
         (_, Ok(m)) => AnyOutcome::Ok { message: m.variant().as_str().to_owned(), object: Some(m.into_reflect()) },
-        (Err(e), Err(_)) => AnyOutcome::Invalid {
-            reason: e.to_string(),
-            issues: e.issues().iter().map(|i| crate::core::Issue { path: i.dotted_path(), message: i.message.clone() }).collect(),
-        },
+        (Err(e), Err(_)) => AnyOutcome::Invalid { reason: e.to_string(), issues: e.issues().to_vec() },
     }
 }
 
@@ -315,38 +313,6 @@ impl ClientMessage {
 // ---------------------------------------------------------------------------------------------
 // Errors
 // ---------------------------------------------------------------------------------------------
-
-/// One reason a frame was rejected (§13 "Parse API"): where, which rule, in words.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
-pub struct Issue {
-    /// Segments from the frame root (`["params", "clientInfo", "version"]`); empty for the
-    /// root. An unrecognized key's path ends with that key.
-    pub path: Vec<PathSegment>,
-    /// The stable code (`unrecognized_keys`, `invalid_literal`, `invalid_type`, `too_small`,
-    /// `too_big`, `invalid_enum`, `invalid_discriminator`, `custom`).
-    pub code: IssueCode,
-    /// English text naming the rule and what was received; not stable.
-    pub message: String,
-}
-
-impl Issue {
-    /// The path joined with `.` (`params.clientInfo.version`), `""` for the root, as the
-    /// reference server logs it.
-    pub fn dotted_path(&self) -> String {
-        self.path.iter().map(ToString::to_string).collect::<Vec<_>>().join(".")
-    }
-}
-
-impl fmt::Display for Issue {
-    /// `path: message`, `(root): message` at the root.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
-            write!(f, "(root): {}", self.message)
-        } else {
-            write!(f, "{}: {}", self.dotted_path(), self.message)
-        }
-    }
-}
 
 /// Why a frame did not parse (§13): not JSON at all, or JSON that is not a frame of the
 /// expected direction. The two map to different server replies (§5, §8.1): -32700 with id `0`,
@@ -457,8 +423,7 @@ fn utf8(frame: &[u8]) -> Result<&str, ParseError> {
 }
 
 fn schema_error(ctx: Ctx, id: Option<RawJson>) -> ParseError {
-    let issues = ctx.into_coded().into_iter().map(|(issue, code, path)| Issue { path, code, message: issue.message }).collect();
-    ParseError::Schema { issues, id }
+    ParseError::Schema { issues: ctx.issues, id }
 }
 
 /// The last value of each of `keys` among an object's members (`JSON.parse`: last wins).

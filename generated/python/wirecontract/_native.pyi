@@ -2,9 +2,9 @@
 """Type stubs for the native core `wirecontract._native` (curated by the package modules)."""
 
 from types import ModuleType
-from typing import Final
+from typing import Final, final
 
-from wirecontract.graphmind import Issue, WireObject
+from wirecontract.graphmind import WireObject
 
 __version__: Final[str]
 graphmind: ModuleType
@@ -18,6 +18,20 @@ class BuildError(ValueError):
 
 class InternalError(RuntimeError):
     """A bug inside wirecontract (a Rust panic caught at the boundary)."""
+
+@final
+class Issue:
+    """One validation problem, the same class for every protocol: dotted `path` from the frame
+    root ("" = root), the rule, and a stable `code` where the protocol gives one (Graphorin)."""
+    __match_args__ = ("path", "message")
+    def __new__(cls, path: str, message: str, code: str | None = None) -> Issue: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def code(self) -> str | None: ...
+    def to_dict(self) -> dict[str, str]: ...
 
 def protocols() -> tuple[str, ...]:
     """The names of every registered protocol, in registry order."""

@@ -4,7 +4,8 @@
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal, TypeAlias, final
 
-from wirecontract.graphmind import Issue as Issue, WireObject as WireObject
+from wirecontract._native import Issue as Issue
+from wirecontract.graphmind import WireObject as WireObject
 
 JsonValue: TypeAlias = Any
 

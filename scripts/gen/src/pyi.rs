@@ -113,7 +113,7 @@ pub fn graphmind_stub() -> String {
     o.push_str("from collections.abc import Mapping, Sequence\n");
     o.push_str("from typing import Any, ClassVar, Final, Literal, TypeAlias, TypedDict, final, overload\n\n");
     o.push_str("from typing_extensions import NotRequired, deprecated, disjoint_base\n\n");
-    o.push_str("from wirecontract._native import BuildError as BuildError\n\n");
+    o.push_str("from wirecontract._native import BuildError as BuildError, Issue as Issue\n\n");
     o.push_str("JsonValue: TypeAlias = Any\n\"\"\"A JSON value converted to Python: dict, list, str, int, float, bool or None.\"\"\"\n\n");
     enum_aliases(&mut o, &graphmind::PROTOCOL);
     o.push('\n');
@@ -139,20 +139,6 @@ DEFAULT_MAX_FRAME_BYTES: Final[int]
 DEFAULT_MAX_DEPTH: Final[int]
 DEFAULT_MAX_PAYLOAD_BYTES: Final[int]
 SCHEMA_ID: Final[str]
-
-@final
-class Issue:
-    """One validation problem: dotted `path` from the frame root ("" = root), the rule, and
-    (Graphorin) a stable `code`."""
-    __match_args__ = ("path", "message")
-    def __new__(cls, path: str, message: str, code: str | None = None) -> Issue: ...
-    @property
-    def path(self) -> str: ...
-    @property
-    def message(self) -> str: ...
-    @property
-    def code(self) -> str | None: ...
-    def to_dict(self) -> dict[str, str]: ...
 
 @disjoint_base
 class WireObject:
@@ -331,7 +317,7 @@ pub fn graphorin_stub() -> String {
     o.push_str("\"\"\"Type stubs for Graphorin's strict v1 frames (see graphorin.py).\"\"\"\n\n");
     o.push_str("from collections.abc import Mapping, Sequence\n");
     o.push_str("from typing import Any, Final, Literal, TypeAlias, final\n\n");
-    o.push_str("from wirecontract.graphmind import Issue as Issue, WireObject as WireObject\n\n");
+    o.push_str("from wirecontract._native import Issue as Issue\nfrom wirecontract.graphmind import WireObject as WireObject\n\n");
     o.push_str("JsonValue: TypeAlias = Any\n\n");
     enum_aliases(&mut o, &go::PROTOCOL);
     o.push_str(
@@ -403,9 +389,9 @@ pub fn native_stub() -> String {
 """Type stubs for the native core `wirecontract._native` (curated by the package modules)."""
 
 from types import ModuleType
-from typing import Final
+from typing import Final, final
 
-from wirecontract.graphmind import Issue, WireObject
+from wirecontract.graphmind import WireObject
 
 __version__: Final[str]
 graphmind: ModuleType
@@ -419,6 +405,20 @@ class BuildError(ValueError):
 
 class InternalError(RuntimeError):
     """A bug inside wirecontract (a Rust panic caught at the boundary)."""
+
+@final
+class Issue:
+    """One validation problem, the same class for every protocol: dotted `path` from the frame
+    root ("" = root), the rule, and a stable `code` where the protocol gives one (Graphorin)."""
+    __match_args__ = ("path", "message")
+    def __new__(cls, path: str, message: str, code: str | None = None) -> Issue: ...
+    @property
+    def path(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def code(self) -> str | None: ...
+    def to_dict(self) -> dict[str, str]: ...
 
 def protocols() -> tuple[str, ...]:
     """The names of every registered protocol, in registry order."""

@@ -336,7 +336,24 @@ pub fn diff(old: &Value, new: &Value, options: &Options) -> Result<Diff, SchemaE
             return Err(SchemaError(format!("the {name} schema is not a JSON Schema (expected an object, found {})", schema::json_type(v))));
         }
     }
+    if let (Some(a), Some(b)) = (protocol_of(old), protocol_of(new)) {
+        if a != b {
+            return Err(SchemaError(format!(
+                "the schemas describe different protocols (old: {a}, new: {b}); an evolution check compares two versions of one protocol"
+            )));
+        }
+    }
     Ok(compare::run(old, new, options))
+}
+
+/// The protocol a schema describes, as its `$id` names it: the authority (host) of an absolute
+/// `$id` (`graphmind.dev`, `graphorin.dev`), which stays the same across versions; `None`
+/// without one.
+fn protocol_of(schema: &Value) -> Option<&str> {
+    let id = schema.get("$id")?.as_str()?;
+    let rest = id.split_once("://")?.1;
+    let host = rest.split(['/', '?', '#']).next()?;
+    (!host.is_empty()).then_some(host)
 }
 
 /// Parses schema text and compares; `old_name`/`new_name` label parse errors.
@@ -348,6 +365,18 @@ pub fn diff_text(old: &str, new: &str, old_name: &str, new_name: &str, options: 
 #[cfg(test)]
 mod tests {
     use super::Rule;
+
+    #[test]
+    fn schemas_of_different_protocols_are_refused() {
+        let gm = serde_json::json!({"$id": "https://graphmind.dev/wire/v1/envelope.schema.json"});
+        let go = serde_json::json!({"$id": "https://graphorin.dev/wire/v1/frame.schema.json"});
+        let gm2 = serde_json::json!({"$id": "https://graphmind.dev/wire/v2/envelope.schema.json"});
+        let options = super::Options::default();
+        let err = super::diff(&gm, &go, &options).expect_err("different protocols must be refused");
+        assert!(err.0.contains("graphmind.dev") && err.0.contains("graphorin.dev"), "{}", err.0);
+        assert!(super::diff(&gm, &gm2, &options).is_ok(), "two versions of one protocol compare");
+        assert!(super::diff(&serde_json::json!({}), &go, &options).is_ok(), "a schema without $id is not refused");
+    }
 
     #[test]
     fn all_lists_every_rule_once_in_declaration_order() {

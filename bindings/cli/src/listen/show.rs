@@ -67,7 +67,8 @@ impl FrameInfo {
             ParseOutcome::Invalid { reason, issues, .. } => {
                 let mut detail = one_line(reason, 120);
                 if let Some(first) = issues.as_deref().and_then(<[_]>::first) {
-                    let _ = write!(detail, " ({}: {})", if first.path.is_empty() { "<root>" } else { &first.path }, one_line(&first.message, 80));
+                    let path = if first.path.is_empty() { "<root>".to_owned() } else { first.dotted_path() };
+                    let _ = write!(detail, " ({path}: {})", one_line(&first.message, 80));
                 }
                 FrameInfo { verdict, message_type: None, detail }
             }

@@ -15,7 +15,8 @@ message), ``.id`` (the raw id, JSON type kept) and ``.is_json`` (syntax vs schem
 from typing import Any as _Any, Literal as _Literal, Union as _Union
 
 from wirecontract._native import graphorin as _impl
-from wirecontract.graphmind import Issue, WireObject
+from wirecontract._native import Issue
+from wirecontract.graphmind import WireObject
 
 ParseError = _impl.ParseError
 parse_server_message = _impl.parse_server_message

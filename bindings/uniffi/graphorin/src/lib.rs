@@ -144,7 +144,11 @@ impl Issue {
 
 impl From<&go::Issue> for Issue {
     fn from(i: &go::Issue) -> Self {
-        Issue { path: i.path.iter().map(PathSegment::from).collect(), code: convert::Convert::to_host(&i.code), message: i.message.clone() }
+        Issue {
+            path: i.path.segments().iter().map(PathSegment::from).collect(),
+            code: convert::Convert::to_host(&i.code.unwrap_or(go::IssueCode::Custom)),
+            message: i.message.clone(),
+        }
     }
 }
 

@@ -63,10 +63,10 @@ pub(crate) fn marker_refused(message_type: &str, max_payload_bytes: usize, marke
         reason: format!(
             "payload of type \"{message_type}\" does not fit max_payload_bytes ({max_payload_bytes}): only the whole-payload marker would (graphmind-shrink §8), and it is not a valid payload"
         ),
-        issues: vec![Issue {
-            path: "payload".into(),
-            message: format!("{bytes} bytes of payload JSON; neither the field trim nor the skeleton gave a valid payload within {max_payload_bytes} bytes"),
-        }],
+        issues: vec![Issue::at(
+            "payload",
+            format!("{bytes} bytes of payload JSON; neither the field trim nor the skeleton gave a valid payload within {max_payload_bytes} bytes"),
+        )],
     }
 }
 
@@ -124,7 +124,7 @@ mod tests {
         )
         .expect_err("tier 4");
         assert!(e.reason.contains("max_payload_bytes (60)"), "{e}");
-        assert_eq!(e.issues[0].path, "payload");
+        assert_eq!(e.issues[0].dotted_path(), "payload");
         assert!(e.issues[0].message.starts_with("128 bytes"), "{e}");
         let s = budget_payload_json("future.thing", &format!("[\"{}\"]", "y".repeat(200)), 100).expect("opaque").expect("shrunk");
         assert_eq!(s.tier, 4);

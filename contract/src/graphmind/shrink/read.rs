@@ -26,19 +26,9 @@ fn hex4(b: &[u8], at: usize) -> Option<u32> {
     u32::from_str_radix(s, 16).ok()
 }
 
-/// The offset of the first `"` or `\` at or after `i` in a validated string, eight bytes at a
-/// time (a validated string holds no control character); the tail is left to the byte loop.
-#[inline]
-fn plain_end(b: &[u8], mut i: usize) -> usize {
-    while let Some(chunk) = b.get(i..i + 8) {
-        let stops = crate::core::cursor::string_stops(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
-        if stops != 0 {
-            return i + (stops.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    i
-}
+// The offset of the first `"` or `\` at or after `i` in a validated string (it holds no
+// control character), eight bytes at a time; the tail is left to the byte loop.
+use crate::core::scan::plain_end;
 
 /// Decodes the string whose opening quote is at `start` into WTF-8; returns it and the offset
 /// after the closing quote.

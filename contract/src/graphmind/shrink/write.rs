@@ -9,9 +9,7 @@ use std::borrow::Cow;
 
 use super::value::{JsString, JsValue};
 use crate::core::json::write_f64;
-
-const ONES: u64 = 0x0101_0101_0101_0101;
-const HIGHS: u64 = 0x8080_8080_8080_8080;
+use crate::core::scan::{HIGHS, ONES};
 
 /// The offset of the first byte at or after `i` that [`write_str`] must look at (`"`, `\`, a
 /// control character, `0xED` which may start a lone surrogate), eight bytes at a time; the
@@ -21,8 +19,8 @@ fn plain_end(s: &[u8], mut i: usize) -> usize {
     while let Some(chunk) = s.get(i..i + 8) {
         let w = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
         let ed = w ^ (ONES * 0xED);
-        // Each mask's lowest mark is exact (crate::core::cursor::string_stops), so theirs is.
-        let stops = crate::core::cursor::string_stops(w) | (ed.wrapping_sub(ONES) & !ed & HIGHS);
+        // Each mask's lowest mark is exact (crate::core::scan::string_stops), so theirs is.
+        let stops = crate::core::scan::string_stops(w) | (ed.wrapping_sub(ONES) & !ed & HIGHS);
         if stops != 0 {
             return i + (stops.trailing_zeros() / 8) as usize;
         }

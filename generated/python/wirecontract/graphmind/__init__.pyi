@@ -6,7 +6,7 @@ from typing import Any, ClassVar, Final, Literal, TypeAlias, TypedDict, final, o
 
 from typing_extensions import NotRequired, deprecated, disjoint_base
 
-from wirecontract._native import BuildError as BuildError
+from wirecontract._native import BuildError as BuildError, Issue as Issue
 
 JsonValue: TypeAlias = Any
 """A JSON value converted to Python: dict, list, str, int, float, bool or None."""
@@ -39,20 +39,6 @@ DEFAULT_MAX_FRAME_BYTES: Final[int]
 DEFAULT_MAX_DEPTH: Final[int]
 DEFAULT_MAX_PAYLOAD_BYTES: Final[int]
 SCHEMA_ID: Final[str]
-
-@final
-class Issue:
-    """One validation problem: dotted `path` from the frame root ("" = root), the rule, and
-    (Graphorin) a stable `code`."""
-    __match_args__ = ("path", "message")
-    def __new__(cls, path: str, message: str, code: str | None = None) -> Issue: ...
-    @property
-    def path(self) -> str: ...
-    @property
-    def message(self) -> str: ...
-    @property
-    def code(self) -> str | None: ...
-    def to_dict(self) -> dict[str, str]: ...
 
 @disjoint_base
 class WireObject:

@@ -16,7 +16,7 @@ on access; ``.to_dict()`` gives the wire-shaped dict. Spec: graphmind-v1.md.
 
 from typing import Any as _Any, Literal as _Literal, Union as _Union
 
-from wirecontract._native import BuildError
+from wirecontract._native import BuildError, Issue
 from wirecontract._native import graphmind as _impl
 
 # Result classes.
@@ -24,7 +24,6 @@ Ok = _impl.Ok
 UnknownType = _impl.UnknownType
 VersionMismatch = _impl.VersionMismatch
 Invalid = _impl.Invalid
-Issue = _impl.Issue
 Envelope = _impl.Envelope
 WireObject = _impl.WireObject
 Shrunk = _impl.Shrunk
