@@ -44,6 +44,16 @@ fn same_errors_as_the_general_path() {
         ("node.token", r#"{"nodeId":1,"deltas":[]}"#, 0, "r"),
         ("node.token", r#"{"nodeId":"n","deltas":[]},"x":{"#, 0, "r"),
         ("node.token", r#"{"nodeId":"n","deltas":[]},"runId":"s""#, 0, "r"),
+        // A second payload member spliced in, each part in the writer's own form: the text is
+        // not one JSON value, whatever the frame it splices into would parse as.
+        ("node.token", r#"{"nodeId":"a","deltas":[]},"payload":{"nodeId":"b","deltas":[]}"#, 0, "r"),
+        ("node.token", r#"{"nodeId":"a","deltas":[]},"type":"node.token""#, 0, "r"),
+        ("node.token", r#"{"nodeId":"a","deltas":[]},"seq":0"#, 0, "r"),
+        // Valid payloads the writer does not reproduce byte for byte (order, spacing, escapes,
+        // number spelling): built, and checked on their own first.
+        ("node.token", r#"{"deltas":[],"nodeId":"n"}"#, 0, "r"),
+        ("node.token", r#" { "nodeId" : "n\/" , "deltas" : [ { "t" : "text" , "v" : "é" } ] } "#, 0, "r"),
+        ("node.token", r#"{"nodeId":"n","nodeId":"m","deltas":[]}"#, 0, "r"),
         ("node.token", r#"{"nodeId":"n","deltas":[]}"#, 0, "a\u{0}b"),
         ("node.token", "{", 0, "r"),
         ("x.future", "[1e400, 1.0]", 0, "r"),

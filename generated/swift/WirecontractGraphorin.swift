@@ -465,22 +465,6 @@ fileprivate final class UniffiHandleMap<T>: @unchecked Sendable {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
-fileprivate struct FfiConverterUInt64: FfiConverterPrimitive {
-    typealias FfiType = UInt64
-    typealias SwiftType = UInt64
-
-    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UInt64 {
-        return try lift(readInt(&buf))
-    }
-
-    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
-        writeInt(&buf, lower(value))
-    }
-}
-
-#if swift(>=5.8)
-@_documentation(visibility: private)
-#endif
 fileprivate struct FfiConverterInt64: FfiConverterPrimitive {
     typealias FfiType = Int64
     typealias SwiftType = Int64
@@ -2073,7 +2057,7 @@ public struct ServerReplayMarkerFrame: Equatable, Hashable {
     /**
      * Wire `droppedCount`: integer, 0 ≤ x ≤ 2^64 − 1; optional (`null`/`nil`: absent).
      */
-    public var droppedCount: UInt64?
+    public var droppedCount: ExactCount?
     /**
      * Wire `note`: non-empty string; optional (`null`/`nil`: absent).
      */
@@ -2090,7 +2074,7 @@ public struct ServerReplayMarkerFrame: Equatable, Hashable {
          */eventId: HostString, 
         /**
          * Wire `droppedCount`: integer, 0 ≤ x ≤ 2^64 − 1; optional (`null`/`nil`: absent).
-         */droppedCount: UInt64? = nil, 
+         */droppedCount: ExactCount? = nil, 
         /**
          * Wire `note`: non-empty string; optional (`null`/`nil`: absent).
          */note: HostString? = nil) {
@@ -2118,7 +2102,7 @@ public struct FfiConverterTypeServerReplayMarkerFrame: FfiConverterRustBuffer {
             try ServerReplayMarkerFrame(
                 subscriptionId: FfiConverterTypeHostString.read(from: &buf), 
                 eventId: FfiConverterTypeHostString.read(from: &buf), 
-                droppedCount: FfiConverterOptionUInt64.read(from: &buf), 
+                droppedCount: FfiConverterOptionTypeExactCount.read(from: &buf), 
                 note: FfiConverterOptionTypeHostString.read(from: &buf)
         )
     }
@@ -2126,7 +2110,7 @@ public struct FfiConverterTypeServerReplayMarkerFrame: FfiConverterRustBuffer {
     public static func write(_ value: ServerReplayMarkerFrame, into buf: inout [UInt8]) {
         FfiConverterTypeHostString.write(value.subscriptionId, into: &buf)
         FfiConverterTypeHostString.write(value.eventId, into: &buf)
-        FfiConverterOptionUInt64.write(value.droppedCount, into: &buf)
+        FfiConverterOptionTypeExactCount.write(value.droppedCount, into: &buf)
         FfiConverterOptionTypeHostString.write(value.note, into: &buf)
     }
 }
@@ -4361,30 +4345,6 @@ public func FfiConverterTypeServerVariant_lower(_ value: ServerVariant) -> RustB
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
-fileprivate struct FfiConverterOptionUInt64: FfiConverterRustBuffer {
-    typealias SwiftType = UInt64?
-
-    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
-        guard let value = value else {
-            writeInt(&buf, Int8(0))
-            return
-        }
-        writeInt(&buf, Int8(1))
-        FfiConverterUInt64.write(value, into: &buf)
-    }
-
-    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
-        switch try readInt(&buf) as Int8 {
-        case 0: return nil
-        case 1: return try FfiConverterUInt64.read(from: &buf)
-        default: throw UniffiInternalError.unexpectedOptionalTag
-        }
-    }
-}
-
-#if swift(>=5.8)
-@_documentation(visibility: private)
-#endif
 fileprivate struct FfiConverterOptionInt64: FfiConverterRustBuffer {
     typealias SwiftType = Int64?
 
@@ -4545,6 +4505,30 @@ fileprivate struct FfiConverterOptionTypeRpcId: FfiConverterRustBuffer {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterTypeRpcId.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeExactCount: FfiConverterRustBuffer {
+    typealias SwiftType = ExactCount?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeExactCount.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeExactCount.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -4747,6 +4731,53 @@ fileprivate struct FfiConverterSequenceTypeHostString: FfiConverterRustBuffer {
         return seq
     }
 }
+
+
+
+
+public typealias ExactCount = UInt64
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeExactCount: FfiConverter {
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ExactCount {
+        let builtinValue = try FfiConverterString.read(from: &buf)
+        return UInt64(builtinValue)!
+    }
+
+    public static func write(_ value: ExactCount, into buf: inout [UInt8]) {
+        let builtinValue = String(value)
+        return FfiConverterString.write(builtinValue, into: &buf)
+    }
+
+    public static func lift(_ value: RustBuffer) throws -> ExactCount {
+        let builtinValue = try FfiConverterString.lift(value)
+        return UInt64(builtinValue)!
+    }
+
+    public static func lower(_ value: ExactCount) -> RustBuffer {
+        let builtinValue = String(value)
+        return FfiConverterString.lower(builtinValue)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeExactCount_lift(_ value: RustBuffer) throws -> ExactCount {
+    return try FfiConverterTypeExactCount.lift(value)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeExactCount_lower(_ value: ExactCount) -> RustBuffer {
+    return FfiConverterTypeExactCount.lower(value)
+}
+
 
 
 

@@ -96,6 +96,19 @@ pub fn from_json<T: WireValue>(text: &str) -> Result<T, Vec<Issue>> {
     T::read(&mut ctx, Val::root(text), &Path::Root).ok_or(ctx.issues)
 }
 
+/// [`from_json`] for a protocol that promises stable issue codes (Graphorin, spec graphorin-v1
+/// §13): each issue carries its [`super::IssueCode`].
+///
+/// # Errors
+/// As [`from_json`]; a syntax error is one issue at `""` without a code.
+pub fn from_json_coded<T: WireValue>(text: &str) -> Result<T, Vec<Issue>> {
+    if let Err(e) = json::validate(text, json::DEFAULT_MAX_DEPTH) {
+        return Err(vec![Issue::at("", format!("not valid JSON: {e}"))]);
+    }
+    let mut ctx = Ctx::with_codes();
+    T::read(&mut ctx, Val::root(text), &Path::Root).ok_or(ctx.issues)
+}
+
 /// Writes one contract value as JSON (`JSON.stringify` rules).
 pub fn to_json<T: WireValue>(value: &T) -> String {
     let mut out = Vec::new();

@@ -7,10 +7,10 @@
 //! (Graphorin's issue shape) instead of dotted paths.
 
 use wirecontract::core::json::{JsonKind, Val};
-use wirecontract::core::{to_json, IssueCode, RawJson, Record};
+use wirecontract::core::{from_json_coded, to_json, IssueCode, RawJson, Record};
 use wirecontract::graphorin as go;
 
-use crate::{HostString, Issue, JsonText, PathSegment, RpcId};
+use crate::{ExactCount, HostString, Issue, JsonText, PathSegment, RpcId};
 
 /// Problems found while converting host values.
 pub(crate) type Issues = Vec<Issue>;
@@ -47,7 +47,8 @@ impl Convert for bool {
 }
 
 /// Every identifier and text field (§2 "Non-empty strings"): a host string, refused when
-/// empty with the parser's rule and message, or when it holds a lone surrogate (Kotlin).
+/// empty by the contract's reader (its rule, message and code), or when it holds a lone
+/// surrogate (Kotlin).
 impl Convert for go::NonEmptyString {
     type Host = HostString;
     fn to_host(&self) -> HostString {
@@ -61,11 +62,8 @@ impl Convert for go::NonEmptyString {
                 return None;
             }
         };
-        let s = go::NonEmptyString::new(text);
-        if s.is_none() {
-            issue(issues, path, IssueCode::TooSmall, "too small: expected string to have >= 1 characters, received \"\"".to_owned());
-        }
-        s
+        // The contract's reader decides (an empty string is `too small`, its message and code).
+        read(&to_json(&text.to_owned()), issues, path)
     }
 }
 
@@ -86,14 +84,31 @@ impl Convert for go::RpcId {
     }
 }
 
-/// `replay-marker.droppedCount`: any `u64` (the contract's bound is the type's).
+/// `replay-marker.droppedCount`: an [`ExactCount`] (decimal text), read by the contract's own
+/// reader, so its bounds and messages are the parser's.
 impl Convert for go::Count {
-    type Host = u64;
-    fn to_host(&self) -> u64 {
-        self.0
+    type Host = ExactCount;
+    fn to_host(&self) -> ExactCount {
+        ExactCount::from(self.0)
     }
-    fn from_host(host: &u64, _: &mut Issues, _: &[PathSegment]) -> Option<Self> {
-        Some(go::Count(*host))
+    fn from_host(host: &ExactCount, issues: &mut Issues, path: &[PathSegment]) -> Option<Self> {
+        read(&host.0, issues, path)
+    }
+}
+
+/// A contract value from JSON text through the contract's reader, its issues (with codes)
+/// moved under `path`.
+fn read<T: wirecontract::core::WireValue>(text: &str, issues: &mut Issues, path: &[PathSegment]) -> Option<T> {
+    match from_json_coded::<T>(text) {
+        Ok(v) => Some(v),
+        Err(found) => {
+            for i in found {
+                let mut at = path.to_vec();
+                at.extend(i.path.segments().iter().map(PathSegment::from));
+                issue(issues, &at, i.code.unwrap_or(IssueCode::Custom), i.message);
+            }
+            None
+        }
     }
 }
 

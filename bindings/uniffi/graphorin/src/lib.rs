@@ -24,6 +24,8 @@
 
 mod api;
 mod convert;
+#[path = "../../src/exact_count.rs"]
+mod exact_count;
 #[path = "../../src/host_string.rs"]
 mod host_string;
 /// The generated records, enums, unions and conversions (see `build.rs`).
@@ -37,6 +39,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use wirecontract::graphorin as go;
 
 pub use api::*;
+pub use exact_count::ExactCount;
 pub use generated::*;
 pub use host_string::HostString;
 

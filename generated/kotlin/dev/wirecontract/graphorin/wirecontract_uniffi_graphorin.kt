@@ -1233,29 +1233,6 @@ object NoHandle
 /**
  * @suppress
  */
-public object FfiConverterULong: FfiConverter<ULong, Long> {
-    override fun lift(value: Long): ULong {
-        return value.toULong()
-    }
-
-    override fun read(buf: ByteBuffer): ULong {
-        return lift(buf.getLong())
-    }
-
-    override fun lower(value: ULong): Long {
-        return value.toLong()
-    }
-
-    override fun allocationSize(value: ULong) = 8UL
-
-    override fun write(value: ULong, buf: ByteBuffer) {
-        buf.putLong(value.toLong())
-    }
-}
-
-/**
- * @suppress
- */
 public object FfiConverterLong: FfiConverter<Long, Long> {
     override fun lift(value: Long): Long {
         return value
@@ -2430,7 +2407,7 @@ data class ServerReplayMarkerFrame (
     /**
      * Wire `droppedCount`: integer, 0 ≤ x ≤ 2^64 − 1; optional (`null`/`nil`: absent).
      */
-    val `droppedCount`: kotlin.ULong? = null 
+    val `droppedCount`: ExactCount? = null 
     , 
     /**
      * Wire `note`: non-empty string; optional (`null`/`nil`: absent).
@@ -2454,7 +2431,7 @@ public object FfiConverterTypeServerReplayMarkerFrame: FfiConverterRustBuffer<Se
         return ServerReplayMarkerFrame(
             FfiConverterTypeHostString.read(buf),
             FfiConverterTypeHostString.read(buf),
-            FfiConverterOptionalULong.read(buf),
+            FfiConverterOptionalTypeExactCount.read(buf),
             FfiConverterOptionalTypeHostString.read(buf),
         )
     }
@@ -2462,14 +2439,14 @@ public object FfiConverterTypeServerReplayMarkerFrame: FfiConverterRustBuffer<Se
     override fun allocationSize(value: ServerReplayMarkerFrame) = (
             FfiConverterTypeHostString.allocationSize(value.`subscriptionId`) +
             FfiConverterTypeHostString.allocationSize(value.`eventId`) +
-            FfiConverterOptionalULong.allocationSize(value.`droppedCount`) +
+            FfiConverterOptionalTypeExactCount.allocationSize(value.`droppedCount`) +
             FfiConverterOptionalTypeHostString.allocationSize(value.`note`)
     )
 
     override fun write(value: ServerReplayMarkerFrame, buf: ByteBuffer) {
             FfiConverterTypeHostString.write(value.`subscriptionId`, buf)
             FfiConverterTypeHostString.write(value.`eventId`, buf)
-            FfiConverterOptionalULong.write(value.`droppedCount`, buf)
+            FfiConverterOptionalTypeExactCount.write(value.`droppedCount`, buf)
             FfiConverterOptionalTypeHostString.write(value.`note`, buf)
     }
 }
@@ -4407,38 +4384,6 @@ public object FfiConverterTypeServerVariant: FfiConverterRustBuffer<ServerVarian
 /**
  * @suppress
  */
-public object FfiConverterOptionalULong: FfiConverterRustBuffer<kotlin.ULong?> {
-    override fun read(buf: ByteBuffer): kotlin.ULong? {
-        if (buf.get().toInt() == 0) {
-            return null
-        }
-        return FfiConverterULong.read(buf)
-    }
-
-    override fun allocationSize(value: kotlin.ULong?): ULong {
-        if (value == null) {
-            return 1UL
-        } else {
-            return 1UL + FfiConverterULong.allocationSize(value)
-        }
-    }
-
-    override fun write(value: kotlin.ULong?, buf: ByteBuffer) {
-        if (value == null) {
-            buf.put(0)
-        } else {
-            buf.put(1)
-            FfiConverterULong.write(value, buf)
-        }
-    }
-}
-
-
-
-
-/**
- * @suppress
- */
 public object FfiConverterOptionalLong: FfiConverterRustBuffer<kotlin.Long?> {
     override fun read(buf: ByteBuffer): kotlin.Long? {
         if (buf.get().toInt() == 0) {
@@ -4653,6 +4598,38 @@ public object FfiConverterOptionalTypeRpcId: FfiConverterRustBuffer<RpcId?> {
         } else {
             buf.put(1)
             FfiConverterTypeRpcId.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeExactCount: FfiConverterRustBuffer<ExactCount?> {
+    override fun read(buf: ByteBuffer): ExactCount? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeExactCount.read(buf)
+    }
+
+    override fun allocationSize(value: ExactCount?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeExactCount.allocationSize(value)
+        }
+    }
+
+    override fun write(value: ExactCount?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeExactCount.write(value, buf)
         }
     }
 }
@@ -4893,6 +4870,42 @@ public object FfiConverterSequenceTypeHostString: FfiConverterRustBuffer<List<Ho
 
 
 
+public typealias ExactCount = java.math.BigInteger
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeExactCount: FfiConverter<ExactCount, RustBuffer.ByValue> {
+    override fun lift(value: RustBuffer.ByValue): ExactCount {
+        val builtinValue = FfiConverterString.lift(value)
+        return java.math.BigInteger(builtinValue)
+    }
+
+    override fun lower(value: ExactCount): RustBuffer.ByValue {
+        val builtinValue = value.toString()
+        return FfiConverterString.lower(builtinValue)
+    }
+
+    override fun read(buf: ByteBuffer): ExactCount {
+        val builtinValue = FfiConverterString.read(buf)
+        return java.math.BigInteger(builtinValue)
+    }
+
+    override fun allocationSize(value: ExactCount): ULong {
+        val builtinValue = value.toString()
+        return FfiConverterString.allocationSize(builtinValue)
+    }
+
+    override fun write(value: ExactCount, buf: ByteBuffer) {
+        val builtinValue = value.toString()
+        FfiConverterString.write(builtinValue, buf)
+    }
+}
+
+
+
+
+
 public typealias HostString = kotlin.String
 
 /**
@@ -4927,8 +4940,39 @@ public object FfiConverterTypeHostString: FfiConverter<HostString, RustBuffer.By
 
 
 
+
+
 public typealias JsonText = kotlin.String
-public typealias FfiConverterTypeJsonText = FfiConverterString
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValue> {
+    override fun lift(value: RustBuffer.ByValue): JsonText {
+        val builtinValue = FfiConverterString.lift(value)
+        return builtinValue
+    }
+
+    override fun lower(value: JsonText): RustBuffer.ByValue {
+        val builtinValue = value.also { s -> var i = 0; while (i < s.length) { val c = s[i]; i += if (c.isHighSurrogate() && i + 1 < s.length && s[i + 1].isLowSurrogate()) 2 else if (c.isSurrogate()) throw ContractException.Build("JSON text has a lone surrogate at UTF-16 index $i: not representable in UTF-8", emptyList()) else 1 } }
+        return FfiConverterString.lower(builtinValue)
+    }
+
+    override fun read(buf: ByteBuffer): JsonText {
+        val builtinValue = FfiConverterString.read(buf)
+        return builtinValue
+    }
+
+    override fun allocationSize(value: JsonText): ULong {
+        val builtinValue = value.also { s -> var i = 0; while (i < s.length) { val c = s[i]; i += if (c.isHighSurrogate() && i + 1 < s.length && s[i + 1].isLowSurrogate()) 2 else if (c.isSurrogate()) throw ContractException.Build("JSON text has a lone surrogate at UTF-16 index $i: not representable in UTF-8", emptyList()) else 1 } }
+        return FfiConverterString.allocationSize(builtinValue)
+    }
+
+    override fun write(value: JsonText, buf: ByteBuffer) {
+        val builtinValue = value.also { s -> var i = 0; while (i < s.length) { val c = s[i]; i += if (c.isHighSurrogate() && i + 1 < s.length && s[i + 1].isLowSurrogate()) 2 else if (c.isSurrogate()) throw ContractException.Build("JSON text has a lone surrogate at UTF-16 index $i: not representable in UTF-8", emptyList()) else 1 } }
+        FfiConverterString.write(builtinValue, buf)
+    }
+}
         /**
          * How the shipped client classifies a failure code (spec §5): every code outside the
          * catalogue is `PROTOCOL_VIOLATION`.

@@ -106,11 +106,15 @@ class JvmBenchmarkTest {
         check(tokens.isNotEmpty()) { "no node.token frame in $corpus" }
         // What the build row builds must be what Jackson writes, frame for frame (same members,
         // same order; only escaping could differ, and it does not for this corpus).
-        fun ours(t: Token): ByteArray {
+        fun writer(t: Token): JsonWriter {
             val w = JsonWriter().beginObject().name("nodeId").value(t.nodeId).name("deltas").beginArray()
             for ((ch, v) in t.deltas) w.beginObject().name("t").value(ch).name("v").value(v).endObject()
-            return GraphMind.build("node.token", t.seq, t.runId, w.endArray().endObject(), t.ts)
+            return w.endArray().endObject()
         }
+        fun ours(t: Token): ByteArray = GraphMind.build("node.token", t.seq, t.runId, writer(t), t.ts)
+        // The build row's two halves (docs/performance.md): the payload writer alone, and the
+        // native call alone over payloads written beforehand.
+        val written = tokens.map { writer(it) }
         fun jackson(t: Token): ByteArray = mapper.writeValueAsBytes(
             JacksonEnvelope(1, t.seq, t.ts, t.runId, "node.token", JacksonNodeToken(t.nodeId, t.deltas.map { JacksonTokenDelta(it.first, it.second) })),
         )
@@ -139,13 +143,20 @@ class JvmBenchmarkTest {
         val reps = mapOf("build" to tokens.size, "parse" to frames.size, "validate" to frames.size)
             .let { m -> m.mapValues { (_, n) -> maxOf(1, 100_000 / n) } }
         val repsByRow = mapOf(
-            "build_jackson" to reps["build"]!!, "build_ours" to reps["build"]!!, "parse_jackson" to reps["parse"]!!,
+            "build_jackson" to reps["build"]!!, "build_ours" to reps["build"]!!, "build_writer_only" to reps["build"]!!,
+            "build_native_only" to reps["build"]!!, "parse_jackson" to reps["parse"]!!,
             "parse_ours" to reps["parse"]!!, "validate_networknt" to maxOf(1, reps["validate"]!! / 10), "should_pause" to 1,
         )
         val times = measure(
             linkedMapOf(
                 "build_jackson" to { var n = 0L; for (t in tokens) n += jackson(t).size; n },
                 "build_ours" to { var n = 0L; for (t in tokens) n += ours(t).size; n },
+                "build_writer_only" to { var n = 0L; for (t in tokens) n += System.identityHashCode(writer(t)) and 1; n },
+                "build_native_only" to {
+                    var n = 0L
+                    for (i in tokens.indices) { val t = tokens[i]; n += GraphMind.build("node.token", t.seq, t.runId, written[i], t.ts).size }
+                    n
+                },
                 "parse_jackson" to {
                     var n = 0L
                     for (f in frames) {
@@ -183,7 +194,8 @@ class JvmBenchmarkTest {
             repsByRow,
         )
         val count = mapOf(
-            "build_jackson" to tokens.size, "build_ours" to tokens.size, "parse_jackson" to frames.size, "parse_ours" to frames.size,
+            "build_jackson" to tokens.size, "build_ours" to tokens.size, "build_writer_only" to tokens.size,
+            "build_native_only" to tokens.size, "parse_jackson" to frames.size, "parse_ours" to frames.size,
             "validate_networknt" to frames.size, "should_pause" to pauseCalls,
         )
         val name = corpus.name.removeSuffix(".jsonl")

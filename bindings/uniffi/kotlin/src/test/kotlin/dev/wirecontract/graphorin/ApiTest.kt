@@ -170,9 +170,31 @@ class ApiTest {
         // Opaque text keeps its tokens byte for byte; whitespace between them is dropped once.
         assertEquals(failure.copy(failure.frame.copy(error = failure.frame.error.copy(data = """{"a":[1e400]}"""))), parseServerMessage(serializeServerMessage(failure)))
         for (m in listOf(request, init, cancel, notification)) assertEquals(m, parseClientMessage(serializeClientMessage(m)))
-        // A marker counts up to 2^64 - 1: the contract's one bound is the type's.
-        val marker = ServerMessage.ReplayMarker(ServerReplayMarkerFrame("s", "e", droppedCount = ULong.MAX_VALUE))
+        // A marker counts up to 2^64 - 1, more than a Java long holds: a BigInteger, checked by
+        // the contract's reader on the way in.
+        val max = java.math.BigInteger("18446744073709551615")
+        val marker = ServerMessage.ReplayMarker(ServerReplayMarkerFrame("s", "e", droppedCount = max))
         assertTrue(serializeServerMessage(marker).contains(""""droppedCount":18446744073709551615"""))
+        assertEquals(marker, parseServerMessage(serializeServerMessage(marker)))
+    }
+
+    @Test
+    fun `opaque JSON text with a lone surrogate is a ContractException, never an encoder exception`() {
+        val e = assertThrows<ContractException.Build> {
+            serializeServerMessage(ServerMessage.Event(ServerEventFrame("s", "e", "subj", "t", "{\"a\":\"\uD800\"}")))
+        }
+        assertTrue(e.reason.contains("lone surrogate at UTF-16 index 6"), e.reason)
+    }
+
+    @Test
+    fun `an exact count outside 0 until 2^64 is a build error with the parser's code`() {
+        for ((n, code) in listOf("-1" to IssueCode.TOO_SMALL, "18446744073709551616" to IssueCode.TOO_BIG)) {
+            val e = assertThrows<ContractException.Build> {
+                serializeServerMessage(ServerMessage.ReplayMarker(ServerReplayMarkerFrame("s", "e", droppedCount = java.math.BigInteger(n))))
+            }
+            assertEquals(listOf("droppedCount"), e.issues.map { it.dottedPath() })
+            assertEquals(listOf(code), e.issues.map { it.code })
+        }
     }
 
     @Test
