@@ -67,6 +67,18 @@ internal object Utf8 {
             }
             i += 2
         }
+        // A lone surrogate escape (`\ud800` alone) becomes U+FFFD, as the core decodes typed
+        // strings (`type` included); the core's verdict already refused one in `runId`.
+        var j = 0
+        while (j < sb.length) {
+            val c = sb[j]
+            if (c.isHighSurrogate() && j + 1 < sb.length && sb[j + 1].isLowSurrogate()) {
+                j += 2
+                continue
+            }
+            if (c.isSurrogate()) sb.setCharAt(j, '\uFFFD')
+            j++
+        }
         return sb.toString()
     }
 }

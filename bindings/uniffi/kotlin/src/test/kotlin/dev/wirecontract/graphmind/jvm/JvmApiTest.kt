@@ -24,6 +24,14 @@ class JvmApiTest {
     }
 
     @Test
+    fun `a lone surrogate escape in type decodes to U+FFFD as in the core`() {
+        val frame = """{"gm":1,"seq":1,"ts":1,"runId":"r","type":"x.y\ud800","payload":{}}""".toByteArray()
+        val f = GraphMind.parse(frame)
+        assertEquals("x.y\uFFFD", f.type)
+        assertEquals("x.y\uD83D\uDE00", GraphMind.parse("""{"gm":1,"seq":1,"ts":1,"runId":"r","type":"x.y\ud83d\ude00","payload":{}}""".toByteArray()).type)
+    }
+
+    @Test
     fun `negative and oversized counters are refused clearly`() {
         val neg = assertThrows(WireException::class.java) { GraphMind.build("node.token", -1, "r", token, 0) }
         assertTrue(neg.message!!.contains("seq: too small: expected integer to be >= 0, received -1"), neg.message)
