@@ -24,6 +24,9 @@ use wirecontract::graphmind::{
 };
 use wirecontract_bench::{corpus_dir, Corpus};
 
+/// A labelled pass over the corpus.
+type Variant<'a> = (&'a str, Box<dyn Fn() + 'a>);
+
 /// Nanoseconds this thread has run on a CPU, or wall-clock nanoseconds when the kernel does
 /// not say.
 fn cpu_ns(wall: Instant) -> f64 {
@@ -49,7 +52,6 @@ fn main() {
     for (b, t) in shared_bytes.iter().zip(&shared) {
         assert_eq!(parse_envelope_shared_bytes_with(b, &opts), parse_envelope_shared_with(t, &opts));
     }
-    type Variant<'a> = (&'a str, Box<dyn Fn() + 'a>);
     let variants: Vec<Variant<'_>> = vec![
         (
             "UTF-8 check alone (simdutf8)",
@@ -112,6 +114,12 @@ fn main() {
             }),
         ),
     ];
+    run(name, rounds, n, &variants);
+}
+
+/// Runs the variants (interleaved rounds, or the one `PARSE_FLOOR_ONLY` names) and prints
+/// best and median per frame.
+fn run(name: &str, rounds: usize, n: usize, variants: &[Variant<'_>]) {
     if let Some(only) = std::env::var("PARSE_FLOOR_ONLY").ok().and_then(|v| v.parse::<usize>().ok()) {
         for _ in 0..rounds {
             (variants[only].1)();

@@ -235,7 +235,7 @@ mod tests {
                 let mut bytes = [b'a'; 8];
                 bytes[lane] = b;
                 let stops = string_stops_utf8(u64::from_le_bytes(bytes));
-                let is_stop = b == b'"' || b == b'\\' || b < 0x20 || b >= 0x80;
+                let is_stop = b == b'"' || b == b'\\' || !(0x20..0x80).contains(&b);
                 assert_eq!(stops != 0, is_stop, "byte {b:#04x} at {lane}");
                 if is_stop {
                     assert_eq!(stops.trailing_zeros() / 8, lane as u32, "byte {b:#04x} at {lane}");
