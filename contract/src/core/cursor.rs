@@ -31,8 +31,6 @@ use super::{RawJson, SharedText};
 
 /// A position in a frame being read in one pass. See the module documentation.
 pub struct Cursor<'s> {
-    /// The frame as text when it was given as text; `None` for bytes still being checked.
-    text: Option<&'s str>,
     src: &'s [u8],
     pos: usize,
     /// Containers currently open (the frame root counts as depth 1).
@@ -79,7 +77,7 @@ impl<'s> RawStr<'s> {
 impl<'s> Cursor<'s> {
     /// A cursor at the start of `text`, refusing nesting deeper than `max_depth`.
     pub fn new(text: &'s str, max_depth: usize) -> Self {
-        Cursor { text: Some(text), src: text.as_bytes(), pos: 0, depth: 0, max_depth, shared: None, check_utf8: false }
+        Cursor { src: text.as_bytes(), pos: 0, depth: 0, max_depth, shared: None, check_utf8: false }
     }
 
     /// A cursor at the start of `src`, bytes not yet known to be UTF-8: every string is
@@ -87,7 +85,7 @@ impl<'s> Cursor<'s> {
     /// returns is UTF-8, and `src` is all UTF-8 once a read has reached [`Cursor::finish`].
     /// Invalid UTF-8 anywhere makes the read bail (`None`) where it stands.
     pub fn new_bytes(src: &'s [u8], max_depth: usize) -> Self {
-        Cursor { text: None, src, pos: 0, depth: 0, max_depth, shared: None, check_utf8: true }
+        Cursor { src, pos: 0, depth: 0, max_depth, shared: None, check_utf8: true }
     }
 
     /// A cursor at the start of `text`'s frame whose compact opaque values become spans of
@@ -103,20 +101,21 @@ impl<'s> Cursor<'s> {
         Cursor { shared: Some(text), ..Cursor::new_bytes(text.as_bytes(), max_depth) }
     }
 
-    /// The text at `start..end`, a range this cursor has just scanned: for a frame given as
-    /// bytes, its strings were checked by the scan and everything else in it is ASCII tokens.
+    /// The text at `start..end`, a range this cursor has just scanned and accepted: for a
+    /// frame given as bytes, its strings were checked by the scan and everything else in it
+    /// is ASCII tokens; for a frame given as text, its ends sit next to ASCII tokens, so they
+    /// are character boundaries (no boundary check needed, which `str::get` would redo).
     #[inline(always)]
     #[allow(unsafe_code)]
     fn str_at(&self, start: usize, end: usize) -> Option<&'s str> {
-        if let Some(text) = self.text {
-            return text.get(start..end);
-        }
         let bytes = self.src.get(start..end)?;
         debug_assert!(std::str::from_utf8(bytes).is_ok(), "an unchecked range left the cursor");
-        // SAFETY: callers pass only ranges the scan has just accepted (a string body scanned
-        // by `string_body_utf8`, a number lexeme, a value `skip_value` accepted): non-ASCII
-        // bytes in them lie inside strings, all checked, and a UTF-8 character never
-        // straddles a range end (range ends sit next to ASCII tokens).
+        // SAFETY: callers pass only ranges the scan has just accepted (a string body, a number
+        // lexeme, a value `skip_value` accepted). For text input, `src` is UTF-8 and both ends
+        // are next to ASCII bytes (quotes, the first byte of a token, the byte after the
+        // last), so the range is whole characters. For bytes input, non-ASCII bytes in the
+        // range lie inside strings, each checked by `string_body_utf8` or, in a skipped value,
+        // by the value's one check before it is returned.
         Some(unsafe { std::str::from_utf8_unchecked(bytes) })
     }
 
