@@ -94,11 +94,14 @@ impl Issue {
 }
 
 impl From<&core::Issue> for Issue {
-    /// The one conversion of a contract issue, for both protocols.
+    /// The one conversion of a contract issue, for both protocols. A protocol that promises
+    /// codes (`ISSUE_CODES`) gives every issue one: `custom` where the contract recorded none
+    /// (a syntax error found while reading a host value).
     fn from(i: &core::Issue) -> Self {
+        let code = i.code.or(crate::ISSUE_CODES.then_some(core::IssueCode::Custom));
         Issue {
             path: i.path.segments().iter().map(PathSegment::from).collect(),
-            code: i.code.as_ref().map(Convert::to_host),
+            code: code.as_ref().map(Convert::to_host),
             message: HostString::from(i.message.as_str()),
         }
     }
@@ -138,7 +141,7 @@ pub(crate) fn catch<T, E>(f: impl FnOnce() -> Result<T, E>, internal: impl FnOnc
 
 /// The issue for a host string argument `name` holding a lone surrogate.
 pub(crate) fn lone_surrogate_issue(name: &str, e: crate::host_string::LoneSurrogate) -> core::Issue {
-    core::Issue { path: IssuePath::from_dotted(name), code: crate::ISSUE_CODES.then_some(core::IssueCode::Custom), message: e.message() }
+    core::Issue::at(name, e.message())
 }
 
 /// A contract value from JSON text through the contract's own reader for `T` (its rule, message

@@ -108,9 +108,10 @@ class UniffiJavaTest {
         try {
             id.toJson();
             reason = null;
-        } catch (dev.wirecontract.graphorin.ContractException.Build e) {
-            // Compiles only because toJson declares @Throws(ContractException::class).
-            reason = e.getReason();
+        } catch (dev.wirecontract.graphorin.ContractException e) {
+            // javac requires this catch: toJson declares @Throws(ContractException::class).
+            assertTrue(e instanceof dev.wirecontract.graphorin.ContractException.Build, e.toString());
+            reason = ((dev.wirecontract.graphorin.ContractException.Build) e).getReason();
         }
         assertEquals("not a legal RpcId: lone surrogate at UTF-16 index 0: not representable in UTF-8", reason);
     }

@@ -42,7 +42,7 @@ object GraphMind {
         } catch (e: WireException) {
             // The uniffi parse of the same String gives the contract's verdict and reason
             // (`frame is not valid JSON: lone surrogate at UTF-16 index N: …`); rare, so slow.
-            return Frame(ByteArray(0), 0, 0, Verdict.INVALID, LongArray(Native.OUT_LEN), parseEnvelopeJson(frame))
+            return Frame(ByteArray(0), 0, 0, Verdict.INVALID, LongArray(Native.OUT_LEN), dev.wirecontract.graphmind.parseEnvelopeJson(frame))
         }
         return parse(buf, 0, n)
     }
