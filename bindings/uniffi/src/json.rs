@@ -103,7 +103,7 @@ fn to_tree(root: Val<'_>) -> Result<JsonValue, ContractError> {
                 JsonKind::Bool => done = Some(JsonValue::BoolValue { value: v.as_bool() == Some(true) }),
                 JsonKind::Number => done = Some(JsonValue::NumberValue { text: HostString::from(v.raw()) }),
                 JsonKind::String => {
-                    done = Some(JsonValue::TextValue { value: HostString::from(decode_string(v.string_raw().unwrap_or_default()).text.into_owned()) })
+                    done = Some(JsonValue::TextValue { value: HostString::from(decode_string(v.string_raw().unwrap_or_default()).text.into_owned()) });
                 }
                 JsonKind::Array | JsonKind::Object if stack.len() >= JSON_VALUE_MAX_DEPTH as usize => return Err(too_deep()),
                 JsonKind::Array => stack.push(Open::Array(v.elements(), Vec::new())),
