@@ -3,10 +3,8 @@
 //! counts) through the contract's own readers (`ffi_support::read`, `read_int`, `read_f64`) and
 //! collects every problem with its wire path, as the parser does.
 
-use std::num::NonZeroU64;
-
 use wirecontract::core::json;
-use wirecontract::core::{from_json, Extras, Issue, NonNegativeF64, RawJson, Record};
+use wirecontract::core::{from_json, Extras, Issue, NonNegativeF64, PositiveSafeUInt, RawJson, Record, SafeInt, SafeUInt};
 
 pub(crate) use crate::ffi_support::{join, Issues};
 use crate::ffi_support::{read_f64, read_int};
@@ -57,11 +55,11 @@ impl Convert for bool {
 // Host integers are `i64` (`Long`, `Int64`: Java can call every function), read by the
 // contract's own reader for the contract type (`ffi_support::read_int`).
 
-/// Nonnegative safe integers (counters, token counts).
-impl Convert for u64 {
+/// Nonnegative safe integers (token counts, seqs of a loop).
+impl Convert for SafeUInt {
     type Host = i64;
     fn to_host(&self) -> i64 {
-        crate::host_int(*self)
+        crate::host_int(self.get())
     }
     fn from_host(host: &i64, issues: &mut Issues, path: &str) -> Option<Self> {
         read_int(*host, issues, path)
@@ -69,10 +67,10 @@ impl Convert for u64 {
 }
 
 /// Safe integers, `|x| ≤ 2^53 − 1`.
-impl Convert for i64 {
+impl Convert for SafeInt {
     type Host = i64;
     fn to_host(&self) -> i64 {
-        *self
+        self.get()
     }
     fn from_host(host: &i64, issues: &mut Issues, path: &str) -> Option<Self> {
         read_int(*host, issues, path)
@@ -80,7 +78,7 @@ impl Convert for i64 {
 }
 
 /// Positive safe integers (`laps`).
-impl Convert for NonZeroU64 {
+impl Convert for PositiveSafeUInt {
     type Host = i64;
     fn to_host(&self) -> i64 {
         crate::host_int(self.get())
@@ -233,11 +231,11 @@ mod tests {
     fn host_integers_are_read_by_the_contract_reader_never_wrapped() {
         let max = (1_i64 << 53) - 1;
         let mut issues = Issues::new();
-        assert_eq!(<u64 as Convert>::from_host(&max, &mut issues, "seq"), Some(max as u64));
-        assert_eq!(<u64 as Convert>::from_host(&(max + 1), &mut issues, "seq"), None);
-        assert_eq!(<u64 as Convert>::from_host(&-1, &mut issues, "ts"), None);
-        assert_eq!(<i64 as Convert>::from_host(&i64::MIN, &mut issues, "p"), None);
-        assert_eq!(<NonZeroU64 as Convert>::from_host(&0, &mut issues, "laps"), None);
+        assert_eq!(<SafeUInt as Convert>::from_host(&max, &mut issues, "seq"), Some(SafeUInt::MAX));
+        assert_eq!(<SafeUInt as Convert>::from_host(&(max + 1), &mut issues, "seq"), None);
+        assert_eq!(<SafeUInt as Convert>::from_host(&-1, &mut issues, "ts"), None);
+        assert_eq!(<SafeInt as Convert>::from_host(&i64::MIN, &mut issues, "p"), None);
+        assert_eq!(<PositiveSafeUInt as Convert>::from_host(&0, &mut issues, "laps"), None);
         let paths: Vec<String> = issues.iter().map(Issue::dotted_path).collect();
         assert_eq!(paths, ["seq", "ts", "p", "laps"]);
         assert_eq!(issues[1].message, "too small: expected integer to be >= 0, received -1");

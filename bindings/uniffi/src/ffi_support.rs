@@ -216,6 +216,6 @@ mod tests {
         // The messages are the reader's: compare with what a frame holding the same text gets.
         let direct = from_json::<f64>("1e400").unwrap_err();
         assert_eq!(issues[0].message, direct[0].message);
-        assert_eq!(read_int::<u64>(-1, &mut Issues::new(), "seq"), None);
+        assert_eq!(read_int::<wirecontract::core::SafeUInt>(-1, &mut Issues::new(), "seq"), None);
     }
 }
