@@ -2,10 +2,8 @@
 //! the host type cannot express (2^53 − 1 bounds, finiteness, JSON text validity, positive
 //! counts) and collects every problem with its wire path, as the parser does.
 
-use std::num::NonZeroU64;
-
 use wirecontract::core::json;
-use wirecontract::core::{from_json, Extras, Issue, NonNegativeF64, RawJson, Record, WireValue};
+use wirecontract::core::{from_json, Extras, Issue, NonNegativeF64, PositiveSafeUInt, RawJson, Record, SafeInt, SafeUInt, WireValue};
 
 use crate::{HostString, JsonText};
 
@@ -79,11 +77,11 @@ pub(crate) fn read_int<T: WireValue>(host: i64, issues: &mut Issues, path: &str)
     }
 }
 
-/// Nonnegative safe integers (counters, token counts).
-impl Convert for u64 {
+/// Nonnegative safe integers (token counts, seqs of a loop).
+impl Convert for SafeUInt {
     type Host = i64;
     fn to_host(&self) -> i64 {
-        crate::host_int(*self)
+        crate::host_int(self.get())
     }
     fn from_host(host: &i64, issues: &mut Issues, path: &str) -> Option<Self> {
         read_int(*host, issues, path)
@@ -91,10 +89,10 @@ impl Convert for u64 {
 }
 
 /// Safe integers, `|x| ≤ 2^53 − 1`.
-impl Convert for i64 {
+impl Convert for SafeInt {
     type Host = i64;
     fn to_host(&self) -> i64 {
-        *self
+        self.get()
     }
     fn from_host(host: &i64, issues: &mut Issues, path: &str) -> Option<Self> {
         read_int(*host, issues, path)
@@ -102,7 +100,7 @@ impl Convert for i64 {
 }
 
 /// Positive safe integers (`laps`).
-impl Convert for NonZeroU64 {
+impl Convert for PositiveSafeUInt {
     type Host = i64;
     fn to_host(&self) -> i64 {
         crate::host_int(self.get())
@@ -278,11 +276,11 @@ mod tests {
     fn host_integers_are_read_by_the_contract_reader_never_wrapped() {
         let max = (1_i64 << 53) - 1;
         let mut issues = Issues::new();
-        assert_eq!(<u64 as Convert>::from_host(&max, &mut issues, "seq"), Some(max as u64));
-        assert_eq!(<u64 as Convert>::from_host(&(max + 1), &mut issues, "seq"), None);
-        assert_eq!(<u64 as Convert>::from_host(&-1, &mut issues, "ts"), None);
-        assert_eq!(<i64 as Convert>::from_host(&i64::MIN, &mut issues, "p"), None);
-        assert_eq!(<NonZeroU64 as Convert>::from_host(&0, &mut issues, "laps"), None);
+        assert_eq!(<SafeUInt as Convert>::from_host(&max, &mut issues, "seq"), Some(SafeUInt::MAX));
+        assert_eq!(<SafeUInt as Convert>::from_host(&(max + 1), &mut issues, "seq"), None);
+        assert_eq!(<SafeUInt as Convert>::from_host(&-1, &mut issues, "ts"), None);
+        assert_eq!(<SafeInt as Convert>::from_host(&i64::MIN, &mut issues, "p"), None);
+        assert_eq!(<PositiveSafeUInt as Convert>::from_host(&0, &mut issues, "laps"), None);
         let paths: Vec<String> = issues.iter().map(Issue::dotted_path).collect();
         assert_eq!(paths, ["seq", "ts", "p", "laps"]);
         assert_eq!(issues[1].message, "too small: expected integer to be >= 0, received -1");

@@ -7,6 +7,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use wirecontract::core::SafeUInt;
 use wirecontract::graphmind as gm;
 
 use crate::convert::{extras_from_host, extras_to_host, Convert, Issues};
@@ -219,8 +220,8 @@ pub(crate) fn envelope_from_host(h: &Envelope) -> Result<gm::Envelope, ContractE
         ));
     }
     let run_id = <String as Convert>::from_host(&h.run_id, &mut issues, "runId").unwrap_or_default();
-    let seq = <u64 as Convert>::from_host(&h.seq, &mut issues, "seq");
-    let ts = <u64 as Convert>::from_host(&h.ts, &mut issues, "ts");
+    let seq = <SafeUInt as Convert>::from_host(&h.seq, &mut issues, "seq").map(SafeUInt::get);
+    let ts = <SafeUInt as Convert>::from_host(&h.ts, &mut issues, "ts").map(SafeUInt::get);
     let message = <gm::Message as Convert>::from_host(&h.message, &mut issues, "payload");
     let extra = extras_from_host(&h.extra_json, gm::ENVELOPE_KEYS, &mut issues, "");
     // Counters, runId and a Message.Unknown named like a known type: the contract's rules.
@@ -255,8 +256,8 @@ fn build_options(max_payload_bytes: Option<i64>) -> Result<gm::BuildOptions, Con
 /// `seq` and `ts` through the contract's reader (`0 ≤ x ≤ 2^53 − 1`), every problem at once.
 fn counters(seq: i64, ts: Option<i64>) -> Result<(u64, Option<u64>), ContractError> {
     let mut issues = Issues::new();
-    let seq = <u64 as Convert>::from_host(&seq, &mut issues, "seq");
-    let ts = ts.map(|t| <u64 as Convert>::from_host(&t, &mut issues, "ts"));
+    let seq = <SafeUInt as Convert>::from_host(&seq, &mut issues, "seq").map(SafeUInt::get);
+    let ts = ts.map(|t| <SafeUInt as Convert>::from_host(&t, &mut issues, "ts").map(SafeUInt::get));
     match (seq, ts) {
         (Some(seq), None) => Ok((seq, None)),
         (Some(seq), Some(Some(ts))) => Ok((seq, Some(ts))),
@@ -282,10 +283,10 @@ pub fn create_envelope(message: Message, seq: i64, run_id: HostString, ts: Optio
         let run_id = arg(run_id, "runId")?;
         let opts = build_options(max_payload_bytes)?;
         let mut issues = Issues::new();
-        let seq = <u64 as Convert>::from_host(&seq, &mut issues, "seq");
+        let seq = <SafeUInt as Convert>::from_host(&seq, &mut issues, "seq").map(SafeUInt::get);
         let ts = match ts {
             None => Some(None),
-            Some(t) => <u64 as Convert>::from_host(&t, &mut issues, "ts").map(Some),
+            Some(t) => <SafeUInt as Convert>::from_host(&t, &mut issues, "ts").map(|t| Some(t.get())),
         };
         let converted = <gm::Message as Convert>::from_host(&message, &mut issues, "payload");
         let (Some(converted), Some(seq), Some(ts), true) = (converted, seq, ts, issues.is_empty()) else {

@@ -40,6 +40,8 @@ mod shrink;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+use wirecontract::core::SafeUInt;
+
 pub use generated::*;
 pub use graphmind::*;
 pub use host_string::HostString;
@@ -190,12 +192,12 @@ pub(crate) fn int_arg<T: wirecontract::core::WireValue>(v: i64, name: &str) -> R
 
 /// A byte count or depth argument: a `u64` as [`int_arg`] reads it, as `usize`.
 pub(crate) fn size_arg(v: i64, name: &str) -> Result<usize, ContractError> {
-    int_arg::<u64>(v, name).map(|x| usize::try_from(x).unwrap_or(usize::MAX))
+    int_arg::<SafeUInt>(v, name).map(|x| usize::try_from(x.get()).unwrap_or(usize::MAX))
 }
 
 /// A time in milliseconds (`nowMs`, timeouts): a `u64` as [`int_arg`] reads it.
 pub(crate) fn ms_arg(v: i64, name: &str) -> Result<u64, ContractError> {
-    int_arg::<u64>(v, name)
+    int_arg::<SafeUInt>(v, name).map(SafeUInt::get)
 }
 
 /// A count or time the core hands out (never above 2^53 − 1 in practice) for the host's `Long`.

@@ -14,7 +14,7 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use wirecontract::core::RawJson;
+use wirecontract::core::{RawJson, SafeUInt};
 use wirecontract::graphmind as gm;
 use wirecontract::graphmind::session as s;
 
@@ -307,7 +307,7 @@ fn now(now_ms: i64) -> Result<u64, ContractError> {
 
 /// A host-chosen connection id: `0 ≤ x ≤ 2^53 − 1`.
 fn connection(conn: i64) -> Result<s::ConnectionId, ContractError> {
-    int_arg::<u64>(conn, "conn").map(s::ConnectionId)
+    int_arg::<SafeUInt>(conn, "conn").map(|c| s::ConnectionId(c.get()))
 }
 
 fn emit_error(e: s::EmitError) -> ContractError {

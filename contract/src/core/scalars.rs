@@ -1,6 +1,6 @@
 //! The scalar and container value types a field can hold, each with its wire rule: strings,
-//! booleans, safe integers (graphmind-v1 §5.6), finite and nonnegative numbers, opaque values,
-//! arrays and string-keyed records of opaque values.
+//! booleans, finite and nonnegative numbers, opaque values, arrays and string-keyed records of
+//! opaque values. The safe integers (graphmind-v1 §5.6) are named types in `integers.rs`.
 
 use std::borrow::Cow;
 
@@ -47,94 +47,6 @@ impl WireValue for bool {
     #[inline]
     fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
         cur.boolean()
-    }
-}
-
-fn read_safe_int(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<i64> {
-    let Some(x) = v.as_f64() else {
-        return ctx.expected(path, "integer", Some(v));
-    };
-    if let Some(i) = json::safe_integer(x) {
-        return Some(i);
-    }
-    if x.is_finite() && x.trunc() == x {
-        ctx.issue_with(path, IssueCode::TooBig, format!("too big: expected a safe integer (|x| <= {}), received {}", json::MAX_SAFE_INTEGER, v.raw()));
-    } else {
-        ctx.issue_with(path, IssueCode::InvalidType, format!("expected integer, received {}", v.raw()));
-    }
-    None
-}
-
-/// `u64` fields hold a nonnegative safe integer: `0 ≤ x ≤ 2^53 − 1`, any spelling (`1e3`,
-/// `1.0`, `-0`). Spec graphmind-v1 §5.6.
-impl WireValue for u64 {
-    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::SafeUInt);
-    const EXPECTED: &'static str = "nonnegative integer";
-    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
-        let i = read_safe_int(ctx, v, path)?;
-        if i < 0 {
-            ctx.issue_with(path, IssueCode::TooSmall, format!("too small: expected integer to be >= 0, received {}", v.raw()));
-            return None;
-        }
-        Some(i as u64)
-    }
-    fn write(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(self.to_string().as_bytes());
-    }
-    fn field_ref(&self) -> FieldRef<'_> {
-        FieldRef::UInt(*self)
-    }
-    #[inline]
-    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
-        let i = json::safe_integer(cur.number_value()?)?;
-        (i >= 0).then_some(i as u64)
-    }
-}
-
-/// `i64` fields hold any safe integer, `|x| ≤ 2^53 − 1`.
-impl WireValue for i64 {
-    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::SafeInt);
-    const EXPECTED: &'static str = "integer";
-    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
-        read_safe_int(ctx, v, path)
-    }
-    fn write(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(self.to_string().as_bytes());
-    }
-    fn field_ref(&self) -> FieldRef<'_> {
-        FieldRef::Int(*self)
-    }
-    #[inline]
-    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
-        json::safe_integer(cur.number_value()?)
-    }
-}
-
-/// `NonZeroU64` fields hold a positive safe integer (`> 0`).
-impl WireValue for std::num::NonZeroU64 {
-    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::PositiveSafeUInt);
-    const EXPECTED: &'static str = "positive integer";
-    fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
-        let i = read_safe_int(ctx, v, path)?;
-        if i <= 0 {
-            ctx.issue_with(path, IssueCode::TooSmall, format!("too small: expected integer to be > 0, received {}", v.raw()));
-            return None;
-        }
-        std::num::NonZeroU64::new(i as u64)
-    }
-    fn write(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(self.to_string().as_bytes());
-    }
-    fn field_ref(&self) -> FieldRef<'_> {
-        FieldRef::UInt(self.get())
-    }
-    #[inline]
-    fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
-        let i = json::safe_integer(cur.number_value()?)?;
-        if i <= 0 {
-            return None;
-        }
-        std::num::NonZeroU64::new(i as u64)
     }
 }
 

@@ -3,7 +3,7 @@
 //! viewer ([`super::session::ViewerSession`]) answers through these, so a host without the
 //! session runtime applies the same rules.
 
-use super::{add_breakpoint, BreakpointMatcher, Extras, Hello, HelloAck, RunMode, ViewerVersions, PROTOCOL_VERSION};
+use super::{add_breakpoint, BreakpointMatcher, Extras, Hello, HelloAck, RunMode, ViewerVersions, PROTOCOL_VERSION, PROTOCOL_VERSION_FIELD};
 
 /// Longest `resumeToken` a viewer reuses as the session token, in UTF-16 code units (the
 /// HUB's 128, graphmind-session §5.1).
@@ -57,7 +57,7 @@ pub fn negotiate_hello(hello: &Hello, viewer_capabilities: &[String]) -> HelloNe
         }
     }
     let resume_token = reusable_resume_token(hello, MAX_RESUME_TOKEN_LEN).map(str::to_owned);
-    HelloNegotiation::Accepted(HelloAccepted { protocol, capabilities, resume_token })
+    HelloNegotiation::Accepted(HelloAccepted { protocol: protocol.get(), capabilities, resume_token })
 }
 
 /// Builds the `hello.ack` payload that arms an app with the viewer's desired state
@@ -79,7 +79,7 @@ pub fn hello_ack(
         add_breakpoint(&mut armed, m.clone());
     }
     HelloAck {
-        versions: ViewerVersions { protocol: PROTOCOL_VERSION, viewer: viewer.to_owned(), extra: Extras::new() },
+        versions: ViewerVersions { protocol: PROTOCOL_VERSION_FIELD, viewer: viewer.to_owned(), extra: Extras::new() },
         capabilities: hello.capabilities.clone(),
         breakpoints: armed,
         mode,

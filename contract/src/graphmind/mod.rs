@@ -31,10 +31,17 @@ pub use types::*;
 use crate::core::cursor::Cursor;
 use crate::core::json::{self, decode_string, JsonKind, Val};
 use crate::core::{Ctx, Path, WireValue};
-pub use crate::core::{Extras, Issue, NonNegativeF64, RawJson, Record, SharedText};
+pub use crate::core::{Extras, Issue, NonNegativeF64, OutOfSafeRange, PositiveSafeUInt, RawJson, Record, SafeInt, SafeUInt, SharedText};
 
 /// The protocol version this contract implements (`gm`).
 pub const PROTOCOL_VERSION: i64 = 1;
+
+/// [`PROTOCOL_VERSION`] as the typed value of `hello.versions.protocol` and
+/// `hello.ack.versions.protocol` (a compile-time check that it is a safe integer).
+pub const PROTOCOL_VERSION_FIELD: SafeInt = match SafeInt::new(PROTOCOL_VERSION) {
+    Some(v) => v,
+    None => panic!("PROTOCOL_VERSION is a safe integer"),
+};
 
 /// The `runId` of frames that belong to no run (handshake and controls). The parser does not
 /// tie it to any type.
@@ -417,9 +424,9 @@ fn parse_validated(root: Val<'_>) -> ParseOutcome {
         }
     }
     // Stage 1: every structural field, all issues at once.
-    let gm = <i64 as crate::core::WireField>::read_field(&mut ctx, gm, &Path::Key(&root_path, "gm"));
-    let seq = <u64 as crate::core::WireField>::read_field(&mut ctx, seq, &Path::Key(&root_path, "seq"));
-    let ts = <u64 as crate::core::WireField>::read_field(&mut ctx, ts, &Path::Key(&root_path, "ts"));
+    let gm = <SafeInt as crate::core::WireField>::read_field(&mut ctx, gm, &Path::Key(&root_path, "gm")).map(SafeInt::get);
+    let seq = <SafeUInt as crate::core::WireField>::read_field(&mut ctx, seq, &Path::Key(&root_path, "seq")).map(SafeUInt::get);
+    let ts = <SafeUInt as crate::core::WireField>::read_field(&mut ctx, ts, &Path::Key(&root_path, "ts")).map(SafeUInt::get);
     let run_id = read_run_id(&mut ctx, run_id, &Path::Key(&root_path, "runId"));
     let ty = <String as crate::core::WireField>::read_field(&mut ctx, ty, &Path::Key(&root_path, "type"));
     let (Some(gm), Some(seq), Some(ts), Some(run_id), Some(ty)) = (gm, seq, ts, run_id, ty) else {
@@ -484,9 +491,9 @@ fn single_pass(mut cur: Cursor<'_>) -> Option<ParseOutcome> {
     loop {
         let key = cur.key()?;
         match &*key.decoded_lossy() {
-            "gm" => gm = Some(i64::read_fast(&mut cur)?),
-            "seq" => seq = Some(u64::read_fast(&mut cur)?),
-            "ts" => ts = Some(u64::read_fast(&mut cur)?),
+            "gm" => gm = Some(SafeInt::read_fast(&mut cur)?.get()),
+            "seq" => seq = Some(SafeUInt::read_fast(&mut cur)?.get()),
+            "ts" => ts = Some(SafeUInt::read_fast(&mut cur)?.get()),
             "runId" => {
                 let text = cur.string()?.decoded()?;
                 if text.contains('\0') {
@@ -761,9 +768,9 @@ pub fn build_frame_json(message_type: &str, payload_json: &str, seq: u64, run_id
     if payload_type_name(message_type).is_some() {
         let mut frame = Vec::with_capacity(80 + message_type.len() + run_id.len() + payload_json.len());
         frame.extend_from_slice(b"{\"gm\":1,\"seq\":");
-        seq.write(&mut frame);
+        frame.extend_from_slice(seq.to_string().as_bytes());
         frame.extend_from_slice(b",\"ts\":");
-        ts.write(&mut frame);
+        frame.extend_from_slice(ts.to_string().as_bytes());
         frame.extend_from_slice(b",\"runId\":");
         json::write_string(&mut frame, run_id);
         frame.extend_from_slice(b",\"type\":");
@@ -980,9 +987,9 @@ pub(crate) fn write_envelope_with_payload(envelope: &Envelope, payload_json: &st
 
 fn write_envelope_parts(envelope: &Envelope, payload_json: Option<&str>, out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"gm\":1,\"seq\":");
-    envelope.seq.write(out);
+    out.extend_from_slice(envelope.seq.to_string().as_bytes());
     out.extend_from_slice(b",\"ts\":");
-    envelope.ts.write(out);
+    out.extend_from_slice(envelope.ts.to_string().as_bytes());
     out.extend_from_slice(b",\"runId\":");
     json::write_string(out, &envelope.run_id);
     out.extend_from_slice(b",\"type\":");

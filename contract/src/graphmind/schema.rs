@@ -40,7 +40,6 @@ pub fn export_json_schema() -> Value {
     any_of.push(json!({ "$ref": "#/$defs/envelope.unknown" }));
 
     let mut defs_value = Value::Object(defs);
-    safe_integers(&mut defs_value);
     strip_null(&mut defs_value);
     finite_numbers(&mut defs_value);
     plain_enums(&mut defs_value);
@@ -91,35 +90,6 @@ fn envelope_schema(type_schema: &Value, payload: &Value, payload_required: bool)
         // closed models (datamodel-code-generator) keep them too.
         "additionalProperties": true,
     })
-}
-
-/// Rewrites schemars' Rust integer formats into the contract's safe-integer bounds.
-fn safe_integers(v: &mut Value) {
-    match v {
-        Value::Object(map) => {
-            match map.get("format").and_then(Value::as_str) {
-                Some("uint64" | "uint") => {
-                    map.remove("format");
-                    map.insert("maximum".into(), json!(MAX_SAFE_INTEGER));
-                    map.entry("minimum").or_insert(json!(0));
-                }
-                Some("int64" | "int") => {
-                    map.remove("format");
-                    map.insert("minimum".into(), json!(-(MAX_SAFE_INTEGER as i64)));
-                    map.insert("maximum".into(), json!(MAX_SAFE_INTEGER));
-                }
-                Some("double") => {
-                    map.remove("format");
-                }
-                _ => {}
-            }
-            for child in map.values_mut() {
-                safe_integers(child);
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(safe_integers),
-        _ => {}
-    }
 }
 
 /// "number means any finite double" (§1 global rules): every `number` gets the largest finite

@@ -4,9 +4,7 @@
 //! [`crate::graphmind::serialize_envelope`] writes known fields in; unknown members follow in
 //! their wire order.
 
-use std::num::NonZeroU64;
-
-use crate::core::{NonNegativeF64, RawJson, Record};
+use crate::core::{NonNegativeF64, PositiveSafeUInt, RawJson, Record, SafeInt, SafeUInt};
 
 wire_enum! {
     /// The kind of a node (§1 primitives): 9 values; `chain/retriever` since 0.2.0,
@@ -168,17 +166,17 @@ wire_object! {
     /// Token counts of an LLM call (§1 `TokenUsage`): nonnegative safe integers.
     pub struct TokenUsage {
         /// Prompt tokens.
-        input_tokens: u64 = "inputTokens",
+        input_tokens: SafeUInt = "inputTokens",
         /// Completion tokens.
-        output_tokens: u64 = "outputTokens",
+        output_tokens: SafeUInt = "outputTokens",
         /// Whether the counts include child nodes.
         inclusive: Option<bool> = "inclusive",
         /// Tokens read from a prompt cache.
-        cache_read_tokens: Option<u64> = "cacheReadTokens",
+        cache_read_tokens: Option<SafeUInt> = "cacheReadTokens",
         /// Tokens written to a prompt cache.
-        cache_write_tokens: Option<u64> = "cacheWriteTokens",
+        cache_write_tokens: Option<SafeUInt> = "cacheWriteTokens",
         /// Reasoning tokens.
-        reasoning_tokens: Option<u64> = "reasoningTokens",
+        reasoning_tokens: Option<SafeUInt> = "reasoningTokens",
     }
 }
 
@@ -233,7 +231,7 @@ wire_object! {
     /// What redaction removed (§1 `RedactionSummary`; senders add `failed: true`).
     pub struct RedactionSummary {
         /// How many values were redacted.
-        count: u64 = "count",
+        count: SafeUInt = "count",
         /// Which keys were redacted.
         keys: Vec<String> = "keys",
     }
@@ -243,19 +241,19 @@ wire_object! {
     /// Loop-detection details of a pause (§1 `LoopInfo`).
     pub struct LoopInfo {
         /// How many repeats were seen.
-        repeats: u64 = "repeats",
+        repeats: SafeUInt = "repeats",
         /// Seq of the first repeat.
-        first_seq: u64 = "firstSeq",
+        first_seq: SafeUInt = "firstSeq",
         /// Seq of the last repeat.
-        last_seq: u64 = "lastSeq",
+        last_seq: SafeUInt = "lastSeq",
         /// Fingerprint of the repeated step.
         fingerprint: String = "fingerprint",
         /// Loop kind.
         kind: Option<LoopKind> = "kind",
         /// Cycle length (positive).
-        period: Option<NonZeroU64> = "period",
+        period: Option<PositiveSafeUInt> = "period",
         /// Completed laps (positive).
-        laps: Option<NonZeroU64> = "laps",
+        laps: Option<PositiveSafeUInt> = "laps",
     }
 }
 
@@ -282,7 +280,7 @@ wire_object! {
     /// `hello.versions`: protocol (any safe integer, not checked against `gm`) and client.
     pub struct ClientVersions {
         /// Protocol version the app speaks.
-        protocol: i64 = "protocol",
+        protocol: SafeInt = "protocol",
         /// Client library version.
         client: String = "client",
     }
@@ -292,7 +290,7 @@ wire_object! {
     /// `hello.ack.versions`: protocol and viewer.
     pub struct ViewerVersions {
         /// Protocol version the viewer speaks.
-        protocol: i64 = "protocol",
+        protocol: SafeInt = "protocol",
         /// Viewer version.
         viewer: String = "viewer",
     }

@@ -88,7 +88,7 @@ impl Run {
                     n.status = Some(p.status);
                     n.duration_ms = Some(p.duration_ms.get());
                     n.held_ms = p.held_ms.map(NonNegativeF64::get);
-                    n.usage = p.usage.as_ref().map(|u| (u.input_tokens, u.output_tokens));
+                    n.usage = p.usage.as_ref().map(|u| (u.input_tokens.get(), u.output_tokens.get()));
                     self.open.retain(|&o| o != i);
                 }
             }

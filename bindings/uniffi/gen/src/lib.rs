@@ -103,8 +103,7 @@ fn host_scalar(s: Scalar) -> (&'static str, String) {
         Scalar::RpcId => "RpcId",
     };
     let contract = match s {
-        Scalar::Bool | Scalar::String | Scalar::SafeUInt | Scalar::SafeInt | Scalar::Finite => s.rust_type().to_owned(),
-        Scalar::PositiveSafeUInt => "std::num::NonZeroU64".to_owned(),
+        Scalar::Bool | Scalar::String | Scalar::Finite => s.rust_type().to_owned(),
         other => format!("contract::{}", other.rust_type()),
     };
     (host, contract)

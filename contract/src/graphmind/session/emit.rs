@@ -192,7 +192,7 @@ impl AppSession {
     /// T2: `hello` with the next seq, `runId "*"`, and the session token as `resumeToken`.
     pub(super) fn send_hello(&mut self, now: u64) {
         let hello = Hello {
-            versions: ClientVersions { protocol: 1, client: self.config.client_version.clone(), extra: Extras::new() },
+            versions: ClientVersions { protocol: crate::graphmind::PROTOCOL_VERSION_FIELD, client: self.config.client_version.clone(), extra: Extras::new() },
             capabilities: self.config.capabilities.clone(),
             app: Some(self.config.app.clone()),
             sdk: Some(self.config.sdk.clone()),

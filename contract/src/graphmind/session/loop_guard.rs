@@ -4,6 +4,7 @@
 use std::collections::VecDeque;
 
 use super::config::{LoopGuardConfig, LoopMode};
+use crate::core::SafeUInt;
 use crate::graphmind::{Extras, LoopInfo, NodeKind, NodeStarted, RawJson};
 
 #[derive(Debug, Clone)]
@@ -11,12 +12,12 @@ struct Streak {
     kind: NodeKind,
     node_id: String,
     fingerprint: String,
-    repeats: u64,
-    first_seq: u64,
-    last_seq: u64,
+    repeats: SafeUInt,
+    first_seq: SafeUInt,
+    last_seq: SafeUInt,
     /// The highest repeat count that already held: each count holds at most once, so a
     /// `retry` (no new `node.started`) does not hold again.
-    tripped: u64,
+    tripped: SafeUInt,
 }
 
 /// Streaks of the most recently used runs (LRU, `max_runs`).
@@ -65,6 +66,8 @@ impl LoopGuard {
             return;
         }
         let fp = fingerprint(&started.name, started.input.as_ref());
+        // Session seqs stay in the safe range (the emitter refuses past it).
+        let seq = SafeUInt::new(seq).unwrap_or(SafeUInt::MAX);
         if self.run_mut(run_id).is_none() {
             if self.runs.len() >= self.config.max_runs.max(1) {
                 self.runs.pop_front();
@@ -76,20 +79,28 @@ impl LoopGuard {
         };
         match streaks.iter_mut().find(|s| s.kind == started.kind) {
             Some(s) if s.node_id == started.node_id && s.fingerprint == fp => {
-                s.repeats += 1;
+                s.repeats = s.repeats.saturating_inc();
                 s.last_seq = seq;
             }
             Some(s) => {
-                *s = Streak { kind: started.kind, node_id: started.node_id.clone(), fingerprint: fp, repeats: 1, first_seq: seq, last_seq: seq, tripped: 0 }
+                *s = Streak {
+                    kind: started.kind,
+                    node_id: started.node_id.clone(),
+                    fingerprint: fp,
+                    repeats: SafeUInt::from(1),
+                    first_seq: seq,
+                    last_seq: seq,
+                    tripped: SafeUInt::ZERO,
+                }
             }
             None => streaks.push(Streak {
                 kind: started.kind,
                 node_id: started.node_id.clone(),
                 fingerprint: fp,
-                repeats: 1,
+                repeats: SafeUInt::from(1),
                 first_seq: seq,
                 last_seq: seq,
-                tripped: 0,
+                tripped: SafeUInt::ZERO,
             }),
         }
     }
@@ -102,7 +113,7 @@ impl LoopGuard {
         let pause = self.config.mode == LoopMode::Pause;
         let streaks = self.run_mut(run_id)?;
         let s = streaks.iter_mut().find(|s| s.kind == kind && s.node_id == node_id)?;
-        if s.repeats < threshold || s.tripped >= s.repeats {
+        if s.repeats.get() < threshold || s.tripped >= s.repeats {
             return None;
         }
         s.tripped = s.repeats;
