@@ -29,6 +29,7 @@ const DEFAULT_SCHEMA: &str = "generated/schema/graphmind.v1.schema.json";
 
 /// Arguments of `wirecontract diff`.
 #[derive(Debug, Args)]
+#[allow(clippy::struct_excessive_bools)] // command-line switches: each one independent of the others
 pub(crate) struct DiffArgs {
     /// The old schema file; with --git, the old revision.
     #[arg(value_name = "OLD")]
