@@ -471,10 +471,10 @@ fn id_hosts_compare_case_insensitively() {
     let generated = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../generated/schema/graphmind.v1.schema.json");
     let mut schema: Value = serde_json::from_str(&std::fs::read_to_string(&generated).unwrap()).unwrap();
     let id = schema["$id"].as_str().expect("the generated schema states a $id").to_owned();
-    let (scheme, rest) = id.split_once("://").unwrap();
+    let (proto, rest) = id.split_once("://").unwrap();
     let (host, path) = rest.split_once('/').unwrap();
     assert_ne!(host, host.to_uppercase(), "the host has letters to change");
-    schema["$id"] = Value::String(format!("{scheme}://{}/{path}", host.to_uppercase()));
+    schema["$id"] = Value::String(format!("{proto}://{}/{path}", host.to_uppercase()));
     let upper = scratch_dir("case").join("upper.json");
     std::fs::write(&upper, serde_json::to_string(&schema).unwrap()).unwrap();
     let out = wirecontract(&["diff", &generated.display().to_string(), &upper.display().to_string()], None);
