@@ -3338,32 +3338,59 @@ public func FfiConverterTypeHelloAck_lower(_ value: HelloAck) -> RustBuffer {
 
 
 /**
- * One validation problem: where (`path`, the dotted wire path from the frame root, `""` for
- * the root) and which rule (`message`). Spec graphmind-v1 §5.2.
+ * One validation problem (spec graphmind-v1 §5.2, graphorin-v1 §13), the same record in both
+ * protocols: where (`path`, segments from the frame root, empty for the root; an unrecognized
+ * key's path ends with that key), which rule (`code`, stable, where the protocol promises codes:
+ * always set by Graphorin, `null`/`nil` in GraphMind, whose reference pins path and message
+ * only), and what (`message`, English).
  */
 public struct Issue: Equatable, Hashable {
     /**
-     * Dotted wire path from the frame root (`payload.deltas.0.t`), `""` for the root.
+     * Segments from the frame root (`[payload, deltas, 0, t]`).
      */
-    public var path: String
+    public var path: [PathSegment]
     /**
-     * Stable English text naming the rule.
+     * The stable code of the rule (`invalid_type`, `too_small`, …), or `null`/`nil` where the
+     * protocol promises none.
      */
-    public var message: String
+    public var code: IssueCode?
+    /**
+     * English text naming the rule and what was received.
+     */
+    public var message: HostString
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
     public init(
         /**
-         * Dotted wire path from the frame root (`payload.deltas.0.t`), `""` for the root.
-         */path: String, 
+         * Segments from the frame root (`[payload, deltas, 0, t]`).
+         */path: [PathSegment], 
         /**
-         * Stable English text naming the rule.
-         */message: String) {
+         * The stable code of the rule (`invalid_type`, `too_small`, …), or `null`/`nil` where the
+         * protocol promises none.
+         */code: IssueCode?, 
+        /**
+         * English text naming the rule and what was received.
+         */message: HostString) {
         self.path = path
+        self.code = code
         self.message = message
     }
 
+    
+    /**
+     * The path joined with `.` (`payload.deltas.0.t`), `""` for the root, as the reference
+     * parsers print it. Computed on the crossed bytes, so it never throws, whatever a
+     * hand-built `Issue` holds (a lone surrogate in a key comes back as it went).
+     */
+public func dottedPath() -> HostString  {
+    return try!  FfiConverterTypeHostString_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_issue_dotted_path(
+            FfiConverterTypeIssue_lower(self),uniffiCallStatus
+    )
+})
+}
     
 
     
@@ -3380,14 +3407,16 @@ public struct FfiConverterTypeIssue: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Issue {
         return
             try Issue(
-                path: FfiConverterString.read(from: &buf), 
-                message: FfiConverterString.read(from: &buf)
+                path: FfiConverterSequenceTypePathSegment.read(from: &buf), 
+                code: FfiConverterOptionTypeIssueCode.read(from: &buf), 
+                message: FfiConverterTypeHostString.read(from: &buf)
         )
     }
 
     public static func write(_ value: Issue, into buf: inout [UInt8]) {
-        FfiConverterString.write(value.path, into: &buf)
-        FfiConverterString.write(value.message, into: &buf)
+        FfiConverterSequenceTypePathSegment.write(value.path, into: &buf)
+        FfiConverterOptionTypeIssueCode.write(value.code, into: &buf)
+        FfiConverterTypeHostString.write(value.message, into: &buf)
     }
 }
 
@@ -3414,7 +3443,7 @@ public struct JsonMember: Equatable, Hashable {
     /**
      * The decoded member name.
      */
-    public var name: HostText
+    public var name: HostString
     /**
      * The value.
      */
@@ -3425,7 +3454,7 @@ public struct JsonMember: Equatable, Hashable {
     public init(
         /**
          * The decoded member name.
-         */name: HostText, 
+         */name: HostString, 
         /**
          * The value.
          */value: JsonValue) {
@@ -3449,13 +3478,13 @@ public struct FfiConverterTypeJsonMember: FfiConverterRustBuffer {
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> JsonMember {
         return
             try JsonMember(
-                name: FfiConverterTypeHostText.read(from: &buf), 
+                name: FfiConverterTypeHostString.read(from: &buf), 
                 value: FfiConverterTypeJsonValue.read(from: &buf)
         )
     }
 
     public static func write(_ value: JsonMember, into buf: inout [UInt8]) {
-        FfiConverterTypeHostText.write(value.name, into: &buf)
+        FfiConverterTypeHostString.write(value.name, into: &buf)
         FfiConverterTypeJsonValue.write(value.value, into: &buf)
     }
 }
@@ -5258,8 +5287,8 @@ enum ContractError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
     )
     /**
      * JSON text or a tree was refused: not JSON (`decodeJson`, `shrinkPayloadJson`), too
-     * deep for a tree, a bad number (`encodeJson`), or, in Kotlin, a `JsonText`/`HostText`
-     * argument holding a lone surrogate (checked before the call).
+     * deep for a tree, a bad number (`encodeJson`), or, in Kotlin, a `JsonText` argument or a
+     * string of a `JsonValue` tree holding a lone surrogate.
      */
     case Json(
         /**
@@ -5557,6 +5586,154 @@ public func FfiConverterTypeHelloNegotiation_lower(_ value: HelloNegotiation) ->
 
 
 /**
+ * The closed enum `IssueCode` (spec graphmind-v1 §1): `"invalid_type"`, `"invalid_literal"`, `"unrecognized_keys"`, `"too_small"`, `"too_big"`, `"invalid_enum"`, `"invalid_discriminator"`, `"custom"`. An unknown wire value makes a frame
+ * invalid.
+ */
+
+public enum IssueCode: Equatable, Hashable, CaseIterable {
+    
+    /**
+     * Wire value `"invalid_type"`.
+     */
+    case invalidType
+    /**
+     * Wire value `"invalid_literal"`.
+     */
+    case invalidLiteral
+    /**
+     * Wire value `"unrecognized_keys"`.
+     */
+    case unrecognizedKeys
+    /**
+     * Wire value `"too_small"`.
+     */
+    case tooSmall
+    /**
+     * Wire value `"too_big"`.
+     */
+    case tooBig
+    /**
+     * Wire value `"invalid_enum"`.
+     */
+    case invalidEnum
+    /**
+     * Wire value `"invalid_discriminator"`.
+     */
+    case invalidDiscriminator
+    /**
+     * Wire value `"custom"`.
+     */
+    case custom
+
+
+
+    /**
+     * The wire string of this value.
+     */
+public func wireValue() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_issuecode_wire_value(
+            FfiConverterTypeIssueCode_lower(self),uniffiCallStatus
+    )
+})
+}
+
+
+
+}
+
+#if compiler(>=6)
+extension IssueCode: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeIssueCode: FfiConverterRustBuffer {
+    typealias SwiftType = IssueCode
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> IssueCode {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .invalidType
+        
+        case 2: return .invalidLiteral
+        
+        case 3: return .unrecognizedKeys
+        
+        case 4: return .tooSmall
+        
+        case 5: return .tooBig
+        
+        case 6: return .invalidEnum
+        
+        case 7: return .invalidDiscriminator
+        
+        case 8: return .custom
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: IssueCode, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .invalidType:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .invalidLiteral:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .unrecognizedKeys:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .tooSmall:
+            writeInt(&buf, Int32(4))
+        
+        
+        case .tooBig:
+            writeInt(&buf, Int32(5))
+        
+        
+        case .invalidEnum:
+            writeInt(&buf, Int32(6))
+        
+        
+        case .invalidDiscriminator:
+            writeInt(&buf, Int32(7))
+        
+        
+        case .custom:
+            writeInt(&buf, Int32(8))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeIssueCode_lift(_ buf: RustBuffer) throws -> IssueCode {
+    return try FfiConverterTypeIssueCode.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeIssueCode_lower(_ value: IssueCode) -> RustBuffer {
+    return FfiConverterTypeIssueCode.lower(value)
+}
+
+
+
+/**
  * A decoded JSON value. Variant names carry a `Value` suffix so none shadows a standard
  * type (`Array`, `Number`, `Object`) in Kotlin or Swift.
  */
@@ -5581,7 +5758,7 @@ public indirect enum JsonValue: Equatable, Hashable {
     case numberValue(
         /**
          * The JSON number text (`42`, `-0.5`, `1e400`).
-         */text: HostText
+         */text: HostString
     )
     /**
      * A string (lone surrogates decoded to U+FFFD).
@@ -5589,7 +5766,7 @@ public indirect enum JsonValue: Equatable, Hashable {
     case textValue(
         /**
          * The decoded string.
-         */value: HostText
+         */value: HostString
     )
     /**
      * An array.
@@ -5633,10 +5810,10 @@ public struct FfiConverterTypeJsonValue: FfiConverterRustBuffer {
         case 2: return .boolValue(value: try FfiConverterBool.read(from: &buf)
         )
         
-        case 3: return .numberValue(text: try FfiConverterTypeHostText.read(from: &buf)
+        case 3: return .numberValue(text: try FfiConverterTypeHostString.read(from: &buf)
         )
         
-        case 4: return .textValue(value: try FfiConverterTypeHostText.read(from: &buf)
+        case 4: return .textValue(value: try FfiConverterTypeHostString.read(from: &buf)
         )
         
         case 5: return .arrayValue(items: try FfiConverterSequenceTypeJsonValue.read(from: &buf)
@@ -5664,12 +5841,12 @@ public struct FfiConverterTypeJsonValue: FfiConverterRustBuffer {
         
         case let .numberValue(text):
             writeInt(&buf, Int32(3))
-            FfiConverterTypeHostText.write(text, into: &buf)
+            FfiConverterTypeHostString.write(text, into: &buf)
             
         
         case let .textValue(value):
             writeInt(&buf, Int32(4))
-            FfiConverterTypeHostText.write(value, into: &buf)
+            FfiConverterTypeHostString.write(value, into: &buf)
             
         
         case let .arrayValue(items):
@@ -6433,6 +6610,95 @@ public func FfiConverterTypeParseResult_lift(_ buf: RustBuffer) throws -> ParseR
 #endif
 public func FfiConverterTypeParseResult_lower(_ value: ParseResult) -> RustBuffer {
     return FfiConverterTypeParseResult.lower(value)
+}
+
+
+
+/**
+ * One segment of an issue path: an object key (decoded) or an array index, as zod's
+ * `issue.path` holds them.
+ */
+
+public enum PathSegment: Equatable, Hashable {
+    
+    /**
+     * An object member name. A `HostString`, so an `Issue` built by hand in Kotlin with a lone
+     * surrogate in a key crosses (for `dottedPath()`) instead of throwing in the encoder.
+     */
+    case key(
+        /**
+         * The name.
+         */key: HostString
+    )
+    /**
+     * An array position, 0-based.
+     */
+    case index(
+        /**
+         * The position.
+         */index: Int64
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension PathSegment: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePathSegment: FfiConverterRustBuffer {
+    typealias SwiftType = PathSegment
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PathSegment {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .key(key: try FfiConverterTypeHostString.read(from: &buf)
+        )
+        
+        case 2: return .index(index: try FfiConverterInt64.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: PathSegment, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .key(key):
+            writeInt(&buf, Int32(1))
+            FfiConverterTypeHostString.write(key, into: &buf)
+            
+        
+        case let .index(index):
+            writeInt(&buf, Int32(2))
+            FfiConverterInt64.write(index, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePathSegment_lift(_ buf: RustBuffer) throws -> PathSegment {
+    return try FfiConverterTypePathSegment.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePathSegment_lower(_ value: PathSegment) -> RustBuffer {
+    return FfiConverterTypePathSegment.lower(value)
 }
 
 
@@ -8427,6 +8693,30 @@ fileprivate struct FfiConverterOptionTypeViewerSessionConfig: FfiConverterRustBu
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeIssueCode: FfiConverterRustBuffer {
+    typealias SwiftType = IssueCode?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeIssueCode.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeIssueCode.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionTypeLoopKind: FfiConverterRustBuffer {
     typealias SwiftType = LoopKind?
 
@@ -8965,6 +9255,31 @@ fileprivate struct FfiConverterSequenceTypeParseResult: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypePathSegment: FfiConverterRustBuffer {
+    typealias SwiftType = [PathSegment]
+
+    public static func write(_ value: [PathSegment], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypePathSegment.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [PathSegment] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [PathSegment]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypePathSegment.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceTypeSessionAction: FfiConverterRustBuffer {
     typealias SwiftType = [SessionAction]
 
@@ -9081,46 +9396,6 @@ public func FfiConverterTypeHostString_lift(_ value: RustBuffer) throws -> HostS
 #endif
 public func FfiConverterTypeHostString_lower(_ value: HostString) -> RustBuffer {
     return FfiConverterTypeHostString.lower(value)
-}
-
-
-
-public typealias HostText = String
-
-#if swift(>=5.8)
-@_documentation(visibility: private)
-#endif
-public struct FfiConverterTypeHostText: FfiConverter {
-    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> HostText {
-        return try FfiConverterString.read(from: &buf)
-    }
-
-    public static func write(_ value: HostText, into buf: inout [UInt8]) {
-        return FfiConverterString.write(value, into: &buf)
-    }
-
-    public static func lift(_ value: RustBuffer) throws -> HostText {
-        return try FfiConverterString.lift(value)
-    }
-
-    public static func lower(_ value: HostText) -> RustBuffer {
-        return FfiConverterString.lower(value)
-    }
-}
-
-
-#if swift(>=5.8)
-@_documentation(visibility: private)
-#endif
-public func FfiConverterTypeHostText_lift(_ value: RustBuffer) throws -> HostText {
-    return try FfiConverterTypeHostText.lift(value)
-}
-
-#if swift(>=5.8)
-@_documentation(visibility: private)
-#endif
-public func FfiConverterTypeHostText_lower(_ value: HostText) -> RustBuffer {
-    return FfiConverterTypeHostText.lower(value)
 }
 
 
@@ -9379,7 +9654,9 @@ public func objectTypes() -> [String]  {
 })
 }
 /**
- * Parses an already decoded frame (spec §2: the same algorithm from step 2 on).
+ * Parses an already decoded frame (spec §2: the same algorithm from step 2 on). Never throws:
+ * a string or member name of the tree holding a lone surrogate (a Kotlin string; no frame
+ * carries it) is `Invalid` naming its path in the frame and its UTF-16 index.
  */
 public func parseEnvelope(value: JsonValue) -> ParseResult  {
     return try!  FfiConverterTypeParseResult_lift(try! rustCall() {
@@ -9548,7 +9825,9 @@ public func decodeJson(text: JsonText)throws  -> JsonValue  {
  * Encodes a [`JsonValue`] as compact JSON text (what `JSON.stringify` writes), for building
  * opaque fields from host values.
  *
- * Throws `ContractError.Json` when a `NumberValue` holds text that is not a JSON number.
+ * Throws `ContractError.Json` when a `NumberValue` holds text that is not a JSON number, or
+ * (Kotlin) a string or member name holds a lone surrogate, which UTF-8 cannot carry (naming its
+ * path in the tree and its UTF-16 index).
  */
 public func encodeJson(value: JsonValue)throws  -> JsonText  {
     return try  FfiConverterTypeJsonText_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
@@ -9688,7 +9967,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_object_types() != 11584) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_parse_envelope() != 13223) {
+    if (uniffi_wirecontract_uniffi_checksum_func_parse_envelope() != 62927) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_parse_envelope_json() != 9742) {
@@ -9727,7 +10006,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_decode_json() != 45960) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_encode_json() != 49305) {
+    if (uniffi_wirecontract_uniffi_checksum_func_encode_json() != 9078) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth() != 14966) {

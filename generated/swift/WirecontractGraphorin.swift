@@ -1272,40 +1272,40 @@ public func FfiConverterTypeInitializeParams_lower(_ value: InitializeParams) ->
 
 
 /**
- * One reason a frame was rejected or could not be sent (spec §13 "Parse API"): where (`path`,
- * segments from the frame root, empty for the root), which rule (`code`, stable), and what
- * (`message`, English, not stable).
+ * One validation problem (spec graphmind-v1 §5.2, graphorin-v1 §13), the same record in both
+ * protocols: where (`path`, segments from the frame root, empty for the root; an unrecognized
+ * key's path ends with that key), which rule (`code`, stable, where the protocol promises codes:
+ * always set by Graphorin, `null`/`nil` in GraphMind, whose reference pins path and message
+ * only), and what (`message`, English).
  */
 public struct Issue: Equatable, Hashable {
     /**
-     * Segments from the frame root (`[params, clientInfo, version]`); an unrecognized key's
-     * path ends with that key.
+     * Segments from the frame root (`[payload, deltas, 0, t]`).
      */
     public var path: [PathSegment]
     /**
-     * The stable code (`unrecognized_keys`, `invalid_literal`, `invalid_type`, `too_small`,
-     * `too_big`, `invalid_enum`, `invalid_discriminator`, `custom`).
+     * The stable code of the rule (`invalid_type`, `too_small`, …), or `null`/`nil` where the
+     * protocol promises none.
      */
-    public var code: IssueCode
+    public var code: IssueCode?
     /**
-     * English text naming the rule and what was received; not stable.
+     * English text naming the rule and what was received.
      */
-    public var message: String
+    public var message: HostString
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
     public init(
         /**
-         * Segments from the frame root (`[params, clientInfo, version]`); an unrecognized key's
-         * path ends with that key.
+         * Segments from the frame root (`[payload, deltas, 0, t]`).
          */path: [PathSegment], 
         /**
-         * The stable code (`unrecognized_keys`, `invalid_literal`, `invalid_type`, `too_small`,
-         * `too_big`, `invalid_enum`, `invalid_discriminator`, `custom`).
-         */code: IssueCode, 
+         * The stable code of the rule (`invalid_type`, `too_small`, …), or `null`/`nil` where the
+         * protocol promises none.
+         */code: IssueCode?, 
         /**
-         * English text naming the rule and what was received; not stable.
-         */message: String) {
+         * English text naming the rule and what was received.
+         */message: HostString) {
         self.path = path
         self.code = code
         self.message = message
@@ -1313,11 +1313,12 @@ public struct Issue: Equatable, Hashable {
 
     
     /**
-     * The path joined with `.` (`params.clientInfo.version`), `""` for the root, as the
-     * reference server logs it.
+     * The path joined with `.` (`payload.deltas.0.t`), `""` for the root, as the reference
+     * parsers print it. Computed on the crossed bytes, so it never throws, whatever a
+     * hand-built `Issue` holds (a lone surrogate in a key comes back as it went).
      */
-public func dottedPath() -> String  {
-    return try!  FfiConverterString.lift(try! rustCall() {
+public func dottedPath() -> HostString  {
+    return try!  FfiConverterTypeHostString_lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_graphorin_fn_method_issue_dotted_path(
             FfiConverterTypeIssue_lower(self),uniffiCallStatus
@@ -1341,15 +1342,15 @@ public struct FfiConverterTypeIssue: FfiConverterRustBuffer {
         return
             try Issue(
                 path: FfiConverterSequenceTypePathSegment.read(from: &buf), 
-                code: FfiConverterTypeIssueCode.read(from: &buf), 
-                message: FfiConverterString.read(from: &buf)
+                code: FfiConverterOptionTypeIssueCode.read(from: &buf), 
+                message: FfiConverterTypeHostString.read(from: &buf)
         )
     }
 
     public static func write(_ value: Issue, into buf: inout [UInt8]) {
         FfiConverterSequenceTypePathSegment.write(value.path, into: &buf)
-        FfiConverterTypeIssueCode.write(value.code, into: &buf)
-        FfiConverterString.write(value.message, into: &buf)
+        FfiConverterOptionTypeIssueCode.write(value.code, into: &buf)
+        FfiConverterTypeHostString.write(value.message, into: &buf)
     }
 }
 
@@ -3679,12 +3680,13 @@ public func FfiConverterTypeParseError_lower(_ value: ParseError) -> RustBuffer 
 public enum PathSegment: Equatable, Hashable {
     
     /**
-     * An object member name.
+     * An object member name. A `HostString`, so an `Issue` built by hand in Kotlin with a lone
+     * surrogate in a key crosses (for `dottedPath()`) instead of throwing in the encoder.
      */
     case key(
         /**
          * The name.
-         */key: String
+         */key: HostString
     )
     /**
      * An array position, 0-based.
@@ -3715,7 +3717,7 @@ public struct FfiConverterTypePathSegment: FfiConverterRustBuffer {
         let variant: Int32 = try readInt(&buf)
         switch variant {
         
-        case 1: return .key(key: try FfiConverterString.read(from: &buf)
+        case 1: return .key(key: try FfiConverterTypeHostString.read(from: &buf)
         )
         
         case 2: return .index(index: try FfiConverterInt64.read(from: &buf)
@@ -3731,7 +3733,7 @@ public struct FfiConverterTypePathSegment: FfiConverterRustBuffer {
         
         case let .key(key):
             writeInt(&buf, Int32(1))
-            FfiConverterString.write(key, into: &buf)
+            FfiConverterTypeHostString.write(key, into: &buf)
             
         
         case let .index(index):
@@ -3876,10 +3878,13 @@ public enum RpcId: Equatable, Hashable {
 
 
     /**
-     * The id as JSON text: `"req-1"` (quoted) or `7`.
+     * The id as JSON text: `"req-1"` (quoted) or `7`, as the contract writes it. The id is
+     * read by the contract's own reader first, so one that could not be sent is refused with
+     * `ContractException.Build` naming the rule: an empty string, or (Kotlin) a string with a
+     * lone surrogate, which UTF-8 cannot carry (never a lossy U+FFFD).
      */
-public func toJson() -> String  {
-    return try!  FfiConverterString.lift(try! rustCall() {
+public func toJson()throws  -> String  {
+    return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_graphorin_fn_method_rpcid_to_json(
             FfiConverterTypeRpcId_lower(self),uniffiCallStatus
@@ -4457,6 +4462,30 @@ fileprivate struct FfiConverterOptionTypeCloseReason: FfiConverterRustBuffer {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterTypeCloseReason.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeIssueCode: FfiConverterRustBuffer {
+    typealias SwiftType = IssueCode?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeIssueCode.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeIssueCode.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }

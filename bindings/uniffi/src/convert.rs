@@ -1,14 +1,14 @@
 //! Host ⇄ contract conversion. Contract → host never fails; host → contract checks every rule
 //! the host type cannot express (2^53 − 1 bounds, finiteness, JSON text validity, positive
-//! counts) and collects every problem with its wire path, as the parser does.
+//! counts) through the contract's own readers (`ffi_support::read`, `read_int`, `read_f64`) and
+//! collects every problem with its wire path, as the parser does.
 
 use wirecontract::core::json;
-use wirecontract::core::{from_json, Extras, Issue, NonNegativeF64, PositiveSafeUInt, RawJson, Record, SafeInt, SafeUInt, WireValue};
+use wirecontract::core::{from_json, Extras, Issue, NonNegativeF64, PositiveSafeUInt, RawJson, Record, SafeInt, SafeUInt};
 
+pub(crate) use crate::ffi_support::{join, Issues};
+use crate::ffi_support::{read_f64, read_int};
 use crate::{HostString, JsonText};
-
-/// Problems found while converting host values, with dotted wire paths.
-pub(crate) type Issues = Vec<Issue>;
 
 /// A contract type with its host counterpart.
 pub(crate) trait Convert: Sized {
@@ -18,15 +18,6 @@ pub(crate) trait Convert: Sized {
     fn to_host(&self) -> Self::Host;
     /// Host → contract; `None` after recording at least one issue at `path` or below.
     fn from_host(host: &Self::Host, issues: &mut Issues, path: &str) -> Option<Self>;
-}
-
-/// `path.key` (or `key` at the root).
-pub(crate) fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_owned()
-    } else {
-        format!("{path}.{key}")
-    }
 }
 
 fn issue(issues: &mut Issues, path: &str, message: String) {
@@ -61,21 +52,8 @@ impl Convert for bool {
     }
 }
 
-/// Host integers are `i64` (`Long`, `Int64`: Java can call every function), read by the
-/// contract's own reader for the contract type, so every bound and message is the parser's (a
-/// negative counter is `too small`, one above 2^53 − 1 `too big`; nothing wraps).
-pub(crate) fn read_int<T: WireValue>(host: i64, issues: &mut Issues, path: &str) -> Option<T> {
-    match from_json::<T>(&host.to_string()) {
-        Ok(v) => Some(v),
-        Err(found) => {
-            for i in found {
-                let p = if i.path.is_empty() { path.to_owned() } else { join(path, &i.path.dotted()) };
-                issue(issues, &p, i.message);
-            }
-            None
-        }
-    }
-}
+// Host integers are `i64` (`Long`, `Int64`: Java can call every function), read by the
+// contract's own reader for the contract type (`ffi_support::read_int`).
 
 /// Nonnegative safe integers (token counts, seqs of a loop).
 impl Convert for SafeUInt {
@@ -120,22 +98,13 @@ fn positive_zero(x: f64) -> f64 {
     }
 }
 
-fn finite(x: f64, issues: &mut Issues, path: &str) -> Option<f64> {
-    if x.is_finite() {
-        Some(x)
-    } else {
-        issue(issues, path, format!("expected a finite number, received {x}"));
-        None
-    }
-}
-
 impl Convert for f64 {
     type Host = f64;
     fn to_host(&self) -> f64 {
         positive_zero(*self)
     }
     fn from_host(host: &f64, issues: &mut Issues, path: &str) -> Option<Self> {
-        finite(*host, issues, path)
+        read_f64(*host, issues, path)
     }
 }
 
@@ -145,12 +114,7 @@ impl Convert for NonNegativeF64 {
         positive_zero(self.get())
     }
     fn from_host(host: &f64, issues: &mut Issues, path: &str) -> Option<Self> {
-        let x = finite(*host, issues, path)?;
-        let v = NonNegativeF64::new(x);
-        if v.is_none() {
-            issue(issues, path, format!("too small: expected number to be >= 0, received {x}"));
-        }
-        v
+        read_f64(*host, issues, path)
     }
 }
 
@@ -178,16 +142,7 @@ impl Convert for Record {
         extras_to_host(&self.0)
     }
     fn from_host(host: &JsonText, issues: &mut Issues, path: &str) -> Option<Self> {
-        match from_json::<Record>(host.as_str()) {
-            Ok(r) => Some(r),
-            Err(found) => {
-                for i in found {
-                    let p = if i.path.is_empty() { path.to_owned() } else { join(path, &i.dotted_path()) };
-                    issue(issues, &p, i.message);
-                }
-                None
-            }
-        }
+        crate::ffi_support::read(host.as_str(), issues, path)
     }
 }
 

@@ -12,8 +12,8 @@ use wirecontract::graphmind as gm;
 
 use crate::convert::{extras_from_host, extras_to_host, Convert, Issues};
 use crate::{
-    arg, guard, host_int, opt_arg, panic_text, size_arg, BreakpointMatcher, ContractError, Hello, HelloAck, HostString, Issue, JsonText, JsonValue, Message,
-    NodeKind, PausePoint, PauseReason, RunMode,
+    arg, guard, host_int, opt_arg, size_arg, BreakpointMatcher, ContractError, Hello, HelloAck, HostString, Issue, JsonText, JsonValue, Message, NodeKind,
+    PausePoint, PauseReason, RunMode,
 };
 
 /// A GraphMind envelope `{gm, seq, ts, runId, type, payload}`. `gm` is always 1 and not
@@ -133,7 +133,7 @@ fn outcome_to_host(o: gm::ParseOutcome) -> ParseResult {
 
 /// Runs a parse; a panic (a bug) becomes an `Invalid` verdict instead of crossing FFI.
 fn parse_guarded(f: impl FnOnce() -> gm::ParseOutcome) -> ParseResult {
-    catch_unwind(AssertUnwindSafe(|| outcome_to_host(f()))).unwrap_or_else(|p| invalid(panic_text(&*p), None))
+    catch_unwind(AssertUnwindSafe(|| outcome_to_host(f()))).unwrap_or_else(|p| invalid(crate::ffi_support::panic_text(&*p), None))
 }
 
 /// Parses one text frame (spec §2 decision order). Never throws: a Kotlin string holding a
@@ -186,9 +186,15 @@ pub fn parse_envelopes_json_bytes(frames: Vec<Vec<u8>>, options: Option<ParseOpt
     }
 }
 
-/// Parses an already decoded frame (spec §2: the same algorithm from step 2 on).
+/// Parses an already decoded frame (spec §2: the same algorithm from step 2 on). Never throws:
+/// a string or member name of the tree holding a lone surrogate (a Kotlin string; no frame
+/// carries it) is `Invalid` naming its path in the frame and its UTF-16 index.
 #[uniffi::export]
 pub fn parse_envelope(value: JsonValue) -> ParseResult {
+    if let Some((path, message)) = crate::json::first_lone_surrogate(&value) {
+        let issue = wirecontract::core::Issue { path, code: None, message };
+        return invalid(format!("frame is not valid JSON: {}", issue.summary()), Some(vec![Issue::from(issue)]));
+    }
     match crate::encode_json(value) {
         Ok(text) => parse_host_frame(&HostString::from(text.0), &gm::ParseOptions { max_frame_bytes: usize::MAX, ..gm::ParseOptions::default() }),
         Err(e) => invalid(format!("value is not JSON-representable: {e}"), Some(Vec::new())),
@@ -615,10 +621,10 @@ mod tests {
         for f in files {
             for line in std::fs::read_to_string(&f).unwrap_or_else(|e| panic!("{f}: {e}")).lines().filter(|l| !l.trim().is_empty()) {
                 let JsonValue::ObjectValue { members } = crate::decode_json(JsonText::from(line)).unwrap() else { panic!() };
-                let get = |k: &str| members.iter().find(|m| m.name.as_str() == k).map(|m| m.value.clone());
+                let get = |k: &str| members.iter().find(|m| m.name.to_str() == Ok(k)).map(|m| m.value.clone());
                 let Some(JsonValue::TextValue { value: frame }) = get("frame") else { panic!() };
                 let Some(JsonValue::TextValue { value: expect }) = get("expect") else { panic!() };
-                out.push((frame.0, expect.0));
+                out.push((frame.into_string().unwrap(), expect.into_string().unwrap()));
             }
         }
         assert!(out.len() > 500);
@@ -643,9 +649,24 @@ mod tests {
         let msg = Message::ModeSet { payload: crate::ModeSet { mode: RunMode::Run, extra_json: JsonText::from("{}") } };
         let err = create_envelope(msg.clone(), 1 << 53, "r".into(), Some(0), None).unwrap_err();
         let ContractError::Build { issues, .. } = err else { panic!() };
-        assert_eq!(issues[0].path, "seq");
+        assert_eq!(issues[0].dotted_text(), "seq");
         let mut env = create_envelope(msg, 1, "r".into(), Some(0), None).unwrap();
         env.ts = -1;
         assert!(matches!(serialize_envelope(env), Err(ContractError::Build { .. })));
+    }
+
+    #[test]
+    fn parse_envelope_of_a_tree_with_a_lone_surrogate_is_invalid_naming_the_path() {
+        let JsonValue::ObjectValue { mut members } = crate::decode_json(JsonText::from(
+            r#"{"gm":1,"seq":1,"ts":1,"runId":"r","type":"node.started","payload":{"nodeId":"n","kind":"tool","name":"x"}}"#,
+        ))
+        .unwrap() else {
+            panic!()
+        };
+        let JsonValue::ObjectValue { members: payload } = &mut members[5].value else { panic!() };
+        payload[2].value = JsonValue::TextValue { value: HostString(vec![b'a', 0xED, 0xA0, 0x80]) };
+        let ParseResult::Invalid { reason, issues, .. } = parse_envelope(JsonValue::ObjectValue { members }) else { panic!() };
+        assert_eq!(reason, "frame is not valid JSON: payload.name: lone surrogate at UTF-16 index 1: not representable in UTF-8");
+        assert_eq!(issues.unwrap()[0].dotted_text(), "payload.name");
     }
 }

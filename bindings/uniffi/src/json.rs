@@ -11,7 +11,9 @@ use std::collections::HashMap;
 
 use wirecontract::core::json::{self, decode_string, write_string, Elements, JsonKind, Members, Val};
 
-use crate::{guard, ContractError, HostText, JsonText};
+use wirecontract::core::IssuePath;
+
+use crate::{guard, ContractError, HostString, JsonText};
 
 /// Deepest tree [`decode_json`] builds. uniffi copies trees recursively, so deeper values stay
 /// text (they are still parsed, kept and serialized exactly; only the tree view refuses).
@@ -31,12 +33,12 @@ pub enum JsonValue {
     /// A number, as its exact JSON text.
     NumberValue {
         /// The JSON number text (`42`, `-0.5`, `1e400`).
-        text: HostText,
+        text: HostString,
     },
     /// A string (lone surrogates decoded to U+FFFD).
     TextValue {
         /// The decoded string.
-        value: HostText,
+        value: HostString,
     },
     /// An array.
     ArrayValue {
@@ -54,7 +56,7 @@ pub enum JsonValue {
 #[derive(Debug, Clone, PartialEq, uniffi::Record)]
 pub struct JsonMember {
     /// The decoded member name.
-    pub name: HostText,
+    pub name: HostString,
     /// The value.
     pub value: JsonValue,
 }
@@ -99,8 +101,10 @@ fn to_tree(root: Val<'_>) -> Result<JsonValue, ContractError> {
             match v.kind() {
                 JsonKind::Null => done = Some(JsonValue::NullValue),
                 JsonKind::Bool => done = Some(JsonValue::BoolValue { value: v.as_bool() == Some(true) }),
-                JsonKind::Number => done = Some(JsonValue::NumberValue { text: HostText(v.raw().to_owned()) }),
-                JsonKind::String => done = Some(JsonValue::TextValue { value: HostText(decode_string(v.string_raw().unwrap_or_default()).text.into_owned()) }),
+                JsonKind::Number => done = Some(JsonValue::NumberValue { text: HostString::from(v.raw()) }),
+                JsonKind::String => {
+                    done = Some(JsonValue::TextValue { value: HostString::from(decode_string(v.string_raw().unwrap_or_default()).text.into_owned()) });
+                }
                 JsonKind::Array | JsonKind::Object if stack.len() >= JSON_VALUE_MAX_DEPTH as usize => return Err(too_deep()),
                 JsonKind::Array => stack.push(Open::Array(v.elements(), Vec::new())),
                 JsonKind::Object => stack.push(Open::Object(v.members(), Vec::new(), HashMap::new(), String::new())),
@@ -118,7 +122,7 @@ fn to_tree(root: Val<'_>) -> Result<JsonValue, ContractError> {
                             members[i].value = value;
                         } else {
                             index.insert(name.clone(), members.len());
-                            members.push(JsonMember { name: HostText(name), value });
+                            members.push(JsonMember { name: HostString::from(name), value });
                         }
                     }
                 }
@@ -147,14 +151,60 @@ fn to_tree(root: Val<'_>) -> Result<JsonValue, ContractError> {
 /// Encodes a [`JsonValue`] as compact JSON text (what `JSON.stringify` writes), for building
 /// opaque fields from host values.
 ///
-/// Throws `ContractError.Json` when a `NumberValue` holds text that is not a JSON number.
+/// Throws `ContractError.Json` when a `NumberValue` holds text that is not a JSON number, or
+/// (Kotlin) a string or member name holds a lone surrogate, which UTF-8 cannot carry (naming its
+/// path in the tree and its UTF-16 index).
 #[uniffi::export]
 pub fn encode_json(value: JsonValue) -> Result<JsonText, ContractError> {
     guard(|| {
+        if let Some((path, message)) = first_lone_surrogate(&value) {
+            let at = if path.is_empty() { String::new() } else { format!("{}: ", path.dotted()) };
+            return Err(ContractError::Json { reason: format!("{at}{message}") });
+        }
         let mut out = Vec::new();
         write_tree(&value, &mut out)?;
         Ok(JsonText(String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())))
     })
+}
+
+/// A string of the tree as text (a lone surrogate was refused by [`first_lone_surrogate`]
+/// before writing; this is the backstop).
+fn host_text(s: &HostString) -> Result<&str, ContractError> {
+    s.to_str().map_err(|e| ContractError::Json { reason: e.message() })
+}
+
+/// The path (from the tree's root) and the rule of the first string or member name holding a
+/// lone surrogate (a Kotlin string; UTF-8 cannot carry it), walked without recursion.
+pub(crate) fn first_lone_surrogate(root: &JsonValue) -> Option<(IssuePath, String)> {
+    let mut stack: Vec<(&JsonValue, IssuePath)> = vec![(root, IssuePath::root())];
+    while let Some((v, path)) = stack.pop() {
+        match v {
+            JsonValue::NumberValue { text: s } | JsonValue::TextValue { value: s } => {
+                if let Err(e) = s.to_str() {
+                    return Some((path, e.message()));
+                }
+            }
+            JsonValue::ArrayValue { items } => {
+                for (i, item) in items.iter().enumerate().rev() {
+                    let mut p = path.clone();
+                    p.push_index(i);
+                    stack.push((item, p));
+                }
+            }
+            JsonValue::ObjectValue { members } => {
+                for m in members.iter().rev() {
+                    let mut p = path.clone();
+                    match m.name.to_str() {
+                        Ok(name) => p.push_key(name),
+                        Err(e) => return Some((path, format!("member name: {}", e.message()))),
+                    }
+                    stack.push((&m.value, p));
+                }
+            }
+            JsonValue::NullValue | JsonValue::BoolValue { .. } => {}
+        }
+    }
+    None
 }
 
 /// A container being written by [`write_tree`]: its children and the position reached.
@@ -172,14 +222,15 @@ fn write_tree(root: &JsonValue, out: &mut Vec<u8>) -> Result<(), ContractError> 
             match v {
                 JsonValue::NullValue => out.extend_from_slice(b"null"),
                 JsonValue::BoolValue { value } => out.extend_from_slice(if *value { b"true" } else { b"false" }),
-                JsonValue::NumberValue { text: HostText(text) } => {
+                JsonValue::NumberValue { text } => {
+                    let text = host_text(text)?;
                     let ok = json::validate(text, 1).is_ok() && Val::root(text).kind() == JsonKind::Number;
                     if !ok {
                         return Err(ContractError::Json { reason: format!("not a JSON number: {text:?}") });
                     }
                     out.extend_from_slice(Val::root(text).raw().as_bytes());
                 }
-                JsonValue::TextValue { value } => write_string(out, value.as_str()),
+                JsonValue::TextValue { value } => write_string(out, host_text(value)?),
                 JsonValue::ArrayValue { items } => {
                     out.push(b'[');
                     stack.push(Writing::Array(items.iter(), true));
@@ -208,7 +259,7 @@ fn write_tree(root: &JsonValue, out: &mut Vec<u8>) -> Result<(), ContractError> 
                         if !std::mem::take(first) {
                             out.push(b',');
                         }
-                        write_string(out, m.name.as_str());
+                        write_string(out, host_text(&m.name)?);
                         out.push(b':');
                         next = Some(&m.value);
                         break;

@@ -10,7 +10,10 @@
 //!   `serializeEnvelope`, matchers, constants) over the GraphMind contract;
 //! - `shrink`: payload shrinking (`shrinkPayload`, `shrinkPayloadJson`, graphmind-shrink);
 //! - `json`: `JsonValue` and the helpers that turn opaque JSON text into a host tree and back;
-//! - `convert`: the `Convert` trait and its leaf impls (range checks live here);
+//! - `convert`: the `Convert` trait and its leaf impls (every rule read by the contract);
+//! - `ffi_support` (shared with the Graphorin crate): the `Issue` record and its one conversion,
+//!   the panic guard, and the readers that take host integers and doubles through the
+//!   contract's own scalar readers;
 //! - `host_string`: [`HostString`], every host string argument and record field (a Kotlin
 //!   string with a lone surrogate reaches Rust and is refused here, naming the argument);
 //! - [`graphorin`]: the Graphorin v1 contract, a second uniffi namespace in its own crate
@@ -24,6 +27,7 @@
 #![allow(unsafe_code)]
 
 mod convert;
+mod ffi_support;
 /// The generated records, enums, unions and conversions (see `build.rs`).
 #[allow(missing_docs, clippy::too_many_lines, clippy::match_same_arms, clippy::trivially_copy_pass_by_ref, clippy::doc_markdown)]
 mod generated {
@@ -38,10 +42,9 @@ mod json;
 mod session;
 mod shrink;
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
 use wirecontract::core::SafeUInt;
 
+pub use ffi_support::{Issue, PathSegment};
 pub use generated::*;
 pub use graphmind::*;
 pub use host_string::HostString;
@@ -54,6 +57,10 @@ pub use shrink::*;
 pub use wirecontract_uniffi_graphorin as graphorin;
 
 uniffi::setup_scaffolding!();
+
+/// GraphMind's reference pins `{path, message}` only: issues carry no stable code
+/// (`ffi_support`).
+pub(crate) const ISSUE_CODES: bool = false;
 
 /// Exact JSON text of one value (an opaque field, the unknown members of an object, a raw
 /// payload). On the host it is a plain string (`typealias JsonText = String`); decode it with
@@ -77,54 +84,6 @@ impl From<&str> for JsonText {
     }
 }
 
-/// A string inside a [`JsonValue`] tree (a string's value, a member's name, a number's text).
-/// On the host a plain string (`typealias HostText = String`). Every other host string
-/// argument and field is a [`HostString`].
-///
-/// Kotlin strings can hold lone surrogates, which UTF-8 cannot carry: Kotlin checks every
-/// `HostText` and `JsonText` argument before the call and refuses one with a lone surrogate
-/// with `ContractException.Json` naming its UTF-16 index (`uniffi.toml`), where uniffi's own
-/// encoder would throw a `CharacterCodingException`. Swift strings are always valid Unicode.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct HostText(pub String);
-
-uniffi::custom_newtype!(HostText, String);
-
-impl HostText {
-    /// The text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl From<&str> for HostText {
-    fn from(s: &str) -> Self {
-        HostText(s.to_owned())
-    }
-}
-
-impl From<String> for HostText {
-    fn from(s: String) -> Self {
-        HostText(s)
-    }
-}
-
-/// One validation problem: where (`path`, the dotted wire path from the frame root, `""` for
-/// the root) and which rule (`message`). Spec graphmind-v1 §5.2.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
-pub struct Issue {
-    /// Dotted wire path from the frame root (`payload.deltas.0.t`), `""` for the root.
-    pub path: String,
-    /// Stable English text naming the rule.
-    pub message: String,
-}
-
-impl From<wirecontract::core::Issue> for Issue {
-    fn from(i: wirecontract::core::Issue) -> Self {
-        Issue { path: i.dotted_path(), message: i.message }
-    }
-}
-
 /// Why a call refused its input. Parsing never throws (it returns `ParseResult.Invalid`);
 /// building, serializing host values and decoding JSON text can.
 ///
@@ -142,8 +101,8 @@ pub enum ContractError {
         issues: Vec<Issue>,
     },
     /// JSON text or a tree was refused: not JSON (`decodeJson`, `shrinkPayloadJson`), too
-    /// deep for a tree, a bad number (`encodeJson`), or, in Kotlin, a `JsonText`/`HostText`
-    /// argument holding a lone surrogate (checked before the call).
+    /// deep for a tree, a bad number (`encodeJson`), or, in Kotlin, a `JsonText` argument or a
+    /// string of a `JsonValue` tree holding a lone surrogate.
     #[error("{reason}")]
     Json {
         /// What is wrong.
@@ -157,18 +116,12 @@ pub enum ContractError {
     },
 }
 
-/// The text of a caught panic.
-pub(crate) fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
-    let msg = p.downcast_ref::<&str>().map(|s| (*s).to_owned()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic".into());
-    format!("internal error in wirecontract (please report): {msg}")
-}
-
 /// A [`HostString`] argument as text, or `ContractError::Build` naming the argument (`name`,
 /// the host's parameter name) and the UTF-16 index of its lone surrogate.
 pub(crate) fn arg(s: HostString, name: &str) -> Result<String, ContractError> {
     s.into_string().map_err(|e| {
-        let message = e.message();
-        ContractError::Build { reason: format!("{name}: {message}"), issues: vec![Issue { path: name.to_owned(), message }] }
+        let issue = ffi_support::lone_surrogate_issue(name, e);
+        ContractError::Build { reason: issue.summary(), issues: vec![Issue::from(issue)] }
     })
 }
 
@@ -182,12 +135,12 @@ pub(crate) fn opt_arg(s: Option<HostString>, name: &str) -> Result<Option<String
 /// parser's: a `u64` counter is `0 ≤ x ≤ 2^53 − 1`, a negative one `too small`, never wrapped.
 /// `ContractError::Build` naming the argument otherwise.
 pub(crate) fn int_arg<T: wirecontract::core::WireValue>(v: i64, name: &str) -> Result<T, ContractError> {
-    let mut issues = convert::Issues::new();
-    if let Some(x) = convert::read_int::<T>(v, &mut issues, name) {
+    let mut issues = ffi_support::Issues::new();
+    if let Some(x) = ffi_support::read_int::<T>(v, &mut issues, name) {
         return Ok(x);
     }
-    let first = issues.first().map(|i| format!("{}: {}", i.path, i.message)).unwrap_or_default();
-    Err(ContractError::Build { reason: first, issues: issues.into_iter().map(Issue::from).collect() })
+    let first = issues.first().map(wirecontract::core::Issue::summary).unwrap_or_default();
+    Err(ContractError::Build { reason: first, issues: ffi_support::host_issues(&issues) })
 }
 
 /// A byte count or depth argument: a `u64` as [`int_arg`] reads it, as `usize`.
@@ -207,5 +160,5 @@ pub(crate) fn host_int(v: u64) -> i64 {
 
 /// Runs contract code, turning a panic into [`ContractError::Internal`].
 pub(crate) fn guard<T>(f: impl FnOnce() -> Result<T, ContractError>) -> Result<T, ContractError> {
-    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| Err(ContractError::Internal { reason: panic_text(&*p) }))
+    ffi_support::catch(f, |reason| ContractError::Internal { reason })
 }

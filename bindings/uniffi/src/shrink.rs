@@ -79,14 +79,14 @@ mod tests {
         let mut n = 0;
         for line in text.lines().filter(|l| !l.trim().is_empty()) {
             let JsonValue::ObjectValue { members } = crate::decode_json(JsonText::from(line)).expect("vector line") else { panic!("{line}") };
-            let get = |k: &str| members.iter().find(|m| m.name.as_str() == k).map(|m| m.value.clone());
+            let get = |k: &str| members.iter().find(|m| m.name.to_str() == Ok(k)).map(|m| m.value.clone());
             let text = |k: &str| match get(k) {
-                Some(JsonValue::TextValue { value }) => Some(value.0),
+                Some(JsonValue::TextValue { value }) => value.into_string().ok(),
                 _ => None,
             };
             let Some(JsonValue::NumberValue { text: max }) = get("max_bytes") else { panic!("max_bytes") };
             let Some(JsonValue::NumberValue { text: tier }) = get("tier") else { panic!("tier") };
-            let (max, tier): (i64, i64) = (max.0.parse().expect("integer"), tier.0.parse().expect("integer"));
+            let (max, tier): (i64, i64) = (max.to_str().unwrap().parse().expect("integer"), tier.to_str().unwrap().parse().expect("integer"));
             let (payload, expect, ty) = (text("payload_json").expect("payload_json"), text("expect_json").expect("expect_json"), text("type"));
             let got = shrink_payload_json(JsonText(payload), max, ty.map(|t| HostString::from(t.as_str()))).expect("shrinks");
             assert_eq!(got, Shrunk { json: expect, tier }, "{line:.120}");

@@ -217,57 +217,75 @@ fn lower_camel(rust: &str) -> String {
     out
 }
 
-/// The uniffi package.
-const PKG: &str = "dev.wirecontract.graphmind";
-
-/// The uniffi Kotlin type of a field (package `dev.wirecontract.graphmind`).
-fn record_ty(ty: &Ty) -> String {
+/// The uniffi Kotlin type of a field in the uniffi package `pkg`.
+fn record_ty(pkg: &str, ty: &Ty) -> String {
     match ty {
         Ty::Scalar(Scalar::Bool) => "Boolean".to_owned(),
         // Opaque values are JSON text (`JsonText`, a `String`).
         Ty::Scalar(Scalar::String | Scalar::NonEmptyString | Scalar::Opaque | Scalar::OpaqueRecord) => "String".to_owned(),
         Ty::Scalar(Scalar::SafeUInt | Scalar::PositiveSafeUInt | Scalar::SafeInt | Scalar::ExactInt) => "Long".to_owned(),
         Ty::Scalar(Scalar::Finite | Scalar::NonNegativeFinite) => "Double".to_owned(),
-        Ty::Scalar(other) => panic!("kotlin_jvm: GraphMind record field of unexpected scalar {other:?}"),
-        Ty::Enum(e) => format!("{PKG}.{}", e.name),
-        Ty::Object(o) => format!("{PKG}.{}", o.name),
-        Ty::List(t) => format!("List<{}>", record_ty(t)),
+        // An exact unsigned 64-bit count (`ExactCount` in the uniffi crates' `uniffi.toml`).
+        Ty::Scalar(Scalar::ExactUInt) => "java.math.BigInteger".to_owned(),
+        // The hand-written uniffi enum of the strict protocols' crate.
+        Ty::Scalar(Scalar::RpcId) => format!("{pkg}.RpcId"),
+        Ty::Enum(e) => format!("{pkg}.{}", e.name),
+        Ty::Object(o) => format!("{pkg}.{}", o.name),
+        Ty::List(t) => format!("List<{}>", record_ty(pkg, t)),
     }
 }
 
-/// `Records.kt`: one `@JvmOverloads` factory per GraphMind record, required fields first (in
-/// spec order), then the optional ones (default absent) and `extraJson` (default `{}`), so Java
-/// calls `Records.nodeStarted("n", NodeKind.TOOL, "search", "i")` and may add optional fields
-/// from the left. The uniffi data class constructor it calls is the same one Kotlin uses.
+/// GraphMind's `Records.kt` ([`records_of`]).
 pub fn records() -> String {
-    let mut o = String::from(HEADER);
+    records_of(&graphmind::PROTOCOL, "dev.wirecontract.graphmind")
+}
+
+/// Graphorin's `Records.kt` ([`records_of`]): strict frames, so no `extraJson`.
+pub fn graphorin_records() -> String {
+    records_of(&wirecontract::graphorin::PROTOCOL, "dev.wirecontract.graphorin")
+}
+
+/// `Records.kt` of one protocol (package `pkg.jvm`): one `@JvmOverloads` factory per uniffi
+/// record of `pkg`, required fields first (in spec order), then the optional ones (default
+/// absent) and, for an open object, `extraJson` (default `{}`), so Java calls
+/// `Records.nodeStarted("n", NodeKind.TOOL, "search", "i")` and may add optional fields from
+/// the left. The uniffi data class constructor it calls is the same one Kotlin uses.
+pub fn records_of(p: &wirecontract::registry::Protocol, pkg: &str) -> String {
+    let mut o = HEADER.replace("package dev.wirecontract.graphmind.jvm", &format!("package {pkg}.jvm"));
     o.push('\n');
-    o.push_str(
-        "/**\n * Java-friendly factories of every uniffi record of `dev.wirecontract.graphmind` (one per\n * contract object): required fields first, in spec order, then the optional ones (absent by\n * default) and `extraJson` (`{}`). Opaque values are JSON text. A factory checks nothing:\n * building or serializing the envelope does (`ContractException.Build`).\n */\nobject Records {\n",
+    let _ = write!(
+        o,
+        "/**\n * Java-friendly factories of every uniffi record of `{pkg}` (one per\n * contract object): required fields first, in spec order, then the optional ones (absent by\n * default){}. Opaque values are JSON text. A factory checks nothing:\n * serializing does (`ContractException.Build`).\n */\nobject Records {{\n",
+        if p.strict { "" } else { " and `extraJson` (`{}`)" }
     );
-    for obj in graphmind::PROTOCOL.objects() {
+    for obj in p.objects() {
         let mut params = Vec::new();
         let mut args = Vec::new();
         let (required, optional): (Vec<_>, Vec<_>) = obj.fields.iter().partition(|f| f.required);
+        let defaults = !optional.is_empty() || !obj.strict;
         for f in required {
             let n = lower_camel(f.rust);
-            params.push(format!("`{n}`: {}", record_ty(&f.ty)));
+            params.push(format!("`{n}`: {}", record_ty(pkg, &f.ty)));
             args.push(format!("`{n}` = `{n}`"));
         }
         for f in optional {
             let n = lower_camel(f.rust);
-            params.push(format!("`{n}`: {}? = null", record_ty(&f.ty)));
+            params.push(format!("`{n}`: {}? = null", record_ty(pkg, &f.ty)));
             args.push(format!("`{n}` = `{n}`"));
         }
-        params.push("`extraJson`: String = \"{}\"".to_owned());
-        args.push("`extraJson` = `extraJson`".to_owned());
+        if !obj.strict {
+            params.push("`extraJson`: String = \"{}\"".to_owned());
+            args.push("`extraJson` = `extraJson`".to_owned());
+        }
         let name = obj.name;
         let mut fun = name.to_owned();
         fun[..1].make_ascii_lowercase();
+        // `@JvmOverloads` without a default argument is a compiler warning (`-Werror`).
+        let overloads = if defaults { "    @JvmOverloads\n" } else { "" };
+        let params = if params.is_empty() { String::new() } else { format!("\n        {},\n    ", params.join(",\n        ")) };
         let _ = write!(
             o,
-            "    /** A [{PKG}.{name}]. */\n    @JvmStatic\n    @JvmOverloads\n    fun `{fun}`(\n        {},\n    ): {PKG}.{name} = {PKG}.{name}({})\n\n",
-            params.join(",\n        "),
+            "    /** A [{pkg}.{name}]. */\n    @JvmStatic\n{overloads}    fun `{fun}`({params}): {pkg}.{name} = {pkg}.{name}({})\n\n",
             args.join(", ")
         );
     }

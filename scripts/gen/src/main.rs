@@ -47,6 +47,7 @@ fn main() -> std::process::ExitCode {
         ("kotlin-jvm/dev/wirecontract/graphmind/jvm/Enums.kt", kotlin_jvm::enums()),
         ("kotlin-jvm/dev/wirecontract/graphmind/jvm/Breakpoints.kt", kotlin_jvm::breakpoints()),
         ("kotlin-jvm/dev/wirecontract/graphmind/jvm/Records.kt", kotlin_jvm::records()),
+        ("kotlin-jvm/dev/wirecontract/graphorin/jvm/Records.kt", kotlin_jvm::graphorin_records()),
         ("swift-ext/WirecontractGraphmindWire.swift", swift_wire::wire_extensions()),
     ];
     for (rel, text) in &artifacts {

@@ -53,14 +53,14 @@ pub fn parse_client_message_bytes(frame: Vec<u8>) -> Result<ClientMessage, Parse
 /// Host values → contract values, or `ContractError::Build` naming every problem.
 pub(crate) fn from_host<C: Convert>(host: &C::Host, what: &str) -> Result<C, ContractError> {
     let mut issues = Issues::new();
-    match C::from_host(host, &mut issues, &[]) {
+    match C::from_host(host, &mut issues, "") {
         Some(c) if issues.is_empty() => Ok(c),
         _ => {
             let first = issues
                 .first()
                 .map(|i| format!(": {}: {}", if i.path.is_empty() { "(root)".to_owned() } else { i.dotted_path() }, i.message))
                 .unwrap_or_default();
-            Err(ContractError::Build { reason: format!("{what} is not a legal frame{first}"), issues })
+            Err(ContractError::Build { reason: format!("{what} is not a legal frame{first}"), issues: crate::ffi_support::host_issues(&issues) })
         }
     }
 }
@@ -144,7 +144,7 @@ pub struct CloseCodeInfo {
 }
 
 fn close_reason(r: CloseReason) -> go::CloseReason {
-    <go::CloseReason as Convert>::from_host(&r, &mut Issues::new(), &[]).unwrap_or(go::CloseReason::ProtocolViolation)
+    <go::CloseReason as Convert>::from_host(&r, &mut Issues::new(), "").unwrap_or(go::CloseReason::ProtocolViolation)
 }
 
 /// `CLOSE_CODE_VALUES` (spec §6): every reason with its code, in code order.
@@ -415,7 +415,7 @@ mod tests {
             },
         };
         let Err(ContractError::Build { issues, reason }) = serialize_server_message(event) else { panic!() };
-        let paths: Vec<String> = issues.iter().map(Issue::dotted_path).collect();
+        let paths: Vec<String> = issues.iter().map(Issue::dotted_text).collect();
         assert_eq!(paths, ["eventId", "payload"]);
         assert!(reason.starts_with("this event frame is not a legal frame: eventId: too small"), "{reason}");
         let ping = ClientMessage::Ping { frame: crate::ClientPingRequest { id: RpcId::StringId { value: HostString::default() }, params: None } };
@@ -430,10 +430,24 @@ mod tests {
             },
         };
         let Err(ContractError::Build { issues, .. }) = serialize_client_message(init) else { panic!() };
-        assert_eq!(issues[0].dotted_path(), "params.capabilities");
+        assert_eq!(issues[0].dotted_text(), "params.capabilities");
         assert_eq!(
             format_ticket(HostString::default()),
             Err(ContractError::EmptyTicket { reason: "the ticket must be a non-empty string (graphorin-v1 §7)".into() })
         );
+    }
+
+    #[test]
+    fn rpc_id_to_json_refuses_what_no_frame_can_carry() {
+        assert_eq!(RpcId::StringId { value: "req-1".into() }.to_json(), Ok("\"req-1\"".to_owned()));
+        assert_eq!(RpcId::IntId { value: -7 }.to_json(), Ok("-7".to_owned()));
+        // A Kotlin "\uD800" crosses as its generalized UTF-8 form: refused, never U+FFFD.
+        let lone = RpcId::StringId { value: HostString(vec![0xED, 0xA0, 0x80]) };
+        let Err(ContractError::Build { reason, issues }) = lone.to_json() else { panic!("lossy") };
+        assert_eq!(reason, "not a legal RpcId: lone surrogate at UTF-16 index 0: not representable in UTF-8");
+        assert_eq!(issues[0].code, Some(crate::IssueCode::Custom));
+        // The empty string: the contract's reader decides (its message and code).
+        let Err(ContractError::Build { issues, .. }) = RpcId::StringId { value: HostString::default() }.to_json() else { panic!() };
+        assert_eq!(issues[0].code, Some(crate::IssueCode::TooSmall));
     }
 }

@@ -3,17 +3,16 @@
 //! object for `capabilities`) and collects every problem with its path and code, as the parser
 //! does. The generated code (`generated.rs`) calls these leaf impls for every field.
 //!
-//! The same trait as the GraphMind binding's `convert.rs`, with segment paths and coded issues
-//! (Graphorin's issue shape) instead of dotted paths.
+//! The same trait as the GraphMind binding's `convert.rs` (dotted paths, the contract's issues,
+//! `ffi_support`'s readers); Graphorin's issues carry their stable codes (`ISSUE_CODES`).
 
 use wirecontract::core::json::{JsonKind, Val};
-use wirecontract::core::{from_json_coded, to_json, IssueCode, RawJson, Record};
+use wirecontract::core::{to_json, Issue, IssueCode, RawJson, Record};
 use wirecontract::graphorin as go;
 
-use crate::{ExactCount, HostString, Issue, JsonText, PathSegment, RpcId};
-
-/// Problems found while converting host values.
-pub(crate) type Issues = Vec<Issue>;
+use crate::ffi_support::read;
+pub(crate) use crate::ffi_support::{join, Issues};
+use crate::{ExactCount, HostString, JsonText, RpcId};
 
 /// A contract type with its host counterpart.
 pub(crate) trait Convert: Sized {
@@ -22,18 +21,13 @@ pub(crate) trait Convert: Sized {
     /// Contract → host (never fails).
     fn to_host(&self) -> Self::Host;
     /// Host → contract; `None` after recording at least one issue at `path` or below.
-    fn from_host(host: &Self::Host, issues: &mut Issues, path: &[PathSegment]) -> Option<Self>;
+    fn from_host(host: &Self::Host, issues: &mut Issues, path: &str) -> Option<Self>;
 }
 
-/// `path` + `key`.
-pub(crate) fn join(path: &[PathSegment], key: &str) -> Vec<PathSegment> {
-    let mut out = path.to_vec();
-    out.push(PathSegment::Key { key: key.to_owned() });
-    out
-}
-
-fn issue(issues: &mut Issues, path: &[PathSegment], code: IssueCode, message: String) {
-    issues.push(Issue { path: path.to_vec(), code: Convert::to_host(&code), message });
+fn issue(issues: &mut Issues, path: &str, code: IssueCode, message: String) {
+    let mut i = Issue::at(path, message);
+    i.code = Some(code);
+    issues.push(i);
 }
 
 impl Convert for bool {
@@ -41,7 +35,7 @@ impl Convert for bool {
     fn to_host(&self) -> bool {
         *self
     }
-    fn from_host(host: &bool, _: &mut Issues, _: &[PathSegment]) -> Option<Self> {
+    fn from_host(host: &bool, _: &mut Issues, _: &str) -> Option<Self> {
         Some(*host)
     }
 }
@@ -54,7 +48,7 @@ impl Convert for go::NonEmptyString {
     fn to_host(&self) -> HostString {
         HostString::from(self.as_str())
     }
-    fn from_host(host: &HostString, issues: &mut Issues, path: &[PathSegment]) -> Option<Self> {
+    fn from_host(host: &HostString, issues: &mut Issues, path: &str) -> Option<Self> {
         let text = match host.to_str() {
             Ok(t) => t,
             Err(e) => {
@@ -76,7 +70,7 @@ impl Convert for go::RpcId {
             go::RpcId::Int(i) => RpcId::IntId { value: *i },
         }
     }
-    fn from_host(host: &RpcId, issues: &mut Issues, path: &[PathSegment]) -> Option<Self> {
+    fn from_host(host: &RpcId, issues: &mut Issues, path: &str) -> Option<Self> {
         match host {
             RpcId::StringId { value } => <go::NonEmptyString as Convert>::from_host(value, issues, path).map(go::RpcId::Str),
             RpcId::IntId { value } => Some(go::RpcId::Int(*value)),
@@ -91,24 +85,8 @@ impl Convert for go::Count {
     fn to_host(&self) -> ExactCount {
         ExactCount::from(self.0)
     }
-    fn from_host(host: &ExactCount, issues: &mut Issues, path: &[PathSegment]) -> Option<Self> {
+    fn from_host(host: &ExactCount, issues: &mut Issues, path: &str) -> Option<Self> {
         read(&host.0, issues, path)
-    }
-}
-
-/// A contract value from JSON text through the contract's reader, its issues (with codes)
-/// moved under `path`.
-fn read<T: wirecontract::core::WireValue>(text: &str, issues: &mut Issues, path: &[PathSegment]) -> Option<T> {
-    match from_json_coded::<T>(text) {
-        Ok(v) => Some(v),
-        Err(found) => {
-            for i in found {
-                let mut at = path.to_vec();
-                at.extend(i.path.segments().iter().map(PathSegment::from));
-                issue(issues, &at, i.code.unwrap_or(IssueCode::Custom), i.message);
-            }
-            None
-        }
     }
 }
 
@@ -118,7 +96,7 @@ impl Convert for go::RpcErrorCode {
     fn to_host(&self) -> i64 {
         self.code()
     }
-    fn from_host(host: &i64, _: &mut Issues, _: &[PathSegment]) -> Option<Self> {
+    fn from_host(host: &i64, _: &mut Issues, _: &str) -> Option<Self> {
         Some(go::RpcErrorCode::from_code(*host))
     }
 }
@@ -129,7 +107,7 @@ impl Convert for RawJson {
     fn to_host(&self) -> JsonText {
         JsonText(self.as_str().to_owned())
     }
-    fn from_host(host: &JsonText, issues: &mut Issues, path: &[PathSegment]) -> Option<Self> {
+    fn from_host(host: &JsonText, issues: &mut Issues, path: &str) -> Option<Self> {
         match RawJson::from_json(&host.0) {
             Ok(v) => Some(v),
             Err(e) => {
@@ -146,7 +124,7 @@ impl Convert for Record {
     fn to_host(&self) -> JsonText {
         JsonText(to_json(self))
     }
-    fn from_host(host: &JsonText, issues: &mut Issues, path: &[PathSegment]) -> Option<Self> {
+    fn from_host(host: &JsonText, issues: &mut Issues, path: &str) -> Option<Self> {
         let raw = <RawJson as Convert>::from_host(host, issues, path)?;
         if Val::root(raw.as_str()).kind() != JsonKind::Object {
             issue(
@@ -183,7 +161,7 @@ impl<T: Convert> Convert for Option<T> {
     fn to_host(&self) -> Self::Host {
         self.as_ref().map(T::to_host)
     }
-    fn from_host(host: &Self::Host, issues: &mut Issues, path: &[PathSegment]) -> Option<Self> {
+    fn from_host(host: &Self::Host, issues: &mut Issues, path: &str) -> Option<Self> {
         match host {
             None => Some(None),
             Some(h) => T::from_host(h, issues, path).map(Some),
@@ -204,13 +182,11 @@ mod tests {
     #[test]
     fn empty_strings_and_bad_json_text_are_refused_with_coded_issues() {
         let mut issues = Issues::new();
-        let root = [PathSegment::Key { key: "params".into() }];
-        assert!(<go::NonEmptyString as Convert>::from_host(&HostString::default(), &mut issues, &join(&root, "runId")).is_none());
-        assert!(<go::RpcId as Convert>::from_host(&RpcId::StringId { value: HostString::default() }, &mut issues, &[]).is_none());
-        assert!(<RawJson as Convert>::from_host(&JsonText("{nope".into()), &mut issues, &[]).is_none());
-        assert!(<Record as Convert>::from_host(&JsonText("[]".into()), &mut issues, &[]).is_none());
-        let got: Vec<(String, IssueCode)> =
-            issues.iter().map(|i| (i.dotted_path(), <IssueCode as Convert>::from_host(&i.code, &mut Issues::new(), &[]).unwrap())).collect();
+        assert!(<go::NonEmptyString as Convert>::from_host(&HostString::default(), &mut issues, &join("params", "runId")).is_none());
+        assert!(<go::RpcId as Convert>::from_host(&RpcId::StringId { value: HostString::default() }, &mut issues, "").is_none());
+        assert!(<RawJson as Convert>::from_host(&JsonText("{nope".into()), &mut issues, "").is_none());
+        assert!(<Record as Convert>::from_host(&JsonText("[]".into()), &mut issues, "").is_none());
+        let got: Vec<(String, IssueCode)> = issues.iter().map(|i| (i.dotted_path(), i.code.unwrap())).collect();
         assert_eq!(
             got,
             [
@@ -224,11 +200,11 @@ mod tests {
 
     #[test]
     fn ids_keep_their_json_type_and_opaque_text_stays_exact() {
-        let s = <go::RpcId as Convert>::from_host(&RpcId::StringId { value: "1".into() }, &mut Issues::new(), &[]).unwrap();
-        let i = <go::RpcId as Convert>::from_host(&RpcId::IntId { value: 1 }, &mut Issues::new(), &[]).unwrap();
+        let s = <go::RpcId as Convert>::from_host(&RpcId::StringId { value: "1".into() }, &mut Issues::new(), "").unwrap();
+        let i = <go::RpcId as Convert>::from_host(&RpcId::IntId { value: 1 }, &mut Issues::new(), "").unwrap();
         assert_ne!(s, i);
         assert_eq!((s.to_json(), i.to_json()), ("\"1\"".to_owned(), "1".to_owned()));
-        let raw = <RawJson as Convert>::from_host(&JsonText(r#"{"a":1e400,"s":"\ud800"}"#.into()), &mut Issues::new(), &[]).unwrap();
+        let raw = <RawJson as Convert>::from_host(&JsonText(r#"{"a":1e400,"s":"\ud800"}"#.into()), &mut Issues::new(), "").unwrap();
         assert_eq!(Convert::to_host(&raw).0, r#"{"a":1e400,"s":"\ud800"}"#);
         assert!(is_json("null") && !is_json(""));
     }

@@ -14,7 +14,9 @@
 //! - `convert`: the `Convert` trait and its leaf impls (`NonEmptyString`, `RpcId`, …);
 //! - `host_string` (shared with the GraphMind crate): [`HostString`], every host string argument
 //!   and record field (a Kotlin string with a lone surrogate reaches Rust and is refused here);
-//! - here: the hand-written host types every API shares ([`RpcId`], [`Issue`], errors).
+//! - `ffi_support` (shared with the GraphMind crate): the [`Issue`] record and its one
+//!   conversion, the panic guard, the readers of host values through the contract's readers;
+//! - here: the hand-written host types every API shares ([`RpcId`], errors).
 //!
 //! Host safety: every exported function that runs contract code does so under
 //! `catch_unwind`; a Rust panic becomes an `Internal` error, never an abort across FFI.
@@ -26,6 +28,8 @@ mod api;
 mod convert;
 #[path = "../../src/exact_count.rs"]
 mod exact_count;
+#[path = "../../src/ffi_support.rs"]
+mod ffi_support;
 #[path = "../../src/host_string.rs"]
 mod host_string;
 /// The generated records, enums, unions and conversions (see `build.rs`).
@@ -34,16 +38,19 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/graphorin.rs"));
 }
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
 use wirecontract::graphorin as go;
 
 pub use api::*;
 pub use exact_count::ExactCount;
+pub use ffi_support::{Issue, PathSegment};
 pub use generated::*;
 pub use host_string::HostString;
 
 uniffi::setup_scaffolding!();
+
+/// Graphorin promises stable issue codes (spec graphorin-v1 §13): every issue carries one
+/// (`ffi_support`).
+pub(crate) const ISSUE_CODES: bool = true;
 
 /// Exact JSON text of one value: an extension point (`result`, `payload`, `data`), the
 /// `capabilities` record, or the raw `id` of a rejected frame. On the host it is a plain string
@@ -75,83 +82,21 @@ pub enum RpcId {
 
 #[uniffi::export]
 impl RpcId {
-    /// The id as JSON text: `"req-1"` (quoted) or `7`.
-    pub fn to_json(&self) -> String {
-        match self {
-            RpcId::StringId { value } => {
-                let mut out = Vec::new();
-                wirecontract::core::json::write_string(&mut out, &String::from_utf8_lossy(&value.0));
-                String::from_utf8(out).unwrap_or_default()
+    /// The id as JSON text: `"req-1"` (quoted) or `7`, as the contract writes it. The id is
+    /// read by the contract's own reader first, so one that could not be sent is refused with
+    /// `ContractException.Build` naming the rule: an empty string, or (Kotlin) a string with a
+    /// lone surrogate, which UTF-8 cannot carry (never a lossy U+FFFD).
+    pub fn to_json(&self) -> Result<String, ContractError> {
+        guard(|| {
+            let mut issues = ffi_support::Issues::new();
+            match <go::RpcId as convert::Convert>::from_host(self, &mut issues, "") {
+                Some(id) if issues.is_empty() => Ok(id.to_json()),
+                _ => {
+                    let first = issues.first().map(|i| format!(": {}", i.summary())).unwrap_or_default();
+                    Err(ContractError::Build { reason: format!("not a legal RpcId{first}"), issues: ffi_support::host_issues(&issues) })
+                }
             }
-            RpcId::IntId { value } => value.to_string(),
-        }
-    }
-}
-
-/// One segment of an issue path: an object key (decoded) or an array index, as zod's
-/// `issue.path` holds them.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Enum)]
-pub enum PathSegment {
-    /// An object member name.
-    Key {
-        /// The name.
-        key: String,
-    },
-    /// An array position, 0-based.
-    Index {
-        /// The position.
-        index: i64,
-    },
-}
-
-impl From<&wirecontract::core::PathSegment> for PathSegment {
-    fn from(s: &wirecontract::core::PathSegment) -> Self {
-        match s {
-            wirecontract::core::PathSegment::Key(key) => PathSegment::Key { key: key.clone() },
-            wirecontract::core::PathSegment::Index(i) => PathSegment::Index { index: i64::try_from(*i).unwrap_or(i64::MAX) },
-        }
-    }
-}
-
-/// One reason a frame was rejected or could not be sent (spec §13 "Parse API"): where (`path`,
-/// segments from the frame root, empty for the root), which rule (`code`, stable), and what
-/// (`message`, English, not stable).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
-pub struct Issue {
-    /// Segments from the frame root (`[params, clientInfo, version]`); an unrecognized key's
-    /// path ends with that key.
-    pub path: Vec<PathSegment>,
-    /// The stable code (`unrecognized_keys`, `invalid_literal`, `invalid_type`, `too_small`,
-    /// `too_big`, `invalid_enum`, `invalid_discriminator`, `custom`).
-    pub code: IssueCode,
-    /// English text naming the rule and what was received; not stable.
-    pub message: String,
-}
-
-#[uniffi::export]
-impl Issue {
-    /// The path joined with `.` (`params.clientInfo.version`), `""` for the root, as the
-    /// reference server logs it.
-    pub fn dotted_path(&self) -> String {
-        let segments: Vec<String> = self
-            .path
-            .iter()
-            .map(|s| match s {
-                PathSegment::Key { key } => key.clone(),
-                PathSegment::Index { index } => index.to_string(),
-            })
-            .collect();
-        segments.join(".")
-    }
-}
-
-impl From<&go::Issue> for Issue {
-    fn from(i: &go::Issue) -> Self {
-        Issue {
-            path: i.path.segments().iter().map(PathSegment::from).collect(),
-            code: convert::Convert::to_host(&i.code.unwrap_or(go::IssueCode::Custom)),
-            message: i.message.clone(),
-        }
+        })
     }
 }
 
@@ -197,7 +142,7 @@ impl From<go::ParseError> for ParseError {
         match &e {
             go::ParseError::Json { reason, offset } => ParseError::Json { reason: reason.clone(), offset: i64::try_from(*offset).unwrap_or(i64::MAX) },
             go::ParseError::Schema { issues, id } => ParseError::Schema {
-                issues: issues.iter().map(Issue::from).collect(),
+                issues: ffi_support::host_issues(issues),
                 id: id.as_ref().map(|raw| JsonText(raw.as_str().to_owned())),
                 reply_id: convert::Convert::to_host(&e.reply_id()),
             },
@@ -234,24 +179,17 @@ pub enum ContractError {
     },
 }
 
-/// The text of a caught panic.
-fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
-    let msg = p.downcast_ref::<&str>().map(|s| (*s).to_owned()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic".into());
-    format!("internal error in wirecontract (please report): {msg}")
-}
-
 /// Runs contract code, turning a panic into [`ContractError::Internal`].
 pub(crate) fn guard<T>(f: impl FnOnce() -> Result<T, ContractError>) -> Result<T, ContractError> {
-    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| Err(ContractError::Internal { reason: panic_text(&*p) }))
+    ffi_support::catch(f, |reason| ContractError::Internal { reason })
 }
 
 /// A [`HostString`] argument as text, or `ContractError::Build` naming the argument and the
 /// UTF-16 index of its lone surrogate.
 pub(crate) fn arg(s: HostString, name: &str) -> Result<String, ContractError> {
     s.into_string().map_err(|e| {
-        let message = e.message();
-        let issue = Issue { path: vec![PathSegment::Key { key: name.to_owned() }], code: IssueCode::Custom, message: message.clone() };
-        ContractError::Build { reason: format!("{name}: {message}"), issues: vec![issue] }
+        let issue = ffi_support::lone_surrogate_issue(name, e);
+        ContractError::Build { reason: issue.summary(), issues: vec![Issue::from(issue)] }
     })
 }
 
@@ -262,5 +200,5 @@ pub(crate) fn args(list: Vec<HostString>, name: &str) -> Result<Vec<String>, Con
 
 /// Runs a parse, turning a panic into [`ParseError::Internal`].
 pub(crate) fn parse_guard<T>(f: impl FnOnce() -> Result<T, ParseError>) -> Result<T, ParseError> {
-    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| Err(ParseError::Internal { reason: panic_text(&*p) }))
+    ffi_support::catch(f, |reason| ParseError::Internal { reason })
 }

@@ -113,7 +113,7 @@ func buildIssues(_ error: Error, file: StaticString = #filePath, line: UInt = #l
         XCTFail("expected ContractError.Build, got \(error)", file: file, line: line)
         return []
     }
-    return issues.map(\.path)
+    return issues.map { $0.dottedPath() }
 }
 
 final class WirecontractTests: XCTestCase {

@@ -274,7 +274,9 @@ final class GraphorinTests: XCTestCase {
         XCTAssertEqual(numberOne.rpcId(), .intId(value: 1))
         XCTAssertNotEqual(stringOne, numberOne)
         XCTAssertTrue(try serializeServerMessage(message: stringOne).contains(#""id":"1""#))
-        XCTAssertEqual(RpcId.stringId(value: "1").toJson(), "\"1\"")
+        XCTAssertEqual(try RpcId.stringId(value: "1").toJson(), "\"1\"")
+        // An id no frame can carry is refused by the contract's reader, not written.
+        XCTAssertThrowsError(try RpcId.stringId(value: "").toJson())
         XCTAssertEqual(try parseServerMessage(frame: rpc("9007199254740993")).rpcId(), .intId(value: 9_007_199_254_740_993))
         let spellings: [(String, Int64)] = [("1.0", 1), ("1e3", 1000), ("-0", 0), ("10E-1", 1), ("-3.27e4", -32700), ("9223372036854775807", Int64.max)]
         for (spelling, value) in spellings {

@@ -919,6 +919,8 @@ internal object UniffiLib {
     ): Byte
     external fun uniffi_wirecontract_uniffi_fn_method_viewersession_set_mode(`ptr`: Long,`mode`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
+    external fun uniffi_wirecontract_uniffi_fn_method_issuecode_wire_value(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_method_loopkind_wire_value(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_method_nodekind_wire_value(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -938,6 +940,8 @@ internal object UniffiLib {
     external fun uniffi_wirecontract_uniffi_fn_method_smartrule_wire_value(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_method_tokenchannel_wire_value(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_issue_dotted_path(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_method_breakpointmatcher_effective_point(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1180,7 +1184,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_object_types() and 0xFFFF) != 11584) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelope() and 0xFFFF) != 13223) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelope() and 0xFFFF) != 62927) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_envelope_json() and 0xFFFF) != 9742) {
@@ -1219,7 +1223,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_decode_json() and 0xFFFF) != 45960) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_encode_json() and 0xFFFF) != 49305) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_encode_json() and 0xFFFF) != 9078) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth() and 0xFFFF) != 14966) {
@@ -4332,21 +4336,45 @@ public object FfiConverterTypeHelloAck: FfiConverterRustBuffer<HelloAck> {
 
 
 /**
- * One validation problem: where (`path`, the dotted wire path from the frame root, `""` for
- * the root) and which rule (`message`). Spec graphmind-v1 §5.2.
+ * One validation problem (spec graphmind-v1 §5.2, graphorin-v1 §13), the same record in both
+ * protocols: where (`path`, segments from the frame root, empty for the root; an unrecognized
+ * key's path ends with that key), which rule (`code`, stable, where the protocol promises codes:
+ * always set by Graphorin, `null`/`nil` in GraphMind, whose reference pins path and message
+ * only), and what (`message`, English).
  */
 data class Issue (
     /**
-     * Dotted wire path from the frame root (`payload.deltas.0.t`), `""` for the root.
+     * Segments from the frame root (`[payload, deltas, 0, t]`).
      */
-    val `path`: kotlin.String
+    val `path`: List<PathSegment>
     , 
     /**
-     * Stable English text naming the rule.
+     * The stable code of the rule (`invalid_type`, `too_small`, …), or `null`/`nil` where the
+     * protocol promises none.
      */
-    val `message`: kotlin.String
+    val `code`: IssueCode?
+    , 
+    /**
+     * English text naming the rule and what was received.
+     */
+    val `message`: HostString
     
 ){
+    
+    /**
+     * The path joined with `.` (`payload.deltas.0.t`), `""` for the root, as the reference
+     * parsers print it. Computed on the crossed bytes, so it never throws, whatever a
+     * hand-built `Issue` holds (a lone surrogate in a key comes back as it went).
+     */ fun `dottedPath`(): HostString {
+            return FfiConverterTypeHostString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_issue_dotted_path(FfiConverterTypeIssue.lower(this),
+        _status)
+}
+    )
+    }
+    
+
     
 
     
@@ -4361,19 +4389,22 @@ data class Issue (
 public object FfiConverterTypeIssue: FfiConverterRustBuffer<Issue> {
     override fun read(buf: ByteBuffer): Issue {
         return Issue(
-            FfiConverterString.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterSequenceTypePathSegment.read(buf),
+            FfiConverterOptionalTypeIssueCode.read(buf),
+            FfiConverterTypeHostString.read(buf),
         )
     }
 
     override fun allocationSize(value: Issue) = (
-            FfiConverterString.allocationSize(value.`path`) +
-            FfiConverterString.allocationSize(value.`message`)
+            FfiConverterSequenceTypePathSegment.allocationSize(value.`path`) +
+            FfiConverterOptionalTypeIssueCode.allocationSize(value.`code`) +
+            FfiConverterTypeHostString.allocationSize(value.`message`)
     )
 
     override fun write(value: Issue, buf: ByteBuffer) {
-            FfiConverterString.write(value.`path`, buf)
-            FfiConverterString.write(value.`message`, buf)
+            FfiConverterSequenceTypePathSegment.write(value.`path`, buf)
+            FfiConverterOptionalTypeIssueCode.write(value.`code`, buf)
+            FfiConverterTypeHostString.write(value.`message`, buf)
     }
 }
 
@@ -4386,7 +4417,7 @@ data class JsonMember (
     /**
      * The decoded member name.
      */
-    val `name`: HostText
+    val `name`: HostString
     , 
     /**
      * The value.
@@ -4408,18 +4439,18 @@ data class JsonMember (
 public object FfiConverterTypeJsonMember: FfiConverterRustBuffer<JsonMember> {
     override fun read(buf: ByteBuffer): JsonMember {
         return JsonMember(
-            FfiConverterTypeHostText.read(buf),
+            FfiConverterTypeHostString.read(buf),
             FfiConverterTypeJsonValue.read(buf),
         )
     }
 
     override fun allocationSize(value: JsonMember) = (
-            FfiConverterTypeHostText.allocationSize(value.`name`) +
+            FfiConverterTypeHostString.allocationSize(value.`name`) +
             FfiConverterTypeJsonValue.allocationSize(value.`value`)
     )
 
     override fun write(value: JsonMember, buf: ByteBuffer) {
-            FfiConverterTypeHostText.write(value.`name`, buf)
+            FfiConverterTypeHostString.write(value.`name`, buf)
             FfiConverterTypeJsonValue.write(value.`value`, buf)
     }
 }
@@ -5691,8 +5722,8 @@ sealed class ContractException: kotlin.Exception() {
     
     /**
      * JSON text or a tree was refused: not JSON (`decodeJson`, `shrinkPayloadJson`), too
-     * deep for a tree, a bad number (`encodeJson`), or, in Kotlin, a `JsonText`/`HostText`
-     * argument holding a lone surrogate (checked before the call).
+     * deep for a tree, a bad number (`encodeJson`), or, in Kotlin, a `JsonText` argument or a
+     * string of a `JsonValue` tree holding a lone surrogate.
      */
     class Json(
         
@@ -6030,6 +6061,89 @@ public object FfiConverterTypeHelloNegotiation : FfiConverterRustBuffer<HelloNeg
 
 
 /**
+ * The closed enum `IssueCode` (spec graphmind-v1 §1): `"invalid_type"`, `"invalid_literal"`, `"unrecognized_keys"`, `"too_small"`, `"too_big"`, `"invalid_enum"`, `"invalid_discriminator"`, `"custom"`. An unknown wire value makes a frame
+ * invalid.
+ */
+
+enum class IssueCode {
+    
+    /**
+     * Wire value `"invalid_type"`.
+     */
+    INVALID_TYPE,
+    /**
+     * Wire value `"invalid_literal"`.
+     */
+    INVALID_LITERAL,
+    /**
+     * Wire value `"unrecognized_keys"`.
+     */
+    UNRECOGNIZED_KEYS,
+    /**
+     * Wire value `"too_small"`.
+     */
+    TOO_SMALL,
+    /**
+     * Wire value `"too_big"`.
+     */
+    TOO_BIG,
+    /**
+     * Wire value `"invalid_enum"`.
+     */
+    INVALID_ENUM,
+    /**
+     * Wire value `"invalid_discriminator"`.
+     */
+    INVALID_DISCRIMINATOR,
+    /**
+     * Wire value `"custom"`.
+     */
+    CUSTOM;
+
+    
+    /**
+     * The wire string of this value.
+     */ fun `wireValue`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_issuecode_wire_value(FfiConverterTypeIssueCode.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeIssueCode: FfiConverterRustBuffer<IssueCode> {
+    override fun read(buf: ByteBuffer) = try {
+        
+        IssueCode.entries[buf.getInt() - 1]
+        
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: IssueCode) = 4UL
+
+    override fun write(value: IssueCode, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
  * A decoded JSON value. Variant names carry a `Value` suffix so none shadows a standard
  * type (`Array`, `Number`, `Object`) in Kotlin or Swift.
  */
@@ -6063,7 +6177,7 @@ sealed class JsonValue {
         /**
          * The JSON number text (`42`, `-0.5`, `1e400`).
          */
-        val `text`: dev.wirecontract.graphmind.HostText) : JsonValue()
+        val `text`: dev.wirecontract.graphmind.HostString) : JsonValue()
         
     {
         
@@ -6078,7 +6192,7 @@ sealed class JsonValue {
         /**
          * The decoded string.
          */
-        val `value`: dev.wirecontract.graphmind.HostText) : JsonValue()
+        val `value`: dev.wirecontract.graphmind.HostString) : JsonValue()
         
     {
         
@@ -6137,10 +6251,10 @@ public object FfiConverterTypeJsonValue : FfiConverterRustBuffer<JsonValue>{
                 FfiConverterBoolean.read(buf),
                 )
             3 -> JsonValue.NumberValue(
-                FfiConverterTypeHostText.read(buf),
+                FfiConverterTypeHostString.read(buf),
                 )
             4 -> JsonValue.TextValue(
-                FfiConverterTypeHostText.read(buf),
+                FfiConverterTypeHostString.read(buf),
                 )
             5 -> JsonValue.ArrayValue(
                 FfiConverterSequenceTypeJsonValue.read(buf),
@@ -6170,14 +6284,14 @@ public object FfiConverterTypeJsonValue : FfiConverterRustBuffer<JsonValue>{
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterTypeHostText.allocationSize(value.`text`)
+                + FfiConverterTypeHostString.allocationSize(value.`text`)
             )
         }
         is JsonValue.TextValue -> {
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterTypeHostText.allocationSize(value.`value`)
+                + FfiConverterTypeHostString.allocationSize(value.`value`)
             )
         }
         is JsonValue.ArrayValue -> {
@@ -6209,12 +6323,12 @@ public object FfiConverterTypeJsonValue : FfiConverterRustBuffer<JsonValue>{
             }
             is JsonValue.NumberValue -> {
                 buf.putInt(3)
-                FfiConverterTypeHostText.write(value.`text`, buf)
+                FfiConverterTypeHostString.write(value.`text`, buf)
                 Unit
             }
             is JsonValue.TextValue -> {
                 buf.putInt(4)
-                FfiConverterTypeHostText.write(value.`value`, buf)
+                FfiConverterTypeHostString.write(value.`value`, buf)
                 Unit
             }
             is JsonValue.ArrayValue -> {
@@ -7135,6 +7249,106 @@ public object FfiConverterTypeParseResult : FfiConverterRustBuffer<ParseResult>{
                 FfiConverterOptionalLong.write(value.`ts`, buf)
                 FfiConverterOptionalString.write(value.`runId`, buf)
                 FfiConverterOptionalString.write(value.`messageType`, buf)
+                Unit
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+}
+
+
+
+
+
+/**
+ * One segment of an issue path: an object key (decoded) or an array index, as zod's
+ * `issue.path` holds them.
+ */
+sealed class PathSegment {
+    
+    /**
+     * An object member name. A `HostString`, so an `Issue` built by hand in Kotlin with a lone
+     * surrogate in a key crosses (for `dottedPath()`) instead of throwing in the encoder.
+     */
+    data class Key(
+        /**
+         * The name.
+         */
+        val `key`: dev.wirecontract.graphmind.HostString) : PathSegment()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * An array position, 0-based.
+     */
+    data class Index(
+        /**
+         * The position.
+         */
+        val `index`: kotlin.Long) : PathSegment()
+        
+    {
+        
+
+        companion object
+    }
+    
+
+    
+
+    
+    
+
+
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypePathSegment : FfiConverterRustBuffer<PathSegment>{
+    override fun read(buf: ByteBuffer): PathSegment {
+        return when(buf.getInt()) {
+            1 -> PathSegment.Key(
+                FfiConverterTypeHostString.read(buf),
+                )
+            2 -> PathSegment.Index(
+                FfiConverterLong.read(buf),
+                )
+            else -> throw RuntimeException("invalid enum value, something is very wrong!!")
+        }
+    }
+
+    override fun allocationSize(value: PathSegment): ULong = when(value) {
+        is PathSegment.Key -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterTypeHostString.allocationSize(value.`key`)
+            )
+        }
+        is PathSegment.Index -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterLong.allocationSize(value.`index`)
+            )
+        }
+    }
+
+    override fun write(value: PathSegment, buf: ByteBuffer) {
+        when(value) {
+            is PathSegment.Key -> {
+                buf.putInt(1)
+                FfiConverterTypeHostString.write(value.`key`, buf)
+                Unit
+            }
+            is PathSegment.Index -> {
+                buf.putInt(2)
+                FfiConverterLong.write(value.`index`, buf)
                 Unit
             }
         }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
@@ -9244,6 +9458,38 @@ public object FfiConverterOptionalTypeViewerSessionConfig: FfiConverterRustBuffe
 /**
  * @suppress
  */
+public object FfiConverterOptionalTypeIssueCode: FfiConverterRustBuffer<IssueCode?> {
+    override fun read(buf: ByteBuffer): IssueCode? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeIssueCode.read(buf)
+    }
+
+    override fun allocationSize(value: IssueCode?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeIssueCode.allocationSize(value)
+        }
+    }
+
+    override fun write(value: IssueCode?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeIssueCode.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalTypeLoopKind: FfiConverterRustBuffer<LoopKind?> {
     override fun read(buf: ByteBuffer): LoopKind? {
         if (buf.get().toInt() == 0) {
@@ -9908,6 +10154,34 @@ public object FfiConverterSequenceTypeParseResult: FfiConverterRustBuffer<List<P
 /**
  * @suppress
  */
+public object FfiConverterSequenceTypePathSegment: FfiConverterRustBuffer<List<PathSegment>> {
+    override fun read(buf: ByteBuffer): List<PathSegment> {
+        val len = buf.getInt()
+        return List<PathSegment>(len) {
+            FfiConverterTypePathSegment.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<PathSegment>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypePathSegment.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<PathSegment>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypePathSegment.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterSequenceTypeSessionAction: FfiConverterRustBuffer<List<SessionAction>> {
     override fun read(buf: ByteBuffer): List<SessionAction> {
         val len = buf.getInt()
@@ -10019,42 +10293,6 @@ public object FfiConverterTypeHostString: FfiConverter<HostString, RustBuffer.By
     override fun write(value: HostString, buf: ByteBuffer) {
         val builtinValue = dev.wirecontract.graphmind.HostStrings.encode(value)
         FfiConverterByteArray.write(builtinValue, buf)
-    }
-}
-
-
-
-
-
-public typealias HostText = kotlin.String
-
-/**
- * @suppress
- */
-public object FfiConverterTypeHostText: FfiConverter<HostText, RustBuffer.ByValue> {
-    override fun lift(value: RustBuffer.ByValue): HostText {
-        val builtinValue = FfiConverterString.lift(value)
-        return builtinValue
-    }
-
-    override fun lower(value: HostText): RustBuffer.ByValue {
-        val builtinValue = value.also { s -> var i = 0; while (i < s.length) { val c = s[i]; i += if (c.isHighSurrogate() && i + 1 < s.length && s[i + 1].isLowSurrogate()) 2 else if (c.isSurrogate()) throw ContractException.Json("string has a lone surrogate at UTF-16 index $i: not representable in UTF-8") else 1 } }
-        return FfiConverterString.lower(builtinValue)
-    }
-
-    override fun read(buf: ByteBuffer): HostText {
-        val builtinValue = FfiConverterString.read(buf)
-        return builtinValue
-    }
-
-    override fun allocationSize(value: HostText): ULong {
-        val builtinValue = value.also { s -> var i = 0; while (i < s.length) { val c = s[i]; i += if (c.isHighSurrogate() && i + 1 < s.length && s[i + 1].isLowSurrogate()) 2 else if (c.isSurrogate()) throw ContractException.Json("string has a lone surrogate at UTF-16 index $i: not representable in UTF-8") else 1 } }
-        return FfiConverterString.allocationSize(builtinValue)
-    }
-
-    override fun write(value: HostText, buf: ByteBuffer) {
-        val builtinValue = value.also { s -> var i = 0; while (i < s.length) { val c = s[i]; i += if (c.isHighSurrogate() && i + 1 < s.length && s[i + 1].isLowSurrogate()) 2 else if (c.isSurrogate()) throw ContractException.Json("string has a lone surrogate at UTF-16 index $i: not representable in UTF-8") else 1 } }
-        FfiConverterString.write(builtinValue, buf)
     }
 }
 
@@ -10364,7 +10602,9 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
     
 
         /**
-         * Parses an already decoded frame (spec §2: the same algorithm from step 2 on).
+         * Parses an already decoded frame (spec §2: the same algorithm from step 2 on). Never throws:
+         * a string or member name of the tree holding a lone surrogate (a Kotlin string; no frame
+         * carries it) is `Invalid` naming its path in the frame and its UTF-16 index.
          */ fun `parseEnvelope`(`value`: JsonValue): ParseResult {
             return FfiConverterTypeParseResult.lift(
     uniffiRustCall() { _status ->
@@ -10576,7 +10816,9 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * Encodes a [`JsonValue`] as compact JSON text (what `JSON.stringify` writes), for building
          * opaque fields from host values.
          *
-         * Throws `ContractError.Json` when a `NumberValue` holds text that is not a JSON number.
+         * Throws `ContractError.Json` when a `NumberValue` holds text that is not a JSON number, or
+         * (Kotlin) a string or member name holds a lone surrogate, which UTF-8 cannot carry (naming its
+         * path in the tree and its UTF-16 index).
          */
     @Throws(ContractException::class) fun `encodeJson`(`value`: JsonValue): JsonText {
             return FfiConverterTypeJsonText.lift(

@@ -1841,35 +1841,37 @@ public object FfiConverterTypeInitializeParams: FfiConverterRustBuffer<Initializ
 
 
 /**
- * One reason a frame was rejected or could not be sent (spec §13 "Parse API"): where (`path`,
- * segments from the frame root, empty for the root), which rule (`code`, stable), and what
- * (`message`, English, not stable).
+ * One validation problem (spec graphmind-v1 §5.2, graphorin-v1 §13), the same record in both
+ * protocols: where (`path`, segments from the frame root, empty for the root; an unrecognized
+ * key's path ends with that key), which rule (`code`, stable, where the protocol promises codes:
+ * always set by Graphorin, `null`/`nil` in GraphMind, whose reference pins path and message
+ * only), and what (`message`, English).
  */
 data class Issue (
     /**
-     * Segments from the frame root (`[params, clientInfo, version]`); an unrecognized key's
-     * path ends with that key.
+     * Segments from the frame root (`[payload, deltas, 0, t]`).
      */
     val `path`: List<PathSegment>
     , 
     /**
-     * The stable code (`unrecognized_keys`, `invalid_literal`, `invalid_type`, `too_small`,
-     * `too_big`, `invalid_enum`, `invalid_discriminator`, `custom`).
+     * The stable code of the rule (`invalid_type`, `too_small`, …), or `null`/`nil` where the
+     * protocol promises none.
      */
-    val `code`: IssueCode
+    val `code`: IssueCode?
     , 
     /**
-     * English text naming the rule and what was received; not stable.
+     * English text naming the rule and what was received.
      */
-    val `message`: kotlin.String
+    val `message`: HostString
     
 ){
     
     /**
-     * The path joined with `.` (`params.clientInfo.version`), `""` for the root, as the
-     * reference server logs it.
-     */ fun `dottedPath`(): kotlin.String {
-            return FfiConverterString.lift(
+     * The path joined with `.` (`payload.deltas.0.t`), `""` for the root, as the reference
+     * parsers print it. Computed on the crossed bytes, so it never throws, whatever a
+     * hand-built `Issue` holds (a lone surrogate in a key comes back as it went).
+     */ fun `dottedPath`(): HostString {
+            return FfiConverterTypeHostString.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_graphorin_fn_method_issue_dotted_path(FfiConverterTypeIssue.lower(this),
         _status)
@@ -1893,21 +1895,21 @@ public object FfiConverterTypeIssue: FfiConverterRustBuffer<Issue> {
     override fun read(buf: ByteBuffer): Issue {
         return Issue(
             FfiConverterSequenceTypePathSegment.read(buf),
-            FfiConverterTypeIssueCode.read(buf),
-            FfiConverterString.read(buf),
+            FfiConverterOptionalTypeIssueCode.read(buf),
+            FfiConverterTypeHostString.read(buf),
         )
     }
 
     override fun allocationSize(value: Issue) = (
             FfiConverterSequenceTypePathSegment.allocationSize(value.`path`) +
-            FfiConverterTypeIssueCode.allocationSize(value.`code`) +
-            FfiConverterString.allocationSize(value.`message`)
+            FfiConverterOptionalTypeIssueCode.allocationSize(value.`code`) +
+            FfiConverterTypeHostString.allocationSize(value.`message`)
     )
 
     override fun write(value: Issue, buf: ByteBuffer) {
             FfiConverterSequenceTypePathSegment.write(value.`path`, buf)
-            FfiConverterTypeIssueCode.write(value.`code`, buf)
-            FfiConverterString.write(value.`message`, buf)
+            FfiConverterOptionalTypeIssueCode.write(value.`code`, buf)
+            FfiConverterTypeHostString.write(value.`message`, buf)
     }
 }
 
@@ -3680,13 +3682,14 @@ public object FfiConverterTypeParseError : FfiConverterRustBuffer<ParseException
 sealed class PathSegment {
     
     /**
-     * An object member name.
+     * An object member name. A `HostString`, so an `Issue` built by hand in Kotlin with a lone
+     * surrogate in a key crosses (for `dottedPath()`) instead of throwing in the encoder.
      */
     data class Key(
         /**
          * The name.
          */
-        val `key`: kotlin.String) : PathSegment()
+        val `key`: dev.wirecontract.graphorin.HostString) : PathSegment()
         
     {
         
@@ -3726,7 +3729,7 @@ public object FfiConverterTypePathSegment : FfiConverterRustBuffer<PathSegment>{
     override fun read(buf: ByteBuffer): PathSegment {
         return when(buf.getInt()) {
             1 -> PathSegment.Key(
-                FfiConverterString.read(buf),
+                FfiConverterTypeHostString.read(buf),
                 )
             2 -> PathSegment.Index(
                 FfiConverterLong.read(buf),
@@ -3740,7 +3743,7 @@ public object FfiConverterTypePathSegment : FfiConverterRustBuffer<PathSegment>{
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
-                + FfiConverterString.allocationSize(value.`key`)
+                + FfiConverterTypeHostString.allocationSize(value.`key`)
             )
         }
         is PathSegment.Index -> {
@@ -3756,7 +3759,7 @@ public object FfiConverterTypePathSegment : FfiConverterRustBuffer<PathSegment>{
         when(value) {
             is PathSegment.Key -> {
                 buf.putInt(1)
-                FfiConverterString.write(value.`key`, buf)
+                FfiConverterTypeHostString.write(value.`key`, buf)
                 Unit
             }
             is PathSegment.Index -> {
@@ -3875,10 +3878,14 @@ sealed class RpcId {
     
     
     /**
-     * The id as JSON text: `"req-1"` (quoted) or `7`.
-     */ fun `toJson`(): kotlin.String {
+     * The id as JSON text: `"req-1"` (quoted) or `7`, as the contract writes it. The id is
+     * read by the contract's own reader first, so one that could not be sent is refused with
+     * `ContractException.Build` naming the rule: an empty string, or (Kotlin) a string with a
+     * lone surrogate, which UTF-8 cannot carry (never a lossy U+FFFD).
+     */
+    @Throws(ContractException::class) fun `toJson`(): kotlin.String {
             return FfiConverterString.lift(
-    uniffiRustCall() { _status ->
+    uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_graphorin_fn_method_rpcid_to_json(FfiConverterTypeRpcId.lower(this),
         _status)
 }
@@ -4534,6 +4541,38 @@ public object FfiConverterOptionalTypeCloseReason: FfiConverterRustBuffer<CloseR
         } else {
             buf.put(1)
             FfiConverterTypeCloseReason.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeIssueCode: FfiConverterRustBuffer<IssueCode?> {
+    override fun read(buf: ByteBuffer): IssueCode? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeIssueCode.read(buf)
+    }
+
+    override fun allocationSize(value: IssueCode?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeIssueCode.allocationSize(value)
+        }
+    }
+
+    override fun write(value: IssueCode?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeIssueCode.write(value, buf)
         }
     }
 }

@@ -7,7 +7,7 @@ package dev.wirecontract.graphmind.jvm
  * Java-friendly factories of every uniffi record of `dev.wirecontract.graphmind` (one per
  * contract object): required fields first, in spec order, then the optional ones (absent by
  * default) and `extraJson` (`{}`). Opaque values are JSON text. A factory checks nothing:
- * building or serializing the envelope does (`ContractException.Build`).
+ * serializing does (`ContractException.Build`).
  */
 object Records {
     /** A [dev.wirecontract.graphmind.SdkInfo]. */

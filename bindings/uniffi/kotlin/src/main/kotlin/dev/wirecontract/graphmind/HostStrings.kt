@@ -28,9 +28,48 @@ internal object HostStrings {
         return s.toByteArray(Charsets.UTF_8)
     }
 
-    /** Text Rust sent (always UTF-8). */
+    /**
+     * Text Rust sent: UTF-8, or generalized UTF-8 when Rust hands back bytes the host sent
+     * (`Issue.dottedPath()` of a hand-built issue), so a lone surrogate comes back as itself.
+     */
     @JvmStatic
-    fun decode(bytes: ByteArray): String = String(bytes, Charsets.UTF_8)
+    fun decode(bytes: ByteArray): String {
+        var i = 0
+        while (i + 1 < bytes.size) {
+            // ED A0..BF: the three-byte form of a surrogate, which UTF-8 never contains.
+            if (bytes[i] == 0xED.toByte() && (bytes[i + 1].toInt() and 0xE0) == 0xA0) return generalizedDecode(bytes)
+            i++
+        }
+        return String(bytes, Charsets.UTF_8)
+    }
+
+    private fun generalizedDecode(bytes: ByteArray): String {
+        val out = StringBuilder(bytes.size)
+        var i = 0
+        val n = bytes.size
+        while (i < n) {
+            val b = bytes[i].toInt() and 0xFF
+            val len = when {
+                b < 0x80 -> 1
+                b < 0xE0 -> 2
+                b < 0xF0 -> 3
+                else -> 4
+            }
+            if (i + len > n) {
+                out.append('\uFFFD')
+                break
+            }
+            fun cont(k: Int) = bytes[i + k].toInt() and 0x3F
+            when (len) {
+                1 -> out.append(b.toChar())
+                2 -> out.append((((b and 0x1F) shl 6) or cont(1)).toChar())
+                3 -> out.append((((b and 0x0F) shl 12) or (cont(1) shl 6) or cont(2)).toChar())
+                else -> out.appendCodePoint(((b and 0x07) shl 18) or (cont(1) shl 12) or (cont(2) shl 6) or cont(3))
+            }
+            i += len
+        }
+        return out.toString()
+    }
 
     private fun generalized(s: String): ByteArray {
         val out = ByteArray(3 * s.length)

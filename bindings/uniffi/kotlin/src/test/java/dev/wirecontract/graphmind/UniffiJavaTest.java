@@ -50,11 +50,11 @@ class UniffiJavaTest {
     void negativeAndUnsafeIntegersAreContractExceptionsNotWrapped() {
         ContractException.Build e = assertThrows(ContractException.Build.class,
             () -> Wirecontract_uniffiKt.createEnvelopeJson("mode.set", "{\"mode\":\"step\"}", -1L, "r", null, null));
-        assertEquals("seq", e.getIssues().get(0).getPath());
+        assertEquals("seq", e.getIssues().get(0).dottedPath());
         assertEquals("too small: expected integer to be >= 0, received -1", e.getIssues().get(0).getMessage());
         ContractException.Build big = assertThrows(ContractException.Build.class,
             () -> Wirecontract_uniffiKt.createEnvelope(new Message.ModeSet(new ModeSet(RunMode.RUN, "{}")), 1L, "r", 1L << 53, null));
-        assertEquals("ts", big.getIssues().get(0).getPath());
+        assertEquals("ts", big.getIssues().get(0).dottedPath());
         assertTrue(big.getIssues().get(0).getMessage().startsWith("too big"), big.getIssues().toString());
         assertThrows(ContractException.Build.class, () -> Wirecontract_uniffiKt.shrinkPayloadJson("{}", -5L, null));
         ParseResult bad = Wirecontract_uniffiKt.parseEnvelopeJson(FRAME, new ParseOptions(-1L, null));
@@ -87,10 +87,83 @@ class UniffiJavaTest {
         assertThrows(ContractException.Build.class, () -> app.handleTimeout(-1L));
     }
 
-    /** The shortest factory of each record type in {@link Records}. */
+    @Test
+    void parseEnvelopeOfATreeWithALoneSurrogateIsInvalidNotAnException() {
+        // No @Throws on parseEnvelope: it must answer, never throw (Java could not catch by type).
+        JsonValue tree = new JsonValue.ObjectValue(List.of(
+            new JsonMember("gm", new JsonValue.NumberValue("1")),
+            new JsonMember("runId", new JsonValue.TextValue("r\uD800"))));
+        ParseResult r = Wirecontract_uniffiKt.parseEnvelope(tree);
+        assertTrue(r instanceof ParseResult.Invalid, r.toString());
+        ParseResult.Invalid invalid = (ParseResult.Invalid) r;
+        assertEquals("frame is not valid JSON: runId: lone surrogate at UTF-16 index 1: not representable in UTF-8", invalid.getReason());
+        assertEquals("runId", invalid.getIssues().get(0).dottedPath());
+        assertNull(invalid.getIssues().get(0).getCode());
+    }
+
+    @Test
+    void graphorinRpcIdToJsonRefusesALoneSurrogateWithACatchableException() {
+        dev.wirecontract.graphorin.RpcId id = new dev.wirecontract.graphorin.RpcId.StringId("\uD800");
+        String reason;
+        try {
+            id.toJson();
+            reason = null;
+        } catch (dev.wirecontract.graphorin.ContractException e) {
+            // javac requires this catch: toJson declares @Throws(ContractException::class).
+            assertTrue(e instanceof dev.wirecontract.graphorin.ContractException.Build, e.toString());
+            reason = ((dev.wirecontract.graphorin.ContractException.Build) e).getReason();
+        }
+        assertEquals("not a legal RpcId: lone surrogate at UTF-16 index 0: not representable in UTF-8", reason);
+    }
+
+    /** A sample argument for the Graphorin factories: an id, a count, then as {@link #sample}. */
+    private static Object graphorinSample(Class<?> type, Map<Class<?>, Method> factories) throws Exception {
+        if (type == dev.wirecontract.graphorin.RpcId.class) return new dev.wirecontract.graphorin.RpcId.IntId(1L);
+        if (type == java.math.BigInteger.class) return java.math.BigInteger.ONE;
+        if (type == String.class) return "{}";
+        if (type.isEnum() || !factories.containsKey(type)) return sample(type, factories);
+        Method f = factories.get(type);
+        Object[] args = new Object[f.getParameterCount()];
+        for (int i = 0; i < args.length; i++) args[i] = graphorinSample(f.getParameterTypes()[i], factories);
+        return f.invoke(null, args);
+    }
+
+    @Test
+    void everyGraphorinRecordIsConstructibleFromJava() throws Exception {
+        dev.wirecontract.graphorin.ClientInfo info = dev.wirecontract.graphorin.jvm.Records.clientInfo("viewer", "1.0");
+        dev.wirecontract.graphorin.InitializeParams params = dev.wirecontract.graphorin.jvm.Records.initializeParams(info);
+        assertNull(params.getCapabilities());
+        Map<Class<?>, Method> factories = shortestFactories(dev.wirecontract.graphorin.jvm.Records.class);
+        Set<String> built = new HashSet<>();
+        for (Class<?> type : factories.keySet()) {
+            Object record = graphorinSample(type, factories);
+            assertEquals(type, record.getClass());
+            built.add(type.getSimpleName());
+        }
+        // One factory per record, and each record holds what a legal frame needs: every frame
+        // built from samples serializes through the contract (strict frames, no extraJson).
+        assertEquals(new HashSet<>(dev.wirecontract.graphorin.Wirecontract_uniffi_graphorinKt.objectTypes()), built);
+        dev.wirecontract.graphorin.ServerReplayMarkerFrame marker = dev.wirecontract.graphorin.jvm.Records.serverReplayMarkerFrame(
+            "s", "e", java.math.BigInteger.TWO.pow(64).subtract(java.math.BigInteger.ONE));
+        assertEquals("18446744073709551615", marker.getDroppedCount().toString());
+        for (Class<?> type : factories.keySet()) {
+            Object frame = graphorinSample(type, factories);
+            if (type == dev.wirecontract.graphorin.ClientPingRequest.class) {
+                String text = dev.wirecontract.graphorin.Wirecontract_uniffi_graphorinKt.serializeClientMessage(
+                    new dev.wirecontract.graphorin.ClientMessage.Ping((dev.wirecontract.graphorin.ClientPingRequest) frame));
+                assertEquals("{\"v\":\"1\",\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"}", text);
+            }
+        }
+    }
+
     private static Map<Class<?>, Method> shortestFactories() {
+        return shortestFactories(Records.class);
+    }
+
+    /** The shortest factory of each record type in a generated {@code Records} object. */
+    private static Map<Class<?>, Method> shortestFactories(Class<?> records) {
         Map<Class<?>, Method> out = new HashMap<>();
-        for (Method m : Records.class.getMethods()) {
+        for (Method m : records.getMethods()) {
             if (!Modifier.isStatic(m.getModifiers())) continue;
             Method prev = out.get(m.getReturnType());
             if (prev == null || m.getParameterCount() < prev.getParameterCount()) out.put(m.getReturnType(), m);

@@ -80,7 +80,7 @@ class ApiTest {
         val modeSet = Message.ModeSet(ModeSet(RunMode.RUN))
         createEnvelope(modeSet, seq = maxSafe, runId = "r", ts = maxSafe)
         val e = assertThrows<ContractException.Build> { createEnvelope(modeSet, seq = maxSafe + 1L, runId = "r", ts = Long.MAX_VALUE) }
-        assertEquals(listOf("seq", "ts"), e.issues.map { it.path })
+        assertEquals(listOf("seq", "ts"), e.issues.map { it.dottedPath() })
         // The parser's own message: host integers are read by the contract's reader.
         assertEquals("too big: expected a safe integer (|x| <= 9007199254740991), received 9007199254740992", e.issues[0].message)
         val negative = assertThrows<ContractException.Build> { createEnvelope(modeSet, seq = -1, runId = "r") }
@@ -91,11 +91,11 @@ class ApiTest {
         val nested = assertThrows<ContractException.Build> {
             createEnvelope(Message.NodeFinished(NodeFinished(nodeId = "n", durationMs = 1.0, status = RunStatus.OK, usage = usage)), 1L, "r")
         }
-        assertEquals(listOf("payload.usage.inputTokens", "payload.usage.outputTokens"), nested.issues.map { it.path })
+        assertEquals(listOf("payload.usage.inputTokens", "payload.usage.outputTokens"), nested.issues.map { it.dottedPath() })
         val laps = assertThrows<ContractException.Build> {
             createEnvelope(Message.ExecPaused(ExecPaused(pauseId = "p", nodeId = "n", point = PausePoint.BEFORE, loopInfo = LoopInfo(0L, 0L, 0L, "f", laps = 0L))), 1L, "r")
         }
-        assertEquals(listOf("payload.loop.laps"), laps.issues.map { it.path })
+        assertEquals(listOf("payload.loop.laps"), laps.issues.map { it.dottedPath() })
         assertThrows<ContractException.Build> {
             createEnvelope(Message.Hello(Hello(versions = ClientVersions(Long.MIN_VALUE, "c"), capabilities = listOf())), 1L, "r")
         }
@@ -109,7 +109,7 @@ class ApiTest {
             val e = assertThrows<ContractException.Build> {
                 createEnvelope(Message.NodeFinished(NodeFinished(nodeId = "n", durationMs = bad, status = RunStatus.OK)), 1L, "r")
             }
-            assertEquals(listOf("payload.durationMs"), e.issues.map { it.path })
+            assertEquals(listOf("payload.durationMs"), e.issues.map { it.dottedPath() })
         }
         // -0 is written as 0, as JSON.stringify does.
         val envelope = createEnvelope(Message.NodeFinished(NodeFinished(nodeId = "n", durationMs = -0.0, status = RunStatus.OK)), 1L, "r", 0L)
@@ -122,7 +122,7 @@ class ApiTest {
             createEnvelopeJson("node.token", """{"nodeId":"n","deltas":[{"t":"bogus","v":"x"}]}""", 1L, "r")
         }
         assertEquals("invalid payload for message type \"node.token\"", e.reason)
-        assertEquals(listOf("payload.deltas.0.t"), e.issues.map { it.path })
+        assertEquals(listOf("payload.deltas.0.t"), e.issues.map { it.dottedPath() })
         assertTrue(e.message.contains("invalid payload"))
         // One builder: any type string; unknown types are built opaque.
         assertEquals(Message.Unknown("future.x", "{}"), createEnvelopeJson("future.x", "{}", 1L, "r").message)
@@ -136,11 +136,11 @@ class ApiTest {
         val output = assertThrows<ContractException.Build> {
             createEnvelope(Message.ExecResume(ExecResume(pauseId = "p", action = ResumeAction.INJECT, output = "{nope")), 1L, "r")
         }
-        assertEquals(listOf("payload.output"), output.issues.map { it.path })
+        assertEquals(listOf("payload.output"), output.issues.map { it.dottedPath() })
         val known = assertThrows<ContractException.Build> {
             createEnvelope(Message.ModeSet(ModeSet(RunMode.RUN, extraJson = """{"mode":"step"}""")), 1L, "r")
         }
-        assertEquals(listOf("payload.mode"), known.issues.map { it.path })
+        assertEquals(listOf("payload.mode"), known.issues.map { it.dottedPath() })
         val envelope = createEnvelope(Message.ModeSet(ModeSet(RunMode.RUN)), 1L, "r", 0L)
         assertThrows<ContractException.Build> { serializeEnvelope(envelope.copy(messageType = "hello")) }
         assertThrows<ContractException.Build> { serializeEnvelope(envelope.copy(extraJson = """{"seq":2}""")) }

@@ -33,6 +33,30 @@ class LoneSurrogateTest {
     }
 
     @Test
+    fun `an Issue built by hand with a lone surrogate answers dottedPath without throwing`() {
+        val issue = Issue(listOf(PathSegment.Key("payload"), PathSegment.Key("k\uD800"), PathSegment.Index(0)), null, "\uDC00")
+        assertEquals("payload.k\uD800.0", issue.dottedPath())
+    }
+
+    @Test
+    fun `parseEnvelope of a tree holding a lone surrogate is Invalid naming the path`() {
+        val tree = decodeJson(good) as JsonValue.ObjectValue
+        val members = tree.members.map { if (it.name == "runId") JsonMember("runId", JsonValue.TextValue("r\uD800")) else it }
+        val r = parseEnvelope(JsonValue.ObjectValue(members))
+        assertTrue(r is ParseResult.Invalid, r.toString())
+        r as ParseResult.Invalid
+        assertEquals("frame is not valid JSON: runId: lone surrogate at UTF-16 index 1: not representable in UTF-8", r.reason)
+        assertEquals(listOf("runId"), r.issues!!.map { it.dottedPath() })
+        // A member name: the path of the object holding it.
+        val named = parseEnvelope(JsonValue.ObjectValue(members + JsonMember("\uDC00", JsonValue.NullValue)))
+        assertEquals("invalid", named.kind)
+        // encodeJson, declared to throw, names the path too.
+        val e = assertThrows<ContractException.Json> { encodeJson(JsonValue.ArrayValue(listOf(JsonValue.TextValue("\uD800")))) }
+        assertEquals("0: lone surrogate at UTF-16 index 0: not representable in UTF-8", e.reason)
+        assertEquals("ok", parseEnvelope(tree).kind)
+    }
+
+    @Test
     fun `one bad frame does not fail the batch`() {
         assertEquals(listOf("ok", "invalid", "ok"), parseEnvelopesJson(listOf(good, bad, good)).map { it.kind })
     }
@@ -42,7 +66,7 @@ class LoneSurrogateTest {
         val modeSet = Message.ModeSet(ModeSet(RunMode.STEP))
         build { createEnvelope(modeSet, 1L, "r\uD800") }.let {
             assertEquals("runId: lone surrogate at UTF-16 index 1: not representable in UTF-8", it.reason)
-            assertEquals(listOf("runId"), it.issues.map { i -> i.path })
+            assertEquals(listOf("runId"), it.issues.map { i -> i.dottedPath() })
         }
         build { createEnvelopeJson("x\uDC00", "{}", 1L, "r") }.let { assertTrue(it.reason.startsWith("messageType: "), it.reason) }
         build { createEnvelopeJson("mode.set", "{\"mode\":\"step\"}", 1L, "\uDC00") }.let { assertTrue(it.reason.startsWith("runId: "), it.reason) }
@@ -50,17 +74,17 @@ class LoneSurrogateTest {
         build { createUnknownEnvelope("x\uDC00", null, 1L, "r") }
         val started = NodeStarted(nodeId = "n\uD800", kind = NodeKind.TOOL, name = "t", instanceId = "i")
         build { createEnvelope(Message.NodeStarted(started), 1L, "r") }.let {
-            assertEquals(listOf("payload.nodeId"), it.issues.map { i -> i.path })
+            assertEquals(listOf("payload.nodeId"), it.issues.map { i -> i.dottedPath() })
             assertTrue(it.issues.single().message.contains("UTF-16 index 1"), it.issues.toString())
         }
-        build { createEnvelope(Message.Unknown("future.\uDC00", null), 1L, "r") }.let { assertEquals(listOf("type"), it.issues.map { i -> i.path }) }
+        build { createEnvelope(Message.Unknown("future.\uDC00", null), 1L, "r") }.let { assertEquals(listOf("type"), it.issues.map { i -> i.dottedPath() }) }
     }
 
     @Test
     fun `serializing a copy holding a lone surrogate is refused, not thrown by the encoder`() {
         val env = createEnvelope(Message.ModeSet(ModeSet(RunMode.STEP)), 1L, "r", 0L)
-        build { serializeEnvelope(env.copy(runId = "\uDC00")) }.let { assertEquals(listOf("runId"), it.issues.map { i -> i.path }) }
-        build { serializeEnvelope(env.copy(messageType = "mode.set\uD800")) }.let { assertEquals(listOf("type"), it.issues.map { i -> i.path }) }
+        build { serializeEnvelope(env.copy(runId = "\uDC00")) }.let { assertEquals(listOf("runId"), it.issues.map { i -> i.dottedPath() }) }
+        build { serializeEnvelope(env.copy(messageType = "mode.set\uD800")) }.let { assertEquals(listOf("type"), it.issues.map { i -> i.dottedPath() }) }
     }
 
     @Test

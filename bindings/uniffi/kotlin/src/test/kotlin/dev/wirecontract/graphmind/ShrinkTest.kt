@@ -110,7 +110,7 @@ class ShrinkTest {
         val invalid = """{"nodeId":"n","durationMs":-1,"status":"ok","output":"${"a".repeat(100)}"}"""
         val e = assertThrows<ContractException.Build> { createEnvelopeJson("node.finished", invalid, 1L, "r", 0L, maxPayloadBytes = 60L) }
         assertTrue(e.reason.contains("only the whole-payload marker"), e.reason)
-        assertEquals(listOf("payload"), e.issues.map { it.path })
+        assertEquals(listOf("payload"), e.issues.map { it.dottedPath() })
         assertEquals(4, shrinkPayloadJson(invalid, 60L, "node.finished").tier.toInt())
     }
 

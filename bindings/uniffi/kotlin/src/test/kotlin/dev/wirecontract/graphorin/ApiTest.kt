@@ -41,7 +41,7 @@ class ApiTest {
         }
     }
 
-    private fun onlyIssue(direction: String, frame: String): Pair<IssueCode, String> {
+    private fun onlyIssue(direction: String, frame: String): Pair<IssueCode?, String> {
         val r = parse(direction, frame) as Parsed.Failed
         val e = r.error as ParseException.Schema
         assertEquals(1, e.issues.size, "$frame: ${e.issues}")
@@ -85,7 +85,7 @@ class ApiTest {
             e.issues.map { it.code to it.dottedPath() },
         )
         assertEquals("""invalid literal: expected "1", received undefined""", e.issues[0].message)
-        assertEquals("unrecognized_keys", e.issues[4].code.wireValue())
+        assertEquals("unrecognized_keys", e.issues[4].code?.wireValue())
         assertEquals(Issue(listOf(PathSegment.Key("x")), IssueCode.UNRECOGNIZED_KEYS, "unrecognized key \"x\" (the object is strict)"), e.issues[4])
     }
 

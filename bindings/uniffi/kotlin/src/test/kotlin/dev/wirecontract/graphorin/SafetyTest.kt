@@ -47,6 +47,24 @@ class SafetyTest {
     }
 
     @Test
+    fun `an Issue built by hand with a lone surrogate answers dottedPath without throwing`() {
+        val issue = Issue(listOf(PathSegment.Key("a\uD800"), PathSegment.Index(2)), IssueCode.CUSTOM, "m\uDC00")
+        assertEquals("a\uD800.2", issue.dottedPath())
+        assertEquals("", Issue(emptyList(), null, "").dottedPath())
+    }
+
+    @Test
+    fun `RpcId toJson refuses an id no frame can carry instead of writing U+FFFD`() {
+        assertEquals("\"req-1\"", RpcId.StringId("req-1").toJson())
+        assertEquals("7", RpcId.IntId(7).toJson())
+        val lone = assertThrows<ContractException.Build> { RpcId.StringId("\uD800").toJson() }
+        assertEquals("not a legal RpcId: lone surrogate at UTF-16 index 0: not representable in UTF-8", lone.reason)
+        // The empty string is refused by the contract's own reader (its code, its message).
+        val empty = assertThrows<ContractException.Build> { RpcId.StringId("").toJson() }
+        assertEquals(listOf(IssueCode.TOO_SMALL), empty.issues.map { it.code })
+    }
+
+    @Test
     fun `garbage never throws anything but ParseException`() {
         val random = Random(7)
         val samples = listOf(byteArrayOf(), byteArrayOf(0xff.toByte()), "{\"v\":\"1\"".toByteArray(), "\u0000".toByteArray()) +

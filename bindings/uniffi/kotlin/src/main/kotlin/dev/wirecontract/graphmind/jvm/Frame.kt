@@ -35,11 +35,13 @@ class Frame internal constructor(
     /** The verdict. */
     val verdict: Verdict,
     private val slots: LongArray,
+    /** The full result when it is already known (a text frame with a lone surrogate). */
+    full: ParseResult? = null,
 ) {
     private var runIdCache: String? = null
     private var typeCache: String? = null
     private var payloadCache: JsonText? = null
-    private var fullCache: ParseResult? = null
+    private var fullCache: ParseResult? = full
 
     private val hasEnvelope: Boolean
         get() = verdict == Verdict.OK || verdict == Verdict.UNKNOWN_TYPE

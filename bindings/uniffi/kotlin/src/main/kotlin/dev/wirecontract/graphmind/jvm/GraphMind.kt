@@ -19,10 +19,15 @@ object GraphMind {
     @JvmStatic
     fun parse(frame: ByteArray): Frame = parse(frame, 0, frame.size)
 
-    /** Parses `frame[offset, offset + length)`; the frame keeps a reference to [frame]. */
+    /**
+     * Parses `frame[offset, offset + length)`; the frame keeps a reference to [frame].
+     *
+     * @throws IllegalArgumentException when the range is not inside [frame] (`offset + length`
+     *   is computed without `Int` overflow), as every JVM API taking (array, offset, length).
+     */
     @JvmStatic
     fun parse(frame: ByteArray, offset: Int, length: Int): Frame {
-        require(offset >= 0 && length >= 0 && offset + length <= frame.size) { "range [$offset, ${offset + length}) outside a ${frame.size}-byte array" }
+        require(offset >= 0 && length >= 0 && length <= frame.size - offset) { "range [$offset, ${offset.toLong() + length}) outside a ${frame.size}-byte array" }
         val out = LongArray(Native.OUT_LEN)
         val code = Native.parse(frame, offset, length, out)
         return Frame(frame, offset, length, VERDICTS[code], out)
@@ -35,7 +40,9 @@ object GraphMind {
         val n = try {
             Utf8.encode(frame, buf, 0, "frame")
         } catch (e: WireException) {
-            return parse(ByteArray(0))
+            // The uniffi parse of the same String gives the contract's verdict and reason
+            // (`frame is not valid JSON: lone surrogate at UTF-16 index N: …`); rare, so slow.
+            return Frame(ByteArray(0), 0, 0, Verdict.INVALID, LongArray(Native.OUT_LEN), dev.wirecontract.graphmind.parseEnvelopeJson(frame))
         }
         return parse(buf, 0, n)
     }

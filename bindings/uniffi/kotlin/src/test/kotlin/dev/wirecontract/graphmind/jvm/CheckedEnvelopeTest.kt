@@ -30,7 +30,7 @@ class CheckedEnvelopeTest {
     fun `an invalid copy is a ContractException at the point of creation`() {
         val env = Envelope.of(Message.ModeSet(ModeSet(RunMode.STEP)), 7, "r", 9)
         val e = assertThrows<ContractException.Build> { env.withSeq(-1) }
-        assertEquals(listOf("seq"), e.issues.map { it.path })
+        assertEquals(listOf("seq"), e.issues.map { it.dottedPath() })
         assertThrows<ContractException.Build> { env.withTs(1L shl 53) }
         assertThrows<ContractException.Build> { env.withRunId("a\u0000b") }
         assertThrows<ContractException.Build> { env.withRunId("\uDC00") }

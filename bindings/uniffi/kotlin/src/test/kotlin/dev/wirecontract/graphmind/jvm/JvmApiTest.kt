@@ -57,6 +57,24 @@ class JvmApiTest {
     }
 
     @Test
+    fun `an (array, offset, length) range that overflows Int is refused, not parsed`() {
+        assertThrows(IllegalArgumentException::class.java) { GraphMind.parse(ByteArray(4), 1, Int.MAX_VALUE) }
+        assertThrows(IllegalArgumentException::class.java) { GraphMind.parse(ByteArray(4), Int.MAX_VALUE, 1) }
+        assertThrows(IllegalArgumentException::class.java) { GraphMind.parse(ByteArray(4), -1, 1) }
+        assertEquals(Verdict.INVALID, GraphMind.parse(ByteArray(4), 4, 0).verdict)
+    }
+
+    @Test
+    fun `a text frame with a lone surrogate gives the same reason as the uniffi parse`() {
+        // A raw string keeps `\u` as text: the lone surrogate goes in through a regular string.
+        val text = """{"gm":1,"seq":1,"ts":0,"runId":"r","type":"mode.set","payload":{"mode":"step"}}""".replace("\"r\"", "\"r\uDC00\"")
+        val frame = GraphMind.parse(text)
+        assertEquals(Verdict.INVALID, frame.verdict)
+        assertEquals("frame is not valid JSON: lone surrogate at UTF-16 index 33: not representable in UTF-8", frame.reason)
+        assertEquals((dev.wirecontract.graphmind.parseEnvelopeJson(text) as dev.wirecontract.graphmind.ParseResult.Invalid).reason, frame.reason)
+    }
+
+    @Test
     fun `a frame inside a larger array, escapes and duplicates decoded as JSON_parse does`() {
         val text = """xx{"gm":1,"seq":1,"ts":2,"runId":"r\u00e9\"1","runId":"r\u00e9\"2","type":"node.token","payload":{"nodeId":"n","deltas":[]}}yy"""
         val bytes = text.toByteArray()
