@@ -255,17 +255,46 @@ function createEnvelope(init) {
   try {
     text = JSON.stringify(envelope);
   } catch (e) {
+    const member = ENVELOPE_KEYS.find((k) => k !== 'payload' && !stringifies(envelope[k]));
+    if (member !== undefined) throw memberError(envelope, member);
     throw new BuildError(`payload is not JSON-serializable: ${errorMessage(e)}`);
   }
-  let verdict;
-  try {
-    verdict = native.gmVerdict(text);
-  } catch (e) {
-    throw new BuildError(`internal error in wirecontract: ${errorMessage(e)}`);
-  }
+  const verdict = gmVerdictOf(text);
   if (typeof verdict === 'number') return envelope;
   const out = JSON.parse(verdict);
   throw new BuildError(out.reason, out.issues);
+}
+
+function gmVerdictOf(text) {
+  try {
+    return native.gmVerdict(text);
+  } catch (e) {
+    throw new BuildError(`internal error in wirecontract: ${errorMessage(e)}`);
+  }
+}
+
+function stringifies(value) {
+  try {
+    JSON.stringify(value);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The BuildError for an envelope member JSON.stringify refuses (a BigInt `ts` or `seq`): the
+ * contract judges the frame with that member replaced by a stand-in it refuses (`{}`), so the
+ * issue names the member with the contract's own rule for it (`ts: expected integer`), and
+ * reports the host type (`received bigint`) instead of the stand-in's.
+ */
+function memberError(envelope, member) {
+  const host = typeof envelope[member];
+  const verdict = gmVerdictOf(JSON.stringify({ ...envelope, [member]: {} }));
+  const out = typeof verdict === 'number' ? { reason: 'envelope is not JSON-serializable', issues: [] } : JSON.parse(verdict);
+  const issues = (out.issues || []).map((i) => (i.path === member ? { ...i, message: i.message.replace(/received object$/, `received ${host}`) } : i));
+  if (!issues.some((i) => i.path === member)) issues.unshift({ path: member, message: `expected a JSON value, received ${host}` });
+  return new BuildError(out.reason, issues);
 }
 
 // Serialization order (§5.14): known fields in spec order, then unknown ones in the object's

@@ -215,6 +215,10 @@ pub struct EnumDesc {
     pub doc: &'static str,
     /// The values in spec order.
     pub values: &'static [EnumValueDesc],
+    /// The public constant the bindings export with every wire value as a tuple
+    /// (`NODE_KINDS`), when the declaration names one (`#[constant = "…"]` in `wire_enum!`);
+    /// `None` for enums that only type fields.
+    pub constant: Option<&'static str>,
 }
 
 impl EnumDesc {

@@ -6,7 +6,9 @@
 //! senders). Exit codes: 0 no breaking change, 1 breaking change(s), 2 when nothing could be
 //! compared: a usage error (with a `--help` hint), or an input that cannot be read, is not
 //! JSON or not a JSON Schema, a revision git cannot show, a refused suppression file (the
-//! reason only: `--help` would not help). With
+//! reason only: `--help` would not help), or two schemas not shown to be one protocol (their
+//! `$id` hosts differ, compared case-insensitively; or one states no absolute `$id` and
+//! `--same-protocol` was not given). With
 //! `--policy` the exit code is the versioning policy's instead: 1 only for a breaking change
 //! without a protocol-version bump.
 //!
@@ -27,6 +29,7 @@ const DEFAULT_SCHEMA: &str = "generated/schema/graphmind.v1.schema.json";
 
 /// Arguments of `wirecontract diff`.
 #[derive(Debug, Args)]
+#[allow(clippy::struct_excessive_bools)] // command-line switches: each one independent of the others
 pub(crate) struct DiffArgs {
     /// The old schema file; with --git, the old revision.
     #[arg(value_name = "OLD")]
@@ -57,6 +60,11 @@ pub(crate) struct DiffArgs {
     /// The protocol-version property (default: detected, `gm` or `v`).
     #[arg(long, value_name = "NAME")]
     version_field: Option<String>,
+    /// Compare even when a schema states no absolute `$id` (hand-written schemas): you vouch
+    /// that both describe one protocol. Without it such a pair is refused (exit 2); two `$id`s
+    /// naming different hosts are refused either way.
+    #[arg(long)]
+    same_protocol: bool,
 }
 
 /// `--format` values.
@@ -136,7 +144,7 @@ fn compare(args: &DiffArgs) -> Result<ExitCode, Stop> {
         let new = args.new.as_deref().ok_or_else(|| Stop::Usage("NEW is required without --git".to_owned()))?;
         (read_file(Path::new(&args.old))?, read_file(Path::new(new))?)
     };
-    let options = Options { version_field: args.version_field.clone() };
+    let options = Options { version_field: args.version_field.clone(), same_protocol: args.same_protocol };
     let format = if args.json { Format::Json } else { args.format.map_or(Format::Text, Format::from) };
     let suppressions = load_suppressions(args.suppressions.as_deref())?;
     let d = diff_text(&old.text, &new.text, &old.label, &new.label, &options).map_err(|e| e.to_string())?;

@@ -46,7 +46,7 @@ fn scratch_dir(name: &str) -> PathBuf {
 #[test]
 fn identical_schemas_exit_0_with_no_changes() {
     let f = fixture("enum-value-added", "old.json");
-    let out = wirecontract(&["diff", &f, &f], None);
+    let out = wirecontract(&["diff", "--same-protocol", &f, &f], None);
     assert_eq!(code(&out), 0, "{}", String::from_utf8_lossy(&out.stderr));
     assert!(stdout(&out).contains("no changes"), "{}", stdout(&out));
 }
@@ -63,7 +63,7 @@ fn schemas_of_different_protocols_are_refused_with_exit_2() {
 
 #[test]
 fn an_additive_change_exits_0_and_is_listed() {
-    let out = wirecontract(&["diff", &fixture("message-type-added", "old.json"), &fixture("message-type-added", "new.json")], None);
+    let out = wirecontract(&["diff", "--same-protocol", &fixture("message-type-added", "old.json"), &fixture("message-type-added", "new.json")], None);
     assert_eq!(code(&out), 0);
     let text = stdout(&out);
     assert!(text.contains("message-type-added"), "{text}");
@@ -72,7 +72,7 @@ fn an_additive_change_exits_0_and_is_listed() {
 
 #[test]
 fn a_breaking_change_exits_1_with_its_pointer_and_both_verdicts() {
-    let out = wirecontract(&["diff", &fixture("enum-value-added", "old.json"), &fixture("enum-value-added", "new.json")], None);
+    let out = wirecontract(&["diff", "--same-protocol", &fixture("enum-value-added", "old.json"), &fixture("enum-value-added", "new.json")], None);
     assert_eq!(code(&out), 1);
     let text = stdout(&out);
     let row = text.lines().find(|l| l.starts_with("1  ")).unwrap_or_else(|| panic!("{text}"));
@@ -82,7 +82,10 @@ fn a_breaking_change_exits_1_with_its_pointer_and_both_verdicts() {
 
 #[test]
 fn json_output_is_machine_readable() {
-    let out = wirecontract(&["diff", "--json", &fixture("property-became-required", "old.json"), &fixture("property-became-required", "new.json")], None);
+    let out = wirecontract(
+        &["diff", "--same-protocol", "--json", &fixture("property-became-required", "old.json"), &fixture("property-became-required", "new.json")],
+        None,
+    );
     assert_eq!(code(&out), 1);
     let v: Value = serde_json::from_str(&stdout(&out)).expect("stdout is JSON");
     assert_eq!(v["breaking"], true);
@@ -95,14 +98,14 @@ fn json_output_is_machine_readable() {
 #[test]
 fn policy_fails_only_without_a_version_bump() {
     let breaking = ["enum-value-removed", "protocol-version-changed"];
-    let out = wirecontract(&["diff", "--policy", &fixture(breaking[0], "old.json"), &fixture(breaking[0], "new.json")], None);
+    let out = wirecontract(&["diff", "--same-protocol", "--policy", &fixture(breaking[0], "old.json"), &fixture(breaking[0], "new.json")], None);
     assert_eq!(code(&out), 1);
     assert!(stdout(&out).contains("WITHOUT A PROTOCOL VERSION BUMP (gm is still 1)"), "{}", stdout(&out));
-    let out = wirecontract(&["diff", "--policy", &fixture(breaking[1], "old.json"), &fixture(breaking[1], "new.json")], None);
+    let out = wirecontract(&["diff", "--same-protocol", "--policy", &fixture(breaking[1], "old.json"), &fixture(breaking[1], "new.json")], None);
     assert_eq!(code(&out), 0, "{}", stdout(&out));
     assert!(stdout(&out).contains("protocol version bumped (gm 1 -> 2)"), "{}", stdout(&out));
     // Without --policy the same diff is breaking.
-    let out = wirecontract(&["diff", &fixture(breaking[1], "old.json"), &fixture(breaking[1], "new.json")], None);
+    let out = wirecontract(&["diff", "--same-protocol", &fixture(breaking[1], "old.json"), &fixture(breaking[1], "new.json")], None);
     assert_eq!(code(&out), 1);
 }
 
@@ -115,12 +118,12 @@ fn usage_errors_exit_2() {
     std::fs::write(&not_schema, "[1, 2]").unwrap();
     let cases: Vec<Vec<String>> = vec![
         vec!["diff".into()],
-        vec!["diff".into(), f.clone()],
-        vec!["diff".into(), f.clone(), "/no/such/schema.json".into()],
-        vec!["diff".into(), f.clone(), not_json.display().to_string()],
-        vec!["diff".into(), f.clone(), not_schema.display().to_string()],
-        vec!["diff".into(), "--schema".into(), "x.json".into(), f.clone(), f.clone()],
-        vec!["diff".into(), "--bogus".into(), f.clone(), f.clone()],
+        vec!["diff".into(), "--same-protocol".into(), f.clone()],
+        vec!["diff".into(), "--same-protocol".into(), f.clone(), "/no/such/schema.json".into()],
+        vec!["diff".into(), "--same-protocol".into(), f.clone(), not_json.display().to_string()],
+        vec!["diff".into(), "--same-protocol".into(), f.clone(), not_schema.display().to_string()],
+        vec!["diff".into(), "--same-protocol".into(), "--schema".into(), "x.json".into(), f.clone(), f.clone()],
+        vec!["diff".into(), "--same-protocol".into(), "--bogus".into(), f.clone(), f.clone()],
     ];
     for args in cases {
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
@@ -152,13 +155,13 @@ fn only_usage_errors_point_to_help() {
     git(&repo, &["commit", "-q", "-m", "v1"]);
 
     let not_usage: Vec<(Vec<&str>, &str)> = vec![
-        (vec!["diff", &f, "/no/such/schema.json"], "no such file: /no/such/schema.json"),
-        (vec!["diff", &f, &not_json], "is not valid JSON"),
-        (vec!["diff", &f, &not_schema], "is not a JSON Schema"),
-        (vec!["diff", "--suppressions", &refused, &f, &f], "unknown rule"),
-        (vec!["diff", "--suppressions", "/no/such/file.toml", &f, &f], "no such file"),
-        (vec!["diff", "--git", "no-such-rev", "HEAD"], "no-such-rev"),
-        (vec!["diff", "--git", "--schema", "missing.json", "HEAD", "HEAD"], "missing.json"),
+        (vec!["diff", "--same-protocol", &f, "/no/such/schema.json"], "no such file: /no/such/schema.json"),
+        (vec!["diff", "--same-protocol", &f, &not_json], "is not valid JSON"),
+        (vec!["diff", "--same-protocol", &f, &not_schema], "is not a JSON Schema"),
+        (vec!["diff", "--same-protocol", "--suppressions", &refused, &f, &f], "unknown rule"),
+        (vec!["diff", "--same-protocol", "--suppressions", "/no/such/file.toml", &f, &f], "no such file"),
+        (vec!["diff", "--same-protocol", "--git", "no-such-rev", "HEAD"], "no-such-rev"),
+        (vec!["diff", "--same-protocol", "--git", "--schema", "missing.json", "HEAD", "HEAD"], "missing.json"),
     ];
     for (args, want) in not_usage {
         let out = wirecontract(&args, Some(&repo));
@@ -169,11 +172,11 @@ fn only_usage_errors_point_to_help() {
     }
     let usage: Vec<Vec<&str>> = vec![
         vec!["diff"],
-        vec!["diff", &f],
-        vec!["diff", "--bogus", &f, &f],
-        vec!["diff", "--schema", "x.json", &f, &f],
-        vec!["diff", "--format", "yaml", &f, &f],
-        vec!["diff", "--git", "--", "-x", "HEAD"],
+        vec!["diff", "--same-protocol", &f],
+        vec!["diff", "--same-protocol", "--bogus", &f, &f],
+        vec!["diff", "--same-protocol", "--schema", "x.json", &f, &f],
+        vec!["diff", "--same-protocol", "--format", "yaml", &f, &f],
+        vec!["diff", "--same-protocol", "--git", "--", "-x", "HEAD"],
     ];
     for args in usage {
         let out = wirecontract(&args, Some(&repo));
@@ -208,20 +211,20 @@ fn git_mode_reads_the_schema_at_each_revision() {
     git(&repo, &["commit", "-q", "-am", "remove a kind"]);
 
     // The default --schema is generated/schema/graphmind.v1.schema.json.
-    let out = wirecontract(&["diff", "--git", "HEAD~1", "HEAD"], Some(&repo));
+    let out = wirecontract(&["diff", "--same-protocol", "--git", "HEAD~1", "HEAD"], Some(&repo));
     assert_eq!(code(&out), 1, "{}", String::from_utf8_lossy(&out.stderr));
     let text = stdout(&out);
     assert!(text.contains("old: HEAD~1:generated/schema/graphmind.v1.schema.json"), "{text}");
     assert!(text.contains("enum-value-removed"), "{text}");
 
-    let out = wirecontract(&["diff", "--git", "--schema", "generated/schema/graphmind.v1.schema.json", "HEAD", "HEAD"], Some(&repo));
+    let out = wirecontract(&["diff", "--same-protocol", "--git", "--schema", "generated/schema/graphmind.v1.schema.json", "HEAD", "HEAD"], Some(&repo));
     assert_eq!(code(&out), 0);
 
     // One revision: compared with the working tree's file.
     std::fs::copy(fixture("enum-value-removed", "old.json"), &path).unwrap();
-    let out = wirecontract(&["diff", "--git", "HEAD~1"], Some(&repo));
+    let out = wirecontract(&["diff", "--same-protocol", "--git", "HEAD~1"], Some(&repo));
     assert_eq!(code(&out), 0, "{}", stdout(&out));
-    let out = wirecontract(&["diff", "--git", "HEAD", "--json"], Some(&repo));
+    let out = wirecontract(&["diff", "--same-protocol", "--git", "HEAD", "--json"], Some(&repo));
     assert_eq!(code(&out), 1, "putting the value back is adding an enum value: breaking");
     let v: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
     assert_eq!(v["changes"][0]["rule"], "enum-value-added");
@@ -229,13 +232,13 @@ fn git_mode_reads_the_schema_at_each_revision() {
 
     // An absolute --schema path inside the repository works too.
     let abs = path.display().to_string();
-    let out = wirecontract(&["diff", "--git", "--schema", &abs, "HEAD~1", "HEAD"], Some(&repo));
+    let out = wirecontract(&["diff", "--same-protocol", "--git", "--schema", &abs, "HEAD~1", "HEAD"], Some(&repo));
     assert_eq!(code(&out), 1, "{}", String::from_utf8_lossy(&out.stderr));
 
     // Unknown revision or path: usage error.
-    let out = wirecontract(&["diff", "--git", "no-such-rev", "HEAD"], Some(&repo));
+    let out = wirecontract(&["diff", "--same-protocol", "--git", "no-such-rev", "HEAD"], Some(&repo));
     assert_eq!(code(&out), 2);
-    let out = wirecontract(&["diff", "--git", "--schema", "missing.json", "HEAD~1", "HEAD"], Some(&repo));
+    let out = wirecontract(&["diff", "--same-protocol", "--git", "--schema", "missing.json", "HEAD~1", "HEAD"], Some(&repo));
     assert_eq!(code(&out), 2);
     let _ = std::fs::remove_dir_all(&repo);
 }
@@ -248,7 +251,7 @@ fn stderr(out: &Output) -> String {
 fn format_picks_the_output_and_json_is_an_alias_of_format_json() {
     let (old, new) = (fixture("enum-value-added", "old.json"), fixture("enum-value-added", "new.json"));
     let run = |extra: &[&str]| {
-        let mut args = vec!["diff"];
+        let mut args = vec!["diff", "--same-protocol"];
         args.extend_from_slice(extra);
         args.extend([old.as_str(), new.as_str()]);
         wirecontract(&args, None)
@@ -287,7 +290,7 @@ const ACCEPT_KIND_C: &str = "[[accept]]\nrule = \"enum-value-added\"\npointer = 
 fn a_suppressed_change_passes_and_an_unsuppressed_one_still_fails() {
     let file = suppression_file("accept", ACCEPT_KIND_C);
     for policy in [&[][..], &["--policy"][..]] {
-        let mut args = vec!["diff", "--suppressions", &file];
+        let mut args = vec!["diff", "--same-protocol", "--suppressions", &file];
         args.extend_from_slice(policy);
         let (old, new) = (fixture("enum-value-added", "old.json"), fixture("enum-value-added", "new.json"));
         args.extend([old.as_str(), new.as_str()]);
@@ -298,7 +301,7 @@ fn a_suppressed_change_passes_and_an_unsuppressed_one_still_fails() {
         assert!(text.contains("receivers were upgraded first"), "{text}");
     }
     let out = wirecontract(
-        &["diff", "--suppressions", &file, "--json", &fixture("enum-value-removed", "old.json"), &fixture("enum-value-removed", "new.json")],
+        &["diff", "--same-protocol", "--suppressions", &file, "--json", &fixture("enum-value-removed", "old.json"), &fixture("enum-value-removed", "new.json")],
         None,
     );
     assert_eq!(code(&out), 1, "the entry accepts an addition, not a removal");
@@ -316,12 +319,12 @@ fn a_suppression_without_reason_or_with_an_unknown_rule_is_refused_with_exit_2()
         ("[[accept]]\nrule = \"enum-added-value\"\npointer = \"/$defs/Kind/enum\"\nreason = \"r\"\n", "unknown rule"),
     ] {
         let file = suppression_file("refused", text);
-        let out = wirecontract(&["diff", "--suppressions", &file, &old, &new], None);
+        let out = wirecontract(&["diff", "--same-protocol", "--suppressions", &file, &old, &new], None);
         assert_eq!(code(&out), 2, "{text}");
         assert!(out.stdout.is_empty(), "{text}");
         assert!(stderr(&out).contains(want), "{text}: {}", stderr(&out));
     }
-    let out = wirecontract(&["diff", "--suppressions", "/no/such/file.toml", &old, &new], None);
+    let out = wirecontract(&["diff", "--same-protocol", "--suppressions", "/no/such/file.toml", &old, &new], None);
     assert_eq!(code(&out), 2);
 }
 
@@ -329,7 +332,7 @@ fn a_suppression_without_reason_or_with_an_unknown_rule_is_refused_with_exit_2()
 fn with_every_breaking_change_accepted_the_json_verdict_is_not_breaking() {
     let file = suppression_file("accept-all", ACCEPT_KIND_C);
     let (old, new) = (fixture("enum-value-added", "old.json"), fixture("enum-value-added", "new.json"));
-    let out = wirecontract(&["diff", "--json", "--suppressions", &file, &old, &new], None);
+    let out = wirecontract(&["diff", "--same-protocol", "--json", "--suppressions", &file, &old, &new], None);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     let v: Value = serde_json::from_str(&stdout(&out)).expect("JSON");
     assert_eq!(v["breaking"], false, "{v:#}");
@@ -337,9 +340,17 @@ fn with_every_breaking_change_accepted_the_json_verdict_is_not_breaking() {
     assert_eq!(v["summary"]["accepted"], 1);
     assert_eq!(v["changes"][0]["status"], "accepted");
     assert_eq!(v["changes"][0]["accepted"]["reason"], "receivers were upgraded first");
-    let out = wirecontract(&["diff", "--suppressions", &file, &old, &new], None);
+    let out = wirecontract(&["diff", "--same-protocol", "--suppressions", &file, &old, &new], None);
     let text = stdout(&out);
     assert!(!text.contains("BREAKING") && text.contains("0 breaking") && text.contains("1 accepted"), "{text}");
+}
+
+/// A fixture schema with an absolute `$id`, as every generated schema states one: the recipe
+/// of docs/evolution.md runs as written, without `--same-protocol`.
+fn copy_with_id(fixture: &str, dst: &Path) {
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(fixture).unwrap()).unwrap();
+    v["$id"] = Value::String("https://example.dev/wire/v1/fixture.schema.json".to_owned());
+    std::fs::write(dst, serde_json::to_string_pretty(&v).unwrap()).unwrap();
 }
 
 /// The CI recipe of docs/evolution.md ("In CI"), run as written in a checkout whose
@@ -362,14 +373,14 @@ fn the_documented_ci_recipe_works_against_origin_main() {
     std::fs::create_dir_all(repo.join("generated/schema")).unwrap();
     git(&repo, &["init", "-q"]);
     let schema = repo.join("generated/schema/graphmind.v1.schema.json");
-    std::fs::copy(fixture("enum-value-removed", "old.json"), &schema).unwrap();
-    std::fs::copy(fixture("enum-value-removed", "old.json"), repo.join("generated/schema/graphorin.v1.schema.json")).unwrap();
+    copy_with_id(&fixture("enum-value-removed", "old.json"), &schema);
+    copy_with_id(&fixture("enum-value-removed", "old.json"), &repo.join("generated/schema/graphorin.v1.schema.json"));
     git(&repo, &["add", "."]);
     git(&repo, &["commit", "-q", "-m", "released"]);
     git(&repo, &["remote", "add", "origin", &origin.display().to_string()]);
     git(&repo, &["push", "-q", "origin", "HEAD:refs/heads/main"]);
     git(&repo, &["fetch", "-q", "origin"]);
-    std::fs::copy(fixture("enum-value-removed", "new.json"), &schema).unwrap();
+    copy_with_id(&fixture("enum-value-removed", "new.json"), &schema);
     git(&repo, &["commit", "-q", "-am", "drop a kind"]);
 
     let out = wirecontract(&args, Some(&repo));
@@ -380,11 +391,11 @@ fn the_documented_ci_recipe_works_against_origin_main() {
 
     // The workflow's loop over both schemas: the untouched one passes, the changed one fails.
     for (file, want) in [("generated/schema/graphorin.v1.schema.json", 0), ("generated/schema/graphmind.v1.schema.json", 1)] {
-        let out = wirecontract(&["diff", "--git", "origin/main", "HEAD", "--schema", file, "--policy", "--format", "github"], Some(&repo));
+        let out = wirecontract(&["diff", "--same-protocol", "--git", "origin/main", "HEAD", "--schema", file, "--policy", "--format", "github"], Some(&repo));
         assert_eq!(code(&out), want, "{file}: {}{}", stdout(&out), stderr(&out));
     }
     // The job summary step.
-    let out = wirecontract(&["diff", "--git", "origin/main", "HEAD", "--format", "markdown"], Some(&repo));
+    let out = wirecontract(&["diff", "--same-protocol", "--git", "origin/main", "HEAD", "--format", "markdown"], Some(&repo));
     assert!(stdout(&out).contains("### Breaking\n\n- **enum-value-removed** `/$defs/Kind/enum`"), "{}", stdout(&out));
 
     // Accepted in the suppression file at the repository root: passes, reported as a warning.
@@ -424,14 +435,49 @@ fn the_default_suppression_file_is_read_at_the_repository_root() {
     std::fs::copy(fixture("enum-value-added", "new.json"), &path).unwrap();
     git(&repo, &["commit", "-q", "-am", "add kind c"]);
 
-    let out = wirecontract(&["diff", "--git", "HEAD~1", "HEAD"], Some(&repo));
+    let out = wirecontract(&["diff", "--same-protocol", "--git", "HEAD~1", "HEAD"], Some(&repo));
     assert_eq!(code(&out), 1, "no suppression file yet");
     std::fs::write(repo.join(".wirecontract-evolution.toml"), ACCEPT_KIND_C).unwrap();
     // From a subdirectory too: the file is looked for at the repository root.
-    let out = wirecontract(&["diff", "--git", "--schema", "graphmind.v1.schema.json", "--format", "github", "HEAD~1", "HEAD"], Some(&schema_dir));
+    let out =
+        wirecontract(&["diff", "--same-protocol", "--git", "--schema", "graphmind.v1.schema.json", "--format", "github", "HEAD~1", "HEAD"], Some(&schema_dir));
     assert_eq!(code(&out), 0, "{}{}", stdout(&out), stderr(&out));
     let text = stdout(&out);
     assert!(text.starts_with("::warning file=generated/schema/graphmind.v1.schema.json,title=enum-value-added (accepted)::"), "{text}");
     assert!(text.contains("accepted (.wirecontract-evolution.toml:1): receivers were upgraded first"), "{text}");
     let _ = std::fs::remove_dir_all(&repo);
+}
+
+#[test]
+fn schemas_without_id_are_refused_unless_same_protocol_is_given() {
+    let (old, new) = (fixture("enum-value-added", "old.json"), fixture("enum-value-added", "new.json"));
+    let out = wirecontract(&["diff", &old, &new], None);
+    assert_eq!(code(&out), 2, "{}", stdout(&out));
+    assert!(stdout(&out).is_empty(), "nothing compared, nothing printed: {}", stdout(&out));
+    let err = stderr(&out);
+    assert!(err.contains("old and new schemas state no absolute `$id`") && err.contains("--same-protocol"), "{err}");
+    assert!(!err.contains("--help"), "not a usage error: {err}");
+    // One side with a $id, the other without: refused too.
+    let generated = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../generated/schema/graphmind.v1.schema.json").display().to_string();
+    let out = wirecontract(&["diff", &generated, &old], None);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("the new schema states no absolute `$id`"), "{}", stderr(&out));
+    // The caller vouches: compared.
+    assert_eq!(code(&wirecontract(&["diff", "--same-protocol", &old, &new], None)), 1);
+}
+
+#[test]
+fn id_hosts_compare_case_insensitively() {
+    let generated = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../generated/schema/graphmind.v1.schema.json");
+    let mut schema: Value = serde_json::from_str(&std::fs::read_to_string(&generated).unwrap()).unwrap();
+    let id = schema["$id"].as_str().expect("the generated schema states a $id").to_owned();
+    let (proto, rest) = id.split_once("://").unwrap();
+    let (host, path) = rest.split_once('/').unwrap();
+    assert_ne!(host, host.to_uppercase(), "the host has letters to change");
+    schema["$id"] = Value::String(format!("{proto}://{}/{path}", host.to_uppercase()));
+    let upper = scratch_dir("case").join("upper.json");
+    std::fs::write(&upper, serde_json::to_string(&schema).unwrap()).unwrap();
+    let out = wirecontract(&["diff", &generated.display().to_string(), &upper.display().to_string()], None);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("no changes"), "{}", stdout(&out));
 }

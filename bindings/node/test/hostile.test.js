@@ -136,3 +136,21 @@ test('numbers beyond 2^53 in opaque values are JS doubles, as JSON.parse gives t
   // In a typed integer field the contract refuses them.
   assert.equal(graphmind.parseEnvelopeJson('{"gm":1,"seq":9007199254740992,"ts":1,"runId":"r","type":"x"}').kind, 'invalid');
 });
+
+test('createEnvelope names a BigInt counter (ts, seq) with the contract rule, not the payload', () => {
+  for (const member of ['ts', 'seq']) {
+    const init = { type: 'mode.set', payload: { mode: 'run' }, seq: 1, ts: 1, runId: 'r', [member]: 10n };
+    assert.throws(
+      () => graphmind.createEnvelope(init),
+      (e) => {
+        assert.equal(e.name, 'BuildError');
+        assert.deepEqual(e.issues.map((i) => i.path), [member]);
+        assert.match(e.issues[0].message, /^expected .*integer, received bigint$/);
+        assert.doesNotMatch(e.message, /payload/);
+        return true;
+      },
+    );
+  }
+  // A BigInt inside the payload still names the payload.
+  assert.throws(() => graphmind.createEnvelope({ type: 'x.y', payload: { n: 1n }, seq: 1, ts: 1, runId: 'r' }), /payload is not JSON-serializable/);
+});

@@ -339,12 +339,7 @@ fn counter(py: Python<'_>, name: &str, v: &Bound<'_, PyAny>) -> PyResult<u64> {
 }
 
 pub(crate) fn build_error(py: Python<'_>, e: &gm::BuildError) -> PyErr {
-    let err = BuildError::new_err(e.to_string());
-    if let Ok(issues) = issues_to_py(py, &e.issues) {
-        let _ = err.value(py).setattr("issues", issues);
-    }
-    let _ = err.value(py).setattr("reason", e.reason.clone());
-    err
+    crate::issue::build_error(py, e.to_string(), e.reason.clone(), &e.issues)
 }
 
 /// create_envelope(type, payload, seq, run_id, ts=None, *, max_payload_bytes=None)
@@ -537,11 +532,8 @@ pub(crate) fn matcher_from(py: Python<'_>, v: &Bound<'_, PyAny>, what: &str) -> 
         }
     }
     let text = py_to_json(v, NonFinite::Null)?;
-    from_json::<gm::BreakpointMatcher>(&text).map_err(|issues| {
-        let list: Vec<String> = issues.iter().map(wirecontract::core::Issue::summary).collect();
-        let _ = py;
-        PyValueError::new_err(format!("{what} is not a BreakpointMatcher: {}", list.join("; ")))
-    })
+    let _ = py;
+    from_json::<gm::BreakpointMatcher>(&text).map_err(|issues| crate::issue::value_error(&format!("{what} is not a BreakpointMatcher"), &issues))
 }
 
 pub(crate) fn enum_from<T>(v: &str, parse: fn(&str) -> Option<T>, values: &[&str], what: &str) -> PyResult<T> {
@@ -639,10 +631,7 @@ fn matchers_from(py: Python<'_>, breakpoints: &Bound<'_, PyAny>) -> PyResult<Vec
 /// rule otherwise.
 fn hello_from(value: &Bound<'_, PyAny>) -> PyResult<gm::Hello> {
     let text = py_to_json(value, NonFinite::Null)?;
-    from_json::<gm::Hello>(&text).map_err(|issues| {
-        let list: Vec<String> = issues.iter().map(wirecontract::core::Issue::summary).collect();
-        PyValueError::new_err(format!("hello is not a Hello payload: {}", list.join("; ")))
-    })
+    from_json::<gm::Hello>(&text).map_err(|issues| crate::issue::value_error("hello is not a Hello payload", &issues))
 }
 
 /// `negotiate_hello` accepted the app: `protocol` (1), `capabilities` (the app's that the
@@ -800,11 +789,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("CONTROL_TYPES", tuple(py, gm::CONTROL_TYPES)?)?;
     m.add("HANDSHAKE_TYPES", tuple(py, gm::HANDSHAKE_TYPES)?)?;
     m.add("KNOWN_CAPABILITIES", tuple(py, gm::KNOWN_CAPABILITIES)?)?;
-    m.add("NODE_KINDS", tuple(py, gm::NodeKind::VALUES)?)?;
-    m.add("RUN_STATUSES", tuple(py, gm::RunStatus::VALUES)?)?;
-    m.add("PAUSE_POINTS", tuple(py, gm::PausePoint::VALUES)?)?;
-    m.add("RESUME_ACTIONS", tuple(py, gm::ResumeAction::VALUES)?)?;
-    m.add("RUN_MODES", tuple(py, gm::RunMode::VALUES)?)?;
     m.add("SCHEMA_ID", gm::SCHEMA_ID)?;
     let names: Vec<&str> = gm::PROTOCOL.objects().iter().map(|o| o.name).collect();
     m.add("OBJECT_TYPES", PyTuple::new(py, names)?)?;

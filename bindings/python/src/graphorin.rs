@@ -316,9 +316,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("SCHEMA_ID", go::SCHEMA_ID)?;
     m.add("KINDS", PyTuple::new(py, go::KINDS)?)?;
     m.add("METHODS", PyTuple::new(py, go::METHODS)?)?;
-    m.add("LIFECYCLE_STATUSES", PyTuple::new(py, go::LIFECYCLE_STATUSES)?)?;
-    m.add("SERVER_VARIANTS", PyTuple::new(py, go::ServerVariant::VALUES)?)?;
-    m.add("CLIENT_VARIANTS", PyTuple::new(py, go::ClientVariant::VALUES)?)?;
     let codes = PyDict::new(py);
     for (reason, code) in go::CLOSE_CODE_VALUES {
         codes.set_item(reason.as_str(), code)?;

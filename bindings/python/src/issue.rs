@@ -2,14 +2,17 @@
 //! build errors, Graphorin parse errors, `parse_frame`), and the one conversion from the
 //! contract's [`CoreIssue`].
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList, PyString};
-use wirecontract::core::Issue as CoreIssue;
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
+use wirecontract::core::{Issue as CoreIssue, IssueCode};
 
 use crate::{opt_str_arg, str_arg};
 
 /// One validation problem: `path` (dotted, from the frame root, `""` for the root),
-/// `message` (the rule) and, where the protocol gives one (Graphorin), a stable `code`.
+/// `message` (the rule) and, where the protocol gives one (Graphorin), a stable `code` (one of
+/// the contract's `IssueCode` values). Frozen, comparable, hashable and picklable, so errors
+/// carrying issues cross process boundaries (`multiprocessing`, `ProcessPoolExecutor`).
 #[pyclass(frozen, eq, hash, module = "wirecontract", name = "Issue")]
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Issue {
@@ -29,11 +32,26 @@ impl Issue {
     #[new]
     #[pyo3(signature = (path, message, code=None))]
     fn new(path: &Bound<'_, PyString>, message: &Bound<'_, PyString>, code: Option<&Bound<'_, PyString>>) -> PyResult<Self> {
-        Ok(Issue {
-            path: str_arg(path, "path")?.to_owned(),
-            message: str_arg(message, "message")?.to_owned(),
-            code: opt_str_arg(code, "code")?.map(str::to_owned),
-        })
+        let code = opt_str_arg(code, "code")?;
+        // Only the contract's stable codes: an issue with an invented code would read as a
+        // contract verdict no parser can give.
+        if let Some(c) = code {
+            if IssueCode::from_wire(c).is_none() {
+                return Err(PyValueError::new_err(format!("code must be None or one of {}, not {c:?}", IssueCode::VALUES.join(", "))));
+            }
+        }
+        Ok(Issue { path: str_arg(path, "path")?.to_owned(), message: str_arg(message, "message")?.to_owned(), code: code.map(str::to_owned) })
+    }
+    /// `(Issue, (path, message, code))`: pickling rebuilds the issue through the constructor
+    /// (so an unpickled issue obeys the same rules).
+    fn __reduce__<'py>(slf: &Bound<'py, Self>) -> PyResult<(Bound<'py, PyAny>, Bound<'py, PyTuple>)> {
+        let py = slf.py();
+        let me = slf.get();
+        let args = PyTuple::new(
+            py,
+            [me.path.clone().into_pyobject(py)?.into_any(), me.message.clone().into_pyobject(py)?.into_any(), me.code.clone().into_pyobject(py)?],
+        )?;
+        Ok((slf.get_type().into_any(), args))
     }
     #[classattr]
     fn __match_args__() -> (&'static str, &'static str) {
@@ -69,4 +87,29 @@ impl From<&CoreIssue> for Issue {
 pub fn issues_to_py(py: Python<'_>, issues: &[CoreIssue]) -> PyResult<PyObject> {
     let items: Vec<Issue> = issues.iter().map(Issue::from).collect();
     Ok(PyList::new(py, items)?.into_any().unbind())
+}
+
+/// Contract issues as one line, `path: rule; path: rule` (the contract's
+/// [`CoreIssue::summary`]): the one text of every binding error that reports them.
+pub fn summary(issues: &[CoreIssue]) -> String {
+    issues.iter().map(CoreIssue::summary).collect::<Vec<_>>().join("; ")
+}
+
+/// A `ValueError` `"{context}: {summary}"` for an argument the contract's reader refused
+/// (a matcher, a `hello`, an `sdk`).
+pub fn value_error(context: &str, issues: &[CoreIssue]) -> PyErr {
+    PyValueError::new_err(format!("{context}: {}", summary(issues)))
+}
+
+/// A `wirecontract.BuildError` with `message` as its text, `.reason` and `.issues` (a list of
+/// [`Issue`]) set; the one constructor of every `BuildError` the binding raises. Both
+/// attributes live in the instance `__dict__`, so the error pickles with them.
+pub fn build_error(py: Python<'_>, message: String, reason: String, issues: &[CoreIssue]) -> PyErr {
+    let err = crate::BuildError::new_err(message);
+    let value = err.value(py);
+    if let Ok(list) = issues_to_py(py, issues) {
+        let _ = value.setattr("issues", list);
+    }
+    let _ = value.setattr("reason", reason);
+    err
 }

@@ -47,13 +47,8 @@ pub(crate) fn guard<T>(f: impl FnOnce() -> T) -> PyResult<T> {
 /// A `BuildError` about one argument of a public function: `.reason` is the message with the
 /// argument named, `.issues` one issue whose path is the argument's name.
 pub(crate) fn arg_error(py: Python<'_>, arg: &str, message: &str) -> PyErr {
-    let err = BuildError::new_err(format!("{arg}: {message}"));
-    let issue = issue::Issue { path: arg.to_owned(), message: message.to_owned(), code: None };
-    if let Ok(issues) = pyo3::types::PyList::new(py, [issue]) {
-        let _ = err.value(py).setattr("issues", issues);
-    }
-    let _ = err.value(py).setattr("reason", format!("{arg}: {message}"));
-    err
+    let text = format!("{arg}: {message}");
+    issue::build_error(py, text.clone(), text, &[wirecontract::core::Issue::at(arg, message)])
 }
 
 /// A `str` argument as Rust text. A `str` holding a lone surrogate has no UTF-8 form (and no

@@ -359,28 +359,32 @@ pub fn construct(
     let json = py_to_json(d.as_any(), NonFinite::Null).map_err(|e| crate::arg_error(py, &e.path, &e.message))?;
     (desc.read_json)(&json).map(Arc::from).map_err(|mut issues| {
         crate::graphmind::explain_non_finite_issues(d.as_any(), "", &mut issues);
-        let list: Vec<String> = issues.iter().map(wirecontract::core::Issue::summary).collect();
-        let reason = format!("invalid {}: {}", desc.name, list.join("; "));
-        let err = crate::BuildError::new_err(reason.clone());
-        if let Ok(issues) = crate::issue::issues_to_py(py, &issues) {
-            let _ = err.value(py).setattr("issues", issues);
-        }
-        let _ = err.value(py).setattr("reason", reason);
-        err
+        let reason = format!("invalid {}: {}", desc.name, crate::issue::summary(&issues));
+        crate::issue::build_error(py, reason.clone(), reason, &issues)
     })
 }
 
 /// Adds the registry's names the stubs use as type aliases, as data the curated modules turn
 /// into runtime aliases: `_ENUM_VALUES` (enum name → wire values), `_UNIONS` (union name →
 /// frame class names) and `_PAYLOAD_TYPES` (the payload class of each message type, in
-/// message order).
+/// message order). Each enum whose declaration names a public constant (`NODE_KINDS`,
+/// `SERVER_VARIANTS`, …: [`EnumDesc::constant`](wirecontract::registry::EnumDesc)) is added
+/// as that tuple of wire values, and `_ENUM_CONSTANTS` (constant → enum name) lets the
+/// curated module re-export them without naming one.
 pub fn add_registry_names(m: &Bound<'_, PyModule>, protocol: &Protocol) -> PyResult<()> {
     let py = m.py();
     let enums = PyDict::new(py);
+    let constants = PyDict::new(py);
     for e in protocol.enums() {
-        enums.set_item(e.name, PyTuple::new(py, e.wire_values().collect::<Vec<_>>())?)?;
+        let values = PyTuple::new(py, e.wire_values().collect::<Vec<_>>())?;
+        if let Some(constant) = e.constant {
+            m.add(constant, &values)?;
+            constants.set_item(constant, e.name)?;
+        }
+        enums.set_item(e.name, values)?;
     }
     m.add("_ENUM_VALUES", enums)?;
+    m.add("_ENUM_CONSTANTS", constants)?;
     let unions = PyDict::new(py);
     for u in protocol.unions {
         unions.set_item(u.name, PyTuple::new(py, u.variants.iter().map(|v| v.frame.name))?)?;

@@ -283,10 +283,7 @@ pub(crate) fn matchers_to_py(py: Python<'_>, list: &[gm::BreakpointMatcher]) -> 
 
 fn sdk_from(v: &Bound<'_, PyAny>) -> PyResult<gm::SdkInfo> {
     let text = py_to_json(v, NonFinite::Null)?;
-    from_json::<gm::SdkInfo>(&text).map_err(|issues| {
-        let list: Vec<String> = issues.iter().map(wirecontract::core::Issue::summary).collect();
-        PyValueError::new_err(format!("sdk is not an SdkInfo ({{\"name\", \"version\"}}): {}", list.join("; ")))
-    })
+    from_json::<gm::SdkInfo>(&text).map_err(|issues| crate::issue::value_error("sdk is not an SdkInfo ({\"name\", \"version\"})", &issues))
 }
 
 fn size(v: u64) -> usize {

@@ -18,8 +18,10 @@ use crate::graphmind::{enum_from, matcher_from, Envelope};
 use crate::session::{frame_bytes, matchers_to_py, object_to_py, record};
 use crate::{guard, uint_param, Text};
 
+// Named by its public home, so a pickled ResumeError unpickles (pickle finds the class by
+// `__module__` and name).
 pyo3::create_exception!(
-    wirecontract,
+    wirecontract.graphmind.session,
     ResumeError,
     PyValueError,
     "ViewerSession.resume sent nothing: `.code` is \"unknown-pause\", \"released-by-disconnect\" or \"owner-gone\"."

@@ -2,10 +2,25 @@
 //! serde and schemars derives), its wire reader, its `JSON.stringify`-exact writer, and its
 //! reflection table for the bindings. This is what keeps the contract a single source of truth.
 
+/// `Some(literal)` for an optional macro argument that was given, `None` otherwise.
+macro_rules! opt_literal {
+    () => {
+        None
+    };
+    ($l:literal) => {
+        Some($l)
+    };
+}
+
 /// Declares a closed string enum (spec graphmind-v1 §1 "Enums are closed").
+///
+/// An optional `#[constant = "NODE_KINDS"]` after the doc comment names the public constant
+/// (a tuple of every wire value) the bindings export for this enum; it lands in
+/// [`EnumDesc::constant`](crate::registry::EnumDesc::constant), so no binding names the enum.
 macro_rules! wire_enum {
     (
         $(#[doc = $doc:expr])*
+        $(#[constant = $constant:literal])?
         $vis:vis enum $name:ident {
             $( $(#[doc = $vdoc:literal])* $variant:ident = $wire:literal ),+ $(,)?
         }
@@ -22,6 +37,7 @@ macro_rules! wire_enum {
                 name: stringify!($name),
                 doc: concat!($($doc, "\n",)* ""),
                 values: &[$( $crate::registry::EnumValueDesc { wire: $wire, rust: stringify!($variant), doc: concat!($($vdoc, "\n",)* "") } ),+],
+                constant: opt_literal!($($constant)?),
             };
             /// Every value, in spec order.
             pub const ALL: &'static [$name] = &[$($name::$variant),+];

@@ -9,6 +9,7 @@ use crate::core::{NonNegativeF64, PositiveSafeUInt, RawJson, Record, SafeInt, Sa
 wire_enum! {
     /// The kind of a node (§1 primitives): 9 values; `chain/retriever` since 0.2.0,
     /// `server/resource/prompt` since 0.4.0 for MCP. Closed: an unknown kind is invalid.
+    #[constant = "NODE_KINDS"]
     pub enum NodeKind {
         /// An agent (the run's root node, or a sub-agent).
         Agent = "agent",
@@ -33,6 +34,7 @@ wire_enum! {
 
 wire_enum! {
     /// How a run or node ended (§1 `RunStatus`).
+    #[constant = "RUN_STATUSES"]
     pub enum RunStatus {
         /// Finished normally.
         Ok = "ok",
@@ -45,6 +47,7 @@ wire_enum! {
 
 wire_enum! {
     /// Where a gate sits around a node (§1 `PausePoint`).
+    #[constant = "PAUSE_POINTS"]
     pub enum PausePoint {
         /// Before the node runs.
         Before = "before",
@@ -57,6 +60,7 @@ wire_enum! {
 
 wire_enum! {
     /// What the viewer asks a held gate to do (§1 `ResumeAction`).
+    #[constant = "RESUME_ACTIONS"]
     pub enum ResumeAction {
         /// Let the node run (or its result through).
         Continue = "continue",
@@ -71,6 +75,7 @@ wire_enum! {
 
 wire_enum! {
     /// Run mode (§1 `RunMode`): `step` pauses at every `before` and `error` point.
+    #[constant = "RUN_MODES"]
     pub enum RunMode {
         /// Pause only at matching breakpoints.
         Run = "run",

@@ -56,6 +56,7 @@ pub const DEFAULT_MAX_DEPTH: usize = json::DEFAULT_MAX_DEPTH;
 macro_rules! message_union {
     (
         $(#[doc = $doc:literal])*
+        $(#[constant = $constant:literal])?
         pub enum $name:ident / $vname:ident / $guards:ident, $dir:ident, $acc:ident {
             $( $(#[doc = $m:literal])* $variant:ident($ty:ident) = $wire:literal, $guard:ident, $js:literal; )+
         }
@@ -68,6 +69,7 @@ macro_rules! message_union {
 
         wire_enum! {
             #[doc = concat!("Which variant a [`", stringify!($name), "`] is, named by its stable wire name (`kind` / `method` literal, or `rpc-success` / `rpc-failure`); shared by every binding (§13).")]
+            $(#[constant = $constant])?
             pub enum $vname {
                 $( $(#[doc = $m])* $variant = $wire, )+
             }
@@ -182,6 +184,7 @@ pub const CLIENT_ACCESSORS: &[crate::registry::AccessorDesc] = &[crate::registry
 message_union! {
     /// Every frame a server sends (§3, `ServerMessageSchema`): the RPC family (success, failure)
     /// or a kinded frame. Closed: nothing else parses.
+    #[constant = "SERVER_VARIANTS"]
     pub enum ServerMessage / ServerVariant / SERVER_GUARDS, ServerToClient, SERVER_ACCESSORS {
         /// `rpc-success`
         RpcSuccess(ServerRpcSuccess) = "rpc-success", is_rpc_success, "isRpcSuccess";
@@ -207,6 +210,7 @@ message_union! {
 message_union! {
     /// Every message a client sends (§4, `ClientMessageSchema`, discriminated on `method`):
     /// five requests and one notification. Closed and case-sensitive.
+    #[constant = "CLIENT_VARIANTS"]
     pub enum ClientMessage / ClientVariant / CLIENT_GUARDS, ClientToServer, CLIENT_ACCESSORS {
         /// `method: "initialize"`
         Initialize(ClientInitializeRequest) = "initialize", is_initialize_request, "isInitializeRequest";

@@ -548,6 +548,7 @@ impl WireValue for RpcErrorCode {
 
 wire_enum! {
     /// A `lifecycle` frame's `status` (§3.2): closed, an unknown value is invalid.
+    #[constant = "LIFECYCLE_STATUSES"]
     pub enum LifecycleStatus {
         /// Running.
         Running = "running",

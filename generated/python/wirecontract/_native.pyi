@@ -24,7 +24,8 @@ class Issue:
     """One validation problem, the same class for every protocol: dotted `path` from the frame
     root ("" = root), the rule, and a stable `code` where the protocol gives one (Graphorin)."""
     __match_args__ = ("path", "message")
-    def __new__(cls, path: str, message: str, code: str | None = None) -> Issue: ...
+    def __new__(cls, path: str, message: str, code: str | None = None) -> Issue:
+        """ValueError unless code is None or one of: invalid_type, invalid_literal, unrecognized_keys, too_small, too_big, invalid_enum, invalid_discriminator, custom."""
     @property
     def path(self) -> str: ...
     @property
@@ -32,6 +33,10 @@ class Issue:
     @property
     def code(self) -> str | None: ...
     def to_dict(self) -> dict[str, str]: ...
+    def __eq__(self, other: object, /) -> bool: ...
+    def __hash__(self) -> int: ...
+    def __reduce__(self) -> tuple[type[Issue], tuple[str, str, str | None]]:
+        """Pickling support: rebuilt through the constructor."""
 
 def protocols() -> tuple[str, ...]:
     """The names of every registered protocol, in registry order."""

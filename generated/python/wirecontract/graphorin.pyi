@@ -36,11 +36,11 @@ JSONRPC_VERSION: Final[str]
 SCHEMA_ID: Final[str]
 KINDS: Final[tuple[str, ...]]
 METHODS: Final[tuple[str, ...]]
+CLOSE_CODES: Final[dict[CloseReason, int]]
+RPC_ERROR_CODES: Final[dict[str, int]]
 LIFECYCLE_STATUSES: Final[tuple[LifecycleStatus, ...]]
 SERVER_VARIANTS: Final[tuple[ServerVariant, ...]]
 CLIENT_VARIANTS: Final[tuple[ClientVariant, ...]]
-CLOSE_CODES: Final[dict[CloseReason, int]]
-RPC_ERROR_CODES: Final[dict[str, int]]
 
 @final
 class RpcError(WireObject):

@@ -1,6 +1,7 @@
 //! The `.pyi` stub of `wirecontract.graphmind.session`: the native sans-IO classes
 //! (`bindings/python/src/session.rs`, `session_viewer.rs`) and the asyncio hosts
-//! (`graphmind/session.py`). The declarations are fixed text; every default named in it
+//! (`graphmind/session.py`). The declarations are fixed text, stubtest-clean against the built
+//! package (step 30: native classes `@final` with pyo3's `__new__`); every default named in it
 //! (timeouts in ms, sizes, capabilities, the endpoint) is read from the contract's
 //! `SessionConfig::default()` and `ViewerConfig::default()`, so the stub cannot drift from
 //! the core it documents.
@@ -32,7 +33,8 @@ pub fn session_stub() -> String {
     o.push_str(
         r#"from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import AbstractAsyncContextManager
-from typing import Any, Final, Literal, TypeAlias
+from dataclasses import dataclass
+from typing import Any, Final, Literal, TypeAlias, final
 
 from wirecontract.graphmind import BreakpointMatcher, Envelope, Hello, JsonValue, NodeKind, PausePoint, ResumeAction, RunMode
 
@@ -48,11 +50,12 @@ MatcherLike: TypeAlias = BreakpointMatcher | Mapping[str, Any]
     let _ = writeln!(o, "SESSION_CAPABILITIES: Final[tuple[str, ...]]  # {}", SESSION_CAPABILITIES.join(", "));
     o.push_str("INGEST_PATH: Final[str]  # /ingest\nAPP_DEFAULTS: Final[dict[str, Any]]\n\"\"\"`AppSession`'s defaults by keyword (spec §1).\"\"\"\n\n");
     o.push_str(
-        r#"class GateNode:
+        r#"@final
+class GateNode:
     """The node a gate sits on (spec §3.1, §3.9): `instance_id` pins the hold exactly and is
     copied into `exec.paused.instanceId`."""
     __match_args__ = ("node_id", "kind", "name", "instance_id")
-    def __init__(self, node_id: str, kind: NodeKind, name: str, instance_id: str | None = None) -> None: ...
+    def __new__(cls, node_id: str, kind: NodeKind, name: str, instance_id: str | None = None) -> GateNode: ...
     @property
     def node_id(self) -> str: ...
     @property
@@ -62,12 +65,13 @@ MatcherLike: TypeAlias = BreakpointMatcher | Mapping[str, Any]
     @property
     def instance_id(self) -> str | None: ...
 
+@final
 class Decision:
     """What a released gate tells the adapter to do (spec §3.7). For `inject`, `output` is the
     injected value (`has_output` is False for an inject of "no value") and `output_json` its
     exact JSON text."""
     __match_args__ = ("action", "output", "has_output", "output_json")
-    def __init__(self, action: ResumeAction, output: JsonValue, has_output: bool, output_json: str | None) -> None: ...
+    def __new__(cls, action: ResumeAction, output: JsonValue, has_output: bool, output_json: str | None) -> Decision: ...
     @property
     def action(self) -> ResumeAction: ...
     @property
@@ -80,34 +84,38 @@ class Decision:
 CONTINUE: Final[Decision]
 """The `continue` decision a gate returns when it does not hold."""
 
+@final
 class Connect:
     """Open a WebSocket to `url`, then call `transport_opened` (or `transport_failed`)."""
     __match_args__ = ("url",)
-    def __init__(self, url: str) -> None: ...
+    def __new__(cls, url: str) -> Connect: ...
     @property
     def url(self) -> str: ...
 
+@final
 class Send:
     """Send `frame` on the open socket, in poll order."""
     __match_args__ = ("frame",)
-    def __init__(self, frame: str) -> None: ...
+    def __new__(cls, frame: str) -> Send: ...
     @property
     def frame(self) -> str: ...
 
+@final
 class Close:
     """Close the socket or abandon the attempt (1000 normal and timeouts, 1002 protocol error);
     ignore that socket from now on."""
     __match_args__ = ("code", "reason")
-    def __init__(self, code: int, reason: str) -> None: ...
+    def __new__(cls, code: int, reason: str) -> Close: ...
     @property
     def code(self) -> int: ...
     @property
     def reason(self) -> str: ...
 
+@final
 class Release:
     """Wake gate `pause_id` with `decision`; its `exec.resumed` is already emitted."""
     __match_args__ = ("pause_id", "decision", "cause")
-    def __init__(self, pause_id: str, decision: Decision, cause: ReleaseCause) -> None: ...
+    def __new__(cls, pause_id: str, decision: Decision, cause: ReleaseCause) -> Release: ...
     @property
     def pause_id(self) -> str: ...
     @property
@@ -115,27 +123,30 @@ class Release:
     @property
     def cause(self) -> ReleaseCause: ...
 
+@final
 class AbortRun:
     """Abort the run's context before the `abort` decision reaches the adapter (spec §3.7)."""
     __match_args__ = ("run_id",)
-    def __init__(self, run_id: str) -> None: ...
+    def __new__(cls, run_id: str) -> AbortRun: ...
     @property
     def run_id(self) -> str: ...
 
+@final
 class ReadySettled:
     """The `ready()` call `waiter` settled: attached or not."""
     __match_args__ = ("waiter", "attached")
-    def __init__(self, waiter: int, attached: bool) -> None: ...
+    def __new__(cls, waiter: int, attached: bool) -> ReadySettled: ...
     @property
     def waiter(self) -> int: ...
     @property
     def attached(self) -> bool: ...
 
+@final
 class Warn:
     """Log this: `rule` is a stable key (invalid-frame, version-mismatch, ack-protocol,
     handshake-timeout, connect-timeout, buffer-overflow, loop-detected, bad-run-id)."""
     __match_args__ = ("rule", "text")
-    def __init__(self, rule: str, text: str) -> None: ...
+    def __new__(cls, rule: str, text: str) -> Warn: ...
     @property
     def rule(self) -> str: ...
     @property
@@ -143,6 +154,7 @@ class Warn:
 
 Action: TypeAlias = Connect | Send | Close | Release | AbortRun | ReadySettled | Warn
 
+@final
 class AppSession:
     """The app side as a sans-IO state machine (spec §2.1). Keywords are the core's
     `SessionConfig`; an omitted one takes its default:
@@ -179,8 +191,8 @@ class AppSession:
     }
     o.push_str(
         r#"    """
-    def __init__(
-        self,
+    def __new__(
+        cls,
         *,
         url: str | None = None,
         app: str | None = None,
@@ -207,7 +219,7 @@ class AppSession:
         loop_max_runs: int | None = None,
         redaction_placeholder: str | None = None,
         max_payload_bytes: int | None = None,
-    ) -> None: ...
+    ) -> AppSession: ...
     def transport_opened(self, now_ms: int, /) -> None:
         """T2: the socket opened; `hello` goes out with the next seq."""
     def transport_failed(self, now_ms: int, /) -> None:
@@ -261,28 +273,31 @@ class ResumeError(ValueError):
     """`ViewerSession.resume` sent nothing."""
     code: Literal["unknown-pause", "released-by-disconnect", "owner-gone"]
 
+@final
 class Received:
     """What `ViewerSession.frame_received` did with one frame."""
     __match_args__ = ("kind", "replayed")
-    def __init__(self, kind: ReceivedKind, replayed: bool) -> None: ...
+    def __new__(cls, kind: ReceivedKind, replayed: bool) -> Received: ...
     @property
     def kind(self) -> ReceivedKind: ...
     @property
     def replayed(self) -> bool: ...
 
+@final
 class ViewerSend:
     """Send `frame` on connection `conn`."""
     __match_args__ = ("conn", "frame")
-    def __init__(self, conn: int, frame: str) -> None: ...
+    def __new__(cls, conn: int, frame: str) -> ViewerSend: ...
     @property
     def conn(self) -> int: ...
     @property
     def frame(self) -> str: ...
 
+@final
 class ViewerClose:
     """Close connection `conn` (1002 for gm != 1)."""
     __match_args__ = ("conn", "code", "reason")
-    def __init__(self, conn: int, code: int, reason: str) -> None: ...
+    def __new__(cls, conn: int, code: int, reason: str) -> ViewerClose: ...
     @property
     def conn(self) -> int: ...
     @property
@@ -290,10 +305,11 @@ class ViewerClose:
     @property
     def reason(self) -> str: ...
 
+@final
 class AppAttached:
     """`conn` said hello and was answered with a `hello.ack` carrying `session_token`."""
     __match_args__ = ("conn", "session_token", "hello")
-    def __init__(self, conn: int, session_token: str, hello: Hello) -> None: ...
+    def __new__(cls, conn: int, session_token: str, hello: Hello) -> AppAttached: ...
     @property
     def conn(self) -> int: ...
     @property
@@ -301,10 +317,11 @@ class AppAttached:
     @property
     def hello(self) -> Hello: ...
 
+@final
 class FrameAccepted:
     """A first-seen event frame by (runId, seq); `replayed` when buffered before this connection."""
     __match_args__ = ("conn", "envelope", "replayed")
-    def __init__(self, conn: int, envelope: Envelope, replayed: bool) -> None: ...
+    def __new__(cls, conn: int, envelope: Envelope, replayed: bool) -> FrameAccepted: ...
     @property
     def conn(self) -> int: ...
     @property
@@ -312,10 +329,11 @@ class FrameAccepted:
     @property
     def replayed(self) -> bool: ...
 
+@final
 class PauseOpened:
     """A live, first-seen `exec.paused`: open and resumable."""
     __match_args__ = ("conn", "run_id", "pause_id", "node_id", "point")
-    def __init__(self, conn: int, run_id: str, pause_id: str, node_id: str, point: PausePoint) -> None: ...
+    def __new__(cls, conn: int, run_id: str, pause_id: str, node_id: str, point: PausePoint) -> PauseOpened: ...
     @property
     def conn(self) -> int: ...
     @property
@@ -327,28 +345,31 @@ class PauseOpened:
     @property
     def point(self) -> PausePoint: ...
 
+@final
 class PauseClosed:
     """`exec.resumed` arrived for a known pause."""
     __match_args__ = ("pause_id", "action")
-    def __init__(self, pause_id: str, action: ResumeAction) -> None: ...
+    def __new__(cls, pause_id: str, action: ResumeAction) -> PauseClosed: ...
     @property
     def pause_id(self) -> str: ...
     @property
     def action(self) -> ResumeAction: ...
 
+@final
 class PauseReleased:
     """The owner closed while the pause was open: the app continued (fail-open)."""
     __match_args__ = ("conn", "pause_id")
-    def __init__(self, conn: int, pause_id: str) -> None: ...
+    def __new__(cls, conn: int, pause_id: str) -> PauseReleased: ...
     @property
     def conn(self) -> int: ...
     @property
     def pause_id(self) -> str: ...
 
+@final
 class ResumeRefused:
     """`exec.refused`: the pause stays open."""
     __match_args__ = ("pause_id", "code", "request_id")
-    def __init__(self, pause_id: str, code: str, request_id: str | None) -> None: ...
+    def __new__(cls, pause_id: str, code: str, request_id: str | None) -> ResumeRefused: ...
     @property
     def pause_id(self) -> str: ...
     @property
@@ -356,24 +377,27 @@ class ResumeRefused:
     @property
     def request_id(self) -> str | None: ...
 
+@final
 class ResumeTimedOut:
     """A sent `exec.resume` got no answer within `resume_wait_ms`."""
     __match_args__ = ("pause_id",)
-    def __init__(self, pause_id: str) -> None: ...
+    def __new__(cls, pause_id: str) -> ResumeTimedOut: ...
     @property
     def pause_id(self) -> str: ...
 
+@final
 class RunAbandoned:
     """A run's owner stayed away for `abandon_grace_ms`."""
     __match_args__ = ("run_id",)
-    def __init__(self, run_id: str) -> None: ...
+    def __new__(cls, run_id: str) -> RunAbandoned: ...
     @property
     def run_id(self) -> str: ...
 
+@final
 class ViewerWarn:
     """Log this: `rule` is invalid-frame, version-mismatch, before-hello or unexpected-type."""
     __match_args__ = ("conn", "rule", "text")
-    def __init__(self, conn: int, rule: str, text: str) -> None: ...
+    def __new__(cls, conn: int, rule: str, text: str) -> ViewerWarn: ...
     @property
     def conn(self) -> int: ...
     @property
@@ -384,6 +408,7 @@ class ViewerWarn:
 ViewerEvent: TypeAlias = AppAttached | FrameAccepted | PauseOpened | PauseClosed | PauseReleased | ResumeRefused | ResumeTimedOut | RunAbandoned | ViewerWarn
 ViewerAction: TypeAlias = ViewerSend | ViewerClose | ViewerEvent
 
+@final
 class ViewerSession:
     """The viewer side as a sans-IO state machine (spec §5). Connections are ints chosen by
     the host. Keywords are the core's `ViewerConfig`; an omitted one takes its default:
@@ -404,8 +429,8 @@ class ViewerSession:
     }
     o.push_str(
         r#"    """
-    def __init__(
-        self,
+    def __new__(
+        cls,
         *,
         breakpoints: Iterable[MatcherLike] | None = None,
         mode: RunMode | None = None,
@@ -415,7 +440,7 @@ class ViewerSession:
         max_resume_token_len: int | None = None,
         resume_wait_ms: int | None = None,
         abandon_grace_ms: int | None = None,
-    ) -> None: ...
+    ) -> ViewerSession: ...
     def connection_opened(self, conn: int, /) -> None: ...
     def connection_closed(self, conn: int, now_ms: int, /) -> None:
         """Open pauses of `conn` are released by fail-open (`PauseReleased`)."""
@@ -453,6 +478,7 @@ class Run:
     session: Session
     run_id: str
     name: str
+    def __init__(self, session: Session, run_id: str, name: str) -> None: ...
     @property
     def aborted(self) -> bool: ...
     def emit(self, type: str, payload: Mapping[str, Any] | Any) -> int | None: ...
@@ -478,13 +504,13 @@ def connect(url: str = ..., **config: Any) -> Session:
     """`async with connect(url, app=...) as s`: keywords are `AppSession`'s plus `on_warn`
     and `flush_timeout_ms`."""
 
+@dataclass(frozen=True)
 class FrameLog:
     """One frame on a viewer connection, in wire order."""
     dir: Literal["app->viewer", "viewer->app"]
     conn: int
     frame: str
-    received: Received | None
-    def __init__(self, dir: str, conn: int, frame: str, received: Received | None = None) -> None: ...
+    received: Received | None = None
 
 PauseAnswer: TypeAlias = str | tuple[str, Any] | None
 
@@ -493,6 +519,19 @@ class Viewer:
     core: ViewerSession
     clock: Clock
     url: str
+    def __init__(
+        self,
+        *,
+        on_event: Callable[[ViewerEvent], None] | None = None,
+        on_pause: Callable[[PauseOpened], PauseAnswer | Awaitable[PauseAnswer]] | None = None,
+        on_frame: Callable[[FrameLog], None] | None = None,
+        **config: Any,
+    ) -> None:
+        """Keywords beyond the callbacks are `ViewerSession`'s; call within a running loop."""
+    async def start(self, host: str, port: int) -> None:
+        """Starts the WebSocket server on `host:port` (0: a free port) and sets `url`."""
+    async def __aenter__(self) -> Viewer: ...
+    async def __aexit__(self, *exc: object) -> None: ...
     @property
     def connections(self) -> list[int]: ...
     def resume(self, pause_id: str, action: ResumeAction = "continue", *, output: JsonValue = ..., request_id: str | None = None) -> None: ...
@@ -516,7 +555,14 @@ def serve(
 ) -> AbstractAsyncContextManager[Viewer]:
     """`async with serve(port=0) as viewer`: a viewer on ws://HOST:PORT/ingest."""
 
-__all__: list[str]
+__all__ = [
+    "AppSession", "ViewerSession", "GateNode", "Decision", "Received", "ResumeError",
+    "Connect", "Send", "Close", "Release", "AbortRun", "ReadySettled", "Warn",
+    "ViewerSend", "ViewerClose", "AppAttached", "FrameAccepted", "PauseOpened", "PauseClosed",
+    "PauseReleased", "ResumeRefused", "ResumeTimedOut", "RunAbandoned", "ViewerWarn",
+    "CONTINUE", "APP_DEFAULTS", "DEFAULT_URL", "SESSION_CAPABILITIES", "INGEST_PATH",
+    "Clock", "RunAborted", "Session", "Run", "connect", "Viewer", "FrameLog", "serve",
+]
 "#,
     );
     o

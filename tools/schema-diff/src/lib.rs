@@ -260,6 +260,19 @@ pub struct Options {
     /// The property holding the protocol version; detected when `None` (`gm`, `v`,
     /// `version`: the first that is a `const` in every message type).
     pub version_field: Option<String>,
+    /// The caller vouches that both schemas describe one protocol although at least one states
+    /// no absolute `$id` (hand-written schemas, test fixtures). Without it such a pair is
+    /// refused: nothing shows they are two versions of one protocol, and comparing two
+    /// unrelated contracts gives a meaningless verdict. It never overrides two `$id`s that name
+    /// different protocols (what the schemas state wins over what the caller assumes).
+    pub same_protocol: bool,
+}
+
+impl Options {
+    /// The default options with [`Options::same_protocol`] set: for schemas without `$id`.
+    pub fn assuming_same_protocol() -> Self {
+        Options { same_protocol: true, ..Options::default() }
+    }
 }
 
 /// The result of [`diff`].
@@ -336,23 +349,41 @@ pub fn diff(old: &Value, new: &Value, options: &Options) -> Result<Diff, SchemaE
             return Err(SchemaError(format!("the {name} schema is not a JSON Schema (expected an object, found {})", schema::json_type(v))));
         }
     }
-    if let (Some(a), Some(b)) = (protocol_of(old), protocol_of(new)) {
-        if a != b {
+    match (protocol_of(old), protocol_of(new)) {
+        // Hosts are case-insensitive (RFC 3986 §3.2.2): `GraphMind.dev` is `graphmind.dev`.
+        (Some(a), Some(b)) if !a.eq_ignore_ascii_case(b) => {
             return Err(SchemaError(format!(
                 "the schemas describe different protocols (old: {a}, new: {b}); an evolution check compares two versions of one protocol"
             )));
         }
+        (Some(_), Some(_)) => {}
+        (a, b) if !options.same_protocol => {
+            let missing: Vec<&str> = [("old", a), ("new", b)].into_iter().filter(|(_, p)| p.is_none()).map(|(n, _)| n).collect();
+            return Err(SchemaError(format!(
+                "cannot tell that the schemas describe one protocol: the {} schema{} no absolute `$id` (https://HOST/...); \
+                 an evolution check compares two versions of one protocol. If they are, say so (--same-protocol)",
+                missing.join(" and "),
+                if missing.len() == 2 { "s state" } else { " states" }
+            )));
+        }
+        _ => {}
     }
     Ok(compare::run(old, new, options))
 }
 
-/// The protocol a schema describes, as its `$id` names it: the authority (host) of an absolute
-/// `$id` (`graphmind.dev`, `graphorin.dev`), which stays the same across versions; `None`
-/// without one.
+/// The protocol a schema describes, as its `$id` names it: the host of an absolute `$id`
+/// (`graphmind.dev`, `graphorin.dev`; user info and port left out), which stays the same
+/// across versions; `None` without one. Compared case-insensitively, as hosts are.
 fn protocol_of(schema: &Value) -> Option<&str> {
     let id = schema.get("$id")?.as_str()?;
     let rest = id.split_once("://")?.1;
-    let host = rest.split(['/', '?', '#']).next()?;
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    // A port follows the last `:` unless that colon sits inside an IPv6 literal (`[::1]`).
+    let host = match host_port.rsplit_once(':') {
+        Some((h, port)) if !port.contains(']') => h,
+        _ => host_port,
+    };
     (!host.is_empty()).then_some(host)
 }
 
@@ -375,7 +406,26 @@ mod tests {
         let err = super::diff(&gm, &go, &options).expect_err("different protocols must be refused");
         assert!(err.0.contains("graphmind.dev") && err.0.contains("graphorin.dev"), "{}", err.0);
         assert!(super::diff(&gm, &gm2, &options).is_ok(), "two versions of one protocol compare");
-        assert!(super::diff(&serde_json::json!({}), &go, &options).is_ok(), "a schema without $id is not refused");
+        let upper = serde_json::json!({"$id": "https://GraphMind.DEV:443/wire/v2/envelope.schema.json"});
+        assert!(super::diff(&gm, &upper, &options).is_ok(), "hosts compare case-insensitively (port ignored)");
+        let assumed = super::Options::assuming_same_protocol();
+        assert!(super::diff(&gm, &go, &assumed).is_err(), "--same-protocol never overrides two different $ids");
+    }
+
+    #[test]
+    fn a_schema_without_id_is_refused_unless_the_caller_says_same_protocol() {
+        let gm = serde_json::json!({"$id": "https://graphmind.dev/wire/v1/envelope.schema.json"});
+        let bare = serde_json::json!({});
+        let options = super::Options::default();
+        let both = super::diff(&bare, &serde_json::json!(true), &options).expect_err("two schemas without $id");
+        assert!(both.0.contains("old and new schemas state no absolute `$id`") && both.0.contains("--same-protocol"), "{}", both.0);
+        let one = super::diff(&gm, &bare, &options).expect_err("one schema without $id");
+        assert!(one.0.contains("the new schema states no absolute `$id`"), "{}", one.0);
+        let relative = serde_json::json!({"$id": "envelope.schema.json"});
+        assert!(super::diff(&relative, &gm, &options).is_err(), "a relative $id names no protocol");
+        let assumed = super::Options::assuming_same_protocol();
+        assert!(super::diff(&bare, &serde_json::json!(true), &assumed).is_ok());
+        assert!(super::diff(&gm, &bare, &assumed).is_ok());
     }
 
     #[test]

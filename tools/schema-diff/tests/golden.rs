@@ -61,7 +61,7 @@ fn cases() -> Vec<Case> {
 
 fn review(case: &Case) -> Review {
     let (old, new) = (format!("{}/old.json", case.dir), format!("{}/new.json", case.dir));
-    let d = diff_text(&read(&old), &read(&new), &old, &new, &Options::default()).unwrap_or_else(|e| panic!("{}: {e}", case.name));
+    let d = diff_text(&read(&old), &read(&new), &old, &new, &Options::assuming_same_protocol()).unwrap_or_else(|e| panic!("{}: {e}", case.name));
     let suppressions = case.suppressions.as_ref().map(|s| Suppressions::parse(&read(s), s).unwrap_or_else(|e| panic!("{}: {e}", case.name)));
     let labels = Labels { old, file: Some(new.clone()), new };
     Review::new(d, labels, suppressions.as_ref(), case.policy)

@@ -67,7 +67,7 @@ fn kind_schema(values: &[&str], gm: u32) -> serde_json::Value {
 }
 
 fn review(old: &serde_json::Value, new: &serde_json::Value, text: &str, policy: bool) -> Review {
-    let d = diff(old, new, &Options::default()).expect("schemas");
+    let d = diff(old, new, &Options::assuming_same_protocol()).expect("schemas");
     let s = Suppressions::parse(text, FILE).expect("valid");
     Review::new(d, Labels::default(), Some(&s), policy)
 }
@@ -164,7 +164,7 @@ fn the_protocol_is_named_from_the_schema_and_the_file_name_is_only_a_fallback() 
     let mut new = kind_schema(&["a"], 1);
     new["title"] = json!("Demo wire frame (protocol v1)");
     let labels = Labels { old: "base/graphmind.v1.schema.json".into(), new: "HEAD:generated/schema/graphmind.v1.schema.json".into(), file: None };
-    let r = Review::new(diff(&old, &new, &Options::default()).unwrap(), labels.clone(), None, false);
+    let r = Review::new(diff(&old, &new, &Options::assuming_same_protocol()).unwrap(), labels.clone(), None, false);
     let md = Format::Markdown.render(&r);
     assert!(md.starts_with("## Wire contract changes: Demo wire frame (protocol v1)\n"), "{md}");
     let xml = Format::Junit.render(&r);
@@ -180,7 +180,7 @@ fn the_protocol_is_named_from_the_schema_and_the_file_name_is_only_a_fallback() 
         v.as_object_mut().unwrap().remove("title");
         v["$id"] = json!("https://demo.example/wire/v1/frame.schema.json");
     }
-    let r = Review::new(diff(&old, &new, &Options::default()).unwrap(), labels.clone(), None, false);
+    let r = Review::new(diff(&old, &new, &Options::assuming_same_protocol()).unwrap(), labels.clone(), None, false);
     assert!(Format::Markdown.render(&r).starts_with("## Wire contract changes: https://demo.example/wire/v1/frame.schema.json\n"));
     assert!(Format::Junit.render(&r).contains("classname=\"evolution.demo-example-wire-v1-frame-schema-json\""));
 
@@ -188,7 +188,7 @@ fn the_protocol_is_named_from_the_schema_and_the_file_name_is_only_a_fallback() 
     for v in [&mut old, &mut new] {
         v.as_object_mut().unwrap().remove("$id");
     }
-    let r = Review::new(diff(&old, &new, &Options::default()).unwrap(), labels, None, false);
+    let r = Review::new(diff(&old, &new, &Options::assuming_same_protocol()).unwrap(), labels, None, false);
     assert!(Format::Markdown.render(&r).starts_with("## Wire contract changes: graphmind\n"));
     assert!(Format::Junit.render(&r).contains("classname=\"evolution.graphmind\""));
 }

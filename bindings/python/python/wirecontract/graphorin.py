@@ -43,9 +43,10 @@ JSONRPC_VERSION = _impl.JSONRPC_VERSION
 SCHEMA_ID = _impl.SCHEMA_ID
 KINDS = _impl.KINDS
 METHODS = _impl.METHODS
-LIFECYCLE_STATUSES = _impl.LIFECYCLE_STATUSES
-SERVER_VARIANTS = _impl.SERVER_VARIANTS
-CLIENT_VARIANTS = _impl.CLIENT_VARIANTS
+# One tuple of wire values per enum whose declaration names a public constant
+# (LIFECYCLE_STATUSES, SERVER_VARIANTS, CLIENT_VARIANTS), read from the registry.
+_ENUM_CONSTANTS = tuple(_impl._ENUM_CONSTANTS)
+globals().update({name: getattr(_impl, name) for name in _ENUM_CONSTANTS})
 CLOSE_CODES = _impl.CLOSE_CODES
 RPC_ERROR_CODES = _impl.RPC_ERROR_CODES
 
@@ -87,6 +88,6 @@ __all__ = [
     "build_server_message", "build_client_message", "serialize_message", "variant", "negotiate", "parse_ticket",
     "format_ticket", "close_code_for", "close_code_reason", "export_json_schema", "export_json_schema_string",
     "PROTOCOL_VERSION", "SUBPROTOCOL_NAME", "TICKET_SUBPROTOCOL_PREFIX", "WS_PATH", "JSONRPC_VERSION", "SCHEMA_ID",
-    "KINDS", "METHODS", "LIFECYCLE_STATUSES", "SERVER_VARIANTS", "CLIENT_VARIANTS", "CLOSE_CODES", "RPC_ERROR_CODES",
+    "KINDS", "METHODS", "CLOSE_CODES", "RPC_ERROR_CODES", *_ENUM_CONSTANTS,
     "Issue", "WireObject", "JsonValue", *_ENUM_ALIASES, *_UNION_ALIASES, *_OBJECT_CLASSES, *_GUARD_NAMES,
 ]

@@ -28,8 +28,8 @@ CONTROL_TYPES: Final[tuple[str, ...]]  # exec.resume, breakpoint.set, breakpoint
 HANDSHAKE_TYPES: Final[tuple[str, ...]]  # hello, hello.ack
 KNOWN_CAPABILITIES: Final[tuple[str, ...]]  # pause, step, inject, retry, abort, run-claim, edit-input
 NODE_KINDS: Final[tuple[NodeKind, ...]]
-RUN_STATUSES: Final[tuple[RunStatus, ...]]
 PAUSE_POINTS: Final[tuple[PausePoint, ...]]
+RUN_STATUSES: Final[tuple[RunStatus, ...]]
 RESUME_ACTIONS: Final[tuple[ResumeAction, ...]]
 RUN_MODES: Final[tuple[RunMode, ...]]
 OBJECT_TYPES: Final[tuple[str, ...]]

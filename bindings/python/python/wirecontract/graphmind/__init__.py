@@ -60,12 +60,11 @@ EVENT_TYPES = _impl.EVENT_TYPES
 CONTROL_TYPES = _impl.CONTROL_TYPES
 HANDSHAKE_TYPES = _impl.HANDSHAKE_TYPES
 KNOWN_CAPABILITIES = _impl.KNOWN_CAPABILITIES
-NODE_KINDS = _impl.NODE_KINDS
-RUN_STATUSES = _impl.RUN_STATUSES
-PAUSE_POINTS = _impl.PAUSE_POINTS
-RESUME_ACTIONS = _impl.RESUME_ACTIONS
-RUN_MODES = _impl.RUN_MODES
 SCHEMA_ID = _impl.SCHEMA_ID
+# One tuple of wire values per enum whose declaration names a public constant (NODE_KINDS,
+# RUN_STATUSES, ...), read from the registry.
+_ENUM_CONSTANTS = tuple(_impl._ENUM_CONSTANTS)
+globals().update({name: getattr(_impl, name) for name in _ENUM_CONSTANTS})
 
 # Contract object classes (payloads and nested objects): constructible with snake_case
 # keyword arguments (``NodeToken(node_id="n", deltas=[TokenDelta(t="text", v="hi")])``),
@@ -93,6 +92,6 @@ __all__ = [
     "serialize_envelope", "serialize_envelope_bytes", "export_json_schema", "export_json_schema_string", "matchers_equal",
     "matcher_matches", "should_pause", "pause_reason", "negotiate_hello", "hello_ack", "breakpoint_matcher", "shrink_payload", "shrink_payload_json", "PROTOCOL_VERSION", "WILDCARD_RUN_ID",
     "DEFAULT_MAX_FRAME_BYTES", "DEFAULT_MAX_DEPTH", "DEFAULT_MAX_PAYLOAD_BYTES", "MESSAGE_TYPES", "EVENT_TYPES", "CONTROL_TYPES",
-    "HANDSHAKE_TYPES", "KNOWN_CAPABILITIES", "NODE_KINDS", "RUN_STATUSES", "PAUSE_POINTS",
-    "RESUME_ACTIONS", "RUN_MODES", "SCHEMA_ID", "OBJECT_TYPES", "JsonValue", "Payload", *_ENUM_ALIASES, *_OBJECT_CLASSES,
+    "HANDSHAKE_TYPES", "KNOWN_CAPABILITIES", "SCHEMA_ID", "OBJECT_TYPES", "JsonValue", "Payload",
+    *_ENUM_CONSTANTS, *_ENUM_ALIASES, *_OBJECT_CLASSES,
 ]
