@@ -1,14 +1,17 @@
 //! The single-pass reader is an optimisation only: for every frame, `parse_envelope_json`
 //! (single pass, bailing to the reference on anything unusual) must return exactly what the
 //! two-pass reference reader returns — verdict, envelope, issues and messages; and so must
-//! `parse_envelope_shared_with`, whose opaque values are spans of the shared frame text.
+//! `parse_envelope_shared_with`, whose opaque values are spans of the shared frame text; and,
+//! for frames given as bytes (UTF-8 checked inside the single pass), `parse_envelope_json_bytes`
+//! and `parse_envelope_shared_bytes_with` must return what the whole-frame UTF-8 check
+//! followed by the reference reader returns.
 
 mod common;
 
 use proptest::prelude::*;
 use wirecontract::graphmind::{
-    parse_envelope_json, parse_envelope_json_reference, parse_envelope_shared_with, parse_single_pass, serialize_envelope, Message, ParseOptions, ParseOutcome,
-    SharedText,
+    parse_envelope_json, parse_envelope_json_bytes, parse_envelope_json_reference, parse_envelope_shared_bytes_with, parse_envelope_shared_with,
+    parse_single_pass, serialize_envelope, Message, ParseOptions, ParseOutcome, SharedBytes, SharedText,
 };
 
 fn same(frame: &str) {
@@ -156,4 +159,190 @@ proptest! {
 fn a_valid_frame_never_reaches_the_reference_path() {
     let frame = r#"{"gm":1,"seq":3,"ts":4,"runId":"r","type":"node.token","payload":{"nodeId":"n","deltas":[{"t":"text","v":"hi"}],"x":[1, 2]},"z":{}}"#;
     assert!(matches!(parse_single_pass(frame, 100), Some(ParseOutcome::Ok(_))));
+}
+
+// ---------------------------------------------------------------------------------------------
+// UTF-8 checked inside the single pass (bytes entry points): a frame the fast path decides
+// has had every byte checked, and invalid UTF-8 anywhere gives the verdict it always gave.
+// ---------------------------------------------------------------------------------------------
+
+/// What a bytes frame parses to, by the reference: the whole-frame UTF-8 check (std's, for
+/// the offset), then the two-pass reader. This is the bytes path as it was before the check
+/// moved into the scan.
+fn bytes_reference(frame: &[u8]) -> ParseOutcome {
+    match std::str::from_utf8(frame) {
+        Ok(text) => parse_envelope_json_reference(text, &ParseOptions::default()),
+        Err(e) => ParseOutcome::invalid(format!("frame is not valid JSON: invalid UTF-8 at byte {}", e.valid_up_to()), None),
+    }
+}
+
+/// Every bytes entry point gives the reference's outcome for `frame`.
+fn same_bytes(frame: &[u8]) {
+    let reference = bytes_reference(frame);
+    assert_eq!(parse_envelope_json_bytes(frame), reference, "bytes, frame {:?}", String::from_utf8_lossy(frame));
+    let shared = parse_envelope_shared_bytes_with(&SharedBytes::new(frame.to_vec()), &ParseOptions::default());
+    assert_eq!(shared, reference, "shared bytes, frame {:?}", String::from_utf8_lossy(frame));
+}
+
+/// Malformed UTF-8 of every kind (Unicode table 3-7's complement).
+const MALFORMED: &[&[u8]] = &[
+    b"\x80",             // continuation byte with no lead
+    b"\xbf",             // the last continuation byte, alone
+    b"\x80\x80\x80",     // several
+    b"\xc0\x80",         // overlong NUL
+    b"\xc1\xbf",         // overlong 2-byte
+    b"\xe0\x80\x80",     // overlong 3-byte
+    b"\xe0\x9f\xbf",     // overlong 3-byte, the highest
+    b"\xf0\x80\x80\x80", // overlong 4-byte
+    b"\xf0\x8f\xbf\xbf", // overlong 4-byte, the highest
+    b"\xed\xa0\x80",     // surrogate U+D800
+    b"\xed\xbf\xbf",     // surrogate U+DFFF
+    b"\xf4\x90\x80\x80", // above U+10FFFF
+    b"\xf5\x80\x80\x80", // lead byte F5
+    b"\xf8\x88\x80\x80\x80",
+    b"\xfe",
+    b"\xff",
+    b"\xc3",             // truncated 2-byte (an ASCII byte or the quote follows)
+    b"\xe6\x9d",         // truncated 3-byte
+    b"\xf0\x9f\x98",     // truncated 4-byte
+    b"\xc3\xc3\xa9",     // a lead where a continuation belongs
+    b"\xe6\x9d\xb1\x80", // a stray continuation after a whole character
+];
+
+/// Well-formed characters at the edges of each range.
+const WELL_FORMED: &[&[u8]] = &[
+    b"\xc2\x80",         // U+0080
+    b"\xc3\xa9",         // é
+    b"\xdf\xbf",         // U+07FF
+    b"\xe0\xa0\x80",     // U+0800
+    b"\xe6\x9d\xb1",     // 東
+    b"\xed\x9f\xbf",     // U+D7FF
+    b"\xee\x80\x80",     // U+E000
+    b"\xef\xbf\xbf",     // U+FFFF
+    b"\xf0\x90\x80\x80", // U+10000
+    b"\xf0\x9f\x98\x80", // 😀
+    b"\xf4\x8f\xbf\xbf", // U+10FFFF
+];
+
+/// Frames with `@` where the bytes under test go, one per position class.
+const UTF8_SITES: &[&str] = &[
+    // Keys: an unknown envelope member's, an unknown payload field's, a key inside an opaque
+    // value, a known key's.
+    r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"node.token","payload":{"nodeId":"n","deltas":[{"t":"text","v":"hi"}]},"x@y":1}"#,
+    r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"node.token","payload":{"nodeId":"n","deltas":[{"t":"text","v":"hi"}],"k@":[1]}}"#,
+    r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"node.started","payload":{"nodeId":"n","kind":"llm","name":"x","instanceId":"i","input":{"a@b":1}}}"#,
+    r#"{"gm":1,"seq":1,"ts":2,"run@Id":"r","type":"node.token","payload":{"nodeId":"n","deltas":[]}}"#,
+    // Typed strings: runId, type, nodeId, token text (at the start, the middle, the end, and
+    // past the first eight-byte word).
+    r#"{"gm":1,"seq":1,"ts":2,"runId":"r@","type":"node.token","payload":{"nodeId":"n","deltas":[]}}"#,
+    r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"node.token@","payload":{"nodeId":"n","deltas":[]}}"#,
+    r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"node.token","payload":{"nodeId":"@","deltas":[]}}"#,
+    r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"node.token","payload":{"nodeId":"n","deltas":[{"t":"text","v":"@hello"}]}}"#,
+    r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"node.token","payload":{"nodeId":"n","deltas":[{"t":"text","v":"a long token text, well past a word @ then more text"}]}}"#,
+    r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"node.token","payload":{"nodeId":"n","deltas":[{"t":"text","v":"é then @"}]}}"#,
+    // Opaque strings: inside `input`, an unknown member's value, deep inside.
+    r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"node.started","payload":{"nodeId":"n","kind":"llm","name":"x","instanceId":"i","input":{"a":["x","y@"]}}}"#,
+    r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"node.started","payload":{"nodeId":"n","kind":"llm","name":"x","instanceId":"i","input":"東京 @ 東京"}}"#,
+    r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"node.token","payload":{"nodeId":"n","deltas":[]},"extra":{"a":[[{"b":"@"}]]}}"#,
+    // Skipped values: an unknown type's payload; a payload that comes before its type (read
+    // after the envelope); a payload of an unknown protocol version.
+    r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"x.custom","payload":{"a":"ü @","b":[1,"x"]}}"#,
+    r#"{"payload":{"nodeId":"n","deltas":[{"t":"text","v":"@"}]},"gm":1,"seq":1,"ts":2,"runId":"r","type":"node.token"}"#,
+    r#"{"gm":2,"seq":1,"ts":2,"runId":"r","type":"node.token","payload":{"x":"@"}}"#,
+    // After backslash escapes.
+    r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"node.token","payload":{"nodeId":"n","deltas":[{"t":"text","v":"a\n@"}]}}"#,
+    r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"node.token","payload":{"nodeId":"n","deltas":[{"t":"text","v":"\u00e9@\\"}]}}"#,
+    r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"x.custom","payload":{"a":"\"@\""}}"#,
+    // Outside strings (always a syntax error), and at the end of the input.
+    r#"{"gm":1,@"seq":1,"ts":2,"runId":"r","type":"node.token","payload":{"nodeId":"n","deltas":[]}}"#,
+    r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"node.token","payload":{"nodeId":"n","deltas":[]}}@"#,
+    r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"node.token","payload":{"nodeId":"n","deltas":[{"t":"text","v":"@"#,
+    r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"x.custom","payload":{"a":"@"#,
+];
+
+fn at_site(site: &str, bytes: &[u8]) -> Vec<u8> {
+    let (before, after) = site.split_once('@').expect("a site has an @");
+    assert!(!after.contains('@'), "a site has one @: {site}");
+    [before.as_bytes(), bytes, after.as_bytes()].concat()
+}
+
+#[test]
+fn invalid_utf8_anywhere_gives_the_verdict_it_always_gave() {
+    for site in UTF8_SITES {
+        for bad in MALFORMED {
+            let frame = at_site(site, bad);
+            let e = std::str::from_utf8(&frame).expect_err("malformed");
+            let verdict = ParseOutcome::invalid(format!("frame is not valid JSON: invalid UTF-8 at byte {}", e.valid_up_to()), None);
+            assert_eq!(bytes_reference(&frame), verdict);
+            same_bytes(&frame);
+            // Invalid bytes after well-formed characters in the same string or value.
+            same_bytes(&at_site(site, &[b"\xc3\xa9".as_slice(), bad].concat()));
+            same_bytes(&at_site(site, &[bad, b"\xe6\x9d\xb1".as_slice()].concat()));
+        }
+    }
+}
+
+#[test]
+fn well_formed_utf8_at_every_site_is_decided_by_the_fast_path() {
+    for site in UTF8_SITES {
+        for good in WELL_FORMED {
+            let frame = at_site(site, good);
+            same_bytes(&frame);
+            same(std::str::from_utf8(&frame).expect("well-formed"));
+        }
+    }
+    // The fast path decided a valid frame (its opaque value is a span of the shared bytes,
+    // which the fallback's reader never makes): no second UTF-8 pass ran.
+    let frame = at_site(UTF8_SITES[13], "😀".as_bytes());
+    let ParseOutcome::UnknownType(env) = parse_envelope_shared_bytes_with(&SharedBytes::new(frame.clone()), &ParseOptions::default()) else { panic!() };
+    let Message::Unknown { payload: Some(p), .. } = &env.message else { panic!() };
+    assert!(p.is_shared());
+    assert_eq!(p.as_str(), r#"{"a":"ü 😀","b":[1,"x"]}"#);
+}
+
+#[test]
+fn malformed_utf8_at_every_offset_of_a_long_string() {
+    // Every lane of the eight-byte word loop, in a typed string and in an opaque one.
+    for pad in 0..20 {
+        let text = "a".repeat(pad);
+        for site in [
+            format!(r#"{{"gm":1,"seq":1,"ts":2,"runId":"r","type":"node.token","payload":{{"nodeId":"n","deltas":[{{"t":"text","v":"{text}@tail text"}}]}}}}"#),
+            format!(r#"{{"gm":1,"seq":1,"ts":2,"runId":"r","type":"x.custom","payload":{{"a":"{text}@tail text"}}}}"#),
+        ] {
+            for bytes in MALFORMED.iter().chain(WELL_FORMED) {
+                same_bytes(&at_site(&site, bytes));
+            }
+        }
+    }
+}
+
+#[test]
+fn every_truncation_of_a_non_ascii_frame() {
+    let frame = r#"{"gm":1,"seq":1,"ts":2,"runId":"r東","type":"node.started","payload":{"nodeId":"ü","kind":"llm","name":"😀","instanceId":"i","input":{"é":["東京😀"]}},"x":"ß"}"#.as_bytes();
+    for cut in 0..=frame.len() {
+        same_bytes(&frame[..cut]);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+    /// Token soup with raw bytes mixed in (well-formed characters, malformed sequences and
+    /// single stray bytes), inside and outside strings.
+    #[test]
+    fn bytes_entry_points_agree_with_the_reference_on_byte_soup(
+        body in json_fragment(),
+        inserts in prop::collection::vec((any::<prop::sample::Index>(), prop::sample::select(MALFORMED.iter().chain(WELL_FORMED).copied().collect::<Vec<_>>())), 0..3),
+        stray in any::<Option<(prop::sample::Index, u8)>>(),
+    ) {
+        let mut frame = format!("{{\"gm\":1,\"seq\":1,\"ts\":2,\"runId\":\"r\",\"type\":\"node.token\",\"payload\":{{\"nodeId\":\"n\",\"deltas\":[{body}]}}}}").into_bytes();
+        for (at, bytes) in inserts {
+            let at = at.index(frame.len() + 1);
+            frame.splice(at..at, bytes.iter().copied());
+        }
+        if let Some((at, b)) = stray {
+            let at = at.index(frame.len() + 1);
+            frame.insert(at, b);
+        }
+        same_bytes(&frame);
+    }
 }

@@ -58,11 +58,22 @@ pub fn check_outcome_shape(out: &ParseOutcome) {
 /// Parses arbitrary bytes through every GraphMind entry point.
 pub fn graphmind_parse(data: &[u8]) {
     let out = parse_envelope_json_bytes(data);
-    if let Ok(text) = std::str::from_utf8(data) {
-        assert_eq!(parse_envelope_json(text), out, "text and bytes entry points disagree");
-        // The single-pass fast path, when it decides, decides exactly as the reference reader.
-        let reference = gm::parse_envelope_json_reference(text, &ParseOptions::default());
-        assert_eq!(out, reference, "fast path and reference reader disagree");
+    // The bytes entry points check UTF-8 inside the single pass; the shared one keeps opaque
+    // values as spans of the input. Both answer as the whole-frame check + reference reader.
+    let shared = gm::parse_envelope_shared_bytes_with(&gm::SharedBytes::new(data.to_vec()), &ParseOptions::default());
+    assert_eq!(shared, out, "shared-bytes and bytes entry points disagree");
+    match std::str::from_utf8(data) {
+        Ok(text) => {
+            assert_eq!(parse_envelope_json(text), out, "text and bytes entry points disagree");
+            // The single-pass fast path, when it decides, decides exactly as the reference reader.
+            let reference = gm::parse_envelope_json_reference(text, &ParseOptions::default());
+            assert_eq!(out, reference, "fast path and reference reader disagree");
+        }
+        Err(e) if data.len() <= ParseOptions::default().max_frame_bytes => {
+            let verdict = ParseOutcome::invalid(format!("{NOT_JSON}invalid UTF-8 at byte {}", e.valid_up_to()), None);
+            assert_eq!(out, verdict, "invalid UTF-8 not reported as it always was");
+        }
+        Err(_) => {}
     }
     check_outcome_shape(&out);
 

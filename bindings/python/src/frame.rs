@@ -1,6 +1,8 @@
-//! Input frames as [`SharedText`]: a parse keeps its opaque values as spans of the caller's
-//! input instead of copying them, and the result holds a reference to that input (the
-//! `bytes` or `str` object itself), so it stays valid after the caller drops its own.
+//! Input frames as [`SharedText`] / [`SharedBytes`]: a parse keeps its opaque values as spans
+//! of the caller's input instead of copying them, and the result holds a reference to that
+//! input (the `bytes` or `str` object itself), so it stays valid after the caller drops its
+//! own. A `bytes` input is not checked here: the GraphMind parse checks its UTF-8 in the same
+//! scan that reads it (the contract's rule and verdicts; the binding adds none).
 //!
 //! `bytes` and `str` are immutable and referenced; a `bytearray` can be mutated after the
 //! call, so it is copied once, up front.
@@ -8,34 +10,17 @@
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::{PyByteArray, PyBytes, PyString};
-use wirecontract::core::SharedText;
+use wirecontract::core::{SharedBytes, SharedText};
 
-/// A `bytes` object whose content has been checked to be UTF-8.
-struct Utf8Bytes(PyBackedBytes);
-
-impl AsRef<str> for Utf8Bytes {
-    #[inline]
-    #[allow(unsafe_code)]
-    fn as_ref(&self) -> &str {
-        // SAFETY: a `Utf8Bytes` is only made by `Utf8Bytes::new`, after the bytes passed
-        // UTF-8 validation; they cannot change afterwards (a `bytes` object is immutable and
-        // `PyBackedBytes` holds a strong reference to it, or owns its own copy).
-        unsafe { std::str::from_utf8_unchecked(&self.0) }
-    }
-}
-
-impl Utf8Bytes {
-    /// `None` when the bytes are not UTF-8.
-    fn new(bytes: PyBackedBytes) -> Option<Self> {
-        simdutf8::basic::from_utf8(&bytes).is_ok().then_some(Utf8Bytes(bytes))
-    }
-}
-
-/// What a parse reads: frame text the result may share, or bytes that are not UTF-8 (the
-/// parser names the offset of the first bad byte), or a value of the wrong type.
+/// What a parse reads: frame text the result may share, a `bytes` object the result may
+/// share once the parse has checked it is UTF-8, or bytes that are not UTF-8 (the parser
+/// names the offset of the first bad byte).
 pub enum Input {
     /// UTF-8 text, shareable.
     Text(SharedText),
+    /// A `bytes` object, not yet checked: the GraphMind parse checks it while it reads it
+    /// (`parse_envelope_shared_bytes_with`), so a valid frame is read once.
+    Bytes(SharedBytes),
     /// Not UTF-8 (or a `str` holding lone surrogates, as its surrogatepass bytes).
     NotUtf8(Vec<u8>),
 }
@@ -45,7 +30,20 @@ impl Input {
     pub fn byte_len(&self) -> usize {
         match self {
             Input::Text(t) => t.as_str().len(),
+            Input::Bytes(b) => b.as_bytes().len(),
             Input::NotUtf8(b) => b.len(),
+        }
+    }
+
+    /// For readers that need the whole text up front (Graphorin): a `Bytes` input checked
+    /// now, `Text` when it is UTF-8 (the same buffer, no copy), else `NotUtf8`.
+    pub fn checked(self) -> Input {
+        match self {
+            Input::Bytes(b) => match b.into_text() {
+                Ok(text) => Input::Text(text),
+                Err(b) => Input::NotUtf8(b.as_bytes().to_vec()),
+            },
+            other => other,
         }
     }
 }
@@ -53,11 +51,8 @@ impl Input {
 /// Reads `data` (`str`, `bytes` or `bytearray`); `Ok(None)` for any other type.
 pub fn input(data: &Bound<'_, PyAny>) -> PyResult<Option<Input>> {
     if let Ok(b) = data.downcast::<PyBytes>() {
-        let backed = PyBackedBytes::from(b.clone());
-        return Ok(Some(match Utf8Bytes::new(backed) {
-            Some(t) => Input::Text(SharedText::new(t)),
-            None => Input::NotUtf8(b.as_bytes().to_vec()),
-        }));
+        // Held by reference (`PyBackedBytes` keeps the immutable `bytes` object alive).
+        return Ok(Some(Input::Bytes(SharedBytes::new(PyBackedBytes::from(b.clone())))));
     }
     if let Ok(s) = data.downcast::<PyString>() {
         return Ok(Some(match PyBackedStr::try_from(s.clone()) {

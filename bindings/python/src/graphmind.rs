@@ -283,6 +283,7 @@ pub fn parse_envelope_json(
     };
     let parse = || match &input {
         Input::Text(text) => gm::parse_envelope_shared_with(text, &opts),
+        Input::Bytes(bytes) => gm::parse_envelope_shared_bytes_with(bytes, &opts),
         Input::NotUtf8(bytes) => gm::parse_envelope_json_bytes_with(bytes, &opts),
     };
     let out = if input.byte_len() >= RELEASE_GIL_BYTES { py.allow_threads(|| guard(parse)) } else { guard(parse) };

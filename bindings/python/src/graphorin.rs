@@ -33,7 +33,8 @@ enum Direction {
 /// once (`frame::input`), so opaque values of the result are spans of it.
 fn frame_input(data: &Bound<'_, PyAny>) -> PyResult<Input> {
     if let Some(input) = crate::frame::input(data)? {
-        return Ok(input);
+        // Graphorin's reader needs the whole text up front: `bytes` are checked here.
+        return Ok(input.checked());
     }
     let tn = data.get_type().name().map_or_else(|_| String::new(), |n| n.to_string());
     Err(PyTypeError::new_err(format!("expected str, bytes or bytearray, not {tn}")))
@@ -66,6 +67,9 @@ fn parse(py: Python<'_>, data: &Bound<'_, PyAny>, direction: Direction) -> PyRes
             (Input::Text(text), Direction::Client) => go::parse_client_message_shared(text).map(|m| Root::GraphorinClient(Arc::new(m))),
             (Input::NotUtf8(bytes), Direction::Server) => go::parse_server_message_bytes(bytes).map(|m| Root::GraphorinServer(Arc::new(m))),
             (Input::NotUtf8(bytes), Direction::Client) => go::parse_client_message_bytes(bytes).map(|m| Root::GraphorinClient(Arc::new(m))),
+            // `frame_input` has checked every `bytes` input into `Text` or `NotUtf8`.
+            (Input::Bytes(bytes), Direction::Server) => go::parse_server_message_bytes(bytes.as_bytes()).map(|m| Root::GraphorinServer(Arc::new(m))),
+            (Input::Bytes(bytes), Direction::Client) => go::parse_client_message_bytes(bytes.as_bytes()).map(|m| Root::GraphorinClient(Arc::new(m))),
         })
     };
     let out = if big { py.allow_threads(run)? } else { run()? };

@@ -12,6 +12,13 @@
 //!
 //! Correctness rests on one property, pinned by tests: whenever the fast path returns a value,
 //! it is exactly the value the reference path returns for the same text.
+//!
+//! A cursor on bytes not yet known to be UTF-8 ([`Cursor::new_bytes`]) checks them in the same
+//! scan: outside strings it accepts nothing but ASCII tokens (any byte at or above `0x80` there
+//! is a syntax error, so a bail), and inside strings the word loop stops at non-ASCII bytes and
+//! checks each run of them where it stands (`scan::string_body_utf8`). Every text it returns
+//! has been checked, and a read that reaches [`Cursor::finish`] has checked the whole frame, so
+//! a bytes frame needs no UTF-8 pass of its own unless the fast path bails.
 
 // `inline(always)` on the scanner primitives is measured, not hopeful: without it the
 // per-byte helpers stay calls inside the hot loops.
@@ -24,7 +31,6 @@ use super::{RawJson, SharedText};
 
 /// A position in a frame being read in one pass. See the module documentation.
 pub struct Cursor<'s> {
-    text: &'s str,
     src: &'s [u8],
     pos: usize,
     /// Containers currently open (the frame root counts as depth 1).
@@ -32,6 +38,8 @@ pub struct Cursor<'s> {
     max_depth: usize,
     /// The frame's shared text, when opaque values may be spans of it instead of copies.
     shared: Option<&'s SharedText>,
+    /// `src` is not known to be UTF-8: string bodies are checked as they are scanned.
+    check_utf8: bool,
 }
 
 /// A string read by [`Cursor::string`]: its content between the quotes, still escaped.
@@ -69,13 +77,46 @@ impl<'s> RawStr<'s> {
 impl<'s> Cursor<'s> {
     /// A cursor at the start of `text`, refusing nesting deeper than `max_depth`.
     pub fn new(text: &'s str, max_depth: usize) -> Self {
-        Cursor { text, src: text.as_bytes(), pos: 0, depth: 0, max_depth, shared: None }
+        Cursor { src: text.as_bytes(), pos: 0, depth: 0, max_depth, shared: None, check_utf8: false }
+    }
+
+    /// A cursor at the start of `src`, bytes not yet known to be UTF-8: every string is
+    /// checked as it is scanned (see the module documentation), so every text the cursor
+    /// returns is UTF-8, and `src` is all UTF-8 once a read has reached [`Cursor::finish`].
+    /// Invalid UTF-8 anywhere makes the read bail (`None`) where it stands.
+    pub fn new_bytes(src: &'s [u8], max_depth: usize) -> Self {
+        Cursor { src, pos: 0, depth: 0, max_depth, shared: None, check_utf8: true }
     }
 
     /// A cursor at the start of `text`'s frame whose compact opaque values become spans of
     /// `text` ([`RawJson`] without a copy).
     pub fn new_shared(text: &'s SharedText, max_depth: usize) -> Self {
         Cursor { shared: Some(text), ..Cursor::new(text.as_str(), max_depth) }
+    }
+
+    /// [`Cursor::new_shared`] on a frame made with [`SharedText::unchecked`]: its bytes are
+    /// checked as they are read ([`Cursor::new_bytes`]), and spans are made only of checked
+    /// bytes. The caller lets the spans out only when the read reached [`Cursor::finish`].
+    pub(crate) fn new_shared_bytes(text: &'s SharedText, max_depth: usize) -> Self {
+        Cursor { shared: Some(text), ..Cursor::new_bytes(text.as_bytes(), max_depth) }
+    }
+
+    /// The text at `start..end`, a range this cursor has just scanned and accepted: for a
+    /// frame given as bytes, its strings were checked by the scan and everything else in it
+    /// is ASCII tokens; for a frame given as text, its ends sit next to ASCII tokens, so they
+    /// are character boundaries (no boundary check needed, which `str::get` would redo).
+    #[inline(always)]
+    #[allow(unsafe_code)]
+    fn str_at(&self, start: usize, end: usize) -> Option<&'s str> {
+        let bytes = self.src.get(start..end)?;
+        debug_assert!(std::str::from_utf8(bytes).is_ok(), "an unchecked range left the cursor");
+        // SAFETY: callers pass only ranges the scan has just accepted (a string body, a number
+        // lexeme, a value `skip_value` accepted). For text input, `src` is UTF-8 and both ends
+        // are next to ASCII bytes (quotes, the first byte of a token, the byte after the
+        // last), so the range is whole characters. For bytes input, non-ASCII bytes in the
+        // range lie inside strings, each checked by `string_body_utf8` or, in a skipped value,
+        // by the value's one check before it is returned.
+        Some(unsafe { std::str::from_utf8_unchecked(bytes) })
     }
 
     /// `raw` (validated text inside this cursor's frame) as a [`RawJson`]: a span when the
@@ -147,14 +188,32 @@ impl<'s> Cursor<'s> {
         let start = self.pos + 1;
         let (end, escaped) = self.scan_string_body(start)?;
         self.pos = end + 1;
-        Some(RawStr { raw: self.text.get(start..end)?, escaped })
+        Some(RawStr { raw: self.str_at(start, end)?, escaped })
     }
 
     /// From just after an opening quote: returns the offset of the closing quote and whether
     /// an escape was seen.
     #[inline(always)]
     fn scan_string_body(&self, pos: usize) -> Option<(usize, bool)> {
-        super::scan::string_body(self.src, pos).ok()
+        if self.check_utf8 {
+            super::scan::string_body_utf8(self.src, pos).ok()
+        } else {
+            super::scan::string_body(self.src, pos).ok()
+        }
+    }
+
+    /// A string inside a value [`Cursor::skip_value`] skips, from just after its opening
+    /// quote: the offset of its closing quote. When checking UTF-8, `high` is lowered to the
+    /// string's first non-ASCII byte: the value is checked from there in one call at its end.
+    #[inline(always)]
+    fn scan_value_string(&self, pos: usize, high: &mut usize) -> Option<usize> {
+        if self.check_utf8 {
+            let (close, _, first) = super::scan::string_body_high(self.src, pos).ok()?;
+            *high = (*high).min(first);
+            Some(close)
+        } else {
+            Some(super::scan::string_body(self.src, pos).ok()?.0)
+        }
     }
 
     /// Reads a number token; returns its lexeme.
@@ -164,7 +223,7 @@ impl<'s> Cursor<'s> {
         let start = self.pos;
         let end = self.scan_number(start)?;
         self.pos = end;
-        self.text.get(start..end)
+        self.str_at(start, end)
     }
 
     /// The number grammar is the validator's ([`super::json::scan_number`]); a failure here
@@ -278,13 +337,15 @@ impl<'s> Cursor<'s> {
         let base = self.depth;
         let mut pos = start;
         let mut ws = false;
+        // Checking UTF-8: the first non-ASCII byte in the value (see `scan_value_string`).
+        let mut high = usize::MAX;
         // One bit per open container: set for an object. Depth beyond 64 spills to a Vec.
         let mut kinds: u64 = 0;
         let mut spill: Vec<bool> = Vec::new();
         let mut open = 0usize;
         'value: loop {
             match *src.get(pos)? {
-                b'"' => pos = self.scan_string_body(pos + 1)?.0 + 1,
+                b'"' => pos = self.scan_value_string(pos + 1, &mut high)? + 1,
                 c @ (b'{' | b'[') => {
                     if base + open >= self.max_depth {
                         return None;
@@ -309,7 +370,7 @@ impl<'s> Cursor<'s> {
                         }
                         open += 1;
                         if is_obj {
-                            pos = self.skip_key(pos, &mut ws)?;
+                            pos = self.skip_key(pos, &mut ws, &mut high)?;
                         }
                         continue 'value;
                     }
@@ -327,8 +388,13 @@ impl<'s> Cursor<'s> {
                     pos += 1;
                 }
                 if open == 0 {
+                    // One UTF-8 check from the value's first non-ASCII byte to its end: every
+                    // byte before it is ASCII, and outside strings only ASCII tokens passed.
+                    if high != usize::MAX {
+                        super::scan::utf8(src, high, q).ok()?;
+                    }
                     self.pos = q;
-                    return Some((self.text.get(start..q)?, ws));
+                    return Some((self.str_at(start, q)?, ws));
                 }
                 ws |= q != pos;
                 let is_obj = if open <= 64 { kinds & (1 << (open - 1)) != 0 } else { spill[open - 65] };
@@ -341,7 +407,7 @@ impl<'s> Cursor<'s> {
                         }
                         ws |= q != pos;
                         if is_obj {
-                            pos = self.skip_key(pos, &mut ws)?;
+                            pos = self.skip_key(pos, &mut ws, &mut high)?;
                         }
                         continue 'value;
                     }
@@ -361,12 +427,12 @@ impl<'s> Cursor<'s> {
 
     /// `"key"` `:` at `pos`; returns the position of the value.
     #[inline(always)]
-    fn skip_key(&self, pos: usize, ws: &mut bool) -> Option<usize> {
+    fn skip_key(&self, pos: usize, ws: &mut bool, high: &mut usize) -> Option<usize> {
         let src = self.src;
         if src.get(pos) != Some(&b'"') {
             return None;
         }
-        let mut pos = self.scan_string_body(pos + 1)?.0 + 1;
+        let mut pos = self.scan_value_string(pos + 1, high)? + 1;
         let q = pos;
         while matches!(src.get(pos), Some(b' ' | b'\n' | b'\r' | b'\t')) {
             pos += 1;
@@ -401,10 +467,10 @@ impl<'s> Cursor<'s> {
     /// [`Cursor::raw_of`]).
     #[inline]
     pub fn val_ws(&mut self) -> Option<(Val<'s>, bool)> {
-        self.skip_ws();
-        let start = self.pos;
+        // The value's own text as the `Val`'s source (offsets inside a `Val` are relative):
+        // a frame given as bytes has no text of its own until the read is done.
         let (raw, ws) = self.skip_value()?;
-        Some((Val::span(self.text, start, start + raw.len()), ws))
+        Some((Val::span(raw, 0, raw.len()), ws))
     }
 }
 

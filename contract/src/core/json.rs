@@ -87,6 +87,8 @@ fn scan_string(src: &[u8], start: usize) -> Result<usize, SyntaxError> {
         Err(StringError::BadUnicodeEscape(at)) => Err(err(at, "bad Unicode escape in string")),
         Err(StringError::BadEscape(at)) => Err(err(at, "bad escaped character in string")),
         Err(StringError::Control(at, b)) => Err(err(at, format!("bad control character U+{b:04X} in string (must be escaped)"))),
+        // Not reported by `string_body`, which scans text already known to be UTF-8.
+        Err(StringError::Utf8(at)) => Err(err(at, "invalid UTF-8")),
     }
 }
 

@@ -25,6 +25,6 @@ pub use field::{WireField, WireValue};
 pub use integers::{OutOfSafeRange, PositiveSafeUInt, SafeInt, SafeUInt};
 pub(crate) use issue::{describe_received, enum_message, quote_key};
 pub use issue::{Ctx, Issue, IssueCode, IssuePath, Path, PathSegment};
-pub use raw::{RawJson, SharedText};
+pub use raw::{RawJson, SharedBytes, SharedText};
 pub use reflect::{from_json, from_json_coded, read_boxed, to_json, Described, FieldRef, Reflect};
 pub use scalars::{NonNegativeF64, Record};

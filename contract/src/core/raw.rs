@@ -39,24 +39,98 @@ enum Repr {
 /// The text must not change while any clone is alive: [`SharedText::as_str`] is read again
 /// on every access to a span.
 #[derive(Clone)]
-pub struct SharedText(Arc<dyn AsRef<str> + Send + Sync>);
+pub struct SharedText(Arc<dyn AsRef<[u8]> + Send + Sync>);
+
+/// Adapts an owner of text to the byte view [`SharedText`] keeps.
+struct StrOwner<T>(T);
+
+impl<T: AsRef<str>> AsRef<[u8]> for StrOwner<T> {
+    #[inline]
+    fn as_ref(&self) -> &[u8] {
+        self.0.as_ref().as_bytes()
+    }
+}
 
 impl SharedText {
     /// Shares `text` (any owner of immutable text: `String`, `Box<str>`, a binding's buffer).
     pub fn new(text: impl AsRef<str> + Send + Sync + 'static) -> Self {
-        SharedText(Arc::new(text))
+        SharedText(Arc::new(StrOwner(text)))
+    }
+
+    /// `bytes`' buffer as a [`SharedText`] *before* it is known to be UTF-8: for a reader that
+    /// checks the bytes as it goes ([`crate::core::cursor::Cursor::new_shared_bytes`]).
+    ///
+    /// # Safety
+    /// Until every byte has been checked, nothing may call [`SharedText::as_str`] on the
+    /// result (or on a clone), and the result (and its clones, inside [`RawJson`] spans) may
+    /// leave the reader only once the whole buffer has been found to be UTF-8. A span's own
+    /// bytes must be UTF-8 when the span is made ([`RawJson::from_span`]).
+    #[allow(unsafe_code)]
+    pub(crate) unsafe fn unchecked(bytes: &SharedBytes) -> Self {
+        SharedText(bytes.0.clone())
     }
 
     /// The whole text.
     #[inline]
+    #[allow(unsafe_code)]
     pub fn as_str(&self) -> &str {
+        // SAFETY: a `SharedText` holds UTF-8 (made from text by `new`, from checked bytes by
+        // `SharedBytes::into_text`, or by `unchecked`, whose callers call this only after the
+        // whole buffer passed the check); its owner never changes it (type contract above).
+        unsafe { std::str::from_utf8_unchecked(self.as_bytes()) }
+    }
+
+    /// The whole text as bytes; callable before the bytes are checked.
+    #[inline]
+    pub(crate) fn as_bytes(&self) -> &[u8] {
         (*self.0).as_ref()
+    }
+}
+
+/// A frame given as bytes that the values parsed from it may share (a binding's immutable
+/// input buffer, e.g. a Python `bytes` object held by reference), not yet known to be UTF-8.
+/// A parse checks the bytes while it reads them
+/// ([`crate::graphmind::parse_envelope_shared_bytes_with`]); cloning is a reference count.
+#[derive(Clone)]
+pub struct SharedBytes(Arc<dyn AsRef<[u8]> + Send + Sync>);
+
+impl SharedBytes {
+    /// Shares `bytes` (any owner of immutable bytes: `Vec<u8>`, `Box<[u8]>`, a binding's
+    /// buffer). The bytes must not change while the value or anything parsed from it is
+    /// alive.
+    pub fn new(bytes: impl AsRef<[u8]> + Send + Sync + 'static) -> Self {
+        SharedBytes(Arc::new(bytes))
+    }
+
+    /// The bytes.
+    #[inline]
+    pub fn as_bytes(&self) -> &[u8] {
+        (*self.0).as_ref()
+    }
+
+    /// The same buffer as [`SharedText`] (no copy) when it is UTF-8, for readers that need the
+    /// whole text up front; `Err(self)` when it is not.
+    ///
+    /// # Errors
+    /// `self` back when the bytes are not UTF-8.
+    pub fn into_text(self) -> Result<SharedText, SharedBytes> {
+        if simdutf8::basic::from_utf8(self.as_bytes()).is_ok() {
+            Ok(SharedText(self.0))
+        } else {
+            Err(self)
+        }
+    }
+}
+
+impl fmt::Debug for SharedBytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "SharedBytes({} bytes)", self.as_bytes().len())
     }
 }
 
 impl fmt::Debug for SharedText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "SharedText({} bytes)", self.as_str().len())
+        write!(f, "SharedText({} bytes)", self.as_bytes().len())
     }
 }
 
@@ -125,9 +199,11 @@ impl RawJson {
     }
 
     /// The compact validated value `text.as_str()[start..end]`, shared rather than copied.
+    /// Those bytes must be UTF-8 (the rest of `text` may still be unchecked, see
+    /// [`SharedText::unchecked`]): [`RawJson::as_str`] reads the span alone.
     #[inline]
     pub(crate) fn from_span(text: &SharedText, start: usize, end: usize) -> Self {
-        debug_assert!(text.as_str().get(start..end).is_some());
+        debug_assert!(text.as_bytes().get(start..end).is_some_and(|b| std::str::from_utf8(b).is_ok()));
         RawJson(Repr::Span { text: text.clone(), start, end })
     }
 
@@ -152,7 +228,7 @@ impl RawJson {
     pub fn as_str(&self) -> &str {
         match &self.0 {
             Repr::Owned(s) => s,
-            Repr::Span { text, start, end } => &text.as_str()[*start..*end],
+            Repr::Span { text, start, end } => span_str(text, *start, *end),
         }
     }
 
@@ -179,6 +255,19 @@ impl RawJson {
     pub(crate) fn write(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(self.as_str().as_bytes());
     }
+}
+
+/// `text`'s bytes `start..end` as text. Reads the span alone, so a span made while a reader
+/// was still checking the rest of its frame ([`SharedText::unchecked`]) never depends on
+/// bytes outside it.
+#[inline]
+#[allow(unsafe_code)]
+fn span_str(text: &SharedText, start: usize, end: usize) -> &str {
+    let bytes = &text.as_bytes()[start..end];
+    // SAFETY: `from_span` is only given ranges that are UTF-8 (checked by the reader that
+    // made the span, or part of a `SharedText` made from text), and the owner of the bytes
+    // never changes them (`SharedText`'s contract).
+    unsafe { std::str::from_utf8_unchecked(bytes) }
 }
 
 /// Whether validated JSON text holds no whitespace outside its strings.

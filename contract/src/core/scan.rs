@@ -45,6 +45,28 @@ pub(crate) fn plain_end(b: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// [`string_stops`], plus every byte at or above `0x80` (where the UTF-8 checking scan of
+/// [`string_body_utf8`] notes a string's first non-ASCII byte). Only the lowest mark is
+/// exact, as for [`string_stops`].
+#[inline(always)]
+pub(crate) fn string_stops_utf8(w: u64) -> u64 {
+    string_stops(w) | (w & HIGHS)
+}
+
+/// [`plain_end`] that also stops at bytes at or above `0x80`.
+#[inline(always)]
+fn plain_ascii_end(b: &[u8], mut i: usize) -> usize {
+    while let Some(chunk) = b.get(i..i + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        let stops = string_stops_utf8(w);
+        if stops != 0 {
+            return i + (stops.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i
+}
+
 /// Why a string is not one `JSON.parse` accepts; offsets point at the offending byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum StringError {
@@ -56,6 +78,9 @@ pub(crate) enum StringError {
     BadEscape(usize),
     /// A raw control character below U+0020, and its offset.
     Control(usize, u8),
+    /// Bytes that are not UTF-8 ([`string_body_utf8`] only); the offset of the character
+    /// that is not well-formed.
+    Utf8(usize),
 }
 
 /// Scans a string body from just after its opening quote: returns the offset of the closing
@@ -65,17 +90,70 @@ pub(crate) enum StringError {
 /// # Errors
 /// The first [`StringError`] met.
 #[inline(always)]
-pub(crate) fn string_body(src: &[u8], mut pos: usize) -> Result<(usize, bool), StringError> {
+pub(crate) fn string_body(src: &[u8], pos: usize) -> Result<(usize, bool), StringError> {
+    string_body_impl::<false>(src, pos).map(|(close, escaped, _)| (close, escaped))
+}
+
+/// [`string_body`] on bytes not yet known to be UTF-8: also checks that the string's bytes
+/// are UTF-8. The word loop stops at the string's first non-ASCII byte too; from there the
+/// string is scanned as by [`string_body`] and its tail is checked at the closing quote, in
+/// one SIMD call (`simdutf8`). Together with a reader that accepts nothing but ASCII tokens
+/// outside strings, a frame read to its end this way needs no separate UTF-8 pass: outside a
+/// string any byte at or above `0x80` is a syntax error anyway.
+///
+/// # Errors
+/// The first [`StringError`] met, [`StringError::Utf8`] included.
+#[inline(always)]
+pub(crate) fn string_body_utf8(src: &[u8], pos: usize) -> Result<(usize, bool), StringError> {
+    let (close, escaped, high) = string_body_impl::<true>(src, pos)?;
+    if high != usize::MAX {
+        utf8(src, high, close).map_err(StringError::Utf8)?;
+    }
+    Ok((close, escaped))
+}
+
+/// [`string_body`] that also returns the offset of the string's first non-ASCII byte
+/// (`usize::MAX` when it has none), for a reader that checks UTF-8 over a longer range
+/// itself (a whole opaque value in one call: `Cursor::skip_value`).
+///
+/// # Errors
+/// As [`string_body`].
+#[inline(always)]
+pub(crate) fn string_body_high(src: &[u8], pos: usize) -> Result<(usize, bool, usize), StringError> {
+    string_body_impl::<true>(src, pos)
+}
+
+/// Below this many bytes, [`utf8`] uses std's check rather than the SIMD one.
+const SHORT_UTF8: usize = 32;
+
+/// Checks `src[from..to]` is UTF-8 (one SIMD call); `Err` with the offset of the first byte
+/// that is not (std's check, on the rare failure only).
+#[inline]
+pub(crate) fn utf8(src: &[u8], from: usize, to: usize) -> Result<(), usize> {
+    let bytes = src.get(from..to).unwrap_or_default();
+    // A short tail (a word or two of text) is cheaper for std's scalar check than for the
+    // SIMD call's setup.
+    if if bytes.len() < SHORT_UTF8 { std::str::from_utf8(bytes).is_ok() } else { simdutf8::basic::from_utf8(bytes).is_ok() } {
+        return Ok(());
+    }
+    Err(from + std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), |_| 0))
+}
+
+/// The scan of [`string_body`]; with `HIGH`, the word loop also stops at the first non-ASCII
+/// byte, whose offset is returned (`usize::MAX`: none).
+#[inline(always)]
+fn string_body_impl<const HIGH: bool>(src: &[u8], mut pos: usize) -> Result<(usize, bool, usize), StringError> {
     let mut escaped = false;
+    let mut high = usize::MAX;
     loop {
         // Eight bytes at a time while they are plain. (Measured: unrolling to sixteen, or
         // handing long runs to memchr's SIMD search, were both slower on real text, where
         // escapes such as `\n` and `\"` come every few dozen bytes.)
-        pos = plain_end(src, pos);
+        pos = if HIGH && high == usize::MAX { plain_ascii_end(src, pos) } else { plain_end(src, pos) };
         // Byte at a time near a stop or the end.
         let Some(&b) = src.get(pos) else { return Err(StringError::Unterminated) };
         match b {
-            b'"' => return Ok((pos, escaped)),
+            b'"' => return Ok((pos, escaped, high)),
             b'\\' => {
                 escaped = true;
                 match src.get(pos + 1) {
@@ -95,6 +173,10 @@ pub(crate) fn string_body(src: &[u8], mut pos: usize) -> Result<(usize, bool), S
                 }
             }
             0..=0x1f => return Err(StringError::Control(pos, b)),
+            0x80.. if HIGH && high == usize::MAX => {
+                high = pos;
+                pos += 1;
+            }
             _ => pos += 1,
         }
     }
@@ -102,7 +184,7 @@ pub(crate) fn string_body(src: &[u8], mut pos: usize) -> Result<(usize, bool), S
 
 #[cfg(test)]
 mod tests {
-    use super::{plain_end, string_body, string_stops, StringError};
+    use super::{plain_end, string_body, string_body_high, string_body_utf8, string_stops, string_stops_utf8, StringError};
 
     /// Every byte value at every lane: the lowest mark is exactly the first stop byte.
     #[test]
@@ -144,5 +226,65 @@ mod tests {
         assert_eq!(scan(r#""\x""#), Err(StringError::BadEscape(2)));
         assert_eq!(scan("\"0123456789\ttab\""), Err(StringError::Control(11, b'\t')));
         assert_eq!(scan("\"é\u{7f}\u{80}ok\""), Ok((8, false)), "DEL and non-ASCII are plain");
+    }
+
+    #[test]
+    fn string_stops_utf8_marks_high_bytes_too() {
+        for lane in 0..8 {
+            for b in 0..=255u8 {
+                let mut bytes = [b'a'; 8];
+                bytes[lane] = b;
+                let stops = string_stops_utf8(u64::from_le_bytes(bytes));
+                let is_stop = b == b'"' || b == b'\\' || !(0x20..0x80).contains(&b);
+                assert_eq!(stops != 0, is_stop, "byte {b:#04x} at {lane}");
+                if is_stop {
+                    assert_eq!(stops.trailing_zeros() / 8, lane as u32, "byte {b:#04x} at {lane}");
+                }
+            }
+        }
+    }
+
+    /// `string_body_utf8` accepts a string exactly when `string_body` does and its content is
+    /// UTF-8 by std's check, and names std's offset; on every lead byte with a spread of
+    /// second, third and fourth bytes (the range edges, ASCII, the quote and the backslash),
+    /// after every lane offset of the word loop.
+    #[test]
+    fn string_body_utf8_agrees_with_std() {
+        const EDGES: [u8; 17] = [0x00, 0x22, 0x41, 0x5c, 0x7f, 0x80, 0x81, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc2, 0xe0, 0xf4, 0xff];
+        let mut buf = Vec::new();
+        for pad in [0usize, 3, 7, 9] {
+            for b0 in 0x80..=0xffu8 {
+                for b1 in EDGES {
+                    for b2 in EDGES {
+                        for b3 in [0x22u8, 0x41, 0x80, 0xbf, 0xc0] {
+                            buf.clear();
+                            buf.push(b'"');
+                            buf.extend(std::iter::repeat_n(b'a', pad));
+                            buf.extend([b0, b1, b2, b3]);
+                            buf.extend(b"tail\"");
+                            let plain = string_body(&buf, 1);
+                            let want = match plain {
+                                Ok((close, escaped)) => match std::str::from_utf8(&buf[1..close]) {
+                                    Ok(_) => Ok((close, escaped)),
+                                    Err(e) => Err(StringError::Utf8(1 + e.valid_up_to())),
+                                },
+                                Err(e) => Err(e),
+                            };
+                            let got = string_body_utf8(&buf, 1);
+                            // A bad character before a JSON error is reported first; either
+                            // way the string is refused.
+                            match (got, want) {
+                                (Err(StringError::Utf8(_)), Err(_)) | (Err(_), Err(StringError::Utf8(_))) => assert!(got.is_err()),
+                                _ => assert_eq!(got, want, "{buf:x?}"),
+                            }
+                            if let Ok((close, _)) = plain {
+                                assert_eq!(string_body_high(&buf, 1).map(|(c, _, h)| (c, h)), Ok((close, 1 + pad)), "{buf:x?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(string_body_high(br#""ascii only""#, 1), Ok((11, false, usize::MAX)));
     }
 }

@@ -31,7 +31,7 @@ pub use types::*;
 use crate::core::cursor::Cursor;
 use crate::core::json::{self, decode_string, JsonKind, Val};
 use crate::core::{Ctx, Path, WireValue};
-pub use crate::core::{Extras, Issue, NonNegativeF64, OutOfSafeRange, PositiveSafeUInt, RawJson, Record, SafeInt, SafeUInt, SharedText};
+pub use crate::core::{Extras, Issue, NonNegativeF64, OutOfSafeRange, PositiveSafeUInt, RawJson, Record, SafeInt, SafeUInt, SharedBytes, SharedText};
 
 /// The protocol version this contract implements (`gm`).
 pub const PROTOCOL_VERSION: i64 = 1;
@@ -326,19 +326,56 @@ pub fn parse_envelope_json_bytes(frame: &[u8]) -> ParseOutcome {
 }
 
 /// [`parse_envelope_json_bytes`] with explicit limits.
+///
+/// The single pass checks UTF-8 as it reads ([`Cursor::new_bytes`]): a frame it decides has
+/// been checked whole, with no UTF-8 pass of its own. A frame it bails on (invalid UTF-8
+/// included) gets the whole-frame check and then the reference reader, so invalid UTF-8
+/// anywhere is `invalid` naming the offset of the first bad byte, as it always was.
 pub fn parse_envelope_json_bytes_with(frame: &[u8], opts: &ParseOptions) -> ParseOutcome {
     if frame.len() > opts.max_frame_bytes {
         return too_big(opts);
     }
-    // SIMD validation first (several GB/s on non-ASCII text, where std's check slows to a
-    // byte at a time); std's error gives the offset on the rare failure.
+    if let Some(out) = single_pass(Cursor::new_bytes(frame, opts.max_depth)) {
+        return out;
+    }
+    bytes_two_pass(frame, opts)
+}
+
+/// The reference path of a bytes frame: the whole-frame UTF-8 check, then the two-pass
+/// reader. SIMD validation first (several GB/s on non-ASCII text, where std's check slows to
+/// a byte at a time); std's error gives the offset on a failure.
+fn bytes_two_pass(frame: &[u8], opts: &ParseOptions) -> ParseOutcome {
     match simdutf8::basic::from_utf8(frame) {
-        Ok(text) => parse_envelope_json_with(text, opts),
+        Ok(text) => parse_two_pass(text, opts),
         Err(_) => match std::str::from_utf8(frame) {
-            Ok(text) => parse_envelope_json_with(text, opts),
+            Ok(text) => parse_two_pass(text, opts),
             Err(e) => invalid(format!("frame is not valid JSON: invalid UTF-8 at byte {}", e.valid_up_to()), None),
         },
     }
+}
+
+/// [`parse_envelope_shared_with`] on bytes not yet known to be UTF-8 (a binding's `bytes`
+/// input): checked while the single pass reads them, as in [`parse_envelope_json_bytes_with`],
+/// with compact opaque values as spans of `frame`. Same verdicts, issues and values as every
+/// other entry point; invalid UTF-8 anywhere is `invalid` naming the offset of the first bad
+/// byte.
+pub fn parse_envelope_shared_bytes_with(frame: &SharedBytes, opts: &ParseOptions) -> ParseOutcome {
+    let bytes = frame.as_bytes();
+    if bytes.len() > opts.max_frame_bytes {
+        return too_big(opts);
+    }
+    {
+        // SAFETY (`SharedText::unchecked`): the cursor reads the text as bytes and makes spans
+        // of checked bytes only; the spans leave with an outcome only when the single pass
+        // decided the frame, which it does only after reading it to its end (`finish`), i.e.
+        // after checking every byte. On a bail they are dropped here, unread.
+        #[allow(unsafe_code)]
+        let text = unsafe { SharedText::unchecked(frame) };
+        if let Some(out) = single_pass(Cursor::new_shared_bytes(&text, opts.max_depth)) {
+            return out;
+        }
+    }
+    bytes_two_pass(bytes, opts)
 }
 
 fn too_big(opts: &ParseOptions) -> ParseOutcome {
