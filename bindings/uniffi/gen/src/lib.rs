@@ -532,9 +532,9 @@ mod tests {
         for (p, again) in [(graphmind(), graphmind()), (graphorin(), graphorin())] {
             let a = generate(&p);
             assert_eq!(a, generate(&again));
-            let names = p.objects.iter().map(|o| o.name).chain(p.enums.iter().map(|e| e.name));
-            for name in names {
-                assert!(a.contains(&format!("impl Convert for contract::{name} {{")), "{name} missing");
+            let paths = p.objects.iter().map(|o| format!("contract::{}", o.name)).chain(p.enums.iter().map(|e| e.path.clone()));
+            for path in paths {
+                assert!(a.contains(&format!("impl Convert for {path} {{")), "{path} missing");
             }
         }
     }
