@@ -987,26 +987,12 @@ pub fn write_envelope(envelope: &Envelope, out: &mut Vec<u8>) -> Result<(), Buil
     check_envelope(envelope)?;
     let mark = out.len();
     write_envelope_unchecked(envelope, out);
-    // Opaque values are valid JSON each, but nested inside the payload they may exceed the
-    // reader's depth cap; one validating pass (no allocation per member) says so. Nesting
-    // needs one `[`/`{` byte per level, so text with fewer of them than the cap (counted over
-    // all bytes, strings included: an upper bound) cannot be too deep, and skips that pass.
-    let written = &out[mark..];
-    if written.len() < DEFAULT_MAX_DEPTH || count_openers(written) < DEFAULT_MAX_DEPTH {
-        return Ok(());
-    }
-    let written = std::str::from_utf8(&out[mark..]).unwrap_or("");
-    if let Err(e) = json::validate(written, DEFAULT_MAX_DEPTH) {
+    // Opaque values nested inside the payload may pass the reader's depth cap.
+    if let Err(e) = json::check_written_depth(&out[mark..], DEFAULT_MAX_DEPTH) {
         out.truncate(mark);
         return Err(BuildError { reason: format!("the envelope would not parse: {e}"), issues: vec![] });
     }
     Ok(())
-}
-
-/// How many `[` and `{` bytes `text` holds (`[` is `{` without bit 0x20). Byte counters per
-/// chunk of 255, so the loop vectorises over byte lanes.
-fn count_openers(text: &[u8]) -> usize {
-    text.chunks(255).map(|c| usize::from(c.iter().fold(0u8, |n, &b| n + u8::from(b | 0x20 == b'{')))).sum()
 }
 
 /// The writer without the check, for frames whose every field this crate controls (the

@@ -593,12 +593,25 @@ fn into_string(out: Vec<u8>) -> String {
 
 /// Writes a server frame as `JSON.stringify` would: compact, keys in spec order (`v`, then
 /// `jsonrpc` or `kind`, then the fields), absent optional fields omitted (never `null`),
-/// opaque values byte for byte, ids with their JSON type. Every value of the types is a legal
-/// frame, so the output always parses back to an equal value. Never fails.
+/// opaque values byte for byte, ids with their JSON type. Never fails: every value of the types
+/// is a legal frame, and it parses back to an equal value unless its opaque values nest deeper
+/// than the reader's cap ([`DEFAULT_MAX_DEPTH`]); [`try_serialize_server_message`] refuses that.
 pub fn serialize_server_message(message: &ServerMessage) -> String {
     let mut out = Vec::with_capacity(96);
     write_server_message(message, &mut out);
     into_string(out)
+}
+
+/// [`serialize_server_message`], refusing a frame the reader would not accept back (opaque
+/// values nested past [`DEFAULT_MAX_DEPTH`] in total): what a binding serializing host values
+/// calls, so whatever it writes parses.
+///
+/// # Errors
+/// [`WriteError`] naming the depth cap.
+pub fn try_serialize_server_message(message: &ServerMessage) -> Result<String, WriteError> {
+    let mut out = Vec::with_capacity(96);
+    write_server_message(message, &mut out);
+    checked(out)
 }
 
 /// [`serialize_server_message`] into a caller's buffer (appends).
@@ -612,6 +625,39 @@ pub fn serialize_client_message(message: &ClientMessage) -> String {
     let mut out = Vec::with_capacity(96);
     write_client_message(message, &mut out);
     into_string(out)
+}
+
+/// [`serialize_client_message`], refusing what the reader would not accept back (see
+/// [`try_serialize_server_message`]).
+///
+/// # Errors
+/// [`WriteError`] naming the depth cap.
+pub fn try_serialize_client_message(message: &ClientMessage) -> Result<String, WriteError> {
+    let mut out = Vec::with_capacity(96);
+    write_client_message(message, &mut out);
+    checked(out)
+}
+
+/// A frame [`try_serialize_server_message`]/[`try_serialize_client_message`] refused to write.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WriteError {
+    /// One line: `the frame would not parse: nesting exceeds the maximum depth of 100000 at byte N`.
+    pub reason: String,
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.reason)
+    }
+}
+
+impl std::error::Error for WriteError {}
+
+fn checked(out: Vec<u8>) -> Result<String, WriteError> {
+    match json::check_written_depth(&out, DEFAULT_MAX_DEPTH) {
+        Ok(()) => Ok(into_string(out)),
+        Err(e) => Err(WriteError { reason: format!("the frame would not parse: {e}") }),
+    }
 }
 
 /// [`serialize_client_message`] into a caller's buffer (appends).

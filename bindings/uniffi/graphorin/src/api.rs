@@ -65,16 +65,22 @@ pub(crate) fn from_host<C: Convert>(host: &C::Host, what: &str) -> Result<C, Con
     }
 }
 
+/// A frame the contract refused to write (opaque values nested past the reader's depth cap).
+fn written(e: go::WriteError) -> ContractError {
+    ContractError::Build { reason: e.reason, issues: Vec::new() }
+}
+
 /// The frame text as `JSON.stringify` writes it (spec §13): compact, keys in spec order (`v`,
 /// then `jsonrpc` or `kind`, then the fields), absent optional fields omitted (never `null`),
 /// opaque values byte for byte, ids with their JSON type. Throws `ContractException.Build` for
-/// host values no frame can carry (an empty string, `JsonText` that is not JSON); nothing
-/// illegal is ever written.
+/// host values no frame can carry (an empty string, `JsonText` that is not JSON, opaque values
+/// nesting the frame past the reader's depth cap of 100,000); nothing that would not parse back
+/// is ever written.
 #[uniffi::export]
 pub fn serialize_server_message(message: ServerMessage) -> Result<String, ContractError> {
     guard(|| {
         let what = format!("this {} frame", message.variant().wire_value());
-        from_host::<go::ServerMessage>(&message, &what).map(|m| go::serialize_server_message(&m))
+        from_host::<go::ServerMessage>(&message, &what).and_then(|m| go::try_serialize_server_message(&m).map_err(written))
     })
 }
 
@@ -83,7 +89,7 @@ pub fn serialize_server_message(message: ServerMessage) -> Result<String, Contra
 pub fn serialize_client_message(message: ClientMessage) -> Result<String, ContractError> {
     guard(|| {
         let what = format!("this {} message", message.variant().wire_value());
-        from_host::<go::ClientMessage>(&message, &what).map(|m| go::serialize_client_message(&m))
+        from_host::<go::ClientMessage>(&message, &what).and_then(|m| go::try_serialize_client_message(&m).map_err(written))
     })
 }
 
@@ -449,5 +455,16 @@ mod tests {
         // The empty string: the contract's reader decides (its message and code).
         let Err(ContractError::Build { issues, .. }) = RpcId::StringId { value: HostString::default() }.to_json() else { panic!() };
         assert_eq!(issues[0].code, Some(crate::IssueCode::TooSmall));
+    }
+    #[test]
+    fn a_frame_nested_past_the_reader_cap_is_a_build_error_not_written() {
+        let depth = go::DEFAULT_MAX_DEPTH;
+        let success = |d: usize| ServerMessage::RpcSuccess {
+            frame: crate::ServerRpcSuccess { id: RpcId::StringId { value: "x".into() }, result: JsonText(format!("{}{}", "[".repeat(d), "]".repeat(d))) },
+        };
+        // The frame adds one level: a result of depth cap − 1 fits, one of depth cap does not.
+        assert!(serialize_server_message(success(depth - 1)).is_ok());
+        let Err(ContractError::Build { reason, .. }) = serialize_server_message(success(depth)) else { panic!("a frame that does not parse back") };
+        assert!(reason.starts_with("the frame would not parse: nesting exceeds the maximum depth"), "{reason}");
     }
 }
