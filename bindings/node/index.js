@@ -255,8 +255,8 @@ function createEnvelope(init) {
   try {
     text = JSON.stringify(envelope);
   } catch (e) {
-    const member = ENVELOPE_KEYS.find((k) => k !== 'payload' && !stringifies(envelope[k]));
-    if (member !== undefined) throw memberError(envelope, member);
+    const members = ENVELOPE_KEYS.filter((k) => k !== 'payload' && !stringifies(envelope[k]));
+    if (members.length > 0) throw memberError(envelope, members);
     throw new BuildError(`payload is not JSON-serializable: ${errorMessage(e)}`);
   }
   const verdict = gmVerdictOf(text);
@@ -283,17 +283,34 @@ function stringifies(value) {
 }
 
 /**
- * The BuildError for an envelope member JSON.stringify refuses (a BigInt `ts` or `seq`): the
- * contract judges the frame with that member replaced by a stand-in it refuses (`{}`), so the
- * issue names the member with the contract's own rule for it (`ts: expected integer`), and
- * reports the host type (`received bigint`) instead of the stand-in's.
+ * The BuildError for envelope members JSON.stringify refuses (a BigInt `ts` or `seq`): the
+ * contract judges the frame with each such member replaced by a stand-in it refuses (`{}`), so
+ * each issue names its member with the contract's own rule for it (`ts: expected integer`), and
+ * reports the host type (`received bigint`) instead of the stand-in's. A payload that does not
+ * stringify either (a BigInt or a cycle inside) is one more issue at `payload`; the stand-in's
+ * own issues under `payload` are dropped.
  */
-function memberError(envelope, member) {
-  const host = typeof envelope[member];
-  const verdict = gmVerdictOf(JSON.stringify({ ...envelope, [member]: {} }));
+function memberError(envelope, members) {
+  const standIn = { ...envelope };
+  for (const m of members) standIn[m] = {};
+  let payloadProblem;
+  try {
+    JSON.stringify(envelope.payload);
+  } catch (e) {
+    payloadProblem = errorMessage(e);
+    standIn.payload = {};
+  }
+  const verdict = gmVerdictOf(JSON.stringify(standIn));
   const out = typeof verdict === 'number' ? { reason: 'envelope is not JSON-serializable', issues: [] } : JSON.parse(verdict);
-  const issues = (out.issues || []).map((i) => (i.path === member ? { ...i, message: i.message.replace(/received object$/, `received ${host}`) } : i));
-  if (!issues.some((i) => i.path === member)) issues.unshift({ path: member, message: `expected a JSON value, received ${host}` });
+  const host = (m) => typeof envelope[m];
+  let issues = (out.issues || []).map((i) => (members.includes(i.path) ? { ...i, message: i.message.replace(/received object$/, `received ${host(i.path)}`) } : i));
+  if (payloadProblem !== undefined) {
+    issues = issues.filter((i) => i.path !== 'payload' && !i.path.startsWith('payload.'));
+    issues.push({ path: 'payload', message: `payload is not JSON-serializable: ${payloadProblem}` });
+  }
+  for (const m of [...members].reverse()) {
+    if (!issues.some((i) => i.path === m)) issues.unshift({ path: m, message: `expected a JSON value, received ${host(m)}` });
+  }
   return new BuildError(out.reason, issues);
 }
 

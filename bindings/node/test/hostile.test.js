@@ -151,6 +151,25 @@ test('createEnvelope names a BigInt counter (ts, seq) with the contract rule, no
       },
     );
   }
+  // Several members at once, and a payload that does not stringify beside them: each is named,
+  // and nothing escapes as a raw TypeError.
+  const cyclic = { mode: 'run' };
+  cyclic.self = cyclic;
+  for (const [payload, paths] of [
+    [{ mode: 'run' }, ['seq', 'ts']],
+    [{ n: 1n }, ['seq', 'ts', 'payload']],
+    [cyclic, ['seq', 'ts', 'payload']],
+  ]) {
+    assert.throws(
+      () => graphmind.createEnvelope({ type: 'mode.set', payload, seq: 10n, ts: 11n, runId: 'r' }),
+      (e) => {
+        assert.equal(e.name, 'BuildError');
+        assert.deepEqual(e.issues.map((i) => i.path), paths);
+        assert.match(e.issues[0].message, /received bigint$/);
+        return true;
+      },
+    );
+  }
   // A BigInt inside the payload still names the payload.
   assert.throws(() => graphmind.createEnvelope({ type: 'x.y', payload: { n: 1n }, seq: 1, ts: 1, runId: 'r' }), /payload is not JSON-serializable/);
 });
