@@ -176,3 +176,22 @@ fn the_session_refuses_unusable_implicit_run_ids() {
     let mut app = AppSession::new(SessionConfig::default());
     assert_eq!(app.emit(token(), Some("*"), 1), Err(EmitError::BadRunId));
 }
+
+#[test]
+fn a_counter_out_of_range_reads_the_same_built_or_parsed() {
+    let big = 1_i64 << 53;
+    let parsed = match parse_envelope_json(&format!(r#"{{"gm":1,"seq":{big},"ts":1,"runId":"r","type":"x"}}"#)) {
+        ParseOutcome::Invalid { issues, .. } => issues.expect("issues"),
+        other => panic!("{other:?}"),
+    };
+    let built = gm::counter_from_i64("seq", big).unwrap_err().issues;
+    assert_eq!(built[0].message, parsed[0].message);
+    assert_eq!(built[0].dotted_path(), "seq");
+    let negative = gm::counter_from_i64("ts", -1).unwrap_err().issues;
+    assert_eq!(negative[0].message, "too small: expected integer to be >= 0, received -1");
+    assert_eq!(gm::counter_from_i64("ts", 7).unwrap(), 7);
+    let mut env = create_envelope_json("mode.set", r#"{"mode":"run"}"#, 1, "*", Some(2)).unwrap();
+    env.seq = u64::MAX;
+    let e = serialize_envelope(&env).unwrap_err();
+    assert_eq!(e.issues[0].message, format!("too big: expected a safe integer (|x| <= 9007199254740991), received {}", u64::MAX));
+}

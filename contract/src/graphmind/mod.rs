@@ -642,21 +642,22 @@ pub fn now_ms() -> u64 {
 /// # Errors
 /// [`BuildError`] with one issue at `name` when the value is negative or above `2^53 − 1`.
 pub fn counter_from_i64(name: &str, value: i64) -> Result<u64, BuildError> {
-    let message = if value < 0 {
-        format!("too small: expected integer to be >= 0, received {value}")
-    } else if value as u64 > json::MAX_SAFE_INTEGER {
-        format!("too big: expected integer to be <= {}, received {value}", json::MAX_SAFE_INTEGER)
-    } else {
-        return Ok(value as u64);
-    };
-    Err(BuildError { reason: "envelope fields out of range".into(), issues: vec![Issue::at(name, message)] })
+    counter_issue(name, &value.to_string())
+        .map_or(Ok(value.unsigned_abs()), |issue| Err(BuildError { reason: "envelope fields out of range".into(), issues: vec![issue] }))
+}
+
+/// The parser's own issue for a counter spelled `text` (the [`SafeUInt`] reader's rule and
+/// message, at `name`), or `None` when it is in range: one text for one rule, built or parsed.
+fn counter_issue(name: &str, text: &str) -> Option<Issue> {
+    let issue = crate::core::from_json::<SafeUInt>(text).err()?.into_iter().next()?;
+    Some(Issue::at(name, issue.message))
 }
 
 fn check_counters(seq: u64, ts: u64, run_id: &str) -> Vec<Issue> {
     let mut issues = Vec::new();
     for (name, v) in [("seq", seq), ("ts", ts)] {
         if v > json::MAX_SAFE_INTEGER {
-            issues.push(Issue::at(name, format!("too big: expected integer to be <= {}, received {v}", json::MAX_SAFE_INTEGER)));
+            issues.extend(counter_issue(name, &v.to_string()));
         }
     }
     if run_id.contains('\0') {
