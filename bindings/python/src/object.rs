@@ -349,7 +349,10 @@ pub fn construct(
             extra.downcast::<pyo3::types::PyMapping>().map_err(|_| PyTypeError::new_err("extra must be a mapping of unknown member names to JSON values"))?;
         for item in extra.items()? {
             let (k, v): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item.extract()?;
-            let name = crate::str_arg(k.downcast::<PyString>().map_err(|_| PyTypeError::new_err("extra keys must be str"))?, "extra")?;
+            // A lone surrogate in a key is kept as its JSON escape, as in every nested key and
+            // opaque value (py_to_json); it cannot name a known member, so the lossy text is
+            // enough for that check.
+            let name = k.downcast::<PyString>().map_err(|_| PyTypeError::new_err("extra keys must be str"))?.to_string_lossy().into_owned();
             if desc.fields.iter().any(|f| f.wire == name || f.rust == name) || desc.literals.iter().any(|(w, _)| *w == name) {
                 return Err(PyTypeError::new_err(format!("{}: {name:?} is a known member; pass it as a keyword argument, not in extra=", desc.name)));
             }

@@ -202,3 +202,14 @@ def test_mypy_catches_wrong_type_string_or_key(tmp_path, snippet):
     r = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--cache-dir", str(tmp_path / "c"), str(src)],
                        capture_output=True, text=True)
     assert r.returncode == 1, r.stdout
+
+
+def test_a_lone_surrogate_in_an_extra_key_is_kept_as_its_escape_at_every_level() -> None:
+    # The README promises payload text with lone surrogates is kept as JSON escapes; a top-level
+    # extra= key is payload text like a nested key or an opaque value.
+    top = gm.TokenDelta(t="text", v="x", extra={LONE: 1})
+    nested = gm.TokenDelta(t="text", v="x", extra={"k": {LONE: 1}})
+    env = gm.create_envelope("node.token", gm.NodeToken(node_id="n", deltas=[top, nested]), 1, "r", ts=1)
+    text = gm.serialize_envelope(env)
+    assert text.count('"\\udc00":1') == 2, text
+    assert gm.parse_envelope_json(text).kind == "ok"
