@@ -72,7 +72,8 @@ internal object HostStrings {
     }
 
     private fun generalized(s: String): ByteArray {
-        val out = ByteArray(3 * s.length)
+        // Sized exactly, in Long: `3 * s.length` overflows Int from 715,827,883 units on.
+        val out = ByteArray(dev.wirecontract.graphmind.jvm.Utf8.arraySize(dev.wirecontract.graphmind.jvm.Utf8.length(s), "string"))
         var p = 0
         var i = 0
         val n = s.length
@@ -98,6 +99,6 @@ internal object HostStrings {
             }
             i++
         }
-        return out.copyOf(p)
+        return out
     }
 }
