@@ -36,6 +36,8 @@ class JavaApiTest {
         File[] files = new File(shared(), "real-client").listFiles((d, n) -> n.endsWith(".jsonl"));
         List<File> all = new java.util.ArrayList<>();
         all.add(new File(shared(), "vectors/graphmind/conformance.jsonl"));
+        // This repository's own vectors: where a contract author adds a frame of a new type.
+        all.add(new File(System.getProperty("wirecontract.repo", "../../../.."), "vectors/graphmind/extra.jsonl"));
         if (files != null) all.addAll(List.of(files));
         for (File f : all) {
             for (String line : Files.readAllLines(f.toPath(), StandardCharsets.UTF_8)) {
