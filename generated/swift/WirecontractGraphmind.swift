@@ -7396,7 +7396,7 @@ enum ResumeError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
          */reason: String
     )
     /**
-     * `pauseId` or `requestId` holds a lone surrogate (no UTF-8 form), or `nowMs` is negative
+     * `pauseId`, `requestId` or `outputJson` holds a lone surrogate (no UTF-8 form), or `nowMs` is negative
      * or above 2^53 − 1: names the argument.
      */
     case BadArgument(

@@ -24,6 +24,17 @@ fn issue(issues: &mut Issues, path: &str, message: String) {
     issues.push(Issue::at(path, message));
 }
 
+/// A host's JSON text, or an issue at `path` naming its first lone surrogate's UTF-16 index.
+fn json_text<'a>(host: &'a JsonText, issues: &mut Issues, path: &str) -> Option<&'a str> {
+    match host.text() {
+        Ok(t) => Some(t),
+        Err(e) => {
+            issue(issues, path, e.message());
+            None
+        }
+    }
+}
+
 /// Strings cross as [`HostString`]: a Kotlin string with a lone surrogate is an issue at
 /// `path` naming its UTF-16 index, never an encoder exception.
 impl Convert for String {
@@ -122,10 +133,11 @@ impl Convert for NonNegativeF64 {
 impl Convert for RawJson {
     type Host = JsonText;
     fn to_host(&self) -> JsonText {
-        JsonText(self.as_str().to_owned())
+        JsonText::from(self.as_str())
     }
     fn from_host(host: &JsonText, issues: &mut Issues, path: &str) -> Option<Self> {
-        match RawJson::from_json(host.as_str()) {
+        let text = json_text(host, issues, path)?;
+        match RawJson::from_json(text) {
             Ok(v) => Some(v),
             Err(e) => {
                 issue(issues, path, format!("not valid JSON: {e}"));
@@ -142,7 +154,7 @@ impl Convert for Record {
         extras_to_host(&self.0)
     }
     fn from_host(host: &JsonText, issues: &mut Issues, path: &str) -> Option<Self> {
-        crate::ffi_support::read(host.as_str(), issues, path)
+        crate::ffi_support::read(json_text(host, issues, path)?, issues, path)
     }
 }
 
@@ -182,7 +194,7 @@ impl<T: Convert> Convert for Vec<T> {
 /// a lone-surrogate escape survives), values raw.
 pub(crate) fn extras_to_host(extras: &Extras) -> JsonText {
     if extras.is_empty() {
-        return JsonText("{}".to_owned());
+        return JsonText::from("{}");
     }
     let mut out = String::from("{");
     for (i, (k, v)) in extras.iter_raw().enumerate() {
@@ -195,13 +207,13 @@ pub(crate) fn extras_to_host(extras: &Extras) -> JsonText {
         out.push_str(v.as_str());
     }
     out.push('}');
-    JsonText(out)
+    JsonText::from(out)
 }
 
 /// The host's `extraJson` back into [`Extras`]: must be a JSON object (duplicate keys: last
 /// wins, first position kept) and must not name a known field of the object.
 pub(crate) fn extras_from_host(text: &JsonText, known: &[&str], issues: &mut Issues, path: &str) -> Option<Extras> {
-    let t = text.as_str().trim();
+    let t = json_text(text, issues, path)?.trim();
     if t == "{}" {
         return Some(Extras::new());
     }
@@ -244,7 +256,7 @@ mod tests {
     #[test]
     fn extras_round_trip_keeps_escaped_keys_and_refuses_known_fields() {
         let mut issues = Issues::new();
-        let text = JsonText(r#"{"\udc00":1e400,"x":[1, 2]}"#.to_owned());
+        let text = JsonText::from(r#"{"\udc00":1e400,"x":[1, 2]}"#);
         let extras = extras_from_host(&text, &["name"], &mut issues, "payload").unwrap();
         assert_eq!(extras_to_host(&extras).0, r#"{"\udc00":1e400,"x":[1,2]}"#);
         assert!(extras_from_host(&JsonText(r#"{"name":"x"}"#.into()), &["name"], &mut issues, "payload").is_none());

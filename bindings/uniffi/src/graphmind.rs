@@ -195,9 +195,13 @@ pub fn parse_envelope(value: JsonValue) -> ParseResult {
         let issue = wirecontract::core::Issue { path, code: None, message };
         return invalid(format!("frame is not valid JSON: {}", issue.summary()), Some(vec![Issue::from(issue)]));
     }
-    match crate::encode_json(value) {
-        Ok(text) => parse_host_frame(&HostString::from(text.0), &gm::ParseOptions { max_frame_bytes: usize::MAX, ..gm::ParseOptions::default() }),
-        Err(e) => invalid(format!("value is not JSON-representable: {e}"), Some(Vec::new())),
+    match crate::json::tree_text(&value) {
+        Ok(text) => parse_host_frame(&HostString::from(text), &gm::ParseOptions { max_frame_bytes: usize::MAX, ..gm::ParseOptions::default() }),
+        // A number whose text is not a JSON number, named by its path (as Python's `parse_envelope`).
+        Err((path, message)) => {
+            let issue = wirecontract::core::Issue { path, code: None, message };
+            invalid(format!("value is not JSON-representable: {}", issue.summary()), Some(vec![Issue::from(issue)]))
+        }
     }
 }
 
@@ -321,7 +325,8 @@ pub fn create_envelope_json(
     guard(|| {
         let (message_type, run_id) = (arg(message_type, "messageType")?, arg(run_id, "runId")?);
         let ((seq, ts), opts) = (counters(seq, ts)?, build_options(max_payload_bytes)?);
-        gm::create_envelope_json_with(&message_type, payload_json.as_str(), seq, &run_id, ts, &opts).map(|e| envelope_to_host(&e)).map_err(from_build_error)
+        let payload_json = crate::json_arg(&payload_json, "payloadJson")?;
+        gm::create_envelope_json_with(&message_type, payload_json, seq, &run_id, ts, &opts).map(|e| envelope_to_host(&e)).map_err(from_build_error)
     })
 }
 

@@ -23,7 +23,8 @@ uniffi::custom_newtype!(HostString, Vec<u8>);
 pub struct LoneSurrogate {
     /// Index of the surrogate in the host string, in UTF-16 code units.
     pub utf16_index: usize,
-    /// Offset of its first byte in the crossed bytes (the UTF-8 of everything before it).
+    /// Offset of its first byte in the crossed bytes (the UTF-8 of everything before it); 0
+    /// for a marked `JsonText` ([`marked_lone_surrogate`]), whose text did not cross.
     pub byte_offset: usize,
 }
 
@@ -40,7 +41,7 @@ impl HostString {
     /// # Errors
     /// When the bytes are not UTF-8 (a Kotlin string with a lone surrogate).
     pub fn to_str(&self) -> Result<&str, LoneSurrogate> {
-        std::str::from_utf8(&self.0).map_err(|_| lone_surrogate(&self.0))
+        host_str(&self.0)
     }
 
     /// [`HostString::to_str`], owned.
@@ -50,6 +51,28 @@ impl HostString {
     pub fn into_string(self) -> Result<String, LoneSurrogate> {
         String::from_utf8(self.0).map_err(|e| lone_surrogate(e.as_bytes()))
     }
+}
+
+/// What Kotlin sends for a `JsonText` holding a lone surrogate (JSON text crosses as a string,
+/// whose record defaults such as `extraJson = "{}"` a byte field cannot have): this prefix, then
+/// the UTF-16 index in decimal. A text starting with U+0000 is never JSON (JSON allows only
+/// space, tab, LF and CR around a value), so no valid text is mistaken for it; `uniffi.toml`
+/// writes the same form.
+pub const LONE_SURROGATE_MARK: &str = "\u{0}lone surrogate at UTF-16 index ";
+
+/// The lone surrogate a marked `JsonText` names ([`LONE_SURROGATE_MARK`]), or `None`.
+pub fn marked_lone_surrogate(text: &str) -> Option<LoneSurrogate> {
+    let utf16_index = text.strip_prefix(LONE_SURROGATE_MARK)?.parse().ok()?;
+    Some(LoneSurrogate { utf16_index, byte_offset: 0 })
+}
+
+/// Bytes a host lowered as generalized UTF-8 (a `HostString`) as text, or where the first lone
+/// surrogate is.
+///
+/// # Errors
+/// When the bytes are not UTF-8 (a Kotlin string with a lone surrogate).
+pub fn host_str(bytes: &[u8]) -> Result<&str, LoneSurrogate> {
+    std::str::from_utf8(bytes).map_err(|_| lone_surrogate(bytes))
 }
 
 /// The UTF-16 index of the first byte that is not UTF-8 (the host never sends other bytes
@@ -87,5 +110,15 @@ mod tests {
         assert_eq!((err.utf16_index, err.byte_offset), (3, 6));
         assert_eq!(HostString(bytes).into_string().unwrap_err(), err);
         assert_eq!(HostString::from("ok").to_str(), Ok("ok"));
+    }
+
+    #[test]
+    fn a_marked_json_text_names_its_lone_surrogate_and_nothing_else_is_marked() {
+        // What HostStrings.jsonText sends for `"\uD800"` (a lone surrogate at index 1).
+        let marked = format!("{LONE_SURROGATE_MARK}1");
+        assert_eq!(marked_lone_surrogate(&marked).map(|e| e.utf16_index), Some(1));
+        for text in ["{}", "\"\\ud800\"", "", "\u{0}", "\u{0}lone surrogate at UTF-16 index x", " \u{0}lone surrogate at UTF-16 index 1"] {
+            assert_eq!(marked_lone_surrogate(text), None, "{text:?}");
+        }
     }
 }

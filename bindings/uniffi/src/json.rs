@@ -74,8 +74,9 @@ pub fn json_value_max_depth() -> i64 {
 #[uniffi::export]
 pub fn decode_json(text: JsonText) -> Result<JsonValue, ContractError> {
     guard(|| {
-        json::validate(text.as_str(), json::DEFAULT_MAX_DEPTH).map_err(|e| ContractError::Json { reason: format!("not valid JSON: {e}") })?;
-        to_tree(Val::root(text.as_str()))
+        let text = text.text().map_err(|e| ContractError::Json { reason: format!("text: {}", e.message()) })?;
+        json::validate(text, json::DEFAULT_MAX_DEPTH).map_err(|e| ContractError::Json { reason: format!("not valid JSON: {e}") })?;
+        to_tree(Val::root(text))
     })
 }
 
@@ -161,9 +162,10 @@ pub fn encode_json(value: JsonValue) -> Result<JsonText, ContractError> {
             let at = if path.is_empty() { String::new() } else { format!("{}: ", path.dotted()) };
             return Err(ContractError::Json { reason: format!("{at}{message}") });
         }
-        let mut out = Vec::new();
-        write_tree(&value, &mut out)?;
-        Ok(JsonText(String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())))
+        tree_text(&value).map(JsonText::from).map_err(|(path, message)| {
+            let at = if path.is_empty() { String::new() } else { format!("{}: ", path.dotted()) };
+            ContractError::Json { reason: format!("{at}{message}") }
+        })
     })
 }
 
@@ -207,6 +209,54 @@ pub(crate) fn first_lone_surrogate(root: &JsonValue) -> Option<(IssuePath, Strin
     None
 }
 
+/// The tree as JSON text, or the path (empty: the root) and rule of what has no JSON form: a
+/// `NumberValue` whose text is not a JSON number, found again by its path only on failure
+/// ([`first_bad_number`] clones paths).
+pub(crate) fn tree_text(value: &JsonValue) -> Result<String, (IssuePath, String)> {
+    let mut out = Vec::new();
+    match write_tree(value, &mut out) {
+        Ok(()) => Ok(String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())),
+        Err(e) => Err(first_bad_number(value).unwrap_or_else(|| (IssuePath::root(), e.to_string()))),
+    }
+}
+
+/// The path and rule of the first `NumberValue` whose text is not one JSON number (after
+/// [`first_lone_surrogate`]: every string of the tree is text), walked without recursion.
+pub(crate) fn first_bad_number(root: &JsonValue) -> Option<(IssuePath, String)> {
+    let mut stack: Vec<(&JsonValue, IssuePath)> = vec![(root, IssuePath::root())];
+    while let Some((v, path)) = stack.pop() {
+        match v {
+            JsonValue::NumberValue { text } => {
+                if let Some(rule) = text.to_str().ok().and_then(number_error) {
+                    return Some((path, rule));
+                }
+            }
+            JsonValue::ArrayValue { items } => {
+                for (i, item) in items.iter().enumerate().rev() {
+                    let mut p = path.clone();
+                    p.push_index(i);
+                    stack.push((item, p));
+                }
+            }
+            JsonValue::ObjectValue { members } => {
+                for m in members.iter().rev() {
+                    let mut p = path.clone();
+                    p.push_key(m.name.to_str().unwrap_or_default());
+                    stack.push((&m.value, p));
+                }
+            }
+            JsonValue::TextValue { .. } | JsonValue::NullValue | JsonValue::BoolValue { .. } => {}
+        }
+    }
+    None
+}
+
+/// Why `text` is not one JSON number (`not a JSON number: "abc"`), or `None` when it is.
+fn number_error(text: &str) -> Option<String> {
+    let ok = json::validate(text, 1).is_ok() && Val::root(text).kind() == JsonKind::Number;
+    (!ok).then(|| format!("not a JSON number: {text:?}"))
+}
+
 /// A container being written by [`write_tree`]: its children and the position reached.
 enum Writing<'v> {
     Array(std::slice::Iter<'v, JsonValue>, bool),
@@ -224,9 +274,8 @@ fn write_tree(root: &JsonValue, out: &mut Vec<u8>) -> Result<(), ContractError> 
                 JsonValue::BoolValue { value } => out.extend_from_slice(if *value { b"true" } else { b"false" }),
                 JsonValue::NumberValue { text } => {
                     let text = host_text(text)?;
-                    let ok = json::validate(text, 1).is_ok() && Val::root(text).kind() == JsonKind::Number;
-                    if !ok {
-                        return Err(ContractError::Json { reason: format!("not a JSON number: {text:?}") });
+                    if let Some(reason) = number_error(text) {
+                        return Err(ContractError::Json { reason });
                     }
                     out.extend_from_slice(Val::root(text).raw().as_bytes());
                 }

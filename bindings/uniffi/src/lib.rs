@@ -66,21 +66,35 @@ pub(crate) const ISSUE_CODES: bool = false;
 /// payload). On the host it is a plain string (`typealias JsonText = String`); decode it with
 /// `decodeJson` when a tree is wanted. Numbers such as `1e400` and lone-surrogate escapes
 /// survive byte for byte because the text itself crosses, never a decoded value.
+///
+/// On the FFI it is a string. Kotlin's lowering (`uniffi.toml`) replaces a text holding a lone
+/// surrogate, which UTF-8 cannot carry, by [`host_string::LONE_SURROGATE_MARK`] and its UTF-16
+/// index, so that it reaches Rust and each function refuses it through its own declared error
+/// naming the argument or field ([`JsonText::text`]).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct JsonText(pub String);
 
 uniffi::custom_newtype!(JsonText, String);
 
 impl JsonText {
-    /// The text.
-    pub fn as_str(&self) -> &str {
-        &self.0
+    /// The text, or where the host's text had its first lone surrogate.
+    ///
+    /// # Errors
+    /// When Kotlin lowered a text holding a lone surrogate (its marked form).
+    pub fn text(&self) -> Result<&str, host_string::LoneSurrogate> {
+        host_string::marked_lone_surrogate(&self.0).map_or(Ok(&self.0), Err)
     }
 }
 
 impl From<&str> for JsonText {
     fn from(s: &str) -> Self {
         JsonText(s.to_owned())
+    }
+}
+
+impl From<String> for JsonText {
+    fn from(s: String) -> Self {
+        JsonText(s)
     }
 }
 
@@ -120,6 +134,15 @@ pub enum ContractError {
 /// the host's parameter name) and the UTF-16 index of its lone surrogate.
 pub(crate) fn arg(s: HostString, name: &str) -> Result<String, ContractError> {
     s.into_string().map_err(|e| {
+        let issue = ffi_support::lone_surrogate_issue(name, e);
+        ContractError::Build { reason: issue.summary(), issues: vec![Issue::from(issue)] }
+    })
+}
+
+/// A [`JsonText`] argument as text, or `ContractError::Build` naming the argument (`name`)
+/// and the UTF-16 index of its lone surrogate, as [`arg`] for a string.
+pub(crate) fn json_arg<'a>(t: &'a JsonText, name: &str) -> Result<&'a str, ContractError> {
+    t.text().map_err(|e| {
         let issue = ffi_support::lone_surrogate_issue(name, e);
         ContractError::Build { reason: issue.summary(), issues: vec![Issue::from(issue)] }
     })

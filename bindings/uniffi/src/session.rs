@@ -191,7 +191,7 @@ fn decision_to_host(d: &s::Decision) -> Decision {
     match d {
         s::Decision::Continue => Decision::Continue,
         s::Decision::Retry => Decision::Retry,
-        s::Decision::Inject { output } => Decision::Inject { output_json: output.as_ref().map(|r| JsonText(r.as_str().to_owned())) },
+        s::Decision::Inject { output } => Decision::Inject { output_json: output.as_ref().map(|r| JsonText::from(r.as_str())) },
         s::Decision::Abort => Decision::Abort,
     }
 }
@@ -410,7 +410,8 @@ impl AppSession {
     pub fn emit_json(&self, message_type: HostString, payload_json: JsonText, run: Option<HostString>, now_ms: i64) -> Result<Option<i64>, ContractError> {
         guard(|| {
             let (message_type, run, now_ms) = (arg(message_type, "messageType")?, opt_arg(run, "run")?, now(now_ms)?);
-            self.core().emit_json(&message_type, payload_json.as_str(), run.as_deref(), now_ms).map(|seq| seq.map(host_int)).map_err(emit_error)
+            let payload_json = crate::json_arg(&payload_json, "payloadJson")?;
+            self.core().emit_json(&message_type, payload_json, run.as_deref(), now_ms).map(|seq| seq.map(host_int)).map_err(emit_error)
         })
     }
 
@@ -703,7 +704,7 @@ pub enum ResumeError {
         /// Why.
         reason: String,
     },
-    /// `pauseId` or `requestId` holds a lone surrogate (no UTF-8 form), or `nowMs` is negative
+    /// `pauseId`, `requestId` or `outputJson` holds a lone surrogate (no UTF-8 form), or `nowMs` is negative
     /// or above 2^53 − 1: names the argument.
     #[error("{reason}")]
     BadArgument {
@@ -816,8 +817,12 @@ impl ViewerSession {
         let (pause_id, request_id) = (arg(pause_id, "pauseId").map_err(bad)?, opt_arg(request_id, "requestId").map_err(bad)?);
         let now_ms = now(now_ms).map_err(bad)?;
         let action = <gm::ResumeAction as Convert>::from_host(&action, &mut Issues::new(), "").unwrap_or(gm::ResumeAction::Continue);
-        let output =
-            output_json.map(|t| RawJson::from_json(t.as_str()).map_err(|e| ResumeError::BadOutput { reason: format!("outputJson: {e}") })).transpose()?;
+        let output = output_json
+            .map(|t| {
+                let text = crate::json_arg(&t, "outputJson").map_err(bad)?;
+                RawJson::from_json(text).map_err(|e| ResumeError::BadOutput { reason: format!("outputJson: {e}") })
+            })
+            .transpose()?;
         self.core().resume(&pause_id, action, output, request_id, now_ms).map_err(|e| match e {
             s::ResumeError::UnknownPause => ResumeError::UnknownPause,
             s::ResumeError::ReleasedByDisconnect => ResumeError::ReleasedByDisconnect,

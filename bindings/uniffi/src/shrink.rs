@@ -40,7 +40,8 @@ pub fn shrink_payload_json(payload_json: JsonText, max_bytes: i64, message_type:
     guard(|| {
         let message_type = opt_arg(message_type, "messageType")?;
         let max_bytes = size_arg(max_bytes, "maxBytes")?;
-        let s = gm::shrink_payload_json(payload_json.as_str(), max_bytes, message_type.as_deref())
+        let payload_json = payload_json.text().map_err(|e| ContractError::Json { reason: format!("payloadJson: {}", e.message()) })?;
+        let s = gm::shrink_payload_json(payload_json, max_bytes, message_type.as_deref())
             .map_err(|e| ContractError::Json { reason: format!("payload is not valid JSON: {e}") })?;
         Ok(Shrunk { json: s.json, tier: i64::from(s.tier) })
     })

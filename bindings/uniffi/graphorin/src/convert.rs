@@ -105,10 +105,17 @@ impl Convert for go::RpcErrorCode {
 impl Convert for RawJson {
     type Host = JsonText;
     fn to_host(&self) -> JsonText {
-        JsonText(self.as_str().to_owned())
+        JsonText::from(self.as_str())
     }
     fn from_host(host: &JsonText, issues: &mut Issues, path: &str) -> Option<Self> {
-        match RawJson::from_json(&host.0) {
+        let text = match host.text() {
+            Ok(t) => t,
+            Err(e) => {
+                issue(issues, path, IssueCode::Custom, e.message());
+                return None;
+            }
+        };
+        match RawJson::from_json(text) {
             Ok(v) => Some(v),
             Err(e) => {
                 issue(issues, path, IssueCode::Custom, format!("not valid JSON text: {e}"));
@@ -122,7 +129,7 @@ impl Convert for RawJson {
 impl Convert for Record {
     type Host = JsonText;
     fn to_host(&self) -> JsonText {
-        JsonText(to_json(self))
+        JsonText::from(to_json(self))
     }
     fn from_host(host: &JsonText, issues: &mut Issues, path: &str) -> Option<Self> {
         let raw = <RawJson as Convert>::from_host(host, issues, path)?;

@@ -57,10 +57,37 @@ pub(crate) const ISSUE_CODES: bool = true;
 /// (`typealias JsonText = String`). Numbers such as `1e400` and lone-surrogate escapes survive
 /// byte for byte because the text itself crosses, never a decoded value. Decode it with any
 /// JSON library (or GraphMind's `decodeJson`, which takes the same text).
+///
+/// On the FFI it is a string. Kotlin's lowering (`uniffi.toml`) replaces a text holding a lone
+/// surrogate, which UTF-8 cannot carry, by [`host_string::LONE_SURROGATE_MARK`] and its UTF-16
+/// index, so that it reaches Rust and each function refuses it through its own declared error
+/// naming the argument or field ([`JsonText::text`]).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct JsonText(pub String);
 
 uniffi::custom_newtype!(JsonText, String);
+
+impl JsonText {
+    /// The text, or where the host's text had its first lone surrogate.
+    ///
+    /// # Errors
+    /// When Kotlin lowered a text holding a lone surrogate (its marked form).
+    pub fn text(&self) -> Result<&str, host_string::LoneSurrogate> {
+        host_string::marked_lone_surrogate(&self.0).map_or(Ok(&self.0), Err)
+    }
+}
+
+impl From<&str> for JsonText {
+    fn from(s: &str) -> Self {
+        JsonText(s.to_owned())
+    }
+}
+
+impl From<String> for JsonText {
+    fn from(s: String) -> Self {
+        JsonText(s)
+    }
+}
 
 /// A JSON-RPC id (spec §2 "RpcId"): a non-empty string or an integer. The JSON type is part of
 /// the value (§14.4): `StringId("1")` and `IntId(1)` are different ids and each is written back
@@ -143,7 +170,7 @@ impl From<go::ParseError> for ParseError {
             go::ParseError::Json { reason, offset } => ParseError::Json { reason: reason.clone(), offset: i64::try_from(*offset).unwrap_or(i64::MAX) },
             go::ParseError::Schema { issues, id } => ParseError::Schema {
                 issues: ffi_support::host_issues(issues),
-                id: id.as_ref().map(|raw| JsonText(raw.as_str().to_owned())),
+                id: id.as_ref().map(|raw| JsonText::from(raw.as_str())),
                 reply_id: convert::Convert::to_host(&e.reply_id()),
             },
         }

@@ -7886,7 +7886,7 @@ sealed class ResumeException: kotlin.Exception() {
     }
     
     /**
-     * `pauseId` or `requestId` holds a lone surrogate (no UTF-8 form), or `nowMs` is negative
+     * `pauseId`, `requestId` or `outputJson` holds a lone surrogate (no UTF-8 form), or `nowMs` is negative
      * or above 2^53 − 1: names the argument.
      */
     class BadArgument(
@@ -10312,7 +10312,7 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
     }
 
     override fun lower(value: JsonText): RustBuffer.ByValue {
-        val builtinValue = value.also { s -> var i = 0; while (i < s.length) { val c = s[i]; i += if (c.isHighSurrogate() && i + 1 < s.length && s[i + 1].isLowSurrogate()) 2 else if (c.isSurrogate()) throw ContractException.Json("JSON text has a lone surrogate at UTF-16 index $i: not representable in UTF-8") else 1 } }
+        val builtinValue = dev.wirecontract.graphmind.HostStrings.jsonText(value)
         return FfiConverterString.lower(builtinValue)
     }
 
@@ -10322,12 +10322,12 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
     }
 
     override fun allocationSize(value: JsonText): ULong {
-        val builtinValue = value.also { s -> var i = 0; while (i < s.length) { val c = s[i]; i += if (c.isHighSurrogate() && i + 1 < s.length && s[i + 1].isLowSurrogate()) 2 else if (c.isSurrogate()) throw ContractException.Json("JSON text has a lone surrogate at UTF-16 index $i: not representable in UTF-8") else 1 } }
+        val builtinValue = dev.wirecontract.graphmind.HostStrings.jsonText(value)
         return FfiConverterString.allocationSize(builtinValue)
     }
 
     override fun write(value: JsonText, buf: ByteBuffer) {
-        val builtinValue = value.also { s -> var i = 0; while (i < s.length) { val c = s[i]; i += if (c.isHighSurrogate() && i + 1 < s.length && s[i + 1].isLowSurrogate()) 2 else if (c.isSurrogate()) throw ContractException.Json("JSON text has a lone surrogate at UTF-16 index $i: not representable in UTF-8") else 1 } }
+        val builtinValue = dev.wirecontract.graphmind.HostStrings.jsonText(value)
         FfiConverterString.write(builtinValue, buf)
     }
 }

@@ -4993,7 +4993,7 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
     }
 
     override fun lower(value: JsonText): RustBuffer.ByValue {
-        val builtinValue = value.also { s -> var i = 0; while (i < s.length) { val c = s[i]; i += if (c.isHighSurrogate() && i + 1 < s.length && s[i + 1].isLowSurrogate()) 2 else if (c.isSurrogate()) throw ContractException.Build("JSON text has a lone surrogate at UTF-16 index $i: not representable in UTF-8", emptyList()) else 1 } }
+        val builtinValue = dev.wirecontract.graphmind.HostStrings.jsonText(value)
         return FfiConverterString.lower(builtinValue)
     }
 
@@ -5003,12 +5003,12 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
     }
 
     override fun allocationSize(value: JsonText): ULong {
-        val builtinValue = value.also { s -> var i = 0; while (i < s.length) { val c = s[i]; i += if (c.isHighSurrogate() && i + 1 < s.length && s[i + 1].isLowSurrogate()) 2 else if (c.isSurrogate()) throw ContractException.Build("JSON text has a lone surrogate at UTF-16 index $i: not representable in UTF-8", emptyList()) else 1 } }
+        val builtinValue = dev.wirecontract.graphmind.HostStrings.jsonText(value)
         return FfiConverterString.allocationSize(builtinValue)
     }
 
     override fun write(value: JsonText, buf: ByteBuffer) {
-        val builtinValue = value.also { s -> var i = 0; while (i < s.length) { val c = s[i]; i += if (c.isHighSurrogate() && i + 1 < s.length && s[i + 1].isLowSurrogate()) 2 else if (c.isSurrogate()) throw ContractException.Build("JSON text has a lone surrogate at UTF-16 index $i: not representable in UTF-8", emptyList()) else 1 } }
+        val builtinValue = dev.wirecontract.graphmind.HostStrings.jsonText(value)
         FfiConverterString.write(builtinValue, buf)
     }
 }

@@ -29,6 +29,31 @@ internal object HostStrings {
     }
 
     /**
+     * How a `JsonText` (JSON text, a plain `String` on the host) crosses: itself when it is
+     * Unicode text, else the marked form Rust reads as "lone surrogate at UTF-16 index N"
+     * (`LONE_SURROGATE_MARK` in `host_string.rs`: U+0000, which no JSON text starts with, then
+     * the message and the index), so each function refuses it through its own declared error
+     * naming the argument or field.
+     */
+    @JvmStatic
+    fun jsonText(s: String): String {
+        var i = 0
+        val n = s.length
+        while (i < n) {
+            val c = s[i]
+            if (c.isSurrogate()) {
+                if (c.isHighSurrogate() && i + 1 < n && s[i + 1].isLowSurrogate()) {
+                    i += 2
+                    continue
+                }
+                return "\u0000lone surrogate at UTF-16 index $i"
+            }
+            i++
+        }
+        return s
+    }
+
+    /**
      * Text Rust sent: UTF-8, or generalized UTF-8 when Rust hands back bytes the host sent
      * (`Issue.dottedPath()` of a hand-built issue), so a lone surrogate comes back as itself.
      */
@@ -72,7 +97,8 @@ internal object HostStrings {
     }
 
     private fun generalized(s: String): ByteArray {
-        val out = ByteArray(3 * s.length)
+        // Sized exactly, in Long: `3 * s.length` overflows Int from 715,827,883 units on.
+        val out = ByteArray(dev.wirecontract.graphmind.jvm.Utf8.arraySize(dev.wirecontract.graphmind.jvm.Utf8.length(s), "string"))
         var p = 0
         var i = 0
         val n = s.length
@@ -98,6 +124,6 @@ internal object HostStrings {
             }
             i++
         }
-        return out.copyOf(p)
+        return out
     }
 }

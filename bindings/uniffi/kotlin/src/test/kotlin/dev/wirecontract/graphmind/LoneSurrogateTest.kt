@@ -120,4 +120,36 @@ class LoneSurrogateTest {
         build { viewer.setBreakpoint(BreakpointMatcher(name = "\uDC00"), 0L) }
         assertThrows<ResumeException.BadArgument> { viewer.resume("\uDC00", ResumeAction.CONTINUE, 0L) }
     }
+
+    @Test
+    fun `JSON text arguments and fields report a lone surrogate through the function's own error`() {
+        // resume is declared @Throws(ResumeException): outputJson's lone surrogate is BadArgument.
+        val r = assertThrows<ResumeException.BadArgument> { ViewerSession().resume("p", ResumeAction.INJECT, 0L, "\"\uD800\"", null) }
+        assertEquals("outputJson: lone surrogate at UTF-16 index 1: not representable in UTF-8", r.reason)
+        build { createEnvelopeJson("mode.set", "{\"mode\":\"\uDC00\"}", 1L, "r") }.let {
+            assertEquals("payloadJson: lone surrogate at UTF-16 index 9: not representable in UTF-8", it.reason)
+            assertEquals(listOf("payloadJson"), it.issues.map { i -> i.dottedPath() })
+        }
+        build { createEnvelope(Message.Unknown("x.future", "\"\uD800\""), 1L, "r") }.let { assertEquals(listOf("payload"), it.issues.map { i -> i.dottedPath() }) }
+        build { createEnvelope(Message.ModeSet(ModeSet(RunMode.STEP, "{\"\uD800\":1}")), 1L, "r") }.let {
+            assertTrue(it.issues.single().message.contains("UTF-16 index 2"), it.issues.toString())
+        }
+        build { AppSession(AppSessionConfig(enabled = false)).emitJson("node.token", "\uDC00", null, 0L) }.let { assertTrue(it.reason.startsWith("payloadJson: "), it.reason) }
+        assertThrows<ContractException.Json> { decodeJson("[\"\uD800\"]") }.let { assertTrue(it.reason.startsWith("text: lone surrogate at UTF-16 index 2"), it.reason) }
+        assertThrows<ContractException.Json> { shrinkPayloadJson("\uD800", 10L) }.let { assertTrue(it.reason.startsWith("payloadJson: "), it.reason) }
+        // The marked form a lone surrogate crosses as starts with U+0000, which no JSON text
+        // does: a host text spelling it is refused either way (only the message differs).
+        assertThrows<ContractException.Json> { decodeJson("\u0000lone surrogate at UTF-16 index 3") }
+        assertThrows<ContractException.Json> { decodeJson("\u0000") }.let { assertTrue(it.reason.startsWith("not valid JSON"), it.reason) }
+    }
+
+    @Test
+    fun `a NumberValue that is not a JSON number is Invalid naming its path`() {
+        val tree = decodeJson(good) as JsonValue.ObjectValue
+        val members = tree.members.map { if (it.name == "seq") JsonMember("seq", JsonValue.NumberValue("abc")) else it }
+        val r = parseEnvelope(JsonValue.ObjectValue(members)) as ParseResult.Invalid
+        assertEquals(listOf("seq"), r.issues!!.map { it.dottedPath() })
+        assertEquals("value is not JSON-representable: seq: not a JSON number: \"abc\"", r.reason)
+        assertThrows<ContractException.Json> { encodeJson(JsonValue.ObjectValue(members)) }.let { assertTrue(it.reason.startsWith("seq: not a JSON number"), it.reason) }
+    }
 }

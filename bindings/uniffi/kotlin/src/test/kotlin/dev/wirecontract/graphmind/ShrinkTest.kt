@@ -119,7 +119,7 @@ class ShrinkTest {
         assertThrows<ContractException.Json> { shrinkPayloadJson("{") }
         assertThrows<ContractException.Json> { shrinkPayloadJson("") }
         assertThrows<ContractException.Json> { shrinkPayloadJson("[1] [2]") }
-        // Lone surrogates in a Kotlin String: refused before the call, with the index.
+        // Lone surrogates in a Kotlin String: refused by Rust (the text crosses marked), with the index.
         val lone = assertThrows<ContractException.Json> { shrinkPayloadJson("\"ab\uD800\"") }
         assertTrue(lone.reason.contains("lone surrogate at UTF-16 index 3"), lone.reason)
         assertThrows<ContractException.Json> { shrinkPayloadJson("\"\uDC00\uD800\"") }
@@ -129,7 +129,9 @@ class ShrinkTest {
         val member = JsonValue.ObjectValue(listOf(JsonMember(name = "\uD800", value = JsonValue.NullValue)))
         assertThrows<ContractException.Json> { shrinkPayload(member) }
         assertThrows<ContractException.Json> { shrinkPayload(JsonValue.NumberValue("NaN")) }
-        assertThrows<ContractException.Json> { createEnvelopeJson("node.finished", "\"\uD800\"", 1L, "r", maxPayloadBytes = 10L) }
+        // The builder names its argument (a Build error, as for every builder argument).
+        val arg = assertThrows<ContractException.Build> { createEnvelopeJson("node.finished", "\"\uD800\"", 1L, "r", maxPayloadBytes = 10L) }
+        assertEquals(listOf("payloadJson"), arg.issues.map { it.dottedPath() })
         // A surrogate pair is a character, and escapes of lone surrogates are JSON.
         assertEquals("\"\uD83D\uDE00\"", shrinkPayloadJson("\"\uD83D\uDE00\"").json)
         assertEquals("\"\\ud800\"", shrinkPayloadJson("\"\\uD800\"").json)

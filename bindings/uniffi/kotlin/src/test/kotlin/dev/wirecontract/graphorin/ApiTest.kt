@@ -179,11 +179,20 @@ class ApiTest {
     }
 
     @Test
-    fun `opaque JSON text with a lone surrogate is a ContractException, never an encoder exception`() {
+    fun `opaque JSON text with a lone surrogate is an issue at its field, never an encoder exception`() {
         val e = assertThrows<ContractException.Build> {
             serializeServerMessage(ServerMessage.Event(ServerEventFrame("s", "e", "subj", "t", "{\"a\":\"\uD800\"}")))
         }
         assertTrue(e.reason.contains("lone surrogate at UTF-16 index 6"), e.reason)
+        assertTrue(e.issues.single().dottedPath().endsWith("payload"), e.issues.toString())
+        // As a HostString field gets: the issue at the field's wire path, with the index.
+        val failure = ServerMessage.RpcFailure(dev.wirecontract.graphorin.jvm.Records.serverRpcFailure(RpcId.IntId(1L), dev.wirecontract.graphorin.jvm.Records.rpcError(-32600L, "m", "\"\uD800\"")))
+        val f = assertThrows<ContractException.Build> { serializeServerMessage(failure) }
+        assertEquals(listOf("error.data"), f.issues.map { it.dottedPath() })
+        assertEquals("lone surrogate at UTF-16 index 1: not representable in UTF-8", f.issues.single().message)
+        val params = dev.wirecontract.graphorin.jvm.Records.initializeParams(ClientInfo("c", "1"), "{\"\uD800\":1}")
+        val i = assertThrows<ContractException.Build> { serializeClientMessage(ClientMessage.Initialize(ClientInitializeRequest(RpcId.IntId(1L), params))) }
+        assertEquals(listOf("params.capabilities"), i.issues.map { it.dottedPath() })
     }
 
     @Test

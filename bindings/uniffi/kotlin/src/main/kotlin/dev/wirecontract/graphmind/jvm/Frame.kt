@@ -35,7 +35,7 @@ class Frame internal constructor(
     /** The verdict. */
     val verdict: Verdict,
     private val slots: LongArray,
-    /** The full result when it is already known (a text frame with a lone surrogate). */
+    /** The full result when it is already known (a text frame with a lone surrogate, or over the cap). */
     full: ParseResult? = null,
 ) {
     private var runIdCache: String? = null

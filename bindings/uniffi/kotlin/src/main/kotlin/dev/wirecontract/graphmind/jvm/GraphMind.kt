@@ -1,5 +1,10 @@
 package dev.wirecontract.graphmind.jvm
 
+import dev.wirecontract.graphmind.ParseResult
+import dev.wirecontract.graphmind.defaultMaxFrameBytes
+import dev.wirecontract.graphmind.parseEnvelopeJsonBytes
+import java.util.Objects
+
 /**
  * The GraphMind contract for the JVM, fast path: parse and build+serialize through one JNI
  * call each (`bindings/uniffi/src/jni/`); enums, the message type table and breakpoint
@@ -22,21 +27,27 @@ object GraphMind {
     /**
      * Parses `frame[offset, offset + length)`; the frame keeps a reference to [frame].
      *
-     * @throws IllegalArgumentException when the range is not inside [frame] (`offset + length`
-     *   is computed without `Int` overflow), as every JVM API taking (array, offset, length).
+     * @throws IndexOutOfBoundsException when the range is not inside [frame], as every JVM API
+     *   taking (array, offset, length) (`java.util.Objects.checkFromIndexSize`, which computes
+     *   `offset + length` without `Int` overflow).
      */
     @JvmStatic
     fun parse(frame: ByteArray, offset: Int, length: Int): Frame {
-        require(offset >= 0 && length >= 0 && length <= frame.size - offset) { "range [$offset, ${offset.toLong() + length}) outside a ${frame.size}-byte array" }
+        Objects.checkFromIndexSize(offset, length, frame.size)
         val out = LongArray(Native.OUT_LEN)
         val code = Native.parse(frame, offset, length, out)
         return Frame(frame, offset, length, VERDICTS[code], out)
     }
 
-    /** Parses a text frame (a WebSocket text message). A lone surrogate, which no UTF-8 frame can hold, is [Verdict.INVALID]. */
+    /**
+     * Parses a text frame (a WebSocket text message). A lone surrogate, which no UTF-8 frame can
+     * hold, is [Verdict.INVALID]; so is a frame of more UTF-16 units than the default frame cap
+     * has bytes (each unit is at least one byte of UTF-8), decided before any buffer is sized.
+     */
     @JvmStatic
     fun parse(frame: String): Frame {
-        val buf = ByteArray(frame.length * 3)
+        if (frame.length > maxFrameBytes) return Frame(ByteArray(0), 0, 0, Verdict.INVALID, LongArray(Native.OUT_LEN), tooBig)
+        val buf = ByteArray(Utf8.arraySize(Utf8.bound(frame.length), "frame"))
         val n = try {
             Utf8.encode(frame, buf, 0, "frame")
         } catch (e: WireException) {
@@ -46,6 +57,15 @@ object GraphMind {
         }
         return parse(buf, 0, n)
     }
+
+    /** The core's default frame cap (graphmind-v1 §5: 16 MiB), in bytes. */
+    private val maxFrameBytes: Int by lazy { minOf(defaultMaxFrameBytes(), Int.MAX_VALUE.toLong()).toInt() }
+
+    /**
+     * The core's own verdict on a frame over the cap (`frame exceeds N bytes`): asked once, of
+     * a zeroed frame one byte over it (the cap is checked before anything is read).
+     */
+    private val tooBig: ParseResult by lazy { parseEnvelopeJsonBytes(ByteArray(maxFrameBytes + 1)) }
 
     /**
      * Builds a frame of any type and serializes it (graphmind-v1 §5.13, §5.14): a known type's
@@ -57,10 +77,16 @@ object GraphMind {
     @JvmStatic
     @JvmOverloads
     fun build(type: String, seq: Long, runId: String, payload: JsonText, ts: Long? = null): ByteArray {
-        val need = 3 * (type.length + runId.length + payload.text.length)
         var buf = scratch.get()
-        if (buf.size < need) {
-            buf = ByteArray(maxOf(need, buf.size * 2))
+        val bound = Utf8.bound(type.length, runId.length, payload.text.length)
+        if (buf.size < bound) {
+            // Past the largest array, the exact UTF-8 length decides (a huge ASCII payload fits).
+            val need = if (bound <= Utf8.MAX_ARRAY) {
+                bound
+            } else {
+                Utf8.length(payload.text) + Utf8.length(type) + Utf8.length(runId)
+            }
+            buf = ByteArray(Utf8.arraySize(maxOf(need, minOf(buf.size * 2L, Utf8.MAX_ARRAY)), "payload"))
             scratch.set(buf)
         }
         val p = Utf8.encode(payload.text, buf, 0, "payload")
@@ -77,7 +103,7 @@ object GraphMind {
     @JvmOverloads
     fun build(type: String, seq: Long, runId: String, payload: JsonWriter, ts: Long? = null): ByteArray {
         val p = payload.len
-        payload.ensure(3 * (type.length + runId.length))
+        payload.reserve(Utf8.bound(type.length, runId.length), "frame") { Utf8.length(type) + Utf8.length(runId) }
         return native(payload.buf, p, type, runId, seq, ts)
     }
 

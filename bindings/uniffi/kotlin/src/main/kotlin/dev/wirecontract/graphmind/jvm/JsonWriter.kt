@@ -21,8 +21,17 @@ class JsonWriter {
     internal var len = 0
     private var first = true
 
-    internal fun ensure(n: Int) {
-        if (len + n > buf.size) buf = buf.copyOf(maxOf(buf.size * 2, len + n))
+    internal fun ensure(n: Int) = reserve(n.toLong(), "payload") { n.toLong() }
+
+    /**
+     * Makes room for [worst] more bytes, in `Long` (a worst case such as `6 * s.length`
+     * overflows `Int`); when that is more than a JVM array holds, for the [exact] count instead,
+     * and a [WireException] naming [what] when even that does not fit.
+     */
+    internal inline fun reserve(worst: Long, what: String, exact: () -> Long) {
+        if (len + worst <= buf.size) return
+        val need = if (len + worst <= Utf8.MAX_ARRAY) len + worst else len + exact()
+        buf = buf.copyOf(Utf8.arraySize(maxOf(need, minOf(buf.size * 2L, Utf8.MAX_ARRAY)), what))
     }
 
     private fun sep() {
@@ -76,7 +85,7 @@ class JsonWriter {
     /** An opaque value, its text inserted as it is. */
     fun value(value: JsonText): JsonWriter = apply {
         sep()
-        ensure(3 * value.text.length)
+        reserve(Utf8.bound(value.text.length), "JSON text") { Utf8.length(value.text) }
         len = Utf8.encode(value.text, buf, len, "JSON text")
     }
 
@@ -91,7 +100,7 @@ class JsonWriter {
 
     private fun quote(s: String) {
         // Worst case: every char a six-byte escape.
-        ensure(2 + 6 * s.length)
+        reserve(2 + 6L * s.length, "string") { 2 + Utf8.length(s, escaped = true) }
         val b = buf
         var p = len
         b[p++] = '"'.code.toByte()

@@ -2,6 +2,51 @@ package dev.wirecontract.graphmind.jvm
 
 /** UTF-8 encoding with the lone-surrogate check, and JSON string decoding from frame bytes. */
 internal object Utf8 {
+    /** The largest byte array a JVM allocates (HotSpot reserves a few header words below `Int.MAX_VALUE`). */
+    const val MAX_ARRAY: Long = Int.MAX_VALUE - 8L
+
+    /**
+     * Bytes to reserve for the UTF-8 of strings of UTF-16 lengths [lengths] (three per unit at
+     * most), in `Long`: `3 * length` overflows `Int` from 715,827,883 units on, and an array
+     * sized by the wrapped value is a `NegativeArraySizeException` or too small.
+     */
+    @JvmStatic
+    fun bound(vararg lengths: Int): Long = lengths.fold(0L) { acc, n -> acc + 3L * n }
+
+    /**
+     * The exact UTF-8 length of [s] (a lone surrogate counted as three bytes, where the encoder
+     * then refuses it), in `Long`; with [escaped], of [s] as the body of a JSON string written
+     * by [JsonWriter] (`\"`, `\\`, `\n`, `\u0001`).
+     */
+    @JvmStatic
+    fun length(s: String, escaped: Boolean = false): Long {
+        var n = 0L
+        var i = 0
+        while (i < s.length) {
+            val c = s[i].code
+            n += when {
+                escaped && (c < 0x20) -> if (c == 0x0A || c == 0x0D || c == 0x09) 2 else 6
+                escaped && (c == '"'.code || c == '\\'.code) -> 2
+                c < 0x80 -> 1
+                c < 0x800 -> 2
+                c in 0xD800..0xDBFF && i + 1 < s.length && s[i + 1].code in 0xDC00..0xDFFF -> { i++; 4 }
+                else -> 3
+            }
+            i++
+        }
+        return n
+    }
+
+    /**
+     * An array size for [needed] bytes, or a [WireException] naming [what] when no JVM array
+     * holds that many (the frame, or its part, cannot be made on the JVM).
+     */
+    @JvmStatic
+    fun arraySize(needed: Long, what: String): Int {
+        if (needed > MAX_ARRAY) throw WireException("$what: $needed bytes of UTF-8, more than a JVM byte array holds ($MAX_ARRAY)")
+        return needed.toInt()
+    }
+
     /**
      * Writes [s] as UTF-8 into [buf] from [pos]; returns the new position. [buf] must have
      * `3 * s.length` bytes free. A lone surrogate (not representable in UTF-8) is a

@@ -36,6 +36,8 @@ class JavaApiTest {
         File[] files = new File(shared(), "real-client").listFiles((d, n) -> n.endsWith(".jsonl"));
         List<File> all = new java.util.ArrayList<>();
         all.add(new File(shared(), "vectors/graphmind/conformance.jsonl"));
+        // This repository's own vectors: where a contract author adds a frame of a new type.
+        all.add(new File(System.getProperty("wirecontract.repo", "../../../.."), "vectors/graphmind/extra.jsonl"));
         if (files != null) all.addAll(List.of(files));
         for (File f : all) {
             for (String line : Files.readAllLines(f.toPath(), StandardCharsets.UTF_8)) {
@@ -89,5 +91,26 @@ class JavaApiTest {
         assertEquals(NodeKind.TOOL, NodeKind.fromWire("tool"));
         assertEquals("tool-args", TokenChannel.TOOL_ARGS.getWire());
         assertTrue(Breakpoints.shouldPause(RunMode.RUN, List.of(a), NodeKind.TOOL, "search", PausePoint.BEFORE));
+    }
+
+    /**
+     * Buffer sizes of the fast path (the internal {@code Utf8} object, public to Java): computed
+     * in {@code long}, so that a 716,000,000-unit string (whose {@code 3 * length} wraps to a
+     * negative {@code int}: NegativeArraySizeException in {@code parse(String)},
+     * ArrayIndexOutOfBoundsException in {@code build}) is sized right or refused with a
+     * WireException naming the argument, without allocating gigabytes here.
+     */
+    @Test
+    void bufferSizesDoNotOverflowInt() {
+        assertEquals(2_148_000_000L, Utf8.bound(716_000_000));
+        assertEquals(3L * Integer.MAX_VALUE * 3, Utf8.bound(Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE));
+        WireException e = assertThrows(WireException.class, () -> Utf8.arraySize(Utf8.bound(716_000_000), "payload"));
+        assertTrue(e.getMessage().startsWith("payload: 2148000000 bytes of UTF-8"), e.getMessage());
+        assertEquals(716_000_000, Utf8.arraySize(716_000_000L, "payload"));
+        // The exact length, which decides past the largest array: 1 + 2 + 3 + 4 bytes, a lone
+        // surrogate 3; escaped: a quote 2, a control character 6.
+        assertEquals(10L, Utf8.length("a\u00e9\u20ac\ud83d\ude00", false));
+        assertEquals(3L, Utf8.length("\ud800", false));
+        assertEquals(8L, Utf8.length("\"\u0001", true));
     }
 }

@@ -53,15 +53,28 @@ class JvmApiTest {
         val frame = GraphMind.parse(byteArrayOf(0xFF.toByte(), '{'.code.toByte()))
         assertEquals(Verdict.INVALID, frame.verdict)
         assertTrue(frame.reason!!.contains("UTF-8"), frame.reason)
-        assertThrows(IllegalArgumentException::class.java) { GraphMind.parse(ByteArray(4), 2, 3) }
+        assertThrows(IndexOutOfBoundsException::class.java) { GraphMind.parse(ByteArray(4), 2, 3) }
     }
 
     @Test
-    fun `an (array, offset, length) range that overflows Int is refused, not parsed`() {
-        assertThrows(IllegalArgumentException::class.java) { GraphMind.parse(ByteArray(4), 1, Int.MAX_VALUE) }
-        assertThrows(IllegalArgumentException::class.java) { GraphMind.parse(ByteArray(4), Int.MAX_VALUE, 1) }
-        assertThrows(IllegalArgumentException::class.java) { GraphMind.parse(ByteArray(4), -1, 1) }
+    fun `an (array, offset, length) range outside the array is IndexOutOfBoundsException, as in every JVM API`() {
+        // Objects.checkFromIndexSize's convention (and exception), overflow-safe.
+        assertThrows(IndexOutOfBoundsException::class.java) { GraphMind.parse(ByteArray(4), 1, Int.MAX_VALUE) }
+        assertThrows(IndexOutOfBoundsException::class.java) { GraphMind.parse(ByteArray(4), Int.MAX_VALUE, 1) }
+        assertThrows(IndexOutOfBoundsException::class.java) { GraphMind.parse(ByteArray(4), -1, 1) }
+        assertThrows(IndexOutOfBoundsException::class.java) { GraphMind.parse(ByteArray(4), 0, -1) }
         assertEquals(Verdict.INVALID, GraphMind.parse(ByteArray(4), 4, 0).verdict)
+    }
+
+    @Test
+    fun `a text frame longer than the frame cap is the cap's verdict, sized before any buffer`() {
+        // One unit over the cap (16 MiB of ASCII): the core's own reason, with no 3x buffer.
+        val cap = dev.wirecontract.graphmind.defaultMaxFrameBytes()
+        val f = GraphMind.parse("a".repeat(cap.toInt() + 1))
+        assertEquals(Verdict.INVALID, f.verdict)
+        assertEquals("frame exceeds $cap bytes", f.reason)
+        // A lone surrogate in an over-cap frame: the cap first, as in the core.
+        assertEquals("frame exceeds $cap bytes", GraphMind.parse("\uD800".repeat(cap.toInt() + 1)).reason)
     }
 
     @Test
