@@ -89,7 +89,11 @@ fn link_targets(md: &str) -> Vec<String> {
 fn documented() -> Vec<&'static Protocol> {
     let out: Vec<&'static Protocol> = protocols().iter().copied().filter(|p| common::repo_dir().join(reference_path(p)).exists()).collect();
     for name in ["graphmind", "graphorin"] {
-        assert!(out.iter().any(|p| p.name == name), "{} is missing (run scripts/regen)", reference_path(wirecontract::registry::protocol(name).expect("registered")));
+        assert!(
+            out.iter().any(|p| p.name == name),
+            "{} is missing (run scripts/regen)",
+            reference_path(wirecontract::registry::protocol(name).expect("registered"))
+        );
     }
     out
 }
