@@ -5167,8 +5167,9 @@ public func serializeClientMessage(message: ClientMessage)throws  -> String  {
  * The frame text as `JSON.stringify` writes it (spec §13): compact, keys in spec order (`v`,
  * then `jsonrpc` or `kind`, then the fields), absent optional fields omitted (never `null`),
  * opaque values byte for byte, ids with their JSON type. Throws `ContractException.Build` for
- * host values no frame can carry (an empty string, `JsonText` that is not JSON); nothing
- * illegal is ever written.
+ * host values no frame can carry (an empty string, `JsonText` that is not JSON, opaque values
+ * nesting the frame past the reader's depth cap of 100,000); nothing that would not parse back
+ * is ever written.
  */
 public func serializeServerMessage(message: ServerMessage)throws  -> String  {
     return try  FfiConverterString.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
@@ -5476,7 +5477,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_graphorin_checksum_func_serialize_client_message() != 62645) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_serialize_server_message() != 23821) {
+    if (uniffi_wirecontract_uniffi_graphorin_checksum_func_serialize_server_message() != 9105) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_graphorin_checksum_func_subprotocol_name() != 51326) {

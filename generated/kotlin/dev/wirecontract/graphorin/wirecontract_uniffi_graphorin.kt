@@ -1080,7 +1080,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_serialize_client_message() and 0xFFFF) != 62645) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_serialize_server_message() and 0xFFFF) != 23821) {
+    if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_serialize_server_message() and 0xFFFF) != 9105) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_graphorin_checksum_func_subprotocol_name() and 0xFFFF) != 51326) {
@@ -5366,8 +5366,9 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * The frame text as `JSON.stringify` writes it (spec §13): compact, keys in spec order (`v`,
          * then `jsonrpc` or `kind`, then the fields), absent optional fields omitted (never `null`),
          * opaque values byte for byte, ids with their JSON type. Throws `ContractException.Build` for
-         * host values no frame can carry (an empty string, `JsonText` that is not JSON); nothing
-         * illegal is ever written.
+         * host values no frame can carry (an empty string, `JsonText` that is not JSON, opaque values
+         * nesting the frame past the reader's depth cap of 100,000); nothing that would not parse back
+         * is ever written.
          */
     @Throws(ContractException::class) fun `serializeServerMessage`(`message`: ServerMessage): kotlin.String {
             return FfiConverterString.lift(
