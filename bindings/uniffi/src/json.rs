@@ -178,14 +178,20 @@ fn host_text(s: &HostString) -> Result<&str, ContractError> {
 /// The path (from the tree's root) and the rule of the first string or member name holding a
 /// lone surrogate (a Kotlin string; UTF-8 cannot carry it), walked without recursion.
 pub(crate) fn first_lone_surrogate(root: &JsonValue) -> Option<(IssuePath, String)> {
+    first_in_tree(root, |v| match v {
+        JsonValue::NumberValue { text: s } | JsonValue::TextValue { value: s } => s.to_str().err().map(crate::host_string::LoneSurrogate::message),
+        _ => None,
+    })
+}
+
+/// The path and rule of the first value `leaf_rule` refuses, or of the first member name
+/// holding a lone surrogate, in document order, walked without recursion (trees from hosts may
+/// be deeper than the stack). Paths are cloned per member: only callers that run after a
+/// failure, or once per host tree, use this.
+fn first_in_tree(root: &JsonValue, leaf_rule: impl Fn(&JsonValue) -> Option<String>) -> Option<(IssuePath, String)> {
     let mut stack: Vec<(&JsonValue, IssuePath)> = vec![(root, IssuePath::root())];
     while let Some((v, path)) = stack.pop() {
         match v {
-            JsonValue::NumberValue { text: s } | JsonValue::TextValue { value: s } => {
-                if let Err(e) = s.to_str() {
-                    return Some((path, e.message()));
-                }
-            }
             JsonValue::ArrayValue { items } => {
                 for (i, item) in items.iter().enumerate().rev() {
                     let mut p = path.clone();
@@ -203,7 +209,11 @@ pub(crate) fn first_lone_surrogate(root: &JsonValue) -> Option<(IssuePath, Strin
                     stack.push((&m.value, p));
                 }
             }
-            JsonValue::NullValue | JsonValue::BoolValue { .. } => {}
+            leaf => {
+                if let Some(rule) = leaf_rule(leaf) {
+                    return Some((path, rule));
+                }
+            }
         }
     }
     None
@@ -223,32 +233,10 @@ pub(crate) fn tree_text(value: &JsonValue) -> Result<String, (IssuePath, String)
 /// The path and rule of the first `NumberValue` whose text is not one JSON number (after
 /// [`first_lone_surrogate`]: every string of the tree is text), walked without recursion.
 pub(crate) fn first_bad_number(root: &JsonValue) -> Option<(IssuePath, String)> {
-    let mut stack: Vec<(&JsonValue, IssuePath)> = vec![(root, IssuePath::root())];
-    while let Some((v, path)) = stack.pop() {
-        match v {
-            JsonValue::NumberValue { text } => {
-                if let Some(rule) = text.to_str().ok().and_then(number_error) {
-                    return Some((path, rule));
-                }
-            }
-            JsonValue::ArrayValue { items } => {
-                for (i, item) in items.iter().enumerate().rev() {
-                    let mut p = path.clone();
-                    p.push_index(i);
-                    stack.push((item, p));
-                }
-            }
-            JsonValue::ObjectValue { members } => {
-                for m in members.iter().rev() {
-                    let mut p = path.clone();
-                    p.push_key(m.name.to_str().unwrap_or_default());
-                    stack.push((&m.value, p));
-                }
-            }
-            JsonValue::TextValue { .. } | JsonValue::NullValue | JsonValue::BoolValue { .. } => {}
-        }
-    }
-    None
+    first_in_tree(root, |v| match v {
+        JsonValue::NumberValue { text } => text.to_str().ok().and_then(number_error),
+        _ => None,
+    })
 }
 
 /// Why `text` is not one JSON number (`not a JSON number: "abc"`), or `None` when it is.
