@@ -7533,7 +7533,7 @@ public enum RunEnd: Equatable, Hashable {
     /**
      * The run's work failed: `status: "error"` with `error: {name, message, stack?}`.
      */
-    case error(
+    case failed(
         /**
          * The exception's class name.
          */name: HostString, 
@@ -7571,7 +7571,7 @@ public struct FfiConverterTypeRunEnd: FfiConverterRustBuffer {
         
         case 1: return .ok
         
-        case 2: return .error(name: try FfiConverterTypeHostString.read(from: &buf), message: try FfiConverterTypeHostString.read(from: &buf), stack: try FfiConverterOptionTypeHostString.read(from: &buf)
+        case 2: return .failed(name: try FfiConverterTypeHostString.read(from: &buf), message: try FfiConverterTypeHostString.read(from: &buf), stack: try FfiConverterOptionTypeHostString.read(from: &buf)
         )
         
         case 3: return .aborted
@@ -7588,7 +7588,7 @@ public struct FfiConverterTypeRunEnd: FfiConverterRustBuffer {
             writeInt(&buf, Int32(1))
         
         
-        case let .error(name,message,stack):
+        case let .failed(name,message,stack):
             writeInt(&buf, Int32(2))
             FfiConverterTypeHostString.write(name, into: &buf)
             FfiConverterTypeHostString.write(message, into: &buf)

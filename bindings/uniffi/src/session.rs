@@ -179,7 +179,7 @@ pub enum RunEnd {
     /// The run's work returned normally: `status: "ok"`.
     Ok,
     /// The run's work failed: `status: "error"` with `error: {name, message, stack?}`.
-    Error {
+    Failed {
         /// The exception's class name.
         name: HostString,
         /// The exception's message (empty when it has none).
@@ -448,7 +448,7 @@ impl AppSession {
             let end = match end {
                 RunEnd::Ok => s::RunEnd::Ok,
                 RunEnd::Aborted => s::RunEnd::Aborted,
-                RunEnd::Error { name, message, stack } => s::RunEnd::Error(gm::ErrorInfo {
+                RunEnd::Failed { name, message, stack } => s::RunEnd::Failed(gm::ErrorInfo {
                     name: arg(name, "end.name")?,
                     message: arg(message, "end.message")?,
                     stack: opt_arg(stack, "end.stack")?,

@@ -26,14 +26,14 @@ pub enum RunEnd {
     Ok,
     /// The run's work failed: `status: "error"` with this `error` (the host's exception:
     /// class name, message, optional stack text).
-    Error(ErrorInfo),
+    Failed(ErrorInfo),
     /// The run was aborted (the host saw the viewer's abort or its task was cancelled):
     /// `status: "aborted"`, no `error`.
     Aborted,
 }
 
 impl RunEnd {
-    /// [`RunEnd::Error`] with the error info read from JSON text by the contract's own
+    /// [`RunEnd::Failed`] with the error info read from JSON text by the contract's own
     /// `ErrorInfo` reader (`{name, message, stack?}`, loose: other members are kept).
     ///
     /// # Errors
@@ -41,7 +41,7 @@ impl RunEnd {
     /// `ErrorInfo` (graphmind-v1 §1).
     pub fn error_json(error_json: &str) -> Result<RunEnd, EmitError> {
         from_json::<ErrorInfo>(error_json)
-            .map(RunEnd::Error)
+            .map(RunEnd::Failed)
             .map_err(|issues| bad_argument("error", "invalid error for run.finished: it must be an ErrorInfo object {name, message, stack?}", issues))
     }
 }
@@ -86,7 +86,7 @@ impl AppSession {
     }
 
     /// Finishes run `run_id`: emits `run.finished` with `status` from `end` (and `error` for
-    /// [`RunEnd::Error`]). A run the viewer aborted (an [`Action::AbortRun`] was issued for
+    /// [`RunEnd::Failed`]). A run the viewer aborted (an [`Action::AbortRun`] was issued for
     /// it, §3.7) finishes `aborted` without `error`, whatever `end` says: the abort error the
     /// adapter raised, or whatever the app turned it into, is the abort's consequence. Goes
     /// through [`emit`](Self::emit) like any event.
@@ -101,7 +101,7 @@ impl AppSession {
             _ if aborted => RunFinished { status: RunStatus::Aborted, error: None, extra: Extras::new() },
             RunEnd::Aborted => RunFinished { status: RunStatus::Aborted, error: None, extra: Extras::new() },
             RunEnd::Ok => RunFinished { status: RunStatus::Ok, error: None, extra: Extras::new() },
-            RunEnd::Error(info) => RunFinished { status: RunStatus::Error, error: Some(info), extra: Extras::new() },
+            RunEnd::Failed(info) => RunFinished { status: RunStatus::Error, error: Some(info), extra: Extras::new() },
         };
         self.emit(finished, Some(run_id), now)
     }
@@ -213,7 +213,7 @@ mod tests {
         attach(&mut s);
         s.finish_run("a", RunEnd::Ok, 10).expect("ok");
         let info = ErrorInfo { name: "RuntimeError".to_owned(), message: "boom".to_owned(), stack: Some("trace".to_owned()), extra: Extras::new() };
-        s.finish_run("b", RunEnd::Error(info), 11).expect("ok");
+        s.finish_run("b", RunEnd::Failed(info), 11).expect("ok");
         s.finish_run("c", RunEnd::Aborted, 12).expect("ok");
         let frames = sent(&mut s);
         let payloads: Vec<Value> = frames.iter().map(|f| f["payload"].clone()).collect();
@@ -240,7 +240,7 @@ mod tests {
         s.frame_received(resume.as_bytes(), 12);
         while s.poll_action().is_some() {}
         let info = ErrorInfo { name: "E".to_owned(), message: "m".to_owned(), stack: None, extra: Extras::new() };
-        s.finish_run("r", RunEnd::Error(info), 13).expect("ok");
+        s.finish_run("r", RunEnd::Failed(info), 13).expect("ok");
         assert_eq!(payload(&sent(&mut s), "run.finished"), json!({"status": "aborted"}));
         // Remembered once: the next run with that id is a new run.
         s.finish_run("r", RunEnd::Ok, 14).expect("ok");
@@ -265,7 +265,7 @@ mod tests {
     #[test]
     fn error_json_reads_error_info_and_names_the_argument() {
         let end = RunEnd::error_json(r#"{"name":"E","message":"m","stack":"s"}"#).expect("valid");
-        let RunEnd::Error(info) = end else { panic!("an error end") };
+        let RunEnd::Failed(info) = end else { panic!("an error end") };
         assert_eq!((info.name.as_str(), info.message.as_str(), info.stack.as_deref()), ("E", "m", Some("s")));
         let Err(EmitError::Build(e)) = RunEnd::error_json(r#"{"name":"E","stack":1}"#) else { panic!("message is required") };
         let paths: Vec<String> = e.issues.iter().map(Issue::dotted_path).collect();

@@ -156,7 +156,7 @@ public actor SessionHost {
         if error is RunAbortedError {
             end = .aborted
         } else if let error = error {
-            end = .error(name: String(describing: type(of: error)), message: String(describing: error), stack: nil)
+            end = .failed(name: String(describing: type(of: error)), message: String(describing: error), stack: nil)
         } else {
             end = .ok
         }

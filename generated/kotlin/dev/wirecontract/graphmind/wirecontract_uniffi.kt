@@ -8031,7 +8031,7 @@ sealed class RunEnd {
     /**
      * The run's work failed: `status: "error"` with `error: {name, message, stack?}`.
      */
-    data class Error(
+    data class Failed(
         /**
          * The exception's class name.
          */
@@ -8074,7 +8074,7 @@ public object FfiConverterTypeRunEnd : FfiConverterRustBuffer<RunEnd>{
     override fun read(buf: ByteBuffer): RunEnd {
         return when(buf.getInt()) {
             1 -> RunEnd.Ok
-            2 -> RunEnd.Error(
+            2 -> RunEnd.Failed(
                 FfiConverterTypeHostString.read(buf),
                 FfiConverterTypeHostString.read(buf),
                 FfiConverterOptionalTypeHostString.read(buf),
@@ -8091,7 +8091,7 @@ public object FfiConverterTypeRunEnd : FfiConverterRustBuffer<RunEnd>{
                 4UL
             )
         }
-        is RunEnd.Error -> {
+        is RunEnd.Failed -> {
             // Add the size for the Int that specifies the variant plus the size needed for all fields
             (
                 4UL
@@ -8114,7 +8114,7 @@ public object FfiConverterTypeRunEnd : FfiConverterRustBuffer<RunEnd>{
                 buf.putInt(1)
                 Unit
             }
-            is RunEnd.Error -> {
+            is RunEnd.Failed -> {
                 buf.putInt(2)
                 FfiConverterTypeHostString.write(value.`name`, buf)
                 FfiConverterTypeHostString.write(value.`message`, buf)

@@ -173,7 +173,7 @@ class SessionHost(
                 return
             }
             val stack = StringWriter().also { error.printStackTrace(PrintWriter(it)) }.toString()
-            finish(RunEnd.Error(name = error.javaClass.simpleName, message = error.message ?: "", stack = stack))
+            finish(RunEnd.Failed(name = error.javaClass.simpleName, message = error.message ?: "", stack = stack))
         }
 
         override fun close() {

@@ -250,7 +250,7 @@ class SessionHostTest {
         assertEquals(listOf("meta"), bad.issues.map { it.dottedPath() })
         assertEquals(0L, core.nextSeq())
         assertEquals(0L, core.startRun("r", "n", null, 1L))
-        assertEquals(1L, core.finishRun("r", RunEnd.Error(name = "E", message = "m", stack = null), 2L))
+        assertEquals(1L, core.finishRun("r", RunEnd.Failed(name = "E", message = "m", stack = null), 2L))
         core.dispose(3L)
         assertEquals(null, core.finishRun("r", RunEnd.Ok, 4L))
     }
