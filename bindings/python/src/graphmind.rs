@@ -246,10 +246,9 @@ impl ParseInvalid {
 /// A frame parse's outcome with its envelope already on the heap. A `gm::Envelope` holds its
 /// largest payload variant inline (a few hundred bytes), and every hand-over of a
 /// `ParseOutcome` by value (out of `guard`'s `catch_unwind`, through `?`, into the `Arc`) was
-/// a `memcpy` of all of it (callgrind: five such copies per frame). Moved into its `Arc` once,
-/// inside the parsing closure, what is handed over afterwards is a pointer: ~140 instructions
-/// less per default-corpus frame, under 1% of a parse (docs/performance.md, "Issue 18,
-/// lever 2").
+/// a `memcpy` of all of it. Moved into its `Arc` once, inside the parsing closure, what is
+/// handed over afterwards is a pointer: 136 instructions less per default-corpus frame, under
+/// 1% of a parse (docs/performance.md, "Issue 18, lever 2").
 enum Parsed {
     Ok(Arc<gm::Envelope>),
     UnknownType(Arc<gm::Envelope>),
