@@ -228,6 +228,7 @@ macro_rules! wire_object {
                 literals: &[],
                 strict: false,
                 read_json: $crate::core::read_boxed::<$name>,
+                schema: $crate::core::schema::subschema::<$name>,
             };
         }
     };
@@ -372,6 +373,7 @@ macro_rules! wire_strict_object {
                 literals: &[ $( ($lwire, $lvalue), )* ],
                 strict: true,
                 read_json: $crate::core::read_boxed::<$name>,
+                schema: $crate::core::schema::subschema::<$name>,
             };
         }
     };

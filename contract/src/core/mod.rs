@@ -6,7 +6,7 @@
 
 pub mod cursor;
 pub mod json;
-pub(crate) mod schema;
+pub mod schema;
 #[macro_use]
 mod macros;
 mod extras;
