@@ -664,9 +664,10 @@ impl AppSession {
     }
 }
 
-/// Builds a payload object of `type_name` from the core's typed value (for viewer events).
-pub(crate) fn object_to_py<T: wirecontract::core::Reflect + Send + Sync + 'static>(py: Python<'_>, type_name: &str, value: T) -> PyResult<PyObject> {
-    make_object(py, type_name, Root::Object(Arc::new(value)), Vec::new())
+/// Builds the Python object of a core typed value, its class named by its registry entry (for
+/// viewer events).
+pub(crate) fn object_to_py<T: wirecontract::core::Reflect + Send + Sync + 'static>(py: Python<'_>, value: T) -> PyResult<PyObject> {
+    make_object(py, value.type_name(), Root::Object(Arc::new(value)), Vec::new())
 }
 
 /// `{"name": ..., "version": ...}` of the default SDK, for the stub and docs.

@@ -183,9 +183,7 @@ fn action_to_py(py: Python<'_>, a: s::ViewerAction) -> PyResult<PyObject> {
     Ok(match a {
         A::Send { conn, frame } => Py::new(py, ViewerSend { conn: conn.0, frame })?.into_any(),
         A::Close { conn, code, reason } => Py::new(py, ViewerClose { conn: conn.0, code, reason })?.into_any(),
-        A::AppAttached { conn, session_token, hello } => {
-            Py::new(py, AppAttached { conn: conn.0, session_token, hello: object_to_py(py, "Hello", *hello)? })?.into_any()
-        }
+        A::AppAttached { conn, session_token, hello } => Py::new(py, AppAttached { conn: conn.0, session_token, hello: object_to_py(py, *hello)? })?.into_any(),
         A::FrameAccepted { conn, envelope, replayed } => {
             let envelope = Py::new(py, Envelope { inner: Arc::new(*envelope) })?;
             Py::new(py, FrameAccepted { conn: conn.0, envelope, replayed })?.into_any()
