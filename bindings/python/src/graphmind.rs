@@ -108,7 +108,11 @@ pub struct LazyEnvelope {
 
 impl LazyEnvelope {
     fn new(env: gm::Envelope) -> Self {
-        LazyEnvelope { inner: Arc::new(env), object: GILOnceCell::new() }
+        Self::shared(Arc::new(env))
+    }
+
+    fn shared(inner: Arc<gm::Envelope>) -> Self {
+        LazyEnvelope { inner, object: GILOnceCell::new() }
     }
 
     fn get(&self, py: Python<'_>) -> PyResult<Py<Envelope>> {
@@ -239,6 +243,38 @@ impl ParseInvalid {
     }
 }
 
+/// A frame parse's outcome with its envelope already on the heap. A `gm::Envelope` holds its
+/// largest payload variant inline (a few hundred bytes), and every hand-over of a
+/// `ParseOutcome` by value (out of `guard`'s `catch_unwind`, through `?`, into the `Arc`) was
+/// a `memcpy` of all of it. Moved into its `Arc` once, inside the parsing closure, what is
+/// handed over afterwards is a pointer: 136 instructions less per default-corpus frame, under
+/// 1% of a parse (docs/performance.md, "Issue 18, lever 2").
+enum Parsed {
+    Ok(Arc<gm::Envelope>),
+    UnknownType(Arc<gm::Envelope>),
+    /// `VersionMismatch` or `Invalid` (boxed: the rare case pays the allocation).
+    Other(Box<gm::ParseOutcome>),
+}
+
+impl From<gm::ParseOutcome> for Parsed {
+    #[inline]
+    fn from(out: gm::ParseOutcome) -> Self {
+        match out {
+            gm::ParseOutcome::Ok(e) => Parsed::Ok(Arc::new(e)),
+            gm::ParseOutcome::UnknownType(e) => Parsed::UnknownType(Arc::new(e)),
+            other => Parsed::Other(Box::new(other)),
+        }
+    }
+}
+
+fn parsed_to_py(py: Python<'_>, out: Parsed) -> PyResult<PyObject> {
+    Ok(match out {
+        Parsed::Ok(e) => Py::new(py, ParseOk { env: LazyEnvelope::shared(e) })?.into_any(),
+        Parsed::UnknownType(e) => Py::new(py, ParseUnknownType { env: LazyEnvelope::shared(e) })?.into_any(),
+        Parsed::Other(other) => outcome_to_py(py, *other)?,
+    })
+}
+
 pub fn outcome_to_py(py: Python<'_>, out: gm::ParseOutcome) -> PyResult<PyObject> {
     Ok(match out {
         gm::ParseOutcome::Ok(e) => Py::new(py, ParseOk { env: LazyEnvelope::new(e) })?.into_any(),
@@ -281,13 +317,15 @@ pub fn parse_envelope_json(
         let tn = data.get_type().name().map(|n| n.to_string()).unwrap_or_default();
         return Err(PyTypeError::new_err(format!("parse_envelope_json expects str, bytes or bytearray, not {tn}")));
     };
-    let parse = || match &input {
-        Input::Text(text) => gm::parse_envelope_shared_with(text, &opts),
-        Input::Bytes(bytes) => gm::parse_envelope_shared_bytes_with(bytes, &opts),
-        Input::NotUtf8(bytes) => gm::parse_envelope_json_bytes_with(bytes, &opts),
+    let parse = || {
+        Parsed::from(match &input {
+            Input::Text(text) => gm::parse_envelope_shared_with(text, &opts),
+            Input::Bytes(bytes) => gm::parse_envelope_shared_bytes_with(bytes, &opts),
+            Input::NotUtf8(bytes) => gm::parse_envelope_json_bytes_with(bytes, &opts),
+        })
     };
     let out = if input.byte_len() >= RELEASE_GIL_BYTES { py.allow_threads(|| guard(parse)) } else { guard(parse) };
-    outcome_to_py(py, out?)
+    parsed_to_py(py, out?)
 }
 
 /// parse_envelope(value, /)
