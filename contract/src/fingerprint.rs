@@ -5,8 +5,6 @@
 //! library's at load, so that a library built from another contract is refused instead of
 //! disagreeing silently with its declarations.
 
-use crate::{graphmind, graphorin};
-
 /// FNV-1a, 64 bits: stable across platforms and Rust versions (unlike `std`'s `Hasher`s).
 fn fnv1a64(parts: &[&[u8]]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -23,13 +21,15 @@ fn fnv1a64(parts: &[&[u8]]) -> u64 {
 }
 
 /// The id of the contract compiled into this crate: 16 lowercase hex digits of a 64-bit
-/// FNV-1a hash over the crate version and the JSON Schema of every protocol (which spells out
-/// every message type, field, type, enum value, required-ness and doc). Equal ids mean the
+/// FNV-1a hash over the crate version and the JSON Schema of every registered protocol
+/// ([`crate::PROTOCOLS`], in order; each spells out every message type, field, type, enum
+/// value, required-ness and doc). Equal ids mean the
 /// same contract; it is not a security hash.
 pub fn contract_id() -> String {
-    let gm = graphmind::export_json_schema_string();
-    let go = graphorin::export_json_schema_string();
-    format!("{:016x}", fnv1a64(&[env!("CARGO_PKG_VERSION").as_bytes(), gm.as_bytes(), go.as_bytes()]))
+    let schemas: Vec<String> = crate::PROTOCOLS.iter().map(|p| p.schema_string()).collect();
+    let mut parts: Vec<&[u8]> = vec![env!("CARGO_PKG_VERSION").as_bytes()];
+    parts.extend(schemas.iter().map(String::as_bytes));
+    format!("{:016x}", fnv1a64(&parts))
 }
 
 #[cfg(test)]

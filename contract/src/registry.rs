@@ -48,6 +48,21 @@ pub struct Protocol {
     /// Parses one frame of this protocol generically: the host-neutral entry point a binding
     /// uses for a protocol it has no hand-written API for.
     pub parse_any: fn(&str) -> AnyOutcome,
+    /// The protocol's published JSON Schema (draft 2020-12), built from the declared types'
+    /// schemars schemas: what `scripts/gen` writes as `schema/<name>.v<version>.schema.json`
+    /// ([`Protocol::schema_string`]). A protocol told apart by one member uses
+    /// [`schema_by_key`]; GraphMind and Graphorin compose their own (envelope, unions).
+    pub schema: fn() -> serde_json::Value,
+}
+
+impl Protocol {
+    /// [`Protocol::schema`] as pretty-printed text with a trailing newline (what
+    /// `scripts/regen` commits).
+    pub fn schema_string(&self) -> String {
+        let mut s = serde_json::to_string_pretty(&(self.schema)()).unwrap_or_default();
+        s.push('\n');
+        s
+    }
 }
 
 /// The host-neutral result of [`Protocol::parse_any`].
@@ -182,7 +197,14 @@ pub struct ObjectDesc {
     /// Reads one such object from JSON text with the frame reader's rules (issue paths
     /// relative to the object): how bindings accept host values without restating a rule.
     pub read_json: ReadJson,
+    /// The type's schemars schema in a generator (a `$ref` to its definition, named
+    /// [`ObjectDesc::name`]): how a schema export reaches a type through the registry
+    /// ([`schema_by_key`]).
+    pub schema: SchemaOf,
 }
+
+/// How a registry entry adds its type's JSON Schema to a generator ([`ObjectDesc::schema`]).
+pub type SchemaOf = fn(&mut schemars::SchemaGenerator) -> schemars::Schema;
 
 impl ObjectDesc {
     /// A field by wire name.
@@ -479,6 +501,55 @@ pub fn parse_by_key(frame: &str, key: &str, messages: &'static [MessageDesc]) ->
         Ok(object) => AnyOutcome::Ok { message: tag, object: Some(object) },
         Err(issues) => invalid(format!("invalid frame for message \"{tag}\""), issues),
     }
+}
+
+/// A generic [`Protocol::schema`] for a protocol read by [`parse_by_key`]: draft 2020-12, a
+/// root `oneOf` with one branch per message, each the message's object (`$ref` into `$defs`)
+/// with `key` fixed to the message's wire name; strict objects get their literal members as
+/// `const` properties. The same post-processing as GraphMind's and Graphorin's exports:
+/// optional is not nullable, numbers are finite, enums are plain `enum` lists, keys sorted.
+/// `id` is the schema's `$id` (its host names the protocol for the evolution checker).
+pub fn schema_by_key(p: &Protocol, key: &str, id: &str) -> serde_json::Value {
+    use crate::core::schema::{add_literals, finite_numbers, plain_enums, sort_keys, strip_null};
+    use serde_json::{json, Map, Value};
+    let mut gen = schemars::generate::SchemaSettings::draft2020_12().into_generator();
+    let refs: Vec<(&str, Value)> = p.messages.iter().map(|m| (m.wire, (m.payload.schema)(&mut gen).to_value())).collect();
+    let mut defs: Map<String, Value> = gen.take_definitions(true).into_iter().collect();
+    for o in p.objects() {
+        if let (false, Some(Value::Object(def))) = (o.literals.is_empty(), defs.get_mut(o.name)) {
+            add_literals(def, o.literals);
+        }
+    }
+    let one_of: Vec<Value> = refs
+        .into_iter()
+        .map(|(wire, reference)| {
+            let mut branch = match reference {
+                Value::Object(map) => map,
+                other => Map::from_iter([("allOf".to_owned(), json!([other]))]),
+            };
+            branch.insert("properties".into(), Value::Object(Map::from_iter([(key.to_owned(), json!({ "const": wire }))])));
+            branch.insert("required".into(), json!([key]));
+            Value::Object(branch)
+        })
+        .collect();
+    let wires: Vec<&str> = p.messages.iter().map(|m| m.wire).collect();
+    let mut root = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": id,
+        "title": format!("{} wire frame (protocol {} {})", p.title, p.version.0, p.version.1),
+        "description": format!(
+            "One {} frame (spec {}): a JSON object told apart by its \"{key}\" member, one of {}. Optional fields are absent, never null.",
+            p.title,
+            p.spec,
+            wires.join(", ")
+        ),
+        "oneOf": one_of,
+        "$defs": Value::Object(defs),
+    });
+    strip_null(&mut root);
+    finite_numbers(&mut root);
+    plain_enums(&mut root);
+    sort_keys(root)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -25,7 +25,7 @@ use napi::{sys, ValueType};
 use napi_derive::napi;
 use serde_json::{json, Value};
 use wirecontract::core::json::write_string;
-use wirecontract::core::{from_json, IssueCode, PathSegment};
+use wirecontract::core::{self as core, Described, IssueCode, PathSegment, WireEnum, WireValue};
 use wirecontract::registry::{self, Direction, MessageGroup, ObjectDesc, Ty};
 use wirecontract::{graphmind as gm, graphorin as go};
 
@@ -464,31 +464,39 @@ pub fn gm_schema_string() -> napi::Result<String> {
     guard(|| Ok(gm::export_json_schema_string()))
 }
 
-fn matcher(text: &str, what: &str) -> napi::Result<gm::BreakpointMatcher> {
-    from_json::<gm::BreakpointMatcher>(text).map_err(|issues| {
-        let list: Vec<String> = issues.iter().map(wirecontract::core::Issue::summary).collect();
-        invalid_arg(format!("{what} is not a BreakpointMatcher: {}", list.join("; ")))
-    })
+/// Reads the closed enum `T` (inferred from where the value goes) from a JS string with the
+/// contract's reader; `InvalidArg` with the contract's text (`kind must be one of [...], not
+/// "x"`) otherwise.
+fn enum_arg<T: WireEnum>(v: &str, what: &str) -> napi::Result<T> {
+    core::enum_arg(v, what).map_err(|e| invalid_arg(e.to_string()))
 }
 
-fn enum_arg<T>(v: &str, parse: fn(&str) -> Option<T>, values: &[&str], what: &str) -> napi::Result<T> {
-    parse(v).ok_or_else(|| invalid_arg(format!("{what} must be one of {values:?}, not {v:?}")))
+/// Reads the declared object `T` (inferred from where the value goes) from JSON text with the
+/// contract's reader; `InvalidArg` with the contract's text (`{what} is not a valid {T}:
+/// {issues}`) otherwise.
+fn object_arg<T: WireValue + Described>(text: &str, what: &str) -> napi::Result<T> {
+    core::object_arg(text, what).map_err(|e| invalid_arg(e.to_string()))
+}
+
+/// [`object_arg`] for each JSON text of a list (`{what}[i]` names an item).
+fn objects_arg<T: WireValue + Described>(list: &[String], what: &str) -> napi::Result<Vec<T>> {
+    list.iter().enumerate().map(|(i, t)| object_arg(t, &format!("{what}[{i}]"))).collect()
 }
 
 /// Matcher equality (§5.12) of two matchers given as JSON text.
 #[napi(js_name = "gmMatchersEqual")]
 pub fn gm_matchers_equal(a: String, b: String) -> napi::Result<bool> {
-    guard(|| Ok(matcher(&a, "a")?.same_as(&matcher(&b, "b")?)))
+    guard(|| Ok(gm::BreakpointMatcher::same_as(&object_arg(&a, "a")?, &object_arg(&b, "b")?)))
 }
 
 /// Whether a matcher (JSON text) selects the gate `(kind, name, point)` (§5.12).
 #[napi(js_name = "gmMatcherMatches")]
 pub fn gm_matcher_matches(m: String, kind: String, name: String, point: String) -> napi::Result<bool> {
     guard(|| {
-        let m = matcher(&m, "matcher")?;
-        let kind = enum_arg(&kind, gm::NodeKind::from_wire, gm::NodeKind::VALUES, "kind")?;
-        let point = enum_arg(&point, gm::PausePoint::from_wire, gm::PausePoint::VALUES, "point")?;
-        Ok(m.matches(kind, &name, point))
+        let m = object_arg(&m, "matcher")?;
+        let kind = enum_arg(&kind, "kind")?;
+        let point = enum_arg(&point, "point")?;
+        Ok(gm::BreakpointMatcher::matches(&m, kind, &name, point))
     })
 }
 
@@ -496,10 +504,10 @@ pub fn gm_matcher_matches(m: String, kind: String, name: String, point: String) 
 #[napi(js_name = "gmShouldPause")]
 pub fn gm_should_pause(mode: String, breakpoints: Vec<String>, kind: String, name: String, point: String) -> napi::Result<bool> {
     guard(|| {
-        let mode = enum_arg(&mode, gm::RunMode::from_wire, gm::RunMode::VALUES, "mode")?;
-        let kind = enum_arg(&kind, gm::NodeKind::from_wire, gm::NodeKind::VALUES, "kind")?;
-        let point = enum_arg(&point, gm::PausePoint::from_wire, gm::PausePoint::VALUES, "point")?;
-        let list = breakpoints.iter().enumerate().map(|(i, b)| matcher(b, &format!("breakpoints[{i}]"))).collect::<napi::Result<Vec<_>>>()?;
+        let mode = enum_arg(&mode, "mode")?;
+        let kind = enum_arg(&kind, "kind")?;
+        let point = enum_arg(&point, "point")?;
+        let list = objects_arg(&breakpoints, "breakpoints")?;
         Ok(gm::should_pause(mode, &list, kind, &name, point))
     })
 }
@@ -508,18 +516,11 @@ pub fn gm_should_pause(mode: String, breakpoints: Vec<String>, kind: String, nam
 #[napi(js_name = "gmPauseReason")]
 pub fn gm_pause_reason(mode: String, breakpoints: Vec<String>, kind: String, name: String, point: String) -> napi::Result<Option<&'static str>> {
     guard(|| {
-        let mode = enum_arg(&mode, gm::RunMode::from_wire, gm::RunMode::VALUES, "mode")?;
-        let kind = enum_arg(&kind, gm::NodeKind::from_wire, gm::NodeKind::VALUES, "kind")?;
-        let point = enum_arg(&point, gm::PausePoint::from_wire, gm::PausePoint::VALUES, "point")?;
-        let list = breakpoints.iter().enumerate().map(|(i, b)| matcher(b, &format!("breakpoints[{i}]"))).collect::<napi::Result<Vec<_>>>()?;
+        let mode = enum_arg(&mode, "mode")?;
+        let kind = enum_arg(&kind, "kind")?;
+        let point = enum_arg(&point, "point")?;
+        let list = objects_arg(&breakpoints, "breakpoints")?;
         Ok(gm::pause_reason(mode, &list, kind, &name, point).map(gm::PauseReason::as_str))
-    })
-}
-
-fn hello(text: &str) -> napi::Result<gm::Hello> {
-    from_json::<gm::Hello>(text).map_err(|issues| {
-        let list: Vec<String> = issues.iter().map(wirecontract::core::Issue::summary).collect();
-        invalid_arg(format!("hello is not a hello payload: {}", list.join("; ")))
     })
 }
 
@@ -528,7 +529,7 @@ fn hello(text: &str) -> napi::Result<gm::Hello> {
 #[napi(js_name = "gmNegotiateHello")]
 pub fn gm_negotiate_hello(hello_json: String, viewer_capabilities: Vec<String>) -> napi::Result<String> {
     guard(|| {
-        let h = hello(&hello_json)?;
+        let h = object_arg(&hello_json, "hello")?;
         Ok(match gm::negotiate_hello(&h, &viewer_capabilities) {
             gm::HelloNegotiation::Accepted(a) => {
                 let mut v = serde_json::json!({"kind": "accepted", "protocol": a.protocol, "capabilities": a.capabilities});
@@ -553,9 +554,9 @@ pub fn gm_hello_ack(
     hub_capabilities: Option<Vec<String>>,
 ) -> napi::Result<String> {
     guard(|| {
-        let h = hello(&hello_json)?;
-        let mode = enum_arg(&mode, gm::RunMode::from_wire, gm::RunMode::VALUES, "mode")?;
-        let list = breakpoints.iter().enumerate().map(|(i, b)| matcher(b, &format!("breakpoints[{i}]"))).collect::<napi::Result<Vec<_>>>()?;
+        let h = object_arg(&hello_json, "hello")?;
+        let mode = enum_arg(&mode, "mode")?;
+        let list = objects_arg(&breakpoints, "breakpoints")?;
         let ack = gm::hello_ack(&h, &viewer, &list, mode, session_token.as_deref(), hub_capabilities.as_deref());
         Ok(wirecontract::core::to_json(&ack))
     })

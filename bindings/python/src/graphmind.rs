@@ -10,7 +10,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBytes, PyString, PyTuple};
-use wirecontract::core::{from_json, Issue as CoreIssue};
+use wirecontract::core::{self as core, Described, HostArgError, Issue as CoreIssue, Reflect as _, WireEnum, WireValue};
 
 use crate::issue::issues_to_py;
 use wirecontract::graphmind as gm;
@@ -108,7 +108,11 @@ pub struct LazyEnvelope {
 
 impl LazyEnvelope {
     fn new(env: gm::Envelope) -> Self {
-        LazyEnvelope { inner: Arc::new(env), object: GILOnceCell::new() }
+        Self::shared(Arc::new(env))
+    }
+
+    fn shared(inner: Arc<gm::Envelope>) -> Self {
+        LazyEnvelope { inner, object: GILOnceCell::new() }
     }
 
     fn get(&self, py: Python<'_>) -> PyResult<Py<Envelope>> {
@@ -239,6 +243,38 @@ impl ParseInvalid {
     }
 }
 
+/// A frame parse's outcome with its envelope already on the heap. A `gm::Envelope` holds its
+/// largest payload variant inline (a few hundred bytes), and every hand-over of a
+/// `ParseOutcome` by value (out of `guard`'s `catch_unwind`, through `?`, into the `Arc`) was
+/// a `memcpy` of all of it. Moved into its `Arc` once, inside the parsing closure, what is
+/// handed over afterwards is a pointer: 136 instructions less per default-corpus frame, under
+/// 1% of a parse (docs/performance.md, "Issue 18, lever 2").
+enum Parsed {
+    Ok(Arc<gm::Envelope>),
+    UnknownType(Arc<gm::Envelope>),
+    /// `VersionMismatch` or `Invalid` (boxed: the rare case pays the allocation).
+    Other(Box<gm::ParseOutcome>),
+}
+
+impl From<gm::ParseOutcome> for Parsed {
+    #[inline]
+    fn from(out: gm::ParseOutcome) -> Self {
+        match out {
+            gm::ParseOutcome::Ok(e) => Parsed::Ok(Arc::new(e)),
+            gm::ParseOutcome::UnknownType(e) => Parsed::UnknownType(Arc::new(e)),
+            other => Parsed::Other(Box::new(other)),
+        }
+    }
+}
+
+fn parsed_to_py(py: Python<'_>, out: Parsed) -> PyResult<PyObject> {
+    Ok(match out {
+        Parsed::Ok(e) => Py::new(py, ParseOk { env: LazyEnvelope::shared(e) })?.into_any(),
+        Parsed::UnknownType(e) => Py::new(py, ParseUnknownType { env: LazyEnvelope::shared(e) })?.into_any(),
+        Parsed::Other(other) => outcome_to_py(py, *other)?,
+    })
+}
+
 pub fn outcome_to_py(py: Python<'_>, out: gm::ParseOutcome) -> PyResult<PyObject> {
     Ok(match out {
         gm::ParseOutcome::Ok(e) => Py::new(py, ParseOk { env: LazyEnvelope::new(e) })?.into_any(),
@@ -281,13 +317,15 @@ pub fn parse_envelope_json(
         let tn = data.get_type().name().map(|n| n.to_string()).unwrap_or_default();
         return Err(PyTypeError::new_err(format!("parse_envelope_json expects str, bytes or bytearray, not {tn}")));
     };
-    let parse = || match &input {
-        Input::Text(text) => gm::parse_envelope_shared_with(text, &opts),
-        Input::Bytes(bytes) => gm::parse_envelope_shared_bytes_with(bytes, &opts),
-        Input::NotUtf8(bytes) => gm::parse_envelope_json_bytes_with(bytes, &opts),
+    let parse = || {
+        Parsed::from(match &input {
+            Input::Text(text) => gm::parse_envelope_shared_with(text, &opts),
+            Input::Bytes(bytes) => gm::parse_envelope_shared_bytes_with(bytes, &opts),
+            Input::NotUtf8(bytes) => gm::parse_envelope_json_bytes_with(bytes, &opts),
+        })
     };
     let out = if input.byte_len() >= RELEASE_GIL_BYTES { py.allow_threads(|| guard(parse)) } else { guard(parse) };
-    outcome_to_py(py, out?)
+    parsed_to_py(py, out?)
 }
 
 /// parse_envelope(value, /)
@@ -523,21 +561,44 @@ pub fn export_json_schema_string() -> String {
     gm::export_json_schema_string()
 }
 
-pub(crate) fn matcher_from(py: Python<'_>, v: &Bound<'_, PyAny>, what: &str) -> PyResult<gm::BreakpointMatcher> {
+/// A `ValueError` with the text of a host argument the contract refused (see
+/// [`wirecontract::core::HostArgError`]).
+#[allow(clippy::needless_pass_by_value)] // the shape `map_err` hands over
+pub(crate) fn arg_error(e: HostArgError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+/// Reads the closed enum `T` (inferred from where the value goes) from a host string with the
+/// contract's reader; `ValueError` with the contract's text (`kind must be one of [...], not
+/// "x"`) otherwise.
+pub(crate) fn enum_arg<T: WireEnum>(v: &str, what: &str) -> PyResult<T> {
+    core::enum_arg(v, what).map_err(arg_error)
+}
+
+/// Reads the declared object `T` (inferred from where the value goes) from a wire-shaped dict
+/// or a contract object of that type, with the contract's reader: `TypeError` for a contract
+/// object of another type, `ValueError` with the contract's text (`{what} is not a valid {T}:
+/// {issues}`) for a value it refuses.
+pub(crate) fn object_arg<T: WireValue + Described>(v: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
     if let Ok(w) = v.downcast::<WireObject>() {
-        // Another contract object (a payload, a Graphorin frame) is not a matcher.
+        // Another contract object (a payload, a Graphorin frame) is not a `T`.
         let name = w.getattr("type_name")?.extract::<String>()?;
-        if name != "BreakpointMatcher" {
-            return Err(PyTypeError::new_err(format!("{what} must be a dict or a BreakpointMatcher, not a {name}")));
+        if name != T::DESC.name {
+            return Err(PyTypeError::new_err(core::wrong_object::<T>(what, "a dict", &name).to_string()));
         }
     }
     let text = py_to_json(v, NonFinite::Null)?;
-    let _ = py;
-    from_json::<gm::BreakpointMatcher>(&text).map_err(|issues| crate::issue::value_error(&format!("{what} is not a BreakpointMatcher"), &issues))
+    core::object_arg(&text, what).map_err(arg_error)
 }
 
-pub(crate) fn enum_from<T>(v: &str, parse: fn(&str) -> Option<T>, values: &[&str], what: &str) -> PyResult<T> {
-    parse(v).ok_or_else(|| PyValueError::new_err(format!("{what} must be one of {values:?}, not {v:?}")))
+/// [`object_arg`] for each item of a sequence (`{what}[i]` names an item); `TypeError` when
+/// `seq` is not iterable.
+pub(crate) fn objects_arg<T: WireValue + Described>(seq: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<T>> {
+    let items = seq.try_iter().map_err(|_| {
+        let tn = seq.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
+        PyTypeError::new_err(format!("{what} must be a sequence of dicts or {} objects, not {tn}", T::DESC.name))
+    })?;
+    items.enumerate().map(|(i, item)| object_arg(&item?, &format!("{what}[{i}]"))).collect()
 }
 
 /// matchers_equal(a, b, /)
@@ -547,8 +608,8 @@ pub(crate) fn enum_from<T>(v: &str, parse: fn(&str) -> Option<T>, values: &[&str
 /// unknown keys do not take part. `a`/`b`: dicts or `BreakpointMatcher` objects.
 #[pyfunction]
 #[pyo3(signature = (a, b, /))]
-pub fn matchers_equal(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
-    Ok(matcher_from(py, a, "a")?.same_as(&matcher_from(py, b, "b")?))
+pub fn matchers_equal(a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>) -> PyResult<bool> {
+    Ok(gm::BreakpointMatcher::same_as(&object_arg(a, "a")?, &object_arg(b, "b")?))
 }
 
 /// matcher_matches(matcher, kind, name, point, /)
@@ -557,18 +618,12 @@ pub fn matchers_equal(py: Python<'_>, a: &Bound<'_, PyAny>, b: &Bound<'_, PyAny>
 /// Whether `matcher` selects the gate `(kind, name, point)` (§5.12).
 #[pyfunction]
 #[pyo3(signature = (matcher, kind, name, point, /))]
-pub fn matcher_matches(
-    py: Python<'_>,
-    matcher: &Bound<'_, PyAny>,
-    kind: &Bound<'_, PyString>,
-    name: &Bound<'_, PyString>,
-    point: &Bound<'_, PyString>,
-) -> PyResult<bool> {
+pub fn matcher_matches(matcher: &Bound<'_, PyAny>, kind: &Bound<'_, PyString>, name: &Bound<'_, PyString>, point: &Bound<'_, PyString>) -> PyResult<bool> {
     let (kind, name, point) = (str_arg(kind, "kind")?, str_arg(name, "name")?, str_arg(point, "point")?);
-    let m = matcher_from(py, matcher, "matcher")?;
-    let kind = enum_from(kind, gm::NodeKind::from_wire, gm::NodeKind::VALUES, "kind")?;
-    let point = enum_from(point, gm::PausePoint::from_wire, gm::PausePoint::VALUES, "point")?;
-    Ok(m.matches(kind, name, point))
+    let m = object_arg(matcher, "matcher")?;
+    let kind = enum_arg(kind, "kind")?;
+    let point = enum_arg(point, "point")?;
+    Ok(gm::BreakpointMatcher::matches(&m, kind, name, point))
 }
 
 /// should_pause(mode, breakpoints, kind, name, point, /)
@@ -579,7 +634,6 @@ pub fn matcher_matches(
 #[pyfunction]
 #[pyo3(signature = (mode, breakpoints, kind, name, point, /))]
 pub fn should_pause(
-    py: Python<'_>,
     mode: &Bound<'_, PyString>,
     breakpoints: &Bound<'_, PyAny>,
     kind: &Bound<'_, PyString>,
@@ -587,10 +641,10 @@ pub fn should_pause(
     point: &Bound<'_, PyString>,
 ) -> PyResult<bool> {
     let (mode, kind, name, point) = (str_arg(mode, "mode")?, str_arg(kind, "kind")?, str_arg(name, "name")?, str_arg(point, "point")?);
-    let mode = enum_from(mode, gm::RunMode::from_wire, gm::RunMode::VALUES, "mode")?;
-    let kind = enum_from(kind, gm::NodeKind::from_wire, gm::NodeKind::VALUES, "kind")?;
-    let point = enum_from(point, gm::PausePoint::from_wire, gm::PausePoint::VALUES, "point")?;
-    let list = matchers_from(py, breakpoints)?;
+    let mode = enum_arg(mode, "mode")?;
+    let kind = enum_arg(kind, "kind")?;
+    let point = enum_arg(point, "point")?;
+    let list = objects_arg(breakpoints, "breakpoints")?;
     Ok(gm::should_pause(mode, &list, kind, name, point))
 }
 
@@ -603,35 +657,16 @@ pub fn should_pause(
 #[pyfunction]
 #[pyo3(signature = (mode, breakpoints, kind, name, point, /))]
 #[allow(clippy::needless_pass_by_value)] // pyo3 extracts arguments by value
-pub fn pause_reason(py: Python<'_>, mode: Text, breakpoints: &Bound<'_, PyAny>, kind: Text, name: Text, point: Text) -> PyResult<Option<&'static str>> {
+pub fn pause_reason(mode: Text, breakpoints: &Bound<'_, PyAny>, kind: Text, name: Text, point: Text) -> PyResult<Option<&'static str>> {
     let mode: &str = &mode;
     let kind: &str = &kind;
     let name: &str = &name;
     let point: &str = &point;
-    let mode = enum_from(mode, gm::RunMode::from_wire, gm::RunMode::VALUES, "mode")?;
-    let kind = enum_from(kind, gm::NodeKind::from_wire, gm::NodeKind::VALUES, "kind")?;
-    let point = enum_from(point, gm::PausePoint::from_wire, gm::PausePoint::VALUES, "point")?;
-    let list = matchers_from(py, breakpoints)?;
+    let mode = enum_arg(mode, "mode")?;
+    let kind = enum_arg(kind, "kind")?;
+    let point = enum_arg(point, "point")?;
+    let list = objects_arg(breakpoints, "breakpoints")?;
     Ok(gm::pause_reason(mode, &list, kind, name, point).map(gm::PauseReason::as_str))
-}
-
-fn matchers_from(py: Python<'_>, breakpoints: &Bound<'_, PyAny>) -> PyResult<Vec<gm::BreakpointMatcher>> {
-    let mut list = Vec::new();
-    let items = breakpoints.try_iter().map_err(|_| {
-        let tn = breakpoints.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
-        PyTypeError::new_err(format!("breakpoints must be a sequence of matchers (dicts or BreakpointMatcher), not {tn}"))
-    })?;
-    for (i, item) in items.enumerate() {
-        list.push(matcher_from(py, &item?, &format!("breakpoints[{i}]"))?);
-    }
-    Ok(list)
-}
-
-/// A `hello` payload from a dict (wire-shaped) or a `Hello` object; `ValueError` naming the
-/// rule otherwise.
-fn hello_from(value: &Bound<'_, PyAny>) -> PyResult<gm::Hello> {
-    let text = py_to_json(value, NonFinite::Null)?;
-    from_json::<gm::Hello>(&text).map_err(|issues| crate::issue::value_error("hello is not a Hello payload", &issues))
 }
 
 /// `negotiate_hello` accepted the app: `protocol` (1), `capabilities` (the app's that the
@@ -692,7 +727,7 @@ impl HelloRefused {
 #[pyo3(signature = (hello, /, viewer_capabilities=None))]
 pub fn negotiate_hello(py: Python<'_>, hello: &Bound<'_, PyAny>, viewer_capabilities: Option<Vec<Text>>) -> PyResult<PyObject> {
     let viewer_capabilities = viewer_capabilities.map(Text::strings);
-    let hello = hello_from(hello)?;
+    let hello = object_arg(hello, "hello")?;
     let caps = viewer_capabilities.unwrap_or_else(|| gm::KNOWN_CAPABILITIES.iter().map(|c| (*c).to_owned()).collect());
     Ok(match gm::negotiate_hello(&hello, &caps) {
         gm::HelloNegotiation::Accepted(a) => {
@@ -727,9 +762,9 @@ pub fn hello_ack(
     let mode: &str = &mode;
     let session_token = session_token.as_deref();
     let hub_capabilities = hub_capabilities.map(Text::strings);
-    let hello = hello_from(hello)?;
-    let list = matchers_from(py, breakpoints)?;
-    let mode = enum_from(mode, gm::RunMode::from_wire, gm::RunMode::VALUES, "mode")?;
+    let hello = object_arg(hello, "hello")?;
+    let list = objects_arg(breakpoints, "breakpoints")?;
+    let mode = enum_arg(mode, "mode")?;
     let seq = counter(py, "seq", seq)?;
     let ts = ts.filter(|t| !t.is_none()).map(|t| counter(py, "ts", t)).transpose()?;
     let ack = gm::hello_ack(&hello, viewer, &list, mode, session_token, hub_capabilities.as_deref());
@@ -744,8 +779,9 @@ pub fn hello_ack(
 #[pyfunction]
 #[pyo3(signature = (value, /))]
 pub fn breakpoint_matcher(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<PyObject> {
-    let m = matcher_from(py, value, "value")?;
-    make_object(py, "BreakpointMatcher", Root::Object(Arc::new(m)), Vec::new())
+    // This function's Python API is the one concrete type it builds.
+    let m: gm::BreakpointMatcher = object_arg(value, "value")?;
+    make_object(py, m.type_name(), Root::Object(Arc::new(m)), Vec::new())
 }
 
 fn tuple<'py>(py: Python<'py>, items: &[&str]) -> PyResult<Bound<'py, PyTuple>> {

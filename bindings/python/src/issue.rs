@@ -95,12 +95,6 @@ pub fn summary(issues: &[CoreIssue]) -> String {
     issues.iter().map(CoreIssue::summary).collect::<Vec<_>>().join("; ")
 }
 
-/// A `ValueError` `"{context}: {summary}"` for an argument the contract's reader refused
-/// (a matcher, a `hello`, an `sdk`).
-pub fn value_error(context: &str, issues: &[CoreIssue]) -> PyErr {
-    PyValueError::new_err(format!("{context}: {}", summary(issues)))
-}
-
 /// A `wirecontract.BuildError` with `message` as its text, `.reason` and `.issues` (a list of
 /// [`Issue`]) set; the one constructor of every `BuildError` the binding raises. Both
 /// attributes live in the instance `__dict__`, so the error pickles with them.

@@ -12,6 +12,7 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyAttributeError, PyRuntimeError, PyTypeError};
 use pyo3::intern;
 use pyo3::prelude::*;
+use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use wirecontract::core::{Extras, FieldRef, Reflect};
 use wirecontract::graphmind as gm;
@@ -189,11 +190,25 @@ impl WireObject {
     }
 }
 
+/// The envelope's six keys in wire order, values `None`: [`envelope_to_dict`] starts from a
+/// copy and replaces the values in place. A fresh dict holds five keys before it grows, so
+/// building the envelope key by key paid a resize on every frame (a second key table, every
+/// entry re-inserted, the first table freed); `PyDict_Copy` of this template clones its table
+/// in one allocation (docs/performance.md, "Issue 18, lever 2").
+static ENVELOPE_TEMPLATE: GILOnceCell<Py<PyDict>> = GILOnceCell::new();
+
 /// `json.loads(serialize_envelope(env))`, built straight from the parsed fields: known fields
 /// from their typed values, opaque values and unknown members from their raw text.
 pub fn envelope_to_dict(py: Python<'_>, env: &gm::Envelope) -> PyResult<PyObject> {
     let keys = &mut KeyCache::default();
-    let d = PyDict::new(py);
+    let template = ENVELOPE_TEMPLATE.get_or_try_init(py, || -> PyResult<Py<PyDict>> {
+        let t = PyDict::new(py);
+        for k in ["gm", "seq", "ts", "runId", "type", "payload"] {
+            t.set_item(PyString::intern(py, k), py.None())?;
+        }
+        Ok(t.unbind())
+    })?;
+    let d = template.bind(py).copy()?;
     d.set_item(intern!(py, "gm"), gm::PROTOCOL_VERSION)?;
     d.set_item(intern!(py, "seq"), env.seq)?;
     d.set_item(intern!(py, "ts"), env.ts)?;
@@ -201,13 +216,12 @@ pub fn envelope_to_dict(py: Python<'_>, env: &gm::Envelope) -> PyResult<PyObject
     d.set_item(intern!(py, "runId"), keys.key(py, &env.run_id, false)?)?;
     d.set_item(intern!(py, "type"), keys.key(py, env.message_type(), false)?)?;
     match &env.message {
-        gm::Message::Unknown { payload: None, .. } => {}
         gm::Message::Unknown { payload: Some(raw), .. } => d.set_item(intern!(py, "payload"), json_to_py_cached(py, raw.as_str(), keys)?)?,
-        m => {
-            if let Some(p) = m.payload() {
-                d.set_item(intern!(py, "payload"), reflect_to_dict(py, p, keys)?)?;
-            }
-        }
+        m => match m.payload() {
+            Some(p) => d.set_item(intern!(py, "payload"), reflect_to_dict(py, p, keys)?)?,
+            // No payload key on the wire (an unknown type without one): the template's goes.
+            None => d.del_item(intern!(py, "payload"))?,
+        },
     }
     add_extras(py, &d, &env.extra, keys)?;
     Ok(d.into_any().unbind())

@@ -17,12 +17,12 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
-use wirecontract::core::from_json;
+use wirecontract::core::Reflect as _;
 use wirecontract::graphmind as gm;
 use wirecontract::graphmind::session as s;
 
 use crate::convert::{json_to_py, py_to_json, NonFinite};
-use crate::graphmind::{build_error, enum_from, host_build_error};
+use crate::graphmind::{build_error, enum_arg, host_build_error, object_arg};
 use crate::object::{make_object, Root};
 use crate::{guard, str_param, uint_param, Text};
 
@@ -107,7 +107,7 @@ impl GateNode {
         let kind: &str = &kind;
         let name = name.0;
         let instance_id = instance_id.map(|t| t.0);
-        let kind = enum_from(kind, gm::NodeKind::from_wire, gm::NodeKind::VALUES, "kind")?;
+        let kind = enum_arg(kind, "kind")?;
         Ok(GateNode { inner: s::GateNode { node_id, kind, name, instance_id } })
     }
     /// `nodeId`.
@@ -295,14 +295,8 @@ fn state_str(c: s::ConnState) -> &'static str {
 }
 
 pub(crate) fn matchers_to_py(py: Python<'_>, list: &[gm::BreakpointMatcher]) -> PyResult<PyObject> {
-    let items: Vec<PyObject> =
-        list.iter().map(|m| make_object(py, "BreakpointMatcher", Root::Object(Arc::new(m.clone())), Vec::new())).collect::<PyResult<_>>()?;
+    let items: Vec<PyObject> = list.iter().map(|m| make_object(py, m.type_name(), Root::Object(Arc::new(m.clone())), Vec::new())).collect::<PyResult<_>>()?;
     Ok(PyList::new(py, items)?.into_any().unbind())
-}
-
-fn sdk_from(v: &Bound<'_, PyAny>) -> PyResult<gm::SdkInfo> {
-    let text = py_to_json(v, NonFinite::Null)?;
-    from_json::<gm::SdkInfo>(&text).map_err(|issues| crate::issue::value_error("sdk is not an SdkInfo ({\"name\", \"version\"})", &issues))
 }
 
 fn size(v: u64) -> usize {
@@ -393,7 +387,7 @@ impl AppSession {
             c.app = v;
         }
         if let Some(v) = sdk {
-            c.sdk = sdk_from(v)?;
+            c.sdk = object_arg(v, "sdk")?;
         }
         if let Some(v) = client_version {
             c.client_version = v;
@@ -451,7 +445,7 @@ impl AppSession {
             };
         }
         if let Some(v) = loop_kinds {
-            c.loop_guard.kinds = v.iter().map(|k| enum_from(k, gm::NodeKind::from_wire, gm::NodeKind::VALUES, "loop_kinds item")).collect::<PyResult<_>>()?;
+            c.loop_guard.kinds = v.iter().map(|k| enum_arg(k, "loop_kinds item")).collect::<PyResult<_>>()?;
         }
         if let Some(v) = loop_max_runs {
             c.loop_guard.max_runs = size(v);
@@ -605,7 +599,7 @@ impl AppSession {
         let point: &str = &point;
         let run = run.as_deref();
         let now_ms = uint_param(now_ms, "now_ms")?;
-        let point = enum_from(point, gm::PausePoint::from_wire, gm::PausePoint::VALUES, "point")?;
+        let point = enum_arg(point, "point")?;
         Ok(match guard(|| self.inner.gate(point, &node.inner, run, now_ms))? {
             s::GateOutcome::Continue => None,
             s::GateOutcome::Held(id) => Some(id),
@@ -733,9 +727,10 @@ impl AppSession {
     }
 }
 
-/// Builds a payload object of `type_name` from the core's typed value (for viewer events).
-pub(crate) fn object_to_py<T: wirecontract::core::Reflect + Send + Sync + 'static>(py: Python<'_>, type_name: &str, value: T) -> PyResult<PyObject> {
-    make_object(py, type_name, Root::Object(Arc::new(value)), Vec::new())
+/// Builds the Python object of a core typed value, its class named by its registry entry (for
+/// viewer events).
+pub(crate) fn object_to_py<T: wirecontract::core::Reflect + Send + Sync + 'static>(py: Python<'_>, value: T) -> PyResult<PyObject> {
+    make_object(py, value.type_name(), Root::Object(Arc::new(value)), Vec::new())
 }
 
 /// `{"name": ..., "version": ...}` of the default SDK, for the stub and docs.

@@ -14,7 +14,7 @@ use wirecontract::graphmind as gm;
 use wirecontract::graphmind::session as s;
 
 use crate::convert::{py_to_json, NonFinite};
-use crate::graphmind::{enum_from, matcher_from, Envelope};
+use crate::graphmind::{enum_arg, object_arg, Envelope};
 use crate::session::{frame_bytes, matchers_to_py, object_to_py, record};
 use crate::{guard, uint_param, Text};
 
@@ -183,9 +183,7 @@ fn action_to_py(py: Python<'_>, a: s::ViewerAction) -> PyResult<PyObject> {
     Ok(match a {
         A::Send { conn, frame } => Py::new(py, ViewerSend { conn: conn.0, frame })?.into_any(),
         A::Close { conn, code, reason } => Py::new(py, ViewerClose { conn: conn.0, code, reason })?.into_any(),
-        A::AppAttached { conn, session_token, hello } => {
-            Py::new(py, AppAttached { conn: conn.0, session_token, hello: object_to_py(py, "Hello", *hello)? })?.into_any()
-        }
+        A::AppAttached { conn, session_token, hello } => Py::new(py, AppAttached { conn: conn.0, session_token, hello: object_to_py(py, *hello)? })?.into_any(),
         A::FrameAccepted { conn, envelope, replayed } => {
             let envelope = Py::new(py, Envelope { inner: Arc::new(*envelope) })?;
             Py::new(py, FrameAccepted { conn: conn.0, envelope, replayed })?.into_any()
@@ -223,7 +221,6 @@ impl ViewerSession {
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
-        py: Python<'_>,
         breakpoints: Option<&Bound<'_, PyAny>>,
         mode: Option<Text>,
         viewer_version: Option<Text>,
@@ -244,11 +241,11 @@ impl ViewerSession {
         if let Some(list) = breakpoints {
             c.breakpoints = Vec::new();
             for (i, item) in list.try_iter()?.enumerate() {
-                c.breakpoints.push(matcher_from(py, &item?, &format!("breakpoints[{i}]"))?);
+                c.breakpoints.push(object_arg(&item?, &format!("breakpoints[{i}]"))?);
             }
         }
         if let Some(m) = mode {
-            c.mode = enum_from(m, gm::RunMode::from_wire, gm::RunMode::VALUES, "mode")?;
+            c.mode = enum_arg(m, "mode")?;
         }
         if let Some(v) = viewer_version {
             c.viewer_version = v;
@@ -312,9 +309,9 @@ impl ViewerSession {
     /// Adds a breakpoint (a dict or `BreakpointMatcher`) unless an equal one exists
     /// (graphmind-v1 §5.12) and broadcasts `breakpoint.set`; returns whether it was added.
     #[pyo3(signature = (matcher, now_ms, /))]
-    fn set_breakpoint(&mut self, py: Python<'_>, matcher: &Bound<'_, PyAny>, now_ms: &Bound<'_, PyAny>) -> PyResult<bool> {
+    fn set_breakpoint(&mut self, matcher: &Bound<'_, PyAny>, now_ms: &Bound<'_, PyAny>) -> PyResult<bool> {
         let now_ms = uint_param(now_ms, "now_ms")?;
-        let m = matcher_from(py, matcher, "matcher")?;
+        let m = object_arg(matcher, "matcher")?;
         guard(|| self.inner.set_breakpoint(m, now_ms))
     }
 
@@ -324,9 +321,9 @@ impl ViewerSession {
     /// Removes every equal breakpoint and broadcasts `breakpoint.clear` when one was there;
     /// returns how many were removed.
     #[pyo3(signature = (matcher, now_ms, /))]
-    fn clear_breakpoint(&mut self, py: Python<'_>, matcher: &Bound<'_, PyAny>, now_ms: &Bound<'_, PyAny>) -> PyResult<usize> {
+    fn clear_breakpoint(&mut self, matcher: &Bound<'_, PyAny>, now_ms: &Bound<'_, PyAny>) -> PyResult<usize> {
         let now_ms = uint_param(now_ms, "now_ms")?;
-        let m = matcher_from(py, matcher, "matcher")?;
+        let m = object_arg(matcher, "matcher")?;
         guard(|| self.inner.clear_breakpoint(&m, now_ms))
     }
 
@@ -338,7 +335,7 @@ impl ViewerSession {
     fn set_mode(&mut self, mode: Text, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
         let mode: &str = &mode;
         let now_ms = uint_param(now_ms, "now_ms")?;
-        let mode = enum_from(mode, gm::RunMode::from_wire, gm::RunMode::VALUES, "mode")?;
+        let mode = enum_arg(mode, "mode")?;
         guard(|| self.inner.set_mode(mode, now_ms))
     }
 
@@ -354,7 +351,7 @@ impl ViewerSession {
         let pause_id: &str = &pause_id;
         let action: &str = &action;
         let now_ms = uint_param(now_ms, "now_ms")?;
-        let action = enum_from(action, gm::ResumeAction::from_wire, gm::ResumeAction::VALUES, "action")?;
+        let action = enum_arg(action, "action")?;
         let mut output = None;
         let mut request_id = None;
         if let Some(kw) = kwargs {

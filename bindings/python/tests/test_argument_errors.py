@@ -168,3 +168,30 @@ def test_a_non_finite_number_in_a_constructor_is_named() -> None:
         gm.NodeFinished(node_id="n", instance_id="i", duration_ms=math.nan, status="ok")
     [issue] = ei.value.issues
     assert issue.path == "durationMs" and "received nan " in issue.message, issue
+
+
+def test_enum_and_object_arguments_raise_the_contract_readers_text() -> None:
+    """The binding adds no text of its own: each message is the contract's `core::enum_arg` /
+    `core::object_arg` text (`contract/src/core/host.rs`), the accepted values and the type
+    name read from the registry."""
+    kinds = ", ".join(f'"{k}"' for k in gm.NODE_KINDS)
+    with pytest.raises(ValueError) as ei:
+        gm.should_pause("run", [], "robot", "n", "before")
+    assert str(ei.value) == f'kind must be one of [{kinds}], not "robot"'
+    with pytest.raises(ValueError) as ei:
+        session.ViewerSession().set_mode("Run", 1)
+    assert str(ei.value) == 'mode must be one of ["run", "step"], not "Run"'
+    with pytest.raises(ValueError) as ei:
+        session.ViewerSession().resume("p", "go", 1)
+    assert str(ei.value).startswith('action must be one of ["continue", '), str(ei.value)
+    with pytest.raises(ValueError) as ei:
+        gm.should_pause("run", [{"kind": "tool"}, {"kind": "robot"}], "tool", "n", "before")
+    assert str(ei.value).startswith("breakpoints[1] is not a valid BreakpointMatcher: kind: invalid option"), str(ei.value)
+    with pytest.raises(ValueError, match=r"^hello is not a valid Hello: "):
+        gm.negotiate_hello({"versions": {}})
+    with pytest.raises(ValueError, match=r"^sdk is not a valid SdkInfo: "):
+        session.AppSession(sdk={"name": 1})
+    started = gm.NodeStarted(node_id="n", kind="tool", name="x", instance_id="i")
+    with pytest.raises(TypeError) as ei:
+        gm.matchers_equal(started, {})
+    assert str(ei.value) == "a must be a dict or a BreakpointMatcher, not a NodeStarted"

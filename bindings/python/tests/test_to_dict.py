@@ -54,3 +54,34 @@ def test_result_envelope_is_one_object() -> None:
     r = gm.parse_envelope_json('{"gm":1,"seq":1,"ts":2,"runId":"r","type":"mode.set","payload":{"mode":"run"}}')
     assert r.envelope is r.envelope
     assert repr(r) == "Ok(Envelope(type=\"mode.set\", seq=1, run_id=\"r\"))"
+
+
+# Envelope dicts start as a copy of one shared six-key template (docs/performance.md, "Issue
+# 18, lever 2"): every shape of the envelope's key set keeps wire order, and no dict handed out
+# shares state with the template or with another result.
+ENVELOPE_SHAPES = [
+    '{"gm":1,"seq":1,"ts":2,"runId":"r","type":"mode.set","payload":{"mode":"run"}}',
+    '{"gm":1,"seq":1,"ts":2,"runId":"r","type":"x.custom"}',
+    '{"gm":1,"seq":1,"ts":2,"runId":"r","type":"x.custom","payload":null}',
+    '{"zz":[1],"gm":1,"seq":1,"ts":2,"runId":"r","type":"x.custom"}',
+    '{"gm":1,"seq":1,"ts":2,"runId":"r","type":"x.custom","a":1,"payload":{"k":2},"b":{}}',
+    '{"gm":1,"seq":1,"ts":2,"runId":"r","type":"mode.set","payload":{"mode":"run"},"extra":true}',
+]
+
+
+@pytest.mark.parametrize("frame", ENVELOPE_SHAPES)
+def test_envelope_dict_key_order_with_and_without_payload(frame: str) -> None:
+    env = gm.parse_envelope_json(frame).envelope
+    assert typed(env.to_dict()) == typed(json.loads(env.to_json()))
+
+
+def test_envelope_dicts_share_nothing() -> None:
+    with_payload = gm.parse_envelope_json(ENVELOPE_SHAPES[0]).envelope
+    without = gm.parse_envelope_json(ENVELOPE_SHAPES[1]).envelope
+    first = with_payload.to_dict()
+    first["seq"] = 99
+    first["added"] = 1
+    del first["payload"]
+    assert without.to_dict() == {"gm": 1, "seq": 1, "ts": 2, "runId": "r", "type": "x.custom"}
+    assert list(with_payload.to_dict()) == ["gm", "seq", "ts", "runId", "type", "payload"]
+    assert with_payload.to_dict() is not with_payload.to_dict()

@@ -371,8 +371,8 @@ pub fn export_json_schema() -> String {
 /// A host matcher for matching and equality (its `extraJson` takes no part); `ContractError.Build`
 /// when its name holds a lone surrogate (`what.name`).
 pub(crate) fn matcher_at(m: &BreakpointMatcher, what: &str) -> Result<gm::BreakpointMatcher, ContractError> {
-    let kind = m.kind.map(|k| <gm::NodeKind as Convert>::from_host(&k, &mut Issues::new(), "").unwrap_or(gm::NodeKind::Custom));
-    let point = m.point.map(|p| <gm::PausePoint as Convert>::from_host(&p, &mut Issues::new(), "").unwrap_or(gm::PausePoint::Before));
+    // A closed host enum converts infallibly (`From` in the generated glue).
+    let (kind, point) = (m.kind.map(Into::into), m.point.map(Into::into));
     let name = opt_arg(m.name.clone(), &format!("{what}.name"))?;
     Ok(gm::BreakpointMatcher::new(kind, name, point))
 }
@@ -387,14 +387,6 @@ pub(crate) fn matchers(list: &[BreakpointMatcher]) -> Result<Vec<gm::BreakpointM
     list.iter().enumerate().map(|(i, m)| matcher_at(m, &format!("breakpoints.{i}"))).collect()
 }
 
-pub(crate) fn node_kind(k: NodeKind) -> gm::NodeKind {
-    <gm::NodeKind as Convert>::from_host(&k, &mut Issues::new(), "").unwrap_or(gm::NodeKind::Custom)
-}
-
-pub(crate) fn pause_point(p: PausePoint) -> gm::PausePoint {
-    <gm::PausePoint as Convert>::from_host(&p, &mut Issues::new(), "").unwrap_or(gm::PausePoint::Before)
-}
-
 /// Matcher equality for dedupe and `breakpoint.clear` (spec §5.12): same `kind`, `name` and
 /// effective `point` (absent means `before`); `extraJson` does not take part.
 #[uniffi::export]
@@ -407,7 +399,7 @@ pub fn matchers_equal(a: BreakpointMatcher, b: BreakpointMatcher) -> Result<bool
 #[uniffi::export]
 pub fn matcher_matches(matcher: BreakpointMatcher, kind: NodeKind, name: HostString, point: PausePoint) -> Result<bool, ContractError> {
     let m = self::matcher(&matcher)?;
-    Ok(m.matches(node_kind(kind), &arg(name, "name")?, pause_point(point)))
+    Ok(m.matches(kind.into(), &arg(name, "name")?, point.into()))
 }
 
 /// Whether a gate pauses: step mode pauses at every `before` and `error` point; otherwise when
@@ -428,10 +420,10 @@ pub fn pause_reason(
     name: HostString,
     point: PausePoint,
 ) -> Result<Option<PauseReason>, ContractError> {
-    let mode = <gm::RunMode as Convert>::from_host(&mode, &mut Issues::new(), "").unwrap_or(gm::RunMode::Run);
+    let mode = mode.into();
     let list = matchers(&breakpoints)?;
     let name = arg(name, "name")?;
-    Ok(gm::pause_reason(mode, &list, node_kind(kind), &name, pause_point(point)).map(|r| r.to_host()))
+    Ok(gm::pause_reason(mode, &list, kind.into(), &name, point.into()).map(|r| r.to_host()))
 }
 
 /// What a viewer makes of an app's `hello` (`negotiateHello`).
@@ -497,7 +489,7 @@ pub fn hello_ack(
         let viewer = arg(viewer, "viewer")?;
         let session_token = opt_arg(session_token, "sessionToken")?;
         let hub_capabilities = hub_capabilities.map(|v| host_strings(v, "hubCapabilities")).transpose()?;
-        let mode = <gm::RunMode as Convert>::from_host(&mode, &mut Issues::new(), "").unwrap_or(gm::RunMode::Run);
+        let mode = mode.into();
         let list = matchers(&breakpoints)?;
         Ok(gm::hello_ack(&h, &viewer, &list, mode, session_token.as_deref(), hub_capabilities.as_deref()).to_host())
     })
@@ -518,7 +510,7 @@ impl BreakpointMatcher {
     /// Whether this matcher selects the gate (spec §5.12), see `matcherMatches`.
     pub fn matches(&self, kind: NodeKind, name: HostString, point: PausePoint) -> Result<bool, ContractError> {
         let m = matcher_at(self, "this")?;
-        Ok(m.matches(node_kind(kind), &arg(name, "name")?, pause_point(point)))
+        Ok(m.matches(kind.into(), &arg(name, "name")?, point.into()))
     }
 }
 
@@ -673,5 +665,29 @@ mod tests {
         let ParseResult::Invalid { reason, issues, .. } = parse_envelope(JsonValue::ObjectValue { members }) else { panic!() };
         assert_eq!(reason, "frame is not valid JSON: payload.name: lone surrogate at UTF-16 index 1: not representable in UTF-8");
         assert_eq!(issues.unwrap()[0].dotted_text(), "payload.name");
+    }
+
+    /// The generated `From` (host → contract) is the inverse of `to_host` and keeps the wire
+    /// string, for every value of the enums the API takes as arguments.
+    #[test]
+    fn host_enums_convert_infallibly_to_the_same_wire_value() {
+        fn check<T: Convert + Copy + PartialEq + std::fmt::Debug + std::fmt::Display>(all: &[T], wire: fn(&T::Host) -> String)
+        where
+            T::Host: Into<T>,
+        {
+            for v in all {
+                let host = v.to_host();
+                assert_eq!(wire(&host), v.to_string());
+                assert_eq!(host.into(), *v);
+            }
+        }
+        check(gm::NodeKind::ALL, NodeKind::wire_value);
+        check(gm::PausePoint::ALL, PausePoint::wire_value);
+        check(gm::RunMode::ALL, RunMode::wire_value);
+        check(gm::ResumeAction::ALL, crate::ResumeAction::wire_value);
+        let m =
+            matcher(&BreakpointMatcher { kind: Some(NodeKind::Tool), name: None, point: Some(PausePoint::Error), extra_json: JsonText::from("{}") }).unwrap();
+        assert!(m.matches(gm::NodeKind::Tool, "x", gm::PausePoint::Error));
+        assert!(!m.matches(gm::NodeKind::Tool, "x", gm::PausePoint::Before));
     }
 }

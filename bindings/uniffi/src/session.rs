@@ -19,7 +19,7 @@ use wirecontract::graphmind as gm;
 use wirecontract::graphmind::session as s;
 
 use crate::convert::{Convert, Issues};
-use crate::graphmind::{build_error, envelope_to_host, from_build_error, host_strings, matcher, matcher_at, node_kind, pause_point};
+use crate::graphmind::{build_error, envelope_to_host, from_build_error, host_strings, matcher, matcher_at};
 use crate::{
     arg, guard, host_int, int_arg, ms_arg, opt_arg, size_arg, BreakpointMatcher, ContractError, Envelope, Hello, HostString, JsonText, Message, NodeKind,
     PausePoint, RefusalCode, ResumeAction, RunMode,
@@ -468,12 +468,12 @@ impl AppSession {
         let now_ms = now(now_ms)?;
         let node = s::GateNode {
             node_id: arg(node.node_id, "node.nodeId")?,
-            kind: node_kind(node.kind),
+            kind: node.kind.into(),
             name: arg(node.name, "node.name")?,
             instance_id: opt_arg(node.instance_id, "node.instanceId")?,
         };
         let run = opt_arg(run, "run")?;
-        Ok(match self.core().gate(pause_point(point), &node, run.as_deref(), now_ms) {
+        Ok(match self.core().gate(point.into(), &node, run.as_deref(), now_ms) {
             s::GateOutcome::Continue => None,
             s::GateOutcome::Held(id) => Some(id),
         })
@@ -783,7 +783,7 @@ impl ViewerSession {
             c.breakpoints = b.iter().enumerate().map(|(i, m)| matcher_at(m, &format!("config.breakpoints.{i}"))).collect::<Result<_, _>>()?;
         }
         if let Some(m) = cfg.mode {
-            c.mode = <gm::RunMode as Convert>::from_host(&m, &mut Issues::new(), "").unwrap_or(gm::RunMode::Run);
+            c.mode = m.into();
         }
         if let Some(v) = opt_arg(cfg.viewer_version, "config.viewerVersion")? {
             c.viewer_version = v;
@@ -841,7 +841,7 @@ impl ViewerSession {
 
     /// Sets the mode and broadcasts `mode.set` when it changed.
     pub fn set_mode(&self, mode: RunMode, now_ms: i64) -> Result<(), ContractError> {
-        let mode = <gm::RunMode as Convert>::from_host(&mode, &mut Issues::new(), "").unwrap_or(gm::RunMode::Run);
+        let mode = mode.into();
         self.core().set_mode(mode, now(now_ms)?);
         Ok(())
     }
@@ -860,7 +860,7 @@ impl ViewerSession {
         let bad = |e: ContractError| ResumeError::BadArgument { reason: e.to_string() };
         let (pause_id, request_id) = (arg(pause_id, "pauseId").map_err(bad)?, opt_arg(request_id, "requestId").map_err(bad)?);
         let now_ms = now(now_ms).map_err(bad)?;
-        let action = <gm::ResumeAction as Convert>::from_host(&action, &mut Issues::new(), "").unwrap_or(gm::ResumeAction::Continue);
+        let action = action.into();
         let output = output_json
             .map(|t| {
                 let text = crate::json_arg(&t, "outputJson").map_err(bad)?;

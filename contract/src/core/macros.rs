@@ -17,6 +17,8 @@ macro_rules! opt_literal {
 /// An optional `#[constant = "NODE_KINDS"]` after the doc comment names the public constant
 /// (a tuple of every wire value) the bindings export for this enum; it lands in
 /// [`EnumDesc::constant`](crate::registry::EnumDesc::constant), so no binding names the enum.
+/// It also implements [`WireEnum`](crate::core::WireEnum), through which bindings read the enum
+/// from a host string without naming it ([`enum_arg`](crate::core::enum_arg)).
 macro_rules! wire_enum {
     (
         $(#[doc = $doc:expr])*
@@ -58,6 +60,16 @@ macro_rules! wire_enum {
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str(self.as_str())
+            }
+        }
+
+        impl $crate::core::WireEnum for $name {
+            const DESC: $crate::registry::EnumDesc = $name::DESC;
+            fn from_wire(s: &str) -> Option<Self> {
+                $name::from_wire(s)
+            }
+            fn as_wire(self) -> &'static str {
+                self.as_str()
             }
         }
 
@@ -228,6 +240,7 @@ macro_rules! wire_object {
                 literals: &[],
                 strict: false,
                 read_json: $crate::core::read_boxed::<$name>,
+                schema: $crate::core::schema::subschema::<$name>,
             };
         }
     };
@@ -372,6 +385,7 @@ macro_rules! wire_strict_object {
                 literals: &[ $( ($lwire, $lvalue), )* ],
                 strict: true,
                 read_json: $crate::core::read_boxed::<$name>,
+                schema: $crate::core::schema::subschema::<$name>,
             };
         }
     };

@@ -2,15 +2,17 @@
 //! ([`json`], [`cursor`], over the one string scanner of `scan.rs`), issues and their paths ([`Issue`], `issue.rs`), raw opaque values
 //! ([`RawJson`], `raw.rs`), preserved unknown fields ([`Extras`], `extras.rs`), the field traits
 //! the per-protocol declarations are built from ([`WireValue`], `field.rs`; the value types in
-//! `scalars.rs`) and reflection for the bindings ([`Reflect`], `reflect.rs`).
+//! `scalars.rs`), reflection for the bindings ([`Reflect`], `reflect.rs`) and the generic readers of host
+//! arguments ([`enum_arg`], [`object_arg`], `host.rs`).
 
 pub mod cursor;
 pub mod json;
-pub(crate) mod schema;
+pub mod schema;
 #[macro_use]
 mod macros;
 mod extras;
 mod field;
+mod host;
 mod integers;
 mod issue;
 mod raw;
@@ -22,6 +24,7 @@ pub use extras::Extras;
 pub(crate) use extras::NO_EXTRAS;
 pub(crate) use field::{read_literal, write_key};
 pub use field::{WireField, WireValue};
+pub use host::{enum_arg, object_arg, wrong_object, HostArgError, WireEnum};
 pub use integers::{OutOfSafeRange, PositiveSafeUInt, SafeInt, SafeUInt};
 pub(crate) use issue::{describe_received, enum_message, quote_key};
 pub use issue::{Ctx, Issue, IssueCode, IssuePath, Path, PathSegment};

@@ -178,6 +178,7 @@ pub static PROTOCOL: crate::registry::Protocol = crate::registry::Protocol {
     unions: &[],
     catalog_enums: &[],
     parse_any,
+    schema: export_json_schema,
 };
 
 /// [`crate::registry::Protocol::parse_any`]: the envelope parser, its payload as the object.

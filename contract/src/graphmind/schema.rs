@@ -11,7 +11,7 @@ use serde_json::{json, Map, Value};
 
 use super::{each_payload_schema, MESSAGE_TYPES, PROTOCOL_VERSION};
 use crate::core::json::MAX_SAFE_INTEGER;
-use crate::core::schema::strip_null;
+use crate::core::schema::{finite_numbers, plain_enums, strip_null};
 
 /// The schema's `$id`.
 pub const SCHEMA_ID: &str = "https://graphmind.dev/wire/v1/envelope.schema.json";
@@ -90,46 +90,4 @@ fn envelope_schema(type_schema: &Value, payload: &Value, payload_required: bool)
         // closed models (datamodel-code-generator) keep them too.
         "additionalProperties": true,
     })
-}
-
-/// "number means any finite double" (§1 global rules): every `number` gets the largest finite
-/// double as its `maximum`, so a validator that decodes `1e400` to Infinity (as `JSON.parse`
-/// does) rejects it in a typed number field like the parser, while it stays accepted inside
-/// opaque values, which have no schema.
-fn finite_numbers(v: &mut Value) {
-    match v {
-        Value::Object(map) => {
-            if map.get("type").and_then(Value::as_str) == Some("number") && !map.contains_key("maximum") {
-                map.insert("maximum".into(), json!(f64::MAX));
-            }
-            for child in map.values_mut() {
-                finite_numbers(child);
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(finite_numbers),
-        _ => {}
-    }
-}
-
-/// schemars writes a documented enum as `oneOf` of `const` branches; adapters and typify read
-/// a plain `{"type": "string", "enum": [...]}` better, and it says the same thing.
-fn plain_enums(v: &mut Value) {
-    match v {
-        Value::Object(map) => {
-            let consts: Option<Vec<Value>> = map
-                .get("oneOf")
-                .and_then(Value::as_array)
-                .and_then(|branches| branches.iter().map(|b| b.get("const").filter(|c| c.is_string()).cloned()).collect());
-            if let Some(values) = consts {
-                map.remove("oneOf");
-                map.insert("type".into(), json!("string"));
-                map.insert("enum".into(), Value::Array(values));
-            }
-            for child in map.values_mut() {
-                plain_enums(child);
-            }
-        }
-        Value::Array(items) => items.iter_mut().for_each(plain_enums),
-        _ => {}
-    }
 }

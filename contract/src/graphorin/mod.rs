@@ -238,6 +238,7 @@ pub static PROTOCOL: crate::registry::Protocol = crate::registry::Protocol {
     unions: &[ServerMessage::DESC, ClientMessage::DESC],
     catalog_enums: &[&crate::core::IssueCode::DESC, &CloseReason::DESC, &ClientErrorKind::DESC],
     parse_any,
+    schema: export_json_schema,
 };
 
 /// [`crate::registry::Protocol::parse_any`]: a server frame, else a client frame.

@@ -14,7 +14,7 @@ use schemars::generate::SchemaSettings;
 use serde_json::{json, Map, Value};
 
 use super::{ClientMessage, ServerMessage};
-use crate::core::schema::strip_null;
+use crate::core::schema::{add_literals, sort_keys, strip_null};
 
 /// The schema's `$id`. The spec names none; this follows the GraphMind one's pattern.
 pub const SCHEMA_ID: &str = "https://graphorin.dev/wire/v1/frame.schema.json";
@@ -85,31 +85,4 @@ fn compose(defs: &mut Map<String, Value>, frames: &[FrameSchema]) -> Vec<Value> 
             schema.clone().to_value()
         })
         .collect()
-}
-
-/// Gives a frame definition its literal members: `const` properties, required.
-fn add_literals(def: &mut Map<String, Value>, literals: &[(&str, &str)]) {
-    if let Some(Value::Object(props)) = def.get_mut("properties") {
-        for (key, value) in literals {
-            props.insert((*key).to_owned(), json!({ "const": value }));
-        }
-    }
-    let mut required: Vec<Value> = literals.iter().map(|(k, _)| json!(k)).collect();
-    if let Some(Value::Array(existing)) = def.remove("required") {
-        required.extend(existing);
-    }
-    def.insert("required".into(), Value::Array(required));
-}
-
-/// Rebuilds every object with sorted keys, whatever serde_json's map ordering feature is.
-fn sort_keys(v: Value) -> Value {
-    match v {
-        Value::Object(map) => {
-            let mut entries: Vec<(String, Value)> = map.into_iter().map(|(k, v)| (k, sort_keys(v))).collect();
-            entries.sort_by(|a, b| a.0.cmp(&b.0));
-            Value::Object(entries.into_iter().collect())
-        }
-        Value::Array(items) => Value::Array(items.into_iter().map(sort_keys).collect()),
-        other => other,
-    }
 }

@@ -64,13 +64,9 @@ fn draft07(v: &serde_json::Value) -> serde_json::Value {
     }
 }
 
-/// The protocol's JSON Schema (2020-12).
+/// The protocol's JSON Schema (2020-12), from its registry entry.
 fn json_schema(p: &Protocol) -> serde_json::Value {
-    match p.name {
-        "graphmind" => graphmind::export_json_schema(),
-        "graphorin" => graphorin::export_json_schema(),
-        other => panic!("asyncapi: no JSON Schema export for protocol {other:?}"),
-    }
+    (p.schema)()
 }
 
 /// `components/schemas`: every `$defs` entry of the protocol's schema, rendered as draft-07.

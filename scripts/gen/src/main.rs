@@ -15,8 +15,6 @@ mod yaml;
 
 use std::path::{Path, PathBuf};
 
-use wirecontract::{graphmind, graphorin};
-
 fn write(out: &Path, rel: &str, text: &str) -> std::io::Result<()> {
     let path = out.join(rel);
     if let Some(dir) = path.parent() {
@@ -30,18 +28,31 @@ fn main() -> std::process::ExitCode {
         eprintln!("usage: wirecontract-gen OUT_DIR");
         return std::process::ExitCode::from(2);
     };
-    let artifacts: Vec<(&str, String)> = vec![
-        ("schema/graphmind.v1.schema.json", graphmind::export_json_schema_string()),
-        ("python/wirecontract/graphmind/__init__.pyi", pyi::graphmind_stub()),
-        ("python/wirecontract/graphmind/session.pyi", pyi_session::session_stub()),
-        ("schema/graphorin.v1.schema.json", graphorin::export_json_schema_string()),
-        ("python/wirecontract/graphorin.pyi", pyi::graphorin_stub()),
+    // Every registered protocol gets its schema, reference and per-type examples from its
+    // registry entry; the hand-curated Python modules and AsyncAPI documents of GraphMind and
+    // Graphorin keep their own generators, any other protocol gets the generic stub.
+    let mut artifacts: Vec<(String, String)> = Vec::new();
+    for p in wirecontract::PROTOCOLS {
+        let base = format!("{}.v{}", p.name, p.version.1);
+        artifacts.push((format!("schema/{base}.schema.json"), p.schema_string()));
+        artifacts.push((format!("docs/{base}.md"), markdown::reference(p)));
+        artifacts.push((format!("examples/{}.jsonl", p.name), examples::jsonl(p)));
+        match p.name {
+            "graphmind" => {
+                artifacts.push(("python/wirecontract/graphmind/__init__.pyi".into(), pyi::graphmind_stub()));
+                artifacts.push(("python/wirecontract/graphmind/session.pyi".into(), pyi_session::session_stub()));
+                artifacts.push((format!("asyncapi/{base}.asyncapi.yaml"), asyncapi::graphmind_document()));
+            }
+            "graphorin" => {
+                artifacts.push(("python/wirecontract/graphorin.pyi".into(), pyi::graphorin_stub()));
+                artifacts.push((format!("asyncapi/{base}.asyncapi.yaml"), asyncapi::graphorin_document()));
+            }
+            _ => artifacts.push((format!("python/protocols/{}.pyi", p.name), pyi::generic_stub(p))),
+        }
+    }
+    let shared: Vec<(&str, String)> = vec![
         ("python/wirecontract/_native.pyi", pyi::native_stub()),
         ("python/stubtest-allowlist.txt", pyi::stubtest_allowlist()),
-        ("asyncapi/graphmind.v1.asyncapi.yaml", asyncapi::graphmind_document()),
-        ("asyncapi/graphorin.v1.asyncapi.yaml", asyncapi::graphorin_document()),
-        ("docs/graphmind.v1.md", markdown::graphmind_reference()),
-        ("docs/graphorin.v1.md", markdown::graphorin_reference()),
         ("typescript/index.d.ts", ts::declarations()),
         ("typescript/contract-id.json", ts::contract_id_json()),
         ("kotlin-jvm/dev/wirecontract/graphmind/jvm/Enums.kt", kotlin_jvm::enums()),
@@ -50,6 +61,7 @@ fn main() -> std::process::ExitCode {
         ("kotlin-jvm/dev/wirecontract/graphorin/jvm/Records.kt", kotlin_jvm::graphorin_records()),
         ("swift-ext/WirecontractGraphmindWire.swift", swift_wire::wire_extensions()),
     ];
+    artifacts.extend(shared.into_iter().map(|(rel, text)| (rel.to_owned(), text)));
     for (rel, text) in &artifacts {
         if let Err(e) = write(&out, rel, text) {
             eprintln!("wirecontract-gen: cannot write {rel}: {e}");

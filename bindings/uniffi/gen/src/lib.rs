@@ -282,12 +282,22 @@ fn gen_enum(o: &mut String, p: &Protocol, e: &Enum) {
     for (_, variant) in &e.values {
         let _ = writeln!(o, "            {path}::{variant} => {name}::{variant},");
     }
-    let _ =
-        write!(o, "        }}\n    }}\n    fn from_host(host: &{name}, _: &mut Issues, _: &{}) -> Option<Self> {{\n        Some(match host {{\n", p.path_type);
+    // Host → contract cannot fail for a closed host enum: `Convert::from_host` is the infallible
+    // `From` below, which the bindings use directly (`kind.into()`), so no call site picks a
+    // fallback variant.
+    let _ = write!(
+        o,
+        "        }}\n    }}\n    fn from_host(host: &{name}, _: &mut Issues, _: &{}) -> Option<Self> {{\n        Some(Self::from(*host))\n    }}\n}}\n",
+        p.path_type
+    );
+    let _ = write!(
+        o,
+        "\n/// Every host value is a contract value: the conversion cannot fail.\nimpl From<{name}> for {path} {{\n    fn from(host: {name}) -> Self {{\n        match host {{\n"
+    );
     for (_, variant) in &e.values {
         let _ = writeln!(o, "            {name}::{variant} => {path}::{variant},");
     }
-    o.push_str("        })\n    }\n}\n");
+    o.push_str("        }\n    }\n}\n");
 }
 
 /// What an object is, for its doc comment.

@@ -59,13 +59,14 @@ class ApiTest {
 
     /**
      * One message of every type the registry lists (`messageTypes()`), so that a new message type
-     * is covered without editing this file: the first accepted frame of each type in the
-     * conformance material ([Vectors.all]: the shared vectors, this repository's
-     * `vectors/graphmind/extra.jsonl`, the real-client captures), then [rich].
+     * is covered without editing this file or a data file: the first accepted frame of each type
+     * in the conformance material ([Vectors.all]: the shared vectors, this repository's
+     * `vectors/graphmind/extra.jsonl`, the real-client captures), else the generated
+     * [Vectors.examples] (one frame of every registry type), then [rich].
      */
     private fun everyType(): List<Message> {
         val byType = LinkedHashMap<String, Message>()
-        for (v in Vectors.all) {
+        for (v in Vectors.all + Vectors.examples) {
             if (v.expect != "ok") continue
             val ok = parseEnvelopeJson(v.frame) as? ParseResult.Ok ?: continue
             byType.putIfAbsent(ok.envelope.messageType, ok.envelope.message)
@@ -73,7 +74,7 @@ class ApiTest {
         val missing = messageTypes().filter { it !in byType }
         assertTrue(
             missing.isEmpty(),
-            "no accepted frame of $missing in the conformance material: add one to vectors/graphmind/extra.jsonl (ARCHITECTURE.md, Add a message type)",
+            "no accepted frame of $missing in the conformance material or generated/examples/graphmind.jsonl: run scripts/regen",
         )
         assertTrue(messageTypes().containsAll(rich.map { createEnvelope(it, 0L, "r", 0L).messageType }))
         return messageTypes().map { byType.getValue(it) } + rich
