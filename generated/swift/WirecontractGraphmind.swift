@@ -594,11 +594,6 @@ fileprivate struct FfiConverterData: FfiConverterRustBuffer {
 public protocol AppSessionProtocol: AnyObject, Sendable {
     
     /**
-     * The configured `app` (for a host's own `run.started`).
-     */
-    func app()  -> String
-    
-    /**
      * The armed breakpoints (`[]` while detached).
      */
     func breakpoints()  -> [BreakpointMatcher]
@@ -632,6 +627,14 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
      * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
      */
     func emitJson(messageType: HostString, payloadJson: JsonText, run: HostString?, nowMs: Int64) throws  -> Int64?
+    
+    /**
+     * Finishes run `runId`: emits `run.finished` with `status` (and `error`) from `end`;
+     * `aborted` whenever the viewer aborted the run (a `SessionAction.AbortRun` came). Same
+     * seq, buffering and no-op rules as `emit`. Throws `ContractError.Build` for a run id
+     * with U+0000 or `"*"`, or a string holding a lone surrogate.
+     */
+    func finishRun(runId: HostString, end: RunEnd, nowMs: Int64) throws  -> Int64?
     
     /**
      * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
@@ -694,14 +697,19 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
     func ready(nowMs: Int64, timeoutMs: Int64?) throws  -> Int64
     
     /**
-     * The configured `sdk` (for a host's own `run.started`).
-     */
-    func sdk()  -> SdkInfo
-    
-    /**
      * The last non-empty `hello.ack.sessionToken` (never cleared).
      */
     func sessionToken()  -> String?
+    
+    /**
+     * Starts run `runId`: emits `run.started` with the config's `app` and `sdk` and `meta` =
+     * `{"name": name}` followed by the members of `metaJson` (a JSON object text; its own
+     * `name` wins, keeping the first position). Same seq, buffering and no-op rules as
+     * `emit`: returns the seq taken, or `null`/`nil` when disabled or disposed. Throws
+     * `ContractError.Build` with issues under `meta` when `metaJson` is not a JSON object, or
+     * for a run id with U+0000 or `"*"`.
+     */
+    func startRun(runId: HostString, name: HostString, metaJson: JsonText?, nowMs: Int64) throws  -> Int64?
     
     /**
      * The connection state.
@@ -799,18 +807,6 @@ public convenience init(config: AppSessionConfig? = nil)throws  {
 
     
     /**
-     * The configured `app` (for a host's own `run.started`).
-     */
-open func app() -> String  {
-    return try!  FfiConverterString.lift(try! rustCall() {
-        uniffiCallStatus in
-    uniffi_wirecontract_uniffi_fn_method_appsession_app(
-            self.uniffiCloneHandle(),uniffiCallStatus
-    )
-})
-}
-    
-    /**
      * The armed breakpoints (`[]` while detached).
      */
 open func breakpoints() -> [BreakpointMatcher]  {
@@ -891,6 +887,24 @@ open func emitJson(messageType: HostString, payloadJson: JsonText, run: HostStri
         FfiConverterTypeHostString_lower(messageType),
         FfiConverterTypeJsonText_lower(payloadJson),
         FfiConverterOptionTypeHostString.lower(run),
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Finishes run `runId`: emits `run.finished` with `status` (and `error`) from `end`;
+     * `aborted` whenever the viewer aborted the run (a `SessionAction.AbortRun` came). Same
+     * seq, buffering and no-op rules as `emit`. Throws `ContractError.Build` for a run id
+     * with U+0000 or `"*"`, or a string holding a lone surrogate.
+     */
+open func finishRun(runId: HostString, end: RunEnd, nowMs: Int64)throws  -> Int64?  {
+    return try  FfiConverterOptionInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_finish_run(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeHostString_lower(runId),
+        FfiConverterTypeRunEnd_lower(end),
         FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 })
@@ -1041,18 +1055,6 @@ open func ready(nowMs: Int64, timeoutMs: Int64? = nil)throws  -> Int64  {
 }
     
     /**
-     * The configured `sdk` (for a host's own `run.started`).
-     */
-open func sdk() -> SdkInfo  {
-    return try!  FfiConverterTypeSdkInfo_lift(try! rustCall() {
-        uniffiCallStatus in
-    uniffi_wirecontract_uniffi_fn_method_appsession_sdk(
-            self.uniffiCloneHandle(),uniffiCallStatus
-    )
-})
-}
-    
-    /**
      * The last non-empty `hello.ack.sessionToken` (never cleared).
      */
 open func sessionToken() -> String?  {
@@ -1060,6 +1062,27 @@ open func sessionToken() -> String?  {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_session_token(
             self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Starts run `runId`: emits `run.started` with the config's `app` and `sdk` and `meta` =
+     * `{"name": name}` followed by the members of `metaJson` (a JSON object text; its own
+     * `name` wins, keeping the first position). Same seq, buffering and no-op rules as
+     * `emit`: returns the seq taken, or `null`/`nil` when disabled or disposed. Throws
+     * `ContractError.Build` with issues under `meta` when `metaJson` is not a JSON object, or
+     * for a run id with U+0000 or `"*"`.
+     */
+open func startRun(runId: HostString, name: HostString, metaJson: JsonText? = nil, nowMs: Int64)throws  -> Int64?  {
+    return try  FfiConverterOptionInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_start_run(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeHostString_lower(runId),
+        FfiConverterTypeHostString_lower(name),
+        FfiConverterOptionTypeJsonText.lower(metaJson),
+        FfiConverterInt64.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -7496,6 +7519,107 @@ public func FfiConverterTypeResumeError_lower(_ value: ResumeError) -> RustBuffe
 
 
 /**
+ * How a host's run ended, for `AppSession.finishRun` (spec graphmind-v1 §1 `RunStatus`).
+ * The core writes the `run.finished` payload; a run the viewer aborted finishes `aborted`
+ * whatever the host reports (spec §3.7).
+ */
+
+public enum RunEnd: Equatable, Hashable {
+    
+    /**
+     * The run's work returned normally: `status: "ok"`.
+     */
+    case ok
+    /**
+     * The run's work failed: `status: "error"` with `error: {name, message, stack?}`.
+     */
+    case failed(
+        /**
+         * The exception's class name.
+         */name: HostString, 
+        /**
+         * The exception's message (empty when it has none).
+         */message: HostString, 
+        /**
+         * The stack trace text, when the host has one.
+         */stack: HostString?
+    )
+    /**
+     * Aborted (the viewer's abort, or the host's task was cancelled): `status: "aborted"`.
+     */
+    case aborted
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension RunEnd: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRunEnd: FfiConverterRustBuffer {
+    typealias SwiftType = RunEnd
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RunEnd {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .ok
+        
+        case 2: return .failed(name: try FfiConverterTypeHostString.read(from: &buf), message: try FfiConverterTypeHostString.read(from: &buf), stack: try FfiConverterOptionTypeHostString.read(from: &buf)
+        )
+        
+        case 3: return .aborted
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: RunEnd, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .ok:
+            writeInt(&buf, Int32(1))
+        
+        
+        case let .failed(name,message,stack):
+            writeInt(&buf, Int32(2))
+            FfiConverterTypeHostString.write(name, into: &buf)
+            FfiConverterTypeHostString.write(message, into: &buf)
+            FfiConverterOptionTypeHostString.write(stack, into: &buf)
+            
+        
+        case .aborted:
+            writeInt(&buf, Int32(3))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRunEnd_lift(_ buf: RustBuffer) throws -> RunEnd {
+    return try FfiConverterTypeRunEnd.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRunEnd_lower(_ value: RunEnd) -> RustBuffer {
+    return FfiConverterTypeRunEnd.lower(value)
+}
+
+
+
+/**
  * The closed enum `RunMode` (spec graphmind-v1 §1): `"run"`, `"step"`. An unknown wire value makes a frame
  * invalid.
  */
@@ -9925,10 +10049,10 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_create_envelope() != 19908) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() != 56829) {
+    if (uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() != 64141) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() != 7710) {
+    if (uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() != 29478) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_default_max_depth() != 7173) {
@@ -10003,10 +10127,10 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_wildcard_run_id() != 11300) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_decode_json() != 45960) {
+    if (uniffi_wirecontract_uniffi_checksum_func_decode_json() != 29409) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_encode_json() != 9078) {
+    if (uniffi_wirecontract_uniffi_checksum_func_encode_json() != 3767) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth() != 14966) {
@@ -10018,10 +10142,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_shrink_payload() != 41401) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json() != 55681) {
-        return InitializationResult.apiChecksumMismatch
-    }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_app() != 45237) {
+    if (uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json() != 15464) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_breakpoints() != 53632) {
@@ -10039,7 +10160,10 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit() != 33980) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() != 21459) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() != 24306) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_finish_run() != 53766) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() != 8663) {
@@ -10075,10 +10199,10 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_ready() != 38052) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_sdk() != 39397) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_session_token() != 14068) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_session_token() != 14068) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_start_run() != 49000) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_state() != 58004) {
@@ -10117,7 +10241,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_timeout() != 47410) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() != 42171) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() != 57269) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_viewersession_set_breakpoint() != 54952) {

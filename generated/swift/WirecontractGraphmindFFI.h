@@ -258,11 +258,6 @@ void uniffi_wirecontract_uniffi_fn_free_appsession(uint64_t handle, RustCallStat
 uint64_t uniffi_wirecontract_uniffi_fn_constructor_appsession_new(RustBuffer config, RustCallStatus *_Nonnull out_status
 );
 #endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_METHOD_APPSESSION_APP
-#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_METHOD_APPSESSION_APP
-RustBuffer uniffi_wirecontract_uniffi_fn_method_appsession_app(uint64_t ptr, RustCallStatus *_Nonnull out_status
-);
-#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_METHOD_APPSESSION_BREAKPOINTS
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_METHOD_APPSESSION_BREAKPOINTS
 RustBuffer uniffi_wirecontract_uniffi_fn_method_appsession_breakpoints(uint64_t ptr, RustCallStatus *_Nonnull out_status
@@ -291,6 +286,11 @@ RustBuffer uniffi_wirecontract_uniffi_fn_method_appsession_emit(uint64_t ptr, Ru
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_METHOD_APPSESSION_EMIT_JSON
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_METHOD_APPSESSION_EMIT_JSON
 RustBuffer uniffi_wirecontract_uniffi_fn_method_appsession_emit_json(uint64_t ptr, RustBuffer message_type, RustBuffer payload_json, RustBuffer run, int64_t now_ms, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_METHOD_APPSESSION_FINISH_RUN
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_METHOD_APPSESSION_FINISH_RUN
+RustBuffer uniffi_wirecontract_uniffi_fn_method_appsession_finish_run(uint64_t ptr, RustBuffer run_id, RustBuffer end, int64_t now_ms, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_METHOD_APPSESSION_FRAME_RECEIVED
@@ -348,14 +348,14 @@ RustBuffer uniffi_wirecontract_uniffi_fn_method_appsession_poll_timeout(uint64_t
 int64_t uniffi_wirecontract_uniffi_fn_method_appsession_ready(uint64_t ptr, int64_t now_ms, RustBuffer timeout_ms, RustCallStatus *_Nonnull out_status
 );
 #endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_METHOD_APPSESSION_SDK
-#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_METHOD_APPSESSION_SDK
-RustBuffer uniffi_wirecontract_uniffi_fn_method_appsession_sdk(uint64_t ptr, RustCallStatus *_Nonnull out_status
-);
-#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_METHOD_APPSESSION_SESSION_TOKEN
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_METHOD_APPSESSION_SESSION_TOKEN
 RustBuffer uniffi_wirecontract_uniffi_fn_method_appsession_session_token(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_METHOD_APPSESSION_START_RUN
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_METHOD_APPSESSION_START_RUN
+RustBuffer uniffi_wirecontract_uniffi_fn_method_appsession_start_run(uint64_t ptr, RustBuffer run_id, RustBuffer name, RustBuffer meta_json, int64_t now_ms, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_METHOD_APPSESSION_STATE
@@ -1171,12 +1171,6 @@ uint16_t uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json(void
     
 );
 #endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_METHOD_APPSESSION_APP
-#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_METHOD_APPSESSION_APP
-uint16_t uniffi_wirecontract_uniffi_checksum_method_appsession_app(void
-    
-);
-#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_METHOD_APPSESSION_BREAKPOINTS
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_METHOD_APPSESSION_BREAKPOINTS
 uint16_t uniffi_wirecontract_uniffi_checksum_method_appsession_breakpoints(void
@@ -1210,6 +1204,12 @@ uint16_t uniffi_wirecontract_uniffi_checksum_method_appsession_emit(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_METHOD_APPSESSION_EMIT_JSON
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_METHOD_APPSESSION_EMIT_JSON
 uint16_t uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_METHOD_APPSESSION_FINISH_RUN
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_METHOD_APPSESSION_FINISH_RUN
+uint16_t uniffi_wirecontract_uniffi_checksum_method_appsession_finish_run(void
     
 );
 #endif
@@ -1279,15 +1279,15 @@ uint16_t uniffi_wirecontract_uniffi_checksum_method_appsession_ready(void
     
 );
 #endif
-#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_METHOD_APPSESSION_SDK
-#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_METHOD_APPSESSION_SDK
-uint16_t uniffi_wirecontract_uniffi_checksum_method_appsession_sdk(void
-    
-);
-#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_METHOD_APPSESSION_SESSION_TOKEN
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_METHOD_APPSESSION_SESSION_TOKEN
 uint16_t uniffi_wirecontract_uniffi_checksum_method_appsession_session_token(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_METHOD_APPSESSION_START_RUN
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_METHOD_APPSESSION_START_RUN
+uint16_t uniffi_wirecontract_uniffi_checksum_method_appsession_start_run(void
     
 );
 #endif

@@ -26,6 +26,25 @@ use crate::graphmind::{build_error, enum_arg, host_build_error, object_arg};
 use crate::object::{make_object, Root};
 use crate::{guard, str_param, uint_param, Text};
 
+/// An emit's outcome for Python: the seq, `BuildError` for a payload or argument, else
+/// `ValueError`.
+fn emit_result(py: Python<'_>, r: Result<Option<u64>, s::EmitError>) -> PyResult<Option<u64>> {
+    match r {
+        Ok(seq) => Ok(seq),
+        Err(s::EmitError::Build(e)) => Err(build_error(py, &e)),
+        Err(e) => Err(PyValueError::new_err(e.to_string())),
+    }
+}
+
+/// The JSON text of argument `name` (a dict, list, scalar or contract object); a value with
+/// no JSON form is a `BuildError` naming the path under `name`.
+fn arg_json(py: Python<'_>, value: &Bound<'_, PyAny>, name: &str) -> PyResult<String> {
+    py_to_json(value, NonFinite::Null).map_err(|e| {
+        let issues = vec![wirecontract::core::Issue::at(&e.full_path(name), e.message.clone())];
+        build_error(py, &gm::BuildError { reason: format!("{name} has no JSON form"), issues })
+    })
+}
+
 /// Declares a frozen Python record class: read-only attributes, `__match_args__` in field
 /// order (for `match`), `__repr__` and `__eq__` over the fields.
 macro_rules! record {
@@ -517,11 +536,55 @@ impl AppSession {
         let now_ms = uint_param(now_ms, "now_ms")?;
         let r#type = str_param(r#type, "type")?;
         let payload_json = py_to_json(payload, NonFinite::Null).map_err(|e| host_build_error(py, &e))?;
-        match guard(|| self.inner.emit_json(r#type, &payload_json, run, now_ms))? {
-            Ok(seq) => Ok(seq),
-            Err(s::EmitError::Build(e)) => Err(build_error(py, &e)),
-            Err(e) => Err(PyValueError::new_err(e.to_string())),
-        }
+        emit_result(py, guard(|| self.inner.emit_json(r#type, &payload_json, run, now_ms))?)
+    }
+
+    /// start_run(run_id, name, now_ms, /, meta=None)
+    /// --
+    ///
+    /// Starts run `run_id`: emits `run.started` with the session's `app` and `sdk` and
+    /// `meta` = `{"name": name}` followed by the members of `meta` (a dict; its own `name`
+    /// wins, keeping the first position). Same seq, buffering and no-op rules as `emit`;
+    /// returns the seq taken or `None` when disabled or disposed.
+    ///
+    /// Raises `BuildError` with issues under `meta` when `meta` is not a JSON object, and
+    /// `ValueError` for a run id with U+0000 or `"*"`.
+    #[pyo3(signature = (run_id, name, now_ms, /, meta=None))]
+    fn start_run(&mut self, py: Python<'_>, run_id: Text, name: Text, now_ms: &Bound<'_, PyAny>, meta: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
+        let now_ms = uint_param(now_ms, "now_ms")?;
+        let meta_json = meta.filter(|m| !m.is_none()).map(|m| arg_json(py, m, "meta")).transpose()?;
+        emit_result(py, guard(|| self.inner.start_run_json(&run_id, &name, meta_json.as_deref(), now_ms))?)
+    }
+
+    /// finish_run(run_id, now_ms, /, error=None, aborted=False)
+    /// --
+    ///
+    /// Finishes run `run_id`: emits `run.finished` with `ok`; `error` with `error` (an
+    /// `ErrorInfo` or a dict `{"name", "message", "stack"?}`) when given; `aborted` when
+    /// `aborted` is true or the viewer aborted the run (an `AbortRun` action), whatever else
+    /// is given. Same seq, buffering and no-op rules as `emit`.
+    ///
+    /// Raises `BuildError` with issues under `error` for an invalid `error`, and `ValueError`
+    /// for a run id with U+0000 or `"*"`.
+    #[pyo3(signature = (run_id, now_ms, /, error=None, aborted=false))]
+    fn finish_run(
+        &mut self,
+        py: Python<'_>,
+        run_id: Text,
+        now_ms: &Bound<'_, PyAny>,
+        error: Option<&Bound<'_, PyAny>>,
+        aborted: bool,
+    ) -> PyResult<Option<u64>> {
+        let now_ms = uint_param(now_ms, "now_ms")?;
+        let end = match error.filter(|e| !e.is_none()) {
+            _ if aborted => s::RunEnd::Aborted,
+            None => s::RunEnd::Ok,
+            Some(e) => match s::RunEnd::error_json(&arg_json(py, e, "error")?) {
+                Ok(end) => end,
+                Err(e) => return emit_result(py, Err(e)),
+            },
+        };
+        emit_result(py, guard(|| self.inner.finish_run(&run_id, end, now_ms))?)
     }
 
     /// gate(point, node, now_ms, /, run=None)

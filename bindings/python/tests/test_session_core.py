@@ -13,6 +13,7 @@ import pytest
 
 import wirecontract
 from wirecontract import BuildError
+from wirecontract import graphmind as gm
 from wirecontract.graphmind import session as s
 
 ACK = {"versions": {"protocol": 1, "viewer": "v"}, "capabilities": [], "breakpoints": [{"kind": "tool"}], "mode": "run"}
@@ -91,6 +92,58 @@ def test_emit_errors_and_values() -> None:
     with pytest.raises(BuildError):
         app.emit("graph.hint", {"nodes": [object()]}, 1)
     assert app.emit("graph.hint", {"nodes": []}, 1, "r") == 0
+
+
+def test_runs_are_started_and_finished_by_the_core() -> None:
+    app = attached(app="demo", sdk={"name": "py", "version": "9"})
+    assert app.start_run("r1", "ticket", 3, {"user": "u1", "name": "inner", "n": 1}) == 1
+    (started,) = app.poll_actions()
+    assert '"payload":{"app":"demo","sdk":{"name":"py","version":"9"},"meta":{"name":"inner","user":"u1","n":1}}' in started.frame
+    assert app.start_run("r2", "plain", 4) == 2
+    assert json.loads(app.poll_actions()[0].frame)["payload"]["meta"] == {"name": "plain"}
+    assert app.finish_run("r1", 5) == 3
+    assert app.finish_run("r2", 6, {"name": "KeyError", "message": "'k'", "stack": "trace"}) == 4
+    assert app.finish_run("r4", 7, gm.ErrorInfo(name="E", message="m")) == 5
+    assert app.finish_run("r3", 7, gm.ErrorInfo(name="E", message="m"), aborted=True) == 6
+    payloads = [json.loads(a.frame)["payload"] for a in app.poll_actions()]
+    assert payloads == [
+        {"status": "ok"},
+        {"status": "error", "error": {"name": "KeyError", "message": "'k'", "stack": "trace"}},
+        {"status": "error", "error": {"name": "E", "message": "m"}},
+        {"status": "aborted"},
+    ]
+
+
+def test_a_viewer_aborted_run_finishes_aborted() -> None:
+    app = attached()
+    pid = app.gate("before", TOOL, 3, "r1")
+    app.poll_actions()
+    app.frame_received(frame("exec.resume", {"pauseId": pid, "action": "abort"}, 1, "r1"), 4)
+    app.poll_actions()
+    app.finish_run("r1", 5, {"name": "RuntimeError", "message": "after the abort"})
+    assert json.loads(app.poll_actions()[0].frame)["payload"] == {"status": "aborted"}
+
+
+def test_run_argument_errors_name_the_argument() -> None:
+    app = attached()
+    seq = app.next_seq
+    with pytest.raises(BuildError) as e:
+        app.start_run("r", "n", 3, [1, 2])  # type: ignore[arg-type]
+    assert [i.path for i in e.value.issues] == ["meta"]
+    with pytest.raises(BuildError) as e:
+        app.start_run("r", "n", 3, {"bad": object()})
+    assert [i.path for i in e.value.issues] == ["meta.bad"]
+    with pytest.raises(BuildError) as e:
+        app.finish_run("r", 3, {"name": "E"})
+    assert [i.path for i in e.value.issues] == ["error.message"]
+    with pytest.raises(ValueError, match="runId"):
+        app.start_run("*", "n", 3)
+    assert app.next_seq == seq and app.poll_actions() == []
+    detached = s.AppSession()
+    assert detached.start_run("r", "n", 1) == 0 and detached.poll_actions() == [s.Connect(s.DEFAULT_URL)]
+    assert detached.buffered_frames and json.loads(detached.buffered_frames[0])["type"] == "run.started"
+    detached.dispose(2)
+    assert detached.finish_run("r", 3) is None
 
 
 def test_config_and_inputs_are_validated() -> None:

@@ -39,6 +39,8 @@ mod host_string;
 /// The hand-written JNI entry points of the JVM's hot calls (`dev.wirecontract.graphmind.jvm`).
 mod jni;
 mod json;
+#[path = "json_text.rs"]
+mod json_text;
 mod session;
 mod shrink;
 
@@ -49,6 +51,7 @@ pub use generated::*;
 pub use graphmind::*;
 pub use host_string::HostString;
 pub use json::*;
+pub use json_text::JsonText;
 pub use session::*;
 pub use shrink::*;
 /// The Graphorin namespace (Kotlin `dev.wirecontract.graphorin`, Swift `WirecontractGraphorin`).
@@ -61,42 +64,6 @@ uniffi::setup_scaffolding!();
 /// GraphMind's reference pins `{path, message}` only: issues carry no stable code
 /// (`ffi_support`).
 pub(crate) const ISSUE_CODES: bool = false;
-
-/// Exact JSON text of one value (an opaque field, the unknown members of an object, a raw
-/// payload). On the host it is a plain string (`typealias JsonText = String`); decode it with
-/// `decodeJson` when a tree is wanted. Numbers such as `1e400` and lone-surrogate escapes
-/// survive byte for byte because the text itself crosses, never a decoded value.
-///
-/// On the FFI it is a string. Kotlin's lowering (`uniffi.toml`) replaces a text holding a lone
-/// surrogate, which UTF-8 cannot carry, by [`host_string::LONE_SURROGATE_MARK`] and its UTF-16
-/// index, so that it reaches Rust and each function refuses it through its own declared error
-/// naming the argument or field ([`JsonText::text`]).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct JsonText(pub String);
-
-uniffi::custom_newtype!(JsonText, String);
-
-impl JsonText {
-    /// The text, or where the host's text had its first lone surrogate.
-    ///
-    /// # Errors
-    /// When Kotlin lowered a text holding a lone surrogate (its marked form).
-    pub fn text(&self) -> Result<&str, host_string::LoneSurrogate> {
-        host_string::marked_lone_surrogate(&self.0).map_or(Ok(&self.0), Err)
-    }
-}
-
-impl From<&str> for JsonText {
-    fn from(s: &str) -> Self {
-        JsonText(s.to_owned())
-    }
-}
-
-impl From<String> for JsonText {
-    fn from(s: String) -> Self {
-        JsonText(s)
-    }
-}
 
 /// Why a call refused its input. Parsing never throws (it returns `ParseResult.Invalid`);
 /// building, serializing host values and decoding JSON text can.

@@ -22,7 +22,7 @@ use crate::convert::{Convert, Issues};
 use crate::graphmind::{build_error, envelope_to_host, from_build_error, host_strings, matcher, matcher_at};
 use crate::{
     arg, guard, host_int, int_arg, ms_arg, opt_arg, size_arg, BreakpointMatcher, ContractError, Envelope, Hello, HostString, JsonText, Message, NodeKind,
-    PausePoint, RefusalCode, ResumeAction, RunMode, SdkInfo,
+    PausePoint, RefusalCode, ResumeAction, RunMode,
 };
 
 // ---- app side: values ------------------------------------------------------------------------
@@ -169,6 +169,26 @@ pub struct GateNode {
     /// The instance this gate belongs to.
     #[uniffi(default)]
     pub instance_id: Option<HostString>,
+}
+
+/// How a host's run ended, for `AppSession.finishRun` (spec graphmind-v1 §1 `RunStatus`).
+/// The core writes the `run.finished` payload; a run the viewer aborted finishes `aborted`
+/// whatever the host reports (spec §3.7).
+#[derive(Debug, Clone, PartialEq, Eq, uniffi::Enum)]
+pub enum RunEnd {
+    /// The run's work returned normally: `status: "ok"`.
+    Ok,
+    /// The run's work failed: `status: "error"` with `error: {name, message, stack?}`.
+    Failed {
+        /// The exception's class name.
+        name: HostString,
+        /// The exception's message (empty when it has none).
+        message: HostString,
+        /// The stack trace text, when the host has one.
+        stack: Option<HostString>,
+    },
+    /// Aborted (the viewer's abort, or the host's task was cancelled): `status: "aborted"`.
+    Aborted,
 }
 
 /// What a released gate tells the adapter to do (spec §3.7).
@@ -326,8 +346,6 @@ fn emit_error(e: s::EmitError) -> ContractError {
 #[derive(uniffi::Object)]
 pub struct AppSession {
     inner: Mutex<s::AppSession>,
-    app: String,
-    sdk: gm::SdkInfo,
 }
 
 impl AppSession {
@@ -344,17 +362,7 @@ impl AppSession {
     #[uniffi::constructor(default(config = None))]
     pub fn new(config: Option<AppSessionConfig>) -> Result<Arc<Self>, ContractError> {
         let core = config.unwrap_or_default().to_core()?;
-        Ok(Arc::new(AppSession { app: core.app.clone(), sdk: core.sdk.clone(), inner: Mutex::new(s::AppSession::new(core)) }))
-    }
-
-    /// The configured `app` (for a host's own `run.started`).
-    pub fn app(&self) -> String {
-        self.app.clone()
-    }
-
-    /// The configured `sdk` (for a host's own `run.started`).
-    pub fn sdk(&self) -> SdkInfo {
-        self.sdk.to_host()
+        Ok(Arc::new(AppSession { inner: Mutex::new(s::AppSession::new(core)) }))
     }
 
     /// T2: the socket opened; `hello` goes out with the next seq.
@@ -412,6 +420,42 @@ impl AppSession {
             let (message_type, run, now_ms) = (arg(message_type, "messageType")?, opt_arg(run, "run")?, now(now_ms)?);
             let payload_json = crate::json_arg(&payload_json, "payloadJson")?;
             self.core().emit_json(&message_type, payload_json, run.as_deref(), now_ms).map(|seq| seq.map(host_int)).map_err(emit_error)
+        })
+    }
+
+    /// Starts run `runId`: emits `run.started` with the config's `app` and `sdk` and `meta` =
+    /// `{"name": name}` followed by the members of `metaJson` (a JSON object text; its own
+    /// `name` wins, keeping the first position). Same seq, buffering and no-op rules as
+    /// `emit`: returns the seq taken, or `null`/`nil` when disabled or disposed. Throws
+    /// `ContractError.Build` with issues under `meta` when `metaJson` is not a JSON object, or
+    /// for a run id with U+0000 or `"*"`.
+    #[uniffi::method(default(meta_json = None))]
+    pub fn start_run(&self, run_id: HostString, name: HostString, meta_json: Option<JsonText>, now_ms: i64) -> Result<Option<i64>, ContractError> {
+        guard(|| {
+            let (run_id, name, now_ms) = (arg(run_id, "runId")?, arg(name, "name")?, now(now_ms)?);
+            let meta_json = meta_json.as_ref().map(|m| crate::json_arg(m, "metaJson")).transpose()?;
+            self.core().start_run_json(&run_id, &name, meta_json, now_ms).map(|seq| seq.map(host_int)).map_err(emit_error)
+        })
+    }
+
+    /// Finishes run `runId`: emits `run.finished` with `status` (and `error`) from `end`;
+    /// `aborted` whenever the viewer aborted the run (a `SessionAction.AbortRun` came). Same
+    /// seq, buffering and no-op rules as `emit`. Throws `ContractError.Build` for a run id
+    /// with U+0000 or `"*"`, or a string holding a lone surrogate.
+    pub fn finish_run(&self, run_id: HostString, end: RunEnd, now_ms: i64) -> Result<Option<i64>, ContractError> {
+        guard(|| {
+            let (run_id, now_ms) = (arg(run_id, "runId")?, now(now_ms)?);
+            let end = match end {
+                RunEnd::Ok => s::RunEnd::Ok,
+                RunEnd::Aborted => s::RunEnd::Aborted,
+                RunEnd::Failed { name, message, stack } => s::RunEnd::Failed(gm::ErrorInfo {
+                    name: arg(name, "end.name")?,
+                    message: arg(message, "end.message")?,
+                    stack: opt_arg(stack, "end.stack")?,
+                    extra: gm::Extras::new(),
+                }),
+            };
+            self.core().finish_run(&run_id, end, now_ms).map(|seq| seq.map(host_int)).map_err(emit_error)
         })
     }
 

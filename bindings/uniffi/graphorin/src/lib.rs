@@ -32,6 +32,8 @@ mod exact_count;
 mod ffi_support;
 #[path = "../../src/host_string.rs"]
 mod host_string;
+#[path = "../../src/json_text.rs"]
+mod json_text;
 /// The generated records, enums, unions and conversions (see `build.rs`).
 #[allow(missing_docs, clippy::too_many_lines, clippy::match_same_arms, clippy::trivially_copy_pass_by_ref, clippy::doc_markdown)]
 mod generated {
@@ -45,49 +47,13 @@ pub use exact_count::ExactCount;
 pub use ffi_support::{Issue, PathSegment};
 pub use generated::*;
 pub use host_string::HostString;
+pub use json_text::JsonText;
 
 uniffi::setup_scaffolding!();
 
 /// Graphorin promises stable issue codes (spec graphorin-v1 §13): every issue carries one
 /// (`ffi_support`).
 pub(crate) const ISSUE_CODES: bool = true;
-
-/// Exact JSON text of one value: an extension point (`result`, `payload`, `data`), the
-/// `capabilities` record, or the raw `id` of a rejected frame. On the host it is a plain string
-/// (`typealias JsonText = String`). Numbers such as `1e400` and lone-surrogate escapes survive
-/// byte for byte because the text itself crosses, never a decoded value. Decode it with any
-/// JSON library (or GraphMind's `decodeJson`, which takes the same text).
-///
-/// On the FFI it is a string. Kotlin's lowering (`uniffi.toml`) replaces a text holding a lone
-/// surrogate, which UTF-8 cannot carry, by [`host_string::LONE_SURROGATE_MARK`] and its UTF-16
-/// index, so that it reaches Rust and each function refuses it through its own declared error
-/// naming the argument or field ([`JsonText::text`]).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct JsonText(pub String);
-
-uniffi::custom_newtype!(JsonText, String);
-
-impl JsonText {
-    /// The text, or where the host's text had its first lone surrogate.
-    ///
-    /// # Errors
-    /// When Kotlin lowered a text holding a lone surrogate (its marked form).
-    pub fn text(&self) -> Result<&str, host_string::LoneSurrogate> {
-        host_string::marked_lone_surrogate(&self.0).map_or(Ok(&self.0), Err)
-    }
-}
-
-impl From<&str> for JsonText {
-    fn from(s: &str) -> Self {
-        JsonText(s.to_owned())
-    }
-}
-
-impl From<String> for JsonText {
-    fn from(s: String) -> Self {
-        JsonText(s)
-    }
-}
 
 /// A JSON-RPC id (spec §2 "RpcId"): a non-empty string or an integer. The JSON type is part of
 /// the value (§14.4): `StringId("1")` and `IntId(1)` are different ids and each is written back

@@ -3,7 +3,8 @@
 //!
 //! Sans-IO: no socket, thread or clock. The host feeds inputs stamped with `now_ms`
 //! (milliseconds; also used as the frames' `ts`) and carries out the [`Action`]s it polls.
-//! Emitting is in `emit.rs`, incoming frames in `control.rs`, gates in `hold.rs`.
+//! Emitting is in `emit.rs`, explicit runs in `run.rs`, incoming frames in `control.rs`,
+//! gates in `hold.rs`.
 
 use std::collections::VecDeque;
 
@@ -50,6 +51,9 @@ pub struct AppSession {
     pub(super) ledger: HeldLedger,
     pub(super) loop_guard: LoopGuard,
     pub(super) implicit_run: Option<String>,
+    /// Runs the viewer aborted (§3.7), oldest first, at most `run::MAX_ABORTED_RUNS`: their
+    /// `finish_run` says `aborted`.
+    pub(super) aborted_runs: VecDeque<String>,
     pub(super) next_hold: u64,
     connect_deadline: Option<u64>,
     pub(super) handshake_deadline: Option<u64>,
@@ -80,6 +84,7 @@ impl AppSession {
             hub_capabilities: None,
             last_loss_warn: None,
             implicit_run: None,
+            aborted_runs: VecDeque::new(),
             next_hold: 0,
             connect_deadline: None,
             handshake_deadline: None,

@@ -85,6 +85,7 @@ impl AppSession {
             ExecResumed { pause_id: gate.pause_id.clone(), action: decision.action(), edited: None, request_id, principal: None, extra: Extras::new() };
         self.emit_internal(resumed.into(), &gate.run_id, now);
         if decision == Decision::Abort {
+            self.note_aborted(&gate.run_id);
             self.actions.push_back(Action::AbortRun { run_id: gate.run_id.clone() });
         }
         self.actions.push_back(Action::Release { pause_id: gate.pause_id, decision, cause });

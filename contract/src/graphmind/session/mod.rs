@@ -1,7 +1,8 @@
 //! The GraphMind session runtime as a sans-IO core (spec `graphmind-session.md`).
 //!
 //! - [`AppSession`]: the instrumented app's side: seq, handshake, replay ring with gap
-//!   markers, controls, gates and their `exec.resumed` obligations, `heldMs` (§1–§3).
+//!   markers, controls, gates and their `exec.resumed` obligations, `heldMs` (§1–§3), and
+//!   the `run.started`/`run.finished` of explicit runs (`start_run`, `finish_run`).
 //! - [`ViewerSession`]: the viewer's side: per-connection handshake, `(runId, seq)`
 //!   de-duplication that outlives connections, pause bookkeeping and routing (§5).
 //!
@@ -23,6 +24,7 @@ mod held;
 mod hold;
 mod loop_guard;
 mod ring;
+mod run;
 mod viewer;
 mod viewer_action;
 mod viewer_out;
@@ -31,5 +33,6 @@ pub use action::{Action, Decision, GateNode, GateOutcome, ReadyId, ReleaseCause,
 pub use app::{AppSession, ConnState};
 pub use config::{LoopGuardConfig, LoopMode, SessionConfig, DEFAULT_URL, SESSION_CAPABILITIES};
 pub use emit::EmitError;
+pub use run::RunEnd;
 pub use viewer::ViewerSession;
 pub use viewer_action::{ConnectionId, Received, ResumeError, ViewerAction, ViewerConfig};

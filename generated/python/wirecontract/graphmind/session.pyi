@@ -10,7 +10,7 @@ from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias, final
 
-from wirecontract.graphmind import BreakpointMatcher, Envelope, Hello, JsonValue, NodeKind, PausePoint, ResumeAction, RunMode
+from wirecontract.graphmind import BreakpointMatcher, Envelope, ErrorInfo, Hello, JsonValue, NodeKind, PausePoint, ResumeAction, RunMode
 
 ConnState: TypeAlias = Literal["idle", "connecting", "awaiting-ack", "attached", "disposed"]
 ReleaseCause: TypeAlias = Literal["resume", "timeout", "disconnect", "dispose", "cancel"]
@@ -200,6 +200,14 @@ class AppSession:
         """T19: emits an event (None run: the implicit run); returns the seq, or None when
         disabled or disposed. Raises `BuildError` for an invalid payload, `ValueError` for a
         type the app may not send."""
+    def start_run(self, run_id: str, name: str, now_ms: int, /, meta: Mapping[str, Any] | None = None) -> int | None:
+        """Emits `run.started` (`app`, `sdk`, `meta` = `{"name": name, **meta}`); returns the
+        seq, or None when disabled or disposed. Raises `BuildError` (issues under `meta`) when
+        `meta` is not a JSON object."""
+    def finish_run(self, run_id: str, now_ms: int, /, error: ErrorInfo | Mapping[str, Any] | None = None, aborted: bool = False) -> int | None:
+        """Emits `run.finished`: `ok`, `error` with `error`, or `aborted` (also whenever the
+        viewer aborted the run). Raises `BuildError` (issues under `error`) for an invalid
+        `error`."""
     def gate(self, point: PausePoint, node: GateNode, now_ms: int, /, run: str | None = None) -> str | None:
         """T20: None to continue now, or the pause id of a hold (wait for its `Release`)."""
     def cancel(self, pause_id: str, now_ms: int, /) -> bool:
@@ -446,8 +454,6 @@ class Session:
     """The asyncio host of one `AppSession` (lazy connection, fail-open while detached)."""
     core: AppSession
     clock: Clock
-    app: str
-    sdk: dict[str, Any]
     warnings: list[Warn]
     def __init__(self, url: str = ..., *, on_warn: Callable[[Warn], None] | None = None, flush_timeout_ms: int = 1000, **config: Any) -> None: ...
     def emit(self, type: str, payload: Mapping[str, Any] | Any, *, run: str | Run | None = None) -> int | None: ...

@@ -264,9 +264,6 @@ class Session:
         self._loop = asyncio.get_running_loop()
         config.setdefault("id_base", secrets.token_hex(3))
         self.core = AppSession(url=url, **config)
-        defaults = APP_DEFAULTS
-        self.app: str = config.get("app") or defaults["app"]
-        self.sdk: dict[str, Any] = dict(config.get("sdk") or defaults["sdk"])
         self.clock = Clock()
         self._on_warn = on_warn
         self._flush_timeout_s = flush_timeout_ms / 1000.0
@@ -328,28 +325,34 @@ class Session:
         """A run: ``run.started`` (``app``, ``sdk``, ``meta`` with ``name``) on entry and
         ``run.finished`` on exit: ``ok``, ``error`` with the exception (re-raised), or
         ``aborted`` when the viewer aborted it (``RunAborted`` is not re-raised) or the task
-        was cancelled (re-raised). Inside the
-        block, ``Session.emit``/``Session.gate`` use this run by default."""
+        was cancelled (re-raised). The core builds both payloads (``AppSession.start_run``,
+        ``AppSession.finish_run``). Inside the block, ``Session.emit``/``Session.gate`` use
+        this run by default."""
         run = Run(self, run_id or f"run_{secrets.token_hex(6)}", name)
-        self.emit("run.started", {"app": self.app, "sdk": self.sdk, "meta": {"name": name, **(meta or {})}}, run=run)
+        self.core.start_run(run.run_id, name, self.clock.now_ms(), None if meta is None else dict(meta))
+        self._pump()
         token = _current_run.set(run)
         try:
             yield run
         except RunAborted as e:
             if e.run_id not in (None, run.run_id):
                 raise
-            self.emit("run.finished", {"status": "aborted"}, run=run)
+            self._finish(run, aborted=True)
         except asyncio.CancelledError:
-            self.emit("run.finished", {"status": "aborted"}, run=run)
+            self._finish(run, aborted=True)
             raise
         except BaseException as e:
             error = {"name": type(e).__name__, "message": str(e), "stack": "".join(traceback.format_exception(e))}
-            self.emit("run.finished", {"status": "error", "error": error}, run=run)
+            self._finish(run, error=error)
             raise
         else:
-            self.emit("run.finished", {"status": "aborted" if run.aborted else "ok"}, run=run)
+            self._finish(run)
         finally:
             _current_run.reset(token)
+
+    def _finish(self, run: Run, *, error: Mapping[str, Any] | None = None, aborted: bool = False) -> None:
+        self.core.finish_run(run.run_id, self.clock.now_ms(), error, aborted)
+        self._pump()
 
     async def close(self) -> None:
         """Disposes the core (spec §2.5: every held gate gets ``exec.resumed{continue}``, the

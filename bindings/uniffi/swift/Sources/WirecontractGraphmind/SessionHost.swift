@@ -138,29 +138,30 @@ public actor SessionHost {
     /// Whether the viewer aborted `runId` (an `abortRun` action arrived).
     public func isAborted(_ runId: String) -> Bool { aborted.contains(runId) }
 
-    /// Starts a run: `run.started` with the config's `app` and `sdk` and `metaJson` (a JSON
-    /// object text; default `{"name": name}`). Returns the run id for `emit`, `gate` and `finishRun`.
+    /// Starts a run: the core emits `run.started` with the config's `app` and `sdk` and `meta`
+    /// = `{"name": name}` followed by the members of `metaJson` (a JSON object text; its own
+    /// `name` wins). Returns the run id for `emit`, `gate` and `finishRun`. Throws
+    /// `ContractError.Build` when `metaJson` is not a JSON object.
     public func startRun(_ name: String, metaJson: String? = nil, runId: String? = nil) throws -> String {
         let id = runId ?? "run_" + String(format: "%012llx", UInt64.random(in: 0..<(1 << 48)))
-        let nameJson = String(data: try JSONEncoder().encode(name), encoding: .utf8) ?? "\"run\""
-        let started = RunStarted(app: core.app(), sdk: core.sdk(), meta: metaJson ?? "{\"name\":\(nameJson)}")
-        try emit(.runStarted(payload: started), run: id)
+        _ = try core.startRun(runId: id, name: name, metaJson: metaJson, nowMs: clock.nowMs())
+        pump()
         return id
     }
 
-    /// Ends a run: `ok` (or `aborted` when the viewer aborted it) without `error`; `error` with
-    /// it, or `aborted` for a `RunAbortedError`.
+    /// Ends a run: `ok` without `error`; `error` with it, or `aborted` for a `RunAbortedError`.
+    /// The core makes it `aborted` whenever the viewer aborted the run.
     public func finishRun(_ runId: String, error: Error? = nil) throws {
-        let finished: RunFinished
-        if aborted.contains(runId) || error is RunAbortedError {
-            finished = RunFinished(status: .aborted)
+        let end: RunEnd
+        if error is RunAbortedError {
+            end = .aborted
         } else if let error = error {
-            let info = ErrorInfo(name: String(describing: type(of: error)), message: String(describing: error))
-            finished = RunFinished(status: .error, error: info)
+            end = .failed(name: String(describing: type(of: error)), message: String(describing: error), stack: nil)
         } else {
-            finished = RunFinished(status: .ok)
+            end = .ok
         }
-        try emit(.runFinished(payload: finished), run: runId)
+        _ = try core.finishRun(runId: runId, end: end, nowMs: clock.nowMs())
+        pump()
     }
 
     /// Disposes the core (spec §2.5: every held gate gets `exec.resumed{continue}`, the implicit

@@ -743,8 +743,6 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json(
     ): Int
-    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_app(
-    ): Int
     external fun uniffi_wirecontract_uniffi_checksum_method_appsession_breakpoints(
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_method_appsession_buffered_frames(
@@ -756,6 +754,8 @@ internal object IntegrityCheckingUniffiLib {
     external fun uniffi_wirecontract_uniffi_checksum_method_appsession_emit(
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_finish_run(
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received(
     ): Int
@@ -779,9 +779,9 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_method_appsession_ready(
     ): Int
-    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_sdk(
-    ): Int
     external fun uniffi_wirecontract_uniffi_checksum_method_appsession_session_token(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_start_run(
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_method_appsession_state(
     ): Int
@@ -843,8 +843,6 @@ internal object UniffiLib {
     ): Unit
     external fun uniffi_wirecontract_uniffi_fn_constructor_appsession_new(`config`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
-    external fun uniffi_wirecontract_uniffi_fn_method_appsession_app(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
-    ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_method_appsession_breakpoints(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_method_appsession_buffered_frames(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
@@ -856,6 +854,8 @@ internal object UniffiLib {
     external fun uniffi_wirecontract_uniffi_fn_method_appsession_emit(`ptr`: Long,`message`: RustBuffer.ByValue,`run`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_method_appsession_emit_json(`ptr`: Long,`messageType`: RustBuffer.ByValue,`payloadJson`: RustBuffer.ByValue,`run`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_finish_run(`ptr`: Long,`runId`: RustBuffer.ByValue,`end`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_method_appsession_frame_received(`ptr`: Long,`frame`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
@@ -879,9 +879,9 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_method_appsession_ready(`ptr`: Long,`nowMs`: Long,`timeoutMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
-    external fun uniffi_wirecontract_uniffi_fn_method_appsession_sdk(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
-    ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_method_appsession_session_token(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_start_run(`ptr`: Long,`runId`: RustBuffer.ByValue,`name`: RustBuffer.ByValue,`metaJson`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_method_appsession_state(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1142,10 +1142,10 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope() and 0xFFFF) != 19908) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() and 0xFFFF) != 56829) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_envelope_json() and 0xFFFF) != 64141) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() and 0xFFFF) != 7710) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_create_unknown_envelope() and 0xFFFF) != 29478) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_max_depth() and 0xFFFF) != 7173) {
@@ -1220,10 +1220,10 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_wildcard_run_id() and 0xFFFF) != 11300) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_decode_json() and 0xFFFF) != 45960) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_decode_json() and 0xFFFF) != 29409) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_encode_json() and 0xFFFF) != 9078) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_encode_json() and 0xFFFF) != 3767) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth() and 0xFFFF) != 14966) {
@@ -1235,10 +1235,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_shrink_payload() and 0xFFFF) != 41401) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json() and 0xFFFF) != 55681) {
-        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
-    }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_app() and 0xFFFF) != 45237) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_shrink_payload_json() and 0xFFFF) != 15464) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_breakpoints() and 0xFFFF) != 53632) {
@@ -1256,7 +1253,10 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit() and 0xFFFF) != 33980) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() and 0xFFFF) != 21459) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() and 0xFFFF) != 24306) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_finish_run() and 0xFFFF) != 53766) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() and 0xFFFF) != 8663) {
@@ -1292,10 +1292,10 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_ready() and 0xFFFF) != 38052) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_sdk() and 0xFFFF) != 39397) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_session_token() and 0xFFFF) != 14068) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_session_token() and 0xFFFF) != 14068) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_start_run() and 0xFFFF) != 49000) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_state() and 0xFFFF) != 58004) {
@@ -1334,7 +1334,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_timeout() and 0xFFFF) != 47410) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() and 0xFFFF) != 42171) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() and 0xFFFF) != 57269) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_set_breakpoint() and 0xFFFF) != 54952) {
@@ -1756,11 +1756,6 @@ public object FfiConverterByteArray: FfiConverterRustBuffer<ByteArray> {
 public interface AppSessionInterface {
     
     /**
-     * The configured `app` (for a host's own `run.started`).
-     */
-    fun `app`(): kotlin.String
-    
-    /**
      * The armed breakpoints (`[]` while detached).
      */
     fun `breakpoints`(): List<BreakpointMatcher>
@@ -1794,6 +1789,14 @@ public interface AppSessionInterface {
      * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
      */
     fun `emitJson`(`messageType`: HostString, `payloadJson`: JsonText, `run`: HostString? = null, `nowMs`: kotlin.Long): kotlin.Long?
+    
+    /**
+     * Finishes run `runId`: emits `run.finished` with `status` (and `error`) from `end`;
+     * `aborted` whenever the viewer aborted the run (a `SessionAction.AbortRun` came). Same
+     * seq, buffering and no-op rules as `emit`. Throws `ContractError.Build` for a run id
+     * with U+0000 or `"*"`, or a string holding a lone surrogate.
+     */
+    fun `finishRun`(`runId`: HostString, `end`: RunEnd, `nowMs`: kotlin.Long): kotlin.Long?
     
     /**
      * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
@@ -1856,14 +1859,19 @@ public interface AppSessionInterface {
     fun `ready`(`nowMs`: kotlin.Long, `timeoutMs`: kotlin.Long? = null): kotlin.Long
     
     /**
-     * The configured `sdk` (for a host's own `run.started`).
-     */
-    fun `sdk`(): SdkInfo
-    
-    /**
      * The last non-empty `hello.ack.sessionToken` (never cleared).
      */
     fun `sessionToken`(): kotlin.String?
+    
+    /**
+     * Starts run `runId`: emits `run.started` with the config's `app` and `sdk` and `meta` =
+     * `{"name": name}` followed by the members of `metaJson` (a JSON object text; its own
+     * `name` wins, keeping the first position). Same seq, buffering and no-op rules as
+     * `emit`: returns the seq taken, or `null`/`nil` when disabled or disposed. Throws
+     * `ContractError.Build` with issues under `meta` when `metaJson` is not a JSON object, or
+     * for a run id with U+0000 or `"*"`.
+     */
+    fun `startRun`(`runId`: HostString, `name`: HostString, `metaJson`: JsonText? = null, `nowMs`: kotlin.Long): kotlin.Long?
     
     /**
      * The connection state.
@@ -2012,22 +2020,6 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
 
     
     /**
-     * The configured `app` (for a host's own `run.started`).
-     */override fun `app`(): kotlin.String {
-            return FfiConverterString.lift(
-    callWithHandle {
-    uniffiRustCall() { _status ->
-    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_app(
-        it,
-        _status)
-}
-    }
-    )
-    }
-    
-
-    
-    /**
      * The armed breakpoints (`[]` while detached).
      */override fun `breakpoints`(): List<BreakpointMatcher> {
             return FfiConverterSequenceTypeBreakpointMatcher.lift(
@@ -2133,6 +2125,29 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
         FfiConverterTypeHostString.lower(`messageType`),
         FfiConverterTypeJsonText.lower(`payloadJson`),
         FfiConverterOptionalTypeHostString.lower(`run`),
+        FfiConverterLong.lower(`nowMs`),_status)
+}
+    }
+    )
+    }
+    
+
+    
+    /**
+     * Finishes run `runId`: emits `run.finished` with `status` (and `error`) from `end`;
+     * `aborted` whenever the viewer aborted the run (a `SessionAction.AbortRun` came). Same
+     * seq, buffering and no-op rules as `emit`. Throws `ContractError.Build` for a run id
+     * with U+0000 or `"*"`, or a string holding a lone surrogate.
+     */
+    @Throws(ContractException::class)override fun `finishRun`(`runId`: HostString, `end`: RunEnd, `nowMs`: kotlin.Long): kotlin.Long? {
+            return FfiConverterOptionalLong.lift(
+    callWithHandle {
+    uniffiRustCallWithError(ContractException) { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_finish_run(
+        it,
+        
+        FfiConverterTypeHostString.lower(`runId`),
+        FfiConverterTypeRunEnd.lower(`end`),
         FfiConverterLong.lower(`nowMs`),_status)
 }
     }
@@ -2334,12 +2349,12 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
 
     
     /**
-     * The configured `sdk` (for a host's own `run.started`).
-     */override fun `sdk`(): SdkInfo {
-            return FfiConverterTypeSdkInfo.lift(
+     * The last non-empty `hello.ack.sessionToken` (never cleared).
+     */override fun `sessionToken`(): kotlin.String? {
+            return FfiConverterOptionalString.lift(
     callWithHandle {
     uniffiRustCall() { _status ->
-    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_sdk(
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_session_token(
         it,
         _status)
 }
@@ -2350,14 +2365,24 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
 
     
     /**
-     * The last non-empty `hello.ack.sessionToken` (never cleared).
-     */override fun `sessionToken`(): kotlin.String? {
-            return FfiConverterOptionalString.lift(
+     * Starts run `runId`: emits `run.started` with the config's `app` and `sdk` and `meta` =
+     * `{"name": name}` followed by the members of `metaJson` (a JSON object text; its own
+     * `name` wins, keeping the first position). Same seq, buffering and no-op rules as
+     * `emit`: returns the seq taken, or `null`/`nil` when disabled or disposed. Throws
+     * `ContractError.Build` with issues under `meta` when `metaJson` is not a JSON object, or
+     * for a run id with U+0000 or `"*"`.
+     */
+    @Throws(ContractException::class)override fun `startRun`(`runId`: HostString, `name`: HostString, `metaJson`: JsonText?, `nowMs`: kotlin.Long): kotlin.Long? {
+            return FfiConverterOptionalLong.lift(
     callWithHandle {
-    uniffiRustCall() { _status ->
-    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_session_token(
+    uniffiRustCallWithError(ContractException) { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_start_run(
         it,
-        _status)
+        
+        FfiConverterTypeHostString.lower(`runId`),
+        FfiConverterTypeHostString.lower(`name`),
+        FfiConverterOptionalTypeJsonText.lower(`metaJson`),
+        FfiConverterLong.lower(`nowMs`),_status)
 }
     }
     )
@@ -7987,6 +8012,124 @@ public object FfiConverterTypeResumeError : FfiConverterRustBuffer<ResumeExcepti
     }
 
 }
+
+
+
+/**
+ * How a host's run ended, for `AppSession.finishRun` (spec graphmind-v1 §1 `RunStatus`).
+ * The core writes the `run.finished` payload; a run the viewer aborted finishes `aborted`
+ * whatever the host reports (spec §3.7).
+ */
+sealed class RunEnd {
+    
+    /**
+     * The run's work returned normally: `status: "ok"`.
+     */
+    object Ok : RunEnd()
+    
+    
+    /**
+     * The run's work failed: `status: "error"` with `error: {name, message, stack?}`.
+     */
+    data class Failed(
+        /**
+         * The exception's class name.
+         */
+        val `name`: dev.wirecontract.graphmind.HostString, 
+        /**
+         * The exception's message (empty when it has none).
+         */
+        val `message`: dev.wirecontract.graphmind.HostString, 
+        /**
+         * The stack trace text, when the host has one.
+         */
+        val `stack`: dev.wirecontract.graphmind.HostString?) : RunEnd()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * Aborted (the viewer's abort, or the host's task was cancelled): `status: "aborted"`.
+     */
+    object Aborted : RunEnd()
+    
+    
+
+    
+
+    
+    
+
+
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeRunEnd : FfiConverterRustBuffer<RunEnd>{
+    override fun read(buf: ByteBuffer): RunEnd {
+        return when(buf.getInt()) {
+            1 -> RunEnd.Ok
+            2 -> RunEnd.Failed(
+                FfiConverterTypeHostString.read(buf),
+                FfiConverterTypeHostString.read(buf),
+                FfiConverterOptionalTypeHostString.read(buf),
+                )
+            3 -> RunEnd.Aborted
+            else -> throw RuntimeException("invalid enum value, something is very wrong!!")
+        }
+    }
+
+    override fun allocationSize(value: RunEnd): ULong = when(value) {
+        is RunEnd.Ok -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+            )
+        }
+        is RunEnd.Failed -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterTypeHostString.allocationSize(value.`name`)
+                + FfiConverterTypeHostString.allocationSize(value.`message`)
+                + FfiConverterOptionalTypeHostString.allocationSize(value.`stack`)
+            )
+        }
+        is RunEnd.Aborted -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+            )
+        }
+    }
+
+    override fun write(value: RunEnd, buf: ByteBuffer) {
+        when(value) {
+            is RunEnd.Ok -> {
+                buf.putInt(1)
+                Unit
+            }
+            is RunEnd.Failed -> {
+                buf.putInt(2)
+                FfiConverterTypeHostString.write(value.`name`, buf)
+                FfiConverterTypeHostString.write(value.`message`, buf)
+                FfiConverterOptionalTypeHostString.write(value.`stack`, buf)
+                Unit
+            }
+            is RunEnd.Aborted -> {
+                buf.putInt(3)
+                Unit
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+}
+
+
 
 
 

@@ -137,18 +137,20 @@ class SessionHost(
     fun isAborted(runId: String): Boolean = runId in aborted
 
     /**
-     * Starts a run: `run.started` with the config's `app` and `sdk` and `meta` [metaJson] (a JSON
-     * object text; default `{"name": name}`). Close the returned [Run] to send `run.finished`.
+     * Starts a run: the core emits `run.started` with the config's `app` and `sdk` and `meta` =
+     * `{"name": name}` followed by the members of [metaJson] (a JSON object text; its own `name`
+     * wins). Close the returned [Run] to send `run.finished`. Throws [ContractException.Build]
+     * when [metaJson] is not a JSON object.
      */
     fun run(name: String, metaJson: String? = null, runId: String = "run_" + randomHex(6)): Run {
-        val meta = metaJson ?: "{\"name\":${jsonString(name)}}"
-        emit(Message.RunStarted(RunStarted(app = core.app(), sdk = core.sdk(), meta = meta)), runId)
+        locked { core.startRun(runId, name, metaJson, clock.nowMs()) }
         return Run(runId, name)
     }
 
     /**
-     * One run of this host. [close] sends `run.finished` with `ok`, or `aborted` when the viewer
-     * aborted it; [fail] sends `error` with the throwable instead.
+     * One run of this host. [close] sends `run.finished` with `ok`; [fail] sends `error` with the
+     * throwable instead (`aborted` for a [RunAbortedException]). The core makes it `aborted`
+     * whenever the viewer aborted the run.
      */
     inner class Run internal constructor(val runId: String, val name: String) : AutoCloseable {
         private var finished = false
@@ -166,19 +168,22 @@ class SessionHost(
         fun fail(error: Throwable) {
             if (finished) return
             finished = true
-            if (error is RunAbortedException || aborted) {
-                emit(Message.RunFinished(RunFinished(status = RunStatus.ABORTED)))
+            if (error is RunAbortedException) {
+                finish(RunEnd.Aborted)
                 return
             }
             val stack = StringWriter().also { error.printStackTrace(PrintWriter(it)) }.toString()
-            val info = ErrorInfo(name = error.javaClass.simpleName, message = error.message ?: "", stack = stack)
-            emit(Message.RunFinished(RunFinished(status = RunStatus.ERROR, error = info)))
+            finish(RunEnd.Failed(name = error.javaClass.simpleName, message = error.message ?: "", stack = stack))
         }
 
         override fun close() {
             if (finished) return
             finished = true
-            emit(Message.RunFinished(RunFinished(status = if (aborted) RunStatus.ABORTED else RunStatus.OK)))
+            finish(RunEnd.Ok)
+        }
+
+        private fun finish(end: RunEnd) {
+            locked { core.finishRun(runId, end, clock.nowMs()) }
         }
     }
 
@@ -327,18 +332,5 @@ class SessionHost(
         val random = SecureRandom()
 
         fun randomHex(bytes: Int): String = ByteArray(bytes).also { random.nextBytes(it) }.joinToString("") { "%02x".format(it) }
-
-        fun jsonString(s: String): String = buildString {
-            append('"')
-            for (c in s) {
-                when {
-                    c == '"' -> append("\\\"")
-                    c == '\\' -> append("\\\\")
-                    c < ' ' -> append("\\u%04x".format(c.code))
-                    else -> append(c)
-                }
-            }
-            append('"')
-        }
     }
 }

@@ -216,6 +216,45 @@ class SessionHostTest {
         }
     }
 
+    /** The payloads of the buffered frames of type [type] (nothing is attached: all stay buffered). */
+    private fun buffered(core: AppSession, type: String) =
+        core.bufferedFrames().map { JSONObject(it) }.filter { it.getString("type") == type }.map { it.getJSONObject("payload") }
+
+    @Test
+    fun runPayloadsAreTheCores() {
+        // A port nothing listens on: the host stays detached, so every frame stays in the ring.
+        SessionHost(url = "ws://127.0.0.1:9/ingest", config = AppSessionConfig(app = "demo"), onWarn = { _, _ -> }).use { host ->
+            host.run("plain").close()
+            host.run("ticket", metaJson = """{"user":"u1","name":"inner"}""").fail(IllegalStateException("boom"))
+            host.run("stopped").fail(RunAbortedException(null))
+            val started = buffered(host.core, "run.started")
+            assertEquals("demo", started[0].getString("app"))
+            assertEquals("""{"name":"plain"}""", started[0].getJSONObject("meta").toString())
+            // The meta merge is the core's: name first, the host's members after, its own name wins.
+            val raw = host.core.bufferedFrames().first { it.contains("inner") }
+            assertTrue(raw.contains(""""meta":{"name":"inner","user":"u1"}"""), raw)
+            val finished = buffered(host.core, "run.finished")
+            assertEquals(listOf("ok", "error", "aborted"), finished.map { it.getString("status") })
+            val error = finished[1].getJSONObject("error")
+            assertEquals("IllegalStateException", error.getString("name"))
+            assertEquals("boom", error.getString("message"))
+            assertTrue(error.getString("stack").contains("IllegalStateException: boom"))
+            assertTrue(!finished[2].has("error"))
+        }
+    }
+
+    @Test
+    fun runArgumentsAreCheckedByTheCore() {
+        val core = AppSession(AppSessionConfig())
+        val bad = org.junit.jupiter.api.assertThrows<ContractException.Build> { core.startRun("r", "n", "[1]", 1L) }
+        assertEquals(listOf("meta"), bad.issues.map { it.dottedPath() })
+        assertEquals(0L, core.nextSeq())
+        assertEquals(0L, core.startRun("r", "n", null, 1L))
+        assertEquals(1L, core.finishRun("r", RunEnd.Failed(name = "E", message = "m", stack = null), 2L))
+        core.dispose(3L)
+        assertEquals(null, core.finishRun("r", RunEnd.Ok, 4L))
+    }
+
     @Test
     fun docsAdapterRuns(@TempDir dir: Path) {
         Listener(dir, "--break", "tool", "--break", "llm", "--on-pause", "continue").use { listener ->
