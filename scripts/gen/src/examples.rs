@@ -205,7 +205,7 @@ fn picked(protocol: &str, wire: &str) -> Option<Example> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::{synthesized, Origin};
     use wirecontract::graphmind;
 
@@ -256,9 +256,9 @@ mod tests {
     }
 
     /// A protocol read by `parse_by_key` whose loose message keeps its key (`cmd`) and version
-    /// (`v`) as unknown members (GraphMind's `ErrorInfo` declares neither): the made example
-    /// still carries both, and its parser accepts it.
-    static TINY: wirecontract::registry::Protocol = wirecontract::registry::Protocol {
+    /// (`v`) as unknown members (GraphMind's `ErrorInfo` declares neither), with no helper
+    /// object and no enum (also the generator's other tests' scratch protocol).
+    pub(crate) static TINY: wirecontract::registry::Protocol = wirecontract::registry::Protocol {
         name: "tiny",
         title: "Tiny",
         spec: "tiny-v1",
@@ -279,6 +279,8 @@ mod tests {
         schema: || wirecontract::registry::schema_by_key(&TINY, "https://tiny.example/frame.schema.json"),
     };
 
+    /// The made example of a keyed protocol carries its version and key, and its parser
+    /// accepts it.
     #[test]
     fn a_keyed_protocol_example_carries_its_version_and_key() {
         let ex = super::generic(&TINY, "say").unwrap_or_else(|why| panic!("{why}"));
