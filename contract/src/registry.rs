@@ -539,10 +539,10 @@ pub fn parse_by_key(frame: &str, p: &Protocol) -> AnyOutcome {
 /// optional is not nullable, numbers are finite, enums are plain `enum` lists, keys sorted.
 /// `id` is the schema's `$id` (its host names the protocol for the evolution checker).
 pub fn schema_by_key(p: &Protocol, id: &str) -> serde_json::Value {
-    let key = p.key.unwrap_or_default();
-    let (vkey, version) = p.version;
     use crate::core::schema::{add_literals, finite_numbers, plain_enums, sort_keys, strip_null};
     use serde_json::{json, Map, Value};
+    let key = p.key.unwrap_or_default();
+    let (vkey, version) = p.version;
     let mut gen = schemars::generate::SchemaSettings::draft2020_12().into_generator();
     let refs: Vec<(&str, Value)> = p.messages.iter().map(|m| (m.wire, (m.payload.schema)(&mut gen).to_value())).collect();
     let mut defs: Map<String, Value> = gen.take_definitions(true).into_iter().collect();
