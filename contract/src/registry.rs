@@ -35,7 +35,15 @@ pub struct Protocol {
     /// Spec document name cited in generated docs (`graphmind-v1`).
     pub spec: &'static str,
     /// The protocol-version member and its value in every frame (`("gm", "1")`, `("v", "1")`).
+    /// [`parse_by_key`] refuses a frame without it (`Invalid`) or with another value
+    /// (`Other { kind: "version-mismatch" }`, as GraphMind reports `gm`), and
+    /// [`schema_by_key`] requires it as a `const` string.
     pub version: (&'static str, &'static str),
+    /// The member a flat frame is told apart by (`"op"`), for a protocol read by
+    /// [`parse_by_key`] and [`schema_by_key`] (which take it from here), and the member the
+    /// generated examples always carry with the message's wire name. `None` for GraphMind
+    /// (its envelope's `type`) and Graphorin (its unions).
+    pub key: Option<&'static str>,
     /// Whether objects keep unknown members (GraphMind) or reject them (Graphorin).
     pub strict: bool,
     /// Envelope-keyed messages (`type` → payload), in spec order. Empty for frame protocols.
@@ -479,21 +487,41 @@ fn walk_objects(root: &'static ObjectDesc, roots: &[&'static ObjectDesc], out: &
 }
 
 /// A generic [`Protocol::parse_any`] for a simple protocol whose frames are flat objects told
-/// apart by one string member `key` (`"op"`): the frame is JSON-checked, `key` is looked up
-/// (last occurrence wins, as in `JSON.parse`), and the whole frame is read as the payload object
-/// of the message whose wire name it holds, with that object's own rules (strict or loose).
-pub fn parse_by_key(frame: &str, key: &str, messages: &'static [MessageDesc]) -> AnyOutcome {
+/// apart by one string member, [`Protocol::key`] (`"op"`): the frame is JSON-checked; its
+/// version member ([`Protocol::version`]) must be the JSON string of the version (absent or not
+/// a string: `Invalid` with an issue at the member; another string: `Other { kind:
+/// "version-mismatch", message: None }`, checked before the message, as GraphMind checks `gm`
+/// before `type`); the key is looked up (last occurrence wins, as in `JSON.parse`), and the
+/// whole frame is read as the payload object of the message whose wire name it holds, with that
+/// object's own rules (strict or loose). The object carries both members: a strict object
+/// declares them as literals (`const "v" = "1"`), a loose one keeps them (declared or unknown).
+/// A protocol without a key gets `Invalid` for every frame (a declaration error, never a panic).
+pub fn parse_by_key(frame: &str, p: &Protocol) -> AnyOutcome {
+    use crate::core::json::{decode_string, Val};
     let invalid = |reason: String, issues: Vec<Issue>| AnyOutcome::Invalid { reason, issues };
+    let Some(key) = p.key else {
+        return invalid(format!("protocol {} declares no discriminator (Protocol::key)", p.name), Vec::new());
+    };
     if let Err(e) = crate::core::json::validate(frame, crate::core::json::DEFAULT_MAX_DEPTH) {
         return invalid(format!("frame is not valid JSON: {e}"), Vec::new());
     }
-    let root = crate::core::json::Val::root(frame);
-    let tag = root.members().filter(|(k, _)| crate::core::json::decode_string(k).text == key).last().and_then(|(_, v)| v.string_raw());
-    let Some(tag) = tag.map(|raw| crate::core::json::decode_string(raw).text.into_owned()) else {
+    let root = Val::root(frame);
+    let member = |name: &str| root.members().filter(|(k, _)| decode_string(k).text == name).last().map(|(_, v)| v);
+    let (vkey, version) = p.version;
+    match member(vkey).map(|v| v.string_raw().map(|raw| decode_string(raw).text.into_owned())) {
+        Some(Some(v)) if v == version => {}
+        Some(Some(_)) => return AnyOutcome::Other { kind: "version-mismatch", message: None },
+        _ => {
+            let issue = Issue::at(vkey, format!("expected \"{version}\", the protocol version"));
+            return invalid(format!("no \"{vkey}\" protocol version \"{version}\""), vec![issue]);
+        }
+    }
+    let tag = member(key).and_then(|v| v.string_raw());
+    let Some(tag) = tag.map(|raw| decode_string(raw).text.into_owned()) else {
         let issue = Issue::at(key, format!("expected string, the discriminator \"{key}\""));
         return invalid(format!("no \"{key}\" discriminator"), vec![issue]);
     };
-    let Some(m) = messages.iter().find(|m| m.wire == tag) else {
+    let Some(m) = p.messages.iter().find(|m| m.wire == tag) else {
         let issue = Issue::at(key, format!("unknown message \"{tag}\""));
         return invalid(format!("unknown message \"{tag}\""), vec![issue]);
     };
@@ -505,13 +533,16 @@ pub fn parse_by_key(frame: &str, key: &str, messages: &'static [MessageDesc]) ->
 
 /// A generic [`Protocol::schema`] for a protocol read by [`parse_by_key`]: draft 2020-12, a
 /// root `oneOf` with one branch per message, each the message's object (`$ref` into `$defs`)
-/// with `key` fixed to the message's wire name; strict objects get their literal members as
-/// `const` properties. The same post-processing as GraphMind's and Graphorin's exports:
+/// with [`Protocol::key`] fixed to the message's wire name and the version member
+/// ([`Protocol::version`]) to the version string, both required; strict objects get their
+/// literal members as `const` properties. The same post-processing as GraphMind's and Graphorin's exports:
 /// optional is not nullable, numbers are finite, enums are plain `enum` lists, keys sorted.
 /// `id` is the schema's `$id` (its host names the protocol for the evolution checker).
-pub fn schema_by_key(p: &Protocol, key: &str, id: &str) -> serde_json::Value {
+pub fn schema_by_key(p: &Protocol, id: &str) -> serde_json::Value {
     use crate::core::schema::{add_literals, finite_numbers, plain_enums, sort_keys, strip_null};
     use serde_json::{json, Map, Value};
+    let key = p.key.unwrap_or_default();
+    let (vkey, version) = p.version;
     let mut gen = schemars::generate::SchemaSettings::draft2020_12().into_generator();
     let refs: Vec<(&str, Value)> = p.messages.iter().map(|m| (m.wire, (m.payload.schema)(&mut gen).to_value())).collect();
     let mut defs: Map<String, Value> = gen.take_definitions(true).into_iter().collect();
@@ -527,8 +558,9 @@ pub fn schema_by_key(p: &Protocol, key: &str, id: &str) -> serde_json::Value {
                 Value::Object(map) => map,
                 other => Map::from_iter([("allOf".to_owned(), json!([other]))]),
             };
-            branch.insert("properties".into(), Value::Object(Map::from_iter([(key.to_owned(), json!({ "const": wire }))])));
-            branch.insert("required".into(), json!([key]));
+            let consts = [(key.to_owned(), json!({ "const": wire })), (vkey.to_owned(), json!({ "const": version }))];
+            branch.insert("properties".into(), Value::Object(Map::from_iter(consts)));
+            branch.insert("required".into(), json!([key, vkey]));
             Value::Object(branch)
         })
         .collect();
@@ -538,7 +570,7 @@ pub fn schema_by_key(p: &Protocol, key: &str, id: &str) -> serde_json::Value {
         "$id": id,
         "title": format!("{} wire frame (protocol {} {})", p.title, p.version.0, p.version.1),
         "description": format!(
-            "One {} frame (spec {}): a JSON object told apart by its \"{key}\" member, one of {}. Optional fields are absent, never null.",
+            "One {} frame (spec {}): a JSON object with \"{vkey}\": \"{version}\", told apart by its \"{key}\" member, one of {}. Optional fields are absent, never null.",
             p.title,
             p.spec,
             wires.join(", ")
@@ -550,6 +582,26 @@ pub fn schema_by_key(p: &Protocol, key: &str, id: &str) -> serde_json::Value {
     finite_numbers(&mut root);
     plain_enums(&mut root);
     sort_keys(root)
+}
+
+/// Object and enum names that more than one protocol of `protocols` declares, one line each
+/// (`Hello: graphmind, tiny`), in first-seen order; empty when every name is unique. Names must
+/// be unique across protocols because bindings generate one host class per name (the Python
+/// extension declares one Rust type per object, so two `Hello`s do not compile): the registry
+/// test over [`crate::PROTOCOLS`] fails with these lines (ARCHITECTURE.md, "Add a protocol").
+pub fn name_collisions(protocols: &[&Protocol]) -> Vec<String> {
+    let mut seen: Vec<(&'static str, Vec<&'static str>)> = Vec::new();
+    for p in protocols {
+        let names = p.objects().into_iter().map(|o| o.name).chain(p.enums().into_iter().map(|e| e.name));
+        for name in names {
+            match seen.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, owners)) if !owners.contains(&p.name) => owners.push(p.name),
+                Some(_) => {}
+                None => seen.push((name, vec![p.name])),
+            }
+        }
+    }
+    seen.into_iter().filter(|(_, owners)| owners.len() > 1).map(|(name, owners)| format!("{name}: {}", owners.join(", "))).collect()
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -644,4 +696,156 @@ pub const fn all_types<const N: usize>(messages: &[MessageDesc]) -> [&'static st
         i += 1;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    //! [`parse_by_key`] and [`schema_by_key`] over a scratch protocol declared here as an
+    //! author would (`tiny`: one strict and one loose message told apart by `cmd`).
+    use super::{parse_by_key, schema_by_key, AnyOutcome, Direction, MessageDesc, MessageGroup, Protocol};
+    use crate::core::Described;
+
+    wire_strict_object! {
+        /// `ping`: strict.
+        pub struct TinyPing {
+            const "v" = "1",
+            const "cmd" = "ping",
+            /// Echoed.
+            nonce: String = "nonce",
+        }
+    }
+
+    wire_object! {
+        /// `say`: loose, its `cmd` and `v` kept as unknown members.
+        pub struct TinySay {
+            /// The text.
+            text: String = "text",
+        }
+    }
+
+    static TINY: Protocol = Protocol {
+        name: "tiny",
+        title: "Tiny",
+        spec: "tiny-v1",
+        version: ("v", "1"),
+        key: Some("cmd"),
+        strict: false,
+        messages: &[
+            MessageDesc {
+                wire: "ping",
+                variant: "Ping",
+                payload: &<TinyPing as Described>::DESC,
+                group: MessageGroup::Control,
+                direction: Direction::ClientToServer,
+                doc: "",
+            },
+            MessageDesc {
+                wire: "say",
+                variant: "Say",
+                payload: &<TinySay as Described>::DESC,
+                group: MessageGroup::Event,
+                direction: Direction::ClientToServer,
+                doc: "",
+            },
+        ],
+        unions: &[],
+        catalog_enums: &[],
+        parse_any: |frame| parse_by_key(frame, &TINY),
+        schema: || schema_by_key(&TINY, "https://tiny.example/frame.schema.json"),
+    };
+
+    fn ok(frame: &str) -> Option<String> {
+        match (TINY.parse_any)(frame) {
+            AnyOutcome::Ok { message, .. } => Some(message),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn frames_with_the_version_member_parse() {
+        assert_eq!(ok(r#"{"v":"1","cmd":"say","text":"t"}"#).as_deref(), Some("say"));
+        assert_eq!(ok(r#"{"v":"1","cmd":"ping","nonce":"n"}"#).as_deref(), Some("ping"));
+    }
+
+    /// `Protocol::version` is in every frame: absent (or not the version string) is invalid
+    /// at the member, another value a version mismatch, as GraphMind reports `gm`.
+    #[test]
+    fn the_version_member_is_enforced() {
+        for frame in [r#"{"cmd":"say","text":"t"}"#, r#"{"v":1,"cmd":"say","text":"t"}"#, r#"{"cmd":"ping","nonce":"n"}"#] {
+            match (TINY.parse_any)(frame) {
+                AnyOutcome::Invalid { reason, issues } => {
+                    assert!(reason.contains("\"v\""), "{frame}: {reason}");
+                    assert_eq!(issues.len(), 1, "{frame}");
+                    assert_eq!(issues[0].path.to_string(), "v", "{frame}");
+                }
+                other => panic!("{frame}: {other:?}"),
+            }
+        }
+        for frame in [r#"{"v":"9","cmd":"say","text":"t"}"#, r#"{"v":"1","cmd":"say","text":"t","v":"2"}"#] {
+            assert!(matches!((TINY.parse_any)(frame), AnyOutcome::Other { kind: "version-mismatch", message: None }), "{frame}");
+        }
+    }
+
+    /// The schema requires the version member as a `const` in every branch, beside the key.
+    #[test]
+    fn the_schema_requires_the_version_member() {
+        let schema = (TINY.schema)();
+        let branches = schema["oneOf"].as_array().expect("oneOf");
+        assert_eq!(branches.len(), 2);
+        for (b, wire) in branches.iter().zip(["ping", "say"]) {
+            assert_eq!(b["properties"]["v"], serde_json::json!({ "const": "1" }), "{b}");
+            assert_eq!(b["properties"]["cmd"], serde_json::json!({ "const": wire }), "{b}");
+            assert_eq!(b["required"], serde_json::json!(["cmd", "v"]), "{b}");
+        }
+    }
+
+    mod clash {
+        wire_object! {
+            /// A payload named like GraphMind's `Hello`.
+            pub struct Hello {
+                /// The text.
+                text: String = "text",
+            }
+        }
+    }
+
+    static CLASH: Protocol = Protocol {
+        name: "clash",
+        messages: &[MessageDesc {
+            wire: "hello",
+            variant: "Hello",
+            payload: &<clash::Hello as Described>::DESC,
+            group: MessageGroup::Event,
+            direction: Direction::ClientToServer,
+            doc: "",
+        }],
+        parse_any: |frame| parse_by_key(frame, &CLASH),
+        schema: || schema_by_key(&CLASH, "https://clash.example/frame.schema.json"),
+        ..TINY_FIELDS
+    };
+
+    /// Only the fields `CLASH` shares with `TINY` (a struct-update base).
+    const TINY_FIELDS: Protocol = Protocol {
+        name: "",
+        title: "Clash",
+        spec: "clash-v1",
+        version: ("v", "1"),
+        key: Some("cmd"),
+        strict: false,
+        messages: &[],
+        unions: &[],
+        catalog_enums: &[],
+        parse_any: |_| AnyOutcome::Other { kind: "none", message: None },
+        schema: || serde_json::Value::Null,
+    };
+
+    /// Object and enum names are unique across the registered protocols (the Python
+    /// extension declares one type per name), and a clash is named with its protocols.
+    #[test]
+    fn object_and_enum_names_are_unique_across_protocols() {
+        let clashes = super::name_collisions(crate::PROTOCOLS);
+        assert!(clashes.is_empty(), "object/enum names declared by more than one protocol (rename one; ARCHITECTURE.md, \"Add a protocol\"): {clashes:?}");
+        assert_eq!(super::name_collisions(&[&crate::graphmind::PROTOCOL, &TINY]), Vec::<String>::new());
+        assert_eq!(super::name_collisions(&[&crate::graphmind::PROTOCOL, &CLASH]), vec!["Hello: graphmind, clash".to_owned()]);
+    }
 }

@@ -21,9 +21,10 @@ fn protocols(py: Python<'_>) -> PyResult<Py<PyTuple>> {
 
 /// Parses one frame of the protocol `protocol` with its registered parser. Returns
 /// `(kind, message, object, issues)`: `kind` is `"ok"`, `"invalid"` or a protocol's own
-/// verdict (`"unknown-type"`, `"version-mismatch"`); `message` the message type or variant;
-/// `object` the typed frame or payload (`None` unless ok); `issues` a list of `Issue`
-/// (empty unless invalid). Never raises for bad input (a `str` holding a lone surrogate has no
+/// verdict (`"unknown-type"`, `"version-mismatch"`); `message` the message type or variant
+/// when ok, the reason (one line) when invalid, and for another verdict the message type when
+/// it knows one, else `None`; `object` the typed frame or payload (`None` unless ok); `issues`
+/// a list of `Issue` (empty unless invalid). Never raises for bad input (a `str` holding a lone surrogate has no
 /// UTF-8 form, so no text frame carries it: `"invalid"`); `ValueError` for an unknown protocol
 /// (`BuildError` when `protocol` holds a lone surrogate).
 #[pyfunction]

@@ -173,6 +173,7 @@ pub static PROTOCOL: crate::registry::Protocol = crate::registry::Protocol {
     title: "GraphMind",
     spec: "graphmind-v1",
     version: ("gm", "1"),
+    key: None,
     strict: false,
     messages: MESSAGES,
     unions: &[],

@@ -233,6 +233,7 @@ pub static PROTOCOL: crate::registry::Protocol = crate::registry::Protocol {
     title: "Graphorin",
     spec: "graphorin-v1",
     version: ("v", PROTOCOL_VERSION),
+    key: None,
     strict: true,
     messages: &[],
     unions: &[ServerMessage::DESC, ClientMessage::DESC],

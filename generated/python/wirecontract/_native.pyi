@@ -40,5 +40,8 @@ class Issue:
 
 def protocols() -> tuple[str, ...]:
     """The names of every registered protocol, in registry order."""
-def parse_frame(protocol: str, data: str) -> tuple[str, str, WireObject | None, list[Issue]]:
-    """Parse one frame with a registered protocol's parser: (kind, message, object, issues)."""
+def parse_frame(protocol: str, data: str) -> tuple[str, str | None, WireObject | None, list[Issue]]:
+    """Parse one frame with a registered protocol's parser: (kind, message, object, issues).
+
+    `message` is the message type when `kind` is "ok" (or a verdict that knows it), the reason
+    text when `kind` is "invalid", else None."""

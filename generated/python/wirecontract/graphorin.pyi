@@ -46,7 +46,7 @@ CLIENT_VARIANTS: Final[tuple[ClientVariant, ...]]
 class RpcError(WireObject):
     """The contract object `RpcError`; wire keys: code, message, data."""
     __match_args__ = ("code", "message", "data")
-    def __new__(cls, *, code: int, message: str, data: JsonValue = ..., extra: Mapping[str, JsonValue] | None = None) -> RpcError:
+    def __new__(cls, *, code: int, message: str, data: JsonValue = ..., extra: None = None) -> RpcError:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def code(self) -> int: ...
@@ -59,7 +59,7 @@ class RpcError(WireObject):
 class InitializeParams(WireObject):
     """The contract object `InitializeParams`; wire keys: clientInfo, capabilities."""
     __match_args__ = ("client_info", "capabilities")
-    def __new__(cls, *, client_info: ClientInfo | Mapping[str, JsonValue], capabilities: Mapping[str, JsonValue] | None = None, extra: Mapping[str, JsonValue] | None = None) -> InitializeParams:
+    def __new__(cls, *, client_info: ClientInfo | Mapping[str, JsonValue], capabilities: Mapping[str, JsonValue] | None = None, extra: None = None) -> InitializeParams:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def client_info(self) -> ClientInfo: ...
@@ -70,7 +70,7 @@ class InitializeParams(WireObject):
 class ClientInfo(WireObject):
     """The contract object `ClientInfo`; wire keys: name, version."""
     __match_args__ = ("name", "version")
-    def __new__(cls, *, name: str, version: str, extra: Mapping[str, JsonValue] | None = None) -> ClientInfo:
+    def __new__(cls, *, name: str, version: str, extra: None = None) -> ClientInfo:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def name(self) -> str: ...
@@ -81,7 +81,7 @@ class ClientInfo(WireObject):
 class SubscribeParams(WireObject):
     """The contract object `SubscribeParams`; wire keys: subject, sinceEventId."""
     __match_args__ = ("subject", "since_event_id")
-    def __new__(cls, *, subject: str, since_event_id: str | None = None, extra: Mapping[str, JsonValue] | None = None) -> SubscribeParams:
+    def __new__(cls, *, subject: str, since_event_id: str | None = None, extra: None = None) -> SubscribeParams:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def subject(self) -> str: ...
@@ -92,7 +92,7 @@ class SubscribeParams(WireObject):
 class UnsubscribeParams(WireObject):
     """The contract object `UnsubscribeParams`; wire keys: subscriptionId."""
     __match_args__ = ("subscription_id",)
-    def __new__(cls, *, subscription_id: str, extra: Mapping[str, JsonValue] | None = None) -> UnsubscribeParams:
+    def __new__(cls, *, subscription_id: str, extra: None = None) -> UnsubscribeParams:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def subscription_id(self) -> str: ...
@@ -101,7 +101,7 @@ class UnsubscribeParams(WireObject):
 class RunCancelParams(WireObject):
     """The contract object `RunCancelParams`; wire keys: runId, reason, drain, onPendingApprovals."""
     __match_args__ = ("run_id", "reason", "drain", "on_pending_approvals")
-    def __new__(cls, *, run_id: str, reason: str | None = None, drain: bool | None = None, on_pending_approvals: PendingApprovals | None = None, extra: Mapping[str, JsonValue] | None = None) -> RunCancelParams:
+    def __new__(cls, *, run_id: str, reason: str | None = None, drain: bool | None = None, on_pending_approvals: PendingApprovals | None = None, extra: None = None) -> RunCancelParams:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def run_id(self) -> str: ...
@@ -116,7 +116,7 @@ class RunCancelParams(WireObject):
 class PingParams(WireObject):
     """The contract object `PingParams`; wire keys: nonce."""
     __match_args__ = ("nonce",)
-    def __new__(cls, *, nonce: str | None = None, extra: Mapping[str, JsonValue] | None = None) -> PingParams:
+    def __new__(cls, *, nonce: str | None = None, extra: None = None) -> PingParams:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def nonce(self) -> str | None: ...
@@ -125,7 +125,7 @@ class PingParams(WireObject):
 class CancelledParams(WireObject):
     """The contract object `CancelledParams`; wire keys: requestId."""
     __match_args__ = ("request_id",)
-    def __new__(cls, *, request_id: str, extra: Mapping[str, JsonValue] | None = None) -> CancelledParams:
+    def __new__(cls, *, request_id: str, extra: None = None) -> CancelledParams:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def request_id(self) -> str: ...
@@ -134,7 +134,7 @@ class CancelledParams(WireObject):
 class ServerRpcSuccess(WireObject):
     """The contract object `ServerRpcSuccess`; wire keys: id, result."""
     __match_args__ = ("id", "result")
-    def __new__(cls, *, id: int | str, result: JsonValue, extra: Mapping[str, JsonValue] | None = None) -> ServerRpcSuccess:
+    def __new__(cls, *, id: int | str, result: JsonValue, extra: None = None) -> ServerRpcSuccess:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def v(self) -> Literal["1"]: ...
@@ -149,7 +149,7 @@ class ServerRpcSuccess(WireObject):
 class ServerRpcFailure(WireObject):
     """The contract object `ServerRpcFailure`; wire keys: id, error."""
     __match_args__ = ("id", "error")
-    def __new__(cls, *, id: int | str, error: RpcError | Mapping[str, JsonValue], extra: Mapping[str, JsonValue] | None = None) -> ServerRpcFailure:
+    def __new__(cls, *, id: int | str, error: RpcError | Mapping[str, JsonValue], extra: None = None) -> ServerRpcFailure:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def v(self) -> Literal["1"]: ...
@@ -164,7 +164,7 @@ class ServerRpcFailure(WireObject):
 class ServerSubscribedFrame(WireObject):
     """The contract object `ServerSubscribedFrame`; wire keys: subscriptionId, subject, snapshotEventId."""
     __match_args__ = ("subscription_id", "subject", "snapshot_event_id")
-    def __new__(cls, *, subscription_id: str, subject: str, snapshot_event_id: str | None = None, extra: Mapping[str, JsonValue] | None = None) -> ServerSubscribedFrame:
+    def __new__(cls, *, subscription_id: str, subject: str, snapshot_event_id: str | None = None, extra: None = None) -> ServerSubscribedFrame:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def v(self) -> Literal["1"]: ...
@@ -181,7 +181,7 @@ class ServerSubscribedFrame(WireObject):
 class ServerUnsubscribedFrame(WireObject):
     """The contract object `ServerUnsubscribedFrame`; wire keys: subscriptionId."""
     __match_args__ = ("subscription_id",)
-    def __new__(cls, *, subscription_id: str, extra: Mapping[str, JsonValue] | None = None) -> ServerUnsubscribedFrame:
+    def __new__(cls, *, subscription_id: str, extra: None = None) -> ServerUnsubscribedFrame:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def v(self) -> Literal["1"]: ...
@@ -194,7 +194,7 @@ class ServerUnsubscribedFrame(WireObject):
 class ServerEventFrame(WireObject):
     """The contract object `ServerEventFrame`; wire keys: eventId, subscriptionId, subject, type, payload."""
     __match_args__ = ("event_id", "subscription_id", "subject", "event_type", "payload")
-    def __new__(cls, *, event_id: str, subscription_id: str, subject: str, event_type: str, payload: JsonValue = ..., extra: Mapping[str, JsonValue] | None = None) -> ServerEventFrame:
+    def __new__(cls, *, event_id: str, subscription_id: str, subject: str, event_type: str, payload: JsonValue = ..., extra: None = None) -> ServerEventFrame:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def v(self) -> Literal["1"]: ...
@@ -215,7 +215,7 @@ class ServerEventFrame(WireObject):
 class ServerLifecycleFrame(WireObject):
     """The contract object `ServerLifecycleFrame`; wire keys: subscriptionId, status, reason."""
     __match_args__ = ("subscription_id", "status", "reason")
-    def __new__(cls, *, subscription_id: str, status: LifecycleStatus, reason: str | None = None, extra: Mapping[str, JsonValue] | None = None) -> ServerLifecycleFrame:
+    def __new__(cls, *, subscription_id: str, status: LifecycleStatus, reason: str | None = None, extra: None = None) -> ServerLifecycleFrame:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def v(self) -> Literal["1"]: ...
@@ -232,7 +232,7 @@ class ServerLifecycleFrame(WireObject):
 class ServerErrorFrame(WireObject):
     """The contract object `ServerErrorFrame`; wire keys: code, message, fatal, subscriptionId, data."""
     __match_args__ = ("code", "message", "fatal", "subscription_id", "data")
-    def __new__(cls, *, code: str, message: str, fatal: bool | None = None, subscription_id: str | None = None, data: JsonValue = ..., extra: Mapping[str, JsonValue] | None = None) -> ServerErrorFrame:
+    def __new__(cls, *, code: str, message: str, fatal: bool | None = None, subscription_id: str | None = None, data: JsonValue = ..., extra: None = None) -> ServerErrorFrame:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def v(self) -> Literal["1"]: ...
@@ -253,7 +253,7 @@ class ServerErrorFrame(WireObject):
 class ServerPongFrame(WireObject):
     """The contract object `ServerPongFrame`; wire keys: nonce."""
     __match_args__ = ("nonce",)
-    def __new__(cls, *, nonce: str | None = None, extra: Mapping[str, JsonValue] | None = None) -> ServerPongFrame:
+    def __new__(cls, *, nonce: str | None = None, extra: None = None) -> ServerPongFrame:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def v(self) -> Literal["1"]: ...
@@ -266,7 +266,7 @@ class ServerPongFrame(WireObject):
 class ServerReplayMarkerFrame(WireObject):
     """The contract object `ServerReplayMarkerFrame`; wire keys: subscriptionId, eventId, droppedCount, note."""
     __match_args__ = ("subscription_id", "event_id", "dropped_count", "note")
-    def __new__(cls, *, subscription_id: str, event_id: str, dropped_count: int | None = None, note: str | None = None, extra: Mapping[str, JsonValue] | None = None) -> ServerReplayMarkerFrame:
+    def __new__(cls, *, subscription_id: str, event_id: str, dropped_count: int | None = None, note: str | None = None, extra: None = None) -> ServerReplayMarkerFrame:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def v(self) -> Literal["1"]: ...
@@ -285,7 +285,7 @@ class ServerReplayMarkerFrame(WireObject):
 class ClientInitializeRequest(WireObject):
     """The contract object `ClientInitializeRequest`; wire keys: id, params."""
     __match_args__ = ("id", "params")
-    def __new__(cls, *, id: int | str, params: InitializeParams | Mapping[str, JsonValue], extra: Mapping[str, JsonValue] | None = None) -> ClientInitializeRequest:
+    def __new__(cls, *, id: int | str, params: InitializeParams | Mapping[str, JsonValue], extra: None = None) -> ClientInitializeRequest:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def v(self) -> Literal["1"]: ...
@@ -302,7 +302,7 @@ class ClientInitializeRequest(WireObject):
 class ClientSubscribeRequest(WireObject):
     """The contract object `ClientSubscribeRequest`; wire keys: id, params."""
     __match_args__ = ("id", "params")
-    def __new__(cls, *, id: int | str, params: SubscribeParams | Mapping[str, JsonValue], extra: Mapping[str, JsonValue] | None = None) -> ClientSubscribeRequest:
+    def __new__(cls, *, id: int | str, params: SubscribeParams | Mapping[str, JsonValue], extra: None = None) -> ClientSubscribeRequest:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def v(self) -> Literal["1"]: ...
@@ -319,7 +319,7 @@ class ClientSubscribeRequest(WireObject):
 class ClientUnsubscribeRequest(WireObject):
     """The contract object `ClientUnsubscribeRequest`; wire keys: id, params."""
     __match_args__ = ("id", "params")
-    def __new__(cls, *, id: int | str, params: UnsubscribeParams | Mapping[str, JsonValue], extra: Mapping[str, JsonValue] | None = None) -> ClientUnsubscribeRequest:
+    def __new__(cls, *, id: int | str, params: UnsubscribeParams | Mapping[str, JsonValue], extra: None = None) -> ClientUnsubscribeRequest:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def v(self) -> Literal["1"]: ...
@@ -336,7 +336,7 @@ class ClientUnsubscribeRequest(WireObject):
 class ClientRunCancelRequest(WireObject):
     """The contract object `ClientRunCancelRequest`; wire keys: id, params."""
     __match_args__ = ("id", "params")
-    def __new__(cls, *, id: int | str, params: RunCancelParams | Mapping[str, JsonValue], extra: Mapping[str, JsonValue] | None = None) -> ClientRunCancelRequest:
+    def __new__(cls, *, id: int | str, params: RunCancelParams | Mapping[str, JsonValue], extra: None = None) -> ClientRunCancelRequest:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def v(self) -> Literal["1"]: ...
@@ -353,7 +353,7 @@ class ClientRunCancelRequest(WireObject):
 class ClientPingRequest(WireObject):
     """The contract object `ClientPingRequest`; wire keys: id, params."""
     __match_args__ = ("id", "params")
-    def __new__(cls, *, id: int | str, params: PingParams | Mapping[str, JsonValue] | None = None, extra: Mapping[str, JsonValue] | None = None) -> ClientPingRequest:
+    def __new__(cls, *, id: int | str, params: PingParams | Mapping[str, JsonValue] | None = None, extra: None = None) -> ClientPingRequest:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def v(self) -> Literal["1"]: ...
@@ -370,7 +370,7 @@ class ClientPingRequest(WireObject):
 class ClientCancelledNotification(WireObject):
     """The contract object `ClientCancelledNotification`; wire keys: params."""
     __match_args__ = ("params",)
-    def __new__(cls, *, params: CancelledParams | Mapping[str, JsonValue], extra: Mapping[str, JsonValue] | None = None) -> ClientCancelledNotification:
+    def __new__(cls, *, params: CancelledParams | Mapping[str, JsonValue], extra: None = None) -> ClientCancelledNotification:
         """Builds the object (validated by the contract's reader; BuildError with wire paths)."""
     @property
     def v(self) -> Literal["1"]: ...

@@ -1,9 +1,11 @@
 //! One example frame per message type (GraphMind) or frame variant (Graphorin), read from the
-//! committed `vectors/examples/*.jsonl` (picked from the real client's captured frames and the
-//! shared conformance vectors by `scripts/pick-examples`), compiled in so that generation reads
-//! no file at run time; a type without one gets a frame made from the registry.
+//! committed `vectors/examples/<protocol>.jsonl` of any protocol that has one (GraphMind's and
+//! Graphorin's picked from the real client's captured frames and the shared conformance vectors
+//! by `scripts/pick-examples`; another protocol's written by its author in the same line
+//! format), compiled in by `build.rs` so that generation reads no file at run time; a type
+//! without one gets a frame made from the registry.
 
-use wirecontract::registry::{AnyOutcome, Protocol, Scalar, Ty};
+use wirecontract::registry::{AnyOutcome, Protocol};
 
 /// Where an example frame comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,14 +59,13 @@ impl Example {
     }
 }
 
+// `picked_source(protocol)`: every committed `vectors/examples/<protocol>.jsonl`, by name.
+include!(concat!(env!("OUT_DIR"), "/picked_examples.rs"));
+
 /// The picked examples of `protocol`; none for a protocol without a `vectors/examples` file
 /// (one just declared), whose examples are then made from the registry.
 fn source(protocol: &str) -> &'static str {
-    match protocol {
-        "graphmind" => include_str!("../../../vectors/examples/graphmind.jsonl"),
-        "graphorin" => include_str!("../../../vectors/examples/graphorin.jsonl"),
-        _ => "",
-    }
+    picked_source(protocol)
 }
 
 /// `examples/<protocol>.jsonl`: one accepted frame of every message type or frame variant of
@@ -90,13 +91,18 @@ pub fn wires(p: &Protocol) -> Vec<&'static str> {
 
 /// The example of `wire` (a message type or variant wire name) in `protocol`. A type with no
 /// picked example yet (a type or protocol just declared) gets one made from its registry entry
-/// ([`synthesized`]); one that cannot be made panics, since it must be noticed, not skipped.
+/// ([`synthesized`]); one that cannot be made panics with the protocol parser's verdict on the
+/// made frame and what to do, since it must be noticed, not skipped.
 pub fn example(protocol: &str, wire: &str) -> Example {
     if let Some(e) = picked(protocol, wire) {
         return e;
     }
-    synthesized(protocol, wire).unwrap_or_else(|| {
-        panic!("vectors/examples/{protocol}.jsonl has no example for {wire:?}: run scripts/pick-examples (it picks one ok conformance vector per type)")
+    synthesized(protocol, wire).unwrap_or_else(|why| {
+        let fix = match protocol {
+            "graphmind" | "graphorin" => "run scripts/pick-examples (it picks one ok conformance vector per type)".to_owned(),
+            _ => format!("fix the declaration (the message's object must accept its version and key members: a strict object declares them as `const` literals), or add a line {{\"type\":{wire:?},\"vector\":\"<where it comes from>\",\"frame\":\"<an ok frame>\"}} to vectors/examples/{protocol}.jsonl"),
+        };
+        panic!("vectors/examples/{protocol}.jsonl has no example for {wire:?} and none can be made from the registry ({why}): {fix}")
     })
 }
 
@@ -104,42 +110,64 @@ pub fn example(protocol: &str, wire: &str) -> Example {
 /// plain value: the field's name for a string, 1 for a count, the first enum value), checked to
 /// parse `ok` as that type. GraphMind's is framed like a real one (`runId "*"` for controls and
 /// the handshake); any other protocol's frame is the message's object itself ([`generic`]).
-fn synthesized(protocol: &str, wire: &str) -> Option<Example> {
+/// `Err` says why none was made (the parser's verdict on the made frame).
+fn synthesized(protocol: &str, wire: &str) -> Result<Example, String> {
     use wirecontract::graphmind;
     use wirecontract::registry::MessageGroup;
     if protocol != "graphmind" {
-        return generic(wirecontract::registry::protocol(protocol)?, wire);
+        let p = wirecontract::registry::protocol(protocol).ok_or_else(|| format!("no protocol {protocol:?}"))?;
+        return generic(p, wire);
     }
-    let m = graphmind::PROTOCOL.message(wire)?;
+    let m = graphmind::PROTOCOL.message(wire).ok_or_else(|| format!("no message {wire:?}"))?;
     let run_id = if m.group == MessageGroup::Event { "run_0123456789ab" } else { graphmind::WILDCARD_RUN_ID };
     let frame = format!(
         r#"{{"gm":{},"seq":1,"ts":1756200000000,"runId":"{run_id}","type":"{wire}","payload":{}}}"#,
         graphmind::PROTOCOL_VERSION,
         minimal_object(m.payload)
     );
-    matches!(graphmind::parse_envelope_json(&frame), graphmind::ParseOutcome::Ok(_)).then_some(Example { origin: Origin::Registry, frame })
+    match graphmind::parse_envelope_json(&frame) {
+        graphmind::ParseOutcome::Ok(_) => Ok(Example { origin: Origin::Registry, frame }),
+        other => Err(format!("{frame} gives {other:?}")),
+    }
 }
 
 /// The minimal object of `wire`'s payload or frame, accepted by the protocol's own parser as
-/// that message: as made, or with one required string field holding the wire name (the member
-/// a protocol read by [`wirecontract::registry::parse_by_key`] tells its messages apart by).
-fn generic(p: &Protocol, wire: &str) -> Option<Example> {
-    let object = p.message(wire).map(|m| m.payload).or_else(|| p.unions.iter().flat_map(|u| u.variants).find(|v| v.wire == wire).map(|v| v.frame))?;
-    let accepted = |frame: &str| matches!((p.parse_any)(frame), AnyOutcome::Ok { ref message, .. } if message == wire);
-    let plain = minimal_object(object);
-    if accepted(&plain) {
-        return Some(Example { origin: Origin::Registry, frame: plain });
+/// that message. For a protocol read by [`wirecontract::registry::parse_by_key`]
+/// ([`Protocol::key`] set) the frame starts with its version member and its key holding the
+/// wire name, whether the object declares them (a field, a strict literal) or keeps them as
+/// unknown members (a loose object).
+fn generic(p: &Protocol, wire: &str) -> Result<Example, String> {
+    let object = p
+        .message(wire)
+        .map(|m| m.payload)
+        .or_else(|| p.unions.iter().flat_map(|u| u.variants).find(|v| v.wire == wire).map(|v| v.frame))
+        .ok_or_else(|| format!("no message {wire:?}"))?;
+    let mut members = minimal_members(object);
+    if let Some(key) = p.key {
+        let (vkey, version) = p.version;
+        members.retain(|(k, _)| *k != key && *k != vkey);
+        members.splice(0..0, [(vkey, format!("{version:?}")), (key, format!("{wire:?}"))]);
     }
-    object.fields.iter().filter(|f| f.required && matches!(f.ty, Ty::Scalar(Scalar::String | Scalar::NonEmptyString))).find_map(|f| {
-        let frame = plain.replacen(&format!("\"{}\":\"{}-1\"", f.wire, f.wire), &format!("\"{}\":{wire:?}", f.wire), 1);
-        accepted(&frame).then_some(Example { origin: Origin::Registry, frame })
-    })
+    let frame = format!("{{{}}}", members.iter().map(|(k, v)| format!("\"{k}\":{v}")).collect::<Vec<_>>().join(","));
+    match (p.parse_any)(&frame) {
+        AnyOutcome::Ok { ref message, .. } if message == wire => Ok(Example { origin: Origin::Registry, frame }),
+        AnyOutcome::Ok { message, .. } => Err(format!("{frame} parses as {message:?}")),
+        AnyOutcome::Invalid { reason, issues } => {
+            Err(format!("{frame} is invalid: {reason}: {}", issues.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")))
+        }
+        AnyOutcome::Other { kind, .. } => Err(format!("{frame} gives {kind}")),
+    }
+}
+
+/// The members of `o`'s minimal object, in writing order: its literals, then its required
+/// fields (wire name, JSON value text).
+fn minimal_members(o: &wirecontract::registry::ObjectDesc) -> Vec<(&'static str, String)> {
+    let literals = o.literals.iter().map(|(k, v)| (*k, format!("\"{v}\"")));
+    literals.chain(o.fields.iter().filter(|f| f.required).map(|f| (f.wire, minimal_value(f.wire, &f.ty)))).collect()
 }
 
 fn minimal_object(o: &wirecontract::registry::ObjectDesc) -> String {
-    let members: Vec<String> = o.fields.iter().filter(|f| f.required).map(|f| format!("\"{}\":{}", f.wire, minimal_value(f.wire, &f.ty))).collect();
-    let literals = o.literals.iter().map(|(k, v)| format!("\"{k}\":\"{v}\""));
-    format!("{{{}}}", literals.chain(members).collect::<Vec<_>>().join(","))
+    format!("{{{}}}", minimal_members(o).iter().map(|(k, v)| format!("\"{k}\":{v}")).collect::<Vec<_>>().join(","))
 }
 
 fn minimal_value(wire: &str, ty: &wirecontract::registry::Ty) -> String {
@@ -177,7 +205,7 @@ fn picked(protocol: &str, wire: &str) -> Option<Example> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::{synthesized, Origin};
     use wirecontract::graphmind;
 
@@ -187,7 +215,7 @@ mod tests {
     fn every_graphorin_variant_can_be_made_from_the_registry() {
         let p = &wirecontract::graphorin::PROTOCOL;
         for wire in super::wires(p) {
-            let ex = synthesized("graphorin", wire).unwrap_or_else(|| panic!("{wire}: no frame made from the registry parses ok"));
+            let ex = synthesized("graphorin", wire).unwrap_or_else(|why| panic!("{wire}: no frame made from the registry parses ok: {why}"));
             assert_eq!(ex.origin, Origin::Registry);
         }
     }
@@ -217,7 +245,7 @@ mod tests {
     #[test]
     fn every_graphmind_type_can_be_made_from_the_registry() {
         for m in graphmind::PROTOCOL.messages {
-            let ex = synthesized("graphmind", m.wire).unwrap_or_else(|| panic!("{}: the made frame does not parse ok", m.wire));
+            let ex = synthesized("graphmind", m.wire).unwrap_or_else(|why| panic!("{}: the made frame does not parse ok: {why}", m.wire));
             assert_eq!(ex.origin, Origin::Registry);
             match graphmind::parse_envelope_json(&ex.frame) {
                 graphmind::ParseOutcome::Ok(env) => assert_eq!(env.message_type(), m.wire),
@@ -225,5 +253,54 @@ mod tests {
             }
             assert!(!ex.frame.contains(r#""ts":0"#) && !ex.frame.contains(r#":"""#), "{}: {}", m.wire, ex.frame);
         }
+    }
+
+    /// A protocol read by `parse_by_key` whose loose message keeps its key (`cmd`) and version
+    /// (`v`) as unknown members (GraphMind's `ErrorInfo` declares neither), with no helper
+    /// object and no enum (also the generator's other tests' scratch protocol).
+    pub(crate) static TINY: wirecontract::registry::Protocol = wirecontract::registry::Protocol {
+        name: "tiny",
+        title: "Tiny",
+        spec: "tiny-v1",
+        version: ("v", "1"),
+        key: Some("cmd"),
+        strict: false,
+        messages: &[wirecontract::registry::MessageDesc {
+            wire: "say",
+            variant: "Say",
+            payload: &<graphmind::ErrorInfo as wirecontract::core::Described>::DESC,
+            group: wirecontract::registry::MessageGroup::Event,
+            direction: wirecontract::registry::Direction::ClientToServer,
+            doc: "",
+        }],
+        unions: &[],
+        catalog_enums: &[],
+        parse_any: |frame| wirecontract::registry::parse_by_key(frame, &TINY),
+        schema: || wirecontract::registry::schema_by_key(&TINY, "https://tiny.example/frame.schema.json"),
+    };
+
+    /// The made example of a keyed protocol carries its version and key, and its parser
+    /// accepts it.
+    #[test]
+    fn a_keyed_protocol_example_carries_its_version_and_key() {
+        let ex = super::generic(&TINY, "say").unwrap_or_else(|why| panic!("{why}"));
+        assert_eq!(ex.frame, r#"{"v":"1","cmd":"say","name":"name-1","message":"message-1"}"#);
+        assert!(super::generic(&TINY, "shout").is_err());
+    }
+
+    /// Every committed `vectors/examples/<protocol>.jsonl` is compiled in under its name (the
+    /// build script lists the directory), so a new protocol's file needs no edit here.
+    #[test]
+    fn every_examples_file_is_compiled_in() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors/examples");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&dir).expect("vectors/examples") {
+            let path = entry.expect("entry").path();
+            let Some(name) = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".jsonl")) else { continue };
+            assert_eq!(super::source(name), std::fs::read_to_string(&path).expect("readable"), "{name}");
+            seen += 1;
+        }
+        assert!(seen >= 2, "graphmind and graphorin at least");
+        assert_eq!(super::source("no-such-protocol"), "");
     }
 }

@@ -102,13 +102,20 @@ fn message_section(out: &mut String, p: &Protocol, wire: &str, direction: &str, 
     example_block(out, p.name, wire);
 }
 
-/// Helper objects (not a payload or frame) and enums, in registry order.
+/// Helper objects (not a payload or frame) and enums, in registry order; a section with nothing
+/// in it is left out (its heading too: [`sections`] leaves it out of the contents).
 fn objects_and_enums(out: &mut String, p: &Protocol, documented: &mut BTreeSet<&'static str>) {
-    out.push_str("## Objects\n\nObjects used inside payloads and frames (payloads and frames are documented with their message above).\n\n");
-    for o in p.objects() {
+    let helpers: Vec<_> = p.objects().into_iter().filter(|o| !documented.contains(o.name)).collect();
+    if !helpers.is_empty() {
+        out.push_str("## Objects\n\nObjects used inside payloads and frames (payloads and frames are documented with their message above).\n\n");
+    }
+    for o in helpers {
         if documented.insert(o.name) {
             object_section(out, o, "###");
         }
+    }
+    if p.enums().is_empty() {
+        return;
     }
     out.push_str("## Enums\n\nEnums are closed: a value not listed makes the frame invalid.\n\n");
     for e in p.enums() {
@@ -343,7 +350,7 @@ pub fn generic_reference(p: &Protocol) -> String {
          Machine-readable form: the [JSON Schema](../schema/{base}.schema.json) (draft 2020-12).\n",
         p.title, p.version.1, p.spec
     );
-    contents(&mut out, &[("Messages", "messages"), ("Objects", "objects"), ("Enums", "enums")]);
+    contents(&mut out, &sections(p));
     out.push_str("<a id=\"messages\"></a>\n\n## Messages\n\n");
     let wires: Vec<&str> = p.messages.iter().map(|m| m.wire).chain(p.unions.iter().flat_map(|u| u.variants).map(|v| v.wire)).collect();
     let _ = writeln!(out, "{}\n", message_links(&wires));
@@ -361,9 +368,40 @@ pub fn generic_reference(p: &Protocol) -> String {
     out
 }
 
+/// The generic reference's contents: Messages, then Objects when the protocol has helper
+/// objects (any object not a payload or frame) and Enums when it has enums, as
+/// [`objects_and_enums`] writes them.
+fn sections(p: &Protocol) -> Vec<(&'static str, &'static str)> {
+    let roots: Vec<&str> = p.messages.iter().map(|m| m.payload.name).chain(p.unions.iter().flat_map(|u| u.variants).map(|v| v.frame.name)).collect();
+    let mut out = vec![("Messages", "messages")];
+    if p.objects().iter().any(|o| !roots.contains(&o.name)) {
+        out.push(("Objects", "objects"));
+    }
+    if !p.enums().is_empty() {
+        out.push(("Enums", "enums"));
+    }
+    out
+}
+
 fn dir_text(d: Direction) -> &'static str {
     match d {
         Direction::ClientToServer => "client → server",
         Direction::ServerToClient => "server → client",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A protocol without helper objects or enums gets no empty "Objects" or "Enums" section
+    /// (nor a contents line pointing at one); GraphMind keeps both.
+    #[test]
+    fn empty_sections_are_left_out() {
+        let tiny = &crate::examples::tests::TINY;
+        assert_eq!(super::sections(tiny), vec![("Messages", "messages")]);
+        let mut out = String::new();
+        super::objects_and_enums(&mut out, tiny, &mut ["ErrorInfo"].into_iter().collect());
+        assert_eq!(out, "");
+        let gm = &wirecontract::graphmind::PROTOCOL;
+        assert_eq!(super::sections(gm), vec![("Messages", "messages"), ("Objects", "objects"), ("Enums", "enums")]);
     }
 }

@@ -83,7 +83,9 @@ fn object_class(out: &mut String, o: &ObjectDesc, typed_dicts: bool) {
     let trailing = if names.len() == 1 { "," } else { "" };
     let _ = writeln!(out, "    __match_args__ = ({}{trailing})", names.join(", "));
     let mut params: Vec<String> = fields.iter().map(|f| init_param(f, typed_dicts)).collect();
-    params.push("extra: Mapping[str, JsonValue] | None = None".to_owned());
+    // A strict object refuses every unknown member (the reader's rule), so its `extra=` can
+    // only be left out (or `None`): the runtime signature keeps it, the type allows nothing else.
+    params.push(if o.strict { "extra: None = None" } else { "extra: Mapping[str, JsonValue] | None = None" }.to_owned());
     let _ = writeln!(out, "    def __new__(cls, *, {}) -> {name}:", params.join(", "));
     let _ = writeln!(out, "        \"\"\"Builds the object (validated by the contract's reader; BuildError with wire paths).\"\"\"");
     for (wire, value) in literals {
@@ -433,8 +435,11 @@ class Issue:
 
 def protocols() -> tuple[str, ...]:
     """The names of every registered protocol, in registry order."""
-def parse_frame(protocol: str, data: str) -> tuple[str, str, WireObject | None, list[Issue]]:
-    """Parse one frame with a registered protocol's parser: (kind, message, object, issues)."""
+def parse_frame(protocol: str, data: str) -> tuple[str, str | None, WireObject | None, list[Issue]]:
+    """Parse one frame with a registered protocol's parser: (kind, message, object, issues).
+
+    `message` is the message type when `kind` is "ok" (or a verdict that knows it), the reason
+    text when `kind` is "invalid", else None."""
 "#;
     stub.replace("@CODES@", &codes)
 }
@@ -482,8 +487,11 @@ pub fn generic_stub(p: &Protocol) -> String {
     let _ = writeln!(
         o,
         "\"\"\"Types of the {title} protocol (`{name}`, spec {spec}) as the Python binding exposes them.\n\n\
-         `wirecontract.parse_frame({name:?}, text)` returns `(kind, message, object, issues)`: `message`\n\
-         is one of `MessageName`, `object` one of the classes below (`None` unless `kind` is \"ok\").\n\
+         `wirecontract.parse_frame({name:?}, text)` returns `(kind, message, object, issues)`: when `kind`\n\
+         is \"ok\", `message` is one of `MessageName` and `object` one of the classes below; when it is\n\
+         \"invalid\", `message` is the reason (one line) and `issues` lists path and rule; otherwise (a\n\
+         verdict such as \"version-mismatch\") `message` is the message type when known, else None.\n\
+         `object` is None unless `kind` is \"ok\".\n\
          The protocol has no module of its own in the package yet, so these names are for type\n\
          checking (`if TYPE_CHECKING:`); the classes are the binding's registry-made object classes.\n\"\"\"\n",
         title = p.title,
@@ -510,8 +518,32 @@ pub fn generic_stub(p: &Protocol) -> String {
     let _ = writeln!(o, "Frame: TypeAlias = {}\n", roots.join(" | "));
     let _ = writeln!(
         o,
-        "def parse_frame(protocol: Literal[{:?}], data: str) -> tuple[str, str, Frame | None, list[Issue]]:\n    \"\"\"`wirecontract.parse_frame` for this protocol: (kind, message, object, issues).\"\"\"",
+        "def parse_frame(protocol: Literal[{:?}], data: str) -> tuple[str, MessageName | str | None, Frame | None, list[Issue]]:\n    \"\"\"`wirecontract.parse_frame` for this protocol: (kind, message, object, issues); see the module doc.\"\"\"",
         p.name
     );
     o
+}
+
+#[cfg(test)]
+mod tests {
+    /// A strict object's constructor takes no unknown members (the runtime reader refuses any),
+    /// so its stub allows `extra=None` only; a loose one takes a mapping.
+    #[test]
+    fn only_loose_objects_take_extra_members() {
+        for o in wirecontract::graphorin::PROTOCOL.objects().into_iter().chain(wirecontract::graphmind::PROTOCOL.objects()) {
+            let mut out = String::new();
+            super::object_class(&mut out, o, false);
+            let want = if o.strict { "extra: None = None)" } else { "extra: Mapping[str, JsonValue] | None = None)" };
+            assert!(out.contains(want), "{}: {out}", o.name);
+        }
+    }
+
+    /// The generic stub says what `message` holds for each kind (the reason when invalid).
+    #[test]
+    fn the_generic_stub_says_what_message_holds() {
+        let stub = super::generic_stub(&crate::examples::tests::TINY);
+        assert!(stub.contains("\"invalid\", `message` is the reason"), "{stub}");
+        assert!(stub.contains("-> tuple[str, MessageName | str | None, Frame | None, list[Issue]]"), "{stub}");
+        assert!(super::native_stub().contains("the reason\n    text when `kind` is \"invalid\""));
+    }
 }
