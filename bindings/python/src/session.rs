@@ -559,8 +559,9 @@ impl AppSession {
     /// `aborted` is true or the viewer aborted the run (an `AbortRun` action), whatever else
     /// is given. Same seq, buffering and no-op rules as `emit`.
     ///
-    /// Raises `BuildError` with issues under `error` for an invalid `error`, and `ValueError`
-    /// for a run id with U+0000 or `"*"`.
+    /// Raises `BuildError` with issues under `error` for an invalid `error`, `TypeError` for a
+    /// contract object of another type (`error must be a dict or a ErrorInfo, not a SdkInfo`),
+    /// and `ValueError` for a run id with U+0000 or `"*"`.
     #[pyo3(signature = (run_id, now_ms, /, error=None, aborted=false))]
     fn finish_run(
         &mut self,
