@@ -483,7 +483,9 @@ function negotiateHello(hello, viewerCapabilities = gmc.KNOWN_CAPABILITIES) {
 /** The `hello.ack` payload arming an app with the viewer's state (session §5.1); wrap it with
  *  `createEnvelope({type: 'hello.ack', payload, seq, runId: '*'})`. `viewer` (the viewer's
  *  version string) is required. */
-function helloAck(hello, { viewer, breakpoints = [], mode = 'run', sessionToken, hubCapabilities } = {}) {
+function helloAck(hello, state = {}) {
+  if (state === null || typeof state !== 'object') throw new TypeError(`state must be an object {viewer, breakpoints?, mode?, sessionToken?, hubCapabilities?}, got ${typeOf(state)}`);
+  const { viewer, breakpoints = [], mode = 'run', sessionToken, hubCapabilities } = state;
   const text = jsonArg(hello, 'hello', 'a hello payload object');
   const v = stringArg(viewer, 'viewer');
   const bps = matcherTexts(breakpoints, 'breakpoints');

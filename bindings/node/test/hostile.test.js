@@ -191,6 +191,7 @@ test('helloAck refuses a missing or non-string viewer, naming it', () => {
   throwsNaming(() => graphmind.helloAck(hello), /^viewer must be a string, got undefined$/);
   throwsNaming(() => graphmind.helloAck(hello, {}), /^viewer must be a string, got undefined$/);
   throwsNaming(() => graphmind.helloAck(hello, { viewer: { a: 1 } }), /^viewer must be a string, got object$/);
+  throwsNaming(() => graphmind.helloAck(hello, null), /^state must be an object/);
   throwsNaming(() => graphmind.helloAck(hello, { viewer: 'v', breakpoints: 'x' }), /^breakpoints must be an array of matchers, got string$/);
   throwsNaming(() => graphmind.helloAck(hello, { viewer: 'v', mode: 1 }), /^mode must be a string, got number$/);
   throwsNaming(() => graphmind.helloAck(hello, { viewer: 'v', sessionToken: 1 }), /^sessionToken must be a string, got number$/);
