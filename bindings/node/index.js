@@ -398,10 +398,55 @@ function exportJsonSchemaString() {
   return native.gmSchemaString();
 }
 
-function matcherText(m, what) {
-  const text = m === undefined ? undefined : JSON.stringify(m);
-  if (text === undefined) throw new TypeError(`${what} must be a breakpoint matcher object`);
+// Argument checks for the entry points that pass host strings, arrays and JSON values to the
+// addon: each refusal is a TypeError naming the argument (as createEnvelope's errors name the
+// member), never napi's `Failed to convert JavaScript value …`, a raw JSON.stringify error or
+// a string silently repaired.
+
+function typeOf(value) {
+  return value === null ? 'null' : Array.isArray(value) ? 'array' : typeof value;
+}
+
+/** `value` if it is a well-formed string: a lone surrogate has no UTF-8 form, and napi would
+ *  turn it into U+FFFD (another name or kind than the caller wrote). */
+function stringArg(value, what) {
+  if (typeof value !== 'string') throw new TypeError(`${what} must be a string, got ${typeOf(value)}`);
+  if (typeof value.isWellFormed === 'function' ? !value.isWellFormed() : /[\ud800-\udfff]/u.test(value)) {
+    const at = /[\ud800-\udfff]/u.exec(value).index;
+    throw new TypeError(`${what} holds a lone surrogate (at index ${at}), which has no UTF-8 form`);
+  }
+  return value;
+}
+
+/** `value` if it is an array (holes read as `undefined`, so an item check names them). */
+function arrayArg(value, what, items) {
+  if (!Array.isArray(value)) throw new TypeError(`${what} must be an array of ${items}, got ${typeOf(value)}`);
+  return Array.from(value);
+}
+
+/** The JSON text of an object argument: a value JSON.stringify refuses (a cycle, a BigInt,
+ *  nesting past the stack) or writes nothing for (`undefined`, a function) is named. */
+function jsonArg(value, what, expected) {
+  let text;
+  try {
+    text = JSON.stringify(value);
+  } catch (e) {
+    throw new TypeError(`${what} is not JSON-serializable: ${errorMessage(e)}`);
+  }
+  if (text === undefined) throw new TypeError(`${what} must be ${expected}, got ${typeOf(value)}`);
   return text;
+}
+
+function matcherText(m, what) {
+  return jsonArg(m, what, 'a breakpoint matcher object');
+}
+
+function matcherTexts(list, what) {
+  return arrayArg(list, what, 'matchers').map((b, i) => matcherText(b, `${what}[${i}]`));
+}
+
+function stringsArg(list, what) {
+  return arrayArg(list, what, 'strings').map((v, i) => stringArg(v, `${what}[${i}]`));
 }
 
 /** Matcher equality (§5.12): same `kind`, `name` and effective `point` (absent = "before");
@@ -412,35 +457,42 @@ function matchersEqual(a, b) {
 
 /** Whether `matcher` selects the gate `(kind, name, point)` (§5.12). */
 function matcherMatches(matcher, kind, name, point) {
-  return native.gmMatcherMatches(matcherText(matcher, 'matcher'), kind, name, point);
+  return native.gmMatcherMatches(matcherText(matcher, 'matcher'), stringArg(kind, 'kind'), stringArg(name, 'name'), stringArg(point, 'point'));
 }
 
 /** Whether a gate pauses: step mode at every `before` and `error` point, otherwise when any
  *  of `breakpoints` matches (§5.12). */
 function shouldPause(mode, breakpoints, kind, name, point) {
-  if (!Array.isArray(breakpoints)) throw new TypeError('breakpoints must be an array of matchers');
-  return native.gmShouldPause(mode, breakpoints.map((b, i) => matcherText(b, `breakpoints[${i}]`)), kind, name, point);
+  return native.gmShouldPause(stringArg(mode, 'mode'), matcherTexts(breakpoints, 'breakpoints'), stringArg(kind, 'kind'), stringArg(name, 'name'), stringArg(point, 'point'));
 }
 
 /** Why a gate pauses (§5.12): `'breakpoint'` (checked first), `'step'` (step mode at a
  *  `before` or `error` point) or `null`; `shouldPause` is `pauseReason(...) !== null`. */
 function pauseReason(mode, breakpoints, kind, name, point) {
-  if (!Array.isArray(breakpoints)) throw new TypeError('breakpoints must be an array of matchers');
-  return native.gmPauseReason(mode, breakpoints.map((b, i) => matcherText(b, `breakpoints[${i}]`)), kind, name, point);
+  return native.gmPauseReason(stringArg(mode, 'mode'), matcherTexts(breakpoints, 'breakpoints'), stringArg(kind, 'kind'), stringArg(name, 'name'), stringArg(point, 'point'));
 }
 
 /** Negotiates an app's `hello` payload for a viewer (§1 Handshake):
  *  `{kind:'refused', reason}` unless `versions.protocol` is 1, else
  *  `{kind:'accepted', protocol, capabilities, resumeToken?}` (capabilities both implement). */
 function negotiateHello(hello, viewerCapabilities = gmc.KNOWN_CAPABILITIES) {
-  return JSON.parse(native.gmNegotiateHello(JSON.stringify(hello), [...viewerCapabilities]));
+  const text = jsonArg(hello, 'hello', 'a hello payload object');
+  return JSON.parse(native.gmNegotiateHello(text, stringsArg(viewerCapabilities, 'viewerCapabilities')));
 }
 
 /** The `hello.ack` payload arming an app with the viewer's state (session §5.1); wrap it with
- *  `createEnvelope({type: 'hello.ack', payload, seq, runId: '*'})`. */
-function helloAck(hello, { viewer, breakpoints = [], mode = 'run', sessionToken, hubCapabilities } = {}) {
-  const bps = breakpoints.map((b, i) => matcherText(b, `breakpoints[${i}]`));
-  return JSON.parse(native.gmHelloAck(JSON.stringify(hello), String(viewer), bps, mode, sessionToken ?? null, hubCapabilities ?? null));
+ *  `createEnvelope({type: 'hello.ack', payload, seq, runId: '*'})`. `viewer` (the viewer's
+ *  version string) is required. */
+function helloAck(hello, state = {}) {
+  if (state === null || typeof state !== 'object') throw new TypeError(`state must be an object {viewer, breakpoints?, mode?, sessionToken?, hubCapabilities?}, got ${typeOf(state)}`);
+  const { viewer, breakpoints = [], mode = 'run', sessionToken, hubCapabilities } = state;
+  const text = jsonArg(hello, 'hello', 'a hello payload object');
+  const v = stringArg(viewer, 'viewer');
+  const bps = matcherTexts(breakpoints, 'breakpoints');
+  const m = stringArg(mode, 'mode');
+  const token = sessionToken == null ? null : stringArg(sessionToken, 'sessionToken');
+  const caps = hubCapabilities == null ? null : stringsArg(hubCapabilities, 'hubCapabilities');
+  return JSON.parse(native.gmHelloAck(text, v, bps, m, token, caps));
 }
 
 function shrinkArgs(maxBytes, type) {

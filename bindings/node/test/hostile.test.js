@@ -173,3 +173,79 @@ test('createEnvelope names a BigInt counter (ts, seq) with the contract rule, no
   // A BigInt inside the payload still names the payload.
   assert.throws(() => graphmind.createEnvelope({ type: 'x.y', payload: { n: 1n }, seq: 1, ts: 1, runId: 'r' }), /payload is not JSON-serializable/);
 });
+
+// Each entry taking kinds, modes, names, matchers or a hello names the argument it refuses
+// (a TypeError, as createEnvelope names its members), instead of napi's conversion text, a raw
+// JSON.stringify error, a stack overflow or a string silently repaired to U+FFFD.
+function throwsNaming(fn, re) {
+  assert.throws(fn, (e) => {
+    assert.equal(e.name, 'TypeError', e.message);
+    assert.match(e.message, re);
+    assert.doesNotMatch(e.message, /Failed to convert|StringExpected|is not a function/);
+    return true;
+  });
+}
+
+test('helloAck refuses a missing or non-string viewer, naming it', () => {
+  const hello = { versions: { protocol: 1, client: 'c' }, capabilities: [], app: 'a', sdk: { name: 'node', version: '1' } };
+  throwsNaming(() => graphmind.helloAck(hello), /^viewer must be a string, got undefined$/);
+  throwsNaming(() => graphmind.helloAck(hello, {}), /^viewer must be a string, got undefined$/);
+  throwsNaming(() => graphmind.helloAck(hello, { viewer: { a: 1 } }), /^viewer must be a string, got object$/);
+  throwsNaming(() => graphmind.helloAck(hello, null), /^state must be an object/);
+  throwsNaming(() => graphmind.helloAck(hello, { viewer: 'v', breakpoints: 'x' }), /^breakpoints must be an array of matchers, got string$/);
+  throwsNaming(() => graphmind.helloAck(hello, { viewer: 'v', mode: 1 }), /^mode must be a string, got number$/);
+  throwsNaming(() => graphmind.helloAck(hello, { viewer: 'v', sessionToken: 1 }), /^sessionToken must be a string, got number$/);
+  throwsNaming(() => graphmind.helloAck(hello, { viewer: 'v', hubCapabilities: [1] }), /^hubCapabilities\[0\] must be a string, got number$/);
+  // eslint-disable-next-line no-sparse-arrays
+  throwsNaming(() => graphmind.helloAck(hello, { viewer: 'v', breakpoints: [{ kind: 'tool' }, , { kind: 'llm' }] }), /^breakpoints\[1\] must be a breakpoint matcher object, got undefined$/);
+  assert.equal(graphmind.helloAck(hello, { viewer: 'v' }).versions.viewer, 'v');
+});
+
+test('non-string kinds, modes, names and points are named, as is a lone surrogate', () => {
+  const bps = [{ kind: 'tool' }];
+  throwsNaming(() => graphmind.shouldPause(1, bps, 'tool', 'n', 'before'), /^mode must be a string, got number$/);
+  throwsNaming(() => graphmind.shouldPause('run', bps, 1, 'n', 'before'), /^kind must be a string, got number$/);
+  throwsNaming(() => graphmind.shouldPause('run', bps, 'tool', null, 'before'), /^name must be a string, got null$/);
+  throwsNaming(() => graphmind.pauseReason('run', bps, 'tool', 'n', 2), /^point must be a string, got number$/);
+  throwsNaming(() => graphmind.matcherMatches({ kind: 'tool' }, 'tool', 5, 'before'), /^name must be a string, got number$/);
+  // napi would read '\ud800' as U+FFFD and match this matcher.
+  throwsNaming(() => graphmind.shouldPause('run', [{ kind: 'tool', name: '\ufffd' }], 'tool', '\ud800', 'before'), /^name holds a lone surrogate \(at index 0\)/);
+  throwsNaming(() => graphmind.shouldPause('run\udc00', bps, 'tool', 'n', 'before'), /^mode holds a lone surrogate \(at index 3\)/);
+  throwsNaming(() => graphmind.matcherMatches({ kind: 'tool' }, 'to\ud800ol', 'n', 'before'), /^kind holds a lone surrogate/);
+  // A well-formed pair is fine.
+  assert.equal(graphmind.shouldPause('run', [{ kind: 'tool', name: '\ud83d\ude00' }], 'tool', '\ud83d\ude00', 'before'), true);
+  // A sparse breakpoints array names the hole.
+  // eslint-disable-next-line no-sparse-arrays
+  throwsNaming(() => graphmind.pauseReason('run', [, { kind: 'tool' }], 'tool', 'n', 'before'), /^breakpoints\[0\] must be a breakpoint matcher object/);
+});
+
+test('matchers and hellos JSON.stringify refuses are named, deep ones too', () => {
+  const cyc = { kind: 'tool' };
+  cyc.self = cyc;
+  throwsNaming(() => graphmind.shouldPause('run', [{ kind: 'tool' }, cyc], 'tool', 'n', 'before'), /^breakpoints\[1\] is not JSON-serializable: /);
+  throwsNaming(() => graphmind.matchersEqual({ kind: 'tool', x: 1n }, {}), /^a is not JSON-serializable: /);
+  throwsNaming(() => graphmind.matcherMatches(cyc, 'tool', 'n', 'before'), /^matcher is not JSON-serializable: /);
+  let deep = {};
+  for (let i = 0; i < 5000; i++) deep = { x: deep };
+  let deepest = {};
+  for (let i = 0; i < 200_000; i++) deepest = { x: deepest };
+  for (const d of [deep, deepest]) {
+    // Either JSON.stringify overflows (named) or the contract's reader refuses the depth.
+    assert.throws(() => graphmind.shouldPause('run', [{ kind: 'tool', d }], 'tool', 'n', 'before'), (e) => {
+      assert.ok(!(e instanceof RangeError), e.message);
+      assert.match(e.message, /^breakpoints\[0\] /);
+      return true;
+    });
+  }
+  const hello = { versions: { protocol: 1, client: 'c' }, capabilities: [], app: 'a', sdk: { name: 'node', version: '1' }, n: 1n };
+  throwsNaming(() => graphmind.negotiateHello(hello), /^hello is not JSON-serializable: /);
+  throwsNaming(() => graphmind.helloAck(hello, { viewer: 'v' }), /^hello is not JSON-serializable: /);
+  throwsNaming(() => graphmind.negotiateHello(undefined), /^hello must be a hello payload object, got undefined$/);
+});
+
+test('negotiateHello takes an array of capability strings, not a string spread into characters', () => {
+  const hello = { versions: { protocol: 1, client: 'c' }, capabilities: ['pause'], app: 'a', sdk: { name: 'node', version: '1' } };
+  throwsNaming(() => graphmind.negotiateHello(hello, 'pause'), /^viewerCapabilities must be an array of strings, got string$/);
+  throwsNaming(() => graphmind.negotiateHello(hello, [1]), /^viewerCapabilities\[0\] must be a string, got number$/);
+  assert.deepEqual(graphmind.negotiateHello(hello, ['pause']).capabilities, ['pause']);
+});

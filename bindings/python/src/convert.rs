@@ -453,6 +453,20 @@ impl HostError {
     }
 }
 
+impl HostError {
+    /// The `TypeError`/`ValueError` for this error in the argument `what`, its path prefixed
+    /// with the argument (`breakpoints[0].x: value nests deeper…`, `output: a set has no JSON
+    /// form…`).
+    pub fn for_arg(&self, what: &str) -> PyErr {
+        let text = self.describe(what);
+        if self.type_error {
+            PyTypeError::new_err(text)
+        } else {
+            PyValueError::new_err(text)
+        }
+    }
+}
+
 impl From<HostError> for PyErr {
     fn from(e: HostError) -> PyErr {
         let text = e.describe("");

@@ -576,28 +576,58 @@ pub(crate) fn enum_arg<T: WireEnum>(v: &str, what: &str) -> PyResult<T> {
 }
 
 /// Reads the declared object `T` (inferred from where the value goes) from a wire-shaped dict
-/// or a contract object of that type, with the contract's reader: `TypeError` for a contract
-/// object of another type, `ValueError` with the contract's text (`{what} is not a valid {T}:
-/// {issues}`) for a value it refuses.
+/// or a contract object of that type, with the contract's reader: `TypeError` with the
+/// contract's wrong-object text for a contract object of another type (a payload, an
+/// `Envelope`, a session action), `TypeError`/`ValueError` naming `what` and the path for a
+/// value with no JSON form (`breakpoints[0].x: dict keys must be str, …`), `ValueError` with
+/// the contract's text (`{what} is not a valid {T}: {issues}`) for a value it refuses.
 pub(crate) fn object_arg<T: WireValue + Described>(v: &Bound<'_, PyAny>, what: &str) -> PyResult<T> {
+    refuse_other_object::<T>(v, what)?;
+    let text = py_to_json(v, NonFinite::Null).map_err(|e| {
+        // A contract class without a JSON form (an `Envelope`, an `Accepted`) is the wrong
+        // object, said as for a payload of another type.
+        let ty = v.get_type();
+        let from_us = ty.module().is_ok_and(|m| m.to_string_lossy().starts_with("wirecontract"));
+        if e.type_error && e.path.is_empty() && from_us {
+            let tn = ty.name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
+            return PyTypeError::new_err(core::wrong_object::<T>(what, "a dict", &tn).to_string());
+        }
+        e.for_arg(what)
+    })?;
+    core::object_arg(&text, what).map_err(arg_error)
+}
+
+/// `v` itself unless it is a contract object of another type than `T` (a payload, a
+/// Graphorin frame): then `TypeError` with the contract's wrong-object text
+/// (`error must be a dict or a ErrorInfo, not a SdkInfo`).
+pub(crate) fn refuse_other_object<'a, 'py, T: Described>(v: &'a Bound<'py, PyAny>, what: &str) -> PyResult<&'a Bound<'py, PyAny>> {
     if let Ok(w) = v.downcast::<WireObject>() {
-        // Another contract object (a payload, a Graphorin frame) is not a `T`.
         let name = w.getattr("type_name")?.extract::<String>()?;
         if name != T::DESC.name {
             return Err(PyTypeError::new_err(core::wrong_object::<T>(what, "a dict", &name).to_string()));
         }
     }
-    let text = py_to_json(v, NonFinite::Null)?;
-    core::object_arg(&text, what).map_err(arg_error)
+    Ok(v)
 }
 
 /// [`object_arg`] for each item of a sequence (`{what}[i]` names an item); `TypeError` when
-/// `seq` is not iterable.
+/// `seq` is not iterable, or is a `dict`/`str`/`bytes`/`bytearray` (iterable, but its keys or
+/// characters are not matchers: `breakpoints` is a sequence of objects).
 pub(crate) fn objects_arg<T: WireValue + Described>(seq: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<T>> {
-    let items = seq.try_iter().map_err(|_| {
+    let refuse = || {
         let tn = seq.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
         PyTypeError::new_err(format!("{what} must be a sequence of dicts or {} objects, not {tn}", T::DESC.name))
-    })?;
+    };
+    let not_a_sequence = seq.is_instance_of::<pyo3::types::PyString>()
+        || seq.is_instance_of::<pyo3::types::PyBytes>()
+        || seq.is_instance_of::<pyo3::types::PyByteArray>()
+        || seq.is_instance_of::<pyo3::types::PyDict>()
+        || seq.downcast::<pyo3::types::PyMapping>().is_ok()
+        || seq.downcast::<WireObject>().is_ok();
+    if not_a_sequence {
+        return Err(refuse());
+    }
+    let items = seq.try_iter().map_err(|_| refuse())?;
     items.enumerate().map(|(i, item)| object_arg(&item?, &format!("{what}[{i}]"))).collect()
 }
 

@@ -22,7 +22,7 @@ use wirecontract::graphmind as gm;
 use wirecontract::graphmind::session as s;
 
 use crate::convert::{json_to_py, py_to_json, NonFinite};
-use crate::graphmind::{build_error, enum_arg, host_build_error, object_arg};
+use crate::graphmind::{arg_error, build_error, enum_arg, host_build_error, object_arg, refuse_other_object};
 use crate::object::{make_object, Root};
 use crate::{guard, str_param, uint_param, Text};
 
@@ -437,12 +437,7 @@ impl AppSession {
             c.loop_guard.threshold = v;
         }
         if let Some(v) = loop_mode {
-            c.loop_guard.mode = match v {
-                "pause" => s::LoopMode::Pause,
-                "warn" => s::LoopMode::Warn,
-                "off" => s::LoopMode::Off,
-                other => return Err(PyValueError::new_err(format!("loop_mode must be one of ['pause', 'warn', 'off'], not {other:?}"))),
-            };
+            c.loop_guard.mode = s::LoopMode::from_host(v).ok_or_else(|| arg_error(wirecontract::core::not_one_of("loop_mode", s::LoopMode::VALUES, v)))?;
         }
         if let Some(v) = loop_kinds {
             c.loop_guard.kinds = v.iter().map(|k| enum_arg(k, "loop_kinds item")).collect::<PyResult<_>>()?;
@@ -564,8 +559,9 @@ impl AppSession {
     /// `aborted` is true or the viewer aborted the run (an `AbortRun` action), whatever else
     /// is given. Same seq, buffering and no-op rules as `emit`.
     ///
-    /// Raises `BuildError` with issues under `error` for an invalid `error`, and `ValueError`
-    /// for a run id with U+0000 or `"*"`.
+    /// Raises `BuildError` with issues under `error` for an invalid `error`, `TypeError` for a
+    /// contract object of another type (`error must be a dict or a ErrorInfo, not a SdkInfo`),
+    /// and `ValueError` for a run id with U+0000 or `"*"`.
     #[pyo3(signature = (run_id, now_ms, /, error=None, aborted=false))]
     fn finish_run(
         &mut self,
@@ -579,7 +575,7 @@ impl AppSession {
         let end = match error.filter(|e| !e.is_none()) {
             _ if aborted => s::RunEnd::Aborted,
             None => s::RunEnd::Ok,
-            Some(e) => match s::RunEnd::error_json(&arg_json(py, e, "error")?) {
+            Some(e) => match s::RunEnd::error_json(&arg_json(py, refuse_other_object::<gm::ErrorInfo>(e, "error")?, "error")?) {
                 Ok(end) => end,
                 Err(e) => return emit_result(py, Err(e)),
             },

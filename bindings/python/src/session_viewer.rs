@@ -14,7 +14,7 @@ use wirecontract::graphmind as gm;
 use wirecontract::graphmind::session as s;
 
 use crate::convert::{py_to_json, NonFinite};
-use crate::graphmind::{enum_arg, object_arg, Envelope};
+use crate::graphmind::{enum_arg, object_arg, objects_arg, Envelope};
 use crate::session::{frame_bytes, matchers_to_py, object_to_py, record};
 use crate::{guard, uint_param, Text};
 
@@ -239,10 +239,7 @@ impl ViewerSession {
         let token_prefix = token_prefix.map(|t| t.0);
         let mut c = s::ViewerConfig::default();
         if let Some(list) = breakpoints {
-            c.breakpoints = Vec::new();
-            for (i, item) in list.try_iter()?.enumerate() {
-                c.breakpoints.push(object_arg(&item?, &format!("breakpoints[{i}]"))?);
-            }
+            c.breakpoints = objects_arg(list, "breakpoints")?;
         }
         if let Some(m) = mode {
             c.mode = enum_arg(m, "mode")?;
@@ -358,10 +355,17 @@ impl ViewerSession {
             for (k, v) in kw.iter() {
                 match k.extract::<String>()?.as_str() {
                     "output" => {
-                        let text = py_to_json(&v, NonFinite::Null)?;
+                        let text = py_to_json(&v, NonFinite::Null).map_err(|e| e.for_arg("output"))?;
                         output = Some(RawJson::from_json(&text).map_err(|e| PyValueError::new_err(format!("output: {e}")))?);
                     }
-                    "request_id" => request_id = v.extract::<Option<Text>>()?.map(|t| t.0),
+                    "request_id" => {
+                        // A lone surrogate keeps `Text`'s BuildError; another type is named.
+                        if !v.is_none() && !v.is_instance_of::<pyo3::types::PyString>() {
+                            let tn = v.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
+                            return Err(pyo3::exceptions::PyTypeError::new_err(format!("request_id must be a str or None, not {tn}")));
+                        }
+                        request_id = v.extract::<Option<Text>>()?.map(|t| t.0);
+                    }
                     other => return Err(pyo3::exceptions::PyTypeError::new_err(format!("resume() got an unexpected keyword argument {other:?}"))),
                 }
             }

@@ -195,3 +195,134 @@ def test_enum_and_object_arguments_raise_the_contract_readers_text() -> None:
     with pytest.raises(TypeError) as ei:
         gm.matchers_equal(started, {})
     assert str(ei.value) == "a must be a dict or a BreakpointMatcher, not a NodeStarted"
+
+
+# ---- review of issue 11's host arguments ---------------------------------------------------
+
+HELLO = {"versions": {"protocol": 1, "client": "c"}, "capabilities": [], "app": "a", "sdk": {"name": "python", "version": "1"}}
+
+
+def _no_viewer_session():
+    """A ``Session`` whose viewer never answers: frames stay in the core's buffer to read."""
+    return session.connect("ws://127.0.0.1:9/ingest", retry_interval_ms=50, fast_retry_ms=[])
+
+
+def _frames(s):
+    import json
+    return [json.loads(f) for f in s.core.buffered_frames]
+
+
+@pytest.mark.parametrize("meta", [[1], "abc", ["ab", ("k", 1)]])
+def test_run_meta_goes_to_the_core_unconverted(meta) -> None:
+    """``dict(meta)`` raised a raw TypeError/ValueError, or made ``{"a": "b", "k": 1}`` of a
+    list of pairs; the core's BuildError names ``meta``."""
+    import asyncio
+
+    async def main() -> None:
+        async with _no_viewer_session() as s:
+            with pytest.raises(gm.BuildError, match="meta: expected object"):
+                async with s.run("job", meta=meta):
+                    pass
+            assert not any(f["type"] == "run.started" for f in _frames(s))
+
+    asyncio.run(asyncio.wait_for(main(), 30))
+
+
+def test_run_meta_any_mapping_is_sent_as_an_object() -> None:
+    import asyncio
+    from types import MappingProxyType
+
+    async def main() -> None:
+        async with _no_viewer_session() as s:
+            async with s.run("job", meta=MappingProxyType({"k": 1})):
+                pass
+            [started] = [f for f in _frames(s) if f["type"] == "run.started"]
+            assert started["payload"]["meta"] == {"name": "job", "k": 1}
+
+    asyncio.run(asyncio.wait_for(main(), 30))
+
+
+def test_an_abort_of_another_run_still_finishes_this_run_with_an_error() -> None:
+    import asyncio
+
+    async def main() -> None:
+        async with _no_viewer_session() as s:
+            with pytest.raises(session.RunAborted):
+                async with s.run("job", run_id="mine"):
+                    raise session.RunAborted("someone-else")
+            finished = [f for f in _frames(s) if f["type"] == "run.finished" and f["runId"] == "mine"]
+            assert len(finished) == 1, _frames(s)
+            p = finished[0]["payload"]
+            assert p["status"] == "error"
+            assert p["error"]["name"] == "RunAborted" and "someone-else" in p["error"]["message"]
+
+    asyncio.run(asyncio.wait_for(main(), 30))
+
+
+def test_host_value_errors_in_object_arguments_name_the_argument() -> None:
+    cyc: list = []
+    cyc.append(cyc)
+    with pytest.raises(ValueError) as ei:
+        gm.should_pause("run", [{"kind": "tool", "x": cyc}], "tool", "n", "before")
+    assert str(ei.value).startswith("breakpoints[0].x.0.0"), str(ei.value)
+    assert "nests deeper" in str(ei.value)
+    with pytest.raises(TypeError) as ei:
+        gm.should_pause("run", [{"kind": "tool"}, {1: 2}], "tool", "n", "before")
+    assert str(ei.value) == "breakpoints[1]: dict keys must be str, found the int key 1"
+    with pytest.raises(TypeError) as ei:
+        session.ViewerSession(breakpoints=[{1: 2}])
+    assert str(ei.value) == "breakpoints[0]: dict keys must be str, found the int key 1"
+    with pytest.raises(TypeError) as ei:
+        session.ViewerSession().resume("p", "inject", 1, output={1: 2})
+    assert str(ei.value) == "output: dict keys must be str, found the int key 1"
+
+
+def test_a_contract_object_without_json_form_is_the_wrong_object() -> None:
+    env = gm.create_envelope("mode.set", {"mode": "run"}, 1, "r")
+    with pytest.raises(TypeError) as ei:
+        gm.matcher_matches(env, "tool", "n", "before")
+    assert str(ei.value) == "matcher must be a dict or a BreakpointMatcher, not a Envelope"
+    with pytest.raises(TypeError) as ei:
+        gm.negotiate_hello(env)
+    assert str(ei.value) == "hello must be a dict or a Hello, not a Envelope"
+
+
+@pytest.mark.parametrize("bad, shown", [({"kind": "tool"}, "dict"), ("tool", "str"), (b"tool", "bytes"), (1, "int")])
+def test_breakpoints_must_be_a_sequence_of_matchers_everywhere(bad, shown) -> None:
+    text = f"breakpoints must be a sequence of dicts or BreakpointMatcher objects, not {shown}"
+    for call in (
+        lambda: gm.should_pause("run", bad, "tool", "n", "before"),
+        lambda: gm.pause_reason("run", bad, "tool", "n", "before"),
+        lambda: gm.hello_ack(HELLO, viewer="v", breakpoints=bad, mode="run", seq=1),
+        lambda: session.ViewerSession(breakpoints=bad),
+    ):
+        with pytest.raises(TypeError) as ei:
+            call()
+        assert str(ei.value) == text
+
+
+def test_resume_request_id_of_another_type_is_named() -> None:
+    with pytest.raises(TypeError) as ei:
+        session.ViewerSession().resume("p", "continue", 1, request_id=1)
+    assert str(ei.value) == "request_id must be a str or None, not int"
+
+
+def test_finish_run_error_of_another_contract_type_is_the_wrong_object() -> None:
+    a = session.AppSession()
+    a.start_run("r", "job", 1)
+    with pytest.raises(TypeError) as ei:
+        a.finish_run("r", 2, error=gm.SdkInfo(name="a", version="1"))
+    assert str(ei.value) == "error must be a dict or a ErrorInfo, not a SdkInfo"
+
+
+def test_loop_mode_error_reads_as_the_enum_errors_do() -> None:
+    with pytest.raises(ValueError) as ei:
+        session.AppSession(loop_mode="Pause")
+    assert str(ei.value) == 'loop_mode must be one of ["pause", "warn", "off"], not "Pause"'
+
+
+def test_a_huge_rejected_enum_value_is_echoed_capped() -> None:
+    with pytest.raises(ValueError) as ei:
+        gm.should_pause("x" * 10_000_000, [], "tool", "n", "before")
+    assert len(str(ei.value)) < 200
+    assert str(ei.value).endswith('…" (10000000 bytes)'), str(ei.value)[-80:]

@@ -50,9 +50,15 @@ impl fmt::Display for HostArgError {
 
 impl std::error::Error for HostArgError {}
 
+/// How many characters of a refused value an error message echoes: enough to recognise it,
+/// and a host passing megabytes does not get a message of megabytes.
+const ECHO_MAX_CHARS: usize = 64;
+
 /// Reads the closed enum `T` from a host string: the value, or the error
 /// `{what} must be one of ["agent", "llm", …], not "x"` listing `T`'s wire values in spec order
-/// (from its registry entry).
+/// (from its registry entry). A value longer than 64 characters is echoed as its first 64
+/// characters, `…` and its length in bytes
+/// (`not "xxxx…" (10485760 bytes)`).
 ///
 /// # Errors
 /// [`HostArgError`] without issues when `value` is not one of `T`'s wire strings (spec
@@ -60,8 +66,28 @@ impl std::error::Error for HostArgError {}
 pub fn enum_arg<T: WireEnum>(value: &str, what: &str) -> Result<T, HostArgError> {
     T::from_wire(value).ok_or_else(|| {
         let values: Vec<&str> = T::DESC.wire_values().collect();
-        HostArgError { summary: format!("{what} must be one of {values:?}, not {value:?}"), issues: Vec::new() }
+        not_one_of(what, &values, value)
     })
+}
+
+/// The error for a host string that is none of `values`: `{what} must be one of ["a", "b"],
+/// not "x"`, the value echoed capped as [`enum_arg`] does. For closed sets of host strings
+/// that are not wire enums (a session config's `loop_mode`), so they read as enum errors do.
+pub fn not_one_of(what: &str, values: &[&str], value: &str) -> HostArgError {
+    HostArgError { summary: format!("{what} must be one of {values:?}, not {}", echo(value)), issues: Vec::new() }
+}
+
+/// `value` quoted as Rust's `{:?}` writes it, cut to [`ECHO_MAX_CHARS`] characters (on a
+/// character boundary) with `…` and the full length in bytes when longer.
+fn echo(value: &str) -> String {
+    match value.char_indices().nth(ECHO_MAX_CHARS) {
+        None => format!("{value:?}"),
+        Some((cut, _)) => {
+            let head = format!("{:?}", &value[..cut]);
+            // The closing quote goes after the ellipsis: `"abc…"`.
+            format!("{}…\" ({} bytes)", &head[..head.len() - 1], value.len())
+        }
+    }
 }
 
 /// Reads the declared object `T` from a host value's JSON text with the frame reader's rules
@@ -107,6 +133,32 @@ mod tests {
         // Closed and exact: case and surrounding space matter.
         assert!(enum_arg::<gm::RunMode>("Run", "mode").is_err());
         assert_eq!(enum_arg::<gm::RunMode>(" run", "mode").unwrap_err().to_string(), "mode must be one of [\"run\", \"step\"], not \" run\"");
+    }
+
+    #[test]
+    fn a_long_rejected_enum_value_is_echoed_capped() {
+        let long = "x".repeat(10 * 1024 * 1024);
+        let e = enum_arg::<gm::RunMode>(&long, "mode").unwrap_err();
+        let shown = "x".repeat(ECHO_MAX_CHARS);
+        assert_eq!(e.summary, format!("mode must be one of [\"run\", \"step\"], not \"{shown}…\" (10485760 bytes)"));
+        assert!(e.summary.len() < 200, "{}", e.summary.len());
+        // Exactly the cap: echoed whole. Multi-byte characters are cut on a boundary.
+        let at_cap = "é".repeat(ECHO_MAX_CHARS);
+        assert_eq!(enum_arg::<gm::RunMode>(&at_cap, "mode").unwrap_err().summary, format!("mode must be one of [\"run\", \"step\"], not \"{at_cap}\""));
+        let over = "é".repeat(ECHO_MAX_CHARS + 1);
+        let e = enum_arg::<gm::RunMode>(&over, "mode").unwrap_err();
+        assert!(e.summary.ends_with(&format!("not \"{at_cap}…\" ({} bytes)", over.len())), "{}", e.summary);
+    }
+
+    #[test]
+    fn not_one_of_reads_as_an_enum_error() {
+        use crate::graphmind::session::LoopMode;
+        let modes: Vec<LoopMode> = LoopMode::VALUES.iter().filter_map(|v| LoopMode::from_host(v)).collect();
+        assert_eq!(modes, [LoopMode::Pause, LoopMode::Warn, LoopMode::Off]);
+        assert_eq!(LoopMode::from_host("Pause"), None);
+        let e = not_one_of("loop_mode", LoopMode::VALUES, "Pause");
+        assert_eq!(e.to_string(), r#"loop_mode must be one of ["pause", "warn", "off"], not "Pause""#);
+        assert!(e.issues.is_empty());
     }
 
     #[test]

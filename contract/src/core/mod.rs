@@ -24,7 +24,7 @@ pub use extras::Extras;
 pub(crate) use extras::NO_EXTRAS;
 pub(crate) use field::{read_literal, write_key};
 pub use field::{WireField, WireValue};
-pub use host::{enum_arg, object_arg, wrong_object, HostArgError, WireEnum};
+pub use host::{enum_arg, not_one_of, object_arg, wrong_object, HostArgError, WireEnum};
 pub use integers::{OutOfSafeRange, PositiveSafeUInt, SafeInt, SafeUInt};
 pub(crate) use issue::{describe_received, enum_message, quote_key};
 pub use issue::{Ctx, Issue, IssueCode, IssuePath, Path, PathSegment};

@@ -22,6 +22,22 @@ pub enum LoopMode {
     Off,
 }
 
+impl LoopMode {
+    /// The host strings of the modes, in declaration order (`loop_mode` arguments).
+    pub const VALUES: &'static [&'static str] = &["pause", "warn", "off"];
+
+    /// The mode for its host string (`"pause"`, `"warn"`, `"off"`; exact), else `None`.
+    #[must_use]
+    pub fn from_host(s: &str) -> Option<Self> {
+        match s {
+            "pause" => Some(LoopMode::Pause),
+            "warn" => Some(LoopMode::Warn),
+            "off" => Some(LoopMode::Off),
+            _ => None,
+        }
+    }
+}
+
 /// Loop guard policy (graphmind-session §1 "loop guard", §3.4). Defaults: threshold 3, mode
 /// `pause`, kinds `[tool]`, 64 tracked runs.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -134,6 +134,12 @@ class RunAborted(Exception):
         self.run_id = run_id
 
 
+def _error_info(e: BaseException) -> dict[str, str]:
+    """The ``run.finished`` ``error`` of a run that ended by ``e``: its class name, message
+    and formatted traceback (an ErrorInfo, graphmind-v1 `run.finished`)."""
+    return {"name": type(e).__name__, "message": str(e), "stack": "".join(traceback.format_exception(e))}
+
+
 class _Timer:
     """One ``loop.call_at`` handle following a core's ``poll_timeout()``."""
 
@@ -324,26 +330,35 @@ class Session:
     async def run(self, name: str, *, meta: Mapping[str, Any] | None = None, run_id: str | None = None) -> AsyncIterator[Run]:
         """A run: ``run.started`` (``app``, ``sdk``, ``meta`` with ``name``) on entry and
         ``run.finished`` on exit: ``ok``, ``error`` with the exception (re-raised), or
-        ``aborted`` when the viewer aborted it (``RunAborted`` is not re-raised) or the task
-        was cancelled (re-raised). The core builds both payloads (``AppSession.start_run``,
+        ``aborted`` when the viewer aborted it (``RunAborted`` of this run, not re-raised; a
+        ``RunAborted`` of another run is an ``error`` like any exception) or the task was
+        cancelled (re-raised). ``meta`` must be a Mapping (the core refuses anything else with
+        ``BuildError``). The core builds both payloads (``AppSession.start_run``,
         ``AppSession.finish_run``). Inside the block, ``Session.emit``/``Session.gate`` use
         this run by default."""
         run = Run(self, run_id or f"run_{secrets.token_hex(6)}", name)
-        self.core.start_run(run.run_id, name, self.clock.now_ms(), None if meta is None else dict(meta))
+        # The core checks ``meta`` (an object, or ``BuildError … meta: expected object``): a
+        # dict goes as it is, another Mapping as its dict; nothing else is converted here
+        # (``dict()`` would turn a list of pairs into an object the caller never wrote).
+        if isinstance(meta, Mapping) and not isinstance(meta, dict):
+            meta = dict(meta)
+        self.core.start_run(run.run_id, name, self.clock.now_ms(), meta)
         self._pump()
         token = _current_run.set(run)
         try:
             yield run
         except RunAborted as e:
             if e.run_id not in (None, run.run_id):
+                # An abort of another run is, for this run, an error like any other: it
+                # still ends with its own ``run.finished``.
+                self._finish(run, error=_error_info(e))
                 raise
             self._finish(run, aborted=True)
         except asyncio.CancelledError:
             self._finish(run, aborted=True)
             raise
         except BaseException as e:
-            error = {"name": type(e).__name__, "message": str(e), "stack": "".join(traceback.format_exception(e))}
-            self._finish(run, error=error)
+            self._finish(run, error=_error_info(e))
             raise
         else:
             self._finish(run)
