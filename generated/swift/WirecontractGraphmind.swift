@@ -632,7 +632,8 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
      * Finishes run `runId`: emits `run.finished` with `status` (and `error`) from `end`;
      * `aborted` whenever the viewer aborted the run (a `SessionAction.AbortRun` came). Same
      * seq, buffering and no-op rules as `emit`. Throws `ContractError.Build` for a run id
-     * with U+0000 or `"*"`, or a string holding a lone surrogate.
+     * with U+0000 or `"*"` or holding a lone surrogate; a lone surrogate in a `Failed` end's
+     * strings becomes U+FFFD instead (see `RunEnd.Failed`).
      */
     func finishRun(runId: HostString, end: RunEnd, nowMs: Int64) throws  -> Int64?
     
@@ -896,7 +897,8 @@ open func emitJson(messageType: HostString, payloadJson: JsonText, run: HostStri
      * Finishes run `runId`: emits `run.finished` with `status` (and `error`) from `end`;
      * `aborted` whenever the viewer aborted the run (a `SessionAction.AbortRun` came). Same
      * seq, buffering and no-op rules as `emit`. Throws `ContractError.Build` for a run id
-     * with U+0000 or `"*"`, or a string holding a lone surrogate.
+     * with U+0000 or `"*"` or holding a lone surrogate; a lone surrogate in a `Failed` end's
+     * strings becomes U+FFFD instead (see `RunEnd.Failed`).
      */
 open func finishRun(runId: HostString, end: RunEnd, nowMs: Int64)throws  -> Int64?  {
     return try  FfiConverterOptionInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
@@ -7531,7 +7533,10 @@ public enum RunEnd: Equatable, Hashable {
      */
     case ok
     /**
-     * The run's work failed: `status: "error"` with `error: {name, message, stack?}`.
+     * The run's work failed: `status: "error"` with `error: {name, message, stack?}`. The
+     * three strings are the host's exception, diagnostic text the app did not choose: a lone
+     * surrogate in them (a Kotlin string can hold one) is sent as U+FFFD rather than refused,
+     * as the Python host's error info reads, so a failing run never loses its `run.finished`.
      */
     case failed(
         /**
@@ -10163,7 +10168,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() != 24306) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_finish_run() != 53766) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_finish_run() != 55818) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() != 8663) {

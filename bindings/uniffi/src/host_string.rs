@@ -51,6 +51,43 @@ impl HostString {
     pub fn into_string(self) -> Result<String, LoneSurrogate> {
         String::from_utf8(self.0).map_err(|e| lone_surrogate(e.as_bytes()))
     }
+
+    /// The text with each lone surrogate replaced by one U+FFFD: for diagnostic text the host
+    /// did not choose (an exception's message or stack), where refusing would lose the frame
+    /// that carries it. One U+FFFD per surrogate is what the contract's JSON reader makes of a
+    /// `\udxxx` escape in a typed string field (how the Python host's error info crosses), so
+    /// every host reports the same text.
+    #[allow(dead_code)] // Graphorin's crate compiles this file too and has no run end.
+    pub fn into_string_lossy(self) -> String {
+        match String::from_utf8(self.0) {
+            Ok(s) => s,
+            Err(e) => replace_lone_surrogates(e.as_bytes()),
+        }
+    }
+}
+
+/// Generalized UTF-8 as text, each encoded surrogate (`ED A0..BF 80..BF`) as one U+FFFD; any
+/// other byte that is not UTF-8 (a host never sends one) is one U+FFFD too.
+fn replace_lone_surrogates(mut bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    loop {
+        match std::str::from_utf8(bytes) {
+            Ok(s) => {
+                out.push_str(s);
+                return out;
+            }
+            Err(e) => {
+                let (valid, rest) = bytes.split_at(e.valid_up_to());
+                out.push_str(std::str::from_utf8(valid).unwrap_or_default());
+                out.push('\u{FFFD}');
+                let skip = match rest {
+                    [0xED, 0xA0..=0xBF, 0x80..=0xBF, ..] => 3,
+                    _ => e.error_len().unwrap_or(rest.len()),
+                };
+                bytes = &rest[skip..];
+            }
+        }
+    }
 }
 
 /// What Kotlin sends for a `JsonText` holding a lone surrogate (JSON text crosses as a string,
@@ -110,6 +147,17 @@ mod tests {
         assert_eq!((err.utf16_index, err.byte_offset), (3, 6));
         assert_eq!(HostString(bytes).into_string().unwrap_err(), err);
         assert_eq!(HostString::from("ok").to_str(), Ok("ok"));
+    }
+
+    #[test]
+    fn a_lossy_string_has_one_replacement_per_lone_surrogate() {
+        // "a", U+D800, "é", U+DFFF, "z": each surrogate is three bytes, one U+FFFD.
+        let mut bytes = b"a".to_vec();
+        bytes.extend_from_slice(&[0xED, 0xA0, 0x80]);
+        bytes.extend_from_slice("é".as_bytes());
+        bytes.extend_from_slice(&[0xED, 0xBF, 0xBF, b'z']);
+        assert_eq!(HostString(bytes).into_string_lossy(), "a\u{FFFD}é\u{FFFD}z");
+        assert_eq!(HostString::from("plain😀").into_string_lossy(), "plain😀");
     }
 
     #[test]

@@ -178,7 +178,10 @@ pub struct GateNode {
 pub enum RunEnd {
     /// The run's work returned normally: `status: "ok"`.
     Ok,
-    /// The run's work failed: `status: "error"` with `error: {name, message, stack?}`.
+    /// The run's work failed: `status: "error"` with `error: {name, message, stack?}`. The
+    /// three strings are the host's exception, diagnostic text the app did not choose: a lone
+    /// surrogate in them (a Kotlin string can hold one) is sent as U+FFFD rather than refused,
+    /// as the Python host's error info reads, so a failing run never loses its `run.finished`.
     Failed {
         /// The exception's class name.
         name: HostString,
@@ -441,17 +444,20 @@ impl AppSession {
     /// Finishes run `runId`: emits `run.finished` with `status` (and `error`) from `end`;
     /// `aborted` whenever the viewer aborted the run (a `SessionAction.AbortRun` came). Same
     /// seq, buffering and no-op rules as `emit`. Throws `ContractError.Build` for a run id
-    /// with U+0000 or `"*"`, or a string holding a lone surrogate.
+    /// with U+0000 or `"*"` or holding a lone surrogate; a lone surrogate in a `Failed` end's
+    /// strings becomes U+FFFD instead (see `RunEnd.Failed`).
     pub fn finish_run(&self, run_id: HostString, end: RunEnd, now_ms: i64) -> Result<Option<i64>, ContractError> {
         guard(|| {
             let (run_id, now_ms) = (arg(run_id, "runId")?, now(now_ms)?);
             let end = match end {
                 RunEnd::Ok => s::RunEnd::Ok,
                 RunEnd::Aborted => s::RunEnd::Aborted,
+                // Lossy, not `arg`: refusing the host's exception text would leave the run
+                // without its end on the wire (the host has nothing better to send).
                 RunEnd::Failed { name, message, stack } => s::RunEnd::Failed(gm::ErrorInfo {
-                    name: arg(name, "end.name")?,
-                    message: arg(message, "end.message")?,
-                    stack: opt_arg(stack, "end.stack")?,
+                    name: name.into_string_lossy(),
+                    message: message.into_string_lossy(),
+                    stack: stack.map(HostString::into_string_lossy),
                     extra: gm::Extras::new(),
                 }),
             };
@@ -894,5 +900,33 @@ impl ViewerSession {
     /// Open pause ids (live, unanswered, owner connected), sorted.
     pub fn open_pauses(&self) -> Vec<String> {
         self.core().open_pauses()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// "ab\uD800c" as Kotlin lowers it: the lone surrogate as its generalized UTF-8 bytes.
+    fn with_lone_surrogate() -> HostString {
+        HostString([b"ab".as_slice(), &[0xED, 0xA0, 0x80], b"c"].concat())
+    }
+
+    #[test]
+    fn a_failed_end_with_a_lone_surrogate_still_finishes_the_run_with_u_fffd() {
+        let session = AppSession::new(None).unwrap();
+        session.start_run("r".into(), "n".into(), None, 1).unwrap();
+        let end = RunEnd::Failed { name: with_lone_surrogate(), message: with_lone_surrogate(), stack: Some(with_lone_surrogate()) };
+        assert_eq!(session.finish_run("r".into(), end, 2).unwrap(), Some(1));
+        let frame = session.buffered_frames().into_iter().find(|f| f.contains("run.finished")).unwrap();
+        let replaced = "ab\u{FFFD}c";
+        assert!(frame.contains(&format!(r#""error":{{"name":"{replaced}","message":"{replaced}","stack":"{replaced}"}}"#)), "{frame}");
+    }
+
+    #[test]
+    fn a_run_id_with_a_lone_surrogate_is_still_refused() {
+        let session = AppSession::new(None).unwrap();
+        let err = session.finish_run(with_lone_surrogate(), RunEnd::Ok, 1).unwrap_err();
+        assert!(matches!(&err, ContractError::Build { reason, .. } if reason.contains("runId") && reason.contains("UTF-16 index 2")), "{err:?}");
     }
 }

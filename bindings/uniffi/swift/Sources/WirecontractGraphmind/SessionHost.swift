@@ -149,11 +149,12 @@ public actor SessionHost {
         return id
     }
 
-    /// Ends a run: `ok` without `error`; `error` with it, or `aborted` for a `RunAbortedError`.
+    /// Ends a run: `ok` without `error`; `error` with it, or `aborted` for a `RunAbortedError` or
+    /// a `CancellationError` (the task was cancelled).
     /// The core makes it `aborted` whenever the viewer aborted the run.
     public func finishRun(_ runId: String, error: Error? = nil) throws {
         let end: RunEnd
-        if error is RunAbortedError {
+        if error is RunAbortedError || error is CancellationError {
             end = .aborted
         } else if let error = error {
             end = .failed(name: String(describing: type(of: error)), message: String(describing: error), stack: nil)

@@ -1256,7 +1256,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() and 0xFFFF) != 24306) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_finish_run() and 0xFFFF) != 53766) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_finish_run() and 0xFFFF) != 55818) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() and 0xFFFF) != 8663) {
@@ -1794,7 +1794,8 @@ public interface AppSessionInterface {
      * Finishes run `runId`: emits `run.finished` with `status` (and `error`) from `end`;
      * `aborted` whenever the viewer aborted the run (a `SessionAction.AbortRun` came). Same
      * seq, buffering and no-op rules as `emit`. Throws `ContractError.Build` for a run id
-     * with U+0000 or `"*"`, or a string holding a lone surrogate.
+     * with U+0000 or `"*"` or holding a lone surrogate; a lone surrogate in a `Failed` end's
+     * strings becomes U+FFFD instead (see `RunEnd.Failed`).
      */
     fun `finishRun`(`runId`: HostString, `end`: RunEnd, `nowMs`: kotlin.Long): kotlin.Long?
     
@@ -2137,7 +2138,8 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
      * Finishes run `runId`: emits `run.finished` with `status` (and `error`) from `end`;
      * `aborted` whenever the viewer aborted the run (a `SessionAction.AbortRun` came). Same
      * seq, buffering and no-op rules as `emit`. Throws `ContractError.Build` for a run id
-     * with U+0000 or `"*"`, or a string holding a lone surrogate.
+     * with U+0000 or `"*"` or holding a lone surrogate; a lone surrogate in a `Failed` end's
+     * strings becomes U+FFFD instead (see `RunEnd.Failed`).
      */
     @Throws(ContractException::class)override fun `finishRun`(`runId`: HostString, `end`: RunEnd, `nowMs`: kotlin.Long): kotlin.Long? {
             return FfiConverterOptionalLong.lift(
@@ -8029,7 +8031,10 @@ sealed class RunEnd {
     
     
     /**
-     * The run's work failed: `status: "error"` with `error: {name, message, stack?}`.
+     * The run's work failed: `status: "error"` with `error: {name, message, stack?}`. The
+     * three strings are the host's exception, diagnostic text the app did not choose: a lone
+     * surrogate in them (a Kotlin string can hold one) is sent as U+FFFD rather than refused,
+     * as the Python host's error info reads, so a failing run never loses its `run.finished`.
      */
     data class Failed(
         /**

@@ -139,8 +139,9 @@ class SessionHost(
     /**
      * Starts a run: the core emits `run.started` with the config's `app` and `sdk` and `meta` =
      * `{"name": name}` followed by the members of [metaJson] (a JSON object text; its own `name`
-     * wins). Close the returned [Run] to send `run.finished`. Throws [ContractException.Build]
-     * when [metaJson] is not a JSON object.
+     * wins). End the returned [Run] with [Run.fail] or [Run.close] to send `run.finished`; the
+     * block form `run(name) { run -> … }` does that for you and sees the block's exception.
+     * Throws [ContractException.Build] when [metaJson] is not a JSON object.
      */
     fun run(name: String, metaJson: String? = null, runId: String = "run_" + randomHex(6)): Run {
         locked { core.startRun(runId, name, metaJson, clock.nowMs()) }
@@ -148,12 +149,36 @@ class SessionHost(
     }
 
     /**
-     * One run of this host. [close] sends `run.finished` with `ok`; [fail] sends `error` with the
-     * throwable instead (`aborted` for a [RunAbortedException]). The core makes it `aborted`
-     * whenever the viewer aborted the run.
+     * Runs [block] in a new run (`run.started` as [run] above, `runId` `null`: a random one) and
+     * sends its `run.finished`: `ok` when [block] returns (its result is returned); when it
+     * throws, [Run.fail] with the throwable (`error`, or `aborted` for a [RunAbortedException] or
+     * a [CancellationException]), then the throwable is rethrown. `use {}` on a [Run] cannot do
+     * this: [Run.close] never sees the exception, so a failing block would finish `ok`.
+     */
+    inline fun <T> run(name: String, metaJson: String? = null, runId: String? = null, block: (Run) -> T): T {
+        val run = if (runId == null) run(name, metaJson) else run(name, metaJson, runId)
+        var threw = false
+        try {
+            return block(run)
+        } catch (e: Throwable) {
+            threw = true
+            // Failing to report must not hide the block's own exception.
+            runCatching { run.fail(e) }.exceptionOrNull()?.let(e::addSuppressed)
+            throw e
+        } finally {
+            if (!threw) run.close() // also on a non-local return from block
+        }
+    }
+
+    /**
+     * One run of this host. [fail] sends `run.finished` with `error` and the throwable (`aborted`
+     * for a [RunAbortedException] or [CancellationException]); [close] sends `ok`. The core makes
+     * it `aborted` whenever the viewer aborted the run. Only the first end is sent.
      */
     inner class Run internal constructor(val runId: String, val name: String) : AutoCloseable {
-        private var finished = false
+        // Set only once the core took the `run.finished`: an end the core refused leaves the run
+        // open, so a later fail or close can still end it on the wire.
+        @Volatile private var finished = false
 
         /** Whether the viewer aborted this run. */
         val aborted: Boolean get() = isAborted(runId)
@@ -164,11 +189,15 @@ class SessionHost(
         /** [SessionHost.gate] in this run. */
         fun gate(point: PausePoint, node: GateNode): CompletableFuture<Decision> = this@SessionHost.gate(point, node, runId)
 
-        /** Ends the run with `error` (or `aborted` for a [RunAbortedException]). */
+        /**
+         * Ends the run with `error` and [error]'s class name, message and stack text (or
+         * `aborted` for a [RunAbortedException] or a [CancellationException]). A lone surrogate
+         * in that text is sent as U+FFFD (the core's rule for a run end's error info). No-op once
+         * the run ended.
+         */
         fun fail(error: Throwable) {
             if (finished) return
-            finished = true
-            if (error is RunAbortedException) {
+            if (error is RunAbortedException || error is CancellationException) {
                 finish(RunEnd.Aborted)
                 return
             }
@@ -176,14 +205,22 @@ class SessionHost(
             finish(RunEnd.Failed(name = error.javaClass.simpleName, message = error.message ?: "", stack = stack))
         }
 
+        /**
+         * Ends the run with `ok` (no-op once it ended), so `use {}` always ends it. It cannot see
+         * an exception leaving a `use {}` block, which then also finishes `ok` (unless the viewer
+         * aborted the run): prefer `SessionHost.run(name) { run -> … }`, or call [fail] yourself.
+         */
         override fun close() {
             if (finished) return
-            finished = true
             finish(RunEnd.Ok)
         }
 
-        private fun finish(end: RunEnd) {
-            locked { core.finishRun(runId, end, clock.nowMs()) }
+        /** Under the host's lock, so two threads ending the run send one `run.finished`. */
+        private fun finish(end: RunEnd) = locked {
+            if (!finished) {
+                core.finishRun(runId, end, clock.nowMs())
+                finished = true
+            }
         }
     }
 

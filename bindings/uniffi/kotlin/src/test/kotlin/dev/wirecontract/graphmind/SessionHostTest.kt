@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.Timeout
+import org.junit.jupiter.api.assertThrows
 import org.junit.jupiter.api.io.TempDir
 import java.io.File
 import java.net.InetAddress
@@ -15,6 +16,7 @@ import java.net.URI
 import java.net.http.HttpClient
 import java.net.http.WebSocket
 import java.nio.file.Path
+import java.util.concurrent.CancellationException
 import java.util.concurrent.CopyOnWriteArrayList
 import java.util.concurrent.TimeUnit
 import kotlin.concurrent.thread
@@ -22,7 +24,8 @@ import kotlin.concurrent.thread
 /**
  * The JVM session host ([SessionHost] over `java.net.http.WebSocket`) against `wirecontract
  * listen`: a pause answered with continue, one answered with an inject, a disconnect while held
- * (fail-open, then the `exec.resumed` in the reconnect's replay), and the docs' adapter.
+ * (fail-open, then the `exec.resumed` in the reconnect's replay), and the docs' adapter; how a
+ * run ends (the run block, a failure whose message holds a lone surrogate).
  */
 @Timeout(60)
 class SessionHostTest {
@@ -240,6 +243,47 @@ class SessionHostTest {
             assertEquals("boom", error.getString("message"))
             assertTrue(error.getString("stack").contains("IllegalStateException: boom"))
             assertTrue(!finished[2].has("error"))
+        }
+    }
+
+    @Test
+    fun aFailureWithALoneSurrogateStillFinishesTheRun() {
+        SessionHost(url = "ws://127.0.0.1:9/ingest", onWarn = { _, _ -> }).use { host ->
+            val run = host.run("surrogate")
+            // A JVM message may hold a lone surrogate (no UTF-8 form): the run must still end.
+            run.fail(IllegalStateException("ab\uD800c"))
+            run.close() // already ended: no second run.finished
+            val finished = buffered(host.core, "run.finished")
+            assertEquals(listOf("error"), finished.map { it.getString("status") })
+            val error = finished.single().getJSONObject("error")
+            assertEquals("ab\uFFFDc", error.getString("message"))
+            assertTrue(error.getString("stack").contains("IllegalStateException: ab\uFFFDc"))
+        }
+    }
+
+    /** Returns from inside the run block (a non-local return): the run still finishes `ok`. */
+    private fun returnEarly(host: SessionHost): Int {
+        host.run("early") { run -> if (run.name == "early") return 7 }
+        return 0
+    }
+
+    @Test
+    fun theRunBlockReportsHowItEnded() {
+        SessionHost(url = "ws://127.0.0.1:9/ingest", onWarn = { _, _ -> }).use { host ->
+            assertEquals(42, host.run("ok") { 42 })
+            val boom = assertThrows<IllegalStateException> { host.run("boom") { throw IllegalStateException("boom") } }
+            assertEquals("boom", boom.message) // rethrown as it was
+            assertThrows<CancellationException> { host.run("cancelled") { throw CancellationException("stop") } }
+            assertThrows<RunAbortedException> { host.run("aborted", runId = "run_a") { throw RunAbortedException("run_a") } }
+            assertEquals(7, returnEarly(host))
+            // The documented limit of use {}: close() cannot see the exception, the run ends ok.
+            assertThrows<IllegalStateException> { host.run("legacy").use { throw IllegalStateException("unseen") } }
+            val finished = buffered(host.core, "run.finished")
+            assertEquals(listOf("ok", "error", "aborted", "aborted", "ok", "ok"), finished.map { it.getString("status") })
+            val error = finished[1].getJSONObject("error")
+            assertEquals(listOf("IllegalStateException", "boom"), listOf(error.getString("name"), error.getString("message")))
+            val ids = host.core.bufferedFrames().map { JSONObject(it) }.filter { it.getString("type") == "run.finished" }.map { it.getString("runId") }
+            assertEquals("run_a", ids[3])
         }
     }
 

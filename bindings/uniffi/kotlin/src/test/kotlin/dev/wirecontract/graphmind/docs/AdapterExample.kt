@@ -8,7 +8,7 @@ import java.util.concurrent.TimeUnit
 fun weatherAgent(url: String, fetch: (String) -> String) {
     SessionHost(url, AppSessionConfig(app = "weather-agent")).use { gm ->
         gm.ready().get(2, TimeUnit.SECONDS)                           // optional: wait for a viewer
-        gm.run("weather").use { run ->
+        gm.run("weather") { run ->                                    // finishes ok, or error/aborted with what it throws
             val llm = GateNode("llm:planner", NodeKind.LLM, "planner", "llm_1")
             run.emit(Message.NodeStarted(NodeStarted(nodeId = llm.nodeId, kind = llm.kind, name = llm.name, instanceId = "llm_1")))
             if (run.gate(PausePoint.BEFORE, llm).get() is Decision.Abort) throw RunAbortedException(run.runId)
