@@ -207,9 +207,11 @@ impl<'s> Cursor<'s> {
     /// string's first non-ASCII byte: the value is checked from there in one call at its end.
     #[inline(always)]
     fn scan_value_string(&self, pos: usize, high: &mut usize) -> Option<usize> {
-        if self.check_utf8 {
+        // Once the value has a non-ASCII byte, the check at its end covers every later
+        // string too: they are scanned as on text, without stopping at their own.
+        if self.check_utf8 && *high == usize::MAX {
             let (close, _, first) = super::scan::string_body_high(self.src, pos).ok()?;
-            *high = (*high).min(first);
+            *high = first;
             Some(close)
         } else {
             Some(super::scan::string_body(self.src, pos).ok()?.0)

@@ -1,6 +1,7 @@
 //! The one JSON string scanner: every reader, validator and writer that looks for the end of
 //! a string or for the bytes that need attention inside one (`"`, `\`, control characters)
-//! goes through [`string_body`] or [`plain_end`], which skip plain bytes eight at a time.
+//! goes through [`string_body`] or [`plain_end`], which skip plain bytes sixteen at a time
+//! (one SIMD compare per kind of stop byte, through the `wide` crate: no `unsafe` here).
 //!
 //! Users: the validator and the two-pass reader ([`super::json`]: `validate`, `Val`
 //! iteration, `write_compact`), the single-pass reader ([`super::cursor`]), the writer
@@ -10,6 +11,8 @@
 // `inline(always)` on the scanner primitives is measured, not hopeful: without it the
 // per-byte helpers stay calls inside the hot loops of the single-pass reader.
 #![allow(clippy::inline_always)]
+
+use wide::u8x16;
 
 /// `0x01` in every byte lane.
 pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
@@ -29,14 +32,43 @@ pub(crate) fn string_stops(w: u64) -> u64 {
     (zero_q | zero_b | control) & HIGHS
 }
 
+/// Bytes the block loops of [`plain_end`] and [`plain_ascii_end`] test at once.
+const BLOCK: usize = 16;
+
+/// The 16 bytes at `i`, as one SIMD vector (`wide`: SSE2 on x86-64, NEON on aarch64, a
+/// portable fallback elsewhere); `None` when fewer than 16 remain.
+#[inline(always)]
+fn block(b: &[u8], i: usize) -> Option<u8x16> {
+    let bytes: [u8; BLOCK] = b.get(i..i + BLOCK)?.try_into().ok()?;
+    Some(u8x16::new(bytes))
+}
+
+/// One bit per byte of `v` (bit `k` for byte `k`) that is `"`, `\` or a control character
+/// below U+0020: the SIMD form of [`string_stops`], exact in every lane.
+#[inline(always)]
+fn block_stops(v: u8x16) -> u32 {
+    let quote = v.simd_eq(u8x16::splat(b'"'));
+    let backslash = v.simd_eq(u8x16::splat(b'\\'));
+    // `min(v, 0x1f) == v` exactly when `v <= 0x1f` (SSE2 has no unsigned compare).
+    let control = v.min(u8x16::splat(0x1f)).simd_eq(v);
+    (quote | backslash | control).to_bitmask()
+}
+
 /// The offset of the first `"`, `\` or control character at or after `i`, or of the first
 /// byte of the tail shorter than eight bytes when none is found before it (callers finish the
-/// tail byte by byte).
+/// tail byte by byte). Sixteen bytes a step (one SIMD compare of each kind), then one
+/// eight-byte word.
 #[inline(always)]
 pub(crate) fn plain_end(b: &[u8], mut i: usize) -> usize {
-    while let Some(chunk) = b.get(i..i + 8) {
-        let w = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
-        let stops = string_stops(w);
+    while let Some(v) = block(b, i) {
+        let stops = block_stops(v);
+        if stops != 0 {
+            return i + stops.trailing_zeros() as usize;
+        }
+        i += BLOCK;
+    }
+    if let Some(chunk) = b.get(i..i + 8) {
+        let stops = string_stops(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
         if stops != 0 {
             return i + (stops.trailing_zeros() / 8) as usize;
         }
@@ -56,9 +88,16 @@ pub(crate) fn string_stops_utf8(w: u64) -> u64 {
 /// [`plain_end`] that also stops at bytes at or above `0x80`.
 #[inline(always)]
 fn plain_ascii_end(b: &[u8], mut i: usize) -> usize {
-    while let Some(chunk) = b.get(i..i + 8) {
-        let w = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
-        let stops = string_stops_utf8(w);
+    while let Some(v) = block(b, i) {
+        // The high bit of every lane is what `to_bitmask` collects: non-ASCII bytes for free.
+        let stops = block_stops(v) | v.to_bitmask();
+        if stops != 0 {
+            return i + stops.trailing_zeros() as usize;
+        }
+        i += BLOCK;
+    }
+    if let Some(chunk) = b.get(i..i + 8) {
+        let stops = string_stops_utf8(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
         if stops != 0 {
             return i + (stops.trailing_zeros() / 8) as usize;
         }
@@ -146,9 +185,10 @@ fn string_body_impl<const HIGH: bool>(src: &[u8], mut pos: usize) -> Result<(usi
     let mut escaped = false;
     let mut high = usize::MAX;
     loop {
-        // Eight bytes at a time while they are plain. (Measured: unrolling to sixteen, or
-        // handing long runs to memchr's SIMD search, were both slower on real text, where
-        // escapes such as `\n` and `\"` come every few dozen bytes.)
+        // Sixteen bytes at a time while they are plain (SIMD). An earlier eight-byte SWAR
+        // unrolled to sixteen, and memchr's search for long runs, were both slower on real
+        // text, where escapes such as `\n` and `\"` come every few dozen bytes; one SIMD
+        // block is not (docs/performance.md, "Issue 18, lever 3").
         pos = if HIGH && high == usize::MAX { plain_ascii_end(src, pos) } else { plain_end(src, pos) };
         // Byte at a time near a stop or the end.
         let Some(&b) = src.get(pos) else { return Err(StringError::Unterminated) };
@@ -184,7 +224,7 @@ fn string_body_impl<const HIGH: bool>(src: &[u8], mut pos: usize) -> Result<(usi
 
 #[cfg(test)]
 mod tests {
-    use super::{plain_end, string_body, string_body_high, string_body_utf8, string_stops, string_stops_utf8, StringError};
+    use super::{plain_ascii_end, plain_end, string_body, string_body_high, string_body_utf8, string_stops, string_stops_utf8, StringError};
 
     /// Every byte value at every lane: the lowest mark is exactly the first stop byte.
     #[test]
@@ -210,6 +250,26 @@ mod tests {
         assert_eq!(plain_end(b"abcdefgh\"ijklmnop", 0), 8);
         assert_eq!(plain_end(b"abc\\defghijk", 0), 3);
         assert_eq!(plain_end("é\u{1}abcdefgh".as_bytes(), 0), 2);
+    }
+
+    /// The SIMD block loop and the word after it: every byte value at every offset of a
+    /// 42-byte run (two blocks, the word, a two-byte tail) ends the scan exactly there, with
+    /// and without non-ASCII bytes as stops.
+    #[test]
+    fn block_loops_stop_exactly_at_the_first_stop_byte() {
+        for at in 0..42 {
+            for b in 0..=255u8 {
+                let mut bytes = [b'a'; 42];
+                bytes[at] = b;
+                let is_stop = b == b'"' || b == b'\\' || b < 0x20;
+                // Scans end at the stop, or at the start of the tail shorter than a word.
+                let tail = 40;
+                let want = if is_stop && at < tail { at } else { tail };
+                assert_eq!(plain_end(&bytes, 0), want, "byte {b:#04x} at {at}");
+                let want_ascii = if (is_stop || b >= 0x80) && at < tail { at } else { tail };
+                assert_eq!(plain_ascii_end(&bytes, 0), want_ascii, "byte {b:#04x} at {at}");
+            }
+        }
     }
 
     #[test]
