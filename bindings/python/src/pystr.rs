@@ -23,7 +23,7 @@ pub fn str_from_utf8<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, 
 }
 
 /// Decodes the JSON string whose opening quote is at `start` in validated JSON text, in one
-/// word-at-a-time pass: a string without escapes becomes a `str` straight from the text; one
+/// block-at-a-time pass: a string without escapes becomes a `str` straight from the text; one
 /// with escapes is decoded into `scratch` (reused across calls, so no allocation per string)
 /// and made from there. Returns the offset after the closing quote and the `str`, or `None`
 /// for the `str` when the string holds a lone-surrogate escape (the caller's slow path keeps

@@ -2,7 +2,7 @@
 //!
 //! [`Cursor`] is the fast path of every frame parse. It reads a frame once, front to back:
 //! typed fields are checked and decoded where they stand, opaque values are validated and
-//! skipped with word-at-a-time string scanning, and nothing is ever revisited. It never
+//! skipped with block-at-a-time (SIMD) string scanning, and nothing is ever revisited. It never
 //! produces an issue or an error message: the moment anything is not plainly valid (a syntax
 //! error, a wrong type, a missing field, an enum value out of range, depth beyond the cap),
 //! the reader returns `None` ("bail") and the caller re-reads the frame with the two-pass
@@ -477,7 +477,7 @@ impl<'s> Cursor<'s> {
 }
 
 /// The offset of the first byte at or after `pos` that ends the plain part of a string (`"`,
-/// `\`, a control character), or `src.len()`: the word-at-a-time scan of [`Cursor::string`],
+/// `\`, a control character), or `src.len()`: the block-at-a-time scan of [`Cursor::string`],
 /// for converters that decode validated strings themselves.
 #[inline]
 pub fn plain_run_end(src: &[u8], pos: usize) -> usize {
@@ -492,7 +492,7 @@ pub fn plain_run_end(src: &[u8], pos: usize) -> usize {
 }
 
 /// In validated JSON text, the string starting at `start` (its opening quote): the offset
-/// after its closing quote and whether it holds an escape. One word-at-a-time scan; for
+/// after its closing quote and whether it holds an escape. One block-at-a-time scan; for
 /// converters that walk validated text (the bindings' JSON → host value conversion).
 #[inline]
 pub fn validated_string_end(src: &[u8], start: usize) -> (usize, bool) {

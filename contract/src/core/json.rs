@@ -572,7 +572,7 @@ pub fn decode_string(raw: &str) -> Decoded<'_> {
 pub fn write_string(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
     let b = s.as_bytes();
-    // Plain prefix eight bytes at a time (most strings are plain to the end).
+    // Plain prefix sixteen bytes at a time (most strings are plain to the end).
     let plain = super::scan::plain_end(b, 0);
     if plain >= b.len() {
         out.extend_from_slice(b);

@@ -27,7 +27,7 @@ fn hex4(b: &[u8], at: usize) -> Option<u32> {
 }
 
 // The offset of the first `"` or `\` at or after `i` in a validated string (it holds no
-// control character), eight bytes at a time; the tail is left to the byte loop.
+// control character), sixteen bytes at a time (SIMD); the tail is left to the byte loop.
 use crate::core::scan::plain_end;
 
 /// Decodes the string whose opening quote is at `start` into WTF-8; returns it and the offset
