@@ -105,6 +105,80 @@ fn single_pass_agrees_on_truncations_reorderings_and_duplicates() {
     }
 }
 
+/// Writes `v` with every object's members in key order or reversed (`style & 1`), each
+/// key's first character as a `\u` escape (`& 2`), a space before each colon (`& 4`), and
+/// an unknown member before each one named like it with a character dropped or added (`& 8`).
+fn restyled(v: &serde_json::Value, style: u8, out: &mut String) {
+    let quoted = |s: &str| serde_json::to_string(s).unwrap();
+    match v {
+        serde_json::Value::Object(m) => {
+            out.push('{');
+            let mut members: Vec<_> = m.iter().collect();
+            if style & 1 != 0 {
+                members.reverse();
+            }
+            for (i, (k, val)) in members.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                if style & 8 != 0 {
+                    let mut shorter = k.clone();
+                    shorter.pop();
+                    out.push_str(&format!("{}:0,{}:1,", quoted(&shorter), quoted(&format!("{k}x"))));
+                }
+                match k.chars().next() {
+                    Some(c) if style & 2 != 0 => {
+                        out.push('"');
+                        for unit in c.encode_utf16(&mut [0; 2]) {
+                            out.push_str(&format!("\\u{unit:04x}"));
+                        }
+                        let rest = quoted(&k[c.len_utf8()..]);
+                        out.push_str(&rest[1..]);
+                    }
+                    _ => out.push_str(&quoted(k)),
+                }
+                out.push_str(if style & 4 != 0 { " :" } else { ":" });
+                restyled(val, style, out);
+            }
+            out.push('}');
+        }
+        serde_json::Value::Array(a) => {
+            out.push('[');
+            for (i, e) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                restyled(e, style, out);
+            }
+            out.push(']');
+        }
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// Keys are read by a byte compare when they arrive in declaration order and by a string scan
+/// otherwise (`Cursor::key_expecting`): members in any order and keys spelled any way decide
+/// as the reference decides.
+#[test]
+fn single_pass_agrees_on_member_order_and_key_spelling() {
+    let vectors = common::graphmind_vectors();
+    for v in vectors.iter().filter(|v| v.frame.len() <= 800).take(150) {
+        let Ok(value) = serde_json::from_str::<serde_json::Value>(&v.frame) else { continue };
+        for style in 0..16 {
+            let mut text = String::new();
+            restyled(&value, style, &mut text);
+            same(&text);
+        }
+        // In the written order every key is the expected one: a wrong separator after one
+        // must still be refused.
+        for key in ["\"gm\"", "\"type\"", "\"payload\"", "\"nodeId\"", "\"t\"", "\"kind\""] {
+            for wrong in ["=", " ", "\"", ""] {
+                same(&v.frame.replacen(&format!("{key}:"), &format!("{key}{wrong}"), 1));
+            }
+        }
+    }
+}
+
 fn json_fragment() -> impl Strategy<Value = String> {
     let atoms = prop::sample::select(vec![
         "{",

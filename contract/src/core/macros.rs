@@ -169,8 +169,13 @@ macro_rules! wire_object {
                 $( let mut $field: Option<$ty> = None; )+
                 let mut extra = $crate::core::Extras::new();
                 if cur.object_start()? {
+                    // Members usually arrive in declaration order: each key is first compared
+                    // with the field after the last one read.
+                    const WIRES: &[&str] = &[$($wire),+];
+                    let mut next = 0;
                     loop {
-                        let key = cur.key()?;
+                        let (key, expected) = cur.key_expecting(WIRES.get(next).copied())?;
+                        next = if expected { next + 1 } else { $crate::core::cursor::after_named(WIRES, key, next) };
                         match &*key.decoded_lossy() {
                             // A repeated key overwrites: the last one wins, as in JSON.parse.
                             $( $wire => $field = Some(<$ty as $crate::core::WireField>::read_present_fast(cur)?), )+
