@@ -8,6 +8,8 @@
 
 mod common;
 
+use std::fmt::Write as _;
+
 use proptest::prelude::*;
 use wirecontract::graphmind::{
     parse_envelope_json, parse_envelope_json_bytes, parse_envelope_json_reference, parse_envelope_shared_bytes_with, parse_envelope_shared_with,
@@ -124,13 +126,13 @@ fn restyled(v: &serde_json::Value, style: u8, out: &mut String) {
                 if style & 8 != 0 {
                     let mut shorter = k.clone();
                     shorter.pop();
-                    out.push_str(&format!("{}:0,{}:1,", quoted(&shorter), quoted(&format!("{k}x"))));
+                    write!(out, "{}:0,{}:1,", quoted(&shorter), quoted(&format!("{k}x"))).unwrap();
                 }
                 match k.chars().next() {
                     Some(c) if style & 2 != 0 => {
                         out.push('"');
                         for unit in c.encode_utf16(&mut [0; 2]) {
-                            out.push_str(&format!("\\u{unit:04x}"));
+                            write!(out, "\\u{unit:04x}").unwrap();
                         }
                         let rest = quoted(&k[c.len_utf8()..]);
                         out.push_str(&rest[1..]);

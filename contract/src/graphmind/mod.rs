@@ -527,13 +527,12 @@ fn single_pass(mut cur: Cursor<'_>) -> Option<ParseOutcome> {
     let (mut gm, mut seq, mut ts, mut run_id, mut ty) = (None, None, None, None::<String>, None::<Cow<'_, str>>);
     let mut payload = PayloadSlot::Absent;
     let mut extra = Extras::new();
-    // Clients write the envelope's members in this order: each key is first compared with
-    // the one after the last read.
-    const WIRES: &[&str] = &["gm", "seq", "ts", "runId", "type", "payload"];
+    // Each key is first compared with the one after the last read: clients write the
+    // envelope's members in the order of `ENVELOPE_KEYS`.
     let mut next = 0;
     loop {
-        let (key, expected) = cur.key_expecting(WIRES.get(next).copied())?;
-        next = if expected { next + 1 } else { crate::core::cursor::after_named(WIRES, key, next) };
+        let (key, expected) = cur.key_expecting(ENVELOPE_KEYS.get(next).copied())?;
+        next = if expected { next + 1 } else { crate::core::cursor::after_named(ENVELOPE_KEYS, key, next) };
         match &*key.decoded_lossy() {
             "gm" => gm = Some(SafeInt::read_fast(&mut cur)?.get()),
             "seq" => seq = Some(SafeUInt::read_fast(&mut cur)?.get()),
