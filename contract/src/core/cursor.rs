@@ -146,6 +146,10 @@ impl<'s> Cursor<'s> {
     #[inline(always)]
     pub fn skip_ws(&mut self) {
         while let Some(&b) = self.src.get(self.pos) {
+            // Compact frames have no whitespace: one compare sends every token byte on.
+            if b > b' ' {
+                break;
+            }
             if b == b' ' || b == b'\n' || b == b'\r' || b == b'\t' {
                 self.pos += 1;
             } else {
@@ -180,7 +184,7 @@ impl<'s> Cursor<'s> {
     }
 
     /// Reads a string (the next token must be one). Validates escapes and control characters.
-    #[inline]
+    #[inline(always)]
     pub fn string(&mut self) -> Option<RawStr<'s>> {
         if self.peek()? != b'"' {
             return None;
