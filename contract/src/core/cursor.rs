@@ -283,25 +283,37 @@ impl<'s> Cursor<'s> {
         Some(k)
     }
 
-    /// [`Cursor::key`] for a member that is likely `expected` (members usually arrive in the
-    /// order the contract declares them): when the text at the cursor is exactly
-    /// `"expected":`, one byte compare reads it instead of a string scan. Anything else (another
-    /// key, an escape, whitespace before the colon) is read by [`Cursor::key`]. The `bool` says
-    /// whether `expected` was the key. `expected` is a wire name: plain ASCII, no `"` or `\`.
+    /// Reads a member key and its `:` in an object whose known members are `wires` (their
+    /// names in declaration order), and says which one it is: `Some(index)` into `wires`, or
+    /// `None` for an unknown member. Members usually arrive in declaration order, so the key
+    /// is first taken to be `wires[*next]`: when the text at the cursor is exactly
+    /// `"name":`, one byte compare reads it instead of a string scan. Anything else (another
+    /// key, an escape, whitespace before the colon) is read by [`Cursor::key`] and looked up.
+    /// `*next` moves past the member read. Wire names are plain ASCII, with no `"` or `\`.
     #[inline(always)]
-    pub fn key_expecting(&mut self, expected: Option<&'static str>) -> Option<(RawStr<'s>, bool)> {
-        if let Some(name) = expected {
+    pub fn member_key(&mut self, wires: &[&'static str], next: &mut usize) -> Option<(RawStr<'s>, Option<usize>)> {
+        if let Some(&name) = wires.get(*next) {
             self.skip_ws();
             let e = name.as_bytes();
             let at = self.pos;
             if let Some(text) = self.src.get(at..at + e.len() + 3) {
                 if text.first() == Some(&b'"') && text.get(1..=e.len()) == Some(e) && text.get(e.len() + 1..) == Some(b"\":") {
                     self.pos = at + e.len() + 3;
-                    return Some((RawStr { raw: name, escaped: false }, true));
+                    let index = *next;
+                    *next += 1;
+                    return Some((RawStr { raw: name, escaped: false }, Some(index)));
                 }
             }
         }
-        Some((self.key()?, false))
+        let key = self.key()?;
+        let index = {
+            let name = key.decoded_lossy();
+            wires.iter().position(|w| *w == name)
+        };
+        if let Some(i) = index {
+            *next = i + 1;
+        }
+        Some((key, index))
     }
 
     /// After a member value: `Some(true)` at `,` (another member follows), `Some(false)` at the
@@ -501,15 +513,6 @@ impl<'s> Cursor<'s> {
     }
 }
 
-/// After a key [`Cursor::key_expecting`] did not expect: the index after its name in `wires`
-/// (an object's wire names in declaration order), so that the next key is compared with the
-/// field declared after it; `next` when it names no field (an unknown member).
-#[inline]
-pub fn after_named(wires: &[&str], key: RawStr<'_>, next: usize) -> usize {
-    let name = key.decoded_lossy();
-    wires.iter().position(|w| *w == name).map_or(next, |i| i + 1)
-}
-
 /// The offset of the first byte at or after `pos` that ends the plain part of a string (`"`,
 /// `\`, a control character), or `src.len()`: the block-at-a-time scan of [`Cursor::string`],
 /// for converters that decode validated strings themselves.
@@ -551,34 +554,36 @@ mod tests {
         Some((raw.to_owned(), ws))
     }
 
-    /// `key_expecting` reads exactly what `key` reads, and takes the byte compare only for the
-    /// expected name written plainly.
+    /// `member_key` reads exactly what `key` reads, takes the byte compare only for the
+    /// expected name written plainly, and names the member by its index.
     #[test]
-    fn key_expecting_reads_what_key_reads() {
+    fn member_key_reads_what_key_reads() {
+        let wires = ["gm", "seq", "ts"];
         let cases = [
-            (r#" "gm":1"#, true),
-            (r#""gm" :1"#, false),
-            (r#""gmx":1"#, false),
-            (r#""g":1"#, false),
-            (r#""g\u006d":1"#, false),
-            (r#""gm""#, false),
-            (r#""gm"#, false),
-            (r#""seq":1"#, false),
-            ("", false),
+            (r#" "gm":1"#, Some(0), true),
+            (r#""gm" :1"#, Some(0), false),
+            (r#""gmx":1"#, None, false),
+            (r#""g":1"#, None, false),
+            (r#""g\u006d":1"#, Some(0), false),
+            (r#""gm""#, None, false),
+            (r#""gm"#, None, false),
+            (r#""ts":1"#, Some(2), false),
+            ("", None, false),
         ];
-        for (text, hit) in cases {
+        for (text, index, hit) in cases {
             let mut plain = Cursor::new(text, 10);
             let want = plain.key().map(|k| (k.decoded_lossy().into_owned(), plain.pos));
             let mut fast = Cursor::new(text, 10);
-            let got = fast.key_expecting(Some("gm")).map(|(k, expected)| ((k.decoded_lossy().into_owned(), fast.pos), expected));
+            let mut next = 0;
+            let got = fast.member_key(&wires, &mut next).map(|(k, i)| ((k.decoded_lossy().into_owned(), fast.pos), i));
             assert_eq!(got.as_ref().map(|g| &g.0), want.as_ref(), "{text:?}");
-            assert_eq!(got.is_some_and(|g| g.1), hit, "{text:?}");
+            assert_eq!(got.as_ref().and_then(|g| g.1), index, "{text:?}");
+            assert_eq!(next, index.map_or(0, |i| i + 1), "{text:?}");
+            // A hit is the byte compare: a cursor that knows no names reads the same text.
+            if hit {
+                assert_eq!(got.map(|g| g.0 .1), Some(text.find(':').unwrap() + 1));
+            }
         }
-        let wires = ["gm", "seq", "ts"];
-        let key = |raw| RawStr { raw, escaped: false };
-        assert_eq!(after_named(&wires, key("seq"), 0), 2);
-        assert_eq!(after_named(&wires, key("other"), 1), 1);
-        assert_eq!(after_named(&wires, RawStr { raw: r"t\u0073", escaped: true }, 0), 3);
     }
 
     #[test]

@@ -174,12 +174,22 @@ macro_rules! wire_object {
                     const WIRES: &[&str] = &[$($wire),+];
                     let mut next = 0;
                     loop {
-                        let (key, expected) = cur.key_expecting(WIRES.get(next).copied())?;
-                        next = if expected { next + 1 } else { $crate::core::cursor::after_named(WIRES, key, next) };
-                        match &*key.decoded_lossy() {
-                            // A repeated key overwrites: the last one wins, as in JSON.parse.
-                            $( $wire => $field = Some(<$ty as $crate::core::WireField>::read_present_fast(cur)?), )+
-                            _ => extra.insert_escaped(key.raw, cur.raw_json()?),
+                        let (key, known) = cur.member_key(WIRES, &mut next)?;
+                        // The field at that index of `WIRES` (the expansion's order), without
+                        // comparing names again. A repeated key overwrites: the last one
+                        // wins, as in JSON.parse.
+                        let mut index = 0;
+                        let mut read = false;
+                        $(
+                            if known == Some(index) {
+                                $field = Some(<$ty as $crate::core::WireField>::read_present_fast(cur)?);
+                                read = true;
+                            }
+                            index += 1;
+                        )+
+                        let _ = index;
+                        if !read {
+                            extra.insert_escaped(key.raw, cur.raw_json()?);
                         }
                         if !cur.more_members()? {
                             break;

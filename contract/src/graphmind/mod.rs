@@ -531,21 +531,27 @@ fn single_pass(mut cur: Cursor<'_>) -> Option<ParseOutcome> {
     // envelope's members in the order of `ENVELOPE_KEYS`.
     let mut next = 0;
     loop {
-        let (key, expected) = cur.key_expecting(ENVELOPE_KEYS.get(next).copied())?;
-        next = if expected { next + 1 } else { crate::core::cursor::after_named(ENVELOPE_KEYS, key, next) };
-        match &*key.decoded_lossy() {
-            "gm" => gm = Some(SafeInt::read_fast(&mut cur)?.get()),
-            "seq" => seq = Some(SafeUInt::read_fast(&mut cur)?.get()),
-            "ts" => ts = Some(SafeUInt::read_fast(&mut cur)?.get()),
-            "runId" => {
+        let (key, known) = cur.member_key(ENVELOPE_KEYS, &mut next)?;
+        // Indexes into `ENVELOPE_KEYS`.
+        match known {
+            // `gm`
+            Some(0) => gm = Some(SafeInt::read_fast(&mut cur)?.get()),
+            // `seq`
+            Some(1) => seq = Some(SafeUInt::read_fast(&mut cur)?.get()),
+            // `ts`
+            Some(2) => ts = Some(SafeUInt::read_fast(&mut cur)?.get()),
+            // `runId`
+            Some(3) => {
                 let text = cur.string()?.decoded()?;
                 if text.contains('\0') {
                     return None;
                 }
                 run_id = Some(text.into_owned());
             }
-            "type" => ty = Some(cur.string()?.decoded_lossy()),
-            "payload" => {
+            // `type`
+            Some(4) => ty = Some(cur.string()?.decoded_lossy()),
+            // `payload`
+            Some(5) => {
                 payload = match (gm, &ty) {
                     (Some(PROTOCOL_VERSION), Some(t)) if payload_type_name(t).is_some() => match Message::read_payload_fast(t, &mut cur) {
                         Some(m) => PayloadSlot::Read(m?, t.clone()),
