@@ -15,8 +15,9 @@
 //!
 //! A cursor on bytes not yet known to be UTF-8 ([`Cursor::new_bytes`]) checks them in the same
 //! scan: outside strings it accepts nothing but ASCII tokens (any byte at or above `0x80` there
-//! is a syntax error, so a bail), and inside strings the word loop stops at non-ASCII bytes and
-//! checks each run of them where it stands (`scan::string_body_utf8`). Every text it returns
+//! is a syntax error, so a bail); a string is checked from its first non-ASCII byte to its
+//! closing quote (`scan::string_body_utf8`), and a skipped value from its first non-ASCII
+//! byte to its end, in one call each. Every text it returns
 //! has been checked, and a read that reaches [`Cursor::finish`] has checked the whole frame, so
 //! a bytes frame needs no UTF-8 pass of its own unless the fast path bails.
 
@@ -554,34 +555,42 @@ mod tests {
         Some((raw.to_owned(), ws))
     }
 
-    /// `member_key` reads exactly what `key` reads, takes the byte compare only for the
-    /// expected name written plainly, and names the member by its index.
+    /// `member_key` reads exactly what `key` reads, on text and on bytes, from any expected
+    /// position; takes the byte compare (the returned name is the table's own `&'static str`)
+    /// only for the expected name written plainly; and names the member by its index.
     #[test]
     fn member_key_reads_what_key_reads() {
         let wires = ["gm", "seq", "ts"];
+        // (text, expected index before the read, index read, byte compare taken)
         let cases = [
-            (r#" "gm":1"#, Some(0), true),
-            (r#""gm" :1"#, Some(0), false),
-            (r#""gmx":1"#, None, false),
-            (r#""g":1"#, None, false),
-            (r#""g\u006d":1"#, Some(0), false),
-            (r#""gm""#, None, false),
-            (r#""gm"#, None, false),
-            (r#""ts":1"#, Some(2), false),
-            ("", None, false),
+            (r#" "gm":1"#, 0, Some(0), true),
+            (r#""seq":1"#, 1, Some(1), true),
+            (r#""ts":1"#, 2, Some(2), true),
+            (r#""ts":1"#, 3, Some(2), false),
+            (r#""gm":1"#, 2, Some(0), false),
+            (r#""gm" :1"#, 0, Some(0), false),
+            (r#""gmx":1"#, 0, None, false),
+            (r#""g":1"#, 0, None, false),
+            (r#""g\u006d":1"#, 0, Some(0), false),
+            (r#""gm""#, 0, None, false),
+            (r#""gm"#, 0, None, false),
+            ("\"s\u{e9}q\":1", 1, None, false),
+            ("", 0, None, false),
         ];
-        for (text, index, hit) in cases {
-            let mut plain = Cursor::new(text, 10);
-            let want = plain.key().map(|k| (k.decoded_lossy().into_owned(), plain.pos));
-            let mut fast = Cursor::new(text, 10);
-            let mut next = 0;
-            let got = fast.member_key(&wires, &mut next).map(|(k, i)| ((k.decoded_lossy().into_owned(), fast.pos), i));
-            assert_eq!(got.as_ref().map(|g| &g.0), want.as_ref(), "{text:?}");
-            assert_eq!(got.as_ref().and_then(|g| g.1), index, "{text:?}");
-            assert_eq!(next, index.map_or(0, |i| i + 1), "{text:?}");
-            // A hit is the byte compare: a cursor that knows no names reads the same text.
-            if hit {
-                assert_eq!(got.map(|g| g.0 .1), Some(text.find(':').unwrap() + 1));
+        for (text, from, index, hit) in cases {
+            for bytes in [false, true] {
+                let new = |t: &'static str| if bytes { Cursor::new_bytes(t.as_bytes(), 10) } else { Cursor::new(t, 10) };
+                let mut plain = new(text);
+                let want = plain.key().map(|k| (k.decoded_lossy().into_owned(), plain.pos));
+                let mut fast = new(text);
+                let mut next = from;
+                let got = fast.member_key(&wires, &mut next);
+                let taken = got.is_some_and(|(k, _)| wires.iter().any(|w| std::ptr::eq(k.raw, *w)));
+                let got = got.map(|(k, i)| ((k.decoded_lossy().into_owned(), fast.pos), i));
+                assert_eq!(got.as_ref().map(|g| &g.0), want.as_ref(), "{text:?}");
+                assert_eq!(got.as_ref().and_then(|g| g.1), index, "{text:?}");
+                assert_eq!(next, index.map_or(from, |i| i + 1), "{text:?}");
+                assert_eq!(taken, hit, "{text:?}");
             }
         }
     }

@@ -134,7 +134,7 @@ pub(crate) fn string_body(src: &[u8], pos: usize) -> Result<(usize, bool), Strin
 }
 
 /// [`string_body`] on bytes not yet known to be UTF-8: also checks that the string's bytes
-/// are UTF-8. The word loop stops at the string's first non-ASCII byte too; from there the
+/// are UTF-8. The block loop stops at the string's first non-ASCII byte too; from there the
 /// string is scanned as by [`string_body`] and its tail is checked at the closing quote, in
 /// one SIMD call (`simdutf8`). Together with a reader that accepts nothing but ASCII tokens
 /// outside strings, a frame read to its end this way needs no separate UTF-8 pass: outside a
@@ -178,7 +178,7 @@ pub(crate) fn utf8(src: &[u8], from: usize, to: usize) -> Result<(), usize> {
     Err(from + std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), |_| 0))
 }
 
-/// The scan of [`string_body`]; with `HIGH`, the word loop also stops at the first non-ASCII
+/// The scan of [`string_body`]; with `HIGH`, the block loop also stops at the first non-ASCII
 /// byte, whose offset is returned (`usize::MAX`: none).
 #[inline(always)]
 fn string_body_impl<const HIGH: bool>(src: &[u8], mut pos: usize) -> Result<(usize, bool, usize), StringError> {
@@ -252,22 +252,44 @@ mod tests {
         assert_eq!(plain_end("é\u{1}abcdefgh".as_bytes(), 0), 2);
     }
 
-    /// The SIMD block loop and the word after it: every byte value at every offset of a
-    /// 42-byte run (two blocks, the word, a two-byte tail) ends the scan exactly there, with
-    /// and without non-ASCII bytes as stops.
+    /// The SIMD block loop and the word after it: for every length from one block to two
+    /// blocks and a word and every start offset up to a block, a stop byte of every value at
+    /// every offset, alone or after a second stop, ends the scan exactly at the first stop, or
+    /// at the start of the tail shorter than a word; with and without non-ASCII bytes as stops.
     #[test]
     fn block_loops_stop_exactly_at_the_first_stop_byte() {
-        for at in 0..42 {
-            for b in 0..=255u8 {
-                let mut bytes = [b'a'; 42];
-                bytes[at] = b;
-                let is_stop = b == b'"' || b == b'\\' || b < 0x20;
-                // Scans end at the stop, or at the start of the tail shorter than a word.
-                let tail = 40;
-                let want = if is_stop && at < tail { at } else { tail };
-                assert_eq!(plain_end(&bytes, 0), want, "byte {b:#04x} at {at}");
-                let want_ascii = if (is_stop || b >= 0x80) && at < tail { at } else { tail };
-                assert_eq!(plain_ascii_end(&bytes, 0), want_ascii, "byte {b:#04x} at {at}");
+        let is_stop = |b: u8| b == b'"' || b == b'\\' || b < 0x20;
+        for len in 16..=42 {
+            for start in [0, 1, 7, 8, 15] {
+                let blocks = (len - start.min(len)) / 16;
+                let mut tail = start + 16 * blocks;
+                if len - tail.min(len) >= 8 {
+                    tail += 8;
+                }
+                for at in start..len {
+                    for b in 0..=255u8 {
+                        let mut bytes = vec![b'a'; len];
+                        bytes[at] = b;
+                        let want = |stop: bool| if stop && at < tail { at } else { tail.max(start) };
+                        assert_eq!(plain_end(&bytes, start), want(is_stop(b)), "byte {b:#04x} at {at}, len {len}, from {start}");
+                        assert_eq!(plain_ascii_end(&bytes, start), want(is_stop(b) || b >= 0x80), "byte {b:#04x} at {at}, len {len}, from {start}");
+                        // A second stop after the first changes nothing.
+                        if at + 1 < len {
+                            bytes[at + 1] = b'"';
+                            assert_eq!(
+                                plain_end(&bytes, start),
+                                if is_stop(b) && at < tail {
+                                    at
+                                } else if at + 1 < tail {
+                                    at + 1
+                                } else {
+                                    tail
+                                },
+                                "two stops at {at}, len {len}"
+                            );
+                        }
+                    }
+                }
             }
         }
     }
@@ -275,7 +297,7 @@ mod tests {
     #[test]
     fn string_body_validates_escapes_and_control_characters() {
         let scan = |s: &str| string_body(s.as_bytes(), 1);
-        let plain = r#""plain text, long enough to take the word loop""#;
+        let plain = r#""plain text, long enough to take the block loop""#;
         assert_eq!(scan(plain), Ok((plain.len() - 1, false)));
         let escapes = r#""a\"b\\c\/\b\f\n\r\t\u00e9\uD800""#;
         assert_eq!(scan(escapes), Ok((escapes.len() - 1, true)));
@@ -307,12 +329,12 @@ mod tests {
     /// `string_body_utf8` accepts a string exactly when `string_body` does and its content is
     /// UTF-8 by std's check, and names std's offset; on every lead byte with a spread of
     /// second, third and fourth bytes (the range edges, ASCII, the quote and the backslash),
-    /// after every lane offset of the word loop.
+    /// after every lane offset of the block and word loops.
     #[test]
     fn string_body_utf8_agrees_with_std() {
         const EDGES: [u8; 17] = [0x00, 0x22, 0x41, 0x5c, 0x7f, 0x80, 0x81, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc2, 0xe0, 0xf4, 0xff];
         let mut buf = Vec::new();
-        for pad in [0usize, 3, 7, 9] {
+        for pad in [0usize, 3, 7, 9, 12, 15, 17] {
             for b0 in 0x80..=0xffu8 {
                 for b1 in EDGES {
                     for b2 in EDGES {
