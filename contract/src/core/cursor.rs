@@ -290,7 +290,8 @@ impl<'s> Cursor<'s> {
     /// is first taken to be `wires[*next]`: when the text at the cursor is exactly
     /// `"name":`, one byte compare reads it instead of a string scan. Anything else (another
     /// key, an escape, whitespace before the colon) is read by [`Cursor::key`] and looked up.
-    /// `*next` moves past the member read. Wire names are plain ASCII, with no `"` or `\`.
+    /// `*next` moves past the member read. Every name in `wires` must pass
+    /// [`is_plain_wire_name`].
     #[inline(always)]
     pub fn member_key(&mut self, wires: &[&'static str], next: &mut usize) -> Option<(RawStr<'s>, Option<usize>)> {
         if let Some(&name) = wires.get(*next) {
@@ -514,6 +515,22 @@ impl<'s> Cursor<'s> {
     }
 }
 
+/// Whether `name` reads the same as a JSON string's raw content and as its decoded text: no
+/// `"`, `\` or control character. Every declared wire name must be (`wire_object!` asserts it
+/// at compile time), because [`Cursor::member_key`] matches keys by comparing bytes.
+#[must_use]
+pub const fn is_plain_wire_name(name: &str) -> bool {
+    let b = name.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'"' || b[i] == b'\\' || b[i] < 0x20 {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// The offset of the first byte at or after `pos` that ends the plain part of a string (`"`,
 /// `\`, a control character), or `src.len()`: the block-at-a-time scan of [`Cursor::string`],
 /// for converters that decode validated strings themselves.
@@ -593,6 +610,13 @@ mod tests {
                 assert_eq!(taken, hit, "{text:?}");
             }
         }
+    }
+
+    #[test]
+    fn plain_wire_names() {
+        assert!(is_plain_wire_name("runId") && is_plain_wire_name("x.custom") && is_plain_wire_name("é") && is_plain_wire_name(""));
+        assert!(!is_plain_wire_name("a\"b") && !is_plain_wire_name("a\\b") && !is_plain_wire_name("a\tb"));
+        assert!(crate::graphmind::ENVELOPE_KEYS.iter().all(|k| is_plain_wire_name(k)));
     }
 
     #[test]

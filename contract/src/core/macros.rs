@@ -142,6 +142,9 @@ macro_rules! wire_object {
             }
         }
 
+        // `Cursor::member_key` reads these names by comparing bytes.
+        const _: () = { $( assert!($crate::core::cursor::is_plain_wire_name($wire), concat!("wire name ", stringify!($wire), " holds a quote, a backslash or a control character")); )+ };
+
         impl $crate::core::WireValue for $name {
             const EXPECTED: &'static str = concat!("object (", stringify!($name), ")");
             const TY: $crate::registry::Ty = $crate::registry::Ty::Object(&<$name as $crate::core::Described>::DESC);
