@@ -59,22 +59,8 @@ fn block_stops(v: u8x16) -> u32 {
 /// tail byte by byte). Sixteen bytes a step (one SIMD compare of each kind), then one
 /// eight-byte word.
 #[inline(always)]
-pub(crate) fn plain_end(b: &[u8], mut i: usize) -> usize {
-    while let Some(v) = block(b, i) {
-        let stops = block_stops(v);
-        if stops != 0 {
-            return i + stops.trailing_zeros() as usize;
-        }
-        i += BLOCK;
-    }
-    if let Some(chunk) = b.get(i..i + 8) {
-        let stops = string_stops(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
-        if stops != 0 {
-            return i + (stops.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    i
+pub(crate) fn plain_end(b: &[u8], i: usize) -> usize {
+    plain_stop::<false>(b, i)
 }
 
 /// [`string_stops`], plus every byte at or above `0x80` (where the UTF-8 checking scan of
@@ -87,17 +73,24 @@ pub(crate) fn string_stops_utf8(w: u64) -> u64 {
 
 /// [`plain_end`] that also stops at bytes at or above `0x80`.
 #[inline(always)]
-fn plain_ascii_end(b: &[u8], mut i: usize) -> usize {
+fn plain_ascii_end(b: &[u8], i: usize) -> usize {
+    plain_stop::<true>(b, i)
+}
+
+/// The loops of [`plain_end`]; with `HIGH`, bytes at or above `0x80` are stops too.
+#[inline(always)]
+fn plain_stop<const HIGH: bool>(b: &[u8], mut i: usize) -> usize {
     while let Some(v) = block(b, i) {
         // The high bit of every lane is what `to_bitmask` collects: non-ASCII bytes for free.
-        let stops = block_stops(v) | v.to_bitmask();
+        let stops = block_stops(v) | if HIGH { v.to_bitmask() } else { 0 };
         if stops != 0 {
             return i + stops.trailing_zeros() as usize;
         }
         i += BLOCK;
     }
     if let Some(chunk) = b.get(i..i + 8) {
-        let stops = string_stops_utf8(u64::from_le_bytes(chunk.try_into().unwrap_or_default()));
+        let w = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
+        let stops = if HIGH { string_stops_utf8(w) } else { string_stops(w) };
         if stops != 0 {
             return i + (stops.trailing_zeros() / 8) as usize;
         }
