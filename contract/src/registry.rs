@@ -727,9 +727,6 @@ mod tests {
         name: "tiny",
         title: "Tiny",
         spec: "tiny-v1",
-        version: ("v", "1"),
-        key: Some("cmd"),
-        strict: false,
         messages: &[
             MessageDesc {
                 wire: "ping",
@@ -748,10 +745,9 @@ mod tests {
                 doc: "",
             },
         ],
-        unions: &[],
-        catalog_enums: &[],
         parse_any: |frame| parse_by_key(frame, &TINY),
         schema: || schema_by_key(&TINY, "https://tiny.example/frame.schema.json"),
+        ..TINY_FIELDS
     };
 
     fn ok(frame: &str) -> Option<String> {
@@ -811,6 +807,8 @@ mod tests {
 
     static CLASH: Protocol = Protocol {
         name: "clash",
+        title: "Clash",
+        spec: "clash-v1",
         messages: &[MessageDesc {
             wire: "hello",
             variant: "Hello",
@@ -824,11 +822,12 @@ mod tests {
         ..TINY_FIELDS
     };
 
-    /// Only the fields `CLASH` shares with `TINY` (a struct-update base).
+    /// The fields `TINY` and `CLASH` share (a struct-update base; each sets its own names,
+    /// messages and functions).
     const TINY_FIELDS: Protocol = Protocol {
         name: "",
-        title: "Clash",
-        spec: "clash-v1",
+        title: "",
+        spec: "",
         version: ("v", "1"),
         key: Some("cmd"),
         strict: false,
