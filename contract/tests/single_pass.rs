@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 
 use proptest::prelude::*;
 use wirecontract::graphmind::{
-    parse_envelope_json, parse_envelope_json_bytes, parse_envelope_json_reference, parse_envelope_shared_bytes_with, parse_envelope_shared_with,
+    parse_bailed, parse_envelope_json, parse_envelope_json_bytes, parse_envelope_json_reference, parse_envelope_shared_bytes_with, parse_envelope_shared_with,
     parse_single_pass, serialize_envelope, Message, ParseOptions, ParseOutcome, SharedBytes, SharedText,
 };
 
@@ -21,6 +21,22 @@ fn same(frame: &str) {
     let reference = parse_envelope_json_reference(frame, &opts);
     assert_eq!(parse_envelope_json(frame), reference, "frame {frame:?}");
     assert_eq!(parse_envelope_shared_with(&SharedText::new(frame.to_owned()), &opts), reference, "shared, frame {frame:?}");
+    if parse_single_pass(frame, opts.max_depth).is_none() {
+        after_a_bail(frame, &reference);
+    }
+}
+
+/// A frame the single pass bailed on is decided after one validating pass
+/// (`parse_bailed`) exactly as the reference decides it, unless it is not JSON within the
+/// depth limit: only then may the reference reader alone decide it.
+fn after_a_bail(frame: &str, reference: &ParseOutcome) {
+    match parse_bailed(frame, ParseOptions::default().max_depth) {
+        Some(out) => assert_eq!(&out, reference, "after a bail, frame {frame:?}"),
+        None => assert!(
+            matches!(reference, ParseOutcome::Invalid { reason, .. } if reason.starts_with("frame is not valid JSON") || reason.starts_with("frame nests deeper")),
+            "a JSON frame went to the reference reader whole: {frame:?} -> {reference:?}"
+        ),
+    }
 }
 
 #[test]

@@ -330,9 +330,11 @@ pub fn parse_envelope_json_bytes(frame: &[u8]) -> ParseOutcome {
 /// [`parse_envelope_json_bytes`] with explicit limits.
 ///
 /// The single pass checks UTF-8 as it reads ([`Cursor::new_bytes`]): a frame it decides has
-/// been checked whole, with no UTF-8 pass of its own. A frame it bails on (invalid UTF-8
-/// included) gets the whole-frame check and then the reference reader, so invalid UTF-8
-/// anywhere is `invalid` naming the offset of the first bad byte, as it always was.
+/// been checked whole, with no UTF-8 pass of its own. A frame it bails on is decided by the
+/// reference reader's steps after one more pass checking JSON and UTF-8 together; when that
+/// pass refuses the frame (invalid UTF-8 included), the whole-frame check and the reference
+/// reader name the error, so invalid UTF-8 anywhere is `invalid` naming the offset of the
+/// first bad byte, as it always was.
 pub fn parse_envelope_json_bytes_with(frame: &[u8], opts: &ParseOptions) -> ParseOutcome {
     if frame.len() > opts.max_frame_bytes {
         return too_big(opts);
@@ -340,7 +342,7 @@ pub fn parse_envelope_json_bytes_with(frame: &[u8], opts: &ParseOptions) -> Pars
     if let Some(out) = single_pass(Cursor::new_bytes(frame, opts.max_depth)) {
         return out;
     }
-    bytes_two_pass(frame, opts)
+    decide_bailed(Cursor::new_bytes(frame, opts.max_depth), || bytes_two_pass(frame, opts))
 }
 
 /// The reference path of a bytes frame: the whole-frame UTF-8 check, then the two-pass
@@ -377,7 +379,8 @@ pub fn parse_envelope_shared_bytes_with(frame: &SharedBytes, opts: &ParseOptions
             return out;
         }
     }
-    bytes_two_pass(bytes, opts)
+    // A cursor of its own (no spans: the reference reader copies what it keeps).
+    decide_bailed(Cursor::new_bytes(bytes, opts.max_depth), || bytes_two_pass(bytes, opts))
 }
 
 fn too_big(opts: &ParseOptions) -> ParseOutcome {
@@ -395,13 +398,14 @@ pub fn parse_envelope_shared_with(frame: &SharedText, opts: &ParseOptions) -> Pa
     if let Some(out) = single_pass(Cursor::new_shared(frame, opts.max_depth)) {
         return out;
     }
-    parse_two_pass(text, opts)
+    decide_bailed(Cursor::new(text, opts.max_depth), || parse_two_pass(text, opts))
 }
 
 /// [`parse_envelope_json`] with explicit limits.
 ///
 /// One pass over the frame decides every valid frame ([`parse_single_pass`]); a frame it
-/// bails on is decided by the reference two-pass reader, which owns every issue and message.
+/// bails on is decided by the reference reader, which owns every issue and message, after one
+/// validating pass that finds the root's members (`decide_bailed`).
 pub fn parse_envelope_json_with(frame: &str, opts: &ParseOptions) -> ParseOutcome {
     if frame.len() > opts.max_frame_bytes {
         return too_big(opts);
@@ -409,7 +413,7 @@ pub fn parse_envelope_json_with(frame: &str, opts: &ParseOptions) -> ParseOutcom
     if let Some(out) = parse_single_pass(frame, opts.max_depth) {
         return out;
     }
-    parse_two_pass(frame, opts)
+    decide_bailed(Cursor::new(frame, opts.max_depth), || parse_two_pass(frame, opts))
 }
 
 /// The reference reader alone (validate, then walk): what [`parse_envelope_json_with`]
@@ -420,6 +424,67 @@ pub fn parse_envelope_json_reference(frame: &str, opts: &ParseOptions) -> ParseO
         return too_big(opts);
     }
     parse_two_pass(frame, opts)
+}
+
+/// Decides a frame the single pass bailed on, with the reference reader's verdict and issues
+/// (§2 steps 1–6). Step 1 (JSON syntax, depth, and UTF-8 for a frame given as bytes) is one
+/// validating pass of `cur` that also collects the root object's members; steps 2–6 are the
+/// reference's [`parse_members`]. The reference reader alone would validate the frame and then
+/// find the root's end and each member's end again: three scans of the payload, so a large
+/// invalid frame cost several times a valid one. A frame `cur` refuses goes to `reference`
+/// whole, which names the syntax error. The cursor accepts exactly the JSON `json::validate`
+/// accepts (the single pass's verdicts rest on that too; the differential suites check it).
+fn decide_bailed(mut cur: Cursor<'_>, reference: impl FnOnce() -> ParseOutcome) -> ParseOutcome {
+    match root_members(&mut cur) {
+        Some(Root::Object(members)) => parse_members(members),
+        Some(Root::Other(value)) => parse_validated(value),
+        None => reference(),
+    }
+}
+
+/// What a frame the single pass bails on is decided by: the reference reader's steps 2–6
+/// after one validating pass (`decide_bailed`); `None` where that pass refuses the frame
+/// (not JSON, too deep) and the reference reader names the error. Public for the
+/// differential tests only.
+#[doc(hidden)]
+pub fn parse_bailed(frame: &str, max_depth: usize) -> Option<ParseOutcome> {
+    let mut decided = true;
+    let out = decide_bailed(Cursor::new(frame, max_depth), || {
+        decided = false;
+        ParseOutcome::invalid("", None)
+    });
+    decided.then_some(out)
+}
+
+/// A validated frame's root, as [`root_members`] read it.
+enum Root<'s> {
+    /// An object: its members in wire order (raw key, value).
+    Object(Vec<(&'s str, Val<'s>)>),
+    /// Any other JSON value (not an envelope).
+    Other(Val<'s>),
+}
+
+/// Reads the whole frame at `cur`: the root value, validated, with an object's members
+/// collected; `None` when the frame is not one JSON value within the depth limit (or, for
+/// bytes, not UTF-8).
+fn root_members<'s>(cur: &mut Cursor<'s>) -> Option<Root<'s>> {
+    let root = if cur.peek()? == b'{' {
+        let mut members = Vec::new();
+        if cur.object_start()? {
+            loop {
+                let key = cur.key()?;
+                members.push((key.raw, cur.val()?));
+                if !cur.more_members()? {
+                    break;
+                }
+            }
+        }
+        Root::Object(members)
+    } else {
+        Root::Other(cur.val()?)
+    };
+    cur.finish()?;
+    Some(root)
 }
 
 fn parse_two_pass(frame: &str, opts: &ParseOptions) -> ParseOutcome {
@@ -443,15 +508,22 @@ pub fn parse_envelope(value: &serde_json::Value) -> ParseOutcome {
 
 /// Steps 2–6 on validated text.
 fn parse_validated(root: Val<'_>) -> ParseOutcome {
-    let mut ctx = Ctx::new();
-    let root_path = Path::Root;
     if root.kind() != JsonKind::Object {
-        ctx.expected::<()>(&root_path, "object", Some(root));
+        let mut ctx = Ctx::new();
+        ctx.expected::<()>(&Path::Root, "object", Some(root));
         return invalid(REASON_NOT_AN_ENVELOPE, Some(ctx.issues));
     }
+    parse_members(root.members())
+}
+
+/// Steps 2–6 on the members of a validated root object, in wire order: each key's raw text
+/// (between the quotes, still escaped) and its value.
+fn parse_members<'s>(members: impl IntoIterator<Item = (&'s str, Val<'s>)>) -> ParseOutcome {
+    let mut ctx = Ctx::new();
+    let root_path = Path::Root;
     let (mut gm, mut seq, mut ts, mut run_id, mut ty, mut payload) = (None, None, None, None, None, None);
     let mut extra = Extras::new();
-    for (key, val) in root.members() {
+    for (key, val) in members {
         match &*decode_string(key).text {
             "gm" => gm = Some(val),
             "seq" => seq = Some(val),
