@@ -13,13 +13,23 @@ use super::RawJson;
 
 /// The empty [`Extras`] that strict objects (which have no unknown members) return from
 /// [`Reflect::extra`](super::Reflect::extra).
-pub(crate) static NO_EXTRAS: Extras = Extras { entries: Vec::new(), index: None };
+pub(crate) static NO_EXTRAS: Extras = Extras { members: None };
 
 /// Unknown members of a loose object, in first-seen order, values as raw JSON (spec
 /// graphmind-v1 §1 "Every object is loose", §5.4 duplicate keys: last value wins, first
 /// position kept, as `JSON.parse` does). Known fields never land here.
 #[derive(Clone, Default, PartialEq, Eq)]
 pub struct Extras {
+    /// `None` while there are none (always, for almost every object): every declared object
+    /// holds an `Extras` and parsed values are moved whole, so its size is paid on every
+    /// frame (8 bytes boxed, 72 inline). Never `Some` with no entries, so the derived
+    /// equality holds.
+    members: Option<Box<ExtraMembers>>,
+}
+
+/// The members of a non-empty [`Extras`].
+#[derive(Clone, PartialEq, Eq)]
+struct ExtraMembers {
     /// `(escaped key text, value)`; the key is kept escaped so it round-trips byte for byte.
     entries: Vec<(Box<str>, RawJson)>,
     /// Index of decoded keys, built only for objects with many members (bounded time on a
@@ -29,7 +39,7 @@ pub struct Extras {
 
 impl fmt::Debug for Extras {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_map().entries(self.entries.iter().map(|(k, v)| (k, v))).finish()
+        f.debug_map().entries(self.entries().iter().map(|(k, v)| (k, v))).finish()
     }
 }
 
@@ -43,29 +53,34 @@ impl Extras {
 
     /// Number of unknown members.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.entries().len()
     }
 
     /// `true` when there are none.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.members.is_none()
+    }
+
+    /// `(escaped key text, value)` in order.
+    fn entries(&self) -> &[(Box<str>, RawJson)] {
+        self.members.as_deref().map_or(&[], |m| &m.entries)
     }
 
     /// Looks a member up by its decoded name.
     pub fn get(&self, name: &str) -> Option<&RawJson> {
-        self.position(name).map(|i| &self.entries[i].1)
+        self.position(name).map(|i| &self.entries()[i].1)
     }
 
     /// Iterates `(decoded name, value)` in order. Names with lone-surrogate escapes decode
     /// lossily (U+FFFD); [`Extras::iter_raw`] gives the escaped form.
     pub fn iter(&self) -> impl Iterator<Item = (Cow<'_, str>, &RawJson)> {
-        self.entries.iter().map(|(k, v)| (decode_string(k).text, v))
+        self.entries().iter().map(|(k, v)| (decode_string(k).text, v))
     }
 
     /// Iterates `(escaped name, value)` in order: the name exactly as it sat between the
     /// quotes on the wire.
     pub fn iter_raw(&self) -> impl Iterator<Item = (&str, &RawJson)> {
-        self.entries.iter().map(|(k, v)| (&**k, v))
+        self.entries().iter().map(|(k, v)| (&**k, v))
     }
 
     /// Sets a member by decoded name: replaces the value in place if present, else appends.
@@ -77,27 +92,31 @@ impl Extras {
     }
 
     fn position(&self, name: &str) -> Option<usize> {
-        if let Some(index) = &self.index {
+        let members = self.members.as_deref()?;
+        if let Some(index) = &members.index {
             return index.get(name).copied();
         }
-        self.entries.iter().position(|(k, _)| if k.contains('\\') { decode_string(k).text == name } else { &**k == name })
+        members.entries.iter().position(|(k, _)| if k.contains('\\') { decode_string(k).text == name } else { &**k == name })
     }
 
     /// Last-wins insert of an escaped key.
     pub(crate) fn insert_escaped(&mut self, escaped: &str, value: RawJson) {
         let decoded = decode_string(escaped).text;
         if let Some(i) = self.position(&decoded) {
-            self.entries[i].1 = value;
+            if let Some(members) = &mut self.members {
+                members.entries[i].1 = value;
+            }
             return;
         }
-        if let Some(index) = &mut self.index {
-            index.insert(decoded.into_owned(), self.entries.len());
-        } else if self.entries.len() >= EXTRAS_INDEX_THRESHOLD {
-            let mut index: HashMap<String, usize> = self.entries.iter().enumerate().map(|(i, (k, _))| (decode_string(k).text.into_owned(), i)).collect();
-            index.insert(decoded.into_owned(), self.entries.len());
-            self.index = Some(index);
+        let members = self.members.get_or_insert_with(|| Box::new(ExtraMembers { entries: Vec::new(), index: None }));
+        if let Some(index) = &mut members.index {
+            index.insert(decoded.into_owned(), members.entries.len());
+        } else if members.entries.len() >= EXTRAS_INDEX_THRESHOLD {
+            let mut index: HashMap<String, usize> = members.entries.iter().enumerate().map(|(i, (k, _))| (decode_string(k).text.into_owned(), i)).collect();
+            index.insert(decoded.into_owned(), members.entries.len());
+            members.index = Some(index);
         }
-        self.entries.push((escaped.into(), value));
+        members.entries.push((escaped.into(), value));
     }
 
     pub(crate) fn write_members(&self, out: &mut Vec<u8>, first: &mut bool) {
@@ -108,7 +127,7 @@ impl Extras {
     /// typed value, so an entry a caller put into the public `extra` under a known name (the
     /// parser never does) must not write the key a second time.
     pub(crate) fn write_members_except(&self, out: &mut Vec<u8>, first: &mut bool, known: &[&str]) {
-        for (k, v) in &self.entries {
+        for (k, v) in self.entries() {
             if !known.is_empty() && known.iter().any(|name| if k.contains('\\') { decode_string(k).text == *name } else { &**k == *name }) {
                 continue;
             }
@@ -141,7 +160,7 @@ impl Extras {
 
 impl Serialize for Extras {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(Some(self.entries.len()))?;
+        let mut map = s.serialize_map(Some(self.len()))?;
         for (k, v) in self.iter() {
             map.serialize_entry(&k, v)?;
         }
