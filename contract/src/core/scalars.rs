@@ -182,6 +182,10 @@ impl<T: WireValue> WireValue for Vec<T> {
     fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
         let mut out = Vec::new();
         if cur.array_start()? {
+            // Room for eight at the first element: arrays on the wire (token deltas, tags,
+            // hint nodes) mostly hold a few to a dozen, and growing from Vec's own first
+            // capacity (four) would reallocate and copy once more.
+            out.reserve_exact(ARRAY_FIRST_CAPACITY);
             loop {
                 out.push(T::read_fast(cur)?);
                 if !cur.more_elements()? {
@@ -192,6 +196,9 @@ impl<T: WireValue> WireValue for Vec<T> {
         Some(out)
     }
 }
+
+/// The capacity [`Vec`]'s `read_fast` gives a non-empty array before its first element.
+const ARRAY_FIRST_CAPACITY: usize = 8;
 
 /// A string-keyed record of opaque values (`run.started.meta`): must be an object; members
 /// keep their order and raw values.
