@@ -316,6 +316,18 @@ proptest! {
     }
 }
 
+/// A NUL in `runId` (spec §5: banned) can only arrive escaped; every path refuses it
+/// wherever it stands, and accepts the other escaped control characters.
+#[test]
+fn a_nul_in_run_id_is_refused_by_every_path() {
+    for (run_id, ok) in [(r"\u0000", false), (r"a\u0000", false), (r"\u0000b", false), (r"a\n\u0000b", false), (r"\u0001", true), (r"a\nb", true)] {
+        let frame = format!(r#"{{"gm":1,"seq":1,"ts":2,"runId":"{run_id}","type":"run.finished","payload":{{"status":"ok"}}}}"#);
+        same(&frame);
+        same_bytes(frame.as_bytes());
+        assert_eq!(matches!(parse_envelope_json(&frame), ParseOutcome::Ok(_)), ok, "runId {run_id}");
+    }
+}
+
 #[test]
 fn a_valid_frame_never_reaches_the_reference_path() {
     let frame = r#"{"gm":1,"seq":3,"ts":4,"runId":"r","type":"node.token","payload":{"nodeId":"n","deltas":[{"t":"text","v":"hi"}],"x":[1, 2]},"z":{}}"#;

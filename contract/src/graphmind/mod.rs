@@ -614,8 +614,11 @@ fn single_pass(mut cur: Cursor<'_>) -> Option<ParseOutcome> {
             Some(2) => ts = Some(SafeUInt::read_fast(&mut cur)?.get()),
             // `runId`
             Some(3) => {
-                let text = cur.string()?.decoded()?;
-                if text.contains('\0') {
+                let raw = cur.string()?;
+                let text = raw.decoded()?;
+                // A NUL can come only from a `\u0000` escape (the scan refuses raw control
+                // characters), so unescaped text needs no search.
+                if raw.escaped && text.contains('\0') {
                     return None;
                 }
                 run_id = Some(text.into_owned());
