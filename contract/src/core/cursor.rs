@@ -288,29 +288,24 @@ impl<'s> Cursor<'s> {
     /// names in declaration order), and says which one it is: `Some(index)` into `wires`, or
     /// `None` for an unknown member. Members usually arrive in declaration order, so the key
     /// is first taken to be `wires[*next]`: when the text at the cursor is exactly
-    /// `"name":`, one byte compare reads it instead of a string scan. Anything else (another
-    /// key, an escape, whitespace before the colon) is read by [`Cursor::key`] and looked up.
-    /// `*next` moves past the member read. Every name in `wires` must pass
-    /// [`is_plain_wire_name`].
+    /// `"name":`, one or two word compares read it ([`WireKey`]) instead of a string scan.
+    /// Anything else (another key, an escape, whitespace before the colon) is read by
+    /// [`Cursor::key`] and looked up. `*next` moves past the member read.
     #[inline(always)]
-    pub fn member_key(&mut self, wires: &[&'static str], next: &mut usize) -> Option<(RawStr<'s>, Option<usize>)> {
-        if let Some(&name) = wires.get(*next) {
+    pub fn member_key(&mut self, wires: &[WireKey], next: &mut usize) -> Option<(RawStr<'s>, Option<usize>)> {
+        if let Some(wire) = wires.get(*next) {
             self.skip_ws();
-            let e = name.as_bytes();
-            let at = self.pos;
-            if let Some(text) = self.src.get(at..at + e.len() + 3) {
-                if text.first() == Some(&b'"') && text.get(1..=e.len()) == Some(e) && text.get(e.len() + 1..) == Some(b"\":") {
-                    self.pos = at + e.len() + 3;
-                    let index = *next;
-                    *next += 1;
-                    return Some((RawStr { raw: name, escaped: false }, Some(index)));
-                }
+            if wire.starts(self.src, self.pos) {
+                self.pos += wire.name.len() + 3;
+                let index = *next;
+                *next += 1;
+                return Some((RawStr { raw: wire.name, escaped: false }, Some(index)));
             }
         }
         let key = self.key()?;
         let index = {
             let name = key.decoded_lossy();
-            wires.iter().position(|w| *w == name)
+            wires.iter().position(|w| w.name == name)
         };
         if let Some(i) = index {
             *next = i + 1;
@@ -515,6 +510,79 @@ impl<'s> Cursor<'s> {
     }
 }
 
+/// A declared member name, prepared for [`Cursor::member_key`]: the text `"name":` as it
+/// stands on the wire when written plainly, as little-endian words, so that reading the
+/// expected key is one or two word compares (names are a few bytes; a `memcmp` call cost more
+/// than the compare). Built at compile time (`const`, as `wire_object!` does); the name must
+/// pass [`is_plain_wire_name`], which `new` asserts.
+#[derive(Clone, Copy, Debug)]
+pub struct WireKey {
+    /// The member's wire name.
+    pub name: &'static str,
+    /// Bytes 0..8 of `"name":`, zero past its end.
+    head: u64,
+    /// The bytes of `head` that belong to the text.
+    mask: u64,
+    /// The last 8 bytes of `"name":` when it is 9 to 16 bytes long, else 0.
+    tail: u64,
+}
+
+impl WireKey {
+    /// Prepares `name`.
+    ///
+    /// # Panics
+    /// Unless [`is_plain_wire_name`] holds for `name` (at compile time, in a `const`).
+    #[must_use]
+    pub const fn new(name: &'static str) -> Self {
+        assert!(is_plain_wire_name(name), "a wire name holds no quote, backslash or control character");
+        let n = name.len() + 3;
+        let (mut head, mut mask, mut tail) = (0u64, 0u64, 0u64);
+        let mut i = 0;
+        while i < n && i < 8 {
+            head |= (key_text_byte(name, i) as u64) << (8 * i);
+            mask |= 0xff << (8 * i);
+            i += 1;
+        }
+        if n > 8 && n <= 16 {
+            let mut j = 0;
+            while j < 8 {
+                tail |= (key_text_byte(name, n - 8 + j) as u64) << (8 * j);
+                j += 1;
+            }
+        }
+        WireKey { name, head, mask, tail }
+    }
+
+    /// Whether `src[at..]` starts with `"name":`.
+    #[inline(always)]
+    fn starts(&self, src: &[u8], at: usize) -> bool {
+        let n = self.name.len() + 3;
+        if let Some(&w) = src.get(at..).and_then(|r| r.first_chunk::<8>()) {
+            let w = u64::from_le_bytes(w);
+            if n <= 8 {
+                return (w ^ self.head) & self.mask == 0;
+            }
+            if n <= 16 {
+                return w == self.head && src.get(at + n - 8..).and_then(|r| r.first_chunk::<8>()).is_some_and(|&t| u64::from_le_bytes(t) == self.tail);
+            }
+        }
+        // A name of 14 bytes or more, or fewer than 8 bytes left in the frame.
+        src.get(at..at + n).is_some_and(|t| t[0] == b'"' && t[1..n - 2] == *self.name.as_bytes() && t[n - 2] == b'"' && t[n - 1] == b':')
+    }
+}
+
+/// Byte `i` of `"name":`.
+const fn key_text_byte(name: &str, i: usize) -> u8 {
+    let len = name.len();
+    if i == 0 || i == len + 1 {
+        b'"'
+    } else if i <= len {
+        name.as_bytes()[i - 1]
+    } else {
+        b':'
+    }
+}
+
 /// Whether `name` reads the same as a JSON string's raw content and as its decoded text: no
 /// `"`, `\` or control character. Every declared wire name must be (`wire_object!` asserts it
 /// at compile time), because [`Cursor::member_key`] matches keys by comparing bytes.
@@ -577,7 +645,7 @@ mod tests {
     /// only for the expected name written plainly; and names the member by its index.
     #[test]
     fn member_key_reads_what_key_reads() {
-        let wires = ["gm", "seq", "ts"];
+        let wires = [WireKey::new("gm"), WireKey::new("seq"), WireKey::new("ts")];
         // (text, expected index before the read, index read, byte compare taken)
         let cases = [
             (r#" "gm":1"#, 0, Some(0), true),
@@ -602,12 +670,62 @@ mod tests {
                 let mut fast = new(text);
                 let mut next = from;
                 let got = fast.member_key(&wires, &mut next);
-                let taken = got.is_some_and(|(k, _)| wires.iter().any(|w| std::ptr::eq(k.raw, *w)));
+                let taken = got.is_some_and(|(k, _)| wires.iter().any(|w| std::ptr::eq(k.raw, w.name)));
                 let got = got.map(|(k, i)| ((k.decoded_lossy().into_owned(), fast.pos), i));
                 assert_eq!(got.as_ref().map(|g| &g.0), want.as_ref(), "{text:?}");
                 assert_eq!(got.as_ref().and_then(|g| g.1), index, "{text:?}");
                 assert_eq!(next, index.map_or(from, |i| i + 1), "{text:?}");
                 assert_eq!(taken, hit, "{text:?}");
+            }
+        }
+    }
+
+    /// `WireKey::starts` is "the text here is `"name":`" for names of every length around
+    /// its word compares (1 to 20 bytes), followed by anything or by the frame's end, with
+    /// any one byte of the key text changed (to a neighbour, or by its high bit).
+    #[test]
+    fn wire_key_starts_exactly_at_its_own_text() {
+        const NAMES: [&str; 20] = [
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "abcde",
+            "abcdef",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefghi",
+            "abcdefghij",
+            "abcdefghijk",
+            "abcdefghijkl",
+            "abcdefghijklm",
+            "abcdefghijklmn",
+            "abcdefghijklmno",
+            "abcdefghijklmnop",
+            "abcdefghijklmnopq",
+            "abcdefghijklmnopqr",
+            "abcdefghijklmnopqrs",
+            "abcdefghijklmnopqrst",
+        ];
+        for name in NAMES {
+            let key = WireKey::new(name);
+            let text = format!("\"{name}\":");
+            for after in ["", "1", "1}", "{\"x\":[1,2,3]}", "\"\\u00e9\"}"] {
+                for before in ["", " ", "{\"zz\":0,"] {
+                    let frame = format!("{before}{text}{after}");
+                    let at = before.len();
+                    assert!(key.starts(frame.as_bytes(), at), "{frame:?}");
+                    assert!(!key.starts(frame.as_bytes(), at + 1), "{frame:?} one byte on");
+                    for i in 0..text.len() {
+                        for change in [1u8, 0x80] {
+                            let mut bytes = frame.clone().into_bytes();
+                            bytes[at + i] ^= change;
+                            assert!(!key.starts(&bytes, at), "{name}: byte {i} ^ {change:#x} in {:?}", String::from_utf8_lossy(&bytes));
+                        }
+                    }
+                    // The text cut short at the frame's end.
+                    assert!(!key.starts(&frame.as_bytes()[..at + text.len() - 1], at), "{frame:?} cut");
+                }
             }
         }
     }

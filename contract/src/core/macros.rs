@@ -174,7 +174,7 @@ macro_rules! wire_object {
                 if cur.object_start()? {
                     // Members usually arrive in declaration order: each key is first compared
                     // with the field after the last one read.
-                    const WIRES: &[&str] = &[$($wire),+];
+                    const WIRES: &[$crate::core::cursor::WireKey] = &[$($crate::core::cursor::WireKey::new($wire)),+];
                     let mut next = 0;
                     loop {
                         let (key, known) = cur.member_key(WIRES, &mut next)?;

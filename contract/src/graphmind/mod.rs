@@ -28,7 +28,7 @@ pub use schema::{export_json_schema, export_json_schema_string, SCHEMA_ID};
 pub use shrink::{budget_payload_json, shrink_payload, shrink_payload_json, Shrunk, DEFAULT_MAX_PAYLOAD_BYTES};
 pub use types::*;
 
-use crate::core::cursor::Cursor;
+use crate::core::cursor::{Cursor, WireKey};
 use crate::core::json::{self, decode_string, JsonKind, Val};
 use crate::core::{Ctx, Path, WireValue};
 pub use crate::core::{Extras, Issue, NonNegativeF64, OutOfSafeRange, PositiveSafeUInt, RawJson, Record, SafeInt, SafeUInt, SharedBytes, SharedText};
@@ -603,7 +603,7 @@ fn single_pass(mut cur: Cursor<'_>) -> Option<ParseOutcome> {
     // envelope's members in the order of `ENVELOPE_KEYS`.
     let mut next = 0;
     loop {
-        let (key, known) = cur.member_key(ENVELOPE_KEYS, &mut next)?;
+        let (key, known) = cur.member_key(&ENVELOPE_WIRE_KEYS, &mut next)?;
         // Indexes into `ENVELOPE_KEYS`.
         match known {
             // `gm`
@@ -1127,6 +1127,18 @@ pub(crate) fn serialize_envelope_unchecked(envelope: &Envelope) -> String {
 /// The envelope's own member names, in wire order (§2): an unknown envelope member never
 /// has one of these names.
 pub const ENVELOPE_KEYS: &[&str] = &["gm", "seq", "ts", "runId", "type", "payload"];
+
+/// [`ENVELOPE_KEYS`] prepared for [`Cursor::member_key`] (same order: the single pass
+/// dispatches on the index).
+const ENVELOPE_WIRE_KEYS: [WireKey; 6] = {
+    let mut keys = [WireKey::new(""); 6];
+    let mut i = 0;
+    while i < keys.len() {
+        keys[i] = WireKey::new(ENVELOPE_KEYS[i]);
+        i += 1;
+    }
+    keys
+};
 
 impl BreakpointMatcher {
     /// A matcher with the given fields and no unknown members.
