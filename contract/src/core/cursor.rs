@@ -240,6 +240,32 @@ impl<'s> Cursor<'s> {
         super::json::scan_number(self.src, start).ok()
     }
 
+    /// A number token that is a plain non-negative integer of at most 15 digits (`seq`,
+    /// `ts`: exact in `f64`, so the value `JSON.parse` gives), read and valued in one step;
+    /// `None`, with nothing consumed, for any other token (a sign, a fraction, an exponent, a
+    /// leading zero, more digits, not a number), which [`Cursor::number_value`] then reads.
+    #[inline(always)]
+    pub fn plain_uint(&mut self) -> Option<u64> {
+        self.skip_ws();
+        let (src, start) = (self.src, self.pos);
+        let mut pos = start;
+        let mut n: u64 = 0;
+        while pos - start < 16 {
+            let d = src.get(pos).map_or(10, |b| b.wrapping_sub(b'0'));
+            if d > 9 {
+                break;
+            }
+            n = n * 10 + u64::from(d);
+            pos += 1;
+        }
+        let len = pos - start;
+        if len == 0 || len > 15 || (len > 1 && src[start] == b'0') || matches!(src.get(pos), Some(b'.' | b'e' | b'E')) {
+            return None;
+        }
+        self.pos = pos;
+        Some(n)
+    }
+
     /// The value of a number token, as `JSON.parse` computes it.
     #[inline]
     pub fn number_value(&mut self) -> Option<f64> {
@@ -727,6 +753,81 @@ mod tests {
                     assert!(!key.starts(&frame.as_bytes()[..at + text.len() - 1], at), "{frame:?} cut");
                 }
             }
+        }
+    }
+
+    /// `plain_uint` reads a token exactly when it is a plain integer of at most 15 digits,
+    /// giving `number_value`'s value and ending where `number` ends; on anything else it
+    /// consumes nothing.
+    #[test]
+    fn plain_uint_reads_what_number_reads() {
+        let tokens = [
+            "0",
+            "7",
+            "10",
+            "123",
+            "1756200000080",
+            "999999999999999",
+            "100000000000000",
+            "9007199254740991",
+            "1234567890123456",
+            "12345678901234567890123",
+            "00",
+            "01",
+            "-1",
+            "-0",
+            "1.5",
+            "0.5",
+            "1e3",
+            "1E3",
+            "1e",
+            "12,",
+            "12}",
+            "12]",
+            " 12",
+            "12 ",
+            "",
+            "x",
+            "-",
+            "1.",
+            "15.0",
+        ];
+        for token in tokens {
+            for bytes in [false, true] {
+                let new = |t: &'static str| if bytes { Cursor::new_bytes(t.as_bytes(), 10) } else { Cursor::new(t, 10) };
+                let mut plain = new(token);
+                let want = plain.number().map(|lexeme| (number_value(lexeme), plain.pos));
+                let mut fast = new(token);
+                let at = {
+                    let mut c = new(token);
+                    c.skip_ws();
+                    c.pos
+                };
+                if let Some(n) = fast.plain_uint() {
+                    assert_eq!(Some((n as f64, fast.pos)), want, "{token:?}");
+                } else {
+                    assert_eq!(fast.pos, at, "{token:?} consumed on a miss");
+                    let plain_integer = token
+                        .trim_start()
+                        .split([',', '}', ']', ' '])
+                        .next()
+                        .is_some_and(|t| !t.is_empty() && t.len() <= 15 && t.bytes().all(|b| b.is_ascii_digit()) && (t == "0" || !t.starts_with('0')));
+                    assert!(!plain_integer, "{token:?} is a plain integer the fast read missed");
+                }
+            }
+        }
+    }
+
+    /// `safe_integer` without `trunc` decides as `is_finite && trunc(x) == x && |x| ≤ 2^53 − 1`.
+    #[test]
+    fn safe_integer_is_the_zod_int_check() {
+        let max = crate::core::json::MAX_SAFE_INTEGER as f64;
+        let mut xs =
+            vec![0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 1.5, max, -max, max + 1.0, -max - 1.0, max - 0.5, 2f64.powi(53), 1e300, -1e300, f64::MIN_POSITIVE, 5e-324];
+        xs.extend([f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 4_503_599_627_370_495.5, -4_503_599_627_370_495.5, 123_456_789.000_001]);
+        for x in xs {
+            let reference = (x.is_finite() && x.trunc() == x && x.abs() <= max).then_some(x as i64);
+            assert_eq!(super::super::json::safe_integer(x), reference, "{x:?}");
         }
     }
 

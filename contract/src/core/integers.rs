@@ -165,6 +165,9 @@ impl WireValue for SafeUInt {
     }
     #[inline]
     fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        if let Some(n) = cur.plain_uint() {
+            return SafeUInt::new(n);
+        }
         SafeUInt::try_from(json::safe_integer(cur.number_value()?)?).ok()
     }
 }
@@ -251,6 +254,9 @@ impl WireValue for PositiveSafeUInt {
     }
     #[inline]
     fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        if let Some(n) = cur.plain_uint() {
+            return PositiveSafeUInt::new(n);
+        }
         PositiveSafeUInt::try_from(json::safe_integer(cur.number_value()?)?).ok()
     }
 }
@@ -335,6 +341,10 @@ impl WireValue for SafeInt {
     }
     #[inline]
     fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
+        if let Some(n) = cur.plain_uint() {
+            // At most 15 digits: in range of both i64 and the safe integers.
+            return SafeInt::new(n as i64);
+        }
         json::safe_integer(cur.number_value()?).map(SafeInt)
     }
 }
