@@ -5,10 +5,13 @@
 //! skipped with block-at-a-time (SIMD) string scanning, and nothing is ever revisited. It never
 //! produces an issue or an error message: the moment anything is not plainly valid (a syntax
 //! error, a wrong type, a missing field, an enum value out of range, depth beyond the cap),
-//! the reader returns `None` ("bail") and the caller re-reads the frame with the two-pass
-//! reader of [`super::json`], which is the reference for every verdict, issue and message.
-//! Valid frames — the overwhelming majority on a real connection — therefore cost one scan;
-//! invalid ones cost a bailed partial scan plus the reference path.
+//! the reader returns `None` ("bail") and the caller decides the frame as the reference
+//! reader of [`super::json`] does, which owns every verdict, issue and message: one more
+//! cursor pass validates the frame and hands its members to the reference's steps
+//! (`graphmind::decide_bailed`), and a frame that pass refuses goes to the reference reader
+//! whole, which names the error. Valid frames — the overwhelming majority on a real
+//! connection — therefore cost one scan; invalid ones a bailed partial scan plus one more
+//! (plus the reference's own validation when the frame is not JSON).
 //!
 //! Correctness rests on one property, pinned by tests: whenever the fast path returns a value,
 //! it is exactly the value the reference path returns for the same text.
@@ -19,7 +22,7 @@
 //! closing quote (`scan::string_body_utf8`), and a skipped value from its first non-ASCII
 //! byte to its end, in one call each. Every text it returns
 //! has been checked, and a read that reaches [`Cursor::finish`] has checked the whole frame, so
-//! a bytes frame needs no UTF-8 pass of its own unless the fast path bails.
+//! a bytes frame needs no UTF-8 pass of its own unless both cursor passes refuse it.
 
 // `inline(always)` on the scanner primitives is measured, not hopeful: without it the
 // per-byte helpers stay calls inside the hot loops.
@@ -234,14 +237,15 @@ impl<'s> Cursor<'s> {
     }
 
     /// The number grammar is the validator's ([`super::json::scan_number`]); a failure here
-    /// only sends the frame to the two-pass reader, which reports it.
+    /// only makes the read bail (the reference reader reports it).
     #[inline(always)]
     fn scan_number(&self, start: usize) -> Option<usize> {
         super::json::scan_number(self.src, start).ok()
     }
 
-    /// A number token that is a plain non-negative integer of at most 15 digits (`seq`,
-    /// `ts`: exact in `f64`, so the value `JSON.parse` gives), read and valued in one step;
+    /// A number token that is a plain non-negative integer of at most 15 digits (`gm`, `seq`,
+    /// `ts` and every other safe-integer field as clients write them: exact in `f64`, so the
+    /// value `JSON.parse` gives), read and valued in one step;
     /// `None`, with nothing consumed, for any other token (a sign, a fraction, an exponent, a
     /// leading zero, more digits, not a number), which [`Cursor::number_value`] then reads.
     #[inline(always)]

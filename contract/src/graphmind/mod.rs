@@ -428,17 +428,60 @@ pub fn parse_envelope_json_reference(frame: &str, opts: &ParseOptions) -> ParseO
 
 /// Decides a frame the single pass bailed on, with the reference reader's verdict and issues
 /// (§2 steps 1–6). Step 1 (JSON syntax, depth, and UTF-8 for a frame given as bytes) is one
-/// validating pass of `cur` that also collects the root object's members; steps 2–6 are the
-/// reference's [`parse_members`]. The reference reader alone would validate the frame and then
-/// find the root's end and each member's end again: three scans of the payload, so a large
-/// invalid frame cost several times a valid one. A frame `cur` refuses goes to `reference`
-/// whole, which names the syntax error. The cursor accepts exactly the JSON `json::validate`
-/// accepts (the single pass's verdicts rest on that too; the differential suites check it).
+/// validating pass of `cur`, which hands the root object's members to the reference's steps
+/// 2–6 ([`parse_members`]) as it reads them; the reference reader alone would validate the
+/// frame and then find the root's end and each member's end again (three scans of the
+/// payload, so a large invalid frame cost several times a valid one). Members are not
+/// collected first, so a frame of many members costs no memory the reference would not spend.
+/// A frame `cur` refuses goes to `reference` whole, which names the error (the outcome built
+/// from the members read until then is dropped: steps 2–6 have no effects). The cursor accepts
+/// exactly the JSON `json::validate` accepts (the single pass's verdicts rest on that too; the
+/// differential suites check it).
 fn decide_bailed(mut cur: Cursor<'_>, reference: impl FnOnce() -> ParseOutcome) -> ParseOutcome {
-    match root_members(&mut cur) {
-        Some(Root::Object(members)) => parse_members(members),
-        Some(Root::Other(value)) => parse_validated(value),
-        None => reference(),
+    let decided = match cur.peek() {
+        Some(b'{') => cur.object_start().and_then(|more| {
+            let mut members = RootMembers { cur: &mut cur, more, refused: false };
+            let out = parse_members(&mut members);
+            // Read to the end whatever `parse_members` left (today: nothing).
+            members.by_ref().for_each(drop);
+            (!members.refused).then_some(out)
+        }),
+        Some(_) => cur.val().map(parse_validated),
+        None => None,
+    };
+    match decided {
+        Some(out) if cur.finish().is_some() => out,
+        _ => reference(),
+    }
+}
+
+/// The root object's members (raw key, value), read by the cursor one at a time as
+/// [`parse_members`] asks for them. A member the cursor refuses ends the iteration and sets
+/// `refused`.
+struct RootMembers<'c, 's> {
+    cur: &'c mut Cursor<'s>,
+    /// Whether another member follows.
+    more: bool,
+    /// Whether the cursor refused the text (not JSON, too deep, not UTF-8).
+    refused: bool,
+}
+
+impl<'s> Iterator for RootMembers<'_, 's> {
+    type Item = (&'s str, Val<'s>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if !self.more {
+            return None;
+        }
+        let cur = &mut *self.cur;
+        let member = cur.key().and_then(|key| Some((key.raw, cur.val()?)));
+        if let Some((m, more)) = member.and_then(|m| Some((m, cur.more_members()?))) {
+            self.more = more;
+            Some(m)
+        } else {
+            (self.more, self.refused) = (false, true);
+            None
+        }
     }
 }
 
@@ -454,37 +497,6 @@ pub fn parse_bailed(frame: &str, max_depth: usize) -> Option<ParseOutcome> {
         ParseOutcome::invalid("", None)
     });
     decided.then_some(out)
-}
-
-/// A validated frame's root, as [`root_members`] read it.
-enum Root<'s> {
-    /// An object: its members in wire order (raw key, value).
-    Object(Vec<(&'s str, Val<'s>)>),
-    /// Any other JSON value (not an envelope).
-    Other(Val<'s>),
-}
-
-/// Reads the whole frame at `cur`: the root value, validated, with an object's members
-/// collected; `None` when the frame is not one JSON value within the depth limit (or, for
-/// bytes, not UTF-8).
-fn root_members<'s>(cur: &mut Cursor<'s>) -> Option<Root<'s>> {
-    let root = if cur.peek()? == b'{' {
-        let mut members = Vec::new();
-        if cur.object_start()? {
-            loop {
-                let key = cur.key()?;
-                members.push((key.raw, cur.val()?));
-                if !cur.more_members()? {
-                    break;
-                }
-            }
-        }
-        Root::Object(members)
-    } else {
-        Root::Other(cur.val()?)
-    };
-    cur.finish()?;
-    Some(root)
 }
 
 fn parse_two_pass(frame: &str, opts: &ParseOptions) -> ParseOutcome {
