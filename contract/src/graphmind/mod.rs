@@ -342,7 +342,7 @@ pub fn parse_envelope_json_bytes_with(frame: &[u8], opts: &ParseOptions) -> Pars
     if let Some(out) = single_pass(Cursor::new_bytes(frame, opts.max_depth)) {
         return out;
     }
-    decide_bailed(Cursor::new_bytes(frame, opts.max_depth), || bytes_two_pass(frame, opts))
+    decide_bailed(Cursor::new_bytes(frame, opts.max_depth)).unwrap_or_else(|| bytes_two_pass(frame, opts))
 }
 
 /// The reference path of a bytes frame: the whole-frame UTF-8 check, then the two-pass
@@ -380,7 +380,7 @@ pub fn parse_envelope_shared_bytes_with(frame: &SharedBytes, opts: &ParseOptions
         }
     }
     // A cursor of its own (no spans: the reference reader copies what it keeps).
-    decide_bailed(Cursor::new_bytes(bytes, opts.max_depth), || bytes_two_pass(bytes, opts))
+    decide_bailed(Cursor::new_bytes(bytes, opts.max_depth)).unwrap_or_else(|| bytes_two_pass(bytes, opts))
 }
 
 fn too_big(opts: &ParseOptions) -> ParseOutcome {
@@ -398,7 +398,7 @@ pub fn parse_envelope_shared_with(frame: &SharedText, opts: &ParseOptions) -> Pa
     if let Some(out) = single_pass(Cursor::new_shared(frame, opts.max_depth)) {
         return out;
     }
-    decide_bailed(Cursor::new(text, opts.max_depth), || parse_two_pass(text, opts))
+    decide_bailed(Cursor::new(text, opts.max_depth)).unwrap_or_else(|| parse_two_pass(text, opts))
 }
 
 /// [`parse_envelope_json`] with explicit limits.
@@ -413,7 +413,7 @@ pub fn parse_envelope_json_with(frame: &str, opts: &ParseOptions) -> ParseOutcom
     if let Some(out) = parse_single_pass(frame, opts.max_depth) {
         return out;
     }
-    decide_bailed(Cursor::new(frame, opts.max_depth), || parse_two_pass(frame, opts))
+    decide_bailed(Cursor::new(frame, opts.max_depth)).unwrap_or_else(|| parse_two_pass(frame, opts))
 }
 
 /// The reference reader alone (validate, then walk): what [`parse_envelope_json_with`]
@@ -433,11 +433,12 @@ pub fn parse_envelope_json_reference(frame: &str, opts: &ParseOptions) -> ParseO
 /// frame and then find the root's end and each member's end again (three scans of the
 /// payload, so a large invalid frame cost several times a valid one). Members are not
 /// collected first, so a frame of many members costs no memory the reference would not spend.
-/// A frame `cur` refuses goes to `reference` whole, which names the error (the outcome built
-/// from the members read until then is dropped: steps 2–6 have no effects). The cursor accepts
+/// `None` for a frame `cur` refuses, which the caller hands to the reference reader whole to
+/// name the error (the outcome built from the members read until then is dropped: steps 2–6
+/// have no effects). The cursor accepts
 /// exactly the JSON `json::validate` accepts (the single pass's verdicts rest on that too; the
 /// differential suites check it).
-fn decide_bailed(mut cur: Cursor<'_>, reference: impl FnOnce() -> ParseOutcome) -> ParseOutcome {
+fn decide_bailed(mut cur: Cursor<'_>) -> Option<ParseOutcome> {
     let decided = match cur.peek() {
         Some(b'{') => cur.object_start().and_then(|more| {
             let mut members = RootMembers { cur: &mut cur, more, refused: false };
@@ -448,11 +449,9 @@ fn decide_bailed(mut cur: Cursor<'_>, reference: impl FnOnce() -> ParseOutcome) 
         }),
         Some(_) => cur.val().map(parse_validated),
         None => None,
-    };
-    match decided {
-        Some(out) if cur.finish().is_some() => out,
-        _ => reference(),
-    }
+    }?;
+    cur.finish()?;
+    Some(decided)
 }
 
 /// The root object's members (raw key, value), read by the cursor one at a time as
@@ -491,12 +490,7 @@ impl<'s> Iterator for RootMembers<'_, 's> {
 /// differential tests only.
 #[doc(hidden)]
 pub fn parse_bailed(frame: &str, max_depth: usize) -> Option<ParseOutcome> {
-    let mut decided = true;
-    let out = decide_bailed(Cursor::new(frame, max_depth), || {
-        decided = false;
-        ParseOutcome::invalid("", None)
-    });
-    decided.then_some(out)
+    decide_bailed(Cursor::new(frame, max_depth))
 }
 
 fn parse_two_pass(frame: &str, opts: &ParseOptions) -> ParseOutcome {
@@ -1142,8 +1136,8 @@ pub const ENVELOPE_KEYS: &[&str] = &["gm", "seq", "ts", "runId", "type", "payloa
 
 /// [`ENVELOPE_KEYS`] prepared for [`Cursor::member_key`] (same order: the single pass
 /// dispatches on the index).
-const ENVELOPE_WIRE_KEYS: [WireKey; 6] = {
-    let mut keys = [WireKey::new(""); 6];
+const ENVELOPE_WIRE_KEYS: [WireKey; ENVELOPE_KEYS.len()] = {
+    let mut keys = [WireKey::new(""); ENVELOPE_KEYS.len()];
     let mut i = 0;
     while i < keys.len() {
         keys[i] = WireKey::new(ENVELOPE_KEYS[i]);
