@@ -35,23 +35,23 @@ pub(crate) fn string_stops(w: u64) -> u64 {
 /// Bytes the block loops of [`plain_end`] and [`plain_ascii_end`] test at once.
 const BLOCK: usize = 16;
 
-/// The 16 bytes at `i`, as one SIMD vector (`wide`: SSE2 on x86-64, NEON on aarch64, a
-/// portable fallback elsewhere); `None` when fewer than 16 remain.
+/// `v` with a zero in exactly the lanes holding `"`, `\` or a control character below
+/// U+0020 (other lanes are nonzero).
 #[inline(always)]
-fn block(b: &[u8], i: usize) -> Option<u8x16> {
-    let bytes: [u8; BLOCK] = b.get(i..i + BLOCK)?.try_into().ok()?;
-    Some(u8x16::new(bytes))
+fn block_zeros(v: u8x16) -> u8x16 {
+    // `v ^ 0x02` maps the control characters onto 0x00..=0x1f and `"` (0x22) onto 0x20, and
+    // nothing else at or below 0x20, so one saturating subtract zeroes exactly those lanes;
+    // a backslash is the lane where `v ^ b'\\'` is zero. Seven instructions a block with
+    // SSE2 (three compares, a `min` and two `or`s took nine).
+    let quote_or_control = (v ^ u8x16::splat(0x02)).saturating_sub(u8x16::splat(0x20));
+    quote_or_control.min(v ^ u8x16::splat(b'\\'))
 }
 
 /// One bit per byte of `v` (bit `k` for byte `k`) that is `"`, `\` or a control character
 /// below U+0020: the SIMD form of [`string_stops`], exact in every lane.
 #[inline(always)]
 fn block_stops(v: u8x16) -> u32 {
-    let quote = v.simd_eq(u8x16::splat(b'"'));
-    let backslash = v.simd_eq(u8x16::splat(b'\\'));
-    // `min(v, 0x1f) == v` exactly when `v <= 0x1f` (SSE2 has no unsigned compare).
-    let control = v.min(u8x16::splat(0x1f)).simd_eq(v);
-    (quote | backslash | control).to_bitmask()
+    block_zeros(v).simd_eq(u8x16::ZERO).to_bitmask()
 }
 
 /// The offset of the first `"`, `\` or control character at or after `i`, or of the first
@@ -80,7 +80,10 @@ fn plain_ascii_end(b: &[u8], i: usize) -> usize {
 /// The loops of [`plain_end`]; with `HIGH`, bytes at or above `0x80` are stops too.
 #[inline(always)]
 fn plain_stop<const HIGH: bool>(b: &[u8], mut i: usize) -> usize {
-    while let Some(v) = block(b, i) {
+    // Whole blocks through `chunks_exact`, whose loop test is one compare: `block`'s checked
+    // range cost seven instructions of the nineteen a block took (docs/performance.md).
+    for chunk in b.get(i..).unwrap_or_default().chunks_exact(BLOCK) {
+        let v = u8x16::new(chunk.try_into().unwrap_or_default());
         // The high bit of every lane is what `to_bitmask` collects: non-ASCII bytes for free.
         let stops = block_stops(v) | if HIGH { v.to_bitmask() } else { 0 };
         if stops != 0 {
@@ -171,39 +174,160 @@ pub(crate) fn utf8(src: &[u8], from: usize, to: usize) -> Result<(), usize> {
     Err(from + std::str::from_utf8(bytes).map_or_else(|e| e.valid_up_to(), |_| 0))
 }
 
-/// The scan of [`string_body`]; with `HIGH`, the block loop also stops at the first non-ASCII
-/// byte, whose offset is returned (`usize::MAX`: none).
+/// Bytes [`string_body_impl`] tests at once once a string has proved longer than a block:
+/// four SIMD blocks, one 64-bit mask.
+const WINDOW: usize = 4 * BLOCK;
+
+/// The blocks of a window, as SIMD vectors.
 #[inline(always)]
-fn string_body_impl<const HIGH: bool>(src: &[u8], mut pos: usize) -> Result<(usize, bool, usize), StringError> {
+fn window_blocks(w: &[u8; WINDOW]) -> [u8x16; 4] {
+    let block = |k: usize| u8x16::new(w[k * BLOCK..(k + 1) * BLOCK].try_into().unwrap_or_default());
+    [block(0), block(1), block(2), block(3)]
+}
+
+/// One bit per lane of `blocks` (block `k`'s lanes at bits `16k..16k+16`) from `mask`.
+#[inline(always)]
+fn window_mask(blocks: &[u8x16; 4], mask: impl Fn(u8x16) -> u32) -> u64 {
+    blocks.iter().enumerate().fold(0, |m, (k, &v)| m | u64::from(mask(v)) << (k * BLOCK))
+}
+
+/// The scan of [`string_body`]; with `HIGH`, it also stops at the first non-ASCII byte, whose
+/// offset is returned (`usize::MAX`: none).
+///
+/// The first sixteen bytes as one SIMD block (most strings end in it), then 64 bytes a step
+/// while that many remain: four blocks whose stop lanes are tested with one `min` chain
+/// first, so a window of plain text costs one test, not four. Every stop in a window is taken
+/// from that window's mask: after an escape such as `\n` the scan goes on in the same mask
+/// instead of loading a new block at the byte after it. Escapes come every few dozen bytes in
+/// real text, and that reload (an unaligned block overlapping the last, and the loop's setup)
+/// cost more than the block itself (docs/performance.md, "Issue 18, lever 5"). Bytes left
+/// after the last whole window go block by block, then to [`string_tail`].
+// Out of line in unoptimised builds: there every temporary of every inlined copy gets its own
+// stack slot, and the readers' frames grew past what `limits.rs` allows on a 64 KiB stack.
+#[cfg_attr(not(debug_assertions), inline(always))]
+#[cfg_attr(debug_assertions, inline(never))]
+fn string_body_impl<const HIGH: bool>(src: &[u8], pos: usize) -> Result<(usize, bool, usize), StringError> {
     let mut escaped = false;
     let mut high = usize::MAX;
+    // The unread bytes; each window is split off their front.
+    let mut rest = src.get(pos..).unwrap_or_default();
+    let mut first = true;
     loop {
-        // Sixteen bytes at a time while they are plain (SIMD). An earlier eight-byte SWAR
-        // unrolled to sixteen, and memchr's search for long runs, were both slower on real
-        // text, where escapes such as `\n` and `\"` come every few dozen bytes; one SIMD
-        // block is not (docs/performance.md, "Issue 18, lever 3").
+        let want_high = HIGH && high == usize::MAX;
+        // `special`: the window's `"`, `\` and control bytes; `stops`: those and, while the
+        // first non-ASCII byte is still to be found, the non-ASCII bytes.
+        let (width, special, mut stops) = match rest.split_first_chunk::<WINDOW>() {
+            Some((window, next)) if !first => {
+                let blocks = window_blocks(window);
+                rest = next;
+                let zeros = blocks.map(block_zeros);
+                let [a, b, c, d] = zeros;
+                let any_special = a.min(b).min(c.min(d)).simd_eq(u8x16::ZERO).to_bitmask() != 0;
+                let [a, b, c, d] = blocks;
+                let any_high = want_high && (a | b | c | d).to_bitmask() != 0;
+                if !any_special && !any_high {
+                    continue;
+                }
+                let special = if any_special { window_mask(&zeros, |z| z.simd_eq(u8x16::ZERO).to_bitmask()) } else { 0 };
+                let highs = if any_high { window_mask(&blocks, u8x16::to_bitmask) } else { 0 };
+                (WINDOW, special, special | highs)
+            }
+            _ => {
+                let Some((chunk, next)) = rest.split_first_chunk::<BLOCK>() else { break };
+                first = false;
+                rest = next;
+                let v = u8x16::new(*chunk);
+                let special = u64::from(block_stops(v));
+                // The high bit of every lane is what `to_bitmask` collects: non-ASCII bytes.
+                let stops = special | if want_high { u64::from(v.to_bitmask()) } else { 0 };
+                if stops == 0 {
+                    continue;
+                }
+                (BLOCK, special, stops)
+            }
+        };
+        let base = src.len() - rest.len() - width;
+        while stops != 0 {
+            let at = base + stops.trailing_zeros() as usize;
+            let b = src.get(at).copied().unwrap_or_default();
+            let after = match b {
+                b'"' => return Ok((at, escaped, high)),
+                b'\\' => {
+                    escaped = true;
+                    escape_end(src, at)?
+                }
+                0..=0x1f => return Err(StringError::Control(at, b)),
+                // Only the first non-ASCII byte stops (`HIGH`): the rest of the window's
+                // non-ASCII bytes leave the mask with it.
+                _ => {
+                    high = at;
+                    stops = special;
+                    at + 1
+                }
+            };
+            if after >= base + width {
+                // An escape reaching into the next window: go on from its end.
+                rest = src.get(after..).unwrap_or_default();
+                break;
+            }
+            stops &= u64::MAX << (after - base);
+        }
+    }
+    string_tail::<HIGH>(src, src.len() - rest.len(), escaped, high)
+}
+
+/// The end (the offset just past it) of the escape whose backslash is at `at`: `\uXXXX` needs
+/// four hex digits, any other escape is one of `"\/bfnrt`.
+///
+/// # Errors
+/// [`StringError::BadEscape`], [`StringError::BadUnicodeEscape`] or
+/// [`StringError::Unterminated`] when the text ends inside the escape.
+#[inline(always)]
+fn escape_end(src: &[u8], at: usize) -> Result<usize, StringError> {
+    // One table load instead of a `match` compiled to an indirect jump.
+    match ESCAPE_LEN[usize::from(src.get(at + 1).copied().unwrap_or_default())] {
+        2 => Ok(at + 2),
+        6 => {
+            for k in at + 2..at + 6 {
+                match src.get(k) {
+                    Some(h) if h.is_ascii_hexdigit() => {}
+                    Some(_) => return Err(StringError::BadUnicodeEscape(k)),
+                    None => return Err(StringError::Unterminated),
+                }
+            }
+            Ok(at + 6)
+        }
+        _ if at + 1 >= src.len() => Err(StringError::Unterminated),
+        _ => Err(StringError::BadEscape(at + 1)),
+    }
+}
+
+/// The length of the escape a backslash followed by each byte starts: 2 for `"\/bfnrt`, 6 for
+/// `u` (four hex digits follow), 0 for a byte that starts no escape.
+static ESCAPE_LEN: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut k = 0;
+    let simple = b"\"\\/bfnrt";
+    while k < simple.len() {
+        t[simple[k] as usize] = 2;
+        k += 1;
+    }
+    t[b'u' as usize] = 6;
+    t
+};
+
+/// The end of [`string_body_impl`]'s scan, where fewer than sixteen bytes remain: one
+/// eight-byte word at a time ([`plain_stop`]'s tail), then byte by byte.
+#[inline(always)]
+fn string_tail<const HIGH: bool>(src: &[u8], mut pos: usize, mut escaped: bool, mut high: usize) -> Result<(usize, bool, usize), StringError> {
+    loop {
         pos = if HIGH && high == usize::MAX { plain_ascii_end(src, pos) } else { plain_end(src, pos) };
-        // Byte at a time near a stop or the end.
         let Some(&b) = src.get(pos) else { return Err(StringError::Unterminated) };
         match b {
             b'"' => return Ok((pos, escaped, high)),
             b'\\' => {
                 escaped = true;
-                match src.get(pos + 1) {
-                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => pos += 2,
-                    Some(b'u') => {
-                        for k in pos + 2..pos + 6 {
-                            match src.get(k) {
-                                Some(h) if h.is_ascii_hexdigit() => {}
-                                Some(_) => return Err(StringError::BadUnicodeEscape(k)),
-                                None => return Err(StringError::Unterminated),
-                            }
-                        }
-                        pos += 6;
-                    }
-                    Some(_) => return Err(StringError::BadEscape(pos + 1)),
-                    None => return Err(StringError::Unterminated),
-                }
+                pos = escape_end(src, pos)?;
             }
             0..=0x1f => return Err(StringError::Control(pos, b)),
             0x80.. if HIGH && high == usize::MAX => {
@@ -361,5 +485,71 @@ mod tests {
             }
         }
         assert_eq!(string_body_high(br#""ascii only""#, 1), Ok((11, false, usize::MAX)));
+    }
+
+    /// The scan byte by byte, as the grammar reads: what [`super::string_body_impl`] must
+    /// return on every input, whichever block and mask each stop falls in.
+    fn string_body_by_byte(src: &[u8], mut pos: usize) -> Result<(usize, bool, usize), StringError> {
+        let (mut escaped, mut high) = (false, usize::MAX);
+        loop {
+            match *src.get(pos).ok_or(StringError::Unterminated)? {
+                b'"' => return Ok((pos, escaped, high)),
+                b'\\' => {
+                    escaped = true;
+                    pos = match src.get(pos + 1) {
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => pos + 2,
+                        Some(b'u') => {
+                            for k in pos + 2..pos + 6 {
+                                match src.get(k) {
+                                    Some(h) if h.is_ascii_hexdigit() => {}
+                                    Some(_) => return Err(StringError::BadUnicodeEscape(k)),
+                                    None => return Err(StringError::Unterminated),
+                                }
+                            }
+                            pos + 6
+                        }
+                        Some(_) => return Err(StringError::BadEscape(pos + 1)),
+                        None => return Err(StringError::Unterminated),
+                    };
+                }
+                b @ 0..=0x1f => return Err(StringError::Control(pos, b)),
+                b => {
+                    if b >= 0x80 && high == usize::MAX {
+                        high = pos;
+                    }
+                    pos += 1;
+                }
+            }
+        }
+    }
+
+    /// Random strings built from the bytes that matter (quotes, backslashes, escape letters,
+    /// hex digits, control and non-ASCII bytes), 0 to 199 bytes long and some with long plain
+    /// runs, scanned from every start offset up to 20: stops in one block or one 64-byte
+    /// window, escapes straddling two, `\u` escapes cut by a window's end or the text's end, a
+    /// non-ASCII byte before and after an escape in the same window. Both scans agree on the
+    /// close, the escape flag, the first non-ASCII byte and the error.
+    #[test]
+    fn string_body_agrees_with_the_byte_by_byte_scan() {
+        const ALPHABET: &[u8] = b"aaaaaaaaaaaa\"\\\\\\nnuu0fF9g/\x01\x1f\xc3\xa9\xe2\x80\x7f ";
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |n: usize| {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) as usize % n
+        };
+        let mut buf = Vec::new();
+        for round in 0..40_000 {
+            buf.clear();
+            let len = next(if round % 2 == 0 { 61 } else { 200 });
+            // One string in four is mostly plain text, so whole windows pass with no stop.
+            let plain = round % 4 == 1;
+            buf.extend((0..len).map(|_| if plain && next(40) != 0 { b'a' } else { ALPHABET[next(ALPHABET.len())] }));
+            for start in 0..=len.min(20) {
+                let want = string_body_by_byte(&buf, start);
+                assert_eq!(super::string_body_impl::<true>(&buf, start), want, "HIGH, from {start}: {buf:x?}");
+                let plain = want.map(|(close, escaped, _)| (close, escaped));
+                assert_eq!(string_body(&buf, start), plain, "from {start}: {buf:x?}");
+            }
+        }
     }
 }
