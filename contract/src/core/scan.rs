@@ -196,84 +196,98 @@ fn window_mask(blocks: &[u8x16; 4], mask: impl Fn(u8x16) -> u32) -> u64 {
 ///
 /// The first sixteen bytes as one SIMD block (most strings end in it), then 64 bytes a step
 /// while that many remain: four blocks whose stop lanes are tested with one `min` chain
-/// first, so a window of plain text costs one test, not four. Every stop in a window is taken
-/// from that window's mask: after an escape such as `\n` the scan goes on in the same mask
-/// instead of loading a new block at the byte after it. Escapes come every few dozen bytes in
-/// real text, and that reload (an unaligned block overlapping the last, and the loop's setup)
-/// cost more than the block itself (docs/performance.md, "Issue 18, lever 5"). Bytes left
-/// after the last whole window go block by block, then to [`string_tail`].
+/// first, so a window of plain text costs one test, not four. Every stop in a block or window
+/// is taken from its mask ([`take_stops`]): after an escape such as `\n` the scan goes on in
+/// the same mask instead of loading a new block at the byte after it. Escapes come every few
+/// dozen bytes in real text, and that reload (an unaligned block overlapping the last, and
+/// the loop's setup) cost more than the block itself (docs/performance.md, "Issue 18, lever
+/// 5"). The last bytes, fewer than a window, go to [`string_tail`].
 // Out of line in unoptimised builds: there every temporary of every inlined copy gets its own
 // stack slot, and the readers' frames grew past what `limits.rs` allows on a 64 KiB stack.
 #[cfg_attr(not(debug_assertions), inline(always))]
 #[cfg_attr(debug_assertions, inline(never))]
-fn string_body_impl<const HIGH: bool>(src: &[u8], pos: usize) -> Result<(usize, bool, usize), StringError> {
+fn string_body_impl<const HIGH: bool>(src: &[u8], mut pos: usize) -> Result<(usize, bool, usize), StringError> {
     let mut escaped = false;
     let mut high = usize::MAX;
+    if let Some(chunk) = src.get(pos..).and_then(<[u8]>::first_chunk::<BLOCK>) {
+        let v = u8x16::new(*chunk);
+        let special = u64::from(block_stops(v));
+        // The high bit of every lane is what `to_bitmask` collects: non-ASCII bytes.
+        let stops = special | if HIGH { u64::from(v.to_bitmask()) } else { 0 };
+        pos = match take_stops::<BLOCK>(src, pos, special, stops, &mut escaped, &mut high)? {
+            Taken::Closed(close) => return Ok((close, escaped, high)),
+            Taken::Resume(resume) => resume,
+        };
+    }
     // The unread bytes; each window is split off their front.
     let mut rest = src.get(pos..).unwrap_or_default();
-    let mut first = true;
-    loop {
-        let want_high = HIGH && high == usize::MAX;
+    while let Some((window, next)) = rest.split_first_chunk::<WINDOW>() {
+        let blocks = window_blocks(window);
+        rest = next;
+        let zeros = blocks.map(block_zeros);
+        let [a, b, c, d] = zeros;
+        let any_special = a.min(b).min(c.min(d)).simd_eq(u8x16::ZERO).to_bitmask() != 0;
+        let [a, b, c, d] = blocks;
+        let any_high = HIGH && high == usize::MAX && (a | b | c | d).to_bitmask() != 0;
+        if !any_special && !any_high {
+            continue;
+        }
         // `special`: the window's `"`, `\` and control bytes; `stops`: those and, while the
         // first non-ASCII byte is still to be found, the non-ASCII bytes.
-        let (width, special, mut stops) = match rest.split_first_chunk::<WINDOW>() {
-            Some((window, next)) if !first => {
-                let blocks = window_blocks(window);
-                rest = next;
-                let zeros = blocks.map(block_zeros);
-                let [a, b, c, d] = zeros;
-                let any_special = a.min(b).min(c.min(d)).simd_eq(u8x16::ZERO).to_bitmask() != 0;
-                let [a, b, c, d] = blocks;
-                let any_high = want_high && (a | b | c | d).to_bitmask() != 0;
-                if !any_special && !any_high {
-                    continue;
-                }
-                let special = if any_special { window_mask(&zeros, |z| z.simd_eq(u8x16::ZERO).to_bitmask()) } else { 0 };
-                let highs = if any_high { window_mask(&blocks, u8x16::to_bitmask) } else { 0 };
-                (WINDOW, special, special | highs)
-            }
-            _ => {
-                let Some((chunk, next)) = rest.split_first_chunk::<BLOCK>() else { break };
-                first = false;
-                rest = next;
-                let v = u8x16::new(*chunk);
-                let special = u64::from(block_stops(v));
-                // The high bit of every lane is what `to_bitmask` collects: non-ASCII bytes.
-                let stops = special | if want_high { u64::from(v.to_bitmask()) } else { 0 };
-                if stops == 0 {
-                    continue;
-                }
-                (BLOCK, special, stops)
-            }
-        };
-        let base = src.len() - rest.len() - width;
-        while stops != 0 {
-            let at = base + stops.trailing_zeros() as usize;
-            let b = src.get(at).copied().unwrap_or_default();
-            let after = match b {
-                b'"' => return Ok((at, escaped, high)),
-                b'\\' => {
-                    escaped = true;
-                    escape_end(src, at)?
-                }
-                0..=0x1f => return Err(StringError::Control(at, b)),
-                // Only the first non-ASCII byte stops (`HIGH`): the rest of the window's
-                // non-ASCII bytes leave the mask with it.
-                _ => {
-                    high = at;
-                    stops = special;
-                    at + 1
-                }
-            };
-            if after >= base + width {
-                // An escape reaching into the next window: go on from its end.
-                rest = src.get(after..).unwrap_or_default();
-                break;
-            }
-            stops &= u64::MAX << (after - base);
+        let special = if any_special { window_mask(&zeros, |z| z.simd_eq(u8x16::ZERO).to_bitmask()) } else { 0 };
+        let stops = special | if any_high { window_mask(&blocks, u8x16::to_bitmask) } else { 0 };
+        let base = src.len() - rest.len() - WINDOW;
+        match take_stops::<WINDOW>(src, base, special, stops, &mut escaped, &mut high)? {
+            Taken::Closed(close) => return Ok((close, escaped, high)),
+            // An escape reaching into the next window: go on from its end.
+            Taken::Resume(resume) if resume != base + WINDOW => rest = src.get(resume..).unwrap_or_default(),
+            Taken::Resume(_) => {}
         }
     }
     string_tail::<HIGH>(src, src.len() - rest.len(), escaped, high)
+}
+
+/// Where the stops of one block or window leave [`string_body_impl`].
+enum Taken {
+    /// The closing quote, at this offset.
+    Closed(usize),
+    /// No closing quote: the scan goes on at this offset (the end of the window, or of an
+    /// escape reaching past it).
+    Resume(usize),
+}
+
+/// Takes the stops of the `WIDTH` bytes at `base`, lowest first: `stops` marks them (bit `k`
+/// for byte `base + k`), `special` the `"`, `\` and control bytes among them (`stops` also
+/// marks non-ASCII bytes while the first is still to be found: it is recorded in `high`).
+///
+/// # Errors
+/// A control character, or an escape that is not one ([`escape_end`]).
+#[inline(always)]
+fn take_stops<const WIDTH: usize>(src: &[u8], base: usize, special: u64, mut stops: u64, escaped: &mut bool, high: &mut usize) -> Result<Taken, StringError> {
+    while stops != 0 {
+        let at = base + stops.trailing_zeros() as usize;
+        let b = src.get(at).copied().unwrap_or_default();
+        let after = match b {
+            b'"' => return Ok(Taken::Closed(at)),
+            b'\\' => {
+                *escaped = true;
+                escape_end(src, at)?
+            }
+            0..=0x1f => return Err(StringError::Control(at, b)),
+            // Only the first non-ASCII byte stops: the rest of the window's non-ASCII bytes
+            // leave the mask with it.
+            _ => {
+                *high = at;
+                stops = special;
+                at + 1
+            }
+        };
+        if after >= base + WIDTH {
+            return Ok(Taken::Resume(after));
+        }
+        stops &= u64::MAX << (after - base);
+    }
+    Ok(Taken::Resume(base + WIDTH))
 }
 
 /// The end (the offset just past it) of the escape whose backslash is at `at`: `\uXXXX` needs
