@@ -1,7 +1,8 @@
 //! The one JSON string scanner: every reader, validator and writer that looks for the end of
 //! a string or for the bytes that need attention inside one (`"`, `\`, control characters)
-//! goes through [`string_body`] or [`plain_end`], which skip plain bytes sixteen at a time
-//! (one SIMD compare per kind of stop byte, through the `wide` crate: no `unsafe` here).
+//! goes through [`string_body`] or [`plain_end`], which skip plain bytes with SIMD through
+//! the `wide` crate (no `unsafe` here): [`plain_end`] sixteen bytes a step, [`string_body`]
+//! its first sixteen bytes, then 64-byte windows whose stops are all taken from one mask.
 //!
 //! Users: the validator and the two-pass reader ([`super::json`]: `validate`, `Val`
 //! iteration, `write_compact`), the single-pass reader ([`super::cursor`]), the writer
