@@ -409,6 +409,9 @@ impl<'s> Cursor<'s> {
         let mut kinds: u64 = 0;
         let mut spill: Vec<bool> = Vec::new();
         let mut open = 0usize;
+        // Whether the innermost open container is an object (kept here, not looked up in
+        // `kinds` after every element).
+        let mut inside_object = false;
         'value: loop {
             match *src.get(pos)? {
                 b'"' => pos = self.scan_value_string(pos + 1, &mut high)? + 1,
@@ -417,15 +420,10 @@ impl<'s> Cursor<'s> {
                         return None;
                     }
                     let is_obj = c == b'{';
-                    pos += 1;
+                    let (first, at) = next_token(src, pos + 1, &mut ws)?;
+                    pos = at;
                     // Empty container?
-                    let mut q = pos;
-                    while matches!(src.get(q), Some(b' ' | b'\n' | b'\r' | b'\t')) {
-                        q += 1;
-                    }
-                    ws |= q != pos;
-                    pos = q;
-                    if src.get(pos) == Some(&if is_obj { b'}' } else { b']' }) {
+                    if first == if is_obj { b'}' } else { b']' } {
                         pos += 1;
                     } else {
                         if open < 64 {
@@ -435,8 +433,9 @@ impl<'s> Cursor<'s> {
                             spill.push(is_obj);
                         }
                         open += 1;
+                        inside_object = is_obj;
                         if is_obj {
-                            pos = self.skip_key(pos, &mut ws, &mut high)?;
+                            pos = self.skip_key(first, pos, &mut ws, &mut high)?;
                         }
                         continue 'value;
                     }
@@ -449,70 +448,52 @@ impl<'s> Cursor<'s> {
             }
             // After a value: close containers or move on to the next element.
             loop {
-                let q = pos;
-                while matches!(src.get(pos), Some(b' ' | b'\n' | b'\r' | b'\t')) {
-                    pos += 1;
-                }
                 if open == 0 {
                     // One UTF-8 check from the value's first non-ASCII byte to its end: every
                     // byte before it is ASCII, and outside strings only ASCII tokens passed.
                     if high != usize::MAX {
-                        super::scan::utf8(src, high, q).ok()?;
+                        super::scan::utf8(src, high, pos).ok()?;
                     }
-                    self.pos = q;
-                    return Some((self.str_at(start, q)?, ws));
+                    self.pos = pos;
+                    return Some((self.str_at(start, pos)?, ws));
                 }
-                ws |= q != pos;
-                let is_obj = if open <= 64 { kinds & (1 << (open - 1)) != 0 } else { spill[open - 65] };
-                match *src.get(pos)? {
+                let (c, at) = next_token(src, pos, &mut ws)?;
+                pos = at + 1;
+                match c {
                     b',' => {
-                        pos += 1;
-                        let q = pos;
-                        while matches!(src.get(pos), Some(b' ' | b'\n' | b'\r' | b'\t')) {
-                            pos += 1;
-                        }
-                        ws |= q != pos;
-                        if is_obj {
-                            pos = self.skip_key(pos, &mut ws, &mut high)?;
+                        if inside_object {
+                            let (first, at) = next_token(src, pos, &mut ws)?;
+                            pos = self.skip_key(first, at, &mut ws, &mut high)?;
+                        } else {
+                            pos = next_token(src, pos, &mut ws)?.1;
                         }
                         continue 'value;
                     }
-                    b'}' if is_obj => {
-                        pos += 1;
-                        open -= 1;
-                    }
-                    b']' if !is_obj => {
-                        pos += 1;
-                        open -= 1;
-                    }
+                    b'}' if inside_object => {}
+                    b']' if !inside_object => {}
                     _ => return None,
+                }
+                open -= 1;
+                if open > 0 {
+                    inside_object = if open <= 64 { kinds & (1 << (open - 1)) != 0 } else { spill[open - 65] };
                 }
             }
         }
     }
 
-    /// `"key"` `:` at `pos`; returns the position of the value.
+    /// `"key"` `:` at `pos`, whose byte `first` the caller has read; returns the position of
+    /// the value.
     #[inline(always)]
-    fn skip_key(&self, pos: usize, ws: &mut bool, high: &mut usize) -> Option<usize> {
-        let src = self.src;
-        if src.get(pos) != Some(&b'"') {
+    fn skip_key(&self, first: u8, pos: usize, ws: &mut bool, high: &mut usize) -> Option<usize> {
+        if first != b'"' {
             return None;
         }
-        let mut pos = self.scan_value_string(pos + 1, high)? + 1;
-        let q = pos;
-        while matches!(src.get(pos), Some(b' ' | b'\n' | b'\r' | b'\t')) {
-            pos += 1;
-        }
-        if src.get(pos) != Some(&b':') {
+        let pos = self.scan_value_string(pos + 1, high)? + 1;
+        let (colon, at) = next_token(self.src, pos, ws)?;
+        if colon != b':' {
             return None;
         }
-        pos += 1;
-        let r = pos;
-        while matches!(src.get(pos), Some(b' ' | b'\n' | b'\r' | b'\t')) {
-            pos += 1;
-        }
-        *ws |= q != r - 1 || r != pos;
-        Some(pos)
+        Some(next_token(self.src, at + 1, ws)?.1)
     }
 
     /// Validates and skips one value, returning it as an opaque [`RawJson`] (whitespace
@@ -651,6 +632,23 @@ pub fn plain_run_end(src: &[u8], pos: usize) -> usize {
 pub fn validated_string_end(src: &[u8], start: usize) -> (usize, bool) {
     // Validated text cannot fail; if it somehow did, the string runs to the end.
     super::scan::string_body(src, start + 1).map_or((src.len(), true), |(close, escaped)| (close + 1, escaped))
+}
+
+/// The first byte at or after `pos` that is not JSON whitespace, and its offset (`None` at the
+/// end of the text); sets `ws` when whitespace was skipped. Compact JSON has none, so the
+/// common case is one load and one compare.
+#[inline(always)]
+fn next_token(src: &[u8], pos: usize, ws: &mut bool) -> Option<(u8, usize)> {
+    let c = *src.get(pos)?;
+    if c > b' ' {
+        return Some((c, pos));
+    }
+    let mut at = pos;
+    while matches!(src.get(at), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+        at += 1;
+    }
+    *ws |= at != pos;
+    Some((*src.get(at)?, at))
 }
 
 #[inline(always)]
@@ -886,6 +884,18 @@ mod tests {
             "{ }",
             "[ ]",
             " { \"k\" : [ 1 , 2 ] } ",
+            // Closers that do not match their opener, at every depth and after either kind.
+            "[1}",
+            "{\"a\":1]",
+            "[{\"a\":[1]}}",
+            "{\"a\":[{}]}]",
+            "[[1],{\"b\":2]]",
+            "[}",
+            "{]",
+            "{\"a\" :1 , \"b\":[ 2 ] }",
+            "{\"a\":1 \"b\":2}",
+            "{\"a\",1}",
+            "{1:2}",
         ];
         for s in cases {
             assert_eq!(skip_all(s, 100).is_some(), validate(s, 100).is_ok(), "{s:?}");
