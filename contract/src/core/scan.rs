@@ -33,7 +33,8 @@ pub(crate) fn string_stops(w: u64) -> u64 {
     (zero_q | zero_b | control) & HIGHS
 }
 
-/// Bytes the block loops of [`plain_end`] and [`plain_ascii_end`] test at once.
+/// Bytes one SIMD block holds: the step of [`plain_end`] and [`plain_ascii_end`], the first
+/// step of [`string_body_impl`], a quarter of its window.
 const BLOCK: usize = 16;
 
 /// `v` with a zero in exactly the lanes holding `"`, `\` or a control character below
@@ -42,8 +43,9 @@ const BLOCK: usize = 16;
 fn block_zeros(v: u8x16) -> u8x16 {
     // `v ^ 0x02` maps the control characters onto 0x00..=0x1f and `"` (0x22) onto 0x20, and
     // nothing else at or below 0x20, so one saturating subtract zeroes exactly those lanes;
-    // a backslash is the lane where `v ^ b'\\'` is zero. Seven instructions a block with
-    // SSE2 (three compares, a `min` and two `or`s took nine).
+    // a backslash is the lane where `v ^ b'\\'` is zero. In the compiled SSE2 loop, with
+    // the move-mask and not counting the load, eight instructions a block (three compares, a
+    // `min` and two `or`s took nine).
     let quote_or_control = (v ^ u8x16::splat(0x02)).saturating_sub(u8x16::splat(0x20));
     quote_or_control.min(v ^ u8x16::splat(b'\\'))
 }
@@ -57,7 +59,7 @@ fn block_stops(v: u8x16) -> u32 {
 
 /// The offset of the first `"`, `\` or control character at or after `i`, or of the first
 /// byte of the tail shorter than eight bytes when none is found before it (callers finish the
-/// tail byte by byte). Sixteen bytes a step (one SIMD compare of each kind), then one
+/// tail byte by byte). Sixteen bytes a step (one SIMD block, [`block_stops`]), then one
 /// eight-byte word.
 #[inline(always)]
 pub(crate) fn plain_end(b: &[u8], i: usize) -> usize {
@@ -331,8 +333,9 @@ static ESCAPE_LEN: [u8; 256] = {
     t
 };
 
-/// The end of [`string_body_impl`]'s scan, where fewer than sixteen bytes remain: one
-/// eight-byte word at a time ([`plain_stop`]'s tail), then byte by byte.
+/// The end of [`string_body_impl`]'s scan, where fewer than a window's 64 bytes remain:
+/// [`plain_stop`] (sixteen-byte blocks, then one eight-byte word) up to each stop, which is
+/// taken byte by byte, and [`plain_stop`] again after it.
 #[inline(always)]
 fn string_tail<const HIGH: bool>(src: &[u8], mut pos: usize, mut escaped: bool, mut high: usize) -> Result<(usize, bool, usize), StringError> {
     loop {
