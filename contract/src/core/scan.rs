@@ -83,8 +83,9 @@ fn plain_ascii_end(b: &[u8], i: usize) -> usize {
 /// The loops of [`plain_end`]; with `HIGH`, bytes at or above `0x80` are stops too.
 #[inline(always)]
 fn plain_stop<const HIGH: bool>(b: &[u8], mut i: usize) -> usize {
-    // Whole blocks through `chunks_exact`, whose loop test is one compare: `block`'s checked
-    // range cost seven instructions of the nineteen a block took (docs/performance.md).
+    // Whole blocks through `chunks_exact`, whose loop test is one compare: a checked slice
+    // range per block cost seven instructions of the nineteen a block took
+    // (docs/performance.md, lever 5).
     for chunk in b.get(i..).unwrap_or_default().chunks_exact(BLOCK) {
         let v = u8x16::new(chunk.try_into().unwrap_or_default());
         // The high bit of every lane is what `to_bitmask` collects: non-ASCII bytes for free.
@@ -94,7 +95,8 @@ fn plain_stop<const HIGH: bool>(b: &[u8], mut i: usize) -> usize {
         }
         i += BLOCK;
     }
-    if let Some(chunk) = b.get(i..i + 8) {
+    // `get(i..)` first: `i + 8` could overflow where `i` lies past the end.
+    if let Some(chunk) = b.get(i..).and_then(|rest| rest.get(..8)) {
         let w = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
         let stops = if HIGH { string_stops_utf8(w) } else { string_stops(w) };
         if stops != 0 {
