@@ -23,6 +23,7 @@ PY_ROWS = [
     ("json", "Python json.loads (parse only)"),
     ("msgspec", "Python msgspec tagged Structs, opaque Raw (validating)"),
     ("msgspec_any", "Python msgspec tagged Structs, opaque Any (validating)"),
+    ("simdjson", "Python simdjson DOM parse (SIMD, UTF-8 checked)"),
     ("pydantic", "Python pydantic v2 TypeAdapter union (validating)"),
     ("wirecontract", "Python wirecontract parse_envelope_json"),
     ("msgspec_to_builtins", "Python msgspec decode(Any) + to_builtins"),
@@ -208,6 +209,8 @@ def main() -> None:
             ("Rust parse vs simd-json (parse-only ceiling)", r("rust:wirecontract_str", "rust:simd_json_borrowed"), None),
             ("Python parse >= 1.5x orjson.loads", r("py:wirecontract", "py:orjson"), 1.5),
             ("Python parse >= 2x msgspec (opaque as Raw)", r("py:wirecontract", "py:msgspec"), 2.0),
+            ("Python parse vs simdjson DOM parse (validating reference)", r("py:wirecontract", "py:simdjson"), None),
+            ("simdjson DOM parse vs msgspec (opaque as Raw) (validating reference)", r("py:simdjson", "py:msgspec"), None),
             ("Python parse >= 2x msgspec (opaque as Any)", r("py:wirecontract", "py:msgspec_any"), 2.0),
             ("Python parse >= 5x pydantic v2", r("py:wirecontract", "py:pydantic"), 5.0),
             ("Python parse + to_dict >= msgspec decode + to_builtins", r("py:wirecontract_to_dict", "py:msgspec_to_builtins"), 1.0),
@@ -225,6 +228,8 @@ def main() -> None:
                 continue
             if want is None:
                 verdict = "  (ceiling)" if "JSON.parse" in name else "  (floor)" if "floor" in name else ""
+                if "(validating reference)" in name:
+                    name, verdict = name.removesuffix(" (validating reference)"), "  (reference)"
             elif corpus == "smoke" and not name.startswith("node "):
                 verdict = "  (smoke: no claim)"
             elif corpus == "smoke":

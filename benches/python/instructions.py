@@ -11,7 +11,9 @@ and loading the corpus cancel out:
 
 ROW is one of: parse (wirecontract parse_envelope_json on bytes), msgspec-raw (msgspec tagged
 Structs with opaque values as msgspec.Raw), to-dict (parse + Envelope.to_dict), msgspec-any
-(msgspec decode with opaque values as Any + msgspec.to_builtins). The rows are the ones
+(msgspec decode with opaque values as Any + msgspec.to_builtins), simdjson (pysimdjson's DOM
+parse, the validating reference; a SIMD kernel's instructions each do more than a scalar
+one's, so compare it in time first). The rows are the ones
 `scripts/bench` times (benches/python/bench.py); docs/performance.md quotes the counts.
 """
 
@@ -55,13 +57,26 @@ def row(name: str) -> Callable[[bytes], object]:
                 return None
 
         return builtins
+    if name == "simdjson":
+        import simdjson
+
+        parse_doc = simdjson.Parser().parse
+
+        def dom(f: bytes) -> object:
+            try:
+                parse_doc(f)  # dropped at once: the parser reuses its buffers
+            except (ValueError, RuntimeError):
+                pass
+            return None
+
+        return dom
     raise SystemExit(f"unknown row {name!r}")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("corpus", type=Path)
-    ap.add_argument("row", choices=["parse", "msgspec-raw", "to-dict", "msgspec-any"])
+    ap.add_argument("row", choices=["parse", "msgspec-raw", "to-dict", "msgspec-any", "simdjson"])
     ap.add_argument("--frames", type=int, default=3000, help="the first N frames of the corpus")
     ap.add_argument("--passes", type=int, default=1)
     a = ap.parse_args()
