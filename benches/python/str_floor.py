@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import ctypes
 import gc
+import sys
 import time
 from pathlib import Path
 from typing import Callable
@@ -42,10 +43,14 @@ def main() -> None:
     if a.frames:
         lines = lines[: a.frames]
     envs = [e for e in (getattr(gm.parse_envelope_json(f), "envelope", None) for f in lines) if e is not None]
+    if not envs:
+        raise SystemExit(f"{a.corpus}: no frame parses to an envelope")
     utf8 = [gm.serialize_envelope_bytes(e) for e in envs]
     texts = [b.decode("utf-8") for b in utf8]
     utf16 = [t.encode("utf-16-le") for t in texts]
     utf32 = [t.encode("utf-32-le") for t in texts]
+    # `wchar_t` text is in the machine's byte order.
+    wide = utf32 if sys.byteorder == "little" else [t.encode("utf-32-be") for t in texts]
 
     api = ctypes.pythonapi
     from_utf8 = api.PyUnicode_FromStringAndSize
@@ -59,12 +64,15 @@ def main() -> None:
     little = ctypes.c_int(-1)  # byte order: little-endian, no BOM expected
     order = ctypes.byref(little)
     wchar = ctypes.sizeof(ctypes.c_wchar)
-    # Each route must build exactly the text; a mismatch would time the wrong thing.
+    # Each route must build exactly the text; a mismatch would time the wrong thing (checked
+    # with `if`, not `assert`, which `python -O` drops).
     for k in range(min(50, len(texts))):
-        assert from_utf8(utf8[k], len(utf8[k])) == texts[k]
-        assert decode16(utf16[k], len(utf16[k]), None, order) == texts[k]
-        assert decode32(utf32[k], len(utf32[k]), None, order) == texts[k]
-        assert wchar != 4 or from_wide(utf32[k], len(utf32[k]) // 4) == texts[k]
+        built = [from_utf8(utf8[k], len(utf8[k])), decode16(utf16[k], len(utf16[k]), None, order), decode32(utf32[k], len(utf32[k]), None, order)]
+        if wchar == 4:
+            built.append(from_wide(wide[k], len(wide[k]) // 4))
+        if any(b != texts[k] for b in built):
+            raise SystemExit(f"frame {k}: a constructor built other text than bytes.decode")
+    del texts
 
     # Each result is dropped at once, as in bench.py: kept, the results of a pass would be new
     # memory to fault in, which is not the constructor's cost.
@@ -82,13 +90,13 @@ def main() -> None:
     rows: dict[str, Callable[[], None]] = {
         "orjson.dumps(dict) -> bytes": orjson_fresh,
         "bytes.decode('utf-8') (the bench's str floor)": each(bytes.decode, utf8),
-        "ctypes call overhead": each(lambda b: from_utf8(b, 0), utf8),
+        "ctypes call overhead": each(lambda b: from_utf8(b, 0 * len(b)), utf8),
         "PyUnicode_FromStringAndSize (UTF-8)": each(lambda b: from_utf8(b, len(b)), utf8),
         "PyUnicode_DecodeUTF16 (UTF-16 ready)": each(lambda b: decode16(b, len(b), None, order), utf16),
         "PyUnicode_DecodeUTF32 (UTF-32 ready)": each(lambda b: decode32(b, len(b), None, order), utf32),
     }
     if wchar == 4:
-        rows["PyUnicode_FromWideChar (UTF-32 ready)"] = each(lambda b: from_wide(b, len(b) // 4), utf32)
+        rows["PyUnicode_FromWideChar (UTF-32 ready)"] = each(lambda b: from_wide(b, len(b) // 4), wide)
     fresh: list[dict[str, object]] = []
     best: dict[str, float] = {}
     for _ in range(a.rounds):
@@ -105,9 +113,9 @@ def main() -> None:
     for name, secs in best.items():
         us = secs / n
         if name.startswith("PyUnicode"):
-            us -= over
+            us = max(us - over, 0.0)
         us *= 1e6
-        ratio = "" if name == "ctypes call overhead" else f"{orjson_us / us:6.2f}x"
+        ratio = "" if name == "ctypes call overhead" or us == 0 else f"{orjson_us / us:6.2f}x"
         print(f"  {name:48s} {us:9.3f} us/frame  {ratio}")
 
 
