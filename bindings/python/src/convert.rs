@@ -306,7 +306,8 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> Result<Str
     let type_err = |stack: &[Frame<'_>], message: String| HostError { path: pointer(stack), message, type_error: true };
     let value_err = |stack: &[Frame<'_>], e: PyErr| HostError { path: pointer(stack), message: e.to_string(), type_error: false };
     let max_depth = wirecontract::core::json::DEFAULT_MAX_DEPTH;
-    let mut out: Vec<u8> = Vec::new();
+    // Room for a typical event payload up front: growing from empty reallocated it several times.
+    let mut out: Vec<u8> = Vec::with_capacity(512);
     let mut stack: Vec<Frame<'_>> = Vec::new();
     let mut next: Option<Bound<'_, PyAny>> = Some(value.clone());
     loop {

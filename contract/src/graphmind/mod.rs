@@ -18,6 +18,7 @@ mod handshake;
 mod schema;
 pub mod session;
 pub mod shrink;
+mod splice;
 mod types;
 
 use std::borrow::Cow;
@@ -874,8 +875,20 @@ pub fn create_envelope_json_with(
 /// [`BuildError`] naming the path and rule of every problem: the payload is not JSON, a known
 /// type's payload is invalid, or the counters are out of range (see [`create_envelope`]).
 pub fn create_envelope_json(message_type: &str, payload_json: &str, seq: u64, run_id: &str, ts: Option<u64>) -> Result<Envelope, BuildError> {
+    let ts = ts.unwrap_or_else(now_ms);
+    // A known type's valid payload: one pass of the single-pass parser over the spliced frame
+    // (and one SIMD scan over the payload: exactly one value), where the general path
+    // below reads the payload with the reference reader, several times slower.
+    if payload_type_name(message_type).is_some() {
+        let frame = splice::splice_frame(message_type, payload_json, seq, run_id, ts);
+        if let Some(envelope) = splice::read_spliced(&frame, message_type, seq, run_id, ts) {
+            if splice::one_value(payload_json) {
+                return Ok(envelope);
+            }
+        }
+    }
     let raw = RawJson::from_json(payload_json).map_err(|e| BuildError { reason: format!("payload is not valid JSON: {e}"), issues: vec![] })?;
-    create_envelope(Message::Unknown { message_type: message_type.to_owned(), payload: Some(raw) }, seq, run_id, ts)
+    create_envelope(Message::Unknown { message_type: message_type.to_owned(), payload: Some(raw) }, seq, run_id, Some(ts))
 }
 
 /// The one builder and the writer in one call, for hosts that hand over JSON text and want the
@@ -897,36 +910,16 @@ pub fn create_envelope_json(message_type: &str, payload_json: &str, seq: u64, ru
 pub fn build_frame_json(message_type: &str, payload_json: &str, seq: u64, run_id: &str, ts: Option<u64>) -> Result<Vec<u8>, BuildError> {
     let ts = ts.unwrap_or_else(now_ms);
     if payload_type_name(message_type).is_some() {
-        let mut frame = Vec::with_capacity(80 + message_type.len() + run_id.len() + payload_json.len());
-        frame.extend_from_slice(b"{\"gm\":1,\"seq\":");
-        frame.extend_from_slice(seq.to_string().as_bytes());
-        frame.extend_from_slice(b",\"ts\":");
-        frame.extend_from_slice(ts.to_string().as_bytes());
-        frame.extend_from_slice(b",\"runId\":");
-        json::write_string(&mut frame, run_id);
-        frame.extend_from_slice(b",\"type\":");
-        json::write_string(&mut frame, message_type);
-        frame.extend_from_slice(b",\"payload\":");
-        frame.extend_from_slice(payload_json.as_bytes());
-        frame.push(b'}');
-        // Valid UTF-8 by construction (ASCII and three `&str`s); simdutf8 checks it in a
-        // fraction of the time `std` takes on non-ASCII text.
-        if let Ok(text) = simdutf8::basic::from_utf8(&frame) {
-            if let ParseOutcome::Ok(envelope) = parse_envelope_json(text) {
-                if envelope.seq == seq && envelope.ts == ts && envelope.run_id == run_id && envelope.extra.is_empty() && envelope.message_type() == message_type
-                {
-                    let mut out = Vec::with_capacity(frame.len());
-                    write_envelope_unchecked(&envelope, &mut out);
-                    // The parse read the payload as given only if `payload_json` is exactly one
-                    // JSON value (text such as `{…},"payload":{…}` would splice in a second
-                    // member). When the written frame is the spliced one byte for byte, the
-                    // payload text is the writer's own text of the value read, so it is one
-                    // value (the common case: a compact payload from a JSON writer); otherwise
-                    // the text is checked on its own.
-                    if out == frame || json::validate(payload_json, DEFAULT_MAX_DEPTH).is_ok() {
-                        return Ok(out);
-                    }
-                }
+        let frame = splice::splice_frame(message_type, payload_json, seq, run_id, ts);
+        if let Some(envelope) = splice::read_spliced(&frame, message_type, seq, run_id, ts) {
+            let mut out = Vec::with_capacity(frame.len());
+            write_envelope_unchecked(&envelope, &mut out);
+            // The payload must be exactly one JSON value ([`splice::read_spliced`]): it is when
+            // the written frame is the spliced one byte for byte (the payload text is then the
+            // writer's own text of the value read; the common case, a compact payload from a
+            // JSON writer), and is checked on its own otherwise.
+            if out == frame || splice::one_value(payload_json) {
+                return Ok(out);
             }
         }
     }
