@@ -32,6 +32,7 @@ PY_ROWS = [
     ("orjson_dumps_again", "Python orjson.dumps, same dicts again (UTF-8 kept) [ref]"),
     ("wirecontract_serialize", "Python serialize_envelope -> str [serialize]"),
     ("wirecontract_serialize_bytes", "Python serialize_envelope_bytes -> bytes [serialize]"),
+    ("wirecontract_create_serialize", "Python create_envelope + serialize_envelope [ref]"),
     ("str_floor", "Python bytes.decode('utf-8') of those frames [str floor]"),
 ]
 
@@ -194,7 +195,7 @@ def main() -> None:
                 if t is None:
                     continue
                 n, b = frames, nbytes
-                if key in ("orjson_dumps", "orjson_dumps_again", "wirecontract_serialize", "wirecontract_serialize_bytes", "str_floor"):
+                if key in ("orjson_dumps", "orjson_dumps_again", "wirecontract_create_serialize", "wirecontract_serialize", "wirecontract_serialize_bytes", "str_floor"):
                     n, b = py["serialized_frames"], py["serialized_bytes"]
                 ratio = f"{base / t * n / frames:.2f}" if base else "n/a"
                 lines.append(f"| {corpus:<11} | {label:<58} | {n / t:>11,.0f} | {b / t / 1e6:>8.1f} | {ratio:>12} |")
@@ -220,6 +221,7 @@ def main() -> None:
             ("serialize_envelope (str) vs its floor, bytes.decode alone", r("py:wirecontract_serialize", "py:str_floor"), None),
             ("str floor (bytes.decode alone) vs orjson.dumps", r("py:str_floor", "py:orjson_dumps"), None),
             ("serialize_envelope (str) vs orjson.dumps of dicts dumped before (reference)", r("py:wirecontract_serialize", "py:orjson_dumps_again"), None),
+            ("create_envelope + serialize_envelope vs orjson.dumps (reference)", r("py:wirecontract_create_serialize", "py:orjson_dumps"), None),
             ("node parseEnvelopeJson vs zod 4 loose schema (reference-equivalent)", r("node:wirecontract", "node:zod"), 1.0),
             ("node parse vs JSON.parse (parse only)", r("node:wirecontract", "node:json_parse"), None),
             ("Kotlin uniffi (one call a frame) vs Jackson readTree", r("kt:uniffi_single", "kt:jackson_readtree"), None),
