@@ -3,7 +3,8 @@
 //! reader through `create_envelope` with a `Message::Unknown`): the same envelope, or the same
 //! error, for the payload text of every shared vector and real-client frame as it stands in the
 //! frame (spacing, escapes, duplicate keys, invalid payloads included), the same payloads
-//! re-spaced, and payload texts that are not one JSON value.
+//! re-spaced, and edge texts (not one JSON value, out-of-range counters, reordered or
+//! duplicate keys). That the one-pass route is taken at all is `splice.rs`'s unit test.
 
 mod common;
 
@@ -55,7 +56,7 @@ fn same_result_as_the_general_path_for_every_vector_payload() {
 }
 
 #[test]
-fn same_result_for_payload_texts_that_are_not_one_value() {
+fn same_result_for_edge_payload_texts() {
     let max = 9_007_199_254_740_991u64;
     let cases: &[(&str, &str, u64, &str)] = &[
         ("node.token", r#"{"nodeId":"n","deltas":[]}"#, max + 1, "r"),

@@ -2,8 +2,9 @@
 //! ([`super::create_envelope_json`], [`super::build_frame_json`]): the frame is spliced together
 //! from its parts and read by the single-pass parser, instead of the payload being validated and
 //! read by the reference reader (graphmind-v1 §5.13). Either gives the same envelope: the parser
-//! agrees with the reference reader on every frame (`fast_vs_reference`), and a spliced frame that
-//! does not parse as exactly the parts given falls back to the general path, which says why.
+//! agrees with the reference reader on every frame (`tests/single_pass.rs`), a spliced frame that
+//! does not parse as exactly the parts given falls back to the general path, which says why, and
+//! `tests/create_envelope_json.rs` compares the two builders.
 
 use super::{json, parse_envelope_json, Envelope, ParseOutcome, DEFAULT_MAX_DEPTH};
 use crate::core::cursor::Cursor;
@@ -54,7 +55,29 @@ pub(super) fn one_value(text: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{json, one_value, DEFAULT_MAX_DEPTH};
+    use super::{json, one_value, read_spliced, splice_frame, DEFAULT_MAX_DEPTH};
+    use crate::graphmind::create_envelope_json;
+
+    /// The route is taken for the payloads it exists for (the differential test in
+    /// `tests/create_envelope_json.rs` would pass if it never were), and builds what
+    /// `create_envelope_json` returns.
+    #[test]
+    fn common_payloads_take_the_one_pass_route() {
+        let cases = [
+            ("node.token", r#"{"nodeId":"n2","deltas":[{"t":"text","v":"é because"},{"t":"text","v":"\n"}]}"#),
+            ("node.token", r#" { "nodeId" : "n" , "deltas" : [ ] } "#),
+            ("node.started", r#"{"nodeId":"n1","kind":"tool","name":"plan","instanceId":"i1","input":{"q":[1,2.5,null,"x"]}}"#),
+            ("run.started", r#"{"app":"demo","sdk":{"name":"ai","version":"7.0.79","x-sdk":1},"futureField":{"deep":[1,"two",null,true]}}"#),
+            ("exec.resume", r#"{"pauseId":"p","action":"abort"}"#),
+            ("node.finished", r#"{"nodeId":"n","durationMs":0.125,"status":"ok"}"#),
+        ];
+        for (t, p) in cases {
+            let frame = splice_frame(t, p, 7, "run-1", 5);
+            let e = read_spliced(&frame, t, 7, "run-1", 5).filter(|_| one_value(p));
+            assert_eq!(e.as_ref().ok_or(()), create_envelope_json(t, p, 7, "run-1", Some(5)).as_ref().map_err(|_| ()), "{t} {p}");
+            assert!(e.is_some(), "{t} {p}");
+        }
+    }
 
     #[test]
     fn one_value_accepts_exactly_what_validate_accepts() {
