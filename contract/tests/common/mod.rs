@@ -73,3 +73,32 @@ pub fn graphmind_vectors() -> Vec<Vector> {
     assert!(out.len() > 500, "vectors missing: found {}", out.len());
     out
 }
+
+/// Parts `(type, payload text, seq, runId)` that test the builders from JSON text at their
+/// edges, each against the general path (`tests/build_frame_json.rs`,
+/// `tests/create_envelope_json.rs`): payload texts that are not one JSON value (a second
+/// member spliced in after the payload, in the writer's own form), valid payloads the writer
+/// does not reproduce byte for byte (order, spacing, escapes, duplicates), counters and
+/// `runId`s out of range, and an unknown type.
+pub fn builder_edge_cases() -> Vec<(&'static str, &'static str, u64, &'static str)> {
+    let max = 9_007_199_254_740_991u64;
+    vec![
+        ("node.token", r#"{"nodeId":"n","deltas":[]}"#, max + 1, "r"),
+        ("node.token", r#"{"nodeId":1,"deltas":[]}"#, 0, "r"),
+        ("node.token", r#"{"nodeId":"n","deltas":[]},"x":{"#, 0, "r"),
+        ("node.token", r#"{"nodeId":"n","deltas":[]},"runId":"s""#, 0, "r"),
+        // A second payload member spliced in: the spliced frame parses, with the last payload.
+        ("node.token", r#"{"nodeId":"a","deltas":[]},"payload":{"nodeId":"b","deltas":[]}"#, 0, "r"),
+        ("node.token", r#"{"nodeId":"a","deltas":[]},"type":"node.token""#, 0, "r"),
+        ("node.token", r#"{"nodeId":"a","deltas":[]},"seq":0"#, 0, "r"),
+        ("node.token", r#"{"nodeId":"a","deltas":[]}   "#, 0, "r"),
+        ("node.token", r#"{"deltas":[],"nodeId":"n"}"#, 0, "r"),
+        ("node.token", r#" { "nodeId" : "n\/" , "deltas" : [ { "t" : "text" , "v" : "é" } ] } "#, 0, "r"),
+        ("node.token", r#"{"nodeId":"n","nodeId":"m","deltas":[]}"#, 0, "r"),
+        ("node.token", r#"{"nodeId":"n","deltas":[]}"#, 0, "a\u{0}b"),
+        ("node.token", "{", 0, "r"),
+        ("node.token", "", 0, "r"),
+        ("x.future", "[1e400, 1.0]", 0, "r"),
+        ("mode.set", r#" { "mode" : "step" , "z" : [ 1 ] } "#, 0, "r"),
+    ]
+}
