@@ -9,7 +9,7 @@
 //! Every variant runs once per round, interleaved, so load on the machine hits them alike;
 //! each line gives the best and the median round, in on-CPU time of the thread (Linux
 //! `/proc/thread-self/schedstat`, so time spent descheduled on a busy machine is not counted;
-//! wall-clock time where that file is missing).
+//! wall-clock time where that file is missing or `PARSE_FLOOR_WALL` is set).
 //! Usage: parse_floor CORPUS_NAME [ROUNDS] [FRAMES] (the first FRAMES frames only: more,
 //! shorter rounds give a steadier best on a busy machine). `PARSE_FLOOR_ONLY=N` runs the
 //! N-th variant alone (0-based, as printed), e.g. under `valgrind --tool=callgrind` for
@@ -28,10 +28,13 @@ use wirecontract_bench::{corpus_dir, Corpus};
 type Variant<'a> = (&'a str, Box<dyn Fn() + 'a>);
 
 /// Nanoseconds this thread has run on a CPU, or wall-clock nanoseconds when the kernel does
-/// not say.
+/// not say or `PARSE_FLOOR_WALL` is set (some kernels count on-CPU time in ticks of a few ms,
+/// too coarse for a round of a few tens of ms).
 fn cpu_ns(wall: Instant) -> f64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
+    std::env::var_os("PARSE_FLOOR_WALL")
+        .is_none()
+        .then(|| std::fs::read_to_string("/proc/thread-self/schedstat").ok())
+        .flatten()
         .and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok())
         .unwrap_or_else(|| wall.elapsed().as_secs_f64() * 1e9)
 }

@@ -19,6 +19,8 @@ mod raw;
 mod reflect;
 mod scalars;
 pub(crate) mod scan;
+#[cfg(target_arch = "x86_64")]
+mod scan_avx2;
 
 pub use extras::Extras;
 pub(crate) use extras::NO_EXTRAS;

@@ -180,8 +180,8 @@ pub(crate) fn utf8(src: &[u8], from: usize, to: usize) -> Result<(), usize> {
 }
 
 /// Bytes [`string_body_impl`] tests at once once a string has proved longer than a block:
-/// four SIMD blocks, one 64-bit mask.
-const WINDOW: usize = 4 * BLOCK;
+/// four SSE2 blocks or two AVX2 blocks, one 64-bit mask.
+pub(crate) const WINDOW: usize = 4 * BLOCK;
 
 /// The blocks of a window, as SIMD vectors.
 #[inline(always)]
@@ -199,14 +199,9 @@ fn window_mask(blocks: &[u8x16; 4], mask: impl Fn(u8x16) -> u32) -> u64 {
 /// The scan of [`string_body`]; with `HIGH`, it also stops at the first non-ASCII byte, whose
 /// offset is returned (`usize::MAX`: none).
 ///
-/// The first sixteen bytes as one SIMD block (most strings end in it), then 64 bytes a step
-/// while that many remain: four blocks whose stop lanes are tested with one `min` chain
-/// first, so a window of plain text costs one test, not four. Every stop in a block or window
-/// is taken from its mask ([`take_stops`]): after an escape such as `\n` the scan goes on in
-/// the same mask instead of loading a new block at the byte after it. Escapes come every few
-/// dozen bytes in real text, and that reload (an unaligned block overlapping the last, and
-/// the loop's setup) cost more than the block itself (docs/performance.md, "Issue 18, lever
-/// 5"). The last bytes, fewer than a window, go to [`string_tail`].
+/// The first sixteen bytes as one SIMD block (most strings end in it), then 64-byte windows
+/// while that many remain ([`windows`]), then the last bytes, fewer than a window
+/// ([`string_tail`]).
 // Out of line in unoptimised builds: there every temporary of every inlined copy gets its own
 // stack slot, and the readers' frames grew past what `limits.rs` allows on a 64 KiB stack.
 #[cfg_attr(not(debug_assertions), inline(always))]
@@ -224,36 +219,101 @@ fn string_body_impl<const HIGH: bool>(src: &[u8], mut pos: usize) -> Result<(usi
             Taken::Resume(resume) => resume,
         };
     }
-    // The unread bytes; each window is split off their front.
-    let mut rest = src.get(pos..).unwrap_or_default();
-    while let Some((window, next)) = rest.split_first_chunk::<WINDOW>() {
+    if src.len().saturating_sub(pos) >= WINDOW {
+        pos = match windows::<HIGH>(src, pos, &mut escaped, &mut high)? {
+            Taken::Closed(close) => return Ok((close, escaped, high)),
+            Taken::Resume(resume) => resume,
+        };
+    }
+    string_tail::<HIGH>(src, pos, escaped, high)
+}
+
+/// The 64-byte windows of a string from `pos`: AVX2 where the processor has it (two 32-byte
+/// blocks a window, [`super::scan_avx2`]), else SSE2 through `wide` (four 16-byte blocks,
+/// [`Sse2`]). The two differ in how a window's masks are made, nothing else
+/// ([`window_loop`]).
+///
+/// # Errors
+/// As [`take_stops`].
+#[inline(always)]
+fn windows<const HIGH: bool>(src: &[u8], pos: usize, escaped: &mut bool, high: &mut usize) -> Result<Taken, StringError> {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(taken) = super::scan_avx2::windows::<HIGH>(src, pos, escaped, high) {
+        return taken;
+    }
+    window_loop::<HIGH, Sse2>(src, pos, escaped, high)
+}
+
+/// How a 64-byte window's stops are found: the one thing that differs between instruction
+/// sets ([`Sse2`] here, `Avx2` in `scan_avx2.rs`).
+pub(crate) trait WindowMasks {
+    /// `None` when the window holds no `"`, `\` or control character and, with `want_high`, no
+    /// byte at or above `0x80` (a plain window); else `(special, highs)`, bit `k` for byte `k`:
+    /// `special` marks the `"`, `\` and control bytes, `highs` the non-ASCII bytes (`0` when
+    /// not `want_high`).
+    fn masks(window: &[u8; WINDOW], want_high: bool) -> Option<(u64, u64)>;
+}
+
+/// Windows as four SSE2 blocks through `wide` (every x86-64 processor, and other targets
+/// through `wide`'s portable code), their stop lanes tested with one `min` chain first so a
+/// plain window costs one test.
+pub(crate) struct Sse2;
+
+impl WindowMasks for Sse2 {
+    #[inline(always)]
+    fn masks(window: &[u8; WINDOW], want_high: bool) -> Option<(u64, u64)> {
         let blocks = window_blocks(window);
-        rest = next;
         let zeros = blocks.map(block_zeros);
         let [a, b, c, d] = zeros;
         let any_special = a.min(b).min(c.min(d)).simd_eq(u8x16::ZERO).to_bitmask() != 0;
         let [a, b, c, d] = blocks;
-        let any_high = HIGH && high == usize::MAX && (a | b | c | d).to_bitmask() != 0;
+        let any_high = want_high && (a | b | c | d).to_bitmask() != 0;
         if !any_special && !any_high {
-            continue;
+            return None;
         }
-        // `special`: the window's `"`, `\` and control bytes; `stops`: those and, while the
-        // first non-ASCII byte is still to be found, the non-ASCII bytes.
         let special = if any_special { window_mask(&zeros, |z| z.simd_eq(u8x16::ZERO).to_bitmask()) } else { 0 };
-        let stops = special | if any_high { window_mask(&blocks, u8x16::to_bitmask) } else { 0 };
-        let base = src.len() - rest.len() - WINDOW;
-        match take_stops::<WINDOW>(src, base, special, stops, &mut escaped, &mut high)? {
-            Taken::Closed(close) => return Ok((close, escaped, high)),
+        let highs = if any_high { window_mask(&blocks, u8x16::to_bitmask) } else { 0 };
+        Some((special, highs))
+    }
+}
+
+/// The window loop of [`windows`], `M` making the masks: 64 bytes a step while that many
+/// remain. Every stop in a window is taken from its mask ([`take_stops`]): after an escape
+/// such as `\n` the scan goes on in the same mask instead of loading a new block at the byte
+/// after it. Escapes come every few dozen bytes in real text, and that reload (an unaligned
+/// block overlapping the last, and the loop's setup) cost more than the block itself
+/// (docs/performance.md, "Issue 18, lever 5"). Returns the close, or where the bytes fewer
+/// than a window start.
+///
+/// # Errors
+/// As [`take_stops`].
+#[inline(always)]
+pub(crate) fn window_loop<const HIGH: bool, M: WindowMasks>(src: &[u8], pos: usize, escaped: &mut bool, high: &mut usize) -> Result<Taken, StringError> {
+    // The unread bytes; each window is split off their front.
+    let mut rest = src.get(pos..).unwrap_or_default();
+    while let Some((window, next)) = rest.split_first_chunk::<WINDOW>() {
+        let Some((special, highs)) = M::masks(window, HIGH && *high == usize::MAX) else {
+            rest = next;
+            continue;
+        };
+        // `stops`: the special bytes and, while the first non-ASCII byte is still to be
+        // found, the non-ASCII bytes.
+        let stops = special | highs;
+        let base = src.len() - rest.len();
+        rest = next;
+        match take_stops::<WINDOW>(src, base, special, stops, escaped, high)? {
+            Taken::Closed(close) => return Ok(Taken::Closed(close)),
             // An escape reaching into the next window: go on from its end.
             Taken::Resume(resume) if resume != base + WINDOW => rest = src.get(resume..).unwrap_or_default(),
             Taken::Resume(_) => {}
         }
     }
-    string_tail::<HIGH>(src, src.len() - rest.len(), escaped, high)
+    Ok(Taken::Resume(src.len() - rest.len()))
 }
 
 /// Where the stops of one block or window leave [`string_body_impl`].
-enum Taken {
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Taken {
     /// The closing quote, at this offset.
     Closed(usize),
     /// No closing quote: the scan goes on at this offset (the end of the window, or of an
@@ -570,6 +630,62 @@ mod tests {
                 let plain = want.map(|(close, escaped, _)| (close, escaped));
                 assert_eq!(string_body(&buf, start), plain, "from {start}: {buf:x?}");
             }
+        }
+    }
+
+    /// The two window loops, portable (`Sse2`) and AVX2 (where the processor has it: the
+    /// dispatch of every other test takes it, so without this test the portable loop would go
+    /// untested on such machines), agree on every string of the random test's alphabet, 64 to
+    /// 299 bytes from every start up to 20, half of them mostly plain text: the same close or
+    /// resume offset, error, escape flag and first non-ASCII byte, each checked against the
+    /// byte-by-byte scan where the loop closed the string or failed.
+    #[test]
+    fn both_window_loops_agree_with_the_byte_by_byte_scan() {
+        const ALPHABET: &[u8] = b"aaaaaaaaaaaa\"\\\\\\nnuu0fF9g/\x01\x1f\xc3\xa9\xe2\x80\x7f ";
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |n: usize| {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) as usize % n
+        };
+        let mut buf = Vec::new();
+        let mut avx2_runs = 0;
+        for round in 0..20_000 {
+            buf.clear();
+            let len = 64 + next(236);
+            let plain = round % 2 == 1;
+            buf.extend((0..len).map(|_| if plain && next(50) != 0 { b'a' } else { ALPHABET[next(ALPHABET.len())] }));
+            for start in 0..=20 {
+                let run = |avx2: bool| {
+                    let (mut escaped, mut high) = (false, usize::MAX);
+                    let taken = if avx2 {
+                        #[cfg(target_arch = "x86_64")]
+                        let taken = super::super::scan_avx2::windows::<true>(&buf, start, &mut escaped, &mut high)?;
+                        #[cfg(not(target_arch = "x86_64"))]
+                        let taken: Result<super::Taken, StringError> = return None;
+                        taken
+                    } else {
+                        super::window_loop::<true, super::Sse2>(&buf, start, &mut escaped, &mut high)
+                    };
+                    Some((taken, escaped, high))
+                };
+                let portable = run(false).expect("the portable loop always runs");
+                match &portable.0 {
+                    Ok(super::Taken::Closed(close)) => {
+                        let (c, e, h) = string_body_by_byte(&buf, start).expect("closed");
+                        assert_eq!((*close, portable.1, portable.2), (c, e, h), "from {start}: {buf:x?}");
+                    }
+                    Err(err) => assert_eq!(Err(*err), string_body_by_byte(&buf, start), "from {start}: {buf:x?}"),
+                    Ok(super::Taken::Resume(_)) => {}
+                }
+                if let Some(avx2) = run(true) {
+                    avx2_runs += 1;
+                    assert_eq!(avx2, portable, "AVX2 against portable, from {start}: {buf:x?}");
+                }
+            }
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("avx2") {
+            assert!(avx2_runs > 0);
         }
     }
 }
