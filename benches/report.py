@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Prints the one benchmark table of scripts/bench from criterion's samples and the Python,
-Node.js and Kotlin benchmarks' JSON, with each target checked (ratios from one run; the smoke
+Node.js and Kotlin benchmarks' JSON (and simdjson's stage 1 alone, `native-*.json`, when it ran), with each target checked (ratios from one run; the smoke
 corpus makes no timing claims, so its targets print without a verdict, except the Node.js
 ones, which the smoke run also measures on a small large-frame corpus and prints met/MISSED).
 
@@ -42,6 +42,12 @@ NODE_ROWS = [
     ("wirecontract", "Node @wirecontract/node parseEnvelopeJson"),
 ]
 
+# simdjson's stage 1 alone in C++ (benches/native/simdjson_stage1.cpp), by kernel: a floor
+# reference for the parse rows, not an implementation of the contract.
+NATIVE_ROWS = [
+    ("avx2", "C++ simdjson stage 1 alone, AVX2 (index + UTF-8 only)"),
+    ("best", "C++ simdjson stage 1 alone, best kernel here"),
+]
 KOTLIN_ROWS = [
     ("jackson_readtree", "Kotlin/JVM Jackson ObjectMapper.readTree (parse only)"),
     ("uniffi_single", "Kotlin/JVM uniffi parseEnvelopeJsonBytes, one call a frame"),
@@ -188,8 +194,15 @@ def main() -> None:
         kt = json.loads(kt_file.read_text()) if kt_file.exists() else None
         for key, _ in KOTLIN_ROWS:
             secs["kt:" + key] = kt["rows"].get(key) if kt else None
+        for key, _ in NATIVE_ROWS:
+            native_file = results / f"native-{corpus}-{key}.json"
+            native = json.loads(native_file.read_text()) if native_file.exists() else None
+            # Seconds a pass, as the other rows: the tool reports µs per frame over the same frames.
+            secs["native:" + key] = native["stage1_us"] * native["frames"] / 1e6 if native and native["frames"] == frames else None
+            if native and key == "best":
+                node_notes.append(f"  {corpus:<11} simdjson {native['simdjson']} stage 1 alone: best kernel here {native['kernel']}")
         base = secs["rust:serde_json_value"]
-        for prefix, rows in (("rust:", RUST_ROWS), ("py:", PY_ROWS), ("node:", NODE_ROWS), ("kt:", KOTLIN_ROWS)):
+        for prefix, rows in (("rust:", RUST_ROWS), ("py:", PY_ROWS), ("node:", NODE_ROWS), ("kt:", KOTLIN_ROWS), ("native:", NATIVE_ROWS)):
             for key, label in rows:
                 t = secs.get(prefix + key)
                 if t is None:
@@ -213,6 +226,9 @@ def main() -> None:
             ("Python parse >= 2x msgspec (opaque as Raw)", r("py:wirecontract", "py:msgspec"), 2.0),
             ("Python parse vs simdjson DOM parse (reference)", r("py:wirecontract", "py:simdjson"), None),
             ("simdjson DOM parse vs msgspec (opaque as Raw) (reference)", r("py:simdjson", "py:msgspec"), None),
+            ("simdjson stage 1 alone (AVX2) vs msgspec Raw: a parse floor", r("native:avx2", "py:msgspec"), None),
+            ("simdjson stage 1 alone (best kernel) vs msgspec Raw: a parse floor", r("native:best", "py:msgspec"), None),
+            ("Python parse vs simdjson stage 1 alone (AVX2): floor", r("py:wirecontract", "native:avx2"), None),
             ("Python parse >= 2x msgspec (opaque as Any)", r("py:wirecontract", "py:msgspec_any"), 2.0),
             ("Python parse >= 5x pydantic v2", r("py:wirecontract", "py:pydantic"), 5.0),
             ("Python parse + to_dict >= msgspec decode + to_builtins", r("py:wirecontract_to_dict", "py:msgspec_to_builtins"), 1.0),
