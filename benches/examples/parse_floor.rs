@@ -139,7 +139,8 @@ fn run(name: &str, rounds: usize, n: usize, variants: &[Variant<'_>]) {
             times[i].push((cpu_ns(wall) - t) / 1e3 / n as f64);
         }
     }
-    println!("{name}: {n} frames, {rounds} interleaved rounds, on-CPU us/frame: best | median");
+    let clock = if std::env::var_os("PARSE_FLOOR_WALL").is_some() { "wall-clock" } else { "on-CPU" };
+    println!("{name}: {n} frames, {rounds} interleaved rounds, {clock} us/frame: best | median");
     let mut stats = Vec::new();
     for ((label, _), t) in variants.iter().zip(&mut times) {
         t.sort_by(f64::total_cmp);

@@ -229,8 +229,8 @@ fn string_body_impl<const HIGH: bool>(src: &[u8], mut pos: usize) -> Result<(usi
 }
 
 /// The 64-byte windows of a string from `pos`: AVX2 where the processor has it (two 32-byte
-/// blocks a window, [`super::scan_avx2`]), else SSE2 through `wide` (four 16-byte blocks,
-/// [`Sse2`]). The two differ in how a window's masks are made, nothing else
+/// blocks a window, `scan_avx2.rs`, x86-64 only), else SSE2 through `wide` (four 16-byte
+/// blocks, [`Sse2`]). The two differ in how a window's masks are made, nothing else
 /// ([`window_loop`]).
 ///
 /// # Errors
@@ -241,27 +241,28 @@ fn windows<const HIGH: bool>(src: &[u8], pos: usize, escaped: &mut bool, high: &
     if let Some(taken) = super::scan_avx2::windows::<HIGH>(src, pos, escaped, high) {
         return taken;
     }
-    window_loop::<HIGH, Sse2>(src, pos, escaped, high)
+    window_loop::<HIGH, _>(Sse2, src, pos, escaped, high)
 }
 
 /// How a 64-byte window's stops are found: the one thing that differs between instruction
 /// sets ([`Sse2`] here, `Avx2` in `scan_avx2.rs`).
-pub(crate) trait WindowMasks {
+pub(crate) trait WindowMasks: Copy {
     /// `None` when the window holds no `"`, `\` or control character and, with `want_high`, no
     /// byte at or above `0x80` (a plain window); else `(special, highs)`, bit `k` for byte `k`:
     /// `special` marks the `"`, `\` and control bytes, `highs` the non-ASCII bytes (`0` when
     /// not `want_high`).
-    fn masks(window: &[u8; WINDOW], want_high: bool) -> Option<(u64, u64)>;
+    fn masks(&self, window: &[u8; WINDOW], want_high: bool) -> Option<(u64, u64)>;
 }
 
 /// Windows as four SSE2 blocks through `wide` (every x86-64 processor, and other targets
 /// through `wide`'s portable code), their stop lanes tested with one `min` chain first so a
 /// plain window costs one test.
+#[derive(Clone, Copy)]
 pub(crate) struct Sse2;
 
 impl WindowMasks for Sse2 {
     #[inline(always)]
-    fn masks(window: &[u8; WINDOW], want_high: bool) -> Option<(u64, u64)> {
+    fn masks(&self, window: &[u8; WINDOW], want_high: bool) -> Option<(u64, u64)> {
         let blocks = window_blocks(window);
         let zeros = blocks.map(block_zeros);
         let [a, b, c, d] = zeros;
@@ -288,11 +289,17 @@ impl WindowMasks for Sse2 {
 /// # Errors
 /// As [`take_stops`].
 #[inline(always)]
-pub(crate) fn window_loop<const HIGH: bool, M: WindowMasks>(src: &[u8], pos: usize, escaped: &mut bool, high: &mut usize) -> Result<Taken, StringError> {
+pub(crate) fn window_loop<const HIGH: bool, M: WindowMasks>(
+    masks: M,
+    src: &[u8],
+    pos: usize,
+    escaped: &mut bool,
+    high: &mut usize,
+) -> Result<Taken, StringError> {
     // The unread bytes; each window is split off their front.
     let mut rest = src.get(pos..).unwrap_or_default();
     while let Some((window, next)) = rest.split_first_chunk::<WINDOW>() {
-        let Some((special, highs)) = M::masks(window, HIGH && *high == usize::MAX) else {
+        let Some((special, highs)) = masks.masks(window, HIGH && *high == usize::MAX) else {
             rest = next;
             continue;
         };
@@ -658,13 +665,9 @@ mod tests {
                 let run = |avx2: bool| {
                     let (mut escaped, mut high) = (false, usize::MAX);
                     let taken = if avx2 {
-                        #[cfg(target_arch = "x86_64")]
-                        let taken = super::super::scan_avx2::windows::<true>(&buf, start, &mut escaped, &mut high)?;
-                        #[cfg(not(target_arch = "x86_64"))]
-                        let taken: Result<super::Taken, StringError> = return None;
-                        taken
+                        avx2_loop(&buf, start, &mut escaped, &mut high)?
                     } else {
-                        super::window_loop::<true, super::Sse2>(&buf, start, &mut escaped, &mut high)
+                        super::window_loop::<true, _>(super::Sse2, &buf, start, &mut escaped, &mut high)
                     };
                     Some((taken, escaped, high))
                 };
@@ -683,9 +686,22 @@ mod tests {
                 }
             }
         }
+        let (mut escaped, mut high) = (false, usize::MAX);
+        assert_eq!(avx2_runs > 0, avx2_loop(b"", 0, &mut escaped, &mut high).is_some(), "the AVX2 loop ran where it exists");
+    }
+
+    /// The AVX2 window loop (`scan_avx2::windows`), or `None` where the processor or the
+    /// target has no AVX2.
+    #[allow(clippy::unnecessary_wraps)]
+    fn avx2_loop(src: &[u8], pos: usize, escaped: &mut bool, high: &mut usize) -> Option<Result<super::Taken, StringError>> {
         #[cfg(target_arch = "x86_64")]
-        if std::is_x86_feature_detected!("avx2") {
-            assert!(avx2_runs > 0);
+        {
+            super::super::scan_avx2::windows::<true>(src, pos, escaped, high)
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        {
+            let _ = (src, pos, escaped, high);
+            None
         }
     }
 }
