@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Prints the one benchmark table of scripts/bench from criterion's samples and the Python,
-Node.js and Kotlin benchmarks' JSON (and simdjson's stage 1 alone, `native-*.json`, when it ran), with each target checked (ratios from one run; the smoke
-corpus makes no timing claims, so its targets print without a verdict, except the Node.js
-ones, which the smoke run also measures on a small large-frame corpus and prints met/MISSED).
+Node.js and Kotlin benchmarks' JSON (and simdjson's stage 1 alone, `native-*.json`, when it
+ran), with each target checked (ratios from one run; the smoke corpus makes no timing claims,
+so its targets print without a verdict, except the Node.js ones, which the smoke run also
+measures on a small large-frame corpus and prints met/MISSED).
 
 Usage: report.py RESULTS_DIR CRITERION_DIR CORPUS... [--node-only CORPUS...]
   --node-only  corpora only the Node.js benchmark ran on (rows and targets from its JSON)
@@ -175,6 +176,7 @@ def main() -> None:
     lines.append(header)
     lines.append("|" + "|".join("-" * (len(c)) for c in header.split("|")[1:-1]) + "|")
     agreement_notes = []
+    # Notes printed after the agreement lines: the Node.js model's, and which simdjson kernel ran.
     node_notes = []
     for corpus in corpora:
         py = json.loads((results / f"python-{corpus}.json").read_text())
