@@ -610,6 +610,31 @@ mod tests {
         }
     }
 
+    /// The bytes that matter to the string scan (quotes, backslashes, escape letters, hex
+    /// digits, control and non-ASCII bytes), plain `a` weighted in.
+    const ALPHABET: &[u8] = b"aaaaaaaaaaaa\"\\\\\\nnuu0fF9g/\x01\x1f\xc3\xa9\xe2\x80\x7f ";
+
+    /// A deterministic generator for the random tests (an LCG from `seed`): `next(n)` is in
+    /// `0..n`.
+    fn rng(seed: u64) -> impl FnMut(usize) -> usize {
+        let mut state = seed;
+        move |n| {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) as usize % n
+        }
+    }
+
+    /// `buf` refilled with `len` bytes of [`ALPHABET`]; with `plain_one_in: Some(k)`, mostly
+    /// plain text (each byte `a` but for one in `k` or so, from the alphabet), so that whole
+    /// windows pass with no stop.
+    fn random_string(buf: &mut Vec<u8>, next: &mut impl FnMut(usize) -> usize, len: usize, plain_one_in: Option<usize>) {
+        buf.clear();
+        buf.extend((0..len).map(|_| match plain_one_in {
+            Some(k) if next(k) != 0 => b'a',
+            _ => ALPHABET[next(ALPHABET.len())],
+        }));
+    }
+
     /// Random strings built from the bytes that matter (quotes, backslashes, escape letters,
     /// hex digits, control and non-ASCII bytes), 0 to 199 bytes long and some with long plain
     /// runs, scanned from every start offset up to 20: stops in one block or one 64-byte
@@ -618,19 +643,12 @@ mod tests {
     /// close, the escape flag, the first non-ASCII byte and the error.
     #[test]
     fn string_body_agrees_with_the_byte_by_byte_scan() {
-        const ALPHABET: &[u8] = b"aaaaaaaaaaaa\"\\\\\\nnuu0fF9g/\x01\x1f\xc3\xa9\xe2\x80\x7f ";
-        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-        let mut next = |n: usize| {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (state >> 33) as usize % n
-        };
+        let mut next = rng(0x9e37_79b9_7f4a_7c15);
         let mut buf = Vec::new();
         for round in 0..40_000 {
-            buf.clear();
             let len = next(if round % 2 == 0 { 61 } else { 200 });
-            // One string in four is mostly plain text, so whole windows pass with no stop.
-            let plain = round % 4 == 1;
-            buf.extend((0..len).map(|_| if plain && next(40) != 0 { b'a' } else { ALPHABET[next(ALPHABET.len())] }));
+            // One string in four is mostly plain text.
+            random_string(&mut buf, &mut next, len, (round % 4 == 1).then_some(40));
             for start in 0..=len.min(20) {
                 let want = string_body_by_byte(&buf, start);
                 assert_eq!(super::string_body_impl::<true>(&buf, start), want, "HIGH, from {start}: {buf:x?}");
@@ -648,19 +666,12 @@ mod tests {
     /// byte-by-byte scan where the loop closed the string or failed.
     #[test]
     fn both_window_loops_agree_with_the_byte_by_byte_scan() {
-        const ALPHABET: &[u8] = b"aaaaaaaaaaaa\"\\\\\\nnuu0fF9g/\x01\x1f\xc3\xa9\xe2\x80\x7f ";
-        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
-        let mut next = |n: usize| {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (state >> 33) as usize % n
-        };
+        let mut next = rng(0x2545_f491_4f6c_dd1d);
         let mut buf = Vec::new();
         let mut avx2_runs = 0;
         for round in 0..20_000 {
-            buf.clear();
             let len = 64 + next(236);
-            let plain = round % 2 == 1;
-            buf.extend((0..len).map(|_| if plain && next(50) != 0 { b'a' } else { ALPHABET[next(ALPHABET.len())] }));
+            random_string(&mut buf, &mut next, len, (round % 2 == 1).then_some(50));
             for start in 0..=20 {
                 let run = |avx2: bool| {
                     let (mut escaped, mut high) = (false, usize::MAX);
