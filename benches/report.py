@@ -176,8 +176,8 @@ def main() -> None:
     lines.append(header)
     lines.append("|" + "|".join("-" * (len(c)) for c in header.split("|")[1:-1]) + "|")
     agreement_notes = []
-    # Notes printed after the agreement lines: the Node.js model's, and which simdjson kernel ran.
-    node_notes = []
+    # Printed after the agreement lines: the Node.js model, and which simdjson kernel ran.
+    notes = []
     for corpus in corpora:
         py = json.loads((results / f"python-{corpus}.json").read_text())
         rust_file = results / f"rust-{corpus}.json"
@@ -204,7 +204,7 @@ def main() -> None:
             usable = native and native["frames"] == frames and native.get("refused", {}).get("stage1", 0) < frames
             secs["native:" + key] = native["stage1_us"] * native["frames"] / 1e6 if usable else None
             if native and key == "best":
-                node_notes.append(f"  {corpus:<11} simdjson {native['simdjson']} stage 1 alone: best kernel here {native['kernel']}")
+                notes.append(f"  {corpus:<11} simdjson {native['simdjson']} stage 1 alone: best kernel here {native['kernel']}")
         base = secs["rust:serde_json_value"]
         for prefix, rows in (("rust:", RUST_ROWS), ("py:", PY_ROWS), ("node:", NODE_ROWS), ("kt:", KOTLIN_ROWS), ("native:", NATIVE_ROWS)):
             for key, label in rows:
@@ -263,7 +263,7 @@ def main() -> None:
             checks.append(f"  {corpus:<11} {name:<68} {val:6.2f}x{verdict}")
         if node:
             mv = node["model_vectors"]
-            node_notes.append(
+            notes.append(
                 f"  {corpus:<11} node zod model: {node['zod']} on Node {node['node']}, agrees with {mv['agree']} shared GraphMind vectors, disagrees with {mv['disagree']}"
             )
         mem = py.get("memory")
@@ -290,8 +290,8 @@ def main() -> None:
             print("\n".join(jvm_table(corpus, json.loads(jvm_file.read_text()))))
     print("\nagreement with the .labels files:")
     print("\n".join(agreement_notes))
-    if node_notes:
-        print("\n".join(node_notes))
+    if notes:
+        print("\n".join(notes))
 
 
 if __name__ == "__main__":
