@@ -65,6 +65,7 @@ pub trait WireField: Sized {
 }
 
 #[doc(hidden)]
+#[inline]
 pub(crate) fn write_key(out: &mut Vec<u8>, key: &str, first: &mut bool) {
     if !std::mem::take(first) {
         out.push(b',');

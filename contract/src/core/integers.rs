@@ -158,7 +158,7 @@ impl WireValue for SafeUInt {
         SafeUInt::try_from(i).ok()
     }
     fn write(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(self.0.to_string().as_bytes());
+        crate::core::json::write_int(out, self.0);
     }
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::UInt(self.0)
@@ -247,7 +247,7 @@ impl WireValue for PositiveSafeUInt {
         PositiveSafeUInt::try_from(i).ok()
     }
     fn write(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(self.0.to_string().as_bytes());
+        crate::core::json::write_int(out, self.0.get());
     }
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::UInt(self.get())
@@ -334,7 +334,7 @@ impl WireValue for SafeInt {
         read_safe_int(ctx, v, path).map(SafeInt)
     }
     fn write(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(self.0.to_string().as_bytes());
+        crate::core::json::write_int(out, self.0);
     }
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::Int(self.0)

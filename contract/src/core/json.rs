@@ -571,39 +571,64 @@ pub fn decode_string(raw: &str) -> Decoded<'_> {
 
 /// Appends a JSON string literal for `s` as `JSON.stringify` writes it: `"` and `\` escaped,
 /// `\b \f \n \r \t`, other control characters as lowercase `\u00xx`, everything else raw.
+/// The plain runs between escapes are found sixteen bytes at a time and copied whole.
 pub fn write_string(out: &mut Vec<u8>, s: &str) {
-    out.push(b'"');
     let b = s.as_bytes();
-    // Plain prefix sixteen bytes at a time (most strings are plain to the end).
-    let plain = super::scan::plain_end(b, 0);
-    if plain >= b.len() {
-        out.extend_from_slice(b);
-        out.push(b'"');
-        return;
-    }
+    out.reserve(b.len() + 2);
+    out.push(b'"');
     let mut seg = 0;
-    for (i, &c) in b.iter().enumerate().skip(plain) {
-        let esc: &[u8] = match c {
-            b'"' => b"\\\"",
-            b'\\' => b"\\\\",
-            b'\n' => b"\\n",
-            b'\r' => b"\\r",
-            b'\t' => b"\\t",
-            0x08 => b"\\b",
-            0x0c => b"\\f",
-            0..=0x1f => b"",
-            _ => continue,
-        };
-        out.extend_from_slice(&b[seg..i]);
-        if esc.is_empty() {
-            out.extend_from_slice(format!("\\u{c:04x}").as_bytes());
-        } else {
-            out.extend_from_slice(esc);
+    loop {
+        // `plain_end` leaves a tail shorter than eight bytes unscanned: finish it byte by byte.
+        let mut stop = super::scan::plain_end(b, seg);
+        while b.get(stop).is_some_and(|&c| c != b'"' && c != b'\\' && c >= 0x20) {
+            stop += 1;
         }
-        seg = i + 1;
+        let Some(&c) = b.get(stop) else { break };
+        out.extend_from_slice(&b[seg..stop]);
+        // Fixed-length appends: no call to `memcpy` per escape.
+        let short = match c {
+            b'"' => b'"',
+            b'\\' => b'\\',
+            b'\n' => b'n',
+            b'\r' => b'r',
+            b'\t' => b't',
+            0x08 => b'b',
+            0x0c => b'f',
+            _ => 0,
+        };
+        if short == 0 {
+            out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[usize::from(c >> 4)], HEX[usize::from(c & 0xf)]]);
+        } else {
+            out.extend_from_slice(&[b'\\', short]);
+        }
+        seg = stop + 1;
     }
     out.extend_from_slice(&b[seg..]);
     out.push(b'"');
+}
+
+/// Whether `s` is written by [`write_string`] as itself between quotes (no `"`, `\` or
+/// control character): checked at compile time for every enum wire value, which the enum
+/// writers then append as one quoted literal.
+pub const fn is_plain(s: &str) -> bool {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'"' || b[i] == b'\\' || b[i] < 0x20 {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Lowercase hex digits, for `\u00xx` escapes.
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// Appends an integer in decimal (no allocation: the digits are made on the stack).
+#[inline]
+pub fn write_int(out: &mut Vec<u8>, n: impl itoa::Integer) {
+    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
 /// Appends a number as JavaScript's `Number.prototype.toString` writes it; NaN and ±Infinity
@@ -647,6 +672,43 @@ pub fn write_compact(out: &mut Vec<u8>, raw: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `write_string` (and `is_plain`) against serde_json's string writer, which escapes exactly as
+    /// `JSON.stringify` does (`\u00xx` lowercase, the five short escapes, nothing else): every
+    /// character below U+0080 and some beyond alone and inside plain runs of each length up to
+    /// 40 (stops in the first block, the eight-byte word, the byte-by-byte tail, and after an
+    /// earlier stop), and random strings dense and sparse in characters to escape.
+    #[test]
+    fn write_string_escapes_as_json_stringify() {
+        let check = |s: &str| {
+            let mut out = b"prefix".to_vec();
+            write_string(&mut out, s);
+            assert_eq!(&out[6..], serde_json::to_string(s).unwrap_or_default().as_bytes(), "{s:?}");
+            // `is_plain` (the enum writers' compile-time check) says when that is `"{s}"`.
+            assert_eq!(is_plain(s), out[6..] == *format!("\"{s}\"").as_bytes(), "{s:?}");
+        };
+        let special: Vec<char> = (0u8..0x80).map(char::from).chain(['é', '型', '\u{1F642}', '\u{2028}', '\u{7F}']).collect();
+        for &c in &special {
+            for run in 0..40 {
+                let plain = "a".repeat(run);
+                check(&format!("{plain}{c}"));
+                check(&format!("{c}{plain}"));
+                check(&format!("{plain}{c}{plain}{c}x"));
+            }
+        }
+        let alphabet: Vec<char> = "aaaaaaaaaaaa\"\\\n\r\t\u{8}\u{c}\u{1}\u{1f}\u{7f}é型\u{1F642} /u".chars().collect();
+        let mut state = 0x5eed_u64;
+        let mut next = |n: usize| {
+            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) as usize % n
+        };
+        for len in 0..300 {
+            for plain_one_in in [1, 4, 40] {
+                let s: String = (0..len).map(|_| if next(plain_one_in) == 0 { alphabet[next(alphabet.len())] } else { 'a' }).collect();
+                check(&s);
+            }
+        }
+    }
 
     #[test]
     fn validate_matches_json_parse_grammar() {

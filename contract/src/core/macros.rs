@@ -90,7 +90,12 @@ macro_rules! wire_enum {
                 }
             }
             fn write(&self, out: &mut Vec<u8>) {
-                $crate::core::json::write_string(out, self.as_str());
+                // One fixed-length append per value; the assertion keeps it equal to
+                // `write_string` of the wire string.
+                match self { $($name::$variant => {
+                    const { assert!($crate::core::json::is_plain($wire), concat!("enum wire value needs escaping: ", $wire)) };
+                    out.extend_from_slice(concat!("\"", $wire, "\"").as_bytes());
+                }),+ }
             }
             fn field_ref(&self) -> $crate::core::FieldRef<'_> {
                 $crate::core::FieldRef::Enum(self.as_str())

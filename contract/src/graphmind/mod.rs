@@ -1098,9 +1098,9 @@ pub(crate) fn write_envelope_with_payload(envelope: &Envelope, payload_json: &st
 
 fn write_envelope_parts(envelope: &Envelope, payload_json: Option<&str>, out: &mut Vec<u8>) {
     out.extend_from_slice(b"{\"gm\":1,\"seq\":");
-    out.extend_from_slice(envelope.seq.to_string().as_bytes());
+    json::write_int(out, envelope.seq);
     out.extend_from_slice(b",\"ts\":");
-    out.extend_from_slice(envelope.ts.to_string().as_bytes());
+    json::write_int(out, envelope.ts);
     out.extend_from_slice(b",\"runId\":");
     json::write_string(out, &envelope.run_id);
     out.extend_from_slice(b",\"type\":");

@@ -14,9 +14,9 @@ use crate::core::cursor::Cursor;
 pub(super) fn splice_frame(message_type: &str, payload_json: &str, seq: u64, run_id: &str, ts: u64) -> Vec<u8> {
     let mut frame = Vec::with_capacity(80 + message_type.len() + run_id.len() + payload_json.len());
     frame.extend_from_slice(b"{\"gm\":1,\"seq\":");
-    frame.extend_from_slice(seq.to_string().as_bytes());
+    json::write_int(&mut frame, seq);
     frame.extend_from_slice(b",\"ts\":");
-    frame.extend_from_slice(ts.to_string().as_bytes());
+    json::write_int(&mut frame, ts);
     frame.extend_from_slice(b",\"runId\":");
     json::write_string(&mut frame, run_id);
     frame.extend_from_slice(b",\"type\":");

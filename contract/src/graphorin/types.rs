@@ -237,7 +237,7 @@ impl WireValue for Count {
         read_u64(ctx, v, path).map(Count)
     }
     fn write(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(self.0.to_string().as_bytes());
+        crate::core::json::write_int(out, self.0);
     }
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::UInt(self.0)
@@ -345,7 +345,7 @@ impl WireValue for RpcId {
     fn write(&self, out: &mut Vec<u8>) {
         match self {
             RpcId::Str(s) => s.write(out),
-            RpcId::Int(i) => out.extend_from_slice(i.to_string().as_bytes()),
+            RpcId::Int(i) => crate::core::json::write_int(out, *i),
         }
     }
     fn field_ref(&self) -> FieldRef<'_> {
@@ -535,7 +535,7 @@ impl WireValue for RpcErrorCode {
         read_i64(ctx, v, path).map(RpcErrorCode::from_code)
     }
     fn write(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(self.code().to_string().as_bytes());
+        crate::core::json::write_int(out, self.code());
     }
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::Int(self.code())
