@@ -13,7 +13,7 @@ use pyo3::prelude::*;
 use pyo3::sync::GILProtected;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use wirecontract::core::cursor::validated_string_end;
-use wirecontract::core::json::{decode_string, write_f64, write_string};
+use wirecontract::core::json::{decode_string, write_f64, write_int, write_string};
 
 /// Object keys (and enum values) made into `str` once and reused across conversions, as
 /// orjson and msgspec do: the same few keys repeat in every element of an array of objects and
@@ -322,7 +322,7 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> Result<Str
                 // The integer's value, never `str(v)`: an int subclass (IntEnum, or one with its
                 // own __str__) must not put arbitrary text into the frame.
                 if let Ok(i) = v.extract::<i64>() {
-                    out.extend_from_slice(i.to_string().as_bytes());
+                    write_int(&mut out, i);
                 } else {
                     let digits = py_int_repr(&v).map_err(|e| value_err(&stack, e))?;
                     out.extend_from_slice(digits.as_bytes());

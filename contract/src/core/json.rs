@@ -689,7 +689,7 @@ mod tests {
         };
         let special: Vec<char> = (0u8..0x80).map(char::from).chain(['é', '型', '\u{1F642}', '\u{2028}', '\u{7F}']).collect();
         for &c in &special {
-            for run in 0..40 {
+            for run in 0..=40 {
                 let plain = "a".repeat(run);
                 check(&format!("{plain}{c}"));
                 check(&format!("{c}{plain}"));
