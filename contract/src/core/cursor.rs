@@ -596,7 +596,9 @@ const fn key_text_byte(name: &str, i: usize) -> u8 {
 
 /// Whether `name` reads the same as a JSON string's raw content and as its decoded text: no
 /// `"`, `\` or control character. Every declared wire name must be (`wire_object!` asserts it
-/// at compile time), because [`Cursor::member_key`] matches keys by comparing bytes.
+/// at compile time), because [`Cursor::member_key`] matches keys by comparing bytes; every enum
+/// wire value too (`wire_enum!` asserts it), because its writer appends `"value"` as one literal,
+/// which is then exactly what [`super::json::write_string`] would write.
 #[must_use]
 pub const fn is_plain_wire_name(name: &str) -> bool {
     let b = name.as_bytes();

@@ -607,21 +607,6 @@ pub fn write_string(out: &mut Vec<u8>, s: &str) {
     out.push(b'"');
 }
 
-/// Whether `s` is written by [`write_string`] as itself between quotes (no `"`, `\` or
-/// control character): checked at compile time for every enum wire value, which the enum
-/// writers then append as one quoted literal.
-pub const fn is_plain(s: &str) -> bool {
-    let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'"' || b[i] == b'\\' || b[i] < 0x20 {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 /// Lowercase hex digits, for `\u00xx` escapes.
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
@@ -673,7 +658,7 @@ pub fn write_compact(out: &mut Vec<u8>, raw: &str) {
 mod tests {
     use super::*;
 
-    /// `write_string` (and `is_plain`) against serde_json's string writer, which escapes exactly as
+    /// `write_string` (and `cursor::is_plain_wire_name`) against serde_json's string writer, which escapes exactly as
     /// `JSON.stringify` does (`\u00xx` lowercase, the five short escapes, nothing else): every
     /// character below U+0080 and some beyond alone and inside plain runs of each length up to
     /// 40 (stops in the first block, the eight-byte word, the byte-by-byte tail, and after an
@@ -684,8 +669,8 @@ mod tests {
             let mut out = b"prefix".to_vec();
             write_string(&mut out, s);
             assert_eq!(&out[6..], serde_json::to_string(s).unwrap_or_default().as_bytes(), "{s:?}");
-            // `is_plain` (the enum writers' compile-time check) says when that is `"{s}"`.
-            assert_eq!(is_plain(s), out[6..] == *format!("\"{s}\"").as_bytes(), "{s:?}");
+            // `is_plain_wire_name` (the enum writers' compile-time check) says when that is `"{s}"`.
+            assert_eq!(crate::core::cursor::is_plain_wire_name(s), out[6..] == *format!("\"{s}\"").as_bytes(), "{s:?}");
         };
         let special: Vec<char> = (0u8..0x80).map(char::from).chain(['é', '型', '\u{1F642}', '\u{2028}', '\u{7F}']).collect();
         for &c in &special {

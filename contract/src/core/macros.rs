@@ -93,7 +93,7 @@ macro_rules! wire_enum {
                 // One fixed-length append per value; the assertion keeps it equal to
                 // `write_string` of the wire string.
                 match self { $($name::$variant => {
-                    const { assert!($crate::core::json::is_plain($wire), "an enum wire value needs escaping: write it with write_string") };
+                    const { assert!($crate::core::cursor::is_plain_wire_name($wire), "an enum wire value needs escaping: write it with write_string") };
                     out.extend_from_slice(concat!("\"", $wire, "\"").as_bytes());
                 }),+ }
             }
