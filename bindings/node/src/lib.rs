@@ -24,7 +24,7 @@ use napi::bindgen_prelude::{Either, FromNapiValue, ToNapiValue, TypeName, Valida
 use napi::{sys, ValueType};
 use napi_derive::napi;
 use serde_json::{json, Value};
-use wirecontract::core::json::write_string;
+use wirecontract::core::json::{write_int, write_string};
 use wirecontract::core::{self as core, Described, IssueCode, PathSegment, WireEnum, WireValue};
 use wirecontract::registry::{self, Direction, MessageGroup, ObjectDesc, Ty};
 use wirecontract::{graphmind as gm, graphorin as go};
@@ -607,7 +607,7 @@ fn parse_error_json(e: &go::ParseError) -> String {
             }
             match seg {
                 PathSegment::Key(k) => push_str(&mut out, k),
-                PathSegment::Index(n) => out.extend_from_slice(n.to_string().as_bytes()),
+                PathSegment::Index(n) => write_int(&mut out, *n),
             }
         }
         out.extend_from_slice(b"],\"code\":");

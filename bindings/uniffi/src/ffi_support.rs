@@ -78,7 +78,7 @@ impl Issue {
             }
             match s {
                 PathSegment::Key { key } => out.extend_from_slice(&key.0),
-                PathSegment::Index { index } => out.extend_from_slice(index.to_string().as_bytes()),
+                PathSegment::Index { index } => core::json::write_int(&mut out, *index),
             }
         }
         HostString(out)

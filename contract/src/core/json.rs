@@ -682,11 +682,7 @@ mod tests {
             }
         }
         let alphabet: Vec<char> = "aaaaaaaaaaaa\"\\\n\r\t\u{8}\u{c}\u{1}\u{1f}\u{7f}é型\u{1F642} /u".chars().collect();
-        let mut state = 0x5eed_u64;
-        let mut next = |n: usize| {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
-            (state >> 33) as usize % n
-        };
+        let mut next = crate::core::scan::tests::rng(0x5eed);
         for len in 0..300 {
             for plain_one_in in [1, 4, 40] {
                 let s: String = (0..len).map(|_| if next(plain_one_in) == 0 { alphabet[next(alphabet.len())] } else { 'a' }).collect();

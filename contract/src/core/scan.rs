@@ -427,7 +427,7 @@ fn string_tail<const HIGH: bool>(src: &[u8], mut pos: usize, mut escaped: bool, 
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::{plain_ascii_end, plain_end, string_body, string_body_high, string_body_utf8, string_stops, string_stops_utf8, StringError};
 
     /// Every byte value at every lane: the lowest mark is exactly the first stop byte.
@@ -615,8 +615,8 @@ mod tests {
     const ALPHABET: &[u8] = b"aaaaaaaaaaaa\"\\\\\\nnuu0fF9g/\x01\x1f\xc3\xa9\xe2\x80\x7f ";
 
     /// A deterministic generator for the random tests (an LCG from `seed`): `next(n)` is in
-    /// `0..n`.
-    fn rng(seed: u64) -> impl FnMut(usize) -> usize {
+    /// `0..n`. The writer's tests (`json.rs`) use it too.
+    pub(crate) fn rng(seed: u64) -> impl FnMut(usize) -> usize {
         let mut state = seed;
         move |n| {
             state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1_442_695_040_888_963_407);
