@@ -658,11 +658,12 @@ pub fn write_compact(out: &mut Vec<u8>, raw: &str) {
 mod tests {
     use super::*;
 
-    /// `write_string` (and `cursor::is_plain_wire_name`) against serde_json's string writer, which escapes exactly as
-    /// `JSON.stringify` does (`\u00xx` lowercase, the five short escapes, nothing else): every
-    /// character below U+0080 and some beyond alone and inside plain runs of each length up to
-    /// 40 (stops in the first block, the eight-byte word, the byte-by-byte tail, and after an
-    /// earlier stop), and random strings dense and sparse in characters to escape.
+    /// `write_string` (and `cursor::is_plain_wire_name`) against serde_json's string writer,
+    /// which escapes exactly as `JSON.stringify` does (`\u00xx` lowercase, the five short
+    /// escapes, nothing else): every character below U+0080 and some beyond alone and inside
+    /// plain runs of each length up to 40 (stops in the first block, the eight-byte word, the
+    /// byte-by-byte tail, and after an earlier stop), and random strings dense and sparse in
+    /// characters to escape.
     #[test]
     fn write_string_escapes_as_json_stringify() {
         let check = |s: &str| {
