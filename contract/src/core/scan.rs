@@ -228,10 +228,10 @@ fn string_body_impl<const HIGH: bool>(src: &[u8], mut pos: usize) -> Result<(usi
     string_tail::<HIGH>(src, pos, escaped, high)
 }
 
-/// The 64-byte windows of a string from `pos`: AVX2 where the processor has it (two 32-byte
-/// blocks a window, `scan_avx2.rs`, x86-64 only), else SSE2 through `wide` (four 16-byte
-/// blocks, [`Sse2`]). The two differ in how a window's masks are made, nothing else
-/// ([`window_loop`]).
+/// The 64-byte windows of a string from `pos`: with AVX2 where the processor has it (two
+/// 32-byte blocks a window, every byte classed and escapes resolved without a branch:
+/// [`resolved_loop`], `scan_avx2.rs`, x86-64 only), else through `wide` (four SSE2 blocks,
+/// escapes taken one stop at a time: [`window_loop`]).
 ///
 /// # Errors
 /// As [`take_stops`].
@@ -241,65 +241,47 @@ fn windows<const HIGH: bool>(src: &[u8], pos: usize, escaped: &mut bool, high: &
     if let Some(taken) = super::scan_avx2::windows::<HIGH>(src, pos, escaped, high) {
         return taken;
     }
-    window_loop::<HIGH, _>(Sse2, src, pos, escaped, high)
+    window_loop::<HIGH>(src, pos, escaped, high)
 }
 
-/// How a 64-byte window's stops are found: the one thing that differs between instruction
-/// sets ([`Sse2`] here, `Avx2` in `scan_avx2.rs`).
-pub(crate) trait WindowMasks: Copy {
-    /// `None` when the window holds no `"`, `\` or control character and, with `want_high`, no
-    /// byte at or above `0x80` (a plain window); else `(special, highs)`, bit `k` for byte `k`:
-    /// `special` marks the `"`, `\` and control bytes, `highs` the non-ASCII bytes (`0` when
-    /// not `want_high`).
-    fn masks(&self, window: &[u8; WINDOW], want_high: bool) -> Option<(u64, u64)>;
-}
-
-/// Windows as four SSE2 blocks through `wide` (every x86-64 processor, and other targets
-/// through `wide`'s portable code), their stop lanes tested with one `min` chain first so a
-/// plain window costs one test.
-#[derive(Clone, Copy)]
-pub(crate) struct Sse2;
-
-impl WindowMasks for Sse2 {
-    #[inline(always)]
-    fn masks(&self, window: &[u8; WINDOW], want_high: bool) -> Option<(u64, u64)> {
-        let blocks = window_blocks(window);
-        let zeros = blocks.map(block_zeros);
-        let [a, b, c, d] = zeros;
-        let any_special = a.min(b).min(c.min(d)).simd_eq(u8x16::ZERO).to_bitmask() != 0;
-        let [a, b, c, d] = blocks;
-        let any_high = want_high && (a | b | c | d).to_bitmask() != 0;
-        if !any_special && !any_high {
-            return None;
-        }
-        let special = if any_special { window_mask(&zeros, |z| z.simd_eq(u8x16::ZERO).to_bitmask()) } else { 0 };
-        let highs = if any_high { window_mask(&blocks, u8x16::to_bitmask) } else { 0 };
-        Some((special, highs))
+/// A window's stops as four SSE2 blocks through `wide` (every x86-64 processor, and other
+/// targets through `wide`'s portable code), their stop lanes tested with one `min` chain first
+/// so a plain window costs one test. `None` when the window holds no `"`, `\` or control
+/// character and, with `want_high`, no byte at or above `0x80` (a plain window); else
+/// `(special, highs)`, bit `k` for byte `k`: `special` marks the `"`, `\` and control bytes,
+/// `highs` the non-ASCII bytes (`0` when not `want_high`).
+#[inline(always)]
+fn sse2_masks(window: &[u8; WINDOW], want_high: bool) -> Option<(u64, u64)> {
+    let blocks = window_blocks(window);
+    let zeros = blocks.map(block_zeros);
+    let [a, b, c, d] = zeros;
+    let any_special = a.min(b).min(c.min(d)).simd_eq(u8x16::ZERO).to_bitmask() != 0;
+    let [a, b, c, d] = blocks;
+    let any_high = want_high && (a | b | c | d).to_bitmask() != 0;
+    if !any_special && !any_high {
+        return None;
     }
+    let special = if any_special { window_mask(&zeros, |z| z.simd_eq(u8x16::ZERO).to_bitmask()) } else { 0 };
+    let highs = if any_high { window_mask(&blocks, u8x16::to_bitmask) } else { 0 };
+    Some((special, highs))
 }
 
-/// The window loop of [`windows`], `M` making the masks: 64 bytes a step while that many
-/// remain. Every stop in a window is taken from its mask ([`take_stops`]): after an escape
-/// such as `\n` the scan goes on in the same mask instead of loading a new block at the byte
-/// after it. Escapes come every few dozen bytes in real text, and that reload (an unaligned
-/// block overlapping the last, and the loop's setup) cost more than the block itself
+/// The portable window loop of [`windows`]: 64 bytes a step while that many remain, the masks
+/// from [`sse2_masks`]. Every stop in a window is taken from its mask ([`take_stops`]): after
+/// an escape such as `\n` the scan goes on in the same mask instead of loading a new block at
+/// the byte after it. Escapes come every few dozen bytes in real text, and that reload (an
+/// unaligned block overlapping the last, and the loop's setup) cost more than the block itself
 /// (docs/performance.md, "Issue 18, lever 5"). Returns the close, or where the bytes fewer
 /// than a window start.
 ///
 /// # Errors
 /// As [`take_stops`].
 #[inline(always)]
-pub(crate) fn window_loop<const HIGH: bool, M: WindowMasks>(
-    masks: M,
-    src: &[u8],
-    pos: usize,
-    escaped: &mut bool,
-    high: &mut usize,
-) -> Result<Taken, StringError> {
+pub(crate) fn window_loop<const HIGH: bool>(src: &[u8], pos: usize, escaped: &mut bool, high: &mut usize) -> Result<Taken, StringError> {
     // The unread bytes; each window is split off their front.
     let mut rest = src.get(pos..).unwrap_or_default();
     while let Some((window, next)) = rest.split_first_chunk::<WINDOW>() {
-        let Some((special, highs)) = masks.masks(window, HIGH && *high == usize::MAX) else {
+        let Some((special, highs)) = sse2_masks(window, HIGH && *high == usize::MAX) else {
             rest = next;
             continue;
         };
@@ -316,6 +298,122 @@ pub(crate) fn window_loop<const HIGH: bool, M: WindowMasks>(
         }
     }
     Ok(Taken::Resume(src.len() - rest.len()))
+}
+
+/// The classes of a window's bytes that [`resolved_loop`] needs, bit `k` for byte `k`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Classes {
+    /// `"` and the control characters below U+0020.
+    pub(crate) quote_or_control: u64,
+    /// `\`.
+    pub(crate) backslash: u64,
+    /// Every byte but `"\/bfnrt`: what may not follow a backslash as a two-byte escape (`u`
+    /// is among them: its four hex digits are checked on the stop path).
+    pub(crate) not_short_escape: u64,
+    /// The bytes at or above `0x80` when asked for (`want_high`), else `0`.
+    pub(crate) high: u64,
+}
+
+/// How a 64-byte window's [`Classes`] are made: AVX2 only (`scan_avx2.rs`), whose byte
+/// shuffle classifies the escape letters in two table lookups; the portable path has no byte
+/// shuffle in SSE2 and keeps [`window_loop`].
+pub(crate) trait WindowClasses: Copy {
+    /// The classes of `window`'s bytes; `high` is `0` unless `want_high`.
+    fn classes(&self, window: &[u8; WINDOW], want_high: bool) -> Classes;
+}
+
+/// The lanes of a 64-byte window that a backslash escapes and that are not themselves
+/// backslashes (the byte after a run of an odd number of backslashes), from the window's
+/// `backslash` mask and `carry` (`1` when the window's first byte is escaped by a backslash
+/// that ended the previous window, else `0`). Returns those lanes and the carry into the next
+/// window. No branch: in a run of backslashes every other one starts an escape, counted from
+/// the run's first, so the byte after a run is escaped when the run is odd, i.e. when the
+/// byte after it and the run's first lie on lanes of different parity. Adding its first bit
+/// to a run clears the run and sets the bit just past it; runs starting on even lanes and on
+/// odd lanes are added apart so that each end knows its start's parity. An escaped backslash
+/// is never a stop (`\\` is an escape), so only the other escaped lanes are returned.
+#[inline(always)]
+pub(crate) fn escaped_lanes(backslash: u64, carry: u64) -> (u64, u64) {
+    const EVEN: u64 = 0x5555_5555_5555_5555;
+    // A backslash escaped by the carry is the escaped byte, not the start of a run.
+    let run = backslash & !carry;
+    let firsts = run & !(run << 1);
+    let even_ends = run.wrapping_add(firsts & EVEN) & !run;
+    let (odd_sum, carry_out) = run.overflowing_add(firsts & !EVEN);
+    let odd_ends = odd_sum & !run;
+    // A run from an even lane ending on an odd one is odd, and the other way round; a run
+    // from an odd lane reaching lane 63 is odd and escapes the next window's first byte.
+    let escaped = (even_ends & !EVEN) | (odd_ends & EVEN) | (carry & !backslash);
+    (escaped, u64::from(carry_out))
+}
+
+/// The window loop of the AVX2 path: 64 bytes a step while that many remain, like
+/// [`window_loop`], but a window's escapes cost no branch. The escaped lanes come from
+/// [`escaped_lanes`] (a backslash at a window's end escapes the next window's first byte by a
+/// carry), so a quote is a stop only when not escaped, and an escaped byte is a stop only when
+/// it is not one of `"\/bfnrt`: a `\u` (its hex digits checked by [`escape_end`]) or an error.
+/// A window whose stops are none of those passes whole. In long text an escape comes every
+/// hundred bytes or so, and taking each as a stop of its own cost a mispredicted branch or two
+/// apiece (docs/performance.md, "Issue 18, lever 9"). Returns the close, or where the bytes
+/// fewer than a window start (past an escape that straddles into them).
+///
+/// # Errors
+/// As [`take_stops`]: a control character, or an escape that is not one.
+#[inline(always)]
+pub(crate) fn resolved_loop<const HIGH: bool, C: WindowClasses>(
+    classes: C,
+    src: &[u8],
+    pos: usize,
+    escaped: &mut bool,
+    high: &mut usize,
+) -> Result<Taken, StringError> {
+    let mut rest = src.get(pos..).unwrap_or_default();
+    let mut carry = 0u64;
+    // Every backslash passed: whether the string has an escape, said once at the end.
+    let mut seen = 0u64;
+    while let Some((window, next)) = rest.split_first_chunk::<WINDOW>() {
+        let c = classes.classes(window, HIGH && *high == usize::MAX);
+        let (esc, carry_out) = escaped_lanes(c.backslash, carry);
+        let stops = (c.quote_or_control & !esc) | (esc & c.not_short_escape) | c.high;
+        if stops == 0 {
+            seen |= c.backslash;
+            carry = carry_out;
+            rest = next;
+            continue;
+        }
+        let lane = stops.trailing_zeros();
+        let at = src.len() - rest.len() + lane as usize;
+        seen |= c.backslash & !(u64::MAX << lane);
+        let resume = if esc >> lane & 1 == 1 {
+            // Escaped, not by a short escape: `\u` and its digits, or an error. The backslash
+            // is the byte before (in the previous window when the carry escaped lane 0).
+            seen |= 1;
+            escape_end(src, at - 1)?
+        } else {
+            match src.get(at).copied().unwrap_or_default() {
+                b'"' => {
+                    *escaped |= seen != 0;
+                    return Ok(Taken::Closed(at));
+                }
+                b @ 0..=0x1f => return Err(StringError::Control(at, b)),
+                // The string's first non-ASCII byte: noted, and the scan goes on after it.
+                _ => {
+                    *high = at;
+                    at + 1
+                }
+            }
+        };
+        // Either way the scan goes on from a byte no backslash escapes.
+        carry = 0;
+        rest = src.get(resume..).unwrap_or_default();
+    }
+    *escaped |= seen != 0;
+    let end = src.len() - rest.len();
+    if carry != 0 {
+        // The last window ended inside an escape: its letter is the first byte left.
+        return Ok(Taken::Resume(escape_end(src, end - 1)?));
+    }
+    Ok(Taken::Resume(end))
 }
 
 /// Where the stops of one block or window leave [`string_body_impl`].
@@ -610,9 +708,9 @@ pub(crate) mod tests {
         }
     }
 
-    /// The bytes that matter to the string scan (quotes, backslashes, escape letters, hex
+    /// The bytes that matter to the string scan (quotes, backslashes, every escape letter, hex
     /// digits, control and non-ASCII bytes), plain `a` weighted in.
-    const ALPHABET: &[u8] = b"aaaaaaaaaaaa\"\\\\\\nnuu0fF9g/\x01\x1f\xc3\xa9\xe2\x80\x7f ";
+    const ALPHABET: &[u8] = b"aaaaaaaaaaaaaa\"\\\\\\nnuu0fF9g/btr\x01\x1f\xc3\xa9\xe2\x80\x7f ";
 
     /// A deterministic generator for the random tests (an LCG from `seed`): `next(n)` is in
     /// `0..n`. The writer's tests (`json.rs`) use it too.
@@ -658,12 +756,14 @@ pub(crate) mod tests {
         }
     }
 
-    /// The two window loops, portable (`Sse2`) and AVX2 (where the processor has it: the
-    /// dispatch of every other test takes it, so without this test the portable loop would go
-    /// untested on such machines), agree on every string of the random test's alphabet, 64 to
-    /// 299 bytes from every start up to 20, half of them mostly plain text: the same close or
-    /// resume offset, error, escape flag and first non-ASCII byte, each checked against the
-    /// byte-by-byte scan where the loop closed the string or failed.
+    /// The two window loops, portable ([`super::window_loop`], stop by stop) and AVX2 (escapes resolved by
+    /// [`super::escaped_lanes`], where the processor has it: the dispatch of every other test
+    /// takes it, so without this test the portable loop would go untested on such machines),
+    /// each finished by the scan's tail from where it leaves off, give what the byte-by-byte
+    /// scan gives on every string of the random test's alphabet, 64 to 299 bytes from every
+    /// start up to 20, half of them mostly plain text: the same close, escape flag and first
+    /// non-ASCII byte, or the same error. The loops may leave off at different offsets (the
+    /// AVX2 one carries an escape across windows where the other resumes after it).
     #[test]
     fn both_window_loops_agree_with_the_byte_by_byte_scan() {
         let mut next = rng(0x2545_f491_4f6c_dd1d);
@@ -673,32 +773,60 @@ pub(crate) mod tests {
             let len = 64 + next(236);
             random_string(&mut buf, &mut next, len, (round % 2 == 1).then_some(50));
             for start in 0..=20 {
+                let want = string_body_by_byte(&buf, start);
                 let run = |avx2: bool| {
                     let (mut escaped, mut high) = (false, usize::MAX);
-                    let taken = if avx2 {
-                        avx2_loop(&buf, start, &mut escaped, &mut high)?
-                    } else {
-                        super::window_loop::<true, _>(super::Sse2, &buf, start, &mut escaped, &mut high)
-                    };
-                    Some((taken, escaped, high))
+                    let taken =
+                        if avx2 { avx2_loop(&buf, start, &mut escaped, &mut high)? } else { super::window_loop::<true>(&buf, start, &mut escaped, &mut high) };
+                    Some(match taken {
+                        Ok(super::Taken::Closed(close)) => Ok((close, escaped, high)),
+                        Ok(super::Taken::Resume(resume)) => super::string_tail::<true>(&buf, resume, escaped, high),
+                        Err(e) => Err(e),
+                    })
                 };
-                let portable = run(false).expect("the portable loop always runs");
-                match &portable.0 {
-                    Ok(super::Taken::Closed(close)) => {
-                        let (c, e, h) = string_body_by_byte(&buf, start).expect("closed");
-                        assert_eq!((*close, portable.1, portable.2), (c, e, h), "from {start}: {buf:x?}");
-                    }
-                    Err(err) => assert_eq!(Err(*err), string_body_by_byte(&buf, start), "from {start}: {buf:x?}"),
-                    Ok(super::Taken::Resume(_)) => {}
-                }
+                assert_eq!(run(false), Some(want), "portable, from {start}: {buf:x?}");
                 if let Some(avx2) = run(true) {
                     avx2_runs += 1;
-                    assert_eq!(avx2, portable, "AVX2 against portable, from {start}: {buf:x?}");
+                    assert_eq!(avx2, want, "AVX2, from {start}: {buf:x?}");
                 }
             }
         }
         let (mut escaped, mut high) = (false, usize::MAX);
         assert_eq!(avx2_runs > 0, avx2_loop(b"", 0, &mut escaped, &mut high).is_some(), "the AVX2 loop ran where it exists");
+    }
+
+    /// [`super::escaped_lanes`] against the definition, lane by lane (a backslash that is not
+    /// itself escaped escapes the next byte), on every backslash pattern of the low 16 lanes
+    /// and on random patterns over all 64, dense and sparse, with and without a carry in.
+    #[test]
+    fn escaped_lanes_follow_the_definition() {
+        let by_lane = |backslash: u64, carry: u64| {
+            let (mut escaped, mut next_escaped) = (0u64, carry == 1);
+            for k in 0..64 {
+                let is_escaped = next_escaped;
+                let is_backslash = backslash >> k & 1 == 1;
+                if is_escaped && !is_backslash {
+                    escaped |= 1 << k;
+                }
+                next_escaped = is_backslash && !is_escaped;
+            }
+            (escaped, u64::from(next_escaped))
+        };
+        let mut next = rng(0x0dd_ba11);
+        let random = (0..200_000).map(|i| {
+            let word = (next(1 << 32) as u64) << 32 | next(1 << 32) as u64;
+            // Dense words have long runs; sparse ones (a word ANDed with two more) short.
+            if i % 2 == 0 {
+                word
+            } else {
+                word & ((next(1 << 32) as u64) << 32 | next(1 << 32) as u64) & (next(1 << 32) as u64) << 32
+            }
+        });
+        for backslash in (0..1u64 << 16).chain((0..1u64 << 16).map(|w| w << 48 | 0x5555)).chain(random).chain([u64::MAX, u64::MAX - 1, 1 << 63]) {
+            for carry in [0, 1] {
+                assert_eq!(super::escaped_lanes(backslash, carry), by_lane(backslash, carry), "backslashes {backslash:#066b}, carry {carry}");
+            }
+        }
     }
 
     /// The AVX2 window loop (`scan_avx2::windows`), or `None` where the processor or the

@@ -1,28 +1,31 @@
 //! The string scanner's 64-byte windows with AVX2, chosen at run time: two 32-byte blocks a
-//! window where [`super::scan`]'s portable path (through `wide`, compiled for the x86-64
-//! baseline, SSE2) takes four 16-byte ones. Long strings are most of a large frame's bytes,
-//! so this loop is most of a large-corpus parse (docs/performance.md, "Issue 18, lever 6").
+//! window, each byte classed at once (quote or control, backslash, escape letter, non-ASCII),
+//! where [`super::scan`]'s portable path (through `wide`, compiled for the x86-64 baseline,
+//! SSE2, which has no byte shuffle) finds stops in four 16-byte blocks and takes each escape
+//! as a stop. Long strings are most of a large frame's bytes, so this loop is most of a
+//! large-corpus parse (docs/performance.md, "Issue 18, lever 6" and "lever 9").
 //!
 //! The only `unsafe` of the scanner lives here, for what the compiler cannot check: code
 //! compiled with AVX2 enabled may run only where the processor has it. That is found once by
 //! `is_x86_feature_detected!` (std caches the answer), which is the only way to get an
-//! [`Avx2`] token; the loop is entered, and the masks are made, only with one in hand. The
+//! [`Avx2`] token; the loop is entered, and the classes are made, only with one in hand. The
 //! loads read through a pointer, each one 32 bytes inside a `&[u8; 64]`. What the loop does
-//! with the masks is [`super::scan::window_loop`], shared with the portable path; tests hold
-//! the two mask makers equal on every byte value in every lane, and the two loops equal on
-//! random strings (`scan.rs`, `both_window_loops_agree_with_the_byte_by_byte_scan`).
+//! with the classes is [`super::scan::resolved_loop`], portable code; tests hold the classes
+//! equal to the classification on every byte value in every lane, and the loop equal to the
+//! byte-by-byte scan on random strings (`scan.rs`,
+//! `both_window_loops_agree_with_the_byte_by_byte_scan`).
 #![allow(unsafe_code)]
-// `inline(always)` as in `scan.rs`: the masks must land inside the AVX2-compiled loop.
+// `inline(always)` as in `scan.rs`: the classes must land inside the AVX2-compiled loop.
 #![allow(clippy::inline_always)]
 
 use std::arch::x86_64::{
-    __m256i, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_min_epu8, _mm256_movemask_epi8, _mm256_set1_epi8, _mm256_setzero_si256, _mm256_subs_epu8,
-    _mm256_xor_si256,
+    __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_set1_epi8, _mm256_setr_epi8, _mm256_setzero_si256,
+    _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_subs_epu8, _mm256_xor_si256,
 };
 
-use super::scan::{window_loop, StringError, Taken, WindowMasks, WINDOW};
+use super::scan::{resolved_loop, Classes, StringError, Taken, WindowClasses, WINDOW};
 
-/// [`super::scan::window_loop`] with AVX2 masks, or `None` when the processor lacks AVX2
+/// [`super::scan::resolved_loop`] with AVX2 classes, or `None` when the processor lacks AVX2
 /// (the caller then runs the portable loop).
 ///
 /// # Errors
@@ -34,18 +37,18 @@ pub(crate) fn windows<const HIGH: bool>(src: &[u8], pos: usize, escaped: &mut bo
     Some(unsafe { windows_avx2::<HIGH>(avx2, src, pos, escaped, high) })
 }
 
-/// The window loop compiled with AVX2 enabled, so that [`Avx2::masks`] (inlined into it)
+/// The window loop compiled with AVX2 enabled, so that [`Avx2::classes`] (inlined into it)
 /// may use AVX2.
 ///
 /// # Safety
 /// The processor must have AVX2 (as holding `avx2` proves).
 #[target_feature(enable = "avx2")]
 unsafe fn windows_avx2<const HIGH: bool>(avx2: Avx2, src: &[u8], pos: usize, escaped: &mut bool, high: &mut usize) -> Result<Taken, StringError> {
-    window_loop::<HIGH, _>(avx2, src, pos, escaped, high)
+    resolved_loop::<HIGH, _>(avx2, src, pos, escaped, high)
 }
 
 /// Proof that the processor has AVX2: made only by [`Avx2::detect`] (its field is private), and
-/// the mask maker of the AVX2 loop.
+/// the class maker of the AVX2 loop.
 #[derive(Clone, Copy)]
 pub(crate) struct Avx2(());
 
@@ -57,45 +60,77 @@ impl Avx2 {
     }
 }
 
-impl WindowMasks for Avx2 {
+impl WindowClasses for Avx2 {
     #[inline(always)]
-    fn masks(&self, window: &[u8; WINDOW], want_high: bool) -> Option<(u64, u64)> {
+    fn classes(&self, window: &[u8; WINDOW], want_high: bool) -> Classes {
         // SAFETY: an `Avx2` exists only where the processor has AVX2 (`Avx2::detect`).
-        unsafe { masks(window, want_high) }
+        unsafe { classes(window, want_high) }
     }
 }
 
-/// The window's stops as [`WindowMasks::masks`] gives them: the `"`, `\` and control bytes of
-/// each block ([`stops`]); the non-ASCII bytes are the lanes' high bits.
+/// The window's [`Classes`]: per 32-byte block, quotes and control characters by one
+/// saturating subtract (`v ^ 0x02` maps the control characters onto 0x00..=0x1f and `"` onto
+/// 0x20, nothing else at or below 0x20: `-sat 0x20` zeroes exactly those lanes), backslashes
+/// by one compare, the escape letters by two table lookups ([`not_short_escape`]), the
+/// non-ASCII bytes as the lanes' high bits.
 ///
 /// # Safety
 /// The processor must have AVX2.
 #[target_feature(enable = "avx2")]
 #[inline]
 #[allow(clippy::cast_ptr_alignment)] // `_mm256_loadu_si256` reads unaligned
-unsafe fn masks(window: &[u8; WINDOW], want_high: bool) -> Option<(u64, u64)> {
+unsafe fn classes(window: &[u8; WINDOW], want_high: bool) -> Classes {
     let at = window.as_ptr().cast::<__m256i>();
     // SAFETY: both loads read 32 bytes inside the 64-byte window.
     let (lo, hi) = unsafe { (_mm256_loadu_si256(at), _mm256_loadu_si256(at.add(1))) };
-    let special = mask64(stops(lo), stops(hi));
-    let highs = if want_high { mask64(_mm256_movemask_epi8(lo), _mm256_movemask_epi8(hi)) } else { 0 };
-    (special | highs != 0).then_some((special, highs))
+    let quote_or_control = |v| {
+        let zeros = _mm256_subs_epu8(_mm256_xor_si256(v, _mm256_set1_epi8(0x02)), _mm256_set1_epi8(0x20));
+        _mm256_movemask_epi8(_mm256_cmpeq_epi8(zeros, _mm256_setzero_si256()))
+    };
+    let backslash = |v| _mm256_movemask_epi8(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(b'\\' as i8)));
+    Classes {
+        quote_or_control: mask64(quote_or_control(lo), quote_or_control(hi)),
+        backslash: mask64(backslash(lo), backslash(hi)),
+        not_short_escape: mask64(not_short_escape(lo), not_short_escape(hi)),
+        high: if want_high { mask64(_mm256_movemask_epi8(lo), _mm256_movemask_epi8(hi)) } else { 0 },
+    }
 }
 
-/// The move-mask of a block's `"`, `\` and control-character lanes: each is zero in
-/// `min((v ^ 0x02) -sat 0x20, v ^ '\\')` (the SSE2 path's `block_zeros`, 32 lanes at a time).
+/// The move-mask of a block's lanes that are none of `"\/bfnrt`. A byte is one of them exactly
+/// when the bit its high nibble picks from [`ESCAPE_HIGH`] is set in its low nibble's entry of
+/// [`ESCAPE_LOW`]: one bit per high nibble that holds a letter (`0x2_`: `"` `/`; `0x5_`: `\`;
+/// `0x6_`: `b` `f` `n`; `0x7_`: `r` `t`), set in the entries of those letters' low nibbles.
 ///
 /// # Safety
 /// The processor must have AVX2.
 #[target_feature(enable = "avx2")]
 #[inline]
-unsafe fn stops(v: __m256i) -> i32 {
-    // `v ^ 0x02` maps the control characters onto 0x00..=0x1f and `"` onto 0x20, nothing else
-    // at or below 0x20: one saturating subtract zeroes exactly those lanes.
-    let quote_or_control = _mm256_subs_epu8(_mm256_xor_si256(v, _mm256_set1_epi8(0x02)), _mm256_set1_epi8(0x20));
-    let zeros = _mm256_min_epu8(quote_or_control, _mm256_xor_si256(v, _mm256_set1_epi8(b'\\' as i8)));
-    _mm256_movemask_epi8(_mm256_cmpeq_epi8(zeros, _mm256_setzero_si256()))
+unsafe fn not_short_escape(v: __m256i) -> i32 {
+    let nibble = _mm256_set1_epi8(0x0f);
+    // The shuffle looks up each lane's index in the same lane's 16-byte half of the table, so
+    // both halves hold the whole table.
+    let (h, l) = (ESCAPE_HIGH, ESCAPE_LOW);
+    let high_table = _mm256_setr_epi8(
+        h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], h[8], h[9], h[10], h[11], h[12], h[13], h[14], h[15], h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7],
+        h[8], h[9], h[10], h[11], h[12], h[13], h[14], h[15],
+    );
+    let low_table = _mm256_setr_epi8(
+        l[0], l[1], l[2], l[3], l[4], l[5], l[6], l[7], l[8], l[9], l[10], l[11], l[12], l[13], l[14], l[15], l[0], l[1], l[2], l[3], l[4], l[5], l[6], l[7],
+        l[8], l[9], l[10], l[11], l[12], l[13], l[14], l[15],
+    );
+    // The 16-bit shift brings each byte's high nibble down; the mask drops what came from the
+    // byte above it. Both indices are below 16, so no lane's index has its high bit set.
+    let high_bits = _mm256_shuffle_epi8(high_table, _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble));
+    let low_bits = _mm256_shuffle_epi8(low_table, _mm256_and_si256(v, nibble));
+    _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(high_bits, low_bits), _mm256_setzero_si256()))
 }
+
+/// By high nibble, the bit that nibble's escape letters have in [`ESCAPE_LOW`].
+const ESCAPE_HIGH: [i8; 16] = [0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0];
+
+/// By low nibble, the bits of the high nibbles that make an escape letter with it: `0x2`
+/// (`"` `b` `r`), `0x4` (`t`), `0x6` (`f`), `0xc` (`\`), `0xe` (`n`), `0xf` (`/`).
+const ESCAPE_LOW: [i8; 16] = [0, 0, 1 | 4 | 8, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1];
 
 /// One 64-bit mask from the 32-bit move-masks of a window's two blocks.
 #[inline(always)]
@@ -105,29 +140,29 @@ fn mask64(lo: i32, hi: i32) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{Avx2, WindowMasks, WINDOW};
-    use crate::core::scan::Sse2;
+    use super::{Avx2, Classes, WindowClasses, WINDOW};
 
-    /// Every byte value in every lane of a window, on backgrounds of plain ASCII, non-ASCII and
-    /// stop bytes, with and without `want_high`: the AVX2 masks equal the SSE2 masks and the
-    /// classification byte by byte. Every operation of both is per lane, so this covers every
-    /// window either can see.
+    /// Every byte value in every lane of a window, on backgrounds of plain ASCII, non-ASCII,
+    /// quote, backslash, escape-letter and control bytes, with and without `want_high`: the
+    /// AVX2 classes equal the classification byte by byte. Every operation is per lane (the
+    /// nibble shift's spill from the byte above is masked off), so this covers every window.
     #[test]
-    fn avx2_masks_equal_sse2_masks_on_every_byte_in_every_lane() {
+    fn avx2_classes_equal_the_classification_on_every_byte_in_every_lane() {
         let Some(avx2) = Avx2::detect() else { return };
-        let is_special = |b: u8| b == b'"' || b == b'\\' || b < 0x20;
-        for background in [b'a', 0xc3, b'"', 0x7f] {
+        let mask = |window: &[u8; WINDOW], class: &dyn Fn(u8) -> bool| window.iter().enumerate().fold(0u64, |m, (k, &c)| m | u64::from(class(c)) << k);
+        for background in [b'a', 0xc3, b'"', b'\\', b'n', b'u', 0x7f, 0x1f, 0xff] {
             for lane in 0..WINDOW {
                 for b in 0..=255u8 {
                     let mut window = [background; WINDOW];
                     window[lane] = b;
-                    let special = window.iter().enumerate().fold(0u64, |m, (k, &c)| m | u64::from(is_special(c)) << k);
-                    let highs = window.iter().enumerate().fold(0u64, |m, (k, &c)| m | u64::from(c >= 0x80) << k);
                     for want_high in [false, true] {
-                        let highs = if want_high { highs } else { 0 };
-                        let want = (special | highs != 0).then_some((special, highs));
-                        assert_eq!(avx2.masks(&window, want_high), want, "byte {b:#04x} at {lane} on {background:#04x}, want_high {want_high}");
-                        assert_eq!(Sse2.masks(&window, want_high), want, "SSE2: byte {b:#04x} at {lane} on {background:#04x}, want_high {want_high}");
+                        let want = Classes {
+                            quote_or_control: mask(&window, &|c| c == b'"' || c < 0x20),
+                            backslash: mask(&window, &|c| c == b'\\'),
+                            not_short_escape: mask(&window, &|c| !b"\"\\/bfnrt".contains(&c)),
+                            high: if want_high { mask(&window, &|c| c >= 0x80) } else { 0 },
+                        };
+                        assert_eq!(avx2.classes(&window, want_high), want, "byte {b:#04x} at {lane} on {background:#04x}, want_high {want_high}");
                     }
                 }
             }
