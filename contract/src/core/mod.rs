@@ -21,6 +21,8 @@ mod scalars;
 pub(crate) mod scan;
 #[cfg(target_arch = "x86_64")]
 mod scan_avx2;
+#[cfg(target_arch = "x86_64")]
+mod scan_avx512;
 
 pub use extras::Extras;
 pub(crate) use extras::NO_EXTRAS;

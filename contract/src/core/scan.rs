@@ -238,6 +238,10 @@ fn string_body_impl<const HIGH: bool>(src: &[u8], mut pos: usize) -> Result<(usi
 #[inline(always)]
 fn windows<const HIGH: bool>(src: &[u8], pos: usize, escaped: &mut bool, high: &mut usize) -> Result<Taken, StringError> {
     #[cfg(target_arch = "x86_64")]
+    if let Some(taken) = super::scan_avx512::windows::<HIGH>(src, pos, escaped, high) {
+        return taken;
+    }
+    #[cfg(target_arch = "x86_64")]
     if let Some(taken) = super::scan_avx2::windows::<HIGH>(src, pos, escaped, high) {
         return taken;
     }
@@ -326,28 +330,42 @@ pub(crate) trait WindowClasses: Copy {
 /// backslashes (the byte after a run of an odd number of backslashes), from the window's
 /// `backslash` mask and `carry` (`1` when the window's first byte is escaped by a backslash
 /// that ended the previous window, else `0`). Returns those lanes and the carry into the next
-/// window. No branch: in a run of backslashes every other one starts an escape, counted from
-/// the run's first, so the byte after a run is escaped when the run is odd, i.e. when the
-/// byte after it and the run's first lie on lanes of different parity. Adding its first bit
-/// to a run clears the run and sets the bit just past it; runs starting on even lanes and on
-/// odd lanes are added apart so that each end knows its start's parity. An escaped backslash
-/// is never a stop (`\\` is an escape), so only the other escaped lanes are returned.
+/// window. No branch, one subtraction: in a run of backslashes every other one starts an
+/// escape, counted from the run's first, so the starts are the run's lanes of its first
+/// lane's parity, and the byte after the run is escaped when the run is odd.
+///
+/// Take the run at lanes `s..e` (`e` the first byte after it) and `m = (run << 1) | ODD`
+/// minus the run. If `s` is odd, `m` holds ones at `s..=e`; subtracting ones at `s..e`
+/// leaves one at `e` alone, and no borrow. If `s` is even, `m` holds `0` at `s` and ones at
+/// `s+1..=e`, the value `2 * (2^L - 1)` for the run's length `L`; minus `2^L - 1` it is
+/// `2^L - 1`: ones at `s..e`, zero at `e`, no borrow. XOR with `ODD` then marks, in both
+/// cases, the run's lanes of `s`'s parity (the starts) and `e` when `e`'s parity differs from
+/// `s`'s, i.e. when the run is odd; outside runs `ODD ^ ODD` leaves nothing. Runs never touch
+/// (a byte that is no backslash lies between), so each is its own sum. A start at lane 63
+/// escapes the next window's first byte. An escaped backslash is never a stop (`\\` is an
+/// escape), so only the other escaped lanes are returned.
 #[inline(always)]
 pub(crate) fn escaped_lanes(backslash: u64, carry: u64) -> (u64, u64) {
-    const EVEN: u64 = 0x5555_5555_5555_5555;
-    // A backslash escaped by the carry is the escaped byte, not the start of a run.
+    const ODD: u64 = 0xAAAA_AAAA_AAAA_AAAA;
+    // A backslash escaped by the carry is the escaped byte, not part of a run.
     let run = backslash & !carry;
-    let firsts = run & !(run << 1);
-    let even_ends = run.wrapping_add(firsts & EVEN) & !run;
-    let (odd_sum, carry_out) = run.overflowing_add(firsts & !EVEN);
-    let odd_ends = odd_sum & !run;
-    // A run from an even lane ending on an odd one is odd, and the other way round; a run
-    // from an odd lane reaching lane 63 is odd and escapes the next window's first byte.
-    let escaped = (even_ends & !EVEN) | (odd_ends & EVEN) | (carry & !backslash);
-    (escaped, u64::from(carry_out))
+    let starts_and_ends = ((run << 1) | ODD).wrapping_sub(run) ^ ODD;
+    ((starts_and_ends | carry) & !backslash, (starts_and_ends & run) >> 63)
 }
 
-/// The window loop of the AVX2 path: 64 bytes a step while that many remain, like
+/// The escape letters `"\/bfnrt` as two 16-entry tables for a byte shuffle (`scan_avx2.rs`,
+/// `scan_avx512.rs`): a byte is one of them exactly when the bit its high nibble picks from
+/// [`ESCAPE_HIGH`] is set in its low nibble's entry of [`ESCAPE_LOW`]. One bit per high nibble
+/// that holds a letter (`0x2_`: `"` `/`; `0x5_`: `\`; `0x6_`: `b` `f` `n`; `0x7_`: `r` `t`),
+/// set in the entries of those letters' low nibbles. This table: by high nibble, the bit that
+/// nibble's escape letters have in [`ESCAPE_LOW`].
+pub(crate) const ESCAPE_HIGH: [i8; 16] = [0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0];
+
+/// By low nibble, the bits of the high nibbles that make an escape letter with it: `0x2`
+/// (`"` `b` `r`), `0x4` (`t`), `0x6` (`f`), `0xc` (`\`), `0xe` (`n`), `0xf` (`/`).
+pub(crate) const ESCAPE_LOW: [i8; 16] = [0, 0, 1 | 4 | 8, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1];
+
+/// The window loop of the AVX2 and AVX-512 paths: 64 bytes a step while that many remain, like
 /// [`window_loop`], but a window's escapes cost no branch. The escaped lanes come from
 /// [`escaped_lanes`] (a backslash at a window's end escapes the next window's first byte by a
 /// carry), so a quote is a stop only when not escaped, and an escaped byte is a stop only when
@@ -371,8 +389,11 @@ pub(crate) fn resolved_loop<const HIGH: bool, C: WindowClasses>(
     let mut carry = 0u64;
     // Every backslash passed: whether the string has an escape, said once at the end.
     let mut seen = 0u64;
+    // Whether the string's first non-ASCII byte is still to be found (a local, not `*high`,
+    // so that it stays in a register).
+    let mut want_high = HIGH && *high == usize::MAX;
     while let Some((window, next)) = rest.split_first_chunk::<WINDOW>() {
-        let c = classes.classes(window, HIGH && *high == usize::MAX);
+        let c = classes.classes(window, want_high);
         let (esc, carry_out) = escaped_lanes(c.backslash, carry);
         let stops = (c.quote_or_control & !esc) | (esc & c.not_short_escape) | c.high;
         if stops == 0 {
@@ -399,6 +420,7 @@ pub(crate) fn resolved_loop<const HIGH: bool, C: WindowClasses>(
                 // The string's first non-ASCII byte: noted, and the scan goes on after it.
                 _ => {
                     *high = at;
+                    want_high = false;
                     at + 1
                 }
             }
@@ -672,6 +694,17 @@ pub(crate) mod tests {
         assert_eq!(string_body_high(br#""ascii only""#, 1), Ok((11, false, usize::MAX)));
     }
 
+    /// A window's [`super::Classes`] byte by byte: what every class maker must give.
+    pub(crate) fn classes_by_byte(window: &[u8; super::WINDOW], want_high: bool) -> super::Classes {
+        let mask = |class: &dyn Fn(u8) -> bool| window.iter().enumerate().fold(0u64, |m, (k, &c)| m | u64::from(class(c)) << k);
+        super::Classes {
+            quote_or_control: mask(&|c| c == b'"' || c < 0x20),
+            backslash: mask(&|c| c == b'\\'),
+            not_short_escape: mask(&|c| !b"\"\\/bfnrt".contains(&c)),
+            high: if want_high { mask(&|c| c >= 0x80) } else { 0 },
+        }
+    }
+
     /// The scan byte by byte, as the grammar reads: what [`super::string_body_impl`] must
     /// return on every input, whichever block and mask each stop falls in.
     fn string_body_by_byte(src: &[u8], mut pos: usize) -> Result<(usize, bool, usize), StringError> {
@@ -756,43 +789,47 @@ pub(crate) mod tests {
         }
     }
 
-    /// The two window loops, portable ([`super::window_loop`], stop by stop) and AVX2 (escapes resolved by
-    /// [`super::escaped_lanes`], where the processor has it: the dispatch of every other test
-    /// takes it, so without this test the portable loop would go untested on such machines),
-    /// each finished by the scan's tail from where it leaves off, give what the byte-by-byte
-    /// scan gives on every string of the random test's alphabet, 64 to 299 bytes from every
-    /// start up to 20, half of them mostly plain text: the same close, escape flag and first
-    /// non-ASCII byte, or the same error. The loops may leave off at different offsets (the
-    /// AVX2 one carries an escape across windows where the other resumes after it).
+    /// The window loops, portable ([`super::window_loop`], stop by stop), AVX2 and AVX-512
+    /// (escapes resolved by [`super::escaped_lanes`], where the processor has them: the
+    /// dispatch of every other test takes the best one, so without this test the others would
+    /// go untested on such machines), each finished by the scan's tail from where it leaves
+    /// off, give what the byte-by-byte scan gives on every string of the random test's
+    /// alphabet, 64 to 299 bytes from every start up to 20, half of them mostly plain text:
+    /// the same close, escape flag and first non-ASCII byte, or the same error. The loops may
+    /// leave off at different offsets (the resolving ones carry an escape across windows where
+    /// the portable one resumes after it).
     #[test]
-    fn both_window_loops_agree_with_the_byte_by_byte_scan() {
+    fn every_window_loop_agrees_with_the_byte_by_byte_scan() {
         let mut next = rng(0x2545_f491_4f6c_dd1d);
         let mut buf = Vec::new();
-        let mut avx2_runs = 0;
+        let loops = simd_loops();
+        let mut runs = vec![0; loops.len()];
         for round in 0..20_000 {
             let len = 64 + next(236);
             random_string(&mut buf, &mut next, len, (round % 2 == 1).then_some(50));
             for start in 0..=20 {
                 let want = string_body_by_byte(&buf, start);
-                let run = |avx2: bool| {
-                    let (mut escaped, mut high) = (false, usize::MAX);
-                    let taken =
-                        if avx2 { avx2_loop(&buf, start, &mut escaped, &mut high)? } else { super::window_loop::<true>(&buf, start, &mut escaped, &mut high) };
-                    Some(match taken {
-                        Ok(super::Taken::Closed(close)) => Ok((close, escaped, high)),
-                        Ok(super::Taken::Resume(resume)) => super::string_tail::<true>(&buf, resume, escaped, high),
-                        Err(e) => Err(e),
-                    })
+                let finish = |taken, escaped, high| match taken {
+                    Ok(super::Taken::Closed(close)) => Ok((close, escaped, high)),
+                    Ok(super::Taken::Resume(resume)) => super::string_tail::<true>(&buf, resume, escaped, high),
+                    Err(e) => Err(e),
                 };
-                assert_eq!(run(false), Some(want), "portable, from {start}: {buf:x?}");
-                if let Some(avx2) = run(true) {
-                    avx2_runs += 1;
-                    assert_eq!(avx2, want, "AVX2, from {start}: {buf:x?}");
+                let (mut escaped, mut high) = (false, usize::MAX);
+                let taken = super::window_loop::<true>(&buf, start, &mut escaped, &mut high);
+                assert_eq!(finish(taken, escaped, high), want, "portable, from {start}: {buf:x?}");
+                for ((name, run), count) in loops.iter().zip(&mut runs) {
+                    let (mut escaped, mut high) = (false, usize::MAX);
+                    if let Some(taken) = run(&buf, start, &mut escaped, &mut high) {
+                        *count += 1;
+                        assert_eq!(finish(taken, escaped, high), want, "{name}, from {start}: {buf:x?}");
+                    }
                 }
             }
         }
-        let (mut escaped, mut high) = (false, usize::MAX);
-        assert_eq!(avx2_runs > 0, avx2_loop(b"", 0, &mut escaped, &mut high).is_some(), "the AVX2 loop ran where it exists");
+        for ((name, run), count) in loops.iter().zip(&runs) {
+            let (mut escaped, mut high) = (false, usize::MAX);
+            assert_eq!(*count > 0, run(b"", 0, &mut escaped, &mut high).is_some(), "the {name} loop ran where it exists");
+        }
     }
 
     /// [`super::escaped_lanes`] against the definition, lane by lane (a backslash that is not
@@ -829,18 +866,19 @@ pub(crate) mod tests {
         }
     }
 
-    /// The AVX2 window loop (`scan_avx2::windows`), or `None` where the processor or the
-    /// target has no AVX2.
-    #[allow(clippy::unnecessary_wraps)]
-    fn avx2_loop(src: &[u8], pos: usize, escaped: &mut bool, high: &mut usize) -> Option<Result<super::Taken, StringError>> {
+    /// A window loop that may be missing: `None` where the processor or the target lacks it.
+    type SimdLoop = fn(&[u8], usize, &mut bool, &mut usize) -> Option<Result<super::Taken, StringError>>;
+
+    /// The SIMD window loops by name (`scan_avx2::windows`, `scan_avx512::windows`); none off
+    /// x86-64.
+    fn simd_loops() -> Vec<(&'static str, SimdLoop)> {
         #[cfg(target_arch = "x86_64")]
         {
-            super::super::scan_avx2::windows::<true>(src, pos, escaped, high)
+            vec![("AVX2", super::super::scan_avx2::windows::<true>), ("AVX-512", super::super::scan_avx512::windows::<true>)]
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            let _ = (src, pos, escaped, high);
-            None
+            Vec::new()
         }
     }
 }

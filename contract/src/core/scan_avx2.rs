@@ -13,7 +13,7 @@
 //! with the classes is [`super::scan::resolved_loop`], portable code; tests hold the classes
 //! equal to the classification on every byte value in every lane, and the loop equal to the
 //! byte-by-byte scan on random strings (`scan.rs`,
-//! `both_window_loops_agree_with_the_byte_by_byte_scan`).
+//! `every_window_loop_agrees_with_the_byte_by_byte_scan`).
 #![allow(unsafe_code)]
 // `inline(always)` as in `scan.rs`: the classes must land inside the AVX2-compiled loop.
 #![allow(clippy::inline_always)]
@@ -23,7 +23,7 @@ use std::arch::x86_64::{
     _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_subs_epu8, _mm256_xor_si256,
 };
 
-use super::scan::{resolved_loop, Classes, StringError, Taken, WindowClasses, WINDOW};
+use super::scan::{resolved_loop, Classes, StringError, Taken, WindowClasses, ESCAPE_HIGH, ESCAPE_LOW, WINDOW};
 
 /// [`super::scan::resolved_loop`] with AVX2 classes, or `None` when the processor lacks AVX2
 /// (the caller then runs the portable loop).
@@ -96,10 +96,8 @@ unsafe fn classes(window: &[u8; WINDOW], want_high: bool) -> Classes {
     }
 }
 
-/// The move-mask of a block's lanes that are none of `"\/bfnrt`. A byte is one of them exactly
-/// when the bit its high nibble picks from [`ESCAPE_HIGH`] is set in its low nibble's entry of
-/// [`ESCAPE_LOW`]: one bit per high nibble that holds a letter (`0x2_`: `"` `/`; `0x5_`: `\`;
-/// `0x6_`: `b` `f` `n`; `0x7_`: `r` `t`), set in the entries of those letters' low nibbles.
+/// The move-mask of a block's lanes that are none of `"\/bfnrt`: the lanes where the entries
+/// their high and low nibbles pick from [`ESCAPE_HIGH`] and [`ESCAPE_LOW`] share no bit.
 ///
 /// # Safety
 /// The processor must have AVX2.
@@ -125,13 +123,6 @@ unsafe fn not_short_escape(v: __m256i) -> i32 {
     _mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_and_si256(high_bits, low_bits), _mm256_setzero_si256()))
 }
 
-/// By high nibble, the bit that nibble's escape letters have in [`ESCAPE_LOW`].
-const ESCAPE_HIGH: [i8; 16] = [0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0];
-
-/// By low nibble, the bits of the high nibbles that make an escape letter with it: `0x2`
-/// (`"` `b` `r`), `0x4` (`t`), `0x6` (`f`), `0xc` (`\`), `0xe` (`n`), `0xf` (`/`).
-const ESCAPE_LOW: [i8; 16] = [0, 0, 1 | 4 | 8, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1];
-
 /// One 64-bit mask from the 32-bit move-masks of a window's two blocks.
 #[inline(always)]
 fn mask64(lo: i32, hi: i32) -> u64 {
@@ -140,7 +131,8 @@ fn mask64(lo: i32, hi: i32) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{Avx2, Classes, WindowClasses, WINDOW};
+    use super::{Avx2, WindowClasses, WINDOW};
+    use crate::core::scan::tests::classes_by_byte;
 
     /// Every byte value in every lane of a window, on backgrounds of plain ASCII, non-ASCII,
     /// quote, backslash, escape-letter and control bytes, with and without `want_high`: the
@@ -149,20 +141,17 @@ mod tests {
     #[test]
     fn avx2_classes_equal_the_classification_on_every_byte_in_every_lane() {
         let Some(avx2) = Avx2::detect() else { return };
-        let mask = |window: &[u8; WINDOW], class: &dyn Fn(u8) -> bool| window.iter().enumerate().fold(0u64, |m, (k, &c)| m | u64::from(class(c)) << k);
         for background in [b'a', 0xc3, b'"', b'\\', b'n', b'u', 0x7f, 0x1f, 0xff] {
             for lane in 0..WINDOW {
                 for b in 0..=255u8 {
                     let mut window = [background; WINDOW];
                     window[lane] = b;
                     for want_high in [false, true] {
-                        let want = Classes {
-                            quote_or_control: mask(&window, &|c| c == b'"' || c < 0x20),
-                            backslash: mask(&window, &|c| c == b'\\'),
-                            not_short_escape: mask(&window, &|c| !b"\"\\/bfnrt".contains(&c)),
-                            high: if want_high { mask(&window, &|c| c >= 0x80) } else { 0 },
-                        };
-                        assert_eq!(avx2.classes(&window, want_high), want, "byte {b:#04x} at {lane} on {background:#04x}, want_high {want_high}");
+                        assert_eq!(
+                            avx2.classes(&window, want_high),
+                            classes_by_byte(&window, want_high),
+                            "byte {b:#04x} at {lane} on {background:#04x}, want_high {want_high}"
+                        );
                     }
                 }
             }
