@@ -180,7 +180,7 @@ pub(crate) fn utf8(src: &[u8], from: usize, to: usize) -> Result<(), usize> {
 }
 
 /// Bytes [`string_body_impl`] tests at once once a string has proved longer than a block:
-/// four SSE2 blocks or two AVX2 blocks, one 64-bit mask.
+/// four SSE2 blocks, two AVX2 blocks or one AVX-512 register, 64-bit masks.
 pub(crate) const WINDOW: usize = 4 * BLOCK;
 
 /// The blocks of a window, as SIMD vectors.
@@ -228,10 +228,11 @@ fn string_body_impl<const HIGH: bool>(src: &[u8], mut pos: usize) -> Result<(usi
     string_tail::<HIGH>(src, pos, escaped, high)
 }
 
-/// The 64-byte windows of a string from `pos`: with AVX2 where the processor has it (two
-/// 32-byte blocks a window, every byte classed and escapes resolved without a branch:
-/// [`resolved_loop`], `scan_avx2.rs`, x86-64 only), else through `wide` (four SSE2 blocks,
-/// escapes taken one stop at a time: [`window_loop`]).
+/// The 64-byte windows of a string from `pos`: with AVX-512 BW or else AVX2 where the
+/// processor has it (one register or two 32-byte blocks a window, every byte classed and
+/// escapes resolved without a branch: [`resolved_loop`], `scan_avx512.rs`, `scan_avx2.rs`,
+/// x86-64 only), else through `wide` (four SSE2 blocks, escapes taken one stop at a time:
+/// [`window_loop`]).
 ///
 /// # Errors
 /// As [`take_stops`].
@@ -305,6 +306,7 @@ pub(crate) fn window_loop<const HIGH: bool>(src: &[u8], pos: usize, escaped: &mu
 }
 
 /// The classes of a window's bytes that [`resolved_loop`] needs, bit `k` for byte `k`.
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86-64 class makers
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Classes {
     /// `"` and the control characters below U+0020.
@@ -318,9 +320,10 @@ pub(crate) struct Classes {
     pub(crate) high: u64,
 }
 
-/// How a 64-byte window's [`Classes`] are made: AVX2 only (`scan_avx2.rs`), whose byte
-/// shuffle classifies the escape letters in two table lookups; the portable path has no byte
-/// shuffle in SSE2 and keeps [`window_loop`].
+/// How a 64-byte window's [`Classes`] are made: with AVX-512 BW (`scan_avx512.rs`) or AVX2
+/// (`scan_avx2.rs`), whose byte shuffles class the escape letters in two table lookups; the
+/// portable path has no byte shuffle in SSE2 and keeps [`window_loop`].
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86-64 class makers
 pub(crate) trait WindowClasses: Copy {
     /// The classes of `window`'s bytes; `high` is `0` unless `want_high`.
     fn classes(&self, window: &[u8; WINDOW], want_high: bool) -> Classes;
@@ -334,17 +337,20 @@ pub(crate) trait WindowClasses: Copy {
 /// escape, counted from the run's first, so the starts are the run's lanes of its first
 /// lane's parity, and the byte after the run is escaped when the run is odd.
 ///
-/// Take the run at lanes `s..e` (`e` the first byte after it) and `m = (run << 1) | ODD`
-/// minus the run. If `s` is odd, `m` holds ones at `s..=e`; subtracting ones at `s..e`
-/// leaves one at `e` alone, and no borrow. If `s` is even, `m` holds `0` at `s` and ones at
-/// `s+1..=e`, the value `2 * (2^L - 1)` for the run's length `L`; minus `2^L - 1` it is
-/// `2^L - 1`: ones at `s..e`, zero at `e`, no borrow. XOR with `ODD` then marks, in both
+/// Take the run at lanes `s..e` (`e` the first byte after it) and subtract it from
+/// `m = (run << 1) | ODD`. If `s` is odd, `m` holds ones at `s..=e`; subtracting ones at
+/// `s..e` leaves one at `e` alone, and no borrow. If `s` is even, `m` holds `0` at `s` and
+/// ones at `s+1..=e`, the value `2 * (2^L - 1)` for the run's length `L`; minus `2^L - 1` it
+/// is `2^L - 1`: ones at `s..e`, zero at `e`, no borrow. XOR with `ODD` then marks, in both
 /// cases, the run's lanes of `s`'s parity (the starts) and `e` when `e`'s parity differs from
 /// `s`'s, i.e. when the run is odd; outside runs `ODD ^ ODD` leaves nothing. Runs never touch
-/// (a byte that is no backslash lies between), so each is its own sum. A start at lane 63
+/// (a byte that is no backslash lies between), so each is its own sum. A run reaching lane 63
+/// has its `e` beyond the word: what would land there, a bit or (for an even `s`) a borrow,
+/// leaves the word (hence the wrapping subtraction) and is not needed: a start at lane 63
 /// escapes the next window's first byte. An escaped backslash is never a stop (`\\` is an
 /// escape), so only the other escaped lanes are returned.
 #[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86-64 class makers
 pub(crate) fn escaped_lanes(backslash: u64, carry: u64) -> (u64, u64) {
     const ODD: u64 = 0xAAAA_AAAA_AAAA_AAAA;
     // A backslash escaped by the carry is the escaped byte, not part of a run.
@@ -359,10 +365,12 @@ pub(crate) fn escaped_lanes(backslash: u64, carry: u64) -> (u64, u64) {
 /// that holds a letter (`0x2_`: `"` `/`; `0x5_`: `\`; `0x6_`: `b` `f` `n`; `0x7_`: `r` `t`),
 /// set in the entries of those letters' low nibbles. This table: by high nibble, the bit that
 /// nibble's escape letters have in [`ESCAPE_LOW`].
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86-64 class makers
 pub(crate) const ESCAPE_HIGH: [i8; 16] = [0, 0, 1, 0, 0, 2, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0];
 
 /// By low nibble, the bits of the high nibbles that make an escape letter with it: `0x2`
 /// (`"` `b` `r`), `0x4` (`t`), `0x6` (`f`), `0xc` (`\`), `0xe` (`n`), `0xf` (`/`).
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86-64 class makers
 pub(crate) const ESCAPE_LOW: [i8; 16] = [0, 0, 1 | 4 | 8, 0, 8, 0, 4, 0, 0, 0, 0, 0, 2, 0, 4, 1];
 
 /// The window loop of the AVX2 and AVX-512 paths: 64 bytes a step while that many remain, like
@@ -378,6 +386,7 @@ pub(crate) const ESCAPE_LOW: [i8; 16] = [0, 0, 1 | 4 | 8, 0, 8, 0, 4, 0, 0, 0, 0
 /// # Errors
 /// As [`take_stops`]: a control character, or an escape that is not one.
 #[inline(always)]
+#[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86-64 class makers
 pub(crate) fn resolved_loop<const HIGH: bool, C: WindowClasses>(
     classes: C,
     src: &[u8],
@@ -802,7 +811,7 @@ pub(crate) mod tests {
     fn every_window_loop_agrees_with_the_byte_by_byte_scan() {
         let mut next = rng(0x2545_f491_4f6c_dd1d);
         let mut buf = Vec::new();
-        let loops = simd_loops();
+        let loops = simd_loops::<true>();
         let mut runs = vec![0; loops.len()];
         for round in 0..20_000 {
             let len = 64 + next(236);
@@ -814,9 +823,6 @@ pub(crate) mod tests {
                     Ok(super::Taken::Resume(resume)) => super::string_tail::<true>(&buf, resume, escaped, high),
                     Err(e) => Err(e),
                 };
-                let (mut escaped, mut high) = (false, usize::MAX);
-                let taken = super::window_loop::<true>(&buf, start, &mut escaped, &mut high);
-                assert_eq!(finish(taken, escaped, high), want, "portable, from {start}: {buf:x?}");
                 for ((name, run), count) in loops.iter().zip(&mut runs) {
                     let (mut escaped, mut high) = (false, usize::MAX);
                     if let Some(taken) = run(&buf, start, &mut escaped, &mut high) {
@@ -829,6 +835,86 @@ pub(crate) mod tests {
         for ((name, run), count) in loops.iter().zip(&runs) {
             let (mut escaped, mut high) = (false, usize::MAX);
             assert_eq!(*count > 0, run(b"", 0, &mut escaped, &mut high).is_some(), "the {name} loop ran where it exists");
+        }
+    }
+
+    /// Every byte value in every lane of a window, on backgrounds of plain ASCII, non-ASCII,
+    /// stop and neighbouring bytes, with and without `want_high`: the portable loop's masks
+    /// ([`super::sse2_masks`]) equal the classification byte by byte. Every operation is per
+    /// lane, so this covers every window (the class makers of the SIMD loops have theirs in
+    /// `scan_avx2.rs` and `scan_avx512.rs`).
+    #[test]
+    fn sse2_masks_equal_the_classification_on_every_byte_in_every_lane() {
+        for background in [b'a', 0xc3, b'"', b'#', b'\\', 0x7f, 0x1f, 0x20, 0xff] {
+            for lane in 0..super::WINDOW {
+                for b in 0..=255u8 {
+                    let mut window = [background; super::WINDOW];
+                    window[lane] = b;
+                    for want_high in [false, true] {
+                        let c = classes_by_byte(&window, want_high);
+                        let special = c.quote_or_control | c.backslash;
+                        let want = (special | c.high != 0).then_some((special, c.high));
+                        assert_eq!(super::sse2_masks(&window, want_high), want, "byte {b:#04x} at {lane} on {background:#04x}, want_high {want_high}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The cases a random string rarely holds, spelled out for every window loop, with and
+    /// without the search for the first non-ASCII byte: a run of one to four backslashes
+    /// ending at lane 61, 62, 63 or 64 (the next window's first byte) of the first or second
+    /// window, then a quote, a short escape letter, `\u` with its digits whole, cut by a quote
+    /// or cut by the end of the input, a byte that starts no escape, a control byte, a
+    /// non-ASCII character, or the end of the input; then the end, a close, or more text and a
+    /// close; after a non-ASCII character or not. Each loop, finished by the scan's tail, gives
+    /// what the byte-by-byte scan gives.
+    #[test]
+    fn every_window_loop_agrees_on_escapes_at_window_ends() {
+        let letters: [&[u8]; 11] = [b"\"", b"\\", b"/", b"n", b"u0aF9", b"u0a\"9", b"u0", b"x", b"\x01", b"\xc3\xa9", b""];
+        let long_tail: Vec<u8> = [&[b'a'; 100][..], b"\""].concat();
+        let tails: [&[u8]; 3] = [b"", b"\"aaaa", &long_tail];
+        let mut buf = Vec::new();
+        for lead in [&b""[..], "\u{e9}".as_bytes()] {
+            for window in 1..=2 {
+                for end_lane in 61..=64 {
+                    for run in 1..=4 {
+                        for letter in letters {
+                            for tail in tails {
+                                buf.clear();
+                                buf.extend_from_slice(lead);
+                                buf.resize((window - 1) * super::WINDOW + end_lane - run, b'a');
+                                buf.resize(buf.len() + run, b'\\');
+                                buf.extend_from_slice(letter);
+                                buf.extend_from_slice(tail);
+                                check_every_loop(&buf, &string_body_by_byte(&buf, 0));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every window loop on `buf` from 0, with and without `HIGH`, finished by the scan's tail,
+    /// against `want` (the byte-by-byte scan's answer).
+    fn check_every_loop(buf: &[u8], want: &Result<(usize, bool, usize), StringError>) {
+        let finish = |high_wanted: bool, taken: Result<super::Taken, StringError>, escaped: bool, high: usize| match taken {
+            Ok(super::Taken::Closed(close)) => Ok((close, escaped, high)),
+            Ok(super::Taken::Resume(resume)) if high_wanted => super::string_tail::<true>(buf, resume, escaped, high),
+            Ok(super::Taken::Resume(resume)) => super::string_tail::<false>(buf, resume, escaped, high),
+            Err(e) => Err(e),
+        };
+        let want_plain = want.map(|(close, escaped, _)| (close, escaped, usize::MAX));
+        let loops = [(true, simd_loops::<true>()), (false, simd_loops::<false>())];
+        for (high_wanted, loops) in loops {
+            let want = if high_wanted { want } else { &want_plain };
+            for (name, run) in loops {
+                let (mut escaped, mut high) = (false, usize::MAX);
+                if let Some(taken) = run(buf, 0, &mut escaped, &mut high) {
+                    assert_eq!(&finish(high_wanted, taken, escaped, high), want, "{name}, HIGH {high_wanted}: {buf:x?}");
+                }
+            }
         }
     }
 
@@ -850,13 +936,14 @@ pub(crate) mod tests {
             (escaped, u64::from(next_escaped))
         };
         let mut next = rng(0x0dd_ba11);
+        // A word over all 64 lanes from three draws (each draw gives at most 31 bits).
+        let mut word = move || (next(1 << 16) as u64) << 48 | (next(1 << 24) as u64) << 24 | next(1 << 24) as u64;
         let random = (0..200_000).map(|i| {
-            let word = (next(1 << 32) as u64) << 32 | next(1 << 32) as u64;
             // Dense words have long runs; sparse ones (a word ANDed with two more) short.
             if i % 2 == 0 {
-                word
+                word()
             } else {
-                word & ((next(1 << 32) as u64) << 32 | next(1 << 32) as u64) & (next(1 << 32) as u64) << 32
+                word() & word() & word()
             }
         });
         for backslash in (0..1u64 << 16).chain((0..1u64 << 16).map(|w| w << 48 | 0x5555)).chain(random).chain([u64::MAX, u64::MAX - 1, 1 << 63]) {
@@ -869,16 +956,26 @@ pub(crate) mod tests {
     /// A window loop that may be missing: `None` where the processor or the target lacks it.
     type SimdLoop = fn(&[u8], usize, &mut bool, &mut usize) -> Option<Result<super::Taken, StringError>>;
 
-    /// The SIMD window loops by name (`scan_avx2::windows`, `scan_avx512::windows`); none off
-    /// x86-64.
-    fn simd_loops() -> Vec<(&'static str, SimdLoop)> {
+    /// The portable window loop as a [`SimdLoop`] (always there).
+    #[allow(clippy::unnecessary_wraps)] // the shape of a `SimdLoop`
+    fn portable_loop<const HIGH: bool>(src: &[u8], pos: usize, escaped: &mut bool, high: &mut usize) -> Option<Result<super::Taken, StringError>> {
+        Some(super::window_loop::<HIGH>(src, pos, escaped, high))
+    }
+
+    /// Every window loop by name: the portable one, then `scan_avx2::windows` and
+    /// `scan_avx512::windows` on x86-64.
+    fn simd_loops<const HIGH: bool>() -> Vec<(&'static str, SimdLoop)> {
         #[cfg(target_arch = "x86_64")]
         {
-            vec![("AVX2", super::super::scan_avx2::windows::<true>), ("AVX-512", super::super::scan_avx512::windows::<true>)]
+            vec![
+                ("portable", portable_loop::<HIGH>),
+                ("AVX2", super::super::scan_avx2::windows::<HIGH>),
+                ("AVX-512", super::super::scan_avx512::windows::<HIGH>),
+            ]
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            Vec::new()
+            vec![("portable", portable_loop::<HIGH> as SimdLoop)]
         }
     }
 }

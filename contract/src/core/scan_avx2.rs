@@ -1,19 +1,21 @@
-//! The string scanner's 64-byte windows with AVX2, chosen at run time: two 32-byte blocks a
-//! window, each byte classed at once (quote or control, backslash, escape letter, non-ASCII),
-//! where [`super::scan`]'s portable path (through `wide`, compiled for the x86-64 baseline,
-//! SSE2, which has no byte shuffle) finds stops in four 16-byte blocks and takes each escape
-//! as a stop. Long strings are most of a large frame's bytes, so this loop is most of a
-//! large-corpus parse (docs/performance.md, "Issue 18, lever 6" and "lever 9").
+//! The string scanner's 64-byte windows with AVX2, chosen at run time where the processor
+//! lacks AVX-512 BW (`scan_avx512.rs`): two 32-byte blocks a window, each byte classed at once
+//! (quote or control, backslash, escape letter, non-ASCII), where [`super::scan`]'s portable
+//! path (through `wide`, compiled for the x86-64 baseline, SSE2, which has no byte shuffle)
+//! finds stops in four 16-byte blocks and takes each escape as a stop. Long strings are most
+//! of a large frame's bytes, so this loop is most of a large-corpus parse
+//! (docs/performance.md, "Issue 18, lever 6" and "lever 9").
 //!
-//! The only `unsafe` of the scanner lives here, for what the compiler cannot check: code
-//! compiled with AVX2 enabled may run only where the processor has it. That is found once by
-//! `is_x86_feature_detected!` (std caches the answer), which is the only way to get an
-//! [`Avx2`] token; the loop is entered, and the classes are made, only with one in hand. The
-//! loads read through a pointer, each one 32 bytes inside a `&[u8; 64]`. What the loop does
-//! with the classes is [`super::scan::resolved_loop`], portable code; tests hold the classes
-//! equal to the classification on every byte value in every lane, and the loop equal to the
-//! byte-by-byte scan on random strings (`scan.rs`,
-//! `every_window_loop_agrees_with_the_byte_by_byte_scan`).
+//! The scanner's `unsafe` lives here and in `scan_avx512.rs`, for what the compiler cannot
+//! check: code compiled with AVX2 enabled may run only where the processor has it. That is
+//! found once by `is_x86_feature_detected!` (std caches the answer), which is the only way to
+//! get an [`Avx2`] token; the loop is entered, and the classes are made, only with one in
+//! hand. The loads read through a pointer, each one 32 bytes inside a `&[u8; 64]`. What the
+//! loop does with the classes is [`super::scan::resolved_loop`], portable code; tests hold the
+//! classes equal to the classification on every byte value in every lane, and the loop equal
+//! to the byte-by-byte scan on random strings and on every escape at a window's end (`scan.rs`,
+//! `every_window_loop_agrees_with_the_byte_by_byte_scan`,
+//! `every_window_loop_agrees_on_escapes_at_window_ends`).
 #![allow(unsafe_code)]
 // `inline(always)` as in `scan.rs`: the classes must land inside the AVX2-compiled loop.
 #![allow(clippy::inline_always)]

@@ -5,10 +5,16 @@
 //! (docs/performance.md, "Issue 18, lever 9").
 //!
 //! Its `unsafe` is that of `scan_avx2.rs`: code compiled with AVX-512 enabled runs only where
-//! `is_x86_feature_detected!` found it (the only way to get an [`Avx512`] token), and the one
-//! load reads the 64 bytes of a `&[u8; 64]`. Tests hold the classes equal to the
+//! `is_x86_feature_detected!` found it (the only way to get an [`Avx512`] token), and each
+//! load reads the 64 bytes of a `&[u8; 64]` (the window) or of a 64-byte static (the tables). Tests hold the classes equal to the
 //! classification on every byte value in every lane, and the loop equal to the byte-by-byte
-//! scan on random strings (`scan.rs`, `every_window_loop_agrees_with_the_byte_by_byte_scan`).
+//! scan on random strings and on every escape at a window's end (`scan.rs`,
+//! `every_window_loop_agrees_with_the_byte_by_byte_scan`,
+//! `every_window_loop_agrees_on_escapes_at_window_ends`).
+//!
+//! Measured on AMD Zen 4 only (docs/performance.md, "Issue 18, lever 9"); on Intel processors
+//! that lower their clock for 512-bit instructions (Skylake-SP, Cascade Lake) the loop was not
+//! measured against AVX2.
 #![allow(unsafe_code)]
 // `inline(always)` as in `scan.rs`: the classes must land inside the AVX-512-compiled loop.
 #![allow(clippy::inline_always)]
