@@ -10,10 +10,11 @@
 //! check: code compiled with AVX2 enabled may run only where the processor has it. That is
 //! found once by `is_x86_feature_detected!` (std caches the answer), which is the only way to
 //! get an [`Avx2`] token; the loop is entered, and the classes are made, only with one in
-//! hand. The loads read through a pointer, each one 32 bytes inside a `&[u8; 64]`. What the
-//! loop does with the classes is [`super::scan::resolved_loop`], portable code; tests hold the
-//! classes equal to the classification on every byte value in every lane, and the loop equal
-//! to the byte-by-byte scan on random strings and on every escape at a window's end (`scan.rs`,
+//! hand. The loads read through a pointer, each one 32 bytes inside a `&[u8; 64]` (the
+//! window) or a 64-byte table. What the loop does with the classes is
+//! [`super::scan::resolved_loop`], portable code; tests hold the classes equal to the
+//! classification on every byte value in every lane, and the loop equal to the byte-by-byte
+//! scan on random strings and on every escape at a window's end (`scan.rs`,
 //! `every_window_loop_agrees_with_the_byte_by_byte_scan`,
 //! `every_window_loop_agrees_on_escapes_at_window_ends`).
 #![allow(unsafe_code)]
@@ -21,8 +22,8 @@
 #![allow(clippy::inline_always)]
 
 use std::arch::x86_64::{
-    __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_set1_epi8, _mm256_setr_epi8, _mm256_setzero_si256,
-    _mm256_shuffle_epi8, _mm256_srli_epi16, _mm256_subs_epu8, _mm256_xor_si256,
+    __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_loadu_si256, _mm256_movemask_epi8, _mm256_set1_epi8, _mm256_setzero_si256, _mm256_shuffle_epi8,
+    _mm256_srli_epi16, _mm256_subs_epu8, _mm256_xor_si256,
 };
 
 use super::scan::{resolved_loop, Classes, StringError, Taken, WindowClasses, ESCAPE_HIGH, ESCAPE_LOW, WINDOW};
@@ -107,17 +108,8 @@ unsafe fn classes(window: &[u8; WINDOW], want_high: bool) -> Classes {
 #[inline]
 unsafe fn not_short_escape(v: __m256i) -> i32 {
     let nibble = _mm256_set1_epi8(0x0f);
-    // The shuffle looks up each lane's index in the same lane's 16-byte half of the table, so
-    // both halves hold the whole table.
-    let (h, l) = (ESCAPE_HIGH, ESCAPE_LOW);
-    let high_table = _mm256_setr_epi8(
-        h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], h[8], h[9], h[10], h[11], h[12], h[13], h[14], h[15], h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7],
-        h[8], h[9], h[10], h[11], h[12], h[13], h[14], h[15],
-    );
-    let low_table = _mm256_setr_epi8(
-        l[0], l[1], l[2], l[3], l[4], l[5], l[6], l[7], l[8], l[9], l[10], l[11], l[12], l[13], l[14], l[15], l[0], l[1], l[2], l[3], l[4], l[5], l[6], l[7],
-        l[8], l[9], l[10], l[11], l[12], l[13], l[14], l[15],
-    );
+    // SAFETY: each load reads the first 32 of a table's 64 bytes.
+    let (high_table, low_table) = unsafe { (_mm256_loadu_si256(ESCAPE_HIGH.as_ptr().cast()), _mm256_loadu_si256(ESCAPE_LOW.as_ptr().cast())) };
     // The 16-bit shift brings each byte's high nibble down; the mask drops what came from the
     // byte above it. Both indices are below 16, so no lane's index has its high bit set.
     let high_bits = _mm256_shuffle_epi8(high_table, _mm256_and_si256(_mm256_srli_epi16::<4>(v), nibble));

@@ -71,8 +71,8 @@ impl WindowClasses for Avx512 {
 
 /// The window's [`Classes`], each a compare's mask: quotes and control characters (`< 0x20`),
 /// backslashes, the escape letters by the two table lookups of `scan_avx2.rs`'s
-/// `not_short_escape` (tables [`ESCAPE_HIGH`], [`ESCAPE_LOW`], the lanes where the two entries
-/// share no bit), and the lanes' high bits.
+/// `not_short_escape` (tables [`ESCAPE_HIGH`], [`ESCAPE_LOW`], whole: the lanes where the two
+/// entries share no bit), and the lanes' high bits.
 ///
 /// # Safety
 /// The processor must have AVX-512 F and BW.
@@ -83,7 +83,7 @@ unsafe fn classes(window: &[u8; WINDOW], want_high: bool) -> Classes {
     let v = unsafe { _mm512_loadu_si512(window.as_ptr().cast()) };
     let nibble = _mm512_set1_epi8(0x0f);
     // SAFETY: each load reads the 64 bytes of a table.
-    let (high_table, low_table) = unsafe { (_mm512_loadu_si512(HIGH_TABLE.as_ptr().cast()), _mm512_loadu_si512(LOW_TABLE.as_ptr().cast())) };
+    let (high_table, low_table) = unsafe { (_mm512_loadu_si512(ESCAPE_HIGH.as_ptr().cast()), _mm512_loadu_si512(ESCAPE_LOW.as_ptr().cast())) };
     let high_bits = _mm512_shuffle_epi8(high_table, _mm512_and_si512(_mm512_srli_epi16::<4>(v), nibble));
     let low_bits = _mm512_shuffle_epi8(low_table, _mm512_and_si512(v, nibble));
     Classes {
@@ -92,22 +92,6 @@ unsafe fn classes(window: &[u8; WINDOW], want_high: bool) -> Classes {
         not_short_escape: _mm512_testn_epi8_mask(high_bits, low_bits),
         high: if want_high { _mm512_movepi8_mask(v) } else { 0 },
     }
-}
-
-/// [`ESCAPE_HIGH`] in each 16-byte quarter: the shuffle looks up a lane's index in that lane's
-/// quarter of the table.
-static HIGH_TABLE: [i8; WINDOW] = four_times(ESCAPE_HIGH);
-/// [`ESCAPE_LOW`] in each 16-byte quarter.
-static LOW_TABLE: [i8; WINDOW] = four_times(ESCAPE_LOW);
-
-const fn four_times(t: [i8; 16]) -> [i8; WINDOW] {
-    let mut out = [0; WINDOW];
-    let mut k = 0;
-    while k < WINDOW {
-        out[k] = t[k % 16];
-        k += 1;
-    }
-    out
 }
 
 #[cfg(test)]
