@@ -15,15 +15,17 @@ use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
 use wirecontract::core::cursor::validated_string_end;
 use wirecontract::core::json::{decode_string, write_f64, write_int, write_string};
 
+use crate::pystr::Scratch;
+
 /// Object keys (and enum values) made into `str` once and reused across conversions, as
 /// orjson and msgspec do: the same few keys repeat in every element of an array of objects and
 /// in every frame. A process-wide table of [`KeyCache::SLOTS`] slots (a key's slot is picked
 /// by its hash; a collision replaces the slot), guarded by the GIL; keys with escapes and
 /// keys longer than [`KeyCache::MAX_KEY`] bytes are made fresh each time. The per-conversion
-/// part holds the scratch buffer escaped strings are decoded into.
+/// part holds the buffers strings are decoded into ([`Scratch`]).
 #[derive(Default)]
 pub struct KeyCache {
-    scratch: Vec<u8>,
+    scratch: Scratch,
 }
 
 type KeySlots = Vec<Option<(Box<str>, Py<PyString>)>>;
@@ -63,6 +65,14 @@ impl KeyCache {
         let s = PyString::new(py, raw).unbind();
         *slot = Some((raw.into(), s.clone_ref(py)));
         Ok(s.into_any())
+    }
+}
+
+impl KeyCache {
+    /// A text value (not a key) as `str`, through [`crate::pystr::str_from_text`] with this
+    /// conversion's UTF-32 buffer.
+    pub fn text(&mut self, py: Python<'_>, text: &str) -> PyResult<PyObject> {
+        Ok(crate::pystr::str_from_text(py, text, &mut self.scratch.wide)?.into_any().unbind())
     }
 }
 
@@ -167,7 +177,7 @@ pub fn json_to_py_cached(py: Python<'_>, text: &str, keys: &mut KeyCache) -> PyR
                 continue;
             }
             b'"' => {
-                let (end, s) = crate::pystr::json_string(py, b, pos, &mut keys.scratch)?;
+                let (end, s) = crate::pystr::json_string(py, text, pos, &mut keys.scratch)?;
                 let s = match s {
                     Some(s) => s.into_any().unbind(),
                     None => string_to_py(py, text.get(pos + 1..end - 1).unwrap_or_default())?,
@@ -227,8 +237,8 @@ fn attach(py: Python<'_>, stack: &mut [Container<'_>], value: PyObject, expect_k
 }
 
 /// The string token `text[start..end]` (quotes included) of validated text as `str`.
-fn string_at(py: Python<'_>, text: &str, start: usize, end: usize, scratch: &mut Vec<u8>) -> PyResult<PyObject> {
-    match crate::pystr::json_string(py, text.as_bytes(), start, scratch)?.1 {
+fn string_at(py: Python<'_>, text: &str, start: usize, end: usize, scratch: &mut Scratch) -> PyResult<PyObject> {
+    match crate::pystr::json_string(py, text, start, scratch)?.1 {
         Some(s) => Ok(s.into_any().unbind()),
         None => string_to_py(py, text.get(start + 1..end - 1).unwrap_or_default()),
     }

@@ -252,7 +252,7 @@ fn reflect_to_dict<'py>(py: Python<'py>, obj: &dyn Reflect, keys: &mut KeyCache)
 
 fn field_to_builtin(py: Python<'_>, r: FieldRef<'_>, keys: &mut KeyCache) -> PyResult<PyObject> {
     Ok(match r {
-        FieldRef::Str(s) => PyString::new(py, s).into_any().unbind(),
+        FieldRef::Str(s) => keys.text(py, s)?,
         // Enum values are few and repeat: made once, like keys.
         FieldRef::Enum(s) => keys.static_key(py, s),
         FieldRef::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),

@@ -22,33 +22,82 @@ pub fn str_from_utf8<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, 
     Ok(obj.downcast_into::<PyString>()?)
 }
 
+/// Non-ASCII texts of at least this many bytes are made through UTF-32 ([`str_from_text`]).
+/// Below it the UTF-8 decoder's widening costs little and the transcoding would cost more.
+const WIDE_MIN: usize = 64;
+
+/// ... and of at most this many: past it the UTF-32 buffer (four bytes a character, kept for
+/// the next string) would grow the process by more than the text it is made from
+/// (docs/performance.md, "Issue 18, lever 10").
+const WIDE_MAX: usize = 64 * 1024;
+
+/// Buffers reused across the strings of one conversion: `text` for strings with escapes,
+/// decoded; `wide` for [`str_from_text`]'s UTF-32.
+#[derive(Default)]
+pub struct Scratch {
+    text: String,
+    pub(crate) wide: Vec<u32>,
+}
+
+/// A `str` from text known to be UTF-8 (a `&str`). ASCII text, short text and very long text
+/// go to CPython's UTF-8 decoder ([`str_from_utf8`]); other non-ASCII text is transcoded to
+/// UTF-32 (`wirecontract::core::utf32`, SIMD) and made by `PyUnicode_FromWideChar`, which
+/// finds the widest character and allocates the `str` once, where the UTF-8 decoder starts
+/// narrow and reallocates and copies at each wider character it meets (docs/performance.md,
+/// "Issue 18, lever 10"). Both give the same `str`.
+pub fn str_from_text<'py>(py: Python<'py>, text: &str, wide: &mut Vec<u32>) -> PyResult<Bound<'py, PyString>> {
+    #[cfg(not(windows))]
+    if (WIDE_MIN..=WIDE_MAX).contains(&text.len()) && !text.is_ascii() {
+        // `wchar_t` is UTF-32 on every platform but Windows (where it is UTF-16: not this route).
+        const _: () = assert!(std::mem::size_of::<libc::wchar_t>() == 4);
+        wide.clear();
+        wirecontract::core::utf32::push_utf32(text, wide);
+        let len = ffi::Py_ssize_t::try_from(wide.len()).map_err(|_| PyValueError::new_err("internal error: text too long"))?;
+        // SAFETY: `PyUnicode_FromWideChar` (limited API) reads exactly `len` `wchar_t`s from the
+        // pointer; `wide` holds that many `u32`s, `wchar_t` is four bytes here (asserted above)
+        // and every value is a Unicode scalar value, so each is a valid `wchar_t` whether the
+        // platform's is signed or not. The GIL is held (`py`). A new reference or NULL with an
+        // exception set, which `from_owned_ptr_or_err` turns into `Err`.
+        #[allow(unsafe_code)]
+        let obj = unsafe { Bound::from_owned_ptr_or_err(py, ffi::PyUnicode_FromWideChar(wide.as_ptr().cast(), len)) }?;
+        return Ok(obj.downcast_into::<PyString>()?);
+    }
+    #[cfg(windows)]
+    let _ = wide;
+    str_from_utf8(py, text.as_bytes())
+}
+
 /// Decodes the JSON string whose opening quote is at `start` in validated JSON text, in one
 /// block-at-a-time pass: a string without escapes becomes a `str` straight from the text; one
 /// with escapes is decoded into `scratch` (reused across calls, so no allocation per string)
-/// and made from there. Returns the offset after the closing quote and the `str`, or `None`
-/// for the `str` when the string holds a lone-surrogate escape (the caller's slow path keeps
-/// it as a lone surrogate, as `json.loads` does).
-pub fn json_string<'py>(py: Python<'py>, src: &[u8], start: usize, scratch: &mut Vec<u8>) -> PyResult<(usize, Option<Bound<'py, PyString>>)> {
+/// and made from there, each through [`str_from_text`]. Returns the offset after the closing
+/// quote and the `str`, or `None` for the `str` when the string holds a lone-surrogate escape
+/// (the caller's slow path keeps it as a lone surrogate, as `json.loads` does).
+pub fn json_string<'py>(py: Python<'py>, text: &str, start: usize, scratch: &mut Scratch) -> PyResult<(usize, Option<Bound<'py, PyString>>)> {
     use wirecontract::core::cursor::plain_run_end;
+    let src = text.as_bytes();
     let body = start + 1;
+    // Every offset below is at an ASCII byte (a quote, a backslash, the byte after an escape)
+    // or the text's end, so each `get` is at a character boundary.
     let mut pos = plain_run_end(src, body);
     if src.get(pos) != Some(&b'\\') {
-        let s = str_from_utf8(py, src.get(body..pos).unwrap_or_default())?;
+        let s = str_from_text(py, text.get(body..pos).unwrap_or_default(), &mut scratch.wide)?;
         return Ok((pos + 1, Some(s)));
     }
-    scratch.clear();
-    scratch.extend_from_slice(&src[body..pos]);
+    let out = &mut scratch.text;
+    out.clear();
+    out.push_str(text.get(body..pos).unwrap_or_default());
     loop {
         match src.get(pos) {
             Some(b'\\') => {
                 let esc = src.get(pos + 1).copied().unwrap_or(b'\\');
                 pos += 2;
                 match esc {
-                    b'b' => scratch.push(0x08),
-                    b'f' => scratch.push(0x0c),
-                    b'n' => scratch.push(b'\n'),
-                    b'r' => scratch.push(b'\r'),
-                    b't' => scratch.push(b'\t'),
+                    b'b' => out.push('\u{8}'),
+                    b'f' => out.push('\u{c}'),
+                    b'n' => out.push('\n'),
+                    b'r' => out.push('\r'),
+                    b't' => out.push('\t'),
                     b'u' => {
                         let hi = hex4(src, pos);
                         pos += 4;
@@ -65,23 +114,24 @@ pub fn json_string<'py>(py: Python<'py>, src: &[u8], start: usize, scratch: &mut
                         let Some(c) = char::from_u32(c) else {
                             return Ok((wirecontract::core::cursor::validated_string_end(src, start).0, None));
                         };
-                        scratch.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+                        out.push(c);
                     }
-                    other => scratch.push(other),
+                    // `"`, `\`, `/`: the escaped character is itself.
+                    other => out.push(char::from(other)),
                 }
             }
             Some(b'"') | None => break,
             // A control character cannot stand in validated text; keep it if it does.
             Some(&b) => {
-                scratch.push(b);
+                out.push(char::from(b));
                 pos += 1;
             }
         }
         let run = pos;
         pos = plain_run_end(src, pos);
-        scratch.extend_from_slice(src.get(run..pos).unwrap_or_default());
+        out.push_str(text.get(run..pos).unwrap_or_default());
     }
-    Ok((pos + 1, Some(str_from_utf8(py, scratch)?)))
+    Ok((pos + 1, Some(str_from_text(py, &scratch.text, &mut scratch.wide)?)))
 }
 
 /// The value of four hex digits at `pos` (validated text; anything else reads as U+FFFD).

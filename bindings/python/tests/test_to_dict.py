@@ -85,3 +85,44 @@ def test_envelope_dicts_share_nothing() -> None:
     assert without.to_dict() == {"gm": 1, "seq": 1, "ts": 2, "runId": "r", "type": "x.custom"}
     assert list(with_payload.to_dict()) == ["gm", "seq", "ts", "runId", "type", "payload"]
     assert with_payload.to_dict() is not with_payload.to_dict()
+
+
+# Non-ASCII strings of 64 bytes to 64 KiB are made through UTF-32 (`PyUnicode_FromWideChar`,
+# docs/performance.md, "Issue 18, lever 10"), others by CPython's UTF-8 decoder: the same `str`
+# either way, in opaque values, typed fields, with escapes and without, on both sides of each
+# bound.
+PIECES = ["a", "é", "ß", "Ж", "模", "…", "🚀", "\U0010ffff", "\x7f", "\u0080", "\u07ff", "\u0800", "\uffff", "\U00010000"]
+ESCAPES = ["\\n", '\\"', "\\\\", "\\/", "\\u00e9", "\\u6a21", "\\ud83d\\ude80", "\\u0000", "\\t"]
+
+
+def string_of(nbytes: int, seed: int, escapes: bool) -> str:
+    """JSON string content of about `nbytes` UTF-8 bytes, mixing every width (and escapes)."""
+    out, size, i = [], 0, seed
+    while size < nbytes:
+        i = (i * 1103515245 + 12345) % 2**31
+        piece = ESCAPES[i % len(ESCAPES)] if escapes and i % 7 == 0 else PIECES[i % len(PIECES)] if i % 3 else "x" * (i % 40)
+        out.append(piece)
+        size += len(piece.encode())
+    return "".join(out)
+
+
+def wide_frames() -> list[str]:
+    frames = []
+    for nbytes in (1, 16, 63, 64, 65, 200, 1000, 65535, 65536, 65537, 70_000):
+        for seed in range(3):
+            for escapes in (False, True):
+                s = string_of(nbytes, seed, escapes)
+                frames.append('{"gm":1,"seq":1,"ts":2,"runId":"r","type":"x.custom","payload":{"k":"' + s + '","l":["' + s + '"]}}')
+                frames.append('{"gm":1,"seq":1,"ts":2,"runId":"r","type":"node.token","payload":{"nodeId":"n","deltas":[{"t":"text","v":"' + s + '"}]}}')
+    # A lone surrogate escape in a long string: the slow path keeps it as `json.loads` does.
+    frames.append('{"gm":1,"seq":1,"ts":2,"runId":"r","type":"x.custom","payload":{"k":"' + "模" * 40 + '\\ud800' + "é" * 40 + '"}}')
+    return frames
+
+
+@pytest.mark.parametrize("frame", wide_frames(), ids=lambda f: f"{len(f.encode())}B")
+def test_strings_of_every_width_and_length(frame: str) -> None:
+    env = gm.parse_envelope_json(frame).envelope
+    assert typed(env.to_dict()) == typed(json.loads(env.to_json()))
+    if env.type == "x.custom":
+        # The opaque payload converts from the input's text: the same as `json.loads` of it.
+        assert env.to_dict()["payload"] == json.loads(frame)["payload"]

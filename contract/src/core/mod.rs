@@ -3,7 +3,8 @@
 //! ([`RawJson`], `raw.rs`), preserved unknown fields ([`Extras`], `extras.rs`), the field traits
 //! the per-protocol declarations are built from ([`WireValue`], `field.rs`; the value types in
 //! `scalars.rs`), reflection for the bindings ([`Reflect`], `reflect.rs`) and the generic readers of host
-//! arguments ([`enum_arg`], [`object_arg`], `host.rs`).
+//! arguments ([`enum_arg`], [`object_arg`], `host.rs`), and UTF-8 to UTF-32 for hosts that build strings
+//! from it ([`utf32`]).
 
 pub mod cursor;
 pub mod json;
@@ -23,6 +24,9 @@ pub(crate) mod scan;
 mod scan_avx2;
 #[cfg(target_arch = "x86_64")]
 mod scan_avx512;
+pub mod utf32;
+#[cfg(target_arch = "x86_64")]
+mod utf32_x86;
 
 pub use extras::Extras;
 pub(crate) use extras::NO_EXTRAS;
