@@ -487,3 +487,21 @@ pub fn graphmind_shrink(data: &[u8]) {
         assert_eq!((again.tier, again.json.as_str()), (1, s.json.as_str()), "not a fixed point");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// utf32: UTF-8 to UTF-32 (core/utf32.rs, the SIMD loops of core/utf32_x86.rs).
+// ---------------------------------------------------------------------------------------------
+
+/// `push_utf32` appends exactly `str::chars` as `u32` after what the vector already held
+/// (0-19 elements, from the first byte), whatever the text: the rest of the input, made valid
+/// UTF-8 lossily so that every input is used. Runs the loop this processor has (AVX-512 or
+/// AVX2 on x86-64).
+pub fn utf32(data: &[u8]) {
+    let (head, rest) = data.split_first().map_or((0, data), |(h, r)| (*h, r));
+    let text = String::from_utf8_lossy(rest);
+    let prefix: Vec<u32> = (0..u32::from(head % 20)).collect();
+    let mut out = prefix.clone();
+    wirecontract::core::utf32::push_utf32(&text, &mut out);
+    assert_eq!(out[..prefix.len()], prefix[..], "the elements already held changed");
+    assert!(out[prefix.len()..].iter().copied().eq(text.chars().map(u32::from)), "UTF-32 differs from chars() for {text:?}");
+}
