@@ -24,11 +24,13 @@ pub fn str_from_utf8<'py>(py: Python<'py>, bytes: &[u8]) -> PyResult<Bound<'py, 
 
 /// Non-ASCII texts of at least this many bytes are made through UTF-32 ([`str_from_text`]).
 /// Below it the UTF-8 decoder's widening costs little and the transcoding would cost more.
+#[cfg(not(windows))]
 const WIDE_MIN: usize = 64;
 
 /// ... and of at most this many: past it the UTF-32 buffer (four bytes a character, kept for
 /// the next string) would grow the process by more than the text it is made from
 /// (docs/performance.md, "Issue 18, lever 10").
+#[cfg(not(windows))]
 const WIDE_MAX: usize = 64 * 1024;
 
 /// Buffers reused across the strings of one conversion: `text` for strings with escapes,
@@ -47,7 +49,7 @@ pub struct Scratch {
 /// "Issue 18, lever 10"). Both give the same `str`.
 pub fn str_from_text<'py>(py: Python<'py>, text: &str, wide: &mut Vec<u32>) -> PyResult<Bound<'py, PyString>> {
     #[cfg(not(windows))]
-    if (WIDE_MIN..=WIDE_MAX).contains(&text.len()) && !text.is_ascii() {
+    if (WIDE_MIN..=WIDE_MAX).contains(&text.len()) && wirecontract::core::utf32::is_simd() && !text.is_ascii() {
         // `wchar_t` is UTF-32 on every platform but Windows (where it is UTF-16: not this route).
         const _: () = assert!(std::mem::size_of::<libc::wchar_t>() == 4);
         wide.clear();

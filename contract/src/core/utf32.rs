@@ -18,6 +18,23 @@ pub fn push_utf32(text: &str, out: &mut Vec<u32>) {
     push_tail(text, read, out);
 }
 
+/// Whether this processor has one of the SIMD loops (AVX-512 F or AVX2 on x86-64). Without
+/// one, [`push_utf32`] is `str::chars`, which measured slower than a UTF-8 decoder that builds
+/// the host string directly (docs/performance.md, "Issue 18, lever 7"): callers choosing a
+/// route ask this first.
+#[inline]
+#[must_use]
+pub fn is_simd() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("avx512f") || std::is_x86_feature_detected!("avx2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
+
 /// The SIMD loop for this processor, appending to `out` (whose spare capacity is at least
 /// `text.len()`): how many bytes of `text` it read (0 where no loop applies).
 #[inline]
@@ -148,6 +165,8 @@ mod tests {
         assert_eq!(ran[0], 800);
         #[cfg(target_arch = "x86_64")]
         assert!(!std::is_x86_feature_detected!("avx2") || ran[1] == 800, "AVX2 loop ran {} times", ran[1]);
+        #[cfg(target_arch = "x86_64")]
+        assert!(!std::is_x86_feature_detected!("avx512f") || ran[2] == 800, "AVX-512 loop ran {} times", ran[2]);
     }
 
     #[test]

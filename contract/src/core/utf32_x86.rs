@@ -13,8 +13,9 @@
 //! target feature runs only after `is_x86_feature_detected!` found it. Every load reads inside
 //! a fixed-size chunk taken from `src` by a checked `first_chunk` (the step's bytes and the
 //! three after them), and every store writes inside a checked slice of `out`'s spare capacity,
-//! so neither depends on the bytes being UTF-8; a loop ends where either runs out. The caller
-//! reserves `src.len()` elements, and the output position never passes the input's (each
+//! so neither depends on the bytes being UTF-8 (the AVX2 loop's one other load reads a
+//! 32-byte row of its 256-row table, indexed by an 8-bit mask); a loop ends where either runs
+//! out. The caller reserves `src.len()` elements, and the output position never passes the input's (each
 //! element written stands for a distinct byte read), so the input runs out first. Lanes past
 //! the kept ones are written but not counted: the next store or the length set at the end
 //! leaves them out. Tests (`utf32.rs`) hold each loop equal to `str::chars` on random text and
