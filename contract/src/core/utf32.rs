@@ -88,7 +88,7 @@ mod tests {
     use super::*;
 
     /// Characters of every UTF-8 length, each edge of each length, and the two ASCII bytes
-    /// a shifted decode would confuse with a lead (`"` and `\`).
+    /// JSON escapes (`"` and `\`), which the converters around this one treat specially.
     const ALPHABET: &[char] = &[
         'a',
         'Z',
