@@ -2,7 +2,8 @@
 """Python throughput of wirecontract.graphmind against orjson, json, msgspec and pydantic v2,
 with simdjson's whole-document parse (pysimdjson: SIMD stage 1, UTF-8 checked) as a reference.
 
-Single thread, whole corpus, frames already in memory as ``bytes``; best of ``--rounds``.
+Single thread, frames already in memory as ``bytes``; each row is the sum over ten parts of the
+corpus of the best time of each part in ``--rounds`` rounds, the rows taking turns part by part.
 Every validating library's verdict is checked per frame against the corpus's ``.labels``
 file first. The generator's one known label error — unknown-type frames with ``seq: -1``,
 labelled ``u`` although spec graphmind-v1 §2 step 2 (and vector ``unknown.bad_seq_first``)
@@ -33,6 +34,8 @@ import models  # noqa: E402
 from wirecontract import graphmind as gm  # noqa: E402
 
 KIND_LABEL = {"ok": "o", "unknown-type": "u", "version-mismatch": "v", "invalid": "i"}
+# Each row is timed in this many consecutive parts of its inputs (best_of_interleaved).
+PARTS = 10
 
 
 def load(path: Path) -> tuple[list[bytes], str]:
@@ -73,30 +76,34 @@ def agreement(frames: list[bytes], labels: str, verdict: Callable[[bytes], str])
     return {"agree": agree, "label_errors": label_errors, "disagree": len(frames) - agree - label_errors, "examples": bad}
 
 
-class Fresh:
-    """A run whose input is made anew, untimed, before each timed pass: `timed(setup())`."""
+class Run:
+    """A row: `body(part)` timed on each part of `items`. With `fresh`, the part's input is
+    made anew by `fresh(part)`, untimed, before each timed pass."""
 
-    def __init__(self, setup: Callable[[], Any], timed: Callable[[Any], None]) -> None:
-        self.setup, self.timed = setup, timed
+    def __init__(self, items: list[Any], body: Callable[[Any], None], fresh: Callable[[list[Any]], Any] | None = None) -> None:
+        self.items, self.body, self.fresh = items, body, fresh
 
 
-def best_of_interleaved(rounds: int, runs: dict[str, Callable[[], None] | Fresh]) -> dict[str, float]:
-    """Best time of each run over `rounds` rounds, the runs interleaved within a round so that
-    a burst of load on a shared machine hits every row alike. A `Fresh` run's setup is not
-    timed."""
-    best = {name: float("inf") for name in runs}
+def best_of_interleaved(rounds: int, runs: dict[str, Run], parts: int = PARTS) -> dict[str, float]:
+    """Each row's time over its whole `items`: the sum over `parts` consecutive parts of the
+    best time of that part in `rounds` rounds. Within a round the rows take turns part by
+    part, so the times a ratio compares are taken within a fraction of a second of each
+    other and a burst of load on a shared machine hits both alike; a whole-corpus pass per row
+    (a second or more) let one burst move a ratio by 10-30% between runs of the same code
+    (docs/performance.md, "Issue 18, lever 11")."""
+    split = {name: [run.items[len(run.items) * j // parts : len(run.items) * (j + 1) // parts] for j in range(parts)] for name, run in runs.items()}
+    best = {name: [float("inf")] * parts for name in runs}
     for _ in range(rounds):
-        for name, run in runs.items():
-            fresh = run.setup() if isinstance(run, Fresh) else None
-            gc.collect()
-            t = time.perf_counter()
-            if isinstance(run, Fresh):
-                run.timed(fresh)
-            else:
-                run()
-            best[name] = min(best[name], time.perf_counter() - t)
-            del fresh  # freed before the next run
-    return best
+        for j in range(parts):
+            for name, run in runs.items():
+                part = split[name][j]
+                arg = run.fresh(part) if run.fresh else part
+                gc.collect()
+                t = time.perf_counter()
+                run.body(arg)
+                best[name][j] = min(best[name][j], time.perf_counter() - t)
+                del arg  # freed before the next run
+    return {name: sum(b) for name, b in best.items()}
 
 
 def _status_kib(field: str) -> int:
@@ -174,28 +181,28 @@ def main() -> None:
         results["agreement"]["pydantic"] = agreement(frames, labels, lambda f: pd_classify(f)[0])
 
     # --- parse + validate ------------------------------------------------------------------
-    def run_wirecontract() -> None:
-        for f in frames:
+    def run_wirecontract(part: list[bytes]) -> None:
+        for f in part:
             parse(f)
 
-    def run_orjson() -> None:
+    def run_orjson(part: list[bytes]) -> None:
         loads = orjson.loads
-        for f in frames:
+        for f in part:
             try:
                 loads(f)
             except orjson.JSONDecodeError:
                 pass
 
-    def run_json() -> None:
+    def run_json(part: list[bytes]) -> None:
         loads = json.loads
-        for f in frames:
+        for f in part:
             try:
                 loads(f)
             except ValueError:
                 pass
 
-    def run_msgspec() -> None:
-        for f in frames:
+    def run_msgspec(part: list[bytes]) -> None:
+        for f in part:
             ms_classify(f)
 
     # simdjson's DOM parse: every byte validated as JSON and UTF-8 (what a verdict needs) by
@@ -205,8 +212,8 @@ def main() -> None:
     # parse (the parser reuses its buffers only once no document object refers to them).
     sj_parse = simdjson.Parser().parse
 
-    def run_simdjson() -> None:
-        for f in frames:
+    def run_simdjson(part: list[bytes]) -> None:
+        for f in part:
             try:
                 sj_parse(f)
             except ValueError:  # not JSON, or not UTF-8
@@ -217,18 +224,18 @@ def main() -> None:
 
     ms_any_classify = models.msgspec_classifier(Any)
 
-    def run_msgspec_any() -> None:
-        for f in frames:
+    def run_msgspec_any(part: list[bytes]) -> None:
+        for f in part:
             ms_any_classify(f)
 
-    def run_pydantic() -> None:
+    def run_pydantic(part: list[bytes]) -> None:
         assert pd_classify is not None
-        for f in frames:
+        for f in part:
             pd_classify(f)
 
     # --- parse + full to_dict vs msgspec decode + to_builtins ------------------------------
-    def run_wirecontract_to_dict() -> None:
-        for f in frames:
+    def run_wirecontract_to_dict(part: list[bytes]) -> None:
+        for f in part:
             env = getattr(parse(f), "envelope", None)
             if env is not None:
                 env.to_dict()
@@ -236,8 +243,8 @@ def main() -> None:
     any_decode = ms_any_union.decode
     to_builtins = msgspec.to_builtins
 
-    def run_msgspec_to_builtins() -> None:
-        for f in frames:
+    def run_msgspec_to_builtins(part: list[bytes]) -> None:
+        for f in part:
             try:
                 to_builtins(any_decode(f))
             except msgspec.MsgspecError:
@@ -249,8 +256,8 @@ def main() -> None:
     ser = gm.serialize_envelope
     dumps = orjson.dumps
 
-    def run_serialize() -> None:
-        for e in envs:
+    def run_serialize(part: list[Any]) -> None:
+        for e in part:
             ser(e)
 
     # orjson.dumps gets dicts it has not serialized before, as an adapter's every message is:
@@ -261,31 +268,28 @@ def main() -> None:
         for d in ds:
             dumps(d)
 
-    def run_orjson_dumps_again() -> None:
-        orjson_dumps(dicts)
+    run_orjson_dumps = Run(envs, orjson_dumps, fresh=lambda part: [e.to_dict() for e in part])
+    orjson_dumps(dicts)  # every str of `dicts` now holds its UTF-8 form
 
-    run_orjson_dumps = Fresh(lambda: [e.to_dict() for e in envs], orjson_dumps)
-    run_orjson_dumps_again()  # every str of `dicts` now holds its UTF-8 form
-
-    # An adapter's whole send from Python values, made anew before each round: build the
+    # An adapter's whole send from Python values, made anew before each timed part: build the
     # envelope (the payload validated against its type) and serialize it. A reference row
     # against the same orjson.dumps, which validates nothing: the target rows start from a
     # built Envelope and a built dict. An envelope without a payload is built with None.
     create = gm.create_envelope
 
-    def create_args() -> list[tuple[Any, ...]]:
-        return [(d["type"], d.get("payload"), d["seq"], d["runId"], d["ts"]) for d in (e.to_dict() for e in envs)]
+    def create_args(part: list[Any]) -> list[tuple[Any, ...]]:
+        return [(d["type"], d.get("payload"), d["seq"], d["runId"], d["ts"]) for d in (e.to_dict() for e in part)]
 
     def create_serialize(args: list[tuple[Any, ...]]) -> None:
         for t, payload, seq, run_id, ts in args:
             ser(create(t, payload, seq, run_id, ts))
 
-    run_create_serialize = Fresh(create_args, create_serialize)
+    run_create_serialize = Run(envs, create_serialize, fresh=create_args)
 
     ser_bytes = gm.serialize_envelope_bytes
 
-    def run_serialize_bytes() -> None:
-        for e in envs:
+    def run_serialize_bytes(part: list[Any]) -> None:
+        for e in part:
             ser_bytes(e)
 
     # The floor of any `str`-returning serializer in an abi3 extension: CPython building a
@@ -293,28 +297,31 @@ def main() -> None:
     # directly), timed alone on the same frames' bytes.
     serialized = [ser_bytes(e) for e in envs]
 
-    def run_str_floor() -> None:
-        for b in serialized:
+    def run_str_floor(part: list[bytes]) -> None:
+        for b in part:
             b.decode("utf-8")
 
-    runs: dict[str, Callable[[], None] | Fresh] = {
-        "wirecontract": run_wirecontract,
-        "orjson": run_orjson,
-        "json": run_json,
-        "msgspec": run_msgspec,
-        "simdjson": run_simdjson,
-        "msgspec_any": run_msgspec_any,
-        "wirecontract_to_dict": run_wirecontract_to_dict,
-        "msgspec_to_builtins": run_msgspec_to_builtins,
-        "wirecontract_serialize": run_serialize,
-        "wirecontract_serialize_bytes": run_serialize_bytes,
+    runs: dict[str, Run] = {
+        "wirecontract": Run(frames, run_wirecontract),
+        "orjson": Run(frames, run_orjson),
+        "json": Run(frames, run_json),
+        "msgspec": Run(frames, run_msgspec),
+        "simdjson": Run(frames, run_simdjson),
+        "msgspec_any": Run(frames, run_msgspec_any),
+        "wirecontract_to_dict": Run(frames, run_wirecontract_to_dict),
+        "msgspec_to_builtins": Run(frames, run_msgspec_to_builtins),
+        "wirecontract_serialize": Run(envs, run_serialize),
+        "wirecontract_serialize_bytes": Run(envs, run_serialize_bytes),
         "orjson_dumps": run_orjson_dumps,
-        "orjson_dumps_again": run_orjson_dumps_again,
+        "orjson_dumps_again": Run(dicts, orjson_dumps),
         "wirecontract_create_serialize": run_create_serialize,
-        "str_floor": run_str_floor,
+        "str_floor": Run(serialized, run_str_floor),
     }
     if pd_classify is not None:
-        runs["pydantic"] = run_pydantic
+        runs["pydantic"] = Run(frames, run_pydantic)
+    # Everything made so far lives to the end: out of the collector's way, so that the
+    # collection before each timed part walks only what the part made.
+    gc.freeze()
     results["rows"] = best_of_interleaved(a.rounds, runs)
     results["serialized_frames"] = len(envs)
     results["serialized_bytes"] = sum(len(dumps(d)) for d in dicts)
