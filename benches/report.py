@@ -235,7 +235,8 @@ def main() -> None:
             if passes.get(a) and passes.get(b)
         ]
         if strict:
-            notes.append(f"  {corpus:<11} Python targets from the best whole pass: " + ", ".join(f"{k} {v:.2f}x" for k, v in strict))
+            claim = "  (smoke: no claim)" if corpus == "smoke" else ""
+            notes.append(f"  {corpus:<11} Python targets from the best whole pass: " + ", ".join(f"{k} {v:.2f}x" for k, v in strict) + claim)
 
         want_rust = 1.5 if corpus == "large" else 2.0
         targets = [
