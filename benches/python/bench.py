@@ -79,7 +79,7 @@ def agreement(frames: list[bytes], labels: str, verdict: Callable[[bytes], str])
 
 class Run:
     """A row: `body(part)` timed on each part of `items`. With `fresh`, the part's input is
-    made anew by `fresh(part)`, untimed, before each timed pass."""
+    made anew by `fresh(part)`, untimed, before each timed part."""
 
     def __init__(self, items: list[Any], body: Callable[[Any], None], fresh: Callable[[list[Any]], Any] | None = None) -> None:
         self.items, self.body, self.fresh = items, body, fresh
