@@ -9,9 +9,8 @@ The frames are `serialize_envelope_bytes` of every envelope the corpus parses to
 envelopes' `to_dict()`, made anew before each round (`bench.py` makes them before each timed
 part; a `str` dumped once keeps its UTF-8 form, which later dumps copy). Each constructor gets
 its input ready in the encoding it reads (UTF-8, UTF-16-LE, UTF-32-LE as `wchar_t` on Linux),
-made before timing: the
-transcoding a serializer would have to do to produce UTF-16 or UTF-32 is not counted, so each
-row is a lower bound for a serializer taking that route. The constructors are called through
+made before timing: the transcoding a serializer would have to do to produce UTF-16 or
+UTF-32 is not counted, so each row is a lower bound for a serializer taking that route. The constructors are called through
 `ctypes.pythonapi`; the `ctypes call overhead` row (a zero-length `PyUnicode_FromStringAndSize`
 through the same route) is subtracted from every ctypes row. Prints µs per frame, best of the
 rounds, and orjson's time over each row's (below 1: the row alone is slower than
