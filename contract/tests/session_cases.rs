@@ -566,6 +566,67 @@ fn c21_controls_in_arrival_order() {
     assert!(matches!(h.gate(PausePoint::After, &tool("t")), GateOutcome::Held(_)));
 }
 
+fn limit_warnings(actions: &[Action]) -> usize {
+    actions.iter().filter(|a| matches!(a, Action::Warn(w) if w.rule == "breakpoint-limit")).count()
+}
+
+fn bp_set(name: &str) -> String {
+    vframe("breakpoint.set", "*", &json!({"matcher": {"kind": "tool", "name": name}}))
+}
+
+/// Issue 40 item 6: distinct `breakpoint.set` frames past `max_breakpoints` are ignored, with
+/// one `breakpoint-limit` warning per episode (not one per frame), and clearing one makes
+/// room again.
+#[test]
+fn breakpoint_cap_ignores_sets_past_it_with_one_warning() {
+    let mut h = Host::new(SessionConfig { max_breakpoints: 3, ..SessionConfig::default() });
+    h.attach(&json!([]), "run");
+    let mut warned = 0;
+    for i in 0..10 {
+        warned += limit_warnings(&h.recv(&bp_set(&format!("n{i}"))));
+    }
+    assert_eq!(h.s.breakpoints().len(), 3, "the cap holds");
+    assert_eq!(warned, 1, "one warning for the whole storm");
+    assert_eq!(h.s.breakpoints().iter().map(|m| m.name.clone().unwrap_or_default()).collect::<Vec<_>>(), ["n0", "n1", "n2"], "the first ones stay armed");
+    assert_eq!(limit_warnings(&h.recv(&bp_set("n0"))), 0, "a duplicate at the cap is no refusal");
+    assert!(matches!(h.gate(PausePoint::Before, &tool("n2")), GateOutcome::Held(_)));
+    h.drain();
+    assert_eq!(h.gate(PausePoint::Before, &tool("n5")), GateOutcome::Continue, "a refused matcher never pauses");
+    h.recv(&vframe("breakpoint.clear", "*", &json!({"matcher": {"kind": "tool", "name": "n1"}})));
+    h.recv(&bp_set("n7"));
+    assert_eq!(h.s.breakpoints().len(), 3, "the cleared slot is reused");
+    assert_eq!(limit_warnings(&h.recv(&bp_set("n8"))), 1, "reaching the cap again warns again");
+}
+
+/// A `hello.ack` arming more matchers than the cap arms the first ones, warns once.
+#[test]
+fn breakpoint_cap_bounds_the_ack() {
+    let mut h = Host::new(SessionConfig { max_breakpoints: 2, ..SessionConfig::default() });
+    let bps: Vec<Value> = (0..5).map(|i| json!({"name": format!("a{i}")})).chain([json!({"name": "a0"})]).collect();
+    let out = h.attach(&json!(bps), "run");
+    assert_eq!(limit_warnings(&out), 1);
+    assert_eq!(h.s.breakpoints().len(), 2);
+}
+
+/// Issue 40 item 6: 40,000 distinct `breakpoint.set` frames are handled in linear time. The
+/// de-duplication scanned the armed list per frame (quadratic: about 8·10⁸ matcher comparisons
+/// here, tens of seconds in a debug build); the bound is loose for a shared 2-core machine.
+#[test]
+fn breakpoint_storm_is_not_quadratic() {
+    let n = 40_000;
+    let mut h = Host::new(SessionConfig { max_breakpoints: n, ..SessionConfig::default() });
+    h.attach(&json!([]), "run");
+    let frames: Vec<String> = (0..n).map(|i| bp_set(&format!("node-{i}"))).collect();
+    let t0 = std::time::Instant::now();
+    for f in &frames {
+        h.s.frame_received(f.as_bytes(), h.now);
+    }
+    let took = t0.elapsed();
+    assert_eq!(h.drain().len(), 0, "no warning below the cap");
+    assert_eq!(h.s.breakpoints().len(), n);
+    assert!(took < std::time::Duration::from_secs(6), "{n} breakpoint.set frames took {took:?}");
+}
+
 impl Host {
     /// Step mode via a control, then a hold at `before`.
     fn held_after_step(&mut self, node: &GateNode) -> String {

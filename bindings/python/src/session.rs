@@ -249,7 +249,7 @@ record! {
 record! {
     /// Log this: `rule` is a stable key (`"invalid-frame"`, `"version-mismatch"`,
     /// `"ack-protocol"`, `"handshake-timeout"`, `"connect-timeout"`, `"buffer-overflow"`,
-    /// `"loop-detected"`, `"bad-run-id"`), `text` is for humans.
+    /// `"loop-detected"`, `"bad-run-id"`, `"breakpoint-limit"`), `text` is for humans.
     Warn = "Warn" {
         /// Stable rule key.
         rule: String,
@@ -323,6 +323,7 @@ impl AppSession {
         ring_max_frames=None, ring_max_bytes=None, max_tracked_gap_runs=None, loss_warn_interval_ms=None,
         pause_timeout_ms=None, connect_timeout_ms=None, handshake_timeout_ms=None, retry_interval_ms=None,
         fast_retry_ms=None, ready_timeout_ms=None, id_base=None, implicit_run_id=None, max_held_instances=None,
+        max_breakpoints=None,
         loop_threshold=None, loop_mode=None, loop_kinds=None, loop_max_runs=None, redaction_placeholder=None,
         max_payload_bytes=None,
     ))]
@@ -347,6 +348,7 @@ impl AppSession {
         id_base: Option<Text>,
         implicit_run_id: Option<Text>,
         max_held_instances: Option<&Bound<'_, PyAny>>,
+        max_breakpoints: Option<&Bound<'_, PyAny>>,
         loop_threshold: Option<&Bound<'_, PyAny>>,
         loop_mode: Option<Text>,
         loop_kinds: Option<Vec<Text>>,
@@ -367,6 +369,7 @@ impl AppSession {
             .transpose()?;
         let ready_timeout_ms = crate::opt_uint(ready_timeout_ms, "ready_timeout_ms")?;
         let max_held_instances = crate::opt_uint(max_held_instances, "max_held_instances")?;
+        let max_breakpoints = crate::opt_uint(max_breakpoints, "max_breakpoints")?;
         let loop_threshold = crate::opt_uint(loop_threshold, "loop_threshold")?;
         let loop_max_runs = crate::opt_uint(loop_max_runs, "loop_max_runs")?;
         let max_payload_bytes = crate::opt_uint(max_payload_bytes, "max_payload_bytes")?;
@@ -429,6 +432,9 @@ impl AppSession {
         c.implicit_run_id = implicit_run_id;
         if let Some(v) = max_held_instances {
             c.max_held_instances = size(v);
+        }
+        if let Some(v) = max_breakpoints {
+            c.max_breakpoints = size(v);
         }
         if let Some(v) = loop_threshold {
             if v == 0 {
@@ -753,6 +759,7 @@ fn default_config(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     d.set_item("ready_timeout_ms", c.ready_timeout_ms)?;
     d.set_item("id_base", &c.id_base)?;
     d.set_item("max_held_instances", c.max_held_instances)?;
+    d.set_item("max_breakpoints", c.max_breakpoints)?;
     d.set_item("loop_threshold", c.loop_guard.threshold)?;
     d.set_item("loop_mode", "pause")?;
     d.set_item("loop_kinds", c.loop_guard.kinds.iter().map(|k| k.as_str()).collect::<Vec<_>>())?;

@@ -32,7 +32,7 @@ use crate::{
 /// `"app"`, capabilities `pause, step, inject, retry, abort, run-claim`, ring 5000 frames and
 /// 8 MiB (UTF-8 bytes), pause timeout none (hold forever), connect 300 ms, handshake 1000 ms,
 /// retry 10000 ms after a fast burst of 200/400/800 ms, ready 2000 ms, loop guard 3 repeats on
-/// tools, payload budget 512 KiB.
+/// tools, payload budget 512 KiB, 1024 breakpoints.
 #[derive(Debug, Clone, Default, PartialEq, Eq, uniffi::Record)]
 pub struct AppSessionConfig {
     /// Endpoint for `SessionAction.Connect`.
@@ -92,6 +92,10 @@ pub struct AppSessionConfig {
     /// Payload budget in bytes (default 512 KiB).
     #[uniffi(default)]
     pub max_payload_bytes: Option<i64>,
+    /// Breakpoints armed at once (default 1024); a new matcher past it is ignored with one
+    /// `breakpoint-limit` warning.
+    #[uniffi(default)]
+    pub max_breakpoints: Option<i64>,
 }
 
 impl AppSessionConfig {
@@ -133,9 +137,11 @@ impl AppSessionConfig {
         if let Some(list) = &self.fast_retry_ms {
             c.fast_retry_ms = list.iter().enumerate().map(|(i, x)| ms_arg(*x, &format!("config.fastRetryMs.{i}"))).collect::<Result<_, _>>()?;
         }
-        for (v, field) in
-            [(size(self.ring_max_frames, "ringMaxFrames")?, &mut c.ring_max_frames), (size(self.ring_max_bytes, "ringMaxBytes")?, &mut c.ring_max_bytes)]
-        {
+        for (v, field) in [
+            (size(self.ring_max_frames, "ringMaxFrames")?, &mut c.ring_max_frames),
+            (size(self.ring_max_bytes, "ringMaxBytes")?, &mut c.ring_max_bytes),
+            (size(self.max_breakpoints, "maxBreakpoints")?, &mut c.max_breakpoints),
+        ] {
             if let Some(v) = v {
                 *field = v;
             }
@@ -292,7 +298,8 @@ pub enum SessionAction {
         attached: bool,
     },
     /// Log this: `rule` is a stable key (`invalid-frame`, `version-mismatch`, `ack-protocol`,
-    /// `handshake-timeout`, `connect-timeout`, `buffer-overflow`, `loop-detected`, `bad-run-id`).
+    /// `handshake-timeout`, `connect-timeout`, `buffer-overflow`, `loop-detected`, `bad-run-id`,
+    /// `breakpoint-limit`).
     Warn {
         /// Stable rule key.
         rule: String,

@@ -31,7 +31,8 @@ pub fn session_stub() -> String {
     o.push_str("\"\"\"Type stubs for the GraphMind session runtime (see graphmind/session.py; spec graphmind-session.md).\n\n");
     o.push_str("Times are integers in milliseconds; `now_ms` is the host's clock (epoch ms read from a\nmonotonic clock, also the frames' `ts`).\n\"\"\"\n\n");
     o.push_str(
-        r#"from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+        r#"from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias, final
@@ -49,6 +50,13 @@ MatcherLike: TypeAlias = BreakpointMatcher | Mapping[str, Any]
     let _ = writeln!(o, "DEFAULT_URL: Final[str]  # {DEFAULT_URL}");
     let _ = writeln!(o, "SESSION_CAPABILITIES: Final[tuple[str, ...]]  # {}", SESSION_CAPABILITIES.join(", "));
     o.push_str("INGEST_PATH: Final[str]  # /ingest\nAPP_DEFAULTS: Final[dict[str, Any]]\n\"\"\"`AppSession`'s defaults by keyword (spec §1).\"\"\"\n\n");
+    let _ = writeln!(o, "MAX_FRAME_BYTES: Final[int]  # {}: the hosts' default max_frame_bytes (larger closes with 1009)", wirecontract::graphmind::DEFAULT_MAX_FRAME_BYTES);
+    o.push_str(
+        "MAX_QUEUE_BYTES: Final[int]\n\"\"\"The hosts' default `max_queue_bytes` (frame text queued for a peer that does not read; past it: 1013).\"\"\"\n\
+         HELLO_TIMEOUT_MS: Final[int]\n\"\"\"`serve`'s default `hello_timeout_ms` (no valid `hello` by then: 1008).\"\"\"\n\
+         MAX_EVENTS: Final[int]\n\"\"\"`serve`'s default `max_events` (unread events kept for `Viewer.events()`).\"\"\"\n\
+         MAX_WARNINGS: Final[int]\n\"\"\"`Session.warnings` keeps the latest this many.\"\"\"\n\n",
+    );
     o.push_str(
         r#"@final
 class GateNode:
@@ -144,7 +152,8 @@ class ReadySettled:
 @final
 class Warn:
     """Log this: `rule` is a stable key (invalid-frame, version-mismatch, ack-protocol,
-    handshake-timeout, connect-timeout, buffer-overflow, loop-detected, bad-run-id)."""
+    handshake-timeout, connect-timeout, buffer-overflow, loop-detected, bad-run-id,
+    breakpoint-limit)."""
     __match_args__ = ("rule", "text")
     def __new__(cls, rule: str, text: str) -> Warn: ...
     @property
@@ -161,7 +170,7 @@ class AppSession:
 
 "#,
     );
-    let defaults: [(&str, String); 23] = [
+    let defaults: [(&str, String); 24] = [
         ("url", format!("{:?}", c.url)),
         ("app", format!("{:?}", c.app)),
         ("sdk", format!("{{\"name\": {:?}, \"version\": <crate version>}}", c.sdk.name)),
@@ -181,6 +190,7 @@ class AppSession:
         ("id_base", format!("{:?} (the hosts pass random hex)", c.id_base)),
         ("implicit_run_id", "None (run_<id_base>)".to_owned()),
         ("max_held_instances", c.max_held_instances.to_string()),
+        ("max_breakpoints", format!("{} (a new matcher past it is ignored; one breakpoint-limit warning)", c.max_breakpoints)),
         ("loop_threshold / loop_mode / loop_kinds", format!("{}, {loop_mode:?}, [{}]", c.loop_guard.threshold, list(&kinds))),
         ("loop_max_runs", c.loop_guard.max_runs.to_string()),
         ("redaction_placeholder", "None".to_owned()),
@@ -213,6 +223,7 @@ class AppSession:
         id_base: str | None = None,
         implicit_run_id: str | None = None,
         max_held_instances: int | None = None,
+        max_breakpoints: int | None = None,
         loop_threshold: int | None = None,
         loop_mode: Literal["pause", "warn", "off"] | None = None,
         loop_kinds: list[NodeKind] | None = None,
@@ -496,8 +507,17 @@ class Session:
     """The asyncio host of one `AppSession` (lazy connection, fail-open while detached)."""
     core: AppSession
     clock: Clock
-    warnings: list[Warn]
-    def __init__(self, url: str = ..., *, on_warn: Callable[[Warn], None] | None = None, flush_timeout_ms: int = 1000, **config: Any) -> None: ...
+    warnings: deque[Warn]
+    def __init__(
+        self,
+        url: str = ...,
+        *,
+        on_warn: Callable[[Warn], None] | None = None,
+        flush_timeout_ms: int = 1000,
+        max_frame_bytes: int = ...,
+        max_queue_bytes: int = ...,
+        **config: Any,
+    ) -> None: ...
     def emit(self, type: str, payload: Mapping[str, Any] | Any, *, run: str | Run | None = None) -> int | None: ...
     async def gate(self, point: PausePoint, node: GateNode, *, run: str | Run | None = None) -> Decision: ...
     async def ready(self, timeout_ms: int | None = None) -> bool: ...
@@ -507,8 +527,8 @@ class Session:
     async def __aexit__(self, *exc: object) -> None: ...
 
 def connect(url: str = ..., **config: Any) -> Session:
-    """`async with connect(url, app=...) as s`: keywords are `AppSession`'s plus `on_warn`
-    and `flush_timeout_ms`."""
+    """`async with connect(url, app=...) as s`: keywords are `AppSession`'s plus `on_warn`,
+    `flush_timeout_ms`, `max_frame_bytes` and `max_queue_bytes`."""
 
 @dataclass(frozen=True)
 class FrameLog:
@@ -525,12 +545,17 @@ class Viewer:
     core: ViewerSession
     clock: Clock
     url: str
+    events_dropped: int
     def __init__(
         self,
         *,
         on_event: Callable[[ViewerEvent], None] | None = None,
         on_pause: Callable[[PauseOpened], PauseAnswer | Awaitable[PauseAnswer]] | None = None,
         on_frame: Callable[[FrameLog], None] | None = None,
+        max_frame_bytes: int = ...,
+        max_queue_bytes: int = ...,
+        hello_timeout_ms: int = ...,
+        max_events: int = ...,
         **config: Any,
     ) -> None:
         """Keywords beyond the callbacks are `ViewerSession`'s; call within a running loop."""
@@ -559,7 +584,8 @@ def serve(
     on_frame: Callable[[FrameLog], None] | None = None,
     **config: Any,
 ) -> AbstractAsyncContextManager[Viewer]:
-    """`async with serve(port=0) as viewer`: a viewer on ws://HOST:PORT/ingest."""
+    """`async with serve(port=0) as viewer`: a viewer on ws://HOST:PORT/ingest. Keywords
+    beyond the callbacks are `Viewer`'s limits and `ViewerSession`'s."""
 
 __all__ = [
     "AppSession", "ViewerSession", "GateNode", "Decision", "Received", "ResumeError",
@@ -568,6 +594,7 @@ __all__ = [
     "PauseReleased", "ResumeRefused", "ResumeTimedOut", "RunAbandoned", "ViewerWarn",
     "CONTINUE", "APP_DEFAULTS", "DEFAULT_URL", "SESSION_CAPABILITIES", "INGEST_PATH",
     "Clock", "RunAborted", "Session", "Run", "connect", "Viewer", "FrameLog", "serve",
+    "MAX_FRAME_BYTES", "MAX_QUEUE_BYTES", "HELLO_TIMEOUT_MS", "MAX_EVENTS", "MAX_WARNINGS",
 ]
 "#,
     );

@@ -87,7 +87,7 @@ impl GateNode {
 
 /// A warning for the host's log: `rule` is a stable key naming the rule that fired
 /// (`"invalid-frame"`, `"version-mismatch"`, `"ack-protocol"`, `"handshake-timeout"`,
-/// `"connect-timeout"`, `"buffer-overflow"`, `"loop-detected"`, `"bad-run-id"`), `text` is
+/// `"connect-timeout"`, `"buffer-overflow"`, `"loop-detected"`, `"bad-run-id"`, `"breakpoint-limit"`), `text` is
 /// for humans.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {

@@ -72,7 +72,7 @@ impl AppSession {
         AppSession {
             ring: Ring::new(config.ring_max_frames, config.ring_max_bytes),
             gaps: Gaps::new(config.max_tracked_gap_runs),
-            gates: Gates::new(&config.id_base),
+            gates: Gates::new(&config.id_base, config.max_breakpoints),
             ledger: HeldLedger::new(config.max_held_instances),
             loop_guard: LoopGuard::new(config.loop_guard.clone()),
             config,
@@ -138,7 +138,7 @@ impl AppSession {
 
     /// Armed breakpoints (`[]` while detached).
     pub fn breakpoints(&self) -> &[BreakpointMatcher] {
-        &self.gates.breakpoints
+        self.gates.breakpoints()
     }
 
     /// Armed mode (`run` while detached).

@@ -108,6 +108,11 @@ pub struct SessionConfig {
     pub implicit_run_id: Option<String>,
     /// Open node instances the held ledger tracks (§1: 10 000; oldest forgotten).
     pub max_held_instances: usize,
+    /// Breakpoints armed at once (a resource limit; the spec sets none). A `breakpoint.set`
+    /// of a new matcher past it is ignored, and so are the excess matchers of a `hello.ack`:
+    /// one `breakpoint-limit` warning each time the cap is reached (none per further refusal
+    /// until a breakpoint is cleared or the session re-arms). Default 1024.
+    pub max_breakpoints: usize,
     /// Loop guard policy (§3.4).
     pub loop_guard: LoopGuardConfig,
     /// The host redactor's placeholder string. An `inject` whose `output` contains it is
@@ -144,6 +149,7 @@ impl Default for SessionConfig {
             id_base: "000000".to_owned(),
             implicit_run_id: None,
             max_held_instances: 10_000,
+            max_breakpoints: 1024,
             loop_guard: LoopGuardConfig::default(),
             redaction_placeholder: None,
             max_payload_bytes: Some(crate::graphmind::DEFAULT_MAX_PAYLOAD_BYTES),

@@ -3,6 +3,7 @@
 //! one is warned about and dropped, never coerced, and never panics.
 
 use super::app::{AppSession, ConnState};
+use super::gate::Armed;
 use super::{Decision, ReleaseCause};
 use crate::graphmind::{parse_envelope_json_bytes, ExecResume, HelloAck, Message, ParseOutcome, RefusalCode, ResumeAction, PROTOCOL_VERSION};
 
@@ -50,7 +51,11 @@ impl AppSession {
             self.session_token = Some(token);
         }
         self.hub_capabilities = ack.hub_capabilities;
-        self.gates.arm(&ack.breakpoints, ack.mode);
+        let refused = self.gates.arm(&ack.breakpoints, ack.mode);
+        if refused > 0 && self.gates.report_cap() {
+            let max = self.gates.max_breakpoints();
+            self.warn("breakpoint-limit", format!("hello.ack: {refused} breakpoints not armed: max_breakpoints is {max}"));
+        }
         self.send_gaps_and_replay(now);
         self.conn = ConnState::Attached;
         self.settle_waiters(true);
@@ -69,7 +74,12 @@ impl AppSession {
             }
             ParseOutcome::Ok(env) => match env.message {
                 Message::ExecResume(r) => self.resume(r, now),
-                Message::BreakpointSet(b) => self.gates.set_breakpoint(b.matcher),
+                Message::BreakpointSet(b) => {
+                    if self.gates.set_breakpoint(b.matcher) == Armed::AtCap && self.gates.report_cap() {
+                        let max = self.gates.max_breakpoints();
+                        self.warn("breakpoint-limit", format!("breakpoint.set ignored: {max} breakpoints armed (max_breakpoints); further ones are ignored silently until one is cleared"));
+                    }
+                }
                 Message::BreakpointClear(b) => self.gates.clear_breakpoint(&b.matcher),
                 Message::ModeSet(m) => self.gates.mode = m.mode,
                 // T13: a second ack does not re-arm; events are not for the app.

@@ -1,7 +1,9 @@
 //! The gate engine: armed breakpoints and mode, held gates, pause ids
 //! (graphmind-session §3.1–§3.3, §3.5).
 
-use crate::graphmind::{add_breakpoint, clear_breakpoint, pause_reason, BreakpointMatcher, NodeKind, PausePoint, PauseReason, RunMode};
+use std::collections::HashSet;
+
+use crate::graphmind::{pause_reason, BreakpointMatcher, NodeKind, PausePoint, PauseReason, RunMode};
 
 /// One held gate (§1 `held`).
 #[derive(Debug, Clone)]
@@ -14,10 +16,37 @@ pub(super) struct HeldGate {
     pub hold: u64,
 }
 
+/// What matcher equality compares (graphmind-v1 §5.12): `kind`, `name`, effective point.
+type MatcherKey = (Option<NodeKind>, Option<String>, PausePoint);
+
+fn key(m: &BreakpointMatcher) -> MatcherKey {
+    (m.kind, m.name.clone(), m.effective_point())
+}
+
+/// What [`Gates::set_breakpoint`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Armed {
+    /// Added.
+    Added,
+    /// An equal matcher (§5.12) is armed already: nothing changed.
+    Duplicate,
+    /// `max_breakpoints` matchers are armed: not added.
+    AtCap,
+}
+
 /// Arming state and the held gates, in insertion order (releaseAll order, T16).
+///
+/// The armed matchers keep their arrival order in `breakpoints`; `keys` holds their
+/// equality keys so a `breakpoint.set` de-duplicates in O(1) instead of scanning the list
+/// (a storm of distinct sets was quadratic). At most `max_breakpoints` are armed.
 #[derive(Debug)]
 pub(super) struct Gates {
-    pub breakpoints: Vec<BreakpointMatcher>,
+    breakpoints: Vec<BreakpointMatcher>,
+    keys: HashSet<MatcherKey>,
+    max_breakpoints: usize,
+    /// Whether a refusal at the cap was reported since the set last changed (one warning
+    /// per episode, not one per frame of a storm).
+    cap_reported: bool,
     pub mode: RunMode,
     held: Vec<HeldGate>,
     id_base: String,
@@ -25,34 +54,78 @@ pub(super) struct Gates {
 }
 
 impl Gates {
-    pub fn new(id_base: &str) -> Self {
-        Gates { breakpoints: Vec::new(), mode: RunMode::Run, held: Vec::new(), id_base: id_base.to_owned(), next_pause: 0 }
+    pub fn new(id_base: &str, max_breakpoints: usize) -> Self {
+        Gates {
+            breakpoints: Vec::new(),
+            keys: HashSet::new(),
+            max_breakpoints,
+            cap_reported: false,
+            mode: RunMode::Run,
+            held: Vec::new(),
+            id_base: id_base.to_owned(),
+            next_pause: 0,
+        }
+    }
+
+    /// The armed matchers, in arrival order.
+    pub fn breakpoints(&self) -> &[BreakpointMatcher] {
+        &self.breakpoints
     }
 
     /// T7(c): replaces breakpoints and mode wholesale from a valid `hello.ack`. Duplicate
     /// matchers in the ack collapse by matcher equality (graphmind-v1 §5.12, Decision 2).
-    pub fn arm(&mut self, breakpoints: &[BreakpointMatcher], mode: RunMode) {
-        self.breakpoints.clear();
-        for m in breakpoints {
-            add_breakpoint(&mut self.breakpoints, m.clone());
-        }
+    /// Returns how many distinct matchers were not armed because of `max_breakpoints`.
+    pub fn arm(&mut self, breakpoints: &[BreakpointMatcher], mode: RunMode) -> usize {
+        self.clear_all();
+        let refused = breakpoints.iter().filter(|m| self.set_breakpoint((*m).clone()) == Armed::AtCap).count();
         self.mode = mode;
+        refused
     }
 
     /// T16(b): the previous arming is forgotten at detach.
     pub fn disarm(&mut self) {
-        self.breakpoints.clear();
+        self.clear_all();
         self.mode = RunMode::Run;
     }
 
-    /// T10.
-    pub fn set_breakpoint(&mut self, m: BreakpointMatcher) {
-        add_breakpoint(&mut self.breakpoints, m);
+    fn clear_all(&mut self) {
+        self.breakpoints.clear();
+        self.keys.clear();
+        self.cap_reported = false;
     }
 
-    /// T11.
+    /// The cap in force.
+    pub fn max_breakpoints(&self) -> usize {
+        self.max_breakpoints
+    }
+
+    /// Whether a refusal at the cap should be reported now: true once, then false until the
+    /// armed set is cleared or shrinks.
+    pub fn report_cap(&mut self) -> bool {
+        !std::mem::replace(&mut self.cap_reported, true)
+    }
+
+    /// T10, bounded: a matcher equal to an armed one changes nothing; a new one past
+    /// `max_breakpoints` is not armed.
+    pub fn set_breakpoint(&mut self, m: BreakpointMatcher) -> Armed {
+        let k = key(&m);
+        if self.keys.contains(&k) {
+            return Armed::Duplicate;
+        }
+        if self.breakpoints.len() >= self.max_breakpoints {
+            return Armed::AtCap;
+        }
+        self.keys.insert(k);
+        self.breakpoints.push(m);
+        Armed::Added
+    }
+
+    /// T11: removes the matcher equal to `m`, if armed (one list pass only then).
     pub fn clear_breakpoint(&mut self, m: &BreakpointMatcher) {
-        clear_breakpoint(&mut self.breakpoints, m);
+        if self.keys.remove(&key(m)) {
+            self.breakpoints.retain(|b| !b.same_as(m));
+            self.cap_reported = false;
+        }
     }
 
     /// The pause reason without loop or smart hits (§3.1 precedence): `error` at an error

@@ -26,6 +26,7 @@ that created them.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import contextvars
 import logging
@@ -97,9 +98,69 @@ __all__ = [
     "PauseReleased", "ResumeRefused", "ResumeTimedOut", "RunAbandoned", "ViewerWarn",
     "CONTINUE", "APP_DEFAULTS", "DEFAULT_URL", "SESSION_CAPABILITIES", "INGEST_PATH",
     "Clock", "RunAborted", "Session", "Run", "connect", "Viewer", "FrameLog", "serve",
+    "MAX_FRAME_BYTES", "MAX_QUEUE_BYTES", "HELLO_TIMEOUT_MS", "MAX_EVENTS", "MAX_WARNINGS",
 ]
 
 log = logging.getLogger("wirecontract.session")
+
+# ---- resource limits of the hosts (docs/robustness.md "Resource limits") ----------------------
+
+MAX_FRAME_BYTES = _gm.DEFAULT_MAX_FRAME_BYTES
+"""Default ``max_frame_bytes`` of both hosts: the contract's frame limit (16 MiB). A larger
+incoming message is refused by ``websockets`` before it is buffered: the connection closes
+with 1009."""
+MAX_QUEUE_BYTES = 16 * 1024 * 1024
+"""Default ``max_queue_bytes``: frame text (in characters) a host queues for a peer that does
+not read. Past it the connection is dropped with 1013."""
+HELLO_TIMEOUT_MS = 10_000
+"""Default ``hello_timeout_ms`` of ``serve``: a connection that has not sent a valid ``hello``
+by then is closed with 1008."""
+MAX_EVENTS = 10_000
+"""Default ``max_events`` of ``serve``: events kept for ``Viewer.events()`` before the oldest
+unread one is dropped (``Viewer.events_dropped`` counts them)."""
+MAX_WARNINGS = 1000
+"""``Session.warnings`` keeps the latest this many."""
+LOG_BURST, LOG_INTERVAL_S = 20, 10.0
+"""At most ``LOG_BURST`` warning lines per ``LOG_INTERVAL_S`` per host; the rest are counted
+and summed up in the next line that is written."""
+
+_CONTROL = {c: f"\\x{c:02x}" for c in [*range(0x20), *range(0x7F, 0xA0)]}
+
+
+def _printable(text: str) -> str:
+    """Peer text for a log line: control characters (C0, DEL, C1) escaped as ``\\xNN``, so a
+    newline or an ANSI escape from the peer cannot forge lines or reach a terminal."""
+    return text.translate(_CONTROL)
+
+
+class _LogLimit:
+    """A token bucket for warning lines: ``LOG_BURST`` per ``LOG_INTERVAL_S``."""
+
+    def __init__(self, burst: int = LOG_BURST, interval_s: float = LOG_INTERVAL_S) -> None:
+        self._burst, self._interval = burst, interval_s
+        self._window = time.monotonic()
+        self._used = 0
+        self.suppressed = 0
+
+    def warning(self, fmt: str, *args: Any) -> None:
+        now = time.monotonic()
+        if now - self._window >= self._interval:
+            self._window, self._used = now, 0
+        if self._used >= self._burst:
+            self.suppressed += 1
+            return
+        self._used += 1
+        if self.suppressed:
+            log.warning(fmt + " (%d earlier warnings not logged: rate limit)", *args, self.suppressed)
+            self.suppressed = 0
+        else:
+            log.warning(fmt, *args)
+
+
+def _too_big(ws: Any) -> bool:
+    """Whether this side closed ``ws`` with 1009 (a message over ``max_size``)."""
+    sent = getattr(getattr(ws, "protocol", None), "close_sent", None)
+    return getattr(sent, "code", None) == 1009
 
 
 def _websockets() -> Any:
@@ -174,16 +235,46 @@ class _Close:
 
 class _Link:
     """One WebSocket with an ordered outbox: frames are sent in the order the core produced
-    them, then an optional close. ``on_lost`` runs once when sending fails."""
+    them, then an optional close. ``on_lost`` runs once when sending fails.
 
-    def __init__(self, ws: Any, on_lost: Callable[[], None]) -> None:
+    The outbox is bounded: when the frames waiting for a peer that does not read exceed
+    ``max_queue`` characters (one frame alone is always accepted), the link gives up: it
+    stops writing, runs ``on_lost``, closes the socket with 1013 and ``overflowed`` is set."""
+
+    def __init__(self, ws: Any, on_lost: Callable[[], None], max_queue: int = MAX_QUEUE_BYTES) -> None:
         self.ws = ws
         self._queue: asyncio.Queue[str | _Close] = asyncio.Queue()
         self._on_lost = on_lost
+        self._max_queue = max_queue
+        self._queued = 0
+        self.overflowed = False
         self.task = asyncio.get_running_loop().create_task(self._write())
 
     def send(self, frame: str) -> None:
+        if self.overflowed:
+            return
+        if self._queued and self._queued + len(frame) > self._max_queue:
+            self._overflow()
+            return
+        self._queued += len(frame)
         self._queue.put_nowait(frame)
+
+    def _overflow(self) -> None:
+        self.overflowed = True
+        self.task.cancel()
+        while not self._queue.empty():
+            self._queue.get_nowait()
+        self._queued = 0
+        self._on_lost()
+        asyncio.get_running_loop().create_task(self._abandon())
+
+    async def _abandon(self) -> None:
+        """Closes with 1013 without waiting long for a peer that does not read."""
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.ws.close(1013, "outbound queue full"), 1.0)
+        transport = getattr(self.ws, "transport", None)
+        if transport is not None:
+            transport.abort()
 
     def close(self, code: int, reason: str) -> None:
         self._queue.put_nowait(_Close(code, reason))
@@ -195,6 +286,7 @@ class _Link:
                 if isinstance(item, _Close):
                     await self.ws.close(item.code, item.reason)
                     return
+                self._queued -= len(item)
                 await self.ws.send(item)
         except asyncio.CancelledError:
             raise
@@ -264,6 +356,8 @@ class Session:
         *,
         on_warn: Callable[[Warn], None] | None = None,
         flush_timeout_ms: int = 1000,
+        max_frame_bytes: int = MAX_FRAME_BYTES,
+        max_queue_bytes: int = MAX_QUEUE_BYTES,
         **config: Any,
     ) -> None:
         _websockets()
@@ -273,6 +367,9 @@ class Session:
         self.clock = Clock()
         self._on_warn = on_warn
         self._flush_timeout_s = flush_timeout_ms / 1000.0
+        self._max_frame_bytes = _positive(max_frame_bytes, "max_frame_bytes")
+        self._max_queue_bytes = _positive(max_queue_bytes, "max_queue_bytes")
+        self._log = _LogLimit()
         self._attempt: _Attempt | None = None
         self._closing: list[_Link] = []
         self._gates: dict[str, asyncio.Future[Decision]] = {}
@@ -280,7 +377,8 @@ class Session:
         self._aborted: set[str] = set()
         self._timer = _Timer(self._loop, self.clock, self._on_timeout)
         self._closed = False
-        self.warnings: list[Warn] = []
+        self.warnings: collections.deque[Warn] = collections.deque(maxlen=MAX_WARNINGS)
+        """The latest ``MAX_WARNINGS`` warnings, oldest first."""
 
     # -- inputs ---------------------------------------------------------------------------
 
@@ -428,7 +526,7 @@ class Session:
                     waiter.set_result(action.attached)
             elif isinstance(action, Warn):
                 self.warnings.append(action)
-                log.warning("graphmind session: %s: %s", action.rule, action.text)
+                self._log.warning("graphmind session: %s: %s", action.rule, _printable(action.text))
                 if self._on_warn is not None:
                     self._on_warn(action)
         self._timer.follow(self.core.poll_timeout())
@@ -463,7 +561,9 @@ class Session:
     async def _run_attempt(self, attempt: _Attempt, url: str) -> None:
         ws_mod = _websockets()
         try:
-            ws = await ws_mod.asyncio.client.connect(url, open_timeout=None, ping_interval=None, max_size=None, compression=None)
+            ws = await ws_mod.asyncio.client.connect(
+                url, open_timeout=None, ping_interval=None, max_size=self._max_frame_bytes, compression=None
+            )
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -475,7 +575,7 @@ class Session:
         if self._attempt is not attempt:
             await ws.close()
             return
-        attempt.link = _Link(ws, lambda: self._lost(attempt))
+        attempt.link = _Link(ws, lambda: self._lost(attempt), self._max_queue_bytes)
         self.core.transport_opened(self.clock.now_ms())
         self._pump()
         try:
@@ -485,17 +585,24 @@ class Session:
                 self.core.frame_received(message, self.clock.now_ms())
                 self._pump()
         except ws_mod.exceptions.ConnectionClosed:
-            pass
+            if _too_big(ws):
+                self._log.warning("graphmind session: a viewer frame exceeded max_frame_bytes (%d); closed with 1009", self._max_frame_bytes)
         finally:
+            if attempt.link is not None and attempt.link.overflowed:
+                self._log.warning("graphmind session: the viewer stopped reading: over max_queue_bytes (%d) queued; closed with 1013", self._max_queue_bytes)
             self._lost(attempt)
 
 
 def connect(url: str = DEFAULT_URL, **config: Any) -> Session:
     """``async with connect(url, app=..., ...) as s``: a ``Session`` over a new
     ``AppSession``. Keywords are ``AppSession``'s (``app``, ``sdk``, ``pause_timeout_ms``,
-    ``retry_interval_ms``, ...; ``id_base`` defaults to random hex) plus ``on_warn`` (called
-    with each ``Warn``) and ``flush_timeout_ms`` (how long ``close`` waits for queued frames,
-    default 1000). Must be called with an event loop running."""
+    ``retry_interval_ms``, ``max_breakpoints``, ...; ``id_base`` defaults to random hex) plus
+    ``on_warn`` (called with each ``Warn``), ``flush_timeout_ms`` (how long ``close`` waits for
+    queued frames, default 1000), ``max_frame_bytes`` (largest viewer frame read; larger closes
+    with 1009, default ``MAX_FRAME_BYTES``, 16 MiB) and ``max_queue_bytes`` (frame text queued
+    for a viewer that stops reading; past it the connection is dropped with 1013 and the core
+    reconnects and replays its ring, default ``MAX_QUEUE_BYTES``, 16 Mi characters). Must be
+    called with an event loop running."""
     return Session(url, **config)
 
 
@@ -533,6 +640,10 @@ class Viewer:
         on_event: Callable[[Any], None] | None = None,
         on_pause: Callable[[PauseOpened], PauseAnswer | Awaitable[PauseAnswer]] | None = None,
         on_frame: Callable[[FrameLog], None] | None = None,
+        max_frame_bytes: int = MAX_FRAME_BYTES,
+        max_queue_bytes: int = MAX_QUEUE_BYTES,
+        hello_timeout_ms: int = HELLO_TIMEOUT_MS,
+        max_events: int = MAX_EVENTS,
         **config: Any,
     ) -> None:
         _websockets()
@@ -541,9 +652,18 @@ class Viewer:
         self.core = ViewerSession(**config)
         self.clock = Clock()
         self._on_event, self._on_pause, self._on_frame = on_event, on_pause, on_frame
+        self._max_frame_bytes = _positive(max_frame_bytes, "max_frame_bytes")
+        self._max_queue_bytes = _positive(max_queue_bytes, "max_queue_bytes")
+        self._hello_timeout_s = _positive(hello_timeout_ms, "hello_timeout_ms") / 1000.0
+        self._log = _LogLimit()
         self._links: dict[int, _Link] = {}
+        self._hello_timers: dict[int, asyncio.TimerHandle] = {}
         self._next_conn = 0
-        self._events: asyncio.Queue[Any] = asyncio.Queue()
+        self._events: collections.deque[Any] = collections.deque(maxlen=_positive(max_events, "max_events"))
+        self._events_ready = asyncio.Event()
+        self._events_closed = False
+        self.events_dropped = 0
+        """Events dropped from the ``events()`` buffer because it held ``max_events`` unread."""
         self._timer = _Timer(self._loop, self.clock, self._on_timeout)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._server: Any = None
@@ -593,10 +713,12 @@ class Viewer:
         ``PauseClosed``, ``PauseReleased``, ``ResumeRefused``, ``ResumeTimedOut``,
         ``RunAbandoned``, ``ViewerWarn``), until the viewer closes."""
         while True:
-            event = await self._events.get()
-            if event is None:
+            while self._events:
+                yield self._events.popleft()
+            if self._events_closed:
                 return
-            yield event
+            self._events_ready.clear()
+            await self._events_ready.wait()
 
     async def start(self, host: str, port: int) -> None:
         """Starts the WebSocket server on ``host:port`` (0: a free port) and sets ``url``.
@@ -609,7 +731,7 @@ class Viewer:
             return None
 
         self._server = await ws_mod.asyncio.server.serve(
-            self._handle, host, port, process_request=only_ingest, ping_interval=None, max_size=None, compression=None
+            self._handle, host, port, process_request=only_ingest, ping_interval=None, max_size=self._max_frame_bytes, compression=None
         )
         sock = next(iter(self._server.sockets))
         addr = sock.getsockname()
@@ -624,7 +746,8 @@ class Viewer:
                 await asyncio.wait_for(self._server.wait_closed(), 5)
         for task in list(self._tasks):
             task.cancel()
-        self._events.put_nowait(None)
+        self._events_closed = True
+        self._events_ready.set()
 
     async def __aenter__(self) -> Viewer:
         return self
@@ -636,7 +759,9 @@ class Viewer:
         ws_mod = _websockets()
         self._next_conn += 1
         conn = self._next_conn
-        self._links[conn] = _Link(ws, lambda: None)
+        link = _Link(ws, lambda: None, self._max_queue_bytes)
+        self._links[conn] = link
+        self._hello_timers[conn] = self._loop.call_later(self._hello_timeout_s, self._no_hello, conn)
         self.core.connection_opened(conn)
         self._pump()
         try:
@@ -647,8 +772,14 @@ class Viewer:
                     self._on_frame(FrameLog("app->viewer", conn, text, received))
                 self._pump()
         except ws_mod.exceptions.ConnectionClosed:
-            pass
+            if _too_big(ws):
+                self._log.warning("graphmind viewer: [c%d] frame over max_frame_bytes (%d); closed with 1009", conn, self._max_frame_bytes)
         finally:
+            if link.overflowed:
+                self._log.warning("graphmind viewer: [c%d] the app stopped reading: over max_queue_bytes (%d) queued; closed with 1013", conn, self._max_queue_bytes)
+            timer = self._hello_timers.pop(conn, None)
+            if timer is not None:
+                timer.cancel()
             link = self._links.pop(conn, None)
             self.core.connection_closed(conn, self.clock.now_ms())
             self._pump()
@@ -670,8 +801,15 @@ class Viewer:
                     link.close(action.code, action.reason)
                 continue
             if isinstance(action, ViewerWarn):
-                log.warning("graphmind viewer: [c%d] %s: %s", action.conn, action.rule, action.text)
-            self._events.put_nowait(action)
+                self._log.warning("graphmind viewer: [c%d] %s: %s", action.conn, action.rule, _printable(action.text))
+            if isinstance(action, AppAttached):
+                timer = self._hello_timers.pop(action.conn, None)
+                if timer is not None:
+                    timer.cancel()
+            if len(self._events) == self._events.maxlen:
+                self.events_dropped += 1
+            self._events.append(action)
+            self._events_ready.set()
             if self._on_event is not None:
                 self._on_event(action)
             if isinstance(action, PauseOpened) and self._on_pause is not None:
@@ -699,6 +837,19 @@ class Viewer:
         self.core.handle_timeout(now)
         self._pump()
 
+    def _no_hello(self, conn: int) -> None:
+        self._hello_timers.pop(conn, None)
+        link = self._links.get(conn)
+        if link is not None:
+            self._log.warning("graphmind viewer: [c%d] no hello within hello_timeout_ms; closed with 1008", conn)
+            link.close(1008, "no hello")
+
+
+def _positive(value: int, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a positive int, got {value!r}")
+    return value
+
 
 @contextlib.asynccontextmanager
 async def serve(
@@ -718,7 +869,12 @@ async def serve(
     ``"run"``, ``viewer_version``, ``resume_wait_ms``, ...) plus the callbacks: ``on_event``
     (each event), ``on_pause`` (answers each live pause: return an action, ``(action,
     output)``, ``None`` to answer later, or an awaitable of one) and ``on_frame`` (each frame,
-    both directions)."""
+    both directions), and the host's limits: ``max_frame_bytes`` (largest app frame read;
+    larger closes with 1009, default 16 MiB), ``max_queue_bytes`` (frame text queued for an
+    app that stops reading; past it that connection is dropped with 1013, default 16 Mi
+    characters), ``hello_timeout_ms`` (a connection without a valid ``hello`` by then is
+    closed with 1008, default 10 000) and ``max_events`` (unread events kept for
+    ``events()``, the oldest dropped first, default 10 000)."""
     if breakpoints is not None:
         config["breakpoints"] = list(breakpoints)
     if mode is not None:
