@@ -8,6 +8,7 @@
 
 pub mod cursor;
 pub mod json;
+pub mod none_of;
 pub mod schema;
 #[macro_use]
 mod macros;

@@ -11,6 +11,7 @@ use serde_json::{json, Map, Value};
 
 use super::{each_payload_schema, MESSAGE_TYPES, PROTOCOL_VERSION};
 use crate::core::json::MAX_SAFE_INTEGER;
+use crate::core::none_of::none_of_pattern;
 use crate::core::schema::{finite_numbers, plain_enums, strip_null};
 
 /// The schema's `$id`.
@@ -36,7 +37,16 @@ pub fn export_json_schema() -> Value {
         defs.insert(name.clone(), envelope_schema(&json!({ "const": message_type }), &payload.to_value(), true));
         any_of.push(json!({ "$ref": format!("#/$defs/{name}") }));
     }
-    defs.insert("envelope.unknown".into(), envelope_schema(&json!({ "type": "string", "not": { "enum": MESSAGE_TYPES } }), &json!(true), false));
+    // The unknown branch's `type` is any string but a known type, said twice with the same
+    // meaning: `not: {enum}` for validators and readers, and the same set as a lookaround-free
+    // `pattern` for code generators that drop `not` (datamodel-code-generator; issue 40).
+    let unknown_type = json!({
+        "type": "string",
+        "not": { "enum": MESSAGE_TYPES },
+        "pattern": none_of_pattern(MESSAGE_TYPES),
+        "description": "Any type but the known ones. `pattern` restates `not: {enum}` without lookaround (for generators that drop `not`).",
+    });
+    defs.insert("envelope.unknown".into(), envelope_schema(&unknown_type, &json!(true), false));
     any_of.push(json!({ "$ref": "#/$defs/envelope.unknown" }));
 
     let mut defs_value = Value::Object(defs);
