@@ -1525,7 +1525,7 @@ public func FfiConverterTypeViewerSession_lower(_ value: ViewerSession) -> UInt6
  * `"app"`, capabilities `pause, step, inject, retry, abort, run-claim`, ring 5000 frames and
  * 8 MiB (UTF-8 bytes), pause timeout none (hold forever), connect 300 ms, handshake 1000 ms,
  * retry 10000 ms after a fast burst of 200/400/800 ms, ready 2000 ms, loop guard 3 repeats on
- * tools, payload budget 512 KiB.
+ * tools, payload budget 512 KiB, 1024 breakpoints.
  */
 public struct AppSessionConfig: Equatable, Hashable {
     /**
@@ -1604,6 +1604,11 @@ public struct AppSessionConfig: Equatable, Hashable {
      * Payload budget in bytes (default 512 KiB).
      */
     public var maxPayloadBytes: Int64?
+    /**
+     * Breakpoints armed at once (default 1024); a new matcher past it is ignored with one
+     * `breakpoint-limit` warning.
+     */
+    public var maxBreakpoints: Int64?
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
@@ -1664,7 +1669,11 @@ public struct AppSessionConfig: Equatable, Hashable {
          */redactionPlaceholder: HostString? = nil, 
         /**
          * Payload budget in bytes (default 512 KiB).
-         */maxPayloadBytes: Int64? = nil) {
+         */maxPayloadBytes: Int64? = nil, 
+        /**
+         * Breakpoints armed at once (default 1024); a new matcher past it is ignored with one
+         * `breakpoint-limit` warning.
+         */maxBreakpoints: Int64? = nil) {
         self.url = url
         self.app = app
         self.sdkName = sdkName
@@ -1684,6 +1693,7 @@ public struct AppSessionConfig: Equatable, Hashable {
         self.implicitRunId = implicitRunId
         self.redactionPlaceholder = redactionPlaceholder
         self.maxPayloadBytes = maxPayloadBytes
+        self.maxBreakpoints = maxBreakpoints
     }
 
     
@@ -1720,7 +1730,8 @@ public struct FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer {
                 idBase: FfiConverterOptionTypeHostString.read(from: &buf), 
                 implicitRunId: FfiConverterOptionTypeHostString.read(from: &buf), 
                 redactionPlaceholder: FfiConverterOptionTypeHostString.read(from: &buf), 
-                maxPayloadBytes: FfiConverterOptionInt64.read(from: &buf)
+                maxPayloadBytes: FfiConverterOptionInt64.read(from: &buf), 
+                maxBreakpoints: FfiConverterOptionInt64.read(from: &buf)
         )
     }
 
@@ -1744,6 +1755,7 @@ public struct FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer {
         FfiConverterOptionTypeHostString.write(value.implicitRunId, into: &buf)
         FfiConverterOptionTypeHostString.write(value.redactionPlaceholder, into: &buf)
         FfiConverterOptionInt64.write(value.maxPayloadBytes, into: &buf)
+        FfiConverterOptionInt64.write(value.maxBreakpoints, into: &buf)
     }
 }
 
@@ -7879,7 +7891,8 @@ public enum SessionAction: Equatable, Hashable {
     )
     /**
      * Log this: `rule` is a stable key (`invalid-frame`, `version-mismatch`, `ack-protocol`,
-     * `handshake-timeout`, `connect-timeout`, `buffer-overflow`, `loop-detected`, `bad-run-id`).
+     * `handshake-timeout`, `connect-timeout`, `buffer-overflow`, `loop-detected`, `bad-run-id`,
+     * `breakpoint-limit`).
      */
     case warn(
         /**

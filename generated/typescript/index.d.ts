@@ -990,7 +990,7 @@ export declare namespace graphorin {
 export declare const VERSION: string;
 /** The id of the contract these declarations and the addon were built from (16 hex digits); the
  *  package refuses to load an addon built from another contract. */
-export declare const CONTRACT_ID: "6d360ab29e9b2dad";
+export declare const CONTRACT_ID: "ac59d1efe2ed06d8";
 
 // The GraphMind reference API (@graphmind-ai/schema) at the top level too.
 export import PROTOCOL_VERSION = graphmind.PROTOCOL_VERSION;

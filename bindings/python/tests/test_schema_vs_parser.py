@@ -19,6 +19,7 @@ the comparison (collected in ``SKIPPED_DEEP``); the default interpreter (3.11) c
 from __future__ import annotations
 
 import json
+import re
 import sys
 import threading
 from typing import Any, Callable
@@ -154,10 +155,12 @@ def test_known_disagreements_file_is_well_formed(known: dict[str, Any]) -> None:
 
 def test_the_generators_limitation_is_about_the_schema_as_it_is(known: dict[str, Any]) -> None:
     """The datamodel-code-generator entry describes today's schema: the unknown branch says
-    `not: {enum}` and the envelopes state additionalProperties: true."""
+    `not: {enum}` and restates it as a `pattern`, and the envelopes state
+    additionalProperties: true."""
     schema = json.loads((REPO / "generated/schema/graphmind.v1.schema.json").read_text(encoding="utf-8"))
     unknown = schema["$defs"]["envelope.unknown"]
     assert unknown["properties"]["type"]["not"] == {"enum": list(gm.MESSAGE_TYPES)}
+    assert "pattern" in unknown["properties"]["type"]
     for name, d in schema["$defs"].items():
         if name.startswith("envelope."):
             assert d["additionalProperties"] is True, name
@@ -197,3 +200,28 @@ def test_serializer_is_lossy_exactly_on_the_known_frames(survey: dict[str, Any],
 def test_real_client_frames_all_validate(survey: dict[str, Any]) -> None:
     bad = [vid for vid, row in survey.items() if vid.startswith("real-client/") and row["schema"] != "valid" and row["parser"] in ACCEPTED]
     assert not bad, bad
+
+
+def _near_misses(word: str) -> list[str]:
+    """Strings one edit away from ``word``, its prefixes and extensions."""
+    out = [word[:i] for i in range(len(word))] + [word + x for x in ("x", ".", "\n", "\u00e9", "\U0001f600")]
+    for i in range(len(word)):
+        out += [word[:i] + word[i + 1 :], word[:i] + "Z" + word[i + 1 :], word[:i] + "\n" + word[i:]]
+    return out
+
+
+def test_the_unknown_type_pattern_restates_not_enum() -> None:
+    """Issue 40 item 12: the `pattern` on the unknown branch's `type` (kept by generators that
+    drop `not`) matches exactly the strings `not: {enum}` admits: no message type, every near
+    miss of one, the empty string and unrelated text. Checked with Python's `re` (search, as
+    JSON Schema's `pattern` means)."""
+    schema = json.loads((REPO / "generated/schema/graphmind.v1.schema.json").read_text(encoding="utf-8"))
+    pattern = re.compile(schema["$defs"]["envelope.unknown"]["properties"]["type"]["pattern"])
+    known = set(gm.MESSAGE_TYPES)
+    for t in known:
+        assert not pattern.search(t), t
+    candidates = ["", "future.x", "x", "-", "node", "hello.", "exec.resumed.more", "\u00e9"]
+    for t in known:
+        candidates += _near_misses(t)
+    for c in candidates:
+        assert bool(pattern.search(c)) == (c not in known), repr(c)

@@ -5,6 +5,7 @@ Times are integers in milliseconds; `now_ms` is the host's clock (epoch ms read 
 monotonic clock, also the frames' `ts`).
 """
 
+from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass
@@ -23,6 +24,16 @@ SESSION_CAPABILITIES: Final[tuple[str, ...]]  # pause, step, inject, retry, abor
 INGEST_PATH: Final[str]  # /ingest
 APP_DEFAULTS: Final[dict[str, Any]]
 """`AppSession`'s defaults by keyword (spec §1)."""
+
+MAX_FRAME_BYTES: Final[int]  # 16777216: the hosts' default max_frame_bytes (larger closes with 1009)
+MAX_QUEUE_BYTES: Final[int]
+"""The hosts' default `max_queue_bytes` (frame text queued for a peer that does not read; past it: 1013)."""
+HELLO_TIMEOUT_MS: Final[int]
+"""`serve`'s default `hello_timeout_ms` (no valid `hello` by then: 1008)."""
+MAX_EVENTS: Final[int]
+"""`serve`'s default `max_events` (unread events kept for `Viewer.events()`)."""
+MAX_WARNINGS: Final[int]
+"""`Session.warnings` keeps the latest this many."""
 
 @final
 class GateNode:
@@ -118,7 +129,8 @@ class ReadySettled:
 @final
 class Warn:
     """Log this: `rule` is a stable key (invalid-frame, version-mismatch, ack-protocol,
-    handshake-timeout, connect-timeout, buffer-overflow, loop-detected, bad-run-id)."""
+    handshake-timeout, connect-timeout, buffer-overflow, loop-detected, bad-run-id,
+    breakpoint-limit)."""
     __match_args__ = ("rule", "text")
     def __new__(cls, rule: str, text: str) -> Warn: ...
     @property
@@ -152,6 +164,7 @@ class AppSession:
     - `id_base`: "000000" (the hosts pass random hex)
     - `implicit_run_id`: None (run_<id_base>)
     - `max_held_instances`: 10000
+    - `max_breakpoints`: 1024 (a new matcher past it is ignored; one breakpoint-limit warning)
     - `loop_threshold / loop_mode / loop_kinds`: 3, "pause", [tool]
     - `loop_max_runs`: 64
     - `redaction_placeholder`: None
@@ -179,6 +192,7 @@ class AppSession:
         id_base: str | None = None,
         implicit_run_id: str | None = None,
         max_held_instances: int | None = None,
+        max_breakpoints: int | None = None,
         loop_threshold: int | None = None,
         loop_mode: Literal["pause", "warn", "off"] | None = None,
         loop_kinds: list[NodeKind] | None = None,
@@ -454,8 +468,17 @@ class Session:
     """The asyncio host of one `AppSession` (lazy connection, fail-open while detached)."""
     core: AppSession
     clock: Clock
-    warnings: list[Warn]
-    def __init__(self, url: str = ..., *, on_warn: Callable[[Warn], None] | None = None, flush_timeout_ms: int = 1000, **config: Any) -> None: ...
+    warnings: deque[Warn]
+    def __init__(
+        self,
+        url: str = ...,
+        *,
+        on_warn: Callable[[Warn], None] | None = None,
+        flush_timeout_ms: int = 1000,
+        max_frame_bytes: int = ...,
+        max_queue_bytes: int = ...,
+        **config: Any,
+    ) -> None: ...
     def emit(self, type: str, payload: Mapping[str, Any] | Any, *, run: str | Run | None = None) -> int | None: ...
     async def gate(self, point: PausePoint, node: GateNode, *, run: str | Run | None = None) -> Decision: ...
     async def ready(self, timeout_ms: int | None = None) -> bool: ...
@@ -465,8 +488,8 @@ class Session:
     async def __aexit__(self, *exc: object) -> None: ...
 
 def connect(url: str = ..., **config: Any) -> Session:
-    """`async with connect(url, app=...) as s`: keywords are `AppSession`'s plus `on_warn`
-    and `flush_timeout_ms`."""
+    """`async with connect(url, app=...) as s`: keywords are `AppSession`'s plus `on_warn`,
+    `flush_timeout_ms`, `max_frame_bytes` and `max_queue_bytes`."""
 
 @dataclass(frozen=True)
 class FrameLog:
@@ -483,12 +506,17 @@ class Viewer:
     core: ViewerSession
     clock: Clock
     url: str
+    events_dropped: int
     def __init__(
         self,
         *,
         on_event: Callable[[ViewerEvent], None] | None = None,
         on_pause: Callable[[PauseOpened], PauseAnswer | Awaitable[PauseAnswer]] | None = None,
         on_frame: Callable[[FrameLog], None] | None = None,
+        max_frame_bytes: int = ...,
+        max_queue_bytes: int = ...,
+        hello_timeout_ms: int = ...,
+        max_events: int = ...,
         **config: Any,
     ) -> None:
         """Keywords beyond the callbacks are `ViewerSession`'s; call within a running loop."""
@@ -517,7 +545,8 @@ def serve(
     on_frame: Callable[[FrameLog], None] | None = None,
     **config: Any,
 ) -> AbstractAsyncContextManager[Viewer]:
-    """`async with serve(port=0) as viewer`: a viewer on ws://HOST:PORT/ingest."""
+    """`async with serve(port=0) as viewer`: a viewer on ws://HOST:PORT/ingest. Keywords
+    beyond the callbacks are `Viewer`'s limits and `ViewerSession`'s."""
 
 __all__ = [
     "AppSession", "ViewerSession", "GateNode", "Decision", "Received", "ResumeError",
@@ -526,4 +555,5 @@ __all__ = [
     "PauseReleased", "ResumeRefused", "ResumeTimedOut", "RunAbandoned", "ViewerWarn",
     "CONTINUE", "APP_DEFAULTS", "DEFAULT_URL", "SESSION_CAPABILITIES", "INGEST_PATH",
     "Clock", "RunAborted", "Session", "Run", "connect", "Viewer", "FrameLog", "serve",
+    "MAX_FRAME_BYTES", "MAX_QUEUE_BYTES", "HELLO_TIMEOUT_MS", "MAX_EVENTS", "MAX_WARNINGS",
 ]

@@ -3024,7 +3024,7 @@ public object FfiConverterTypeViewerSession: FfiConverter<ViewerSession, Long> {
  * `"app"`, capabilities `pause, step, inject, retry, abort, run-claim`, ring 5000 frames and
  * 8 MiB (UTF-8 bytes), pause timeout none (hold forever), connect 300 ms, handshake 1000 ms,
  * retry 10000 ms after a fast burst of 200/400/800 ms, ready 2000 ms, loop guard 3 repeats on
- * tools, payload budget 512 KiB.
+ * tools, payload budget 512 KiB, 1024 breakpoints.
  */
 data class AppSessionConfig (
     /**
@@ -3121,6 +3121,12 @@ data class AppSessionConfig (
      * Payload budget in bytes (default 512 KiB).
      */
     val `maxPayloadBytes`: kotlin.Long? = null 
+    , 
+    /**
+     * Breakpoints armed at once (default 1024); a new matcher past it is ignored with one
+     * `breakpoint-limit` warning.
+     */
+    val `maxBreakpoints`: kotlin.Long? = null 
     
 ){
     
@@ -3156,6 +3162,7 @@ public object FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer<AppSessio
             FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
         )
     }
 
@@ -3178,7 +3185,8 @@ public object FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer<AppSessio
             FfiConverterOptionalTypeHostString.allocationSize(value.`idBase`) +
             FfiConverterOptionalTypeHostString.allocationSize(value.`implicitRunId`) +
             FfiConverterOptionalTypeHostString.allocationSize(value.`redactionPlaceholder`) +
-            FfiConverterOptionalLong.allocationSize(value.`maxPayloadBytes`)
+            FfiConverterOptionalLong.allocationSize(value.`maxPayloadBytes`) +
+            FfiConverterOptionalLong.allocationSize(value.`maxBreakpoints`)
     )
 
     override fun write(value: AppSessionConfig, buf: ByteBuffer) {
@@ -3201,6 +3209,7 @@ public object FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer<AppSessio
             FfiConverterOptionalTypeHostString.write(value.`implicitRunId`, buf)
             FfiConverterOptionalTypeHostString.write(value.`redactionPlaceholder`, buf)
             FfiConverterOptionalLong.write(value.`maxPayloadBytes`, buf)
+            FfiConverterOptionalLong.write(value.`maxBreakpoints`, buf)
     }
 }
 
@@ -8374,7 +8383,8 @@ sealed class SessionAction {
     
     /**
      * Log this: `rule` is a stable key (`invalid-frame`, `version-mismatch`, `ack-protocol`,
-     * `handshake-timeout`, `connect-timeout`, `buffer-overflow`, `loop-detected`, `bad-run-id`).
+     * `handshake-timeout`, `connect-timeout`, `buffer-overflow`, `loop-detected`, `bad-run-id`,
+     * `breakpoint-limit`).
      */
     data class Warn(
         /**

@@ -46,15 +46,29 @@ class RunAbortedException(val runId: String?) : RuntimeException("run $runId was
  *
  * @param url the viewer's ingest endpoint (default `ws://127.0.0.1:4747/ingest`).
  * @param config the core's configuration (`idBase` defaults to random hex here).
- * @param onWarn called with each `Warn` action's rule key and text (default: stderr).
+ * @param onWarn called with each `Warn` action's rule key and text (default: [StderrWarnings],
+ *   rate-limited, control characters escaped).
  * @param flushTimeoutMs how long [close] waits for queued frames to leave, in ms.
+ * @param maxFrameBytes the largest viewer message read, in UTF-8 bytes (default 16 MiB, the
+ *   contract's frame limit): a larger one is not buffered past the limit; the socket is closed
+ *   with 1009 and the core detaches (fail-open, then reconnect and replay).
+ * @param maxQueueBytes frame text (UTF-16 units) queued for a viewer that does not read (default
+ *   16 Mi): past it the socket is aborted (no close frame fits behind the stuck writes) and the
+ *   core detaches; its ring replays on the next attachment.
  */
 class SessionHost(
     url: String = "ws://127.0.0.1:4747/ingest",
     config: AppSessionConfig = AppSessionConfig(),
-    private val onWarn: (rule: String, text: String) -> Unit = { rule, text -> System.err.println("graphmind session: $rule: $text") },
+    private val onWarn: (rule: String, text: String) -> Unit = StderrWarnings(),
     private val flushTimeoutMs: Long = 1000,
+    private val maxFrameBytes: Long = DEFAULT_MAX_FRAME_BYTES,
+    private val maxQueueBytes: Long = DEFAULT_MAX_QUEUE_BYTES,
 ) : AutoCloseable {
+    init {
+        require(maxFrameBytes > 0) { "maxFrameBytes must be positive, got $maxFrameBytes" }
+        require(maxQueueBytes > 0) { "maxQueueBytes must be positive, got $maxQueueBytes" }
+    }
+
     private val config = config.copy(url = config.url ?: url, idBase = config.idBase ?: randomHex(3))
 
     /** The sans-IO core (state, seq, held pauses, buffered frames). */
@@ -83,6 +97,10 @@ class SessionHost(
         var ws: WebSocket? = null
         var chain: CompletableFuture<WebSocket>? = null
         val text = StringBuilder()
+        /** UTF-8 bytes of the message being assembled in [text]. */
+        var textBytes = 0L
+        /** Frame text (UTF-16 units) handed to [chain] and not yet written. */
+        val queued = java.util.concurrent.atomic.AtomicLong()
     }
 
     /**
@@ -259,7 +277,18 @@ class SessionHost(
     }
 
     private fun pump(completions: MutableList<() -> Unit>) {
-        for (action in core.pollActions()) {
+        // Until the core has nothing more to say: carrying out an action (a dropped socket)
+        // can make it produce more (fail-open releases).
+        while (true) {
+            val actions = core.pollActions()
+            if (actions.isEmpty()) break
+            pumpOnce(actions, completions)
+        }
+        followTimer(core.pollTimeout())
+    }
+
+    private fun pumpOnce(actions: List<SessionAction>, completions: MutableList<() -> Unit>) {
+        for (action in actions) {
             when (action) {
                 is SessionAction.Send -> send(action.frame)
                 is SessionAction.Release -> gates.remove(action.pauseId)?.let { f -> completions += { f.complete(action.decision) } }
@@ -270,7 +299,6 @@ class SessionHost(
                 is SessionAction.Warn -> completions += { onWarn(action.rule, action.text) }
             }
         }
-        followTimer(core.pollTimeout())
     }
 
     private fun followTimer(deadline: Long?) {
@@ -291,8 +319,34 @@ class SessionHost(
     private fun send(frame: String) {
         val a = attempt ?: return
         val chain = a.chain ?: return
+        val size = frame.length.toLong()
+        val before = a.queued.getAndAdd(size)
+        if (before > 0 && before + size > maxQueueBytes) {
+            // The viewer stopped reading: give the connection up (the core replays its ring
+            // on the next attachment) instead of queueing without bound.
+            completionsOutsideLock { onWarn("queue-limit", "the viewer stopped reading: over $maxQueueBytes queued; connection aborted") }
+            a.ws?.abort()
+            abandon(a)
+            return
+        }
         a.chain = chain.thenCompose { ws -> ws.sendText(frame, true) }.also { next ->
-            next.whenComplete { _, error -> if (error != null) lost(a) }
+            next.whenComplete { _, error ->
+                a.queued.addAndGet(-size)
+                if (error != null) lost(a)
+            }
+        }
+    }
+
+    /** Warnings raised inside the lock run on the timer thread, never under the lock. */
+    private fun completionsOutsideLock(body: () -> Unit) {
+        if (!scheduler.isShutdown) runCatching { scheduler.execute(body) }
+    }
+
+    /** Under the lock: [a] is gone; the core detaches (fail-open) and schedules a reconnect. */
+    private fun abandon(a: Attempt) {
+        if (attempt === a) {
+            attempt = null
+            core.transportClosed(clock.nowMs())
         }
     }
 
@@ -303,12 +357,29 @@ class SessionHost(
             override fun onOpen(webSocket: WebSocket) {} // no request(1) yet: frames wait for transportOpened
 
             override fun onText(webSocket: WebSocket, data: CharSequence, last: Boolean): CompletionStage<*>? {
+                a.textBytes += utf8Length(data)
+                if (a.textBytes > maxFrameBytes) {
+                    // Over the limit: stop reading and buffering; close with 1009 like `listen`.
+                    a.text.setLength(0)
+                    a.text.trimToSize()
+                    onWarn("frame-limit", "a viewer message exceeded maxFrameBytes ($maxFrameBytes); closed with 1009")
+                    webSocket.sendClose(1009, "message too big").whenComplete { _, _ -> webSocket.abort() }
+                    locked { abandon(a) }
+                    return null
+                }
                 a.text.append(data)
                 if (last) {
                     val frame = a.text.toString()
                     a.text.setLength(0)
+                    a.textBytes = 0
                     locked { if (attempt === a) core.frameReceived(frame, clock.nowMs()) }
                 }
+                webSocket.request(1)
+                return null
+            }
+
+            override fun onBinary(webSocket: WebSocket, data: java.nio.ByteBuffer, last: Boolean): CompletionStage<*>? {
+                // Binary messages are no GraphMind frames; read on without keeping them.
                 webSocket.request(1)
                 return null
             }
@@ -365,9 +436,69 @@ class SessionHost(
         }
     }
 
-    private companion object {
-        val random = SecureRandom()
+    companion object {
+        /** Default [maxFrameBytes]: the contract's frame limit (16 MiB). */
+        const val DEFAULT_MAX_FRAME_BYTES: Long = 16L * 1024 * 1024
 
-        fun randomHex(bytes: Int): String = ByteArray(bytes).also { random.nextBytes(it) }.joinToString("") { "%02x".format(it) }
+        /** Default [maxQueueBytes] (16 Mi UTF-16 units of queued frame text). */
+        const val DEFAULT_MAX_QUEUE_BYTES: Long = 16L * 1024 * 1024
+
+        private val random = SecureRandom()
+
+        /** UTF-8 length of [s] (a lone surrogate counts 3, as generalized UTF-8 sends it). */
+        internal fun utf8Length(s: CharSequence): Long {
+            var n = 0L
+            var i = 0
+            while (i < s.length) {
+                val c = s[i]
+                n += when {
+                    c.code < 0x80 -> 1
+                    c.code < 0x800 -> 2
+                    c.isHighSurrogate() && i + 1 < s.length && s[i + 1].isLowSurrogate() -> { i++; 4 }
+                    else -> 3
+                }
+                i++
+            }
+            return n
+        }
+
+        private fun randomHex(bytes: Int): String = ByteArray(bytes).also { random.nextBytes(it) }.joinToString("") { "%02x".format(it) }
+    }
+}
+
+/**
+ * The default `onWarn` of [SessionHost]: one stderr line per warning, control characters (C0,
+ * DEL, C1) escaped as `\xNN` so peer text cannot forge lines or drive a terminal, at most [burst]
+ * lines per [intervalMs]; the lines over it are counted and reported with the next line written.
+ */
+class StderrWarnings(private val burst: Int = 20, private val intervalMs: Long = 10_000) : (String, String) -> Unit {
+    private var windowStart = System.nanoTime()
+    private var used = 0
+    private var suppressed = 0L
+
+    @Synchronized
+    override fun invoke(rule: String, text: String) {
+        val now = System.nanoTime()
+        if (now - windowStart >= intervalMs * 1_000_000L) {
+            windowStart = now
+            used = 0
+        }
+        if (used >= burst) {
+            suppressed++
+            return
+        }
+        used++
+        val note = if (suppressed > 0) " ($suppressed earlier warnings not printed: rate limit)" else ""
+        suppressed = 0
+        System.err.println("graphmind session: ${printable(rule)}: ${printable(text)}$note")
+    }
+
+    companion object {
+        /** [s] with control characters escaped as `\xNN`. */
+        fun printable(s: String): String = buildString(s.length) {
+            for (c in s) {
+                if (c.code < 0x20 || c.code in 0x7F..0x9F) append("\\x%02x".format(c.code)) else append(c)
+            }
+        }
     }
 }

@@ -314,4 +314,46 @@ class SessionHostTest {
             assertEquals("run.finished", app.last())
         }
     }
+
+    // ---- abuse (issue 40): limits of the host ---------------------------------------------
+
+    /** A viewer message over `maxFrameBytes` is not buffered whole: the host closes with 1009. */
+    @Test
+    fun oversizedViewerMessageClosesWith1009() {
+        val big = "x".repeat(3 * 1024 * 1024)
+        FakeViewer { conn -> conn.sendText(big, fragments = 6) }.use { viewer ->
+            val warnings = CopyOnWriteArrayList<String>()
+            SessionHost(viewer.url, patient, onWarn = { rule, _ -> warnings += rule }, maxFrameBytes = 1024L * 1024).use { host ->
+                assertTrue(host.ready().get(10, TimeUnit.SECONDS))
+                until("the 1009 close") { 1009 in viewer.closeCodes }
+                assertTrue("frame-limit" in warnings, warnings.toString())
+                until("a reconnect") { viewer.conns.size >= 2 }
+            }
+        }
+    }
+
+    /** A viewer that stops reading: the queue bound drops the connection; the core reconnects. */
+    @Test
+    fun viewerThatStopsReadingIsDropped() {
+        FakeViewer(receiveBuffer = 16 * 1024) { conn -> conn.stopReading() }.use { viewer ->
+            val warnings = CopyOnWriteArrayList<String>()
+            SessionHost(viewer.url, patient, onWarn = { rule, _ -> warnings += rule }, maxQueueBytes = 1024L * 1024).use { host ->
+                assertTrue(host.ready().get(10, TimeUnit.SECONDS))
+                val input = "y".repeat(100_000)
+                host.run("flood").use { run ->
+                    for (i in 0 until 300) {
+                        host.emitJson("node.started", """{"nodeId":"tool:t","kind":"tool","name":"t","instanceId":"i$i","input":"$input"}""", run.runId)
+                    }
+                }
+                until("the drop and a reconnect") { viewer.conns.size >= 2 }
+                assertTrue("queue-limit" in warnings, warnings.toString())
+            }
+        }
+    }
+
+    /** The default warning printer escapes control characters from the peer. */
+    @Test
+    fun stderrWarningsEscapeControlCharacters() {
+        assertEquals("a\\x0ab\\x1b[31m\\x9b", StderrWarnings.printable("a\nb\u001b[31m\u009b"))
+    }
 }
