@@ -138,7 +138,7 @@ class RawViewer:
 
     def _serve(self, sock: socket.socket) -> None:
         sock.settimeout(30)
-        with contextlib.suppress(OSError, ConnectionError):
+        with sock, contextlib.suppress(OSError, ConnectionError):
             head = b""
             while b"\r\n\r\n" not in head:
                 part = sock.recv(4096)
@@ -161,7 +161,8 @@ class RawViewer:
                     return
 
     def drain_for_close(self, sock: socket.socket) -> None:
-        """Reads on until the app's close frame or EOF (recording the close code)."""
+        """Reads on until the app's close frame or EOF (recording the close code); the caller
+        then closes the socket, as a peer ending the closing handshake does."""
         with contextlib.suppress(OSError, ConnectionError):
             while True:
                 op, data = read_frame(sock)

@@ -52,8 +52,9 @@ def test_serve_refuses_an_oversized_frame_at_the_socket() -> None:
 
     code, growth, sent = asyncio.run(main())
     assert code == 1009
-    assert growth < RSS_BOUND, f"RSS grew {growth / MiB:.0f} MiB for a refused frame"
-    assert sent < HUGE, "the whole frame was read"
+    # The peer may go on sending: websockets discards what follows its close until the
+    # closing handshake ends. What matters is that nothing of it was buffered.
+    assert growth < RSS_BOUND, f"RSS grew {growth / MiB:.0f} MiB for a refused frame ({sent / MiB:.0f} MiB sent)"
 
 
 def test_connect_refuses_an_oversized_viewer_frame_and_reconnects(caplog: pytest.LogCaptureFixture) -> None:
@@ -82,7 +83,7 @@ def test_connect_refuses_an_oversized_viewer_frame_and_reconnects(caplog: pytest
     finally:
         viewer.close()
     assert growth < RSS_BOUND, f"RSS grew {growth / MiB:.0f} MiB for a refused frame"
-    assert streamed and streamed[0] < HUGE
+    assert streamed
     assert any("max_frame_bytes" in r.getMessage() and "1009" in r.getMessage() for r in caplog.records)
 
 
@@ -98,11 +99,14 @@ def test_max_frame_bytes_is_configurable() -> None:
 
     assert asyncio.run(main()) == 1009
     with pytest.raises(ValueError, match="max_frame_bytes"):
-        asyncio.run(_make_viewer(max_frame_bytes=0))
+        asyncio.run(_make(s.Viewer, max_frame_bytes=0))
+    # A replay queues the whole ring at once: a queue bound below the ring's is refused.
+    with pytest.raises(ValueError, match="ring_max_bytes"):
+        asyncio.run(_make(s.Session, max_queue_bytes=MiB, ring_max_bytes=2 * MiB))
 
 
-async def _make_viewer(**kw: Any) -> None:
-    s.Viewer(**kw)
+async def _make(cls: Any, **kw: Any) -> None:
+    cls(**kw)
 
 
 def _storm(n: int) -> list[bytes]:
@@ -189,7 +193,7 @@ def test_a_viewer_that_stops_reading_is_dropped(caplog: pytest.LogCaptureFixture
     big = "y" * 100_000
 
     async def main() -> int:
-        async with connect(viewer.url, max_queue_bytes=MiB, **PATIENT) as sess:
+        async with connect(viewer.url, max_queue_bytes=MiB, ring_max_bytes=MiB // 2, **PATIENT) as sess:
             assert await sess.ready(10_000)
             with RssPeak() as rss:
                 async with sess.run("flood") as run:

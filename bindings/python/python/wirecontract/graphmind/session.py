@@ -369,6 +369,10 @@ class Session:
         self._flush_timeout_s = flush_timeout_ms / 1000.0
         self._max_frame_bytes = _positive(max_frame_bytes, "max_frame_bytes")
         self._max_queue_bytes = _positive(max_queue_bytes, "max_queue_bytes")
+        ring = config.get("ring_max_bytes", APP_DEFAULTS["ring_max_bytes"])
+        if isinstance(ring, int) and max_queue_bytes < ring:
+            # A replay queues the whole ring at once: a smaller queue would drop every attachment.
+            raise ValueError(f"max_queue_bytes ({max_queue_bytes}) must be at least ring_max_bytes ({ring})")
         self._log = _LogLimit()
         self._attempt: _Attempt | None = None
         self._closing: list[_Link] = []

@@ -54,7 +54,8 @@ class RunAbortedException(val runId: String?) : RuntimeException("run $runId was
  *   with 1009 and the core detaches (fail-open, then reconnect and replay).
  * @param maxQueueBytes frame text (UTF-16 units) queued for a viewer that does not read (default
  *   16 Mi): past it the socket is aborted (no close frame fits behind the stuck writes) and the
- *   core detaches; its ring replays on the next attachment.
+ *   core detaches; its ring replays on the next attachment. Keep it at least the ring's byte
+ *   bound (8 MiB by default): a replay queues the whole ring at once.
  */
 class SessionHost(
     url: String = "ws://127.0.0.1:4747/ingest",
@@ -67,6 +68,10 @@ class SessionHost(
     init {
         require(maxFrameBytes > 0) { "maxFrameBytes must be positive, got $maxFrameBytes" }
         require(maxQueueBytes > 0) { "maxQueueBytes must be positive, got $maxQueueBytes" }
+        // A replay queues the whole ring at once: a smaller queue would drop every attachment.
+        config.ringMaxBytes?.let { ring ->
+            require(maxQueueBytes >= ring) { "maxQueueBytes ($maxQueueBytes) must be at least ringMaxBytes ($ring)" }
+        }
     }
 
     private val config = config.copy(url = config.url ?: url, idBase = config.idBase ?: randomHex(3))

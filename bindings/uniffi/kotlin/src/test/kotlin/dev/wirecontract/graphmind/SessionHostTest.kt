@@ -337,7 +337,7 @@ class SessionHostTest {
     fun viewerThatStopsReadingIsDropped() {
         FakeViewer(receiveBuffer = 16 * 1024) { conn -> conn.stopReading() }.use { viewer ->
             val warnings = CopyOnWriteArrayList<String>()
-            SessionHost(viewer.url, patient, onWarn = { rule, _ -> warnings += rule }, maxQueueBytes = 1024L * 1024).use { host ->
+            SessionHost(viewer.url, patient.copy(ringMaxBytes = 512L * 1024), onWarn = { rule, _ -> warnings += rule }, maxQueueBytes = 1024L * 1024).use { host ->
                 assertTrue(host.ready().get(10, TimeUnit.SECONDS))
                 val input = "y".repeat(100_000)
                 host.run("flood").use { run ->
