@@ -31,6 +31,7 @@ mkdir -p "$DEST/src"
 # The draft-07 rendering for typify. Each rule keeps the set of valid instances unchanged.
 "$PYTHON" - "$SCHEMA" "$DEST/graphmind.v1.draft-07.schema.json" <<'RENDER_RULES'
 import json
+import re
 import sys
 
 src, dst = sys.argv[1], sys.argv[2]
@@ -44,8 +45,14 @@ def render(node):
     if not isinstance(node, dict):
         return node
     out = {}
+    restated = isinstance(node.get("not"), dict) and "enum" in node["not"] and "pattern" in node
+    if restated:
+        # Rule 7: a `pattern` restating its sibling `not: {enum}` (the unknown branch's `type`,
+        # spelled for generators that drop `not`) is left out: typify keeps `not: {enum}`, and
+        # the two admit the same strings (tests/test_schema_vs_parser.py checks the pattern).
+        assert not any(re.search(node["pattern"], w) for w in node["not"]["enum"]), "pattern must exclude the enum"
     for key, value in node.items():
-        if key == "$ref":
+        if key == "$ref" or (restated and key == "pattern"):
             continue
         if key == "const":
             # Rule 4: `const: v` is `enum: [v]`.
@@ -155,6 +162,11 @@ reads that. The rules, each of which keeps the set of valid instances unchanged:
    disjoint (each known branch has its own `type` const, the unknown branch's `type` is
    `not` exactly those), so both accept the same frames. typify turns a `oneOf` into an enum;
    an `anyOf` it cannot prove disjoint becomes a struct of 17 flattened `Option`s.
+7. A `pattern` beside a `not: {enum}` that it restates (the unknown branch's `type`: the
+   published schema spells the exclusion twice, the pattern for generators that drop `not`)
+   is left out; typify keeps `not: {enum}`. The script checks that no enum member matches
+   the pattern; `bindings/python/tests/test_schema_vs_parser.py` checks that the two admit
+   the same strings.
 
 ## What typify's types cannot say
 
