@@ -50,7 +50,11 @@ MatcherLike: TypeAlias = BreakpointMatcher | Mapping[str, Any]
     let _ = writeln!(o, "DEFAULT_URL: Final[str]  # {DEFAULT_URL}");
     let _ = writeln!(o, "SESSION_CAPABILITIES: Final[tuple[str, ...]]  # {}", SESSION_CAPABILITIES.join(", "));
     o.push_str("INGEST_PATH: Final[str]  # /ingest\nAPP_DEFAULTS: Final[dict[str, Any]]\n\"\"\"`AppSession`'s defaults by keyword (spec §1).\"\"\"\n\n");
-    let _ = writeln!(o, "MAX_FRAME_BYTES: Final[int]  # {}: the hosts' default max_frame_bytes (larger closes with 1009)", wirecontract::graphmind::DEFAULT_MAX_FRAME_BYTES);
+    let _ = writeln!(
+        o,
+        "MAX_FRAME_BYTES: Final[int]  # {}: the hosts' default max_frame_bytes (larger closes with 1009)",
+        wirecontract::graphmind::DEFAULT_MAX_FRAME_BYTES
+    );
     o.push_str(
         "MAX_QUEUE_BYTES: Final[int]\n\"\"\"The hosts' default `max_queue_bytes` (frame text queued for a peer that does not read; past it: 1013).\"\"\"\n\
          HELLO_TIMEOUT_MS: Final[int]\n\"\"\"`serve`'s default `hello_timeout_ms` (no valid `hello` by then: 1008).\"\"\"\n\

@@ -77,7 +77,8 @@ impl AppSession {
                 Message::BreakpointSet(b) => {
                     if self.gates.set_breakpoint(b.matcher) == Armed::AtCap && self.gates.report_cap() {
                         let max = self.gates.max_breakpoints();
-                        self.warn("breakpoint-limit", format!("breakpoint.set ignored: {max} breakpoints armed (max_breakpoints); further ones are ignored silently until one is cleared"));
+                        let text = format!("breakpoint.set ignored: {max} breakpoints armed (max_breakpoints); more are ignored silently until one is cleared");
+                        self.warn("breakpoint-limit", text);
                     }
                 }
                 Message::BreakpointClear(b) => self.gates.clear_breakpoint(&b.matcher),
