@@ -4,6 +4,9 @@
 // fail-open and heldMs are the core's; this file owns the socket, the clock and the waiting.
 
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking  // URLSession on Linux
+#endif
 
 /// Epoch milliseconds read from a monotonic clock: never steps back (hold times and deadlines
 /// survive wall-clock adjustments) and still makes sensible frame `ts` values.

@@ -93,18 +93,23 @@ extension ParseResult {
     }
 }
 
+/// The result a thread hands back; the semaphore orders the write before the read.
+final class ResultBox<T>: @unchecked Sendable {
+    var value: T?
+}
+
 /// Runs `body` on a fresh thread whose stack is only 256 KiB.
-func onSmallStack<T>(_ body: @escaping () -> T) -> T {
-    var result: T?
+func onSmallStack<T>(_ body: @escaping @Sendable () -> T) -> T {
+    let result = ResultBox<T>()
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
-        result = body()
+        result.value = body()
         done.signal()
     }
     thread.stackSize = 256 * 1024
     thread.start()
     done.wait()
-    return result!
+    return result.value!
 }
 
 /// The issues of a `ContractError.Build`, or a test failure.
@@ -190,7 +195,7 @@ final class WirecontractTests: XCTestCase {
             )),
             .nodeToken(payload: NodeToken(nodeId: "n", deltas: [TokenDelta(t: .toolArgs, v: "{\"a\":")])),
             .nodeFinished(payload: NodeFinished(
-                nodeId: "n", instanceId: "i", output: "null", usage: usage, durationMs: 12.5, status: .ok, heldMs: 0
+                nodeId: "n", instanceId: "i", output: "null", usage: usage, durationMs: 12.5, heldMs: 0, status: .ok
             )),
             .nodeError(payload: NodeError(nodeId: "n", error: ErrorInfo(name: "E", message: "m"), heldMs: 3.25)),
             .execPaused(payload: ExecPaused(
@@ -324,7 +329,7 @@ final class WirecontractTests: XCTestCase {
         let close = String(repeating: "]", count: depth)
         let frame = #"{"gm":1,"seq":1,"ts":0,"runId":"r","type":"future.x","payload":"# + open + close + "}"
         let r = onSmallStack { parseEnvelopeJson(frame: frame) }
-        guard case .invalid(let reason, _) = r else {
+        guard case .invalid(let reason, _, _, _, _, _) = r else {
             return XCTFail(r.kind)
         }
         XCTAssertTrue(reason.contains("deeper than"), reason)

@@ -152,18 +152,23 @@ let clientGuards: [(String, (ClientMessage) -> Bool)] = [
     ("notifications/cancelled", { isCancelledNotification(message: $0) }),
 ]
 
+/// The result a thread hands back; the semaphore orders the write before the read.
+final class GraphorinResultBox<T>: @unchecked Sendable {
+    var value: T?
+}
+
 /// Runs `body` on a fresh thread whose stack is only 256 KiB.
-func onSmallStackGraphorin<T>(_ body: @escaping () -> T) -> T {
-    var result: T?
+func onSmallStackGraphorin<T>(_ body: @escaping @Sendable () -> T) -> T {
+    let result = GraphorinResultBox<T>()
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
-        result = body()
+        result.value = body()
         done.signal()
     }
     thread.stackSize = 256 * 1024
     thread.start()
     done.wait()
-    return result!
+    return result.value!
 }
 
 /// The `ContractError.Build` issues' dotted paths, or a test failure.
