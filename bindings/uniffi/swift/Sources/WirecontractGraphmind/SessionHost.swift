@@ -41,6 +41,11 @@ public struct RunAbortedError: Error {
 /// a drop the core reconnects (200/400/800 ms, then `retryIntervalMs`) and replays its buffer.
 /// An actor: every core call and every action runs on it, in order.
 public actor SessionHost {
+    /// The largest inbound message the socket accepts: the contract's frame cap
+    /// (`defaultMaxFrameBytes()`, 16 MiB). A larger one fails the socket's receive, and the host
+    /// treats it as a lost connection (the core reconnects and replays).
+    public static let maxInboundBytes = Int(defaultMaxFrameBytes())
+
     /// The sans-IO core (state, seq, held pauses, buffered frames).
     public nonisolated let core: AppSession
     /// The clock every input is stamped with.
@@ -257,7 +262,14 @@ public actor SessionHost {
             try! core.transportFailed(nowMs: clock.nowMs())
             return
         }
-        let task = urlSession.webSocketTask(with: endpoint)
+        var request = URLRequest(url: endpoint)
+        // FoundationNetworking (Linux) otherwise sends `Connection: keep-alive` with the upgrade,
+        // which RFC 6455 §4.1 servers refuse; Apple's URLSession writes this header itself.
+        request.setValue("Upgrade", forHTTPHeaderField: "Connection")
+        let task = urlSession.webSocketTask(with: request)
+        // The contract's frame cap (16 MiB) instead of URLSession's 1 MiB: a larger inbound
+        // message fails the receive, which the host handles as a lost connection.
+        task.maximumMessageSize = SessionHost.maxInboundBytes
         delegate.register(task: task, attempt: attempt)
         socket = task
         task.resume()

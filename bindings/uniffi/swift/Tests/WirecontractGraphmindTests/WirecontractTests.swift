@@ -272,11 +272,20 @@ final class WirecontractTests: XCTestCase {
         let deltas = #"{"nodeId":"n","deltas":[{"t":"bogus","v":"x"}]}"#
         XCTAssertThrowsError(try createEnvelopeJson(messageType: "node.token", payloadJson: deltas, seq: 1, runId: "r")) { error in
             XCTAssertEqual(buildIssues(error), ["payload.deltas.0.t"])
+            guard case ContractError.Build(let reason, _)? = error as? ContractError else { return XCTFail("\(error)") }
+            XCTAssertEqual(reason, #"invalid payload for message type "node.token""#)
         }
-        XCTAssertThrowsError(try createEnvelope(message: .unknown(messageType: "future.x", payload: "1"), seq: 1, runId: "r"))
+        // One builder: any type string; unknown types are built opaque.
+        XCTAssertEqual(try createEnvelopeJson(messageType: "future.x", payloadJson: "{}", seq: 1, runId: "r").message, .unknown(messageType: "future.x", payload: "{}"))
+        let opaque = try createEnvelope(message: .unknown(messageType: "future.x", payload: "1"), seq: 1, runId: "r")
+        XCTAssertEqual(parseEnvelopeJson(frame: try serializeEnvelope(envelope: opaque)).kind, "unknown-type")
+        let known = try createEnvelope(message: .unknown(messageType: "mode.set", payload: #"{"mode":"run"}"#), seq: 1, runId: "r")
+        XCTAssertEqual(known.message, .modeSet(payload: ModeSet(mode: .run)))
         XCTAssertThrowsError(try createUnknownEnvelope(messageType: "mode.set", payloadJson: "{}", seq: 1, runId: "r"))
         let unknown = try createUnknownEnvelope(messageType: "future.x", payloadJson: nil, seq: 1, runId: "r", ts: 5)
+        XCTAssertEqual(unknown.message, .unknown(messageType: "future.x", payload: nil))
         XCTAssertEqual(try serializeEnvelope(envelope: unknown), #"{"gm":1,"seq":1,"ts":5,"runId":"r","type":"future.x"}"#)
+        XCTAssertEqual(parseEnvelopeJson(frame: try serializeEnvelope(envelope: unknown)).kind, "unknown-type")
         let bad = Message.execResume(payload: ExecResume(pauseId: "p", action: .inject, output: "{nope"))
         XCTAssertThrowsError(try createEnvelope(message: bad, seq: 1, runId: "r")) { error in
             XCTAssertEqual(buildIssues(error), ["payload.output"])
@@ -285,6 +294,21 @@ final class WirecontractTests: XCTestCase {
         XCTAssertThrowsError(try createEnvelope(message: repeated, seq: 1, runId: "r")) { error in
             XCTAssertEqual(buildIssues(error), ["payload.mode"])
         }
+        let envelope = try createEnvelope(message: .modeSet(payload: ModeSet(mode: .run)), seq: 1, runId: "r", ts: 0)
+        var copy = envelope
+        copy.messageType = "hello"
+        XCTAssertThrowsError(try serializeEnvelope(envelope: copy))
+        for extra in [#"{"seq":2}"#, "[]"] {
+            copy = envelope
+            copy.extraJson = extra
+            XCTAssertThrowsError(try serializeEnvelope(envelope: copy))
+        }
+        copy = envelope
+        copy.runId = "a\u{0}b"
+        XCTAssertThrowsError(try serializeEnvelope(envelope: copy))
+        copy = envelope
+        copy.extraJson = #"{ "x" : 1e400 }"#
+        XCTAssertEqual(try serializeEnvelope(envelope: copy), #"{"gm":1,"seq":1,"ts":0,"runId":"r","type":"mode.set","payload":{"mode":"run"},"x":1e400}"#)
     }
 
     func testMatcherEqualityTreatsAnAbsentPointAsBeforeAndIgnoresUnknownKeys() throws {
