@@ -4,8 +4,8 @@
 # SessionHost.swift, the XCTest suites and Examples/AdapterExample.swift, compiled into the GraphMind
 # tests) against the debug libwirecontract_uniffi cargo builds for this machine (the Linux route of
 # its manifest: LinuxFFI/module.modulemap), and runs the XCTest suites, once with -swift-version 5
-# and once with -swift-version 6 (strict concurrency), each with its own .build directory, every
-# target with -warnings-as-errors. SessionHostTests drive `wirecontract listen` (the CLI built here)
+# and once with -swift-version 6 (strict concurrency), each with its own .build directory
+# (target/swift/v5, v6), every target of the package with -warnings-as-errors. SessionHostTests drive `wirecontract listen` (the CLI built here)
 # on loopback and check its NDJSON record. Then check_names.py checks the generated names against
 # the API design guidelines and the generated wire conversions (swift-ext/), and check_manifests.py
 # that both manifests agree and the by-URL one names only committed paths.
@@ -31,11 +31,11 @@ LIB="$TARGET/debug"
 for mode in 5 6; do
     step "Swift $mode mode"
     scratch="$ROOT/target/swift/v$mode"
-    flags=(--package-path "$PKG" --scratch-path "$scratch"
-        -Xswiftc -swift-version -Xswiftc "$mode" -Xswiftc -warnings-as-errors
-        -Xlinker -L"$LIB" -Xlinker -rpath -Xlinker "$LIB")
-    SWIFT_ROOT_BINDS="$binds" swift_root_run "$ROOT" swift build --build-tests "${flags[@]}"
-    SWIFT_ROOT_BINDS="$binds" swift_root_run "$ROOT" env WIRECONTRACT_SHARED="$SHARED" \
+    # The manifest reads WIRECONTRACT_SWIFT_MODE: -swift-version and -warnings-as-errors per target.
+    flags=(--package-path "$PKG" --scratch-path "$scratch" -Xlinker -L"$LIB" -Xlinker -rpath -Xlinker "$LIB")
+    SWIFT_ROOT_BINDS="$binds" swift_root_run "$ROOT" env WIRECONTRACT_SWIFT_MODE="$mode" \
+        swift build --build-tests "${flags[@]}"
+    SWIFT_ROOT_BINDS="$binds" swift_root_run "$ROOT" env WIRECONTRACT_SWIFT_MODE="$mode" WIRECONTRACT_SHARED="$SHARED" \
         WIRECONTRACT_CLI="$LIB/wirecontract" swift test --skip-build "${flags[@]}"
 done
 # The root manifest (SwiftPM users' by URL) is compiled too: dump-package evaluates it without

@@ -41,6 +41,14 @@ let ffiTarget: Target = .binaryTarget(
 )
 #endif
 
+// 45-swift.sh builds this package twice, with WIRECONTRACT_SWIFT_MODE=5 and =6: each target here
+// then compiles in that language mode (6: strict concurrency) and with -warnings-as-errors. Per
+// target, not as -Xswiftc, which would also reach the test-discovery module SwiftPM generates on
+// Linux, whose code neither builds in Swift 6 mode nor compiles without warnings.
+let strict: [SwiftSetting] = Context.environment["WIRECONTRACT_SWIFT_MODE"].map {
+    [.unsafeFlags(["-swift-version", $0, "-warnings-as-errors"])]
+} ?? []
+
 let package = Package(
     name: "Wirecontract",
     platforms: [.macOS(.v12), .iOS(.v15)],
@@ -53,22 +61,26 @@ let package = Package(
         .target(
             name: "WirecontractGraphmind",
             dependencies: ["WirecontractFFI"],
-            path: "Sources/WirecontractGraphmind"
+            path: "Sources/WirecontractGraphmind",
+            swiftSettings: strict
         ),
         .target(
             name: "WirecontractGraphorin",
             dependencies: ["WirecontractFFI"],
-            path: "Sources/WirecontractGraphorin"
+            path: "Sources/WirecontractGraphorin",
+            swiftSettings: strict
         ),
         .testTarget(
             name: "WirecontractGraphmindTests",
             dependencies: ["WirecontractGraphmind"],
-            path: "Tests/WirecontractGraphmindTests"
+            path: "Tests/WirecontractGraphmindTests",
+            swiftSettings: strict
         ),
         .testTarget(
             name: "WirecontractGraphorinTests",
             dependencies: ["WirecontractGraphorin"],
-            path: "Tests/WirecontractGraphorinTests"
+            path: "Tests/WirecontractGraphorinTests",
+            swiftSettings: strict
         ),
     ]
 )

@@ -13,11 +13,11 @@ final class SessionHostTests: XCTestCase {
     let patient = AppSessionConfig(connectTimeoutMs: 5000, handshakeTimeoutMs: 5000)
     let tool = GateNode(nodeId: "tool:lookup", kind: .tool, name: "lookup", instanceId: "call_1")
 
-    func started(_ node: GateNode) -> Message {
+    static func started(_ node: GateNode) -> Message {
         .nodeStarted(payload: NodeStarted(nodeId: node.nodeId, kind: node.kind, name: node.name, instanceId: node.instanceId ?? ""))
     }
 
-    func finished(_ node: GateNode, _ output: String) -> Message {
+    static func finished(_ node: GateNode, _ output: String) -> Message {
         .nodeFinished(payload: NodeFinished(nodeId: node.nodeId, instanceId: node.instanceId, output: output, durationMs: 1.5, status: .ok))
     }
 
@@ -41,12 +41,12 @@ final class SessionHostTests: XCTestCase {
         let attached = await host.ready(timeoutMs: 10_000)
         XCTAssertTrue(attached, listener.text)
         let run = try await host.startRun("pause")
-        try await host.emit(started(tool), run: run)
+        try await host.emit(Self.started(tool), run: run)
         let before = await host.gate(.before, tool, run: run)
         XCTAssertEqual(before, .continue)
         let after = await host.gate(.after, tool, run: run)  // not armed
         XCTAssertEqual(after, .continue)
-        try await host.emit(finished(tool, "7"), run: run)
+        try await host.emit(Self.finished(tool, "7"), run: run)
         try await host.finishRun(run)
         await host.close()
         let status = try await listener.waitExit()
@@ -67,7 +67,7 @@ final class SessionHostTests: XCTestCase {
         let attached = await host.ready(timeoutMs: 10_000)
         XCTAssertTrue(attached, listener.text)
         let run = try await host.startRun("abort")
-        try await host.emit(started(tool), run: run)
+        try await host.emit(Self.started(tool), run: run)
         let decision = await host.gate(.before, tool, run: run)
         XCTAssertEqual(decision, .abort)
         let aborted = await host.isAborted(run)
@@ -91,7 +91,7 @@ final class SessionHostTests: XCTestCase {
         let attached = await host.ready(timeoutMs: 10_000)
         XCTAssertTrue(attached, listener.text)
         let run = try await host.startRun("fail-open")
-        try await host.emit(started(tool), run: run)
+        try await host.emit(Self.started(tool), run: run)
         let tool = self.tool
         let held = Task { await host.gate(.before, tool, run: run) }
         try await until("the hold") { !host.core.heldPauseIds().isEmpty && listener.text.contains("exec.paused") }
@@ -103,7 +103,7 @@ final class SessionHostTests: XCTestCase {
         try await until("the detach") { !host.core.isAttached() }
         let detached = await host.gate(.after, tool, run: run)  // detached: no hold
         XCTAssertEqual(detached, .continue)
-        try await host.emit(finished(tool, "1"), run: run)
+        try await host.emit(Self.finished(tool, "1"), run: run)
         proxy.comeUp()
         let back = await host.ready(timeoutMs: 5000)
         XCTAssertTrue(back, listener.text)
@@ -147,9 +147,9 @@ final class SessionHostTests: XCTestCase {
                 group.addTask {
                     let node = GateNode(nodeId: "tool:t\(i)", kind: .tool, name: "t\(i)", instanceId: "call_\(i)")
                     let run = try await host.startRun("task-\(i)")
-                    try await host.emit(self.started(node), run: run)
+                    try await host.emit(Self.started(node), run: run)
                     let decision = await host.gate(.before, node, run: run)
-                    try await host.emit(self.finished(node, "\(i)"), run: run)
+                    try await host.emit(Self.finished(node, "\(i)"), run: run)
                     try await host.finishRun(run)
                     return decision
                 }

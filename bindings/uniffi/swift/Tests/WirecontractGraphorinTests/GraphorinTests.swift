@@ -131,7 +131,7 @@ extension ClientMessage {
     }
 }
 
-let serverGuards: [(String, (ServerMessage) -> Bool)] = [
+let serverGuards: [(String, @Sendable (ServerMessage) -> Bool)] = [
     ("rpc-success", { isRpcSuccess(message: $0) }),
     ("rpc-failure", { isRpcFailure(message: $0) }),
     ("subscribed", { isSubscribedFrame(message: $0) }),
@@ -143,7 +143,7 @@ let serverGuards: [(String, (ServerMessage) -> Bool)] = [
     ("replay-marker", { isReplayMarkerFrame(message: $0) }),
 ]
 
-let clientGuards: [(String, (ClientMessage) -> Bool)] = [
+let clientGuards: [(String, @Sendable (ClientMessage) -> Bool)] = [
     ("initialize", { isInitializeRequest(message: $0) }),
     ("subscription.subscribe", { isSubscribeRequest(message: $0) }),
     ("subscription.unsubscribe", { isUnsubscribeRequest(message: $0) }),
