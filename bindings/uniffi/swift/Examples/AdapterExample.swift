@@ -1,5 +1,6 @@
-// Quoted by docs/session.md ("Swift"); syntax-checked by step 45-swift-syntax. Not part of a
-// target: copy it into an app that depends on WirecontractGraphmind.
+// Quoted by docs/session.md ("Swift"); compiled into the GraphMind tests (a symlink) and run
+// against `wirecontract listen` by step 45-swift. Copy it into an app that depends on
+// WirecontractGraphmind.
 import WirecontractGraphmind
 
 func weatherAgent(url: String, fetch: (String) async throws -> String) async throws {

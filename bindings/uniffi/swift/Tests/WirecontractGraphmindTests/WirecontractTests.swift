@@ -1,9 +1,9 @@
 // Mirrors the Kotlin suite (bindings/uniffi/kotlin/src/test/kotlin/dev/wirecontract/graphmind):
-// every conformance vector, round trips, a frame of each of the 16 types, range checks, matcher
+// every conformance vector, round trips, a frame of every registry type, range checks, matcher
 // equality, the JSON helpers and a 1,000,000-deep frame on a 256 KiB thread.
 //
-// Needs macOS: bindings/uniffi/swift/build-xcframework.sh, then `swift test` in
-// bindings/uniffi/swift. Elsewhere scripts/steps/45-swift-syntax.sh only parses this file.
+// Run by scripts/steps/45-swift.sh on Linux (Swift 6.0.3, Swift 5 and 6 modes); on macOS,
+// `swift test` in bindings/uniffi/swift after build-xcframework.sh.
 
 import Foundation
 import WirecontractGraphmind
@@ -48,6 +48,12 @@ enum Vectors {
 
     static func vector(_ id: String, _ o: [String: Any]) -> Vector {
         Vector(id: id, frame: o["frame"] as? String ?? "", expect: o["expect"] as? String ?? "", type: o["type"] as? String)
+    }
+
+    /// `generated/examples/graphmind.jsonl`: one accepted frame of every message type the
+    /// registry lists, written by `scripts/gen`.
+    static func examples() throws -> [Vector] {
+        try lines(repo.appendingPathComponent("generated/examples/graphmind.jsonl")).map { vector("examples/\($0["name"] as? String ?? "?")", $0) }
     }
 
     static func all() throws -> [Vector] {
@@ -181,7 +187,8 @@ final class WirecontractTests: XCTestCase {
     }
 
     /// One message of every known type, with most optional fields set.
-    var oneOfEach: [Message] {
+    /// Hand-built messages with every optional field set, on top of `everyType()`.
+    var rich: [Message] {
         let sdk = SdkInfo(name: "python", version: "0.5.1")
         let loopInfo = LoopInfo(repeats: 3, firstSeq: 1, lastSeq: 5, fingerprint: "f", kind: .cycle, period: 2, laps: 1)
         let usage = TokenUsage(inputTokens: 1, outputTokens: 2, inclusive: true, cacheReadTokens: 0, reasoningTokens: maxSafe)
@@ -218,10 +225,27 @@ final class WirecontractTests: XCTestCase {
         ]
     }
 
-    func testAFrameOfEveryOneOfThe16TypesBuildsSerializesAndParsesBackEqual() throws {
-        let built = try oneOfEach.map { try createEnvelope(message: $0, seq: 0, runId: "r", ts: 0).messageType }
-        XCTAssertEqual(Set(built), Set(messageTypes()))
-        for (i, message) in oneOfEach.enumerated() {
+    /// One message of every type the registry lists (`messageTypes()`), so that a new message
+    /// type is covered without editing this file or a data file: the first accepted frame of each
+    /// type in the conformance material (`Vectors.all()`), else in the generated
+    /// `Vectors.examples()`, then `rich`.
+    func everyType() throws -> [Message] {
+        var byType: [String: Message] = [:]
+        for v in try Vectors.all() + Vectors.examples() where v.expect == "ok" {
+            guard case .ok(let envelope) = parseEnvelopeJson(frame: v.frame) else { continue }
+            if byType[envelope.messageType] == nil { byType[envelope.messageType] = envelope.message }
+        }
+        let missing = messageTypes().filter { byType[$0] == nil }
+        XCTAssertEqual(missing, [], "no accepted frame of \(missing) in the conformance material or generated/examples/graphmind.jsonl: run scripts/regen")
+        let richTypes = try rich.map { try createEnvelope(message: $0, seq: 0, runId: "r", ts: 0).messageType }
+        XCTAssertTrue(Set(richTypes).isSubset(of: Set(messageTypes())))
+        return messageTypes().compactMap { byType[$0] } + rich
+    }
+
+    func testAFrameOfEveryRegistryTypeBuildsSerializesAndParsesBackEqual() throws {
+        let messages = try everyType()
+        XCTAssertGreaterThanOrEqual(messages.count, messageTypes().count)
+        for (i, message) in messages.enumerated() {
             let envelope = try createEnvelope(message: message, seq: Int64(i), runId: "run-1", ts: 1_756_200_000_000)
             XCTAssertEqual(envelope.extraJson, "{}")
             let text = try serializeEnvelope(envelope: envelope)

@@ -4,8 +4,8 @@
 // ok frame, ids keeping their JSON type, coded issues and the raw id, building legal frames only,
 // the catalogues, the subprotocol helpers, and a 1,000,000-deep frame on a 256 KiB thread.
 //
-// Needs macOS: bindings/uniffi/swift/build-xcframework.sh, then `swift test` in
-// bindings/uniffi/swift. Elsewhere scripts/steps/45-swift-syntax.sh only parses this file.
+// Run by scripts/steps/45-swift.sh on Linux (Swift 6.0.3, Swift 5 and 6 modes); on macOS,
+// `swift test` in bindings/uniffi/swift after build-xcframework.sh.
 
 import Foundation
 import WirecontractGraphorin
