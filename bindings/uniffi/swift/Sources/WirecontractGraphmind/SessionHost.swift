@@ -306,13 +306,9 @@ public actor SessionHost {
             do {
                 let message = try await task.receive()
                 guard id == attempt else { return }
-                switch message {
-                case .string(let text):
+                // Frames are text messages; a binary message is ignored, as the JVM host does.
+                if case .string(let text) = message {
                     try! core.frameReceived(frame: text, nowMs: clock.nowMs())
-                case .data(let data):
-                    try! core.frameReceived(frame: String(decoding: data, as: UTF8.self), nowMs: clock.nowMs())
-                @unknown default:
-                    break
                 }
                 pump()
             } catch {

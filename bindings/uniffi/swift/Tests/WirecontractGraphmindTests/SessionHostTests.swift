@@ -187,6 +187,42 @@ final class SessionHostTests: XCTestCase {
         XCTAssertNotNil(rows.last { $0.type == "node.finished" }?.payload["output"] as? [String: Any])
     }
 
+    func testCancellingTheTaskAwaitingAHeldGateContinues() async throws {
+        let listener = try Listener(try tempDir(), ["--break", "tool", "--on-pause", "hold"])
+        let host = SessionHost(url: listener.url, config: patient)
+        let attached = await host.ready(timeoutMs: 10_000)
+        XCTAssertTrue(attached, listener.text)
+        let run = try await host.startRun("cancel")
+        try await host.emit(Self.started(tool), run: run)
+        let tool = self.tool
+        let held = Task { await host.gate(.before, tool, run: run) }
+        try await until("the hold") { !host.core.heldPauseIds().isEmpty && listener.text.contains("exec.paused") }
+        held.cancel()
+        let decision = await held.value
+        XCTAssertEqual(decision, .continue)
+        XCTAssertTrue(host.core.heldPauseIds().isEmpty)
+        try await host.finishRun(run)
+        await host.close()
+        let status = try await listener.waitExit()
+        XCTAssertEqual(status, 0, listener.text)
+        let rows = try listener.rows()
+        checkCommon(rows)
+        XCTAssertEqual(rows.first { $0.type == "exec.resumed" }?.payload["action"] as? String, "continue")
+        XCTAssertEqual(types(rows, "viewer->app"), ["hello.ack"])  // the listener never resumed
+    }
+
+    func testAnUnusableUrlIsAFailedConnectNotACrash() async throws {
+        // Not a URL (URL(string:) is nil): the host reports a failed connect to the core, which
+        // stays detached and retries later.
+        let host = SessionHost(url: "ws://[::1/ingest", config: AppSessionConfig(connectTimeoutMs: 100), onWarn: { _, _ in })
+        let attached = await host.ready(timeoutMs: 300)
+        XCTAssertFalse(attached)
+        XCTAssertFalse(host.core.isAttached())
+        let decision = await host.gate(.before, tool)  // detached: continue at once
+        XCTAssertEqual(decision, .continue)
+        await host.close(flushTimeoutMs: 0)
+    }
+
     func testRunPayloadsAreTheCores() async throws {
         // A port nothing listens on: the host stays detached, so every frame stays in the ring.
         let host = SessionHost(url: "ws://127.0.0.1:9/ingest", config: AppSessionConfig(app: "demo"), onWarn: { _, _ in })
