@@ -88,9 +88,12 @@ swift_root_run() {
 
 # swift_root_chroot ROOTDIR WORK CMD...: CMD in ROOTDIR with /proc (the toolchain finds its
 # libraries through /proc/self/exe), /dev and a fresh /tmp; WORK (if not empty) and each of
-# SWIFT_ROOT_BINDS bind-mounted at their own paths; cwd WORK or /.
+# SWIFT_ROOT_BINDS bind-mounted at their own paths; cwd WORK or /. With SWIFT_ROOT_TIMEOUT
+# (seconds), killed when it runs longer.
 swift_root_chroot() {
-    binds="${SWIFT_ROOT_BINDS:-}" unshare -m --propagation private sh -c '
+    local limit=()
+    [ -z "${SWIFT_ROOT_TIMEOUT:-}" ] || limit=(timeout --kill-after=10 "$SWIFT_ROOT_TIMEOUT")
+    binds="${SWIFT_ROOT_BINDS:-}" "${limit[@]}" unshare -m --propagation private sh -c '
         root="$1" work="$2"; shift 2
         mount -t proc proc "$root/proc" && mount --rbind /dev "$root/dev" &&
         mount -t tmpfs tmpfs "$root/tmp" || exit 1

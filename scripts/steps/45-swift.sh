@@ -35,8 +35,9 @@ for mode in 5 6; do
     flags=(--package-path "$PKG" --scratch-path "$scratch" -Xlinker -L"$LIB" -Xlinker -rpath -Xlinker "$LIB")
     SWIFT_ROOT_BINDS="$binds" swift_root_run "$ROOT" env WIRECONTRACT_SWIFT_MODE="$mode" \
         swift build --build-tests "${flags[@]}"
-    SWIFT_ROOT_BINDS="$binds" swift_root_run "$ROOT" env WIRECONTRACT_SWIFT_MODE="$mode" WIRECONTRACT_SHARED="$SHARED" \
-        WIRECONTRACT_CLI="$LIB/wirecontract" swift test --skip-build "${flags[@]}"
+    # One bound on the suites (each wait inside is bounded too; a hang must not stall CI).
+    SWIFT_ROOT_BINDS="$binds" SWIFT_ROOT_TIMEOUT=600 swift_root_run "$ROOT" env WIRECONTRACT_SWIFT_MODE="$mode" \
+        WIRECONTRACT_SHARED="$SHARED" WIRECONTRACT_CLI="$LIB/wirecontract" swift test --skip-build "${flags[@]}"
 done
 # The root manifest (SwiftPM users' by URL) is compiled too: dump-package evaluates it without
 # fetching its binary target.
