@@ -4,8 +4,8 @@
 import WirecontractGraphmind
 
 func weatherAgent(url: String, fetch: (String) async throws -> String) async throws {
-    let gm = SessionHost(url: url, config: AppSessionConfig(app: "weather-agent"))
-    _ = await gm.ready()                                              // optional: wait for a viewer
+    let gm = try SessionHost(url: url, config: AppSessionConfig(app: "weather-agent"))
+    _ = try await gm.ready()                                          // optional: wait for a viewer
     let run = try await gm.startRun("weather")
     do {
         let llm = GateNode(nodeId: "llm:planner", kind: .llm, name: "planner", instanceId: "llm_1")

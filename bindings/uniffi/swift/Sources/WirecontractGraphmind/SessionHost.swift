@@ -77,16 +77,16 @@ public actor SessionHost {
     ///   - url: the viewer's ingest endpoint (default `ws://127.0.0.1:4747/ingest`).
     ///   - config: the core's configuration (`idBase` defaults to random hex here).
     ///   - onWarn: called with each `warn` action's rule key and text.
+    /// - Throws: `ContractError` for a configuration the core refuses (a negative timeout or size).
     public init(
         url: String = "ws://127.0.0.1:4747/ingest",
         config: AppSessionConfig = AppSessionConfig(),
         onWarn: @escaping @Sendable (String, String) -> Void = { rule, text in print("graphmind session: \(rule): \(text)") }
-    ) {
+    ) throws {
         var config = config
         if config.url == nil { config.url = url }
         if config.idBase == nil { config.idBase = String(format: "%06x", Int.random(in: 0..<0x1000000)) }
-        // Throws only for a string holding a lone surrogate, which a Swift String cannot hold.
-        core = try! AppSession(config: config)
+        core = try AppSession(config: config)
         delegate = SocketDelegate()
         urlSession = URLSession(configuration: .default, delegate: delegate, delegateQueue: nil)
         self.onWarn = onWarn
@@ -129,10 +129,10 @@ public actor SessionHost {
     }
 
     /// `true` when attached (the `hello.ack`), `false` after `timeoutMs` (default the config's
-    /// `readyTimeoutMs`, 2000) or when closed. Connects now when idle (spec T22).
-    public func ready(timeoutMs: Int64? = nil) async -> Bool {
-        // The clock and timeouts are never negative here, so the core's range check cannot fail.
-        let waiter = try! core.ready(nowMs: clock.nowMs(), timeoutMs: timeoutMs)
+    /// `readyTimeoutMs`, 2000) or when closed. Connects now when idle (spec T22). Throws
+    /// `ContractError` for a timeout the core refuses (negative).
+    public func ready(timeoutMs: Int64? = nil) async throws -> Bool {
+        let waiter = try core.ready(nowMs: clock.nowMs(), timeoutMs: timeoutMs)
         pump()
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             if let result = readyResults.removeValue(forKey: waiter) {

@@ -37,8 +37,8 @@ final class SessionHostTests: XCTestCase {
         let listener = try Listener(try tempDir(), ["--break", "tool", "--on-pause", "continue"])
         var config = patient
         config.app = "swift-host"
-        let host = SessionHost(url: listener.url, config: config)
-        let attached = await host.ready(timeoutMs: 10_000)
+        let host = try SessionHost(url: listener.url, config: config)
+        let attached = try await host.ready(timeoutMs: 10_000)
         XCTAssertTrue(attached, listener.text)
         let run = try await host.startRun("pause")
         try await host.emit(Self.started(tool), run: run)
@@ -63,8 +63,8 @@ final class SessionHostTests: XCTestCase {
 
     func testAPauseAnsweredAbortEndsTheRunAborted() async throws {
         let listener = try Listener(try tempDir(), ["--break", "tool", "--on-pause", "abort"])
-        let host = SessionHost(url: listener.url, config: patient)
-        let attached = await host.ready(timeoutMs: 10_000)
+        let host = try SessionHost(url: listener.url, config: patient)
+        let attached = try await host.ready(timeoutMs: 10_000)
         XCTAssertTrue(attached, listener.text)
         let run = try await host.startRun("abort")
         try await host.emit(Self.started(tool), run: run)
@@ -87,8 +87,8 @@ final class SessionHostTests: XCTestCase {
         let listener = try Listener(try tempDir(), ["--break", "tool", "--on-pause", "hold"])
         let proxy = try Proxy(targetPort: listener.port)
         defer { proxy.close() }
-        let host = SessionHost(url: proxy.url, config: patient)
-        let attached = await host.ready(timeoutMs: 10_000)
+        let host = try SessionHost(url: proxy.url, config: patient)
+        let attached = try await host.ready(timeoutMs: 10_000)
         XCTAssertTrue(attached, listener.text)
         let run = try await host.startRun("fail-open")
         try await host.emit(Self.started(tool), run: run)
@@ -105,7 +105,7 @@ final class SessionHostTests: XCTestCase {
         XCTAssertEqual(detached, .continue)
         try await host.emit(Self.finished(tool, "1"), run: run)
         proxy.comeUp()
-        let back = await host.ready(timeoutMs: 5000)
+        let back = try await host.ready(timeoutMs: 5000)
         XCTAssertTrue(back, listener.text)
         try await host.finishRun(run)
         // run.finished travels through the proxy; closing first would race it.
@@ -139,8 +139,8 @@ final class SessionHostTests: XCTestCase {
     func testTheActorServesSeveralTasksAtOnce() async throws {
         let runs = 4
         let listener = try Listener(try tempDir(), ["--break", "tool", "--on-pause", "continue"], runs: runs)
-        let host = SessionHost(url: listener.url, config: patient)
-        let attached = await host.ready(timeoutMs: 10_000)
+        let host = try SessionHost(url: listener.url, config: patient)
+        let attached = try await host.ready(timeoutMs: 10_000)
         XCTAssertTrue(attached, listener.text)
         let decisions = try await withThrowingTaskGroup(of: Decision.self) { group in
             for i in 0..<runs {
@@ -189,8 +189,8 @@ final class SessionHostTests: XCTestCase {
 
     func testCancellingTheTaskAwaitingAHeldGateContinues() async throws {
         let listener = try Listener(try tempDir(), ["--break", "tool", "--on-pause", "hold"])
-        let host = SessionHost(url: listener.url, config: patient)
-        let attached = await host.ready(timeoutMs: 10_000)
+        let host = try SessionHost(url: listener.url, config: patient)
+        let attached = try await host.ready(timeoutMs: 10_000)
         XCTAssertTrue(attached, listener.text)
         let run = try await host.startRun("cancel")
         try await host.emit(Self.started(tool), run: run)
@@ -214,8 +214,8 @@ final class SessionHostTests: XCTestCase {
     func testAnUnusableUrlIsAFailedConnectNotACrash() async throws {
         // Not a URL (URL(string:) is nil): the host reports a failed connect to the core, which
         // stays detached and retries later.
-        let host = SessionHost(url: "ws://[::1/ingest", config: AppSessionConfig(connectTimeoutMs: 100), onWarn: { _, _ in })
-        let attached = await host.ready(timeoutMs: 300)
+        let host = try SessionHost(url: "ws://[::1/ingest", config: AppSessionConfig(connectTimeoutMs: 100), onWarn: { _, _ in })
+        let attached = try await host.ready(timeoutMs: 300)
         XCTAssertFalse(attached)
         XCTAssertFalse(host.core.isAttached())
         let decision = await host.gate(.before, tool)  // detached: continue at once
@@ -225,7 +225,7 @@ final class SessionHostTests: XCTestCase {
 
     func testRunPayloadsAreTheCores() async throws {
         // A port nothing listens on: the host stays detached, so every frame stays in the ring.
-        let host = SessionHost(url: "ws://127.0.0.1:9/ingest", config: AppSessionConfig(app: "demo"), onWarn: { _, _ in })
+        let host = try SessionHost(url: "ws://127.0.0.1:9/ingest", config: AppSessionConfig(app: "demo"), onWarn: { _, _ in })
         struct Boom: Error {}
         let plain = try await host.startRun("plain")
         try await host.finishRun(plain)
@@ -243,6 +243,20 @@ final class SessionHostTests: XCTestCase {
         let error = finished[1]["error"] as? [String: Any]
         XCTAssertEqual(error?["name"] as? String, "Boom")
         XCTAssertNil(finished[2]["error"])
+        await host.close(flushTimeoutMs: 0)
+    }
+
+    func testABadConfigOrTimeoutIsAContractErrorNotACrash() async throws {
+        XCTAssertThrowsError(try SessionHost(config: AppSessionConfig(connectTimeoutMs: -1), onWarn: { _, _ in })) { error in
+            XCTAssertTrue(error is ContractError, "\(error)")
+        }
+        let host = try SessionHost(url: "ws://127.0.0.1:9/ingest", onWarn: { _, _ in })
+        do {
+            _ = try await host.ready(timeoutMs: -1)
+            XCTFail("a negative timeout was accepted")
+        } catch {
+            XCTAssertTrue(error is ContractError, "\(error)")
+        }
         await host.close(flushTimeoutMs: 0)
     }
 
