@@ -5,7 +5,7 @@
 //! the kernel zeroes on first touch and which is unmapped again at the next GC. On the large
 //! corpus that page-fault work was half of the addon's time (docs/performance.md §7).
 //! `node_api_create_external_string_utf16` makes a string that points at a buffer we own
-//! (allocated by mimalloc), taken back by the finalizer when V8 collects the string and kept in
+//! (allocated with the system allocator), taken back by the finalizer when V8 collects the string and kept in
 //! a pool for the next strings.
 //!
 //! The function is experimental in Node 20 (from 20.4.0) and may be absent, so it is looked up

@@ -33,12 +33,6 @@ mod external;
 mod large;
 pub mod shrink;
 
-/// mimalloc for the addon's own allocations (the parsed envelope the verdict comes from, large
-/// frames' buffers): a frame allocates many small, short-lived blocks, where it is measurably
-/// faster than glibc's malloc (docs/performance.md). JavaScript values come from V8's heap.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// Runs contract code, turning a panic into a JavaScript `Error`.
 fn guard<T>(f: impl FnOnce() -> napi::Result<T>) -> napi::Result<T> {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| {
