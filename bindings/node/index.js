@@ -9,6 +9,7 @@
 // taken out first and put back after JSON.parse of the rest (src/large.rs). See README.md.
 
 const native = loadNative();
+const { stringify } = require('./stringify.js');
 
 function loadNative() {
   const candidates = [
@@ -371,21 +372,50 @@ const ENVELOPE_LAYOUT = { keys: ENVELOPE_KEYS, tys: new Map(ENVELOPE_KEYS.map((k
 /**
  * Writes an envelope as JSON.stringify would (§5.14): compact, `gm, seq, ts, runId, type,
  * payload` first, then unknown envelope members; known payload fields (at every typed level)
- * in spec order, then unknown ones. Like JSON.stringify it throws on a BigInt or a cycle.
+ * in spec order, then unknown ones. Like JSON.stringify it throws on a BigInt or a cycle;
+ * nesting is not limited by the engine's stack (stringify.js), only by the contract's cap.
+ *
+ * The text is checked by the contract's parser before it is returned (as the contract's
+ * serialize_envelope checks with check_envelope): an envelope no parser accepts (a `seq` or
+ * `ts` that is not a safe integer ≥ 0, U+0000 or a lone surrogate in `runId`, `gm` other than
+ * 1, a missing member, a known type's invalid payload, nesting past MAX_DEPTH) throws
+ * BuildError with the parser's reason and issues. The frame size cap is the receiver's
+ * setting and is not applied.
  */
 function serializeEnvelope(envelope) {
-  if (envelope === null || typeof envelope !== 'object') return JSON.stringify(envelope);
-  let out = orderObject(envelope, ENVELOPE_LAYOUT);
-  const layout = typeof envelope.type === 'string' && PAYLOAD_OF.has(envelope.type) ? PAYLOAD_OF.get(envelope.type) : undefined;
-  if (layout && Object.prototype.hasOwnProperty.call(envelope, 'payload')) {
-    const payload = orderObject(envelope.payload, FIELD_ORDER.get(layout.name));
-    if (payload !== envelope.payload) {
-      if (out === envelope) out = Object.assign(Object.create(null), envelope);
-      // Reassigning keeps the key's position.
-      out.payload = payload;
+  let out = envelope;
+  if (envelope !== null && typeof envelope === 'object') {
+    out = orderObject(envelope, ENVELOPE_LAYOUT);
+    const layout = typeof envelope.type === 'string' && PAYLOAD_OF.has(envelope.type) ? PAYLOAD_OF.get(envelope.type) : undefined;
+    if (layout && Object.prototype.hasOwnProperty.call(envelope, 'payload')) {
+      const payload = orderObject(envelope.payload, FIELD_ORDER.get(layout.name));
+      if (payload !== envelope.payload) {
+        if (out === envelope) out = Object.assign(Object.create(null), envelope);
+        // Reassigning keeps the key's position.
+        out.payload = payload;
+      }
     }
   }
-  return JSON.stringify(out);
+  const text = stringify(out);
+  if (text === undefined) {
+    throw new BuildError(REASON_NOT_AN_ENVELOPE, [{ path: '', message: `expected object, received ${typeOf(envelope)}` }]);
+  }
+  let verdict;
+  try {
+    verdict = native.gmCheckWritten(text);
+  } catch (e) {
+    throw new BuildError(`internal error in wirecontract: ${errorMessage(e)}`);
+  }
+  if (typeof verdict === 'number') return text;
+  throw writtenError(JSON.parse(verdict));
+}
+
+/** The BuildError for a written frame the parser refuses, from the parser's verdict. */
+function writtenError(v) {
+  if (v.kind === 'version-mismatch') {
+    return new BuildError(`envelope would not parse: protocol version ${v.received}, this contract speaks ${v.supported}`, [{ path: 'gm', message: `received ${v.received}` }]);
+  }
+  return new BuildError(`envelope would not parse: ${v.reason}`, v.issues);
 }
 
 /** The GraphMind JSON Schema (draft 2020-12) as an object (a fresh copy per call). */

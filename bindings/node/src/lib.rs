@@ -323,6 +323,23 @@ pub fn gm_verdict(text: FrameText) -> napi::Result<Either<u32, String>> {
     })
 }
 
+/// The verdict on a frame `serializeEnvelope` wrote, in [`gm_verdict`]'s form: the contract's
+/// parser with the default nesting cap and no frame size cap (as the contract's own
+/// `serialize_envelope`, which leaves the size to the receiver's setting). `index.js` refuses
+/// to return text whose verdict is not `ok` or `unknown-type`, so every frame the binding
+/// writes is one a parser reads back.
+#[napi(js_name = "gmCheckWritten")]
+pub fn gm_check_written(text: FrameText) -> napi::Result<Either<u32, String>> {
+    guard(|| {
+        let opts = gm::ParseOptions { max_frame_bytes: usize::MAX, ..gm::ParseOptions::default() };
+        Ok(match gm::parse_envelope_json_with(&text.0, &opts) {
+            gm::ParseOutcome::Ok(_) => Either::A(0),
+            gm::ParseOutcome::UnknownType(_) => Either::A(1),
+            other => Either::B(verdict_json(other)),
+        })
+    })
+}
+
 /// The verdict on one frame as text: `ok`, `unknown-type`, or the result object as JSON.
 fn verdict(text: &str) -> String {
     verdict_json(gm::parse_envelope_json(text))
