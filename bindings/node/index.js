@@ -178,12 +178,13 @@ function parseEnvelopeJson(text) {
 /**
  * Parses an already decoded value (§2 from step 2): its JSON text (JSON.stringify) is
  * validated and the envelope is a fresh copy. Never throws: a value JSON.stringify refuses
- * (BigInt, a cycle, nesting beyond the engine's stack) is `invalid`.
+ * (BigInt, a cycle) is `invalid`; nesting is bounded by the contract's cap, not by the
+ * engine's stack (stringify.js).
  */
 function parseEnvelope(value) {
   let text;
   try {
-    text = JSON.stringify(value);
+    text = stringify(value);
   } catch (e) {
     return invalidResult(`value is not JSON-serializable: ${errorMessage(e)}`);
   }
@@ -217,7 +218,7 @@ function budgetPayload(type, payload, max) {
   if (typeof type !== 'string' || payload === undefined) return payload;
   let text;
   try {
-    text = JSON.stringify(payload);
+    text = stringify(payload);
   } catch (e) {
     throw new BuildError(`payload is not JSON-serializable: ${errorMessage(e)}`);
   }
@@ -254,7 +255,7 @@ function createEnvelope(init) {
   const envelope = { gm: 1, seq, ts: init.ts ?? Date.now(), runId, type, payload };
   let text;
   try {
-    text = JSON.stringify(envelope);
+    text = stringify(envelope);
   } catch (e) {
     const members = ENVELOPE_KEYS.filter((k) => k !== 'payload' && !stringifies(envelope[k]));
     if (members.length > 0) throw memberError(envelope, members);
@@ -276,7 +277,7 @@ function gmVerdictOf(text) {
 
 function stringifies(value) {
   try {
-    JSON.stringify(value);
+    stringify(value);
     return true;
   } catch {
     return false;
@@ -296,12 +297,12 @@ function memberError(envelope, members) {
   for (const m of members) standIn[m] = {};
   let payloadProblem;
   try {
-    JSON.stringify(envelope.payload);
+    stringify(envelope.payload);
   } catch (e) {
     payloadProblem = errorMessage(e);
     standIn.payload = {};
   }
-  const verdict = gmVerdictOf(JSON.stringify(standIn));
+  const verdict = gmVerdictOf(stringify(standIn));
   const out = typeof verdict === 'number' ? { reason: 'envelope is not JSON-serializable', issues: [] } : JSON.parse(verdict);
   const host = (m) => typeof envelope[m];
   let issues = (out.issues || []).map((i) => (members.includes(i.path) ? { ...i, message: i.message.replace(/received object$/, `received ${host(i.path)}`) } : i));
@@ -566,7 +567,7 @@ function shrinkPayload(value, maxBytes, type) {
   const [max, t] = shrinkArgs(maxBytes, type);
   let text;
   try {
-    text = value === undefined ? 'null' : JSON.stringify(value);
+    text = value === undefined ? 'null' : stringify(value);
   } catch (e) {
     throw new TypeError(`payload is not JSON-serializable: ${errorMessage(e)}`);
   }

@@ -102,3 +102,20 @@ test('the deep writer writes exactly JSON.stringify\'s text', () => {
     assert.equal(stringifyDeep(v), JSON.stringify(v));
   }
 });
+
+test('deep values into parseEnvelope, createEnvelope and shrinkPayload: the contract\'s cap, not the stack', () => {
+  let deep = [];
+  for (let i = 0; i < 20_000; i++) deep = [deep];
+  const r = graphmind.parseEnvelope({ ...base(), type: 'future.x', payload: deep });
+  assert.equal(r.kind, 'unknown-type');
+  const env = graphmind.createEnvelope({ type: 'future.x', payload: deep, seq: 1, runId: 'r', ts: 1 });
+  const text = graphmind.serializeEnvelope(env);
+  assert.equal(text, head + '['.repeat(20_001) + ']'.repeat(20_001) + '}');
+  assert.equal(graphmind.shrinkPayload(deep, 1 << 20).tier, 1);
+  let over = [];
+  for (let i = 0; i < graphmind.MAX_DEPTH; i++) over = [over];
+  const refused = graphmind.parseEnvelope({ ...base(), type: 'future.x', payload: over });
+  assert.equal(refused.kind, 'invalid');
+  assert.match(refused.reason, /nests deeper than 100000 levels/);
+  assert.throws(() => graphmind.createEnvelope({ type: 'future.x', payload: over, seq: 1, runId: 'r', ts: 1 }), (e) => e instanceof graphmind.BuildError && /nests deeper/.test(e.message));
+});
