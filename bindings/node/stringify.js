@@ -17,7 +17,9 @@ function prepare(key, value) {
   if (typeof value === 'object' && value !== null) {
     if (value instanceof Number) return Number(value);
     if (value instanceof String) return String(value);
-    if (value instanceof Boolean || value instanceof BigInt) return value.valueOf();
+    // The internal value, as JSON.stringify reads it (an own valueOf is not called).
+    if (value instanceof Boolean) return Boolean.prototype.valueOf.call(value);
+    if (value instanceof BigInt) return BigInt.prototype.valueOf.call(value);
   }
   return value;
 }

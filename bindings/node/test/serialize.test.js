@@ -98,9 +98,18 @@ test('the deep writer writes exactly JSON.stringify\'s text', () => {
     }),
     { numRuns: 500 },
   );
-  for (const v of [undefined, null, 'a\ud800b', { '': 1, 2: [undefined, () => 0], __proto__: null }, JSON.parse('{"__proto__":[1],"1":2,"b":3}')]) {
+  // Wrappers with their own valueOf/toString: Number and String convert through them,
+  // Boolean reads its internal value, as JSON.stringify does.
+  const b = Object(true);
+  b.valueOf = () => false;
+  const n = new Number(5);
+  n.valueOf = () => 7;
+  const str = new String('a');
+  str.toString = () => 'z';
+  for (const v of [undefined, null, 'a\ud800b', { '': 1, 2: [undefined, () => 0], __proto__: null }, JSON.parse('{"__proto__":[1],"1":2,"b":3}'), [b, n, str]]) {
     assert.equal(stringifyDeep(v), JSON.stringify(v));
   }
+  assert.throws(() => stringifyDeep([Object(1n)]), { name: 'TypeError', message: 'Do not know how to serialize a BigInt' });
 });
 
 test('deep values into parseEnvelope, createEnvelope and shrinkPayload: the contract\'s cap, not the stack', () => {
