@@ -9,6 +9,7 @@
 //! and RE2.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 
 #[derive(Default)]
 struct Node {
@@ -65,7 +66,7 @@ fn literal(c: char, out: &mut String) {
     } else if c.is_ascii_graphic() || c == ' ' {
         out.push(c);
     } else {
-        out.push_str(&format!("\\u{:04x}", u32::from(c)));
+        let _ = write!(out, "\\u{:04x}", u32::from(c));
     }
 }
 

@@ -5,7 +5,9 @@
 use super::app::{AppSession, ConnState};
 use super::gate::Armed;
 use super::{Decision, ReleaseCause};
-use crate::graphmind::{parse_envelope_json_bytes, ExecResume, HelloAck, Message, ParseOutcome, RefusalCode, ResumeAction, PROTOCOL_VERSION};
+use crate::graphmind::{
+    parse_envelope_json_bytes, BreakpointMatcher, ExecResume, HelloAck, Message, ParseOutcome, RefusalCode, ResumeAction, PROTOCOL_VERSION,
+};
 
 /// The truncation markers of graphmind-v1 §3 that must not be injected back (§3.6 guard).
 const TRUNCATION_MARKERS: &[&str] = &["\"__graphmindTruncated\"", "[graphmind: truncated]"];
@@ -74,19 +76,23 @@ impl AppSession {
             }
             ParseOutcome::Ok(env) => match env.message {
                 Message::ExecResume(r) => self.resume(r, now),
-                Message::BreakpointSet(b) => {
-                    if self.gates.set_breakpoint(b.matcher) == Armed::AtCap && self.gates.report_cap() {
-                        let max = self.gates.max_breakpoints();
-                        let text = format!("breakpoint.set ignored: {max} breakpoints armed (max_breakpoints); more are ignored silently until one is cleared");
-                        self.warn("breakpoint-limit", text);
-                    }
-                }
+                Message::BreakpointSet(b) => self.breakpoint_set(b.matcher),
                 Message::BreakpointClear(b) => self.gates.clear_breakpoint(&b.matcher),
                 Message::ModeSet(m) => self.gates.mode = m.mode,
                 // T13: a second ack does not re-arm; events are not for the app.
                 _ => {}
             },
             ParseOutcome::UnknownType(_) => {}
+        }
+    }
+
+    /// T10, bounded by `max_breakpoints`: past the cap the matcher is ignored, with one
+    /// `breakpoint-limit` warning per episode.
+    fn breakpoint_set(&mut self, matcher: BreakpointMatcher) {
+        if self.gates.set_breakpoint(matcher) == Armed::AtCap && self.gates.report_cap() {
+            let max = self.gates.max_breakpoints();
+            let text = format!("breakpoint.set ignored: {max} breakpoints armed (max_breakpoints); more are ignored silently until one is cleared");
+            self.warn("breakpoint-limit", text);
         }
     }
 

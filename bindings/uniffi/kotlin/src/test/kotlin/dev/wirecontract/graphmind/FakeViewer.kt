@@ -13,8 +13,8 @@ import kotlin.concurrent.thread
 /**
  * A minimal WebSocket viewer on loopback for abuse tests of [SessionHost] (RFC 6455 by hand:
  * the JDK has a WebSocket client but no server). Each connection is upgraded, its `hello`
- * answered with a `hello.ack`, then [afterAck] runs with the connection; frames the app sends
- * are read on unless [Conn.stopReading] was called. [closeCodes] collects the codes of the
+ * answered with a `hello.ack`, then [afterAck] runs with the connection on a thread of its own;
+ * frames the app sends are read on unless [Conn.stopReading] was called. [closeCodes] collects the codes of the
  * app's close frames.
  */
 class FakeViewer(
@@ -128,7 +128,8 @@ class FakeViewer(
                 0x1 -> if (!acked && String(payload, Charsets.UTF_8).contains("\"type\":\"hello\"")) {
                     acked = true
                     c.sendText(ACK)
-                    afterAck(c)
+                    // On its own thread: this one reads on (the app's close frame among them).
+                    thread(isDaemon = true) { runCatching { afterAck(c) } }
                 }
             }
         }

@@ -324,7 +324,7 @@ class SessionHostTest {
         FakeViewer { conn -> conn.sendText(big, fragments = 6) }.use { viewer ->
             val warnings = CopyOnWriteArrayList<String>()
             SessionHost(viewer.url, patient, onWarn = { rule, _ -> warnings += rule }, maxFrameBytes = 1024L * 1024).use { host ->
-                assertTrue(host.ready().get(10, TimeUnit.SECONDS))
+                assertTrue(host.ready(10_000).get(15, TimeUnit.SECONDS))
                 until("the 1009 close") { 1009 in viewer.closeCodes }
                 assertTrue("frame-limit" in warnings, warnings.toString())
                 until("a reconnect") { viewer.conns.size >= 2 }
@@ -338,7 +338,7 @@ class SessionHostTest {
         FakeViewer(receiveBuffer = 16 * 1024) { conn -> conn.stopReading() }.use { viewer ->
             val warnings = CopyOnWriteArrayList<String>()
             SessionHost(viewer.url, patient.copy(ringMaxBytes = 512L * 1024), onWarn = { rule, _ -> warnings += rule }, maxQueueBytes = 1024L * 1024).use { host ->
-                assertTrue(host.ready().get(10, TimeUnit.SECONDS))
+                assertTrue(host.ready(10_000).get(15, TimeUnit.SECONDS))
                 val input = "y".repeat(100_000)
                 host.run("flood").use { run ->
                     for (i in 0 until 300) {
