@@ -51,7 +51,8 @@ class RunAbortedException(val runId: String?) : RuntimeException("run $runId was
  * @param flushTimeoutMs how long [close] waits for queued frames to leave, in ms.
  * @param maxFrameBytes the largest viewer message read, in UTF-8 bytes (default 16 MiB, the
  *   contract's frame limit): a larger one is not buffered past the limit; the socket is closed
- *   with 1009 and the core detaches (fail-open, then reconnect and replay).
+ *   with 1008 (the JDK's WebSocket cannot send 1009) and the core detaches (fail-open, then
+ *   reconnect and replay).
  * @param maxQueueBytes frame text (UTF-16 units) queued for a viewer that does not read (default
  *   16 Mi): past it the socket is aborted (no close frame fits behind the stuck writes) and the
  *   core detaches; its ring replays on the next attachment. Keep it at least the ring's byte
@@ -364,11 +365,13 @@ class SessionHost(
             override fun onText(webSocket: WebSocket, data: CharSequence, last: Boolean): CompletionStage<*>? {
                 a.textBytes += utf8Length(data)
                 if (a.textBytes > maxFrameBytes) {
-                    // Over the limit: stop reading and buffering; close with 1009 like `listen`.
+                    // Over the limit: stop reading and buffering, and close. `listen` and the Python
+                    // hosts close with 1009; java.net.http.WebSocket refuses to send 1009 (its
+                    // sendClose allows neither 1009 nor 1013), so this host closes with 1008.
                     a.text.setLength(0)
                     a.text.trimToSize()
-                    onWarn("frame-limit", "a viewer message exceeded maxFrameBytes ($maxFrameBytes); closed with 1009")
-                    webSocket.sendClose(1009, "message too big").whenComplete { _, _ -> webSocket.abort() }
+                    onWarn("frame-limit", "a viewer message exceeded maxFrameBytes ($maxFrameBytes); closed with 1008")
+                    webSocket.sendClose(1008, "message too big").whenComplete { _, _ -> webSocket.abort() }
                     locked { abandon(a) }
                     return null
                 }

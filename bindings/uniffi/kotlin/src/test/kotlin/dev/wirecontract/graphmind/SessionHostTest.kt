@@ -317,15 +317,18 @@ class SessionHostTest {
 
     // ---- abuse (issue 40): limits of the host ---------------------------------------------
 
-    /** A viewer message over `maxFrameBytes` is not buffered whole: the host closes with 1009. */
+    /**
+     * A viewer message over `maxFrameBytes` is not buffered whole: the host closes with 1008
+     * (java.net.http.WebSocket refuses to send 1009) and reconnects.
+     */
     @Test
-    fun oversizedViewerMessageClosesWith1009() {
+    fun oversizedViewerMessageIsRefused() {
         val big = "x".repeat(3 * 1024 * 1024)
         FakeViewer { conn -> conn.sendText(big, fragments = 6) }.use { viewer ->
             val warnings = CopyOnWriteArrayList<String>()
             SessionHost(viewer.url, patient, onWarn = { rule, _ -> warnings += rule }, maxFrameBytes = 1024L * 1024).use { host ->
                 assertTrue(host.ready(10_000).get(15, TimeUnit.SECONDS))
-                until("the 1009 close") { 1009 in viewer.closeCodes }
+                until("the 1008 close") { 1008 in viewer.closeCodes }
                 assertTrue("frame-limit" in warnings, warnings.toString())
                 until("a reconnect") { viewer.conns.size >= 2 }
             }
