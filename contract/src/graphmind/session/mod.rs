@@ -28,6 +28,7 @@ mod run;
 mod viewer;
 mod viewer_action;
 mod viewer_out;
+mod viewer_runs;
 
 pub use action::{Action, Decision, GateNode, GateOutcome, ReadyId, ReleaseCause, Warning};
 pub use app::{AppSession, ConnState};
