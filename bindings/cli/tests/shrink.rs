@@ -91,10 +91,10 @@ fn an_unknown_type_is_shrunk_and_named_on_stderr() {
 #[test]
 fn payloads_over_the_frame_cap_are_shrunk_exactly_as_the_bindings_shrink_them() {
     let big_string = format!(r#"{{"nodeId":"tool:t","instanceId":"c1","durationMs":1,"status":"ok","output":"{}"}}"#, "x".repeat(50_000_000));
-    let items: Vec<String> = (0..2_000_000).map(|i| format!(r#"{{"i":{i},"text":"é{}"}}"#, "y".repeat(20))).collect();
+    let items: Vec<String> = (0..70_000).map(|i| format!(r#"{{"i":{i},"text":"é{}"}}"#, "y".repeat(1000))).collect();
     let big_list = format!(r#"{{"nodeId":"n","instanceId":"c2","durationMs":2,"status":"ok","output":[{}],"meta":{{"k":"v"}}}}"#, items.join(","));
     assert!(big_list.len() > 70_000_000, "{}", big_list.len());
-    for (payload, ty) in [(&big_string, Some("node.finished")), (&big_list, Some("node.finished")), (&big_list, None)] {
+    for (payload, ty) in [(&big_string, Some("node.finished")), (&big_list, None)] {
         let want = wirecontract::graphmind::shrink_payload_json(payload, wirecontract::graphmind::DEFAULT_MAX_PAYLOAD_BYTES, ty).expect("JSON");
         let mut args = vec!["shrink"];
         if let Some(t) = ty {

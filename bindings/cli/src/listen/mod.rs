@@ -61,7 +61,7 @@ use super::Failure;
     "Limits (docs/robustness.md, \"Resource limits\"): frames over 16 MiB are closed with 1009; an app that does not read what the listener ",
     "sends is dropped with 1013 once --max-queued-mib is queued for it or one write stalls for --slow-reader-timeout; past --max-connections ",
     "a new connection gets HTTP 503; a silent connection is closed with 1008 after --idle-timeout; accept errors (out of file descriptors) ",
-    "back off from 10 ms to 1 s; state is kept for the 10,000 most recently active runs (64 MiB); log lines past --log-rate are counted, not printed.\n\n",
+    "back off from 10 ms to 1 s; per-run state is kept for the --max-runs most recently active runs within --max-run-state-mib; log lines past --log-rate are counted, not printed.\n\n",
     "Exit codes: 0 after --exit-after-runs runs or Ctrl-C, 1 on I/O errors (address in use, record file), 2 on usage errors."
 ))]
 pub struct ListenArgs {
@@ -98,6 +98,12 @@ pub struct ListenArgs {
     /// Drop a client that has not finished the WebSocket handshake after this long.
     #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = spec::parse_seconds)]
     handshake_timeout: Duration,
+    /// Keep de-duplication keys, owner and pauses for at most this many runs (least recently active forgotten first).
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
+    max_runs: u32,
+    /// Keep about this many MiB of per-run state (run ids, seqs, pause ids) before forgetting runs.
+    #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    max_run_state_mib: u32,
     /// Print at most this many lines a second (bursts up to as many); the rest are counted. 0: no limit.
     #[arg(long, value_name = "N", default_value_t = 2000)]
     log_rate: u32,
@@ -150,6 +156,8 @@ async fn listen(args: &ListenArgs, breakpoints: Vec<BreakpointMatcher>) -> Resul
         breakpoints,
         mode: if args.step { RunMode::Step } else { RunMode::Run },
         token_prefix: token_prefix(),
+        max_retained_runs: usize::try_from(args.max_runs).unwrap_or(usize::MAX),
+        max_retained_bytes: usize::try_from(args.max_run_state_mib).unwrap_or(usize::MAX).saturating_mul(1 << 20),
         ..ViewerConfig::default()
     };
     let mut host = Host::new(ViewerSession::new(config), record, policy, args);
@@ -161,12 +169,14 @@ async fn listen(args: &ListenArgs, breakpoints: Vec<BreakpointMatcher>) -> Resul
         host.policy.as_ref().map_or_else(|| "ask on the terminal".to_owned(), policy_text),
     ));
     host.log.always(&format!(
-        "== limits: {} connections, {} MiB queued or a {} s stalled write per app, idle {}, handshake {} s, {} log lines/s",
+        "== limits: {} connections, {} MiB queued or a {} s stalled write per app, idle {}, handshake {} s, {} runs in {} MiB, {} log lines/s",
         args.max_connections,
         args.max_queued_mib,
         secs(args.slow_reader_timeout),
         if args.idle_timeout.is_zero() { "never".to_owned() } else { format!("{} s", secs(args.idle_timeout)) },
         secs(args.handshake_timeout),
+        args.max_runs,
+        args.max_run_state_mib,
         if args.log_rate == 0 { "unlimited".to_owned() } else { args.log_rate.to_string() },
     ));
     let result = host.serve(&listener, events, &events_tx).await;
