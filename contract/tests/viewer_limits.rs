@@ -122,3 +122,30 @@ fn tracked_pauses_are_bounded_oldest_first() {
     let released = std::iter::from_fn(|| v.poll_action()).filter(|a| matches!(a, ViewerAction::PauseReleased { .. })).count();
     assert_eq!(released, 10_000);
 }
+
+#[test]
+fn abandon_graces_and_resume_waits_come_due_in_order() {
+    let mut v = viewer(ViewerConfig::default());
+    for (seq, run) in [(1, "b"), (2, "a"), (3, "c")] {
+        got(&mut v, C1, &hint(seq, run));
+    }
+    got(&mut v, C1, &paused(4, "c", "p"));
+    v.resume("p", ResumeAction::Continue, None, None, 100).expect("open");
+    while v.poll_action().is_some() {}
+    assert_eq!(v.poll_timeout(), Some(5100), "the resume wait");
+    v.handle_timeout(5100);
+    assert_eq!(v.poll_action(), Some(ViewerAction::ResumeTimedOut { pause_id: "p".into() }));
+    v.connection_closed(C1, 200);
+    while v.poll_action().is_some() {}
+    assert_eq!(v.poll_timeout(), Some(15_200), "the abandon grace");
+    v.handle_timeout(15_199);
+    assert_eq!(v.poll_action(), None);
+    // A run that came back on a new connection is not abandoned.
+    assert_eq!(got(&mut v, C2, &hello(9)), Received::Hello);
+    got(&mut v, C2, &hint(10, "b"));
+    v.handle_timeout(15_200);
+    let gone: Vec<ViewerAction> = std::iter::from_fn(|| v.poll_action()).collect();
+    assert_eq!(gone, [ViewerAction::RunAbandoned { run_id: "a".into() }, ViewerAction::RunAbandoned { run_id: "c".into() }]);
+    assert_eq!(v.poll_timeout(), None);
+    assert!(v.retains_run("a"), "an abandoned run keeps its de-duplication keys");
+}

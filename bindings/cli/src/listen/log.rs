@@ -62,20 +62,23 @@ pub fn field(text: &str) -> String {
 }
 
 /// Standard output with a token bucket: `rate` lines a second on average, bursts of up to
-/// `rate` lines; lines past it are counted, and the count is printed before the next line
-/// that gets through. A rate of 0 prints everything.
+/// `rate` lines; lines past it are counted, and the count is printed (at most once a second,
+/// and before every line printed with [`Log::always`]) ahead of a line that gets through. A
+/// rate of 0 prints everything.
 #[derive(Debug)]
 pub struct Log {
     rate: u32,
     tokens: f64,
     last: Instant,
     suppressed: u64,
+    /// When the last "not shown" count was printed.
+    last_note: Option<Instant>,
 }
 
 impl Log {
     /// A log allowing `rate` lines a second (0: unlimited).
     pub fn new(rate: u32) -> Self {
-        Log { rate, tokens: f64::from(rate), last: Instant::now(), suppressed: 0 }
+        Log { rate, tokens: f64::from(rate), last: Instant::now(), suppressed: 0, last_note: None }
     }
 
     /// One line (or a block of lines, such as a run tree), unless over the rate.
@@ -90,8 +93,10 @@ impl Log {
                 return;
             }
             self.tokens -= 1.0;
+            if self.last_note.is_none_or(|t| now.duration_since(t).as_secs() >= 1) {
+                self.flush_suppressed();
+            }
         }
-        self.flush_suppressed();
         write_out(text);
     }
 
@@ -103,6 +108,7 @@ impl Log {
 
     fn flush_suppressed(&mut self) {
         if self.suppressed > 0 {
+            self.last_note = Some(Instant::now());
             write_out(&format!("== {} line(s) not shown: over --log-rate {} lines/s", self.suppressed, self.rate));
             self.suppressed = 0;
         }

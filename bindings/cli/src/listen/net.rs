@@ -33,6 +33,10 @@ const CLOSE_REPLY_WAIT: Duration = Duration::from_millis(500);
 /// it waits, so TCP pushes back on the app instead of the listener buffering.
 pub const INBOUND_BUDGET_BYTES: usize = 64 << 20;
 
+/// Received frames of one connection waiting for the host loop: a connection past it waits,
+/// so one app flooding frames cannot queue thousands ahead of another app's hello.
+pub const PENDING_FRAMES_PER_CONNECTION: usize = 64;
+
 /// The close code for a slow reader (RFC 6455: try again later; the app reconnects and
 /// replays its ring).
 pub const SLOW_READER_CODE: u16 = 1013;
@@ -98,8 +102,9 @@ pub enum Event {
         conn: ConnectionId,
         /// The frame's bytes.
         bytes: Vec<u8>,
-        /// Its share of [`INBOUND_BUDGET_BYTES`], given back when the event is dropped.
-        budget: OwnedSemaphorePermit,
+        /// Its share of [`INBOUND_BUDGET_BYTES`] and of its connection's
+        /// [`PENDING_FRAMES_PER_CONNECTION`], given back when the event is dropped.
+        budget: (OwnedSemaphorePermit, OwnedSemaphorePermit),
     },
     /// The connection is gone (after `Opened`).
     Closed {
@@ -167,6 +172,7 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, conn: ConnectionId, even
     let mut reply_deadline = None;
     let idle = limits.idle_timeout;
     let mut idle_deadline = idle.map(|d| Instant::now() + d);
+    let pending = Arc::new(Semaphore::new(PENDING_FRAMES_PER_CONNECTION));
     let detail = loop {
         let next = tokio::select! {
             next = stream.next() => next,
@@ -207,8 +213,9 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, conn: ConnectionId, even
         };
         // A frame is at most DEFAULT_MAX_FRAME_BYTES, far below u32::MAX and the budget.
         let want = u32::try_from(bytes.len().min(INBOUND_BUDGET_BYTES)).unwrap_or(u32::MAX);
-        let Ok(budget) = Arc::clone(&inbound).acquire_many_owned(want).await else { break "listener stopped".to_owned() };
-        if events.send(Event::Frame { conn, bytes, budget }).is_err() {
+        let Ok(mine) = Arc::clone(&pending).acquire_owned().await else { break "listener stopped".to_owned() };
+        let Ok(shared) = Arc::clone(&inbound).acquire_many_owned(want).await else { break "listener stopped".to_owned() };
+        if events.send(Event::Frame { conn, bytes, budget: (mine, shared) }).is_err() {
             break "listener stopped".to_owned();
         }
     };

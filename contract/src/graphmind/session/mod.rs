@@ -18,6 +18,7 @@ mod action;
 mod app;
 mod config;
 mod control;
+mod deadlines;
 mod emit;
 mod gate;
 mod held;

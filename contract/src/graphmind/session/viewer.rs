@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 
 use super::viewer_action::{ConnectionId, Received, ViewerAction, ViewerConfig};
+use super::deadlines::Deadlines;
 use super::viewer_runs::RunTable;
 use crate::graphmind::{
     add_breakpoint, hello_ack, parse_envelope_json_bytes, reusable_resume_token, serialize_envelope_unchecked, BreakpointMatcher, Envelope, Extras, Hello,
@@ -50,7 +51,7 @@ pub struct ViewerSession {
     pause_order: BTreeMap<u64, String>,
     next_pause: u64,
     /// Sent resumes waiting for an answer: pause id → deadline.
-    pub(super) waiting: HashMap<String, u64>,
+    pub(super) waiting: Deadlines<String>,
     pub(super) next_token: u64,
     pub(super) actions: VecDeque<ViewerAction>,
 }
@@ -71,7 +72,7 @@ impl ViewerSession {
             pauses: HashMap::new(),
             pause_order: BTreeMap::new(),
             next_pause: 0,
-            waiting: HashMap::new(),
+            waiting: Deadlines::default(),
             next_token: 0,
             actions: VecDeque::new(),
         }
@@ -85,8 +86,8 @@ impl ViewerSession {
     /// The earliest deadline (ms): resume waits and abandon graces.
     pub fn poll_timeout(&self) -> Option<u64> {
         let grace = self.config.abandon_grace_ms;
-        let abandon = self.runs.owners().filter_map(|(_, (_, left))| left.map(|t| t.saturating_add(grace))).min();
-        self.waiting.values().copied().chain(abandon).min()
+        let abandon = self.runs.first_departure().map(|t| t.saturating_add(grace));
+        self.waiting.first().into_iter().chain(abandon).min()
     }
 
     /// The current breakpoints (the full set every ack carries).

@@ -72,18 +72,16 @@ impl ViewerSession {
     /// Fires resume waits ([`ViewerAction::ResumeTimedOut`]) and abandon graces
     /// ([`ViewerAction::RunAbandoned`]) due at `now`.
     pub fn handle_timeout(&mut self, now: u64) {
-        let mut due: Vec<String> = self.waiting.iter().filter(|(_, d)| **d <= now).map(|(id, _)| id.clone()).collect();
+        let mut due = self.waiting.pop_due(now);
         due.sort();
         for pause_id in due {
-            self.waiting.remove(&pause_id);
             self.actions.push_back(ViewerAction::ResumeTimedOut { pause_id });
         }
         let grace = self.config.abandon_grace_ms;
-        let mut gone: Vec<String> =
-            self.runs.owners().filter(|(_, (_, left))| left.is_some_and(|t| t.saturating_add(grace) <= now)).map(|(r, _)| r.to_string()).collect();
+        let Some(left_by) = now.checked_sub(grace) else { return };
+        let mut gone: Vec<String> = self.runs.abandon_due(left_by).iter().map(ToString::to_string).collect();
         gone.sort();
         for run_id in gone {
-            self.runs.abandon(&run_id);
             self.actions.push_back(ViewerAction::RunAbandoned { run_id });
         }
     }

@@ -20,6 +20,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
+use super::deadlines::Deadlines;
 use super::viewer_action::{ConnectionId, ViewerConfig};
 
 /// Approximate heap bytes of one retained run besides its `runId` (map entries, set root).
@@ -52,6 +53,8 @@ pub(super) struct RunState {
 pub(super) struct RunTable {
     runs: HashMap<Arc<str>, RunState>,
     lru: BTreeMap<u64, Arc<str>>,
+    /// Runs whose owner left, by when (the abandon grace).
+    departures: Deadlines<Arc<str>>,
     clock: u64,
     bytes: usize,
     max_runs: usize,
@@ -74,6 +77,7 @@ impl RunTable {
         RunTable {
             runs: HashMap::new(),
             lru: BTreeMap::new(),
+            departures: Deadlines::default(),
             clock: 0,
             bytes: 0,
             max_runs: config.max_retained_runs.max(1),
@@ -101,6 +105,9 @@ impl RunTable {
         if let Some(run) = self.runs.get_mut(&key) {
             self.lru.remove(&run.touched);
             run.touched = touched;
+            if matches!(run.owner, Some((_, Some(_)))) {
+                self.departures.remove(&key);
+            }
             run.owner = Some((conn, None));
             if seq >= run.floor && run.seqs.insert(seq) {
                 first_seen = true;
@@ -129,6 +136,7 @@ impl RunTable {
             let Some(victim) = victim.map(|k| Arc::clone(k)) else { break };
             if let Some(run) = self.runs.remove(&victim) {
                 self.lru.remove(&run.touched);
+                self.departures.remove(&victim);
                 self.bytes -= run.bytes;
                 evicted.push((victim, run));
             }
@@ -174,26 +182,32 @@ impl RunTable {
         }
     }
 
-    /// Owners, for the abandon grace and routing.
-    pub(super) fn owners(&self) -> impl Iterator<Item = (&Arc<str>, &(ConnectionId, Option<u64>))> {
-        self.runs.iter().filter_map(|(k, r)| r.owner.as_ref().map(|o| (k, o)))
-    }
-
     /// `conn` closed at `now`: its runs start the abandon grace.
     pub(super) fn owner_left(&mut self, conn: ConnectionId, now: u64) {
-        for run in self.runs.values_mut() {
+        for (key, run) in &mut self.runs {
             if let Some((owner, left @ None)) = run.owner.as_mut() {
                 if *owner == conn {
                     *left = Some(now);
+                    self.departures.insert(Arc::clone(key), now);
                 }
             }
         }
     }
 
-    /// The run's owner stayed away: it has none any more (its state is kept).
-    pub(super) fn abandon(&mut self, run_id: &str) {
-        if let Some(run) = self.runs.get_mut(run_id) {
-            run.owner = None;
+    /// When the earliest owner left, of the runs still in their grace.
+    pub(super) fn first_departure(&self) -> Option<u64> {
+        self.departures.first()
+    }
+
+    /// Runs whose owner left at or before `left_by` are abandoned: they have no owner any more
+    /// (their de-duplication keys and pauses are kept). Returns them.
+    pub(super) fn abandon_due(&mut self, left_by: u64) -> Vec<Arc<str>> {
+        let due = self.departures.pop_due(left_by);
+        for key in &due {
+            if let Some(run) = self.runs.get_mut(key) {
+                run.owner = None;
+            }
         }
+        due
     }
 }
