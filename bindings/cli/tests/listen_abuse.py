@@ -21,7 +21,12 @@ app's frames were each stored exactly once, including the ones it replayed after
 connection (no frame lost from its ring); every pause it opened live was answered; no
 escape byte or forged ``==`` line reached stdout; stdout stayed within the log rate.
 
-Usage: python listen_abuse.py --cli PATH/TO/wirecontract --out DIR
+With ``--soak SECONDS`` (``scripts/soak``, 600 s by default) it runs the same attackers in
+loops for that long instead, beside four good apps doing runs, pauses and reconnects, samples
+the listener's RSS every 5 s, and asserts the good apps' pauses were all answered, no loop
+failed, and RSS levelled off (the last third's peak within 25% + 16 MiB of the middle third's).
+
+Usage: python listen_abuse.py --cli PATH/TO/wirecontract --out DIR [--soak SECONDS]
 """
 
 from __future__ import annotations
@@ -76,9 +81,9 @@ def cpu_ticks(pid: int) -> int:
 class Listener:
     """The listener as a child process; stdout lines collected by a thread."""
 
-    def __init__(self, cli: str, out: Path, name: str, flags: list[str], nofile: int | None = None) -> None:
+    def __init__(self, cli: str, out: Path, name: str, flags: list[str], nofile: int | None = None, record: bool = True) -> None:
         self.record = out / f"{name}.ndjson"
-        cmd = [cli, "listen", "--listen", "127.0.0.1:0", "--record", str(self.record), *flags]
+        cmd = [cli, "listen", "--listen", "127.0.0.1:0", *(["--record", str(self.record)] if record else []), *flags]
         if nofile is not None:
             cmd = ["sh", "-c", f'ulimit -n {nofile} && exec "$0" "$@"', *cmd]
         self.log = open(out / f"{name}.log", "wb")
@@ -157,8 +162,9 @@ class GoodApp:
 
     RUN = "good-run"
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, prefix: str = RUN) -> None:
         self.url = url
+        self.prefix = prefix
         self.seq = 0
         self.ring: list[str] = []
         self.sent: set[tuple[str, int]] = set()
@@ -183,7 +189,7 @@ class GoodApp:
     async def run(self) -> None:
         ws, token = await self.attach(None)
         for r in range(5):
-            run = f"{self.RUN}-{r}"
+            run = f"{self.prefix}-{r}"
             await ws.send(self.next(run, "run.started", {"app": "good", "sdk": {"name": "t", "version": "1"}}))
             for t in range(3):
                 node = f"tool:t{t}"
@@ -400,14 +406,83 @@ async def phase_two(cli: str, out: Path) -> None:
         lis.stop()
 
 
+async def soak(cli: str, out: Path, seconds: float) -> None:
+    # No record file: ten minutes of 16 KiB answers would fill the disk, not test the listener.
+    lis = Listener(cli, out, "soak", LISTEN_FLAGS, record=False)
+    end = time.monotonic() + seconds
+    stats: Counter[str] = Counter()
+    errors: list[str] = []
+    samples: list[int] = []
+
+    async def every(name: str, period: float, body: Any) -> None:
+        while time.monotonic() < end:
+            t0 = time.monotonic()
+            try:
+                await body()
+                stats[name] += 1
+            except Exception as e:  # counted and reported: the soak runs on
+                errors.append(f"{name}: {type(e).__name__}: {e}")
+            await asyncio.sleep(max(0.0, period - (time.monotonic() - t0)))
+
+    def good(k: int) -> Any:
+        async def body() -> None:
+            app = GoodApp(lis.url, f"good{k}-{stats[f'good{k}']}")
+            await app.run()
+            check(set(app.paused) == app.answered, f"unanswered pauses {set(app.paused) - app.answered}")
+            stats["good frames"] += len(app.sent)
+            stats["pauses answered"] += len(app.answered)
+        return body
+
+    async def sample() -> None:
+        samples.append(proc_kib(lis.proc.pid, "VmRSS"))
+
+    async def slow() -> None:
+        await slow_reader(lis.url, lis.addr, stats["slow"])
+
+    async def big() -> None:
+        await oversized(lis.url)
+
+    async def runs() -> None:
+        await many_runs(lis.url, 1000)
+        stats["runs"] += 1000
+
+    try:
+        await asyncio.gather(
+            *(every(f"good{k}", 0.5, good(k)) for k in range(4)),
+            every("churn", 1.0, lambda: churn(lis.url, 50)),
+            every("slow", 15.0, slow),
+            every("oversized", 20.0, big),
+            every("hostile", 20.0, lambda: hostile_run_ids(lis.url)),
+            every("10k-runs", 10.0, runs),
+            every("sample", 5.0, sample),
+        )
+        peak = proc_kib(lis.proc.pid, "VmHWM")
+    finally:
+        lis.stop()
+    third = max(1, len(samples) // 3)
+    middle, last = max(samples[third : 2 * third] or samples), max(samples[2 * third :] or samples)
+    print(
+        f"soak: {seconds:.0f} s, peak RSS {peak >> 10} MiB, RSS middle third {middle >> 10} MiB, last third {last >> 10} MiB, "
+        f"{stats['good frames']} good frames, {stats['pauses answered']} pauses answered, {stats['runs']} flood runs, "
+        f"{stats['churn'] * 50} churned connections, {stats['slow']} slow readers, {stats['oversized']} oversized frames, "
+        f"{stats['hostile']} hostile batches, {len(errors)} errors"
+    )
+    check(not errors, f"{len(errors)} errors, first: {errors[:3]}")
+    check(last <= middle * 1.25 + (16 << 10), f"RSS still growing: {middle >> 10} -> {last >> 10} MiB")
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--soak", type=float, metavar="SECONDS")
     args = ap.parse_args()
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     try:
+        if args.soak:
+            asyncio.run(soak(args.cli, out, args.soak))
+            return 0
         asyncio.run(phase_one(args.cli, out))
         asyncio.run(phase_two(args.cli, out))
     except Failed as e:
