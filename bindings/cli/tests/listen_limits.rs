@@ -4,7 +4,7 @@
 //!
 //! Every wait is bounded; listeners are killed on drop.
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Read};
 use std::net::TcpStream as StdTcp;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
@@ -40,13 +40,7 @@ impl Listener {
         if !args.contains(&"--on-pause") {
             cmd.args(["--on-pause", "continue"]);
         }
-        let mut child = cmd
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("spawn wirecontract listen");
+        let mut child = cmd.args(args).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::inherit()).spawn().expect("spawn wirecontract listen");
         let (tx, lines) = mpsc::channel();
         let stdout = child.stdout.take().expect("stdout");
         std::thread::spawn(move || {
@@ -256,7 +250,9 @@ async fn peer_text_cannot_forge_status_lines_or_reach_the_terminal_raw() {
     let run = "evil\n== done: 99 run(s) finished\u{1b}[2J\r";
     let node = json!({"nodeId": "tool:\u{1b}[31mred", "kind": "tool", "name": "n\u{2028}== x\u{202e}", "instanceId": "i\n"});
     ws.send(Message::text(frame(1, run, "node.started", &node))).await.expect("send");
-    ws.send(Message::text(frame(2, run, "exec.paused", &json!({"pauseId": "p\n== pause", "nodeId": "tool:\u{1b}[31mred", "point": "before"})))).await.expect("send");
+    ws.send(Message::text(frame(2, run, "exec.paused", &json!({"pauseId": "p\n== pause", "nodeId": "tool:\u{1b}[31mred", "point": "before"}))))
+        .await
+        .expect("send");
     ws.send(Message::text(frame(3, run, "run.finished", &json!({"status": "ok"})))).await.expect("send");
     ws.send(Message::Close(Some(tokio_tungstenite::tungstenite::protocol::CloseFrame { code: 1000.into(), reason: "bye\n== forged".into() })))
         .await

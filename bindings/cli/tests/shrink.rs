@@ -104,7 +104,7 @@ fn payloads_over_the_frame_cap_are_shrunk_exactly_as_the_bindings_shrink_them() 
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let got: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
         assert_eq!(got["tier"], want.tier, "{ty:?}");
-        assert!(got["json"].as_str() == Some(want.json.as_str()), "{ty:?}: got {}", got);
+        assert!(got["json"].as_str() == Some(want.json.as_str()), "{ty:?}: got {got}");
         assert!(want.tier > 1);
     }
 }

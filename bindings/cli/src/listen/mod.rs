@@ -254,9 +254,9 @@ impl Host {
             max_connections: usize::try_from(args.max_connections).unwrap_or(usize::MAX),
             max_queued_bytes: usize::try_from(args.max_queued_mib).unwrap_or(usize::MAX).saturating_mul(1 << 20),
             limits: Limits {
-                handshake_timeout: args.handshake_timeout,
-                idle_timeout: (!args.idle_timeout.is_zero()).then_some(args.idle_timeout),
-                stall_timeout: args.slow_reader_timeout,
+                handshake: args.handshake_timeout,
+                idle: (!args.idle_timeout.is_zero()).then_some(args.idle_timeout),
+                stall: args.slow_reader_timeout,
             },
             inbound: Arc::new(Semaphore::new(INBOUND_BUDGET_BYTES)),
             accept_backoff: Duration::ZERO,

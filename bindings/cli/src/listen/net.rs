@@ -48,11 +48,11 @@ pub const IDLE_CODE: u16 = 1008;
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
     /// How long a client may take to finish the WebSocket handshake.
-    pub handshake_timeout: Duration,
+    pub handshake: Duration,
     /// How long an open connection may stay silent (no frame, ping or pong); `None`: forever.
-    pub idle_timeout: Option<Duration>,
+    pub idle: Option<Duration>,
     /// How long one write to the app may take before the app counts as a slow reader.
-    pub stall_timeout: Duration,
+    pub stall: Duration,
 }
 
 /// The host loop's handle on one connection's writer.
@@ -147,14 +147,15 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, conn: ConnectionId, even
             Err(refusal)
         }
     };
-    let ws = match tokio::time::timeout(limits.handshake_timeout, tokio_tungstenite::accept_hdr_async_with_config(stream, check_path, Some(config))).await {
+    let ws = match tokio::time::timeout(limits.handshake, tokio_tungstenite::accept_hdr_async_with_config(stream, check_path, Some(config))).await {
         Ok(Ok(ws)) => ws,
         Ok(Err(e)) => {
             let _ = events.send(Event::Refused { peer, detail: format!("WebSocket handshake failed: {e}") });
             return;
         }
         Err(_) => {
-            let _ = events.send(Event::Refused { peer, detail: format!("WebSocket handshake timed out after {} s (--handshake-timeout)", secs(limits.handshake_timeout)) });
+            let _ =
+                events.send(Event::Refused { peer, detail: format!("WebSocket handshake timed out after {} s (--handshake-timeout)", secs(limits.handshake)) });
             return;
         }
     };
@@ -167,10 +168,10 @@ pub async fn serve(stream: TcpStream, peer: SocketAddr, conn: ConnectionId, even
     }
     // The writer runs beside the reader so a slow app never stalls reading, and ends on
     // `Out::Close`, a kill, a stalled write, or when the host loop drops its sender.
-    let mut writer = tokio::spawn(write_loop(sink, outbox, out, limits.stall_timeout));
+    let mut writer = tokio::spawn(write_loop(sink, outbox, out, limits.stall));
     let mut writer_done = false;
     let mut reply_deadline = None;
-    let idle = limits.idle_timeout;
+    let idle = limits.idle;
     let mut idle_deadline = idle.map(|d| Instant::now() + d);
     let pending = Arc::new(Semaphore::new(PENDING_FRAMES_PER_CONNECTION));
     let detail = loop {
@@ -241,7 +242,7 @@ where
             () = out.kill.notified() => break format!("slow reader: over the outbound queue limit (--max-queued-mib), closing with {SLOW_READER_CODE}"),
             item = outbox.recv() => item,
         };
-        let Some(item) = item else { return None };
+        let item = item?;
         match item {
             Out::Text(text) => {
                 let len = text.len();

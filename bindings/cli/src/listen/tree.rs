@@ -187,7 +187,7 @@ impl Run {
 #[derive(Debug, Default)]
 pub struct Runs {
     /// Run id → (order of first appearance, tree).
-    runs: HashMap<String, (u64, Run)>,
+    by_id: HashMap<String, (u64, Run)>,
     next: u64,
     /// Nodes drawn over all runs.
     nodes: usize,
@@ -199,27 +199,26 @@ impl Runs {
     /// Adds an accepted frame; returns `true` when it was the run's `run.finished`.
     pub fn add(&mut self, env: &Envelope) -> bool {
         let room = self.nodes < MAX_NODES;
-        let (_, run) = match self.runs.get_mut(&env.run_id) {
-            Some(entry) => entry,
-            None => {
-                self.next += 1;
-                self.key_bytes += env.run_id.len();
-                self.runs.entry(env.run_id.clone()).or_insert((self.next, Run::default()))
-            }
-        };
-        self.nodes += run.add(env, room);
+        if !self.by_id.contains_key(&env.run_id) {
+            self.next += 1;
+            self.key_bytes += env.run_id.len();
+            self.by_id.insert(env.run_id.clone(), (self.next, Run::default()));
+        }
+        if let Some((_, run)) = self.by_id.get_mut(&env.run_id) {
+            self.nodes += run.add(env, room);
+        }
         matches!(env.message, Message::RunFinished(_))
     }
 
     /// How many runs are held, and the bytes of their ids.
     pub fn size(&self) -> (usize, usize) {
-        (self.runs.len(), self.key_bytes)
+        (self.by_id.len(), self.key_bytes)
     }
 
     /// Keeps only the runs `keep` accepts (the ones the session still retains).
     pub fn prune(&mut self, keep: impl Fn(&str) -> bool) {
         let (mut nodes, mut key_bytes) = (0, 0);
-        self.runs.retain(|id, (_, run)| {
+        self.by_id.retain(|id, (_, run)| {
             let kept = keep(id);
             if kept {
                 nodes += run.nodes.len();
@@ -232,7 +231,7 @@ impl Runs {
 
     /// The tree of one run as text, one line per node instance.
     pub fn render(&self, run_id: &str) -> String {
-        let Some((_, run)) = self.runs.get(run_id) else { return String::new() };
+        let Some((_, run)) = self.by_id.get(run_id) else { return String::new() };
         let status = run.status.map_or("unfinished", RunStatus::as_str);
         let mut out = format!("run {} {status} ({} frames)\n", one_line(run_id, 200), run.frames);
         for (k, &r) in run.roots.iter().enumerate() {
@@ -246,7 +245,7 @@ impl Runs {
 
     /// Runs without `run.finished`, in order of appearance.
     pub fn unfinished(&self) -> Vec<&str> {
-        let mut v: Vec<(u64, &str)> = self.runs.iter().filter(|(_, (_, run))| run.status.is_none()).map(|(id, (n, _))| (*n, id.as_str())).collect();
+        let mut v: Vec<(u64, &str)> = self.by_id.iter().filter(|(_, (_, run))| run.status.is_none()).map(|(id, (n, _))| (*n, id.as_str())).collect();
         v.sort_unstable();
         v.into_iter().map(|(_, id)| id).collect()
     }

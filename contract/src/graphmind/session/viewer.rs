@@ -5,8 +5,8 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 
-use super::viewer_action::{ConnectionId, Received, ViewerAction, ViewerConfig};
 use super::deadlines::Deadlines;
+use super::viewer_action::{ConnectionId, Received, ViewerAction, ViewerConfig};
 use super::viewer_runs::RunTable;
 use crate::graphmind::{
     add_breakpoint, hello_ack, parse_envelope_json_bytes, reusable_resume_token, serialize_envelope_unchecked, BreakpointMatcher, Envelope, Extras, Hello,

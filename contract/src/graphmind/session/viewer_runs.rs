@@ -91,15 +91,14 @@ impl RunTable {
     pub(super) fn record(&mut self, run_id: &str, seq: u64, conn: ConnectionId) -> Recorded {
         self.clock += 1;
         let touched = self.clock;
-        let key: Arc<str> = match self.runs.get_key_value(run_id) {
-            Some((k, _)) => Arc::clone(k),
-            None => {
-                let key: Arc<str> = Arc::from(run_id);
-                let bytes = RUN_COST + key.len();
-                self.bytes += bytes;
-                self.runs.insert(Arc::clone(&key), RunState { owner: None, seqs: BTreeSet::new(), floor: 0, pauses: Vec::new(), touched, bytes });
-                key
-            }
+        let key: Arc<str> = if let Some((k, _)) = self.runs.get_key_value(run_id) {
+            Arc::clone(k)
+        } else {
+            let key: Arc<str> = Arc::from(run_id);
+            let bytes = RUN_COST + key.len();
+            self.bytes += bytes;
+            self.runs.insert(Arc::clone(&key), RunState { owner: None, seqs: BTreeSet::new(), floor: 0, pauses: Vec::new(), touched, bytes });
+            key
         };
         let mut first_seen = false;
         if let Some(run) = self.runs.get_mut(&key) {
