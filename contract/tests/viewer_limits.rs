@@ -54,7 +54,7 @@ fn runs_past_the_bound_are_forgotten_least_recently_active_first() {
 }
 
 #[test]
-fn ten_thousand_distinct_megabyte_run_ids_stay_within_the_byte_bound() {
+fn megabyte_run_ids_and_ten_thousand_runs_stay_within_the_bounds() {
     let max = 8 << 20;
     let mut v = viewer(ViewerConfig { max_retained_bytes: max, ..ViewerConfig::default() });
     let big = "r".repeat(1 << 20);
