@@ -22,7 +22,7 @@
 #    Info.plist against xcframework-Info.plist.example).
 # 5. The reproducible zip (xcframework.py zip: sorted entries, fixed times and modes) and its
 #    SwiftPM checksum (SHA-256 of the zip; cross-checked with `swift package compute-checksum`
-#    when a Swift toolchain is on PATH).
+#    when a Swift toolchain is on PATH or in the Swift step's cached root; the output says which).
 # `--release VERSION` then writes VERSION and the checksum into the repository root's
 # Package.swift (ffiVersion, ffiChecksum); upload the zip as release vVERSION's asset.
 # Output: bindings/uniffi/swift/build/ (gitignored; the local Package.swift reads it there), or
@@ -114,10 +114,24 @@ echo "==> check_xcframework.py"
 ZIP="$OUT/WirecontractFFI.xcframework.zip"
 "$PY" -B "$HERE/xcframework.py" zip "$FW" "$ZIP"
 SUM="$("$PY" -c 'import hashlib, sys; print(hashlib.sha256(open(sys.argv[1], "rb").read()).hexdigest())' "$ZIP")"
-HOW="SHA-256 of the zip (what SwiftPM's compute-checksum computes)"
-if command -v swift >/dev/null && SWIFT_SUM="$(swift package compute-checksum "$ZIP" 2>/dev/null)"; then
-    [ "$SWIFT_SUM" = "$SUM" ] || { echo "build-xcframework.sh: swift package compute-checksum says $SWIFT_SUM, sha256 $SUM" >&2; exit 1; }
-    HOW="SHA-256 of the zip, equal to swift package compute-checksum's"
+# Cross-checked with SwiftPM where a toolchain is at hand: `swift` on PATH, else (Linux, as root)
+# the Debian trixie root with swiftlang that the Swift test step keeps in the user's cache, run
+# through chroot with /proc mounted in a private mount namespace.
+HOW="SHA-256 of the zip (what SwiftPM's compute-checksum computes; no Swift toolchain here to cross-check)"
+SWIFT_ROOT="${WIRECONTRACT_SWIFT_ROOT:-${XDG_CACHE_HOME:-$HOME/.cache}/wirecontract/swift-root}"
+SWIFT_SUM=""
+if command -v swift >/dev/null; then
+    SWIFT_SUM="$(swift package compute-checksum "$ZIP")"
+    HOW="SHA-256 of the zip, equal to swift package compute-checksum's ($(command -v swift))"
+elif { [ -x "$SWIFT_ROOT/usr/bin/swift" ] || [ -L "$SWIFT_ROOT/usr/bin/swift" ]; } && [ "$(id -u)" = 0 ] && command -v unshare >/dev/null; then
+    cp "$ZIP" "$SWIFT_ROOT/tmp/WirecontractFFI.xcframework.zip"
+    SWIFT_SUM="$(unshare -m --propagation private sh -c 'mount -t proc proc "$1/proc" && chroot "$1" swift package compute-checksum /tmp/WirecontractFFI.xcframework.zip' sh "$SWIFT_ROOT")"
+    rm -f "$SWIFT_ROOT/tmp/WirecontractFFI.xcframework.zip"
+    HOW="SHA-256 of the zip, equal to swift package compute-checksum's (the cached swiftlang root, through chroot)"
+fi
+if [ -n "$SWIFT_SUM" ] && [ "$SWIFT_SUM" != "$SUM" ]; then
+    echo "build-xcframework.sh: swift package compute-checksum says $SWIFT_SUM, sha256 $SUM" >&2
+    exit 1
 fi
 echo "$SUM" > "$ZIP.sha256"
 for d in ios ios-simulator macos; do
