@@ -69,7 +69,9 @@ build() {
         sysroot="$(rustc --print sysroot)"
         set -- cargo
     else
-        rustup toolchain install nightly --profile minimal --component rust-src >/dev/null
+        # An installed nightly is used as it is (`toolchain install` would update it).
+        rustup run nightly rustc -V >/dev/null 2>&1 || rustup toolchain install nightly --profile minimal
+        rustup component add rust-src --toolchain nightly >/dev/null
         sysroot="$(rustc +nightly --print sysroot)"
         set -- cargo +nightly -Zbuild-std=std,panic_abort
     fi
