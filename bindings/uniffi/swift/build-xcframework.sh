@@ -8,7 +8,8 @@
 #    LTO, one codegen unit) for the five Apple targets: aarch64-apple-ios (devices),
 #    aarch64-apple-ios-sim and x86_64-apple-ios (simulator), aarch64-apple-darwin and
 #    x86_64-apple-darwin (macOS). A static library needs no Apple linker or SDK. Where rustup
-#    has no prebuilt standard library for a target (the two simulator targets on some hosts), the
+#    cannot fetch a target's standard library (`rustup target add` fails; the two simulator
+#    targets on some machines), the
 #    nightly toolchain builds it from rust-src (`-Zbuild-std=std,panic_abort`).
 #    MACOSX_DEPLOYMENT_TARGET / IPHONEOS_DEPLOYMENT_TARGET are the root Package.swift's
 #    platforms (macOS 12, iOS 15). Build paths are remapped so the libraries name no local path.
