@@ -14,7 +14,7 @@
 #    MACOSX_DEPLOYMENT_TARGET / IPHONEOS_DEPLOYMENT_TARGET are the root Package.swift's
 #    platforms (macOS 12, iOS 15). Build paths are remapped so the libraries name no local path.
 # 2. The fat simulator (arm64 + x86_64) and macOS (arm64 + x86_64) libraries (`lipo`, else
-#    LLVM's `llvm-lipo`).
+#    `xcframework.py lipo`).
 # 3. The XCFramework: with `xcodebuild -create-xcframework` where Xcode exists, else
 #    xcframework.py writes the same layout (Info.plist, one directory per slice with the library
 #    and Headers/: both uniffi C headers and one module.modulemap declaring both C modules).
@@ -55,13 +55,15 @@ case "$MACOS_MIN" in *.*) ;; *) MACOS_MIN="$MACOS_MIN.0" ;; esac
 case "$IOS_MIN" in *.*) ;; *) IOS_MIN="$IOS_MIN.0" ;; esac
 export MACOSX_DEPLOYMENT_TARGET="$MACOS_MIN" IPHONEOS_DEPLOYMENT_TARGET="$IOS_MIN"
 
-# lipo (Xcode), else LLVM's llvm-lipo (scripts/lib/llvm-tools.sh finds or installs it).
-if command -v lipo >/dev/null; then
-    LIPO=lipo
-else
-    source "$ROOT/scripts/lib/llvm-tools.sh"
-    LIPO="$(llvm_tool llvm-lipo)"
-fi
+# lipo (Xcode), else xcframework.py's (LLVM's llvm-lipo reads the LLVM bitcode Rust embeds in std's
+# objects and fails when its LLVM is older than rustc's, as Debian bookworm's 14 is).
+fat() {
+    if command -v lipo >/dev/null; then
+        lipo -create "$2" "$3" -output "$1"
+    else
+        "$PY" -B "$HERE/xcframework.py" lipo "$1" "$2" "$3"
+    fi
+}
 
 # Stable where rustup ships the target's standard library, else nightly with build-std.
 build() {
@@ -98,8 +100,8 @@ for m in WirecontractGraphmindFFI WirecontractGraphorinFFI; do
     { cat "generated/swift/$m.modulemap"; echo; } >> "$OUT/headers/module.modulemap"
 done
 cp "$(lib aarch64-apple-ios)" "$OUT/ios/$LIB"
-"$LIPO" -create "$(lib aarch64-apple-ios-sim)" "$(lib x86_64-apple-ios)" -output "$OUT/ios-simulator/$LIB"
-"$LIPO" -create "$(lib aarch64-apple-darwin)" "$(lib x86_64-apple-darwin)" -output "$OUT/macos/$LIB"
+fat "$OUT/ios-simulator/$LIB" "$(lib aarch64-apple-ios-sim)" "$(lib x86_64-apple-ios)"
+fat "$OUT/macos/$LIB" "$(lib aarch64-apple-darwin)" "$(lib x86_64-apple-darwin)"
 FW="$OUT/WirecontractFFI.xcframework"
 if command -v xcodebuild >/dev/null; then
     echo "==> xcodebuild -create-xcframework"

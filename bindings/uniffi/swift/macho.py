@@ -35,6 +35,7 @@ class MachOError(Exception):
 class MachObject:
     name: str
     arch: str
+    cpusubtype: int
     # (platform name, minimum OS as a tuple) of every LC_BUILD_VERSION / LC_VERSION_MIN_*.
     builds: list = field(default_factory=list)
     defined: set = field(default_factory=set)
@@ -56,10 +57,10 @@ def version(v):
 def parse_object(name, data):
     if len(data) < 32:
         raise MachOError(f"{name}: too short for a Mach-O header")
-    magic, cputype, _sub, _filetype, ncmds, sizeofcmds, _flags, _res = struct.unpack_from("<8I", data, 0)
+    magic, cputype, subtype, _filetype, ncmds, sizeofcmds, _flags, _res = struct.unpack_from("<8I", data, 0)
     if magic != MH_MAGIC_64:
         raise MachOError(f"{name}: not a 64-bit little-endian Mach-O object (magic {magic:#x})")
-    obj = MachObject(name, CPU_TYPES.get(cputype, f"cputype {cputype:#x}"))
+    obj = MachObject(name, CPU_TYPES.get(cputype, f"cputype {cputype:#x}"), subtype)
     off = 32
     end = 32 + sizeofcmds
     if end > len(data):

@@ -1,10 +1,11 @@
 """Self-test of xcframework.py and check_xcframework.py, cheap enough for every scripts/test run
 (step 47): it needs no Rust build for Apple and no Xcode, only LLVM's assembler, archiver and
-lipo (Debian's `llvm` package).
+(Debian's `llvm` package).
 
 It assembles, with llvm-mc, one small Mach-O object per Apple target that defines every C
 function the generated headers declare (each a bare `ret`) and calls `malloc`, archives each
-(llvm-ar, Darwin format), makes the simulator and macOS libraries fat (llvm-lipo), assembles the
+(llvm-ar, Darwin format), makes the simulator and macOS libraries fat (xcframework.py lipo, the one
+build-xcframework.sh uses on Linux), assembles the
 XCFramework with xcframework.py and zips it twice. Then:
 
 - the check passes on it, its Info.plist equals the committed example, and both zips are the
@@ -18,7 +19,7 @@ LLVM 14's assembler has no name for the iOS-simulator platform in `.build_versio
 simulator objects are assembled as `ios` and their LC_BUILD_VERSION platform field is then set
 to 7 (PLATFORM_IOSSIMULATOR, <mach-o/loader.h>), the only byte the test writes itself.
 
-    test_xcframework.py --root REPO --mc LLVM_MC --ar LLVM_AR --lipo LLVM_LIPO
+    test_xcframework.py --root REPO --mc LLVM_MC --ar LLVM_AR
 """
 
 import argparse
@@ -91,7 +92,7 @@ class Fixture:
     def fat(self, name, *libs):
         out = self.work / name / LIB
         out.parent.mkdir(exist_ok=True)
-        run(self.args.lipo, "-create", *map(str, libs), "-output", str(out))
+        xcframework.lipo(out, libs)
         return out
 
     def thin(self, name, lib):
@@ -145,7 +146,6 @@ def main(argv):
     ap.add_argument("--root", type=Path, required=True)
     ap.add_argument("--mc", required=True)
     ap.add_argument("--ar", required=True)
-    ap.add_argument("--lipo", required=True)
     args = ap.parse_args(argv)
     failures = []
     with tempfile.TemporaryDirectory(prefix="xcframework-test-") as tmp:

@@ -16,6 +16,13 @@ the committed xcframework-Info.plist.example.
 
     xcframework.py create OUT.xcframework --headers DIR LIB.a [LIB.a ...]
     xcframework.py zip OUT.xcframework OUT.zip
+    xcframework.py lipo OUT.a THIN.a [THIN.a ...]
+
+`lipo` makes a fat (universal) static library of thin ones, as `lipo -create` does: the fat
+header (<mach-o/fat.h>, big-endian) and each archive at an offset aligned to its architecture's
+page size (2^14 arm64, 2^12 x86_64), slices in that order of alignment. LLVM's llvm-lipo reads the
+LLVM bitcode Rust embeds in the standard library's objects and fails when its LLVM is older than
+rustc's (Debian bookworm's llvm-lipo 14 on Rust 1.95 libraries), so Linux uses this one.
 
 `zip` is reproducible: entries sorted, every time 1980-01-01 00:00, modes 0755 (directories) and
 0644 (files), deflate level 9, so the same tree gives the same bytes and the same checksum.
@@ -24,6 +31,7 @@ the committed xcframework-Info.plist.example.
 import argparse
 import plistlib
 import shutil
+import struct
 import sys
 import zipfile
 from pathlib import Path
@@ -100,6 +108,34 @@ def make_zip(tree, dest):
                 z.writestr(info, p.read_bytes(), compress_type=zipfile.ZIP_DEFLATED, compresslevel=9)
 
 
+CPU = {"arm64": (0x0100000C, 14), "x86_64": (0x01000007, 12)}
+
+
+def lipo(out, thins):
+    slices = []
+    for path in thins:
+        data = Path(path).read_bytes()
+        (only,) = macho.read_library(path) if data.startswith(macho.AR_MAGIC) else [None]
+        if only is None or only.arch not in CPU or not only.objects:
+            raise SystemExit(f"xcframework.py: {path} is not a thin arm64 or x86_64 static library")
+        first = only.objects[0]
+        cputype, align = CPU[only.arch]
+        slices.append((align, only.arch, cputype, first.cpusubtype, data))
+    if len({s[1] for s in slices}) != len(slices):
+        raise SystemExit("xcframework.py: two libraries of one architecture")
+    slices.sort(key=lambda s: (s[0], s[1]))
+    header = struct.pack(">2I", macho.FAT_MAGIC, len(slices))
+    offset = 8 + 20 * len(slices)
+    body = b""
+    for align, _arch, cputype, subtype, data in slices:
+        pad = -offset % (1 << align)
+        offset += pad
+        body += b"\0" * pad + data
+        header += struct.pack(">5I", cputype, subtype, offset, len(data), align)
+        offset += len(data)
+    Path(out).write_bytes(header + body)
+
+
 def main(argv):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -107,6 +143,9 @@ def main(argv):
     c.add_argument("out")
     c.add_argument("--headers", required=True)
     c.add_argument("libs", nargs="+")
+    lp = sub.add_parser("lipo")
+    lp.add_argument("out")
+    lp.add_argument("thins", nargs="+")
     z = sub.add_parser("zip")
     z.add_argument("tree")
     z.add_argument("dest")
@@ -114,6 +153,8 @@ def main(argv):
     try:
         if args.cmd == "create":
             create(args.out, args.headers, args.libs)
+        elif args.cmd == "lipo":
+            lipo(args.out, args.thins)
         else:
             make_zip(args.tree, args.dest)
     except macho.MachOError as e:
