@@ -27,7 +27,7 @@ use clap::Args;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use tokio::task::JoinSet;
-use wirecontract::graphmind::session::{ConnectionId, Received, ViewerAction, ViewerConfig, ViewerSession};
+use wirecontract::graphmind::session::{ConnectionId, Millis, Received, ViewerAction, ViewerConfig, ViewerSession};
 use wirecontract::graphmind::{self, BreakpointMatcher, PausePoint, RawJson, ResumeAction, RunMode};
 
 use self::net::{Event, Out, INGEST_PATH};
@@ -159,9 +159,31 @@ fn policy_text(p: &Policy) -> String {
     }
 }
 
+/// Epoch milliseconds read from a monotonic clock, fractions kept: the session core's clock
+/// input (it never steps back, so resume waits and abandon graces survive wall-clock
+/// adjustments; its whole part is the `ts` of the frames the listener sends).
+struct Clock {
+    epoch_ms: f64,
+    start: std::time::Instant,
+}
+
+impl Clock {
+    fn new() -> Self {
+        let epoch_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64() * 1000.0);
+        Clock { epoch_ms, start: std::time::Instant::now() }
+    }
+
+    fn now(&self) -> Millis {
+        let ms = self.epoch_ms + self.start.elapsed().as_secs_f64() * 1000.0;
+        // A system clock outside [0, 2^53 - 1] ms is not a time the core can stamp; clamp it.
+        Millis::new(ms.clamp(0.0, Millis::MAX)).unwrap_or(Millis::from(0))
+    }
+}
+
 /// The listener's I/O state around the session.
 struct Host {
     session: ViewerSession,
+    clock: Clock,
     /// Writers of open connections.
     conns: HashMap<ConnectionId, UnboundedSender<Out>>,
     next_conn: u64,
@@ -184,6 +206,7 @@ impl Host {
     fn new(session: ViewerSession, record: Recorder, policy: Option<Policy>, exit_after_runs: Option<u64>) -> Self {
         Host {
             session,
+            clock: Clock::new(),
             conns: HashMap::new(),
             next_conn: 1,
             tasks: JoinSet::new(),
@@ -218,7 +241,7 @@ impl Host {
         let ctrl_c = tokio::signal::ctrl_c();
         tokio::pin!(ctrl_c);
         while !self.done() {
-            let sleep = self.session.poll_timeout().map(|at| Duration::from_millis(at.saturating_sub(graphmind::now_ms())));
+            let sleep = self.session.poll_timeout().map(|at| Duration::try_from_secs_f64(at.since(self.clock.now()) / 1000.0).unwrap_or(Duration::MAX));
             tokio::select! {
                 accepted = listener.accept() => match accepted {
                     Ok((stream, peer)) => {
@@ -230,7 +253,7 @@ impl Host {
                 },
                 Some(event) = events.recv() => self.on_event(event),
                 () = tokio::time::sleep(sleep.unwrap_or_default()), if sleep.is_some() => {
-                    self.session.handle_timeout(graphmind::now_ms());
+                    self.session.handle_timeout(self.clock.now());
                     self.drain();
                 }
                 _ = &mut ctrl_c => {
@@ -246,7 +269,7 @@ impl Host {
     }
 
     fn on_event(&mut self, event: Event) {
-        let now = graphmind::now_ms();
+        let now = self.clock.now();
         match event {
             Event::Opened { conn, peer, out } => {
                 self.conns.insert(conn, out);
@@ -256,7 +279,7 @@ impl Host {
             Event::Frame { conn, bytes } => {
                 let outcome = graphmind::parse_envelope_json_bytes(&bytes);
                 let info = FrameInfo::of(&outcome);
-                let received = self.session.outcome_received(conn, outcome, now);
+                let received = self.session.outcome_received(conn, &bytes, outcome, now);
                 match received {
                     Received::Accepted { .. } => self.stored += 1,
                     Received::Duplicate { .. } => self.duplicates += 1,
@@ -356,7 +379,7 @@ impl Host {
     }
 
     fn resume(&mut self, pause_id: &str, action: ResumeAction, output: Option<RawJson>) {
-        if let Err(e) = self.session.resume(pause_id, action, output, None, graphmind::now_ms()) {
+        if let Err(e) = self.session.resume(pause_id, action, output, None, self.clock.now()) {
             self.say(format!("== pause {pause_id}: not resumed: {e}"));
         }
     }

@@ -10,6 +10,7 @@
 //! the host reports.
 
 use super::app::AppSession;
+use super::clock::Millis;
 use super::emit::EmitError;
 use crate::core::{from_json, json, Issue, RawJson, Record};
 use crate::graphmind::{BuildError, ErrorInfo, Extras, RunFinished, RunStarted, RunStatus};
@@ -55,7 +56,7 @@ impl AppSession {
     ///
     /// # Errors
     /// As [`emit`](Self::emit): [`EmitError::BadRunId`] for a `run_id` with U+0000 or `"*"`.
-    pub fn start_run(&mut self, run_id: &str, name: &str, meta: Option<&Record>, now: u64) -> Result<Option<u64>, EmitError> {
+    pub fn start_run(&mut self, run_id: &str, name: &str, meta: Option<&Record>, now: Millis) -> Result<Option<u64>, EmitError> {
         let mut merged = Extras::new();
         let mut quoted = Vec::with_capacity(name.len() + 2);
         json::write_string(&mut quoted, name);
@@ -77,7 +78,7 @@ impl AppSession {
     /// [`EmitError::Build`] with issues under `meta` when `meta_json` is not a JSON object
     /// (graphmind-v1 §1: `run.started.meta` must be an object), plus the errors of
     /// [`start_run`](Self::start_run). Nothing is sent then and no seq is taken.
-    pub fn start_run_json(&mut self, run_id: &str, name: &str, meta_json: Option<&str>, now: u64) -> Result<Option<u64>, EmitError> {
+    pub fn start_run_json(&mut self, run_id: &str, name: &str, meta_json: Option<&str>, now: Millis) -> Result<Option<u64>, EmitError> {
         let meta = match meta_json.map(from_json::<Record>).transpose() {
             Ok(meta) => meta,
             Err(issues) => return Err(bad_argument("meta", "invalid meta for run.started: it must be a JSON object", issues)),
@@ -95,7 +96,7 @@ impl AppSession {
     ///
     /// # Errors
     /// As [`emit`](Self::emit): [`EmitError::BadRunId`] for a `run_id` with U+0000 or `"*"`.
-    pub fn finish_run(&mut self, run_id: &str, end: RunEnd, now: u64) -> Result<Option<u64>, EmitError> {
+    pub fn finish_run(&mut self, run_id: &str, end: RunEnd, now: Millis) -> Result<Option<u64>, EmitError> {
         let aborted = self.aborted_runs.iter().position(|r| r == run_id).and_then(|i| self.aborted_runs.remove(i)).is_some();
         let finished = match end {
             _ if aborted => RunFinished { status: RunStatus::Aborted, error: None, extra: Extras::new() },
