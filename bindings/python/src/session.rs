@@ -36,9 +36,10 @@ pub(crate) fn clock_param(v: &Bound<'_, PyAny>) -> PyResult<s::Millis> {
         let tn = v.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
         return Err(PyTypeError::new_err(format!("argument 'now_ms': expected int or float, received {tn}")));
     }
+    let refused = |e: s::ClockError| PyValueError::new_err(format!("argument 'now_ms': {e}"));
     // An int too large for a float is above 2**53 - 1 anyway.
-    let ms = v.extract::<f64>().unwrap_or(f64::INFINITY);
-    s::Millis::new(ms).map_err(|e| PyValueError::new_err(format!("argument 'now_ms': {e}")))
+    let ms = v.extract::<f64>().map_err(|_| refused(s::ClockError::TooLarge))?;
+    s::Millis::new(ms).map_err(refused)
 }
 
 /// An emit's outcome for Python: the seq, `BuildError` for a payload or argument, else

@@ -54,6 +54,8 @@ def test_a_clock_reading_no_clock_gives_is_refused(bad: float, rule: str) -> Non
         core.gate("before", GateNode("tool:t", "tool", "t"), bad)
     with pytest.raises(TypeError, match="'now_ms'"):
         core.ready(True)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="'now_ms'.*above"):
+        core.ready(2**1100)
     assert core.ready(7) == 1, "an int is still a reading"
     assert core.poll_timeout() == 307.0 and isinstance(core.poll_timeout(), float)
 
