@@ -9,6 +9,7 @@
 // taken out first and put back after JSON.parse of the rest (src/large.rs). See README.md.
 
 const native = loadNative();
+const { stringify } = require('./stringify.js');
 
 function loadNative() {
   const candidates = [
@@ -177,12 +178,13 @@ function parseEnvelopeJson(text) {
 /**
  * Parses an already decoded value (§2 from step 2): its JSON text (JSON.stringify) is
  * validated and the envelope is a fresh copy. Never throws: a value JSON.stringify refuses
- * (BigInt, a cycle, nesting beyond the engine's stack) is `invalid`.
+ * (BigInt, a cycle) is `invalid`; nesting is bounded by the contract's cap, not by the
+ * engine's stack (stringify.js).
  */
 function parseEnvelope(value) {
   let text;
   try {
-    text = JSON.stringify(value);
+    text = stringify(value);
   } catch (e) {
     return invalidResult(`value is not JSON-serializable: ${errorMessage(e)}`);
   }
@@ -216,7 +218,7 @@ function budgetPayload(type, payload, max) {
   if (typeof type !== 'string' || payload === undefined) return payload;
   let text;
   try {
-    text = JSON.stringify(payload);
+    text = stringify(payload);
   } catch (e) {
     throw new BuildError(`payload is not JSON-serializable: ${errorMessage(e)}`);
   }
@@ -253,7 +255,7 @@ function createEnvelope(init) {
   const envelope = { gm: 1, seq, ts: init.ts ?? Date.now(), runId, type, payload };
   let text;
   try {
-    text = JSON.stringify(envelope);
+    text = stringify(envelope);
   } catch (e) {
     const members = ENVELOPE_KEYS.filter((k) => k !== 'payload' && !stringifies(envelope[k]));
     if (members.length > 0) throw memberError(envelope, members);
@@ -275,7 +277,7 @@ function gmVerdictOf(text) {
 
 function stringifies(value) {
   try {
-    JSON.stringify(value);
+    stringify(value);
     return true;
   } catch {
     return false;
@@ -295,12 +297,12 @@ function memberError(envelope, members) {
   for (const m of members) standIn[m] = {};
   let payloadProblem;
   try {
-    JSON.stringify(envelope.payload);
+    stringify(envelope.payload);
   } catch (e) {
     payloadProblem = errorMessage(e);
     standIn.payload = {};
   }
-  const verdict = gmVerdictOf(JSON.stringify(standIn));
+  const verdict = gmVerdictOf(stringify(standIn));
   const out = typeof verdict === 'number' ? { reason: 'envelope is not JSON-serializable', issues: [] } : JSON.parse(verdict);
   const host = (m) => typeof envelope[m];
   let issues = (out.issues || []).map((i) => (members.includes(i.path) ? { ...i, message: i.message.replace(/received object$/, `received ${host(i.path)}`) } : i));
@@ -371,21 +373,50 @@ const ENVELOPE_LAYOUT = { keys: ENVELOPE_KEYS, tys: new Map(ENVELOPE_KEYS.map((k
 /**
  * Writes an envelope as JSON.stringify would (§5.14): compact, `gm, seq, ts, runId, type,
  * payload` first, then unknown envelope members; known payload fields (at every typed level)
- * in spec order, then unknown ones. Like JSON.stringify it throws on a BigInt or a cycle.
+ * in spec order, then unknown ones. Like JSON.stringify it throws on a BigInt or a cycle;
+ * nesting is not limited by the engine's stack (stringify.js), only by the contract's cap.
+ *
+ * The text is checked by the contract's parser before it is returned (as the contract's
+ * serialize_envelope checks with check_envelope): an envelope no parser accepts (a `seq` or
+ * `ts` that is not a safe integer ≥ 0, U+0000 or a lone surrogate in `runId`, `gm` other than
+ * 1, a missing member, a known type's invalid payload, nesting past MAX_DEPTH) throws
+ * BuildError with the parser's reason and issues. The frame size cap is the receiver's
+ * setting and is not applied.
  */
 function serializeEnvelope(envelope) {
-  if (envelope === null || typeof envelope !== 'object') return JSON.stringify(envelope);
-  let out = orderObject(envelope, ENVELOPE_LAYOUT);
-  const layout = typeof envelope.type === 'string' && PAYLOAD_OF.has(envelope.type) ? PAYLOAD_OF.get(envelope.type) : undefined;
-  if (layout && Object.prototype.hasOwnProperty.call(envelope, 'payload')) {
-    const payload = orderObject(envelope.payload, FIELD_ORDER.get(layout.name));
-    if (payload !== envelope.payload) {
-      if (out === envelope) out = Object.assign(Object.create(null), envelope);
-      // Reassigning keeps the key's position.
-      out.payload = payload;
+  let out = envelope;
+  if (envelope !== null && typeof envelope === 'object') {
+    out = orderObject(envelope, ENVELOPE_LAYOUT);
+    const layout = typeof envelope.type === 'string' && PAYLOAD_OF.has(envelope.type) ? PAYLOAD_OF.get(envelope.type) : undefined;
+    if (layout && Object.prototype.hasOwnProperty.call(envelope, 'payload')) {
+      const payload = orderObject(envelope.payload, FIELD_ORDER.get(layout.name));
+      if (payload !== envelope.payload) {
+        if (out === envelope) out = Object.assign(Object.create(null), envelope);
+        // Reassigning keeps the key's position.
+        out.payload = payload;
+      }
     }
   }
-  return JSON.stringify(out);
+  const text = stringify(out);
+  if (text === undefined) {
+    throw new BuildError(REASON_NOT_AN_ENVELOPE, [{ path: '', message: `expected object, received ${typeOf(envelope)}` }]);
+  }
+  let verdict;
+  try {
+    verdict = native.gmCheckWritten(text);
+  } catch (e) {
+    throw new BuildError(`internal error in wirecontract: ${errorMessage(e)}`);
+  }
+  if (typeof verdict === 'number') return text;
+  throw writtenError(JSON.parse(verdict));
+}
+
+/** The BuildError for a written frame the parser refuses, from the parser's verdict. */
+function writtenError(v) {
+  if (v.kind === 'version-mismatch') {
+    return new BuildError(`envelope would not parse: protocol version ${v.received}, this contract speaks ${v.supported}`, [{ path: 'gm', message: `received ${v.received}` }]);
+  }
+  return new BuildError(`envelope would not parse: ${v.reason}`, v.issues);
 }
 
 /** The GraphMind JSON Schema (draft 2020-12) as an object (a fresh copy per call). */
@@ -536,7 +567,7 @@ function shrinkPayload(value, maxBytes, type) {
   const [max, t] = shrinkArgs(maxBytes, type);
   let text;
   try {
-    text = value === undefined ? 'null' : JSON.stringify(value);
+    text = value === undefined ? 'null' : stringify(value);
   } catch (e) {
     throw new TypeError(`payload is not JSON-serializable: ${errorMessage(e)}`);
   }

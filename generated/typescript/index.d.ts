@@ -511,7 +511,7 @@ export declare namespace graphmind {
   function parseEnvelope(value: unknown): ParseResult;
   /** Builds `{gm: 1, seq, ts, runId, type, payload}`, validating a known type's payload; throws BuildError. */
   function createEnvelope<T extends string>(init: CreateEnvelopeInit<T>): T extends MessageType ? EnvelopeOf<T> : UnknownEnvelope;
-  /** JSON.stringify with known fields in spec order, then unknown ones (§5.14). */
+  /** JSON.stringify with known fields in spec order, then unknown ones (§5.14); throws BuildError for a frame the parser would refuse. */
   function serializeEnvelope(envelope: Envelope | UnknownEnvelope): string;
   /** The JSON Schema (draft 2020-12) of the contract. */
   function exportJsonSchema(): Record<string, unknown>;

@@ -33,12 +33,6 @@ mod external;
 mod large;
 pub mod shrink;
 
-/// mimalloc for the addon's own allocations (the parsed envelope the verdict comes from, large
-/// frames' buffers): a frame allocates many small, short-lived blocks, where it is measurably
-/// faster than glibc's malloc (docs/performance.md). JavaScript values come from V8's heap.
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 /// Runs contract code, turning a panic into a JavaScript `Error`.
 fn guard<T>(f: impl FnOnce() -> napi::Result<T>) -> napi::Result<T> {
     catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| {
@@ -322,6 +316,23 @@ fn transcode(units: &[u16]) -> String {
 pub fn gm_verdict(text: FrameText) -> napi::Result<Either<u32, String>> {
     guard(|| {
         Ok(match gm::parse_envelope_json(&text.0) {
+            gm::ParseOutcome::Ok(_) => Either::A(0),
+            gm::ParseOutcome::UnknownType(_) => Either::A(1),
+            other => Either::B(verdict_json(other)),
+        })
+    })
+}
+
+/// The verdict on a frame `serializeEnvelope` wrote, in [`gm_verdict`]'s form: the contract's
+/// parser with the default nesting cap and no frame size cap (as the contract's own
+/// `serialize_envelope`, which leaves the size to the receiver's setting). `index.js` refuses
+/// to return text whose verdict is not `ok` or `unknown-type`, so every frame the binding
+/// writes is one a parser reads back.
+#[napi(js_name = "gmCheckWritten")]
+pub fn gm_check_written(text: FrameText) -> napi::Result<Either<u32, String>> {
+    guard(|| {
+        let opts = gm::ParseOptions { max_frame_bytes: usize::MAX, ..gm::ParseOptions::default() };
+        Ok(match gm::parse_envelope_json_with(&text.0, &opts) {
             gm::ParseOutcome::Ok(_) => Either::A(0),
             gm::ParseOutcome::UnknownType(_) => Either::A(1),
             other => Either::B(verdict_json(other)),

@@ -1,10 +1,11 @@
-// Quoted by docs/session.md ("Swift"); syntax-checked by step 45-swift-syntax. Not part of a
-// target: copy it into an app that depends on WirecontractGraphmind.
+// Quoted by docs/session.md ("Swift"); compiled into the GraphMind tests (a symlink) and run
+// against `wirecontract listen` by step 45-swift. Copy it into an app that depends on
+// WirecontractGraphmind.
 import WirecontractGraphmind
 
 func weatherAgent(url: String, fetch: (String) async throws -> String) async throws {
-    let gm = SessionHost(url: url, config: AppSessionConfig(app: "weather-agent"))
-    _ = await gm.ready()                                              // optional: wait for a viewer
+    let gm = try SessionHost(url: url, config: AppSessionConfig(app: "weather-agent"))
+    _ = try await gm.ready()                                          // optional: wait for a viewer
     let run = try await gm.startRun("weather")
     do {
         let llm = GateNode(nodeId: "llm:planner", kind: .llm, name: "planner", instanceId: "llm_1")

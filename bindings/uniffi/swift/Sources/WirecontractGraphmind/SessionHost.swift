@@ -4,6 +4,9 @@
 // fail-open and heldMs are the core's; this file owns the socket, the clock and the waiting.
 
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking  // URLSession on Linux
+#endif
 
 /// Epoch milliseconds read from a monotonic clock, fractions kept: never steps back (hold times
 /// and deadlines survive wall-clock adjustments), resolves sub-millisecond holds for `heldMs`
@@ -39,6 +42,11 @@ public struct RunAbortedError: Error {
 /// a drop the core reconnects (200/400/800 ms, then `retryIntervalMs`) and replays its buffer.
 /// An actor: every core call and every action runs on it, in order.
 public actor SessionHost {
+    /// The largest inbound message the socket accepts: the contract's frame cap
+    /// (`defaultMaxFrameBytes()`, 16 MiB). A larger one fails the socket's receive, and the host
+    /// treats it as a lost connection (the core reconnects and replays).
+    public static let maxInboundBytes = Int(defaultMaxFrameBytes())
+
     /// The sans-IO core (state, seq, held pauses, buffered frames).
     public nonisolated let core: AppSession
     /// The clock every input is stamped with.
@@ -70,16 +78,16 @@ public actor SessionHost {
     ///   - url: the viewer's ingest endpoint (default `ws://127.0.0.1:4747/ingest`).
     ///   - config: the core's configuration (`idBase` defaults to random hex here).
     ///   - onWarn: called with each `warn` action's rule key and text.
+    /// - Throws: `ContractError` for a configuration the core refuses (a negative timeout or size).
     public init(
         url: String = "ws://127.0.0.1:4747/ingest",
         config: AppSessionConfig = AppSessionConfig(),
         onWarn: @escaping @Sendable (String, String) -> Void = { rule, text in print("graphmind session: \(rule): \(text)") }
-    ) {
+    ) throws {
         var config = config
         if config.url == nil { config.url = url }
         if config.idBase == nil { config.idBase = String(format: "%06x", Int.random(in: 0..<0x1000000)) }
-        // Throws only for a string holding a lone surrogate, which a Swift String cannot hold.
-        core = try! AppSession(config: config)
+        core = try AppSession(config: config)
         delegate = SocketDelegate()
         urlSession = URLSession(configuration: .default, delegate: delegate, delegateQueue: nil)
         self.onWarn = onWarn
@@ -122,10 +130,10 @@ public actor SessionHost {
     }
 
     /// `true` when attached (the `hello.ack`), `false` after `timeoutMs` (default the config's
-    /// `readyTimeoutMs`, 2000) or when closed. Connects now when idle (spec T22).
-    public func ready(timeoutMs: Int64? = nil) async -> Bool {
-        // The clock and timeouts are never negative here, so the core's range check cannot fail.
-        let waiter = try! core.ready(nowMs: clock.nowMs(), timeoutMs: timeoutMs)
+    /// `readyTimeoutMs`, 2000) or when closed. Connects now when idle (spec T22). Throws
+    /// `ContractError` for a timeout the core refuses (negative).
+    public func ready(timeoutMs: Int64? = nil) async throws -> Bool {
+        let waiter = try core.ready(nowMs: clock.nowMs(), timeoutMs: timeoutMs)
         pump()
         return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             if let result = readyResults.removeValue(forKey: waiter) {
@@ -255,7 +263,14 @@ public actor SessionHost {
             try! core.transportFailed(nowMs: clock.nowMs())
             return
         }
-        let task = urlSession.webSocketTask(with: endpoint)
+        var request = URLRequest(url: endpoint)
+        // FoundationNetworking (Linux) otherwise sends `Connection: keep-alive` with the upgrade,
+        // which RFC 6455 §4.1 servers refuse; Apple's URLSession writes this header itself.
+        request.setValue("Upgrade", forHTTPHeaderField: "Connection")
+        let task = urlSession.webSocketTask(with: request)
+        // The contract's frame cap (16 MiB) instead of URLSession's 1 MiB: a larger inbound
+        // message fails the receive, which the host handles as a lost connection.
+        task.maximumMessageSize = SessionHost.maxInboundBytes
         delegate.register(task: task, attempt: attempt)
         socket = task
         task.resume()
@@ -292,13 +307,9 @@ public actor SessionHost {
             do {
                 let message = try await task.receive()
                 guard id == attempt else { return }
-                switch message {
-                case .string(let text):
+                // Frames are text messages; a binary message is ignored, as the JVM host does.
+                if case .string(let text) = message {
                     try! core.frameReceived(frame: text, nowMs: clock.nowMs())
-                case .data(let data):
-                    try! core.frameReceived(frame: String(decoding: data, as: UTF8.self), nowMs: clock.nowMs())
-                @unknown default:
-                    break
                 }
                 pump()
             } catch {

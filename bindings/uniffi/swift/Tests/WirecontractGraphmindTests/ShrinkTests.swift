@@ -4,8 +4,8 @@
 // maxPayloadBytes; bad input gives ContractError, huge depth a result. Swift strings cannot hold
 // lone surrogates, so the Kotlin lone-surrogate checks have no counterpart here.
 //
-// Needs macOS: bindings/uniffi/swift/build-xcframework.sh, then `swift test` in
-// bindings/uniffi/swift. Elsewhere scripts/steps/45-swift-syntax.sh only parses this file.
+// Run by scripts/steps/45-swift.sh on Linux (Swift 6.0.3, Swift 5 and 6 modes); on macOS,
+// `swift test` in bindings/uniffi/swift after build-xcframework.sh.
 
 import Foundation
 import WirecontractGraphmind

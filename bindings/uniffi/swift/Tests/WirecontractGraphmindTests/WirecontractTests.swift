@@ -1,9 +1,9 @@
 // Mirrors the Kotlin suite (bindings/uniffi/kotlin/src/test/kotlin/dev/wirecontract/graphmind):
-// every conformance vector, round trips, a frame of each of the 16 types, range checks, matcher
+// every conformance vector, round trips, a frame of every registry type, range checks, matcher
 // equality, the JSON helpers and a 1,000,000-deep frame on a 256 KiB thread.
 //
-// Needs macOS: bindings/uniffi/swift/build-xcframework.sh, then `swift test` in
-// bindings/uniffi/swift. Elsewhere scripts/steps/45-swift-syntax.sh only parses this file.
+// Run by scripts/steps/45-swift.sh on Linux (Swift 6.0.3, Swift 5 and 6 modes); on macOS,
+// `swift test` in bindings/uniffi/swift after build-xcframework.sh.
 
 import Foundation
 import WirecontractGraphmind
@@ -50,6 +50,12 @@ enum Vectors {
         Vector(id: id, frame: o["frame"] as? String ?? "", expect: o["expect"] as? String ?? "", type: o["type"] as? String)
     }
 
+    /// `generated/examples/graphmind.jsonl`: one accepted frame of every message type the
+    /// registry lists, written by `scripts/gen`.
+    static func examples() throws -> [Vector] {
+        try lines(repo.appendingPathComponent("generated/examples/graphmind.jsonl")).map { vector("examples/\($0["name"] as? String ?? "?")", $0) }
+    }
+
     static func all() throws -> [Vector] {
         var out: [Vector] = []
         let files: [(String, URL)] = [
@@ -93,18 +99,23 @@ extension ParseResult {
     }
 }
 
+/// The result a thread hands back; the semaphore orders the write before the read.
+final class ResultBox<T>: @unchecked Sendable {
+    var value: T?
+}
+
 /// Runs `body` on a fresh thread whose stack is only 256 KiB.
-func onSmallStack<T>(_ body: @escaping () -> T) -> T {
-    var result: T?
+func onSmallStack<T>(_ body: @escaping @Sendable () -> T) -> T {
+    let result = ResultBox<T>()
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
-        result = body()
+        result.value = body()
         done.signal()
     }
     thread.stackSize = 256 * 1024
     thread.start()
     done.wait()
-    return result!
+    return result.value!
 }
 
 /// The issues of a `ContractError.Build`, or a test failure.
@@ -176,7 +187,8 @@ final class WirecontractTests: XCTestCase {
     }
 
     /// One message of every known type, with most optional fields set.
-    var oneOfEach: [Message] {
+    /// Hand-built messages with every optional field set, on top of `everyType()`.
+    var rich: [Message] {
         let sdk = SdkInfo(name: "python", version: "0.5.1")
         let loopInfo = LoopInfo(repeats: 3, firstSeq: 1, lastSeq: 5, fingerprint: "f", kind: .cycle, period: 2, laps: 1)
         let usage = TokenUsage(inputTokens: 1, outputTokens: 2, inclusive: true, cacheReadTokens: 0, reasoningTokens: maxSafe)
@@ -190,7 +202,7 @@ final class WirecontractTests: XCTestCase {
             )),
             .nodeToken(payload: NodeToken(nodeId: "n", deltas: [TokenDelta(t: .toolArgs, v: "{\"a\":")])),
             .nodeFinished(payload: NodeFinished(
-                nodeId: "n", instanceId: "i", output: "null", usage: usage, durationMs: 12.5, status: .ok, heldMs: 0
+                nodeId: "n", instanceId: "i", output: "null", usage: usage, durationMs: 12.5, heldMs: 0, status: .ok
             )),
             .nodeError(payload: NodeError(nodeId: "n", error: ErrorInfo(name: "E", message: "m"), heldMs: 3.25)),
             .execPaused(payload: ExecPaused(
@@ -213,10 +225,27 @@ final class WirecontractTests: XCTestCase {
         ]
     }
 
-    func testAFrameOfEveryOneOfThe16TypesBuildsSerializesAndParsesBackEqual() throws {
-        let built = try oneOfEach.map { try createEnvelope(message: $0, seq: 0, runId: "r", ts: 0).messageType }
-        XCTAssertEqual(Set(built), Set(messageTypes()))
-        for (i, message) in oneOfEach.enumerated() {
+    /// One message of every type the registry lists (`messageTypes()`), so that a new message
+    /// type is covered without editing this file or a data file: the first accepted frame of each
+    /// type in the conformance material (`Vectors.all()`), else in the generated
+    /// `Vectors.examples()`, then `rich`.
+    func everyType() throws -> [Message] {
+        var byType: [String: Message] = [:]
+        for v in try Vectors.all() + Vectors.examples() where v.expect == "ok" {
+            guard case .ok(let envelope) = parseEnvelopeJson(frame: v.frame) else { continue }
+            if byType[envelope.messageType] == nil { byType[envelope.messageType] = envelope.message }
+        }
+        let missing = messageTypes().filter { byType[$0] == nil }
+        XCTAssertEqual(missing, [], "no accepted frame of \(missing) in the conformance material or generated/examples/graphmind.jsonl: run scripts/regen")
+        let richTypes = try rich.map { try createEnvelope(message: $0, seq: 0, runId: "r", ts: 0).messageType }
+        XCTAssertTrue(Set(richTypes).isSubset(of: Set(messageTypes())))
+        return messageTypes().compactMap { byType[$0] } + rich
+    }
+
+    func testAFrameOfEveryRegistryTypeBuildsSerializesAndParsesBackEqual() throws {
+        let messages = try everyType()
+        XCTAssertGreaterThanOrEqual(messages.count, messageTypes().count)
+        for (i, message) in messages.enumerated() {
             let envelope = try createEnvelope(message: message, seq: Int64(i), runId: "run-1", ts: 1_756_200_000_000)
             XCTAssertEqual(envelope.extraJson, "{}")
             let text = try serializeEnvelope(envelope: envelope)
@@ -267,11 +296,20 @@ final class WirecontractTests: XCTestCase {
         let deltas = #"{"nodeId":"n","deltas":[{"t":"bogus","v":"x"}]}"#
         XCTAssertThrowsError(try createEnvelopeJson(messageType: "node.token", payloadJson: deltas, seq: 1, runId: "r")) { error in
             XCTAssertEqual(buildIssues(error), ["payload.deltas.0.t"])
+            guard case ContractError.Build(let reason, _)? = error as? ContractError else { return XCTFail("\(error)") }
+            XCTAssertEqual(reason, #"invalid payload for message type "node.token""#)
         }
-        XCTAssertThrowsError(try createEnvelope(message: .unknown(messageType: "future.x", payload: "1"), seq: 1, runId: "r"))
+        // One builder: any type string; unknown types are built opaque.
+        XCTAssertEqual(try createEnvelopeJson(messageType: "future.x", payloadJson: "{}", seq: 1, runId: "r").message, .unknown(messageType: "future.x", payload: "{}"))
+        let opaque = try createEnvelope(message: .unknown(messageType: "future.x", payload: "1"), seq: 1, runId: "r")
+        XCTAssertEqual(parseEnvelopeJson(frame: try serializeEnvelope(envelope: opaque)).kind, "unknown-type")
+        let known = try createEnvelope(message: .unknown(messageType: "mode.set", payload: #"{"mode":"run"}"#), seq: 1, runId: "r")
+        XCTAssertEqual(known.message, .modeSet(payload: ModeSet(mode: .run)))
         XCTAssertThrowsError(try createUnknownEnvelope(messageType: "mode.set", payloadJson: "{}", seq: 1, runId: "r"))
         let unknown = try createUnknownEnvelope(messageType: "future.x", payloadJson: nil, seq: 1, runId: "r", ts: 5)
+        XCTAssertEqual(unknown.message, .unknown(messageType: "future.x", payload: nil))
         XCTAssertEqual(try serializeEnvelope(envelope: unknown), #"{"gm":1,"seq":1,"ts":5,"runId":"r","type":"future.x"}"#)
+        XCTAssertEqual(parseEnvelopeJson(frame: try serializeEnvelope(envelope: unknown)).kind, "unknown-type")
         let bad = Message.execResume(payload: ExecResume(pauseId: "p", action: .inject, output: "{nope"))
         XCTAssertThrowsError(try createEnvelope(message: bad, seq: 1, runId: "r")) { error in
             XCTAssertEqual(buildIssues(error), ["payload.output"])
@@ -280,6 +318,21 @@ final class WirecontractTests: XCTestCase {
         XCTAssertThrowsError(try createEnvelope(message: repeated, seq: 1, runId: "r")) { error in
             XCTAssertEqual(buildIssues(error), ["payload.mode"])
         }
+        let envelope = try createEnvelope(message: .modeSet(payload: ModeSet(mode: .run)), seq: 1, runId: "r", ts: 0)
+        var copy = envelope
+        copy.messageType = "hello"
+        XCTAssertThrowsError(try serializeEnvelope(envelope: copy))
+        for extra in [#"{"seq":2}"#, "[]"] {
+            copy = envelope
+            copy.extraJson = extra
+            XCTAssertThrowsError(try serializeEnvelope(envelope: copy))
+        }
+        copy = envelope
+        copy.runId = "a\u{0}b"
+        XCTAssertThrowsError(try serializeEnvelope(envelope: copy))
+        copy = envelope
+        copy.extraJson = #"{ "x" : 1e400 }"#
+        XCTAssertEqual(try serializeEnvelope(envelope: copy), #"{"gm":1,"seq":1,"ts":0,"runId":"r","type":"mode.set","payload":{"mode":"run"},"x":1e400}"#)
     }
 
     func testMatcherEqualityTreatsAnAbsentPointAsBeforeAndIgnoresUnknownKeys() throws {
@@ -324,7 +377,7 @@ final class WirecontractTests: XCTestCase {
         let close = String(repeating: "]", count: depth)
         let frame = #"{"gm":1,"seq":1,"ts":0,"runId":"r","type":"future.x","payload":"# + open + close + "}"
         let r = onSmallStack { parseEnvelopeJson(frame: frame) }
-        guard case .invalid(let reason, _) = r else {
+        guard case .invalid(let reason, _, _, _, _, _) = r else {
             return XCTFail(r.kind)
         }
         XCTAssertTrue(reason.contains("deeper than"), reason)

@@ -4,8 +4,8 @@
 // ok frame, ids keeping their JSON type, coded issues and the raw id, building legal frames only,
 // the catalogues, the subprotocol helpers, and a 1,000,000-deep frame on a 256 KiB thread.
 //
-// Needs macOS: bindings/uniffi/swift/build-xcframework.sh, then `swift test` in
-// bindings/uniffi/swift. Elsewhere scripts/steps/45-swift-syntax.sh only parses this file.
+// Run by scripts/steps/45-swift.sh on Linux (Swift 6.0.3, Swift 5 and 6 modes); on macOS,
+// `swift test` in bindings/uniffi/swift after build-xcframework.sh.
 
 import Foundation
 import WirecontractGraphorin
@@ -131,7 +131,7 @@ extension ClientMessage {
     }
 }
 
-let serverGuards: [(String, (ServerMessage) -> Bool)] = [
+let serverGuards: [(String, @Sendable (ServerMessage) -> Bool)] = [
     ("rpc-success", { isRpcSuccess(message: $0) }),
     ("rpc-failure", { isRpcFailure(message: $0) }),
     ("subscribed", { isSubscribedFrame(message: $0) }),
@@ -143,7 +143,7 @@ let serverGuards: [(String, (ServerMessage) -> Bool)] = [
     ("replay-marker", { isReplayMarkerFrame(message: $0) }),
 ]
 
-let clientGuards: [(String, (ClientMessage) -> Bool)] = [
+let clientGuards: [(String, @Sendable (ClientMessage) -> Bool)] = [
     ("initialize", { isInitializeRequest(message: $0) }),
     ("subscription.subscribe", { isSubscribeRequest(message: $0) }),
     ("subscription.unsubscribe", { isUnsubscribeRequest(message: $0) }),
@@ -152,18 +152,23 @@ let clientGuards: [(String, (ClientMessage) -> Bool)] = [
     ("notifications/cancelled", { isCancelledNotification(message: $0) }),
 ]
 
+/// The result a thread hands back; the semaphore orders the write before the read.
+final class GraphorinResultBox<T>: @unchecked Sendable {
+    var value: T?
+}
+
 /// Runs `body` on a fresh thread whose stack is only 256 KiB.
-func onSmallStackGraphorin<T>(_ body: @escaping () -> T) -> T {
-    var result: T?
+func onSmallStackGraphorin<T>(_ body: @escaping @Sendable () -> T) -> T {
+    let result = GraphorinResultBox<T>()
     let done = DispatchSemaphore(value: 0)
     let thread = Thread {
-        result = body()
+        result.value = body()
         done.signal()
     }
     thread.stackSize = 256 * 1024
     thread.start()
     done.wait()
-    return result!
+    return result.value!
 }
 
 /// The `ContractError.Build` issues' dotted paths, or a test failure.

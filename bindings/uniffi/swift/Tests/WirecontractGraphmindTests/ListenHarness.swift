@@ -1,0 +1,307 @@
+// What SessionHostTests drive the host against: `wirecontract listen` as a child process with a
+// record file, a loopback TCP relay that can drop every connection (an outage), and the checks
+// every record gets (the ones bindings/cli/tests/listen_real_client.py makes of the Python
+// client's records, that apply to any app).
+
+import Foundation
+import XCTest
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Polls `cond` every 5 ms until it holds; throws after `seconds`.
+func until(_ what: String, seconds: Double = 10, _ cond: () async -> Bool) async throws {
+    let deadline = Date().addingTimeInterval(seconds)
+    while !(await cond()) {
+        guard Date() < deadline else { throw HarnessError("timed out waiting for \(what)") }
+        try await Task.sleep(nanoseconds: 5_000_000)
+    }
+}
+
+/// Text guarded by a lock, appended from a reader thread.
+final class SharedText: @unchecked Sendable {
+    private let lock = NSLock()
+    private var text = ""
+
+    func append(_ more: String) {
+        lock.lock()
+        text += more
+        lock.unlock()
+    }
+
+    var value: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return text
+    }
+}
+
+/// `wirecontract listen --listen 127.0.0.1:0 --record DIR/record.jsonl --exit-after-runs N FLAGS`;
+/// the CLI is `WIRECONTRACT_CLI` (45-swift.sh passes the one cargo built).
+final class Listener: @unchecked Sendable {
+    let record: URL
+    let url: String
+    let port: UInt16
+    private let process = Process()
+    private let output = SharedText()
+
+    init(_ dir: URL, _ flags: [String], runs: Int = 1) throws {
+        guard let cli = ProcessInfo.processInfo.environment["WIRECONTRACT_CLI"], FileManager.default.isExecutableFile(atPath: cli) else {
+            throw HarnessError("WIRECONTRACT_CLI does not name the wirecontract CLI (45-swift.sh sets it)")
+        }
+        record = dir.appendingPathComponent("record.jsonl")
+        process.executableURL = URL(fileURLWithPath: cli)
+        process.arguments = ["listen", "--listen", "127.0.0.1:0", "--record", record.path, "--exit-after-runs", String(runs)] + flags
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let reader = pipe.fileHandleForReading
+        var first = Data()
+        while true {
+            let byte = reader.readData(ofLength: 1)
+            if byte.isEmpty || byte == Data("\n".utf8) { break }
+            first.append(byte)
+        }
+        let line = String(decoding: first, as: UTF8.self)
+        guard line.hasPrefix("listening on ws://") else {
+            process.terminate()
+            throw HarnessError("listener said: \(line)")
+        }
+        url = String(line.dropFirst("listening on ".count))
+        guard let port = UInt16(url.split(separator: ":").last?.split(separator: "/").first ?? "") else {
+            throw HarnessError("no port in \(url)")
+        }
+        self.port = port
+        let output = self.output
+        Thread {
+            while true {
+                let chunk = reader.availableData
+                if chunk.isEmpty { return }
+                output.append(String(decoding: chunk, as: UTF8.self))
+            }
+        }.start()
+    }
+
+    var text: String { output.value }
+
+    /// Waits (10 s at most) for the listener to exit by itself; its exit status.
+    func waitExit() async throws -> Int32 {
+        try await until("the listener's exit:\n\(text)") { !process.isRunning }
+        return process.terminationStatus
+    }
+
+    /// The record, one object per frame, each with its parsed `frame` under `env`.
+    func rows() throws -> [[String: Any]] {
+        try String(contentsOf: record, encoding: .utf8).split(separator: "\n").map { line in
+            guard var row = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+                  let frame = row["frame"] as? String,
+                  let env = try JSONSerialization.jsonObject(with: Data(frame.utf8)) as? [String: Any]
+            else { throw HarnessError("bad record line \(line)") }
+            row["env"] = env
+            return row
+        }
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+}
+
+extension Dictionary where Key == String, Value == Any {
+    var dir: String { self["dir"] as? String ?? "" }
+    var type: String { self["type"] as? String ?? "" }
+    var conn: Int { self["conn"] as? Int ?? 0 }
+    var replayed: Bool { self["replayed"] as? Bool ?? false }
+    var duplicate: Bool { self["duplicate"] as? Bool ?? false }
+    var env: [String: Any] { self["env"] as? [String: Any] ?? [:] }
+    var seq: Int { env["seq"] as? Int ?? -1 }
+    var runId: String { env["runId"] as? String ?? "" }
+    var payload: [String: Any] { env["payload"] as? [String: Any] ?? [:] }
+}
+
+/// The message types of the record in one direction (`app->viewer`, `viewer->app`).
+func types(_ rows: [[String: Any]], _ dir: String) -> [String] {
+    rows.filter { $0.dir == dir }.map(\.type)
+}
+
+/// The checks every record gets: each frame parsed `ok` with the type its envelope names; each
+/// hello acknowledged on its connection; per connection and run, app seqs strictly increase, and a
+/// frame is `replayed` exactly when its seq is below its connection's hello seq; a `duplicate`
+/// repeats a first-seen frame byte for byte; every first-seen `exec.paused` gets exactly one
+/// `exec.resumed` after it, and the listener resumes only live pauses, each once, on their
+/// connection.
+func checkCommon(_ rows: [[String: Any]], file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertFalse(rows.isEmpty, "empty record", file: file, line: line)
+    for (n, row) in rows.enumerated() {
+        XCTAssertEqual(row["expect"] as? String, "ok", "line \(n + 1): \(row["frame"] ?? "")", file: file, line: line)
+        XCTAssertEqual(row.type, row.env["type"] as? String, "type of line \(n + 1)", file: file, line: line)
+        if row.type == "hello" {
+            let ack = rows[(n + 1)...].first { $0.conn == row.conn && $0.dir == "viewer->app" }
+            XCTAssertEqual(ack?.type, "hello.ack", "hello on line \(n + 1) has no ack", file: file, line: line)
+        }
+    }
+    var helloSeq: [Int: Int] = [:]
+    var last: [String: Int] = [:]
+    var first: [String: String] = [:]
+    for row in rows where row.dir == "app->viewer" {
+        if row.type == "hello" {
+            helloSeq[row.conn] = row.seq
+            continue
+        }
+        let key = "\(row.conn) \(row.runId)"
+        XCTAssertGreaterThan(row.seq, last[key] ?? -1, "seq not increasing on conn \(row.conn) run \(row.runId)", file: file, line: line)
+        last[key] = row.seq
+        XCTAssertEqual(row.replayed, row.seq < (helloSeq[row.conn] ?? Int.max), "replayed flag of seq \(row.seq)", file: file, line: line)
+        let id = "\(row.runId) \(row.seq)"
+        if row.duplicate {
+            XCTAssertEqual(first[id], row["frame"] as? String, "a duplicate differs from its first sending", file: file, line: line)
+        } else {
+            XCTAssertNil(first[id], "\(id) repeated but not marked duplicate", file: file, line: line)
+            first[id] = row["frame"] as? String
+        }
+    }
+    let seen = rows.filter { $0.dir == "app->viewer" && !$0.duplicate }
+    let paused = seen.filter { $0.type == "exec.paused" }
+    for pause in paused {
+        let id = pause.payload["pauseId"] as? String
+        let resumed = seen.filter { $0.type == "exec.resumed" && $0.payload["pauseId"] as? String == id }
+        XCTAssertEqual(resumed.count, 1, "pause \(id ?? "?") has \(resumed.count) exec.resumed", file: file, line: line)
+    }
+    let live = Dictionary(paused.filter { !$0.replayed }.map { ($0.payload["pauseId"] as? String ?? "", $0.conn) }, uniquingKeysWith: { a, _ in a })
+    let resumes = rows.filter { $0.dir == "viewer->app" && $0.type == "exec.resume" }.map { ($0.payload["pauseId"] as? String ?? "", $0.conn) }
+    XCTAssertEqual(Set(resumes.map(\.0)).count, resumes.count, "a pause resumed twice", file: file, line: line)
+    for (id, conn) in resumes {
+        XCTAssertEqual(live[id], conn, "resume of \(id) on conn \(conn)", file: file, line: line)
+    }
+}
+
+/// A loopback TCP relay to `targetPort` that can go down (drop every relayed connection and
+/// refuse new ones, like a network outage) and come back up while the listener keeps running.
+final class Proxy: @unchecked Sendable {
+    let url: String
+    private let server: Int32
+    private let lock = NSLock()
+    private var open: [Int32] = []
+    private var isDown = false
+    private var count = 0
+
+    init(targetPort: UInt16) throws {
+        let server = socket(AF_INET, Proxy.stream, 0)
+        guard server >= 0, Proxy.bind(server, port: 0), listen(server, 16) == 0 else { throw HarnessError("proxy: cannot listen") }
+        var addr = sockaddr_in()
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &addr) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(server, $0, &len) } }
+        self.server = server
+        url = "ws://127.0.0.1:\(UInt16(bigEndian: addr.sin_port))/ingest"
+        Thread { [self, server] in
+            while true {
+                let client = accept(server, nil, nil)
+                if client < 0 { return }
+                let upstream = socket(AF_INET, Proxy.stream, 0)
+                lock.lock()
+                let refuse = isDown
+                lock.unlock()
+                if refuse || !Proxy.connect(upstream, port: targetPort) {
+                    _ = sysClose(client)
+                    _ = sysClose(upstream)
+                    continue
+                }
+                lock.lock()
+                count += 1
+                open += [client, upstream]
+                lock.unlock()
+                for (from, to) in [(client, upstream), (upstream, client)] {
+                    Thread { Proxy.pump(from, to) }.start()
+                }
+            }
+        }.start()
+    }
+
+    /// How many connections were relayed.
+    var connections: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
+
+    func goDown() {
+        lock.lock()
+        isDown = true
+        let sockets = open
+        open = []
+        lock.unlock()
+        for fd in sockets { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    func comeUp() {
+        lock.lock()
+        isDown = false
+        lock.unlock()
+    }
+
+    func close() {
+        goDown()
+        _ = shutdown(server, Int32(SHUT_RDWR))
+        _ = sysClose(server)
+    }
+
+    #if os(Linux)
+    private static let stream = Int32(SOCK_STREAM.rawValue)
+    #else
+    private static let stream = SOCK_STREAM
+    #endif
+
+    private static func address(_ port: UInt16) -> sockaddr_in {
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_port = port.bigEndian
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return addr
+    }
+
+    private static func bind(_ fd: Int32, port: UInt16) -> Bool {
+        var addr = address(port)
+        return withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sysBind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    private static func connect(_ fd: Int32, port: UInt16) -> Bool {
+        var addr = address(port)
+        return withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sysConnect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+    }
+
+    private static func pump(_ from: Int32, _ to: Int32) {
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(from, $0.baseAddress, $0.count) }
+            if n <= 0 { break }
+            var sent = 0
+            while sent < n {
+                let m = buffer.withUnsafeBytes { write(to, $0.baseAddress! + sent, n - sent) }
+                if m <= 0 { break }
+                sent += m
+            }
+            if sent < n { break }
+        }
+        _ = shutdown(from, Int32(SHUT_RDWR))
+        _ = shutdown(to, Int32(SHUT_RDWR))
+    }
+}
+
+// The C functions whose names the Proxy's own methods shadow.
+private func sysClose(_ fd: Int32) -> Int32 { close(fd) }
+private func sysBind(_ fd: Int32, _ addr: UnsafePointer<sockaddr>, _ len: socklen_t) -> Int32 { bind(fd, addr, len) }
+private func sysConnect(_ fd: Int32, _ addr: UnsafePointer<sockaddr>, _ len: socklen_t) -> Int32 { connect(fd, addr, len) }
