@@ -926,9 +926,9 @@ mod tests {
     #[test]
     fn a_failed_end_with_a_lone_surrogate_still_finishes_the_run_with_u_fffd() {
         let session = AppSession::new(None).unwrap();
-        session.start_run("r".into(), "n".into(), None, 1).unwrap();
+        session.start_run("r".into(), "n".into(), None, 1.0).unwrap();
         let end = RunEnd::Failed { name: with_lone_surrogate(), message: with_lone_surrogate(), stack: Some(with_lone_surrogate()) };
-        assert_eq!(session.finish_run("r".into(), end, 2).unwrap(), Some(1));
+        assert_eq!(session.finish_run("r".into(), end, 2.0).unwrap(), Some(1));
         let frame = session.buffered_frames().into_iter().find(|f| f.contains("run.finished")).unwrap();
         let replaced = "ab\u{FFFD}c";
         assert!(frame.contains(&format!(r#""error":{{"name":"{replaced}","message":"{replaced}","stack":"{replaced}"}}"#)), "{frame}");
@@ -937,7 +937,7 @@ mod tests {
     #[test]
     fn a_run_id_with_a_lone_surrogate_is_still_refused() {
         let session = AppSession::new(None).unwrap();
-        let err = session.finish_run(with_lone_surrogate(), RunEnd::Ok, 1).unwrap_err();
+        let err = session.finish_run(with_lone_surrogate(), RunEnd::Ok, 1.0).unwrap_err();
         assert!(matches!(&err, ContractError::Build { reason, .. } if reason.contains("runId") && reason.contains("UTF-16 index 2")), "{err:?}");
     }
 }

@@ -150,7 +150,7 @@ impl ViewerSession {
             ParseOutcome::Invalid { reason, message_type, .. } => {
                 if message_type.as_deref() == Some("exec.resumed") {
                     if let Some(pause_id) = salvage_pause_id(bytes).filter(|id| self.pauses.contains_key(id)) {
-                        self.close_on_invalid_answer(conn, pause_id, &reason);
+                        self.close_on_invalid_answer(conn, &pause_id, &reason);
                         return Received::Rejected;
                     }
                 }
@@ -215,9 +215,9 @@ impl ViewerSession {
     /// action, §4 D7) still says the app released `pause_id`: the pause is closed (no
     /// fail-open release at disconnect, no resume wait, no further resume), and the frame is
     /// reported as [`ViewerAction::Warn`] `"invalid-resumed"` naming the pause.
-    fn close_on_invalid_answer(&mut self, conn: ConnectionId, pause_id: String, reason: &str) {
-        self.pauses.remove(&pause_id);
-        self.waiting.remove(&pause_id);
+    fn close_on_invalid_answer(&mut self, conn: ConnectionId, pause_id: &str, reason: &str) {
+        self.pauses.remove(pause_id);
+        self.waiting.remove(pause_id);
         self.warn(conn, "invalid-resumed", format!("exec.resumed for {pause_id} is invalid ({reason}); the pause is closed"));
     }
 
