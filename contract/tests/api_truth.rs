@@ -158,7 +158,7 @@ fn pause_reason_says_why_and_agrees_with_should_pause() {
 /// explicit one (review of issue 12).
 #[test]
 fn the_session_refuses_unusable_implicit_run_ids() {
-    use wirecontract::graphmind::session::{AppSession, EmitError, GateNode, GateOutcome, SessionConfig};
+    use wirecontract::graphmind::session::{AppSession, EmitError, GateNode, GateOutcome, Millis, SessionConfig};
     use wirecontract::graphmind::{NodeKind, NodeToken, PausePoint};
     let token = || NodeToken { node_id: "n".into(), deltas: vec![], redaction: None, extra: wirecontract::graphmind::Extras::default() };
     for config in [
@@ -167,14 +167,14 @@ fn the_session_refuses_unusable_implicit_run_ids() {
         SessionConfig { implicit_run_id: Some("*".into()), ..SessionConfig::default() },
     ] {
         let mut app = AppSession::new(config);
-        assert_eq!(app.emit(token(), None, 1), Err(EmitError::BadRunId));
+        assert_eq!(app.emit(token(), None, Millis::from(1)), Err(EmitError::BadRunId));
         let node = GateNode { node_id: "n".into(), kind: NodeKind::Tool, name: "t".into(), instance_id: None };
-        assert_eq!(app.gate(PausePoint::Before, &node, None, 1), GateOutcome::Continue);
+        assert_eq!(app.gate(PausePoint::Before, &node, None, Millis::from(1)), GateOutcome::Continue);
         // An explicit, usable run still works; the refused ones took no seq.
-        assert_eq!(app.emit(token(), Some("r"), 2), Ok(Some(0)));
+        assert_eq!(app.emit(token(), Some("r"), Millis::from(2)), Ok(Some(0)));
     }
     let mut app = AppSession::new(SessionConfig::default());
-    assert_eq!(app.emit(token(), Some("*"), 1), Err(EmitError::BadRunId));
+    assert_eq!(app.emit(token(), Some("*"), Millis::from(1)), Err(EmitError::BadRunId));
 }
 
 #[test]

@@ -5,9 +5,16 @@ mod common;
 
 use serde_json::{json, Value};
 use wirecontract::graphmind::session::{
-    Action, AppSession, ConnState, ConnectionId, Decision, GateNode, GateOutcome, ReleaseCause, SessionConfig, ViewerAction, ViewerConfig, ViewerSession,
+    Action, AppSession, ConnState, ConnectionId, Decision, GateNode, GateOutcome, Millis, ReleaseCause, SessionConfig, ViewerAction, ViewerConfig,
+    ViewerSession,
 };
 use wirecontract::graphmind::{NodeKind, PausePoint, RawJson, ResumeAction, RunMode};
+
+/// A clock reading of whole milliseconds (the tests step the clock in whole ms, except where
+/// fractions are the point).
+fn clk(ms: u64) -> Millis {
+    Millis::new(ms as f64).expect("a test time is a clock reading")
+}
 
 // ----- harness ---------------------------------------------------------------------------------
 
@@ -66,15 +73,15 @@ impl Host {
     }
     fn tick(&mut self, ms: u64) -> Vec<Action> {
         self.now += ms;
-        self.s.handle_timeout(self.now);
+        self.s.handle_timeout(clk(self.now));
         self.drain()
     }
     /// Runs the timers until the next `Connect`.
     fn until_connect(&mut self) {
         for _ in 0..10 {
             let at = self.s.poll_timeout().expect("a retry is scheduled");
-            self.now = self.now.max(at);
-            self.s.handle_timeout(self.now);
+            self.now = self.now.max(at.whole());
+            self.s.handle_timeout(clk(self.now));
             if self.drain().iter().any(|a| matches!(a, Action::Connect { .. })) {
                 return;
             }
@@ -82,19 +89,19 @@ impl Host {
         panic!("no reconnect");
     }
     fn open(&mut self) -> Value {
-        self.s.transport_opened(self.now);
+        self.s.transport_opened(clk(self.now));
         let hello = sends(&self.drain());
         assert_eq!(types(&hello), ["hello"]);
         hello[0].clone()
     }
     fn recv(&mut self, frame: &str) -> Vec<Action> {
-        self.s.frame_received(frame.as_bytes(), self.now);
+        self.s.frame_received(frame.as_bytes(), clk(self.now));
         self.drain()
     }
     /// Starts (T1), opens (T2) and attaches (T7) with the given arming.
     fn attach(&mut self, breakpoints: &Value, mode: &str) -> Vec<Action> {
         if !self.s.is_attached() && self.s.state() == ConnState::Idle && self.s.poll_timeout().is_none() {
-            self.s.ready(self.now, None);
+            self.s.ready(clk(self.now), None);
             self.drain();
         }
         self.open();
@@ -103,7 +110,7 @@ impl Host {
         out
     }
     fn emit(&mut self, ty: &str, payload: &Value, run: &str) -> u64 {
-        self.s.emit_json(ty, &payload.to_string(), Some(run), self.now).expect("valid event").expect("enabled")
+        self.s.emit_json(ty, &payload.to_string(), Some(run), clk(self.now)).expect("valid event").expect("enabled")
     }
     fn started(&mut self, run: &str, node: &GateNode, instance: &str, parent: Option<&str>) -> u64 {
         let mut p = json!({"nodeId": node.node_id, "kind": "tool", "name": node.name, "instanceId": instance});
@@ -120,7 +127,7 @@ impl Host {
         sends(&self.drain()).pop().expect("node.finished sent")
     }
     fn gate(&mut self, point: PausePoint, node: &GateNode) -> GateOutcome {
-        self.s.gate(point, node, Some("r"), self.now)
+        self.s.gate(point, node, Some("r"), clk(self.now))
     }
     /// A gate that must hold; its `exec.paused` is drained.
     fn held(&mut self, point: PausePoint, node: &GateNode) -> String {
@@ -157,7 +164,7 @@ fn recorded(name: &str, line: usize) -> Value {
 #[test]
 fn c01_first_hello() {
     let mut h = Host::default();
-    h.s.ready(h.now, None);
+    h.s.ready(clk(h.now), None);
     assert!(matches!(h.drain()[..], [Action::Connect { .. }]));
     let hello = h.open();
     assert_eq!(hello["seq"], 0);
@@ -199,7 +206,7 @@ fn c03_pre_ack_emits() {
 #[test]
 fn c04_wrong_ack_protocol() {
     let mut h = Host::default();
-    h.s.ready(h.now, None);
+    h.s.ready(clk(h.now), None);
     h.drain();
     let first = h.open();
     let mut bad = parse(&ack(&json!([]), "run", None));
@@ -215,7 +222,7 @@ fn c04_wrong_ack_protocol() {
 #[test]
 fn c05_wrong_envelope_gm_on_the_ack() {
     let mut h = Host::default();
-    h.s.ready(h.now, None);
+    h.s.ready(clk(h.now), None);
     h.drain();
     h.open();
     let mut bad = parse(&ack(&json!([]), "run", None));
@@ -229,7 +236,7 @@ fn c05_wrong_envelope_gm_on_the_ack() {
 #[test]
 fn c06_handshake_timeout() {
     let mut h = Host::default();
-    h.s.ready(h.now, Some(60_000));
+    h.s.ready(clk(h.now), Some(60_000));
     h.drain();
     assert_eq!(h.open()["seq"], 0);
     assert!(h.tick(999).is_empty());
@@ -241,7 +248,7 @@ fn c06_handshake_timeout() {
 #[test]
 fn c07_pre_ack_noise() {
     let mut h = Host::default();
-    h.s.ready(h.now, None);
+    h.s.ready(clk(h.now), None);
     h.drain();
     h.open();
     let noise = h.recv("this is not json");
@@ -256,7 +263,7 @@ fn c07_pre_ack_noise() {
 #[test]
 fn c08_invalid_ack_fields() {
     let mut h = Host::default();
-    h.s.ready(h.now, Some(60_000));
+    h.s.ready(clk(h.now), Some(60_000));
     h.drain();
     h.open();
     let bad = ack(&json!([{"kind": "tool"}, 5]), "bogus-mode", None);
@@ -269,13 +276,13 @@ fn c08_invalid_ack_fields() {
 #[test]
 fn c09_token_carry() {
     let mut h = Host::default();
-    h.s.ready(h.now, None);
+    h.s.ready(clk(h.now), None);
     h.drain();
     let mut hellos = Vec::new();
     for token in [Some("tok-A"), Some("tok-B"), None, Some("")] {
         hellos.push(h.open()["payload"].get("resumeToken").cloned());
         h.recv(&ack(&json!([]), "run", token));
-        h.s.transport_closed(h.now);
+        h.s.transport_closed(clk(h.now));
         h.drain();
         h.until_connect();
     }
@@ -299,7 +306,7 @@ fn c11_shared_counter() {
     let mut h = Host::default();
     let mut event_seqs = Vec::new();
     let mut hello_seqs = vec![];
-    h.s.ready(h.now, None);
+    h.s.ready(clk(h.now), None);
     h.drain();
     for _ in 0..3 {
         hello_seqs.push(h.open()["seq"].as_u64().unwrap_or(0));
@@ -307,7 +314,7 @@ fn c11_shared_counter() {
         for _ in 0..6 {
             event_seqs.push(h.emit("graph.hint", &json!({"nodes": []}), "r"));
         }
-        h.s.transport_closed(h.now);
+        h.s.transport_closed(clk(h.now));
         h.drain();
         h.until_connect();
     }
@@ -315,7 +322,7 @@ fn c11_shared_counter() {
     assert_eq!(event_seqs, (1..21).filter(|s| *s != 7 && *s != 14).collect::<Vec<_>>());
     // handshake-edge.jsonl: four attempts take hellos 0–3, the first event is 4.
     let mut h = Host::default();
-    h.s.ready(h.now, Some(60_000));
+    h.s.ready(clk(h.now), Some(60_000));
     h.drain();
     for attempt in 0..3 {
         assert_eq!(h.open()["seq"], attempt);
@@ -336,7 +343,7 @@ fn c12_full_replay() {
         h.emit("graph.hint", &json!({"nodes": [], "i": i}), "r");
         first_sends.extend(h.drain().into_iter().filter_map(|a| if let Action::Send(f) = a { Some(f) } else { None }));
     }
-    h.s.transport_closed(h.now);
+    h.s.transport_closed(clk(h.now));
     h.now += 5;
     h.emit("graph.hint", &json!({"nodes": [], "dark": true}), "r");
     let dark: Vec<String> = h.s.buffered_frames().skip(3).map(str::to_owned).collect();
@@ -355,7 +362,7 @@ fn c12_full_replay() {
 fn c13_dark_emits() {
     let mut h = Host::default();
     h.attach(&json!([]), "run");
-    h.s.transport_closed(h.now);
+    h.s.transport_closed(clk(h.now));
     h.drain();
     let a = h.emit("graph.hint", &json!({"nodes": []}), "r");
     let b = h.emit("graph.hint", &json!({"nodes": []}), "r");
@@ -385,7 +392,7 @@ fn c14_overflow() {
 fn c15_gap_marker() {
     let mut h = Host::new(SessionConfig { ring_max_frames: 20, ..SessionConfig::default() });
     h.attach(&json!([]), "run");
-    h.s.transport_closed(h.now);
+    h.s.transport_closed(clk(h.now));
     for _ in 0..200 {
         h.emit("graph.hint", &json!({"nodes": []}), "r");
     }
@@ -413,7 +420,7 @@ fn c16_delivered_is_not_lost() {
     }
     assert_eq!(h.s.lost(), 0);
     assert!(h.s.dropped() > 0);
-    h.s.transport_closed(h.now);
+    h.s.transport_closed(clk(h.now));
     h.until_connect();
     h.open();
     let out = sends(&h.recv(&ack(&json!([]), "run", None)));
@@ -429,7 +436,7 @@ fn c17_oversize_item() {
     assert_eq!(seqs(&sends(&h.drain())), [seq], "sent live when attached");
     assert_eq!(h.s.buffered_frames().count(), 0, "but not buffered");
     assert_eq!(h.s.lost(), 0);
-    h.s.transport_closed(h.now);
+    h.s.transport_closed(clk(h.now));
     let dark = h.emit("node.started", &big, "r");
     assert_eq!(h.s.lost(), 1);
     h.until_connect();
@@ -485,7 +492,9 @@ fn emit_shrinks_payloads_over_the_budget() {
     // Within budget: the payload's own text, not re-spelled (1e400 stays, graphmind-v1 §5.6).
     let mut h = Host::default();
     h.attach(&json!([]), "run");
-    h.s.emit_json("node.finished", r#"{"nodeId":"n","output":[1e400,1.0],"durationMs":1,"status":"ok"}"#, Some("r"), h.now).expect("valid").expect("enabled");
+    h.s.emit_json("node.finished", r#"{"nodeId":"n","output":[1e400,1.0],"durationMs":1,"status":"ok"}"#, Some("r"), clk(h.now))
+        .expect("valid")
+        .expect("enabled");
     let frames: Vec<String> = h.drain().into_iter().filter_map(|a| if let Action::Send(f) = a { Some(f) } else { None }).collect();
     assert!(payload_text(&frames[0]).contains(r#""output":[1e400,1.0]"#), "{}", frames[0]);
 }
@@ -619,7 +628,7 @@ fn breakpoint_storm_is_not_quadratic() {
     let frames: Vec<String> = (0..n).map(|i| bp_set(&format!("node-{i}"))).collect();
     let t0 = std::time::Instant::now();
     for f in &frames {
-        h.s.frame_received(f.as_bytes(), h.now);
+        h.s.frame_received(f.as_bytes(), clk(h.now));
     }
     let took = t0.elapsed();
     assert_eq!(h.drain().len(), 0, "no warning below the cap");
@@ -815,6 +824,36 @@ fn c32_loop_hold() {
     assert_eq!(h.gate(PausePoint::Before, &t), GateOutcome::Continue, "a different input starts a new streak");
 }
 
+/// §1 "ignore `_meta`" at every level: an MCP tool call carries `_meta` (a per-request
+/// `progressToken`) inside its `arguments`, so identical calls differ only there and must still
+/// form a streak (issue 37, bug 2: only a top-level `_meta` was ignored, so the recorded
+/// `mcp_call` loop never held).
+#[test]
+fn c32_loop_hold_ignores_meta_in_mcp_arguments() {
+    let mut h = Host::default();
+    h.attach(&json!([]), "run");
+    let node = GateNode::new("tool:mcp_call", NodeKind::Tool, "mcp_call");
+    let call = |h: &mut Host, i: u32, arguments: Value| {
+        let input = json!({"server": "tracker", "tool": "list_issues", "arguments": arguments});
+        let p = json!({"nodeId": "tool:mcp_call", "kind": "tool", "name": "mcp_call", "instanceId": format!("call_{i}"), "input": input});
+        h.emit("node.started", &p, "r");
+    };
+    let mut held = Vec::new();
+    for i in 1..=4 {
+        call(&mut h, i, json!({"repo": "o/r", "labels": [{"name": "bug", "_meta": {"n": i}}], "_meta": {"progressToken": format!("tok-{i}")}}));
+        if let GateOutcome::Held(id) = h.gate(PausePoint::Before, &node) {
+            let paused = sends(&h.drain()).pop().expect("exec.paused");
+            assert_eq!(paused["payload"]["reason"], "loop");
+            held.push(paused["payload"]["loop"]["repeats"].clone());
+            h.recv(&resume(&id, "continue"));
+        }
+        h.finished("r", "tool:mcp_call", &format!("call_{i}"));
+    }
+    assert_eq!(held, [json!(3), json!(4)], "the 3rd and 4th calls that differ only in nested _meta hold");
+    call(&mut h, 5, json!({"repo": "o/other", "_meta": {"progressToken": "tok-5"}}));
+    assert_eq!(h.gate(PausePoint::Before, &node), GateOutcome::Continue, "other arguments start a new streak");
+}
+
 #[test]
 fn c33_pause_timeout() {
     let mut h = Host::new(SessionConfig { pause_timeout_ms: Some(500), ..SessionConfig::default() });
@@ -823,7 +862,7 @@ fn c33_pause_timeout() {
     h.started("r", &t, "call_1", None);
     let pid = h.held(PausePoint::Before, &t);
     h.drain();
-    assert_eq!(h.s.poll_timeout(), Some(h.now + 500));
+    assert_eq!(h.s.poll_timeout(), Some(clk(h.now + 500)));
     let out = h.tick(500);
     assert_eq!(sends(&out)[0]["payload"], json!({"pauseId": pid, "action": "continue"}), "sent live");
     assert_eq!(releases(&out), [(pid.clone(), Decision::Continue, ReleaseCause::Timeout)]);
@@ -837,7 +876,7 @@ fn c34_disconnect_while_held() {
     h.attach(&json!([{"kind": "tool"}]), "step");
     let pid = h.held(PausePoint::Before, &tool("t"));
     h.drain();
-    h.s.transport_closed(h.now);
+    h.s.transport_closed(clk(h.now));
     let out = h.drain();
     assert_eq!(releases(&out), [(pid.clone(), Decision::Continue, ReleaseCause::Disconnect)], "released at once");
     assert!(sends(&out).is_empty());
@@ -857,7 +896,7 @@ fn c35_dispose_while_held() {
     h.attach(&json!([{"kind": "tool"}]), "run");
     let pid = h.held(PausePoint::Before, &tool("t"));
     h.drain();
-    h.s.dispose(h.now);
+    h.s.dispose(clk(h.now));
     let out = h.drain();
     let send_at = out.iter().position(|a| matches!(a, Action::Send(_)));
     let close_at = out.iter().position(|a| matches!(a, Action::Close { code: 1000, .. }));
@@ -873,11 +912,11 @@ fn c36_cancelled_waiter() {
     h.attach(&json!([{"kind": "tool"}]), "run");
     let pid = h.held(PausePoint::Before, &tool("t"));
     h.drain();
-    assert!(h.s.cancel(&pid, h.now));
+    assert!(h.s.cancel(&pid, clk(h.now)));
     let out = h.drain();
     assert_eq!(sends(&out)[0]["payload"], json!({"pauseId": pid, "action": "continue"}));
     assert_eq!(releases(&out)[0].2, ReleaseCause::Cancel);
-    assert!(!h.s.cancel(&pid, h.now));
+    assert!(!h.s.cancel(&pid, clk(h.now)));
 }
 
 #[test]
@@ -905,40 +944,84 @@ fn c37_held_ms_union() {
     assert_eq!(h.finished("r", "agent:root", "r")["payload"]["heldMs"], 20.0, "the union, not the sum 25");
 }
 
+/// §3.9, guarantee 7 (issue 37, bug 1): the clock carries fractional milliseconds as a
+/// monotonic clock gives them, so a sub-millisecond hold shows in `heldMs`, rounded to two
+/// decimals (the real client writes 0.87, 1.04, …), while `ts` stays whole milliseconds.
+#[test]
+fn c37_held_ms_keeps_fractions() {
+    let at = |ms: f64| Millis::new(ms).expect("a clock reading");
+    let mut h = Host::default();
+    h.attach(&json!([{"kind": "tool"}]), "run");
+    let (t1, t2) = (tool("one"), tool("two"));
+    h.started("r", &t1, "call_1", None);
+    h.started("r", &t2, "call_2", None);
+    let GateOutcome::Held(p1) = h.s.gate(PausePoint::Before, &t1, Some("r"), at(1000.3)) else { panic!("hold") };
+    let GateOutcome::Held(p2) = h.s.gate(PausePoint::Before, &t2, Some("r"), at(1000.4)) else { panic!("hold") };
+    h.drain();
+    h.s.frame_received(resume(&p1, "continue").as_bytes(), at(1000.55));
+    h.s.frame_received(resume(&p2, "continue").as_bytes(), at(1001.3371));
+    h.drain();
+    let finish = |h: &mut Host, node: &str, instance: &str, now: f64| {
+        let p = json!({"nodeId": node, "instanceId": instance, "durationMs": 1, "status": "ok"});
+        h.s.emit_json("node.finished", &p.to_string(), Some("r"), at(now)).expect("valid").expect("enabled");
+        match h.drain().pop() {
+            Some(Action::Send(frame)) => frame,
+            other => panic!("node.finished not sent: {other:?}"),
+        }
+    };
+    let f1 = finish(&mut h, "tool:one", "call_1", 1001.9);
+    assert!(f1.contains(r#""heldMs":0.25"#), "{f1}");
+    assert!(f1.contains(r#""ts":1001,"#), "ts is the reading's whole milliseconds: {f1}");
+    let f2 = finish(&mut h, "tool:two", "call_2", 1002.0);
+    assert!(f2.contains(r#""heldMs":0.94"#), "0.9371 rounds to two decimals: {f2}");
+}
+
+/// Bad clock readings are refused where they are made, with the rule that failed; the cores
+/// only ever see valid ones.
+#[test]
+fn clock_readings_are_checked() {
+    use wirecontract::graphmind::session::ClockError;
+    assert_eq!(Millis::new(f64::NAN), Err(ClockError::NaN));
+    assert_eq!(Millis::new(f64::INFINITY), Err(ClockError::Infinite));
+    assert_eq!(Millis::new(-1.0), Err(ClockError::Negative));
+    assert_eq!(Millis::new(1e300), Err(ClockError::TooLarge));
+    assert_eq!(Millis::new(1000.3).map(Millis::whole), Ok(1000));
+}
+
 #[test]
 fn c38_fast_reconnect() {
     let mut h = Host::default();
     h.attach(&json!([]), "run");
     let dropped_at = h.now;
-    h.s.transport_closed(h.now);
+    h.s.transport_closed(clk(h.now));
     h.drain();
     let mut delays = Vec::new();
     let mut last = dropped_at;
     for _ in 0..4 {
-        let at = h.s.poll_timeout().expect("retry scheduled");
+        let at = h.s.poll_timeout().expect("retry scheduled").whole();
         delays.push(at - last);
         h.now = at;
-        h.s.handle_timeout(h.now);
+        h.s.handle_timeout(clk(h.now));
         assert!(h.drain().iter().any(|a| matches!(a, Action::Connect { .. })));
-        h.s.transport_failed(h.now);
+        h.s.transport_failed(clk(h.now));
         last = h.now;
     }
     assert_eq!(delays, [200, 400, 800, 10_000]);
     // Never attached: the interval from the start.
     let mut h = Host::default();
-    h.s.ready(h.now, Some(1));
+    h.s.ready(clk(h.now), Some(1));
     h.drain();
-    h.s.transport_failed(h.now);
+    h.s.transport_failed(clk(h.now));
     h.tick(1);
-    assert_eq!(h.s.poll_timeout(), Some(h.now - 1 + 10_000));
+    assert_eq!(h.s.poll_timeout(), Some(clk(h.now - 1 + 10_000)));
 }
 
 #[test]
 fn c39_disabled_session() {
     let mut h = Host::new(SessionConfig { enabled: false, ..SessionConfig::default() });
-    let w = h.s.ready(h.now, None);
+    let w = h.s.ready(clk(h.now), None);
     assert_eq!(h.gate(PausePoint::Before, &tool("t")), GateOutcome::Continue);
-    assert_eq!(h.s.emit_json("graph.hint", r#"{"nodes":[]}"#, None, h.now), Ok(None));
+    assert_eq!(h.s.emit_json("graph.hint", r#"{"nodes":[]}"#, None, clk(h.now)), Ok(None));
     assert_eq!(h.drain(), [Action::ReadySettled { waiter: w, attached: false }], "no Connect");
     assert_eq!(h.s.poll_timeout(), None);
 }
@@ -973,7 +1056,7 @@ fn vsends(actions: &[ViewerAction]) -> Vec<(ConnectionId, Value)> {
 fn v01_handshake_acks_every_hello_with_the_full_state() {
     let mut v = ViewerSession::new(ViewerConfig::default());
     let (c1, c2, c3) = (ConnectionId(1), ConnectionId(2), ConnectionId(3));
-    v.frame_received(c1, &hello_frame(0, None), 5);
+    v.frame_received(c1, &hello_frame(0, None), clk(5));
     let out = vsends(&vdrain(&mut v));
     let ack = &out[0].1;
     assert_eq!((ack["seq"].clone(), ack["runId"].clone(), ack["type"].clone()), (json!(0), json!("*"), json!("hello.ack")));
@@ -982,9 +1065,9 @@ fn v01_handshake_acks_every_hello_with_the_full_state() {
     assert_eq!(ack["payload"]["capabilities"], json!(["pause", "step"]));
     assert_eq!(wirecontract::graphmind::parse_envelope_json(&ack.to_string()).kind(), "ok");
     let minted = ack["payload"]["sessionToken"].clone();
-    v.frame_received(c2, &hello_frame(7, Some("tok-A")), 5);
+    v.frame_received(c2, &hello_frame(7, Some("tok-A")), clk(5));
     assert_eq!(vsends(&vdrain(&mut v))[0].1["payload"]["sessionToken"], "tok-A");
-    v.frame_received(c3, &hello_frame(7, Some(&"x".repeat(129))), 5);
+    v.frame_received(c3, &hello_frame(7, Some(&"x".repeat(129))), clk(5));
     let long = vsends(&vdrain(&mut v))[0].1["payload"]["sessionToken"].clone();
     assert_ne!(long, json!("x".repeat(129)));
     assert_ne!(long, minted);
@@ -995,15 +1078,15 @@ fn v02_dedup_by_run_and_seq_outlives_the_connection() {
     let mut v = ViewerSession::new(ViewerConfig::default());
     let (c1, c2) = (ConnectionId(1), ConnectionId(2));
     let hint = |seq| app_frame(seq, "r", "graph.hint", &json!({"nodes": []}));
-    v.frame_received(c1, &hello_frame(0, None), 1);
-    v.frame_received(c1, &hint(1), 1);
-    v.frame_received(c1, &hint(2), 1);
-    v.connection_closed(c1, 2);
-    v.frame_received(c2, &hello_frame(5, None), 3);
+    v.frame_received(c1, &hello_frame(0, None), clk(1));
+    v.frame_received(c1, &hint(1), clk(1));
+    v.frame_received(c1, &hint(2), clk(1));
+    v.connection_closed(c1, clk(2));
+    v.frame_received(c2, &hello_frame(5, None), clk(3));
     for seq in [1, 2, 3] {
-        v.frame_received(c2, &hint(seq), 3);
+        v.frame_received(c2, &hint(seq), clk(3));
     }
-    v.frame_received(c2, &hint(6), 3);
+    v.frame_received(c2, &hint(6), clk(3));
     let accepted: Vec<(ConnectionId, u64, bool)> = vdrain(&mut v)
         .into_iter()
         .filter_map(|a| if let ViewerAction::FrameAccepted { conn, envelope, replayed } = a { Some((conn, envelope.seq, replayed)) } else { None })
@@ -1015,47 +1098,84 @@ fn v02_dedup_by_run_and_seq_outlives_the_connection() {
 fn v03_pause_bookkeeping_and_routing() {
     let mut v = ViewerSession::new(ViewerConfig::default());
     let (c1, c2) = (ConnectionId(1), ConnectionId(2));
-    v.frame_received(c1, &hello_frame(0, None), 1);
-    v.frame_received(c1, &paused_frame(1, "p1"), 1);
+    v.frame_received(c1, &hello_frame(0, None), clk(1));
+    v.frame_received(c1, &paused_frame(1, "p1"), clk(1));
     assert!(vdrain(&mut v).iter().any(|a| matches!(a, ViewerAction::PauseOpened { pause_id, .. } if pause_id == "p1")));
-    v.resume("p1", ResumeAction::Continue, None, None, 2).expect("open");
+    v.resume("p1", ResumeAction::Continue, None, None, clk(2)).expect("open");
     let sent = vsends(&vdrain(&mut v));
     assert_eq!(sent[0].0, c1);
     assert_eq!((sent[0].1["type"].clone(), sent[0].1["runId"].clone(), sent[0].1["seq"].clone()), (json!("exec.resume"), json!("r"), json!(1)));
-    v.frame_received(c1, &app_frame(2, "r", "exec.refused", &json!({"pauseId": "p1", "code": "placeholder"})), 2);
+    v.frame_received(c1, &app_frame(2, "r", "exec.refused", &json!({"pauseId": "p1", "code": "placeholder"})), clk(2));
     assert_eq!(v.open_pauses(), ["p1"], "a refusal leaves the pause open");
-    v.frame_received(c1, &app_frame(3, "r", "exec.resumed", &json!({"pauseId": "p1", "action": "continue"})), 2);
+    v.frame_received(c1, &app_frame(3, "r", "exec.resumed", &json!({"pauseId": "p1", "action": "continue"})), clk(2));
     assert!(vdrain(&mut v).iter().any(|a| matches!(a, ViewerAction::PauseClosed { pause_id, action: ResumeAction::Continue } if pause_id == "p1")));
-    assert_eq!(v.resume("p1", ResumeAction::Continue, None, None, 3), Err(wirecontract::graphmind::session::ResumeError::UnknownPause));
+    assert_eq!(v.resume("p1", ResumeAction::Continue, None, None, clk(3)), Err(wirecontract::graphmind::session::ResumeError::UnknownPause));
     // Disconnect releases by fail-open; the replayed exec.paused is never resumable.
-    v.frame_received(c1, &paused_frame(4, "p2"), 3);
-    v.connection_closed(c1, 4);
+    v.frame_received(c1, &paused_frame(4, "p2"), clk(3));
+    v.connection_closed(c1, clk(4));
     assert!(vdrain(&mut v).iter().any(|a| matches!(a, ViewerAction::PauseReleased { pause_id, .. } if pause_id == "p2")));
-    assert_eq!(v.resume("p2", ResumeAction::Continue, None, None, 4), Err(wirecontract::graphmind::session::ResumeError::ReleasedByDisconnect));
-    v.frame_received(c2, &hello_frame(9, None), 5);
-    v.frame_received(c2, &paused_frame(8, "p3"), 5);
+    assert_eq!(v.resume("p2", ResumeAction::Continue, None, None, clk(4)), Err(wirecontract::graphmind::session::ResumeError::ReleasedByDisconnect));
+    v.frame_received(c2, &hello_frame(9, None), clk(5));
+    v.frame_received(c2, &paused_frame(8, "p3"), clk(5));
     assert!(!vdrain(&mut v).iter().any(|a| matches!(a, ViewerAction::PauseOpened { .. })));
     assert!(v.open_pauses().is_empty());
     // A resume that is never answered times out.
-    v.frame_received(c2, &paused_frame(10, "p4"), 5);
-    v.resume("p4", ResumeAction::Abort, None, None, 5).expect("open");
+    v.frame_received(c2, &paused_frame(10, "p4"), clk(5));
+    v.resume("p4", ResumeAction::Abort, None, None, clk(5)).expect("open");
     vdrain(&mut v);
-    v.handle_timeout(5 + 5000);
+    v.handle_timeout(clk(5 + 5000));
     assert!(vdrain(&mut v).contains(&ViewerAction::ResumeTimedOut { pause_id: "p4".into() }));
+}
+
+/// §5.4 (issue 37, bug 4): an `exec.resumed` that fails validation (controls-edge:16: the PY
+/// client echoes `action:"bogus"`) still says which pause the app released. The pause is
+/// closed: no fail-open release at disconnect, no `ResumeTimedOut`, no further resume; the
+/// frame is reported.
+#[test]
+fn v03_invalid_resumed_closes_its_pause() {
+    use wirecontract::graphmind::session::ResumeError;
+    let mut v = ViewerSession::new(ViewerConfig::default());
+    let c1 = ConnectionId(1);
+    v.frame_received(c1, &hello_frame(0, None), clk(1));
+    v.frame_received(c1, &paused_frame(1, "p1"), clk(1));
+    v.frame_received(c1, &paused_frame(2, "p2"), clk(1));
+    v.resume("p1", ResumeAction::Continue, None, None, clk(2)).expect("open");
+    vdrain(&mut v);
+    let bogus = app_frame(3, "r", "exec.resumed", &json!({"pauseId": "p1", "action": "bogus"}));
+    let outcome = wirecontract::graphmind::parse_envelope_json_bytes(&bogus);
+    assert_eq!(v.outcome_received(c1, &bogus, outcome, clk(3)), wirecontract::graphmind::session::Received::Rejected, "the frame is invalid");
+    let out = vdrain(&mut v);
+    assert!(
+        out.iter().any(|a| matches!(a, ViewerAction::Warn { rule: "invalid-resumed", text, .. } if text.contains("p1"))),
+        "the invalid frame is reported, naming its pause: {out:?}"
+    );
+    assert_eq!(v.open_pauses(), ["p2"], "p1 is closed");
+    assert_eq!(v.resume("p1", ResumeAction::Continue, None, None, clk(4)), Err(ResumeError::UnknownPause));
+    v.handle_timeout(clk(2 + 5000));
+    assert!(!vdrain(&mut v).iter().any(|a| matches!(a, ViewerAction::ResumeTimedOut { .. })), "no resume wait is left");
+    v.connection_closed(c1, clk(6000));
+    let released: Vec<String> =
+        vdrain(&mut v).into_iter().filter_map(|a| if let ViewerAction::PauseReleased { pause_id, .. } = a { Some(pause_id) } else { None }).collect();
+    assert_eq!(released, ["p2"], "only the pause still open is released by fail-open");
+    // An invalid exec.resumed naming no known pause is only an invalid frame.
+    let c2 = ConnectionId(2);
+    v.frame_received(c2, &hello_frame(9, None), clk(7000));
+    v.frame_received(c2, &app_frame(10, "r", "exec.resumed", &json!({"pauseId": "zz", "action": "bogus"})), clk(7000));
+    assert!(vdrain(&mut v).iter().any(|a| matches!(a, ViewerAction::Warn { rule: "invalid-frame", .. })));
 }
 
 #[test]
 fn v04_broadcast_and_version_mismatch() {
     let mut v = ViewerSession::new(ViewerConfig::default());
     let (c1, c2, c3) = (ConnectionId(1), ConnectionId(2), ConnectionId(3));
-    v.frame_received(c1, &hello_frame(0, None), 1);
-    v.frame_received(c2, &hello_frame(0, None), 1);
+    v.frame_received(c1, &hello_frame(0, None), clk(1));
+    v.frame_received(c2, &hello_frame(0, None), clk(1));
     v.connection_opened(c3); // no hello yet: not armed, not a target
     vdrain(&mut v);
     let m = wirecontract::graphmind::BreakpointMatcher::new(Some(NodeKind::Tool), None, None);
-    assert!(v.set_breakpoint(m.clone(), 2));
-    assert!(!v.set_breakpoint(m, 2), "deduplicated");
-    v.set_mode(RunMode::Step, 2);
+    assert!(v.set_breakpoint(m.clone(), clk(2)));
+    assert!(!v.set_breakpoint(m, clk(2)), "deduplicated");
+    v.set_mode(RunMode::Step, clk(2));
     let out = vsends(&vdrain(&mut v));
     let summary: Vec<(ConnectionId, String, String)> =
         out.iter().map(|(c, f)| (*c, f["type"].as_str().unwrap_or_default().into(), f["runId"].as_str().unwrap_or_default().into())).collect();
@@ -1070,7 +1190,7 @@ fn v04_broadcast_and_version_mismatch() {
     );
     let mut bad = parse(std::str::from_utf8(&hello_frame(1, None)).unwrap_or_default());
     bad["gm"] = json!(2);
-    v.frame_received(c1, bad.to_string().as_bytes(), 3);
+    v.frame_received(c1, bad.to_string().as_bytes(), clk(3));
     assert!(vdrain(&mut v).iter().any(|a| matches!(a, ViewerAction::Close { conn, code: 1002, .. } if *conn == c1)));
 }
 
@@ -1097,12 +1217,12 @@ impl Loopback {
                         let c = ConnectionId(self.next_conn);
                         self.conn = Some(c);
                         self.viewer.connection_opened(c);
-                        self.app.transport_opened(self.now);
+                        self.app.transport_opened(clk(self.now));
                     }
-                    Action::Send(f) => self.viewer.frame_received(self.conn.unwrap_or(ConnectionId(0)), f.as_bytes(), self.now),
+                    Action::Send(f) => self.viewer.frame_received(self.conn.unwrap_or(ConnectionId(0)), f.as_bytes(), clk(self.now)),
                     Action::Close { .. } => {
                         if let Some(c) = self.conn.take() {
-                            self.viewer.connection_closed(c, self.now);
+                            self.viewer.connection_closed(c, clk(self.now));
                         }
                     }
                     Action::Release { pause_id, decision, cause } => self.released.push((pause_id, decision, cause)),
@@ -1113,7 +1233,7 @@ impl Loopback {
                 progressed = true;
                 match a {
                     ViewerAction::Send { conn, frame } if Some(conn) == self.conn => {
-                        self.app.frame_received(frame.as_bytes(), self.now);
+                        self.app.frame_received(frame.as_bytes(), clk(self.now));
                     }
                     other => self.viewer_events.push(other),
                 }
@@ -1126,8 +1246,8 @@ impl Loopback {
 
     fn drop_connection(&mut self) {
         if let Some(c) = self.conn.take() {
-            self.viewer.connection_closed(c, self.now);
-            self.app.transport_closed(self.now);
+            self.viewer.connection_closed(c, clk(self.now));
+            self.app.transport_closed(clk(self.now));
         }
         self.pump();
     }
@@ -1144,26 +1264,26 @@ fn v05_loopback_app_and_viewer() {
         released: vec![],
         viewer_events: vec![],
     };
-    l.app.ready(l.now, None);
+    l.app.ready(clk(l.now), None);
     l.pump();
     assert!(l.app.is_attached());
-    l.viewer.set_breakpoint(wirecontract::graphmind::BreakpointMatcher::new(Some(NodeKind::Tool), None, None), l.now);
+    l.viewer.set_breakpoint(wirecontract::graphmind::BreakpointMatcher::new(Some(NodeKind::Tool), None, None), clk(l.now));
     l.pump();
-    let GateOutcome::Held(p1) = l.app.gate(PausePoint::Before, &tool("t"), Some("r"), l.now) else { panic!("hold after broadcast") };
+    let GateOutcome::Held(p1) = l.app.gate(PausePoint::Before, &tool("t"), Some("r"), clk(l.now)) else { panic!("hold after broadcast") };
     l.pump();
-    l.viewer.resume(&p1, ResumeAction::Continue, None, None, l.now).expect("open on the viewer");
+    l.viewer.resume(&p1, ResumeAction::Continue, None, None, clk(l.now)).expect("open on the viewer");
     l.pump();
     assert_eq!(l.released, [(p1, Decision::Continue, ReleaseCause::Resume)]);
     // Disconnect while held: fail-open on both sides; the replay is deduplicated.
-    l.viewer.set_breakpoint(wirecontract::graphmind::BreakpointMatcher::new(Some(NodeKind::Llm), None, None), l.now);
+    l.viewer.set_breakpoint(wirecontract::graphmind::BreakpointMatcher::new(Some(NodeKind::Llm), None, None), clk(l.now));
     l.pump();
-    let GateOutcome::Held(p2) = l.app.gate(PausePoint::Before, &tool("t"), Some("r"), l.now) else { panic!("hold") };
+    let GateOutcome::Held(p2) = l.app.gate(PausePoint::Before, &tool("t"), Some("r"), clk(l.now)) else { panic!("hold") };
     l.pump();
     l.viewer_events.clear();
     l.drop_connection();
     assert!(l.viewer_events.iter().any(|a| matches!(a, ViewerAction::PauseReleased { pause_id, .. } if *pause_id == p2)));
-    l.now = l.app.poll_timeout().unwrap_or(l.now);
-    l.app.handle_timeout(l.now);
+    l.now = l.app.poll_timeout().map_or(l.now, Millis::whole);
+    l.app.handle_timeout(clk(l.now));
     l.pump();
     assert!(l.app.is_attached());
     assert_eq!(l.app.breakpoints().len(), 2, "the new ack armed the viewer's full set");
@@ -1188,7 +1308,7 @@ fn v06_outcome_received_labels_every_frame() {
     use wirecontract::graphmind::session::Received;
     let mut v = ViewerSession::new(ViewerConfig::default());
     let (c1, c2) = (ConnectionId(1), ConnectionId(2));
-    let got = |v: &mut ViewerSession, c: ConnectionId, frame: &[u8]| v.outcome_received(c, parse_envelope_json_bytes(frame), 1);
+    let got = |v: &mut ViewerSession, c: ConnectionId, frame: &[u8]| v.outcome_received(c, frame, parse_envelope_json_bytes(frame), clk(1));
     let hint = |seq| app_frame(seq, "r", "graph.hint", &json!({"nodes": []}));
     assert_eq!(got(&mut v, c1, &hint(0)), Received::Rejected, "an event before hello");
     assert_eq!(got(&mut v, c1, &hello_frame(1, None)), Received::Hello);
@@ -1196,7 +1316,7 @@ fn v06_outcome_received_labels_every_frame() {
     assert_eq!(got(&mut v, c1, &hint(2)), Received::Duplicate { replayed: false }, "a reused seq on a live connection");
     assert_eq!(got(&mut v, c1, &app_frame(3, "*", "graph.hint", &json!({"nodes": []}))), Received::Wildcard);
     assert_eq!(got(&mut v, c1, b"not json"), Received::Rejected);
-    v.connection_closed(c1, 2);
+    v.connection_closed(c1, clk(2));
     assert_eq!(got(&mut v, c2, &hello_frame(9, None)), Received::Hello);
     assert_eq!(got(&mut v, c2, &hint(2)), Received::Duplicate { replayed: true }, "the replay of a stored frame");
     assert_eq!(got(&mut v, c2, &hint(4)), Received::Accepted { replayed: true }, "buffered while detached");
@@ -1208,6 +1328,6 @@ fn v06_outcome_received_labels_every_frame() {
         .collect();
     assert_eq!(accepted, [(2, false), (4, true), (10, false)]);
     // frame_received is the same path: its duplicates queue nothing either.
-    v.frame_received(c2, &hint(10), 1);
+    v.frame_received(c2, &hint(10), clk(1));
     assert!(vdrain(&mut v).is_empty());
 }

@@ -12,8 +12,14 @@ use std::collections::{BTreeMap, HashMap};
 
 use proptest::prelude::*;
 use serde_json::{json, Value};
-use wirecontract::graphmind::session::{Action, AppSession, GateNode, GateOutcome, LoopGuardConfig, LoopMode, SessionConfig};
+use wirecontract::graphmind::session::{Action, AppSession, GateNode, GateOutcome, LoopGuardConfig, LoopMode, Millis, SessionConfig};
 use wirecontract::graphmind::{should_pause, BreakpointMatcher, NodeKind, PausePoint, RunMode};
+
+/// A clock reading of whole milliseconds (the tests step the clock in whole ms, except where
+/// fractions are the point).
+fn clk(ms: u64) -> Millis {
+    Millis::new(ms as f64).expect("a test time is a clock reading")
+}
 
 #[derive(Debug, Clone)]
 enum Op {
@@ -142,7 +148,7 @@ fn apply(s: &mut AppSession, m: &mut Model, w: &mut Wire, op: &Op, now: &mut u64
 fn transport_input(s: &mut AppSession, m: &mut Model, op: &Op, now: &mut u64) -> bool {
     match op {
         Op::Ready => {
-            s.ready(*now, None);
+            s.ready(clk(*now), None);
             if m.phase != Phase::Disposed {
                 if m.started && m.phase == Phase::Idle {
                     m.phase = Phase::Connecting;
@@ -152,7 +158,7 @@ fn transport_input(s: &mut AppSession, m: &mut Model, op: &Op, now: &mut u64) ->
             }
         }
         Op::Open => {
-            s.transport_opened(*now);
+            s.transport_opened(clk(*now));
             if m.phase == Phase::Connecting {
                 m.phase = Phase::AwaitingAck;
                 m.handshake_deadline = *now + 1000;
@@ -160,9 +166,9 @@ fn transport_input(s: &mut AppSession, m: &mut Model, op: &Op, now: &mut u64) ->
         }
         Op::Close | Op::Fail => {
             if matches!(op, Op::Close) {
-                s.transport_closed(*now);
+                s.transport_closed(clk(*now));
             } else {
-                s.transport_failed(*now);
+                s.transport_failed(clk(*now));
             }
             match m.phase {
                 Phase::Attached => m.detach(),
@@ -174,7 +180,7 @@ fn transport_input(s: &mut AppSession, m: &mut Model, op: &Op, now: &mut u64) ->
             let ms: Vec<BreakpointMatcher> = (0..3).filter(|i| bps & (1 << i) != 0).map(|i| matcher(bps.wrapping_add(i * 5))).collect();
             let mode = if *step { "step" } else { "run" };
             let payload = json!({"versions": {"protocol": protocol, "viewer": "p"}, "capabilities": [], "breakpoints": ms.iter().map(matcher_json).collect::<Vec<_>>(), "mode": mode});
-            s.frame_received(vframe("hello.ack", &payload).as_bytes(), *now);
+            s.frame_received(vframe("hello.ack", &payload).as_bytes(), clk(*now));
             if m.phase == Phase::AwaitingAck {
                 if *protocol == 1 {
                     m.phase = Phase::Attached;
@@ -190,7 +196,7 @@ fn transport_input(s: &mut AppSession, m: &mut Model, op: &Op, now: &mut u64) ->
         }
         Op::Tick(dt) => {
             *now += dt;
-            s.handle_timeout(*now);
+            s.handle_timeout(clk(*now));
             if m.phase == Phase::Connecting && m.connect_deadline <= *now {
                 m.phase = Phase::Idle;
             }
@@ -200,7 +206,7 @@ fn transport_input(s: &mut AppSession, m: &mut Model, op: &Op, now: &mut u64) ->
             m.held.retain(|h| h.1 > *now);
         }
         Op::Dispose => {
-            s.dispose(*now);
+            s.dispose(clk(*now));
             m.phase = Phase::Disposed;
             m.held.clear();
         }
@@ -214,7 +220,7 @@ fn gate_input(s: &mut AppSession, m: &mut Model, w: &mut Wire, op: &Op, now: u64
     let now = &now;
     match op {
         Op::SetMode(step) => {
-            s.frame_received(vframe("mode.set", &json!({"mode": if *step { "step" } else { "run" }})).as_bytes(), *now);
+            s.frame_received(vframe("mode.set", &json!({"mode": if *step { "step" } else { "run" }})).as_bytes(), clk(*now));
             if m.phase == Phase::Attached {
                 m.mode = if *step { RunMode::Step } else { RunMode::Run };
             }
@@ -222,7 +228,7 @@ fn gate_input(s: &mut AppSession, m: &mut Model, w: &mut Wire, op: &Op, now: u64
         Op::SetBreakpoint(bits) | Op::ClearBreakpoint(bits) => {
             let x = matcher(*bits);
             let set = matches!(op, Op::SetBreakpoint(_));
-            s.frame_received(vframe(if set { "breakpoint.set" } else { "breakpoint.clear" }, &json!({"matcher": matcher_json(&x)})).as_bytes(), *now);
+            s.frame_received(vframe(if set { "breakpoint.set" } else { "breakpoint.clear" }, &json!({"matcher": matcher_json(&x)})).as_bytes(), clk(*now));
             if m.phase == Phase::Attached {
                 if set {
                     wirecontract::graphmind::add_breakpoint(&mut m.breakpoints, x);
@@ -233,14 +239,14 @@ fn gate_input(s: &mut AppSession, m: &mut Model, w: &mut Wire, op: &Op, now: u64
         }
         Op::Emit(i) => {
             let payload = json!({"nodeId": format!("n{}", i % 4), "kind": "tool", "name": "t", "instanceId": format!("i{i}"), "input": {"i": i}});
-            let out = s.emit_json("node.started", &payload.to_string(), Some("r"), *now).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let out = s.emit_json("node.started", &payload.to_string(), Some("r"), clk(*now)).map_err(|e| TestCaseError::fail(e.to_string()))?;
             prop_assert_eq!(out.is_some(), m.phase != Phase::Disposed);
             m.start(*now);
         }
         Op::Gate { point, kind } => {
             let (point, kind) = (POINTS[usize::from(*point)], KINDS[usize::from(*kind)]);
             let node = GateNode::new("n", kind, "t");
-            let outcome = s.gate(point, &node, Some("r"), *now);
+            let outcome = s.gate(point, &node, Some("r"), clk(*now));
             m.start(*now);
             let expect = m.phase == Phase::Attached && should_pause(m.mode, &m.breakpoints, kind, "t", point);
             match outcome {
@@ -254,21 +260,21 @@ fn gate_input(s: &mut AppSession, m: &mut Model, w: &mut Wire, op: &Op, now: u64
         }
         Op::Resume { idx, action } => {
             let id = m.held.get(*idx).map_or_else(|| "pause_gone".to_owned(), |h| h.0.clone());
-            s.frame_received(vframe("exec.resume", &json!({"pauseId": id, "action": ACTIONS[usize::from(*action)]})).as_bytes(), *now);
+            s.frame_received(vframe("exec.resume", &json!({"pauseId": id, "action": ACTIONS[usize::from(*action)]})).as_bytes(), clk(*now));
             if m.phase == Phase::Attached && *idx < m.held.len() {
                 m.held.remove(*idx);
             }
         }
-        Op::StaleResume => s.frame_received(vframe("exec.resume", &json!({"pauseId": "pause_x_0", "action": "continue"})).as_bytes(), *now),
+        Op::StaleResume => s.frame_received(vframe("exec.resume", &json!({"pauseId": "pause_x_0", "action": "continue"})).as_bytes(), clk(*now)),
         Op::Cancel(idx) => {
             let id = m.held.get(*idx).map(|h| h.0.clone());
-            let cancelled = s.cancel(id.as_deref().unwrap_or("nope"), *now);
+            let cancelled = s.cancel(id.as_deref().unwrap_or("nope"), clk(*now));
             prop_assert_eq!(cancelled, id.is_some());
             if id.is_some() {
                 m.held.remove(*idx);
             }
         }
-        Op::Garbage(bytes) => s.frame_received(bytes, *now),
+        Op::Garbage(bytes) => s.frame_received(bytes, clk(*now)),
         _ => {}
     }
     Ok(())

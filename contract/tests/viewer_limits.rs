@@ -4,11 +4,15 @@
 //! over idle runs.
 
 use serde_json::{json, Value};
-use wirecontract::graphmind::session::{ConnectionId, Received, ResumeError, ViewerAction, ViewerConfig, ViewerSession};
+use wirecontract::graphmind::session::{ConnectionId, Millis, Received, ResumeError, ViewerAction, ViewerConfig, ViewerSession};
 use wirecontract::graphmind::{parse_envelope_json_bytes, ResumeAction};
 
 const C1: ConnectionId = ConnectionId(1);
 const C2: ConnectionId = ConnectionId(2);
+
+fn clk(ms: u64) -> Millis {
+    Millis::new(ms as f64).expect("a test time is a clock reading")
+}
 
 fn frame(seq: u64, run: &str, ty: &str, payload: &Value) -> Vec<u8> {
     json!({"gm": 1, "seq": seq, "ts": 1, "runId": run, "type": ty, "payload": payload}).to_string().into_bytes()
@@ -27,7 +31,7 @@ fn paused(seq: u64, run: &str, pause: &str) -> Vec<u8> {
 }
 
 fn got(v: &mut ViewerSession, conn: ConnectionId, bytes: &[u8]) -> Received {
-    let r = v.outcome_received(conn, parse_envelope_json_bytes(bytes), 1);
+    let r = v.outcome_received(conn, bytes, parse_envelope_json_bytes(bytes), clk(1));
     while v.poll_action().is_some() {}
     r
 }
@@ -81,7 +85,7 @@ fn a_ring_replay_is_deduplicated_exactly_within_the_seq_bound() {
     for seq in 1..=1000 {
         assert_eq!(got(&mut v, C1, &hint(seq, "r")), Received::Accepted { replayed: false });
     }
-    v.connection_closed(C1, 2);
+    v.connection_closed(C1, clk(2));
     assert_eq!(got(&mut v, C2, &hello(1002)), Received::Hello);
     for seq in 901..=1000 {
         assert_eq!(got(&mut v, C2, &hint(seq, "r")), Received::Duplicate { replayed: true }, "seq {seq}");
@@ -99,7 +103,7 @@ fn runs_with_open_pauses_outlive_idle_runs() {
     }
     assert!(v.retains_run("held"), "the run with an open pause is kept");
     assert_eq!(v.open_pauses(), ["p1"]);
-    v.resume("p1", ResumeAction::Continue, None, None, 2).expect("the pause is still resumable");
+    v.resume("p1", ResumeAction::Continue, None, None, clk(2)).expect("the pause is still resumable");
     let sent = std::iter::from_fn(|| v.poll_action()).any(|a| matches!(a, ViewerAction::Send { conn, .. } if conn == C1));
     assert!(sent, "the resume goes to the owner");
 }
@@ -111,14 +115,14 @@ fn tracked_pauses_are_bounded_oldest_first() {
         got(&mut v, C1, &paused(seq, "r", p));
     }
     assert_eq!(v.open_pauses(), ["p2", "p3"]);
-    assert_eq!(v.resume("p1", ResumeAction::Continue, None, None, 2), Err(ResumeError::UnknownPause));
+    assert_eq!(v.resume("p1", ResumeAction::Continue, None, None, clk(2)), Err(ResumeError::UnknownPause));
     // 30,000 pauses never answered stay at the bound.
     let mut v = viewer(ViewerConfig::default());
     for seq in 1..=30_000 {
         got(&mut v, C1, &paused(seq, "r", &format!("p{seq}")));
     }
     assert_eq!(v.open_pauses().len(), 10_000);
-    v.connection_closed(C1, 5);
+    v.connection_closed(C1, clk(5));
     let released = std::iter::from_fn(|| v.poll_action()).filter(|a| matches!(a, ViewerAction::PauseReleased { .. })).count();
     assert_eq!(released, 10_000);
 }
@@ -130,20 +134,20 @@ fn abandon_graces_and_resume_waits_come_due_in_order() {
         got(&mut v, C1, &hint(seq, run));
     }
     got(&mut v, C1, &paused(4, "c", "p"));
-    v.resume("p", ResumeAction::Continue, None, None, 100).expect("open");
+    v.resume("p", ResumeAction::Continue, None, None, clk(100)).expect("open");
     while v.poll_action().is_some() {}
-    assert_eq!(v.poll_timeout(), Some(5100), "the resume wait");
-    v.handle_timeout(5100);
+    assert_eq!(v.poll_timeout(), Some(clk(5100)), "the resume wait");
+    v.handle_timeout(clk(5100));
     assert_eq!(v.poll_action(), Some(ViewerAction::ResumeTimedOut { pause_id: "p".into() }));
-    v.connection_closed(C1, 200);
+    v.connection_closed(C1, clk(200));
     while v.poll_action().is_some() {}
-    assert_eq!(v.poll_timeout(), Some(15_200), "the abandon grace");
-    v.handle_timeout(15_199);
+    assert_eq!(v.poll_timeout(), Some(clk(15_200)), "the abandon grace");
+    v.handle_timeout(clk(15_199));
     assert_eq!(v.poll_action(), None);
     // A run that came back on a new connection is not abandoned.
     assert_eq!(got(&mut v, C2, &hello(9)), Received::Hello);
     got(&mut v, C2, &hint(10, "b"));
-    v.handle_timeout(15_200);
+    v.handle_timeout(clk(15_200));
     let gone: Vec<ViewerAction> = std::iter::from_fn(|| v.poll_action()).collect();
     assert_eq!(gone, [ViewerAction::RunAbandoned { run_id: "a".into() }, ViewerAction::RunAbandoned { run_id: "c".into() }]);
     assert_eq!(v.poll_timeout(), None);

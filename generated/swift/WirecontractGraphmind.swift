@@ -607,13 +607,13 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
      * The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
      * (spec §3.8, §4 D16). False when the pause is not held.
      */
-    func cancel(pauseId: HostString, nowMs: Int64) throws  -> Bool
+    func cancel(pauseId: HostString, nowMs: Double) throws  -> Bool
     
     /**
      * §2.5: releases every gate (`exec.resumed{continue}` live when attached), finishes the
      * implicit run, closes with 1000, settles ready waiters false. Idempotent.
      */
-    func dispose(nowMs: Int64) throws 
+    func dispose(nowMs: Double) throws 
     
     /**
      * T19, §2.3: emits a typed event in `run` (`null`/`nil`: the implicit run). Returns the
@@ -621,12 +621,12 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
      * a payload breaking a rule, a control/handshake type or a session-owned one
      * (`exec.paused`, `exec.resumed`, `exec.refused`).
      */
-    func emit(message: Message, run: HostString?, nowMs: Int64) throws  -> Int64?
+    func emit(message: Message, run: HostString?, nowMs: Double) throws  -> Int64?
     
     /**
      * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
      */
-    func emitJson(messageType: HostString, payloadJson: JsonText, run: HostString?, nowMs: Int64) throws  -> Int64?
+    func emitJson(messageType: HostString, payloadJson: JsonText, run: HostString?, nowMs: Double) throws  -> Int64?
     
     /**
      * Finishes run `runId`: emits `run.finished` with `status` (and `error`) from `end`;
@@ -635,13 +635,13 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
      * with U+0000 or `"*"` or holding a lone surrogate; a lone surrogate in a `Failed` end's
      * strings becomes U+FFFD instead (see `RunEnd.Failed`).
      */
-    func finishRun(runId: HostString, end: RunEnd, nowMs: Int64) throws  -> Int64?
+    func finishRun(runId: HostString, end: RunEnd, nowMs: Double) throws  -> Int64?
     
     /**
      * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
      * lone surrogate among them: not UTF-8) become `Warn` actions.
      */
-    func frameReceived(frame: HostString, nowMs: Int64) throws 
+    func frameReceived(frame: HostString, nowMs: Double) throws 
     
     /**
      * T20, §3.1: `null`/`nil` to continue now, or the pause id of a hold (`exec.paused` is
@@ -649,12 +649,12 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
      * disposed or detached (fail-open). Throws `ContractError.Build` only for a string holding
      * a lone surrogate.
      */
-    func gate(point: PausePoint, node: GateNode, run: HostString?, nowMs: Int64) throws  -> String?
+    func gate(point: PausePoint, node: GateNode, run: HostString?, nowMs: Double) throws  -> String?
     
     /**
      * Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
      */
-    func handleTimeout(nowMs: Int64) throws 
+    func handleTimeout(nowMs: Double) throws 
     
     /**
      * Pause ids of the gates held now, in hold order.
@@ -689,13 +689,13 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
     /**
      * The earliest deadline (ms) at which to call `handleTimeout`, or `null`/`nil`.
      */
-    func pollTimeout()  -> Int64?
+    func pollTimeout()  -> Double?
     
     /**
      * T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
      * default the config's `readyTimeoutMs`). Connects now when idle.
      */
-    func ready(nowMs: Int64, timeoutMs: Int64?) throws  -> Int64
+    func ready(nowMs: Double, timeoutMs: Int64?) throws  -> Int64
     
     /**
      * The last non-empty `hello.ack.sessionToken` (never cleared).
@@ -710,7 +710,7 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
      * `ContractError.Build` with issues under `meta` when `metaJson` is not a JSON object, or
      * for a run id with U+0000 or `"*"`.
      */
-    func startRun(runId: HostString, name: HostString, metaJson: JsonText?, nowMs: Int64) throws  -> Int64?
+    func startRun(runId: HostString, name: HostString, metaJson: JsonText?, nowMs: Double) throws  -> Int64?
     
     /**
      * The connection state.
@@ -721,17 +721,17 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
      * T16/T3: the current socket closed (attached: disarm, release every held gate with
      * `exec.resumed{continue}`, schedule the reconnect). Report only the current attempt.
      */
-    func transportClosed(nowMs: Int64) throws 
+    func transportClosed(nowMs: Double) throws 
     
     /**
      * T3: the connect attempt failed.
      */
-    func transportFailed(nowMs: Int64) throws 
+    func transportFailed(nowMs: Double) throws 
     
     /**
      * T2: the socket opened; `hello` goes out with the next seq.
      */
-    func transportOpened(nowMs: Int64) throws 
+    func transportOpened(nowMs: Double) throws 
     
 }
 /**
@@ -835,13 +835,13 @@ open func bufferedFrames() -> [String]  {
      * The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
      * (spec §3.8, §4 D16). False when the pause is not held.
      */
-open func cancel(pauseId: HostString, nowMs: Int64)throws  -> Bool  {
+open func cancel(pauseId: HostString, nowMs: Double)throws  -> Bool  {
     return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_cancel(
             self.uniffiCloneHandle(),
         FfiConverterTypeHostString_lower(pauseId),
-        FfiConverterInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterDouble.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -850,11 +850,11 @@ open func cancel(pauseId: HostString, nowMs: Int64)throws  -> Bool  {
      * §2.5: releases every gate (`exec.resumed{continue}` live when attached), finishes the
      * implicit run, closes with 1000, settles ready waiters false. Idempotent.
      */
-open func dispose(nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
+open func dispose(nowMs: Double)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_dispose(
             self.uniffiCloneHandle(),
-        FfiConverterInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterDouble.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -865,14 +865,14 @@ open func dispose(nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeC
      * a payload breaking a rule, a control/handshake type or a session-owned one
      * (`exec.paused`, `exec.resumed`, `exec.refused`).
      */
-open func emit(message: Message, run: HostString? = nil, nowMs: Int64)throws  -> Int64?  {
+open func emit(message: Message, run: HostString? = nil, nowMs: Double)throws  -> Int64?  {
     return try  FfiConverterOptionInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_emit(
             self.uniffiCloneHandle(),
         FfiConverterTypeMessage_lower(message),
         FfiConverterOptionTypeHostString.lower(run),
-        FfiConverterInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterDouble.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -880,7 +880,7 @@ open func emit(message: Message, run: HostString? = nil, nowMs: Int64)throws  ->
     /**
      * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
      */
-open func emitJson(messageType: HostString, payloadJson: JsonText, run: HostString? = nil, nowMs: Int64)throws  -> Int64?  {
+open func emitJson(messageType: HostString, payloadJson: JsonText, run: HostString? = nil, nowMs: Double)throws  -> Int64?  {
     return try  FfiConverterOptionInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_emit_json(
@@ -888,7 +888,7 @@ open func emitJson(messageType: HostString, payloadJson: JsonText, run: HostStri
         FfiConverterTypeHostString_lower(messageType),
         FfiConverterTypeJsonText_lower(payloadJson),
         FfiConverterOptionTypeHostString.lower(run),
-        FfiConverterInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterDouble.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -900,14 +900,14 @@ open func emitJson(messageType: HostString, payloadJson: JsonText, run: HostStri
      * with U+0000 or `"*"` or holding a lone surrogate; a lone surrogate in a `Failed` end's
      * strings becomes U+FFFD instead (see `RunEnd.Failed`).
      */
-open func finishRun(runId: HostString, end: RunEnd, nowMs: Int64)throws  -> Int64?  {
+open func finishRun(runId: HostString, end: RunEnd, nowMs: Double)throws  -> Int64?  {
     return try  FfiConverterOptionInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_finish_run(
             self.uniffiCloneHandle(),
         FfiConverterTypeHostString_lower(runId),
         FfiConverterTypeRunEnd_lower(end),
-        FfiConverterInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterDouble.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -916,12 +916,12 @@ open func finishRun(runId: HostString, end: RunEnd, nowMs: Int64)throws  -> Int6
      * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
      * lone surrogate among them: not UTF-8) become `Warn` actions.
      */
-open func frameReceived(frame: HostString, nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
+open func frameReceived(frame: HostString, nowMs: Double)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_frame_received(
             self.uniffiCloneHandle(),
         FfiConverterTypeHostString_lower(frame),
-        FfiConverterInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterDouble.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -932,7 +932,7 @@ open func frameReceived(frame: HostString, nowMs: Int64)throws   {try rustCallWi
      * disposed or detached (fail-open). Throws `ContractError.Build` only for a string holding
      * a lone surrogate.
      */
-open func gate(point: PausePoint, node: GateNode, run: HostString? = nil, nowMs: Int64)throws  -> String?  {
+open func gate(point: PausePoint, node: GateNode, run: HostString? = nil, nowMs: Double)throws  -> String?  {
     return try  FfiConverterOptionString.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_gate(
@@ -940,7 +940,7 @@ open func gate(point: PausePoint, node: GateNode, run: HostString? = nil, nowMs:
         FfiConverterTypePausePoint_lower(point),
         FfiConverterTypeGateNode_lower(node),
         FfiConverterOptionTypeHostString.lower(run),
-        FfiConverterInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterDouble.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -948,11 +948,11 @@ open func gate(point: PausePoint, node: GateNode, run: HostString? = nil, nowMs:
     /**
      * Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
      */
-open func handleTimeout(nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
+open func handleTimeout(nowMs: Double)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_handle_timeout(
             self.uniffiCloneHandle(),
-        FfiConverterInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterDouble.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -1032,8 +1032,8 @@ open func pollActions() -> [SessionAction]  {
     /**
      * The earliest deadline (ms) at which to call `handleTimeout`, or `null`/`nil`.
      */
-open func pollTimeout() -> Int64?  {
-    return try!  FfiConverterOptionInt64.lift(try! rustCall() {
+open func pollTimeout() -> Double?  {
+    return try!  FfiConverterOptionDouble.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_poll_timeout(
             self.uniffiCloneHandle(),uniffiCallStatus
@@ -1045,12 +1045,12 @@ open func pollTimeout() -> Int64?  {
      * T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
      * default the config's `readyTimeoutMs`). Connects now when idle.
      */
-open func ready(nowMs: Int64, timeoutMs: Int64? = nil)throws  -> Int64  {
+open func ready(nowMs: Double, timeoutMs: Int64? = nil)throws  -> Int64  {
     return try  FfiConverterInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_ready(
             self.uniffiCloneHandle(),
-        FfiConverterInt64.lower(nowMs),
+        FfiConverterDouble.lower(nowMs),
         FfiConverterOptionInt64.lower(timeoutMs),uniffiCallStatus
     )
 })
@@ -1076,7 +1076,7 @@ open func sessionToken() -> String?  {
      * `ContractError.Build` with issues under `meta` when `metaJson` is not a JSON object, or
      * for a run id with U+0000 or `"*"`.
      */
-open func startRun(runId: HostString, name: HostString, metaJson: JsonText? = nil, nowMs: Int64)throws  -> Int64?  {
+open func startRun(runId: HostString, name: HostString, metaJson: JsonText? = nil, nowMs: Double)throws  -> Int64?  {
     return try  FfiConverterOptionInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_start_run(
@@ -1084,7 +1084,7 @@ open func startRun(runId: HostString, name: HostString, metaJson: JsonText? = ni
         FfiConverterTypeHostString_lower(runId),
         FfiConverterTypeHostString_lower(name),
         FfiConverterOptionTypeJsonText.lower(metaJson),
-        FfiConverterInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterDouble.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -1105,11 +1105,11 @@ open func state() -> ConnState  {
      * T16/T3: the current socket closed (attached: disarm, release every held gate with
      * `exec.resumed{continue}`, schedule the reconnect). Report only the current attempt.
      */
-open func transportClosed(nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
+open func transportClosed(nowMs: Double)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_transport_closed(
             self.uniffiCloneHandle(),
-        FfiConverterInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterDouble.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -1117,11 +1117,11 @@ open func transportClosed(nowMs: Int64)throws   {try rustCallWithError(FfiConver
     /**
      * T3: the connect attempt failed.
      */
-open func transportFailed(nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
+open func transportFailed(nowMs: Double)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_transport_failed(
             self.uniffiCloneHandle(),
-        FfiConverterInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterDouble.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -1129,11 +1129,11 @@ open func transportFailed(nowMs: Int64)throws   {try rustCallWithError(FfiConver
     /**
      * T2: the socket opened; `hello` goes out with the next seq.
      */
-open func transportOpened(nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
+open func transportOpened(nowMs: Double)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_appsession_transport_opened(
             self.uniffiCloneHandle(),
-        FfiConverterInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterDouble.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -1198,12 +1198,12 @@ public protocol ViewerSessionProtocol: AnyObject, Sendable {
     /**
      * Removes every equal breakpoint and broadcasts the clear; how many were removed.
      */
-    func clearBreakpoint(matcher: BreakpointMatcher, nowMs: Int64) throws  -> Int64
+    func clearBreakpoint(matcher: BreakpointMatcher, nowMs: Double) throws  -> Int64
     
     /**
      * `conn` closed: its open pauses are released by fail-open (`PauseReleased`).
      */
-    func connectionClosed(conn: Int64, nowMs: Int64) throws 
+    func connectionClosed(conn: Int64, nowMs: Double) throws 
     
     /**
      * A new app connection.
@@ -1214,12 +1214,12 @@ public protocol ViewerSessionProtocol: AnyObject, Sendable {
      * One text frame from `conn`; says what the session did with it. Never throws (a Kotlin
      * string holding a lone surrogate is an invalid frame: not UTF-8).
      */
-    func frameReceived(conn: Int64, frame: HostString, nowMs: Int64) throws  -> Received
+    func frameReceived(conn: Int64, frame: HostString, nowMs: Double) throws  -> Received
     
     /**
      * Fires resume waits and abandon graces due at `nowMs`.
      */
-    func handleTimeout(nowMs: Int64) throws 
+    func handleTimeout(nowMs: Double) throws 
     
     /**
      * Open pause ids (live, unanswered, owner connected), sorted.
@@ -1234,23 +1234,23 @@ public protocol ViewerSessionProtocol: AnyObject, Sendable {
     /**
      * The earliest deadline (ms) for `handleTimeout`, or `null`/`nil`.
      */
-    func pollTimeout()  -> Int64?
+    func pollTimeout()  -> Double?
     
     /**
      * Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
      * (JSON text) for an inject. Throws `ResumeError` when nothing was sent.
      */
-    func resume(pauseId: HostString, action: ResumeAction, nowMs: Int64, outputJson: JsonText?, requestId: HostString?) throws 
+    func resume(pauseId: HostString, action: ResumeAction, nowMs: Double, outputJson: JsonText?, requestId: HostString?) throws 
     
     /**
      * Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
      */
-    func setBreakpoint(matcher: BreakpointMatcher, nowMs: Int64) throws  -> Bool
+    func setBreakpoint(matcher: BreakpointMatcher, nowMs: Double) throws  -> Bool
     
     /**
      * Sets the mode and broadcasts `mode.set` when it changed.
      */
-    func setMode(mode: RunMode, nowMs: Int64) throws 
+    func setMode(mode: RunMode, nowMs: Double) throws 
     
 }
 /**
@@ -1327,13 +1327,13 @@ public convenience init(config: ViewerSessionConfig? = nil)throws  {
     /**
      * Removes every equal breakpoint and broadcasts the clear; how many were removed.
      */
-open func clearBreakpoint(matcher: BreakpointMatcher, nowMs: Int64)throws  -> Int64  {
+open func clearBreakpoint(matcher: BreakpointMatcher, nowMs: Double)throws  -> Int64  {
     return try  FfiConverterInt64.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_clear_breakpoint(
             self.uniffiCloneHandle(),
         FfiConverterTypeBreakpointMatcher_lower(matcher),
-        FfiConverterInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterDouble.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -1341,12 +1341,12 @@ open func clearBreakpoint(matcher: BreakpointMatcher, nowMs: Int64)throws  -> In
     /**
      * `conn` closed: its open pauses are released by fail-open (`PauseReleased`).
      */
-open func connectionClosed(conn: Int64, nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
+open func connectionClosed(conn: Int64, nowMs: Double)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_connection_closed(
             self.uniffiCloneHandle(),
         FfiConverterInt64.lower(conn),
-        FfiConverterInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterDouble.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -1367,14 +1367,14 @@ open func connectionOpened(conn: Int64)throws   {try rustCallWithError(FfiConver
      * One text frame from `conn`; says what the session did with it. Never throws (a Kotlin
      * string holding a lone surrogate is an invalid frame: not UTF-8).
      */
-open func frameReceived(conn: Int64, frame: HostString, nowMs: Int64)throws  -> Received  {
+open func frameReceived(conn: Int64, frame: HostString, nowMs: Double)throws  -> Received  {
     return try  FfiConverterTypeReceived_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_frame_received(
             self.uniffiCloneHandle(),
         FfiConverterInt64.lower(conn),
         FfiConverterTypeHostString_lower(frame),
-        FfiConverterInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterDouble.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -1382,11 +1382,11 @@ open func frameReceived(conn: Int64, frame: HostString, nowMs: Int64)throws  -> 
     /**
      * Fires resume waits and abandon graces due at `nowMs`.
      */
-open func handleTimeout(nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
+open func handleTimeout(nowMs: Double)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_handle_timeout(
             self.uniffiCloneHandle(),
-        FfiConverterInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterDouble.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -1418,8 +1418,8 @@ open func pollActions() -> [ViewerAction]  {
     /**
      * The earliest deadline (ms) for `handleTimeout`, or `null`/`nil`.
      */
-open func pollTimeout() -> Int64?  {
-    return try!  FfiConverterOptionInt64.lift(try! rustCall() {
+open func pollTimeout() -> Double?  {
+    return try!  FfiConverterOptionDouble.lift(try! rustCall() {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_poll_timeout(
             self.uniffiCloneHandle(),uniffiCallStatus
@@ -1431,13 +1431,13 @@ open func pollTimeout() -> Int64?  {
      * Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
      * (JSON text) for an inject. Throws `ResumeError` when nothing was sent.
      */
-open func resume(pauseId: HostString, action: ResumeAction, nowMs: Int64, outputJson: JsonText? = nil, requestId: HostString? = nil)throws   {try rustCallWithError(FfiConverterTypeResumeError_lift) {
+open func resume(pauseId: HostString, action: ResumeAction, nowMs: Double, outputJson: JsonText? = nil, requestId: HostString? = nil)throws   {try rustCallWithError(FfiConverterTypeResumeError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_resume(
             self.uniffiCloneHandle(),
         FfiConverterTypeHostString_lower(pauseId),
         FfiConverterTypeResumeAction_lower(action),
-        FfiConverterInt64.lower(nowMs),
+        FfiConverterDouble.lower(nowMs),
         FfiConverterOptionTypeJsonText.lower(outputJson),
         FfiConverterOptionTypeHostString.lower(requestId),uniffiCallStatus
     )
@@ -1447,13 +1447,13 @@ open func resume(pauseId: HostString, action: ResumeAction, nowMs: Int64, output
     /**
      * Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
      */
-open func setBreakpoint(matcher: BreakpointMatcher, nowMs: Int64)throws  -> Bool  {
+open func setBreakpoint(matcher: BreakpointMatcher, nowMs: Double)throws  -> Bool  {
     return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_set_breakpoint(
             self.uniffiCloneHandle(),
         FfiConverterTypeBreakpointMatcher_lower(matcher),
-        FfiConverterInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterDouble.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -1461,12 +1461,12 @@ open func setBreakpoint(matcher: BreakpointMatcher, nowMs: Int64)throws  -> Bool
     /**
      * Sets the mode and broadcasts `mode.set` when it changed.
      */
-open func setMode(mode: RunMode, nowMs: Int64)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
+open func setMode(mode: RunMode, nowMs: Double)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
         uniffiCallStatus in
     uniffi_wirecontract_uniffi_fn_method_viewersession_set_mode(
             self.uniffiCloneHandle(),
         FfiConverterTypeRunMode_lower(mode),
-        FfiConverterInt64.lower(nowMs),uniffiCallStatus
+        FfiConverterDouble.lower(nowMs),uniffiCallStatus
     )
 }
 }
@@ -10169,28 +10169,28 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_buffered_frames() != 47813) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_cancel() != 49544) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_cancel() != 6625) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_dispose() != 54504) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_dispose() != 22192) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit() != 33980) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit() != 17520) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() != 24306) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() != 26710) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_finish_run() != 55818) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_finish_run() != 8387) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() != 8663) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() != 34815) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_gate() != 44488) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_gate() != 65271) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_handle_timeout() != 53663) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_handle_timeout() != 49569) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_held_pause_ids() != 37079) {
@@ -10211,43 +10211,43 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_poll_actions() != 20894) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_poll_timeout() != 57996) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_poll_timeout() != 55551) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_ready() != 38052) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_ready() != 60598) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_session_token() != 14068) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_start_run() != 49000) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_start_run() != 59943) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_state() != 58004) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_closed() != 14280) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_closed() != 63192) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_failed() != 5899) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_failed() != 37238) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_opened() != 54871) {
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_transport_opened() != 32841) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_clear_breakpoint() != 43152) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_clear_breakpoint() != 17061) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_closed() != 25640) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_closed() != 62481) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_opened() != 35887) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_frame_received() != 1405) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_frame_received() != 29153) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_handle_timeout() != 38308) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_handle_timeout() != 22813) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_viewersession_open_pauses() != 48622) {
@@ -10256,16 +10256,16 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_actions() != 4417) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_timeout() != 47410) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_timeout() != 45374) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() != 57269) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() != 15322) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_set_breakpoint() != 54952) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_set_breakpoint() != 8778) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_set_mode() != 26699) {
+    if (uniffi_wirecontract_uniffi_checksum_method_viewersession_set_mode() != 59751) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_constructor_appsession_new() != 743) {

@@ -6,8 +6,10 @@
 //! gates, fail-open, `heldMs`) stays in the core. The asyncio hosts over these classes are
 //! pure Python (`wirecontract/graphmind/session.py`).
 //!
-//! Times are integers in milliseconds (`now_ms`: the host's clock, also the frames' `ts`,
-//! so epoch milliseconds read from a monotonic clock).
+//! Clock readings (`now_ms`) are milliseconds as an `int` or a `float` with fractions
+//! (`1000.3`): the host's clock, epoch milliseconds read from a monotonic clock; the whole
+//! part is also the frames' `ts`. NaN, infinities and negative readings are a `ValueError`.
+//! Configured durations (`*_ms` keywords) stay integers.
 
 // pyo3 methods receive owned values from Python.
 #![allow(clippy::needless_pass_by_value)]
@@ -24,7 +26,21 @@ use wirecontract::graphmind::session as s;
 use crate::convert::{json_to_py, py_to_json, NonFinite};
 use crate::graphmind::{arg_error, build_error, enum_arg, host_build_error, object_arg, refuse_other_object};
 use crate::object::{make_object, Root};
-use crate::{guard, str_param, uint_param, Text};
+use crate::{guard, str_param, Text};
+
+/// A clock reading (`now_ms`): an `int` or `float` of milliseconds, fractions kept. A `bool`
+/// or another type is a `TypeError`; NaN, an infinity, a negative value or one above
+/// 2**53 - 1 a `ValueError` saying which.
+pub(crate) fn clock_param(v: &Bound<'_, PyAny>) -> PyResult<s::Millis> {
+    if v.is_instance_of::<pyo3::types::PyBool>() || !(v.is_instance_of::<pyo3::types::PyInt>() || v.is_instance_of::<pyo3::types::PyFloat>()) {
+        let tn = v.get_type().name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
+        return Err(PyTypeError::new_err(format!("argument 'now_ms': expected int or float, received {tn}")));
+    }
+    let refused = |e: s::ClockError| PyValueError::new_err(format!("argument 'now_ms': {e}"));
+    // An int too large for a float is above 2**53 - 1 anyway.
+    let ms = v.extract::<f64>().map_err(|_| refused(s::ClockError::TooLarge))?;
+    s::Millis::new(ms).map_err(refused)
+}
 
 /// An emit's outcome for Python: the seq, `BuildError` for a payload or argument, else
 /// `ValueError`.
@@ -464,7 +480,7 @@ impl AppSession {
     /// T2: the socket opened; the core sends `hello` (next seq) and waits for the ack.
     #[pyo3(signature = (now_ms, /))]
     fn transport_opened(&mut self, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
-        let now_ms = uint_param(now_ms, "now_ms")?;
+        let now_ms = clock_param(now_ms)?;
         guard(|| self.inner.transport_opened(now_ms))
     }
 
@@ -474,7 +490,7 @@ impl AppSession {
     /// T3: the connect attempt failed.
     #[pyo3(signature = (now_ms, /))]
     fn transport_failed(&mut self, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
-        let now_ms = uint_param(now_ms, "now_ms")?;
+        let now_ms = clock_param(now_ms)?;
         guard(|| self.inner.transport_failed(now_ms))
     }
 
@@ -485,7 +501,7 @@ impl AppSession {
     /// or T3 (still connecting). Report only the socket of the current attempt.
     #[pyo3(signature = (now_ms, /))]
     fn transport_closed(&mut self, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
-        let now_ms = uint_param(now_ms, "now_ms")?;
+        let now_ms = clock_param(now_ms)?;
         guard(|| self.inner.transport_closed(now_ms))
     }
 
@@ -496,7 +512,7 @@ impl AppSession {
     /// `Warn` actions; never raises for bad input.
     #[pyo3(signature = (data, now_ms, /))]
     fn frame_received(&mut self, data: &Bound<'_, PyAny>, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
-        let now_ms = uint_param(now_ms, "now_ms")?;
+        let now_ms = clock_param(now_ms)?;
         let bytes = frame_bytes(data)?;
         guard(|| self.inner.frame_received(&bytes, now_ms))
     }
@@ -508,7 +524,7 @@ impl AppSession {
     /// waiters.
     #[pyo3(signature = (now_ms, /))]
     fn handle_timeout(&mut self, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
-        let now_ms = uint_param(now_ms, "now_ms")?;
+        let now_ms = clock_param(now_ms)?;
         guard(|| self.inner.handle_timeout(now_ms))
     }
 
@@ -534,7 +550,7 @@ impl AppSession {
         run: Option<Text>,
     ) -> PyResult<Option<u64>> {
         let run = run.as_deref();
-        let now_ms = uint_param(now_ms, "now_ms")?;
+        let now_ms = clock_param(now_ms)?;
         let r#type = str_param(r#type, "type")?;
         let payload_json = py_to_json(payload, NonFinite::Null).map_err(|e| host_build_error(py, &e))?;
         emit_result(py, guard(|| self.inner.emit_json(r#type, &payload_json, run, now_ms))?)
@@ -552,7 +568,7 @@ impl AppSession {
     /// `ValueError` for a run id with U+0000 or `"*"`.
     #[pyo3(signature = (run_id, name, now_ms, /, meta=None))]
     fn start_run(&mut self, py: Python<'_>, run_id: Text, name: Text, now_ms: &Bound<'_, PyAny>, meta: Option<&Bound<'_, PyAny>>) -> PyResult<Option<u64>> {
-        let now_ms = uint_param(now_ms, "now_ms")?;
+        let now_ms = clock_param(now_ms)?;
         let meta_json = meta.filter(|m| !m.is_none()).map(|m| arg_json(py, m, "meta")).transpose()?;
         emit_result(py, guard(|| self.inner.start_run_json(&run_id, &name, meta_json.as_deref(), now_ms))?)
     }
@@ -577,7 +593,7 @@ impl AppSession {
         error: Option<&Bound<'_, PyAny>>,
         aborted: bool,
     ) -> PyResult<Option<u64>> {
-        let now_ms = uint_param(now_ms, "now_ms")?;
+        let now_ms = clock_param(now_ms)?;
         let end = match error.filter(|e| !e.is_none()) {
             _ if aborted => s::RunEnd::Aborted,
             None => s::RunEnd::Ok,
@@ -600,7 +616,7 @@ impl AppSession {
     fn gate(&mut self, point: Text, node: PyRef<'_, GateNode>, now_ms: &Bound<'_, PyAny>, run: Option<Text>) -> PyResult<Option<String>> {
         let point: &str = &point;
         let run = run.as_deref();
-        let now_ms = uint_param(now_ms, "now_ms")?;
+        let now_ms = clock_param(now_ms)?;
         let point = enum_arg(point, "point")?;
         Ok(match guard(|| self.inner.gate(point, &node.inner, run, now_ms))? {
             s::GateOutcome::Continue => None,
@@ -616,7 +632,7 @@ impl AppSession {
     #[pyo3(signature = (pause_id, now_ms, /))]
     fn cancel(&mut self, pause_id: Text, now_ms: &Bound<'_, PyAny>) -> PyResult<bool> {
         let pause_id: &str = &pause_id;
-        let now_ms = uint_param(now_ms, "now_ms")?;
+        let now_ms = clock_param(now_ms)?;
         guard(|| self.inner.cancel(pause_id, now_ms))
     }
 
@@ -629,7 +645,7 @@ impl AppSession {
     #[pyo3(signature = (now_ms, /, timeout_ms=None))]
     fn ready(&mut self, now_ms: &Bound<'_, PyAny>, timeout_ms: Option<&Bound<'_, PyAny>>) -> PyResult<u64> {
         let timeout_ms = crate::opt_uint(timeout_ms, "timeout_ms")?;
-        let now_ms = uint_param(now_ms, "now_ms")?;
+        let now_ms = clock_param(now_ms)?;
         Ok(guard(|| self.inner.ready(now_ms, timeout_ms))?.0)
     }
 
@@ -640,7 +656,7 @@ impl AppSession {
     /// the implicit run, closes with 1000 and settles ready waiters `False`. Idempotent.
     #[pyo3(signature = (now_ms, /))]
     fn dispose(&mut self, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
-        let now_ms = uint_param(now_ms, "now_ms")?;
+        let now_ms = clock_param(now_ms)?;
         guard(|| self.inner.dispose(now_ms))
     }
 
@@ -664,9 +680,10 @@ impl AppSession {
     /// poll_timeout()
     /// --
     ///
-    /// The earliest deadline in ms at which to call `handle_timeout`, or `None`.
-    fn poll_timeout(&self) -> Option<u64> {
-        self.inner.poll_timeout()
+    /// The earliest deadline (ms, a float like `now_ms`) at which to call `handle_timeout`,
+    /// or `None`.
+    fn poll_timeout(&self) -> Option<f64> {
+        self.inner.poll_timeout().map(s::Millis::get)
     }
 
     /// `"idle"`, `"connecting"`, `"awaiting-ack"`, `"attached"` or `"disposed"`.

@@ -15,7 +15,7 @@ use wirecontract::graphmind::session as s;
 
 use crate::convert::{py_to_json, NonFinite};
 use crate::graphmind::{enum_arg, object_arg, objects_arg, Envelope};
-use crate::session::{frame_bytes, matchers_to_py, object_to_py, record};
+use crate::session::{clock_param, frame_bytes, matchers_to_py, object_to_py, record};
 use crate::{guard, uint_param, Text};
 
 // Named by its public home, so a pickled ResumeError unpickles (pickle finds the class by
@@ -281,7 +281,7 @@ impl ViewerSession {
     #[pyo3(signature = (conn, now_ms, /))]
     fn connection_closed(&mut self, conn: &Bound<'_, PyAny>, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
         let conn = uint_param(conn, "conn")?;
-        let now_ms = uint_param(now_ms, "now_ms")?;
+        let now_ms = clock_param(now_ms)?;
         guard(|| self.inner.connection_closed(s::ConnectionId(conn), now_ms))
     }
 
@@ -294,10 +294,10 @@ impl ViewerSession {
     #[pyo3(signature = (conn, data, now_ms, /))]
     fn frame_received(&mut self, conn: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, now_ms: &Bound<'_, PyAny>) -> PyResult<Received> {
         let conn = uint_param(conn, "conn")?;
-        let now_ms = uint_param(now_ms, "now_ms")?;
+        let now_ms = clock_param(now_ms)?;
         let bytes = frame_bytes(data)?;
         let outcome = guard(|| gm::parse_envelope_json_bytes(&bytes))?;
-        Ok(received_to_py(guard(|| self.inner.outcome_received(s::ConnectionId(conn), outcome, now_ms))?))
+        Ok(received_to_py(guard(|| self.inner.outcome_received(s::ConnectionId(conn), &bytes, outcome, now_ms))?))
     }
 
     /// set_breakpoint(matcher, now_ms, /)
@@ -307,7 +307,7 @@ impl ViewerSession {
     /// (graphmind-v1 §5.12) and broadcasts `breakpoint.set`; returns whether it was added.
     #[pyo3(signature = (matcher, now_ms, /))]
     fn set_breakpoint(&mut self, matcher: &Bound<'_, PyAny>, now_ms: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let now_ms = uint_param(now_ms, "now_ms")?;
+        let now_ms = clock_param(now_ms)?;
         let m = object_arg(matcher, "matcher")?;
         guard(|| self.inner.set_breakpoint(m, now_ms))
     }
@@ -319,7 +319,7 @@ impl ViewerSession {
     /// returns how many were removed.
     #[pyo3(signature = (matcher, now_ms, /))]
     fn clear_breakpoint(&mut self, matcher: &Bound<'_, PyAny>, now_ms: &Bound<'_, PyAny>) -> PyResult<usize> {
-        let now_ms = uint_param(now_ms, "now_ms")?;
+        let now_ms = clock_param(now_ms)?;
         let m = object_arg(matcher, "matcher")?;
         guard(|| self.inner.clear_breakpoint(&m, now_ms))
     }
@@ -331,7 +331,7 @@ impl ViewerSession {
     #[pyo3(signature = (mode, now_ms, /))]
     fn set_mode(&mut self, mode: Text, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
         let mode: &str = &mode;
-        let now_ms = uint_param(now_ms, "now_ms")?;
+        let now_ms = clock_param(now_ms)?;
         let mode = enum_arg(mode, "mode")?;
         guard(|| self.inner.set_mode(mode, now_ms))
     }
@@ -347,7 +347,7 @@ impl ViewerSession {
     fn resume(&mut self, py: Python<'_>, pause_id: Text, action: Text, now_ms: &Bound<'_, PyAny>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<()> {
         let pause_id: &str = &pause_id;
         let action: &str = &action;
-        let now_ms = uint_param(now_ms, "now_ms")?;
+        let now_ms = clock_param(now_ms)?;
         let action = enum_arg(action, "action")?;
         let mut output = None;
         let mut request_id = None;
@@ -388,7 +388,7 @@ impl ViewerSession {
     /// Fires resume waits (`ResumeTimedOut`) and abandon graces (`RunAbandoned`) due.
     #[pyo3(signature = (now_ms, /))]
     fn handle_timeout(&mut self, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
-        let now_ms = uint_param(now_ms, "now_ms")?;
+        let now_ms = clock_param(now_ms)?;
         guard(|| self.inner.handle_timeout(now_ms))
     }
 
@@ -411,9 +411,10 @@ impl ViewerSession {
     /// poll_timeout()
     /// --
     ///
-    /// The earliest deadline in ms at which to call `handle_timeout`, or `None`.
-    fn poll_timeout(&self) -> Option<u64> {
-        self.inner.poll_timeout()
+    /// The earliest deadline (ms, a float like `now_ms`) at which to call `handle_timeout`,
+    /// or `None`.
+    fn poll_timeout(&self) -> Option<f64> {
+        self.inner.poll_timeout().map(s::Millis::get)
     }
 
     /// The current breakpoints (the full set every ack carries), as `BreakpointMatcher`s.

@@ -33,10 +33,11 @@ else:
 2. Pause ids are numbered per session (``pause_<base>_1``, ``_2``, ...: §3.3, §4 D13), where
    PY shares one process-wide counter with ``call_``/``span_``/``step_`` ids. Same base;
    compared through the bijection given by order of appearance.
-3. ``heldMs`` is measured by the core on the host's clock in whole milliseconds (§3.9); the
-   values differ from PY's, so what is compared is presence and whether it is zero (a hold
-   was pinned to that instance, its ancestors and the run root, or not). The viewer answers
-   each pause after 4 ms so that every hold lasts whole milliseconds.
+3. ``heldMs`` is measured by the core on the host's clock, fractions kept and rounded to two
+   decimals (§3.9); the values differ from PY's, so what is compared is presence and whether
+   it is zero (a hold was pinned to that instance, its ancestors and the run root, or not).
+   The viewer answers each pause at once, as the capture viewer did: the holds last well
+   under a millisecond, and each must still read as held.
 4. The implicit run's ``run.started`` (``graph-hint``) has no ``meta``: the core creates it
    with ``app`` and ``sdk`` only (§2.3 step 1); PY adds ``meta {name: "implicit",
    implicit: true}``.
@@ -71,7 +72,6 @@ from wirecontract.graphmind.session import Decision, FrameLog, GateNode, PauseOp
 
 SCENARIOS = ["basic", "breakpoints-continue", "breakpoints-inject", "errors", "graph-hint", "reconnect", "step-mode-ack", "tokens-openai"]
 SESSION_OWNED = {"hello", "exec.paused", "exec.resumed"}
-HOLD_S = 0.004
 
 
 @dataclass
@@ -153,10 +153,8 @@ async def reenact(name: str) -> tuple[Script, list[Row], list[str]]:
     async def answer(pause: PauseOpened) -> Any:
         assert answers, f"{name}: more pauses than the recording answered"
         r = answers.pop(0)
-        # A few ms of thinking, as the capture viewer's round trip took: every hold then
-        # lasts whole milliseconds on the core's clock, so heldMs is non-zero exactly where
-        # a hold was pinned (difference 3).
-        await asyncio.sleep(HOLD_S)
+        # At once, no thinking time: a sub-millisecond hold must still give a non-zero
+        # heldMs exactly where a hold was pinned (difference 3).
         return (r["action"], r["output"]) if "output" in r else r["action"]
 
     async with serve(port=0, breakpoints=script.ack["breakpoints"], mode=script.ack["mode"], on_pause=answer, on_frame=log.append) as viewer:

@@ -3,8 +3,9 @@
 //! polled actions as records and enums. Thin: every rule stays in the core; this converts.
 //!
 //! Objects are thread-safe (one lock each), so a host may feed inputs from its socket's and
-//! its timer's threads. Times are milliseconds (`nowMs`: the host's clock, also the frames'
-//! `ts`, so epoch milliseconds read from a monotonic clock). The hosts over them are
+//! its timer's threads. Clock readings (`nowMs`) are milliseconds as a `Double`, fractions
+//! kept (a sub-millisecond hold counts in `heldMs`): the host's clock, epoch milliseconds read
+//! from a monotonic clock, whose whole part is also the frames' `ts`. Durations stay `Long`. The hosts over them are
 //! hand-written: `bindings/uniffi/kotlin/src/main/kotlin/.../SessionHost.kt` (JDK
 //! `java.net.http.WebSocket`) and `bindings/uniffi/swift/Sources/WirecontractGraphmind/
 //! SessionHost.swift` (`URLSessionWebSocketTask`).
@@ -330,9 +331,19 @@ fn action_to_host(a: s::Action) -> SessionAction {
     }
 }
 
-/// The host's clock reading (`nowMs`): `0 ≤ x ≤ 2^53 − 1`, `ContractError.Build` otherwise.
-fn now(now_ms: i64) -> Result<u64, ContractError> {
-    ms_arg(now_ms, "nowMs")
+/// The host's clock reading (`nowMs`): finite, `0 ≤ x ≤ 2^53 − 1`, fractions kept;
+/// `ContractError.Build` naming `nowMs` and the rule otherwise (NaN, ±∞, negative).
+fn now(now_ms: f64) -> Result<s::Millis, ContractError> {
+    s::Millis::new(now_ms).map_err(|e| {
+        let mut issues = Issues::new();
+        issues.push(wirecontract::core::Issue::at("nowMs", e.to_string()));
+        build_error(format!("nowMs: {e}"), issues)
+    })
+}
+
+/// A deadline for the host: milliseconds on its clock, fractions kept.
+fn deadline(at: s::Millis) -> f64 {
+    at.get()
 }
 
 /// A host-chosen connection id: `0 ≤ x ≤ 2^53 − 1`.
@@ -376,33 +387,33 @@ impl AppSession {
     }
 
     /// T2: the socket opened; `hello` goes out with the next seq.
-    pub fn transport_opened(&self, now_ms: i64) -> Result<(), ContractError> {
+    pub fn transport_opened(&self, now_ms: f64) -> Result<(), ContractError> {
         self.core().transport_opened(now(now_ms)?);
         Ok(())
     }
 
     /// T3: the connect attempt failed.
-    pub fn transport_failed(&self, now_ms: i64) -> Result<(), ContractError> {
+    pub fn transport_failed(&self, now_ms: f64) -> Result<(), ContractError> {
         self.core().transport_failed(now(now_ms)?);
         Ok(())
     }
 
     /// T16/T3: the current socket closed (attached: disarm, release every held gate with
     /// `exec.resumed{continue}`, schedule the reconnect). Report only the current attempt.
-    pub fn transport_closed(&self, now_ms: i64) -> Result<(), ContractError> {
+    pub fn transport_closed(&self, now_ms: f64) -> Result<(), ContractError> {
         self.core().transport_closed(now(now_ms)?);
         Ok(())
     }
 
     /// One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
     /// lone surrogate among them: not UTF-8) become `Warn` actions.
-    pub fn frame_received(&self, frame: HostString, now_ms: i64) -> Result<(), ContractError> {
+    pub fn frame_received(&self, frame: HostString, now_ms: f64) -> Result<(), ContractError> {
         self.core().frame_received(&frame.0, now(now_ms)?);
         Ok(())
     }
 
     /// Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
-    pub fn handle_timeout(&self, now_ms: i64) -> Result<(), ContractError> {
+    pub fn handle_timeout(&self, now_ms: f64) -> Result<(), ContractError> {
         self.core().handle_timeout(now(now_ms)?);
         Ok(())
     }
@@ -412,7 +423,7 @@ impl AppSession {
     /// a payload breaking a rule, a control/handshake type or a session-owned one
     /// (`exec.paused`, `exec.resumed`, `exec.refused`).
     #[uniffi::method(default(run = None))]
-    pub fn emit(&self, message: Message, run: Option<HostString>, now_ms: i64) -> Result<Option<i64>, ContractError> {
+    pub fn emit(&self, message: Message, run: Option<HostString>, now_ms: f64) -> Result<Option<i64>, ContractError> {
         guard(|| {
             let (run, now_ms) = (opt_arg(run, "run")?, now(now_ms)?);
             let mut issues = Issues::new();
@@ -425,7 +436,7 @@ impl AppSession {
 
     /// `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
     #[uniffi::method(default(run = None))]
-    pub fn emit_json(&self, message_type: HostString, payload_json: JsonText, run: Option<HostString>, now_ms: i64) -> Result<Option<i64>, ContractError> {
+    pub fn emit_json(&self, message_type: HostString, payload_json: JsonText, run: Option<HostString>, now_ms: f64) -> Result<Option<i64>, ContractError> {
         guard(|| {
             let (message_type, run, now_ms) = (arg(message_type, "messageType")?, opt_arg(run, "run")?, now(now_ms)?);
             let payload_json = crate::json_arg(&payload_json, "payloadJson")?;
@@ -440,7 +451,7 @@ impl AppSession {
     /// `ContractError.Build` with issues under `meta` when `metaJson` is not a JSON object, or
     /// for a run id with U+0000 or `"*"`.
     #[uniffi::method(default(meta_json = None))]
-    pub fn start_run(&self, run_id: HostString, name: HostString, meta_json: Option<JsonText>, now_ms: i64) -> Result<Option<i64>, ContractError> {
+    pub fn start_run(&self, run_id: HostString, name: HostString, meta_json: Option<JsonText>, now_ms: f64) -> Result<Option<i64>, ContractError> {
         guard(|| {
             let (run_id, name, now_ms) = (arg(run_id, "runId")?, arg(name, "name")?, now(now_ms)?);
             let meta_json = meta_json.as_ref().map(|m| crate::json_arg(m, "metaJson")).transpose()?;
@@ -453,7 +464,7 @@ impl AppSession {
     /// seq, buffering and no-op rules as `emit`. Throws `ContractError.Build` for a run id
     /// with U+0000 or `"*"` or holding a lone surrogate; a lone surrogate in a `Failed` end's
     /// strings becomes U+FFFD instead (see `RunEnd.Failed`).
-    pub fn finish_run(&self, run_id: HostString, end: RunEnd, now_ms: i64) -> Result<Option<i64>, ContractError> {
+    pub fn finish_run(&self, run_id: HostString, end: RunEnd, now_ms: f64) -> Result<Option<i64>, ContractError> {
         guard(|| {
             let (run_id, now_ms) = (arg(run_id, "runId")?, now(now_ms)?);
             let end = match end {
@@ -477,7 +488,7 @@ impl AppSession {
     /// disposed or detached (fail-open). Throws `ContractError.Build` only for a string holding
     /// a lone surrogate.
     #[uniffi::method(default(run = None))]
-    pub fn gate(&self, point: PausePoint, node: GateNode, run: Option<HostString>, now_ms: i64) -> Result<Option<String>, ContractError> {
+    pub fn gate(&self, point: PausePoint, node: GateNode, run: Option<HostString>, now_ms: f64) -> Result<Option<String>, ContractError> {
         let now_ms = now(now_ms)?;
         let node = s::GateNode {
             node_id: arg(node.node_id, "node.nodeId")?,
@@ -494,7 +505,7 @@ impl AppSession {
 
     /// The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
     /// (spec §3.8, §4 D16). False when the pause is not held.
-    pub fn cancel(&self, pause_id: HostString, now_ms: i64) -> Result<bool, ContractError> {
+    pub fn cancel(&self, pause_id: HostString, now_ms: f64) -> Result<bool, ContractError> {
         let (pause_id, now_ms) = (arg(pause_id, "pauseId")?, now(now_ms)?);
         Ok(self.core().cancel(&pause_id, now_ms))
     }
@@ -502,14 +513,14 @@ impl AppSession {
     /// T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
     /// default the config's `readyTimeoutMs`). Connects now when idle.
     #[uniffi::method(default(timeout_ms = None))]
-    pub fn ready(&self, now_ms: i64, timeout_ms: Option<i64>) -> Result<i64, ContractError> {
+    pub fn ready(&self, now_ms: f64, timeout_ms: Option<i64>) -> Result<i64, ContractError> {
         let timeout_ms = timeout_ms.map(|t| ms_arg(t, "timeoutMs")).transpose()?;
         Ok(host_int(self.core().ready(now(now_ms)?, timeout_ms).0))
     }
 
     /// §2.5: releases every gate (`exec.resumed{continue}` live when attached), finishes the
     /// implicit run, closes with 1000, settles ready waiters false. Idempotent.
-    pub fn dispose(&self, now_ms: i64) -> Result<(), ContractError> {
+    pub fn dispose(&self, now_ms: f64) -> Result<(), ContractError> {
         self.core().dispose(now(now_ms)?);
         Ok(())
     }
@@ -526,8 +537,8 @@ impl AppSession {
     }
 
     /// The earliest deadline (ms) at which to call `handleTimeout`, or `null`/`nil`.
-    pub fn poll_timeout(&self) -> Option<i64> {
-        self.core().poll_timeout().map(host_int)
+    pub fn poll_timeout(&self) -> Option<f64> {
+        self.core().poll_timeout().map(deadline)
     }
 
     /// The connection state.
@@ -821,17 +832,17 @@ impl ViewerSession {
     }
 
     /// `conn` closed: its open pauses are released by fail-open (`PauseReleased`).
-    pub fn connection_closed(&self, conn: i64, now_ms: i64) -> Result<(), ContractError> {
+    pub fn connection_closed(&self, conn: i64, now_ms: f64) -> Result<(), ContractError> {
         self.core().connection_closed(connection(conn)?, now(now_ms)?);
         Ok(())
     }
 
     /// One text frame from `conn`; says what the session did with it. Never throws (a Kotlin
     /// string holding a lone surrogate is an invalid frame: not UTF-8).
-    pub fn frame_received(&self, conn: i64, frame: HostString, now_ms: i64) -> Result<Received, ContractError> {
+    pub fn frame_received(&self, conn: i64, frame: HostString, now_ms: f64) -> Result<Received, ContractError> {
         let (conn, now_ms) = (connection(conn)?, now(now_ms)?);
         let outcome = gm::parse_envelope_json_bytes(&frame.0);
-        Ok(match self.core().outcome_received(conn, outcome, now_ms) {
+        Ok(match self.core().outcome_received(conn, &frame.0, outcome, now_ms) {
             s::Received::Hello => Received::Hello,
             s::Received::Accepted { replayed } => Received::Accepted { replayed },
             s::Received::Duplicate { replayed } => Received::Duplicate { replayed },
@@ -841,19 +852,19 @@ impl ViewerSession {
     }
 
     /// Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
-    pub fn set_breakpoint(&self, matcher_: BreakpointMatcher, now_ms: i64) -> Result<bool, ContractError> {
+    pub fn set_breakpoint(&self, matcher_: BreakpointMatcher, now_ms: f64) -> Result<bool, ContractError> {
         let m = matcher(&matcher_)?;
         Ok(self.core().set_breakpoint(m, now(now_ms)?))
     }
 
     /// Removes every equal breakpoint and broadcasts the clear; how many were removed.
-    pub fn clear_breakpoint(&self, matcher_: BreakpointMatcher, now_ms: i64) -> Result<i64, ContractError> {
+    pub fn clear_breakpoint(&self, matcher_: BreakpointMatcher, now_ms: f64) -> Result<i64, ContractError> {
         let m = matcher(&matcher_)?;
         Ok(host_int(self.core().clear_breakpoint(&m, now(now_ms)?) as u64))
     }
 
     /// Sets the mode and broadcasts `mode.set` when it changed.
-    pub fn set_mode(&self, mode: RunMode, now_ms: i64) -> Result<(), ContractError> {
+    pub fn set_mode(&self, mode: RunMode, now_ms: f64) -> Result<(), ContractError> {
         let mode = mode.into();
         self.core().set_mode(mode, now(now_ms)?);
         Ok(())
@@ -866,7 +877,7 @@ impl ViewerSession {
         &self,
         pause_id: HostString,
         action: ResumeAction,
-        now_ms: i64,
+        now_ms: f64,
         output_json: Option<JsonText>,
         request_id: Option<HostString>,
     ) -> Result<(), ResumeError> {
@@ -888,7 +899,7 @@ impl ViewerSession {
     }
 
     /// Fires resume waits and abandon graces due at `nowMs`.
-    pub fn handle_timeout(&self, now_ms: i64) -> Result<(), ContractError> {
+    pub fn handle_timeout(&self, now_ms: f64) -> Result<(), ContractError> {
         self.core().handle_timeout(now(now_ms)?);
         Ok(())
     }
@@ -900,8 +911,8 @@ impl ViewerSession {
     }
 
     /// The earliest deadline (ms) for `handleTimeout`, or `null`/`nil`.
-    pub fn poll_timeout(&self) -> Option<i64> {
-        self.core().poll_timeout().map(host_int)
+    pub fn poll_timeout(&self) -> Option<f64> {
+        self.core().poll_timeout().map(deadline)
     }
 
     /// Open pause ids (live, unanswered, owner connected), sorted.
@@ -922,9 +933,9 @@ mod tests {
     #[test]
     fn a_failed_end_with_a_lone_surrogate_still_finishes_the_run_with_u_fffd() {
         let session = AppSession::new(None).unwrap();
-        session.start_run("r".into(), "n".into(), None, 1).unwrap();
+        session.start_run("r".into(), "n".into(), None, 1.0).unwrap();
         let end = RunEnd::Failed { name: with_lone_surrogate(), message: with_lone_surrogate(), stack: Some(with_lone_surrogate()) };
-        assert_eq!(session.finish_run("r".into(), end, 2).unwrap(), Some(1));
+        assert_eq!(session.finish_run("r".into(), end, 2.0).unwrap(), Some(1));
         let frame = session.buffered_frames().into_iter().find(|f| f.contains("run.finished")).unwrap();
         let replaced = "ab\u{FFFD}c";
         assert!(frame.contains(&format!(r#""error":{{"name":"{replaced}","message":"{replaced}","stack":"{replaced}"}}"#)), "{frame}");
@@ -933,7 +944,7 @@ mod tests {
     #[test]
     fn a_run_id_with_a_lone_surrogate_is_still_refused() {
         let session = AppSession::new(None).unwrap();
-        let err = session.finish_run(with_lone_surrogate(), RunEnd::Ok, 1).unwrap_err();
+        let err = session.finish_run(with_lone_surrogate(), RunEnd::Ok, 1.0).unwrap_err();
         assert!(matches!(&err, ContractError::Build { reason, .. } if reason.contains("runId") && reason.contains("UTF-16 index 2")), "{err:?}");
     }
 }

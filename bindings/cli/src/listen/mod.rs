@@ -31,7 +31,7 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
-use wirecontract::graphmind::session::{ConnectionId, Received, ViewerAction, ViewerConfig, ViewerSession};
+use wirecontract::graphmind::session::{ConnectionId, Millis, Received, ViewerAction, ViewerConfig, ViewerSession};
 use wirecontract::graphmind::{self, BreakpointMatcher, PausePoint, RawJson, ResumeAction, RunMode};
 
 use self::log::{field, Log, Peer};
@@ -213,9 +213,31 @@ fn policy_text(p: &Policy) -> String {
     }
 }
 
+/// Epoch milliseconds read from a monotonic clock, fractions kept: the session core's clock
+/// input (it never steps back, so resume waits and abandon graces survive wall-clock
+/// adjustments; its whole part is the `ts` of the frames the listener sends).
+struct Clock {
+    epoch_ms: f64,
+    start: std::time::Instant,
+}
+
+impl Clock {
+    fn new() -> Self {
+        let epoch_ms = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0.0, |d| d.as_secs_f64() * 1000.0);
+        Clock { epoch_ms, start: std::time::Instant::now() }
+    }
+
+    fn now(&self) -> Millis {
+        let ms = self.epoch_ms + self.start.elapsed().as_secs_f64() * 1000.0;
+        // A system clock outside [0, 2^53 - 1] ms is not a time the core can stamp; clamp it.
+        Millis::new(ms.clamp(0.0, Millis::MAX)).unwrap_or(Millis::from(0))
+    }
+}
+
 /// The listener's I/O state around the session.
 struct Host {
     session: ViewerSession,
+    clock: Clock,
     /// Writers of open connections.
     conns: HashMap<ConnectionId, Outbox>,
     next_conn: u64,
@@ -248,6 +270,7 @@ impl Host {
     fn new(session: ViewerSession, record: Recorder, policy: Option<Policy>, args: &ListenArgs) -> Self {
         Host {
             session,
+            clock: Clock::new(),
             conns: HashMap::new(),
             next_conn: 1,
             tasks: JoinSet::new(),
@@ -290,7 +313,7 @@ impl Host {
         let ctrl_c = tokio::signal::ctrl_c();
         tokio::pin!(ctrl_c);
         while !self.done() {
-            let sleep = self.session.poll_timeout().map(|at| Duration::from_millis(at.saturating_sub(graphmind::now_ms())));
+            let sleep = self.session.poll_timeout().map(|at| Duration::try_from_secs_f64(at.since(self.clock.now()) / 1000.0).unwrap_or(Duration::MAX));
             let paused_until = self.accept_paused_until;
             tokio::select! {
                 accepted = listener.accept(), if paused_until.is_none() => match accepted {
@@ -304,7 +327,7 @@ impl Host {
                 Some(_) = self.tasks.join_next(), if !self.tasks.is_empty() => {}
                 Some(event) = events.recv() => self.on_event(event),
                 () = tokio::time::sleep(sleep.unwrap_or_default()), if sleep.is_some() => {
-                    self.session.handle_timeout(graphmind::now_ms());
+                    self.session.handle_timeout(self.clock.now());
                     self.drain();
                 }
                 _ = &mut ctrl_c => {
@@ -346,7 +369,7 @@ impl Host {
     }
 
     fn on_event(&mut self, event: Event) {
-        let now = graphmind::now_ms();
+        let now = self.clock.now();
         match event {
             Event::Opened { conn, peer, out } => {
                 self.conns.insert(conn, out);
@@ -356,7 +379,7 @@ impl Host {
             Event::Frame { conn, bytes, budget } => {
                 let outcome = graphmind::parse_envelope_json_bytes(&bytes);
                 let info = FrameInfo::of(&outcome);
-                let received = self.session.outcome_received(conn, outcome, now);
+                let received = self.session.outcome_received(conn, &bytes, outcome, now);
                 match received {
                     Received::Accepted { .. } => self.stored += 1,
                     Received::Duplicate { .. } => self.duplicates += 1,
@@ -488,7 +511,7 @@ impl Host {
     }
 
     fn resume(&mut self, pause_id: &str, action: ResumeAction, output: Option<RawJson>) {
-        if let Err(e) = self.session.resume(pause_id, action, output, None, graphmind::now_ms()) {
+        if let Err(e) = self.session.resume(pause_id, action, output, None, self.clock.now()) {
             self.say(format!("== pause {}: not resumed: {e}", field(pause_id)));
         }
     }

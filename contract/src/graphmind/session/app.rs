@@ -1,14 +1,16 @@
 //! The app-side session core: state, transport lifecycle, timers, `ready` and `dispose`
 //! (graphmind-session §1, §2.1, §2.2 T1–T8, T16–T17, T21–T22, §2.5).
 //!
-//! Sans-IO: no socket, thread or clock. The host feeds inputs stamped with `now_ms`
-//! (milliseconds; also used as the frames' `ts`) and carries out the [`Action`]s it polls.
+//! Sans-IO: no socket, thread or clock. The host feeds inputs stamped with `now` (a
+//! [`Millis`] reading: fractional milliseconds; its whole part is the frames' `ts`) and
+//! carries out the [`Action`]s it polls.
 //! Emitting is in `emit.rs`, explicit runs in `run.rs`, incoming frames in `control.rs`,
 //! gates in `hold.rs`.
 
 use std::collections::VecDeque;
 
 use super::action::{Action, ReadyId, ReleaseCause, Warning};
+use super::clock::Millis;
 use super::config::SessionConfig;
 use super::gate::Gates;
 use super::held::HeldLedger;
@@ -46,7 +48,7 @@ pub struct AppSession {
     pub(super) hub_capabilities: Option<Vec<String>>,
     pub(super) ring: Ring,
     pub(super) gaps: Gaps,
-    pub(super) last_loss_warn: Option<u64>,
+    pub(super) last_loss_warn: Option<Millis>,
     pub(super) gates: Gates,
     pub(super) ledger: HeldLedger,
     pub(super) loop_guard: LoopGuard,
@@ -55,11 +57,11 @@ pub struct AppSession {
     /// `finish_run` says `aborted`.
     pub(super) aborted_runs: VecDeque<String>,
     pub(super) next_hold: u64,
-    connect_deadline: Option<u64>,
-    pub(super) handshake_deadline: Option<u64>,
-    retry_at: Option<u64>,
+    connect_deadline: Option<Millis>,
+    pub(super) handshake_deadline: Option<Millis>,
+    retry_at: Option<Millis>,
     fast_retry_step: usize,
-    waiters: Vec<(ReadyId, u64)>,
+    waiters: Vec<(ReadyId, Millis)>,
     next_waiter: u64,
     pub(super) actions: VecDeque<Action>,
 }
@@ -101,10 +103,10 @@ impl AppSession {
         self.actions.pop_front()
     }
 
-    /// The earliest deadline (ms) at which the host must call
+    /// The earliest deadline at which the host must call
     /// [`handle_timeout`](Self::handle_timeout): connect, handshake, retry, each held gate,
     /// each ready waiter (§2.1). `None` when no timer runs.
-    pub fn poll_timeout(&self) -> Option<u64> {
+    pub fn poll_timeout(&self) -> Option<Millis> {
         [self.connect_deadline, self.handshake_deadline, self.retry_at, self.gates.next_deadline(), self.waiters.iter().map(|w| w.1).min()]
             .into_iter()
             .flatten()
@@ -177,23 +179,23 @@ impl AppSession {
     }
 
     /// T1: the first use starts the lazy connection.
-    pub(super) fn ensure_started(&mut self, now: u64) {
+    pub(super) fn ensure_started(&mut self, now: Millis) {
         if self.config.enabled && !self.disposed && !self.started {
             self.started = true;
             self.connect(now);
         }
     }
 
-    fn connect(&mut self, now: u64) {
+    fn connect(&mut self, now: Millis) {
         self.conn = ConnState::Connecting;
         self.retry_at = None;
-        self.connect_deadline = Some(now.saturating_add(self.config.connect_timeout_ms));
+        self.connect_deadline = Some(now.plus(self.config.connect_timeout_ms));
         self.actions.push_back(Action::Connect { url: self.config.url.clone() });
     }
 
     /// After a drop: the fast burst when armed by a lost attachment, else the interval (§1
     /// retry interval, §4 D5).
-    fn schedule_retry(&mut self, now: u64) {
+    fn schedule_retry(&mut self, now: Millis) {
         let delay = match self.config.fast_retry_ms.get(self.fast_retry_step) {
             Some(d) => {
                 self.fast_retry_step += 1;
@@ -201,11 +203,11 @@ impl AppSession {
             }
             None => self.config.retry_interval_ms,
         };
-        self.retry_at = Some(now.saturating_add(delay));
+        self.retry_at = Some(now.plus(delay));
     }
 
     /// T3/T4/T6/T8: give up on the current attempt, close it, retry later.
-    pub(super) fn abandon_attempt(&mut self, now: u64, code: u16, reason: &str) {
+    pub(super) fn abandon_attempt(&mut self, now: Millis, code: u16, reason: &str) {
         self.connect_deadline = None;
         self.handshake_deadline = None;
         self.conn = ConnState::Idle;
@@ -215,25 +217,25 @@ impl AppSession {
 
     /// T2: the socket is open; send `hello` with the next seq. Ignored in any state but
     /// Connecting (a stale socket).
-    pub fn transport_opened(&mut self, now: u64) {
+    pub fn transport_opened(&mut self, now: Millis) {
         if self.conn != ConnState::Connecting {
             return;
         }
         self.connect_deadline = None;
         self.send_hello(now);
         self.conn = ConnState::AwaitingAck;
-        self.handshake_deadline = Some(now.saturating_add(self.config.handshake_timeout_ms));
+        self.handshake_deadline = Some(now.plus(self.config.handshake_timeout_ms));
     }
 
     /// T3: the connect attempt failed. Same as [`transport_closed`](Self::transport_closed).
-    pub fn transport_failed(&mut self, now: u64) {
+    pub fn transport_failed(&mut self, now: Millis) {
         self.transport_closed(now);
     }
 
     /// T16 (attached) or T3 (still connecting): the socket is gone. When attached: disarm,
     /// release every held gate with `exec.resumed{continue}` (buffered, unsent), then
     /// schedule the fast reconnect burst. Ignored when idle or disposed.
-    pub fn transport_closed(&mut self, now: u64) {
+    pub fn transport_closed(&mut self, now: Millis) {
         match self.conn {
             ConnState::Attached => self.detach(now),
             ConnState::Connecting | ConnState::AwaitingAck => {
@@ -247,7 +249,7 @@ impl AppSession {
     }
 
     /// T16 steps (a)–(d).
-    pub(super) fn detach(&mut self, now: u64) {
+    pub(super) fn detach(&mut self, now: Millis) {
         self.conn = ConnState::Idle;
         self.gates.disarm();
         self.hub_capabilities = None;
@@ -258,7 +260,7 @@ impl AppSession {
 
     /// Fires every deadline `≤ now`: connect (T3), handshake (T8), retry (T17), pause
     /// timeouts (T18, §3.8) and ready waiters (T22).
-    pub fn handle_timeout(&mut self, now: u64) {
+    pub fn handle_timeout(&mut self, now: Millis) {
         if self.connect_deadline.is_some_and(|d| d <= now) && self.conn == ConnState::Connecting {
             self.warn("connect-timeout", format!("no socket within {} ms", self.config.connect_timeout_ms));
             self.abandon_attempt(now, 1000, "connect timeout");
@@ -284,7 +286,7 @@ impl AppSession {
     /// `true` at once when attached; otherwise starts the session, connects now when idle
     /// (cancelling the retry timer), and settles at the ack (`true`) or after `timeout_ms`
     /// (default `ready_timeout_ms`) with `false`.
-    pub fn ready(&mut self, now: u64, timeout_ms: Option<u64>) -> ReadyId {
+    pub fn ready(&mut self, now: Millis, timeout_ms: Option<u64>) -> ReadyId {
         self.next_waiter += 1;
         let waiter = ReadyId(self.next_waiter);
         if !self.config.enabled || self.disposed || self.conn == ConnState::Attached {
@@ -297,7 +299,7 @@ impl AppSession {
         } else if self.conn == ConnState::Idle {
             self.connect(now);
         }
-        self.waiters.push((waiter, now.saturating_add(timeout_ms.unwrap_or(self.config.ready_timeout_ms))));
+        self.waiters.push((waiter, now.plus(timeout_ms.unwrap_or(self.config.ready_timeout_ms))));
         waiter
     }
 
@@ -312,7 +314,7 @@ impl AppSession {
     /// attached), disarm, finish the implicit run, `Close(1000, "session disposed")` when a
     /// socket exists, settle waiters `false`. Afterwards `emit` is a no-op and `gate`
     /// continues. Idempotent.
-    pub fn dispose(&mut self, now: u64) {
+    pub fn dispose(&mut self, now: Millis) {
         if self.disposed {
             return;
         }

@@ -3,6 +3,7 @@
 //! one is warned about and dropped, never coerced, and never panics.
 
 use super::app::{AppSession, ConnState};
+use super::clock::Millis;
 use super::gate::Armed;
 use super::{Decision, ReleaseCause};
 use crate::graphmind::{
@@ -16,7 +17,7 @@ impl AppSession {
     /// One text frame from the viewer (`bytes` is the frame's UTF-8). Ignored unless
     /// awaiting an ack or attached (a stale socket's frame). Bad frames produce an
     /// [`Action::Warn`](super::Action::Warn) naming the rule.
-    pub fn frame_received(&mut self, bytes: &[u8], now: u64) {
+    pub fn frame_received(&mut self, bytes: &[u8], now: Millis) {
         match self.conn {
             ConnState::AwaitingAck => self.handshake_frame(bytes, now),
             ConnState::Attached => self.attached_frame(bytes, now),
@@ -24,7 +25,7 @@ impl AppSession {
         }
     }
 
-    fn handshake_frame(&mut self, bytes: &[u8], now: u64) {
+    fn handshake_frame(&mut self, bytes: &[u8], now: Millis) {
         match parse_envelope_json_bytes(bytes) {
             // T4: the viewer speaks another protocol: stop talking.
             ParseOutcome::VersionMismatch { received, .. } => {
@@ -47,7 +48,7 @@ impl AppSession {
     }
 
     /// T7 (a)–(f).
-    fn attach(&mut self, ack: HelloAck, now: u64) {
+    fn attach(&mut self, ack: HelloAck, now: Millis) {
         self.handshake_deadline = None;
         if let Some(token) = ack.session_token.filter(|t| !t.is_empty()) {
             self.session_token = Some(token);
@@ -63,7 +64,7 @@ impl AppSession {
         self.settle_waiters(true);
     }
 
-    fn attached_frame(&mut self, bytes: &[u8], now: u64) {
+    fn attached_frame(&mut self, bytes: &[u8], now: Millis) {
         match parse_envelope_json_bytes(bytes) {
             // T15 (TS, §4 D6): close, then detach with fail-open.
             ParseOutcome::VersionMismatch { received, .. } => {
@@ -100,7 +101,7 @@ impl AppSession {
     /// A resume carrying `input` (edit-input, not implemented) or an `inject` whose output
     /// still holds a placeholder or truncation marker is refused with `exec.refused` and the
     /// gate stays held. Otherwise the gate settles.
-    fn resume(&mut self, r: ExecResume, now: u64) {
+    fn resume(&mut self, r: ExecResume, now: Millis) {
         if !self.gates.contains(&r.pause_id) {
             return;
         }

@@ -5,11 +5,13 @@
 use std::collections::{BTreeSet, HashMap};
 use std::hash::Hash;
 
+use super::clock::Millis;
+
 /// Each key has at most one deadline.
 #[derive(Debug)]
 pub(super) struct Deadlines<K: Ord + Hash + Clone> {
-    at: HashMap<K, u64>,
-    order: BTreeSet<(u64, K)>,
+    at: HashMap<K, Millis>,
+    order: BTreeSet<(Millis, K)>,
 }
 
 impl<K: Ord + Hash + Clone> Default for Deadlines<K> {
@@ -20,7 +22,7 @@ impl<K: Ord + Hash + Clone> Default for Deadlines<K> {
 
 impl<K: Ord + Hash + Clone> Deadlines<K> {
     /// Sets (or moves) `key`'s deadline.
-    pub(super) fn insert(&mut self, key: K, deadline: u64) {
+    pub(super) fn insert(&mut self, key: K, deadline: Millis) {
         if let Some(old) = self.at.insert(key.clone(), deadline) {
             self.order.remove(&(old, key.clone()));
         }
@@ -43,12 +45,12 @@ impl<K: Ord + Hash + Clone> Deadlines<K> {
     }
 
     /// The earliest deadline.
-    pub(super) fn first(&self) -> Option<u64> {
+    pub(super) fn first(&self) -> Option<Millis> {
         self.order.first().map(|(at, _)| *at)
     }
 
     /// Removes and returns every key due at `now` (deadline ≤ now), earliest first.
-    pub(super) fn pop_due(&mut self, now: u64) -> Vec<K> {
+    pub(super) fn pop_due(&mut self, now: Millis) -> Vec<K> {
         let mut due = Vec::new();
         while let Some((at, _)) = self.order.first() {
             if *at > now {

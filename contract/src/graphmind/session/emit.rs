@@ -3,6 +3,7 @@
 
 use super::action::Action;
 use super::app::{AppSession, ConnState};
+use super::clock::{held_ms, Millis};
 use super::ring::{Pushed, RingItem};
 use crate::graphmind::shrink::shrink_message_payload;
 use crate::graphmind::{
@@ -46,7 +47,8 @@ impl AppSession {
     /// `node.error` unless set (§3.9), shrinks a payload over `config.max_payload_bytes`
     /// (§2.3 step 4, default 512 KiB; graphmind-shrink §3: the frame then carries the
     /// reference's shrunk text, tier 2–4), takes the next seq, buffers the frame and sends it
-    /// when attached (otherwise the next replay delivers it). `ts` is `now` (epoch ms).
+    /// when attached (otherwise the next replay delivers it). `ts` is `now`'s whole milliseconds
+    /// (epoch ms); `heldMs` keeps its fractions, rounded to two decimals (§3.9).
     ///
     /// Returns the seq taken, or `Ok(None)` when the session is disabled or disposed (a
     /// no-op). Starts the connection on first use (T1).
@@ -54,7 +56,7 @@ impl AppSession {
     /// # Errors
     /// [`EmitError`] for a non-event or session-owned type, or a run id (given or implicit)
     /// with U+0000 or equal to `"*"`.
-    pub fn emit(&mut self, message: impl Into<Message>, run: Option<&str>, now: u64) -> Result<Option<u64>, EmitError> {
+    pub fn emit(&mut self, message: impl Into<Message>, run: Option<&str>, now: Millis) -> Result<Option<u64>, EmitError> {
         let message = message.into();
         let ty = message.message_type();
         match message_group(ty) {
@@ -81,7 +83,7 @@ impl AppSession {
     /// # Errors
     /// [`EmitError::Build`] naming path and rule when the payload is not valid for the type
     /// (or the type is unknown), plus the errors of [`emit`](Self::emit).
-    pub fn emit_json(&mut self, message_type: &str, payload_json: &str, run: Option<&str>, now: u64) -> Result<Option<u64>, EmitError> {
+    pub fn emit_json(&mut self, message_type: &str, payload_json: &str, run: Option<&str>, now: Millis) -> Result<Option<u64>, EmitError> {
         let env = create_envelope_json(message_type, payload_json, 0, WILDCARD_RUN_ID, Some(0)).map_err(EmitError::Build)?;
         self.emit(env.message, run, now)
     }
@@ -98,7 +100,7 @@ impl AppSession {
     }
 
     /// The run an input belongs to: the given one, or the implicit run (created now).
-    pub(super) fn resolve_run(&mut self, run: Option<&str>, now: u64) -> String {
+    pub(super) fn resolve_run(&mut self, run: Option<&str>, now: Millis) -> String {
         if let Some(r) = run {
             return r.to_owned();
         }
@@ -113,7 +115,7 @@ impl AppSession {
     }
 
     /// §2.5 step 4: the implicit run's `run.finished{status:ok}`, sent only at dispose.
-    pub(super) fn finish_implicit_run(&mut self, now: u64) {
+    pub(super) fn finish_implicit_run(&mut self, now: Millis) {
         if let Some(id) = self.implicit_run.take() {
             let finished = RunFinished { status: RunStatus::Ok, error: None, extra: Extras::new() };
             self.emit_internal(finished.into(), &id, now);
@@ -122,8 +124,8 @@ impl AppSession {
 
     /// §3.9: the ledger stamps `node.finished` (final total) and `node.error` (so far); a
     /// `heldMs` set by the adapter wins. Also records `node.started` instances.
-    fn stamp_held(&mut self, mut message: Message, run_id: &str, now: u64) -> Message {
-        let ms = |v: Option<u64>| v.and_then(|v| NonNegativeF64::new(v as f64));
+    fn stamp_held(&mut self, mut message: Message, run_id: &str, now: Millis) -> Message {
+        let ms = |v: Option<f64>| v.and_then(|v| NonNegativeF64::new(held_ms(v)));
         match &mut message {
             Message::NodeStarted(p) => {
                 self.ledger.started(run_id, &p.node_id, &p.instance_id, p.parent_id.as_deref());
@@ -144,13 +146,13 @@ impl AppSession {
     /// §2.3 steps 4–7 without any guard (the session's own frames, also during dispose): the
     /// payload budget (`config.max_payload_bytes`), next seq, exact text, ring, send when
     /// attached. The loop guard sees the payload as emitted, before shrinking.
-    pub(super) fn emit_internal(&mut self, message: Message, run_id: &str, now: u64) -> u64 {
+    pub(super) fn emit_internal(&mut self, message: Message, run_id: &str, now: Millis) -> u64 {
         let seq = self.take_seq();
         if let Message::NodeStarted(p) = &message {
             self.loop_guard.record(run_id, p, seq);
         }
         let shrunk = self.config.max_payload_bytes.and_then(|max| shrink_message_payload(&message, max));
-        let env = Envelope { seq, ts: now, run_id: run_id.to_owned(), message, extra: Extras::new() };
+        let env = Envelope { seq, ts: now.whole(), run_id: run_id.to_owned(), message, extra: Extras::new() };
         let frame = match shrunk {
             // The reference's text verbatim, whatever the tier (graphmind-shrink §12).
             Some(s) => {
@@ -164,7 +166,7 @@ impl AppSession {
         seq
     }
 
-    fn buffer_and_send(&mut self, seq: u64, run_id: &str, frame: String, now: u64) {
+    fn buffer_and_send(&mut self, seq: u64, run_id: &str, frame: String, now: Millis) {
         let attached = self.conn == ConnState::Attached;
         let lost_before = self.gaps.lost;
         let item = RingItem { frame, seq, run_id: run_id.to_owned(), sent: attached };
@@ -182,7 +184,7 @@ impl AppSession {
         if let Some(frame) = live {
             self.actions.push_back(Action::Send(frame));
         }
-        if self.gaps.lost > lost_before && self.last_loss_warn.is_none_or(|t| now >= t.saturating_add(self.config.loss_warn_interval_ms)) {
+        if self.gaps.lost > lost_before && self.last_loss_warn.is_none_or(|t| now >= t.plus(self.config.loss_warn_interval_ms)) {
             self.last_loss_warn = Some(now);
             let lost = self.gaps.lost;
             self.warn("buffer-overflow", format!("{lost} unsent frames lost to the replay buffer bound"));
@@ -190,7 +192,7 @@ impl AppSession {
     }
 
     /// T2: `hello` with the next seq, `runId "*"`, and the session token as `resumeToken`.
-    pub(super) fn send_hello(&mut self, now: u64) {
+    pub(super) fn send_hello(&mut self, now: Millis) {
         let hello = Hello {
             versions: ClientVersions { protocol: crate::graphmind::PROTOCOL_VERSION_FIELD, client: self.config.client_version.clone(), extra: Extras::new() },
             capabilities: self.config.capabilities.clone(),
@@ -200,13 +202,13 @@ impl AppSession {
             extra: Extras::new(),
         };
         let seq = self.take_seq();
-        let env = Envelope { seq, ts: now, run_id: WILDCARD_RUN_ID.to_owned(), message: hello.into(), extra: Extras::new() };
+        let env = Envelope { seq, ts: now.whole(), run_id: WILDCARD_RUN_ID.to_owned(), message: hello.into(), extra: Extras::new() };
         self.actions.push_back(Action::Send(serialize_envelope_unchecked(&env)));
     }
 
     /// T7(d)–(e): one unbuffered `graph.hint` gap marker per run with losses (fresh seqs),
     /// then the whole ring oldest-first, byte-identical, each item marked sent.
-    pub(super) fn send_gaps_and_replay(&mut self, now: u64) {
+    pub(super) fn send_gaps_and_replay(&mut self, now: Millis) {
         for (run_id, gap) in self.gaps.take() {
             let text = format!(r#"{{"droppedCount":{},"fromSeq":{},"toSeq":{},"reason":"buffer-overflow"}}"#, gap.dropped_count, gap.from_seq, gap.to_seq);
             let mut hint = GraphHint { nodes: Vec::new(), extra: Extras::new() };
@@ -214,7 +216,7 @@ impl AppSession {
                 hint.extra.insert("gap", raw);
             }
             let seq = self.take_seq();
-            let env = Envelope { seq, ts: now, run_id, message: hint.into(), extra: Extras::new() };
+            let env = Envelope { seq, ts: now.whole(), run_id, message: hint.into(), extra: Extras::new() };
             self.actions.push_back(Action::Send(serialize_envelope_unchecked(&env)));
         }
         for item in self.ring.iter_mut() {

@@ -3,6 +3,7 @@
 
 use std::collections::HashSet;
 
+use super::clock::Millis;
 use crate::graphmind::{pause_reason, BreakpointMatcher, NodeKind, PausePoint, PauseReason, RunMode};
 
 /// One held gate (§1 `held`).
@@ -10,8 +11,8 @@ use crate::graphmind::{pause_reason, BreakpointMatcher, NodeKind, PausePoint, Pa
 pub(super) struct HeldGate {
     pub pause_id: String,
     pub run_id: String,
-    /// Absolute deadline (ms) when a pause timeout is configured.
-    pub deadline: Option<u64>,
+    /// Absolute deadline when a pause timeout is configured.
+    pub deadline: Option<Millis>,
     /// The held-ledger hold opened for it (§3.9).
     pub hold: u64,
 }
@@ -163,13 +164,13 @@ impl Gates {
     }
 
     /// Removes and returns every gate whose deadline is `≤ now`, in insertion order.
-    pub fn take_expired(&mut self, now: u64) -> Vec<HeldGate> {
+    pub fn take_expired(&mut self, now: Millis) -> Vec<HeldGate> {
         let (expired, kept) = std::mem::take(&mut self.held).into_iter().partition(|g| g.deadline.is_some_and(|d| d <= now));
         self.held = kept;
         expired
     }
 
-    pub fn next_deadline(&self) -> Option<u64> {
+    pub fn next_deadline(&self) -> Option<Millis> {
         self.held.iter().filter_map(|g| g.deadline).min()
     }
 

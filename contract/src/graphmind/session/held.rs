@@ -1,11 +1,13 @@
 //! The held ledger: `heldMs` per node instance as the union of the intervals during which at
 //! least one hold pinned to it was open (graphmind-session §3.9).
 //!
-//! Times are the host's `now_ms`; differences saturate at 0, so a clock that steps back
-//! never yields a negative duration (§3.9 normalisation: `≤ 0` becomes 0).
+//! Times are the host's [`Millis`] readings, fractions included (a sub-millisecond hold
+//! counts); differences saturate at 0, so a clock that steps back never yields a negative
+//! duration (§3.9 normalisation: `≤ 0` becomes 0).
 
 use std::collections::HashMap;
 
+use super::clock::Millis;
 use crate::graphmind::PausePoint;
 
 /// Most parent hops followed when pinning a hold to ancestors (§3.9).
@@ -21,14 +23,14 @@ struct Instance {
     /// Set by `node.error`; preferred by the next `error` gate, which clears it.
     errored: bool,
     open_holds: u32,
-    open_since: u64,
-    total_ms: u64,
+    open_since: Millis,
+    total_ms: f64,
 }
 
 impl Instance {
-    fn value(&self, now: u64) -> u64 {
-        let open = if self.open_holds > 0 { now.saturating_sub(self.open_since) } else { 0 };
-        self.total_ms.saturating_add(open)
+    fn value(&self, now: Millis) -> f64 {
+        let open = if self.open_holds > 0 { now.since(self.open_since) } else { 0.0 };
+        self.total_ms + open
     }
 }
 
@@ -63,8 +65,8 @@ impl HeldLedger {
             parent_id: parent_id.map(str::to_owned),
             errored: false,
             open_holds: 0,
-            open_since: 0,
-            total_ms: 0,
+            open_since: Millis::from(0),
+            total_ms: 0.0,
         });
     }
 
@@ -81,7 +83,7 @@ impl HeldLedger {
 
     /// Opens hold `hold` for a gate: pins the target chosen by point, its open ancestors and
     /// the run root (§3.9 "Pinning a hold").
-    pub fn open_hold(&mut self, hold: u64, run_id: &str, node_id: &str, point: PausePoint, instance_id: Option<&str>, now: u64) {
+    pub fn open_hold(&mut self, hold: u64, run_id: &str, node_id: &str, point: PausePoint, instance_id: Option<&str>, now: Millis) {
         let target = match (instance_id, point) {
             (Some(_), _) => self.find(run_id, node_id, instance_id),
             (None, PausePoint::After) => self.instances.iter().position(|i| i.run_id == run_id && i.node_id == node_id),
@@ -130,20 +132,20 @@ impl HeldLedger {
     }
 
     /// Closes hold `hold` (settle, §3.6 step 2).
-    pub fn close_hold(&mut self, hold: u64, now: u64) {
+    pub fn close_hold(&mut self, hold: u64, now: Millis) {
         let Some(keys) = self.holds.remove(&hold) else {
             return;
         };
         for inst in self.instances.iter_mut().filter(|i| keys.contains(&i.key)) {
             inst.open_holds = inst.open_holds.saturating_sub(1);
             if inst.open_holds == 0 {
-                inst.total_ms = inst.total_ms.saturating_add(now.saturating_sub(inst.open_since));
+                inst.total_ms += now.since(inst.open_since);
             }
         }
     }
 
     /// `node.error`: flags the instance and returns its total so far; `None` when unknown.
-    pub fn errored(&mut self, run_id: &str, node_id: &str, instance_id: Option<&str>, now: u64) -> Option<u64> {
+    pub fn errored(&mut self, run_id: &str, node_id: &str, instance_id: Option<&str>, now: Millis) -> Option<f64> {
         let i = self.find(run_id, node_id, instance_id)?;
         self.instances[i].errored = true;
         Some(self.instances[i].value(now))
@@ -151,7 +153,7 @@ impl HeldLedger {
 
     /// `node.finished`: returns the final total and forgets the instance; `None` when
     /// unknown.
-    pub fn finished(&mut self, run_id: &str, node_id: &str, instance_id: Option<&str>, now: u64) -> Option<u64> {
+    pub fn finished(&mut self, run_id: &str, node_id: &str, instance_id: Option<&str>, now: Millis) -> Option<f64> {
         let i = self.find(run_id, node_id, instance_id)?;
         Some(self.instances.remove(i).value(now))
     }

@@ -3,6 +3,7 @@
 
 use super::action::{Action, Decision, GateNode, GateOutcome, ReleaseCause};
 use super::app::{AppSession, ConnState};
+use super::clock::Millis;
 use super::gate::HeldGate;
 use crate::graphmind::{ExecPaused, ExecRefused, ExecResumed, Extras, PausePoint, PauseReason, RefusalCode};
 
@@ -15,7 +16,7 @@ impl AppSession {
     ///
     /// A run id (given or implicit) with U+0000 cannot be framed, and `"*"` belongs to no run:
     /// the gate continues with a `bad-run-id` warning.
-    pub fn gate(&mut self, point: PausePoint, node: &GateNode, run: Option<&str>, now: u64) -> GateOutcome {
+    pub fn gate(&mut self, point: PausePoint, node: &GateNode, run: Option<&str>, now: Millis) -> GateOutcome {
         if !self.config.enabled || self.disposed {
             return GateOutcome::Continue;
         }
@@ -47,7 +48,7 @@ impl AppSession {
         let pause_id = self.gates.mint();
         self.next_hold += 1;
         let hold = self.next_hold;
-        let deadline = self.config.pause_timeout_ms.map(|t| now.saturating_add(t));
+        let deadline = self.config.pause_timeout_ms.map(|t| now.plus(t));
         self.gates.insert(HeldGate { pause_id: pause_id.clone(), run_id: run_id.clone(), deadline, hold });
         self.ledger.open_hold(hold, &run_id, &node.node_id, point, node.instance_id.as_deref(), now);
         let paused = ExecPaused {
@@ -68,7 +69,7 @@ impl AppSession {
     /// §3.8, §4 D16: the host's waiter for `pause_id` went away (cancelled task, process
     /// exit). Settles it with `continue` and `exec.resumed`, like a resume; returns `false`
     /// when the pause is not held.
-    pub fn cancel(&mut self, pause_id: &str, now: u64) -> bool {
+    pub fn cancel(&mut self, pause_id: &str, now: Millis) -> bool {
         let Some(gate) = self.gates.take(pause_id) else {
             return false;
         };
@@ -79,7 +80,7 @@ impl AppSession {
     /// §3.6 settle order: (1) the gate is already removed, (2) close the ledger hold,
     /// (3) `exec.resumed{pauseId, action, requestId?}`, then `AbortRun` for an abort (§3.7),
     /// (4) `Release`.
-    pub(super) fn settle(&mut self, gate: HeldGate, decision: Decision, cause: ReleaseCause, request_id: Option<String>, now: u64) {
+    pub(super) fn settle(&mut self, gate: HeldGate, decision: Decision, cause: ReleaseCause, request_id: Option<String>, now: Millis) {
         self.ledger.close_hold(gate.hold, now);
         let resumed =
             ExecResumed { pause_id: gate.pause_id.clone(), action: decision.action(), edited: None, request_id, principal: None, extra: Extras::new() };
@@ -92,7 +93,7 @@ impl AppSession {
     }
 
     /// Every held gate in insertion order settles with `continue` (T16(c), §2.5 step 2).
-    pub(super) fn release_all(&mut self, cause: ReleaseCause, now: u64) {
+    pub(super) fn release_all(&mut self, cause: ReleaseCause, now: Millis) {
         for gate in self.gates.take_all() {
             self.settle(gate, Decision::Continue, cause, None, now);
         }
@@ -100,7 +101,7 @@ impl AppSession {
 
     /// §3.6 inject guard / edit-input refusal: `exec.refused`; the gate stays held with the
     /// same pause id, timer and held interval.
-    pub(super) fn refuse(&mut self, pause_id: &str, code: RefusalCode, message: &str, request_id: Option<String>, now: u64) {
+    pub(super) fn refuse(&mut self, pause_id: &str, code: RefusalCode, message: &str, request_id: Option<String>, now: Millis) {
         let run_id = self.gates.run_of(pause_id).unwrap_or_default();
         let refused = ExecRefused { pause_id: pause_id.to_owned(), code, message: Some(message.to_owned()), request_id, extra: Extras::new() };
         self.emit_internal(refused.into(), &run_id, now);

@@ -27,15 +27,41 @@ pub(super) struct LoopGuard {
     runs: VecDeque<(String, Vec<Streak>)>,
 }
 
-/// The fingerprint of a call: FNV-1a 64 over the node name and its input with a top-level
-/// `_meta` member ignored (§1 "ignore `_meta`"), as 16 hex digits. Only equality matters.
+/// Deepest level at which `_meta` members are removed; like the reference, deeper values are
+/// compared as they are.
+const MAX_STRIP_DEPTH: usize = 64;
+
+/// Removes every `_meta` member at every level (graphmind-session §1 "ignore `_meta`"): MCP
+/// puts it, with a per-request `progressToken`, inside a call's `arguments`, not only at the
+/// top level of the input.
+fn strip_meta(value: &mut serde_json::Value, depth: usize) {
+    if depth > MAX_STRIP_DEPTH {
+        return;
+    }
+    match value {
+        serde_json::Value::Object(map) => {
+            map.remove("_meta");
+            for v in map.values_mut() {
+                strip_meta(v, depth + 1);
+            }
+        }
+        serde_json::Value::Array(items) => {
+            for v in items {
+                strip_meta(v, depth + 1);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The fingerprint of a call: FNV-1a 64 over the node name and its input with every `_meta`
+/// member removed, at any level, as 16 hex digits. Only equality matters.
 fn fingerprint(name: &str, input: Option<&RawJson>) -> String {
     let canonical = match input.map(RawJson::to_value) {
-        Some(Ok(serde_json::Value::Object(mut map))) => {
-            map.remove("_meta");
-            serde_json::Value::Object(map).to_string()
+        Some(Ok(mut v)) => {
+            strip_meta(&mut v, 0);
+            v.to_string()
         }
-        Some(Ok(v)) => v.to_string(),
         // Values serde cannot hold (lone surrogates, depth): the raw text is still exact.
         Some(Err(_)) => input.map(|r| r.as_str().to_owned()).unwrap_or_default(),
         None => String::new(),

@@ -6,8 +6,8 @@
 //! - [`ViewerSession`]: the viewer's side: per-connection handshake, `(runId, seq)`
 //!   de-duplication that outlives connections, pause bookkeeping and routing (§5).
 //!
-//! Neither owns a socket, a thread or a clock (Decision 4): the host passes `now_ms` with
-//! each input, carries out the actions it polls, and calls `handle_timeout` at
+//! Neither owns a socket, a thread or a clock (Decision 4): the host passes its clock reading
+//! ([`Millis`]: milliseconds with fractions, as a monotonic clock gives them) with each input, carries out the actions it polls, and calls `handle_timeout` at
 //! `poll_timeout()`.
 //!
 //! Deliberate difference from both reference clients (Decision 2): breakpoint equality uses
@@ -16,6 +16,7 @@
 
 mod action;
 mod app;
+mod clock;
 mod config;
 mod control;
 mod deadlines;
@@ -33,6 +34,7 @@ mod viewer_runs;
 
 pub use action::{Action, Decision, GateNode, GateOutcome, ReadyId, ReleaseCause, Warning};
 pub use app::{AppSession, ConnState};
+pub use clock::{ClockError, Millis};
 pub use config::{LoopGuardConfig, LoopMode, SessionConfig, DEFAULT_URL, SESSION_CAPABILITIES};
 pub use emit::EmitError;
 pub use run::RunEnd;

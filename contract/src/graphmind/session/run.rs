@@ -10,6 +10,7 @@
 //! the host reports.
 
 use super::app::AppSession;
+use super::clock::Millis;
 use super::emit::EmitError;
 use crate::core::{from_json, json, Issue, RawJson, Record};
 use crate::graphmind::{BuildError, ErrorInfo, Extras, RunFinished, RunStarted, RunStatus};
@@ -55,7 +56,7 @@ impl AppSession {
     ///
     /// # Errors
     /// As [`emit`](Self::emit): [`EmitError::BadRunId`] for a `run_id` with U+0000 or `"*"`.
-    pub fn start_run(&mut self, run_id: &str, name: &str, meta: Option<&Record>, now: u64) -> Result<Option<u64>, EmitError> {
+    pub fn start_run(&mut self, run_id: &str, name: &str, meta: Option<&Record>, now: Millis) -> Result<Option<u64>, EmitError> {
         let mut merged = Extras::new();
         let mut quoted = Vec::with_capacity(name.len() + 2);
         json::write_string(&mut quoted, name);
@@ -77,7 +78,7 @@ impl AppSession {
     /// [`EmitError::Build`] with issues under `meta` when `meta_json` is not a JSON object
     /// (graphmind-v1 §1: `run.started.meta` must be an object), plus the errors of
     /// [`start_run`](Self::start_run). Nothing is sent then and no seq is taken.
-    pub fn start_run_json(&mut self, run_id: &str, name: &str, meta_json: Option<&str>, now: u64) -> Result<Option<u64>, EmitError> {
+    pub fn start_run_json(&mut self, run_id: &str, name: &str, meta_json: Option<&str>, now: Millis) -> Result<Option<u64>, EmitError> {
         let meta = match meta_json.map(from_json::<Record>).transpose() {
             Ok(meta) => meta,
             Err(issues) => return Err(bad_argument("meta", "invalid meta for run.started: it must be a JSON object", issues)),
@@ -95,7 +96,7 @@ impl AppSession {
     ///
     /// # Errors
     /// As [`emit`](Self::emit): [`EmitError::BadRunId`] for a `run_id` with U+0000 or `"*"`.
-    pub fn finish_run(&mut self, run_id: &str, end: RunEnd, now: u64) -> Result<Option<u64>, EmitError> {
+    pub fn finish_run(&mut self, run_id: &str, end: RunEnd, now: Millis) -> Result<Option<u64>, EmitError> {
         let aborted = self.aborted_runs.iter().position(|r| r == run_id).and_then(|i| self.aborted_runs.remove(i)).is_some();
         let finished = match end {
             _ if aborted => RunFinished { status: RunStatus::Aborted, error: None, extra: Extras::new() },
@@ -137,7 +138,7 @@ fn under(arg: &str, path: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::graphmind::session::{Action, SessionConfig};
+    use crate::graphmind::session::{Action, Millis, SessionConfig};
     use serde_json::{json, Value};
 
     fn session() -> AppSession {
@@ -147,10 +148,10 @@ mod tests {
 
     /// Attaches `s` (open, ack), dropping the handshake's actions.
     fn attach(s: &mut AppSession) {
-        s.ready(1, None);
-        s.transport_opened(2);
+        s.ready(Millis::from(1), None);
+        s.transport_opened(Millis::from(2));
         let ack = r#"{"gm":1,"seq":0,"ts":1,"runId":"*","type":"hello.ack","payload":{"versions":{"protocol":1,"viewer":"t"},"capabilities":[],"breakpoints":[{"nodeId":"tool:x"}],"mode":"run"}}"#;
-        s.frame_received(ack.as_bytes(), 3);
+        s.frame_received(ack.as_bytes(), Millis::from(3));
         while s.poll_action().is_some() {}
     }
 
@@ -166,7 +167,7 @@ mod tests {
     fn start_run_carries_app_sdk_and_name_first_in_meta() {
         let mut s = session();
         attach(&mut s);
-        let seq = s.start_run_json("run_1", "handle-ticket", Some(r#"{"user":"u1","ticket":42}"#), 10).expect("valid");
+        let seq = s.start_run_json("run_1", "handle-ticket", Some(r#"{"user":"u1","ticket":42}"#), Millis::from(10)).expect("valid");
         assert_eq!(seq, Some(1), "hello took seq 0");
         let frames = sent(&mut s);
         let p = payload(&frames, "run.started");
@@ -180,10 +181,10 @@ mod tests {
     fn start_run_exact_text_and_meta_name_wins_in_first_position() {
         let mut s = session();
         attach(&mut s);
-        s.start_run_json("r", "outer", Some(r#"{"a":1,"name":"inner"}"#), 10).expect("valid");
+        s.start_run_json("r", "outer", Some(r#"{"a":1,"name":"inner"}"#), Millis::from(10)).expect("valid");
         let frame = std::iter::from_fn(|| s.poll_action()).find_map(|a| if let Action::Send(f) = a { Some(f) } else { None }).unwrap_or_default();
         assert!(frame.contains(r#""meta":{"name":"inner","a":1}"#), "{frame}");
-        s.start_run_json("r2", "only", None, 11).expect("valid");
+        s.start_run_json("r2", "only", None, Millis::from(11)).expect("valid");
         let frame = std::iter::from_fn(|| s.poll_action()).find_map(|a| if let Action::Send(f) = a { Some(f) } else { None }).unwrap_or_default();
         assert!(frame.contains(r#""meta":{"name":"only"}"#), "{frame}");
     }
@@ -194,7 +195,7 @@ mod tests {
         attach(&mut s);
         let before = s.next_seq();
         for bad in ["[1]", "null", "{", "\"x\""] {
-            match s.start_run_json("r", "n", Some(bad), 10) {
+            match s.start_run_json("r", "n", Some(bad), Millis::from(10)) {
                 Err(EmitError::Build(e)) => {
                     assert!(e.reason.contains("meta"), "{e}");
                     assert!(e.issues.iter().all(|i| i.dotted_path() == "meta"), "{bad}: {e}");
@@ -211,10 +212,10 @@ mod tests {
     fn each_ending_gives_its_status() {
         let mut s = session();
         attach(&mut s);
-        s.finish_run("a", RunEnd::Ok, 10).expect("ok");
+        s.finish_run("a", RunEnd::Ok, Millis::from(10)).expect("ok");
         let info = ErrorInfo { name: "RuntimeError".to_owned(), message: "boom".to_owned(), stack: Some("trace".to_owned()), extra: Extras::new() };
-        s.finish_run("b", RunEnd::Failed(info), 11).expect("ok");
-        s.finish_run("c", RunEnd::Aborted, 12).expect("ok");
+        s.finish_run("b", RunEnd::Failed(info), Millis::from(11)).expect("ok");
+        s.finish_run("c", RunEnd::Aborted, Millis::from(12)).expect("ok");
         let frames = sent(&mut s);
         let payloads: Vec<Value> = frames.iter().map(|f| f["payload"].clone()).collect();
         assert_eq!(
@@ -231,19 +232,19 @@ mod tests {
     fn a_viewer_aborted_run_finishes_aborted_whatever_the_host_reports() {
         let mut s = session();
         attach(&mut s);
-        s.start_run("r", "n", None, 10).expect("ok");
+        s.start_run("r", "n", None, Millis::from(10)).expect("ok");
         let node = crate::graphmind::session::GateNode::new("tool:x", crate::graphmind::NodeKind::Tool, "x");
-        let crate::graphmind::session::GateOutcome::Held(pause) = s.gate(crate::graphmind::PausePoint::Before, &node, Some("r"), 11) else {
+        let crate::graphmind::session::GateOutcome::Held(pause) = s.gate(crate::graphmind::PausePoint::Before, &node, Some("r"), Millis::from(11)) else {
             panic!("the breakpoint on tool:x holds");
         };
         let resume = format!(r#"{{"gm":1,"seq":1,"ts":1,"runId":"r","type":"exec.resume","payload":{{"pauseId":"{pause}","action":"abort"}}}}"#);
-        s.frame_received(resume.as_bytes(), 12);
+        s.frame_received(resume.as_bytes(), Millis::from(12));
         while s.poll_action().is_some() {}
         let info = ErrorInfo { name: "E".to_owned(), message: "m".to_owned(), stack: None, extra: Extras::new() };
-        s.finish_run("r", RunEnd::Failed(info), 13).expect("ok");
+        s.finish_run("r", RunEnd::Failed(info), Millis::from(13)).expect("ok");
         assert_eq!(payload(&sent(&mut s), "run.finished"), json!({"status": "aborted"}));
         // Remembered once: the next run with that id is a new run.
-        s.finish_run("r", RunEnd::Ok, 14).expect("ok");
+        s.finish_run("r", RunEnd::Ok, Millis::from(14)).expect("ok");
         assert_eq!(payload(&sent(&mut s), "run.finished"), json!({"status": "ok"}));
     }
 
@@ -251,15 +252,15 @@ mod tests {
     fn detached_runs_are_buffered_and_disposed_ones_are_no_ops() {
         let mut s = session();
         // Not attached: the first emit starts the connection, the frame waits in the ring.
-        assert_eq!(s.start_run("r", "n", None, 10), Ok(Some(0)));
-        assert_eq!(s.finish_run("r", RunEnd::Ok, 11), Ok(Some(1)));
+        assert_eq!(s.start_run("r", "n", None, Millis::from(10)), Ok(Some(0)));
+        assert_eq!(s.finish_run("r", RunEnd::Ok, Millis::from(11)), Ok(Some(1)));
         assert!(sent(&mut s).is_empty(), "nothing goes out before the ack");
         assert_eq!(s.buffered_frames().count(), 2);
-        s.dispose(12);
-        assert_eq!(s.start_run("r2", "n", None, 13), Ok(None));
-        assert_eq!(s.finish_run("r2", RunEnd::Aborted, 14), Ok(None));
+        s.dispose(Millis::from(12));
+        assert_eq!(s.start_run("r2", "n", None, Millis::from(13)), Ok(None));
+        assert_eq!(s.finish_run("r2", RunEnd::Aborted, Millis::from(14)), Ok(None));
         // A bad meta is an error even then: the argument is wrong whatever the state.
-        assert!(matches!(s.start_run_json("r3", "n", Some("[]"), 15), Err(EmitError::Build(_))));
+        assert!(matches!(s.start_run_json("r3", "n", Some("[]"), Millis::from(15)), Err(EmitError::Build(_))));
     }
 
     #[test]
@@ -277,16 +278,16 @@ mod tests {
     #[test]
     fn bad_run_ids_are_refused() {
         let mut s = session();
-        assert_eq!(s.start_run("*", "n", None, 1), Err(EmitError::BadRunId));
-        assert_eq!(s.finish_run("a\0b", RunEnd::Ok, 1), Err(EmitError::BadRunId));
+        assert_eq!(s.start_run("*", "n", None, Millis::from(1)), Err(EmitError::BadRunId));
+        assert_eq!(s.finish_run("a\0b", RunEnd::Ok, Millis::from(1)), Err(EmitError::BadRunId));
         assert_eq!(s.next_seq(), 0);
     }
 
     #[test]
     fn disabled_sessions_send_nothing() {
         let mut s = AppSession::new(SessionConfig { enabled: false, ..SessionConfig::default() });
-        assert_eq!(s.start_run("r", "n", None, 1), Ok(None));
-        assert_eq!(s.finish_run("r", RunEnd::Ok, 2), Ok(None));
+        assert_eq!(s.start_run("r", "n", None, Millis::from(1)), Ok(None));
+        assert_eq!(s.finish_run("r", RunEnd::Ok, Millis::from(2)), Ok(None));
         assert!(s.poll_action().is_none());
     }
 

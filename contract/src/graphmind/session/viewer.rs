@@ -5,6 +5,7 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::Arc;
 
+use super::clock::Millis;
 use super::deadlines::Deadlines;
 use super::viewer_action::{ConnectionId, Received, ViewerAction, ViewerConfig};
 use super::viewer_runs::RunTable;
@@ -83,10 +84,10 @@ impl ViewerSession {
         self.actions.pop_front()
     }
 
-    /// The earliest deadline (ms): resume waits and abandon graces.
-    pub fn poll_timeout(&self) -> Option<u64> {
+    /// The earliest deadline: resume waits and abandon graces.
+    pub fn poll_timeout(&self) -> Option<Millis> {
         let grace = self.config.abandon_grace_ms;
-        let abandon = self.runs.first_departure().map(|t| t.saturating_add(grace));
+        let abandon = self.runs.first_departure().map(|t| t.plus(grace));
         self.waiting.first().into_iter().chain(abandon).min()
     }
 
@@ -114,7 +115,7 @@ impl ViewerSession {
 
     /// `conn` closed: each of its open pauses is released by fail-open
     /// ([`ViewerAction::PauseReleased`]) and its runs start the abandon grace (§5.4, §5.5).
-    pub fn connection_closed(&mut self, conn: ConnectionId, now: u64) {
+    pub fn connection_closed(&mut self, conn: ConnectionId, now: Millis) {
         self.conns.remove(&conn);
         let mut released: Vec<&String> = self.pauses.iter().filter(|(_, p)| p.state == PauseState::Open(conn)).map(|(id, _)| id).collect();
         released.sort();
@@ -148,17 +149,18 @@ impl ViewerSession {
 
     /// One text frame from `conn`. Never panics: bad frames become
     /// [`ViewerAction::Warn`], `gm ≠ 1` closes the connection with 1002 (§5.5).
-    pub fn frame_received(&mut self, conn: ConnectionId, bytes: &[u8], now: u64) {
-        self.outcome_received(conn, parse_envelope_json_bytes(bytes), now);
+    pub fn frame_received(&mut self, conn: ConnectionId, bytes: &[u8], now: Millis) {
+        self.outcome_received(conn, bytes, parse_envelope_json_bytes(bytes), now);
     }
 
-    /// [`frame_received`](Self::frame_received) for a frame the host has already parsed
-    /// (with [`parse_envelope_json_bytes`] or
-    /// its options), so a host that logs or records each frame's verdict parses it once.
+    /// [`frame_received`](Self::frame_received) for a frame (`bytes`) the host has already
+    /// parsed into `outcome` (with [`parse_envelope_json_bytes`] or its options), so a host that
+    /// logs or records each frame's verdict parses it once. `bytes` are read again only for an
+    /// `exec.resumed` that failed validation, to close its pause.
     /// Returns what the session did with it: hosts that show every frame need to know a
     /// duplicate from a first sighting, which the queued actions alone do not say (a
     /// duplicate queues nothing).
-    pub fn outcome_received(&mut self, conn: ConnectionId, outcome: ParseOutcome, now: u64) -> Received {
+    pub fn outcome_received(&mut self, conn: ConnectionId, bytes: &[u8], outcome: ParseOutcome, now: Millis) -> Received {
         self.conns.entry(conn).or_default();
         let env = match outcome {
             ParseOutcome::Ok(env) | ParseOutcome::UnknownType(env) => env,
@@ -167,7 +169,13 @@ impl ViewerSession {
                 self.actions.push_back(ViewerAction::Close { conn, code: 1002, reason: "protocol version mismatch".to_owned() });
                 return Received::Rejected;
             }
-            ParseOutcome::Invalid { reason, .. } => {
+            ParseOutcome::Invalid { reason, message_type, .. } => {
+                if message_type.as_deref() == Some("exec.resumed") {
+                    if let Some(pause_id) = salvage_pause_id(bytes).filter(|id| self.pauses.contains_key(id)) {
+                        self.close_on_invalid_answer(conn, &pause_id, &reason);
+                        return Received::Rejected;
+                    }
+                }
                 self.warn(conn, "invalid-frame", reason);
                 return Received::Rejected;
             }
@@ -250,10 +258,19 @@ impl ViewerSession {
         true
     }
 
+    /// §5.4: an `exec.resumed` that failed validation (the PY client echoes an out-of-enum
+    /// action, §4 D7) still says the app released `pause_id`: the pause is closed (no
+    /// fail-open release at disconnect, no resume wait, no further resume), and the frame is
+    /// reported as [`ViewerAction::Warn`] `"invalid-resumed"` naming the pause.
+    fn close_on_invalid_answer(&mut self, conn: ConnectionId, pause_id: &str, reason: &str) {
+        self.forget_pause(pause_id);
+        self.warn(conn, "invalid-resumed", format!("exec.resumed for {pause_id} is invalid ({reason}); the pause is closed"));
+    }
+
     /// §5.1: one `hello.ack` per `hello`, seq from this connection's own counter, the full
     /// current breakpoints and mode, the app's capabilities echoed, and a session token:
     /// the hello's `resumeToken` when non-empty and short enough, else a new one.
-    fn answer_hello(&mut self, conn: ConnectionId, seq: u64, hello: Hello, now: u64) {
+    fn answer_hello(&mut self, conn: ConnectionId, seq: u64, hello: Hello, now: Millis) {
         let token = if let Some(t) = reusable_resume_token(&hello, self.config.max_resume_token_len) {
             t.to_owned()
         } else {
@@ -268,17 +285,32 @@ impl ViewerSession {
         self.actions.push_back(ViewerAction::AppAttached { conn, session_token: token, hello: Box::new(hello) });
     }
 
-    pub(super) fn send(&mut self, conn: ConnectionId, run_id: &str, message: Message, now: u64) {
+    pub(super) fn send(&mut self, conn: ConnectionId, run_id: &str, message: Message, now: Millis) {
         let Some(c) = self.conns.get_mut(&conn) else {
             return;
         };
         let seq = c.next_seq;
         c.next_seq += 1;
-        let env = Envelope { seq, ts: now, run_id: run_id.to_owned(), message, extra: Extras::new() };
+        let env = Envelope { seq, ts: now.whole(), run_id: run_id.to_owned(), message, extra: Extras::new() };
         self.actions.push_back(ViewerAction::Send { conn, frame: serialize_envelope_unchecked(&env) });
     }
 
     fn warn(&mut self, conn: ConnectionId, rule: &'static str, text: impl Into<String>) {
         self.actions.push_back(ViewerAction::Warn { conn, rule, text: text.into() });
     }
+}
+
+/// `payload.pauseId` of a frame that passed the envelope checks but whose payload did not,
+/// when it is a string.
+fn salvage_pause_id(bytes: &[u8]) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Frame {
+        payload: Payload,
+    }
+    #[derive(serde::Deserialize)]
+    struct Payload {
+        #[serde(rename = "pauseId")]
+        pause_id: String,
+    }
+    serde_json::from_slice::<Frame>(bytes).ok().map(|f| f.payload.pause_id)
 }

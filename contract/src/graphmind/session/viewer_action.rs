@@ -203,7 +203,8 @@ pub enum ViewerAction {
         run_id: String,
     },
     /// Log this; `rule` is a stable key (`"invalid-frame"`, `"version-mismatch"`,
-    /// `"before-hello"`, `"unexpected-type"`).
+    /// `"before-hello"`, `"unexpected-type"`, and `"invalid-resumed"` for an invalid
+    /// `exec.resumed` whose pause it closed).
     Warn {
         /// The connection.
         conn: ConnectionId,

@@ -1,6 +1,7 @@
 //! The viewer's outbound side: breakpoint/mode broadcast, resume routing and its timers
 //! (graphmind-session §5.1, §5.4, §5.5).
 
+use super::clock::Millis;
 use super::viewer::{PauseState, ViewerSession};
 use super::viewer_action::{ConnectionId, ResumeError, ViewerAction};
 use crate::graphmind::{
@@ -11,7 +12,7 @@ use crate::graphmind::{
 impl ViewerSession {
     /// Sends `message` with `runId "*"` to every connection that has said hello (§5.1: the
     /// ack arms only once, so later changes must be broadcast).
-    fn broadcast(&mut self, message: &Message, now: u64) {
+    fn broadcast(&mut self, message: &Message, now: Millis) {
         let mut targets: Vec<ConnectionId> = self.conns.iter().filter(|(_, c)| c.hello_seq.is_some()).map(|(id, _)| *id).collect();
         targets.sort();
         for conn in targets {
@@ -21,7 +22,7 @@ impl ViewerSession {
 
     /// Adds a breakpoint unless an equal one exists (graphmind-v1 §5.12) and broadcasts
     /// `breakpoint.set`; returns whether it was added.
-    pub fn set_breakpoint(&mut self, matcher: BreakpointMatcher, now: u64) -> bool {
+    pub fn set_breakpoint(&mut self, matcher: BreakpointMatcher, now: Millis) -> bool {
         if !add_breakpoint(&mut self.breakpoints, matcher.clone()) {
             return false;
         }
@@ -31,7 +32,7 @@ impl ViewerSession {
 
     /// Removes every equal breakpoint and broadcasts `breakpoint.clear` when one was there;
     /// returns how many were removed.
-    pub fn clear_breakpoint(&mut self, matcher: &BreakpointMatcher, now: u64) -> usize {
+    pub fn clear_breakpoint(&mut self, matcher: &BreakpointMatcher, now: Millis) -> usize {
         let n = clear_breakpoint(&mut self.breakpoints, matcher);
         if n > 0 {
             self.broadcast(&BreakpointClear { matcher: matcher.clone(), extra: Extras::new() }.into(), now);
@@ -40,7 +41,7 @@ impl ViewerSession {
     }
 
     /// Sets the mode and broadcasts `mode.set` when it changed.
-    pub fn set_mode(&mut self, mode: RunMode, now: u64) {
+    pub fn set_mode(&mut self, mode: RunMode, now: Millis) {
         if self.mode != mode {
             self.mode = mode;
             self.broadcast(&ModeSet { mode, extra: Extras::new() }.into(), now);
@@ -53,7 +54,14 @@ impl ViewerSession {
     ///
     /// # Errors
     /// [`ResumeError`] when the pause is not open or its owner is gone; nothing is sent.
-    pub fn resume(&mut self, pause_id: &str, action: ResumeAction, output: Option<RawJson>, request_id: Option<String>, now: u64) -> Result<(), ResumeError> {
+    pub fn resume(
+        &mut self,
+        pause_id: &str,
+        action: ResumeAction,
+        output: Option<RawJson>,
+        request_id: Option<String>,
+        now: Millis,
+    ) -> Result<(), ResumeError> {
         let pause = self.pauses.get(pause_id).ok_or(ResumeError::UnknownPause)?;
         if pause.state == PauseState::ReleasedByDisconnect {
             return Err(ResumeError::ReleasedByDisconnect);
@@ -65,20 +73,21 @@ impl ViewerSession {
         let run_id = pause.run_id.to_string();
         let resume = ExecResume { pause_id: pause_id.to_owned(), action, output, input: None, request_id, extra: Extras::new() };
         self.send(conn, &run_id, resume.into(), now);
-        self.waiting.insert(pause_id.to_owned(), now.saturating_add(self.config.resume_wait_ms));
+        self.waiting.insert(pause_id.to_owned(), now.plus(self.config.resume_wait_ms));
         Ok(())
     }
 
     /// Fires resume waits ([`ViewerAction::ResumeTimedOut`]) and abandon graces
     /// ([`ViewerAction::RunAbandoned`]) due at `now`.
-    pub fn handle_timeout(&mut self, now: u64) {
+    pub fn handle_timeout(&mut self, now: Millis) {
         let mut due = self.waiting.pop_due(now);
         due.sort();
         for pause_id in due {
             self.actions.push_back(ViewerAction::ResumeTimedOut { pause_id });
         }
         let grace = self.config.abandon_grace_ms;
-        let Some(left_by) = now.checked_sub(grace) else { return };
+        // Owners that left at or before `now - grace`; none before the grace has passed once.
+        let Ok(left_by) = Millis::new(now.get() - grace as f64) else { return };
         let mut gone: Vec<String> = self.runs.abandon_due(left_by).iter().map(ToString::to_string).collect();
         gone.sort();
         for run_id in gone {

@@ -20,6 +20,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
+use super::clock::Millis;
 use super::deadlines::Deadlines;
 use super::viewer_action::{ConnectionId, ViewerConfig};
 
@@ -36,7 +37,7 @@ const EVICTION_SCAN: usize = 16;
 #[derive(Debug)]
 pub(super) struct RunState {
     /// The connection owning the run and, once it closed, when (§5.5); `None` once abandoned.
-    pub(super) owner: Option<(ConnectionId, Option<u64>)>,
+    pub(super) owner: Option<(ConnectionId, Option<Millis>)>,
     /// Retained seqs; every seq below `floor` counts as seen.
     seqs: BTreeSet<u64>,
     floor: u64,
@@ -182,7 +183,7 @@ impl RunTable {
     }
 
     /// `conn` closed at `now`: its runs start the abandon grace.
-    pub(super) fn owner_left(&mut self, conn: ConnectionId, now: u64) {
+    pub(super) fn owner_left(&mut self, conn: ConnectionId, now: Millis) {
         for (key, run) in &mut self.runs {
             if let Some((owner, left @ None)) = run.owner.as_mut() {
                 if *owner == conn {
@@ -194,13 +195,13 @@ impl RunTable {
     }
 
     /// When the earliest owner left, of the runs still in their grace.
-    pub(super) fn first_departure(&self) -> Option<u64> {
+    pub(super) fn first_departure(&self) -> Option<Millis> {
         self.departures.first()
     }
 
     /// Runs whose owner left at or before `left_by` are abandoned: they have no owner any more
     /// (their de-duplication keys and pauses are kept). Returns them.
-    pub(super) fn abandon_due(&mut self, left_by: u64) -> Vec<Arc<str>> {
+    pub(super) fn abandon_due(&mut self, left_by: Millis) -> Vec<Arc<str>> {
         let due = self.departures.pop_due(left_by);
         for key in &due {
             if let Some(run) = self.runs.get_mut(key) {

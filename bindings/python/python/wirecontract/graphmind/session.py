@@ -5,7 +5,8 @@ Two layers:
 - the **sans-IO cores**, native classes of the contract crate: ``AppSession`` (the app side:
   seq, handshake, replay ring with gap markers, controls, gates, fail-open, ``heldMs``) and
   ``ViewerSession`` (the viewer side: handshake, de-duplication, pause bookkeeping, routing).
-  They own no socket, no thread and no clock: feed them inputs stamped with ``now_ms`` and
+  They own no socket, no thread and no clock: feed them inputs stamped with ``now_ms``
+  (milliseconds, an ``int`` or a ``float`` with fractions, as a monotonic clock gives them) and
   carry out the actions they return (``Connect``, ``Send``, ``Close``, ``Release``, ...);
 - two **asyncio hosts** over the ``websockets`` package (``pip install 'wirecontract[session]'``):
   ``connect(url)`` for an instrumented app and ``serve(...)`` for a viewer. They own the
@@ -174,16 +175,17 @@ def _websockets() -> Any:
 
 
 class Clock:
-    """Epoch milliseconds read from a monotonic clock: ``now_ms()`` never steps back (hold
-    times and deadlines stay right when the wall clock is adjusted) and still makes sensible
-    frame ``ts`` values."""
+    """Epoch milliseconds read from a monotonic clock, fractions kept: ``now_ms()`` never
+    steps back (hold times and deadlines stay right when the wall clock is adjusted), resolves
+    sub-millisecond holds for ``heldMs`` (two decimals, graphmind-session §3.9) and its whole
+    part still makes sensible frame ``ts`` values."""
 
     def __init__(self) -> None:
         self._epoch_ms = time.time() * 1000.0
-        self._mono = time.monotonic()
+        self._mono = time.perf_counter()
 
-    def now_ms(self) -> int:
-        return int(self._epoch_ms + (time.monotonic() - self._mono) * 1000.0)
+    def now_ms(self) -> float:
+        return self._epoch_ms + (time.perf_counter() - self._mono) * 1000.0
 
 
 class RunAborted(Exception):
@@ -204,12 +206,12 @@ def _error_info(e: BaseException) -> dict[str, str]:
 class _Timer:
     """One ``loop.call_at`` handle following a core's ``poll_timeout()``."""
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, clock: Clock, fire: Callable[[int], None]) -> None:
+    def __init__(self, loop: asyncio.AbstractEventLoop, clock: Clock, fire: Callable[[float], None]) -> None:
         self._loop, self._clock, self._fire = loop, clock, fire
         self._handle: asyncio.TimerHandle | None = None
-        self._at: int | None = None
+        self._at: float | None = None
 
-    def follow(self, deadline: int | None) -> None:
+    def follow(self, deadline: float | None) -> None:
         if deadline == self._at:
             return
         self.cancel()
@@ -294,6 +296,13 @@ class _Link:
             self._on_lost()
             with contextlib.suppress(Exception):
                 await self.ws.close()
+
+    async def stop(self) -> None:
+        """The socket is closed: nothing queued can go out any more. Ends the writer (which
+        would otherwise wait on the queue forever and be destroyed pending) and waits for it."""
+        if not self.task.done():
+            self.task.cancel()
+        await asyncio.wait({self.task})
 
     async def drain(self, timeout_s: float) -> None:
         with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
@@ -535,7 +544,7 @@ class Session:
                     self._on_warn(action)
         self._timer.follow(self.core.poll_timeout())
 
-    def _on_timeout(self, now: int) -> None:
+    def _on_timeout(self, now: float) -> None:
         self.core.handle_timeout(now)
         self._pump()
 
@@ -595,6 +604,7 @@ class Session:
             if attempt.link is not None and attempt.link.overflowed:
                 self._log.warning("graphmind session: the viewer stopped reading: over max_queue_bytes (%d) queued; closed with 1013", self._max_queue_bytes)
             self._lost(attempt)
+            await attempt.link.stop()
 
 
 def connect(url: str = DEFAULT_URL, **config: Any) -> Session:
@@ -788,7 +798,7 @@ class Viewer:
             self.core.connection_closed(conn, self.clock.now_ms())
             self._pump()
             if link is not None:
-                link.task.cancel()
+                await link.stop()
 
     def _pump(self) -> None:
         for action in self.core.poll_actions():
@@ -837,7 +847,7 @@ class Viewer:
     async def _answer_later(self, pause: PauseOpened, answer: Awaitable[PauseAnswer]) -> None:
         self._answer(pause, await answer)
 
-    def _on_timeout(self, now: int) -> None:
+    def _on_timeout(self, now: float) -> None:
         self.core.handle_timeout(now)
         self._pump()
 

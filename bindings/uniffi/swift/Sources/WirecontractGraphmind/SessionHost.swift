@@ -8,8 +8,9 @@ import Foundation
 import FoundationNetworking  // URLSession on Linux
 #endif
 
-/// Epoch milliseconds read from a monotonic clock: never steps back (hold times and deadlines
-/// survive wall-clock adjustments) and still makes sensible frame `ts` values.
+/// Epoch milliseconds read from a monotonic clock, fractions kept: never steps back (hold times
+/// and deadlines survive wall-clock adjustments), resolves sub-millisecond holds for `heldMs`
+/// (two decimals, spec §3.9), and its whole part still makes sensible frame `ts` values.
 public struct MonotonicClock: Sendable {
     private let epochMs: Double
     private let start: UInt64
@@ -21,8 +22,8 @@ public struct MonotonicClock: Sendable {
     }
 
     /// Now, in epoch milliseconds.
-    public func nowMs() -> Int64 {
-        Int64(epochMs) + Int64((DispatchTime.now().uptimeNanoseconds - start) / 1_000_000)
+    public func nowMs() -> Double {
+        epochMs + Double(DispatchTime.now().uptimeNanoseconds - start) / 1_000_000
     }
 }
 
@@ -71,7 +72,7 @@ public actor SessionHost {
     private var readyResults: [Int64: Bool] = [:]
     private var aborted: Set<String> = []
     private var timer: Task<Void, Never>?
-    private var timerAt: Int64?
+    private var timerAt: Double?
 
     /// - Parameters:
     ///   - url: the viewer's ingest endpoint (default `ws://127.0.0.1:4747/ingest`).
@@ -178,7 +179,7 @@ public actor SessionHost {
     public func close(flushTimeoutMs: Int64 = 1000) async {
         try! core.dispose(nowMs: clock.nowMs())
         pump()
-        let deadline = clock.nowMs() + flushTimeoutMs
+        let deadline = clock.nowMs() + Double(flushTimeoutMs)
         while (sending || !outbox.isEmpty) && clock.nowMs() < deadline {
             try? await Task.sleep(nanoseconds: 5_000_000)
         }
@@ -223,7 +224,7 @@ public actor SessionHost {
         follow(core.pollTimeout())
     }
 
-    private func follow(_ deadline: Int64?) {
+    private func follow(_ deadline: Double?) {
         if deadline == timerAt { return }
         timer?.cancel()
         timerAt = deadline
@@ -231,7 +232,7 @@ public actor SessionHost {
         let now = clock.nowMs()
         let delay = deadline > now ? deadline - now : 0
         timer = Task { [weak self] in
-            try? await Task.sleep(nanoseconds: UInt64(delay) * 1_000_000)
+            try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000))
             if Task.isCancelled { return }
             await self?.fire()
         }

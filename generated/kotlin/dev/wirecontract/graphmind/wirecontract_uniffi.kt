@@ -847,21 +847,21 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_method_appsession_buffered_frames(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
-    external fun uniffi_wirecontract_uniffi_fn_method_appsession_cancel(`ptr`: Long,`pauseId`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_cancel(`ptr`: Long,`pauseId`: RustBuffer.ByValue,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
     ): Byte
-    external fun uniffi_wirecontract_uniffi_fn_method_appsession_dispose(`ptr`: Long,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_dispose(`ptr`: Long,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
-    external fun uniffi_wirecontract_uniffi_fn_method_appsession_emit(`ptr`: Long,`message`: RustBuffer.ByValue,`run`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_emit(`ptr`: Long,`message`: RustBuffer.ByValue,`run`: RustBuffer.ByValue,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
-    external fun uniffi_wirecontract_uniffi_fn_method_appsession_emit_json(`ptr`: Long,`messageType`: RustBuffer.ByValue,`payloadJson`: RustBuffer.ByValue,`run`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_emit_json(`ptr`: Long,`messageType`: RustBuffer.ByValue,`payloadJson`: RustBuffer.ByValue,`run`: RustBuffer.ByValue,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
-    external fun uniffi_wirecontract_uniffi_fn_method_appsession_finish_run(`ptr`: Long,`runId`: RustBuffer.ByValue,`end`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_finish_run(`ptr`: Long,`runId`: RustBuffer.ByValue,`end`: RustBuffer.ByValue,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
-    external fun uniffi_wirecontract_uniffi_fn_method_appsession_frame_received(`ptr`: Long,`frame`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_frame_received(`ptr`: Long,`frame`: RustBuffer.ByValue,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
-    external fun uniffi_wirecontract_uniffi_fn_method_appsession_gate(`ptr`: Long,`point`: RustBuffer.ByValue,`node`: RustBuffer.ByValue,`run`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_gate(`ptr`: Long,`point`: RustBuffer.ByValue,`node`: RustBuffer.ByValue,`run`: RustBuffer.ByValue,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
-    external fun uniffi_wirecontract_uniffi_fn_method_appsession_handle_timeout(`ptr`: Long,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_handle_timeout(`ptr`: Long,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
     external fun uniffi_wirecontract_uniffi_fn_method_appsession_held_pause_ids(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -877,19 +877,19 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_method_appsession_poll_timeout(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
-    external fun uniffi_wirecontract_uniffi_fn_method_appsession_ready(`ptr`: Long,`nowMs`: Long,`timeoutMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_ready(`ptr`: Long,`nowMs`: Double,`timeoutMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_wirecontract_uniffi_fn_method_appsession_session_token(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
-    external fun uniffi_wirecontract_uniffi_fn_method_appsession_start_run(`ptr`: Long,`runId`: RustBuffer.ByValue,`name`: RustBuffer.ByValue,`metaJson`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_start_run(`ptr`: Long,`runId`: RustBuffer.ByValue,`name`: RustBuffer.ByValue,`metaJson`: RustBuffer.ByValue,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_method_appsession_state(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
-    external fun uniffi_wirecontract_uniffi_fn_method_appsession_transport_closed(`ptr`: Long,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_transport_closed(`ptr`: Long,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
-    external fun uniffi_wirecontract_uniffi_fn_method_appsession_transport_failed(`ptr`: Long,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_transport_failed(`ptr`: Long,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
-    external fun uniffi_wirecontract_uniffi_fn_method_appsession_transport_opened(`ptr`: Long,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_transport_opened(`ptr`: Long,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
     external fun uniffi_wirecontract_uniffi_fn_clone_viewersession(`handle`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
@@ -897,15 +897,15 @@ internal object UniffiLib {
     ): Unit
     external fun uniffi_wirecontract_uniffi_fn_constructor_viewersession_new(`config`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
-    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_clear_breakpoint(`ptr`: Long,`matcher`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_clear_breakpoint(`ptr`: Long,`matcher`: RustBuffer.ByValue,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
-    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_connection_closed(`ptr`: Long,`conn`: Long,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_connection_closed(`ptr`: Long,`conn`: Long,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
     external fun uniffi_wirecontract_uniffi_fn_method_viewersession_connection_opened(`ptr`: Long,`conn`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
-    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_frame_received(`ptr`: Long,`conn`: Long,`frame`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_frame_received(`ptr`: Long,`conn`: Long,`frame`: RustBuffer.ByValue,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
-    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_handle_timeout(`ptr`: Long,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_handle_timeout(`ptr`: Long,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
     external fun uniffi_wirecontract_uniffi_fn_method_viewersession_open_pauses(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -913,11 +913,11 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_method_viewersession_poll_timeout(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
-    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_resume(`ptr`: Long,`pauseId`: RustBuffer.ByValue,`action`: RustBuffer.ByValue,`nowMs`: Long,`outputJson`: RustBuffer.ByValue,`requestId`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_resume(`ptr`: Long,`pauseId`: RustBuffer.ByValue,`action`: RustBuffer.ByValue,`nowMs`: Double,`outputJson`: RustBuffer.ByValue,`requestId`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
-    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_set_breakpoint(`ptr`: Long,`matcher`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_set_breakpoint(`ptr`: Long,`matcher`: RustBuffer.ByValue,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
     ): Byte
-    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_set_mode(`ptr`: Long,`mode`: RustBuffer.ByValue,`nowMs`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    external fun uniffi_wirecontract_uniffi_fn_method_viewersession_set_mode(`ptr`: Long,`mode`: RustBuffer.ByValue,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
     external fun uniffi_wirecontract_uniffi_fn_method_issuecode_wire_value(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
@@ -1244,28 +1244,28 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_buffered_frames() and 0xFFFF) != 47813) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_cancel() and 0xFFFF) != 49544) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_cancel() and 0xFFFF) != 6625) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_dispose() and 0xFFFF) != 54504) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_dispose() and 0xFFFF) != 22192) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit() and 0xFFFF) != 33980) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit() and 0xFFFF) != 17520) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() and 0xFFFF) != 24306) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_emit_json() and 0xFFFF) != 26710) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_finish_run() and 0xFFFF) != 55818) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_finish_run() and 0xFFFF) != 8387) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() and 0xFFFF) != 8663) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() and 0xFFFF) != 34815) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_gate() and 0xFFFF) != 44488) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_gate() and 0xFFFF) != 65271) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_handle_timeout() and 0xFFFF) != 53663) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_handle_timeout() and 0xFFFF) != 49569) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_held_pause_ids() and 0xFFFF) != 37079) {
@@ -1286,43 +1286,43 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_poll_actions() and 0xFFFF) != 20894) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_poll_timeout() and 0xFFFF) != 57996) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_poll_timeout() and 0xFFFF) != 55551) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_ready() and 0xFFFF) != 38052) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_ready() and 0xFFFF) != 60598) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_session_token() and 0xFFFF) != 14068) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_start_run() and 0xFFFF) != 49000) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_start_run() and 0xFFFF) != 59943) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_state() and 0xFFFF) != 58004) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_closed() and 0xFFFF) != 14280) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_closed() and 0xFFFF) != 63192) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_failed() and 0xFFFF) != 5899) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_failed() and 0xFFFF) != 37238) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_opened() and 0xFFFF) != 54871) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_transport_opened() and 0xFFFF) != 32841) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_clear_breakpoint() and 0xFFFF) != 43152) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_clear_breakpoint() and 0xFFFF) != 17061) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_closed() and 0xFFFF) != 25640) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_closed() and 0xFFFF) != 62481) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_connection_opened() and 0xFFFF) != 35887) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_frame_received() and 0xFFFF) != 1405) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_frame_received() and 0xFFFF) != 29153) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_handle_timeout() and 0xFFFF) != 38308) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_handle_timeout() and 0xFFFF) != 22813) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_open_pauses() and 0xFFFF) != 48622) {
@@ -1331,16 +1331,16 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_actions() and 0xFFFF) != 4417) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_timeout() and 0xFFFF) != 47410) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_poll_timeout() and 0xFFFF) != 45374) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() and 0xFFFF) != 57269) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_resume() and 0xFFFF) != 15322) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_set_breakpoint() and 0xFFFF) != 54952) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_set_breakpoint() and 0xFFFF) != 8778) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_set_mode() and 0xFFFF) != 26699) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_viewersession_set_mode() and 0xFFFF) != 59751) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_constructor_appsession_new() and 0xFFFF) != 743) {
@@ -1769,13 +1769,13 @@ public interface AppSessionInterface {
      * The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
      * (spec §3.8, §4 D16). False when the pause is not held.
      */
-    fun `cancel`(`pauseId`: HostString, `nowMs`: kotlin.Long): kotlin.Boolean
+    fun `cancel`(`pauseId`: HostString, `nowMs`: kotlin.Double): kotlin.Boolean
     
     /**
      * §2.5: releases every gate (`exec.resumed{continue}` live when attached), finishes the
      * implicit run, closes with 1000, settles ready waiters false. Idempotent.
      */
-    fun `dispose`(`nowMs`: kotlin.Long)
+    fun `dispose`(`nowMs`: kotlin.Double)
     
     /**
      * T19, §2.3: emits a typed event in `run` (`null`/`nil`: the implicit run). Returns the
@@ -1783,12 +1783,12 @@ public interface AppSessionInterface {
      * a payload breaking a rule, a control/handshake type or a session-owned one
      * (`exec.paused`, `exec.resumed`, `exec.refused`).
      */
-    fun `emit`(`message`: Message, `run`: HostString? = null, `nowMs`: kotlin.Long): kotlin.Long?
+    fun `emit`(`message`: Message, `run`: HostString? = null, `nowMs`: kotlin.Double): kotlin.Long?
     
     /**
      * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
      */
-    fun `emitJson`(`messageType`: HostString, `payloadJson`: JsonText, `run`: HostString? = null, `nowMs`: kotlin.Long): kotlin.Long?
+    fun `emitJson`(`messageType`: HostString, `payloadJson`: JsonText, `run`: HostString? = null, `nowMs`: kotlin.Double): kotlin.Long?
     
     /**
      * Finishes run `runId`: emits `run.finished` with `status` (and `error`) from `end`;
@@ -1797,13 +1797,13 @@ public interface AppSessionInterface {
      * with U+0000 or `"*"` or holding a lone surrogate; a lone surrogate in a `Failed` end's
      * strings becomes U+FFFD instead (see `RunEnd.Failed`).
      */
-    fun `finishRun`(`runId`: HostString, `end`: RunEnd, `nowMs`: kotlin.Long): kotlin.Long?
+    fun `finishRun`(`runId`: HostString, `end`: RunEnd, `nowMs`: kotlin.Double): kotlin.Long?
     
     /**
      * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
      * lone surrogate among them: not UTF-8) become `Warn` actions.
      */
-    fun `frameReceived`(`frame`: HostString, `nowMs`: kotlin.Long)
+    fun `frameReceived`(`frame`: HostString, `nowMs`: kotlin.Double)
     
     /**
      * T20, §3.1: `null`/`nil` to continue now, or the pause id of a hold (`exec.paused` is
@@ -1811,12 +1811,12 @@ public interface AppSessionInterface {
      * disposed or detached (fail-open). Throws `ContractError.Build` only for a string holding
      * a lone surrogate.
      */
-    fun `gate`(`point`: PausePoint, `node`: GateNode, `run`: HostString? = null, `nowMs`: kotlin.Long): kotlin.String?
+    fun `gate`(`point`: PausePoint, `node`: GateNode, `run`: HostString? = null, `nowMs`: kotlin.Double): kotlin.String?
     
     /**
      * Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
      */
-    fun `handleTimeout`(`nowMs`: kotlin.Long)
+    fun `handleTimeout`(`nowMs`: kotlin.Double)
     
     /**
      * Pause ids of the gates held now, in hold order.
@@ -1851,13 +1851,13 @@ public interface AppSessionInterface {
     /**
      * The earliest deadline (ms) at which to call `handleTimeout`, or `null`/`nil`.
      */
-    fun `pollTimeout`(): kotlin.Long?
+    fun `pollTimeout`(): kotlin.Double?
     
     /**
      * T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
      * default the config's `readyTimeoutMs`). Connects now when idle.
      */
-    fun `ready`(`nowMs`: kotlin.Long, `timeoutMs`: kotlin.Long? = null): kotlin.Long
+    fun `ready`(`nowMs`: kotlin.Double, `timeoutMs`: kotlin.Long? = null): kotlin.Long
     
     /**
      * The last non-empty `hello.ack.sessionToken` (never cleared).
@@ -1872,7 +1872,7 @@ public interface AppSessionInterface {
      * `ContractError.Build` with issues under `meta` when `metaJson` is not a JSON object, or
      * for a run id with U+0000 or `"*"`.
      */
-    fun `startRun`(`runId`: HostString, `name`: HostString, `metaJson`: JsonText? = null, `nowMs`: kotlin.Long): kotlin.Long?
+    fun `startRun`(`runId`: HostString, `name`: HostString, `metaJson`: JsonText? = null, `nowMs`: kotlin.Double): kotlin.Long?
     
     /**
      * The connection state.
@@ -1883,17 +1883,17 @@ public interface AppSessionInterface {
      * T16/T3: the current socket closed (attached: disarm, release every held gate with
      * `exec.resumed{continue}`, schedule the reconnect). Report only the current attempt.
      */
-    fun `transportClosed`(`nowMs`: kotlin.Long)
+    fun `transportClosed`(`nowMs`: kotlin.Double)
     
     /**
      * T3: the connect attempt failed.
      */
-    fun `transportFailed`(`nowMs`: kotlin.Long)
+    fun `transportFailed`(`nowMs`: kotlin.Double)
     
     /**
      * T2: the socket opened; `hello` goes out with the next seq.
      */
-    fun `transportOpened`(`nowMs`: kotlin.Long)
+    fun `transportOpened`(`nowMs`: kotlin.Double)
     
     companion object
 }
@@ -2056,7 +2056,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
      * The waiter of `pauseId` went away: settle it with `continue` and `exec.resumed`
      * (spec §3.8, §4 D16). False when the pause is not held.
      */
-    @Throws(ContractException::class)override fun `cancel`(`pauseId`: HostString, `nowMs`: kotlin.Long): kotlin.Boolean {
+    @Throws(ContractException::class)override fun `cancel`(`pauseId`: HostString, `nowMs`: kotlin.Double): kotlin.Boolean {
             return FfiConverterBoolean.lift(
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
@@ -2064,7 +2064,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
         it,
         
         FfiConverterTypeHostString.lower(`pauseId`),
-        FfiConverterLong.lower(`nowMs`),_status)
+        FfiConverterDouble.lower(`nowMs`),_status)
 }
     }
     )
@@ -2076,14 +2076,14 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
      * §2.5: releases every gate (`exec.resumed{continue}` live when attached), finishes the
      * implicit run, closes with 1000, settles ready waiters false. Idempotent.
      */
-    @Throws(ContractException::class)override fun `dispose`(`nowMs`: kotlin.Long)
+    @Throws(ContractException::class)override fun `dispose`(`nowMs`: kotlin.Double)
         = 
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_dispose(
         it,
         
-        FfiConverterLong.lower(`nowMs`),_status)
+        FfiConverterDouble.lower(`nowMs`),_status)
 }
     }
     
@@ -2096,7 +2096,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
      * a payload breaking a rule, a control/handshake type or a session-owned one
      * (`exec.paused`, `exec.resumed`, `exec.refused`).
      */
-    @Throws(ContractException::class)override fun `emit`(`message`: Message, `run`: HostString?, `nowMs`: kotlin.Long): kotlin.Long? {
+    @Throws(ContractException::class)override fun `emit`(`message`: Message, `run`: HostString?, `nowMs`: kotlin.Double): kotlin.Long? {
             return FfiConverterOptionalLong.lift(
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
@@ -2105,7 +2105,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
         
         FfiConverterTypeMessage.lower(`message`),
         FfiConverterOptionalTypeHostString.lower(`run`),
-        FfiConverterLong.lower(`nowMs`),_status)
+        FfiConverterDouble.lower(`nowMs`),_status)
 }
     }
     )
@@ -2116,7 +2116,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     /**
      * `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).
      */
-    @Throws(ContractException::class)override fun `emitJson`(`messageType`: HostString, `payloadJson`: JsonText, `run`: HostString?, `nowMs`: kotlin.Long): kotlin.Long? {
+    @Throws(ContractException::class)override fun `emitJson`(`messageType`: HostString, `payloadJson`: JsonText, `run`: HostString?, `nowMs`: kotlin.Double): kotlin.Long? {
             return FfiConverterOptionalLong.lift(
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
@@ -2126,7 +2126,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
         FfiConverterTypeHostString.lower(`messageType`),
         FfiConverterTypeJsonText.lower(`payloadJson`),
         FfiConverterOptionalTypeHostString.lower(`run`),
-        FfiConverterLong.lower(`nowMs`),_status)
+        FfiConverterDouble.lower(`nowMs`),_status)
 }
     }
     )
@@ -2141,7 +2141,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
      * with U+0000 or `"*"` or holding a lone surrogate; a lone surrogate in a `Failed` end's
      * strings becomes U+FFFD instead (see `RunEnd.Failed`).
      */
-    @Throws(ContractException::class)override fun `finishRun`(`runId`: HostString, `end`: RunEnd, `nowMs`: kotlin.Long): kotlin.Long? {
+    @Throws(ContractException::class)override fun `finishRun`(`runId`: HostString, `end`: RunEnd, `nowMs`: kotlin.Double): kotlin.Long? {
             return FfiConverterOptionalLong.lift(
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
@@ -2150,7 +2150,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
         
         FfiConverterTypeHostString.lower(`runId`),
         FfiConverterTypeRunEnd.lower(`end`),
-        FfiConverterLong.lower(`nowMs`),_status)
+        FfiConverterDouble.lower(`nowMs`),_status)
 }
     }
     )
@@ -2162,7 +2162,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
      * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
      * lone surrogate among them: not UTF-8) become `Warn` actions.
      */
-    @Throws(ContractException::class)override fun `frameReceived`(`frame`: HostString, `nowMs`: kotlin.Long)
+    @Throws(ContractException::class)override fun `frameReceived`(`frame`: HostString, `nowMs`: kotlin.Double)
         = 
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
@@ -2170,7 +2170,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
         it,
         
         FfiConverterTypeHostString.lower(`frame`),
-        FfiConverterLong.lower(`nowMs`),_status)
+        FfiConverterDouble.lower(`nowMs`),_status)
 }
     }
     
@@ -2183,7 +2183,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
      * disposed or detached (fail-open). Throws `ContractError.Build` only for a string holding
      * a lone surrogate.
      */
-    @Throws(ContractException::class)override fun `gate`(`point`: PausePoint, `node`: GateNode, `run`: HostString?, `nowMs`: kotlin.Long): kotlin.String? {
+    @Throws(ContractException::class)override fun `gate`(`point`: PausePoint, `node`: GateNode, `run`: HostString?, `nowMs`: kotlin.Double): kotlin.String? {
             return FfiConverterOptionalString.lift(
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
@@ -2193,7 +2193,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
         FfiConverterTypePausePoint.lower(`point`),
         FfiConverterTypeGateNode.lower(`node`),
         FfiConverterOptionalTypeHostString.lower(`run`),
-        FfiConverterLong.lower(`nowMs`),_status)
+        FfiConverterDouble.lower(`nowMs`),_status)
 }
     }
     )
@@ -2204,14 +2204,14 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     /**
      * Fires every deadline `<= nowMs` (connect, handshake, retry, pause timeouts, ready).
      */
-    @Throws(ContractException::class)override fun `handleTimeout`(`nowMs`: kotlin.Long)
+    @Throws(ContractException::class)override fun `handleTimeout`(`nowMs`: kotlin.Double)
         = 
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_handle_timeout(
         it,
         
-        FfiConverterLong.lower(`nowMs`),_status)
+        FfiConverterDouble.lower(`nowMs`),_status)
 }
     }
     
@@ -2316,8 +2316,8 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     
     /**
      * The earliest deadline (ms) at which to call `handleTimeout`, or `null`/`nil`.
-     */override fun `pollTimeout`(): kotlin.Long? {
-            return FfiConverterOptionalLong.lift(
+     */override fun `pollTimeout`(): kotlin.Double? {
+            return FfiConverterOptionalDouble.lift(
     callWithHandle {
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_poll_timeout(
@@ -2334,14 +2334,14 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
      * T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
      * default the config's `readyTimeoutMs`). Connects now when idle.
      */
-    @Throws(ContractException::class)override fun `ready`(`nowMs`: kotlin.Long, `timeoutMs`: kotlin.Long?): kotlin.Long {
+    @Throws(ContractException::class)override fun `ready`(`nowMs`: kotlin.Double, `timeoutMs`: kotlin.Long?): kotlin.Long {
             return FfiConverterLong.lift(
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_ready(
         it,
         
-        FfiConverterLong.lower(`nowMs`),
+        FfiConverterDouble.lower(`nowMs`),
         FfiConverterOptionalLong.lower(`timeoutMs`),_status)
 }
     }
@@ -2374,7 +2374,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
      * `ContractError.Build` with issues under `meta` when `metaJson` is not a JSON object, or
      * for a run id with U+0000 or `"*"`.
      */
-    @Throws(ContractException::class)override fun `startRun`(`runId`: HostString, `name`: HostString, `metaJson`: JsonText?, `nowMs`: kotlin.Long): kotlin.Long? {
+    @Throws(ContractException::class)override fun `startRun`(`runId`: HostString, `name`: HostString, `metaJson`: JsonText?, `nowMs`: kotlin.Double): kotlin.Long? {
             return FfiConverterOptionalLong.lift(
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
@@ -2384,7 +2384,7 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
         FfiConverterTypeHostString.lower(`runId`),
         FfiConverterTypeHostString.lower(`name`),
         FfiConverterOptionalTypeJsonText.lower(`metaJson`),
-        FfiConverterLong.lower(`nowMs`),_status)
+        FfiConverterDouble.lower(`nowMs`),_status)
 }
     }
     )
@@ -2412,14 +2412,14 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
      * T16/T3: the current socket closed (attached: disarm, release every held gate with
      * `exec.resumed{continue}`, schedule the reconnect). Report only the current attempt.
      */
-    @Throws(ContractException::class)override fun `transportClosed`(`nowMs`: kotlin.Long)
+    @Throws(ContractException::class)override fun `transportClosed`(`nowMs`: kotlin.Double)
         = 
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_transport_closed(
         it,
         
-        FfiConverterLong.lower(`nowMs`),_status)
+        FfiConverterDouble.lower(`nowMs`),_status)
 }
     }
     
@@ -2429,14 +2429,14 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     /**
      * T3: the connect attempt failed.
      */
-    @Throws(ContractException::class)override fun `transportFailed`(`nowMs`: kotlin.Long)
+    @Throws(ContractException::class)override fun `transportFailed`(`nowMs`: kotlin.Double)
         = 
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_transport_failed(
         it,
         
-        FfiConverterLong.lower(`nowMs`),_status)
+        FfiConverterDouble.lower(`nowMs`),_status)
 }
     }
     
@@ -2446,14 +2446,14 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     /**
      * T2: the socket opened; `hello` goes out with the next seq.
      */
-    @Throws(ContractException::class)override fun `transportOpened`(`nowMs`: kotlin.Long)
+    @Throws(ContractException::class)override fun `transportOpened`(`nowMs`: kotlin.Double)
         = 
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_transport_opened(
         it,
         
-        FfiConverterLong.lower(`nowMs`),_status)
+        FfiConverterDouble.lower(`nowMs`),_status)
 }
     }
     
@@ -2603,12 +2603,12 @@ public interface ViewerSessionInterface {
     /**
      * Removes every equal breakpoint and broadcasts the clear; how many were removed.
      */
-    fun `clearBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.Long): kotlin.Long
+    fun `clearBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.Double): kotlin.Long
     
     /**
      * `conn` closed: its open pauses are released by fail-open (`PauseReleased`).
      */
-    fun `connectionClosed`(`conn`: kotlin.Long, `nowMs`: kotlin.Long)
+    fun `connectionClosed`(`conn`: kotlin.Long, `nowMs`: kotlin.Double)
     
     /**
      * A new app connection.
@@ -2619,12 +2619,12 @@ public interface ViewerSessionInterface {
      * One text frame from `conn`; says what the session did with it. Never throws (a Kotlin
      * string holding a lone surrogate is an invalid frame: not UTF-8).
      */
-    fun `frameReceived`(`conn`: kotlin.Long, `frame`: HostString, `nowMs`: kotlin.Long): Received
+    fun `frameReceived`(`conn`: kotlin.Long, `frame`: HostString, `nowMs`: kotlin.Double): Received
     
     /**
      * Fires resume waits and abandon graces due at `nowMs`.
      */
-    fun `handleTimeout`(`nowMs`: kotlin.Long)
+    fun `handleTimeout`(`nowMs`: kotlin.Double)
     
     /**
      * Open pause ids (live, unanswered, owner connected), sorted.
@@ -2639,23 +2639,23 @@ public interface ViewerSessionInterface {
     /**
      * The earliest deadline (ms) for `handleTimeout`, or `null`/`nil`.
      */
-    fun `pollTimeout`(): kotlin.Long?
+    fun `pollTimeout`(): kotlin.Double?
     
     /**
      * Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
      * (JSON text) for an inject. Throws `ResumeError` when nothing was sent.
      */
-    fun `resume`(`pauseId`: HostString, `action`: ResumeAction, `nowMs`: kotlin.Long, `outputJson`: JsonText? = null, `requestId`: HostString? = null)
+    fun `resume`(`pauseId`: HostString, `action`: ResumeAction, `nowMs`: kotlin.Double, `outputJson`: JsonText? = null, `requestId`: HostString? = null)
     
     /**
      * Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
      */
-    fun `setBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.Long): kotlin.Boolean
+    fun `setBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.Double): kotlin.Boolean
     
     /**
      * Sets the mode and broadcasts `mode.set` when it changed.
      */
-    fun `setMode`(`mode`: RunMode, `nowMs`: kotlin.Long)
+    fun `setMode`(`mode`: RunMode, `nowMs`: kotlin.Double)
     
     companion object
 }
@@ -2783,7 +2783,7 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     /**
      * Removes every equal breakpoint and broadcasts the clear; how many were removed.
      */
-    @Throws(ContractException::class)override fun `clearBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.Long): kotlin.Long {
+    @Throws(ContractException::class)override fun `clearBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.Double): kotlin.Long {
             return FfiConverterLong.lift(
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
@@ -2791,7 +2791,7 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
         it,
         
         FfiConverterTypeBreakpointMatcher.lower(`matcher`),
-        FfiConverterLong.lower(`nowMs`),_status)
+        FfiConverterDouble.lower(`nowMs`),_status)
 }
     }
     )
@@ -2802,7 +2802,7 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     /**
      * `conn` closed: its open pauses are released by fail-open (`PauseReleased`).
      */
-    @Throws(ContractException::class)override fun `connectionClosed`(`conn`: kotlin.Long, `nowMs`: kotlin.Long)
+    @Throws(ContractException::class)override fun `connectionClosed`(`conn`: kotlin.Long, `nowMs`: kotlin.Double)
         = 
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
@@ -2810,7 +2810,7 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
         it,
         
         FfiConverterLong.lower(`conn`),
-        FfiConverterLong.lower(`nowMs`),_status)
+        FfiConverterDouble.lower(`nowMs`),_status)
 }
     }
     
@@ -2838,7 +2838,7 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
      * One text frame from `conn`; says what the session did with it. Never throws (a Kotlin
      * string holding a lone surrogate is an invalid frame: not UTF-8).
      */
-    @Throws(ContractException::class)override fun `frameReceived`(`conn`: kotlin.Long, `frame`: HostString, `nowMs`: kotlin.Long): Received {
+    @Throws(ContractException::class)override fun `frameReceived`(`conn`: kotlin.Long, `frame`: HostString, `nowMs`: kotlin.Double): Received {
             return FfiConverterTypeReceived.lift(
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
@@ -2847,7 +2847,7 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
         
         FfiConverterLong.lower(`conn`),
         FfiConverterTypeHostString.lower(`frame`),
-        FfiConverterLong.lower(`nowMs`),_status)
+        FfiConverterDouble.lower(`nowMs`),_status)
 }
     }
     )
@@ -2858,14 +2858,14 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     /**
      * Fires resume waits and abandon graces due at `nowMs`.
      */
-    @Throws(ContractException::class)override fun `handleTimeout`(`nowMs`: kotlin.Long)
+    @Throws(ContractException::class)override fun `handleTimeout`(`nowMs`: kotlin.Double)
         = 
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_handle_timeout(
         it,
         
-        FfiConverterLong.lower(`nowMs`),_status)
+        FfiConverterDouble.lower(`nowMs`),_status)
 }
     }
     
@@ -2906,8 +2906,8 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     
     /**
      * The earliest deadline (ms) for `handleTimeout`, or `null`/`nil`.
-     */override fun `pollTimeout`(): kotlin.Long? {
-            return FfiConverterOptionalLong.lift(
+     */override fun `pollTimeout`(): kotlin.Double? {
+            return FfiConverterOptionalDouble.lift(
     callWithHandle {
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_method_viewersession_poll_timeout(
@@ -2924,7 +2924,7 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
      * Sends `exec.resume` for an open pause to the connection owning its run; `outputJson`
      * (JSON text) for an inject. Throws `ResumeError` when nothing was sent.
      */
-    @Throws(ResumeException::class)override fun `resume`(`pauseId`: HostString, `action`: ResumeAction, `nowMs`: kotlin.Long, `outputJson`: JsonText?, `requestId`: HostString?)
+    @Throws(ResumeException::class)override fun `resume`(`pauseId`: HostString, `action`: ResumeAction, `nowMs`: kotlin.Double, `outputJson`: JsonText?, `requestId`: HostString?)
         = 
     callWithHandle {
     uniffiRustCallWithError(ResumeException) { _status ->
@@ -2933,7 +2933,7 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
         
         FfiConverterTypeHostString.lower(`pauseId`),
         FfiConverterTypeResumeAction.lower(`action`),
-        FfiConverterLong.lower(`nowMs`),
+        FfiConverterDouble.lower(`nowMs`),
         FfiConverterOptionalTypeJsonText.lower(`outputJson`),
         FfiConverterOptionalTypeHostString.lower(`requestId`),_status)
 }
@@ -2945,7 +2945,7 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     /**
      * Adds a breakpoint unless an equal one exists and broadcasts it; whether it was added.
      */
-    @Throws(ContractException::class)override fun `setBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.Long): kotlin.Boolean {
+    @Throws(ContractException::class)override fun `setBreakpoint`(`matcher`: BreakpointMatcher, `nowMs`: kotlin.Double): kotlin.Boolean {
             return FfiConverterBoolean.lift(
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
@@ -2953,7 +2953,7 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
         it,
         
         FfiConverterTypeBreakpointMatcher.lower(`matcher`),
-        FfiConverterLong.lower(`nowMs`),_status)
+        FfiConverterDouble.lower(`nowMs`),_status)
 }
     }
     )
@@ -2964,7 +2964,7 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
     /**
      * Sets the mode and broadcasts `mode.set` when it changed.
      */
-    @Throws(ContractException::class)override fun `setMode`(`mode`: RunMode, `nowMs`: kotlin.Long)
+    @Throws(ContractException::class)override fun `setMode`(`mode`: RunMode, `nowMs`: kotlin.Double)
         = 
     callWithHandle {
     uniffiRustCallWithError(ContractException) { _status ->
@@ -2972,7 +2972,7 @@ open class ViewerSession: Disposable, AutoCloseable, ViewerSessionInterface
         it,
         
         FfiConverterTypeRunMode.lower(`mode`),
-        FfiConverterLong.lower(`nowMs`),_status)
+        FfiConverterDouble.lower(`nowMs`),_status)
 }
     }
     

@@ -21,15 +21,17 @@ import java.util.concurrent.ScheduledFuture
 import java.util.concurrent.TimeUnit
 
 /**
- * Epoch milliseconds read from a monotonic clock ([System.nanoTime]): never steps back, so hold
- * times and deadlines survive wall-clock adjustments, and still makes sensible frame `ts` values.
+ * Epoch milliseconds read from a monotonic clock ([System.nanoTime]), fractions kept: never
+ * steps back, so hold times and deadlines survive wall-clock adjustments; resolves
+ * sub-millisecond holds for `heldMs` (two decimals, spec §3.9); its whole part still makes
+ * sensible frame `ts` values.
  */
 class MonotonicClock {
-    private val epochMs = System.currentTimeMillis()
+    private val epochMs = System.currentTimeMillis().toDouble()
     private val nano0 = System.nanoTime()
 
     /** Now, in epoch milliseconds. */
-    fun nowMs(): Long = epochMs + (System.nanoTime() - nano0) / 1_000_000L
+    fun nowMs(): Double = epochMs + (System.nanoTime() - nano0) / 1_000_000.0
 }
 
 /** Thrown by an adapter when a gate answered [Decision.Abort]; [SessionHost.Run] ends the run `aborted`. */
@@ -94,7 +96,7 @@ class SessionHost(
     private val waiters = HashMap<Long, CompletableFuture<Boolean>>()
     private val aborted: MutableSet<String> = ConcurrentHashMap.newKeySet()
     private var timer: ScheduledFuture<*>? = null
-    private var timerAt: Long? = null
+    private var timerAt: Double? = null
     private var closed = false
 
     /** One connection attempt: the handshake future, then the open socket and its ordered send chain. */
@@ -307,19 +309,19 @@ class SessionHost(
         }
     }
 
-    private fun followTimer(deadline: Long?) {
+    private fun followTimer(deadline: Double?) {
         if (deadline == timerAt) return
         timer?.cancel(false)
         timerAt = deadline
         timer = null
         if (deadline == null || scheduler.isShutdown) return
-        val delay = (deadline - clock.nowMs()).coerceAtLeast(0)
+        val delayUs = ((deadline - clock.nowMs()) * 1000.0).coerceAtLeast(0.0).toLong()
         timer = scheduler.schedule(Runnable {
             locked {
                 timerAt = null
                 core.handleTimeout(clock.nowMs())
             }
-        }, delay, TimeUnit.MILLISECONDS)
+        }, delayUs, TimeUnit.MICROSECONDS)
     }
 
     private fun send(frame: String) {

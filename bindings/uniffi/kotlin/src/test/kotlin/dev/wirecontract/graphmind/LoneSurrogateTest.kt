@@ -109,22 +109,22 @@ class LoneSurrogateTest {
         build { AppSession(AppSessionConfig(app = "\uD800")) }.let { assertTrue(it.reason.startsWith("config.app: "), it.reason) }
         build { ViewerSession(ViewerSessionConfig(tokenPrefix = "\uD800")) }.let { assertTrue(it.reason.startsWith("config.tokenPrefix: "), it.reason) }
         val app = AppSession(AppSessionConfig(enabled = false))
-        app.frameReceived("\uD800", 0L)
-        build { app.emitJson("node.token\uD800", "{}", null, 0L) }
-        build { app.gate(PausePoint.BEFORE, GateNode(nodeId = "n", kind = NodeKind.TOOL, name = "\uDC00"), null, 0L) }
+        app.frameReceived("\uD800", 0.0)
+        build { app.emitJson("node.token\uD800", "{}", null, 0.0) }
+        build { app.gate(PausePoint.BEFORE, GateNode(nodeId = "n", kind = NodeKind.TOOL, name = "\uDC00"), null, 0.0) }
             .let { assertTrue(it.reason.startsWith("node.name: "), it.reason) }
-        build { app.cancel("\uDC00", 0L) }
+        build { app.cancel("\uDC00", 0.0) }
         val viewer = ViewerSession()
         viewer.connectionOpened(1L)
-        assertEquals(Received.Rejected, viewer.frameReceived(1L, bad, 0L))
-        build { viewer.setBreakpoint(BreakpointMatcher(name = "\uDC00"), 0L) }
-        assertThrows<ResumeException.BadArgument> { viewer.resume("\uDC00", ResumeAction.CONTINUE, 0L) }
+        assertEquals(Received.Rejected, viewer.frameReceived(1L, bad, 0.0))
+        build { viewer.setBreakpoint(BreakpointMatcher(name = "\uDC00"), 0.0) }
+        assertThrows<ResumeException.BadArgument> { viewer.resume("\uDC00", ResumeAction.CONTINUE, 0.0) }
     }
 
     @Test
     fun `JSON text arguments and fields report a lone surrogate through the function's own error`() {
         // resume is declared @Throws(ResumeException): outputJson's lone surrogate is BadArgument.
-        val r = assertThrows<ResumeException.BadArgument> { ViewerSession().resume("p", ResumeAction.INJECT, 0L, "\"\uD800\"", null) }
+        val r = assertThrows<ResumeException.BadArgument> { ViewerSession().resume("p", ResumeAction.INJECT, 0.0, "\"\uD800\"", null) }
         assertEquals("outputJson: lone surrogate at UTF-16 index 1: not representable in UTF-8", r.reason)
         build { createEnvelopeJson("mode.set", "{\"mode\":\"\uDC00\"}", 1L, "r") }.let {
             assertEquals("payloadJson: lone surrogate at UTF-16 index 9: not representable in UTF-8", it.reason)
@@ -134,7 +134,7 @@ class LoneSurrogateTest {
         build { createEnvelope(Message.ModeSet(ModeSet(RunMode.STEP, "{\"\uD800\":1}")), 1L, "r") }.let {
             assertTrue(it.issues.single().message.contains("UTF-16 index 2"), it.issues.toString())
         }
-        build { AppSession(AppSessionConfig(enabled = false)).emitJson("node.token", "\uDC00", null, 0L) }.let { assertTrue(it.reason.startsWith("payloadJson: "), it.reason) }
+        build { AppSession(AppSessionConfig(enabled = false)).emitJson("node.token", "\uDC00", null, 0.0) }.let { assertTrue(it.reason.startsWith("payloadJson: "), it.reason) }
         assertThrows<ContractException.Json> { decodeJson("[\"\uD800\"]") }.let { assertTrue(it.reason.startsWith("text: lone surrogate at UTF-16 index 2"), it.reason) }
         assertThrows<ContractException.Json> { shrinkPayloadJson("\uD800", 10L) }.let { assertTrue(it.reason.startsWith("payloadJson: "), it.reason) }
         // The marked form a lone surrogate crosses as starts with U+0000, which no JSON text

@@ -290,13 +290,35 @@ class SessionHostTest {
     @Test
     fun runArgumentsAreCheckedByTheCore() {
         val core = AppSession(AppSessionConfig())
-        val bad = org.junit.jupiter.api.assertThrows<ContractException.Build> { core.startRun("r", "n", "[1]", 1L) }
+        val bad = org.junit.jupiter.api.assertThrows<ContractException.Build> { core.startRun("r", "n", "[1]", 1.0) }
         assertEquals(listOf("meta"), bad.issues.map { it.dottedPath() })
         assertEquals(0L, core.nextSeq())
-        assertEquals(0L, core.startRun("r", "n", null, 1L))
-        assertEquals(1L, core.finishRun("r", RunEnd.Failed(name = "E", message = "m", stack = null), 2L))
-        core.dispose(3L)
-        assertEquals(null, core.finishRun("r", RunEnd.Ok, 4L))
+        assertEquals(0L, core.startRun("r", "n", null, 1.0))
+        assertEquals(1L, core.finishRun("r", RunEnd.Failed(name = "E", message = "m", stack = null), 2.0))
+        core.dispose(3.0)
+        assertEquals(null, core.finishRun("r", RunEnd.Ok, 4.0))
+    }
+
+    @Test
+    fun clockReadingsKeepFractionsAndBadOnesAreRefused() {
+        // Spec §3.9: a sub-millisecond hold counts in heldMs (0.25 here), ts is the whole ms.
+        val core = AppSession(AppSessionConfig())
+        core.ready(1000.0, null)
+        core.transportOpened(1000.05)
+        val ack = """{"gm":1,"seq":0,"ts":1,"runId":"*","type":"hello.ack","payload":{"versions":{"protocol":1,"viewer":"v"},"capabilities":[],"breakpoints":[{"kind":"tool"}],"mode":"run"}}"""
+        core.frameReceived(ack, 1000.1)
+        core.emitJson("node.started", """{"nodeId":"tool:t","kind":"tool","name":"t","instanceId":"c1"}""", "r", 1000.2)
+        val pause = core.gate(PausePoint.BEFORE, GateNode(nodeId = "tool:t", kind = NodeKind.TOOL, name = "t", instanceId = "c1"), "r", 1000.3)
+        assertTrue(pause != null)
+        core.frameReceived("""{"gm":1,"seq":1,"ts":1,"runId":"r","type":"exec.resume","payload":{"pauseId":"$pause","action":"continue"}}""", 1000.55)
+        core.pollActions()
+        core.emitJson("node.finished", """{"nodeId":"tool:t","instanceId":"c1","durationMs":1,"status":"ok"}""", "r", 1001.9)
+        val sent = core.pollActions().filterIsInstance<SessionAction.Send>().single().frame
+        assertTrue(sent.contains("\"heldMs\":0.25") && sent.contains("\"ts\":1001,"), sent)
+        for (bad in listOf(Double.NaN, Double.POSITIVE_INFINITY, -0.5)) {
+            val e = org.junit.jupiter.api.assertThrows<ContractException.Build> { core.handleTimeout(bad) }
+            assertTrue(e.reason.startsWith("nowMs: "), e.reason)
+        }
     }
 
     @Test
