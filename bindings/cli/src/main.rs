@@ -84,7 +84,8 @@ enum Command {
     /// Each line is read with JSON.parse semantics and shrunk exactly as the reference's
     /// serializePayload does; each result is one compact JSON line {"tier":n,"json":"<text>"}
     /// (tier 1 unchanged, 2 field trim, 3 skeleton, 4 marker), or {"error"} for a line that is
-    /// not JSON.
+    /// not JSON or is longer than --max-input-bytes (1 GiB by default; payloads are not held to
+    /// the 16 MiB frame cap).
     Shrink(shrink::ShrinkArgs),
     /// Listen as a headless GraphMind viewer: answer hello, arm breakpoints, print and record
     /// every frame, resume pauses.

@@ -6,6 +6,11 @@
 //! `{"tier":n,"json":"<text>"}`, where `json` is the shrunk payload text (a string). A line
 //! that is not JSON gives `{"error":"<reason>"}` and the stream goes on. Exit codes as for
 //! `parse`.
+//!
+//! The 16 MiB frame cap is a limit on frames, not on payloads: the shrinker exists for
+//! payloads too big to send, so lines are read whole, as the Python and Node bindings take
+//! them, up to `--max-input-bytes` (1 GiB by default, a memory bound); a longer line gets an
+//! error line naming the flag, and a note on stderr.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -28,7 +33,13 @@ pub struct ShrinkArgs {
     /// The message type; event types get the skeleton tier and validation (exact match).
     #[arg(long = "type", value_name = "T")]
     message_type: Option<String>,
+    /// Longest payload line read, in bytes (a memory bound; not the 16 MiB frame cap).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_INPUT_BYTES)]
+    max_input_bytes: usize,
 }
+
+/// `--max-input-bytes` by default: 1 GiB.
+const DEFAULT_MAX_INPUT_BYTES: usize = 1 << 30;
 
 /// One result line.
 #[derive(Debug, Serialize)]
@@ -49,9 +60,11 @@ enum Line<'a> {
 }
 
 /// Shrinks one line and writes its result line.
-fn write_result(args: &ShrinkArgs, line: &[u8], limit: usize, out: &mut impl Write) -> io::Result<()> {
+fn write_result(args: &ShrinkArgs, number: u64, line: &[u8], limit: usize, out: &mut impl Write) -> io::Result<()> {
     let result = if line.len() >= limit {
-        Err(format!("payload exceeds {} bytes", limit - 1))
+        let error = format!("payload line is over --max-input-bytes {} bytes; not shrunk (raise --max-input-bytes to shrink it)", limit - 1);
+        let _ = writeln!(io::stderr(), "note: line {number}: {error}");
+        Err(error)
     } else {
         std::str::from_utf8(line).map_err(|e| format!("payload is not valid JSON: invalid UTF-8 at byte {}", e.valid_up_to())).and_then(|text| {
             graphmind::shrink_payload_json(text, args.max_bytes, args.message_type.as_deref()).map_err(|e| format!("payload is not valid JSON: {e}"))
@@ -79,16 +92,20 @@ pub(crate) fn run(args: &ShrinkArgs) -> Result<(), Failure> {
     let name = if args.file == Path::new("-") { "standard input".to_owned() } else { args.file.display().to_string() };
     let stdout = io::stdout();
     let mut out = io::BufWriter::with_capacity(IO_BUFFER_BYTES, stdout.lock());
-    // Lines are kept up to the frame cap (plus one byte, to tell "too big") so memory stays
-    // bounded whatever the input.
-    let limit = graphmind::DEFAULT_MAX_FRAME_BYTES.saturating_add(1);
+    // Lines are kept up to --max-input-bytes (plus one byte, to tell "too big") so memory
+    // stays bounded whatever the input.
+    let limit = args.max_input_bytes.saturating_add(1);
     let mut line = Vec::new();
+    let mut number = 0_u64;
     loop {
         if input.buffer().is_empty() {
             out.flush().map_err(|e| Failure::from_write(&e))?;
         }
         match read_frame(&mut input, &mut line, limit) {
-            Ok(true) => write_result(args, &line, limit, &mut out).map_err(|e| Failure::from_write(&e))?,
+            Ok(true) => {
+                number += 1;
+                write_result(args, number, &line, limit, &mut out).map_err(|e| Failure::from_write(&e))?;
+            }
             Ok(false) => break,
             Err(e) => {
                 out.flush().map_err(|e| Failure::from_write(&e))?;

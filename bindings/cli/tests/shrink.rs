@@ -84,3 +84,39 @@ fn an_unknown_type_is_shrunk_and_named_on_stderr() {
     let out = run(&["shrink", "--type", "node.finished"], b"{\"a\":1}\n");
     assert!(out.stderr.is_empty(), "a known type prints no note");
 }
+
+/// Payloads past the 16 MiB frame cap are shrunk too, byte for byte as the contract's
+/// `shrink_payload_json` (what the Python and Node bindings call) shrinks them: 50 MB and
+/// 70 MB, as in issue 40 item 10.
+#[test]
+fn payloads_over_the_frame_cap_are_shrunk_exactly_as_the_bindings_shrink_them() {
+    let big_string = format!(r#"{{"nodeId":"tool:t","instanceId":"c1","durationMs":1,"status":"ok","output":"{}"}}"#, "x".repeat(50_000_000));
+    let items: Vec<String> = (0..70_000).map(|i| format!(r#"{{"i":{i},"text":"é{}"}}"#, "y".repeat(1000))).collect();
+    let big_list = format!(r#"{{"nodeId":"n","instanceId":"c2","durationMs":2,"status":"ok","output":[{}],"meta":{{"k":"v"}}}}"#, items.join(","));
+    assert!(big_list.len() > 70_000_000, "{}", big_list.len());
+    for (payload, ty) in [(&big_string, Some("node.finished")), (&big_list, None)] {
+        let want = wirecontract::graphmind::shrink_payload_json(payload, wirecontract::graphmind::DEFAULT_MAX_PAYLOAD_BYTES, ty).expect("JSON");
+        let mut args = vec!["shrink"];
+        if let Some(t) = ty {
+            args.extend(["--type", t]);
+        }
+        let out = run(&args, format!("{payload}\n").as_bytes());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let got: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)));
+        assert_eq!(got["tier"], want.tier, "{ty:?}");
+        assert!(got["json"].as_str() == Some(want.json.as_str()), "{ty:?}: got {got}");
+        assert!(want.tier > 1);
+    }
+}
+
+#[test]
+fn a_line_over_max_input_bytes_is_refused_with_an_error_naming_the_flag() {
+    let out = run(&["shrink", "--max-input-bytes", "10"], b"[1,2,3,4,5,6,7,8]\n[1]\n");
+    assert!(out.status.success());
+    let lines: Vec<Value> = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).expect("JSON")).collect();
+    assert_eq!(lines.len(), 2);
+    assert!(lines[0]["error"].as_str().is_some_and(|e| e.contains("--max-input-bytes 10")), "{}", lines[0]);
+    assert_eq!(lines[1], serde_json::json!({"tier": 1, "json": "[1]"}));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("note: line 1: payload line is over --max-input-bytes 10 bytes"), "{err}");
+}

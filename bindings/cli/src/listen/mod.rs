@@ -13,6 +13,7 @@
 //!            --on-pause / terminal answer ─► ViewerSession::resume ◄─ PauseOpened
 //! ```
 
+mod log;
 mod net;
 mod show;
 mod spec;
@@ -21,16 +22,20 @@ mod tree;
 use std::collections::{HashMap, VecDeque};
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use clap::Args;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
+use tokio::time::Instant;
 use wirecontract::graphmind::session::{ConnectionId, Received, ViewerAction, ViewerConfig, ViewerSession};
 use wirecontract::graphmind::{self, BreakpointMatcher, PausePoint, RawJson, ResumeAction, RunMode};
 
-use self::net::{Event, Out, INGEST_PATH};
+use self::log::{field, Log, Peer};
+use self::net::{secs, Event, Limits, Outbox, INBOUND_BUDGET_BYTES, INGEST_PATH};
 use self::show::{matcher_text, Dir, FrameInfo, Recorder};
 use self::spec::{BreakSpec, Policy};
 use super::Failure;
@@ -52,6 +57,11 @@ use super::Failure;
     "\"expect\": ok|unknown-type|version-mismatch|invalid, \"type\"?: TYPE, \"conn\": N, \"replayed\"?: true, \"duplicate\"?: true}. ",
     "`replayed`: the frame's seq is below its connection's hello seq (the app buffered it while detached); `duplicate`: its ",
     "(runId, seq) was already received, so it was ignored.\n\n",
+    "Peer text (run ids, names, tokens, close reasons) is printed with control characters escaped (\\n, \\u{1b}, …) and cut to 200 characters.\n\n",
+    "Limits (docs/robustness.md, \"Resource limits\"): frames over 16 MiB are closed with 1009; an app that does not read what the listener ",
+    "sends is dropped with 1013 once --max-queued-mib is queued for it or one write stalls for --slow-reader-timeout; past --max-connections ",
+    "a new connection gets HTTP 503; a silent connection is closed with 1008 after --idle-timeout; accept errors (out of file descriptors) ",
+    "back off from 10 ms to 1 s; per-run state is kept for the --max-runs most recently active runs within --max-run-state-mib; log lines past --log-rate are counted, not printed.\n\n",
     "Exit codes: 0 after --exit-after-runs runs or Ctrl-C, 1 on I/O errors (address in use, record file), 2 on usage errors."
 ))]
 pub struct ListenArgs {
@@ -73,10 +83,41 @@ pub struct ListenArgs {
     /// Exit after this many runs have finished (their run.finished received).
     #[arg(long, value_name = "N")]
     exit_after_runs: Option<u64>,
+    /// Most connections open at once (handshaking or attached); more get HTTP 503.
+    #[arg(long, value_name = "N", default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..))]
+    max_connections: u32,
+    /// Drop an app with close 1013 once this many MiB wait to be sent to it (a slow reader).
+    #[arg(long, value_name = "MIB", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    max_queued_mib: u32,
+    /// Drop an app with close 1013 when one write to it stalls this long (a slow reader).
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = spec::parse_seconds)]
+    slow_reader_timeout: Duration,
+    /// Close a connection that sent nothing (no frame, ping or pong) this long, with 1008; 0: never.
+    #[arg(long, value_name = "SECONDS", default_value = "600", value_parser = spec::parse_seconds_or_zero)]
+    idle_timeout: Duration,
+    /// Drop a client that has not finished the WebSocket handshake after this long.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = spec::parse_seconds)]
+    handshake_timeout: Duration,
+    /// Keep de-duplication keys, owner and pauses for at most this many runs (least recently active forgotten first).
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
+    max_runs: u32,
+    /// Keep about this many MiB of per-run state (run ids, seqs, pause ids) before forgetting runs.
+    #[arg(long, value_name = "MIB", default_value_t = 64, value_parser = clap::value_parser!(u32).range(1..=65_536))]
+    max_run_state_mib: u32,
+    /// Print at most this many lines a second (bursts up to as many); the rest are counted. 0: no limit.
+    #[arg(long, value_name = "N", default_value_t = 2000)]
+    log_rate: u32,
 }
 
 /// How long connections get to close after the listener decides to stop.
 const CLOSE_GRACE: Duration = Duration::from_secs(2);
+
+/// The first and the longest wait after a failed `accept` (out of file descriptors, say).
+const ACCEPT_BACKOFF_MIN: Duration = Duration::from_millis(10);
+const ACCEPT_BACKOFF_MAX: Duration = Duration::from_secs(1);
+
+/// What a connection past `--max-connections` gets before it is closed.
+const BUSY_RESPONSE: &[u8] = b"HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
 
 /// Runs the listener until `--exit-after-runs` is reached or Ctrl-C.
 pub fn run(args: &ListenArgs) -> Result<(), Failure> {
@@ -115,15 +156,28 @@ async fn listen(args: &ListenArgs, breakpoints: Vec<BreakpointMatcher>) -> Resul
         breakpoints,
         mode: if args.step { RunMode::Step } else { RunMode::Run },
         token_prefix: token_prefix(),
+        max_retained_runs: usize::try_from(args.max_runs).unwrap_or(usize::MAX),
+        max_retained_bytes: usize::try_from(args.max_run_state_mib).unwrap_or(usize::MAX).saturating_mul(1 << 20),
         ..ViewerConfig::default()
     };
-    let mut host = Host::new(ViewerSession::new(config), record, policy, args.exit_after_runs);
-    host.say(format!("listening on ws://{addr}{INGEST_PATH}"));
-    host.say(format!(
+    let mut host = Host::new(ViewerSession::new(config), record, policy, args);
+    host.log.always(&format!("listening on ws://{addr}{INGEST_PATH}"));
+    host.log.always(&format!(
         "== armed: breakpoints [{}], mode {}, on pause: {}",
         host.session.breakpoints().iter().map(matcher_text).collect::<Vec<_>>().join(", "),
         host.session.mode(),
         host.policy.as_ref().map_or_else(|| "ask on the terminal".to_owned(), policy_text),
+    ));
+    host.log.always(&format!(
+        "== limits: {} connections, {} MiB queued or a {} s stalled write per app, idle {}, handshake {} s, {} runs in {} MiB, {} log lines/s",
+        args.max_connections,
+        args.max_queued_mib,
+        secs(args.slow_reader_timeout),
+        if args.idle_timeout.is_zero() { "never".to_owned() } else { format!("{} s", secs(args.idle_timeout)) },
+        secs(args.handshake_timeout),
+        args.max_runs,
+        args.max_run_state_mib,
+        if args.log_rate == 0 { "unlimited".to_owned() } else { args.log_rate.to_string() },
     ));
     let result = host.serve(&listener, events, &events_tx).await;
     host.finish().await;
@@ -154,7 +208,7 @@ fn token_prefix() -> String {
 fn policy_text(p: &Policy) -> String {
     match p {
         Policy::Hold => "hold".to_owned(),
-        Policy::Resume(action, Some(output)) => format!("{action} {output}"),
+        Policy::Resume(action, Some(output)) => format!("{action} {}", log::one_line(&output.to_string(), 200)),
         Policy::Resume(action, None) => action.to_string(),
     }
 }
@@ -163,9 +217,19 @@ fn policy_text(p: &Policy) -> String {
 struct Host {
     session: ViewerSession,
     /// Writers of open connections.
-    conns: HashMap<ConnectionId, UnboundedSender<Out>>,
+    conns: HashMap<ConnectionId, Outbox>,
     next_conn: u64,
+    /// One task per connection, handshaking or open (at most `max_connections`).
     tasks: JoinSet<()>,
+    max_connections: usize,
+    max_queued_bytes: usize,
+    limits: Limits,
+    /// Received frames not yet handled, in bytes ([`INBOUND_BUDGET_BYTES`]).
+    inbound: Arc<Semaphore>,
+    /// After a failed accept: the current wait, and until when accepting pauses.
+    accept_backoff: Duration,
+    accept_paused_until: Option<Instant>,
+    log: Log,
     record: Recorder,
     runs: tree::Runs,
     /// `None`: ask on the terminal.
@@ -181,17 +245,28 @@ struct Host {
 }
 
 impl Host {
-    fn new(session: ViewerSession, record: Recorder, policy: Option<Policy>, exit_after_runs: Option<u64>) -> Self {
+    fn new(session: ViewerSession, record: Recorder, policy: Option<Policy>, args: &ListenArgs) -> Self {
         Host {
             session,
             conns: HashMap::new(),
             next_conn: 1,
             tasks: JoinSet::new(),
+            max_connections: usize::try_from(args.max_connections).unwrap_or(usize::MAX),
+            max_queued_bytes: usize::try_from(args.max_queued_mib).unwrap_or(usize::MAX).saturating_mul(1 << 20),
+            limits: Limits {
+                handshake: args.handshake_timeout,
+                idle: (!args.idle_timeout.is_zero()).then_some(args.idle_timeout),
+                stall: args.slow_reader_timeout,
+            },
+            inbound: Arc::new(Semaphore::new(INBOUND_BUDGET_BYTES)),
+            accept_backoff: Duration::ZERO,
+            accept_paused_until: None,
+            log: Log::new(args.log_rate),
             record,
             runs: tree::Runs::default(),
             policy,
             asking: VecDeque::new(),
-            exit_after_runs,
+            exit_after_runs: args.exit_after_runs,
             finished_runs: 0,
             stored: 0,
             duplicates: 0,
@@ -199,13 +274,10 @@ impl Host {
         }
     }
 
-    /// One line on standard output. A closed stdout (`| head`) must not stop the listener,
-    /// so write errors are ignored.
-    #[allow(clippy::unused_self)] // a method so every line goes through one place
-    fn say(&self, line: impl AsRef<str>) {
-        let mut out = io::stdout().lock();
-        let _ = writeln!(out, "{}", line.as_ref());
-        let _ = out.flush();
+    /// One line on standard output, within `--log-rate`. Peer text in it must already be
+    /// escaped ([`Peer`], [`field`]).
+    fn say(&mut self, line: impl AsRef<str>) {
+        self.log.line(line.as_ref());
     }
 
     fn done(&self) -> bool {
@@ -219,15 +291,17 @@ impl Host {
         tokio::pin!(ctrl_c);
         while !self.done() {
             let sleep = self.session.poll_timeout().map(|at| Duration::from_millis(at.saturating_sub(graphmind::now_ms())));
+            let paused_until = self.accept_paused_until;
             tokio::select! {
-                accepted = listener.accept() => match accepted {
+                accepted = listener.accept(), if paused_until.is_none() => match accepted {
                     Ok((stream, peer)) => {
-                        let conn = ConnectionId(self.next_conn);
-                        self.next_conn += 1;
-                        self.tasks.spawn(net::serve(stream, peer, conn, events_tx.clone()));
+                        self.accept_backoff = Duration::ZERO;
+                        self.accepted(stream, peer, events_tx);
                     }
-                    Err(e) => self.say(format!("== accept failed: {e}")),
+                    Err(e) => self.accept_failed(&e),
                 },
+                () = tokio::time::sleep_until(paused_until.unwrap_or_else(Instant::now)), if paused_until.is_some() => self.accept_paused_until = None,
+                Some(_) = self.tasks.join_next(), if !self.tasks.is_empty() => {}
                 Some(event) = events.recv() => self.on_event(event),
                 () = tokio::time::sleep(sleep.unwrap_or_default()), if sleep.is_some() => {
                     self.session.handle_timeout(graphmind::now_ms());
@@ -245,6 +319,32 @@ impl Host {
         }
     }
 
+    /// A new TCP connection: served, or refused with HTTP 503 past `--max-connections`.
+    fn accepted(&mut self, stream: tokio::net::TcpStream, peer: std::net::SocketAddr, events_tx: &UnboundedSender<Event>) {
+        if self.tasks.len() >= self.max_connections {
+            // Non-blocking and best effort: a refused peer gets no task and no wait.
+            let _ = stream.try_write(BUSY_RESPONSE);
+            self.say(format!("== refused {peer}: {} connections open (--max-connections), answered 503", self.tasks.len()));
+            return;
+        }
+        let conn = ConnectionId(self.next_conn);
+        self.next_conn += 1;
+        self.tasks.spawn(net::serve(stream, peer, conn, events_tx.clone(), Arc::clone(&self.inbound), self.limits));
+    }
+
+    /// `accept` failed: out of file descriptors or memory, or a connection that died in the
+    /// backlog. Accepting pauses, 10 ms after the first failure, doubling up to 1 s, so the
+    /// loop never spins; the next success resets it.
+    fn accept_failed(&mut self, e: &io::Error) {
+        use io::ErrorKind::{ConnectionAborted, ConnectionReset, Interrupted, WouldBlock};
+        if matches!(e.kind(), ConnectionAborted | ConnectionReset | Interrupted | WouldBlock) {
+            return self.say(format!("== accept failed: {e}"));
+        }
+        self.accept_backoff = (self.accept_backoff * 2).clamp(ACCEPT_BACKOFF_MIN, ACCEPT_BACKOFF_MAX);
+        self.accept_paused_until = Some(Instant::now() + self.accept_backoff);
+        self.say(format!("== accept failed: {e}; accepting again in {} ms", self.accept_backoff.as_millis()));
+    }
+
     fn on_event(&mut self, event: Event) {
         let now = graphmind::now_ms();
         match event {
@@ -253,7 +353,7 @@ impl Host {
                 self.say(format!("== [c{}] connected from {peer}", conn.0));
                 self.session.connection_opened(conn);
             }
-            Event::Frame { conn, bytes } => {
+            Event::Frame { conn, bytes, budget } => {
                 let outcome = graphmind::parse_envelope_json_bytes(&bytes);
                 let info = FrameInfo::of(&outcome);
                 let received = self.session.outcome_received(conn, outcome, now);
@@ -265,13 +365,14 @@ impl Host {
                 self.say(info.line(conn.0, Dir::AppToViewer, Some(received)));
                 let text = String::from_utf8_lossy(&bytes);
                 self.write_record(conn, Dir::AppToViewer, &text, &info, Some(received));
+                drop(budget);
             }
             Event::Closed { conn, detail } => {
                 self.conns.remove(&conn);
-                self.say(format!("== [c{}] {detail}", conn.0));
+                self.say(format!("== [c{}] {}", conn.0, field(&detail)));
                 self.session.connection_closed(conn, now);
             }
-            Event::Refused { peer, detail } => self.say(format!("== refused {peer}: {detail}")),
+            Event::Refused { peer, detail } => self.say(format!("== refused {peer}: {}", field(&detail))),
             Event::Line(line) => self.on_answer(line),
         }
         self.drain();
@@ -296,54 +397,85 @@ impl Host {
                 let info = FrameInfo::of(&graphmind::parse_envelope_json(&frame));
                 self.say(info.line(conn.0, Dir::ViewerToApp, None));
                 self.write_record(conn, Dir::ViewerToApp, &frame, &info, None);
-                if let Some(out) = self.conns.get(&conn) {
-                    let _ = out.send(Out::Text(frame));
-                }
+                self.send(conn, frame);
             }
             ViewerAction::Close { conn, code, reason } => {
-                self.say(format!("== [c{}] closing: {code} {reason}", conn.0));
+                self.say(format!("== [c{}] closing: {code} {}", conn.0, field(&reason)));
                 if let Some(out) = self.conns.get(&conn) {
-                    let _ = out.send(Out::Close(code, reason));
+                    out.close(code, reason);
                 }
             }
             ViewerAction::AppAttached { conn, session_token, hello } => {
                 let resumed = hello.resume_token.as_deref() == Some(session_token.as_str());
                 self.say(format!(
-                    "== [c{}] attached: app {}, client {}, {} session {session_token}",
+                    "== [c{}] attached: app {}, client {}, {} session {}",
                     conn.0,
-                    hello.app.as_deref().unwrap_or("-"),
-                    hello.versions.client,
+                    field(hello.app.as_deref().unwrap_or("-")),
+                    field(&hello.versions.client),
                     if resumed { "resumed" } else { "new" },
+                    field(&session_token),
                 ));
             }
             ViewerAction::FrameAccepted { envelope, .. } => {
                 if self.runs.add(&envelope) {
                     self.finished_runs += 1;
-                    self.say(self.runs.render(&envelope.run_id));
+                    let tree = self.runs.render(&envelope.run_id);
+                    self.say(tree);
                 }
+                self.prune_trees();
             }
             ViewerAction::PauseOpened { conn, run_id, pause_id, node_id, point } => self.on_pause(conn, &run_id, pause_id, &node_id, point),
             ViewerAction::PauseClosed { pause_id, action } => {
-                self.say(format!("== pause {pause_id} settled: {action}"));
+                self.say(format!("== pause {} settled: {action}", field(&pause_id)));
                 self.reprompt_if_gone(&pause_id);
             }
             ViewerAction::PauseReleased { conn, pause_id } => {
-                self.say(format!("== pause {pause_id} released: [c{}] closed, the app continued on its own (fail-open)", conn.0));
+                self.say(format!("== pause {} released: [c{}] closed, the app continued on its own (fail-open)", field(&pause_id), conn.0));
                 self.reprompt_if_gone(&pause_id);
             }
-            ViewerAction::ResumeRefused { pause_id, code, .. } => self.say(format!("== pause {pause_id}: resume refused ({code}); still open")),
-            ViewerAction::ResumeTimedOut { pause_id } => self.say(format!("== pause {pause_id}: no exec.resumed for the resume sent")),
-            ViewerAction::RunAbandoned { run_id } => self.say(format!("== run {run_id} abandoned: its app stayed away")),
-            ViewerAction::Warn { conn, rule, text } => self.say(format!("== [c{}] warning {rule}: {text}", conn.0)),
+            ViewerAction::ResumeRefused { pause_id, code, .. } => self.say(format!("== pause {}: resume refused ({code}); still open", field(&pause_id))),
+            ViewerAction::ResumeTimedOut { pause_id } => self.say(format!("== pause {}: no exec.resumed for the resume sent", field(&pause_id))),
+            ViewerAction::RunAbandoned { run_id } => self.say(format!("== run {} abandoned: its app stayed away", field(&run_id))),
+            ViewerAction::Warn { conn, rule, text } => self.say(format!("== [c{}] warning {rule}: {}", conn.0, log::one_line(&text, 300))),
+        }
+    }
+
+    /// Queues a frame for `conn`; an app with more than `--max-queued-mib` waiting is a
+    /// slow reader and is dropped with 1013 (its close event follows from its task).
+    fn send(&mut self, conn: ConnectionId, frame: String) {
+        let Some(out) = self.conns.get(&conn) else { return };
+        let len = frame.len();
+        let queued = out.send_text(frame);
+        if queued.saturating_add(len) > self.max_queued_bytes {
+            out.kill();
+            self.conns.remove(&conn);
+            self.say(format!(
+                "== [c{}] slow reader: {} bytes queued, over --max-queued-mib {}; dropping it with 1013",
+                conn.0,
+                queued + len,
+                self.max_queued_bytes >> 20
+            ));
+        }
+    }
+
+    /// Drops the trees of runs the session no longer retains, so the listener's own per-run
+    /// state follows the session's bound. Checked with a quarter's slack so the scan is rare.
+    fn prune_trees(&mut self) {
+        let (runs, key_bytes) = self.runs.size();
+        let (kept_runs, kept_bytes) = (self.session.retained_runs(), self.session.retained_bytes());
+        if runs > kept_runs + kept_runs / 4 + 16 || key_bytes > kept_bytes + kept_bytes / 4 + (1 << 20) {
+            let session = &self.session;
+            self.runs.prune(|id| session.retains_run(id));
         }
     }
 
     fn on_pause(&mut self, conn: ConnectionId, run_id: &str, pause_id: String, node_id: &str, point: PausePoint) {
-        let what = format!("{node_id} {point} (run {run_id}, [c{}])", conn.0);
+        let what = format!("{} {point} (run {}, [c{}])", field(node_id), field(run_id), conn.0);
+        let shown = field(&pause_id);
         match self.policy.clone() {
-            Some(Policy::Hold) => self.say(format!("== pause {pause_id} at {what}: holding")),
+            Some(Policy::Hold) => self.say(format!("== pause {shown} at {what}: holding")),
             Some(Policy::Resume(action, output)) => {
-                self.say(format!("== pause {pause_id} at {what}: {action}"));
+                self.say(format!("== pause {shown} at {what}: {action}"));
                 self.resume(&pause_id, action, output);
             }
             None => {
@@ -357,7 +489,7 @@ impl Host {
 
     fn resume(&mut self, pause_id: &str, action: ResumeAction, output: Option<RawJson>) {
         if let Err(e) = self.session.resume(pause_id, action, output, None, graphmind::now_ms()) {
-            self.say(format!("== pause {pause_id}: not resumed: {e}"));
+            self.say(format!("== pause {}: not resumed: {e}", field(pause_id)));
         }
     }
 
@@ -366,7 +498,7 @@ impl Host {
     fn prompt(&self) {
         if let Some((pause_id, what)) = self.asking.front() {
             let mut err = io::stderr().lock();
-            let _ = write!(err, "pause {pause_id} at {what}: [c]ontinue, [r]etry, [a]bort, [i] JSON to inject? ");
+            let _ = write!(err, "pause {} at {what}: [c]ontinue, [r]etry, [a]bort, [i] JSON to inject? ", Peer(pause_id));
             let _ = err.flush();
         }
     }
@@ -386,7 +518,7 @@ impl Host {
                 self.asking.pop_front();
                 self.resume(&pause_id, action, output);
             }
-            Some(Err(e)) => self.say(format!("== {e}")),
+            Some(Err(e)) => self.say(format!("== {}", field(&e))),
             None => self.say("== answer c, r, a, or i followed by JSON"),
         }
         self.prompt();
@@ -404,15 +536,16 @@ impl Host {
     /// Closes every connection, waits briefly for them, prints unfinished runs and a summary.
     async fn finish(&mut self) {
         for out in self.conns.values() {
-            let _ = out.send(Out::Close(1000, "wirecontract listen: done".to_owned()));
+            out.close(1000, "wirecontract listen: done".to_owned());
         }
         self.conns.clear();
         let _ = tokio::time::timeout(CLOSE_GRACE, async { while self.tasks.join_next().await.is_some() {} }).await;
         self.tasks.abort_all();
-        for run_id in self.runs.unfinished() {
-            self.say(self.runs.render(run_id));
+        let trees: Vec<String> = self.runs.unfinished().into_iter().map(|r| self.runs.render(r)).collect();
+        for tree in trees {
+            self.say(tree);
         }
-        self.say(format!(
+        self.log.always(&format!(
             "== done: {} run(s) finished, {} frame(s) stored, {} duplicate(s) ignored, {} pause(s) still open",
             self.finished_runs,
             self.stored,

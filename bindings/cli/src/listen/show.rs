@@ -10,7 +10,7 @@ use serde::Serialize;
 use wirecontract::graphmind::session::Received;
 use wirecontract::graphmind::{BreakpointMatcher, Message, ParseOutcome};
 
-use super::tree::one_line;
+use super::log::{field, one_line};
 
 /// Which way a frame went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,7 +57,7 @@ impl FrameInfo {
         let verdict = outcome.kind();
         match outcome {
             ParseOutcome::Ok(env) | ParseOutcome::UnknownType(env) => {
-                let mut detail = format!("run={} seq={}", env.run_id, env.seq);
+                let mut detail = format!("run={} seq={}", field(&env.run_id), env.seq);
                 describe(&env.message, &mut detail);
                 FrameInfo { verdict, message_type: Some(env.message_type().to_owned()), detail }
             }
@@ -76,10 +76,11 @@ impl FrameInfo {
     }
 
     /// The terminal line: `[c1] <- ok exec.paused run=… seq=4 node=… pause=… point=before`.
+    /// Every peer field in it is escaped and cut ([`field`]).
     pub fn line(&self, conn: u64, dir: Dir, received: Option<Received>) -> String {
         let mut line = format!("[c{conn}] {} {}", dir.arrow(), self.verdict);
         if let Some(t) = &self.message_type {
-            let _ = write!(line, " {t}");
+            let _ = write!(line, " {}", field(t));
         }
         let _ = write!(line, " {}", self.detail);
         match received {
@@ -102,28 +103,28 @@ fn describe(message: &Message, out: &mut String) {
         Message::Hello(p) => write!(
             out,
             " app={} client={}{}",
-            p.app.as_deref().unwrap_or("-"),
-            p.versions.client,
-            p.resume_token.as_deref().map(|t| format!(" resumeToken={t}")).unwrap_or_default()
+            field(p.app.as_deref().unwrap_or("-")),
+            field(&p.versions.client),
+            p.resume_token.as_deref().map(|t| format!(" resumeToken={}", field(t))).unwrap_or_default()
         ),
         Message::HelloAck(p) => write!(
             out,
             " mode={} breakpoints=[{}]{}",
             p.mode,
             p.breakpoints.iter().map(matcher_text).collect::<Vec<_>>().join(", "),
-            p.session_token.as_deref().map(|t| format!(" sessionToken={t}")).unwrap_or_default()
+            p.session_token.as_deref().map(|t| format!(" sessionToken={}", field(t))).unwrap_or_default()
         ),
-        Message::RunStarted(p) => write!(out, " app={}", p.app),
+        Message::RunStarted(p) => write!(out, " app={}", field(&p.app)),
         Message::RunFinished(p) => write!(out, " status={}", p.status),
         Message::GraphHint(p) => write!(out, " nodes={}", p.nodes.len()),
-        Message::NodeStarted(p) => write!(out, " node={}", p.node_id),
-        Message::NodeToken(p) => write!(out, " node={} deltas={}", p.node_id, p.deltas.len()),
-        Message::NodeFinished(p) => write!(out, " node={} status={}", p.node_id, p.status),
-        Message::NodeError(p) => write!(out, " node={} error={}", p.node_id, one_line(&p.error.name, 40)),
-        Message::ExecPaused(p) => write!(out, " node={} pause={} point={}", p.node_id, p.pause_id, p.point),
-        Message::ExecRefused(p) => write!(out, " pause={} code={}", p.pause_id, p.code),
-        Message::ExecResumed(p) => write!(out, " pause={} action={}", p.pause_id, p.action),
-        Message::ExecResume(p) => write!(out, " pause={} action={}", p.pause_id, p.action),
+        Message::NodeStarted(p) => write!(out, " node={}", field(&p.node_id)),
+        Message::NodeToken(p) => write!(out, " node={} deltas={}", field(&p.node_id), p.deltas.len()),
+        Message::NodeFinished(p) => write!(out, " node={} status={}", field(&p.node_id), p.status),
+        Message::NodeError(p) => write!(out, " node={} error={}", field(&p.node_id), one_line(&p.error.name, 40)),
+        Message::ExecPaused(p) => write!(out, " node={} pause={} point={}", field(&p.node_id), field(&p.pause_id), p.point),
+        Message::ExecRefused(p) => write!(out, " pause={} code={}", field(&p.pause_id), p.code),
+        Message::ExecResumed(p) => write!(out, " pause={} action={}", field(&p.pause_id), p.action),
+        Message::ExecResume(p) => write!(out, " pause={} action={}", field(&p.pause_id), p.action),
         Message::BreakpointSet(p) => write!(out, " matcher={}", matcher_text(&p.matcher)),
         Message::BreakpointClear(p) => write!(out, " matcher={}", matcher_text(&p.matcher)),
         Message::ModeSet(p) => write!(out, " mode={}", p.mode),
@@ -136,7 +137,7 @@ fn describe(message: &Message, out: &mut String) {
 pub fn matcher_text(m: &BreakpointMatcher) -> String {
     let mut s = m.kind.map_or_else(|| "*".to_owned(), |k| k.to_string());
     if let Some(name) = &m.name {
-        let _ = write!(s, ":{name}");
+        let _ = write!(s, ":{}", field(name));
     }
     if let Some(point) = m.point {
         let _ = write!(s, "@{point}");

@@ -60,6 +60,23 @@ pub fn parse_address(text: &str) -> Result<String, String> {
     Ok(text.to_owned())
 }
 
+/// A positive number of seconds (`30`, `0.5`) for the timeout flags.
+pub fn parse_seconds(text: &str) -> Result<std::time::Duration, String> {
+    match parse_seconds_or_zero(text)? {
+        d if d.is_zero() => Err(format!("{text:?}: the timeout must be above 0 seconds")),
+        d => Ok(d),
+    }
+}
+
+/// A number of seconds from 0 (`--idle-timeout 0`: no timeout) up to a year.
+pub fn parse_seconds_or_zero(text: &str) -> Result<std::time::Duration, String> {
+    let secs: f64 = text.trim().parse().map_err(|_| format!("{text:?} is not a number of seconds"))?;
+    if !(0.0..=31_536_000.0).contains(&secs) {
+        return Err(format!("{text:?}: seconds must be from 0 to 31536000"));
+    }
+    Ok(std::time::Duration::from_secs_f64(secs))
+}
+
 /// How the listener answers a pause without asking.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Policy {
@@ -143,6 +160,15 @@ mod tests {
         }
         for bad in ["nohost", "127.0.0.1", ":4747", "localhost:http", "localhost:65536", "::1:4747", "host:-1"] {
             assert!(parse_address(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn seconds() {
+        assert_eq!(parse_seconds("0.5"), Ok(std::time::Duration::from_millis(500)));
+        assert_eq!(parse_seconds_or_zero("0"), Ok(std::time::Duration::ZERO));
+        for bad in ["0", "-1", "nan", "inf", "1e9", "x"] {
+            assert!(parse_seconds(bad).is_err(), "{bad}");
         }
     }
 

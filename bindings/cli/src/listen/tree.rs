@@ -5,22 +5,45 @@
 //! replayed frame is never counted twice. Nesting: a node's `parentId` when it names an open
 //! node of the run; otherwise the innermost node still open in the run (the reference Python
 //! client sends no `parentId` for nested spans and tools, and sequential code nests that way).
+//!
+//! Bounded: node and pause ids are kept as hashes, labels and errors escaped and cut, at most
+//! [`MAX_NODES_PER_RUN`] nodes a run and [`MAX_NODES`] in all (further nodes are counted, not
+//! drawn), and the host drops the trees of runs its session no longer retains ([`Runs::prune`]).
 
+use std::collections::hash_map::DefaultHasher;
 use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::hash::{Hash, Hasher};
 
 use wirecontract::core::NonNegativeF64;
 use wirecontract::graphmind::{Envelope, Message, RunStatus};
 
+use super::log::one_line;
+
+/// Nodes drawn per run.
+pub const MAX_NODES_PER_RUN: usize = 10_000;
+/// Nodes drawn over all retained runs.
+pub const MAX_NODES: usize = 200_000;
+
+/// Characters of a name, kind or error kept for drawing.
+const LABEL_CHARS: usize = 120;
+
+/// A peer-chosen id as a key: its hash, so a huge id costs no memory here.
+fn key(id: &str) -> u64 {
+    let mut h = DefaultHasher::new();
+    id.hash(&mut h);
+    h.finish()
+}
+
 /// One node instance.
 #[derive(Debug, Default)]
 struct Node {
-    /// `nodeId`.
-    id: String,
-    /// `kind` and `name`, as `name (kind)`.
+    /// `nodeId`, hashed.
+    id: u64,
+    /// `kind` and `name`, as `name (kind)`, escaped.
     label: String,
-    /// `instanceId`.
-    instance: String,
+    /// `instanceId`, hashed.
+    instance: u64,
     /// Final status; `None` while running.
     status: Option<RunStatus>,
     /// `durationMs` and `heldMs` of `node.finished`.
@@ -46,30 +69,41 @@ struct Run {
     roots: Vec<usize>,
     /// Open node instances, innermost last.
     open: Vec<usize>,
-    /// Pause id → (node, index in its `pauses`).
-    pauses: HashMap<String, (usize, usize)>,
+    /// Pause id (hashed) → (node, index in its `pauses`).
+    pauses: HashMap<u64, (usize, usize)>,
     /// Accepted frames of this run.
     frames: usize,
+    /// Nodes not drawn: past [`MAX_NODES_PER_RUN`] or [`MAX_NODES`].
+    hidden: usize,
 }
 
 impl Run {
     /// The newest open instance of `node_id`.
     fn open_node(&self, node_id: &str) -> Option<usize> {
-        self.open.iter().rev().copied().find(|&i| self.nodes[i].id == node_id)
+        let id = key(node_id);
+        self.open.iter().rev().copied().find(|&i| self.nodes[i].id == id)
     }
 
-    fn add(&mut self, env: &Envelope) {
+    /// Adds an accepted frame; `room` says whether a new node may be drawn. Returns the
+    /// nodes added (0 or 1).
+    fn add(&mut self, env: &Envelope, room: bool) -> usize {
         self.frames += 1;
         match &env.message {
             Message::NodeStarted(p) => {
+                if !room || self.nodes.len() >= MAX_NODES_PER_RUN {
+                    self.hidden += 1;
+                    return 0;
+                }
                 let parent = p.parent_id.as_deref().and_then(|id| self.open_node(id)).or_else(|| self.open.last().copied());
                 let i = self.nodes.len();
-                self.nodes.push(Node { id: p.node_id.clone(), label: format!("{} ({})", p.name, p.kind), instance: p.instance_id.clone(), ..Node::default() });
+                let label = format!("{} ({})", one_line(&p.name, LABEL_CHARS), p.kind);
+                self.nodes.push(Node { id: key(&p.node_id), label, instance: key(&p.instance_id), ..Node::default() });
                 match parent {
                     Some(parent) => self.nodes[parent].children.push(i),
                     None => self.roots.push(i),
                 }
                 self.open.push(i);
+                return 1;
             }
             Message::NodeToken(p) => {
                 if let Some(i) = self.open_node(&p.node_id) {
@@ -79,7 +113,7 @@ impl Run {
             }
             Message::NodeError(p) => {
                 if let Some(i) = self.find(&p.node_id, p.instance_id.as_deref()) {
-                    self.nodes[i].error = Some(format!("{}: {}", p.error.name, p.error.message));
+                    self.nodes[i].error = Some(one_line(&format!("{}: {}", p.error.name, p.error.message), 80));
                 }
             }
             Message::NodeFinished(p) => {
@@ -95,23 +129,25 @@ impl Run {
             Message::ExecPaused(p) => {
                 if let Some(i) = self.open_node(&p.node_id) {
                     self.nodes[i].pauses.push((p.point.to_string(), None));
-                    self.pauses.insert(p.pause_id.clone(), (i, self.nodes[i].pauses.len() - 1));
+                    self.pauses.insert(key(&p.pause_id), (i, self.nodes[i].pauses.len() - 1));
                 }
             }
             Message::ExecResumed(p) => {
-                if let Some(&(i, k)) = self.pauses.get(&p.pause_id) {
+                if let Some(&(i, k)) = self.pauses.get(&key(&p.pause_id)) {
                     self.nodes[i].pauses[k].1 = Some(p.action.to_string());
                 }
             }
             Message::RunFinished(p) => self.status = Some(p.status),
             _ => {}
         }
+        0
     }
 
     /// The instance a `node.finished`/`node.error` names: by `instanceId` when given, else
     /// the newest open instance of the node.
     fn find(&self, node_id: &str, instance_id: Option<&str>) -> Option<usize> {
-        instance_id.and_then(|id| self.nodes.iter().rposition(|n| n.instance == id && n.id == node_id)).or_else(|| self.open_node(node_id))
+        let node = key(node_id);
+        instance_id.and_then(|id| self.nodes.iter().rposition(|n| n.instance == key(id) && n.id == node)).or_else(|| self.open_node(node_id))
     }
 
     fn render_node(&self, i: usize, prefix: &str, last: bool, out: &mut String) {
@@ -137,7 +173,7 @@ impl Run {
             let _ = write!(out, ", paused {point} → {}", action.as_deref().unwrap_or("(open)"));
         }
         if let Some(e) = &n.error {
-            let _ = write!(out, ", error {}", one_line(e, 80));
+            let _ = write!(out, ", error {e}");
         }
         out.push('\n');
         let child_prefix = format!("{prefix}{}", if last { "   " } else { "│  " });
@@ -147,49 +183,71 @@ impl Run {
     }
 }
 
-/// Every run seen, in order of first appearance.
+/// Every retained run, in order of first appearance.
 #[derive(Debug, Default)]
 pub struct Runs {
-    order: Vec<String>,
-    runs: HashMap<String, Run>,
+    /// Run id → (order of first appearance, tree).
+    by_id: HashMap<String, (u64, Run)>,
+    next: u64,
+    /// Nodes drawn over all runs.
+    nodes: usize,
+    /// Bytes of the run ids held as keys.
+    key_bytes: usize,
 }
 
 impl Runs {
     /// Adds an accepted frame; returns `true` when it was the run's `run.finished`.
     pub fn add(&mut self, env: &Envelope) -> bool {
-        if !self.runs.contains_key(&env.run_id) {
-            self.order.push(env.run_id.clone());
+        let room = self.nodes < MAX_NODES;
+        if !self.by_id.contains_key(&env.run_id) {
+            self.next += 1;
+            self.key_bytes += env.run_id.len();
+            self.by_id.insert(env.run_id.clone(), (self.next, Run::default()));
         }
-        self.runs.entry(env.run_id.clone()).or_default().add(env);
+        if let Some((_, run)) = self.by_id.get_mut(&env.run_id) {
+            self.nodes += run.add(env, room);
+        }
         matches!(env.message, Message::RunFinished(_))
+    }
+
+    /// How many runs are held, and the bytes of their ids.
+    pub fn size(&self) -> (usize, usize) {
+        (self.by_id.len(), self.key_bytes)
+    }
+
+    /// Keeps only the runs `keep` accepts (the ones the session still retains).
+    pub fn prune(&mut self, keep: impl Fn(&str) -> bool) {
+        let (mut nodes, mut key_bytes) = (0, 0);
+        self.by_id.retain(|id, (_, run)| {
+            let kept = keep(id);
+            if kept {
+                nodes += run.nodes.len();
+                key_bytes += id.len();
+            }
+            kept
+        });
+        (self.nodes, self.key_bytes) = (nodes, key_bytes);
     }
 
     /// The tree of one run as text, one line per node instance.
     pub fn render(&self, run_id: &str) -> String {
-        let Some(run) = self.runs.get(run_id) else { return String::new() };
+        let Some((_, run)) = self.by_id.get(run_id) else { return String::new() };
         let status = run.status.map_or("unfinished", RunStatus::as_str);
-        let mut out = format!("run {run_id} {status} ({} frames)\n", run.frames);
+        let mut out = format!("run {} {status} ({} frames)\n", one_line(run_id, 200), run.frames);
         for (k, &r) in run.roots.iter().enumerate() {
             run.render_node(r, "", k + 1 == run.roots.len(), &mut out);
+        }
+        if run.hidden > 0 {
+            let _ = writeln!(out, "({} more node(s) not drawn: over {MAX_NODES_PER_RUN} a run or {MAX_NODES} in all)", run.hidden);
         }
         out
     }
 
     /// Runs without `run.finished`, in order of appearance.
     pub fn unfinished(&self) -> Vec<&str> {
-        self.order.iter().filter(|r| self.runs.get(*r).is_some_and(|run| run.status.is_none())).map(String::as_str).collect()
-    }
-}
-
-/// `text` on one line, cut to `max` characters.
-pub fn one_line(text: &str, max: usize) -> String {
-    let flat: String = text.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
-    if flat.chars().count() <= max {
-        flat
-    } else {
-        let mut cut: String = flat.chars().take(max).collect();
-        cut.push('…');
-        cut
+        let mut v: Vec<(u64, &str)> = self.by_id.iter().filter(|(_, (_, run))| run.status.is_none()).map(|(id, (n, _))| (*n, id.as_str())).collect();
+        v.sort_unstable();
+        v.into_iter().map(|(_, id)| id).collect()
     }
 }
 

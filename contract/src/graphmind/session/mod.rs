@@ -18,6 +18,7 @@ mod action;
 mod app;
 mod config;
 mod control;
+mod deadlines;
 mod emit;
 mod gate;
 mod held;
@@ -28,6 +29,7 @@ mod run;
 mod viewer;
 mod viewer_action;
 mod viewer_out;
+mod viewer_runs;
 
 pub use action::{Action, Decision, GateNode, GateOutcome, ReadyId, ReleaseCause, Warning};
 pub use app::{AppSession, ConnState};

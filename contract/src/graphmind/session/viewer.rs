@@ -2,9 +2,12 @@
 //! per-connection handshake, `(runId, seq)` de-duplication that outlives connections,
 //! pause bookkeeping, resume routing and breakpoint/mode broadcast.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::Arc;
 
+use super::deadlines::Deadlines;
 use super::viewer_action::{ConnectionId, Received, ViewerAction, ViewerConfig};
+use super::viewer_runs::RunTable;
 use crate::graphmind::{
     add_breakpoint, hello_ack, parse_envelope_json_bytes, reusable_resume_token, serialize_envelope_unchecked, BreakpointMatcher, Envelope, Extras, Hello,
     Message, ParseOutcome, RunMode, WILDCARD_RUN_ID,
@@ -26,8 +29,10 @@ pub(super) enum PauseState {
 
 #[derive(Debug)]
 pub(super) struct Pause {
-    pub(super) run_id: String,
+    pub(super) run_id: Arc<str>,
     pub(super) state: PauseState,
+    /// Position in `ViewerSession::pause_order`.
+    order: u64,
 }
 
 /// The viewer's session state across all app connections (graphmind-session §5).
@@ -37,13 +42,16 @@ pub struct ViewerSession {
     pub(super) breakpoints: Vec<BreakpointMatcher>,
     pub(super) mode: RunMode,
     pub(super) conns: HashMap<ConnectionId, Conn>,
-    /// `(runId, seq)` of every stored frame; outlives connections (§5.2).
-    pub(super) seen: HashSet<(String, u64)>,
+    /// Per run: the `(runId, seq)` keys of stored frames, which outlive connections (§5.2),
+    /// the owning connection and when it left (for the abandon grace, §5.5), and its pause
+    /// ids; bounded (`viewer_runs`).
+    pub(super) runs: RunTable,
     pub(super) pauses: HashMap<String, Pause>,
-    /// Run → owning connection, and when it left (for the abandon grace, §5.5).
-    pub(super) owners: HashMap<String, (ConnectionId, Option<u64>)>,
+    /// Tracked pauses, oldest first, for `max_tracked_pauses`.
+    pause_order: BTreeMap<u64, String>,
+    next_pause: u64,
     /// Sent resumes waiting for an answer: pause id → deadline.
-    pub(super) waiting: HashMap<String, u64>,
+    pub(super) waiting: Deadlines<String>,
     pub(super) next_token: u64,
     pub(super) actions: VecDeque<ViewerAction>,
 }
@@ -57,13 +65,14 @@ impl ViewerSession {
         }
         ViewerSession {
             mode: config.mode,
+            runs: RunTable::new(&config),
             config,
             breakpoints,
             conns: HashMap::new(),
-            seen: HashSet::new(),
             pauses: HashMap::new(),
-            owners: HashMap::new(),
-            waiting: HashMap::new(),
+            pause_order: BTreeMap::new(),
+            next_pause: 0,
+            waiting: Deadlines::default(),
             next_token: 0,
             actions: VecDeque::new(),
         }
@@ -77,8 +86,8 @@ impl ViewerSession {
     /// The earliest deadline (ms): resume waits and abandon graces.
     pub fn poll_timeout(&self) -> Option<u64> {
         let grace = self.config.abandon_grace_ms;
-        let abandon = self.owners.values().filter_map(|(_, left)| left.map(|t| t.saturating_add(grace))).min();
-        self.waiting.values().copied().chain(abandon).min()
+        let abandon = self.runs.first_departure().map(|t| t.saturating_add(grace));
+        self.waiting.first().into_iter().chain(abandon).min()
     }
 
     /// The current breakpoints (the full set every ack carries).
@@ -117,11 +126,24 @@ impl ViewerSession {
             self.waiting.remove(&pause_id);
             self.actions.push_back(ViewerAction::PauseReleased { conn, pause_id });
         }
-        for (owner, left) in self.owners.values_mut() {
-            if *owner == conn && left.is_none() {
-                *left = Some(now);
-            }
-        }
+        self.runs.owner_left(conn, now);
+    }
+
+    /// Whether the session still holds state for `run_id` (its de-duplication keys, owner
+    /// and pauses). A host that keeps per-run state of its own drops a run the session no
+    /// longer retains, so its memory follows the same bounds.
+    pub fn retains_run(&self, run_id: &str) -> bool {
+        self.runs.contains(run_id)
+    }
+
+    /// How many runs the session retains (at most `max_retained_runs`).
+    pub fn retained_runs(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// The approximate bytes of retained run state (kept near `max_retained_bytes`).
+    pub fn retained_bytes(&self) -> usize {
+        self.runs.bytes()
     }
 
     /// One text frame from `conn`. Never panics: bad frames become
@@ -168,29 +190,44 @@ impl ViewerSession {
             self.warn(conn, "before-hello", format!("{} before hello; ignored", env.message_type()));
             return Received::Rejected;
         };
-        self.owners.insert(env.run_id.clone(), (conn, None));
+        let recorded = self.runs.record(&env.run_id, env.seq, conn);
+        for (_, run) in recorded.evicted {
+            for pause_id in run.pauses {
+                self.forget_pause(&pause_id);
+            }
+        }
         let replayed = env.seq < hello_seq;
-        if !self.seen.insert((env.run_id.clone(), env.seq)) {
+        if !recorded.first_seen {
             return Received::Duplicate { replayed }; // §5.2: a replay of a stored frame.
         }
-        self.track_pause(conn, &env, replayed);
+        self.track_pause(conn, &env, &recorded.run_id, replayed);
         self.actions.push_back(ViewerAction::FrameAccepted { conn, envelope: Box::new(env), replayed });
         Received::Accepted { replayed }
     }
 
     /// §5.4 bookkeeping for a first-seen frame.
-    fn track_pause(&mut self, conn: ConnectionId, env: &Envelope, replayed: bool) {
+    fn track_pause(&mut self, conn: ConnectionId, env: &Envelope, run_id: &Arc<str>, replayed: bool) {
         match &env.message {
             // A replayed exec.paused refers to a gate already released at detach: never
             // resumable, so it is not recorded.
             Message::ExecPaused(p) if !replayed => {
-                self.pauses.insert(p.pause_id.clone(), Pause { run_id: env.run_id.clone(), state: PauseState::Open(conn) });
+                self.forget_pause(&p.pause_id); // a reused pause id: the newest wins
+                self.next_pause += 1;
+                let order = self.next_pause;
+                self.pauses.insert(p.pause_id.clone(), Pause { run_id: Arc::clone(run_id), state: PauseState::Open(conn), order });
+                self.pause_order.insert(order, p.pause_id.clone());
+                self.runs.add_pause(run_id, &p.pause_id);
+                while self.pauses.len() > self.config.max_tracked_pauses.max(1) {
+                    let Some((_, oldest)) = self.pause_order.first_key_value() else { break };
+                    let oldest = oldest.clone();
+                    self.forget_pause(&oldest);
+                }
                 let (run_id, pause_id, node_id, point) = (env.run_id.clone(), p.pause_id.clone(), p.node_id.clone(), p.point);
                 self.actions.push_back(ViewerAction::PauseOpened { conn, run_id, pause_id, node_id, point });
             }
             Message::ExecResumed(r) => {
                 self.waiting.remove(&r.pause_id);
-                if self.pauses.remove(&r.pause_id).is_some() {
+                if self.forget_pause(&r.pause_id) {
                     self.actions.push_back(ViewerAction::PauseClosed { pause_id: r.pause_id.clone(), action: r.action });
                 }
             }
@@ -201,6 +238,16 @@ impl ViewerSession {
             }
             _ => {}
         }
+    }
+
+    /// Stops tracking a pause (settled, evicted with its run, or past `max_tracked_pauses`);
+    /// returns whether it was tracked.
+    fn forget_pause(&mut self, pause_id: &str) -> bool {
+        let Some(pause) = self.pauses.remove(pause_id) else { return false };
+        self.pause_order.remove(&pause.order);
+        self.waiting.remove(pause_id);
+        self.runs.remove_pause(&pause.run_id, pause_id);
+        true
     }
 
     /// §5.1: one `hello.ack` per `hello`, seq from this connection's own counter, the full

@@ -30,6 +30,20 @@ pub struct ViewerConfig {
     /// How long a run whose owner disconnected stays "running" before
     /// [`ViewerAction::RunAbandoned`] (§5.5: 15 000).
     pub abandon_grace_ms: u64,
+    /// Most runs whose state (de-duplication keys, owner, pauses) is kept; past it the least
+    /// recently active run is forgotten (docs/robustness.md, "Resource limits"). Default 10 000.
+    pub max_retained_runs: usize,
+    /// Approximate bytes of retained run state (`runId`s, seqs, pause ids) kept before the
+    /// least recently active runs are forgotten. Default 64 MiB.
+    pub max_retained_bytes: usize,
+    /// Seqs kept per run, the newest; a frame below the oldest kept counts as already seen.
+    /// Exact de-duplication needs at least the app's ring size (5000 in the reference
+    /// client). Default 8192.
+    pub max_seqs_per_run: usize,
+    /// Pauses tracked (open, or released by a disconnect and not yet answered in a replay);
+    /// past it the oldest is forgotten and a resume for it is refused as unknown. Default
+    /// 10 000.
+    pub max_tracked_pauses: usize,
 }
 
 impl Default for ViewerConfig {
@@ -43,6 +57,10 @@ impl Default for ViewerConfig {
             max_resume_token_len: 128,
             resume_wait_ms: 5000,
             abandon_grace_ms: 15_000,
+            max_retained_runs: 10_000,
+            max_retained_bytes: 64 << 20,
+            max_seqs_per_run: 8192,
+            max_tracked_pauses: 10_000,
         }
     }
 }

@@ -58,11 +58,11 @@ impl ViewerSession {
         if pause.state == PauseState::ReleasedByDisconnect {
             return Err(ResumeError::ReleasedByDisconnect);
         }
-        let conn = match self.owners.get(&pause.run_id) {
-            Some((conn, None)) if self.conns.contains_key(conn) => *conn,
+        let conn = match self.runs.get(&pause.run_id).and_then(|r| r.owner) {
+            Some((conn, None)) if self.conns.contains_key(&conn) => conn,
             _ => return Err(ResumeError::OwnerGone),
         };
-        let run_id = pause.run_id.clone();
+        let run_id = pause.run_id.to_string();
         let resume = ExecResume { pause_id: pause_id.to_owned(), action, output, input: None, request_id, extra: Extras::new() };
         self.send(conn, &run_id, resume.into(), now);
         self.waiting.insert(pause_id.to_owned(), now.saturating_add(self.config.resume_wait_ms));
@@ -72,18 +72,16 @@ impl ViewerSession {
     /// Fires resume waits ([`ViewerAction::ResumeTimedOut`]) and abandon graces
     /// ([`ViewerAction::RunAbandoned`]) due at `now`.
     pub fn handle_timeout(&mut self, now: u64) {
-        let mut due: Vec<String> = self.waiting.iter().filter(|(_, d)| **d <= now).map(|(id, _)| id.clone()).collect();
+        let mut due = self.waiting.pop_due(now);
         due.sort();
         for pause_id in due {
-            self.waiting.remove(&pause_id);
             self.actions.push_back(ViewerAction::ResumeTimedOut { pause_id });
         }
         let grace = self.config.abandon_grace_ms;
-        let mut gone: Vec<String> =
-            self.owners.iter().filter(|(_, (_, left))| left.is_some_and(|t| t.saturating_add(grace) <= now)).map(|(r, _)| r.clone()).collect();
+        let Some(left_by) = now.checked_sub(grace) else { return };
+        let mut gone: Vec<String> = self.runs.abandon_due(left_by).iter().map(ToString::to_string).collect();
         gone.sort();
         for run_id in gone {
-            self.owners.remove(&run_id);
             self.actions.push_back(ViewerAction::RunAbandoned { run_id });
         }
     }
