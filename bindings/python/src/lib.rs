@@ -25,6 +25,11 @@ use pyo3::prelude::*;
 /// mimalloc for the extension's own allocations (parsed frames, opaque values, issue lists):
 /// frames allocate many small, short-lived blocks, where it is measurably faster than glibc's
 /// malloc (docs/performance.md). Python objects still come from CPython's allocator.
+///
+/// Its v2 line (the crate's `v2` feature): the v3 line the crate builds by default (3.3.x)
+/// crashed the process (SIGSEGV in `mi_thread_init` -> `_mi_subproc`) when a thread allocated
+/// here after another thread that had allocated here had exited (upstream mimalloc issue
+/// 1287; `tests/test_threads.py`).
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
