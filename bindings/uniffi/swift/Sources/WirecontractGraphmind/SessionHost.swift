@@ -43,8 +43,10 @@ public struct RunAbortedError: Error {
 /// An actor: every core call and every action runs on it, in order.
 public actor SessionHost {
     /// The largest inbound message the socket accepts: the contract's frame cap
-    /// (`defaultMaxFrameBytes()`, 16 MiB). A larger one fails the socket's receive, and the host
-    /// treats it as a lost connection (the core reconnects and replays).
+    /// (`defaultMaxFrameBytes()`, 16 MiB). A larger one is refused: the socket closes with 1009
+    /// (Apple's URLSession fails the receive; on Linux the host counts the bytes itself, see
+    /// InboundAssembler.swift), and the host treats it as a lost connection (the core reconnects
+    /// and replays).
     public static let maxInboundBytes = Int(defaultMaxFrameBytes())
 
     /// The sans-IO core (state, seq, held pauses, buffered frames).
@@ -232,10 +234,22 @@ public actor SessionHost {
         let now = clock.nowMs()
         let delay = deadline > now ? deadline - now : 0
         timer = Task { [weak self] in
-            try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000))
+            try? await Task.sleep(nanoseconds: SessionHost.sleepNanoseconds(delay))
             if Task.isCancelled { return }
             await self?.fire()
         }
+    }
+
+    /// The longest single timer sleep: 1 hour. The core accepts timeouts up to 2^53-1 ms, whose
+    /// nanoseconds overflow `UInt64` (the conversion would trap) and whose huge sleeps the
+    /// runtime may mishandle; a longer wait sleeps in steps, each ending in `fire`, where the
+    /// core, not yet due, sets the same deadline again.
+    static let maxSleepNanoseconds: UInt64 = 3_600_000_000_000
+
+    /// `delayMs` as nanoseconds for one sleep, saturated at `maxSleepNanoseconds`.
+    static func sleepNanoseconds(_ delayMs: Double) -> UInt64 {
+        let nanoseconds = delayMs * 1_000_000
+        return nanoseconds < Double(maxSleepNanoseconds) ? UInt64(max(nanoseconds, 0)) : maxSleepNanoseconds
     }
 
     private func fire() {
@@ -303,13 +317,25 @@ public actor SessionHost {
     }
 
     private func receive(_ task: URLSessionWebSocketTask, _ id: Int) async {
+        // Linux returns long messages in pieces and enforces no size limit: InboundAssembler.swift.
+        var assembler = InboundAssembler(cap: SessionHost.maxInboundBytes)
         while id == attempt {
             do {
                 let message = try await task.receive()
                 guard id == attempt else { return }
                 // Frames are text messages; a binary message is ignored, as the JVM host does.
-                if case .string(let text) = message {
-                    try! core.frameReceived(frame: text, nowMs: clock.nowMs())
+                if case .string(let piece) = message {
+                    switch assembler.add(piece) {
+                    case .partial:
+                        continue
+                    case .message(let text):
+                        try! core.frameReceived(frame: text, nowMs: clock.nowMs())
+                    case .tooBig:
+                        // RFC 6455 1009: a lost connection to the core, which reconnects.
+                        task.cancel(with: .messageTooBig, reason: nil)
+                        socketLost(id)
+                        return
+                    }
                 }
                 pump()
             } catch {

@@ -192,6 +192,7 @@ final class Proxy: @unchecked Sendable {
     private let server: Int32
     private let lock = NSLock()
     private var open: [Int32] = []
+    private var apps: [Int32] = []
     private var isDown = false
     private var count = 0
 
@@ -219,6 +220,7 @@ final class Proxy: @unchecked Sendable {
                 lock.lock()
                 count += 1
                 open += [client, upstream]
+                apps.append(client)
                 lock.unlock()
                 for (from, to) in [(client, upstream), (upstream, client)] {
                     Thread { Proxy.pump(from, to) }.start()
@@ -232,6 +234,35 @@ final class Proxy: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return count
+    }
+
+    /// Writes `text` as one unmasked WebSocket text frame (RFC 6455 §5.2, as a server sends it)
+    /// to the app's side of the newest connection, in the background (a large frame outlasts the
+    /// app's reading when the app refuses it). Call it only while the listener sends nothing.
+    func sendToApp(_ text: String) {
+        let payload = Array(text.utf8)
+        var frame: [UInt8] = [0x81]
+        if payload.count < 126 {
+            frame.append(UInt8(payload.count))
+        } else if payload.count <= 0xFFFF {
+            frame += [126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        } else {
+            frame.append(127)
+            frame += (0..<8).reversed().map { UInt8((UInt64(payload.count) >> (8 * UInt64($0))) & 0xFF) }
+        }
+        frame += payload
+        lock.lock()
+        let app = apps.last
+        lock.unlock()
+        guard let app = app else { return }
+        Thread {
+            var sent = 0
+            while sent < frame.count {
+                let m = frame.withUnsafeBytes { write(app, $0.baseAddress! + sent, frame.count - sent) }
+                if m <= 0 { return }
+                sent += m
+            }
+        }.start()
     }
 
     func goDown() {
