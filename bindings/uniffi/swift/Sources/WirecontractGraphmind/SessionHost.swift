@@ -43,8 +43,8 @@ public struct RunAbortedError: Error {
 /// An actor: every core call and every action runs on it, in order.
 public actor SessionHost {
     /// The largest inbound message the socket accepts: the contract's frame cap
-    /// (`defaultMaxFrameBytes()`, 16 MiB). A larger one is refused: the socket closes with 1009
-    /// (Apple's URLSession fails the receive; on Linux the host counts the bytes itself, see
+    /// (`defaultMaxFrameBytes()`, 16 MiB). A larger one ends the connection (Apple's URLSession
+    /// fails the receive; on Linux the host counts the bytes itself and closes with 1009, see
     /// InboundAssembler.swift), and the host treats it as a lost connection (the core reconnects
     /// and replays).
     public static let maxInboundBytes = Int(defaultMaxFrameBytes())
