@@ -114,6 +114,7 @@ final class InboundFrameTests: XCTestCase {
         // Nobody listens: ready(timeoutMs: 2^53-1) ends when the host closes.
         let port = listener.port  // the listener has exited: a refused connect
         let lonely = try SessionHost(url: "ws://127.0.0.1:\(port)/ingest", config: config, onWarn: { _, _ in })
+        let most = self.most
         let waiting = Task { try await lonely.ready(timeoutMs: most) }
         try await Task.sleep(nanoseconds: 300_000_000)
         await lonely.close(flushTimeoutMs: 0)

@@ -251,14 +251,15 @@ final class Proxy: @unchecked Sendable {
             frame += (0..<8).reversed().map { UInt8((UInt64(payload.count) >> (8 * UInt64($0))) & 0xFF) }
         }
         frame += payload
+        let bytes = frame
         lock.lock()
         let app = apps.last
         lock.unlock()
         guard let app = app else { return }
         Thread {
             var sent = 0
-            while sent < frame.count {
-                let m = frame.withUnsafeBytes { write(app, $0.baseAddress! + sent, frame.count - sent) }
+            while sent < bytes.count {
+                let m = bytes.withUnsafeBytes { write(app, $0.baseAddress! + sent, bytes.count - sent) }
                 if m <= 0 { return }
                 sent += m
             }
