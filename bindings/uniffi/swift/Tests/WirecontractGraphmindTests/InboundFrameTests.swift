@@ -50,7 +50,9 @@ final class InboundFrameTests: XCTestCase {
         let output = "\"" + String(repeating: "ab\u{e9}\u{1F600}", count: 9000) + "\""
         XCTAssertGreaterThan(output.utf8.count, 65536)
         let listener = try Listener(try tempDir(), ["--break", "tool", "--on-pause", "inject=" + output])
-        let host = try SessionHost(url: listener.url, config: patient)
+        var config = patient
+        config.pauseTimeoutMs = 10_000  // a resume never read ends the wait (continue), not the suite
+        let host = try SessionHost(url: listener.url, config: config)
         let attached = try await host.ready(timeoutMs: 10_000)
         XCTAssertTrue(attached, listener.text)
         let run = try await host.startRun("inject")
