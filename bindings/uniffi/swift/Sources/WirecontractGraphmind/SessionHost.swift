@@ -85,13 +85,14 @@ public actor SessionHost {
     ///   - url: the viewer's ingest endpoint (default `ws://127.0.0.1:4747/ingest`).
     ///   - config: the core's configuration (`idBase` defaults to random hex here).
     ///   - onWarn: called with each `warn` action's rule key and text, and with the host's own
-    ///     `frame-limit` and `queue-limit` warnings (default: `StderrWarnings().warn`, rate-limited,
+    ///     `frame-limit` and `queue-limit` warnings (default: `StderrWarnings().handler`, rate-limited,
     ///     control characters escaped).
     ///   - maxFrameBytes: the largest viewer message handed to the core, in UTF-8 bytes (default
     ///     16 MiB, the contract's frame limit). A larger one is dropped and the socket closed with
     ///     1009 (`frame-limit` warning); the core detaches (fail-open), reconnects and replays.
-    ///     Apple's URLSession refuses such a message as it arrives (`maximumMessageSize`);
-    ///     swift-corelibs-foundation (Linux) assembles the whole message before the host sees it.
+    ///     On Apple platforms URLSession fails the receive of such a message as it arrives
+    ///     (`maximumMessageSize`), a lost connection without the warning; swift-corelibs-foundation
+    ///     (Linux) assembles the whole message before the host sees and drops it.
     ///   - maxQueueBytes: frame text (UTF-8 bytes) queued for a viewer that does not read
     ///     (default 16 MiB; one frame alone is always queued). Past it the socket is cancelled
     ///     (`queue-limit` warning) and the core detaches; its ring replays on the next attachment.
@@ -102,7 +103,7 @@ public actor SessionHost {
     public init(
         url: String = "ws://127.0.0.1:4747/ingest",
         config: AppSessionConfig = AppSessionConfig(),
-        onWarn: @escaping @Sendable (String, String) -> Void = StderrWarnings().warn,
+        onWarn: @escaping @Sendable (String, String) -> Void = StderrWarnings().handler,
         maxFrameBytes: Int = SessionHost.defaultMaxFrameBytes,
         maxQueueBytes: Int = SessionHost.defaultMaxQueueBytes
     ) throws {
@@ -476,6 +477,11 @@ public final class StderrWarnings: @unchecked Sendable {
     /// Writes `line` and a newline to standard error.
     public static let standardError: @Sendable (String) -> Void = { line in
         FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// This printer as a `SessionHost` `onWarn` (a method reference is no `@Sendable` closure).
+    public var handler: @Sendable (String, String) -> Void {
+        { rule, text in self.warn(rule, text) }
     }
 
     /// Writes one warning line, or counts it when over the rate.

@@ -200,6 +200,8 @@ final class Proxy: @unchecked Sendable {
     private var count = 0
 
     init(targetPort: UInt16) throws {
+        // A write to a connection the app already dropped must fail, not kill the test process.
+        signal(SIGPIPE, SIG_IGN)
         let server = socket(AF_INET, Proxy.stream, 0)
         guard server >= 0, Proxy.bind(server, port: 0), listen(server, 16) == 0 else { throw HarnessError("proxy: cannot listen") }
         var addr = sockaddr_in()
@@ -361,26 +363,38 @@ private func sysConnect(_ fd: Int32, _ addr: UnsafePointer<sockaddr>, _ len: soc
 
 /// An unmasked WebSocket text frame (a server's) holding `payload`.
 func serverTextFrame(_ payload: Data) -> Data {
-    var frame = Data([0x81, 127])
-    var length = UInt64(payload.count).bigEndian
-    withUnsafeBytes(of: &length) { frame.append(contentsOf: $0) }
+    var frame = Data([0x81])
+    if payload.count < 126 {
+        frame.append(UInt8(payload.count))
+    } else if payload.count < 65536 {
+        frame += [126, UInt8(payload.count >> 8), UInt8(payload.count & 0xff)]
+    } else {
+        frame.append(127)
+        frame += (0..<8).reversed().map { UInt8((UInt64(payload.count) >> (8 * UInt64($0))) & 0xff) }
+    }
     return frame + payload
 }
 
 /// Warnings given to a host's `onWarn`, kept for the test.
 final class Warnings: @unchecked Sendable {
     private let lock = NSLock()
-    private var all: [(rule: String, text: String)] = []
+    private var entries: [(rule: String, text: String)] = []
 
     func add(_ rule: String, _ text: String) {
         lock.lock()
-        all.append((rule, text))
+        entries.append((rule, text))
         lock.unlock()
+    }
+
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries.map { "\($0.rule): \($0.text)" }
     }
 
     func texts(_ rule: String) -> [String] {
         lock.lock()
         defer { lock.unlock() }
-        return all.filter { $0.rule == rule }.map(\.text)
+        return entries.filter { $0.rule == rule }.map(\.text)
     }
 }

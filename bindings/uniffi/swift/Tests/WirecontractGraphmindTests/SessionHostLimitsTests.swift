@@ -16,31 +16,32 @@ final class SessionHostLimitsTests: XCTestCase {
         return dir
     }
 
-    func testAViewerMessageOverMaxFrameBytesIsDroppedAndClosedWith1009() async throws {
+    func testOnLinuxAViewerMessageOverMaxFrameBytesReachesTheCoreOnlyInPiecesWithinTheCap() async throws {
+        // What swift-corelibs-foundation (6.0.3) does with a message over `maximumMessageSize`
+        // (the host sets it to maxFrameBytes): libcurl's receive buffer is that size, and the
+        // message reaches the host as several messages no larger than it, each an invalid frame
+        // to the core (`invalid-frame`), the connection kept. With the old fixed 16 MiB cap this
+        // 2 KiB message arrived whole: one `invalid-frame`. The host's own check (close 1009,
+        // `frame-limit`) never sees a message over the cap here; see docs/robustness.md.
         let listener = try Listener(try tempDir(), [])
         let proxy = try Proxy(targetPort: listener.port)
         defer { proxy.close() }
-        // 96 KiB of text, over the 64 KiB cap, right after the first handshake.
-        proxy.inject(serverTextFrame(Data(repeating: UInt8(ascii: "x"), count: 96 * 1024)))
+        proxy.inject(serverTextFrame(Data(repeating: UInt8(ascii: "x"), count: 2048)))
         let warnings = Warnings()
-        let host = try SessionHost(url: proxy.url, config: patient, onWarn: warnings.add, maxFrameBytes: 64 * 1024)
-        XCTAssertEqual(host.maxFrameBytes, 64 * 1024)
-        try await until("the frame-limit warning", seconds: 20) { !warnings.texts("frame-limit").isEmpty }
-        XCTAssertEqual(warnings.texts("frame-limit").first,
-                       "a viewer message of 98304 bytes exceeded maxFrameBytes (65536); closed with 1009")
-        // The close reached the listener through the relay, and the core came back on a new connection.
-        try await until("the 1009 close at the listener:\n\(listener.text)") { listener.text.contains("closed by the app (1009") }
-        let back = try await host.ready(timeoutMs: 10_000)
-        XCTAssertTrue(back, listener.text)
-        XCTAssertGreaterThanOrEqual(proxy.connections, 2)
+        let host = try SessionHost(url: proxy.url, config: patient, onWarn: { warnings.add($0, $1) }, maxFrameBytes: 1024)
+        XCTAssertEqual(host.maxFrameBytes, 1024)
+        let attached = try await host.ready(timeoutMs: 10_000)
+        XCTAssertTrue(attached, listener.text)
+        #if os(Linux)
+        try await until("the pieces' warnings (\(warnings.all))") { warnings.texts("invalid-frame").count >= 2 }
+        #endif
+        XCTAssertTrue(warnings.texts("frame-limit").isEmpty || warnings.texts("invalid-frame").isEmpty, "\(warnings.all)")
         let run = try await host.startRun("after")
         try await host.finishRun(run)
         try await until("the run.finished") { listener.text.contains("run.finished") }
         await host.close()
         let status = try await listener.waitExit()
         XCTAssertEqual(status, 0, listener.text)
-        // No frame the core would have been handed: the oversized message never reached it.
-        XCTAssertTrue(warnings.texts("invalid-frame").isEmpty, "\(warnings.texts("invalid-frame"))")
         checkCommon(try listener.rows())
     }
 
@@ -51,7 +52,7 @@ final class SessionHostLimitsTests: XCTestCase {
         let warnings = Warnings()
         var config = patient
         config.ringMaxBytes = 256 * 1024
-        let host = try SessionHost(url: proxy.url, config: config, onWarn: warnings.add, maxQueueBytes: 256 * 1024)
+        let host = try SessionHost(url: proxy.url, config: config, onWarn: { warnings.add($0, $1) }, maxQueueBytes: 256 * 1024)
         let attached = try await host.ready(timeoutMs: 10_000)
         XCTAssertTrue(attached, listener.text)
         let run = try await host.startRun("stalled")
@@ -59,7 +60,7 @@ final class SessionHostLimitsTests: XCTestCase {
         proxy.stall(true)
         // 8 KiB events until the host gives up; the socket buffers take a few MiB first. Bounded:
         // 4,000 events (32 MiB) without a queue-limit warning fail the test.
-        let output = String(repeating: "y", count: 8 * 1024)
+        let output = "\"" + String(repeating: "y", count: 8 * 1024) + "\""  // JSON text
         var emitted = 0
         while warnings.texts("queue-limit").isEmpty && emitted < 4000 {
             try await host.emit(.nodeFinished(payload: NodeFinished(nodeId: tool.nodeId, instanceId: tool.instanceId, output: output, durationMs: 1, status: .ok)), run: run)
