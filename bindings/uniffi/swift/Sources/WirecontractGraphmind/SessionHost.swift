@@ -301,10 +301,11 @@ public actor SessionHost {
         // which RFC 6455 §4.1 servers refuse; Apple's URLSession writes this header itself.
         request.setValue("Upgrade", forHTTPHeaderField: "Connection")
         let task = urlSession.webSocketTask(with: request)
-        // maxFrameBytes instead of URLSession's 1 MiB. Apple's URLSession fails the receive of a
-        // larger message (a lost connection to the host); swift-corelibs-foundation only sizes
-        // its receive buffer with it, so `receive` checks each message's length too.
-        task.maximumMessageSize = maxFrameBytes
+        // Twice maxFrameBytes, so that a message somewhat over the cap reaches `receive` whole and
+        // is refused there with 1009. Apple's URLSession fails the receive of a larger one (a lost
+        // connection to the host); swift-corelibs-foundation only sizes libcurl's receive buffer
+        // with it and hands a larger message over in pieces no bigger than the buffer.
+        task.maximumMessageSize = maxFrameBytes > Int.max / 2 ? Int.max : 2 * maxFrameBytes
         delegate.register(task: task, attempt: attempt)
         socket = task
         task.resume()

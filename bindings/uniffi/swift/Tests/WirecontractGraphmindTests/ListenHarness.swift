@@ -331,9 +331,12 @@ final class Proxy: @unchecked Sendable {
                 let end = (max(0, start - 3)..<seen.count).first { i in i + 4 <= seen.count && Array(seen[i..<i + 4]) == [13, 10, 13, 10] }
                 if let end = end {
                     let split = end + 4 - start
-                    var spliced = Array(chunk[0..<split])
-                    if let extra = takeInjection() { spliced += [UInt8](extra) }
-                    chunk = spliced + chunk[split...]
+                    if let extra = takeInjection() {
+                        // The response alone first, so the app's client reads the injection as one piece.
+                        if !Proxy.writeAll(to, Array(chunk[0..<split])) { break }
+                        usleep(50_000)
+                        chunk = [UInt8](extra) + chunk[split...]
+                    }
                     head = nil
                 } else {
                     head = seen
