@@ -90,9 +90,10 @@ public actor SessionHost {
     ///   - maxFrameBytes: the largest viewer message handed to the core, in UTF-8 bytes (default
     ///     16 MiB, the contract's frame limit). A larger one is dropped and the socket closed with
     ///     1009 (`frame-limit` warning); the core detaches (fail-open), reconnects and replays.
-    ///     On Apple platforms URLSession fails the receive of such a message as it arrives
-    ///     (`maximumMessageSize`), a lost connection without the warning; swift-corelibs-foundation
-    ///     (Linux) assembles the whole message before the host sees and drops it.
+    ///     The socket's `maximumMessageSize` is twice this, so such a message may be buffered up to
+    ///     that before it is dropped. Past it, Apple's URLSession fails the receive (a lost
+    ///     connection, no warning); swift-corelibs-foundation (Linux) hands the message over in
+    ///     pieces no bigger than that, each refused here or by the core (docs/robustness.md).
     ///   - maxQueueBytes: frame text (UTF-8 bytes) queued for a viewer that does not read
     ///     (default 16 MiB; one frame alone is always queued). Past it the socket is cancelled
     ///     (`queue-limit` warning) and the core detaches; its ring replays on the next attachment.
