@@ -5,7 +5,8 @@
 // one WebSocket text message longer than about 4 KiB as several `.string` results, each a
 // consecutive piece of it (5,000 bytes came as 4,086 + 914), and does not enforce
 // `maximumMessageSize` (2,000,000 bytes came as 489 pieces, no error). Apple's URLSession returns
-// whole messages and enforces the limit itself; there the assembler only checks the cap.
+// whole messages (up to the socket's `maximumMessageSize`, twice the cap; it fails the receive of
+// a larger one); there the assembler only checks the cap.
 //
 // How (Linux): every viewer frame is one JSON object text, so the pieces of one message are
 // joined until the text seen so far is a complete JSON value: a byte scanner tracks the nesting
@@ -25,8 +26,9 @@ struct InboundAssembler {
         case partial
         /// A whole message.
         case message(String)
-        /// The message exceeds the cap (in UTF-8 bytes): refuse it and close with 1009.
-        case tooBig
+        /// The message exceeds the cap: refuse it and close with 1009. The UTF-8 bytes received
+        /// of it (on Linux, of a message in pieces: those received when the cap was passed).
+        case tooBig(Int)
     }
 
     /// The largest message accepted, in UTF-8 bytes.
@@ -54,9 +56,10 @@ struct InboundAssembler {
     /// Takes one result of `receive()`.
     mutating func add(_ piece: String) -> Outcome {
         let bytes = Array(piece.utf8)
-        guard buffer.count + bytes.count <= cap else {
+        let size = buffer.count + bytes.count
+        guard size <= cap else {
             reset()
-            return .tooBig
+            return .tooBig(size)
         }
         guard joinsPieces else { return .message(piece) }
         for byte in bytes { scan(byte) }

@@ -75,11 +75,12 @@ final class InboundFrameTests: XCTestCase {
         let listener = try Listener(try tempDir(), ["--break", "tool", "--on-pause", "continue"])
         let proxy = try Proxy(targetPort: listener.port)
         defer { proxy.close() }
-        let host = try SessionHost(url: proxy.url, config: patient, onWarn: { _, _ in })
+        // A cap far over one FoundationNetworking piece (~4 KiB): the pieces are counted together.
+        let host = try SessionHost(url: proxy.url, config: patient, onWarn: { _, _ in }, maxFrameBytes: 100_000)
         let attached = try await host.ready(timeoutMs: 10_000)
         XCTAssertTrue(attached, listener.text)
         // A JSON object one byte over the cap, as the viewer would send it.
-        let filler = SessionHost.maxInboundBytes - #"{"x":""}"#.utf8.count + 1
+        let filler = host.maxFrameBytes - #"{"x":""}"#.utf8.count + 1
         proxy.sendToApp(#"{"x":""# + String(repeating: "a", count: filler) + #""}"#)
         try await until("the app's 1009 close:\n\(listener.text)", seconds: 30) { listener.text.contains("closed by the app (1009") }
         // A lost connection to the core: it reconnects.
