@@ -192,7 +192,7 @@ class _GoodApp:
         self.released: list[Any] = []
 
     def on_event(self, e: Any) -> None:
-        if isinstance(e, s.PauseOpened) and e.run_id.startswith("good-"):
+        if isinstance(e, s.PauseOpened):  # only the good app has gates
             self.opened.add(e.pause_id)
         elif isinstance(e, s.PauseClosed):
             self.closed.add(e.pause_id)
@@ -218,9 +218,10 @@ class _GoodApp:
                 await asyncio.sleep(0.005)
 
 
+GOOD_BREAKPOINTS = [{"kind": "tool"}, {"kind": "tool", "point": "after"}]
 GOOD_FRAMES = 8
-"""Frames of one good run: run.started, node.started, exec.paused and exec.resumed twice,
-node.finished, run.finished."""
+"""Frames of one good run after the ``hello`` (seq 0): run.started, node.started, exec.paused
+and exec.resumed twice, node.finished, run.finished (seqs 1, 2, ...: each stored once)."""
 
 
 def _stored_once(frames: list[s.FrameLog], app: str) -> tuple[list[int], int]:
@@ -263,7 +264,7 @@ def test_connection_churn_beside_a_good_app() -> None:
     app = _GoodApp()
 
     async def main() -> tuple[int, int, _GoodApp]:
-        async with serve(port=0, breakpoints=[{"kind": "tool"}], on_pause=lambda p: "continue", on_frame=frames.append, on_event=app.on_event) as viewer:
+        async with serve(port=0, breakpoints=GOOD_BREAKPOINTS, on_pause=lambda p: "continue", on_frame=frames.append, on_event=app.on_event) as viewer:
             churned, _ = await asyncio.gather(asyncio.to_thread(churn, viewer.url, 400), app.run(viewer.url, 40))
             await asyncio.to_thread(wait_for, lambda: viewer._open == 0, 5.0)
             return churned, viewer._open, app
@@ -273,7 +274,7 @@ def test_connection_churn_beside_a_good_app() -> None:
     assert churned == 400
     assert still_open == 0
     accepted, other = _stored_once(frames, "good")
-    assert sorted(accepted) == list(range(len(accepted))) and len(accepted) == 40 * GOOD_FRAMES, (len(accepted), other)
+    assert sorted(accepted) == list(range(1, len(accepted) + 1)) and len(accepted) == 40 * GOOD_FRAMES, (len(accepted), other)
     assert other == 0
     app.check(40)
     assert time.monotonic() - t0 < 60
@@ -295,7 +296,7 @@ def test_ten_thousand_runs_keep_the_retained_state_bounded() -> None:
             accepted += 1
 
     async def flood(url: str) -> None:
-        async with connect(url, app="flood", **PATIENT) as sess:
+        async with connect(url, app="flood", flush_timeout_ms=30_000, **PATIENT) as sess:
             assert await sess.ready(10_000)
             for r in range(10_000):
                 async with sess.run(f"r{r}"):
@@ -304,7 +305,7 @@ def test_ten_thousand_runs_keep_the_retained_state_bounded() -> None:
                     await asyncio.sleep(0)
 
     async def main() -> tuple[int, int, _GoodApp]:
-        async with serve(port=0, breakpoints=[{"kind": "tool"}], on_pause=lambda p: "continue", on_frame=frames.append, on_event=on_event, max_retained_runs=1000) as viewer:
+        async with serve(port=0, breakpoints=GOOD_BREAKPOINTS, on_pause=lambda p: "continue", on_frame=frames.append, on_event=on_event, max_retained_runs=1000) as viewer:
             await asyncio.gather(flood(viewer.url), app.run(viewer.url, 20))
             await asyncio.sleep(0.3)
             return viewer.core.retained_runs, viewer.core.retained_bytes, app
@@ -314,7 +315,7 @@ def test_ten_thousand_runs_keep_the_retained_state_bounded() -> None:
     assert 0 < retained <= 1000, retained
     assert retained_bytes < 8 << 20, retained_bytes
     good, other = _stored_once(frames, "good")
-    assert sorted(good) == list(range(len(good))) and len(good) == 20 * GOOD_FRAMES, (len(good), other)
+    assert sorted(good) == list(range(1, len(good) + 1)) and len(good) == 20 * GOOD_FRAMES, (len(good), other)
     assert other == 0
     assert accepted == 20_000 + 20 * GOOD_FRAMES  # the flood's run.started/run.finished, the good app's
     app.check(20)
