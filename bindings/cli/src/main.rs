@@ -2,7 +2,8 @@
 //!
 //! - `wirecontract parse [FILE|-] [--protocol graphmind]` reads one frame per line (split on
 //!   `\n` only, nothing trimmed) and writes one compact JSON verdict per frame to stdout:
-//!   `{"kind", "type"?, "received"?, "supported"?, "reason"?, "issues"?}`.
+//!   `{"kind", "type"?, "seq"?, "ts"?, "runId"?, "received"?, "supported"?, "reason"?, "issues"?}`
+//!   (`seq`, `ts`, `runId` salvaged from an envelope whose payload alone failed).
 //! - `wirecontract shrink [--max-bytes N] [--type T] [FILE|-]` shrinks one GraphMind payload
 //!   JSON per line to a byte budget (graphmind-shrink) and writes `{"tier":n,"json":"<text>"}`
 //!   per line; see [`shrink`].
@@ -60,7 +61,8 @@ enum Command {
     ///
     /// Each line's bytes (split on `\n` only; nothing is trimmed, an empty line is a frame) go
     /// to the protocol's parser; each verdict is one compact JSON line on stdout:
-    /// {"kind", "type"?, "received"?, "supported"?, "reason"?, "issues"?}.
+    /// {"kind", "type"?, "seq"?, "ts"?, "runId"?, "received"?, "supported"?, "reason"?, "issues"?}
+    /// (seq, ts and runId salvaged from an envelope whose payload alone failed).
     Parse(ParseArgs),
     /// Print a protocol's JSON Schema (draft 2020-12), exactly as the contract exports it.
     Schema {

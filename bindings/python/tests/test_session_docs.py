@@ -1,7 +1,7 @@
 """docs/session.md keeps its promises: every Python example runs (those marked
 ``listen="FLAGS"`` against ``wirecontract listen FLAGS``, whose record is then checked) and
 type-checks with ``mypy --strict`` against the shipped stubs; the Kotlin and Swift examples are
-the source files the builds compile and syntax-check, quoted verbatim."""
+the source files the Kotlin and Swift steps compile and run, quoted verbatim."""
 
 from __future__ import annotations
 

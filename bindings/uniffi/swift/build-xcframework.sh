@@ -32,6 +32,10 @@ set -euo pipefail
 RELEASE=""
 if [ "${1:-}" = --release ]; then
     RELEASE="${2:?usage: build-xcframework.sh [--release VERSION]}"
+    # A semantic version without the leading v (the manifest's URL adds it): it goes into a
+    # sed expression and a URL, so nothing else is accepted.
+    [[ "$RELEASE" =~ ^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.]+)?$ ]] ||
+        { echo "build-xcframework.sh: --release takes a version such as 0.2.0 (no leading v), not '$RELEASE'" >&2; exit 2; }
 elif [ -n "${1:-}" ]; then
     echo "usage: build-xcframework.sh [--release VERSION]" >&2
     exit 2
