@@ -106,6 +106,29 @@ def test_serve_closes_an_idle_connection_with_1008(caplog: pytest.LogCaptureFixt
     assert any("idle for idle_timeout_ms (400); closed with 1008" in r.getMessage() for r in caplog.records)
 
 
+def test_an_app_waiting_at_a_pause_is_not_idle() -> None:
+    """A pause the user has not answered yet keeps its app's connection open past
+    ``idle_timeout_ms``: the gate is answered by the viewer, not released by fail-open."""
+
+    async def main() -> tuple[Any, list[int], int]:
+        opened: list[s.PauseOpened] = []
+        async with serve(port=0, idle_timeout_ms=300, breakpoints=[{"kind": "tool"}], on_pause=lambda p: opened.append(p)) as viewer:
+            async with connect(viewer.url, pause_timeout_ms=60_000, **PATIENT) as sess:
+                assert await sess.ready(10_000)
+                async with sess.run("held") as run:
+                    run.emit("node.started", {"nodeId": "tool:t", "kind": "tool", "name": "t", "instanceId": "c1"})
+                    gate = asyncio.ensure_future(run.gate("before", GateNode("tool:t", "tool", "t", "c1")))
+                    await asyncio.sleep(1.2)  # four idle timeouts
+                    conns = viewer.connections
+                    viewer.resume(opened[0].pause_id, "abort")
+                    decision = await asyncio.wait_for(gate, 5)
+            return decision, conns, len(opened)
+
+    decision, conns, pauses = asyncio.run(main())
+    assert conns == [1] and pauses == 1
+    assert decision.action == "abort"  # the viewer's answer, not fail-open's continue
+
+
 def test_serve_drops_an_app_whose_write_stalls(caplog: pytest.LogCaptureFixture) -> None:
     """An attached app that stops reading while the viewer broadcasts 8 MB of breakpoints
     (under ``max_queue_bytes``): the write stalls, and past ``write_stall_timeout_ms`` the

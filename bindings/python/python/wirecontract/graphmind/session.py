@@ -709,6 +709,8 @@ class Viewer:
         """Connections answered 503 because ``max_connections`` were open."""
         self._last_frame: dict[int, float] = {}
         self._idle_timers: dict[int, asyncio.TimerHandle] = {}
+        self._pause_conn: dict[str, int] = {}
+        """Open pauses by id, to their connection: a connection holding one is never idle."""
         self._log = _LogLimit()
         self._links: dict[int, _Link] = {}
         self._hello_timers: dict[int, asyncio.TimerHandle] = {}
@@ -880,6 +882,10 @@ class Viewer:
                 continue
             if isinstance(action, ViewerWarn):
                 self._log.warning("graphmind viewer: [c%d] %s: %s", action.conn, action.rule, _printable(action.text))
+            if isinstance(action, PauseOpened):
+                self._pause_conn[action.pause_id] = action.conn
+            elif isinstance(action, (PauseClosed, PauseReleased)):
+                self._pause_conn.pop(action.pause_id, None)
             if isinstance(action, AppAttached):
                 timer = self._hello_timers.pop(action.conn, None)
                 if timer is not None:
@@ -924,13 +930,19 @@ class Viewer:
 
 
     def _idle_check(self, conn: int) -> None:
-        """Closes ``conn`` with 1008 if no frame came for ``idle_timeout_ms``; else checks
-        again when that much time will have passed since its last frame (one timer a
-        connection, not one a frame)."""
+        """Closes ``conn`` with 1008 if no frame came for ``idle_timeout_ms`` and it holds no
+        open pause; else checks again when that much time will have passed since its last
+        frame (one timer a connection, not one a frame)."""
         last = self._last_frame.get(conn)
         link = self._links.get(conn)
         if last is None or link is None or self._idle_s is None:
             return
+        open_now = set(self.core.open_pauses)
+        for pause_id in [p for p in self._pause_conn if p not in open_now]:
+            del self._pause_conn[pause_id]
+        if conn in self._pause_conn.values():
+            # The app waits at a pause for the user, as long as the user takes: not idle.
+            last = self._last_frame[conn] = self._loop.time()
         due = last + self._idle_s
         if self._loop.time() < due:
             self._idle_timers[conn] = self._loop.call_at(due, self._idle_check, conn)
@@ -979,7 +991,7 @@ async def serve(
     ``events()``, the oldest dropped first, default 10 000), ``max_connections`` (app
     connections open at once, counted from the upgrade request; a further one is answered
     HTTP 503, default 128), ``idle_timeout_ms`` (a connection that sends no frame for this
-    long is closed with 1008, default 600 000; ``0``: none) and ``write_stall_timeout_ms`` (a
+    long and holds no open pause is closed with 1008, default 600 000; ``0``: none) and ``write_stall_timeout_ms`` (a
     single write to an app unfinished this long drops that connection with 1013, default
     30 000; ``0``: none)."""
     if breakpoints is not None:
