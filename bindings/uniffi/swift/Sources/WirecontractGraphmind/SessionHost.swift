@@ -42,10 +42,15 @@ public struct RunAbortedError: Error {
 /// a drop the core reconnects (200/400/800 ms, then `retryIntervalMs`) and replays its buffer.
 /// An actor: every core call and every action runs on it, in order.
 public actor SessionHost {
-    /// The largest inbound message the socket accepts: the contract's frame cap
-    /// (`defaultMaxFrameBytes()`, 16 MiB). A larger one fails the socket's receive, and the host
-    /// treats it as a lost connection (the core reconnects and replays).
-    public static let maxInboundBytes = Int(defaultMaxFrameBytes())
+    /// Default `maxFrameBytes`: the contract's frame cap (`defaultMaxFrameBytes()`, 16 MiB).
+    public static let defaultMaxFrameBytes = Int(WirecontractGraphmind.defaultMaxFrameBytes())
+    /// Default `maxQueueBytes`: 16 MiB of UTF-8 frame text queued and not yet written.
+    public static let defaultMaxQueueBytes = 16 * 1024 * 1024
+
+    /// The largest viewer message handed to the core, in UTF-8 bytes.
+    public nonisolated let maxFrameBytes: Int
+    /// The most frame text (UTF-8 bytes) queued for the socket and not yet written.
+    public nonisolated let maxQueueBytes: Int
 
     /// The sans-IO core (state, seq, held pauses, buffered frames).
     public nonisolated let core: AppSession
@@ -66,6 +71,8 @@ public actor SessionHost {
     /// Frames and closes in the order the core produced them, each with the socket (and attempt) it is for.
     private var outbox: [(id: Int, task: URLSessionWebSocketTask, item: Outgoing)] = []
     private var sending = false
+    /// UTF-8 bytes of the frames in `outbox` and the one being sent, for the current attempt.
+    private var queuedBytes = 0
     private var gates: [String: CheckedContinuation<Decision, Never>] = [:]
     private var settled: [String: Decision] = [:]
     private var waiters: [Int64: CheckedContinuation<Bool, Never>] = [:]
@@ -77,13 +84,40 @@ public actor SessionHost {
     /// - Parameters:
     ///   - url: the viewer's ingest endpoint (default `ws://127.0.0.1:4747/ingest`).
     ///   - config: the core's configuration (`idBase` defaults to random hex here).
-    ///   - onWarn: called with each `warn` action's rule key and text.
-    /// - Throws: `ContractError` for a configuration the core refuses (a negative timeout or size).
+    ///   - onWarn: called with each `warn` action's rule key and text, and with the host's own
+    ///     `frame-limit` and `queue-limit` warnings (default: `StderrWarnings().handler`, rate-limited,
+    ///     control characters escaped).
+    ///   - maxFrameBytes: the largest viewer message handed to the core, in UTF-8 bytes (default
+    ///     16 MiB, the contract's frame limit). A larger one is dropped and the socket closed with
+    ///     1009 (`frame-limit` warning); the core detaches (fail-open), reconnects and replays.
+    ///     The socket's `maximumMessageSize` is twice this, so such a message may be buffered up to
+    ///     that before it is dropped. Past it, Apple's URLSession fails the receive (a lost
+    ///     connection, no warning). swift-corelibs-foundation (Linux) hands any message over
+    ///     about 4 KiB over in pieces and enforces no size; the host joins them and counts the
+    ///     bytes itself, refusing the message with 1009 as soon as they pass this cap
+    ///     (InboundAssembler.swift).
+    ///   - maxQueueBytes: frame text (UTF-8 bytes) queued for a viewer that does not read
+    ///     (default 16 MiB; one frame alone is always queued). Past it the socket is cancelled
+    ///     (`queue-limit` warning) and the core detaches; its ring replays on the next attachment.
+    ///     At least the ring's byte bound (`ringMaxBytes`, 8 MiB by default): a replay queues the
+    ///     whole ring at once.
+    /// - Throws: `ContractError` for a configuration the core refuses (a negative timeout or
+    ///   size); `SessionHostError` for a non-positive limit or `maxQueueBytes` below `ringMaxBytes`.
     public init(
         url: String = "ws://127.0.0.1:4747/ingest",
         config: AppSessionConfig = AppSessionConfig(),
-        onWarn: @escaping @Sendable (String, String) -> Void = { rule, text in print("graphmind session: \(rule): \(text)") }
+        onWarn: @escaping @Sendable (String, String) -> Void = StderrWarnings().handler,
+        maxFrameBytes: Int = SessionHost.defaultMaxFrameBytes,
+        maxQueueBytes: Int = SessionHost.defaultMaxQueueBytes
     ) throws {
+        guard maxFrameBytes > 0 else { throw SessionHostError("maxFrameBytes must be positive, got \(maxFrameBytes)") }
+        guard maxQueueBytes > 0 else { throw SessionHostError("maxQueueBytes must be positive, got \(maxQueueBytes)") }
+        // A replay queues the whole ring at once: a smaller queue would drop every attachment.
+        if let ring = config.ringMaxBytes, Int64(maxQueueBytes) < ring {
+            throw SessionHostError("maxQueueBytes (\(maxQueueBytes)) must be at least ringMaxBytes (\(ring))")
+        }
+        self.maxFrameBytes = maxFrameBytes
+        self.maxQueueBytes = maxQueueBytes
         var config = config
         if config.url == nil { config.url = url }
         if config.idBase == nil { config.idBase = String(format: "%06x", Int.random(in: 0..<0x1000000)) }
@@ -209,6 +243,7 @@ public actor SessionHost {
                 attempt += 1
                 opened = false
                 socket = nil
+                queuedBytes = 0
             case .abortRun(let runId):
                 aborted.insert(runId)
             case .readySettled(let waiter, let attached):
@@ -232,10 +267,22 @@ public actor SessionHost {
         let now = clock.nowMs()
         let delay = deadline > now ? deadline - now : 0
         timer = Task { [weak self] in
-            try? await Task.sleep(nanoseconds: UInt64(delay * 1_000_000))
+            try? await Task.sleep(nanoseconds: SessionHost.sleepNanoseconds(delay))
             if Task.isCancelled { return }
             await self?.fire()
         }
+    }
+
+    /// The longest single timer sleep: 1 hour. The core accepts timeouts up to 2^53-1 ms, whose
+    /// nanoseconds overflow `UInt64` (the conversion would trap) and whose huge sleeps the
+    /// runtime may mishandle; a longer wait sleeps in steps, each ending in `fire`, where the
+    /// core, not yet due, sets the same deadline again.
+    static let maxSleepNanoseconds: UInt64 = 3_600_000_000_000
+
+    /// `delayMs` as nanoseconds for one sleep, saturated at `maxSleepNanoseconds`.
+    static func sleepNanoseconds(_ delayMs: Double) -> UInt64 {
+        let nanoseconds = delayMs * 1_000_000
+        return nanoseconds < Double(maxSleepNanoseconds) ? UInt64(max(nanoseconds, 0)) : maxSleepNanoseconds
     }
 
     private func fire() {
@@ -259,6 +306,7 @@ public actor SessionHost {
     private func connect(_ url: String) {
         attempt += 1
         opened = false
+        queuedBytes = 0
         guard let endpoint = URL(string: url) else {
             try! core.transportFailed(nowMs: clock.nowMs())
             return
@@ -268,9 +316,11 @@ public actor SessionHost {
         // which RFC 6455 §4.1 servers refuse; Apple's URLSession writes this header itself.
         request.setValue("Upgrade", forHTTPHeaderField: "Connection")
         let task = urlSession.webSocketTask(with: request)
-        // The contract's frame cap (16 MiB) instead of URLSession's 1 MiB: a larger inbound
-        // message fails the receive, which the host handles as a lost connection.
-        task.maximumMessageSize = SessionHost.maxInboundBytes
+        // Twice maxFrameBytes, so that a message somewhat over the cap reaches `receive` whole and
+        // is refused there with 1009. Apple's URLSession fails the receive of a larger one (a lost
+        // connection to the host); swift-corelibs-foundation only sizes libcurl's receive buffer
+        // with it and hands a larger message over in pieces no bigger than the buffer.
+        task.maximumMessageSize = maxFrameBytes > Int.max / 2 ? Int.max : 2 * maxFrameBytes
         delegate.register(task: task, attempt: attempt)
         socket = task
         task.resume()
@@ -294,6 +344,7 @@ public actor SessionHost {
         socket?.cancel()
         socket = nil
         outbox.removeAll { $0.id == id }
+        queuedBytes = 0
         if wasOpen {
             try! core.transportClosed(nowMs: clock.nowMs())
         } else {
@@ -303,13 +354,23 @@ public actor SessionHost {
     }
 
     private func receive(_ task: URLSessionWebSocketTask, _ id: Int) async {
+        // Linux returns long messages in pieces and enforces no size limit: InboundAssembler.swift.
+        var assembler = InboundAssembler(cap: maxFrameBytes)
         while id == attempt {
             do {
                 let message = try await task.receive()
                 guard id == attempt else { return }
                 // Frames are text messages; a binary message is ignored, as the JVM host does.
-                if case .string(let text) = message {
-                    try! core.frameReceived(frame: text, nowMs: clock.nowMs())
+                if case .string(let piece) = message {
+                    switch assembler.add(piece) {
+                    case .partial:
+                        continue
+                    case .message(let text):
+                        try! core.frameReceived(frame: text, nowMs: clock.nowMs())
+                    case .tooBig(let size):
+                        frameTooBig(task, id, size)
+                        return
+                    }
                 }
                 pump()
             } catch {
@@ -319,8 +380,31 @@ public actor SessionHost {
         }
     }
 
+    /// A viewer message over `maxFrameBytes`: dropped unread, the socket closed with 1009, the
+    /// core detached (fail-open; it reconnects and replays).
+    private func frameTooBig(_ task: URLSessionWebSocketTask, _ id: Int, _ size: Int) {
+        onWarn("frame-limit", "a viewer message of \(size) bytes exceeded maxFrameBytes (\(maxFrameBytes)); closed with 1009")
+        task.cancel(with: .messageTooBig, reason: Data("message too big".utf8))
+        socket = nil  // socketLost must not abort the socket before the close frame leaves
+        socketLost(id)
+    }
+
     private func enqueue(_ item: Outgoing) {
         guard let task = socket else { return }
+        if case .text(let frame) = item {
+            let size = frame.utf8.count
+            if queuedBytes > 0 && queuedBytes + size > maxQueueBytes {
+                // The viewer stopped reading: give the connection up (the core replays its ring on
+                // the next attachment) instead of queueing without bound. No close frame can be
+                // written behind the stuck sends, so the socket is cancelled outright.
+                onWarn("queue-limit", "the viewer stopped reading: over maxQueueBytes (\(maxQueueBytes)) queued; connection dropped")
+                let id = attempt
+                task.cancel()
+                socketLost(id)
+                return
+            }
+            queuedBytes += size
+        }
         outbox.append((id: attempt, task: task, item: item))
         if !sending {
             sending = true
@@ -339,6 +423,7 @@ public actor SessionHost {
                 } catch {
                     socketLost(next.id)
                 }
+                if next.id == attempt { queuedBytes -= frame.utf8.count }
             case .close(let code, let reason):
                 let closeCode = URLSessionWebSocketTask.CloseCode(rawValue: code) ?? .normalClosure
                 next.task.cancel(with: closeCode, reason: reason.data(using: .utf8))
@@ -380,5 +465,78 @@ private final class SocketDelegate: NSObject, URLSessionWebSocketDelegate, @unch
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         guard let id = attempt(of: task), let host = host else { return }
         Task { await host.socketLost(id) }
+    }
+}
+
+/// A limit given to `SessionHost.init` that it cannot work with.
+public struct SessionHostError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The default `onWarn` of `SessionHost`: one stderr line per warning, control characters (C0,
+/// DEL, C1) escaped as `\xNN` so peer text cannot forge lines or drive a terminal, at most `burst`
+/// lines per `intervalMs`; the lines over it are counted and reported with the next line written.
+public final class StderrWarnings: @unchecked Sendable {
+    private let burst: Int
+    private let intervalNs: UInt64
+    private let write: @Sendable (String) -> Void
+    private let lock = NSLock()
+    private var windowStart = DispatchTime.now().uptimeNanoseconds
+    private var used = 0
+    private var suppressed = 0
+
+    /// - Parameters:
+    ///   - burst: lines written per interval (default 20).
+    ///   - intervalMs: the interval (default 10 000 ms).
+    ///   - write: where a line goes (default: standard error, with a newline).
+    public init(burst: Int = 20, intervalMs: Int = 10_000, write: @escaping @Sendable (String) -> Void = StderrWarnings.standardError) {
+        self.burst = burst
+        intervalNs = UInt64(max(intervalMs, 0)) * 1_000_000
+        self.write = write
+    }
+
+    /// Writes `line` and a newline to standard error.
+    public static let standardError: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// This printer as a `SessionHost` `onWarn` (a method reference is no `@Sendable` closure).
+    public var handler: @Sendable (String, String) -> Void {
+        { rule, text in self.warn(rule, text) }
+    }
+
+    /// Writes one warning line, or counts it when over the rate.
+    public func warn(_ rule: String, _ text: String) {
+        lock.lock()
+        let now = DispatchTime.now().uptimeNanoseconds
+        if now - windowStart >= intervalNs {
+            windowStart = now
+            used = 0
+        }
+        if used >= burst {
+            suppressed += 1
+            lock.unlock()
+            return
+        }
+        used += 1
+        let note = suppressed > 0 ? " (\(suppressed) earlier warnings not printed: rate limit)" : ""
+        suppressed = 0
+        lock.unlock()
+        write("graphmind session: \(Self.printable(rule)): \(Self.printable(text))\(note)")
+    }
+
+    /// `s` with control characters (C0, DEL, C1) escaped as `\xNN`.
+    public static func printable(_ s: String) -> String {
+        var out = ""
+        out.unicodeScalars.reserveCapacity(s.unicodeScalars.count)
+        for scalar in s.unicodeScalars {
+            if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                out += "\\x" + String(format: "%02x", scalar.value)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
     }
 }

@@ -186,16 +186,23 @@ func checkCommon(_ rows: [[String: Any]], file: StaticString = #filePath, line: 
 }
 
 /// A loopback TCP relay to `targetPort` that can go down (drop every relayed connection and
-/// refuse new ones, like a network outage) and come back up while the listener keeps running.
+/// refuse new ones, like a network outage) and come back up while the listener keeps running;
+/// that can stop reading from the app (a viewer that stops reading); and that can slip raw bytes
+/// to the app right after the listener's handshake response (a hostile viewer's frame).
 final class Proxy: @unchecked Sendable {
     let url: String
     private let server: Int32
     private let lock = NSLock()
     private var open: [Int32] = []
+    private var apps: [Int32] = []
     private var isDown = false
+    private var isStalled = false
+    private var injection: Data?
     private var count = 0
 
     init(targetPort: UInt16) throws {
+        // A write to a connection the app already dropped must fail, not kill the test process.
+        signal(SIGPIPE, SIG_IGN)
         let server = socket(AF_INET, Proxy.stream, 0)
         guard server >= 0, Proxy.bind(server, port: 0), listen(server, 16) == 0 else { throw HarnessError("proxy: cannot listen") }
         var addr = sockaddr_in()
@@ -219,10 +226,10 @@ final class Proxy: @unchecked Sendable {
                 lock.lock()
                 count += 1
                 open += [client, upstream]
+                apps.append(client)
                 lock.unlock()
-                for (from, to) in [(client, upstream), (upstream, client)] {
-                    Thread { Proxy.pump(from, to) }.start()
-                }
+                Thread { [self] in pump(client, upstream, toApp: false) }.start()
+                Thread { [self] in pump(upstream, client, toApp: true) }.start()
             }
         }.start()
     }
@@ -234,6 +241,36 @@ final class Proxy: @unchecked Sendable {
         return count
     }
 
+    /// Writes `text` as one unmasked WebSocket text frame (RFC 6455 §5.2, as a server sends it)
+    /// to the app's side of the newest connection, in the background (a large frame outlasts the
+    /// app's reading when the app refuses it). Call it only while the listener sends nothing.
+    func sendToApp(_ text: String) {
+        let payload = Array(text.utf8)
+        var frame: [UInt8] = [0x81]
+        if payload.count < 126 {
+            frame.append(UInt8(payload.count))
+        } else if payload.count <= 0xFFFF {
+            frame += [126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        } else {
+            frame.append(127)
+            frame += (0..<8).reversed().map { UInt8((UInt64(payload.count) >> (8 * UInt64($0))) & 0xFF) }
+        }
+        frame += payload
+        let bytes = frame
+        lock.lock()
+        let app = apps.last
+        lock.unlock()
+        guard let app = app else { return }
+        Thread {
+            var sent = 0
+            while sent < bytes.count {
+                let m = bytes.withUnsafeBytes { write(app, $0.baseAddress! + sent, bytes.count - sent) }
+                if m <= 0 { return }
+                sent += m
+            }
+        }.start()
+    }
+
     func goDown() {
         lock.lock()
         isDown = true
@@ -241,6 +278,34 @@ final class Proxy: @unchecked Sendable {
         open = []
         lock.unlock()
         for fd in sockets { _ = shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    /// Stops (`true`) or restarts relaying what the app sends: the app's writes back up.
+    func stall(_ on: Bool) {
+        lock.lock()
+        isStalled = on
+        lock.unlock()
+    }
+
+    /// Sends `bytes` to the next app connection right after the listener's handshake response.
+    func inject(_ bytes: Data) {
+        lock.lock()
+        injection = bytes
+        lock.unlock()
+    }
+
+    private var stalled: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return isStalled
+    }
+
+    private func takeInjection() -> Data? {
+        lock.lock()
+        defer { lock.unlock() }
+        let bytes = injection
+        injection = nil
+        return bytes
     }
 
     func comeUp() {
@@ -283,21 +348,46 @@ final class Proxy: @unchecked Sendable {
         }
     }
 
-    private static func pump(_ from: Int32, _ to: Int32) {
+    private func pump(_ from: Int32, _ to: Int32, toApp: Bool) {
         var buffer = [UInt8](repeating: 0, count: 65536)
+        // Toward the app: the handshake response until its blank line, then any injection.
+        var head: [UInt8]? = toApp ? [] : nil
         while true {
+            while !toApp && stalled { usleep(5000) }
             let n = buffer.withUnsafeMutableBytes { read(from, $0.baseAddress, $0.count) }
             if n <= 0 { break }
-            var sent = 0
-            while sent < n {
-                let m = buffer.withUnsafeBytes { write(to, $0.baseAddress! + sent, n - sent) }
-                if m <= 0 { break }
-                sent += m
+            var chunk = Array(buffer[0..<n])
+            if var seen = head {
+                let start = seen.count
+                seen += chunk
+                let end = (max(0, start - 3)..<seen.count).first { i in i + 4 <= seen.count && Array(seen[i..<i + 4]) == [13, 10, 13, 10] }
+                if let end = end {
+                    let split = end + 4 - start
+                    if let extra = takeInjection() {
+                        // The response alone first, so the app's client reads the injection as one piece.
+                        if !Proxy.writeAll(to, Array(chunk[0..<split])) { break }
+                        usleep(50_000)
+                        chunk = [UInt8](extra) + chunk[split...]
+                    }
+                    head = nil
+                } else {
+                    head = seen
+                }
             }
-            if sent < n { break }
+            if !Proxy.writeAll(to, chunk) { break }
         }
         _ = shutdown(from, Int32(SHUT_RDWR))
         _ = shutdown(to, Int32(SHUT_RDWR))
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let m = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + sent, bytes.count - sent) }
+            if m <= 0 { return false }
+            sent += m
+        }
+        return true
     }
 }
 
@@ -305,3 +395,41 @@ final class Proxy: @unchecked Sendable {
 private func sysClose(_ fd: Int32) -> Int32 { close(fd) }
 private func sysBind(_ fd: Int32, _ addr: UnsafePointer<sockaddr>, _ len: socklen_t) -> Int32 { bind(fd, addr, len) }
 private func sysConnect(_ fd: Int32, _ addr: UnsafePointer<sockaddr>, _ len: socklen_t) -> Int32 { connect(fd, addr, len) }
+
+/// An unmasked WebSocket text frame (a server's) holding `payload`.
+func serverTextFrame(_ payload: Data) -> Data {
+    var frame = Data([0x81])
+    if payload.count < 126 {
+        frame.append(UInt8(payload.count))
+    } else if payload.count < 65536 {
+        frame += [126, UInt8(payload.count >> 8), UInt8(payload.count & 0xff)]
+    } else {
+        frame.append(127)
+        frame += (0..<8).reversed().map { UInt8((UInt64(payload.count) >> (8 * UInt64($0))) & 0xff) }
+    }
+    return frame + payload
+}
+
+/// Warnings given to a host's `onWarn`, kept for the test.
+final class Warnings: @unchecked Sendable {
+    private let lock = NSLock()
+    private var entries: [(rule: String, text: String)] = []
+
+    func add(_ rule: String, _ text: String) {
+        lock.lock()
+        entries.append((rule, text))
+        lock.unlock()
+    }
+
+    var all: [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries.map { "\($0.rule): \($0.text)" }
+    }
+
+    func texts(_ rule: String) -> [String] {
+        lock.lock()
+        defer { lock.unlock() }
+        return entries.filter { $0.rule == rule }.map(\.text)
+    }
+}

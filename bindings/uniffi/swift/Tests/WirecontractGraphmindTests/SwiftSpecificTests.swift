@@ -85,8 +85,9 @@ final class SwiftSpecificTests: XCTestCase {
         XCTAssertEqual(parseEnvelopeJson(frame: String(decoding: bad, as: UTF8.self)).kind, "ok")
     }
 
-    func testTheHostCapsInboundMessagesAtTheContractsFrameLimit() {
-        XCTAssertEqual(SessionHost.maxInboundBytes, 16 * 1024 * 1024)
-        XCTAssertEqual(Int64(SessionHost.maxInboundBytes), defaultMaxFrameBytes())
+    func testTheHostCapsInboundMessagesAtTheContractsFrameLimit() throws {
+        XCTAssertEqual(SessionHost.defaultMaxFrameBytes, 16 * 1024 * 1024)
+        XCTAssertEqual(Int64(SessionHost.defaultMaxFrameBytes), defaultMaxFrameBytes())
+        XCTAssertEqual(try SessionHost(onWarn: { _, _ in }).maxFrameBytes, SessionHost.defaultMaxFrameBytes)
     }
 }

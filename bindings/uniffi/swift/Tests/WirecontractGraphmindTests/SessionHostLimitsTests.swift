@@ -1,0 +1,114 @@
+// The Swift session host's resource limits (docs/robustness.md, "Resource limits"): a viewer
+// message over `maxFrameBytes` sent through a loopback relay, a viewer that stops reading
+// (`maxQueueBytes`), and hostile text and floods through the default warning printer.
+
+import Foundation
+import WirecontractGraphmind
+import XCTest
+
+final class SessionHostLimitsTests: XCTestCase {
+    let patient = AppSessionConfig(connectTimeoutMs: 5000, handshakeTimeoutMs: 5000)
+    let tool = GateNode(nodeId: "tool:lookup", kind: .tool, name: "lookup", instanceId: "call_1")
+
+    func tempDir() throws -> URL {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("swift-limits-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    func testAViewerMessageOverMaxFrameBytesIsDroppedAndClosedWith1009() async throws {
+        let listener = try Listener(try tempDir(), [])
+        let proxy = try Proxy(targetPort: listener.port)
+        defer { proxy.close() }
+        // 1.5 KiB of text, over a 1 KiB cap, right after the first handshake response.
+        proxy.inject(serverTextFrame(Data(repeating: UInt8(ascii: "x"), count: 1536)))
+        let warnings = Warnings()
+        let host = try SessionHost(url: proxy.url, config: patient, onWarn: { warnings.add($0, $1) }, maxFrameBytes: 1024)
+        XCTAssertEqual(host.maxFrameBytes, 1024)
+        _ = try await host.ready(timeoutMs: 3000)  // connects; the first attachment may not complete
+        try await until("the frame-limit warning (\(warnings.all))", seconds: 20) { !warnings.texts("frame-limit").isEmpty }
+        XCTAssertEqual(warnings.texts("frame-limit").first,
+                       "a viewer message of 1536 bytes exceeded maxFrameBytes (1024); closed with 1009")
+        XCTAssertTrue(warnings.texts("invalid-frame").isEmpty, "the core saw the message: \(warnings.all)")
+        // The close reached the listener through the relay, and the core came back on a new connection.
+        try await until("the 1009 close at the listener:\n\(listener.text)") { listener.text.contains("closed by the app (1009") }
+        let back = try await host.ready(timeoutMs: 10_000)
+        XCTAssertTrue(back, listener.text)
+        XCTAssertGreaterThanOrEqual(proxy.connections, 2)
+        let run = try await host.startRun("after")
+        try await host.finishRun(run)
+        try await until("the run.finished") { listener.text.contains("run.finished") }
+        await host.close()
+        let status = try await listener.waitExit()
+        XCTAssertEqual(status, 0, listener.text)
+        checkCommon(try listener.rows())
+    }
+
+    func testAViewerThatStopsReadingIsDroppedAndTheRingReplays() async throws {
+        let listener = try Listener(try tempDir(), [])
+        let proxy = try Proxy(targetPort: listener.port)
+        defer { proxy.close() }
+        let warnings = Warnings()
+        var config = patient
+        config.ringMaxBytes = 64 * 1024
+        let host = try SessionHost(url: proxy.url, config: config, onWarn: { warnings.add($0, $1) }, maxQueueBytes: 64 * 1024)
+        let attached = try await host.ready(timeoutMs: 10_000)
+        XCTAssertTrue(attached, listener.text)
+        let run = try await host.startRun("stalled")
+        try await until("run.started at the listener") { listener.text.contains("run.started") }
+        proxy.stall(true)
+        // 8 KiB events until the host gives up; the socket buffers take a few MiB first (once they
+        // are full, a send on Linux may also fail by itself, dropping the connection without the
+        // warning: the small bound makes the queue limit come first). Bounded:
+        // 4,000 events (32 MiB) without a queue-limit warning fail the test.
+        let output = "\"" + String(repeating: "y", count: 8 * 1024) + "\""  // JSON text
+        var emitted = 0
+        while warnings.texts("queue-limit").isEmpty && emitted < 4000 {
+            try await host.emit(.nodeFinished(payload: NodeFinished(nodeId: tool.nodeId, instanceId: tool.instanceId, output: output, durationMs: 1, status: .ok)), run: run)
+            emitted += 1
+        }
+        XCTAssertEqual(warnings.texts("queue-limit").first,
+                       "the viewer stopped reading: over maxQueueBytes (65536) queued; connection dropped", "after \(emitted) events")
+        XCTAssertFalse(host.core.isAttached())
+        // The stuck connection goes; the viewer reads again; the core reconnects and replays its ring.
+        proxy.goDown()
+        proxy.stall(false)
+        proxy.comeUp()
+        let back = try await host.ready(timeoutMs: 10_000)
+        XCTAssertTrue(back, listener.text)
+        try await host.finishRun(run)
+        try await until("the run.finished") { listener.text.contains("run.finished") }
+        await host.close()
+        let status = try await listener.waitExit()
+        XCTAssertEqual(status, 0, listener.text)
+        let rows = try listener.rows()
+        let last = rows.last { $0.type == "hello" }?.conn
+        let replayed = rows.filter { $0.conn == last && $0.replayed && $0.type == "node.finished" }
+        XCTAssertFalse(replayed.isEmpty, "no replay on the new connection")
+        XCTAssertEqual(rows.last?.type, "run.finished")
+    }
+
+    func testTheDefaultWarningPrinterEscapesPeerTextAndLimitsItsRate() async throws {
+        let lines = SharedText()
+        let printer = StderrWarnings(burst: 3, intervalMs: 200, write: { lines.append($0 + "\n") })
+        printer.warn("unknown-type", "run\n== [c1] forged status line\u{1b}[31mred\u{7f}\u{9b}2J\r")
+        XCTAssertEqual(lines.value, #"graphmind session: unknown-type: run\x0a== [c1] forged status line\x1b[31mred\x7f\x9b2J\x0d"# + "\n")
+        for i in 0..<10 { printer.warn("flood", "\(i)") }
+        XCTAssertEqual(lines.value.split(separator: "\n").count, 3)  // the burst: the first line and two of the flood
+        try await Task.sleep(nanoseconds: 250_000_000)
+        printer.warn("after", "quiet")
+        XCTAssertEqual(lines.value.split(separator: "\n").last, "graphmind session: after: quiet (8 earlier warnings not printed: rate limit)")
+        XCTAssertEqual(StderrWarnings.printable("é ok\u{2028}"), "é ok\u{2028}")  // only C0, DEL and C1
+    }
+
+    func testLimitsTheHostCannotWorkWithAreRefused() {
+        XCTAssertThrowsError(try SessionHost(onWarn: { _, _ in }, maxFrameBytes: 0)) { XCTAssertTrue($0 is SessionHostError, "\($0)") }
+        XCTAssertThrowsError(try SessionHost(onWarn: { _, _ in }, maxQueueBytes: -1)) { XCTAssertTrue($0 is SessionHostError, "\($0)") }
+        // A replay queues the whole ring: a queue bound below it would drop every attachment.
+        XCTAssertThrowsError(try SessionHost(config: AppSessionConfig(ringMaxBytes: 1 << 20), onWarn: { _, _ in }, maxQueueBytes: 1 << 19)) {
+            XCTAssertTrue($0 is SessionHostError, "\($0)")
+        }
+        XCTAssertEqual(SessionHost.defaultMaxFrameBytes, 16 * 1024 * 1024)
+        XCTAssertEqual(SessionHost.defaultMaxQueueBytes, 16 * 1024 * 1024)
+    }
+}
