@@ -218,6 +218,7 @@ impl ViewerSession {
     #[pyo3(signature = (
         *, breakpoints=None, mode=None, viewer_version=None, hub_capabilities=None, token_prefix=None,
         max_resume_token_len=None, resume_wait_ms=None, abandon_grace_ms=None,
+        max_retained_runs=None, max_retained_bytes=None, max_seqs_per_run=None, max_tracked_pauses=None,
     ))]
     #[allow(clippy::too_many_arguments)]
     fn new(
@@ -229,6 +230,10 @@ impl ViewerSession {
         max_resume_token_len: Option<&Bound<'_, PyAny>>,
         resume_wait_ms: Option<&Bound<'_, PyAny>>,
         abandon_grace_ms: Option<&Bound<'_, PyAny>>,
+        max_retained_runs: Option<&Bound<'_, PyAny>>,
+        max_retained_bytes: Option<&Bound<'_, PyAny>>,
+        max_seqs_per_run: Option<&Bound<'_, PyAny>>,
+        max_tracked_pauses: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let max_resume_token_len = crate::opt_uint(max_resume_token_len, "max_resume_token_len")?;
         let resume_wait_ms = crate::opt_uint(resume_wait_ms, "resume_wait_ms")?;
@@ -259,6 +264,19 @@ impl ViewerSession {
         }
         if let Some(v) = abandon_grace_ms {
             c.abandon_grace_ms = v;
+        }
+        // The retention bounds (docs/robustness.md "Resource limits"): positive counts.
+        for (arg, name, field) in [
+            (max_retained_runs, "max_retained_runs", &mut c.max_retained_runs),
+            (max_retained_bytes, "max_retained_bytes", &mut c.max_retained_bytes),
+            (max_seqs_per_run, "max_seqs_per_run", &mut c.max_seqs_per_run),
+            (max_tracked_pauses, "max_tracked_pauses", &mut c.max_tracked_pauses),
+        ] {
+            match crate::opt_size(arg, name)? {
+                Some(0) => return Err(PyValueError::new_err(format!("{name} must be positive, got 0"))),
+                Some(v) => *field = v,
+                None => {}
+            }
         }
         Ok(ViewerSession { inner: s::ViewerSession::new(c) })
     }
@@ -431,6 +449,17 @@ impl ViewerSession {
     #[getter]
     fn open_pauses(&self) -> Vec<String> {
         self.inner.open_pauses()
+    }
+    /// Runs whose state (de-duplication keys, owner, pauses) is retained now; at most
+    /// `max_retained_runs`.
+    #[getter]
+    fn retained_runs(&self) -> usize {
+        self.inner.retained_runs()
+    }
+    /// Approximate bytes of retained run state; kept near `max_retained_bytes`.
+    #[getter]
+    fn retained_bytes(&self) -> usize {
+        self.inner.retained_bytes()
     }
     fn __repr__(&self) -> String {
         format!("ViewerSession(mode={:?}, open_pauses={})", self.inner.mode().as_str(), self.inner.open_pauses().len())

@@ -57,7 +57,10 @@ MatcherLike: TypeAlias = BreakpointMatcher | Mapping[str, Any]
     );
     o.push_str(
         "MAX_QUEUE_BYTES: Final[int]\n\"\"\"The hosts' default `max_queue_bytes` (frame text queued for a peer that does not read; past it: 1013).\"\"\"\n\
+         WRITE_STALL_TIMEOUT_MS: Final[int]\n\"\"\"The hosts' default `write_stall_timeout_ms` (one write unfinished by then: 1013).\"\"\"\n\
          HELLO_TIMEOUT_MS: Final[int]\n\"\"\"`serve`'s default `hello_timeout_ms` (no valid `hello` by then: 1008).\"\"\"\n\
+         IDLE_TIMEOUT_MS: Final[int]\n\"\"\"`serve`'s default `idle_timeout_ms` (no frame for that long: 1008).\"\"\"\n\
+         MAX_CONNECTIONS: Final[int]\n\"\"\"`serve`'s default `max_connections` (a further upgrade is answered HTTP 503).\"\"\"\n\
          MAX_EVENTS: Final[int]\n\"\"\"`serve`'s default `max_events` (unread events kept for `Viewer.events()`).\"\"\"\n\
          MAX_WARNINGS: Final[int]\n\"\"\"`Session.warnings` keeps the latest this many.\"\"\"\n\n",
     );
@@ -438,7 +441,7 @@ class ViewerSession:
 
 "#,
     );
-    let vdefaults: [(&str, String); 7] = [
+    let vdefaults: [(&str, String); 11] = [
         ("breakpoints", format!("[{}]", viewer_breakpoints.join(", "))),
         ("mode", format!("{:?}", v.mode.as_str())),
         ("viewer_version", "\"wirecontract/<crate version>\"".to_owned()),
@@ -446,6 +449,10 @@ class ViewerSession:
         ("max_resume_token_len", format!("{} (UTF-16 units)", v.max_resume_token_len)),
         ("resume_wait_ms", v.resume_wait_ms.to_string()),
         ("abandon_grace_ms", v.abandon_grace_ms.to_string()),
+        ("max_retained_runs", v.max_retained_runs.to_string()),
+        ("max_retained_bytes", v.max_retained_bytes.to_string()),
+        ("max_seqs_per_run", v.max_seqs_per_run.to_string()),
+        ("max_tracked_pauses", v.max_tracked_pauses.to_string()),
     ];
     for (k, d) in vdefaults {
         let _ = writeln!(o, "    - `{k}`: {d}");
@@ -463,6 +470,10 @@ class ViewerSession:
         max_resume_token_len: int | None = None,
         resume_wait_ms: int | None = None,
         abandon_grace_ms: int | None = None,
+        max_retained_runs: int | None = None,
+        max_retained_bytes: int | None = None,
+        max_seqs_per_run: int | None = None,
+        max_tracked_pauses: int | None = None,
     ) -> ViewerSession: ...
     def connection_opened(self, conn: int, /) -> None: ...
     def connection_closed(self, conn: int, now_ms: float, /) -> None:
@@ -483,6 +494,12 @@ class ViewerSession:
     def mode(self) -> RunMode: ...
     @property
     def open_pauses(self) -> list[str]: ...
+    @property
+    def retained_runs(self) -> int:
+        """Runs whose state is retained now; at most `max_retained_runs`."""
+    @property
+    def retained_bytes(self) -> int:
+        """Approximate bytes of retained run state; kept near `max_retained_bytes`."""
 
 # ---- the asyncio hosts (pip install 'wirecontract[session]') ----------------------------------
 
@@ -520,6 +537,7 @@ class Session:
         flush_timeout_ms: int = 1000,
         max_frame_bytes: int = ...,
         max_queue_bytes: int = ...,
+        write_stall_timeout_ms: int = ...,
         **config: Any,
     ) -> None: ...
     def emit(self, type: str, payload: Mapping[str, Any] | Any, *, run: str | Run | None = None) -> int | None: ...
@@ -532,7 +550,7 @@ class Session:
 
 def connect(url: str = ..., **config: Any) -> Session:
     """`async with connect(url, app=...) as s`: keywords are `AppSession`'s plus `on_warn`,
-    `flush_timeout_ms`, `max_frame_bytes` and `max_queue_bytes`."""
+    `flush_timeout_ms`, `max_frame_bytes`, `max_queue_bytes` and `write_stall_timeout_ms`."""
 
 @dataclass(frozen=True)
 class FrameLog:
@@ -550,6 +568,7 @@ class Viewer:
     clock: Clock
     url: str
     events_dropped: int
+    connections_refused: int
     def __init__(
         self,
         *,
@@ -560,6 +579,9 @@ class Viewer:
         max_queue_bytes: int = ...,
         hello_timeout_ms: int = ...,
         max_events: int = ...,
+        max_connections: int = ...,
+        idle_timeout_ms: int = ...,
+        write_stall_timeout_ms: int = ...,
         **config: Any,
     ) -> None:
         """Keywords beyond the callbacks are `ViewerSession`'s; call within a running loop."""
@@ -598,7 +620,8 @@ __all__ = [
     "PauseReleased", "ResumeRefused", "ResumeTimedOut", "RunAbandoned", "ViewerWarn",
     "CONTINUE", "APP_DEFAULTS", "DEFAULT_URL", "SESSION_CAPABILITIES", "INGEST_PATH",
     "Clock", "RunAborted", "Session", "Run", "connect", "Viewer", "FrameLog", "serve",
-    "MAX_FRAME_BYTES", "MAX_QUEUE_BYTES", "HELLO_TIMEOUT_MS", "MAX_EVENTS", "MAX_WARNINGS",
+    "MAX_FRAME_BYTES", "MAX_QUEUE_BYTES", "WRITE_STALL_TIMEOUT_MS", "HELLO_TIMEOUT_MS", "IDLE_TIMEOUT_MS",
+    "MAX_CONNECTIONS", "MAX_EVENTS", "MAX_WARNINGS",
 ]
 "#,
     );

@@ -29,8 +29,14 @@ APP_DEFAULTS: Final[dict[str, Any]]
 MAX_FRAME_BYTES: Final[int]  # 16777216: the hosts' default max_frame_bytes (larger closes with 1009)
 MAX_QUEUE_BYTES: Final[int]
 """The hosts' default `max_queue_bytes` (frame text queued for a peer that does not read; past it: 1013)."""
+WRITE_STALL_TIMEOUT_MS: Final[int]
+"""The hosts' default `write_stall_timeout_ms` (one write unfinished by then: 1013)."""
 HELLO_TIMEOUT_MS: Final[int]
 """`serve`'s default `hello_timeout_ms` (no valid `hello` by then: 1008)."""
+IDLE_TIMEOUT_MS: Final[int]
+"""`serve`'s default `idle_timeout_ms` (no frame for that long: 1008)."""
+MAX_CONNECTIONS: Final[int]
+"""`serve`'s default `max_connections` (a further upgrade is answered HTTP 503)."""
 MAX_EVENTS: Final[int]
 """`serve`'s default `max_events` (unread events kept for `Viewer.events()`)."""
 MAX_WARNINGS: Final[int]
@@ -409,6 +415,10 @@ class ViewerSession:
     - `max_resume_token_len`: 128 (UTF-16 units)
     - `resume_wait_ms`: 5000
     - `abandon_grace_ms`: 15000
+    - `max_retained_runs`: 10000
+    - `max_retained_bytes`: 67108864
+    - `max_seqs_per_run`: 8192
+    - `max_tracked_pauses`: 10000
     """
     def __new__(
         cls,
@@ -421,6 +431,10 @@ class ViewerSession:
         max_resume_token_len: int | None = None,
         resume_wait_ms: int | None = None,
         abandon_grace_ms: int | None = None,
+        max_retained_runs: int | None = None,
+        max_retained_bytes: int | None = None,
+        max_seqs_per_run: int | None = None,
+        max_tracked_pauses: int | None = None,
     ) -> ViewerSession: ...
     def connection_opened(self, conn: int, /) -> None: ...
     def connection_closed(self, conn: int, now_ms: float, /) -> None:
@@ -441,6 +455,12 @@ class ViewerSession:
     def mode(self) -> RunMode: ...
     @property
     def open_pauses(self) -> list[str]: ...
+    @property
+    def retained_runs(self) -> int:
+        """Runs whose state is retained now; at most `max_retained_runs`."""
+    @property
+    def retained_bytes(self) -> int:
+        """Approximate bytes of retained run state; kept near `max_retained_bytes`."""
 
 # ---- the asyncio hosts (pip install 'wirecontract[session]') ----------------------------------
 
@@ -478,6 +498,7 @@ class Session:
         flush_timeout_ms: int = 1000,
         max_frame_bytes: int = ...,
         max_queue_bytes: int = ...,
+        write_stall_timeout_ms: int = ...,
         **config: Any,
     ) -> None: ...
     def emit(self, type: str, payload: Mapping[str, Any] | Any, *, run: str | Run | None = None) -> int | None: ...
@@ -490,7 +511,7 @@ class Session:
 
 def connect(url: str = ..., **config: Any) -> Session:
     """`async with connect(url, app=...) as s`: keywords are `AppSession`'s plus `on_warn`,
-    `flush_timeout_ms`, `max_frame_bytes` and `max_queue_bytes`."""
+    `flush_timeout_ms`, `max_frame_bytes`, `max_queue_bytes` and `write_stall_timeout_ms`."""
 
 @dataclass(frozen=True)
 class FrameLog:
@@ -508,6 +529,7 @@ class Viewer:
     clock: Clock
     url: str
     events_dropped: int
+    connections_refused: int
     def __init__(
         self,
         *,
@@ -518,6 +540,9 @@ class Viewer:
         max_queue_bytes: int = ...,
         hello_timeout_ms: int = ...,
         max_events: int = ...,
+        max_connections: int = ...,
+        idle_timeout_ms: int = ...,
+        write_stall_timeout_ms: int = ...,
         **config: Any,
     ) -> None:
         """Keywords beyond the callbacks are `ViewerSession`'s; call within a running loop."""
@@ -556,5 +581,6 @@ __all__ = [
     "PauseReleased", "ResumeRefused", "ResumeTimedOut", "RunAbandoned", "ViewerWarn",
     "CONTINUE", "APP_DEFAULTS", "DEFAULT_URL", "SESSION_CAPABILITIES", "INGEST_PATH",
     "Clock", "RunAborted", "Session", "Run", "connect", "Viewer", "FrameLog", "serve",
-    "MAX_FRAME_BYTES", "MAX_QUEUE_BYTES", "HELLO_TIMEOUT_MS", "MAX_EVENTS", "MAX_WARNINGS",
+    "MAX_FRAME_BYTES", "MAX_QUEUE_BYTES", "WRITE_STALL_TIMEOUT_MS", "HELLO_TIMEOUT_MS", "IDLE_TIMEOUT_MS",
+    "MAX_CONNECTIONS", "MAX_EVENTS", "MAX_WARNINGS",
 ]

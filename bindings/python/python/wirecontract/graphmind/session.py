@@ -99,7 +99,8 @@ __all__ = [
     "PauseReleased", "ResumeRefused", "ResumeTimedOut", "RunAbandoned", "ViewerWarn",
     "CONTINUE", "APP_DEFAULTS", "DEFAULT_URL", "SESSION_CAPABILITIES", "INGEST_PATH",
     "Clock", "RunAborted", "Session", "Run", "connect", "Viewer", "FrameLog", "serve",
-    "MAX_FRAME_BYTES", "MAX_QUEUE_BYTES", "HELLO_TIMEOUT_MS", "MAX_EVENTS", "MAX_WARNINGS",
+    "MAX_FRAME_BYTES", "MAX_QUEUE_BYTES", "WRITE_STALL_TIMEOUT_MS", "HELLO_TIMEOUT_MS", "IDLE_TIMEOUT_MS",
+    "MAX_CONNECTIONS", "MAX_EVENTS", "MAX_WARNINGS",
 ]
 
 log = logging.getLogger("wirecontract.session")
@@ -113,9 +114,19 @@ with 1009."""
 MAX_QUEUE_BYTES = 16 * 1024 * 1024
 """Default ``max_queue_bytes``: frame text (in characters) a host queues for a peer that does
 not read. Past it the connection is dropped with 1013."""
+WRITE_STALL_TIMEOUT_MS = 30_000
+"""Default ``write_stall_timeout_ms`` of both hosts (as ``listen --slow-reader-timeout``): a
+single write not finished by then means the peer reads too slowly; the connection is dropped
+with 1013 as for a full queue. ``0``: no limit."""
 HELLO_TIMEOUT_MS = 10_000
 """Default ``hello_timeout_ms`` of ``serve``: a connection that has not sent a valid ``hello``
 by then is closed with 1008."""
+IDLE_TIMEOUT_MS = 600_000
+"""Default ``idle_timeout_ms`` of ``serve`` (as ``listen --idle-timeout``): a connection that
+sends no frame for this long is closed with 1008. ``0``: no limit."""
+MAX_CONNECTIONS = 128
+"""Default ``max_connections`` of ``serve`` (as ``listen --max-connections``): app connections
+open at once, handshaking or attached; a further one is answered HTTP 503 at the upgrade."""
 MAX_EVENTS = 10_000
 """Default ``max_events`` of ``serve``: events kept for ``Viewer.events()`` before the oldest
 unread one is dropped (``Viewer.events_dropped`` counts them)."""
@@ -241,15 +252,21 @@ class _Link:
 
     The outbox is bounded: when the frames waiting for a peer that does not read exceed
     ``max_queue`` characters (one frame alone is always accepted), the link gives up: it
-    stops writing, runs ``on_lost``, closes the socket with 1013 and ``overflowed`` is set."""
+    stops writing, runs ``on_lost``, closes the socket with 1013 and ``overflowed`` is set.
+    So it does when one write has not finished after ``stall_s`` seconds (a peer reading too
+    slowly to empty the socket): ``stalled`` is set then too (``None``: no limit)."""
 
-    def __init__(self, ws: Any, on_lost: Callable[[], None], max_queue: int = MAX_QUEUE_BYTES) -> None:
+    def __init__(
+        self, ws: Any, on_lost: Callable[[], None], max_queue: int = MAX_QUEUE_BYTES, stall_s: float | None = WRITE_STALL_TIMEOUT_MS / 1000.0
+    ) -> None:
         self.ws = ws
         self._queue: asyncio.Queue[str | _Close] = asyncio.Queue()
         self._on_lost = on_lost
         self._max_queue = max_queue
+        self._stall_s = stall_s
         self._queued = 0
         self.overflowed = False
+        self.stalled = False
         self.task = asyncio.get_running_loop().create_task(self._write())
 
     def send(self, frame: str) -> None:
@@ -261,19 +278,20 @@ class _Link:
         self._queued += len(frame)
         self._queue.put_nowait(frame)
 
-    def _overflow(self) -> None:
+    def _overflow(self, reason: str = "outbound queue full") -> None:
         self.overflowed = True
-        self.task.cancel()
+        if asyncio.current_task() is not self.task:
+            self.task.cancel()
         while not self._queue.empty():
             self._queue.get_nowait()
         self._queued = 0
         self._on_lost()
-        asyncio.get_running_loop().create_task(self._abandon())
+        asyncio.get_running_loop().create_task(self._abandon(reason))
 
-    async def _abandon(self) -> None:
+    async def _abandon(self, reason: str) -> None:
         """Closes with 1013 without waiting long for a peer that does not read."""
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.ws.close(1013, "outbound queue full"), 1.0)
+            await asyncio.wait_for(self.ws.close(1013, reason), 1.0)
         transport = getattr(self.ws, "transport", None)
         if transport is not None:
             transport.abort()
@@ -289,7 +307,12 @@ class _Link:
                     await self.ws.close(item.code, item.reason)
                     return
                 self._queued -= len(item)
-                await self.ws.send(item)
+                try:
+                    await asyncio.wait_for(self.ws.send(item), self._stall_s)
+                except asyncio.TimeoutError:
+                    self.stalled = True
+                    self._overflow("slow reader")
+                    return
         except asyncio.CancelledError:
             raise
         except Exception:  # the socket failed under a send: the reader sees it close too
@@ -367,10 +390,12 @@ class Session:
         flush_timeout_ms: int = 1000,
         max_frame_bytes: int = MAX_FRAME_BYTES,
         max_queue_bytes: int = MAX_QUEUE_BYTES,
+        write_stall_timeout_ms: int = WRITE_STALL_TIMEOUT_MS,
         **config: Any,
     ) -> None:
         _websockets()
         self._loop = asyncio.get_running_loop()
+        self._stall_s = _timeout_s(write_stall_timeout_ms, "write_stall_timeout_ms")
         config.setdefault("id_base", secrets.token_hex(3))
         self.core = AppSession(url=url, **config)
         self.clock = Clock()
@@ -588,7 +613,7 @@ class Session:
         if self._attempt is not attempt:
             await ws.close()
             return
-        attempt.link = _Link(ws, lambda: self._lost(attempt), self._max_queue_bytes)
+        attempt.link = _Link(ws, lambda: self._lost(attempt), self._max_queue_bytes, self._stall_s)
         self.core.transport_opened(self.clock.now_ms())
         self._pump()
         try:
@@ -601,7 +626,9 @@ class Session:
             if _too_big(ws):
                 self._log.warning("graphmind session: a viewer frame exceeded max_frame_bytes (%d); closed with 1009", self._max_frame_bytes)
         finally:
-            if attempt.link is not None and attempt.link.overflowed:
+            if attempt.link is not None and attempt.link.stalled:
+                self._log.warning("graphmind session: the viewer stopped reading: a write stalled for write_stall_timeout_ms (%d); closed with 1013", round(self._stall_s * 1000))
+            elif attempt.link is not None and attempt.link.overflowed:
                 self._log.warning("graphmind session: the viewer stopped reading: over max_queue_bytes (%d) queued; closed with 1013", self._max_queue_bytes)
             self._lost(attempt)
             await attempt.link.stop()
@@ -615,8 +642,9 @@ def connect(url: str = DEFAULT_URL, **config: Any) -> Session:
     queued frames, default 1000), ``max_frame_bytes`` (largest viewer frame read; larger closes
     with 1009, default ``MAX_FRAME_BYTES``, 16 MiB) and ``max_queue_bytes`` (frame text queued
     for a viewer that stops reading; past it the connection is dropped with 1013 and the core
-    reconnects and replays its ring, default ``MAX_QUEUE_BYTES``, 16 Mi characters). Must be
-    called with an event loop running."""
+    reconnects and replays its ring, default ``MAX_QUEUE_BYTES``, 16 Mi characters) and
+    ``write_stall_timeout_ms`` (a single write unfinished this long drops the connection the
+    same way, default 30 000; ``0``: no limit). Must be called with an event loop running."""
     return Session(url, **config)
 
 
@@ -658,6 +686,9 @@ class Viewer:
         max_queue_bytes: int = MAX_QUEUE_BYTES,
         hello_timeout_ms: int = HELLO_TIMEOUT_MS,
         max_events: int = MAX_EVENTS,
+        max_connections: int = MAX_CONNECTIONS,
+        idle_timeout_ms: int = IDLE_TIMEOUT_MS,
+        write_stall_timeout_ms: int = WRITE_STALL_TIMEOUT_MS,
         **config: Any,
     ) -> None:
         _websockets()
@@ -669,6 +700,17 @@ class Viewer:
         self._max_frame_bytes = _positive(max_frame_bytes, "max_frame_bytes")
         self._max_queue_bytes = _positive(max_queue_bytes, "max_queue_bytes")
         self._hello_timeout_s = _positive(hello_timeout_ms, "hello_timeout_ms") / 1000.0
+        self._max_connections = _positive(max_connections, "max_connections")
+        self._idle_s = _timeout_s(idle_timeout_ms, "idle_timeout_ms")
+        self._stall_s = _timeout_s(write_stall_timeout_ms, "write_stall_timeout_ms")
+        self._open = 0
+        """Connections past the 503 check and not yet finished (handshaking or attached)."""
+        self.connections_refused = 0
+        """Connections answered 503 because ``max_connections`` were open."""
+        self._last_frame: dict[int, float] = {}
+        self._idle_timers: dict[int, asyncio.TimerHandle] = {}
+        self._pause_conn: dict[str, int] = {}
+        """Open pauses by id, to their connection: a connection holding one is never idle."""
         self._log = _LogLimit()
         self._links: dict[int, _Link] = {}
         self._hello_timers: dict[int, asyncio.TimerHandle] = {}
@@ -742,6 +784,18 @@ class Viewer:
         def only_ingest(connection: Any, request: Any) -> Any:
             if request.path.split("?", 1)[0] != INGEST_PATH:
                 return connection.respond(HTTPStatus.NOT_FOUND, f"GraphMind apps connect to {INGEST_PATH}\n")
+            if self._open >= self._max_connections:
+                self.connections_refused += 1
+                peer = connection.remote_address
+                self._log.warning(
+                    "graphmind viewer: refused %s: %d connections open (max_connections); answered 503",
+                    _printable(str(peer[0] if peer else "?")), self._open,
+                )
+                return connection.respond(HTTPStatus.SERVICE_UNAVAILABLE, "too many connections\n")
+            # Counted from the upgrade request until its socket is closed, whether the
+            # handshake then fails or the app detaches.
+            self._open += 1
+            connection.connection_lost_waiter.add_done_callback(self._uncount)
             return None
 
         self._server = await ws_mod.asyncio.server.serve(
@@ -750,6 +804,9 @@ class Viewer:
         sock = next(iter(self._server.sockets))
         addr = sock.getsockname()
         self.url = f"ws://{addr[0]}:{addr[1]}{INGEST_PATH}"
+
+    def _uncount(self, _: Any) -> None:
+        self._open -= 1
 
     async def close(self) -> None:
         """Stops the server and closes every connection."""
@@ -773,13 +830,18 @@ class Viewer:
         ws_mod = _websockets()
         self._next_conn += 1
         conn = self._next_conn
-        link = _Link(ws, lambda: None, self._max_queue_bytes)
+        link = _Link(ws, lambda: None, self._max_queue_bytes, self._stall_s)
         self._links[conn] = link
         self._hello_timers[conn] = self._loop.call_later(self._hello_timeout_s, self._no_hello, conn)
+        if self._idle_s is not None:
+            self._last_frame[conn] = self._loop.time()
+            self._idle_timers[conn] = self._loop.call_later(self._idle_s, self._idle_check, conn)
         self.core.connection_opened(conn)
         self._pump()
         try:
             async for message in ws:
+                if self._idle_s is not None:
+                    self._last_frame[conn] = self._loop.time()
                 text = message if isinstance(message, str) else message.decode("utf-8", "replace")
                 received = self.core.frame_received(conn, message, self.clock.now_ms())
                 if self._on_frame is not None:
@@ -789,11 +851,15 @@ class Viewer:
             if _too_big(ws):
                 self._log.warning("graphmind viewer: [c%d] frame over max_frame_bytes (%d); closed with 1009", conn, self._max_frame_bytes)
         finally:
-            if link.overflowed:
+            if link.stalled:
+                self._log.warning("graphmind viewer: [c%d] the app stopped reading: a write stalled for write_stall_timeout_ms (%d); closed with 1013", conn, round(self._stall_s * 1000))
+            elif link.overflowed:
                 self._log.warning("graphmind viewer: [c%d] the app stopped reading: over max_queue_bytes (%d) queued; closed with 1013", conn, self._max_queue_bytes)
-            timer = self._hello_timers.pop(conn, None)
-            if timer is not None:
-                timer.cancel()
+            for timers in (self._hello_timers, self._idle_timers):
+                timer = timers.pop(conn, None)
+                if timer is not None:
+                    timer.cancel()
+            self._last_frame.pop(conn, None)
             link = self._links.pop(conn, None)
             self.core.connection_closed(conn, self.clock.now_ms())
             self._pump()
@@ -816,6 +882,10 @@ class Viewer:
                 continue
             if isinstance(action, ViewerWarn):
                 self._log.warning("graphmind viewer: [c%d] %s: %s", action.conn, action.rule, _printable(action.text))
+            if isinstance(action, PauseOpened):
+                self._pause_conn[action.pause_id] = action.conn
+            elif isinstance(action, (PauseClosed, PauseReleased)):
+                self._pause_conn.pop(action.pause_id, None)
             if isinstance(action, AppAttached):
                 timer = self._hello_timers.pop(action.conn, None)
                 if timer is not None:
@@ -859,6 +929,36 @@ class Viewer:
             link.close(1008, "no hello")
 
 
+    def _idle_check(self, conn: int) -> None:
+        """Closes ``conn`` with 1008 if no frame came for ``idle_timeout_ms`` and it holds no
+        open pause; else checks again when that much time will have passed since its last
+        frame (one timer a connection, not one a frame)."""
+        last = self._last_frame.get(conn)
+        link = self._links.get(conn)
+        if last is None or link is None or self._idle_s is None:
+            return
+        open_now = set(self.core.open_pauses)
+        for pause_id in [p for p in self._pause_conn if p not in open_now]:
+            del self._pause_conn[pause_id]
+        if conn in self._pause_conn.values():
+            # The app waits at a pause for the user, as long as the user takes: not idle.
+            last = self._last_frame[conn] = self._loop.time()
+        due = last + self._idle_s
+        if self._loop.time() < due:
+            self._idle_timers[conn] = self._loop.call_at(due, self._idle_check, conn)
+            return
+        self._idle_timers.pop(conn, None)
+        self._log.warning("graphmind viewer: [c%d] idle for idle_timeout_ms (%d); closed with 1008", conn, round(self._idle_s * 1000))
+        link.close(1008, "idle timeout")
+
+
+def _timeout_s(value: int, name: str) -> float | None:
+    """A timeout in ms as seconds; ``0``: none (``None``)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{name} must be a non-negative int (0: none), got {value!r}")
+    return value / 1000.0 if value else None
+
+
 def _positive(value: int, name: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ValueError(f"{name} must be a positive int, got {value!r}")
@@ -887,8 +987,13 @@ async def serve(
     larger closes with 1009, default 16 MiB), ``max_queue_bytes`` (frame text queued for an
     app that stops reading; past it that connection is dropped with 1013, default 16 Mi
     characters), ``hello_timeout_ms`` (a connection without a valid ``hello`` by then is
-    closed with 1008, default 10 000) and ``max_events`` (unread events kept for
-    ``events()``, the oldest dropped first, default 10 000)."""
+    closed with 1008, default 10 000), ``max_events`` (unread events kept for
+    ``events()``, the oldest dropped first, default 10 000), ``max_connections`` (app
+    connections open at once, counted from the upgrade request; a further one is answered
+    HTTP 503, default 128), ``idle_timeout_ms`` (a connection that sends no frame for this
+    long and holds no open pause is closed with 1008, default 600 000; ``0``: none) and ``write_stall_timeout_ms`` (a
+    single write to an app unfinished this long drops that connection with 1013, default
+    30 000; ``0``: none)."""
     if breakpoints is not None:
         config["breakpoints"] = list(breakpoints)
     if mode is not None:

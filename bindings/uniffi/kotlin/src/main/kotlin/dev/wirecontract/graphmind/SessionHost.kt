@@ -59,6 +59,11 @@ class RunAbortedException(val runId: String?) : RuntimeException("run $runId was
  *   16 Mi): past it the socket is aborted (no close frame fits behind the stuck writes) and the
  *   core detaches; its ring replays on the next attachment. Keep it at least the ring's byte
  *   bound (8 MiB by default): a replay queues the whole ring at once.
+ * @param writeStallTimeoutMs how long one write may stay unfinished (default 30 000 ms, like
+ *   `listen --slow-reader-timeout`; `0`: no limit): a viewer that reads too slowly for a write to
+ *   finish by then is dropped as a queue overflow is (socket aborted, `onWarn("write-stall", …)`,
+ *   the core detaches, reconnects and replays its ring), so a slow reader cannot hold the queue
+ *   just under [maxQueueBytes] for ever.
  */
 class SessionHost(
     url: String = "ws://127.0.0.1:4747/ingest",
@@ -67,8 +72,10 @@ class SessionHost(
     private val flushTimeoutMs: Long = 1000,
     private val maxFrameBytes: Long = DEFAULT_MAX_FRAME_BYTES,
     private val maxQueueBytes: Long = DEFAULT_MAX_QUEUE_BYTES,
+    private val writeStallTimeoutMs: Long = DEFAULT_WRITE_STALL_TIMEOUT_MS,
 ) : AutoCloseable {
     init {
+        require(writeStallTimeoutMs >= 0) { "writeStallTimeoutMs must not be negative, got $writeStallTimeoutMs" }
         require(maxFrameBytes > 0) { "maxFrameBytes must be positive, got $maxFrameBytes" }
         require(maxQueueBytes > 0) { "maxQueueBytes must be positive, got $maxQueueBytes" }
         // A replay queues the whole ring at once: a smaller queue would drop every attachment.
@@ -337,12 +344,31 @@ class SessionHost(
             abandon(a)
             return
         }
-        a.chain = chain.thenCompose { ws -> ws.sendText(frame, true) }.also { next ->
+        a.chain = chain.thenCompose { ws -> watched(a, ws, ws.sendText(frame, true)) }.also { next ->
             next.whenComplete { _, error ->
                 a.queued.addAndGet(-size)
                 if (error != null) lost(a)
             }
         }
+    }
+
+    /**
+     * [sending] with a watchdog: if it has not finished after [writeStallTimeoutMs], the viewer
+     * reads too slowly; the socket is aborted and the core detaches (it reconnects and replays).
+     */
+    private fun watched(a: Attempt, ws: WebSocket, sending: CompletableFuture<WebSocket>): CompletableFuture<WebSocket> {
+        if (writeStallTimeoutMs == 0L || sending.isDone || scheduler.isShutdown) return sending
+        val watchdog = runCatching {
+            scheduler.schedule(Runnable {
+                if (!sending.isDone) {
+                    onWarn("write-stall", "a write to the viewer stalled for $writeStallTimeoutMs ms; connection aborted")
+                    ws.abort()
+                    lost(a)
+                }
+            }, writeStallTimeoutMs, TimeUnit.MILLISECONDS)
+        }.getOrNull()
+        sending.whenComplete { _, _ -> watchdog?.cancel(false) }
+        return sending
     }
 
     /** Warnings raised inside the lock run on the timer thread, never under the lock. */
@@ -452,6 +478,9 @@ class SessionHost(
 
         /** Default [maxQueueBytes] (16 Mi UTF-16 units of queued frame text). */
         const val DEFAULT_MAX_QUEUE_BYTES: Long = 16L * 1024 * 1024
+
+        /** Default [writeStallTimeoutMs]: 30 s, as `listen --slow-reader-timeout`. */
+        const val DEFAULT_WRITE_STALL_TIMEOUT_MS: Long = 30_000
 
         private val random = SecureRandom()
 

@@ -376,6 +376,30 @@ class SessionHostTest {
         }
     }
 
+    /**
+     * A viewer that stops reading while the queue stays under `maxQueueBytes`: the write stalls,
+     * and past `writeStallTimeoutMs` the host aborts the socket; the core reconnects.
+     */
+    @Test
+    fun stalledWriteDropsTheConnection() {
+        FakeViewer(receiveBuffer = 16 * 1024) { conn -> conn.stopReading() }.use { viewer ->
+            val warnings = CopyOnWriteArrayList<String>()
+            SessionHost(viewer.url, patient, onWarn = { rule, _ -> warnings += rule }, maxQueueBytes = 64L * 1024 * 1024, writeStallTimeoutMs = 500).use { host ->
+                assertTrue(host.ready(10_000).get(15, TimeUnit.SECONDS))
+                val input = "y".repeat(100_000)
+                host.run("flood").use { run ->
+                    // 4 MB: far more than the socket buffers hold, far less than the queue bound.
+                    for (i in 0 until 40) {
+                        host.emitJson("node.started", """{"nodeId":"tool:t","kind":"tool","name":"t","instanceId":"i$i","input":"$input"}""", run.runId)
+                    }
+                }
+                until("the drop and a reconnect") { viewer.conns.size >= 2 }
+                assertTrue("write-stall" in warnings, warnings.toString())
+                assertTrue("queue-limit" !in warnings, warnings.toString())
+            }
+        }
+    }
+
     /** The default warning printer escapes control characters from the peer. */
     @Test
     fun stderrWarningsEscapeControlCharacters() {
