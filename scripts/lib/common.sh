@@ -53,3 +53,18 @@ build_wheel() {
     fi
     ls "$ROOT"/target/wheels/wirecontract-*.whl >/dev/null
 }
+
+# listen_venv: builds the CLI, then sets TARGET (cargo's target directory) and VENV, the virtual
+# environment of the listen steps (35, 37) with graphmind-ai and websockets at the pins of
+# bindings/cli/tests/listen-requirements.txt; made once, remade when a pin no longer holds.
+listen_venv() {
+    cargo build --locked --quiet -p wirecontract-cli
+    TARGET="$(cargo metadata --no-deps --format-version 1 --locked | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
+    VENV="${WIRECONTRACT_LISTEN_VENV:-$ROOT/target/listen-venv}"
+    local pinned='import graphmind, websockets, sys; sys.exit(not (graphmind.__version__ == "0.5.1" and websockets.__version__ == "17.4"))'
+    if ! "$VENV/bin/python" -c "$pinned" 2>/dev/null; then
+        rm -rf "$VENV"
+        "$(python_bin)" -m venv "$VENV"
+        "$VENV/bin/pip" install --quiet -r "$ROOT/bindings/cli/tests/listen-requirements.txt"
+    fi
+}

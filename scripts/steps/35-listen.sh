@@ -7,16 +7,7 @@
 set -euo pipefail
 ROOT="$(pwd)"
 source scripts/lib/common.sh
-cargo build --locked --quiet -p wirecontract-cli
-TARGET="$(cargo metadata --no-deps --format-version 1 --locked | python3 -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')"
-REQS="$ROOT/bindings/cli/tests/listen-requirements.txt"
-VENV="${WIRECONTRACT_LISTEN_VENV:-$ROOT/target/listen-venv}"
-pinned='import graphmind, websockets, sys; sys.exit(not (graphmind.__version__ == "0.5.1" and websockets.__version__ == "17.4"))'
-if ! "$VENV/bin/python" -c "$pinned" 2>/dev/null; then
-    rm -rf "$VENV"
-    "$(python_bin)" -m venv "$VENV"
-    "$VENV/bin/pip" install --quiet -r "$REQS"
-fi
+listen_venv
 # One bound on the whole run; timeout signals its process group, so listeners the driver
 # started go too. The driver itself kills its listeners on every exit path.
 timeout --kill-after=5 150 "$VENV/bin/python" "$ROOT/bindings/cli/tests/listen_real_client.py" \
