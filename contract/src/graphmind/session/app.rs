@@ -15,6 +15,9 @@ use super::config::SessionConfig;
 use super::gate::Gates;
 use super::held::HeldLedger;
 use super::loop_guard::LoopGuard;
+use super::redact::Redactor;
+use super::run::OpenRuns;
+use super::tokens::Batches;
 use super::ring::{Gaps, Ring};
 use crate::graphmind::{BreakpointMatcher, RunMode};
 
@@ -57,6 +60,10 @@ pub struct AppSession {
     /// `finish_run` says `aborted`.
     pub(super) aborted_runs: VecDeque<String>,
     pub(super) next_hold: u64,
+    pub(super) redactor: Redactor,
+    pub(super) batches: Batches,
+    /// Explicit runs started and not finished: their root node's name and start time.
+    pub(super) open_runs: OpenRuns,
     connect_deadline: Option<Millis>,
     pub(super) handshake_deadline: Option<Millis>,
     retry_at: Option<Millis>,
@@ -69,7 +76,10 @@ pub struct AppSession {
 impl AppSession {
     /// A new, not yet started session (§1 initial state). Nothing happens until the first
     /// `emit`, `gate` or `ready` (T1).
+    /// The environment's floors ([`SessionConfig::env_floor`]) apply here: the kill switch
+    /// disables, and the hide switches it turned on stay on.
     pub fn new(config: SessionConfig) -> Self {
+        let config = config.effective();
         let fast_retry_step = config.fast_retry_ms.len();
         AppSession {
             ring: Ring::new(config.ring_max_frames, config.ring_max_bytes),
@@ -77,6 +87,9 @@ impl AppSession {
             gates: Gates::new(&config.id_base, config.max_breakpoints),
             ledger: HeldLedger::new(config.max_held_instances),
             loop_guard: LoopGuard::new(config.loop_guard.clone()),
+            redactor: Redactor::new(config.redaction),
+            batches: Batches::default(),
+            open_runs: OpenRuns::default(),
             config,
             conn: ConnState::Idle,
             started: false,
@@ -105,9 +118,9 @@ impl AppSession {
 
     /// The earliest deadline at which the host must call
     /// [`handle_timeout`](Self::handle_timeout): connect, handshake, retry, each held gate,
-    /// each ready waiter (§2.1). `None` when no timer runs.
+    /// each ready waiter (§2.1), the token batch window. `None` when no timer runs.
     pub fn poll_timeout(&self) -> Option<Millis> {
-        [self.connect_deadline, self.handshake_deadline, self.retry_at, self.gates.next_deadline(), self.waiters.iter().map(|w| w.1).min()]
+        [self.connect_deadline, self.handshake_deadline, self.retry_at, self.gates.next_deadline(), self.waiters.iter().map(|w| w.1).min(), self.batches.flush_at]
             .into_iter()
             .flatten()
             .min()
@@ -259,8 +272,9 @@ impl AppSession {
     }
 
     /// Fires every deadline `≤ now`: connect (T3), handshake (T8), retry (T17), pause
-    /// timeouts (T18, §3.8) and ready waiters (T22).
+    /// timeouts (T18, §3.8), ready waiters (T22) and the token batch window (§1).
     pub fn handle_timeout(&mut self, now: Millis) {
+        self.flush_due(now);
         if self.connect_deadline.is_some_and(|d| d <= now) && self.conn == ConnState::Connecting {
             self.warn("connect-timeout", format!("no socket within {} ms", self.config.connect_timeout_ms));
             self.abandon_attempt(now, 1000, "connect timeout");
@@ -310,13 +324,17 @@ impl AppSession {
         }
     }
 
-    /// §2.5 (TS order, normative): release every gate (`exec.resumed{continue}` live when
+    /// §2.5 (TS order, normative; PY's token flush first): send the pending token batches,
+    /// release every gate (`exec.resumed{continue}` live when
     /// attached), disarm, finish the implicit run, `Close(1000, "session disposed")` when a
     /// socket exists, settle waiters `false`. Afterwards `emit` is a no-op and `gate`
     /// continues. Idempotent.
     pub fn dispose(&mut self, now: Millis) {
         if self.disposed {
             return;
+        }
+        if self.config.enabled {
+            self.flush_tokens(now);
         }
         self.disposed = true;
         self.release_all(ReleaseCause::Dispose, now);

@@ -1,6 +1,7 @@
 //! Every knob of the app-side session with the spec's defaults (graphmind-session §1,
 //! Decision 5: every timeout and size is configurable).
 
+use crate::core::Record;
 use crate::graphmind::{Extras, NodeKind, SdkInfo};
 
 /// Default endpoint (graphmind-session §1 Environment, `GRAPHMIND_URL`).
@@ -38,11 +39,24 @@ impl LoopMode {
     }
 }
 
+/// The placeholder every hidden value becomes (graphmind-session §1 Redaction; the reference
+/// clients' `REDACTED`).
+pub const REDACTED_PLACEHOLDER: &str = "__REDACTED__";
+
+/// Window of the token batcher in milliseconds (graphmind-session §1 "token batch": 34 ms).
+pub const DEFAULT_TOKEN_BATCH_MS: u64 = 34;
+
+/// Nesting depth (the payload object is level 1) past which a top-level payload member is
+/// replaced by the reference's unserializable-value marker (see
+/// [`SessionConfig::max_value_depth`]).
+pub const DEFAULT_MAX_VALUE_DEPTH: usize = 1000;
+
 /// Loop guard policy (graphmind-session §1 "loop guard", §3.4). Defaults: threshold 3, mode
-/// `pause`, kinds `[tool]`, 64 tracked runs.
+/// `pause`, kinds `[tool]`, no allowed nodes, 64 tracked runs.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LoopGuardConfig {
-    /// Identical back-to-back `node.started` count that trips the guard (≥ 1).
+    /// Identical back-to-back `node.started` count that trips the guard. `0` turns the guard
+    /// off, as in the reference clients.
     pub threshold: u64,
     /// What a hit does.
     pub mode: LoopMode,
@@ -50,12 +64,63 @@ pub struct LoopGuardConfig {
     pub kinds: Vec<NodeKind>,
     /// Runs tracked at once; the least recently used one is forgotten beyond this.
     pub max_runs: usize,
+    /// Node ids or names that legitimately repeat (`GRAPHMIND_LOOP_ALLOW`): their starts
+    /// touch no streak and their gates never loop-hold.
+    pub allow: Vec<String>,
 }
 
 impl Default for LoopGuardConfig {
     fn default() -> Self {
-        LoopGuardConfig { threshold: 3, mode: LoopMode::Pause, kinds: vec![NodeKind::Tool], max_runs: 64 }
+        LoopGuardConfig { threshold: 3, mode: LoopMode::Pause, kinds: vec![NodeKind::Tool], max_runs: 64, allow: Vec::new() }
     }
+}
+
+/// The four coarse redaction switches (graphmind-session §1 Redaction, `GRAPHMIND_HIDE_*`).
+/// All off by default. A hidden value becomes [`REDACTED_PLACEHOLDER`] (a hidden token delta
+/// becomes `v:""` with its length in UTF-16 units as `chars`) and the event carries
+/// `redaction: {count, keys}`; `node.error` is never redacted.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RedactionConfig {
+    /// `node.started.input` of every kind, and `tool-args` deltas.
+    pub hide_inputs: bool,
+    /// `node.finished.output` of every kind, and every delta.
+    pub hide_outputs: bool,
+    /// `node.started.input` of `tool` nodes, and `tool-args` deltas.
+    pub hide_tool_args: bool,
+    /// `node.finished.output` of `tool` instances, and every delta a tool node streams.
+    pub hide_tool_results: bool,
+}
+
+impl RedactionConfig {
+    /// Whether any switch is on.
+    #[must_use]
+    pub fn any(&self) -> bool {
+        self.hide_inputs || self.hide_outputs || self.hide_tool_args || self.hide_tool_results
+    }
+
+    /// Each switch on in `self` or in `other`.
+    #[must_use]
+    pub fn or(self, other: RedactionConfig) -> RedactionConfig {
+        RedactionConfig {
+            hide_inputs: self.hide_inputs || other.hide_inputs,
+            hide_outputs: self.hide_outputs || other.hide_outputs,
+            hide_tool_args: self.hide_tool_args || other.hide_tool_args,
+            hide_tool_results: self.hide_tool_results || other.hide_tool_results,
+        }
+    }
+}
+
+/// What the environment imposes whatever the host's explicit settings say (set by
+/// [`SessionConfig::from_env`], applied by [`AppSession::new`](super::AppSession::new)):
+/// the kill switch `GRAPHMIND_DISABLED` always disables, and a `GRAPHMIND_HIDE_*` switch
+/// turned on in the environment cannot be turned off by an argument (the reference clients'
+/// "an environment switch is a floor code cannot lower").
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct EnvFloor {
+    /// `GRAPHMIND_DISABLED` is on.
+    pub disabled: bool,
+    /// The `GRAPHMIND_HIDE_*` switches that are on.
+    pub redaction: RedactionConfig,
 }
 
 /// Configuration of an [`AppSession`](super::AppSession). `Default` gives the values of
@@ -64,7 +129,8 @@ impl Default for LoopGuardConfig {
 #[derive(Debug, Clone, PartialEq)]
 pub struct SessionConfig {
     /// `false` builds a session that never connects, whose gates continue and whose `ready`
-    /// settles `false` (kill switch, §1; the host reads the environment). Default `true`.
+    /// settles `false` (kill switch, §1; [`SessionConfig::from_env`] reads the environment).
+    /// Default `true`.
     pub enabled: bool,
     /// Endpoint for [`Action::Connect`](super::Action::Connect). Default [`DEFAULT_URL`].
     pub url: String,
@@ -115,10 +181,35 @@ pub struct SessionConfig {
     pub max_breakpoints: usize,
     /// Loop guard policy (§3.4).
     pub loop_guard: LoopGuardConfig,
-    /// The host redactor's placeholder string. An `inject` whose `output` contains it is
-    /// refused with `exec.refused{code:"placeholder"}` (§3.6 inject guard). Default `None`
-    /// (redaction is a host policy, Decision 4).
+    /// The redaction placeholder. An `inject` whose `output` contains it is refused with
+    /// `exec.refused{code:"placeholder"}` (§3.6 inject guard), whether or not this session
+    /// redacts. Default [`REDACTED_PLACEHOLDER`]; `None` turns the guard's placeholder check
+    /// off.
     pub redaction_placeholder: Option<String>,
+    /// The `GRAPHMIND_HIDE_*` switches (graphmind-session §1). Default: all off.
+    pub redaction: RedactionConfig,
+    /// Token batching window (§1 "token batch"): deltas passed to
+    /// [`AppSession::push_token`](super::AppSession::push_token) are sent as one `node.token`
+    /// per node per window, and a node's batch is flushed before its `node.finished` (not
+    /// before `node.error`). Default `Some(34)`; `None` sends each delta at once.
+    pub token_batch_ms: Option<u64>,
+    /// Emit the run's root node (`agent:<name>`, kind `agent`, `instanceId` = run id) after
+    /// `run.started`, and its `node.error`/`node.finished` before `run.finished`, as the real
+    /// client's `run()` does. Default `true`.
+    pub root_node: bool,
+    /// Session metadata, merged into every `run.started.meta` after its `name` (and, for the
+    /// implicit run, after `"name":"implicit","implicit":true`), as the real client's
+    /// `Session(meta=...)`. Default `None`.
+    pub meta: Option<Record>,
+    /// Deepest nesting a top-level payload member may reach (the payload object is level 1).
+    /// A deeper member is replaced by `{__graphmindTruncated:true, bytes:0,
+    /// preview:"[unserializable value]"}` (`[]` for an array), and the payload gains
+    /// `__graphmindTruncated:true`, `fields:[names]` and `_graphmindSerializationError:true`,
+    /// as the reference clients mark a value they cannot serialize. Default `Some(1000)`;
+    /// `None`: no cap.
+    pub max_value_depth: Option<usize>,
+    /// What the environment imposes over explicit settings (see [`EnvFloor`]). Default: none.
+    pub env_floor: EnvFloor,
     /// Payload budget of every event the session frames, in UTF-8 bytes of payload JSON as
     /// `JSON.stringify` writes it (§2.3 step 4: 512 KiB, `DEFAULT_MAX_PAYLOAD_BYTES`;
     /// graphmind-shrink §1, §3). A payload over it is shrunk (field trim, skeleton, or the
@@ -151,7 +242,13 @@ impl Default for SessionConfig {
             max_held_instances: 10_000,
             max_breakpoints: 1024,
             loop_guard: LoopGuardConfig::default(),
-            redaction_placeholder: None,
+            redaction_placeholder: Some(REDACTED_PLACEHOLDER.to_owned()),
+            redaction: RedactionConfig::default(),
+            token_batch_ms: Some(DEFAULT_TOKEN_BATCH_MS),
+            root_node: true,
+            meta: None,
+            max_value_depth: Some(DEFAULT_MAX_VALUE_DEPTH),
+            env_floor: EnvFloor::default(),
             max_payload_bytes: Some(crate::graphmind::DEFAULT_MAX_PAYLOAD_BYTES),
         }
     }

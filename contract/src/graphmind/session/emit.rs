@@ -4,6 +4,7 @@
 use super::action::Action;
 use super::app::{AppSession, ConnState};
 use super::clock::{held_ms, Millis};
+use super::depth::{cap_depth, exceeds};
 use super::ring::{Pushed, RingItem};
 use crate::graphmind::shrink::shrink_message_payload;
 use crate::graphmind::{
@@ -72,9 +73,20 @@ impl AppSession {
         }
         self.ensure_started(now);
         let run_id = self.resolve_run(run, now);
-        let message = self.stamp_held(message, &run_id, now);
-        let seq = self.emit_internal(message, &run_id, now);
-        Ok(Some(seq))
+        Ok(Some(self.emit_event(message, &run_id, now)))
+    }
+
+    /// §2.3 steps 2–7 for an adapter's event in a resolved run: a `node.finished` first
+    /// flushes its node's token batch, then redaction (`config.redaction`), `heldMs`, and
+    /// [`emit_internal`](Self::emit_internal). Returns the seq taken.
+    pub(super) fn emit_event(&mut self, mut message: Message, run_id: &str, now: Millis) -> u64 {
+        if let Message::NodeFinished(p) = &message {
+            let node = p.node_id.clone();
+            self.flush_node(run_id, &node, now);
+        }
+        self.redactor.apply(&mut message, run_id);
+        let message = self.stamp_held(message, run_id, now);
+        self.emit_internal(message, run_id, now)
     }
 
     /// [`emit`](Self::emit) with the payload as JSON text, validated against `message_type`
@@ -109,7 +121,15 @@ impl AppSession {
         }
         let id = self.config.implicit_run_id.clone().unwrap_or_else(|| format!("run_{}", self.config.id_base));
         self.implicit_run = Some(id.clone());
-        let started = RunStarted { app: self.config.app.clone(), sdk: self.config.sdk.clone(), meta: None, extra: Extras::new() };
+        // The real client's implicit meta: `{"name":"implicit","implicit":true}`, then the
+        // session meta's members.
+        let mut meta = Extras::new();
+        if let (Ok(name), Ok(flag)) = (RawJson::from_json(r#""implicit""#), RawJson::from_json("true")) {
+            meta.insert("name", name);
+            meta.insert("implicit", flag);
+        }
+        self.merge_session_meta(&mut meta);
+        let started = RunStarted { app: self.config.app.clone(), sdk: self.config.sdk.clone(), meta: Some(crate::core::Record(meta)), extra: Extras::new() };
         self.emit_internal(started.into(), &id, now);
         id
     }
@@ -153,17 +173,36 @@ impl AppSession {
         }
         let shrunk = self.config.max_payload_bytes.and_then(|max| shrink_message_payload(&message, max));
         let env = Envelope { seq, ts: now.whole(), run_id: run_id.to_owned(), message, extra: Extras::new() };
+        let spliced = |payload: &str| {
+            let mut out = Vec::with_capacity(payload.len() + 128);
+            write_envelope_with_payload(&env, payload, &mut out);
+            String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+        };
         let frame = match shrunk {
             // The reference's text verbatim, whatever the tier (graphmind-shrink §12).
-            Some(s) => {
-                let mut out = Vec::with_capacity(s.json.len() + 128);
-                write_envelope_with_payload(&env, &s.json, &mut out);
-                String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+            Some(s) => spliced(&s.json),
+            None => {
+                let frame = serialize_envelope_unchecked(&env);
+                // The depth cap: the frame nests one level above its payload.
+                match self.config.max_value_depth.and_then(|max| capped_payload(&frame, &env, max)) {
+                    Some(payload) => {
+                        let ty = env.message.message_type();
+                        self.warn("unserializable", format!("a {ty} payload member nests deeper than {} levels: sent as the unserializable-value marker", self.config.max_value_depth.unwrap_or_default()));
+                        spliced(&payload)
+                    }
+                    None => frame,
+                }
             }
-            None => serialize_envelope_unchecked(&env),
         };
         self.buffer_and_send(seq, run_id, frame, now);
         seq
+    }
+
+    /// Appends the session meta's members (`config.meta`) to a run's `meta`.
+    pub(super) fn merge_session_meta(&self, meta: &mut Extras) {
+        for (key, value) in self.config.meta.iter().flat_map(|m| m.0.iter_raw()) {
+            meta.insert_escaped(key, value.clone());
+        }
     }
 
     fn buffer_and_send(&mut self, seq: u64, run_id: &str, frame: String, now: Millis) {
@@ -224,4 +263,17 @@ impl AppSession {
             self.actions.push_back(Action::Send(item.frame.clone()));
         }
     }
+}
+
+/// The depth-capped payload of `frame` (the envelope `env` serialized), or `None` when no
+/// payload member nests deeper than `max` levels (the payload object being level 1).
+fn capped_payload(frame: &str, env: &Envelope, max: usize) -> Option<String> {
+    if !exceeds(frame.as_bytes(), max.saturating_add(1)) {
+        return None;
+    }
+    let mut payload = Vec::new();
+    if !env.message.write_payload(&mut payload) {
+        return None;
+    }
+    cap_depth(std::str::from_utf8(&payload).ok()?, max)
 }

@@ -29,7 +29,7 @@ impl AppSession {
         let attached = self.conn == ConnState::Attached;
         let mut loop_info = None;
         if point == PausePoint::Before {
-            if let Some((info, pause)) = self.loop_guard.check(&run_id, node.kind, &node.node_id) {
+            if let Some((info, pause)) = self.loop_guard.check(&run_id, node.kind, &node.node_id, &node.name) {
                 if pause && attached {
                     loop_info = Some(info);
                 } else {

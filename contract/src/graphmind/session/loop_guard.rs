@@ -87,8 +87,18 @@ impl LoopGuard {
     }
 
     /// Records a `node.started` with its seq (attached or not).
+    /// Whether a start of this node is watched: the guard is on (mode not `off`, threshold
+    /// not 0), the kind is tracked, and neither the node id nor the name is allowed to repeat
+    /// (`GRAPHMIND_LOOP_ALLOW`).
+    fn watches(&self, kind: NodeKind, node_id: &str, name: &str) -> bool {
+        self.config.mode != LoopMode::Off
+            && self.config.threshold > 0
+            && self.config.kinds.contains(&kind)
+            && !self.config.allow.iter().any(|a| a == node_id || a == name)
+    }
+
     pub fn record(&mut self, run_id: &str, started: &NodeStarted, seq: u64) {
-        if self.config.mode == LoopMode::Off || !self.config.kinds.contains(&started.kind) {
+        if !self.watches(started.kind, &started.node_id, &started.name) {
             return;
         }
         let fp = fingerprint(&started.name, started.input.as_ref());
@@ -134,8 +144,11 @@ impl LoopGuard {
     /// Consults the streak at a `before` gate: `Some` on a hit not yet tripped at this count
     /// (and marks it tripped). `hold` tells whether the caller holds (mode `pause` and
     /// attached) or only warns.
-    pub fn check(&mut self, run_id: &str, kind: NodeKind, node_id: &str) -> Option<(LoopInfo, bool)> {
-        let threshold = self.config.threshold.max(1);
+    pub fn check(&mut self, run_id: &str, kind: NodeKind, node_id: &str, name: &str) -> Option<(LoopInfo, bool)> {
+        if !self.watches(kind, node_id, name) {
+            return None;
+        }
+        let threshold = self.config.threshold;
         let pause = self.config.mode == LoopMode::Pause;
         let streaks = self.run_mut(run_id)?;
         let s = streaks.iter_mut().find(|s| s.kind == kind && s.node_id == node_id)?;

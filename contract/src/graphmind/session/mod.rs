@@ -20,13 +20,17 @@ mod clock;
 mod config;
 mod control;
 mod deadlines;
+mod depth;
 mod emit;
+mod env;
 mod gate;
 mod held;
 mod hold;
 mod loop_guard;
+mod redact;
 mod ring;
 mod run;
+mod tokens;
 mod viewer;
 mod viewer_action;
 mod viewer_out;
@@ -35,7 +39,11 @@ mod viewer_runs;
 pub use action::{Action, Decision, GateNode, GateOutcome, ReadyId, ReleaseCause, Warning};
 pub use app::{AppSession, ConnState};
 pub use clock::{ClockError, Millis};
-pub use config::{LoopGuardConfig, LoopMode, SessionConfig, DEFAULT_URL, SESSION_CAPABILITIES};
+pub use config::{
+    EnvFloor, LoopGuardConfig, LoopMode, RedactionConfig, SessionConfig, DEFAULT_MAX_VALUE_DEPTH, DEFAULT_TOKEN_BATCH_MS, DEFAULT_URL, REDACTED_PLACEHOLDER,
+    SESSION_CAPABILITIES,
+};
+pub use env::{ENV_VARS, PRODUCTION_ENV_VARS};
 pub use emit::EmitError;
 pub use run::RunEnd;
 pub use viewer::ViewerSession;

@@ -9,11 +9,50 @@
 //! aborts the run context before the adapter sees the decision) finishes `aborted` whatever
 //! the host reports.
 
+use std::collections::VecDeque;
+
 use super::app::AppSession;
-use super::clock::Millis;
+use super::clock::{held_ms, Millis};
 use super::emit::EmitError;
 use crate::core::{from_json, json, Issue, RawJson, Record};
-use crate::graphmind::{BuildError, ErrorInfo, Extras, RunFinished, RunStarted, RunStatus};
+use crate::graphmind::{BuildError, ErrorInfo, Extras, NodeError, NodeFinished, NodeKind, NodeStarted, NonNegativeF64, RunFinished, RunStarted, RunStatus};
+
+/// Explicit runs whose root node is open, oldest first, at most this many (the held ledger's
+/// bound, §1): a run forgotten past it finishes without its root `node.finished`.
+pub(super) const MAX_OPEN_RUNS: usize = 10_000;
+
+/// The root node id of a run named `name` (the real client's `agent:<name>`).
+#[must_use]
+pub fn root_node_id(name: &str) -> String {
+    format!("agent:{name}")
+}
+
+/// `text` as a JSON string value.
+fn json_string(text: &str) -> RawJson {
+    let mut quoted = Vec::with_capacity(text.len() + 2);
+    json::write_string(&mut quoted, text);
+    // `write_string` writes one JSON string, which always reads back.
+    RawJson::from_json(&String::from_utf8_lossy(&quoted)).unwrap_or_else(|_| RawJson::null())
+}
+
+/// Runs started with a root node and not finished: `(run id, name, start time)`.
+#[derive(Debug, Default)]
+pub(super) struct OpenRuns(VecDeque<(String, String, Millis)>);
+
+impl OpenRuns {
+    pub fn open(&mut self, run_id: &str, name: &str, now: Millis) {
+        self.0.retain(|(r, _, _)| r != run_id);
+        if self.0.len() >= MAX_OPEN_RUNS {
+            self.0.pop_front();
+        }
+        self.0.push_back((run_id.to_owned(), name.to_owned(), now));
+    }
+
+    pub fn close(&mut self, run_id: &str) -> Option<(String, Millis)> {
+        let i = self.0.iter().position(|(r, _, _)| r == run_id)?;
+        self.0.remove(i).map(|(_, name, at)| (name, at))
+    }
+}
 
 /// How many viewer-aborted runs the core remembers for [`AppSession::finish_run`]: the
 /// least recently aborted is forgotten first, like the other per-run state (graphmind-session
@@ -57,18 +96,37 @@ impl AppSession {
     /// # Errors
     /// As [`emit`](Self::emit): [`EmitError::BadRunId`] for a `run_id` with U+0000 or `"*"`.
     pub fn start_run(&mut self, run_id: &str, name: &str, meta: Option<&Record>, now: Millis) -> Result<Option<u64>, EmitError> {
-        let mut merged = Extras::new();
-        let mut quoted = Vec::with_capacity(name.len() + 2);
-        json::write_string(&mut quoted, name);
-        // `write_string` writes one JSON string, which always reads back.
-        if let Ok(raw) = RawJson::from_json(&String::from_utf8_lossy(&quoted)) {
-            merged.insert("name", raw);
+        if self.unusable_run(Some(run_id)) {
+            return Err(EmitError::BadRunId);
         }
+        if !self.config.enabled || self.disposed {
+            return Ok(None);
+        }
+        self.ensure_started(now);
+        let mut merged = Extras::new();
+        merged.insert("name", json_string(name));
+        self.merge_session_meta(&mut merged);
         for (key, value) in meta.map(|m| m.0.iter_raw()).into_iter().flatten() {
             merged.insert_escaped(key, value.clone());
         }
         let started = RunStarted { app: self.config.app.clone(), sdk: self.config.sdk.clone(), meta: Some(Record(merged)), extra: Extras::new() };
-        self.emit(started, Some(run_id), now)
+        let seq = self.emit_event(started.into(), run_id, now);
+        if self.config.root_node {
+            let root = NodeStarted {
+                node_id: root_node_id(name),
+                parent_id: None,
+                kind: NodeKind::Agent,
+                name: name.to_owned(),
+                instance_id: run_id.to_owned(),
+                input: None,
+                collapsed: None,
+                redaction: None,
+                extra: Extras::new(),
+            };
+            self.emit_event(root.into(), run_id, now);
+            self.open_runs.open(run_id, name, now);
+        }
+        Ok(Some(seq))
     }
 
     /// [`start_run`](Self::start_run) with `meta` as JSON text (an object; `None`: no
@@ -97,14 +155,43 @@ impl AppSession {
     /// # Errors
     /// As [`emit`](Self::emit): [`EmitError::BadRunId`] for a `run_id` with U+0000 or `"*"`.
     pub fn finish_run(&mut self, run_id: &str, end: RunEnd, now: Millis) -> Result<Option<u64>, EmitError> {
+        if self.unusable_run(Some(run_id)) {
+            return Err(EmitError::BadRunId);
+        }
         let aborted = self.aborted_runs.iter().position(|r| r == run_id).and_then(|i| self.aborted_runs.remove(i)).is_some();
+        let root = self.open_runs.close(run_id);
+        if !self.config.enabled || self.disposed {
+            return Ok(None);
+        }
+        self.ensure_started(now);
         let finished = match end {
             _ if aborted => RunFinished { status: RunStatus::Aborted, error: None, extra: Extras::new() },
             RunEnd::Aborted => RunFinished { status: RunStatus::Aborted, error: None, extra: Extras::new() },
             RunEnd::Ok => RunFinished { status: RunStatus::Ok, error: None, extra: Extras::new() },
             RunEnd::Failed(info) => RunFinished { status: RunStatus::Error, error: Some(info), extra: Extras::new() },
         };
-        self.emit(finished, Some(run_id), now)
+        if let Some((name, started_at)) = root {
+            let node_id = root_node_id(&name);
+            if let Some(info) = &finished.error {
+                let error = NodeError { node_id: node_id.clone(), instance_id: Some(run_id.to_owned()), error: info.clone(), held_ms: None, extra: Extras::new() };
+                self.emit_event(error.into(), run_id, now);
+            }
+            self.flush_tokens(now);
+            let duration = NonNegativeF64::new(held_ms(now.since(started_at))).unwrap_or_default();
+            let node = NodeFinished {
+                node_id,
+                instance_id: Some(run_id.to_owned()),
+                output: None,
+                usage: None,
+                duration_ms: duration,
+                held_ms: None,
+                status: finished.status,
+                redaction: None,
+                extra: Extras::new(),
+            };
+            self.emit_event(node.into(), run_id, now);
+        }
+        Ok(Some(self.emit_event(finished.into(), run_id, now)))
     }
 
     /// Remembers that the viewer aborted `run_id` (§3.7), for [`finish_run`](Self::finish_run).
@@ -184,6 +271,7 @@ mod tests {
         s.start_run_json("r", "outer", Some(r#"{"a":1,"name":"inner"}"#), Millis::from(10)).expect("valid");
         let frame = std::iter::from_fn(|| s.poll_action()).find_map(|a| if let Action::Send(f) = a { Some(f) } else { None }).unwrap_or_default();
         assert!(frame.contains(r#""meta":{"name":"inner","a":1}"#), "{frame}");
+        while s.poll_action().is_some() {}
         s.start_run_json("r2", "only", None, Millis::from(11)).expect("valid");
         let frame = std::iter::from_fn(|| s.poll_action()).find_map(|a| if let Action::Send(f) = a { Some(f) } else { None }).unwrap_or_default();
         assert!(frame.contains(r#""meta":{"name":"only"}"#), "{frame}");
@@ -252,10 +340,11 @@ mod tests {
     fn detached_runs_are_buffered_and_disposed_ones_are_no_ops() {
         let mut s = session();
         // Not attached: the first emit starts the connection, the frame waits in the ring.
+        // run.started 0, the root node.started 1, its node.finished 2, run.finished 3.
         assert_eq!(s.start_run("r", "n", None, Millis::from(10)), Ok(Some(0)));
-        assert_eq!(s.finish_run("r", RunEnd::Ok, Millis::from(11)), Ok(Some(1)));
+        assert_eq!(s.finish_run("r", RunEnd::Ok, Millis::from(11)), Ok(Some(3)));
         assert!(sent(&mut s).is_empty(), "nothing goes out before the ack");
-        assert_eq!(s.buffered_frames().count(), 2);
+        assert_eq!(s.buffered_frames().count(), 4);
         s.dispose(Millis::from(12));
         assert_eq!(s.start_run("r2", "n", None, Millis::from(13)), Ok(None));
         assert_eq!(s.finish_run("r2", RunEnd::Aborted, Millis::from(14)), Ok(None));
@@ -289,6 +378,76 @@ mod tests {
         assert_eq!(s.start_run("r", "n", None, Millis::from(1)), Ok(None));
         assert_eq!(s.finish_run("r", RunEnd::Ok, Millis::from(2)), Ok(None));
         assert!(s.poll_action().is_none());
+    }
+
+    fn stripped(frames: &[Value]) -> Vec<Value> {
+        frames.iter().map(|f| json!({"type": f["type"], "runId": f["runId"], "payload": f["payload"]})).collect()
+    }
+
+    #[test]
+    fn a_run_has_its_root_agent_node_as_the_real_client_sends_it() {
+        let mut s = session();
+        attach(&mut s);
+        s.start_run("r", "triage", None, Millis::new(10.0).expect("finite")).expect("ok");
+        s.finish_run("r", RunEnd::Ok, Millis::new(12.345).expect("finite")).expect("ok");
+        assert_eq!(
+            stripped(&sent(&mut s)),
+            [
+                json!({"type": "run.started", "runId": "r", "payload": {"app": "demo", "sdk": {"name": "wirecontract", "version": env!("CARGO_PKG_VERSION")}, "meta": {"name": "triage"}}}),
+                json!({"type": "node.started", "runId": "r", "payload": {"nodeId": "agent:triage", "kind": "agent", "name": "triage", "instanceId": "r"}}),
+                json!({"type": "node.finished", "runId": "r", "payload": {"nodeId": "agent:triage", "instanceId": "r", "durationMs": 2.35, "heldMs": 0, "status": "ok"}}),
+                json!({"type": "run.finished", "runId": "r", "payload": {"status": "ok"}}),
+            ]
+        );
+        // A failed run: node.error on the root first, then its node.finished with status error.
+        s.start_run("r2", "t", None, Millis::from(20)).expect("ok");
+        let info = ErrorInfo { name: "E".to_owned(), message: "m".to_owned(), stack: None, extra: Extras::new() };
+        s.finish_run("r2", RunEnd::Failed(info), Millis::from(21)).expect("ok");
+        let types: Vec<Value> = sent(&mut s).iter().map(|f| json!([f["type"], f["payload"]["status"]])).collect();
+        assert_eq!(types, [json!(["run.started", null]), json!(["node.started", null]), json!(["node.error", null]), json!(["node.finished", "error"]), json!(["run.finished", "error"])]);
+        // Off by configuration: only the run frames.
+        let mut off = AppSession::new(SessionConfig { root_node: false, ..SessionConfig::default() });
+        attach(&mut off);
+        off.start_run("r", "t", None, Millis::from(1)).expect("ok");
+        off.finish_run("r", RunEnd::Ok, Millis::from(2)).expect("ok");
+        let types: Vec<Value> = sent(&mut off).iter().map(|f| f["type"].clone()).collect();
+        assert_eq!(types, [json!("run.started"), json!("run.finished")]);
+    }
+
+    #[test]
+    fn a_hold_on_a_child_counts_in_the_root_held_ms() {
+        let mut s = session();
+        attach(&mut s);
+        s.start_run("r", "n", None, Millis::from(10)).expect("ok");
+        s.emit_json("node.started", r#"{"nodeId":"tool:x","kind":"tool","name":"x","instanceId":"c1","parentId":"agent:n"}"#, Some("r"), Millis::from(11)).expect("ok");
+        let node = crate::graphmind::session::GateNode::new("tool:x", crate::graphmind::NodeKind::Tool, "x");
+        let crate::graphmind::session::GateOutcome::Held(pause) = s.gate(crate::graphmind::PausePoint::Before, &node, Some("r"), Millis::from(12)) else {
+            panic!("the breakpoint on tool:x holds");
+        };
+        let resume = format!(r#"{{"gm":1,"seq":1,"ts":1,"runId":"r","type":"exec.resume","payload":{{"pauseId":"{pause}","action":"continue"}}}}"#);
+        s.frame_received(resume.as_bytes(), Millis::new(12.5).expect("finite"));
+        s.finish_run("r", RunEnd::Ok, Millis::from(20)).expect("ok");
+        let root = sent(&mut s).into_iter().find(|f| f["type"] == "node.finished" && f["payload"]["nodeId"] == "agent:n").unwrap_or_default();
+        assert_eq!(root["payload"]["heldMs"], json!(0.5));
+        assert_eq!(root["payload"]["durationMs"], json!(10));
+    }
+
+    #[test]
+    fn session_meta_goes_into_every_run_and_the_implicit_run_says_so() {
+        let meta = crate::core::from_json::<Record>(r#"{"team":"a","name":"from-session"}"#).expect("object");
+        let mut s = AppSession::new(SessionConfig { meta: Some(meta), id_base: "abc123".to_owned(), ..SessionConfig::default() });
+        attach(&mut s);
+        s.emit_json("graph.hint", r#"{"nodes":[]}"#, None, Millis::from(5)).expect("ok");
+        s.start_run_json("r", "job", Some(r#"{"user":"u"}"#), Millis::from(6)).expect("ok");
+        let frames = sent(&mut s);
+        assert_eq!(frames[0]["runId"], "run_abc123");
+        assert_eq!(frames[0]["payload"]["meta"], json!({"name": "from-session", "implicit": true, "team": "a"}));
+        let started: Vec<&Value> = frames.iter().filter(|f| f["type"] == "run.started").collect();
+        assert_eq!(started[1]["payload"]["meta"], json!({"name": "from-session", "team": "a", "user": "u"}));
+        let mut plain = session();
+        attach(&mut plain);
+        plain.emit_json("graph.hint", r#"{"nodes":[]}"#, None, Millis::from(5)).expect("ok");
+        assert_eq!(sent(&mut plain)[0]["payload"]["meta"], json!({"name": "implicit", "implicit": true}));
     }
 
     #[test]
