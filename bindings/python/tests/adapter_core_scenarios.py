@@ -1,0 +1,255 @@
+"""Adapter-core scenarios (issue 37): redaction, token batching and the loop-guard
+environment, played by the real ``graphmind-ai`` 0.5.1 client and by our asyncio host against
+the same capturing viewer on loopback.
+
+``capture_adapter_core.py`` records the real client's frames into ``data/adapter-core/``;
+``test_adapter_core.py`` replays each scenario on our host and compares the wire effects
+(``normalize``: ids, timestamps, seqs, durations and the loop fingerprint are normalized).
+
+A scenario is one run of steps, with the environment the session reads:
+- ``("start", node_id, kind, name, instance_id, input)``: ``node.started`` (input ``None``:
+  absent);
+- ``("token", node_id, channel, value)``: one streamed delta;
+- ``("gate", node_id, kind, name)``: a ``before`` gate (the viewer resumes every pause with
+  ``continue``);
+- ``("finish", node_id, instance_id, output)``: ``node.finished`` (``durationMs`` 1, ``ok``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from typing import Any
+
+APP = "adapter-core"
+SDK = {"name": "adapter-core", "version": "1"}
+
+Step = tuple[Any, ...]
+
+SCENARIOS: dict[str, tuple[dict[str, str], list[Step]]] = {
+    # GRAPHMIND_HIDE_TOOL_ARGS: a tool's input and every tool-args delta are hidden; an LLM's
+    # input and text stay.
+    "redact-tool-args": (
+        {"GRAPHMIND_HIDE_TOOL_ARGS": "1"},
+        [
+            ("start", "llm:gpt", "llm", "gpt", "i1", {"prompt": "hello"}),
+            ("token", "llm:gpt", "text", "Hi"),
+            ("token", "llm:gpt", "tool-args", '{"q":"sk-secret"}'),
+            ("finish", "llm:gpt", "i1", {"text": "Hi"}),
+            ("start", "tool:search", "tool", "search", "i2", {"q": "sk-secret", "_meta": {"progressToken": 1}}),
+            ("finish", "tool:search", "i2", {"hits": 3}),
+        ],
+    ),
+    # GRAPHMIND_HIDE_TOOL_RESULTS: tool outputs (by the instance's kind, not the id) and the
+    # deltas a tool streams are hidden.
+    "redact-tool-results": (
+        {"GRAPHMIND_HIDE_TOOL_RESULTS": "true"},
+        [
+            ("start", "lookup", "tool", "lookup", "i1", {"id": 7}),
+            ("token", "lookup", "text", "partial"),
+            ("finish", "lookup", "i1", {"secret": "row 7"}),
+            ("start", "llm:gpt", "llm", "gpt", "i2", "prompt"),
+            ("finish", "llm:gpt", "i2", "answer"),
+        ],
+    ),
+    # GRAPHMIND_HIDE_INPUTS and _OUTPUTS: every input, output and delta; an already-redacted
+    # value and an absent one are not counted.
+    "redact-inputs-outputs": (
+        {"GRAPHMIND_HIDE_INPUTS": "1", "GRAPHMIND_HIDE_OUTPUTS": "1"},
+        [
+            ("start", "llm:gpt", "llm", "gpt", "i1", {"prompt": "secret"}),
+            ("token", "llm:gpt", "text", "héllo 😀"),
+            ("token", "llm:gpt", "reasoning", "think"),
+            ("finish", "llm:gpt", "i1", "__REDACTED__"),
+            ("start", "tool:t", "tool", "t", "i2", None),
+            ("finish", "tool:t", "i2", None),
+        ],
+    ),
+    # Token batching: deltas of two nodes, each node's batch flushed before its node.finished.
+    "tokens-batch": (
+        {},
+        [
+            ("start", "llm:a", "llm", "a", "i1", None),
+            ("start", "llm:b", "llm", "b", "i2", None),
+            ("token", "llm:a", "text", "Hel"),
+            ("token", "llm:b", "reasoning", "hmm"),
+            ("token", "llm:a", "text", "lo"),
+            ("token", "llm:a", "text", ""),
+            ("finish", "llm:a", "i1", "Hello"),
+            ("token", "llm:b", "text", "ok"),
+            ("finish", "llm:b", "i2", "ok"),
+        ],
+    ),
+    # GRAPHMIND_LOOP_THRESHOLD=2 and GRAPHMIND_LOOP_ALLOW=poll: the second identical call of
+    # tool:search holds (reason loop), the allowed tool:poll never does.
+    "loop-guard-env": (
+        {"GRAPHMIND_LOOP_THRESHOLD": "2", "GRAPHMIND_LOOP_ALLOW": " poll ,tool:other"},
+        [
+            ("start", "tool:poll", "tool", "poll", "p1", {"job": 1}),
+            ("gate", "tool:poll", "tool", "poll"),
+            ("finish", "tool:poll", "p1", "pending"),
+            ("start", "tool:poll", "tool", "poll", "p2", {"job": 1}),
+            ("gate", "tool:poll", "tool", "poll"),
+            ("finish", "tool:poll", "p2", "done"),
+            ("start", "tool:search", "tool", "search", "s1", {"q": "x", "_meta": {"progressToken": 1}}),
+            ("gate", "tool:search", "tool", "search"),
+            ("finish", "tool:search", "s1", []),
+            ("start", "tool:search", "tool", "search", "s2", {"q": "x", "_meta": {"progressToken": 2}}),
+            ("gate", "tool:search", "tool", "search"),
+            ("finish", "tool:search", "s2", []),
+        ],
+    ),
+}
+
+
+class CaptureViewer:
+    """A loopback viewer that acks every hello with no breakpoints, resumes every pause with
+    ``continue`` and records both directions in order."""
+
+    def __init__(self) -> None:
+        self.log: list[dict[str, str]] = []
+        self.seq = 0
+        self.server: Any = None
+        self.port = 0
+
+    async def start(self) -> None:
+        import websockets
+
+        self.server = await websockets.serve(self._handle, "127.0.0.1", 0)
+        self.port = self.server.sockets[0].getsockname()[1]
+
+    @property
+    def url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/ingest"
+
+    async def _send(self, ws: Any, run_id: str, type: str, payload: dict[str, Any]) -> None:
+        frame = json.dumps({"gm": 1, "seq": self.seq, "ts": int(time.time() * 1000), "runId": run_id, "type": type, "payload": payload}, separators=(",", ":"))
+        self.seq += 1
+        self.log.append({"dir": "viewer->app", "frame": frame})
+        await ws.send(frame)
+
+    async def _handle(self, ws: Any) -> None:
+        try:
+            async for text in ws:
+                self.log.append({"dir": "app->viewer", "frame": text})
+                frame = json.loads(text)
+                if frame.get("type") == "hello":
+                    ack = {"versions": {"protocol": 1, "viewer": "adapter-core-capture"}, "capabilities": ["pause", "step", "inject", "retry", "abort", "run-claim"], "breakpoints": [], "mode": "run"}
+                    await self._send(ws, "*", "hello.ack", ack)
+                elif frame.get("type") == "exec.paused":
+                    await self._send(ws, frame["runId"], "exec.resume", {"pauseId": frame["payload"]["pauseId"], "action": "continue"})
+        except Exception:
+            pass
+
+    async def stop(self) -> None:
+        self.server.close()
+        await self.server.wait_closed()
+
+
+def drive_real(url: str, env: dict[str, str], name: str, steps: list[Step]) -> None:
+    """The scenario on the real client (synchronous; run it in a thread)."""
+    import graphmind
+    from graphmind.gate import GateNode
+
+    session = graphmind.Session(url=url, env=env, app_name=APP, sdk=dict(SDK))
+    try:
+        assert session.ready(5.0), "the real client did not attach"
+        with session.run(name):
+            for step in steps:
+                if step[0] == "start":
+                    _, node_id, kind, node_name, inst, value = step
+                    session.start_node(node_id, kind, node_name, inst, input=value)
+                elif step[0] == "token":
+                    session.push_token(step[1], step[2], step[3])
+                elif step[0] == "gate":
+                    session.gate("before", GateNode(step[1], step[2], step[3]))
+                elif step[0] == "finish":
+                    _, node_id, inst, value = step
+                    session.finish_node(node_id, inst, 1.0, output=value)
+    finally:
+        session.dispose()
+
+
+async def drive_ours(url: str, env: dict[str, str], name: str, steps: list[Step]) -> None:
+    """The scenario on our asyncio host: the scenario code alone, every rule in the core."""
+    from wirecontract.graphmind.session import GateNode, connect
+
+    session = connect(url, env=env, app=APP, sdk=dict(SDK))
+    try:
+        assert await session.ready(5000), "our host did not attach"
+        async with session.run(name) as run:
+            for step in steps:
+                if step[0] == "start":
+                    _, node_id, kind, node_name, inst, value = step
+                    payload: dict[str, Any] = {"nodeId": node_id, "kind": kind, "name": node_name, "instanceId": inst}
+                    if value is not None:
+                        payload["input"] = value
+                    run.emit("node.started", payload)
+                elif step[0] == "token":
+                    run.push_token(step[1], step[2], step[3])
+                elif step[0] == "gate":
+                    await run.gate("before", GateNode(step[1], step[2], step[3]))
+                elif step[0] == "finish":
+                    _, node_id, inst, value = step
+                    done: dict[str, Any] = {"nodeId": node_id, "instanceId": inst, "durationMs": 1.0, "status": "ok"}
+                    if value is not None:
+                        done["output"] = value
+                    run.emit("node.finished", done)
+    finally:
+        await session.close()
+
+
+async def capture(driver: str, name: str) -> list[dict[str, str]]:
+    """Plays scenario ``name`` with ``driver`` (``"real"`` or ``"ours"``) and returns the log."""
+    env, steps = SCENARIOS[name]
+    viewer = CaptureViewer()
+    await viewer.start()
+    try:
+        if driver == "real":
+            await asyncio.get_running_loop().run_in_executor(None, drive_real, viewer.url, env, name, steps)
+        else:
+            await drive_ours(viewer.url, env, name, steps)
+        await asyncio.sleep(0.1)
+    finally:
+        await viewer.stop()
+    return viewer.log
+
+
+_SEQ_KEYS = {"firstSeq", "lastSeq"}
+_VOLATILE = {"durationMs", "heldMs", "fingerprint", "pauseId"}
+
+
+def normalize(log: list[dict[str, str]]) -> list[dict[str, Any]]:
+    """The app's frames after the handshake, as ``{type, payload}`` with run ids, instance
+    ids of the root, pause ids, durations, ``heldMs``, the loop fingerprint (its hash differs
+    by design) and loop seqs replaced by placeholders. ``hello`` is dropped (client versions
+    and capabilities differ by design) and so is the implicit run the real client opens for
+    nothing here."""
+    out: list[dict[str, Any]] = []
+    run_ids: dict[str, str] = {}
+    for entry in log:
+        if entry["dir"] != "app->viewer":
+            continue
+        frame = json.loads(entry["frame"])
+        if frame["type"] == "hello":
+            continue
+        run = run_ids.setdefault(frame["runId"], f"<run{len(run_ids)}>")
+        out.append({"type": frame["type"], "runId": run, "payload": _scrub(frame["payload"], frame["runId"], run)})
+    return out
+
+
+def _scrub(value: Any, run_id: str, placeholder: str) -> Any:
+    if isinstance(value, dict):
+        result: dict[str, Any] = {}
+        for k, v in value.items():
+            if k in _VOLATILE or k in _SEQ_KEYS:
+                result[k] = f"<{k}>"
+            elif v == run_id:
+                result[k] = placeholder
+            else:
+                result[k] = _scrub(v, run_id, placeholder)
+        return result
+    if isinstance(value, list):
+        return [_scrub(v, run_id, placeholder) for v in value]
+    return value
