@@ -638,6 +638,11 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
     func finishRun(runId: HostString, end: RunEnd, nowMs: Double) throws  -> Int64?
     
     /**
+     * Sends every pending token batch now.
+     */
+    func flushTokens(nowMs: Double) throws 
+    
+    /**
      * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
      * lone surrogate among them: not UTF-8) become `Warn` actions.
      */
@@ -690,6 +695,14 @@ public protocol AppSessionProtocol: AnyObject, Sendable {
      * The earliest deadline (ms) at which to call `handleTimeout`, or `null`/`nil`.
      */
     func pollTimeout()  -> Double?
+    
+    /**
+     * Queues one streamed delta of `nodeId` (`channel` `text`, `reasoning` or `tool-args`):
+     * sent in the node's next `node.token` when the batch window (`tokenBatchMs`, 34) closes
+     * (`handleTimeout`), before the node's `node.finished`, at a run's end or at dispose. An
+     * empty `value` is dropped. Throws `ContractError.Build` for another channel.
+     */
+    func pushToken(nodeId: HostString, channel: HostString, value: HostString, run: HostString?, nowMs: Double) throws 
     
     /**
      * T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
@@ -913,6 +926,18 @@ open func finishRun(runId: HostString, end: RunEnd, nowMs: Double)throws  -> Int
 }
     
     /**
+     * Sends every pending token batch now.
+     */
+open func flushTokens(nowMs: Double)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_flush_tokens(
+            self.uniffiCloneHandle(),
+        FfiConverterDouble.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
      * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
      * lone surrogate among them: not UTF-8) become `Warn` actions.
      */
@@ -1039,6 +1064,25 @@ open func pollTimeout() -> Double?  {
             self.uniffiCloneHandle(),uniffiCallStatus
     )
 })
+}
+    
+    /**
+     * Queues one streamed delta of `nodeId` (`channel` `text`, `reasoning` or `tool-args`):
+     * sent in the node's next `node.token` when the batch window (`tokenBatchMs`, 34) closes
+     * (`handleTimeout`), before the node's `node.finished`, at a run's end or at dispose. An
+     * empty `value` is dropped. Throws `ContractError.Build` for another channel.
+     */
+open func pushToken(nodeId: HostString, channel: HostString, value: HostString, run: HostString? = nil, nowMs: Double)throws   {try rustCallWithError(FfiConverterTypeContractError_lift) {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_appsession_push_token(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeHostString_lower(nodeId),
+        FfiConverterTypeHostString_lower(channel),
+        FfiConverterTypeHostString_lower(value),
+        FfiConverterOptionTypeHostString.lower(run),
+        FfiConverterDouble.lower(nowMs),uniffiCallStatus
+    )
+}
 }
     
     /**
@@ -1609,6 +1653,54 @@ public struct AppSessionConfig: Equatable, Hashable {
      * `breakpoint-limit` warning.
      */
     public var maxBreakpoints: Int64?
+    /**
+     * The environment the core reads first (`GRAPHMIND_URL`, `GRAPHMIND_DISABLED`, production
+     * detection, `GRAPHMIND_LOOP_*`, `GRAPHMIND_HIDE_*`; docs/session.md "The adapter core").
+     * The hosts pass the process environment; every other field beats it, except the kill
+     * switch and a hide switch turned on there. An entry that is not Unicode is skipped.
+     */
+    public var env: [HostString: HostString]?
+    /**
+     * Identical back-to-back tool calls that hold (default 3; 0: the guard is off).
+     */
+    public var loopThreshold: Int64?
+    /**
+     * Node ids or names the loop guard never holds (`GRAPHMIND_LOOP_ALLOW`).
+     */
+    public var loopAllow: [HostString]?
+    /**
+     * `GRAPHMIND_HIDE_INPUTS`: every `node.started.input` becomes `"__REDACTED__"`.
+     */
+    public var hideInputs: Bool?
+    /**
+     * `GRAPHMIND_HIDE_OUTPUTS`: every `node.finished.output` and every token delta.
+     */
+    public var hideOutputs: Bool?
+    /**
+     * `GRAPHMIND_HIDE_TOOL_ARGS`: tool inputs and `tool-args` deltas.
+     */
+    public var hideToolArgs: Bool?
+    /**
+     * `GRAPHMIND_HIDE_TOOL_RESULTS`: tool outputs and a tool node's deltas.
+     */
+    public var hideToolResults: Bool?
+    /**
+     * Token batch window in ms for `pushToken` (default 34; 0: each delta at once).
+     */
+    public var tokenBatchMs: Int64?
+    /**
+     * The run's root node `agent:<name>` around each run (default true).
+     */
+    public var rootNode: Bool?
+    /**
+     * Session metadata (a JSON object text) merged into every `run.started.meta`.
+     */
+    public var metaJson: JsonText?
+    /**
+     * Deepest nesting of a payload member before it is sent as the unserializable-value
+     * marker (default 1000; 0: no cap).
+     */
+    public var maxValueDepth: Int64?
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
@@ -1673,7 +1765,44 @@ public struct AppSessionConfig: Equatable, Hashable {
         /**
          * Breakpoints armed at once (default 1024); a new matcher past it is ignored with one
          * `breakpoint-limit` warning.
-         */maxBreakpoints: Int64? = nil) {
+         */maxBreakpoints: Int64? = nil, 
+        /**
+         * The environment the core reads first (`GRAPHMIND_URL`, `GRAPHMIND_DISABLED`, production
+         * detection, `GRAPHMIND_LOOP_*`, `GRAPHMIND_HIDE_*`; docs/session.md "The adapter core").
+         * The hosts pass the process environment; every other field beats it, except the kill
+         * switch and a hide switch turned on there. An entry that is not Unicode is skipped.
+         */env: [HostString: HostString]? = nil, 
+        /**
+         * Identical back-to-back tool calls that hold (default 3; 0: the guard is off).
+         */loopThreshold: Int64? = nil, 
+        /**
+         * Node ids or names the loop guard never holds (`GRAPHMIND_LOOP_ALLOW`).
+         */loopAllow: [HostString]? = nil, 
+        /**
+         * `GRAPHMIND_HIDE_INPUTS`: every `node.started.input` becomes `"__REDACTED__"`.
+         */hideInputs: Bool? = nil, 
+        /**
+         * `GRAPHMIND_HIDE_OUTPUTS`: every `node.finished.output` and every token delta.
+         */hideOutputs: Bool? = nil, 
+        /**
+         * `GRAPHMIND_HIDE_TOOL_ARGS`: tool inputs and `tool-args` deltas.
+         */hideToolArgs: Bool? = nil, 
+        /**
+         * `GRAPHMIND_HIDE_TOOL_RESULTS`: tool outputs and a tool node's deltas.
+         */hideToolResults: Bool? = nil, 
+        /**
+         * Token batch window in ms for `pushToken` (default 34; 0: each delta at once).
+         */tokenBatchMs: Int64? = nil, 
+        /**
+         * The run's root node `agent:<name>` around each run (default true).
+         */rootNode: Bool? = nil, 
+        /**
+         * Session metadata (a JSON object text) merged into every `run.started.meta`.
+         */metaJson: JsonText? = nil, 
+        /**
+         * Deepest nesting of a payload member before it is sent as the unserializable-value
+         * marker (default 1000; 0: no cap).
+         */maxValueDepth: Int64? = nil) {
         self.url = url
         self.app = app
         self.sdkName = sdkName
@@ -1694,6 +1823,17 @@ public struct AppSessionConfig: Equatable, Hashable {
         self.redactionPlaceholder = redactionPlaceholder
         self.maxPayloadBytes = maxPayloadBytes
         self.maxBreakpoints = maxBreakpoints
+        self.env = env
+        self.loopThreshold = loopThreshold
+        self.loopAllow = loopAllow
+        self.hideInputs = hideInputs
+        self.hideOutputs = hideOutputs
+        self.hideToolArgs = hideToolArgs
+        self.hideToolResults = hideToolResults
+        self.tokenBatchMs = tokenBatchMs
+        self.rootNode = rootNode
+        self.metaJson = metaJson
+        self.maxValueDepth = maxValueDepth
     }
 
     
@@ -1731,7 +1871,18 @@ public struct FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer {
                 implicitRunId: FfiConverterOptionTypeHostString.read(from: &buf), 
                 redactionPlaceholder: FfiConverterOptionTypeHostString.read(from: &buf), 
                 maxPayloadBytes: FfiConverterOptionInt64.read(from: &buf), 
-                maxBreakpoints: FfiConverterOptionInt64.read(from: &buf)
+                maxBreakpoints: FfiConverterOptionInt64.read(from: &buf), 
+                env: FfiConverterOptionDictionaryTypeHostStringTypeHostString.read(from: &buf), 
+                loopThreshold: FfiConverterOptionInt64.read(from: &buf), 
+                loopAllow: FfiConverterOptionSequenceTypeHostString.read(from: &buf), 
+                hideInputs: FfiConverterOptionBool.read(from: &buf), 
+                hideOutputs: FfiConverterOptionBool.read(from: &buf), 
+                hideToolArgs: FfiConverterOptionBool.read(from: &buf), 
+                hideToolResults: FfiConverterOptionBool.read(from: &buf), 
+                tokenBatchMs: FfiConverterOptionInt64.read(from: &buf), 
+                rootNode: FfiConverterOptionBool.read(from: &buf), 
+                metaJson: FfiConverterOptionTypeJsonText.read(from: &buf), 
+                maxValueDepth: FfiConverterOptionInt64.read(from: &buf)
         )
     }
 
@@ -1756,6 +1907,17 @@ public struct FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer {
         FfiConverterOptionTypeHostString.write(value.redactionPlaceholder, into: &buf)
         FfiConverterOptionInt64.write(value.maxPayloadBytes, into: &buf)
         FfiConverterOptionInt64.write(value.maxBreakpoints, into: &buf)
+        FfiConverterOptionDictionaryTypeHostStringTypeHostString.write(value.env, into: &buf)
+        FfiConverterOptionInt64.write(value.loopThreshold, into: &buf)
+        FfiConverterOptionSequenceTypeHostString.write(value.loopAllow, into: &buf)
+        FfiConverterOptionBool.write(value.hideInputs, into: &buf)
+        FfiConverterOptionBool.write(value.hideOutputs, into: &buf)
+        FfiConverterOptionBool.write(value.hideToolArgs, into: &buf)
+        FfiConverterOptionBool.write(value.hideToolResults, into: &buf)
+        FfiConverterOptionInt64.write(value.tokenBatchMs, into: &buf)
+        FfiConverterOptionBool.write(value.rootNode, into: &buf)
+        FfiConverterOptionTypeJsonText.write(value.metaJson, into: &buf)
+        FfiConverterOptionInt64.write(value.maxValueDepth, into: &buf)
     }
 }
 
@@ -9099,6 +9261,30 @@ fileprivate struct FfiConverterOptionSequenceTypeHostString: FfiConverterRustBuf
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionDictionaryTypeHostStringTypeHostString: FfiConverterRustBuffer {
+    typealias SwiftType = [HostString: HostString]?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterDictionaryTypeHostStringTypeHostString.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterDictionaryTypeHostStringTypeHostString.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionTypeHostString: FfiConverterRustBuffer {
     typealias SwiftType = HostString?
 
@@ -9491,6 +9677,32 @@ fileprivate struct FfiConverterSequenceTypeHostString: FfiConverterRustBuffer {
             seq.append(try FfiConverterTypeHostString.read(from: &buf))
         }
         return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterDictionaryTypeHostStringTypeHostString: FfiConverterRustBuffer {
+    public static func write(_ value: [HostString: HostString], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for (key, value) in value {
+            FfiConverterTypeHostString.write(key, into: &buf)
+            FfiConverterTypeHostString.write(value, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [HostString: HostString] {
+        let len: Int32 = try readInt(&buf)
+        var dict = [HostString: HostString]()
+        dict.reserveCapacity(Int(len))
+        for _ in 0..<len {
+            let key = try FfiConverterTypeHostString.read(from: &buf)
+            let value = try FfiConverterTypeHostString.read(from: &buf)
+            dict[key] = value
+        }
+        return dict
     }
 }
 
@@ -10184,6 +10396,9 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_finish_run() != 8387) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_flush_tokens() != 31859) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() != 34815) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -10212,6 +10427,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_poll_timeout() != 55551) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_method_appsession_push_token() != 37044) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_method_appsession_ready() != 60598) {

@@ -28,6 +28,7 @@
 //! [`Judge::write_verdict`] and in [`schema_text`].
 
 mod diff;
+mod env_config;
 mod listen;
 mod shrink;
 
@@ -98,6 +99,10 @@ enum Command {
     /// protocol (handshake, de-duplication of replays, pause bookkeeping, resume routing) is
     /// the contract's ViewerSession; this command only carries frames and prints.
     Listen(listen::ListenArgs),
+    /// Print the app-session configuration the environment resolves to (GRAPHMIND_DISABLED,
+    /// production detection, GRAPHMIND_URL, GRAPHMIND_LOOP_*, GRAPHMIND_HIDE_*), as one JSON
+    /// object: what an instrumented app built on this contract would run with.
+    EnvConfig,
 }
 
 /// Arguments of `wirecontract parse`.
@@ -432,6 +437,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => return diff::run(args),
         Command::Shrink(args) => shrink::run(args),
         Command::Listen(args) => listen::run(args),
+        Command::EnvConfig => env_config::run(),
     };
     match result {
         Ok(()) | Err(Failure::BrokenPipe) => ExitCode::SUCCESS,

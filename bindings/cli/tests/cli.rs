@@ -333,3 +333,37 @@ fn graphorin_verdicts_put_kind_first_as_graphmind_does() {
     }
     assert!(text.contains(r#""issues":[{"path":"method","code":"invalid_discriminator","message":"#), "{text}");
 }
+
+#[test]
+fn env_config_prints_what_the_environment_resolves_to() {
+    let clean = |c: &mut Command| {
+        for (k, _) in std::env::vars_os() {
+            if k.to_string_lossy().contains("ENV") || k.to_string_lossy().starts_with("GRAPHMIND") {
+                c.env_remove(k);
+            }
+        }
+    };
+    let mut cmd = Command::new(BIN);
+    cmd.arg("env-config");
+    clean(&mut cmd);
+    let out = cmd.env("GRAPHMIND_URL", "ws://h:9/ingest").env("GRAPHMIND_HIDE_TOOL_ARGS", "1").env("GRAPHMIND_LOOP_ALLOW", "poll, beat").env("GRAPHMIND_ON_LOOP", "warn").output().expect("run");
+    assert!(out.status.success());
+    let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+    assert_eq!(v["enabled"], true);
+    assert_eq!(v["url"], "ws://h:9/ingest");
+    assert_eq!(v["hideToolArgs"], true);
+    assert_eq!(v["hideInputs"], false);
+    assert_eq!(v["loopMode"], "warn");
+    assert_eq!(v["loopAllow"], serde_json::json!(["poll", "beat"]));
+    assert_eq!(v["variables"]["GRAPHMIND_URL"], "ws://h:9/ingest");
+    let mut off = Command::new(BIN);
+    off.arg("env-config");
+    clean(&mut off);
+    let v: Value = serde_json::from_slice(&off.env("NODE_ENV", "production").output().expect("run").stdout).expect("json");
+    assert_eq!((v["enabled"].clone(), v["killSwitch"].clone()), (Value::Bool(false), Value::Bool(false)));
+    let mut killed = Command::new(BIN);
+    killed.arg("env-config");
+    clean(&mut killed);
+    let v: Value = serde_json::from_slice(&killed.env("GRAPHMIND_DISABLED", "yes").env("GRAPHMIND", "1").output().expect("run").stdout).expect("json");
+    assert_eq!((v["enabled"].clone(), v["killSwitch"].clone()), (Value::Bool(false), Value::Bool(true)));
+}

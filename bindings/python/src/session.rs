@@ -335,22 +335,24 @@ pub struct AppSession {
 impl AppSession {
     #[new]
     #[pyo3(signature = (
-        *, url=None, app=None, sdk=None, client_version=None, capabilities=None, enabled=true,
+        *, env=None, url=None, app=None, sdk=None, client_version=None, capabilities=None, enabled=None,
         ring_max_frames=None, ring_max_bytes=None, max_tracked_gap_runs=None, loss_warn_interval_ms=None,
         pause_timeout_ms=None, connect_timeout_ms=None, handshake_timeout_ms=None, retry_interval_ms=None,
         fast_retry_ms=None, ready_timeout_ms=None, id_base=None, implicit_run_id=None, max_held_instances=None,
         max_breakpoints=None,
-        loop_threshold=None, loop_mode=None, loop_kinds=None, loop_max_runs=None, redaction_placeholder=None,
-        max_payload_bytes=None,
+        loop_threshold=None, loop_mode=None, loop_kinds=None, loop_max_runs=None, loop_allow=None, redaction_placeholder=None,
+        max_payload_bytes=None, hide_inputs=None, hide_outputs=None, hide_tool_args=None, hide_tool_results=None,
+        token_batch_ms=None, root_node=None, meta=None, max_value_depth=None,
     ))]
     #[allow(clippy::too_many_arguments, clippy::too_many_lines)] // one keyword per config field
     fn new(
+        env: Option<&Bound<'_, PyAny>>,
         url: Option<Text>,
         app: Option<Text>,
         sdk: Option<&Bound<'_, PyAny>>,
         client_version: Option<Text>,
         capabilities: Option<Vec<Text>>,
-        enabled: bool,
+        enabled: Option<bool>,
         ring_max_frames: Option<&Bound<'_, PyAny>>,
         ring_max_bytes: Option<&Bound<'_, PyAny>>,
         max_tracked_gap_runs: Option<&Bound<'_, PyAny>>,
@@ -369,9 +371,20 @@ impl AppSession {
         loop_mode: Option<Text>,
         loop_kinds: Option<Vec<Text>>,
         loop_max_runs: Option<&Bound<'_, PyAny>>,
+        loop_allow: Option<Vec<Text>>,
         redaction_placeholder: Option<Text>,
         max_payload_bytes: Option<&Bound<'_, PyAny>>,
+        hide_inputs: Option<bool>,
+        hide_outputs: Option<bool>,
+        hide_tool_args: Option<bool>,
+        hide_tool_results: Option<bool>,
+        token_batch_ms: Option<&Bound<'_, PyAny>>,
+        root_node: Option<bool>,
+        meta: Option<&Bound<'_, PyAny>>,
+        max_value_depth: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
+        let token_batch_ms = crate::opt_uint(token_batch_ms, "token_batch_ms")?;
+        let max_value_depth = crate::opt_uint(max_value_depth, "max_value_depth")?;
         let ring_max_frames = crate::opt_uint(ring_max_frames, "ring_max_frames")?;
         let ring_max_bytes = crate::opt_uint(ring_max_bytes, "ring_max_bytes")?;
         let max_tracked_gap_runs = crate::opt_uint(max_tracked_gap_runs, "max_tracked_gap_runs")?;
@@ -398,7 +411,15 @@ impl AppSession {
         let loop_mode = loop_mode.as_deref();
         let loop_kinds = loop_kinds.map(Text::strings);
         let redaction_placeholder = redaction_placeholder.map(|t| t.0);
-        let mut c = s::SessionConfig { enabled, ..s::SessionConfig::default() };
+        // The environment first (the core parses it, `SessionConfig::from_env`); every keyword
+        // given beats it, except the floors the core re-applies (kill switch, hide switches).
+        let mut c = match env {
+            Some(e) if !e.is_none() => s::SessionConfig::from_env(env_pairs(e)?),
+            _ => s::SessionConfig::default(),
+        };
+        if let Some(v) = enabled {
+            c.enabled = v;
+        }
         if let Some(v) = url {
             c.url = v;
         }
@@ -453,10 +474,10 @@ impl AppSession {
             c.max_breakpoints = size(v);
         }
         if let Some(v) = loop_threshold {
-            if v == 0 {
-                return Err(PyValueError::new_err("loop_threshold must be at least 1"));
-            }
             c.loop_guard.threshold = v;
+        }
+        if let Some(v) = loop_allow {
+            c.loop_guard.allow = Text::strings(v);
         }
         if let Some(v) = loop_mode {
             c.loop_guard.mode = s::LoopMode::from_host(v).ok_or_else(|| arg_error(wirecontract::core::not_one_of("loop_mode", s::LoopMode::VALUES, v)))?;
@@ -467,9 +488,33 @@ impl AppSession {
         if let Some(v) = loop_max_runs {
             c.loop_guard.max_runs = size(v);
         }
-        c.redaction_placeholder = redaction_placeholder;
+        if let Some(v) = redaction_placeholder {
+            c.redaction_placeholder = Some(v);
+        }
         if let Some(v) = max_payload_bytes {
             c.max_payload_bytes = Some(size(v));
+        }
+        for (flag, value) in [
+            (&mut c.redaction.hide_inputs, hide_inputs),
+            (&mut c.redaction.hide_outputs, hide_outputs),
+            (&mut c.redaction.hide_tool_args, hide_tool_args),
+            (&mut c.redaction.hide_tool_results, hide_tool_results),
+        ] {
+            if let Some(v) = value {
+                *flag = v;
+            }
+        }
+        if let Some(v) = token_batch_ms {
+            c.token_batch_ms = Some(v);
+        }
+        if let Some(v) = root_node {
+            c.root_node = v;
+        }
+        if let Some(v) = meta.filter(|m| !m.is_none()) {
+            c.meta = Some(object_arg(v, "meta")?);
+        }
+        if let Some(v) = max_value_depth {
+            c.max_value_depth = Some(size(v));
         }
         Ok(AppSession { inner: s::AppSession::new(c) })
     }
@@ -649,6 +694,31 @@ impl AppSession {
         Ok(guard(|| self.inner.ready(now_ms, timeout_ms))?.0)
     }
 
+    /// push_token(node_id, channel, value, now_ms, /, run=None)
+    /// --
+    ///
+    /// Queues one streamed delta (`channel` `"text"`, `"reasoning"` or `"tool-args"`) of node
+    /// `node_id`: sent in the node's next `node.token` when the batch window
+    /// (`token_batch_ms`, 34) closes (`handle_timeout`), before the node's `node.finished`,
+    /// at a run's end or at dispose; at once with `token_batch_ms=0`. An empty `value` is
+    /// dropped. Raises `BuildError` for another channel and `ValueError` for a bad run id.
+    #[pyo3(signature = (node_id, channel, value, now_ms, /, run=None))]
+    fn push_token(&mut self, py: Python<'_>, node_id: Text, channel: Text, value: Text, now_ms: &Bound<'_, PyAny>, run: Option<Text>) -> PyResult<()> {
+        let now_ms = clock_param(now_ms)?;
+        let run = run.as_deref();
+        emit_result(py, guard(|| self.inner.push_token_str(&node_id, &channel, &value, run, now_ms))?.map(|()| None)).map(|_| ())
+    }
+
+    /// flush_tokens(now_ms, /)
+    /// --
+    ///
+    /// Sends every pending token batch now.
+    #[pyo3(signature = (now_ms, /))]
+    fn flush_tokens(&mut self, now_ms: &Bound<'_, PyAny>) -> PyResult<()> {
+        let now_ms = clock_param(now_ms)?;
+        guard(|| self.inner.flush_tokens(now_ms))
+    }
+
     /// dispose(now_ms, /)
     /// --
     ///
@@ -752,6 +822,43 @@ pub(crate) fn object_to_py<T: wirecontract::core::Reflect + Send + Sync + 'stati
     make_object(py, value.type_name(), Root::Object(Arc::new(value)), Vec::new())
 }
 
+/// The `(name, value)` pairs of an environment mapping (`os.environ` or a dict of `str`):
+/// items whose name or value is not a `str` are skipped, as an environment has none.
+fn env_pairs(env: &Bound<'_, PyAny>) -> PyResult<Vec<(String, String)>> {
+    let items = env.call_method0("items").map_err(|_| pyo3::exceptions::PyTypeError::new_err("env must be a mapping of str to str (os.environ or a dict)"))?;
+    let mut out = Vec::new();
+    for item in items.try_iter()? {
+        let (k, v): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+        if let (Ok(k), Ok(v)) = (k.extract::<String>(), v.extract::<String>()) {
+            out.push((k, v));
+        }
+    }
+    Ok(out)
+}
+
+/// env_config(env, /)
+/// --
+///
+/// The app-session configuration the environment `env` (a mapping of str to str, such as
+/// `os.environ`) resolves to, as the core reads it (`GRAPHMIND_*`, the kill switch and
+/// production detection): a dict with `enabled`, `url`, `loop_threshold`, `loop_mode`,
+/// `loop_allow` and the four `hide_*` switches.
+#[pyfunction]
+fn env_config<'py>(py: Python<'py>, env: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+    let c = s::SessionConfig::from_env(env_pairs(env)?).effective();
+    let d = PyDict::new(py);
+    d.set_item("enabled", c.enabled)?;
+    d.set_item("url", &c.url)?;
+    d.set_item("loop_threshold", c.loop_guard.threshold)?;
+    d.set_item("loop_mode", s::LoopMode::VALUES[c.loop_guard.mode as usize])?;
+    d.set_item("loop_allow", c.loop_guard.allow.clone())?;
+    d.set_item("hide_inputs", c.redaction.hide_inputs)?;
+    d.set_item("hide_outputs", c.redaction.hide_outputs)?;
+    d.set_item("hide_tool_args", c.redaction.hide_tool_args)?;
+    d.set_item("hide_tool_results", c.redaction.hide_tool_results)?;
+    Ok(d)
+}
+
 /// `{"name": ..., "version": ...}` of the default SDK, for the stub and docs.
 fn default_config(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     let c = s::SessionConfig::default();
@@ -782,6 +889,11 @@ fn default_config(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
     d.set_item("loop_kinds", c.loop_guard.kinds.iter().map(|k| k.as_str()).collect::<Vec<_>>())?;
     d.set_item("loop_max_runs", c.loop_guard.max_runs)?;
     d.set_item("max_payload_bytes", c.max_payload_bytes)?;
+    d.set_item("loop_allow", c.loop_guard.allow.clone())?;
+    d.set_item("redaction_placeholder", c.redaction_placeholder.clone())?;
+    d.set_item("token_batch_ms", c.token_batch_ms)?;
+    d.set_item("root_node", c.root_node)?;
+    d.set_item("max_value_depth", c.max_value_depth)?;
     Ok(d)
 }
 
@@ -789,6 +901,7 @@ fn default_config(py: Python<'_>) -> PyResult<Bound<'_, PyDict>> {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_class::<AppSession>()?;
+    m.add_function(pyo3::wrap_pyfunction!(env_config, m)?)?;
     m.add_class::<GateNode>()?;
     m.add_class::<Decision>()?;
     m.add_class::<Connect>()?;

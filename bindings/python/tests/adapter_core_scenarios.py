@@ -2,11 +2,12 @@
 environment, played by the real ``graphmind-ai`` 0.5.1 client and by our asyncio host against
 the same capturing viewer on loopback.
 
-``capture_adapter_core.py`` records the real client's frames into ``data/adapter-core/``;
+``capture_adapter_core.py`` records the real client's frames into ``vectors/graphmind/adapter-core/``;
 ``test_adapter_core.py`` replays each scenario on our host and compares the wire effects
 (``normalize``: ids, timestamps, seqs, durations and the loop fingerprint are normalized).
 
-A scenario is one run of steps, with the environment the session reads:
+A scenario (``vectors/graphmind/adapter-core/scenarios.json``) is one run of steps, with the environment
+the session reads:
 - ``("start", node_id, kind, name, instance_id, input)``: ``node.started`` (input ``None``:
   absent);
 - ``("token", node_id, channel, value)``: one streamed delta;
@@ -20,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 APP = "adapter-core"
@@ -27,79 +29,14 @@ SDK = {"name": "adapter-core", "version": "1"}
 
 Step = tuple[Any, ...]
 
+#: The project's own test data: the scenarios and the real client's recordings of them.
+DATA = Path(__file__).resolve().parents[3] / "vectors" / "graphmind" / "adapter-core"
+
+#: The scenarios, shared with the Rust, Kotlin and Swift checks of the core:
+#: ``vectors/graphmind/adapter-core/scenarios.json`` (``{name: {"env": {...}, "steps": [[...], ...]}}``).
 SCENARIOS: dict[str, tuple[dict[str, str], list[Step]]] = {
-    # GRAPHMIND_HIDE_TOOL_ARGS: a tool's input and every tool-args delta are hidden; an LLM's
-    # input and text stay.
-    "redact-tool-args": (
-        {"GRAPHMIND_HIDE_TOOL_ARGS": "1"},
-        [
-            ("start", "llm:gpt", "llm", "gpt", "i1", {"prompt": "hello"}),
-            ("token", "llm:gpt", "text", "Hi"),
-            ("token", "llm:gpt", "tool-args", '{"q":"sk-secret"}'),
-            ("finish", "llm:gpt", "i1", {"text": "Hi"}),
-            ("start", "tool:search", "tool", "search", "i2", {"q": "sk-secret", "_meta": {"progressToken": 1}}),
-            ("finish", "tool:search", "i2", {"hits": 3}),
-        ],
-    ),
-    # GRAPHMIND_HIDE_TOOL_RESULTS: tool outputs (by the instance's kind, not the id) and the
-    # deltas a tool streams are hidden.
-    "redact-tool-results": (
-        {"GRAPHMIND_HIDE_TOOL_RESULTS": "true"},
-        [
-            ("start", "lookup", "tool", "lookup", "i1", {"id": 7}),
-            ("token", "lookup", "text", "partial"),
-            ("finish", "lookup", "i1", {"secret": "row 7"}),
-            ("start", "llm:gpt", "llm", "gpt", "i2", "prompt"),
-            ("finish", "llm:gpt", "i2", "answer"),
-        ],
-    ),
-    # GRAPHMIND_HIDE_INPUTS and _OUTPUTS: every input, output and delta; an already-redacted
-    # value and an absent one are not counted.
-    "redact-inputs-outputs": (
-        {"GRAPHMIND_HIDE_INPUTS": "1", "GRAPHMIND_HIDE_OUTPUTS": "1"},
-        [
-            ("start", "llm:gpt", "llm", "gpt", "i1", {"prompt": "secret"}),
-            ("token", "llm:gpt", "text", "héllo 😀"),
-            ("token", "llm:gpt", "reasoning", "think"),
-            ("finish", "llm:gpt", "i1", "__REDACTED__"),
-            ("start", "tool:t", "tool", "t", "i2", None),
-            ("finish", "tool:t", "i2", None),
-        ],
-    ),
-    # Token batching: deltas of two nodes, each node's batch flushed before its node.finished.
-    "tokens-batch": (
-        {},
-        [
-            ("start", "llm:a", "llm", "a", "i1", None),
-            ("start", "llm:b", "llm", "b", "i2", None),
-            ("token", "llm:a", "text", "Hel"),
-            ("token", "llm:b", "reasoning", "hmm"),
-            ("token", "llm:a", "text", "lo"),
-            ("token", "llm:a", "text", ""),
-            ("finish", "llm:a", "i1", "Hello"),
-            ("token", "llm:b", "text", "ok"),
-            ("finish", "llm:b", "i2", "ok"),
-        ],
-    ),
-    # GRAPHMIND_LOOP_THRESHOLD=2 and GRAPHMIND_LOOP_ALLOW=poll: the second identical call of
-    # tool:search holds (reason loop), the allowed tool:poll never does.
-    "loop-guard-env": (
-        {"GRAPHMIND_LOOP_THRESHOLD": "2", "GRAPHMIND_LOOP_ALLOW": " poll ,tool:other"},
-        [
-            ("start", "tool:poll", "tool", "poll", "p1", {"job": 1}),
-            ("gate", "tool:poll", "tool", "poll"),
-            ("finish", "tool:poll", "p1", "pending"),
-            ("start", "tool:poll", "tool", "poll", "p2", {"job": 1}),
-            ("gate", "tool:poll", "tool", "poll"),
-            ("finish", "tool:poll", "p2", "done"),
-            ("start", "tool:search", "tool", "search", "s1", {"q": "x", "_meta": {"progressToken": 1}}),
-            ("gate", "tool:search", "tool", "search"),
-            ("finish", "tool:search", "s1", []),
-            ("start", "tool:search", "tool", "search", "s2", {"q": "x", "_meta": {"progressToken": 2}}),
-            ("gate", "tool:search", "tool", "search"),
-            ("finish", "tool:search", "s2", []),
-        ],
-    ),
+    name: (s["env"], [tuple(step) for step in s["steps"]])
+    for name, s in json.loads((DATA / "scenarios.json").read_text(encoding="utf-8")).items()
 }
 
 

@@ -1,5 +1,5 @@
 """Records the adapter-core scenarios (``adapter_core_scenarios.SCENARIOS``) from the real
-``graphmind-ai`` 0.5.1 client into ``data/adapter-core/<scenario>.jsonl``: one JSON object per
+``graphmind-ai`` 0.5.1 client into ``vectors/graphmind/adapter-core/<scenario>.jsonl``: one JSON object per
 line, ``{"dir", "frame"}``, both directions in wire order, frames exactly as they crossed the
 loopback WebSocket.
 
@@ -17,9 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from adapter_core_scenarios import DATA as OUT  # noqa: E402
 from adapter_core_scenarios import SCENARIOS, capture  # noqa: E402
-
-OUT = Path(__file__).resolve().parent / "data" / "adapter-core"
 
 
 def main(names: list[str]) -> None:

@@ -1,5 +1,5 @@
 """Issue 37, the adapter core: our asyncio host, configured from the same environment, plays
-each recorded scenario of the real ``graphmind-ai`` 0.5.1 client (``data/adapter-core/``,
+each recorded scenario of the real ``graphmind-ai`` 0.5.1 client (``vectors/graphmind/adapter-core/``,
 recorded by ``capture_adapter_core.py``) and puts the same frames on the wire, modulo ids,
 timestamps, seqs, durations and the loop fingerprint (``adapter_core_scenarios.normalize``).
 The scenario code holds no protocol rule: root node, redaction, token batching and the loop
@@ -9,13 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-from pathlib import Path
-
 import pytest
 
-from adapter_core_scenarios import SCENARIOS, capture, normalize
+from adapter_core_scenarios import DATA, SCENARIOS, capture, normalize
 
-DATA = Path(__file__).resolve().parent / "data" / "adapter-core"
 
 
 def recorded(name: str) -> list[dict[str, str]]:

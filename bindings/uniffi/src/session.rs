@@ -97,11 +97,51 @@ pub struct AppSessionConfig {
     /// `breakpoint-limit` warning.
     #[uniffi(default)]
     pub max_breakpoints: Option<i64>,
+    /// The environment the core reads first (`GRAPHMIND_URL`, `GRAPHMIND_DISABLED`, production
+    /// detection, `GRAPHMIND_LOOP_*`, `GRAPHMIND_HIDE_*`; docs/session.md "The adapter core").
+    /// The hosts pass the process environment; every other field beats it, except the kill
+    /// switch and a hide switch turned on there. An entry that is not Unicode is skipped.
+    #[uniffi(default)]
+    pub env: Option<std::collections::HashMap<HostString, HostString>>,
+    /// Identical back-to-back tool calls that hold (default 3; 0: the guard is off).
+    #[uniffi(default)]
+    pub loop_threshold: Option<i64>,
+    /// Node ids or names the loop guard never holds (`GRAPHMIND_LOOP_ALLOW`).
+    #[uniffi(default)]
+    pub loop_allow: Option<Vec<HostString>>,
+    /// `GRAPHMIND_HIDE_INPUTS`: every `node.started.input` becomes `"__REDACTED__"`.
+    #[uniffi(default)]
+    pub hide_inputs: Option<bool>,
+    /// `GRAPHMIND_HIDE_OUTPUTS`: every `node.finished.output` and every token delta.
+    #[uniffi(default)]
+    pub hide_outputs: Option<bool>,
+    /// `GRAPHMIND_HIDE_TOOL_ARGS`: tool inputs and `tool-args` deltas.
+    #[uniffi(default)]
+    pub hide_tool_args: Option<bool>,
+    /// `GRAPHMIND_HIDE_TOOL_RESULTS`: tool outputs and a tool node's deltas.
+    #[uniffi(default)]
+    pub hide_tool_results: Option<bool>,
+    /// Token batch window in ms for `pushToken` (default 34; 0: each delta at once).
+    #[uniffi(default)]
+    pub token_batch_ms: Option<i64>,
+    /// The run's root node `agent:<name>` around each run (default true).
+    #[uniffi(default)]
+    pub root_node: Option<bool>,
+    /// Session metadata (a JSON object text) merged into every `run.started.meta`.
+    #[uniffi(default)]
+    pub meta_json: Option<JsonText>,
+    /// Deepest nesting of a payload member before it is sent as the unserializable-value
+    /// marker (default 1000; 0: no cap).
+    #[uniffi(default)]
+    pub max_value_depth: Option<i64>,
 }
 
 impl AppSessionConfig {
     fn to_core(&self) -> Result<s::SessionConfig, ContractError> {
-        let mut c = s::SessionConfig::default();
+        let mut c = match &self.env {
+            Some(env) => s::SessionConfig::from_env(env.iter().filter_map(|(k, v)| Some((k.clone().into_string().ok()?, v.clone().into_string().ok()?)))),
+            None => s::SessionConfig::default(),
+        };
         let text = |v: &Option<HostString>, name: &str| opt_arg(v.clone(), &format!("config.{name}"));
         let url = text(&self.url, "url")?;
         let app = text(&self.app, "app")?;
@@ -155,9 +195,42 @@ impl AppSessionConfig {
         }
         c.pause_timeout_ms = ms(self.pause_timeout_ms, "pauseTimeoutMs")?;
         c.implicit_run_id = implicit_run_id;
-        c.redaction_placeholder = redaction_placeholder;
+        if let Some(v) = redaction_placeholder {
+            c.redaction_placeholder = Some(v);
+        }
         if let Some(v) = size(self.max_payload_bytes, "maxPayloadBytes")? {
             c.max_payload_bytes = Some(v);
+        }
+        if let Some(v) = self.loop_threshold {
+            c.loop_guard.threshold = ms_arg(v, "config.loopThreshold")?;
+        }
+        if let Some(list) = &self.loop_allow {
+            c.loop_guard.allow = host_strings(list.clone(), "config.loopAllow")?;
+        }
+        for (v, field) in [
+            (self.hide_inputs, &mut c.redaction.hide_inputs),
+            (self.hide_outputs, &mut c.redaction.hide_outputs),
+            (self.hide_tool_args, &mut c.redaction.hide_tool_args),
+            (self.hide_tool_results, &mut c.redaction.hide_tool_results),
+        ] {
+            if let Some(v) = v {
+                *field = v;
+            }
+        }
+        if let Some(v) = ms(self.token_batch_ms, "tokenBatchMs")? {
+            c.token_batch_ms = Some(v);
+        }
+        if let Some(v) = self.root_node {
+            c.root_node = v;
+        }
+        if let Some(meta) = &self.meta_json {
+            let text = crate::json_arg(meta, "config.metaJson")?;
+            let record = wirecontract::core::from_json::<wirecontract::core::Record>(text)
+                .map_err(|issues| from_build_error(gm::BuildError { reason: "invalid config.metaJson: it must be a JSON object".to_owned(), issues }))?;
+            c.meta = Some(record);
+        }
+        if let Some(v) = size(self.max_value_depth, "maxValueDepth")? {
+            c.max_value_depth = Some(v);
         }
         Ok(c)
     }
@@ -432,6 +505,25 @@ impl AppSession {
             };
             self.core().emit(converted, run.as_deref(), now_ms).map(|seq| seq.map(host_int)).map_err(emit_error)
         })
+    }
+
+    /// Queues one streamed delta of `nodeId` (`channel` `text`, `reasoning` or `tool-args`):
+    /// sent in the node's next `node.token` when the batch window (`tokenBatchMs`, 34) closes
+    /// (`handleTimeout`), before the node's `node.finished`, at a run's end or at dispose. An
+    /// empty `value` is dropped. Throws `ContractError.Build` for another channel.
+    #[uniffi::method(default(run = None))]
+    pub fn push_token(&self, node_id: HostString, channel: HostString, value: HostString, run: Option<HostString>, now_ms: f64) -> Result<(), ContractError> {
+        guard(|| {
+            let (node_id, channel, value) = (arg(node_id, "nodeId")?, arg(channel, "channel")?, arg(value, "value")?);
+            let (run, now_ms) = (opt_arg(run, "run")?, now(now_ms)?);
+            self.core().push_token_str(&node_id, &channel, &value, run.as_deref(), now_ms).map_err(emit_error)
+        })
+    }
+
+    /// Sends every pending token batch now.
+    pub fn flush_tokens(&self, now_ms: f64) -> Result<(), ContractError> {
+        self.core().flush_tokens(now(now_ms)?);
+        Ok(())
     }
 
     /// `emit` with the payload as JSON text, validated against `messageType` (spec §5.13).

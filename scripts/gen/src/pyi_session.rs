@@ -177,7 +177,7 @@ class AppSession:
 
 "#,
     );
-    let defaults: [(&str, String); 24] = [
+    let defaults: [(&str, String); 31] = [
         ("url", format!("{:?}", c.url)),
         ("app", format!("{:?}", c.app)),
         ("sdk", format!("{{\"name\": {:?}, \"version\": <crate version>}}", c.sdk.name)),
@@ -200,8 +200,15 @@ class AppSession:
         ("max_breakpoints", format!("{} (a new matcher past it is ignored; one breakpoint-limit warning)", c.max_breakpoints)),
         ("loop_threshold / loop_mode / loop_kinds", format!("{}, {loop_mode:?}, [{}]", c.loop_guard.threshold, list(&kinds))),
         ("loop_max_runs", c.loop_guard.max_runs.to_string()),
-        ("redaction_placeholder", "None".to_owned()),
+        ("loop_allow", "[] (node ids or names that may repeat)".to_owned()),
+        ("redaction_placeholder", format!("{:?} (the inject guard refuses an output holding it)", c.redaction_placeholder.as_deref().unwrap_or_default())),
         ("max_payload_bytes", c.max_payload_bytes.map_or_else(|| "None".to_owned(), |b| b.to_string())),
+        ("hide_inputs / hide_outputs / hide_tool_args / hide_tool_results", "False (GRAPHMIND_HIDE_*)".to_owned()),
+        ("token_batch_ms", format!("{} (0: each delta at once)", c.token_batch_ms.unwrap_or_default())),
+        ("root_node", "True (agent:<name> around each run)".to_owned()),
+        ("meta", "None (merged into every run.started.meta)".to_owned()),
+        ("max_value_depth", format!("{} (0: no cap)", c.max_value_depth.unwrap_or_default())),
+        ("env", "None (no environment; the hosts pass os.environ)".to_owned()),
     ];
     for (k, d) in defaults {
         let _ = writeln!(o, "    - `{k}`: {d}");
@@ -211,12 +218,13 @@ class AppSession:
     def __new__(
         cls,
         *,
+        env: Mapping[str, str] | None = None,
         url: str | None = None,
         app: str | None = None,
         sdk: Mapping[str, str] | None = None,
         client_version: str | None = None,
         capabilities: list[str] | None = None,
-        enabled: bool = True,
+        enabled: bool | None = None,
         ring_max_frames: int | None = None,
         ring_max_bytes: int | None = None,
         max_tracked_gap_runs: int | None = None,
@@ -235,8 +243,17 @@ class AppSession:
         loop_mode: Literal["pause", "warn", "off"] | None = None,
         loop_kinds: list[NodeKind] | None = None,
         loop_max_runs: int | None = None,
+        loop_allow: list[str] | None = None,
         redaction_placeholder: str | None = None,
         max_payload_bytes: int | None = None,
+        hide_inputs: bool | None = None,
+        hide_outputs: bool | None = None,
+        hide_tool_args: bool | None = None,
+        hide_tool_results: bool | None = None,
+        token_batch_ms: int | None = None,
+        root_node: bool | None = None,
+        meta: Mapping[str, Any] | None = None,
+        max_value_depth: int | None = None,
     ) -> AppSession: ...
     def transport_opened(self, now_ms: float, /) -> None:
         """T2: the socket opened; `hello` goes out with the next seq."""
@@ -266,6 +283,10 @@ class AppSession:
         """The waiter went away: settle with `continue` and `exec.resumed`."""
     def ready(self, now_ms: float, /, timeout_ms: int | None = None) -> int:
         """T22: a waiter id settled by `ReadySettled`."""
+    def push_token(self, node_id: str, channel: str, value: str, now_ms: float, /, run: str | None = None) -> None:
+        """Queues one streamed delta; batched into `node.token` per `token_batch_ms`."""
+    def flush_tokens(self, now_ms: float, /) -> None:
+        """Sends every pending token batch now."""
     def dispose(self, now_ms: float, /) -> None:
         """§2.5: release every gate, finish the implicit run, close with 1000."""
     def poll_action(self) -> Action | None: ...
@@ -522,6 +543,7 @@ class Run:
     @property
     def aborted(self) -> bool: ...
     def emit(self, type: str, payload: Mapping[str, Any] | Any) -> int | None: ...
+    def push_token(self, node_id: str, channel: str, value: str) -> None: ...
     async def gate(self, point: PausePoint, node: GateNode) -> Decision: ...
 
 class Session:
@@ -531,8 +553,9 @@ class Session:
     warnings: deque[Warn]
     def __init__(
         self,
-        url: str = ...,
+        url: str | None = None,
         *,
+        env: Mapping[str, str] | None = None,
         on_warn: Callable[[Warn], None] | None = None,
         flush_timeout_ms: int = 1000,
         max_frame_bytes: int = ...,
@@ -541,6 +564,7 @@ class Session:
         **config: Any,
     ) -> None: ...
     def emit(self, type: str, payload: Mapping[str, Any] | Any, *, run: str | Run | None = None) -> int | None: ...
+    def push_token(self, node_id: str, channel: str, value: str, *, run: str | Run | None = None) -> None: ...
     async def gate(self, point: PausePoint, node: GateNode, *, run: str | Run | None = None) -> Decision: ...
     async def ready(self, timeout_ms: int | None = None) -> bool: ...
     def run(self, name: str, *, meta: Mapping[str, Any] | None = None, run_id: str | None = None) -> AbstractAsyncContextManager[Run]: ...
@@ -548,9 +572,15 @@ class Session:
     async def __aenter__(self) -> Session: ...
     async def __aexit__(self, *exc: object) -> None: ...
 
-def connect(url: str = ..., **config: Any) -> Session:
-    """`async with connect(url, app=...) as s`: keywords are `AppSession`'s plus `on_warn`,
-    `flush_timeout_ms`, `max_frame_bytes`, `max_queue_bytes` and `write_stall_timeout_ms`."""
+def connect(url: str | None = None, **config: Any) -> Session:
+    """`async with connect(url, app=...) as s`: configured from `env` (default `os.environ`,
+    read by the core; keywords beat it but for the kill switch and the hide switches);
+    keywords are `AppSession`'s plus `on_warn`, `flush_timeout_ms`, `max_frame_bytes`,
+    `max_queue_bytes` and `write_stall_timeout_ms`."""
+
+def env_config(env: Mapping[str, str], /) -> dict[str, Any]:
+    """The configuration the environment resolves to (`enabled`, `url`, `loop_threshold`,
+    `loop_mode`, `loop_allow`, `hide_*`), as the core reads it."""
 
 @dataclass(frozen=True)
 class FrameLog:
@@ -618,7 +648,7 @@ __all__ = [
     "Connect", "Send", "Close", "Release", "AbortRun", "ReadySettled", "Warn",
     "ViewerSend", "ViewerClose", "AppAttached", "FrameAccepted", "PauseOpened", "PauseClosed",
     "PauseReleased", "ResumeRefused", "ResumeTimedOut", "RunAbandoned", "ViewerWarn",
-    "CONTINUE", "APP_DEFAULTS", "DEFAULT_URL", "SESSION_CAPABILITIES", "INGEST_PATH",
+    "CONTINUE", "APP_DEFAULTS", "env_config", "DEFAULT_URL", "SESSION_CAPABILITIES", "INGEST_PATH",
     "Clock", "RunAborted", "Session", "Run", "connect", "Viewer", "FrameLog", "serve",
     "MAX_FRAME_BYTES", "MAX_QUEUE_BYTES", "WRITE_STALL_TIMEOUT_MS", "HELLO_TIMEOUT_MS", "IDLE_TIMEOUT_MS",
     "MAX_CONNECTIONS", "MAX_EVENTS", "MAX_WARNINGS",

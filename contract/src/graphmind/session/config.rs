@@ -191,7 +191,7 @@ pub struct SessionConfig {
     /// Token batching window (§1 "token batch"): deltas passed to
     /// [`AppSession::push_token`](super::AppSession::push_token) are sent as one `node.token`
     /// per node per window, and a node's batch is flushed before its `node.finished` (not
-    /// before `node.error`). Default `Some(34)`; `None` sends each delta at once.
+    /// before `node.error`). Default `Some(34)`; `None` or `Some(0)` sends each delta at once.
     pub token_batch_ms: Option<u64>,
     /// Emit the run's root node (`agent:<name>`, kind `agent`, `instanceId` = run id) after
     /// `run.started`, and its `node.error`/`node.finished` before `run.finished`, as the real
@@ -206,7 +206,7 @@ pub struct SessionConfig {
     /// preview:"[unserializable value]"}` (`[]` for an array), and the payload gains
     /// `__graphmindTruncated:true`, `fields:[names]` and `_graphmindSerializationError:true`,
     /// as the reference clients mark a value they cannot serialize. Default `Some(1000)`;
-    /// `None`: no cap.
+    /// `None` or `Some(0)`: no cap.
     pub max_value_depth: Option<usize>,
     /// What the environment imposes over explicit settings (see [`EnvFloor`]). Default: none.
     pub env_floor: EnvFloor,

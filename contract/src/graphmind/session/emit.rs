@@ -184,7 +184,7 @@ impl AppSession {
             None => {
                 let frame = serialize_envelope_unchecked(&env);
                 // The depth cap: the frame nests one level above its payload.
-                match self.config.max_value_depth.and_then(|max| capped_payload(&frame, &env, max)) {
+                match self.config.max_value_depth.filter(|m| *m > 0).and_then(|max| capped_payload(&frame, &env, max)) {
                     Some(payload) => {
                         let ty = env.message.message_type();
                         self.warn("unserializable", format!("a {ty} payload member nests deeper than {} levels: sent as the unserializable-value marker", self.config.max_value_depth.unwrap_or_default()));

@@ -43,7 +43,7 @@ impl AppSession {
         self.ensure_started(now);
         let run_id = self.resolve_run(run, now);
         let delta = TokenDelta { t: channel, v: value.to_owned(), extra: Extras::new() };
-        let Some(window) = self.config.token_batch_ms else {
+        let Some(window) = self.config.token_batch_ms.filter(|w| *w > 0) else {
             let token = NodeToken { node_id: node_id.to_owned(), deltas: vec![delta], redaction: None, extra: Extras::new() };
             self.emit_event(token.into(), &run_id, now);
             return Ok(());

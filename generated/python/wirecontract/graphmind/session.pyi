@@ -174,18 +174,26 @@ class AppSession:
     - `max_breakpoints`: 1024 (a new matcher past it is ignored; one breakpoint-limit warning)
     - `loop_threshold / loop_mode / loop_kinds`: 3, "pause", [tool]
     - `loop_max_runs`: 64
-    - `redaction_placeholder`: None
+    - `loop_allow`: [] (node ids or names that may repeat)
+    - `redaction_placeholder`: "__REDACTED__" (the inject guard refuses an output holding it)
     - `max_payload_bytes`: 524288
+    - `hide_inputs / hide_outputs / hide_tool_args / hide_tool_results`: False (GRAPHMIND_HIDE_*)
+    - `token_batch_ms`: 34 (0: each delta at once)
+    - `root_node`: True (agent:<name> around each run)
+    - `meta`: None (merged into every run.started.meta)
+    - `max_value_depth`: 1000 (0: no cap)
+    - `env`: None (no environment; the hosts pass os.environ)
     """
     def __new__(
         cls,
         *,
+        env: Mapping[str, str] | None = None,
         url: str | None = None,
         app: str | None = None,
         sdk: Mapping[str, str] | None = None,
         client_version: str | None = None,
         capabilities: list[str] | None = None,
-        enabled: bool = True,
+        enabled: bool | None = None,
         ring_max_frames: int | None = None,
         ring_max_bytes: int | None = None,
         max_tracked_gap_runs: int | None = None,
@@ -204,8 +212,17 @@ class AppSession:
         loop_mode: Literal["pause", "warn", "off"] | None = None,
         loop_kinds: list[NodeKind] | None = None,
         loop_max_runs: int | None = None,
+        loop_allow: list[str] | None = None,
         redaction_placeholder: str | None = None,
         max_payload_bytes: int | None = None,
+        hide_inputs: bool | None = None,
+        hide_outputs: bool | None = None,
+        hide_tool_args: bool | None = None,
+        hide_tool_results: bool | None = None,
+        token_batch_ms: int | None = None,
+        root_node: bool | None = None,
+        meta: Mapping[str, Any] | None = None,
+        max_value_depth: int | None = None,
     ) -> AppSession: ...
     def transport_opened(self, now_ms: float, /) -> None:
         """T2: the socket opened; `hello` goes out with the next seq."""
@@ -235,6 +252,10 @@ class AppSession:
         """The waiter went away: settle with `continue` and `exec.resumed`."""
     def ready(self, now_ms: float, /, timeout_ms: int | None = None) -> int:
         """T22: a waiter id settled by `ReadySettled`."""
+    def push_token(self, node_id: str, channel: str, value: str, now_ms: float, /, run: str | None = None) -> None:
+        """Queues one streamed delta; batched into `node.token` per `token_batch_ms`."""
+    def flush_tokens(self, now_ms: float, /) -> None:
+        """Sends every pending token batch now."""
     def dispose(self, now_ms: float, /) -> None:
         """§2.5: release every gate, finish the implicit run, close with 1000."""
     def poll_action(self) -> Action | None: ...
@@ -483,6 +504,7 @@ class Run:
     @property
     def aborted(self) -> bool: ...
     def emit(self, type: str, payload: Mapping[str, Any] | Any) -> int | None: ...
+    def push_token(self, node_id: str, channel: str, value: str) -> None: ...
     async def gate(self, point: PausePoint, node: GateNode) -> Decision: ...
 
 class Session:
@@ -492,8 +514,9 @@ class Session:
     warnings: deque[Warn]
     def __init__(
         self,
-        url: str = ...,
+        url: str | None = None,
         *,
+        env: Mapping[str, str] | None = None,
         on_warn: Callable[[Warn], None] | None = None,
         flush_timeout_ms: int = 1000,
         max_frame_bytes: int = ...,
@@ -502,6 +525,7 @@ class Session:
         **config: Any,
     ) -> None: ...
     def emit(self, type: str, payload: Mapping[str, Any] | Any, *, run: str | Run | None = None) -> int | None: ...
+    def push_token(self, node_id: str, channel: str, value: str, *, run: str | Run | None = None) -> None: ...
     async def gate(self, point: PausePoint, node: GateNode, *, run: str | Run | None = None) -> Decision: ...
     async def ready(self, timeout_ms: int | None = None) -> bool: ...
     def run(self, name: str, *, meta: Mapping[str, Any] | None = None, run_id: str | None = None) -> AbstractAsyncContextManager[Run]: ...
@@ -509,9 +533,15 @@ class Session:
     async def __aenter__(self) -> Session: ...
     async def __aexit__(self, *exc: object) -> None: ...
 
-def connect(url: str = ..., **config: Any) -> Session:
-    """`async with connect(url, app=...) as s`: keywords are `AppSession`'s plus `on_warn`,
-    `flush_timeout_ms`, `max_frame_bytes`, `max_queue_bytes` and `write_stall_timeout_ms`."""
+def connect(url: str | None = None, **config: Any) -> Session:
+    """`async with connect(url, app=...) as s`: configured from `env` (default `os.environ`,
+    read by the core; keywords beat it but for the kill switch and the hide switches);
+    keywords are `AppSession`'s plus `on_warn`, `flush_timeout_ms`, `max_frame_bytes`,
+    `max_queue_bytes` and `write_stall_timeout_ms`."""
+
+def env_config(env: Mapping[str, str], /) -> dict[str, Any]:
+    """The configuration the environment resolves to (`enabled`, `url`, `loop_threshold`,
+    `loop_mode`, `loop_allow`, `hide_*`), as the core reads it."""
 
 @dataclass(frozen=True)
 class FrameLog:
@@ -579,7 +609,7 @@ __all__ = [
     "Connect", "Send", "Close", "Release", "AbortRun", "ReadySettled", "Warn",
     "ViewerSend", "ViewerClose", "AppAttached", "FrameAccepted", "PauseOpened", "PauseClosed",
     "PauseReleased", "ResumeRefused", "ResumeTimedOut", "RunAbandoned", "ViewerWarn",
-    "CONTINUE", "APP_DEFAULTS", "DEFAULT_URL", "SESSION_CAPABILITIES", "INGEST_PATH",
+    "CONTINUE", "APP_DEFAULTS", "env_config", "DEFAULT_URL", "SESSION_CAPABILITIES", "INGEST_PATH",
     "Clock", "RunAborted", "Session", "Run", "connect", "Viewer", "FrameLog", "serve",
     "MAX_FRAME_BYTES", "MAX_QUEUE_BYTES", "WRITE_STALL_TIMEOUT_MS", "HELLO_TIMEOUT_MS", "IDLE_TIMEOUT_MS",
     "MAX_CONNECTIONS", "MAX_EVENTS", "MAX_WARNINGS",

@@ -31,6 +31,7 @@ import collections
 import contextlib
 import contextvars
 import logging
+import os
 import secrets
 import time
 import traceback
@@ -88,6 +89,7 @@ ViewerAction = _typing.Union[ViewerSend, ViewerClose, ViewerEvent]
 
 CONTINUE = _native.CONTINUE
 APP_DEFAULTS = _native.APP_DEFAULTS
+env_config = _native.env_config
 DEFAULT_URL = _native.DEFAULT_URL
 SESSION_CAPABILITIES = _native.SESSION_CAPABILITIES
 INGEST_PATH = "/ingest"
@@ -97,7 +99,7 @@ __all__ = [
     "Connect", "Send", "Close", "Release", "AbortRun", "ReadySettled", "Warn",
     "ViewerSend", "ViewerClose", "AppAttached", "FrameAccepted", "PauseOpened", "PauseClosed",
     "PauseReleased", "ResumeRefused", "ResumeTimedOut", "RunAbandoned", "ViewerWarn",
-    "CONTINUE", "APP_DEFAULTS", "DEFAULT_URL", "SESSION_CAPABILITIES", "INGEST_PATH",
+    "CONTINUE", "APP_DEFAULTS", "env_config", "DEFAULT_URL", "SESSION_CAPABILITIES", "INGEST_PATH",
     "Clock", "RunAborted", "Session", "Run", "connect", "Viewer", "FrameLog", "serve",
     "MAX_FRAME_BYTES", "MAX_QUEUE_BYTES", "WRITE_STALL_TIMEOUT_MS", "HELLO_TIMEOUT_MS", "IDLE_TIMEOUT_MS",
     "MAX_CONNECTIONS", "MAX_EVENTS", "MAX_WARNINGS",
@@ -366,6 +368,10 @@ class Run:
         """``Session.emit`` in this run."""
         return self.session.emit(type, payload, run=self.run_id)
 
+    def push_token(self, node_id: str, channel: str, value: str) -> None:
+        """``Session.push_token`` in this run."""
+        self.session.push_token(node_id, channel, value, run=self.run_id)
+
     async def gate(self, point: str, node: GateNode) -> Decision:
         """``Session.gate`` in this run."""
         return await self.session.gate(point, node, run=self.run_id)
@@ -384,8 +390,9 @@ class Session:
 
     def __init__(
         self,
-        url: str = DEFAULT_URL,
+        url: str | None = None,
         *,
+        env: Mapping[str, str] | None = None,
         on_warn: Callable[[Warn], None] | None = None,
         flush_timeout_ms: int = 1000,
         max_frame_bytes: int = MAX_FRAME_BYTES,
@@ -397,7 +404,10 @@ class Session:
         self._loop = asyncio.get_running_loop()
         self._stall_s = _timeout_s(write_stall_timeout_ms, "write_stall_timeout_ms")
         config.setdefault("id_base", secrets.token_hex(3))
-        self.core = AppSession(url=url, **config)
+        if url is not None:
+            config["url"] = url
+        # The core reads the environment (GRAPHMIND_*, the kill switch); keywords beat it.
+        self.core = AppSession(env=os.environ if env is None else env, **config)
         self.clock = Clock()
         self._on_warn = on_warn
         self._flush_timeout_s = flush_timeout_ms / 1000.0
@@ -429,6 +439,14 @@ class Session:
         seq = self.core.emit(type, payload, self.clock.now_ms(), self._run_id(run))
         self._pump()
         return seq
+
+    def push_token(self, node_id: str, channel: str, value: str, *, run: str | Run | None = None) -> None:
+        """Queues one streamed delta of ``node_id`` (``channel`` ``"text"``, ``"reasoning"``
+        or ``"tool-args"``): the core batches them into one ``node.token`` per node per
+        ``token_batch_ms`` window (34 ms) and flushes a node's batch before its
+        ``node.finished``, at a run's end and at close."""
+        self.core.push_token(node_id, channel, value, self.clock.now_ms(), self._run_id(run))
+        self._pump()
 
     async def gate(self, point: str, node: GateNode, *, run: str | Run | None = None) -> Decision:
         """Waits at gate ``point`` (``"before"``, ``"after"``, ``"error"``) of ``node`` and
@@ -634,9 +652,12 @@ class Session:
             await attempt.link.stop()
 
 
-def connect(url: str = DEFAULT_URL, **config: Any) -> Session:
+def connect(url: str | None = None, **config: Any) -> Session:
     """``async with connect(url, app=..., ...) as s``: a ``Session`` over a new
-    ``AppSession``. Keywords are ``AppSession``'s (``app``, ``sdk``, ``pause_timeout_ms``,
+    ``AppSession``, configured from ``env`` (default ``os.environ``: ``GRAPHMIND_URL``, the
+    kill switch, the loop-guard and ``GRAPHMIND_HIDE_*`` variables, read by the core); ``url``
+    and the other keywords beat the environment, except ``GRAPHMIND_DISABLED`` and a hide
+    switch turned on there. Keywords are ``AppSession``'s (``app``, ``sdk``, ``pause_timeout_ms``,
     ``retry_interval_ms``, ``max_breakpoints``, ...; ``id_base`` defaults to random hex) plus
     ``on_warn`` (called with each ``Warn``), ``flush_timeout_ms`` (how long ``close`` waits for
     queued frames, default 1000), ``max_frame_bytes`` (largest viewer frame read; larger closes

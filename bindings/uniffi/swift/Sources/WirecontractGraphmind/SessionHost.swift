@@ -104,7 +104,7 @@ public actor SessionHost {
     /// - Throws: `ContractError` for a configuration the core refuses (a negative timeout or
     ///   size); `SessionHostError` for a non-positive limit or `maxQueueBytes` below `ringMaxBytes`.
     public init(
-        url: String = "ws://127.0.0.1:4747/ingest",
+        url: String? = nil,
         config: AppSessionConfig = AppSessionConfig(),
         onWarn: @escaping @Sendable (String, String) -> Void = StderrWarnings().handler,
         maxFrameBytes: Int = SessionHost.defaultMaxFrameBytes,
@@ -120,6 +120,9 @@ public actor SessionHost {
         self.maxQueueBytes = maxQueueBytes
         var config = config
         if config.url == nil { config.url = url }
+        // The core reads the process environment (GRAPHMIND_URL, the kill switch,
+        // GRAPHMIND_LOOP_*, GRAPHMIND_HIDE_*); an explicit url or config field beats it.
+        if config.env == nil { config.env = ProcessInfo.processInfo.environment }
         if config.idBase == nil { config.idBase = String(format: "%06x", Int.random(in: 0..<0x1000000)) }
         core = try AppSession(config: config)
         delegate = SocketDelegate()
@@ -136,6 +139,14 @@ public actor SessionHost {
         let seq = try core.emit(message: message, run: run, nowMs: clock.nowMs())
         pump()
         return seq
+    }
+
+    /// Queues one streamed delta of `nodeId` (`channel` `text`, `reasoning` or `tool-args`): the
+    /// core batches deltas into one `node.token` per node per `tokenBatchMs` window (34 ms) and
+    /// flushes a node's batch before its `node.finished`, at a run's end and at `close`.
+    public func pushToken(_ nodeId: String, channel: String, value: String, run: String? = nil) throws {
+        try core.pushToken(nodeId: nodeId, channel: channel, value: value, run: run, nowMs: clock.nowMs())
+        pump()
     }
 
     /// The gate at `point` of `node` (spec §3): `.continue` at once when nothing pauses or the

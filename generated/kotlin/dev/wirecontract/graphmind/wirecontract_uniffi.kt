@@ -757,6 +757,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_method_appsession_finish_run(
     ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_flush_tokens(
+    ): Int
     external fun uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received(
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_method_appsession_gate(
@@ -776,6 +778,8 @@ internal object IntegrityCheckingUniffiLib {
     external fun uniffi_wirecontract_uniffi_checksum_method_appsession_poll_actions(
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_method_appsession_poll_timeout(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_method_appsession_push_token(
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_method_appsession_ready(
     ): Int
@@ -857,6 +861,8 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_method_appsession_finish_run(`ptr`: Long,`runId`: RustBuffer.ByValue,`end`: RustBuffer.ByValue,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_flush_tokens(`ptr`: Long,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
     external fun uniffi_wirecontract_uniffi_fn_method_appsession_frame_received(`ptr`: Long,`frame`: RustBuffer.ByValue,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
     external fun uniffi_wirecontract_uniffi_fn_method_appsession_gate(`ptr`: Long,`point`: RustBuffer.ByValue,`node`: RustBuffer.ByValue,`run`: RustBuffer.ByValue,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
@@ -877,6 +883,8 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_method_appsession_poll_timeout(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_method_appsession_push_token(`ptr`: Long,`nodeId`: RustBuffer.ByValue,`channel`: RustBuffer.ByValue,`value`: RustBuffer.ByValue,`run`: RustBuffer.ByValue,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
+    ): Unit
     external fun uniffi_wirecontract_uniffi_fn_method_appsession_ready(`ptr`: Long,`nowMs`: Double,`timeoutMs`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_wirecontract_uniffi_fn_method_appsession_session_token(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
@@ -1259,6 +1267,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_finish_run() and 0xFFFF) != 8387) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_flush_tokens() and 0xFFFF) != 31859) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_frame_received() and 0xFFFF) != 34815) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1287,6 +1298,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_poll_timeout() and 0xFFFF) != 55551) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_push_token() and 0xFFFF) != 37044) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_method_appsession_ready() and 0xFFFF) != 60598) {
@@ -1800,6 +1814,11 @@ public interface AppSessionInterface {
     fun `finishRun`(`runId`: HostString, `end`: RunEnd, `nowMs`: kotlin.Double): kotlin.Long?
     
     /**
+     * Sends every pending token batch now.
+     */
+    fun `flushTokens`(`nowMs`: kotlin.Double)
+    
+    /**
      * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
      * lone surrogate among them: not UTF-8) become `Warn` actions.
      */
@@ -1852,6 +1871,14 @@ public interface AppSessionInterface {
      * The earliest deadline (ms) at which to call `handleTimeout`, or `null`/`nil`.
      */
     fun `pollTimeout`(): kotlin.Double?
+    
+    /**
+     * Queues one streamed delta of `nodeId` (`channel` `text`, `reasoning` or `tool-args`):
+     * sent in the node's next `node.token` when the batch window (`tokenBatchMs`, 34) closes
+     * (`handleTimeout`), before the node's `node.finished`, at a run's end or at dispose. An
+     * empty `value` is dropped. Throws `ContractError.Build` for another channel.
+     */
+    fun `pushToken`(`nodeId`: HostString, `channel`: HostString, `value`: HostString, `run`: HostString? = null, `nowMs`: kotlin.Double)
     
     /**
      * T22: a waiter id settled by `ReadySettled` (true at the ack, false after `timeoutMs`,
@@ -2159,6 +2186,23 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
 
     
     /**
+     * Sends every pending token batch now.
+     */
+    @Throws(ContractException::class)override fun `flushTokens`(`nowMs`: kotlin.Double)
+        = 
+    callWithHandle {
+    uniffiRustCallWithError(ContractException) { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_flush_tokens(
+        it,
+        
+        FfiConverterDouble.lower(`nowMs`),_status)
+}
+    }
+    
+    
+
+    
+    /**
      * One text frame from the viewer. Never throws: bad frames (a Kotlin string holding a
      * lone surrogate among them: not UTF-8) become `Warn` actions.
      */
@@ -2327,6 +2371,30 @@ open class AppSession: Disposable, AutoCloseable, AppSessionInterface
     }
     )
     }
+    
+
+    
+    /**
+     * Queues one streamed delta of `nodeId` (`channel` `text`, `reasoning` or `tool-args`):
+     * sent in the node's next `node.token` when the batch window (`tokenBatchMs`, 34) closes
+     * (`handleTimeout`), before the node's `node.finished`, at a run's end or at dispose. An
+     * empty `value` is dropped. Throws `ContractError.Build` for another channel.
+     */
+    @Throws(ContractException::class)override fun `pushToken`(`nodeId`: HostString, `channel`: HostString, `value`: HostString, `run`: HostString?, `nowMs`: kotlin.Double)
+        = 
+    callWithHandle {
+    uniffiRustCallWithError(ContractException) { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_appsession_push_token(
+        it,
+        
+        FfiConverterTypeHostString.lower(`nodeId`),
+        FfiConverterTypeHostString.lower(`channel`),
+        FfiConverterTypeHostString.lower(`value`),
+        FfiConverterOptionalTypeHostString.lower(`run`),
+        FfiConverterDouble.lower(`nowMs`),_status)
+}
+    }
+    
     
 
     
@@ -3127,6 +3195,65 @@ data class AppSessionConfig (
      * `breakpoint-limit` warning.
      */
     val `maxBreakpoints`: kotlin.Long? = null 
+    , 
+    /**
+     * The environment the core reads first (`GRAPHMIND_URL`, `GRAPHMIND_DISABLED`, production
+     * detection, `GRAPHMIND_LOOP_*`, `GRAPHMIND_HIDE_*`; docs/session.md "The adapter core").
+     * The hosts pass the process environment; every other field beats it, except the kill
+     * switch and a hide switch turned on there. An entry that is not Unicode is skipped.
+     */
+    val `env`: Map<HostString, HostString>? = null 
+    , 
+    /**
+     * Identical back-to-back tool calls that hold (default 3; 0: the guard is off).
+     */
+    val `loopThreshold`: kotlin.Long? = null 
+    , 
+    /**
+     * Node ids or names the loop guard never holds (`GRAPHMIND_LOOP_ALLOW`).
+     */
+    val `loopAllow`: List<HostString>? = null 
+    , 
+    /**
+     * `GRAPHMIND_HIDE_INPUTS`: every `node.started.input` becomes `"__REDACTED__"`.
+     */
+    val `hideInputs`: kotlin.Boolean? = null 
+    , 
+    /**
+     * `GRAPHMIND_HIDE_OUTPUTS`: every `node.finished.output` and every token delta.
+     */
+    val `hideOutputs`: kotlin.Boolean? = null 
+    , 
+    /**
+     * `GRAPHMIND_HIDE_TOOL_ARGS`: tool inputs and `tool-args` deltas.
+     */
+    val `hideToolArgs`: kotlin.Boolean? = null 
+    , 
+    /**
+     * `GRAPHMIND_HIDE_TOOL_RESULTS`: tool outputs and a tool node's deltas.
+     */
+    val `hideToolResults`: kotlin.Boolean? = null 
+    , 
+    /**
+     * Token batch window in ms for `pushToken` (default 34; 0: each delta at once).
+     */
+    val `tokenBatchMs`: kotlin.Long? = null 
+    , 
+    /**
+     * The run's root node `agent:<name>` around each run (default true).
+     */
+    val `rootNode`: kotlin.Boolean? = null 
+    , 
+    /**
+     * Session metadata (a JSON object text) merged into every `run.started.meta`.
+     */
+    val `metaJson`: JsonText? = null 
+    , 
+    /**
+     * Deepest nesting of a payload member before it is sent as the unserializable-value
+     * marker (default 1000; 0: no cap).
+     */
+    val `maxValueDepth`: kotlin.Long? = null 
     
 ){
     
@@ -3163,6 +3290,17 @@ public object FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer<AppSessio
             FfiConverterOptionalTypeHostString.read(buf),
             FfiConverterOptionalLong.read(buf),
             FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalMapTypeHostStringTypeHostString.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalSequenceTypeHostString.read(buf),
+            FfiConverterOptionalBoolean.read(buf),
+            FfiConverterOptionalBoolean.read(buf),
+            FfiConverterOptionalBoolean.read(buf),
+            FfiConverterOptionalBoolean.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalBoolean.read(buf),
+            FfiConverterOptionalTypeJsonText.read(buf),
+            FfiConverterOptionalLong.read(buf),
         )
     }
 
@@ -3186,7 +3324,18 @@ public object FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer<AppSessio
             FfiConverterOptionalTypeHostString.allocationSize(value.`implicitRunId`) +
             FfiConverterOptionalTypeHostString.allocationSize(value.`redactionPlaceholder`) +
             FfiConverterOptionalLong.allocationSize(value.`maxPayloadBytes`) +
-            FfiConverterOptionalLong.allocationSize(value.`maxBreakpoints`)
+            FfiConverterOptionalLong.allocationSize(value.`maxBreakpoints`) +
+            FfiConverterOptionalMapTypeHostStringTypeHostString.allocationSize(value.`env`) +
+            FfiConverterOptionalLong.allocationSize(value.`loopThreshold`) +
+            FfiConverterOptionalSequenceTypeHostString.allocationSize(value.`loopAllow`) +
+            FfiConverterOptionalBoolean.allocationSize(value.`hideInputs`) +
+            FfiConverterOptionalBoolean.allocationSize(value.`hideOutputs`) +
+            FfiConverterOptionalBoolean.allocationSize(value.`hideToolArgs`) +
+            FfiConverterOptionalBoolean.allocationSize(value.`hideToolResults`) +
+            FfiConverterOptionalLong.allocationSize(value.`tokenBatchMs`) +
+            FfiConverterOptionalBoolean.allocationSize(value.`rootNode`) +
+            FfiConverterOptionalTypeJsonText.allocationSize(value.`metaJson`) +
+            FfiConverterOptionalLong.allocationSize(value.`maxValueDepth`)
     )
 
     override fun write(value: AppSessionConfig, buf: ByteBuffer) {
@@ -3210,6 +3359,17 @@ public object FfiConverterTypeAppSessionConfig: FfiConverterRustBuffer<AppSessio
             FfiConverterOptionalTypeHostString.write(value.`redactionPlaceholder`, buf)
             FfiConverterOptionalLong.write(value.`maxPayloadBytes`, buf)
             FfiConverterOptionalLong.write(value.`maxBreakpoints`, buf)
+            FfiConverterOptionalMapTypeHostStringTypeHostString.write(value.`env`, buf)
+            FfiConverterOptionalLong.write(value.`loopThreshold`, buf)
+            FfiConverterOptionalSequenceTypeHostString.write(value.`loopAllow`, buf)
+            FfiConverterOptionalBoolean.write(value.`hideInputs`, buf)
+            FfiConverterOptionalBoolean.write(value.`hideOutputs`, buf)
+            FfiConverterOptionalBoolean.write(value.`hideToolArgs`, buf)
+            FfiConverterOptionalBoolean.write(value.`hideToolResults`, buf)
+            FfiConverterOptionalLong.write(value.`tokenBatchMs`, buf)
+            FfiConverterOptionalBoolean.write(value.`rootNode`, buf)
+            FfiConverterOptionalTypeJsonText.write(value.`metaJson`, buf)
+            FfiConverterOptionalLong.write(value.`maxValueDepth`, buf)
     }
 }
 
@@ -9968,6 +10128,38 @@ public object FfiConverterOptionalSequenceTypeHostString: FfiConverterRustBuffer
 /**
  * @suppress
  */
+public object FfiConverterOptionalMapTypeHostStringTypeHostString: FfiConverterRustBuffer<Map<HostString, HostString>?> {
+    override fun read(buf: ByteBuffer): Map<HostString, HostString>? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterMapTypeHostStringTypeHostString.read(buf)
+    }
+
+    override fun allocationSize(value: Map<HostString, HostString>?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterMapTypeHostStringTypeHostString.allocationSize(value)
+        }
+    }
+
+    override fun write(value: Map<HostString, HostString>?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterMapTypeHostStringTypeHostString.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalTypeHostString: FfiConverterRustBuffer<HostString?> {
     override fun read(buf: ByteBuffer): HostString? {
         if (buf.get().toInt() == 0) {
@@ -10414,6 +10606,45 @@ public object FfiConverterSequenceTypeHostString: FfiConverterRustBuffer<List<Ho
         buf.putInt(value.size)
         value.iterator().forEach {
             FfiConverterTypeHostString.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterMapTypeHostStringTypeHostString: FfiConverterRustBuffer<Map<HostString, HostString>> {
+    override fun read(buf: ByteBuffer): Map<HostString, HostString> {
+        val len = buf.getInt()
+        return buildMap<HostString, HostString>(len) {
+            repeat(len) {
+                val k = FfiConverterTypeHostString.read(buf)
+                val v = FfiConverterTypeHostString.read(buf)
+                this[k] = v
+            }
+        }
+    }
+
+    override fun allocationSize(value: Map<HostString, HostString>): ULong {
+        val spaceForMapSize = 4UL
+        val spaceForChildren = value.map { (k, v) ->
+            FfiConverterTypeHostString.allocationSize(k) +
+            FfiConverterTypeHostString.allocationSize(v)
+        }.sum()
+        return spaceForMapSize + spaceForChildren
+    }
+
+    override fun write(value: Map<HostString, HostString>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        // The parens on `(k, v)` here ensure we're calling the right method,
+        // which is important for compatibility with older android devices.
+        // Ref https://blog.danlew.net/2017/03/16/kotlin-puzzler-whose-line-is-it-anyways/
+        value.forEach { (k, v) ->
+            FfiConverterTypeHostString.write(k, buf)
+            FfiConverterTypeHostString.write(v, buf)
         }
     }
 }

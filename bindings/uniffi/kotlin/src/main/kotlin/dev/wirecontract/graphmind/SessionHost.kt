@@ -66,7 +66,7 @@ class RunAbortedException(val runId: String?) : RuntimeException("run $runId was
  *   just under [maxQueueBytes] for ever.
  */
 class SessionHost(
-    url: String = "ws://127.0.0.1:4747/ingest",
+    url: String? = null,
     config: AppSessionConfig = AppSessionConfig(),
     private val onWarn: (rule: String, text: String) -> Unit = StderrWarnings(),
     private val flushTimeoutMs: Long = 1000,
@@ -84,7 +84,9 @@ class SessionHost(
         }
     }
 
-    private val config = config.copy(url = config.url ?: url, idBase = config.idBase ?: randomHex(3))
+    // The core reads the process environment (GRAPHMIND_URL, the kill switch, GRAPHMIND_LOOP_*,
+    // GRAPHMIND_HIDE_*); an explicit url or config field beats it.
+    private val config = config.copy(url = config.url ?: url, idBase = config.idBase ?: randomHex(3), env = config.env ?: System.getenv())
 
     /** The sans-IO core (state, seq, held pauses, buffered frames). */
     val core: AppSession = AppSession(this.config)
@@ -124,6 +126,14 @@ class SessionHost(
      * type the app may not send.
      */
     fun emit(message: Message, run: String? = null): Long? = locked { core.emit(message, run, clock.nowMs()) }
+
+    /**
+     * Queues one streamed delta of [nodeId] ([channel] `text`, `reasoning` or `tool-args`): the
+     * core batches deltas into one `node.token` per node per `tokenBatchMs` window (34 ms) and
+     * flushes a node's batch before its `node.finished`, at a run's end and at [close].
+     */
+    fun pushToken(nodeId: String, channel: String, value: String, run: String? = null): Unit =
+        locked { core.pushToken(nodeId, channel, value, run, clock.nowMs()) }
 
     /** [emit] with the payload as JSON text, validated against [messageType]. */
     fun emitJson(messageType: String, payloadJson: String, run: String? = null): Long? =
