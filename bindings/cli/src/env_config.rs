@@ -19,10 +19,8 @@ pub fn run() -> Result<(), Failure> {
         LoopMode::Warn => "warn",
         LoopMode::Off => "off",
     };
-    let set: serde_json::Map<String, serde_json::Value> = ENV_VARS
-        .iter()
-        .filter_map(|name| vars.iter().rev().find(|(k, _)| k == name).map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone()))))
-        .collect();
+    let set: serde_json::Map<String, serde_json::Value> =
+        ENV_VARS.iter().filter_map(|name| vars.iter().rev().find(|(k, _)| k == name).map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))).collect();
     let report = serde_json::json!({
         "enabled": c.enabled,
         "killSwitch": c.env_floor.disabled,

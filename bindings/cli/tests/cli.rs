@@ -346,7 +346,13 @@ fn env_config_prints_what_the_environment_resolves_to() {
     let mut cmd = Command::new(BIN);
     cmd.arg("env-config");
     clean(&mut cmd);
-    let out = cmd.env("GRAPHMIND_URL", "ws://h:9/ingest").env("GRAPHMIND_HIDE_TOOL_ARGS", "1").env("GRAPHMIND_LOOP_ALLOW", "poll, beat").env("GRAPHMIND_ON_LOOP", "warn").output().expect("run");
+    let out = cmd
+        .env("GRAPHMIND_URL", "ws://h:9/ingest")
+        .env("GRAPHMIND_HIDE_TOOL_ARGS", "1")
+        .env("GRAPHMIND_LOOP_ALLOW", "poll, beat")
+        .env("GRAPHMIND_ON_LOOP", "warn")
+        .output()
+        .expect("run");
     assert!(out.status.success());
     let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
     assert_eq!(v["enabled"], true);

@@ -16,9 +16,9 @@ use super::gate::Gates;
 use super::held::HeldLedger;
 use super::loop_guard::LoopGuard;
 use super::redact::Redactor;
+use super::ring::{Gaps, Ring};
 use super::run::OpenRuns;
 use super::tokens::Batches;
-use super::ring::{Gaps, Ring};
 use crate::graphmind::{BreakpointMatcher, RunMode};
 
 /// Connection state (graphmind-session §1 `conn`).
@@ -120,10 +120,17 @@ impl AppSession {
     /// [`handle_timeout`](Self::handle_timeout): connect, handshake, retry, each held gate,
     /// each ready waiter (§2.1), the token batch window. `None` when no timer runs.
     pub fn poll_timeout(&self) -> Option<Millis> {
-        [self.connect_deadline, self.handshake_deadline, self.retry_at, self.gates.next_deadline(), self.waiters.iter().map(|w| w.1).min(), self.batches.flush_at]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            self.connect_deadline,
+            self.handshake_deadline,
+            self.retry_at,
+            self.gates.next_deadline(),
+            self.waiters.iter().map(|w| w.1).min(),
+            self.batches.flush_at,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     /// The current connection state.

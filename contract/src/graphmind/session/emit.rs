@@ -187,7 +187,13 @@ impl AppSession {
                 match self.config.max_value_depth.filter(|m| *m > 0).and_then(|max| capped_payload(&frame, &env, max)) {
                     Some(payload) => {
                         let ty = env.message.message_type();
-                        self.warn("unserializable", format!("a {ty} payload member nests deeper than {} levels: sent as the unserializable-value marker", self.config.max_value_depth.unwrap_or_default()));
+                        self.warn(
+                            "unserializable",
+                            format!(
+                                "a {ty} payload member nests deeper than {} levels: sent as the unserializable-value marker",
+                                self.config.max_value_depth.unwrap_or_default()
+                            ),
+                        );
                         spliced(&payload)
                     }
                     None => frame,

@@ -63,7 +63,9 @@ fn parse_threshold(value: &str) -> Option<u64> {
         return parsed;
     }
     let decimal = text.strip_prefix('+').unwrap_or(text);
-    let well_formed = !decimal.is_empty() && decimal.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-')) && decimal.bytes().next().is_some_and(|b| b.is_ascii_digit() || b == b'.');
+    let well_formed = !decimal.is_empty()
+        && decimal.bytes().all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
+        && decimal.bytes().next().is_some_and(|b| b.is_ascii_digit() || b == b'.');
     if !well_formed {
         return None;
     }
@@ -189,7 +191,12 @@ mod tests {
 
     #[test]
     fn url_loop_and_allow() {
-        let c = from(&[("GRAPHMIND_URL", "ws://h:1/x"), ("GRAPHMIND_LOOP_THRESHOLD", " 2 "), ("GRAPHMIND_ON_LOOP", "WARN"), ("GRAPHMIND_LOOP_ALLOW", " poll , tool:beat,, ")]);
+        let c = from(&[
+            ("GRAPHMIND_URL", "ws://h:1/x"),
+            ("GRAPHMIND_LOOP_THRESHOLD", " 2 "),
+            ("GRAPHMIND_ON_LOOP", "WARN"),
+            ("GRAPHMIND_LOOP_ALLOW", " poll , tool:beat,, "),
+        ]);
         assert_eq!(c.url, "ws://h:1/x");
         assert_eq!(c.loop_guard.threshold, 2);
         assert_eq!(c.loop_guard.mode, LoopMode::Warn);
@@ -201,14 +208,26 @@ mod tests {
         for bad in ["", "-1", "2.5", "abc", "Infinity", "NaN", "0x", "1e400"] {
             assert_eq!(from(&[("GRAPHMIND_LOOP_THRESHOLD", bad)]).loop_guard.threshold, 3, "{bad}");
         }
-        for (text, want) in [("off", LoopMode::Off), ("0", LoopMode::Off), ("None", LoopMode::Off), ("false", LoopMode::Off), ("pause", LoopMode::Pause), ("bogus", LoopMode::Pause)] {
+        for (text, want) in [
+            ("off", LoopMode::Off),
+            ("0", LoopMode::Off),
+            ("None", LoopMode::Off),
+            ("false", LoopMode::Off),
+            ("pause", LoopMode::Pause),
+            ("bogus", LoopMode::Pause),
+        ] {
             assert_eq!(from(&[("GRAPHMIND_ON_LOOP", text)]).loop_guard.mode, want, "{text}");
         }
     }
 
     #[test]
     fn hide_switches_are_floors() {
-        let c = from(&[("GRAPHMIND_HIDE_INPUTS", "1"), ("GRAPHMIND_HIDE_OUTPUTS", " True "), ("GRAPHMIND_HIDE_TOOL_ARGS", "yes"), ("GRAPHMIND_HIDE_TOOL_RESULTS", "0")]);
+        let c = from(&[
+            ("GRAPHMIND_HIDE_INPUTS", "1"),
+            ("GRAPHMIND_HIDE_OUTPUTS", " True "),
+            ("GRAPHMIND_HIDE_TOOL_ARGS", "yes"),
+            ("GRAPHMIND_HIDE_TOOL_RESULTS", "0"),
+        ]);
         assert_eq!(c.redaction, RedactionConfig { hide_inputs: true, hide_outputs: true, hide_tool_args: false, hide_tool_results: false });
         // An explicit "off" cannot lower an environment switch; an explicit "on" adds one.
         let explicit = SessionConfig { redaction: RedactionConfig { hide_tool_results: true, ..RedactionConfig::default() }, ..c };

@@ -43,8 +43,8 @@ pub use config::{
     EnvFloor, LoopGuardConfig, LoopMode, RedactionConfig, SessionConfig, DEFAULT_MAX_VALUE_DEPTH, DEFAULT_TOKEN_BATCH_MS, DEFAULT_URL, REDACTED_PLACEHOLDER,
     SESSION_CAPABILITIES,
 };
-pub use env::{ENV_VARS, PRODUCTION_ENV_VARS};
 pub use emit::EmitError;
+pub use env::{ENV_VARS, PRODUCTION_ENV_VARS};
 pub use run::RunEnd;
 pub use viewer::ViewerSession;
 pub use viewer_action::{ConnectionId, Received, ResumeError, ViewerAction, ViewerConfig};

@@ -168,7 +168,8 @@ mod tests {
         let mut r = Redactor::new(RedactionConfig { hide_tool_results: true, ..RedactionConfig::default() });
         let mut start = msg("node.started", r#"{"nodeId":"lookup","kind":"tool","name":"a","instanceId":"i1"}"#);
         r.apply(&mut start, "r");
-        let mut fin = msg("node.finished", r#"{"nodeId":"lookup","instanceId":"i1","durationMs":1,"status":"ok","output":[1],"redaction":{"count":2,"keys":["x"]}}"#);
+        let mut fin =
+            msg("node.finished", r#"{"nodeId":"lookup","instanceId":"i1","durationMs":1,"status":"ok","output":[1],"redaction":{"count":2,"keys":["x"]}}"#);
         r.apply(&mut fin, "r");
         assert_eq!(payload(&fin)["output"], "__REDACTED__");
         assert_eq!(payload(&fin)["redaction"], serde_json::json!({"count": 3, "keys": ["x", "output"]}));

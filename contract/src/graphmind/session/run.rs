@@ -173,7 +173,8 @@ impl AppSession {
         if let Some((name, started_at)) = root {
             let node_id = root_node_id(&name);
             if let Some(info) = &finished.error {
-                let error = NodeError { node_id: node_id.clone(), instance_id: Some(run_id.to_owned()), error: info.clone(), held_ms: None, extra: Extras::new() };
+                let error =
+                    NodeError { node_id: node_id.clone(), instance_id: Some(run_id.to_owned()), error: info.clone(), held_ms: None, extra: Extras::new() };
                 self.emit_event(error.into(), run_id, now);
             }
             self.flush_tokens(now);
@@ -404,7 +405,16 @@ mod tests {
         let info = ErrorInfo { name: "E".to_owned(), message: "m".to_owned(), stack: None, extra: Extras::new() };
         s.finish_run("r2", RunEnd::Failed(info), Millis::from(21)).expect("ok");
         let types: Vec<Value> = sent(&mut s).iter().map(|f| json!([f["type"], f["payload"]["status"]])).collect();
-        assert_eq!(types, [json!(["run.started", null]), json!(["node.started", null]), json!(["node.error", null]), json!(["node.finished", "error"]), json!(["run.finished", "error"])]);
+        assert_eq!(
+            types,
+            [
+                json!(["run.started", null]),
+                json!(["node.started", null]),
+                json!(["node.error", null]),
+                json!(["node.finished", "error"]),
+                json!(["run.finished", "error"])
+            ]
+        );
         // Off by configuration: only the run frames.
         let mut off = AppSession::new(SessionConfig { root_node: false, ..SessionConfig::default() });
         attach(&mut off);
@@ -419,7 +429,8 @@ mod tests {
         let mut s = session();
         attach(&mut s);
         s.start_run("r", "n", None, Millis::from(10)).expect("ok");
-        s.emit_json("node.started", r#"{"nodeId":"tool:x","kind":"tool","name":"x","instanceId":"c1","parentId":"agent:n"}"#, Some("r"), Millis::from(11)).expect("ok");
+        s.emit_json("node.started", r#"{"nodeId":"tool:x","kind":"tool","name":"x","instanceId":"c1","parentId":"agent:n"}"#, Some("r"), Millis::from(11))
+            .expect("ok");
         let node = crate::graphmind::session::GateNode::new("tool:x", crate::graphmind::NodeKind::Tool, "x");
         let crate::graphmind::session::GateOutcome::Held(pause) = s.gate(crate::graphmind::PausePoint::Before, &node, Some("r"), Millis::from(12)) else {
             panic!("the breakpoint on tool:x holds");

@@ -143,7 +143,10 @@ mod tests {
         let payloads: Vec<Value> = sent(&mut s).iter().map(|f| f["payload"].clone()).collect();
         assert_eq!(
             payloads,
-            [json!({"nodeId": "llm:a", "deltas": [{"t": "text", "v": "Hel"}, {"t": "text", "v": "lo"}]}), json!({"nodeId": "llm:b", "deltas": [{"t": "reasoning", "v": "hm"}]})]
+            [
+                json!({"nodeId": "llm:a", "deltas": [{"t": "text", "v": "Hel"}, {"t": "text", "v": "lo"}]}),
+                json!({"nodeId": "llm:b", "deltas": [{"t": "reasoning", "v": "hm"}]})
+            ]
         );
         assert_eq!(s.poll_timeout(), None, "the window restarts with the next delta");
     }
@@ -200,7 +203,8 @@ mod tests {
     fn redaction_and_the_inject_guard_through_the_session() {
         let env = [("GRAPHMIND_HIDE_TOOL_ARGS", "1")];
         let mut s = attached(SessionConfig::from_env(env));
-        s.emit_json("node.started", r#"{"nodeId":"tool:x","kind":"tool","name":"x","instanceId":"i","input":{"key":"sk-1"}}"#, Some("r"), ms(10.0)).expect("ok");
+        s.emit_json("node.started", r#"{"nodeId":"tool:x","kind":"tool","name":"x","instanceId":"i","input":{"key":"sk-1"}}"#, Some("r"), ms(10.0))
+            .expect("ok");
         let frames = sent(&mut s);
         assert_eq!(frames[0]["payload"]["input"], "__REDACTED__");
         assert!(!s.buffered_frames().any(|f| f.contains("sk-1")), "the ring holds only the redacted frame");
