@@ -346,6 +346,7 @@ impl AppSession {
     ))]
     #[allow(clippy::too_many_arguments, clippy::too_many_lines)] // one keyword per config field
     fn new(
+        py: Python<'_>,
         env: Option<&Bound<'_, PyAny>>,
         url: Option<Text>,
         app: Option<Text>,
@@ -511,7 +512,10 @@ impl AppSession {
             c.root_node = v;
         }
         if let Some(v) = meta.filter(|m| !m.is_none()) {
-            c.meta = Some(object_arg(v, "meta")?);
+            let text = arg_json(py, v, "meta")?;
+            let meta = wirecontract::core::from_json::<wirecontract::core::Record>(&text)
+                .map_err(|issues| build_error(py, &gm::BuildError { reason: "invalid meta: it must be a JSON object".to_owned(), issues }))?;
+            c.meta = Some(meta);
         }
         if let Some(v) = max_value_depth {
             c.max_value_depth = Some(size(v));

@@ -97,16 +97,27 @@ def test_emit_errors_and_values() -> None:
 def test_runs_are_started_and_finished_by_the_core() -> None:
     app = attached(app="demo", sdk={"name": "py", "version": "9"})
     assert app.start_run("r1", "ticket", 3, {"user": "u1", "name": "inner", "n": 1}) == 1
-    (started,) = app.poll_actions()
+    started, root = app.poll_actions()
     assert '"payload":{"app":"demo","sdk":{"name":"py","version":"9"},"meta":{"name":"inner","user":"u1","n":1}}' in started.frame
-    assert app.start_run("r2", "plain", 4) == 2
+    # The run's root node, as the real client sends it (issue 37).
+    assert json.loads(root.frame)["payload"] == {"nodeId": "agent:ticket", "kind": "agent", "name": "ticket", "instanceId": "r1"}
+    assert app.start_run("r2", "plain", 4) == 3
     assert json.loads(app.poll_actions()[0].frame)["payload"]["meta"] == {"name": "plain"}
-    assert app.finish_run("r1", 5) == 3
-    assert app.finish_run("r2", 6, {"name": "KeyError", "message": "'k'", "stack": "trace"}) == 4
-    assert app.finish_run("r4", 7, gm.ErrorInfo(name="E", message="m")) == 5
-    assert app.finish_run("r3", 7, gm.ErrorInfo(name="E", message="m"), aborted=True) == 6
-    payloads = [json.loads(a.frame)["payload"] for a in app.poll_actions()]
-    assert payloads == [
+    assert app.finish_run("r1", 5) == 6  # after the root's node.finished (5)
+    assert app.finish_run("r2", 6, {"name": "KeyError", "message": "'k'", "stack": "trace"}) == 9  # node.error 7, node.finished 8
+    assert app.finish_run("r4", 7, gm.ErrorInfo(name="E", message="m")) == 10  # never started: no root node
+    assert app.finish_run("r3", 7, gm.ErrorInfo(name="E", message="m"), aborted=True) == 11
+    frames = [json.loads(a.frame) for a in app.poll_actions()]
+    assert [(f["type"], f["payload"].get("nodeId")) for f in frames] == [
+        ("node.finished", "agent:ticket"),
+        ("run.finished", None),
+        ("node.error", "agent:plain"),
+        ("node.finished", "agent:plain"),
+        ("run.finished", None),
+        ("run.finished", None),
+        ("run.finished", None),
+    ]
+    assert [f["payload"] for f in frames if f["type"] == "run.finished"] == [
         {"status": "ok"},
         {"status": "error", "error": {"name": "KeyError", "message": "'k'", "stack": "trace"}},
         {"status": "error", "error": {"name": "E", "message": "m"}},

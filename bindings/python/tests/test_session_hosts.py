@@ -67,7 +67,8 @@ def test_sub_millisecond_holds_show_in_held_ms() -> None:
 
     def on_frame(f: FrameLog) -> None:
         env = json.loads(f.frame)
-        if f.dir == "app->viewer" and env["type"] == "node.finished":
+        # The tool's instances (each run's root agent node finishes too).
+        if f.dir == "app->viewer" and env["type"] == "node.finished" and env["payload"]["nodeId"] == "tool:t":
             finished.append(env["payload"])
 
     async def main() -> None:

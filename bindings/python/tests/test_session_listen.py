@@ -79,7 +79,8 @@ def test_pause_and_continue(tmp_path: Path) -> None:
             assert await lst.wait_exit() == 0
             rows = lst.frames()
         check_common(rows)
-        assert types(rows, "app->viewer") == ["hello", "run.started", "node.started", "exec.paused", "exec.resumed", "node.finished", "run.finished"]
+        # The run's root node (agent:continue) wraps the tool's.
+        assert types(rows, "app->viewer") == ["hello", "run.started", "node.started", "node.started", "exec.paused", "exec.resumed", "node.finished", "node.finished", "run.finished"]
         assert types(rows, "viewer->app") == ["hello.ack", "exec.resume"]
         order = [r["env"]["type"] for r in rows]
         assert order.index("exec.resume") < order.index("exec.resumed") < order.index("node.finished")
