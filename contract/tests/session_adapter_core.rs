@@ -55,8 +55,8 @@ fn kind(text: &str) -> NodeKind {
 fn play(name: &str, scenario: &Value) -> Vec<Value> {
     let env: Vec<(String, String)> = scenario["env"].as_object().expect("env").iter().map(|(k, v)| (k.clone(), v.as_str().expect("str").to_owned())).collect();
     let mut config = SessionConfig::from_env(env);
-    config.app = "adapter-core".to_owned();
-    config.sdk = SdkInfo { name: "adapter-core".to_owned(), version: "1".to_owned(), extra: Default::default() };
+    "adapter-core".clone_into(&mut config.app);
+    config.sdk = SdkInfo { name: "adapter-core".to_owned(), version: "1".to_owned(), extra: wirecontract::graphmind::Extras::default() };
     let mut s = AppSession::new(config);
     let mut wire = Wire { log: Vec::new() };
     let mut t = 1000.0;

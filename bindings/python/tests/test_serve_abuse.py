@@ -242,9 +242,10 @@ class _GoodApp:
 
 
 GOOD_BREAKPOINTS = [{"kind": "tool"}, {"kind": "tool", "point": "after"}]
-GOOD_FRAMES = 8
-"""Frames of one good run after the ``hello`` (seq 0): run.started, node.started, exec.paused
-and exec.resumed twice, node.finished, run.finished (seqs 1, 2, ...: each stored once)."""
+GOOD_FRAMES = 10
+"""Frames of one good run after the ``hello`` (seq 0): run.started, the root agent node's
+node.started, the tool's node.started, exec.paused and exec.resumed twice, the tool's and the
+root's node.finished, run.finished (seqs 1, 2, ...: each stored once)."""
 
 
 def _stored_once(frames: list[s.FrameLog], app: str) -> tuple[list[int], int]:
@@ -319,7 +320,8 @@ def test_ten_thousand_runs_keep_the_retained_state_bounded() -> None:
             accepted += 1
 
     async def flood(url: str) -> None:
-        async with connect(url, app="flood", flush_timeout_ms=30_000, **PATIENT) as sess:
+        # Two frames per run (no root node), so the flood is 20,000 frames.
+        async with connect(url, app="flood", flush_timeout_ms=30_000, root_node=False, **PATIENT) as sess:
             assert await sess.ready(10_000)
             for r in range(10_000):
                 async with sess.run(f"r{r}"):

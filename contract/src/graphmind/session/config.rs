@@ -80,6 +80,7 @@ impl Default for LoopGuardConfig {
 /// becomes `v:""` with its length in UTF-16 units as `chars`) and the event carries
 /// `redaction: {count, keys}`; `node.error` is never redacted.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[allow(clippy::struct_excessive_bools)] // the four switches of the reference clients, by name
 pub struct RedactionConfig {
     /// `node.started.input` of every kind, and `tool-args` deltas.
     pub hide_inputs: bool,

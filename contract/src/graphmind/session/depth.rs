@@ -67,14 +67,14 @@ fn value_end(text: &[u8], start: usize) -> usize {
             match b {
                 b'"' => in_string = true,
                 b'{' | b'[' => depth += 1,
-                b'}' | b']' if depth == 0 => return i,
+                // The end of the enclosing container, or of this member.
+                b'}' | b']' | b',' if depth == 0 => return i,
                 b'}' | b']' => {
                     depth -= 1;
                     if depth == 0 {
                         return i + 1;
                     }
                 }
-                b',' if depth == 0 => return i,
                 _ => {}
             }
         }

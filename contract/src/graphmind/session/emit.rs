@@ -178,26 +178,21 @@ impl AppSession {
             write_envelope_with_payload(&env, payload, &mut out);
             String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
         };
-        let frame = match shrunk {
-            // The reference's text verbatim, whatever the tier (graphmind-shrink §12).
-            Some(s) => spliced(&s.json),
-            None => {
-                let frame = serialize_envelope_unchecked(&env);
-                // The depth cap: the frame nests one level above its payload.
-                match self.config.max_value_depth.filter(|m| *m > 0).and_then(|max| capped_payload(&frame, &env, max)) {
-                    Some(payload) => {
-                        let ty = env.message.message_type();
-                        self.warn(
-                            "unserializable",
-                            format!(
-                                "a {ty} payload member nests deeper than {} levels: sent as the unserializable-value marker",
-                                self.config.max_value_depth.unwrap_or_default()
-                            ),
-                        );
-                        spliced(&payload)
-                    }
-                    None => frame,
-                }
+        // A shrunk payload is the reference's text verbatim, whatever the tier
+        // (graphmind-shrink §12).
+        let frame = if let Some(s) = shrunk {
+            spliced(&s.json)
+        } else {
+            let frame = serialize_envelope_unchecked(&env);
+            // The depth cap: the frame nests one level above its payload.
+            let capped = self.config.max_value_depth.filter(|m| *m > 0).and_then(|max| capped_payload(&frame, &env, max));
+            if let Some(payload) = capped {
+                let ty = env.message.message_type();
+                let max = self.config.max_value_depth.unwrap_or_default();
+                self.warn("unserializable", format!("a {ty} payload member nests deeper than {max} levels: sent as the unserializable-value marker"));
+                spliced(&payload)
+            } else {
+                frame
             }
         };
         self.buffer_and_send(seq, run_id, frame, now);

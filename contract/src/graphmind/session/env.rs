@@ -71,7 +71,7 @@ fn parse_threshold(value: &str) -> Option<u64> {
     }
     let v: f64 = decimal.parse().ok()?;
     // Integers up to 2^53 are exact in a double; a larger threshold never trips anyway.
-    (v.is_finite() && v >= 0.0 && v.fract() == 0.0).then(|| if v >= 9_007_199_254_740_992.0 { u64::MAX } else { v as u64 })
+    (v.is_finite() && v >= 0.0 && v.fract() == 0.0).then_some(if v >= 9_007_199_254_740_992.0 { u64::MAX } else { v as u64 })
 }
 
 /// `GRAPHMIND_ON_LOOP`.
@@ -114,9 +114,10 @@ impl SessionConfig {
             .iter()
             .find_map(|name| get(name).filter(|v| !v.is_empty()))
             .is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "production" | "prod"));
-        config.enabled = !disabled && !(production && get("GRAPHMIND") != Some("1"));
+        let reenabled = get("GRAPHMIND") == Some("1");
+        config.enabled = !(disabled || (production && !reenabled));
         if let Some(url) = get("GRAPHMIND_URL").filter(|u| !u.is_empty()) {
-            config.url = url.to_owned();
+            url.clone_into(&mut config.url);
         }
         if let Some(t) = get("GRAPHMIND_LOOP_THRESHOLD").and_then(parse_threshold) {
             config.loop_guard.threshold = t;
