@@ -97,11 +97,23 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeBreakpointClearGm {
     where
         D: ::serde::Deserializer<'de>,
     {
-        Self::try_from(<f64>::deserialize(deserializer)?).map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
+        Self::try_from(<f64>::deserialize(deserializer)?)
+            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
     }
 }
 #[doc = "`EnvelopeBreakpointClearType`"]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum EnvelopeBreakpointClearType {
     #[serde(rename = "breakpoint.clear")]
     BreakpointClear,
@@ -130,7 +142,9 @@ impl ::std::convert::TryFrom<&str> for EnvelopeBreakpointClearType {
 }
 impl ::std::convert::TryFrom<::std::string::String> for EnvelopeBreakpointClearType {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -179,11 +193,23 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeBreakpointSetGm {
     where
         D: ::serde::Deserializer<'de>,
     {
-        Self::try_from(<f64>::deserialize(deserializer)?).map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
+        Self::try_from(<f64>::deserialize(deserializer)?)
+            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
     }
 }
 #[doc = "`EnvelopeBreakpointSetType`"]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum EnvelopeBreakpointSetType {
     #[serde(rename = "breakpoint.set")]
     BreakpointSet,
@@ -212,7 +238,9 @@ impl ::std::convert::TryFrom<&str> for EnvelopeBreakpointSetType {
 }
 impl ::std::convert::TryFrom<::std::string::String> for EnvelopeBreakpointSetType {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -261,11 +289,23 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeExecPausedGm {
     where
         D: ::serde::Deserializer<'de>,
     {
-        Self::try_from(<f64>::deserialize(deserializer)?).map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
+        Self::try_from(<f64>::deserialize(deserializer)?)
+            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
     }
 }
 #[doc = "`EnvelopeExecPausedType`"]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum EnvelopeExecPausedType {
     #[serde(rename = "exec.paused")]
     ExecPaused,
@@ -294,7 +334,9 @@ impl ::std::convert::TryFrom<&str> for EnvelopeExecPausedType {
 }
 impl ::std::convert::TryFrom<::std::string::String> for EnvelopeExecPausedType {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -343,11 +385,23 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeExecRefusedGm {
     where
         D: ::serde::Deserializer<'de>,
     {
-        Self::try_from(<f64>::deserialize(deserializer)?).map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
+        Self::try_from(<f64>::deserialize(deserializer)?)
+            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
     }
 }
 #[doc = "`EnvelopeExecRefusedType`"]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum EnvelopeExecRefusedType {
     #[serde(rename = "exec.refused")]
     ExecRefused,
@@ -376,7 +430,9 @@ impl ::std::convert::TryFrom<&str> for EnvelopeExecRefusedType {
 }
 impl ::std::convert::TryFrom<::std::string::String> for EnvelopeExecRefusedType {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -425,11 +481,23 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeExecResumeGm {
     where
         D: ::serde::Deserializer<'de>,
     {
-        Self::try_from(<f64>::deserialize(deserializer)?).map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
+        Self::try_from(<f64>::deserialize(deserializer)?)
+            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
     }
 }
 #[doc = "`EnvelopeExecResumeType`"]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum EnvelopeExecResumeType {
     #[serde(rename = "exec.resume")]
     ExecResume,
@@ -458,7 +526,9 @@ impl ::std::convert::TryFrom<&str> for EnvelopeExecResumeType {
 }
 impl ::std::convert::TryFrom<::std::string::String> for EnvelopeExecResumeType {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -507,11 +577,23 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeExecResumedGm {
     where
         D: ::serde::Deserializer<'de>,
     {
-        Self::try_from(<f64>::deserialize(deserializer)?).map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
+        Self::try_from(<f64>::deserialize(deserializer)?)
+            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
     }
 }
 #[doc = "`EnvelopeExecResumedType`"]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum EnvelopeExecResumedType {
     #[serde(rename = "exec.resumed")]
     ExecResumed,
@@ -540,7 +622,9 @@ impl ::std::convert::TryFrom<&str> for EnvelopeExecResumedType {
 }
 impl ::std::convert::TryFrom<::std::string::String> for EnvelopeExecResumedType {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -589,11 +673,23 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeGraphHintGm {
     where
         D: ::serde::Deserializer<'de>,
     {
-        Self::try_from(<f64>::deserialize(deserializer)?).map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
+        Self::try_from(<f64>::deserialize(deserializer)?)
+            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
     }
 }
 #[doc = "`EnvelopeGraphHintType`"]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum EnvelopeGraphHintType {
     #[serde(rename = "graph.hint")]
     GraphHint,
@@ -622,7 +718,9 @@ impl ::std::convert::TryFrom<&str> for EnvelopeGraphHintType {
 }
 impl ::std::convert::TryFrom<::std::string::String> for EnvelopeGraphHintType {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -686,11 +784,23 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeHelloAckGm {
     where
         D: ::serde::Deserializer<'de>,
     {
-        Self::try_from(<f64>::deserialize(deserializer)?).map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
+        Self::try_from(<f64>::deserialize(deserializer)?)
+            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
     }
 }
 #[doc = "`EnvelopeHelloAckType`"]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum EnvelopeHelloAckType {
     #[serde(rename = "hello.ack")]
     HelloAck,
@@ -719,7 +829,9 @@ impl ::std::convert::TryFrom<&str> for EnvelopeHelloAckType {
 }
 impl ::std::convert::TryFrom<::std::string::String> for EnvelopeHelloAckType {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -753,11 +865,23 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeHelloGm {
     where
         D: ::serde::Deserializer<'de>,
     {
-        Self::try_from(<f64>::deserialize(deserializer)?).map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
+        Self::try_from(<f64>::deserialize(deserializer)?)
+            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
     }
 }
 #[doc = "`EnvelopeHelloType`"]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum EnvelopeHelloType {
     #[serde(rename = "hello")]
     Hello,
@@ -786,7 +910,9 @@ impl ::std::convert::TryFrom<&str> for EnvelopeHelloType {
 }
 impl ::std::convert::TryFrom<::std::string::String> for EnvelopeHelloType {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -835,11 +961,23 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeModeSetGm {
     where
         D: ::serde::Deserializer<'de>,
     {
-        Self::try_from(<f64>::deserialize(deserializer)?).map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
+        Self::try_from(<f64>::deserialize(deserializer)?)
+            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
     }
 }
 #[doc = "`EnvelopeModeSetType`"]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum EnvelopeModeSetType {
     #[serde(rename = "mode.set")]
     ModeSet,
@@ -868,7 +1006,9 @@ impl ::std::convert::TryFrom<&str> for EnvelopeModeSetType {
 }
 impl ::std::convert::TryFrom<::std::string::String> for EnvelopeModeSetType {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -917,11 +1057,23 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeNodeErrorGm {
     where
         D: ::serde::Deserializer<'de>,
     {
-        Self::try_from(<f64>::deserialize(deserializer)?).map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
+        Self::try_from(<f64>::deserialize(deserializer)?)
+            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
     }
 }
 #[doc = "`EnvelopeNodeErrorType`"]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum EnvelopeNodeErrorType {
     #[serde(rename = "node.error")]
     NodeError,
@@ -950,7 +1102,9 @@ impl ::std::convert::TryFrom<&str> for EnvelopeNodeErrorType {
 }
 impl ::std::convert::TryFrom<::std::string::String> for EnvelopeNodeErrorType {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -999,11 +1153,23 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeNodeFinishedGm {
     where
         D: ::serde::Deserializer<'de>,
     {
-        Self::try_from(<f64>::deserialize(deserializer)?).map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
+        Self::try_from(<f64>::deserialize(deserializer)?)
+            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
     }
 }
 #[doc = "`EnvelopeNodeFinishedType`"]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum EnvelopeNodeFinishedType {
     #[serde(rename = "node.finished")]
     NodeFinished,
@@ -1032,7 +1198,9 @@ impl ::std::convert::TryFrom<&str> for EnvelopeNodeFinishedType {
 }
 impl ::std::convert::TryFrom<::std::string::String> for EnvelopeNodeFinishedType {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -1081,11 +1249,23 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeNodeStartedGm {
     where
         D: ::serde::Deserializer<'de>,
     {
-        Self::try_from(<f64>::deserialize(deserializer)?).map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
+        Self::try_from(<f64>::deserialize(deserializer)?)
+            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
     }
 }
 #[doc = "`EnvelopeNodeStartedType`"]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum EnvelopeNodeStartedType {
     #[serde(rename = "node.started")]
     NodeStarted,
@@ -1114,7 +1294,9 @@ impl ::std::convert::TryFrom<&str> for EnvelopeNodeStartedType {
 }
 impl ::std::convert::TryFrom<::std::string::String> for EnvelopeNodeStartedType {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -1163,11 +1345,23 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeNodeTokenGm {
     where
         D: ::serde::Deserializer<'de>,
     {
-        Self::try_from(<f64>::deserialize(deserializer)?).map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
+        Self::try_from(<f64>::deserialize(deserializer)?)
+            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
     }
 }
 #[doc = "`EnvelopeNodeTokenType`"]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum EnvelopeNodeTokenType {
     #[serde(rename = "node.token")]
     NodeToken,
@@ -1196,7 +1390,9 @@ impl ::std::convert::TryFrom<&str> for EnvelopeNodeTokenType {
 }
 impl ::std::convert::TryFrom<::std::string::String> for EnvelopeNodeTokenType {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -1245,11 +1441,23 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeRunFinishedGm {
     where
         D: ::serde::Deserializer<'de>,
     {
-        Self::try_from(<f64>::deserialize(deserializer)?).map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
+        Self::try_from(<f64>::deserialize(deserializer)?)
+            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
     }
 }
 #[doc = "`EnvelopeRunFinishedType`"]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum EnvelopeRunFinishedType {
     #[serde(rename = "run.finished")]
     RunFinished,
@@ -1278,7 +1486,9 @@ impl ::std::convert::TryFrom<&str> for EnvelopeRunFinishedType {
 }
 impl ::std::convert::TryFrom<::std::string::String> for EnvelopeRunFinishedType {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -1327,11 +1537,23 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeRunStartedGm {
     where
         D: ::serde::Deserializer<'de>,
     {
-        Self::try_from(<f64>::deserialize(deserializer)?).map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
+        Self::try_from(<f64>::deserialize(deserializer)?)
+            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
     }
 }
 #[doc = "`EnvelopeRunStartedType`"]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum EnvelopeRunStartedType {
     #[serde(rename = "run.started")]
     RunStarted,
@@ -1360,7 +1582,9 @@ impl ::std::convert::TryFrom<&str> for EnvelopeRunStartedType {
 }
 impl ::std::convert::TryFrom<::std::string::String> for EnvelopeRunStartedType {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -1410,7 +1634,8 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeUnknownGm {
     where
         D: ::serde::Deserializer<'de>,
     {
-        Self::try_from(<f64>::deserialize(deserializer)?).map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
+        Self::try_from(<f64>::deserialize(deserializer)?)
+            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
     }
 }
 #[doc = "`EnvelopeUnknownType`"]
@@ -1430,7 +1655,9 @@ impl ::std::convert::From<EnvelopeUnknownType> for ::std::string::String {
 }
 impl ::std::convert::TryFrom<::std::string::String> for EnvelopeUnknownType {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         if [
             "run.started".to_string(),
             "run.finished".to_string(),
@@ -1462,7 +1689,8 @@ impl<'de> ::serde::Deserialize<'de> for EnvelopeUnknownType {
     where
         D: ::serde::Deserializer<'de>,
     {
-        Self::try_from(<::std::string::String>::deserialize(deserializer)?).map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
+        Self::try_from(<::std::string::String>::deserialize(deserializer)?)
+            .map_err(|e| <D::Error as ::serde::de::Error>::custom(e.to_string()))
     }
 }
 #[doc = "An error description (§1 `ErrorInfo`)."]
@@ -1485,10 +1713,16 @@ pub struct ExecPaused {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub editable: ::std::option::Option<bool>,
     #[doc = "Id of this execution of the node (0.6.0)."]
-    #[serde(rename = "instanceId", skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        rename = "instanceId",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub instance_id: ::std::option::Option<::std::string::String>,
     #[doc = "Loop-detection details (`loop` on the wire)."]
-    #[serde(rename = "loop", skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        rename = "loop",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub loop_: ::std::option::Option<LoopInfo>,
     #[doc = "Node id."]
     #[serde(rename = "nodeId")]
@@ -1519,7 +1753,10 @@ pub struct ExecRefused {
     #[serde(rename = "pauseId")]
     pub pause_id: ::std::string::String,
     #[doc = "Request id of the refused resume."]
-    #[serde(rename = "requestId", skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        rename = "requestId",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub request_id: ::std::option::Option<::std::string::String>,
     #[serde(flatten)]
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
@@ -1539,7 +1776,10 @@ pub struct ExecResume {
     #[serde(rename = "pauseId")]
     pub pause_id: ::std::string::String,
     #[doc = "Request id, echoed in `exec.resumed`/`exec.refused`."]
-    #[serde(rename = "requestId", skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        rename = "requestId",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub request_id: ::std::option::Option<::std::string::String>,
     #[serde(flatten)]
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
@@ -1559,7 +1799,10 @@ pub struct ExecResumed {
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
     pub principal: ::std::option::Option<::std::string::String>,
     #[doc = "Request id of the resume."]
-    #[serde(rename = "requestId", skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        rename = "requestId",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub request_id: ::std::option::Option<::std::string::String>,
     #[serde(flatten)]
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
@@ -1690,7 +1933,10 @@ pub struct GraphNodeHint {
     #[serde(rename = "nodeId")]
     pub node_id: ::std::string::String,
     #[doc = "Parent node id."]
-    #[serde(rename = "parentId", skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        rename = "parentId",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub parent_id: ::std::option::Option<::std::string::String>,
     #[serde(flatten)]
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
@@ -1704,7 +1950,10 @@ pub struct Hello {
     #[doc = "Capabilities (open strings; see `KNOWN_CAPABILITIES`)."]
     pub capabilities: ::std::vec::Vec<::std::string::String>,
     #[doc = "Session token from an earlier `hello.ack`, on reconnect."]
-    #[serde(rename = "resumeToken", skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        rename = "resumeToken",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub resume_token: ::std::option::Option<::std::string::String>,
     #[doc = "Instrumenting SDK."]
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -1722,12 +1971,19 @@ pub struct HelloAck {
     #[doc = "Capabilities."]
     pub capabilities: ::std::vec::Vec<::std::string::String>,
     #[doc = "What the hub itself implements (0.6.0)."]
-    #[serde(rename = "hubCapabilities", default, skip_serializing_if = "::std::vec::Vec::is_empty")]
+    #[serde(
+        rename = "hubCapabilities",
+        default,
+        skip_serializing_if = "::std::vec::Vec::is_empty"
+    )]
     pub hub_capabilities: ::std::vec::Vec<::std::string::String>,
     #[doc = "Current mode."]
     pub mode: RunMode,
     #[doc = "Token to echo as `resumeToken` on reconnect."]
-    #[serde(rename = "sessionToken", skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        rename = "sessionToken",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub session_token: ::std::option::Option<::std::string::String>,
     #[doc = "Versions."]
     pub versions: ViewerVersions,
@@ -1760,7 +2016,18 @@ pub struct LoopInfo {
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 #[doc = "The kind of detected loop (§1 `LoopInfo.kind`)."]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum LoopKind {
     #[serde(rename = "repeat")]
     Repeat,
@@ -1797,7 +2064,9 @@ impl ::std::convert::TryFrom<&str> for LoopKind {
 }
 impl ::std::convert::TryFrom<::std::string::String> for LoopKind {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -1815,10 +2084,16 @@ pub struct NodeError {
     #[doc = "The error."]
     pub error: ErrorInfo,
     #[doc = "Time held at gates in ms (≥ 0)."]
-    #[serde(rename = "heldMs", skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        rename = "heldMs",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub held_ms: ::std::option::Option<f64>,
     #[doc = "Id of this execution of the node."]
-    #[serde(rename = "instanceId", skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        rename = "instanceId",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub instance_id: ::std::option::Option<::std::string::String>,
     #[doc = "Node id."]
     #[serde(rename = "nodeId")]
@@ -1833,10 +2108,16 @@ pub struct NodeFinished {
     #[serde(rename = "durationMs")]
     pub duration_ms: f64,
     #[doc = "Time held at gates in ms (≥ 0)."]
-    #[serde(rename = "heldMs", skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        rename = "heldMs",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub held_ms: ::std::option::Option<f64>,
     #[doc = "Id of this execution of the node."]
-    #[serde(rename = "instanceId", skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        rename = "instanceId",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub instance_id: ::std::option::Option<::std::string::String>,
     #[doc = "Node id."]
     #[serde(rename = "nodeId")]
@@ -1856,7 +2137,18 @@ pub struct NodeFinished {
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 #[doc = "The kind of a node (§1 primitives): 9 values; `chain/retriever` since 0.2.0,\n`server/resource/prompt` since 0.4.0 for MCP. Closed: an unknown kind is invalid."]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum NodeKind {
     #[serde(rename = "agent")]
     Agent,
@@ -1917,7 +2209,9 @@ impl ::std::convert::TryFrom<&str> for NodeKind {
 }
 impl ::std::convert::TryFrom<::std::string::String> for NodeKind {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -1941,7 +2235,10 @@ pub struct NodeStarted {
     #[serde(rename = "nodeId")]
     pub node_id: ::std::string::String,
     #[doc = "Parent node id."]
-    #[serde(rename = "parentId", skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        rename = "parentId",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub parent_id: ::std::option::Option<::std::string::String>,
     #[doc = "What redaction removed."]
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -1964,7 +2261,18 @@ pub struct NodeToken {
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 #[doc = "Where a gate sits around a node (§1 `PausePoint`)."]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum PausePoint {
     #[serde(rename = "before")]
     Before,
@@ -2001,12 +2309,25 @@ impl ::std::convert::TryFrom<&str> for PausePoint {
 }
 impl ::std::convert::TryFrom<::std::string::String> for PausePoint {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
 #[doc = "Why a gate paused (§1 `PauseReason`)."]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum PauseReason {
     #[serde(rename = "breakpoint")]
     Breakpoint,
@@ -2047,7 +2368,9 @@ impl ::std::convert::TryFrom<&str> for PauseReason {
 }
 impl ::std::convert::TryFrom<::std::string::String> for PauseReason {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -2062,7 +2385,18 @@ pub struct RedactionSummary {
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 #[doc = "Why the app refused an `exec.resume` (§1 `RefusalCode`, 0.6.0)."]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum RefusalCode {
     #[serde(rename = "schema")]
     Schema,
@@ -2111,12 +2445,25 @@ impl ::std::convert::TryFrom<&str> for RefusalCode {
 }
 impl ::std::convert::TryFrom<::std::string::String> for RefusalCode {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
 #[doc = "What the viewer asks a held gate to do (§1 `ResumeAction`)."]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum ResumeAction {
     #[serde(rename = "continue")]
     Continue,
@@ -2157,7 +2504,9 @@ impl ::std::convert::TryFrom<&str> for ResumeAction {
 }
 impl ::std::convert::TryFrom<::std::string::String> for ResumeAction {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -2173,7 +2522,17 @@ pub struct RunFinished {
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 #[doc = "Run id; `*` for frames that belong to no run. Must not contain U+0000 or a lone surrogate (not expressible here; see the known-disagreements file)."]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 #[serde(transparent)]
 pub struct RunId(pub ::std::string::String);
 impl ::std::ops::Deref for RunId {
@@ -2204,7 +2563,18 @@ impl ::std::str::FromStr for RunId {
     }
 }
 #[doc = "Run mode (§1 `RunMode`): `step` pauses at every `before` and `error` point."]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum RunMode {
     #[serde(rename = "run")]
     Run,
@@ -2237,7 +2607,9 @@ impl ::std::convert::TryFrom<&str> for RunMode {
 }
 impl ::std::convert::TryFrom<::std::string::String> for RunMode {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -2255,7 +2627,18 @@ pub struct RunStarted {
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 #[doc = "How a run or node ended (§1 `RunStatus`)."]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum RunStatus {
     #[serde(rename = "ok")]
     Ok,
@@ -2292,7 +2675,9 @@ impl ::std::convert::TryFrom<&str> for RunStatus {
 }
 impl ::std::convert::TryFrom<::std::string::String> for RunStatus {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -2361,7 +2746,18 @@ pub struct SmartInfo {
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
 #[doc = "The rule of a smart pause (§1 `SmartInfo.rule`)."]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum SmartRule {
     #[serde(rename = "error-result")]
     ErrorResult,
@@ -2394,12 +2790,25 @@ impl ::std::convert::TryFrom<&str> for SmartRule {
 }
 impl ::std::convert::TryFrom<::std::string::String> for SmartRule {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
 #[doc = "The channel of a token delta (§1 `TokenDelta.t`)."]
-#[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Copy, Debug, Eq, Hash, Ord, PartialEq, PartialOrd)]
+#[derive(
+    :: serde :: Deserialize,
+    :: serde :: Serialize,
+    Clone,
+    Copy,
+    Debug,
+    Eq,
+    Hash,
+    Ord,
+    PartialEq,
+    PartialOrd,
+)]
 pub enum TokenChannel {
     #[serde(rename = "text")]
     Text,
@@ -2436,7 +2845,9 @@ impl ::std::convert::TryFrom<&str> for TokenChannel {
 }
 impl ::std::convert::TryFrom<::std::string::String> for TokenChannel {
     type Error = self::error::ConversionError;
-    fn try_from(value: ::std::string::String) -> ::std::result::Result<Self, self::error::ConversionError> {
+    fn try_from(
+        value: ::std::string::String,
+    ) -> ::std::result::Result<Self, self::error::ConversionError> {
         value.parse()
     }
 }
@@ -2454,10 +2865,16 @@ pub struct TokenDelta {
 #[derive(:: serde :: Deserialize, :: serde :: Serialize, Clone, Debug)]
 pub struct TokenUsage {
     #[doc = "Tokens read from a prompt cache."]
-    #[serde(rename = "cacheReadTokens", skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        rename = "cacheReadTokens",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub cache_read_tokens: ::std::option::Option<i64>,
     #[doc = "Tokens written to a prompt cache."]
-    #[serde(rename = "cacheWriteTokens", skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        rename = "cacheWriteTokens",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub cache_write_tokens: ::std::option::Option<i64>,
     #[doc = "Whether the counts include child nodes."]
     #[serde(skip_serializing_if = "::std::option::Option::is_none")]
@@ -2469,7 +2886,10 @@ pub struct TokenUsage {
     #[serde(rename = "outputTokens")]
     pub output_tokens: i64,
     #[doc = "Reasoning tokens."]
-    #[serde(rename = "reasoningTokens", skip_serializing_if = "::std::option::Option::is_none")]
+    #[serde(
+        rename = "reasoningTokens",
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub reasoning_tokens: ::std::option::Option<i64>,
     #[serde(flatten)]
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
