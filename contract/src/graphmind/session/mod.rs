@@ -3,6 +3,11 @@
 //! - [`AppSession`]: the instrumented app's side: seq, handshake, replay ring with gap
 //!   markers, controls, gates and their `exec.resumed` obligations, `heldMs` (§1–§3), and
 //!   the `run.started`/`run.finished` of explicit runs (`start_run`, `finish_run`).
+//! - The adapter core, configured per session with the real clients' defaults:
+//!   [`SessionConfig::from_env`] reads the `GRAPHMIND_*` environment once for every host
+//!   (`env.rs`); runs carry their root node `agent:<name>` and session meta (`run.rs`, the
+//!   implicit run's meta in `emit.rs`); redaction with `__REDACTED__` (`redact.rs`), token
+//!   batching (`tokens.rs`, `push_token`) and the emit depth cap (`depth.rs`).
 //! - [`ViewerSession`]: the viewer's side: per-connection handshake, `(runId, seq)`
 //!   de-duplication that outlives connections, pause bookkeeping and routing (§5).
 //!
