@@ -53,7 +53,8 @@ final class SessionHostTests: XCTestCase {
         XCTAssertEqual(status, 0, listener.text)
         let rows = try listener.rows()
         checkCommon(rows)
-        XCTAssertEqual(types(rows, "app->viewer"), ["hello", "run.started", "node.started", "exec.paused", "exec.resumed", "node.finished", "run.finished"])
+        // The run's root node (agent:<name>) wraps the tool's.
+        XCTAssertEqual(types(rows, "app->viewer"), ["hello", "run.started", "node.started", "node.started", "exec.paused", "exec.resumed", "node.finished", "node.finished", "run.finished"])
         XCTAssertEqual(types(rows, "viewer->app"), ["hello.ack", "exec.resume"])
         let start = rows.first { $0.type == "run.started" }?.payload
         XCTAssertEqual(start?["app"] as? String, "swift-host")
@@ -78,7 +79,7 @@ final class SessionHostTests: XCTestCase {
         XCTAssertEqual(status, 0, listener.text)
         let rows = try listener.rows()
         checkCommon(rows)
-        XCTAssertEqual(types(rows, "app->viewer"), ["hello", "run.started", "node.started", "exec.paused", "exec.resumed", "run.finished"])
+        XCTAssertEqual(types(rows, "app->viewer"), ["hello", "run.started", "node.started", "node.started", "exec.paused", "exec.resumed", "node.finished", "run.finished"])
         XCTAssertEqual(rows.first { $0.type == "exec.resumed" }?.payload["action"] as? String, "abort")
         XCTAssertEqual(rows.first { $0.type == "run.finished" }?.payload["status"] as? String, "aborted")
     }
@@ -267,7 +268,8 @@ final class SessionHostTests: XCTestCase {
         }
         XCTAssertEqual(core.nextSeq(), 0)
         XCTAssertEqual(try core.startRun(runId: "r", name: "n", metaJson: nil, nowMs: 1), 0)
-        XCTAssertEqual(try core.finishRun(runId: "r", end: .failed(name: "E", message: "m", stack: nil), nowMs: 2), 1)
+        // run.started 0 and the root node.started 1; the root's node.error 2 and node.finished 3.
+        XCTAssertEqual(try core.finishRun(runId: "r", end: .failed(name: "E", message: "m", stack: nil), nowMs: 2), 4)
         try core.dispose(nowMs: 3)
         XCTAssertNil(try core.finishRun(runId: "r", end: .ok, nowMs: 4))
     }

@@ -145,7 +145,8 @@ class SessionHostTest {
             assertEquals(0, listener.waitExit())
             val frames = listener.frames()
             assertEquals(
-                listOf("hello", "run.started", "node.started", "exec.paused", "exec.resumed", "node.finished", "run.finished"),
+                // The run's root node (agent:<name>) wraps the tool's.
+                listOf("hello", "run.started", "node.started", "node.started", "exec.paused", "exec.resumed", "node.finished", "node.finished", "run.finished"),
                 types(frames, "app->viewer"),
             )
             assertEquals(listOf("hello.ack", "exec.resume"), types(frames, "viewer->app"))
@@ -294,7 +295,8 @@ class SessionHostTest {
         assertEquals(listOf("meta"), bad.issues.map { it.dottedPath() })
         assertEquals(0L, core.nextSeq())
         assertEquals(0L, core.startRun("r", "n", null, 1.0))
-        assertEquals(1L, core.finishRun("r", RunEnd.Failed(name = "E", message = "m", stack = null), 2.0))
+        // run.started 0 and the root node.started 1; the root's node.error 2 and node.finished 3.
+        assertEquals(4L, core.finishRun("r", RunEnd.Failed(name = "E", message = "m", stack = null), 2.0))
         core.dispose(3.0)
         assertEquals(null, core.finishRun("r", RunEnd.Ok, 4.0))
     }
