@@ -5,7 +5,7 @@ One run named ``$WIRECONTRACT_CONFORM_RUN``: an agent node around a tool call (b
 and error gates, §3.7 of the session spec) and an LLM call streaming tokens (before and after
 gates). The scenario (``$WIRECONTRACT_CONFORM_SCENARIO``) changes only what the contract says:
 a tool that fails once (``*-error``), no ``ready()`` before the run (``late-attach``), closing
-the session while a gate is held (``dispose``), and the ring and pause-timeout settings.
+the session once a gate is held (``dispose``), and the ring and pause-timeout settings.
 Run by ``wirecontract conform -- python workload_async.py``; exits 0 whatever the run's outcome.
 """
 
@@ -129,7 +129,10 @@ async def main() -> None:
         async with s.run(RUN_NAME) as run:
             if SCENARIO == "dispose":
                 task = asyncio.ensure_future(agent(run))
-                await asyncio.sleep(0.3)  # the tool's before gate is held by now
+                for _ in range(1000):  # until the tool's before gate is held (10 s at most)
+                    if s.core.held_pause_ids:
+                        break
+                    await asyncio.sleep(0.01)
                 await s.close()
                 await task
             else:

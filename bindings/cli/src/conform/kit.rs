@@ -195,6 +195,12 @@ impl Kit {
         &self.url
     }
 
+    /// The wall-clock time (epoch milliseconds, as apps stamp `ts`) of `t`, milliseconds
+    /// since the scenario started.
+    pub fn epoch_at(&self, t: f64) -> f64 {
+        self.epoch_ms + t
+    }
+
     /// Milliseconds since the scenario started.
     pub fn elapsed(&self) -> f64 {
         self.start.elapsed().as_secs_f64() * 1000.0

@@ -23,6 +23,7 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use clap::Args;
+use futures_util::{stream, StreamExt};
 use serde_json::Value;
 use wirecontract::graphmind::session::ViewerConfig;
 use wirecontract::graphmind::{BreakpointMatcher, NodeKind, PausePoint, RunMode};
@@ -72,6 +73,9 @@ pub struct ConformArgs {
     /// Expected failures, a JSON object {"scenario": ["G4", "behaviour"], ...}: the exit code is 0 when exactly these fail.
     #[arg(long, value_name = "FILE")]
     expect: Option<PathBuf>,
+    /// How many scenarios run at once (each with its own listener and app process).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    jobs: usize,
     /// Longest time one scenario may take, in seconds.
     #[arg(long, value_name = "SECONDS", default_value_t = 40)]
     timeout: u64,
@@ -106,9 +110,12 @@ pub fn run(args: &ConformArgs) -> Result<bool, Failure> {
         std::fs::create_dir_all(dir).map_err(|e| Failure::Io(format!("cannot create {}: {e}", dir.display())))?;
     }
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().map_err(|e| Failure::Io(format!("cannot start the runtime: {e}")))?;
+    // Scenarios mostly wait (on the app, on timers): `--jobs` of them run at once, each with
+    // its own listener and app process; the reports keep the scenarios' order.
+    let results: Vec<Result<Outcome, Failure>> = rt.block_on(stream::iter(chosen.iter().map(|sc| play(args, sc))).buffered(args.jobs.max(1)).collect());
     let mut outcomes = Vec::new();
-    for sc in chosen {
-        let mut outcome = rt.block_on(play(args, &sc))?;
+    for (sc, result) in chosen.iter().zip(results) {
+        let mut outcome = result?;
         outcome.expected_failures = expected.get(sc.name).cloned().unwrap_or_default();
         eprintln!("conform: {} {}", sc.name, if outcome.failures().is_empty() { "pass".to_owned() } else { format!("FAIL {:?}", outcome.failures()) });
         outcomes.push(outcome);

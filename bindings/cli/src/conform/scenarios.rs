@@ -187,11 +187,11 @@ pub const SCENARIOS: &[Scenario] = &[
     },
     Scenario {
         name: "overflow",
-        about: "a 4-frame ring; the kit drops the connection at the tool's pause and acks the reconnect 700 ms late: gap markers, then the replay",
+        about: "a 4-frame ring; the kit drops the connection at the tool's pause and acks the reconnect 900 ms late: gap markers, then the replay",
         breakpoints: &[TOOL],
         step: false,
         drive: Drive::Drop,
-        acks: &[Ack::Send, Ack::DelayMs(700)],
+        acks: &[Ack::Send, Ack::DelayMs(900)],
         env: &[("WIRECONTRACT_CONFORM_RING_FRAMES", "4")],
         pauses: Some(&[("tool", "before")]),
         status: "ok",
@@ -249,8 +249,8 @@ pub async fn drive(kit: &mut Kit, sc: &Scenario) -> Vec<String> {
                 let run = run_of(kit, &p.pause_id);
                 kit.send_envelope(p.conn, 2, &run, "exec.resume", json!({"pauseId": p.pause_id, "action": "continue"}));
                 let conn = p.conn;
-                if !kit.wait(Duration::from_millis(1500), |k| k.closed(conn)).await {
-                    notes.push(format!("[c{conn}] still open 1.5 s after the gm 2 frame; resumed the pause to finish the run"));
+                if !kit.wait(Duration::from_secs(3), |k| k.closed(conn)).await {
+                    notes.push(format!("[c{conn}] still open 3 s after the gm 2 frame; resumed the pause to finish the run"));
                     kit.resume(&p.pause_id, ResumeAction::Continue, None);
                 }
                 answer_all(kit, &[Answer::Continue], 0).await;
