@@ -5,6 +5,7 @@
 //! connection closed); it restates no rule of the session cores, it checks their effects.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::Write as _;
 
 use serde_json::Value;
 
@@ -70,7 +71,7 @@ pub fn judge(sc: &Scenario, kit: &Kit, notes: &[String]) -> Vec<Check> {
 }
 
 impl Judge<'_> {
-    fn add(&mut self, id: &'static str, title: impl Into<String>, problems: Vec<String>, evidence: impl Into<String>) {
+    fn add(&mut self, id: &'static str, title: impl Into<String>, problems: &[String], evidence: impl Into<String>) {
         let status = if problems.is_empty() { Status::Pass } else { Status::Fail };
         let detail = if problems.is_empty() { evidence.into() } else { problems.join("; ") };
         self.checks.push(Check { id, title: title.into(), status, detail });
@@ -147,8 +148,13 @@ impl Judge<'_> {
                 }
             }
         }
-        let evidence = format!("{} app frames, {} distinct seqs over {} connection(s), every frame valid and each seq one frame", self.app.len(), by_seq.len(), hellos.len());
-        self.add("G1", "every app frame is valid; one seq counter: a seq names one frame, live seqs increase per connection", problems, evidence);
+        let evidence = format!(
+            "{} app frames, {} distinct seqs over {} connection(s), every frame valid and each seq one frame",
+            self.app.len(),
+            by_seq.len(),
+            hellos.len()
+        );
+        self.add("G1", "every app frame is valid; one seq counter: a seq names one frame, live seqs increase per connection", &problems, evidence);
     }
 
     fn g2(&mut self) {
@@ -198,8 +204,16 @@ impl Judge<'_> {
                 _ => problems.push(format!("{} (gm 2) did not end [c{}] within 3 s", bad.cite(), bad.conn)),
             }
         }
-        let evidence = format!("every connection opens with a hello and sends nothing else before a valid ack; {}", if detail.is_empty() { "no bad ack or gm 2 frame in this scenario".to_owned() } else { detail.join("; ") });
-        self.add("G2", "hello first (runId \"*\", protocol 1, the last resumeToken); nothing before a valid ack; a bad ack or gm ≠ 1 ends the connection", problems, evidence);
+        let evidence = format!(
+            "every connection opens with a hello and sends nothing else before a valid ack; {}",
+            if detail.is_empty() { "no bad ack or gm 2 frame in this scenario".to_owned() } else { detail.join("; ") }
+        );
+        self.add(
+            "G2",
+            "hello first (runId \"*\", protocol 1, the last resumeToken); nothing before a valid ack; a bad ack or gm ≠ 1 ends the connection",
+            &problems,
+            evidence,
+        );
     }
 
     fn g3(&mut self) {
@@ -217,7 +231,7 @@ impl Judge<'_> {
             "reconnect" | "gm-mismatch" | "overflow" => "the ack arms; the gate released by the detach does not pause again",
             _ => "the ack arms exactly the breakpoints it carries",
         };
-        self.add("G3", title, problems, format!("live pauses {}", show(&got)));
+        self.add("G3", title, &problems, format!("live pauses {}", show(&got)));
     }
 
     fn g3_step(&mut self) {
@@ -241,7 +255,7 @@ impl Judge<'_> {
                 problems.push(format!("step mode did not pause {node} at before"));
             }
         }
-        self.add("G3", "step mode from the ack pauses every node before (and on error), never after", problems, format!("live pauses {}", show(&got)));
+        self.add("G3", "step mode from the ack pauses every node before (and on error), never after", &problems, format!("live pauses {}", show(&got)));
     }
 
     fn g4(&mut self) {
@@ -293,7 +307,8 @@ impl Judge<'_> {
             // Frames delivered on earlier connections and still in the ring are replayed
             // too: everything earlier at or after the first replayed seq.
             let from = seqs[0];
-            let earlier: BTreeSet<u64> = self.app.iter().filter(|r| r.conn < *conn && r.ty() != "hello").filter_map(|r| r.seq()).filter(|s| *s >= from && s < h).collect();
+            let earlier: BTreeSet<u64> =
+                self.app.iter().filter(|r| r.conn < *conn && r.ty() != "hello").filter_map(|r| r.seq()).filter(|s| *s >= from && s < h).collect();
             let missing: Vec<u64> = earlier.iter().filter(|s| !seqs.contains(s)).copied().collect();
             if !missing.is_empty() {
                 problems.push(format!("[c{conn}] replay from seq {from} leaves out earlier frames {}", ranges(&missing)));
@@ -302,10 +317,13 @@ impl Judge<'_> {
         let evidence = format!(
             "seqs 0..={max} all arrived or are covered by {} gap marker(s){}; {} replay(s), each oldest first and byte-identical (G1)",
             gaps.len(),
-            gaps.iter().map(|(f, t, g)| format!(" {} {f}..={t}", g.cite())).collect::<String>(),
+            gaps.iter().fold(String::new(), |mut o, (f, t, g)| {
+                let _ = write!(o, " {} {f}..={t}", g.cite());
+                o
+            }),
             replays
         );
-        self.add("G4", "every seq arrives or is announced by a gap marker (before the replay); replays are whole and oldest first", problems, evidence);
+        self.add("G4", "every seq arrives or is announced by a gap marker (before the replay); replays are whole and oldest first", &problems, evidence);
     }
 
     fn g5(&mut self) {
@@ -318,7 +336,14 @@ impl Judge<'_> {
         // A resume sent right after exec.paused finds the gate (it was sent before the wait).
         let mut answered = 0;
         for (pause_id, _, t) in &self.kit.resumes {
-            let dropped = self.kit.pauses.iter().find(|p| &p.pause_id == pause_id).and_then(|p| self.kit.conns.get(&p.conn)).and_then(|c| c.closed.as_ref()).is_some_and(|(ct, _)| ct < &(t + 2000.0));
+            let dropped = self
+                .kit
+                .pauses
+                .iter()
+                .find(|p| &p.pause_id == pause_id)
+                .and_then(|p| self.kit.conns.get(&p.conn))
+                .and_then(|c| c.closed.as_ref())
+                .is_some_and(|(ct, _)| ct < &(t + 2000.0));
             let got = self.app.iter().any(|r| r.ty() == "exec.resumed" && r.field("pauseId") == Some(pause_id.as_str()) && r.t >= *t);
             if got {
                 answered += 1;
@@ -329,9 +354,9 @@ impl Judge<'_> {
         let title = "no gate holds while detached; a resume sent at once finds its gate";
         if self.kit.pauses.is_empty() && self.kit.resumes.is_empty() {
             let evidence = "no exec.paused arrived in a replay (no pause in this scenario)";
-            return self.add("G5", title, problems, evidence);
+            return self.add("G5", title, &problems, evidence);
         }
-        self.add("G5", title, problems, format!("no exec.paused first seen in a replay; {answered} resume(s) answered"));
+        self.add("G5", title, &problems, format!("no exec.paused first seen in a replay; {answered} resume(s) answered"));
     }
 
     fn g6(&mut self) {
@@ -358,9 +383,10 @@ impl Judge<'_> {
                     // An answer evicted from a full ring before it was sent is announced by a gap
                     // marker (G4) instead.
                     let after = p.seq().unwrap_or(0);
-                    let marker = self.app.iter().find(|g| {
-                        g.ty() == "graph.hint" && g.run_id() == p.run_id() && g.payload()["gap"]["toSeq"].as_u64().is_some_and(|to| to > after)
-                    });
+                    let marker = self
+                        .app
+                        .iter()
+                        .find(|g| g.ty() == "graph.hint" && g.run_id() == p.run_id() && g.payload()["gap"]["toSeq"].as_u64().is_some_and(|to| to > after));
                     match marker {
                         Some(g) => evidence.push(format!("{} → lost in the ring, announced by {}", p.cite(), g.cite())),
                         None => problems.push(format!("{} ({id}) was never answered by exec.resumed", p.cite())),
@@ -385,7 +411,9 @@ impl Judge<'_> {
                     }
                     evidence.push(format!("{} → {}", p.cite(), one.cite()));
                 }
-                Some(many) => problems.push(format!("{id} was answered {} times: {}", many.len(), many.iter().map(|r| r.cite()).collect::<Vec<_>>().join(", "))),
+                Some(many) => {
+                    problems.push(format!("{id} was answered {} times: {}", many.len(), many.iter().map(|r| r.cite()).collect::<Vec<_>>().join(", ")));
+                }
             }
         }
         for (id, list) in &first_by_pause {
@@ -394,9 +422,19 @@ impl Judge<'_> {
             }
         }
         if paused.is_empty() {
-            return self.add("G6", "every release is answered by one exec.resumed", problems, "no pause in this scenario, and no exec.resumed for an unknown pause");
+            return self.add(
+                "G6",
+                "every release is answered by one exec.resumed",
+                &problems,
+                "no pause in this scenario, and no exec.resumed for an unknown pause",
+            );
         }
-        self.add("G6", "every release is answered by one exec.resumed before the resumed code emits; unknown or settled pauses get no answer", problems, evidence.join(", "));
+        self.add(
+            "G6",
+            "every release is answered by one exec.resumed before the resumed code emits; unknown or settled pauses get no answer",
+            &problems,
+            evidence.join(", "),
+        );
     }
 
     fn g7(&mut self) {
@@ -427,12 +465,16 @@ impl Judge<'_> {
             return self.not_observed("G7", "heldMs on a held node's node.finished", "no held node finished in this scenario");
         }
         if self.sc.name == "pause-timeout" {
-            let ok = self.app.iter().filter(|r| r.ty() == "node.finished" && r.field("nodeId").is_some_and(|n| held.contains(n))).any(|r| r.payload()["heldMs"].as_f64().is_some_and(|v| v >= 450.0));
+            let ok = self
+                .app
+                .iter()
+                .filter(|r| r.ty() == "node.finished" && r.field("nodeId").is_some_and(|n| held.contains(n)))
+                .any(|r| r.payload()["heldMs"].as_f64().is_some_and(|v| v >= 450.0));
             if !ok {
                 problems.push("a 500 ms pause timeout, but no held node reports heldMs ≥ 450".to_owned());
             }
         }
-        self.add("G7", "node.finished of a held node carries heldMs > 0, two decimals, within the time the hold could take", problems, evidence.join(", "));
+        self.add("G7", "node.finished of a held node carries heldMs > 0, two decimals, within the time the hold could take", &problems, evidence.join(", "));
     }
 
     #[allow(clippy::too_many_lines)] // one arm per scenario
@@ -476,8 +518,16 @@ impl Judge<'_> {
         }
         match name {
             n if n.starts_with("inject") => match tool_finished {
-                Some(r) if r.payload()["output"] == inject_value() && r.payload()["injected"] == Value::Bool(true) && r.field("status") == Some("ok") => evidence.push(format!("{} output {}", r.cite(), inject_value())),
-                Some(r) => problems.push(format!("{} output {}, injected {}, status {:?}", r.cite(), r.payload()["output"], r.payload()["injected"], r.field("status"))),
+                Some(r) if r.payload()["output"] == inject_value() && r.payload()["injected"] == Value::Bool(true) && r.field("status") == Some("ok") => {
+                    evidence.push(format!("{} output {}", r.cite(), inject_value()));
+                }
+                Some(r) => problems.push(format!(
+                    "{} output {}, injected {}, status {:?}",
+                    r.cite(),
+                    r.payload()["output"],
+                    r.payload()["injected"],
+                    r.field("status")
+                )),
                 None => problems.push("the tool never finished".to_owned()),
             },
             n if n.starts_with("retry") => {
@@ -498,14 +548,15 @@ impl Judge<'_> {
                     problems.push(format!("{} ends the aborted tool with status {:?}", r.cite(), r.field("status")));
                 }
             }
-            "continue-error" => {
-                if errors == 0 {
-                    problems.push("no node.error".to_owned());
-                }
-            }
+            "continue-error" if errors == 0 => problems.push("no node.error".to_owned()),
             "malformed" => {
                 if let (Some(p), Some((_, _, t))) = (self.kit.pauses.first(), self.kit.resumes.first()) {
-                    let early: Vec<String> = self.app.iter().filter(|r| r.ty() == "exec.resumed" && r.field("pauseId") == Some(p.pause_id.as_str()) && r.t < *t).map(|r| r.cite()).collect();
+                    let early: Vec<String> = self
+                        .app
+                        .iter()
+                        .filter(|r| r.ty() == "exec.resumed" && r.field("pauseId") == Some(p.pause_id.as_str()) && r.t < *t)
+                        .map(|r| r.cite())
+                        .collect();
                     if !early.is_empty() {
                         problems.push(format!("released before the valid resume: {}", early.join(", ")));
                     }
@@ -519,7 +570,9 @@ impl Judge<'_> {
                 if let Some(p) = self.kit.pauses.first() {
                     let answer = self.app.iter().find(|r| r.ty() == "exec.resumed" && r.field("pauseId") == Some(p.pause_id.as_str()));
                     match answer {
-                        Some(r) if r.conn != p.conn && self.replayed(r) && r.field("action") == Some("continue") => evidence.push(format!("{} (continue) in the replay", r.cite())),
+                        Some(r) if r.conn != p.conn && self.replayed(r) && r.field("action") == Some("continue") => {
+                            evidence.push(format!("{} (continue) in the replay", r.cite()));
+                        }
                         Some(r) => problems.push(format!("{} answers the pause on [c{}], not as continue in the next connection's replay", r.cite(), r.conn)),
                         None => problems.push("no exec.resumed for the released pause".to_owned()),
                     }
@@ -534,10 +587,15 @@ impl Judge<'_> {
                 // G2 says none went out before it, G4 that none was lost.
                 let ack = self.kit.rec.iter().find(|r| r.dir == Dir::Viewer && r.ty() == "hello.ack");
                 let sent_at = ack.map_or(0.0, |a| self.kit.epoch_at(a.t));
-                let early: Vec<&&Rec> =
-                    self.app.iter().filter(|r| r.ty() != "hello" && r.json.as_ref().and_then(|j| j["ts"].as_f64()).is_some_and(|ts| ts + 50.0 < sent_at)).collect();
+                let early: Vec<&&Rec> = self
+                    .app
+                    .iter()
+                    .filter(|r| r.ty() != "hello" && r.json.as_ref().and_then(|j| j["ts"].as_f64()).is_some_and(|ts| ts + 50.0 < sent_at))
+                    .collect();
                 match (ack, early.first()) {
-                    (Some(a), Some(first)) => evidence.push(format!("{} frame(s) emitted before the ack {} arrived after it, first {}", early.len(), a.cite(), first.cite())),
+                    (Some(a), Some(first)) => {
+                        evidence.push(format!("{} frame(s) emitted before the ack {} arrived after it, first {}", early.len(), a.cite(), first.cite()));
+                    }
                     _ => problems.push("no frame was emitted while the ack was pending (the workload must not wait for the viewer in late-attach)".to_owned()),
                 }
             }
@@ -553,7 +611,12 @@ impl Judge<'_> {
                 if let Some(p) = self.kit.pauses.first() {
                     let paused_t = self.app.iter().find(|r| r.ty() == "exec.paused").map_or(0.0, |r| r.t);
                     match self.app.iter().find(|r| r.ty() == "exec.resumed" && r.field("pauseId") == Some(p.pause_id.as_str())) {
-                        Some(r) if r.conn == p.conn && !self.replayed(r) && r.field("action") == Some("continue") && (300.0..3000.0).contains(&(r.t - paused_t)) => {
+                        Some(r)
+                            if r.conn == p.conn
+                                && !self.replayed(r)
+                                && r.field("action") == Some("continue")
+                                && (300.0..3000.0).contains(&(r.t - paused_t)) =>
+                        {
                             evidence.push(format!("{} live, {:.0} ms after the pause", r.cite(), r.t - paused_t));
                         }
                         Some(r) => problems.push(format!("{} is not a live continue about 500 ms after the pause ({:.0} ms)", r.cite(), r.t - paused_t)),
@@ -566,7 +629,9 @@ impl Judge<'_> {
                     let life = self.kit.conns.get(&p.conn);
                     let closed_t = life.and_then(|c| c.closed.as_ref()).map_or(f64::MAX, |(t, _)| *t);
                     match self.app.iter().find(|r| r.ty() == "exec.resumed" && r.field("pauseId") == Some(p.pause_id.as_str())) {
-                        Some(r) if r.conn == p.conn && r.t <= closed_t && r.field("action") == Some("continue") => evidence.push(format!("{} live before the close", r.cite())),
+                        Some(r) if r.conn == p.conn && r.t <= closed_t && r.field("action") == Some("continue") => {
+                            evidence.push(format!("{} live before the close", r.cite()));
+                        }
                         Some(r) => problems.push(format!("{} is not a live continue before the close", r.cite())),
                         None => problems.push("no exec.resumed before the close".to_owned()),
                     }
@@ -589,7 +654,7 @@ impl Judge<'_> {
             }
             _ => {}
         }
-        self.add("behaviour", title, problems, evidence.join(", "));
+        self.add("behaviour", title, &problems, evidence.join(", "));
     }
 }
 

@@ -111,6 +111,7 @@ pub enum AckFault {
 
 /// A pause the session opened (a live, first-seen `exec.paused`).
 #[derive(Debug, Clone)]
+#[allow(clippy::struct_field_names)] // the wire's names
 pub struct Pause {
     /// Pause id.
     pub pause_id: String,
@@ -431,7 +432,7 @@ impl Kit {
 
     /// Fault: an envelope of any type in any state (no session check: a duplicate
     /// `breakpoint.set`, a resume for an unknown or settled pause), with envelope `gm`.
-    pub fn send_envelope(&mut self, conn: u64, gm: u64, run_id: &str, ty: &str, payload: Value) {
+    pub fn send_envelope(&mut self, conn: u64, gm: u64, run_id: &str, ty: &str, payload: &Value) {
         self.fault_seq += 1;
         let ts = self.now().whole();
         let frame = json!({"gm": gm, "seq": self.fault_seq, "ts": ts, "runId": run_id, "type": ty, "payload": payload});

@@ -24,7 +24,6 @@ use std::time::Duration;
 
 use clap::Args;
 use futures_util::{stream, StreamExt};
-use serde_json::Value;
 use wirecontract::graphmind::session::ViewerConfig;
 use wirecontract::graphmind::{BreakpointMatcher, NodeKind, PausePoint, RunMode};
 
@@ -70,7 +69,7 @@ pub struct ConformArgs {
     /// Keep each scenario's recording (`<scenario>.ndjson`) and app output (`<scenario>.log`) here.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
-    /// Expected failures, a JSON object {"scenario": ["G4", "behaviour"], ...}: the exit code is 0 when exactly these fail.
+    /// Expected failures, a JSON object `{"scenario": ["G4", "behaviour"], …}`: the exit code is 0 when exactly these fail.
     #[arg(long, value_name = "FILE")]
     expect: Option<PathBuf>,
     /// How many scenarios run at once (each with its own listener and app process).
@@ -117,7 +116,12 @@ pub fn run(args: &ConformArgs) -> Result<bool, Failure> {
     for (sc, result) in chosen.iter().zip(results) {
         let mut outcome = result?;
         outcome.expected_failures = expected.get(sc.name).cloned().unwrap_or_default();
-        eprintln!("conform: {} {}", sc.name, if outcome.failures().is_empty() { "pass".to_owned() } else { format!("FAIL {:?}", outcome.failures()) });
+        let verdict = match (outcome.failures().is_empty(), outcome.as_expected()) {
+            (true, _) => "pass".to_owned(),
+            (false, true) => format!("FAIL {:?} (as expected)", outcome.failures()),
+            (false, false) => format!("FAIL {:?}", outcome.failures()),
+        };
+        eprintln!("conform: {} {verdict}", sc.name);
         outcomes.push(outcome);
     }
     let text = report::text(&args.name, &outcomes);
@@ -189,11 +193,19 @@ async fn play(args: &ConformArgs, sc: &Scenario) -> Result<Outcome, Failure> {
         kit.child = Some(cmd.spawn().map_err(|e| Failure::Io(format!("cannot start {program}: {e}")))?);
     } else {
         let extra: Vec<String> = sc.env.iter().map(|(k, v)| format!("{k}={v}")).collect();
-        eprintln!("conform: play scenario {} now: GRAPHMIND_URL={} WIRECONTRACT_CONFORM_SCENARIO={} WIRECONTRACT_CONFORM_RUN={run_name} {}", sc.name, kit.url(), sc.name, extra.join(" "));
+        eprintln!(
+            "conform: play scenario {} now: GRAPHMIND_URL={} WIRECONTRACT_CONFORM_SCENARIO={} WIRECONTRACT_CONFORM_RUN={run_name} {}",
+            sc.name,
+            kit.url(),
+            sc.name,
+            extra.join(" ")
+        );
     }
     let budget = Duration::from_secs(args.timeout);
-    let mut notes = tokio::time::timeout(budget, scenarios::drive(&mut kit, sc)).await.unwrap_or_else(|_| vec![format!("the scenario took longer than {} s", args.timeout)]);
-    let launched = args.command.first().is_some();
+    let mut notes = tokio::time::timeout(budget, scenarios::drive(&mut kit, sc))
+        .await
+        .unwrap_or_else(|_| vec![format!("the scenario took longer than {} s", args.timeout)]);
+    let launched = !args.command.is_empty();
     if launched {
         if !kit.wait(Duration::from_secs(15), |k| k.exit.is_some()).await {
             notes.push("the app did not exit within 15 s of the scenario's end; killed".to_owned());
@@ -212,7 +224,7 @@ async fn play(args: &ConformArgs, sc: &Scenario) -> Result<Outcome, Failure> {
         let path = dir.join(format!("{}.ndjson", sc.name));
         report::write_recording(&kit, &path).map_err(|e| Failure::Io(format!("cannot write {}: {e}", path.display())))?;
     }
-    let name_ok = kit.rec.iter().filter(|r| r.ty() == "run.started").all(|r| r.payload()["meta"]["name"] == Value::from(run_name.as_str()));
+    let name_ok = kit.rec.iter().filter(|r| r.ty() == "run.started").all(|r| r.payload()["meta"]["name"] == run_name.as_str());
     if !name_ok {
         notes.push(format!("a run.started does not name the run {run_name:?} (meta.name)"));
     }

@@ -48,7 +48,12 @@ pub fn text(adapter: &str, outcomes: &[Outcome]) -> String {
     let mut out = String::new();
     let failed = outcomes.iter().filter(|o| !o.failures().is_empty()).count();
     let unexpected = outcomes.iter().filter(|o| !o.as_expected()).count();
-    let _ = writeln!(out, "wirecontract conform: {adapter}: {} scenario(s), {} without failures, {failed} with failures, {unexpected} not as expected", outcomes.len(), outcomes.len() - failed);
+    let _ = writeln!(
+        out,
+        "wirecontract conform: {adapter}: {} scenario(s), {} without failures, {failed} with failures, {unexpected} not as expected",
+        outcomes.len(),
+        outcomes.len() - failed
+    );
     let _ = writeln!(out, "\nGuarantees (docs/session.md) over all scenarios:");
     for (id, title) in GUARANTEES {
         let (mut pass, mut fail) = (Vec::new(), Vec::new());
@@ -62,7 +67,12 @@ pub fn text(adapter: &str, outcomes: &[Outcome]) -> String {
             }
         }
         let verdict = if fail.is_empty() { "PASS" } else { "FAIL" };
-        let _ = writeln!(out, "  {id} {title}: {verdict} ({} scenario(s) pass{})", pass.len(), if fail.is_empty() { String::new() } else { format!(", fails in {}", fail.join(", ")) });
+        let _ = writeln!(
+            out,
+            "  {id} {title}: {verdict} ({} scenario(s) pass{})",
+            pass.len(),
+            if fail.is_empty() { String::new() } else { format!(", fails in {}", fail.join(", ")) }
+        );
     }
     for o in outcomes {
         let verdict = match (o.failures().is_empty(), o.as_expected()) {
@@ -91,7 +101,8 @@ pub fn json(adapter: &str, outcomes: &[Outcome]) -> Value {
     let mut summary = BTreeMap::new();
     for (id, title) in GUARANTEES {
         let count = |s: Status| outcomes.iter().flat_map(|o| &o.checks).filter(|c| c.id == *id && c.status == s).count();
-        let failing: Vec<&str> = outcomes.iter().filter(|o| o.checks.iter().any(|c| c.id == *id && c.status == Status::Fail)).map(|o| o.scenario.name).collect();
+        let failing: Vec<&str> =
+            outcomes.iter().filter(|o| o.checks.iter().any(|c| c.id == *id && c.status == Status::Fail)).map(|o| o.scenario.name).collect();
         summary.insert(*id, json!({"title": title, "pass": count(Status::Pass), "fail": count(Status::Fail), "notObserved": count(Status::NotObserved), "failingScenarios": failing}));
     }
     let scenarios: Vec<Value> = outcomes
@@ -116,7 +127,8 @@ pub fn junit(adapter: &str, outcomes: &[Outcome]) -> String {
     let failures = cases.iter().filter(|(_, c)| c.status == Status::Fail).count();
     let skipped = cases.iter().filter(|(_, c)| c.status == Status::NotObserved).count();
     let mut out = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-    let _ = writeln!(out, "<testsuite name=\"wirecontract conform: {}\" tests=\"{}\" failures=\"{failures}\" skipped=\"{skipped}\">", xml(adapter), cases.len());
+    let _ =
+        writeln!(out, "<testsuite name=\"wirecontract conform: {}\" tests=\"{}\" failures=\"{failures}\" skipped=\"{skipped}\">", xml(adapter), cases.len());
     for (o, c) in cases {
         let _ = write!(out, "  <testcase classname=\"conform.{}\" name=\"{} {}\"", xml(o.scenario.name), c.id, xml(&c.title));
         match c.status {
@@ -142,7 +154,9 @@ fn xml(s: &str) -> String {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
-            c if u32::from(c) < 0x20 && c != '\n' && c != '\t' => { let _ = write!(out, "&#x{:x};", u32::from(c)); }
+            c if u32::from(c) < 0x20 && c != '\n' && c != '\t' => {
+                let _ = write!(out, "&#x{:x};", u32::from(c));
+            }
             c => out.push(c),
         }
     }

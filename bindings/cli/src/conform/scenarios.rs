@@ -125,15 +125,78 @@ pub const SCENARIOS: &[Scenario] = &[
         Some(&[("tool", "before"), ("tool", "after"), ("llm", "before")]),
         "ok",
     ),
-    s("continue-error", "the tool fails; its error gate answered continue: the original error goes on", &[(None, Some("error"))], Drive::Answer(&[C]), Some(&[("tool", "error")]), "error"),
-    s("retry-after", "retry at the tool's after gate re-runs it (no new node.started), then continue", &[(Some("tool"), Some("after"))], Drive::Answer(&[Answer::Retry, C]), Some(&[("tool", "after"), ("tool", "after")]), "ok"),
-    s("retry-error", "the tool fails once; retry at its error gate runs it again, which succeeds", &[(None, Some("error"))], Drive::Answer(&[Answer::Retry, C]), Some(&[("tool", "error")]), "ok"),
-    s("inject-before", "inject at the tool's before gate: the body is skipped, the output is the injected value", &[TOOL], Drive::Answer(&[Answer::Inject]), Some(&[("tool", "before")]), "ok"),
-    s("inject-after", "inject at the tool's after gate: the result is replaced", &[(Some("tool"), Some("after"))], Drive::Answer(&[Answer::Inject]), Some(&[("tool", "after")]), "ok"),
-    s("inject-error", "the tool fails; inject at its error gate recovers it", &[(None, Some("error"))], Drive::Answer(&[Answer::Inject]), Some(&[("tool", "error")]), "ok"),
-    s("abort-before", "abort at the tool's before gate: the run ends aborted", &[TOOL], Drive::Answer(&[Answer::Abort]), Some(&[("tool", "before")]), "aborted"),
-    s("abort-after", "abort at the tool's after gate", &[(Some("tool"), Some("after"))], Drive::Answer(&[Answer::Abort]), Some(&[("tool", "after")]), "aborted"),
-    s("abort-error", "the tool fails; abort at its error gate", &[(None, Some("error"))], Drive::Answer(&[Answer::Abort]), Some(&[("tool", "error")]), "aborted"),
+    s(
+        "continue-error",
+        "the tool fails; its error gate answered continue: the original error goes on",
+        &[(None, Some("error"))],
+        Drive::Answer(&[C]),
+        Some(&[("tool", "error")]),
+        "error",
+    ),
+    s(
+        "retry-after",
+        "retry at the tool's after gate re-runs it (no new node.started), then continue",
+        &[(Some("tool"), Some("after"))],
+        Drive::Answer(&[Answer::Retry, C]),
+        Some(&[("tool", "after"), ("tool", "after")]),
+        "ok",
+    ),
+    s(
+        "retry-error",
+        "the tool fails once; retry at its error gate runs it again, which succeeds",
+        &[(None, Some("error"))],
+        Drive::Answer(&[Answer::Retry, C]),
+        Some(&[("tool", "error")]),
+        "ok",
+    ),
+    s(
+        "inject-before",
+        "inject at the tool's before gate: the body is skipped, the output is the injected value",
+        &[TOOL],
+        Drive::Answer(&[Answer::Inject]),
+        Some(&[("tool", "before")]),
+        "ok",
+    ),
+    s(
+        "inject-after",
+        "inject at the tool's after gate: the result is replaced",
+        &[(Some("tool"), Some("after"))],
+        Drive::Answer(&[Answer::Inject]),
+        Some(&[("tool", "after")]),
+        "ok",
+    ),
+    s(
+        "inject-error",
+        "the tool fails; inject at its error gate recovers it",
+        &[(None, Some("error"))],
+        Drive::Answer(&[Answer::Inject]),
+        Some(&[("tool", "error")]),
+        "ok",
+    ),
+    s(
+        "abort-before",
+        "abort at the tool's before gate: the run ends aborted",
+        &[TOOL],
+        Drive::Answer(&[Answer::Abort]),
+        Some(&[("tool", "before")]),
+        "aborted",
+    ),
+    s(
+        "abort-after",
+        "abort at the tool's after gate",
+        &[(Some("tool"), Some("after"))],
+        Drive::Answer(&[Answer::Abort]),
+        Some(&[("tool", "after")]),
+        "aborted",
+    ),
+    s(
+        "abort-error",
+        "the tool fails; abort at its error gate",
+        &[(None, Some("error"))],
+        Drive::Answer(&[Answer::Abort]),
+        Some(&[("tool", "error")]),
+        "aborted",
+    ),
     Scenario {
         name: "step",
         about: "step mode from the ack: every node pauses before, none after",
@@ -161,7 +224,14 @@ pub const SCENARIOS: &[Scenario] = &[
         Some(&[("tool", "before")]),
         "ok",
     ),
-    s("gm-mismatch", "an exec.resume with gm 2 while paused: the app closes, fails open and reconnects", &[TOOL], Drive::GmMismatch, Some(&[("tool", "before")]), "ok"),
+    s(
+        "gm-mismatch",
+        "an exec.resume with gm 2 while paused: the app closes, fails open and reconnects",
+        &[TOOL],
+        Drive::GmMismatch,
+        Some(&[("tool", "before")]),
+        "ok",
+    ),
     Scenario {
         name: "ack-protocol",
         about: "the first ack announces protocol 2, the second has gm 2: the app closes each and retries with a new hello",
@@ -173,7 +243,14 @@ pub const SCENARIOS: &[Scenario] = &[
         pauses: Some(&[("tool", "before")]),
         status: "ok",
     },
-    s("reconnect", "the kit drops the connection while the tool is paused: fail-open, reconnect with the token, full replay", &[TOOL], Drive::Drop, Some(&[("tool", "before")]), "ok"),
+    s(
+        "reconnect",
+        "the kit drops the connection while the tool is paused: fail-open, reconnect with the token, full replay",
+        &[TOOL],
+        Drive::Drop,
+        Some(&[("tool", "before")]),
+        "ok",
+    ),
     Scenario {
         name: "late-attach",
         about: "the ack comes 500 ms late: gates before it fail open, frames emitted before it are replayed after it",
@@ -207,7 +284,14 @@ pub const SCENARIOS: &[Scenario] = &[
         pauses: Some(&[("tool", "before")]),
         status: "ok",
     },
-    s("dispose", "the app disposes its session while the tool is paused: exec.resumed continue goes out before the close", &[TOOL], Drive::Hold, Some(&[("tool", "before")]), ""),
+    s(
+        "dispose",
+        "the app disposes its session while the tool is paused: exec.resumed continue goes out before the close",
+        &[TOOL],
+        Drive::Hold,
+        Some(&[("tool", "before")]),
+        "",
+    ),
 ];
 
 /// How long the kit waits for one step of a scenario.
@@ -231,7 +315,7 @@ pub async fn drive(kit: &mut Kit, sc: &Scenario) -> Vec<String> {
                     if answered {
                         // A resume after the timeout released the pause: the app must not answer it.
                         let run = kit.rec.iter().find(|r| r.ty() == "exec.paused").map(|r| r.run_id().to_owned()).unwrap_or_default();
-                        kit.send_envelope(p.conn, 1, &run, "exec.resume", json!({"pauseId": p.pause_id, "action": "continue"}));
+                        kit.send_envelope(p.conn, 1, &run, "exec.resume", &json!({"pauseId": p.pause_id, "action": "continue"}));
                         kit.idle(Duration::from_millis(400)).await;
                     }
                 }
@@ -247,7 +331,7 @@ pub async fn drive(kit: &mut Kit, sc: &Scenario) -> Vec<String> {
         Drive::GmMismatch => match kit.next_pause(STEP).await {
             Some(p) => {
                 let run = run_of(kit, &p.pause_id);
-                kit.send_envelope(p.conn, 2, &run, "exec.resume", json!({"pauseId": p.pause_id, "action": "continue"}));
+                kit.send_envelope(p.conn, 2, &run, "exec.resume", &json!({"pauseId": p.pause_id, "action": "continue"}));
                 let conn = p.conn;
                 if !kit.wait(Duration::from_secs(3), |k| k.closed(conn)).await {
                     notes.push(format!("[c{conn}] still open 3 s after the gm 2 frame; resumed the pause to finish the run"));
@@ -261,15 +345,15 @@ pub async fn drive(kit: &mut Kit, sc: &Scenario) -> Vec<String> {
             Some(p) => {
                 let c = p.conn;
                 kit.set_breakpoint(BreakpointMatcher::new(Some(NodeKind::Llm), None, None));
-                kit.send_envelope(c, 1, "*", "breakpoint.set", json!({"matcher": {"kind": "llm"}}));
+                kit.send_envelope(c, 1, "*", "breakpoint.set", &json!({"matcher": {"kind": "llm"}}));
                 kit.set_breakpoint(BreakpointMatcher::new(Some(NodeKind::Llm), None, Some(PausePoint::After)));
                 kit.clear_breakpoint(&BreakpointMatcher::new(Some(NodeKind::Llm), None, Some(PausePoint::After)));
-                kit.send_envelope(c, 1, "*", "breakpoint.clear", json!({"matcher": {"kind": "chain", "name": "never-set"}}));
+                kit.send_envelope(c, 1, "*", "breakpoint.clear", &json!({"matcher": {"kind": "chain", "name": "never-set"}}));
                 kit.clear_breakpoint(&BreakpointMatcher::new(Some(NodeKind::Tool), None, None));
                 kit.set_mode(RunMode::Step);
                 kit.set_mode(RunMode::Run);
                 let ack = json!({"versions": {"protocol": 1, "viewer": "conform"}, "capabilities": [], "breakpoints": [{"point": "after"}], "mode": "run"});
-                kit.send_envelope(c, 1, "*", "hello.ack", ack);
+                kit.send_envelope(c, 1, "*", "hello.ack", &ack);
                 kit.resume(&p.pause_id, ResumeAction::Continue, None);
                 answer_all(kit, &[Answer::Continue], 0).await;
             }
@@ -281,10 +365,10 @@ pub async fn drive(kit: &mut Kit, sc: &Scenario) -> Vec<String> {
                 let run = run_of(kit, &id);
                 kit.send_raw(c, "this is not JSON");
                 kit.send_binary(c, b"\x00\x01\xfe binary");
-                kit.send_envelope(c, 1, &run, "conform.unknown-type", json!({"x": 1}));
-                kit.send_envelope(c, 1, &run, "exec.resume", json!({"pauseId": id}));
-                kit.send_envelope(c, 1, &run, "exec.resume", json!({"pauseId": id, "action": "bogus"}));
-                kit.send_envelope(c, 1, &run, "exec.resume", json!({"pauseId": "pause_conform_unknown", "action": "continue"}));
+                kit.send_envelope(c, 1, &run, "conform.unknown-type", &json!({"x": 1}));
+                kit.send_envelope(c, 1, &run, "exec.resume", &json!({"pauseId": id}));
+                kit.send_envelope(c, 1, &run, "exec.resume", &json!({"pauseId": id, "action": "bogus"}));
+                kit.send_envelope(c, 1, &run, "exec.resume", &json!({"pauseId": "pause_conform_unknown", "action": "continue"}));
                 let seq_minus_one = json!({"gm": 1, "seq": -1, "ts": 1, "runId": run, "type": "exec.resume", "payload": {"pauseId": id, "action": "continue"}});
                 kit.send_raw(c, &seq_minus_one.to_string());
                 kit.idle(Duration::from_millis(500)).await;
