@@ -345,13 +345,19 @@ impl Kit {
     }
 
     /// The next pause not yet taken, waiting up to `timeout` for one.
+    /// While the app process runs, the wait goes on past `timeout` (the scenario's budget
+    /// bounds it): a JVM on a loaded machine can take tens of seconds to its first frame.
     pub async fn next_pause(&mut self, timeout: Duration) -> Option<Pause> {
         let taken = self.taken_pauses;
-        if self.wait(timeout, |k| k.pauses.len() > taken).await {
-            self.taken_pauses += 1;
-            return Some(self.pauses[taken].clone());
+        loop {
+            if self.wait(timeout, |k| k.pauses.len() > taken || k.exit.is_some()).await && self.pauses.len() > taken {
+                self.taken_pauses += 1;
+                return Some(self.pauses[taken].clone());
+            }
+            if self.child.is_none() {
+                return None; // the app exited (or connects on its own and has not come)
+            }
         }
-        None
     }
 
     /// Answers a pause through the session (routing, resume wait); `false` when the session

@@ -76,7 +76,7 @@ pub struct ConformArgs {
     #[arg(long, value_name = "N", default_value_t = 1)]
     jobs: usize,
     /// Longest time one scenario may take, in seconds.
-    #[arg(long, value_name = "SECONDS", default_value_t = 40)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 120)]
     timeout: u64,
 }
 

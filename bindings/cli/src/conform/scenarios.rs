@@ -395,8 +395,11 @@ async fn answer_all(kit: &mut Kit, answers: &[Answer], answered: usize) {
     let mut n = answered;
     loop {
         let taken = kit.taken_pauses();
-        if !kit.wait(STEP, |k| k.pauses.len() > taken || k.run_finished() || k.exit.is_some()).await {
-            return;
+        // While the app runs, waiting goes on (the scenario's budget bounds it).
+        while !kit.wait(STEP, |k| k.pauses.len() > taken || k.run_finished() || k.exit.is_some()).await {
+            if kit.child.is_none() {
+                return;
+            }
         }
         let Some(p) = kit.take_pause() else { return };
         let answer = answers.get(n).or(answers.last()).copied().unwrap_or(Answer::Continue);
