@@ -354,9 +354,8 @@ impl Kit {
                 self.taken_pauses += 1;
                 return Some(self.pauses[taken].clone());
             }
-            if self.child.is_none() {
-                return None; // the app exited (or connects on its own and has not come)
-            }
+            // The app exited (or connects on its own and has not come): no pause.
+            self.child.as_ref()?;
         }
     }
 
