@@ -560,6 +560,172 @@ function createApi(backend, readRecord) {
     }
   }
 
+  // ---------------------------------------------------------------------------------------------
+  // The reference's payload budget (serializePayload), type guards and LLM conventions
+  // ---------------------------------------------------------------------------------------------
+
+  const MAX_PAYLOAD_BYTES = gmc.DEFAULT_MAX_PAYLOAD_BYTES;
+  const MARKER_KEY = gmc.TRUNCATION_MARKER_KEY;
+
+  function isPlainObject(value) {
+    return typeof value === 'object' && value !== null && !Array.isArray(value);
+  }
+
+  /** Whether `value` carries the truncation marker (`__graphmindTruncated: true`): a payload or
+   *  field the shrink cut (graphmind-shrink §4–§9). */
+  function isTruncatedPayload(value) {
+    return typeof value === 'object' && value !== null && value[MARKER_KEY] === true;
+  }
+
+  /** The budget as the contract takes it (a safe integer ≥ 0) with the reference's comparisons
+   *  kept: `bytes <= maxBytes` and `2 * remaining <= maxBytes` hold for the floor of a
+   *  fraction exactly as for the fraction; NaN and negatives fit nothing, as 0 fits nothing;
+   *  Infinity fits everything. */
+  function budgetArg(maxBytes) {
+    if (maxBytes === undefined) return MAX_PAYLOAD_BYTES;
+    const m = Number(maxBytes);
+    if (!(m >= 0)) return 0;
+    return m >= Number.MAX_SAFE_INTEGER ? Number.MAX_SAFE_INTEGER : Math.floor(m);
+  }
+
+  function shrinkNative(call) {
+    try {
+      return call();
+    } catch (e) {
+      throw new Error(`internal error in wirecontract: ${errorMessage(e)}`);
+    }
+  }
+
+  /** A value JSON.stringify writes nothing for (undefined, a function, a symbol) as undefined,
+   *  else the JSON value of `value`, with each value JSON.stringify refuses (a cycle back to an
+   *  ancestor, a BigInt, a throwing toJSON or getter) replaced by `{}` and every object that
+   *  does not stringify walked member by member, so the skeleton reads what it would read of
+   *  the original (graphmind-shrink §9 U4). */
+  function project(value, ancestors) {
+    let text;
+    try {
+      text = stringify(value);
+    } catch {
+      text = null;
+    }
+    if (text === undefined) return undefined;
+    if (text !== null) return JSON.parse(text);
+    if (Array.isArray(value)) return [null]; // non-empty: the skeleton writes [] and lists it
+    if (!isPlainObject(value) || ancestors.includes(value)) return {};
+    ancestors.push(value);
+    const out = {};
+    for (const key of Object.keys(value)) {
+      let v;
+      try {
+        v = project(value[key], ancestors);
+      } catch (e) {
+        if (e instanceof RangeError) throw e;
+        v = {};
+      }
+      if (v !== undefined) Object.defineProperty(out, key, { value: v, writable: true, enumerable: true, configurable: true });
+    }
+    ancestors.pop();
+    return out;
+  }
+
+  /** serializePayload for a payload JSON.stringify refuses (graphmind-shrink §9): which of its
+   *  values stringify is the host's to say; the rules (U1–U5) are the contract's. */
+  function serializeUnserializable(payload, max, type) {
+    let projection = null;
+    const keys = [];
+    const arrays = [];
+    if (isPlainObject(payload)) {
+      try {
+        for (const key of Object.keys(payload)) {
+          const v = payload[key];
+          if (!stringifies(v)) {
+            keys.push(key);
+            arrays.push(Array.isArray(v));
+          }
+        }
+        projection = stringify(project(payload, []));
+      } catch {
+        // Nesting past the stack while walking: the whole-payload marker.
+        projection = null;
+        keys.length = 0;
+        arrays.length = 0;
+      }
+    }
+    const r = shrinkNative(() => native.gmShrinkUnserializable(projection, keys, arrays, max, type));
+    return { json: r.json, payload: JSON.parse(r.json), truncated: true };
+  }
+
+  /**
+   * The reference's `serializePayload(payload, maxBytes = MAX_PAYLOAD_BYTES, type?)`
+   * (graphmind-shrink §3): `{json, payload, truncated}`. Within budget (UTF-8 bytes of the
+   * `JSON.stringify` text) `payload` is the caller's own value and `json` its JSON.stringify
+   * text; otherwise the contract shrinks it (field trim, skeleton for an event `type`,
+   * whole-payload marker) and `payload` is the shrunk value. A payload JSON.stringify refuses
+   * (a cycle, a BigInt) takes the unserializable path (§9) instead of throwing.
+   */
+  function serializePayload(payload, maxBytes, type) {
+    const max = budgetArg(maxBytes);
+    const t = typeof type === 'string' ? type : null;
+    let text;
+    try {
+      text = stringify(payload);
+    } catch {
+      return serializeUnserializable(payload, max, t);
+    }
+    // undefined, a function or a symbol: JSON.stringify writes nothing, the reference "null".
+    if (text === undefined) text = 'null';
+    // At most 3 UTF-8 bytes per UTF-16 unit: fits without asking.
+    if (text.length * 3 <= max) return { json: text, payload, truncated: false };
+    const r = shrinkNative(() => native.gmShrinkPayloadJson(text, max, t));
+    if (r.tier === 1) return { json: text, payload, truncated: false };
+    return { json: r.json, payload: JSON.parse(r.json), truncated: true };
+  }
+
+  const MESSAGE_TYPE_SET = new Set(gmc.MESSAGE_TYPES);
+  const EVENT_TYPE_SET = new Set(gmc.EVENT_TYPES);
+  const CONTROL_TYPE_SET = new Set(gmc.CONTROL_TYPES);
+  const HANDSHAKE_TYPE_SET = new Set(gmc.HANDSHAKE_TYPES);
+
+  /** Whether `type` is one of the MESSAGE_TYPES (an exact match: `constructor` is not). */
+  const isMessageType = (type) => MESSAGE_TYPE_SET.has(type);
+  /** Whether `type` is one of the EVENT_TYPES. */
+  const isEventType = (type) => EVENT_TYPE_SET.has(type);
+  /** Whether `type` is one of the CONTROL_TYPES. */
+  const isControlType = (type) => CONTROL_TYPE_SET.has(type);
+  /** Whether `type` is one of the HANDSHAKE_TYPES. */
+  const isHandshakeType = (type) => HANDSHAKE_TYPE_SET.has(type);
+
+  /** The normalized finish reason (one of FINISH_REASONS) for a provider's raw value, or
+   *  undefined when nothing usable was reported (not a string, or blank). A plain stop on a step
+   *  that requested tool calls is `tool-calls`. The rules are the contract's. */
+  function normalizeFinishReason(raw, hasToolCalls = false) {
+    if (typeof raw !== 'string') return undefined;
+    return shrinkNative(() => native.gmNormalizeFinishReason(raw, Boolean(hasToolCalls))) ?? undefined;
+  }
+
+  /** What a reader displays for a stored `usage` (`{inputTokens, outputTokens, basis, ...}`),
+   *  or undefined when it is not a usage object. Never throws. Only the object's own top-level
+   *  numbers and booleans take part (the rule reads nothing else), so a cycle or a BigInt
+   *  elsewhere in it does not matter. */
+  function readUsage(usage) {
+    try {
+      if (usage === null || typeof usage !== 'object') return undefined;
+      let text = '[]';
+      if (!Array.isArray(usage)) {
+        const scalars = {};
+        for (const key of Object.keys(usage)) {
+          const v = usage[key];
+          if (typeof v === 'number' || typeof v === 'boolean') Object.defineProperty(scalars, key, { value: v, enumerable: true });
+        }
+        text = JSON.stringify(scalars);
+      }
+      const view = native.gmReadUsage(text);
+      return view == null ? undefined : JSON.parse(view);
+    } catch {
+      return undefined;
+    }
+  }
+
   const graphmind = Object.freeze({
     PROTOCOL_VERSION: gmc.PROTOCOL_VERSION,
     WILDCARD_RUN_ID: gmc.WILDCARD_RUN_ID,
@@ -571,6 +737,19 @@ function createApi(backend, readRecord) {
     MAX_FRAME_BYTES,
     MAX_DEPTH: gmc.DEFAULT_MAX_DEPTH,
     DEFAULT_MAX_PAYLOAD_BYTES: gmc.DEFAULT_MAX_PAYLOAD_BYTES,
+    MAX_PAYLOAD_BYTES,
+    MAX_SHRINK_KEYS: gmc.MAX_SHRINK_KEYS,
+    MAX_TRIM_FIELDS: gmc.MAX_TRIM_FIELDS,
+    TRUNCATION_SUFFIX: gmc.TRUNCATION_SUFFIX,
+    FINISH_REASONS: deepFreeze(gmc.FINISH_REASONS),
+    isMessageType,
+    isEventType,
+    isControlType,
+    isHandshakeType,
+    serializePayload,
+    isTruncatedPayload,
+    normalizeFinishReason,
+    readUsage,
     parseEnvelopeJson,
     parseEnvelope,
     createEnvelope,

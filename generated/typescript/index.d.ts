@@ -27,6 +27,11 @@ export declare namespace graphmind {
   type ResumeAction = "continue" | "retry" | "inject" | "abort";
   /** Run mode (§1 `RunMode`): `step` pauses at every `before` and `error` point. */
   type RunMode = "run" | "step";
+  /**
+   * A normalized finish reason: why an LLM step stopped, as `output.finishReason` carries it
+   * (reference 0.6.0). Closed: [`normalize_finish_reason`] maps any other spelling to `other`.
+   */
+  type FinishReason = "stop" | "length" | "tool-calls" | "content-filter" | "error" | "other";
 
   /** The instrumenting SDK (§1 `SdkInfo`). */
   interface SdkInfo {

@@ -31,6 +31,7 @@ use wirecontract::{graphmind as gm, graphorin as go};
 
 mod external;
 mod large;
+pub mod llm;
 pub mod shrink;
 
 /// Runs contract code, turning a panic into a JavaScript `Error`.
@@ -732,7 +733,7 @@ pub fn registry_json() -> napi::Result<String> {
                         "variants": u.variants.iter().map(|v| json!({ "wire": v.wire, "name": v.name, "frame": v.frame.name, "guardJs": v.guard_js })).collect::<Vec<_>>(),
                     })).collect::<Vec<_>>(),
                     "objects": p.objects().into_iter().map(object_json).collect::<Vec<_>>(),
-                    "enums": p.enums().into_iter().map(|e| json!({ "name": e.name, "values": e.wire_values().collect::<Vec<_>>() })).collect::<Vec<_>>(),
+                    "enums": p.enums().into_iter().map(|e| json!({ "name": e.name, "values": e.wire_values().collect::<Vec<_>>(), "constant": e.constant })).collect::<Vec<_>>(),
                 })
             })
             .collect();
@@ -760,6 +761,11 @@ pub fn constants_json() -> napi::Result<String> {
                 "DEFAULT_MAX_FRAME_BYTES": gm::DEFAULT_MAX_FRAME_BYTES,
                 "DEFAULT_MAX_DEPTH": gm::DEFAULT_MAX_DEPTH,
                 "DEFAULT_MAX_PAYLOAD_BYTES": gm::DEFAULT_MAX_PAYLOAD_BYTES,
+                "MAX_SHRINK_KEYS": gm::shrink::MAX_SHRINK_KEYS,
+                "MAX_TRIM_FIELDS": gm::shrink::MAX_TRIM_FIELDS,
+                "TRUNCATION_SUFFIX": gm::shrink::TRUNCATION_SUFFIX,
+                "TRUNCATION_MARKER_KEY": gm::shrink::MARKER_KEY,
+                "FINISH_REASONS": gm::FinishReason::VALUES,
             },
             "graphorin": {
                 "PROTOCOL_VERSION": go::PROTOCOL_VERSION,

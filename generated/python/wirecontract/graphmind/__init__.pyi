@@ -21,6 +21,7 @@ PauseReason: TypeAlias = Literal["breakpoint", "error", "step", "loop"]
 RefusalCode: TypeAlias = Literal["schema", "shape", "placeholder", "truncated", "disabled", "unsupported"]
 ResumeAction: TypeAlias = Literal["continue", "retry", "inject", "abort"]
 RunMode: TypeAlias = Literal["run", "step"]
+FinishReason: TypeAlias = Literal["stop", "length", "tool-calls", "content-filter", "error", "other"]
 
 MESSAGE_TYPES: Final[tuple[str, ...]]  # run.started, run.finished, graph.hint, node.started, node.token, node.finished, node.error, exec.paused, exec.refused, exec.resumed, exec.resume, breakpoint.set, breakpoint.clear, mode.set, hello, hello.ack
 EVENT_TYPES: Final[tuple[str, ...]]  # run.started, run.finished, graph.hint, node.started, node.token, node.finished, node.error, exec.paused, exec.refused, exec.resumed
@@ -32,6 +33,7 @@ PAUSE_POINTS: Final[tuple[PausePoint, ...]]
 RUN_STATUSES: Final[tuple[RunStatus, ...]]
 RESUME_ACTIONS: Final[tuple[ResumeAction, ...]]
 RUN_MODES: Final[tuple[RunMode, ...]]
+FINISH_REASONS: Final[tuple[FinishReason, ...]]
 OBJECT_TYPES: Final[tuple[str, ...]]
 PROTOCOL_VERSION: Final[int]
 WILDCARD_RUN_ID: Final[str]
