@@ -964,7 +964,7 @@ function createApi(backend, readRecord) {
     ...guards,
   });
 
-  return {
+  const out = {
     graphmind,
     graphorin,
     VERSION: backend.version(),
@@ -973,6 +973,37 @@ function createApi(backend, readRecord) {
     // `import { parseEnvelopeJson } from '@graphmind-ai/schema'`).
     ...graphmind,
   };
+  // The zod schema objects (NodeKindSchema, …, KnownEnvelopeSchema), generated from the
+  // registry into zod-schemas.js, made over the application's zod on first use: zod is an
+  // optional peer dependency, so the package loads without it and a schema used without it
+  // throws an Error that says so.
+  for (const name of SCHEMA_NAMES) {
+    Object.defineProperty(out, name, { enumerable: true, configurable: false, get: () => zodSchema(name) });
+  }
+  return out;
+}
+
+const { SCHEMA_NAMES } = require('./zod-schemas.js');
+let zodSchemas;
+let zodError;
+
+/** The schema `name` over the installed zod, or (zod missing) an object whose every use throws
+ *  an Error naming the fix. */
+function zodSchema(name) {
+  if (zodSchemas === undefined && zodError === undefined) {
+    try {
+      zodSchemas = require('./zod.js');
+    } catch (e) {
+      zodError = e;
+    }
+  }
+  if (zodSchemas !== undefined) return zodSchemas[name];
+  const fail = () => {
+    const err = new Error(`@wirecontract/node: ${name} needs zod 4, an optional peer dependency of this package (npm install zod): ${errorMessage(zodError)}`);
+    err.cause = zodError;
+    throw err;
+  };
+  return new Proxy(Object.freeze({}), { get: fail, has: fail, apply: fail, ownKeys: fail, getOwnPropertyDescriptor: fail });
 }
 
 module.exports = { createApi, checkContract };
