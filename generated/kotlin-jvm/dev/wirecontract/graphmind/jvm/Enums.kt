@@ -431,7 +431,7 @@ enum class RunMode(
 
 /**
  * A normalized finish reason: why an LLM step stopped, as `output.finishReason` carries it
- * (reference 0.6.0). Closed: [`normalize_finish_reason`] maps any other spelling to `other`.
+ * (reference 0.6.0). Closed: normalizing maps any other spelling to `other`.
  *
  * Closed (graphmind-v1 §5): a wire string not listed here makes a frame `invalid`; [fromWire] returns `null` for it. No native call.
  */
