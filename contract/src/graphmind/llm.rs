@@ -178,16 +178,8 @@ pub fn read_usage_json(text: &str) -> Option<UsageView> {
     if root.kind() != JsonKind::Object {
         return None;
     }
-    const KEYS: [&str; 8] = [
-        "inputTokens",
-        "outputTokens",
-        "cacheReadTokens",
-        "cachedInputTokens",
-        "cacheCreationTokens",
-        "cacheWriteTokens",
-        "reasoningTokens",
-        "inclusive",
-    ];
+    const KEYS: [&str; 8] =
+        ["inputTokens", "outputTokens", "cacheReadTokens", "cachedInputTokens", "cacheCreationTokens", "cacheWriteTokens", "reasoningTokens", "inclusive"];
     let mut found: [Option<Val<'_>>; 8] = [None; 8];
     for (key, value) in root.members() {
         let key = decode_string(key).text;

@@ -11,8 +11,8 @@ mod pyi;
 mod pyi_session;
 mod swift_wire;
 mod ts;
-mod zod;
 mod yaml;
+mod zod;
 
 use std::path::{Path, PathBuf};
 
