@@ -9,8 +9,25 @@
 //!
 //! Host safety: every entry point runs under [`guard`], so a panic in contract code becomes a
 //! JavaScript `Error`, never an abort of the Node process.
-// `#[napi]` expands to `extern "C"` registration functions and raw `napi_*` calls: the
-// generated glue is unsafe by nature (the contract crate itself stays `unsafe`-free).
+//!
+//! Files: this one (the entry points: verdicts as numbers for ok/unknown-type, JSON text
+//! otherwise; the frame argument taken from V8 by raw `napi_*` calls), `large.rs`
+//! (long strings taken out of large frames, with SSE2/AVX2 searches for `"`, `\` and
+//! control characters), `external.rs` (the longest of them as V8 external strings over pooled
+//! buffers, each its own memory mapping), `shrink.rs` (`shrinkPayload`, `serializePayload`'s
+//! unserializable path), `llm.rs` (`normalizeFinishReason`, `readUsage`). Beside the crate:
+//! `index.js` loads the addon and hands it to `api.js` (`createApi(backend, readRecord)`: the
+//! whole JavaScript layer over one backend object's entry points, so another build of the
+//! contract can sit under it), which checks the contract id, reads the registry at load and
+//! materializes accepted frames with `JSON.parse`; `index.mjs` re-exports every name;
+//! `stringify.js` is a non-recursive `JSON.stringify`; `index.d.ts`, `contract-id.json` and
+//! `zod-schemas.js` (the zod 4 schema objects; `zod.js` makes them over the application's zod,
+//! an optional peer dependency) come from `scripts/gen`, and the package refuses an addon
+//! whose contract id differs.
+// `unsafe`: allowed crate-wide, because `#[napi]` expands to `extern "C"` registration
+// functions and raw `napi_*` calls; the hand-written blocks are this file's `napi_*` string and
+// array calls, `large.rs`'s SSE2/AVX2 searches and `external.rs`'s external strings, each
+// with its SAFETY comment. The contract crate is not `unsafe`-free either: see its `core` module docs.
 #![allow(unsafe_code)]
 // Node-API hands arguments over as owned values (`String`, `Vec<String>`): taking them by
 // value is the binding's calling convention, not a choice.
