@@ -22,6 +22,7 @@ import json
 import os
 import platform
 import sys
+import time
 from pathlib import Path
 
 from wirecontract import graphmind as gm
@@ -108,8 +109,8 @@ def utf32_route():
     for size in (63, 64, 65, 100, 1000, 4096, 65535, 65536, 65537, 70000):
         for lead in pieces:
             text = (lead + "xy\u00e9\u4e2d\U0001f600") * (size // 8 + 1)
-            while len(text.encode()) > size and len(text) > 1:
-                text = text[:-1]
+            # At most `size` UTF-8 bytes: cut the bytes, drop a character cut in two.
+            text = text.encode()[:size].decode("utf-8", "ignore")
             frame = json.dumps({"gm": 1, "seq": 1, "ts": 1, "runId": "r", "type": "node.started",
                                 "payload": {"nodeId": "n", "kind": "tool", "name": text, "instanceId": "i", "input": {"t": text}}},
                                ensure_ascii=False)
@@ -125,11 +126,13 @@ def utf32_route():
 
 def main():
     print(f"smoke: CPython {platform.python_version()} on {platform.machine()}, {gm.__file__}")
+    t = time.perf_counter()
     vectors = graphmind_vectors()
-    graphorin_vectors()
-    each_message_type(vectors)
-    shrink()
-    utf32_route()
+    for section in (graphorin_vectors, lambda: each_message_type(vectors), shrink, utf32_route):
+        print(f"smoke:   ({time.perf_counter() - t:.1f} s)")
+        t = time.perf_counter()
+        section()
+    print(f"smoke:   ({time.perf_counter() - t:.1f} s)")
     print("smoke: all passed")
 
 

@@ -50,8 +50,8 @@ dist_wheel() {
     PATH="$venv/bin:$PATH" nice -n 10 "$venv/bin/maturin" "${args[@]}" 2>&1 | grep -v '^📦\|^🛠\|^🔗\|^🍹' >&2 || true
 }
 
-# dist_cdylib CRATE RUST_TARGET: builds CRATE's cdylib for RUST_TARGET (cargo-zigbuild; a `.2.17`
-# glibc suffix on gnu targets) and prints the library's path.
+# dist_cdylib CRATE RUST_TARGET: builds CRATE's cdylib (only: not its other crate types) for
+# RUST_TARGET (cargo-zigbuild; a `.2.17` glibc suffix on gnu targets) and prints its path.
 dist_cdylib() {
     local crate="$1" target="$2" venv zt lib dir
     venv="$(dist_venv)"
@@ -60,9 +60,15 @@ dist_cdylib() {
         *) dist_rust_target "$target" ;;
     esac
     zt="$target"
-    case "$target" in *-linux-gnu) zt="$target.2.17" ;; esac
-    PATH="$venv/bin:$PATH" CARGO_PROFILE_RELEASE_STRIP=symbols nice -n 10 \
-        "$venv/bin/cargo-zigbuild" build --quiet --release --locked --lib -p "$crate" --target "$zt" >&2 || return 1
+    local flags=()
+    case "$target" in
+        *-linux-gnu) zt="$target.2.17" ;;
+        # Linked against musl's shared C library (libc.so), as a library loaded into a musl
+        # process must be: Rust's musl targets default to a static C runtime.
+        *-linux-musl) flags=("CARGO_TARGET_$(echo "$target" | tr 'a-z-' 'A-Z_')_RUSTFLAGS=-C target-feature=-crt-static") ;;
+    esac
+    env "${flags[@]}" PATH="$venv/bin:$PATH" CARGO_PROFILE_RELEASE_STRIP=symbols nice -n 10 \
+        "$venv/bin/cargo-zigbuild" rustc --quiet --release --locked --lib --crate-type cdylib -p "$crate" --target "$zt" >&2 || return 1
     lib="${crate//-/_}"
     dir="$(cargo metadata --no-deps --format-version 1 --locked | "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/$target/release"
     case "$target" in
@@ -87,19 +93,22 @@ dist_check() {
 # platform and CPython 3.10+), then runs the smoke suite with RUNNER (a Python command, possibly
 # under qemu) with that directory on its path.
 dist_python_smoke() {
-    local wheel="$1" platform="$2" site
+    local wheel="$1" platform="$2" site shared
     shift 2
+    shared="$(dist_shared)" || return 1
     site="$ROOT/target/dist-smoke/python-$platform"
     rm -rf "$site"
     "$(dist_venv)/bin/pip" install --quiet --no-deps --no-compile --only-binary=:all: --platform "$platform" \
         --python-version 3.11 --implementation cp --target "$site" "$wheel"
-    WIRECONTRACT_SHARED="$(dist_shared)" PYTHONPATH="$site" PYTHONDONTWRITEBYTECODE=1 \
+    WIRECONTRACT_SHARED="$shared" PYTHONPATH="$site" PYTHONDONTWRITEBYTECODE=1 \
         "$@" "$ROOT/scripts/dist-tools/smoke.py" "$ROOT"
 }
 
 # The shared conformance material (WIRECONTRACT_SHARED, default ../shared beside the repository).
 dist_shared() {
-    (cd "${WIRECONTRACT_SHARED:-$ROOT/../shared}" && pwd)
+    local d="${WIRECONTRACT_SHARED:-$ROOT/../shared}"
+    [ -f "$d/vectors/graphmind/conformance.jsonl" ] || { echo "dist: no shared vectors in $d (set WIRECONTRACT_SHARED)" >&2; return 1; }
+    (cd "$d" && pwd)
 }
 
 # Size of each file, one line each.
