@@ -31,4 +31,4 @@ dist_check --require wheel:manylinux_aarch64 --require wheel:macosx_arm64 "$OUT"
 dist_python_smoke "$(ls "$OUT"/*manylinux_2_17_aarch64*.whl)" manylinux2014_aarch64 qemu-aarch64-static -L "$DIST_ARM64_ROOT" "$DIST_ARM64_ROOT/usr/bin/python3"
 echo "arm64 smoke under qemu: $((SECONDS - t)) s"
 "$(dist_venv)/bin/python" -B scripts/dist-tools/test_checks.py --root "$ROOT" --zig-libc "$(dist_zig_libc)" \
-    --glibc-libs "aarch64=$DIST_ARM64_ROOT/lib/aarch64-linux-gnu" --auditwheel "$(dist_venv)/bin/auditwheel" "$OUT"
+    --glibc-libs "x86_64=/lib/x86_64-linux-gnu,aarch64=$DIST_ARM64_ROOT/lib/aarch64-linux-gnu" --auditwheel "$(dist_venv)/bin/auditwheel" "$OUT"
