@@ -39,8 +39,12 @@ GLIBC_NEEDED = {"libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2", "libr
 MUSL_NEEDED = {"libc.so", "libc.musl-x86_64.so.1", "libc.musl-aarch64.so.1", "libgcc_s.so.1"}
 GLIBC_LIBS = ("libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2", "librt.so.1", "libgcc_s.so.1",
               "ld-linux-x86-64.so.2", "ld-linux-aarch64.so.1")
-# macOS: libSystem only (dyld, libc, libm, pthread, compiler-rt, unwind are all re-exported by it).
-MACHO_LIBS = {"/usr/lib/libSystem.B.dylib"}
+# macOS: libSystem (dyld, libc, libm, pthread, compiler-rt, unwind are all re-exported by it),
+# and libiconv/libcharset, which Rust's standard library links on Apple targets (every macOS has
+# them in /usr/lib). Symbols must come from libSystem (below) or the host.
+MACHO_LIBS = {"/usr/lib/libSystem.B.dylib", "/usr/lib/libiconv.2.dylib", "/usr/lib/libcharset.1.dylib"}
+# dyld's lazy-binding helper: bound by dyld itself, not listed in libSystem.tbd.
+MACHO_DYLD = {"dyld_stub_binder", "_dyld_stub_binder"}
 # Windows: the DLLs every Windows ships (Rust's std on windows-gnu needs these), and python3.dll,
 # the stable-ABI forwarder of abi3 extensions.
 PE_DLLS = {"kernel32.dll", "ntdll.dll", "bcrypt.dll", "advapi32.dll", "ws2_32.dll", "userenv.dll",
@@ -183,6 +187,8 @@ def _check_macho(path, b, spec):
             p.append(f"{label}: LC_BUILD_VERSION minimum macOS {minos[0]}.{minos[1]} is later than the "
                      f"declared {spec['macos_min'][0]}.{spec['macos_min'][1]}")
     for lib in b.libraries:
+        if "ID_DYLIB" in str(lib.command):
+            continue  # the library's own install name
         if lib.name not in MACHO_LIBS:
             p.append(f"{label}: links {lib.name}, not a system library")
     exported = {s.name for s in b.exported_symbols}
@@ -196,7 +202,7 @@ def _check_macho(path, b, spec):
             if lib is not None:
                 p.append(f"{label}: host symbol {name} is bound to {lib}, not looked up dynamically")
             continue
-        if name in system and (lib is None or lib in MACHO_LIBS):
+        if (name in system and (lib is None or lib == "/usr/lib/libSystem.B.dylib")) or name in MACHO_DYLD:
             continue
         p.append(f"{label}: undefined symbol {name} is not a libSystem symbol")
     return p
