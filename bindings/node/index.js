@@ -8,29 +8,7 @@
 // "__proto__" stays an own key, numbers are doubles). Large frames have their long strings
 // taken out first and put back after JSON.parse of the rest (src/large.rs). See README.md.
 
-const native = loadNative();
-
-function loadNative() {
-  const candidates = [
-    './wirecontract.node',
-    `./wirecontract.${process.platform}-${process.arch}.node`,
-  ];
-  let firstError;
-  for (const path of candidates) {
-    try {
-      return require(path);
-    } catch (e) {
-      if (firstError === undefined) firstError = e;
-    }
-  }
-  const err = new Error(
-    `@wirecontract/node: no native addon for ${process.platform}-${process.arch} ` +
-      '(build it with bindings/node/build.sh; see README.md): ' +
-      (firstError && firstError.message),
-  );
-  err.cause = firstError;
-  throw err;
-}
+const native = require('./load-native.js').loadNative();
 
 // The addon must come from the contract the shipped declarations (index.d.ts) were generated
 // from: both are made by build.sh in one go, and contract-id.json records the declarations'
