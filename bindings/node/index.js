@@ -8,30 +8,8 @@
 // "__proto__" stays an own key, numbers are doubles). Large frames have their long strings
 // taken out first and put back after JSON.parse of the rest (src/large.rs). See README.md.
 
-const native = loadNative();
+const native = require('./native.js');
 const { stringify } = require('./stringify.js');
-
-function loadNative() {
-  const candidates = [
-    './wirecontract.node',
-    `./wirecontract.${process.platform}-${process.arch}.node`,
-  ];
-  let firstError;
-  for (const path of candidates) {
-    try {
-      return require(path);
-    } catch (e) {
-      if (firstError === undefined) firstError = e;
-    }
-  }
-  const err = new Error(
-    `@wirecontract/node: no native addon for ${process.platform}-${process.arch} ` +
-      '(build it with bindings/node/build.sh; see README.md): ' +
-      (firstError && firstError.message),
-  );
-  err.cause = firstError;
-  throw err;
-}
 
 // The addon must come from the contract the shipped declarations (index.d.ts) were generated
 // from: both are made by build.sh in one go, and contract-id.json records the declarations'
@@ -805,9 +783,13 @@ const graphorin = Object.freeze({
   ...guards,
 });
 
+// The contract's ViewerSession, where the backend has it (the WASM build; viewer.js).
+const ViewerSession = typeof native.viewerSession === 'function' ? require('./viewer.js').makeViewerSession(native) : undefined;
+
 module.exports = {
   graphmind,
   graphorin,
+  ...(ViewerSession ? { ViewerSession } : {}),
   VERSION: native.version(),
   CONTRACT_ID,
   // The GraphMind reference package's names at the top level too (drop-in for

@@ -77,13 +77,8 @@ pub fn transcode(units: &[u16]) -> String {
             }
         }
     }
-    // Every branch above writes whole UTF-8 sequences; the check (SIMD) only guards that claim.
-    if simdutf8::basic::from_utf8(&out).is_ok() {
-        // SAFETY: just validated as UTF-8.
-        unsafe { String::from_utf8_unchecked(out) }
-    } else {
-        String::from_utf8_lossy(&out).into_owned()
-    }
+    // Every branch above writes whole UTF-8 sequences; the check only guards that claim.
+    into_string(out)
 }
 
 /// The result object of a verdict other than `ok`/`unknown-type` as JSON text (`ok` and
