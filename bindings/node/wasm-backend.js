@@ -85,6 +85,14 @@ module.exports = {
       const tier = glue.gmShrinkPayloadJson(put(text), max, type ?? undefined);
       return { json: glue.take_text(), tier };
     }),
+  gmShrinkUnserializable: (projection, keys, arrays, max, type) =>
+    call(() => {
+      const has = projection !== null && projection !== undefined;
+      const tier = glue.gmShrinkUnserializable(has, has ? put(projection) : 0, list(keys), list(arrays), max, type ?? undefined);
+      return { json: glue.take_text(), tier };
+    }),
+  gmNormalizeFinishReason: (raw, hasToolCalls) => call(() => glue.gmNormalizeFinishReason(raw, hasToolCalls) ?? null),
+  gmReadUsage: (text) => call(() => glue.gmReadUsage(put(text)) ?? null),
   gmSchemaString: () => schemaText('graphmind'),
   gmMatchersEqual: (a, b) => call(() => glue.gmMatchersEqual(a, b)),
   gmMatcherMatches: (m, kind, name, point) => call(() => glue.gmMatcherMatches(m, kind, name, point)),

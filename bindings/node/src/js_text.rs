@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use serde_json::{json, Value};
-use wirecontract::core::json::{write_int, write_string};
+use wirecontract::core::json::{write_f64, write_int, write_string};
 use wirecontract::core::{IssueCode, PathSegment};
 use wirecontract::registry::{self, Direction, MessageGroup, ObjectDesc, Ty};
 use wirecontract::{graphmind as gm, graphorin as go};
@@ -260,7 +260,7 @@ pub fn registry_json() -> String {
                     "variants": u.variants.iter().map(|v| json!({ "wire": v.wire, "name": v.name, "frame": v.frame.name, "guardJs": v.guard_js })).collect::<Vec<_>>(),
                 })).collect::<Vec<_>>(),
                 "objects": p.objects().into_iter().map(object_json).collect::<Vec<_>>(),
-                "enums": p.enums().into_iter().map(|e| json!({ "name": e.name, "values": e.wire_values().collect::<Vec<_>>() })).collect::<Vec<_>>(),
+                "enums": p.enums().into_iter().map(|e| json!({ "name": e.name, "values": e.wire_values().collect::<Vec<_>>(), "constant": e.constant })).collect::<Vec<_>>(),
             })
         })
         .collect();
@@ -285,6 +285,11 @@ pub fn constants_json() -> String {
             "DEFAULT_MAX_FRAME_BYTES": gm::DEFAULT_MAX_FRAME_BYTES,
             "DEFAULT_MAX_DEPTH": gm::DEFAULT_MAX_DEPTH,
             "DEFAULT_MAX_PAYLOAD_BYTES": gm::DEFAULT_MAX_PAYLOAD_BYTES,
+            "MAX_SHRINK_KEYS": gm::shrink::MAX_SHRINK_KEYS,
+            "MAX_TRIM_FIELDS": gm::shrink::MAX_TRIM_FIELDS,
+            "TRUNCATION_SUFFIX": gm::shrink::TRUNCATION_SUFFIX,
+            "TRUNCATION_MARKER_KEY": gm::shrink::MARKER_KEY,
+            "FINISH_REASONS": gm::FinishReason::VALUES,
         },
         "graphorin": {
             "PROTOCOL_VERSION": go::PROTOCOL_VERSION,
@@ -299,4 +304,35 @@ pub fn constants_json() -> String {
         },
     })
     .to_string()
+}
+
+/// A usage view (`readUsage`) as JSON text in the reference's key order (`inputTokens,
+/// outputTokens, basis`, then the present extras).
+pub fn usage_json(v: &gm::UsageView) -> String {
+    let mut out = Vec::with_capacity(128);
+    let members = [
+        ("inputTokens", Some(v.input_tokens)),
+        ("outputTokens", Some(v.output_tokens)),
+        ("basis", None),
+        ("cacheReadTokens", v.cache_read_tokens),
+        ("cacheWriteTokens", v.cache_write_tokens),
+        ("reasoningTokens", v.reasoning_tokens),
+    ];
+    out.push(b'{');
+    for (key, x) in members {
+        if key != "basis" && x.is_none() {
+            continue;
+        }
+        if out.len() > 1 {
+            out.push(b',');
+        }
+        write_string(&mut out, key);
+        out.push(b':');
+        match x {
+            Some(x) => write_f64(&mut out, x),
+            None => write_string(&mut out, v.basis.as_str()),
+        }
+    }
+    out.push(b'}');
+    into_string(out)
 }

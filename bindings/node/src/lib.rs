@@ -30,6 +30,7 @@ use js_text::{parse_error_json, transcode, verdict_json};
 mod external;
 mod js_text;
 mod large;
+pub mod llm;
 pub mod shrink;
 
 /// Runs contract code, turning a panic into a JavaScript `Error`.

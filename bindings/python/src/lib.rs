@@ -15,6 +15,7 @@ mod protocols;
 mod pystr;
 mod session;
 mod session_viewer;
+mod llm;
 mod shrink;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};

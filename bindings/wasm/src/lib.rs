@@ -181,6 +181,49 @@ pub fn gm_shrink_payload_json(len: usize, max_bytes: f64, message_type: Option<S
     })
 }
 
+/// `serializePayload`'s unserializable path (graphmind-shrink §9): `projection` is in the
+/// frame buffer (`len` bytes) unless `has_projection` is false; `refused_keys` and
+/// `refused_arrays` are JSON arrays. The tier; the text in [`take_text`].
+#[wasm_bindgen(js_name = "gmShrinkUnserializable")]
+pub fn gm_shrink_unserializable(
+    has_projection: bool,
+    len: usize,
+    refused_keys: &str,
+    refused_arrays: &str,
+    max_bytes: f64,
+    message_type: Option<String>,
+) -> Res<u32> {
+    let max = if max_bytes >= 0.0 { max_bytes as usize } else { return Err(invalid_arg("maxBytes must be >= 0")) };
+    let keys = strings_arg(refused_keys, "refusedKeys")?;
+    let arrays: Vec<bool> = serde_json::from_str(refused_arrays).map_err(|e| invalid_arg(format!("refusedArrays: {e}")))?;
+    if keys.len() != arrays.len() {
+        return Err(invalid_arg("refusedKeys and refusedArrays differ in length"));
+    }
+    let refused: Vec<gm::shrink::RefusedField> = keys.into_iter().zip(arrays).map(|(key, is_array)| gm::shrink::RefusedField { key, is_array }).collect();
+    with_frame(if has_projection { len } else { 0 }, |text| {
+        match gm::shrink::shrink_unserializable_json(has_projection.then_some(text), &refused, max, message_type.as_deref()) {
+            Ok(s) => {
+                put_text(s.json);
+                Ok(u32::from(s.tier))
+            }
+            Err(e) => Err(invalid_arg(format!("projection is not valid JSON: {e}"))),
+        }
+    })
+}
+
+/// The normalized finish reason of a provider's raw string, or undefined.
+#[wasm_bindgen(js_name = "gmNormalizeFinishReason")]
+pub fn gm_normalize_finish_reason(raw: &str, has_tool_calls: bool) -> Option<String> {
+    gm::normalize_finish_reason(raw, has_tool_calls).map(|r| r.as_str().to_owned())
+}
+
+/// The display view of the `usage` value in the frame buffer (JSON text), as JSON text, or
+/// undefined when it is not a usage object.
+#[wasm_bindgen(js_name = "gmReadUsage")]
+pub fn gm_read_usage(len: usize) -> Option<String> {
+    with_frame(len, |text| gm::read_usage_json(text).map(|v| js_text::usage_json(&v)))
+}
+
 /// The closed enum `T` from a string, with the contract's error text.
 fn enum_arg<T: WireEnum>(v: &str, what: &str) -> Res<T> {
     core::enum_arg(v, what).map_err(|e| invalid_arg(e.to_string()))
@@ -235,7 +278,14 @@ pub fn gm_negotiate_hello(hello_json: &str, viewer_capabilities: &str) -> Res<St
 
 /// The `hello.ack` payload (JSON text) arming an app with the viewer's state (session §5.1).
 #[wasm_bindgen(js_name = "gmHelloAck")]
-pub fn gm_hello_ack(hello_json: &str, viewer: &str, breakpoints: &str, mode: &str, session_token: Option<String>, hub_capabilities: Option<String>) -> Res<String> {
+pub fn gm_hello_ack(
+    hello_json: &str,
+    viewer: &str,
+    breakpoints: &str,
+    mode: &str,
+    session_token: Option<String>,
+    hub_capabilities: Option<String>,
+) -> Res<String> {
     let h = object_arg(hello_json, "hello")?;
     let mode = enum_arg(mode, "mode")?;
     let list = objects_arg(breakpoints, "breakpoints")?;

@@ -15,6 +15,7 @@
 //! ```
 
 mod handshake;
+mod llm;
 mod schema;
 pub mod session;
 pub mod shrink;
@@ -25,6 +26,7 @@ use std::borrow::Cow;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub use handshake::{hello_ack, negotiate_hello, reusable_resume_token, HelloAccepted, HelloNegotiation, MAX_RESUME_TOKEN_LEN};
+pub use llm::{normalize_finish_reason, read_usage_json, FinishReason, UsageBasis, UsageView};
 pub use schema::{export_json_schema, export_json_schema_string, SCHEMA_ID};
 pub use shrink::{budget_payload_json, shrink_payload, shrink_payload_json, Shrunk, DEFAULT_MAX_PAYLOAD_BYTES};
 pub use types::*;
@@ -178,7 +180,7 @@ pub static PROTOCOL: crate::registry::Protocol = crate::registry::Protocol {
     strict: false,
     messages: MESSAGES,
     unions: &[],
-    catalog_enums: &[],
+    catalog_enums: &[&FinishReason::DESC],
     parse_any,
     schema: export_json_schema,
 };

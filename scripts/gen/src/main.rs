@@ -12,6 +12,7 @@ mod pyi_session;
 mod site;
 mod swift_wire;
 mod ts;
+mod zod;
 mod yaml;
 
 use std::path::{Path, PathBuf};
@@ -56,6 +57,7 @@ fn main() -> std::process::ExitCode {
         ("python/stubtest-allowlist.txt", pyi::stubtest_allowlist()),
         ("typescript/index.d.ts", ts::declarations()),
         ("typescript/contract-id.json", ts::contract_id_json()),
+        ("typescript/zod-schemas.js", zod::schemas()),
         ("kotlin-jvm/dev/wirecontract/graphmind/jvm/Enums.kt", kotlin_jvm::enums()),
         ("kotlin-jvm/dev/wirecontract/graphmind/jvm/Breakpoints.kt", kotlin_jvm::breakpoints()),
         ("kotlin-jvm/dev/wirecontract/graphmind/jvm/Records.kt", kotlin_jvm::records()),
