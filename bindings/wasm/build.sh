@@ -20,7 +20,9 @@ BINDGEN_VERSION="$(sed -n 's/^wasm-bindgen = "=\(.*\)"/\1/p' "$HERE/Cargo.toml")
 BINARYEN_VERSION=132.0.0
 [ -n "$BINDGEN_VERSION" ] || { echo "no exact wasm-bindgen version in $HERE/Cargo.toml" >&2; exit 1; }
 
-rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
+# The target's standard library present (rustup's own list may lag a concurrent install).
+compgen -G "$(rustc --print target-libdir --target wasm32-unknown-unknown 2>/dev/null)/libcore-*.rlib" >/dev/null ||
+    rustup target add wasm32-unknown-unknown
 BINDGEN="$CACHE/wasm-bindgen-$BINDGEN_VERSION/bin/wasm-bindgen"
 if [ ! -x "$BINDGEN" ]; then
     # Not --locked: the registry mirror lacks a yanked pin of the CLI's lockfile.
@@ -63,7 +65,7 @@ export const { $NAMES } = api;
 export default api;
 JS
 (cd "$NODE_PKG" && npx --no-install esbuild dist/entry.mjs --bundle --format=esm --platform=browser --target=es2022 \
-    --log-level=warning --outfile=dist/browser.mjs)
+    --minify --log-level=warning --outfile=dist/browser.mjs)
 cp "$OUT/wirecontract_wasm_bg.wasm" "$NODE_PKG/dist/"
 rm "$NODE_PKG/dist/entry.mjs"
 echo "built $OUT/wirecontract_wasm_bg.wasm ($(wc -c < "$OUT/wirecontract_wasm_bg.wasm") bytes, $(gzip -9c "$OUT/wirecontract_wasm_bg.wasm" | wc -c) gzipped) and $NODE_PKG/dist/browser.mjs"
