@@ -48,9 +48,14 @@ function put(text) {
     for (let i = 0; i < n; i++) units[i] = text.charCodeAt(i);
     return glue.units_to_frame(n);
   }
-  const max = text.length * 3;
-  const at = glue.frame_buffer(max);
-  const { written } = encoder.encodeInto(text, new Uint8Array(wasm.memory.buffer, at, max));
+  // Exact for ASCII; a string that needs more bytes is written again into room for the
+  // worst case (3 bytes per UTF-16 unit).
+  let at = glue.frame_buffer(text.length);
+  let { read, written } = encoder.encodeInto(text, new Uint8Array(wasm.memory.buffer, at, text.length));
+  if (read < text.length) {
+    at = glue.frame_buffer(text.length * 3);
+    ({ written } = encoder.encodeInto(text, new Uint8Array(wasm.memory.buffer, at, text.length * 3)));
+  }
   return written;
 }
 

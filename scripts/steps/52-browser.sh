@@ -11,7 +11,7 @@ ROOT="$(pwd)"
 if [ ! -x /usr/bin/chromium ] && [ -z "${WIRECONTRACT_CHROMIUM:-}" ]; then
     if command -v apt-get >/dev/null && [ "$(id -u)" = 0 ]; then
         echo "installing Debian's chromium"
-        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/dev/null
+        { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium; } >/dev/null
     else
         echo "chromium not found: install Debian's chromium (apt-get install chromium) or set WIRECONTRACT_CHROMIUM" >&2
         exit 1

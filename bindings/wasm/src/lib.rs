@@ -36,26 +36,29 @@ thread_local! {
 /// Buffers above this many bytes are released after use instead of kept for the next frame.
 const KEEP_BYTES: usize = 1 << 20;
 
-/// A zeroed buffer of `len` bytes for the next frame, returned as its address in this
-/// module's memory (valid until the next call into the module). Zeroed, so that the bytes
-/// the JavaScript side writes are initialized memory Rust reads without `unsafe`.
+/// A buffer of at least `len` bytes for the next frame, returned as its address in this
+/// module's memory (valid until the next call into the module). Its bytes are initialized
+/// (zeroed when the buffer grows, else the last frame's), so the bytes the JavaScript side
+/// writes are read without `unsafe`, and a frame no longer than the last costs no zeroing.
 #[wasm_bindgen]
 pub fn frame_buffer(len: usize) -> *mut u8 {
     FRAME.with(|f| {
         let mut f = f.borrow_mut();
-        f.clear();
-        f.resize(len, 0);
+        if f.len() < len {
+            f.resize(len, 0);
+        }
         f.as_mut_ptr()
     })
 }
 
-/// A zeroed buffer of `len` UTF-16 code units, for a string with a lone surrogate.
+/// A buffer of at least `len` UTF-16 code units, for a string with a lone surrogate.
 #[wasm_bindgen]
 pub fn units_buffer(len: usize) -> *mut u16 {
     UNITS.with(|u| {
         let mut u = u.borrow_mut();
-        u.clear();
-        u.resize(len, 0);
+        if u.len() < len {
+            u.resize(len, 0);
+        }
         u.as_mut_ptr()
     })
 }
@@ -73,9 +76,11 @@ pub fn units_to_frame(len: usize) -> usize {
     });
     FRAME.with(|f| {
         let mut f = f.borrow_mut();
-        f.clear();
-        f.extend_from_slice(text.as_bytes());
-        f.len()
+        if f.len() < text.len() {
+            f.resize(text.len(), 0);
+        }
+        f[..text.len()].copy_from_slice(text.as_bytes());
+        text.len()
     })
 }
 
