@@ -70,7 +70,7 @@ try {
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
     await cdp.send('Profiler.start');
-    await page.evaluate((u) => window.profileWasm(u), `/corpus/${path.basename(c)}`);
+    await page.evaluate(() => window.profileWasm());
     const { profile } = await cdp.send('Profiler.stop');
     const self = new Map();
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -87,7 +87,23 @@ try {
     });
     const top = [...self.entries()].filter(([k]) => !k.startsWith('(idle)')).sort((x, y) => y[1] - x[1]).slice(0, 8);
     results[name].profile = top.map(([k, us]) => ({ fn: k, share: us / total }));
-    console.log(`  ${name.padEnd(12)} where a WASM pass spends its time (self time, top 8):`);
+    // By category: the module's own code, the copy in (encodeInto), materializing (JSON.parse),
+    // the garbage collector, and the JavaScript layer around them.
+    const cat = { 'wasm (the contract)': 0, 'encodeInto (frame into the module)': 0, 'JSON.parse (accepted frames)': 0, 'garbage collector': 0, '(program): V8 native work': 0, 'JavaScript layer and other': 0 };
+    for (const [k, us] of self) {
+      if (k.startsWith('(idle)')) continue;
+      if (k.endsWith('[wasm]')) cat['wasm (the contract)'] += us;
+      else if (k.startsWith('encodeInto')) cat['encodeInto (frame into the module)'] += us;
+      else if (k.startsWith('parse ') && k.endsWith('[native]')) cat['JSON.parse (accepted frames)'] += us;
+      else if (k.startsWith('(garbage collector)')) cat['garbage collector'] += us;
+      else if (k.startsWith('(program)')) cat['(program): V8 native work'] += us;
+      else cat['JavaScript layer and other'] += us;
+    }
+    results[name].categories = Object.fromEntries(Object.entries(cat).map(([k, us]) => [k, us / total]));
+    // "(program)" is V8's own native work outside JavaScript and wasm frames (the JSON.parse
+    // and TextEncoder builtins' internals among it).
+    console.log(`  ${name.padEnd(12)} where a WASM pass spends its time: ` + Object.entries(cat).map(([k, us]) => `${k} ${((100 * us) / total).toFixed(0)}%`).join(', '));
+    console.log(`  ${name.padEnd(12)} top functions by self time (wasm functions are unnamed in the size-optimized build):`);
     for (const [k, us] of top) console.log(`  ${''.padEnd(14)}${((100 * us) / total).toFixed(1).padStart(5)}%  ${k}`);
     await cdp.detach();
   }
