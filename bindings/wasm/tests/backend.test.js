@@ -48,3 +48,18 @@ test('the WASM backend answers as the native addon does', () => {
   assert.deepEqual(wasm.errors, native.errors);
   assert.deepEqual([wasm.pause, wasm.hello, wasm.offer], [native.pause, native.hello, native.offer]);
 });
+
+test('the WASM build is refused when its contract id differs from contract-id.json', () => {
+  const code = `
+    const { checkContract } = require(${JSON.stringify(path.join(PKG, 'api.js'))});
+    const backend = require(${JSON.stringify(path.join(PKG, 'native.js'))});
+    const ok = checkContract(backend, () => require(${JSON.stringify(path.join(PKG, 'contract-id.json'))}));
+    let refused = '';
+    try { checkContract(backend, () => ({ contractId: '0000000000000000' })); } catch (e) { refused = e.message; }
+    process.stdout.write(JSON.stringify({ ok, refused }));`;
+  const r = spawnSync(process.execPath, ['-e', code], { encoding: 'utf8', env: { ...process.env, WIRECONTRACT_BACKEND: 'wasm' } });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.match(out.ok, /^[0-9a-f]{16}$/);
+  assert.match(out.refused, /built from another contract/);
+});
