@@ -41,7 +41,22 @@ await build({
   target: 'es2022',
   outfile: path.join(out, 'page.js'),
   nodePaths: [path.join(path.resolve(a.zod), 'node_modules')],
-  plugins: [{ name: 'package', setup: (b) => b.onResolve({ filter: /^\/bindings\/node\/dist\/browser\.mjs$/ }, (r) => ({ path: r.path, external: true })) }],
+  plugins: [
+    { name: 'package', setup: (b) => b.onResolve({ filter: /^\/bindings\/node\/dist\/browser\.mjs$/ }, (r) => ({ path: r.path, external: true })) },
+    {
+      // The Node bench's zod model finds the generated schemas through node:path and
+      // __dirname; in the page the same file is required by its relative path.
+      name: 'zod-model',
+      setup: (b) =>
+        b.onLoad({ filter: /benches[\\/]node[\\/]graphmind-zod\.js$/ }, (args) => ({
+          contents: fs
+            .readFileSync(args.path, 'utf8')
+            .replace(/const path = require\('node:path'\);\n/, '')
+            .replace(/require\(path\.join\(__dirname, '\.\.', '\.\.', 'generated', 'typescript', 'zod-schemas\.js'\)\)/, "require('../../generated/typescript/zod-schemas.js')"),
+          loader: 'js',
+        })),
+    },
+  ],
   logLevel: 'warning',
 });
 fs.writeFileSync(path.join(out, 'page.html'), '<!doctype html><meta charset="utf-8"><script type="module" src="page.js"></script>\n');
