@@ -57,7 +57,7 @@ fn every_llm_case() {
                     Some(t) => t.as_str().unwrap().to_owned(),
                     None => c["usage"].to_string(),
                 };
-                let got = read_usage_json(&text).map(|v| view_json(&v)).unwrap_or(Value::Null);
+                let got = read_usage_json(&text).map_or(Value::Null, |v| view_json(&v));
                 assert!(same_numbers(&got, &c["expect"]), "{name}: got {got}, expected {}", c["expect"]);
             }
             other => panic!("{name}: unknown fn {other}"),

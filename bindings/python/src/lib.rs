@@ -10,12 +10,12 @@ mod frame;
 mod graphmind;
 mod graphorin;
 mod issue;
+mod llm;
 mod object;
 mod protocols;
 mod pystr;
 mod session;
 mod session_viewer;
-mod llm;
 mod shrink;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};

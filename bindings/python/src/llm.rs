@@ -63,7 +63,11 @@ impl UsageView {
         d.set_item("inputTokens", count(py, self.view.input_tokens))?;
         d.set_item("outputTokens", count(py, self.view.output_tokens))?;
         d.set_item("basis", self.view.basis.as_str())?;
-        for (k, x) in [("cacheReadTokens", self.view.cache_read_tokens), ("cacheWriteTokens", self.view.cache_write_tokens), ("reasoningTokens", self.view.reasoning_tokens)] {
+        for (k, x) in [
+            ("cacheReadTokens", self.view.cache_read_tokens),
+            ("cacheWriteTokens", self.view.cache_write_tokens),
+            ("reasoningTokens", self.view.reasoning_tokens),
+        ] {
             if let Some(x) = x {
                 d.set_item(k, count(py, x))?;
             }

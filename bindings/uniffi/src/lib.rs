@@ -41,6 +41,7 @@ mod jni;
 mod json;
 #[path = "json_text.rs"]
 mod json_text;
+mod llm;
 mod session;
 mod shrink;
 
@@ -52,6 +53,7 @@ pub use graphmind::*;
 pub use host_string::HostString;
 pub use json::*;
 pub use json_text::JsonText;
+pub use llm::*;
 pub use session::*;
 pub use shrink::*;
 /// The Graphorin namespace (Kotlin `dev.wirecontract.graphorin`, Swift `WirecontractGraphorin`).

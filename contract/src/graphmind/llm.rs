@@ -35,7 +35,7 @@ wire_enum! {
 /// `stop_reason`, OpenAI chat `finish_reason` and Responses `status`/`incomplete_details.reason`,
 /// Gemini `finishReason`, Bedrock `stopReason`, the AI SDK's unified values, ruby_llm.
 const FINISH_REASON_SPELLINGS: &[(&str, FinishReason)] = {
-    use FinishReason::*;
+    use FinishReason::{ContentFilter, Error, Length, Other, Stop, ToolCalls};
     &[
         ("stop", Stop),
         ("end_turn", Stop),
@@ -164,6 +164,10 @@ fn count(v: Option<Val<'_>>) -> Option<f64> {
     (x.is_finite() && x >= 0.0).then_some(x)
 }
 
+/// The `TokenUsage` members [`read_usage_json`] reads.
+const KEYS: [&str; 8] =
+    ["inputTokens", "outputTokens", "cacheReadTokens", "cachedInputTokens", "cacheCreationTokens", "cacheWriteTokens", "reasoningTokens", "inclusive"];
+
 /// Reads a stored `usage` value for display, given as JSON text read with `JSON.parse`
 /// semantics (a later duplicate key wins, `1e400` is an infinite, so no count). `None` when it
 /// is not a usage object: not JSON, not an object, or without both `inputTokens` and
@@ -178,16 +182,6 @@ pub fn read_usage_json(text: &str) -> Option<UsageView> {
     if root.kind() != JsonKind::Object {
         return None;
     }
-    const KEYS: [&str; 8] = [
-        "inputTokens",
-        "outputTokens",
-        "cacheReadTokens",
-        "cachedInputTokens",
-        "cacheCreationTokens",
-        "cacheWriteTokens",
-        "reasoningTokens",
-        "inclusive",
-    ];
     let mut found: [Option<Val<'_>>; 8] = [None; 8];
     for (key, value) in root.members() {
         let key = decode_string(key).text;

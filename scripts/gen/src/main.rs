@@ -12,8 +12,8 @@ mod pyi_session;
 mod site;
 mod swift_wire;
 mod ts;
-mod zod;
 mod yaml;
+mod zod;
 
 use std::path::{Path, PathBuf};
 

@@ -116,11 +116,8 @@ function makeSchemas(z) {
     for o in p.objects() {
         object_schema(&mut out, o, &mut done);
     }
-    let groups = [
-        ("EventPayloadSchemas", MessageGroup::Event),
-        ("ControlPayloadSchemas", MessageGroup::Control),
-        ("HandshakePayloadSchemas", MessageGroup::Handshake),
-    ];
+    let groups =
+        [("EventPayloadSchemas", MessageGroup::Event), ("ControlPayloadSchemas", MessageGroup::Control), ("HandshakePayloadSchemas", MessageGroup::Handshake)];
     for (name, group) in groups {
         let _ = writeln!(out, "  const {name} = Object.freeze({{");
         for m in p.messages.iter().filter(|m| m.group == group) {
@@ -172,7 +169,15 @@ function makeSchemas(z) {
     for n in names {
         let _ = writeln!(out, "    {n}Schema,");
     }
-    let maps = ["EventPayloadSchemas", "ControlPayloadSchemas", "HandshakePayloadSchemas", "MessagePayloadSchemas", "RawEnvelopeSchema", "EnvelopeSchemas", "KnownEnvelopeSchema"];
+    let maps = [
+        "EventPayloadSchemas",
+        "ControlPayloadSchemas",
+        "HandshakePayloadSchemas",
+        "MessagePayloadSchemas",
+        "RawEnvelopeSchema",
+        "EnvelopeSchemas",
+        "KnownEnvelopeSchema",
+    ];
     for n in maps {
         let _ = writeln!(out, "    {n},");
     }

@@ -108,7 +108,12 @@ fn trim_refused(o: &super::value::JsObject, refused: &[RefusedField]) -> Option<
 ///
 /// # Errors
 /// [`SyntaxError`] when `projection` is not one JSON value.
-pub fn shrink_unserializable_json(projection: Option<&str>, refused: &[RefusedField], max_bytes: usize, message_type: Option<&str>) -> Result<Shrunk, SyntaxError> {
+pub fn shrink_unserializable_json(
+    projection: Option<&str>,
+    refused: &[RefusedField],
+    max_bytes: usize,
+    message_type: Option<&str>,
+) -> Result<Shrunk, SyntaxError> {
     let event = skeleton::event(message_type);
     let value = projection.map(parse_js_value).transpose()?;
     if let Some(JsValue::Object(o)) = &value {
