@@ -12,6 +12,10 @@
 //! no unwinding): the JavaScript backend turns the trap into an `Error` and instantiates the
 //! module again.
 
+// wasm-bindgen hands optional strings over as owned values (`Option<String>`): taking them by
+// value is the binding's calling convention, not a choice.
+#![allow(clippy::needless_pass_by_value)]
+
 use std::cell::RefCell;
 
 use wasm_bindgen::prelude::wasm_bindgen;

@@ -60,9 +60,9 @@ impl ViewerSession {
             match k.as_str() {
                 "breakpoints" => c.breakpoints = objects_arg(text()?, "breakpoints")?,
                 "mode" => c.mode = enum_arg(text()?, "mode")?,
-                "viewerVersion" => c.viewer_version = text()?.to_owned(),
+                "viewerVersion" => text()?.clone_into(&mut c.viewer_version),
                 "hubCapabilities" => c.hub_capabilities = Some(strings_arg(text()?, "hubCapabilities")?),
-                "tokenPrefix" => c.token_prefix = text()?.to_owned(),
+                "tokenPrefix" => text()?.clone_into(&mut c.token_prefix),
                 "maxResumeTokenLen" => c.max_resume_token_len = ms_arg(num()?, k)? as usize,
                 "resumeWaitMs" => c.resume_wait_ms = ms_arg(num()?, k)?,
                 "abandonGraceMs" => c.abandon_grace_ms = ms_arg(num()?, k)?,

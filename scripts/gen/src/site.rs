@@ -5,6 +5,8 @@
 //! the package's WASM build (`bindings/node/dist/browser.mjs`, built by
 //! `bindings/wasm/build.sh`; loaded by relative path, never committed).
 
+use std::fmt::Write as _;
+
 use pulldown_cmark::{html, Options, Parser};
 use wirecontract::registry::Protocol;
 
@@ -25,7 +27,7 @@ fn escape(s: &str) -> String {
 fn page(title: &str, body: &str, protocols: &[&Protocol]) -> String {
     let mut nav = String::from("<a href=\"index.html\">wirecontract</a>");
     for p in protocols {
-        nav.push_str(&format!(" · <a href=\"{b}.html\">{n} v{v}</a>", b = base(p), n = p.name, v = p.version.1));
+        let _ = write!(nav, " · <a href=\"{b}.html\">{n} v{v}</a>", b = base(p), n = p.name, v = p.version.1);
     }
     nav.push_str(" · <a href=\"inspector.html\">frame inspector</a>");
     format!(
@@ -47,15 +49,16 @@ fn reference_page(p: &Protocol, protocols: &[&Protocol]) -> String {
 fn index_page(protocols: &[&Protocol]) -> String {
     let mut body = String::from("<h1>wirecontract protocol reference</h1>\n<ul>\n");
     for p in protocols {
-        body.push_str(&format!(
-            "<li><a href=\"{b}.html\">{n} v{v}</a>: {m} message types, {o} objects, {e} enums</li>\n",
+        let _ = writeln!(
+            body,
+            "<li><a href=\"{b}.html\">{n} v{v}</a>: {m} message types, {o} objects, {e} enums</li>",
             b = base(p),
             n = p.name,
             v = p.version.1,
             m = p.messages.len() + p.unions.iter().map(|u| u.variants.len()).sum::<usize>(),
             o = p.objects().len(),
             e = p.enums().len()
-        ));
+        );
     }
     body.push_str(
         "<li><a href=\"inspector.html\">Frame inspector</a>: paste or drop a GraphMind frame or a <code>.jsonl</code> capture \
@@ -86,7 +89,7 @@ fn inspector_page(protocols: &[&Protocol]) -> String {
 
 /// Every file of the site, as (path under `generated/`, text).
 pub fn files() -> Vec<(String, String)> {
-    let protocols: Vec<&Protocol> = wirecontract::PROTOCOLS.iter().copied().collect();
+    let protocols: Vec<&Protocol> = wirecontract::PROTOCOLS.to_vec();
     let mut out = vec![
         ("site/index.html".to_owned(), index_page(&protocols)),
         ("site/inspector.html".to_owned(), inspector_page(&protocols)),
