@@ -8,9 +8,16 @@
 // "__proto__" stays an own key, numbers are doubles). Large frames have their long strings
 // taken out first and put back after JSON.parse of the rest (src/large.rs). See README.md.
 
-const native = require('./load-native.js').loadNative();
+// The backend: the Node-API addon, or the WASM build (native.js; a browser bundle maps that
+// file to wasm-backend.js).
+const native = require('./native.js');
 
 // The addon must come from the contract the shipped declarations (index.d.ts) were generated
 // from: both are made by build.sh in one go, and contract-id.json records the declarations'
 // side (checked by api.js checkContract).
-module.exports = require('./api.js').createApi(native, () => require('./contract-id.json'));
+const api = require('./api.js').createApi(native, () => require('./contract-id.json'));
+
+// The contract's ViewerSession, where the backend has it (the WASM build; viewer.js).
+if (typeof native.viewerSession === 'function') api.ViewerSession = require('./viewer.js').makeViewerSession(native);
+
+module.exports = api;

@@ -3,7 +3,6 @@
 //! [`gm::read_usage_json`]; `api.js` checks the arguments and builds the result object.
 
 use napi_derive::napi;
-use wirecontract::core::json::{write_f64, write_string};
 use wirecontract::graphmind as gm;
 
 use crate::{guard, FrameText};
@@ -20,34 +19,5 @@ pub fn gm_normalize_finish_reason(raw: String, has_tool_calls: bool) -> napi::Re
 /// it is not a usage object.
 #[napi(js_name = "gmReadUsage")]
 pub fn gm_read_usage(text: FrameText) -> napi::Result<Option<String>> {
-    guard(|| {
-        Ok(gm::read_usage_json(&text.0).map(|v| {
-            let mut out = Vec::with_capacity(128);
-            let members = [
-                ("inputTokens", Some(v.input_tokens)),
-                ("outputTokens", Some(v.output_tokens)),
-                ("basis", None),
-                ("cacheReadTokens", v.cache_read_tokens),
-                ("cacheWriteTokens", v.cache_write_tokens),
-                ("reasoningTokens", v.reasoning_tokens),
-            ];
-            out.push(b'{');
-            for (key, x) in members {
-                if key != "basis" && x.is_none() {
-                    continue;
-                }
-                if out.len() > 1 {
-                    out.push(b',');
-                }
-                write_string(&mut out, key);
-                out.push(b':');
-                match x {
-                    Some(x) => write_f64(&mut out, x),
-                    None => write_string(&mut out, v.basis.as_str()),
-                }
-            }
-            out.push(b'}');
-            crate::into_string(out)
-        }))
-    })
+    guard(|| Ok(gm::read_usage_json(&text.0).map(|v| crate::js_text::usage_json(&v))))
 }

@@ -9,6 +9,7 @@ mod markdown;
 mod prose;
 mod pyi;
 mod pyi_session;
+mod site;
 mod swift_wire;
 mod ts;
 mod yaml;
@@ -64,6 +65,7 @@ fn main() -> std::process::ExitCode {
         ("swift-ext/WirecontractGraphmindWire.swift", swift_wire::wire_extensions()),
     ];
     artifacts.extend(shared.into_iter().map(|(rel, text)| (rel.to_owned(), text)));
+    artifacts.extend(site::files());
     for (rel, text) in &artifacts {
         if let Err(e) = write(&out, rel, text) {
             eprintln!("wirecontract-gen: cannot write {rel}: {e}");
