@@ -843,6 +843,10 @@ class Viewer:
         self._pump()
         try:
             async for message in ws:
+                if link.overflowed:
+                    # Dropped as a slow reader: what it had sent already is not handled (each
+                    # pause would be opened and answered for an app that reads nothing).
+                    break
                 if self._idle_s is not None:
                     self._last_frame[conn] = self._loop.time()
                 text = message if isinstance(message, str) else message.decode("utf-8", "replace")
