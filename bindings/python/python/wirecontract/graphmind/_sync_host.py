@@ -28,12 +28,23 @@ import threading
 from collections.abc import Callable, Coroutine, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from wirecontract.graphmind import session as _s
+from wirecontract._native import session as _native
 
 if TYPE_CHECKING:
     import collections
 
+    from wirecontract.graphmind import session as _s
+
 T = TypeVar("T")
+
+
+def _session() -> Any:
+    """``wirecontract.graphmind.session``, imported when first needed: it imports this module at
+    its end, so importing this module first must not import it back half-initialized."""
+    from wirecontract.graphmind import session
+
+    return session
+
 
 _current_run: contextvars.ContextVar[SyncRun | None] = contextvars.ContextVar("wirecontract_sync_run", default=None)
 
@@ -67,7 +78,7 @@ class SyncSession:
     Every method may be called from any thread; ``gate`` blocks only its caller.
     ``on_warn`` runs on the host's own thread and must not call back into the session."""
 
-    def __init__(self, url: str = _s.DEFAULT_URL, **config: Any) -> None:
+    def __init__(self, url: str = _native.DEFAULT_URL, **config: Any) -> None:
         self._loop = asyncio.new_event_loop()
         started = threading.Event()
         self._thread = threading.Thread(target=self._serve, args=(started,), name="wirecontract-session", daemon=True)
@@ -76,7 +87,8 @@ class SyncSession:
         self._closed = False
         self._close_lock = threading.Lock()
         try:
-            self._session: _s.Session = self._call(self._make(url, config))
+            # Any: the host reaches into the Session's private pump (the stub declares none of it).
+            self._session: Any = self._call(self._make(url, config))
         except BaseException:
             self._stop()
             raise
@@ -91,7 +103,7 @@ class SyncSession:
 
     @staticmethod
     async def _make(url: str, config: dict[str, Any]) -> _s.Session:
-        return _s.Session(url, **config)
+        return _session().Session(url, **config)  # type: ignore[no-any-return]
 
     def _call(self, coro: Coroutine[Any, Any, T], closed: Any = None) -> T:
         """Runs ``coro`` on the host's loop and waits for its result in this thread; once the
@@ -154,7 +166,7 @@ class SyncSession:
         ``CONTINUE`` at once when nothing pauses or the session is detached; else the viewer's
         answer, the pause timeout, a disconnect (fail-open) or ``close``. On ``abort`` raise
         ``RunAborted`` from the node."""
-        return self._call(self._session.gate(point, node, run=self._run_id(run)), _s.CONTINUE)
+        return self._call(self._session.gate(point, node, run=self._run_id(run)), _native.CONTINUE)
 
     def ready(self, timeout_ms: int | None = None) -> bool:
         """``Session.ready``: ``True`` once attached, ``False`` after ``timeout_ms`` (default the
@@ -181,13 +193,13 @@ class SyncSession:
         token = _current_run.set(run)
         try:
             yield run
-        except _s.RunAborted as e:
+        except _session().RunAborted as e:
             if e.run_id not in (None, run.run_id):
-                self._finish(run, error=_s._error_info(e))
+                self._finish(run, error=_session()._error_info(e))
                 raise
             self._finish(run, aborted=True)
         except BaseException as e:
-            self._finish(run, error=_s._error_info(e))
+            self._finish(run, error=_session()._error_info(e))
             raise
         else:
             self._finish(run)
@@ -236,7 +248,7 @@ class SyncSession:
         return current.run_id if current is not None and current.session is self else None
 
 
-def connect_sync(url: str = _s.DEFAULT_URL, **config: Any) -> SyncSession:
+def connect_sync(url: str = _native.DEFAULT_URL, **config: Any) -> SyncSession:
     """``with connect_sync(url, app=...) as s``: a ``SyncSession``, for synchronous and threaded
     code (no event loop needed). Keywords are ``connect``'s. The host runs ``connect``'s asyncio
     host on a private loop in a daemon thread; close it (or leave the ``with`` block) to flush."""
