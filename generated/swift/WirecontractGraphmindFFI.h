@@ -691,6 +691,12 @@ int64_t uniffi_wirecontract_uniffi_fn_func_json_value_max_depth(RustCallStatus *
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_DEFAULT_RING_MAX_BYTES
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_DEFAULT_RING_MAX_BYTES
+int64_t uniffi_wirecontract_uniffi_fn_func_default_ring_max_bytes(RustCallStatus *_Nonnull out_status
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_DEFAULT_MAX_PAYLOAD_BYTES
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_DEFAULT_MAX_PAYLOAD_BYTES
 int64_t uniffi_wirecontract_uniffi_fn_func_default_max_payload_bytes(RustCallStatus *_Nonnull out_status
@@ -1150,6 +1156,12 @@ uint16_t uniffi_wirecontract_uniffi_checksum_func_encode_json(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_JSON_VALUE_MAX_DEPTH
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_JSON_VALUE_MAX_DEPTH
 uint16_t uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_DEFAULT_RING_MAX_BYTES
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_DEFAULT_RING_MAX_BYTES
+uint16_t uniffi_wirecontract_uniffi_checksum_func_default_ring_max_bytes(void
     
 );
 #endif

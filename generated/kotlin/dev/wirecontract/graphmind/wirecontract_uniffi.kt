@@ -737,6 +737,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth(
     ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_func_default_ring_max_bytes(
+    ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_default_max_payload_bytes(
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_shrink_payload(
@@ -1011,6 +1013,8 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_func_json_value_max_depth(uniffi_out_err: UniffiRustCallStatus, 
     ): Long
+    external fun uniffi_wirecontract_uniffi_fn_func_default_ring_max_bytes(uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
     external fun uniffi_wirecontract_uniffi_fn_func_default_max_payload_bytes(uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_wirecontract_uniffi_fn_func_shrink_payload(`value`: RustBuffer.ByValue,`maxBytes`: Long,`messageType`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -1227,6 +1231,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth() and 0xFFFF) != 14966) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_ring_max_bytes() and 0xFFFF) != 35360) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_max_payload_bytes() and 0xFFFF) != 2319) {
@@ -10996,6 +11003,21 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
             return FfiConverterLong.lift(
     uniffiRustCall() { _status ->
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_json_value_max_depth(
+    
+        _status)
+}
+    )
+    }
+    
+
+        /**
+         * The core's default replay-ring bound in UTF-8 bytes of frame text (`ringMaxBytes` when the
+         * config leaves it `null`/`nil`: 8 MiB). The hosts check their outbound queue bound against it,
+         * because a replay queues the whole ring at once.
+         */ fun `defaultRingMaxBytes`(): kotlin.Long {
+            return FfiConverterLong.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_func_default_ring_max_bytes(
     
         _status)
 }

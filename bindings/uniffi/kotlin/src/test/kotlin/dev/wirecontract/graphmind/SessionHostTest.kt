@@ -400,6 +400,19 @@ class SessionHostTest {
         }
     }
 
+    /** The queue bound is checked against the ring's byte bound, the core's default included. */
+    @Test
+    fun queueBoundBelowTheRingIsRefused() {
+        assertEquals(8L * 1024 * 1024, defaultRingMaxBytes())
+        val explicit = assertThrows<IllegalArgumentException> {
+            SessionHost(config = AppSessionConfig(ringMaxBytes = 1L shl 20), onWarn = { _, _ -> }, maxQueueBytes = 1L shl 19)
+        }
+        assertEquals("maxQueueBytes (524288) must be at least ringMaxBytes (1048576)", explicit.message)
+        val implicit = assertThrows<IllegalArgumentException> { SessionHost(onWarn = { _, _ -> }, maxQueueBytes = 8L * 1024 * 1024 - 1) }
+        assertEquals("maxQueueBytes (8388607) must be at least ringMaxBytes (8388608)", implicit.message)
+        SessionHost(onWarn = { _, _ -> }, maxQueueBytes = 8L * 1024 * 1024).close()
+    }
+
     /** The default warning printer escapes control characters from the peer. */
     @Test
     fun stderrWarningsEscapeControlCharacters() {
