@@ -413,6 +413,26 @@ class SessionHostTest {
         SessionHost(onWarn = { _, _ -> }, maxQueueBytes = 8L * 1024 * 1024).close()
     }
 
+    /** The default warning printer writes at most `burst` lines per interval and counts the rest. */
+    @Test
+    fun stderrWarningsLimitTheirRate() {
+        val saved = System.err
+        val buf = java.io.ByteArrayOutputStream()
+        System.setErr(java.io.PrintStream(buf, true, "UTF-8"))
+        try {
+            val printer = StderrWarnings(burst = 3, intervalMs = 200)
+            for (i in 0 until 10) printer("flood", "$i")
+            assertEquals(3, buf.toString("UTF-8").lines().count { it.isNotEmpty() })
+            Thread.sleep(250)
+            printer("after", "quiet")
+        } finally {
+            System.setErr(saved)
+        }
+        val lines = buf.toString("UTF-8").lines().filter { it.isNotEmpty() }
+        assertEquals(4, lines.size, lines.toString())
+        assertEquals("graphmind session: after: quiet (7 earlier warnings not printed: rate limit)", lines.last())
+    }
+
     /** The default warning printer escapes control characters from the peer. */
     @Test
     fun stderrWarningsEscapeControlCharacters() {
