@@ -88,6 +88,12 @@ final class SessionHostLimitsTests: XCTestCase {
         XCTAssertEqual(rows.last?.type, "run.finished")
     }
 
+    // Apple platforms only: on Linux, swift-corelibs-foundation's send does not wait for the
+    // peer (measured with Swift 6.0.3: 16 MB of 8 KiB frames to a relay that stopped reading,
+    // no send unfinished for 500 ms, until the core's ring bound warned buffer-overflow), so the
+    // rule never fires there; maxQueueBytes and the ring bound what Linux holds
+    // (docs/robustness.md, the Swift write-stall row). Not built or run on this project's CI.
+    #if !canImport(FoundationNetworking)
     func testAWriteThatStallsPastWriteStallTimeoutMsDropsTheConnection() async throws {
         let listener = try Listener(try tempDir(), [])
         let proxy = try Proxy(targetPort: listener.port)
@@ -129,6 +135,7 @@ final class SessionHostLimitsTests: XCTestCase {
         let last = rows.last { $0.type == "hello" }?.conn
         XCTAssertFalse(rows.filter { $0.conn == last && $0.replayed && $0.type == "node.finished" }.isEmpty, "no replay on the new connection")
     }
+    #endif
 
     func testTheDefaultWarningPrinterEscapesPeerTextAndLimitsItsRate() async throws {
         let lines = SharedText()
