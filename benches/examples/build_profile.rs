@@ -1,6 +1,6 @@
 //! Times `build_frame_json` and its stages on the `node.token` frames of a corpus (what the JVM
 //! fast path's `Native.build` runs per frame), best and median of several passes, µs a frame.
-//! Usage: build_profile [CORPUS_NAME] [PASSES]   (docs/performance.md, "JVM fast path")
+//! Usage: build_profile [CORPUS_NAME] [PASSES]   (docs/performance.md, "8. JVM fast path")
 use std::hint::black_box;
 use std::time::Instant;
 

@@ -3,7 +3,7 @@
 // built; the front end of simdjson, the fastest validating JSON parser published, with its
 // AVX2/AVX-512 kernels. A reference, not a proof: it bounds parsers of simdjson's design
 // (index first, then walk), and a single-pass validator needs no index. docs/performance.md
-// ("Issue 18, lever 6") compares it with the Python parse and msgspec's.
+// ("12. Where the remaining limits are") compares it with the Python parse and msgspec's.
 //
 // Build against the simdjson amalgamation that pysimdjson ships (scripts/bench does this when
 // a C++ compiler is present):

@@ -100,7 +100,7 @@ def best_of_interleaved(rounds: int, runs: dict[str, Run], parts: int = PARTS) -
     on a shared machine hits both alike; a whole-corpus pass per row (a second or more) let
     one burst move a ratio by up to ~25% between runs of the same code. The turn order
     rotates with the part and the round, so that no row is always the first to read a part's
-    inputs from memory (docs/performance.md, "Issue 18, lever 11")."""
+    inputs from memory (docs/performance.md, "11. Timing on a shared machine")."""
     names = list(runs)
     split = {name: parts_of(runs[name].items, parts) for name in names}
     # Everything made so far lives to the end: out of the collector's way, so that the

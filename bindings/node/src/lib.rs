@@ -9,8 +9,20 @@
 //!
 //! Host safety: every entry point runs under [`guard`], so a panic in contract code becomes a
 //! JavaScript `Error`, never an abort of the Node process.
-// `#[napi]` expands to `extern "C"` registration functions and raw `napi_*` calls: the
-// generated glue is unsafe by nature (the contract crate itself stays `unsafe`-free).
+//!
+//! Files: this one (the entry points: verdicts as numbers for ok/unknown-type, JSON text
+//! otherwise; the frame argument taken from V8 by raw `napi_*` calls), `large.rs`
+//! (long strings taken out of large frames, with SSE2/AVX2 searches for `"`, `\` and
+//! control characters), `external.rs` (the longest of them as V8 external strings over pooled
+//! buffers, each its own memory mapping), `shrink.rs` (`shrinkPayload`). Beside the crate:
+//! `index.js`/`index.mjs` read the registry at load and materialize accepted frames with
+//! `JSON.parse`; `stringify.js` is a non-recursive `JSON.stringify` for `serializeEnvelope`;
+//! `index.d.ts` and `contract-id.json` come from `scripts/gen`, and `index.js` refuses an addon
+//! whose contract id differs.
+// `unsafe`: allowed crate-wide, because `#[napi]` expands to `extern "C"` registration
+// functions and raw `napi_*` calls; the hand-written blocks are this file's `napi_*` string and
+// array calls, `large.rs`'s SSE2/AVX2 searches and `external.rs`'s external strings, each
+// with its SAFETY comment. The contract crate is not `unsafe`-free either: see its `core` module docs.
 #![allow(unsafe_code)]
 // Node-API hands arguments over as owned values (`String`, `Vec<String>`): taking them by
 // value is the binding's calling convention, not a choice.

@@ -248,7 +248,7 @@ impl ParseInvalid {
 /// `ParseOutcome` by value (out of `guard`'s `catch_unwind`, through `?`, into the `Arc`) was
 /// a `memcpy` of all of it. Moved into its `Arc` once, inside the parsing closure, what is
 /// handed over afterwards is a pointer: 136 instructions less per default-corpus frame, under
-/// 1% of a parse (docs/performance.md, "Issue 18, lever 2").
+/// 1% of a parse (docs/performance.md, "5. Python binding").
 enum Parsed {
     Ok(Arc<gm::Envelope>),
     UnknownType(Arc<gm::Envelope>),

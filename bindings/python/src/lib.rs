@@ -1,6 +1,23 @@
 //! The native core of the `wirecontract` Python package (pyo3, one abi3 wheel for
 //! CPython ≥ 3.10). The package curates this private module in Python, as pydantic-core does.
 //!
+//! Files: `build.rs` reads the registry and writes one Python class per contract object
+//! (`object_classes!`, included by `object.rs`); `graphmind.rs`, `graphorin.rs`, `shrink.rs`,
+//! `protocols.rs` (any registered protocol by name), `session.rs` and `session_viewer.rs` are
+//! the modules; `convert.rs` turns JSON text into Python values and back; `issue.rs` is
+//! `wirecontract.Issue` (shared by every protocol, picklable, codes only from the contract's
+//! `IssueCode`: the one conversion from the contract's `Issue` and the one place that formats
+//! contract issues into an error, `summary`, `value_error`, `build_error`); `frame.rs` hands the
+//! input `str` over as the parse's `SharedText` and a `bytes` object as its unchecked
+//! `SharedBytes`; `pystr.rs` holds the few audited C-API calls that build `str` objects
+//! (CPython's UTF-8 decoder, or for non-ASCII text of 64 B to 64 KiB the contract's UTF-32 and
+//! `PyUnicode_FromWideChar`, which allocates the `str` once). The package's `.pyi` stubs under
+//! `python/wirecontract` are relative symlinks into `generated/python` (one copy; maturin packs
+//! the target, `scripts/check-drift` checks the links).
+//!
+//! `unsafe`: only in `pystr.rs`, two limited-API C calls (`PyUnicode_FromStringAndSize`,
+//! `PyUnicode_FromWideChar`), each with its SAFETY comment; pyo3's macros expand to their own.
+//!
 //! Host safety: every call into the contract runs under [`guard`], so a Rust panic surfaces
 //! as `wirecontract.InternalError` (a `RuntimeError`, so an `Exception`), never as pyo3's
 //! `PanicException` (a `BaseException` that `except Exception` misses).

@@ -194,7 +194,7 @@ impl WireObject {
 /// copy and replaces the values in place. A fresh dict holds five keys before it grows, so
 /// building the envelope key by key paid a resize on every frame (a second key table, every
 /// entry re-inserted, the first table freed); `PyDict_Copy` of this template clones its table
-/// in one allocation (docs/performance.md, "Issue 18, lever 2").
+/// in one allocation (docs/performance.md, "5. Python binding").
 static ENVELOPE_TEMPLATE: GILOnceCell<Py<PyDict>> = GILOnceCell::new();
 
 /// `json.loads(serialize_envelope(env))`, built straight from the parsed fields: known fields

@@ -29,7 +29,7 @@ const WIDE_MIN: usize = 64;
 
 /// ... and of at most this many: past it the UTF-32 buffer (four bytes a character, kept for
 /// the next string) would grow the process by more than the text it is made from
-/// (docs/performance.md, "Issue 18, lever 10").
+/// (docs/performance.md, "5. Python binding").
 #[cfg(not(windows))]
 const WIDE_MAX: usize = 64 * 1024;
 
@@ -46,7 +46,7 @@ pub struct Scratch {
 /// UTF-32 (`wirecontract::core::utf32`, SIMD) and made by `PyUnicode_FromWideChar`, which
 /// finds the widest character and allocates the `str` once, where the UTF-8 decoder starts
 /// narrow and reallocates and copies at each wider character it meets (docs/performance.md,
-/// "Issue 18, lever 10"). Both give the same `str`.
+/// "5. Python binding"). Both give the same `str`.
 pub fn str_from_text<'py>(py: Python<'py>, text: &str, wide: &mut Vec<u32>) -> PyResult<Bound<'py, PyString>> {
     #[cfg(not(windows))]
     if (WIDE_MIN..=WIDE_MAX).contains(&text.len()) && wirecontract::core::utf32::is_simd() && !text.is_ascii() {

@@ -56,8 +56,8 @@ def test_result_envelope_is_one_object() -> None:
     assert repr(r) == "Ok(Envelope(type=\"mode.set\", seq=1, run_id=\"r\"))"
 
 
-# Envelope dicts start as a copy of one shared six-key template (docs/performance.md, "Issue
-# 18, lever 2"): every shape of the envelope's key set keeps wire order, and no dict handed out
+# Envelope dicts start as a copy of one shared six-key template (docs/performance.md,
+# "5. Python binding"): every shape of the envelope's key set keeps wire order, and no dict handed out
 # shares state with the template or with another result.
 ENVELOPE_SHAPES = [
     '{"gm":1,"seq":1,"ts":2,"runId":"r","type":"mode.set","payload":{"mode":"run"}}',
@@ -88,7 +88,7 @@ def test_envelope_dicts_share_nothing() -> None:
 
 
 # Non-ASCII strings of 64 bytes to 64 KiB are made through UTF-32 (`PyUnicode_FromWideChar`,
-# docs/performance.md, "Issue 18, lever 10"), others by CPython's UTF-8 decoder: the same `str`
+# docs/performance.md, "5. Python binding"), others by CPython's UTF-8 decoder: the same `str`
 # either way, in opaque values, typed fields, with escapes and without, on both sides of each
 # bound.
 PIECES = ["a", "é", "ß", "Ж", "模", "…", "🚀", "\U0010ffff", "\x7f", "\u0080", "\u07ff", "\u0800", "\uffff", "\U00010000"]

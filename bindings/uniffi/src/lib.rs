@@ -18,7 +18,26 @@
 //!   string with a lone surrogate reaches Rust and is refused here, naming the argument);
 //! - [`graphorin`]: the Graphorin v1 contract, a second uniffi namespace in its own crate
 //!   (`bindings/uniffi/graphorin`, Kotlin `dev.wirecontract.graphorin`, Swift
-//!   `WirecontractGraphorin`) linked into this library.
+//!   `WirecontractGraphorin`) linked into this library;
+//! - `json_text` (shared with the Graphorin crate, as is `exact_count.rs`, the Graphorin
+//!   crate's `ExactCount`: an exact unsigned 64-bit integer as decimal text, `BigInteger` on
+//!   the JVM): `JsonText`, exact JSON text crossing as a string;
+//! - `session`: the sans-IO session cores as uniffi objects;
+//! - `jni`: the hand-written JNI entry points of the JVM fast path (`parse` returns a verdict
+//!   and byte spans, `build` takes one UTF-8 buffer and returns the frame).
+//!
+//! Beside the crate: `gen/` (the glue generator, a build-dependency); `kotlin/` (the jar's
+//! Maven module: uniffi Kotlin + `generated/kotlin-jvm` + the `jvm` wrappers, the native
+//! library as a resource; `kotlin/tests/`, JUnit in Kotlin and plain Java against the installed
+//! jar); `swift/` (the SwiftPM layout: `Sources/` symlinks into `generated/` plus
+//! `SessionHost.swift`, `Tests/`, `Examples/`, `LinuxFFI/` the module map of the Linux
+//! system-library route; and the XCFramework's build, assembly and checks:
+//! `build-xcframework.sh`, `xcframework.py`, `check_xcframework.py`, `macho.py`,
+//! `test_xcframework.py`); `android/` (the AAR's build, packaging and checks: `build-aar.sh`,
+//! `aar.py`, `elf_align.py`, `test_aar.py`).
+//!
+//! `unsafe`: allowed crate-wide for uniffi's scaffolding (below) and in `jni/` (raw JNI calls,
+//! each block with its SAFETY comment); the hand-written modules otherwise use none.
 //!
 //! Host safety: every exported function runs under `catch_unwind`; a Rust panic becomes
 //! `ContractError::Internal` (or an `Invalid` parse result), never an abort across FFI.

@@ -85,7 +85,7 @@ fn plain_ascii_end(b: &[u8], i: usize) -> usize {
 fn plain_stop<const HIGH: bool>(b: &[u8], mut i: usize) -> usize {
     // Whole blocks through `chunks_exact`, whose loop test is one compare: a checked slice
     // range per block cost seven instructions of the nineteen a block took
-    // (docs/performance.md, lever 5).
+    // (docs/performance.md, "2. Strings by SIMD blocks and windows").
     for chunk in b.get(i..).unwrap_or_default().chunks_exact(BLOCK) {
         let v = u8x16::new(chunk.try_into().unwrap_or_default());
         // The high bit of every lane is what `to_bitmask` collects: non-ASCII bytes for free.
@@ -276,7 +276,7 @@ fn sse2_masks(window: &[u8; WINDOW], want_high: bool) -> Option<(u64, u64)> {
 /// an escape such as `\n` the scan goes on in the same mask instead of loading a new block at
 /// the byte after it. Escapes come every few dozen bytes in real text, and that reload (an
 /// unaligned block overlapping the last, and the loop's setup) cost more than the block itself
-/// (docs/performance.md, "Issue 18, lever 5"). Returns the close, or where the bytes fewer
+/// (docs/performance.md, "2. Strings by SIMD blocks and windows"). Returns the close, or where the bytes fewer
 /// than a window start.
 ///
 /// # Errors
@@ -395,7 +395,7 @@ const fn every_quarter(t: [i8; 16]) -> [i8; WINDOW] {
 /// it is not one of `"\/bfnrt`: a `\u` (its hex digits checked by [`escape_end`]) or an error.
 /// A window whose stops are none of those passes whole. In long text an escape comes every
 /// hundred bytes or so, and taking each as a stop of its own cost a mispredicted branch or two
-/// apiece (docs/performance.md, "Issue 18, lever 9"). Returns the close, or where the bytes
+/// apiece (docs/performance.md, "2. Strings by SIMD blocks and windows"). Returns the close, or where the bytes
 /// fewer than a window start (past an escape that straddles into them).
 ///
 /// # Errors

@@ -4,7 +4,7 @@
 //! path (through `wide`, compiled for the x86-64 baseline, SSE2, which has no byte shuffle)
 //! finds stops in four 16-byte blocks and takes each escape as a stop. Long strings are most
 //! of a large frame's bytes, so this loop is most of a large-corpus parse
-//! (docs/performance.md, "Issue 18, lever 6" and "lever 9").
+//! (docs/performance.md, "2. Strings by SIMD blocks and windows").
 //!
 //! The scanner's `unsafe` lives here and in `scan_avx512.rs`, for what the compiler cannot
 //! check: code compiled with AVX2 enabled may run only where the processor has it. That is

@@ -2,7 +2,7 @@
 //! AVX2: a window is one register, and every class of [`super::scan::Classes`] comes straight
 //! out of a compare as a 64-bit mask, where AVX2 makes each from two 32-byte blocks and two
 //! move-masks. The loop over the classes is [`super::scan::resolved_loop`], as for AVX2
-//! (docs/performance.md, "Issue 18, lever 9").
+//! (docs/performance.md, "2. Strings by SIMD blocks and windows").
 //!
 //! Its `unsafe` is that of `scan_avx2.rs`: code compiled with AVX-512 enabled runs only where
 //! `is_x86_feature_detected!` found it (the only way to get an [`Avx512`] token), and each
@@ -12,7 +12,7 @@
 //! `every_window_loop_agrees_with_the_byte_by_byte_scan`,
 //! `every_window_loop_agrees_on_escapes_at_window_ends`).
 //!
-//! Measured on AMD Zen 4 only (docs/performance.md, "Issue 18, lever 9"); on Intel processors
+//! Measured on AMD Zen 4 only (docs/performance.md, "2. Strings by SIMD blocks and windows"); on Intel processors
 //! that lower their clock for 512-bit instructions (Skylake-SP, Cascade Lake) the loop was not
 //! measured against AVX2.
 #![allow(unsafe_code)]

@@ -1,6 +1,6 @@
 //! UTF-8 text to UTF-32 code units, for hosts whose string constructor takes UTF-32 in one
 //! allocation (CPython's `PyUnicode_FromWideChar`, where the UTF-8 decoder allocates, widens
-//! and copies as it meets wider characters: docs/performance.md, "Issue 18, lever 10").
+//! and copies as it meets wider characters: docs/performance.md, "5. Python binding").
 //!
 //! The input is a `&str`, so it is valid UTF-8 and every character is decoded from its lead
 //! byte alone, without the checks a validating decoder makes. On x86-64 a run-time choice
@@ -20,7 +20,7 @@ pub fn push_utf32(text: &str, out: &mut Vec<u32>) {
 
 /// Whether this processor has one of the SIMD loops (AVX-512 F or AVX2 on x86-64). Without
 /// one, [`push_utf32`] is `str::chars`, which measured slower than a UTF-8 decoder that builds
-/// the host string directly (docs/performance.md, "Issue 18, lever 7"): callers choosing a
+/// the host string directly (docs/performance.md, "5. Python binding"): callers choosing a
 /// route ask this first.
 #[inline]
 #[must_use]

@@ -5,6 +5,22 @@
 //! JSON syntax → envelope structure → `gm` → `type` → payload, and returns one of four
 //! outcomes ([`ParseOutcome`]); it never panics and never fails.
 //!
+//! Files:
+//!
+//! - `types.rs`: payloads, helper objects and enums (`wire_object!`, `wire_enum!`);
+//! - `messages.rs`: the message table (`messages!`, one row per message type);
+//! - this file: the envelope, the parse entry points (the reference reader, the single pass,
+//!   the bailed-frame decision), the builders, the checked serializer, the breakpoint matchers
+//!   and `pause_reason`;
+//! - `splice.rs`: the builders' one-pass route for a payload given as JSON text (the frame
+//!   spliced from its parts and read by the single pass; the general path when anything
+//!   differs);
+//! - `handshake.rs`: the viewer's `negotiate_hello` and `hello_ack`;
+//! - `schema.rs`: the protocol's JSON Schema (the envelope union);
+//! - [`shrink`]: payload shrinking, `serializePayload` byte for byte, skeleton plans read from
+//!   the registry;
+//! - [`session`]: the sans-IO app and viewer runtime.
+//!
 //! ```
 //! use wirecontract::graphmind::{parse_envelope_json, Message, ParseOutcome};
 //! let frame = r#"{"gm":1,"seq":1,"ts":0,"runId":"r","type":"run.finished","payload":{"status":"ok"}}"#;

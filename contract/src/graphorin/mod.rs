@@ -15,6 +15,10 @@
 //! - [`RpcId`] keeps its JSON type; a rejected frame's [`ParseError`] carries coded issues and
 //!   the best-effort raw `id`.
 //!
+//! Files: `types.rs` (the strict frames and scalars), this file (the `message_union!` rows,
+//! parse, serialize), `catalog.rs` (close codes, `CLOSE_CODE_VALUES`, subprotocol helpers),
+//! `schema.rs` (the direction unions of the protocol's JSON Schema).
+//!
 //! ```
 //! use wirecontract::graphorin::{parse_server_message, serialize_server_message, ServerMessage, RpcId};
 //! let frame = r#"{"v":"1","jsonrpc":"2.0","id":"req-1","result":{"ok":true}}"#;
