@@ -1,6 +1,6 @@
 'use strict';
 // Node.js throughput of @wirecontract/node's parseEnvelopeJson against the reference
-// implementation's validator (zod 4, the model in graphmind-zod.js) and against JSON.parse
+// implementation's validator (zod 4: the generated schemas composed in graphmind-zod.js) and against JSON.parse
 // alone (the parse-only ceiling), in one Node process over the same corpus.
 //
 // Single thread, whole corpus, every frame already in memory as its own JS string (decoded

@@ -238,3 +238,31 @@ extension RunMode {
         }
     }
 }
+
+extension FinishReason {
+    /// The value whose wire string is `wire` (exact, case-sensitive), or `nil`: `FinishReason` is closed
+    /// (graphmind-v1 §5). No call into the native library.
+    public init?(wire: String) {
+        switch wire {
+        case "stop": self = .stop
+        case "length": self = .length
+        case "tool-calls": self = .toolCalls
+        case "content-filter": self = .contentFilter
+        case "error": self = .error
+        case "other": self = .other
+        default: return nil
+        }
+    }
+
+    /// The wire string, as sent in a frame.
+    public var wire: String {
+        switch self {
+        case .stop: return "stop"
+        case .length: return "length"
+        case .toolCalls: return "tool-calls"
+        case .contentFilter: return "content-filter"
+        case .error: return "error"
+        case .other: return "other"
+        }
+    }
+}

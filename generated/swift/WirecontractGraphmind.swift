@@ -4991,6 +4991,115 @@ public func FfiConverterTypeTokenUsage_lower(_ value: TokenUsage) -> RustBuffer 
 
 
 /**
+ * What a reader displays for one `TokenUsage` (`readUsage`); counts are JavaScript numbers.
+ */
+public struct UsageView: Equatable, Hashable {
+    /**
+     * Prompt tokens: the total, cache included, unless `basis` is `Reported`.
+     */
+    public var inputTokens: Double
+    /**
+     * Output tokens as reported.
+     */
+    public var outputTokens: Double
+    /**
+     * How `input_tokens` was obtained.
+     */
+    public var basis: UsageBasis
+    /**
+     * Cache reads, when reported.
+     */
+    public var cacheReadTokens: Double?
+    /**
+     * Cache writes, when reported.
+     */
+    public var cacheWriteTokens: Double?
+    /**
+     * Reasoning tokens, when reported.
+     */
+    public var reasoningTokens: Double?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Prompt tokens: the total, cache included, unless `basis` is `Reported`.
+         */inputTokens: Double, 
+        /**
+         * Output tokens as reported.
+         */outputTokens: Double, 
+        /**
+         * How `input_tokens` was obtained.
+         */basis: UsageBasis, 
+        /**
+         * Cache reads, when reported.
+         */cacheReadTokens: Double?, 
+        /**
+         * Cache writes, when reported.
+         */cacheWriteTokens: Double?, 
+        /**
+         * Reasoning tokens, when reported.
+         */reasoningTokens: Double?) {
+        self.inputTokens = inputTokens
+        self.outputTokens = outputTokens
+        self.basis = basis
+        self.cacheReadTokens = cacheReadTokens
+        self.cacheWriteTokens = cacheWriteTokens
+        self.reasoningTokens = reasoningTokens
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension UsageView: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeUsageView: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UsageView {
+        return
+            try UsageView(
+                inputTokens: FfiConverterDouble.read(from: &buf), 
+                outputTokens: FfiConverterDouble.read(from: &buf), 
+                basis: FfiConverterTypeUsageBasis.read(from: &buf), 
+                cacheReadTokens: FfiConverterOptionDouble.read(from: &buf), 
+                cacheWriteTokens: FfiConverterOptionDouble.read(from: &buf), 
+                reasoningTokens: FfiConverterOptionDouble.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: UsageView, into buf: inout [UInt8]) {
+        FfiConverterDouble.write(value.inputTokens, into: &buf)
+        FfiConverterDouble.write(value.outputTokens, into: &buf)
+        FfiConverterTypeUsageBasis.write(value.basis, into: &buf)
+        FfiConverterOptionDouble.write(value.cacheReadTokens, into: &buf)
+        FfiConverterOptionDouble.write(value.cacheWriteTokens, into: &buf)
+        FfiConverterOptionDouble.write(value.reasoningTokens, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeUsageView_lift(_ buf: RustBuffer) throws -> UsageView {
+    return try FfiConverterTypeUsageView.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeUsageView_lower(_ value: UsageView) -> RustBuffer {
+    return FfiConverterTypeUsageView.lower(value)
+}
+
+
+/**
  * Configuration of a `ViewerSession` (spec §5); `null`/`nil` fields take the reference hub's
  * defaults: breakpoints `[{point: error}]`, mode `run`, resume wait 5000 ms, abandon grace
  * 15000 ms, resume tokens reused up to 128 UTF-16 units, minted tokens `tok_<n>`.
@@ -5523,6 +5632,134 @@ public func FfiConverterTypeDecision_lift(_ buf: RustBuffer) throws -> Decision 
 #endif
 public func FfiConverterTypeDecision_lower(_ value: Decision) -> RustBuffer {
     return FfiConverterTypeDecision.lower(value)
+}
+
+
+
+/**
+ * The closed enum `FinishReason` (spec graphmind-v1 §1): `"stop"`, `"length"`, `"tool-calls"`, `"content-filter"`, `"error"`, `"other"`. An unknown wire value makes a frame
+ * invalid.
+ */
+
+public enum FinishReason: Equatable, Hashable, CaseIterable {
+    
+    /**
+     * Wire value `"stop"`.
+     */
+    case stop
+    /**
+     * Wire value `"length"`.
+     */
+    case length
+    /**
+     * Wire value `"tool-calls"`.
+     */
+    case toolCalls
+    /**
+     * Wire value `"content-filter"`.
+     */
+    case contentFilter
+    /**
+     * Wire value `"error"`.
+     */
+    case error
+    /**
+     * Wire value `"other"`.
+     */
+    case other
+
+
+
+    /**
+     * The wire string of this value.
+     */
+public func wireValue() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_method_finishreason_wire_value(
+            FfiConverterTypeFinishReason_lower(self),uniffiCallStatus
+    )
+})
+}
+
+
+
+}
+
+#if compiler(>=6)
+extension FinishReason: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeFinishReason: FfiConverterRustBuffer {
+    typealias SwiftType = FinishReason
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> FinishReason {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .stop
+        
+        case 2: return .length
+        
+        case 3: return .toolCalls
+        
+        case 4: return .contentFilter
+        
+        case 5: return .error
+        
+        case 6: return .other
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: FinishReason, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .stop:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .length:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .toolCalls:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .contentFilter:
+            writeInt(&buf, Int32(4))
+        
+        
+        case .error:
+            writeInt(&buf, Int32(5))
+        
+        
+        case .other:
+            writeInt(&buf, Int32(6))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeFinishReason_lift(_ buf: RustBuffer) throws -> FinishReason {
+    return try FfiConverterTypeFinishReason.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeFinishReason_lower(_ value: FinishReason) -> RustBuffer {
+    return FfiConverterTypeFinishReason.lower(value)
 }
 
 
@@ -8199,6 +8436,91 @@ public func FfiConverterTypeTokenChannel_lower(_ value: TokenChannel) -> RustBuf
 
 
 /**
+ * How `UsageView.inputTokens` was obtained.
+ */
+
+public enum UsageBasis: Equatable, Hashable, CaseIterable {
+    
+    /**
+     * The sender stamped `inclusive: true`: the total prompt, cache included.
+     */
+    case inclusive
+    /**
+     * A 0.5 Anthropic TypeScript event: `inputTokens + cacheReadTokens + cacheCreationTokens`.
+     */
+    case recomputed
+    /**
+     * No marker: whatever the sender's provider reported (may exclude the cache).
+     */
+    case reported
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension UsageBasis: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeUsageBasis: FfiConverterRustBuffer {
+    typealias SwiftType = UsageBasis
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UsageBasis {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .inclusive
+        
+        case 2: return .recomputed
+        
+        case 3: return .reported
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: UsageBasis, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .inclusive:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .recomputed:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .reported:
+            writeInt(&buf, Int32(3))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeUsageBasis_lift(_ buf: RustBuffer) throws -> UsageBasis {
+    return try FfiConverterTypeUsageBasis.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeUsageBasis_lower(_ value: UsageBasis) -> RustBuffer {
+    return FfiConverterTypeUsageBasis.lower(value)
+}
+
+
+
+/**
  * One thing the viewer's host must do or know, polled in order (spec §5).
  */
 
@@ -8811,6 +9133,30 @@ fileprivate struct FfiConverterOptionTypeTokenUsage: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeUsageView: FfiConverterRustBuffer {
+    typealias SwiftType = UsageView?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeUsageView.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeUsageView.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionTypeViewerSessionConfig: FfiConverterRustBuffer {
     typealias SwiftType = ViewerSessionConfig?
 
@@ -8827,6 +9173,30 @@ fileprivate struct FfiConverterOptionTypeViewerSessionConfig: FfiConverterRustBu
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterTypeViewerSessionConfig.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeFinishReason: FfiConverterRustBuffer {
+    typealias SwiftType = FinishReason?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeFinishReason.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeFinishReason.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -9990,6 +10360,34 @@ public func jsonValueMaxDepth() -> Int64  {
 })
 }
 /**
+ * The normalized finish reason of a provider's raw value (`end_turn`, `MAX_TOKENS`,
+ * `tool_calls`, …), or `null`/`nil` when nothing usable was reported (blank). A plain stop on
+ * a step that requested tool calls (`hasToolCalls`) is `TOOL_CALLS`. A lone surrogate
+ * (Kotlin) is read as U+FFFD: no provider spelling has one.
+ */
+public func normalizeFinishReason(raw: HostString, hasToolCalls: Bool = false)throws  -> FinishReason?  {
+    return try  FfiConverterOptionTypeFinishReason.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_func_normalize_finish_reason(
+        FfiConverterTypeHostString_lower(raw),
+        FfiConverterBool.lower(hasToolCalls),uniffiCallStatus
+    )
+})
+}
+/**
+ * What a reader displays for a stored `usage` given as JSON text (`JSON.parse` semantics), or
+ * `null`/`nil` when it is not a usage object (not JSON, not an object, or without both counts
+ * as finite numbers ≥ 0).
+ */
+public func readUsage(usageJson: JsonText)throws  -> UsageView?  {
+    return try  FfiConverterOptionTypeUsageView.lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_func_read_usage(
+        FfiConverterTypeJsonText_lower(usageJson),uniffiCallStatus
+    )
+})
+}
+/**
  * The core's default replay-ring bound in UTF-8 bytes of frame text (`ringMaxBytes` when the
  * config leaves it `null`/`nil`: 8 MiB). The hosts check their outbound queue bound against it,
  * because a replay queues the whole ring at once.
@@ -10164,6 +10562,12 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth() != 14966) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_func_normalize_finish_reason() != 39236) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_func_read_usage() != 7781) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_default_ring_max_bytes() != 35360) {

@@ -448,6 +448,11 @@ int8_t uniffi_wirecontract_uniffi_fn_method_viewersession_set_breakpoint(uint64_
 void uniffi_wirecontract_uniffi_fn_method_viewersession_set_mode(uint64_t ptr, RustBuffer mode, double now_ms, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_METHOD_FINISHREASON_WIRE_VALUE
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_METHOD_FINISHREASON_WIRE_VALUE
+RustBuffer uniffi_wirecontract_uniffi_fn_method_finishreason_wire_value(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_METHOD_ISSUECODE_WIRE_VALUE
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_METHOD_ISSUECODE_WIRE_VALUE
 RustBuffer uniffi_wirecontract_uniffi_fn_method_issuecode_wire_value(RustBuffer ptr, RustCallStatus *_Nonnull out_status
@@ -689,6 +694,16 @@ RustBuffer uniffi_wirecontract_uniffi_fn_func_encode_json(RustBuffer value, Rust
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_JSON_VALUE_MAX_DEPTH
 int64_t uniffi_wirecontract_uniffi_fn_func_json_value_max_depth(RustCallStatus *_Nonnull out_status
     
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_NORMALIZE_FINISH_REASON
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_NORMALIZE_FINISH_REASON
+RustBuffer uniffi_wirecontract_uniffi_fn_func_normalize_finish_reason(RustBuffer raw, int8_t has_tool_calls, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_READ_USAGE
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_READ_USAGE
+RustBuffer uniffi_wirecontract_uniffi_fn_func_read_usage(RustBuffer usage_json, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_DEFAULT_RING_MAX_BYTES
@@ -1156,6 +1171,18 @@ uint16_t uniffi_wirecontract_uniffi_checksum_func_encode_json(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_JSON_VALUE_MAX_DEPTH
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_JSON_VALUE_MAX_DEPTH
 uint16_t uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_NORMALIZE_FINISH_REASON
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_NORMALIZE_FINISH_REASON
+uint16_t uniffi_wirecontract_uniffi_checksum_func_normalize_finish_reason(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_READ_USAGE
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_READ_USAGE
+uint16_t uniffi_wirecontract_uniffi_checksum_func_read_usage(void
     
 );
 #endif

@@ -27,6 +27,11 @@ export declare namespace graphmind {
   type ResumeAction = "continue" | "retry" | "inject" | "abort";
   /** Run mode (§1 `RunMode`): `step` pauses at every `before` and `error` point. */
   type RunMode = "run" | "step";
+  /**
+   * A normalized finish reason: why an LLM step stopped, as `output.finishReason` carries it
+   * (reference 0.6.0). Closed: normalizing maps any other spelling to `other`.
+   */
+  type FinishReason = "stop" | "length" | "tool-calls" | "content-filter" | "error" | "other";
 
   /** The instrumenting SDK (§1 `SdkInfo`). */
   interface SdkInfo {
@@ -428,24 +433,9 @@ export declare namespace graphmind {
     payload: PayloadMap[T];
     [key: string]: unknown;
   }
-  /** Every known envelope, discriminated by `type`. */
-  type Envelope =
-    | EnvelopeOf<"run.started">
-    | EnvelopeOf<"run.finished">
-    | EnvelopeOf<"graph.hint">
-    | EnvelopeOf<"node.started">
-    | EnvelopeOf<"node.token">
-    | EnvelopeOf<"node.finished">
-    | EnvelopeOf<"node.error">
-    | EnvelopeOf<"exec.paused">
-    | EnvelopeOf<"exec.refused">
-    | EnvelopeOf<"exec.resumed">
-    | EnvelopeOf<"exec.resume">
-    | EnvelopeOf<"breakpoint.set">
-    | EnvelopeOf<"breakpoint.clear">
-    | EnvelopeOf<"mode.set">
-    | EnvelopeOf<"hello">
-    | EnvelopeOf<"hello.ack">;
+  /** The envelope of the known type `T` (the reference's generic `Envelope<'node.token'>`); without
+   *  an argument every known envelope, discriminated by `type` (distributive over `T`). */
+  type Envelope<T extends MessageType = MessageType> = T extends MessageType ? EnvelopeOf<T> : never;
   /** A structurally valid envelope of a type outside MESSAGE_TYPES: the payload is opaque and may be absent. */
   interface UnknownEnvelope {
     gm: 1;
@@ -523,6 +513,140 @@ export declare namespace graphmind {
   function matcherMatches(matcher: BreakpointMatcher, kind: NodeKind, name: string, point: PausePoint): boolean;
   /** Whether a gate pauses: step mode at every before/error point, else when any breakpoint matches. */
   function shouldPause(mode: RunMode, breakpoints: readonly BreakpointMatcher[], kind: NodeKind, name: string, point: PausePoint): boolean;
+  /** One of the EVENT_TYPES. */
+  type EventType = (typeof EVENT_TYPES)[number];
+  /** One of the CONTROL_TYPES. */
+  type ControlType = (typeof CONTROL_TYPES)[number];
+  /** One of the HANDSHAKE_TYPES. */
+  type HandshakeType = (typeof HANDSHAKE_TYPES)[number];
+  /** Payload type of every event type. */
+  type EventPayloadMap = { [K in EventType]: PayloadMap[K] };
+  /** The reference's name of PayloadMap. */
+  type MessagePayloadMap = PayloadMap;
+  /** Every known envelope (the reference's name). */
+  type KnownEnvelope = Envelope;
+  /** Envelopes the app sends. */
+  type EventEnvelope = Envelope<EventType>;
+  /** Envelopes the viewer sends. */
+  type ControlEnvelope = Envelope<ControlType>;
+  /** Handshake envelopes (either direction). */
+  type HandshakeEnvelope = Envelope<HandshakeType>;
+  /** The reference's name of CreateEnvelopeInit. */
+  type CreateEnvelopeInput<T extends string> = CreateEnvelopeInit<T>;
+  /** The reference's name of ParseResult. */
+  type EnvelopeParseResult = ParseResult;
+  /** The reference's name of UnknownEnvelope: a structurally valid envelope of a type this package does not know. */
+  type RawEnvelope = UnknownEnvelope;
+  /** The reference's name of Issue. */
+  type ParseIssue = Issue;
+  /** One of KNOWN_CAPABILITIES. */
+  type KnownCapability = (typeof KNOWN_CAPABILITIES)[number];
+  /** A capability string: a known one, or a future one. */
+  type Capability = KnownCapability | (string & {});
+  /** The marker of a payload (or field) the shrink cut (graphmind-shrink §4–§9). */
+  interface TruncatedPayload {
+    __graphmindTruncated: true;
+    bytes: number;
+    preview: string;
+    /** Payload fields not kept verbatim. */
+    fields?: string[];
+    /** How many keys a capped object lost. */
+    keysDropped?: number;
+  }
+  /** How UsageView.inputTokens was obtained. */
+  type UsageBasis = "inclusive" | "recomputed" | "reported";
+  /** What a reader displays for one TokenUsage (readUsage). */
+  interface UsageView {
+    /** Prompt tokens: the total, cache included, unless `basis` is "reported". */
+    inputTokens: number;
+    outputTokens: number;
+    basis: UsageBasis;
+    cacheReadTokens?: number;
+    cacheWriteTokens?: number;
+    reasoningTokens?: number;
+  }
+  /** The reference's payload budget: 512 KiB of UTF-8 payload JSON. */
+  const MAX_PAYLOAD_BYTES: number;
+  /** Most keys the field shrink keeps of one object. */
+  const MAX_SHRINK_KEYS: number;
+  /** Most top-level fields a payload may have for the field trim. */
+  const MAX_TRIM_FIELDS: number;
+  /** Appended to a string field that had to be cut short. */
+  const TRUNCATION_SUFFIX: string;
+  /** The normalized finish reasons (a closed enum of the registry). */
+  const FINISH_REASONS: readonly FinishReason[];
+  /** The reference's serializePayload (graphmind-shrink §3): within budget `payload` is the caller's own
+   *  value and `json` its JSON.stringify text; otherwise the shrunk value and its text. A value
+   *  JSON.stringify refuses (a cycle, a BigInt) gets the unserializable path's marker result (§9). */
+  function serializePayload(payload: unknown, maxBytes?: number, type?: string): { json: string; payload: unknown; truncated: boolean };
+  /** Whether `value` carries the truncation marker. */
+  function isTruncatedPayload(value: unknown): value is TruncatedPayload;
+  /** Whether `type` is a known message type. */
+  function isMessageType(type: string): type is MessageType;
+  /** Whether `type` is an event type. */
+  function isEventType(type: string): type is EventType;
+  /** Whether `type` is a control type. */
+  function isControlType(type: string): type is ControlType;
+  /** Whether `type` is a handshake type. */
+  function isHandshakeType(type: string): type is HandshakeType;
+  /** The normalized finish reason of a provider's raw value, undefined when nothing usable was reported. */
+  function normalizeFinishReason(raw: unknown, hasToolCalls?: boolean): FinishReason | undefined;
+  /** What a reader displays for a stored usage, undefined when it is not a usage object. Never throws. */
+  function readUsage(usage: unknown): UsageView | undefined;
+  /** What a zod 4 schema's safeParse returns (typed here without zod, an optional peer dependency). */
+  type SafeParseResult<T> = { success: true; data: T; error?: undefined } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string; code?: string }> }; data?: undefined };
+  /** A zod 4 schema object (generated from the registry; needs zod installed to be used). */
+  interface ZodSchemaLike<T> {
+    safeParse(value: unknown): SafeParseResult<T>;
+    parse(value: unknown): T;
+  }
+  const NodeKindSchema: ZodSchemaLike<NodeKind>;
+  const TokenChannelSchema: ZodSchemaLike<TokenChannel>;
+  const LoopKindSchema: ZodSchemaLike<LoopKind>;
+  const SmartRuleSchema: ZodSchemaLike<SmartRule>;
+  const PausePointSchema: ZodSchemaLike<PausePoint>;
+  const RunStatusSchema: ZodSchemaLike<RunStatus>;
+  const PauseReasonSchema: ZodSchemaLike<PauseReason>;
+  const RefusalCodeSchema: ZodSchemaLike<RefusalCode>;
+  const ResumeActionSchema: ZodSchemaLike<ResumeAction>;
+  const RunModeSchema: ZodSchemaLike<RunMode>;
+  const FinishReasonSchema: ZodSchemaLike<FinishReason>;
+  const SdkInfoSchema: ZodSchemaLike<SdkInfo>;
+  const ErrorInfoSchema: ZodSchemaLike<ErrorInfo>;
+  const GraphNodeHintSchema: ZodSchemaLike<GraphNodeHint>;
+  const RedactionSummarySchema: ZodSchemaLike<RedactionSummary>;
+  const TokenDeltaSchema: ZodSchemaLike<TokenDelta>;
+  const TokenUsageSchema: ZodSchemaLike<TokenUsage>;
+  const LoopInfoSchema: ZodSchemaLike<LoopInfo>;
+  const SmartInfoSchema: ZodSchemaLike<SmartInfo>;
+  const EditedValueSchema: ZodSchemaLike<EditedValue>;
+  const BreakpointMatcherSchema: ZodSchemaLike<BreakpointMatcher>;
+  const ClientVersionsSchema: ZodSchemaLike<ClientVersions>;
+  const ViewerVersionsSchema: ZodSchemaLike<ViewerVersions>;
+  const RunStartedSchema: ZodSchemaLike<RunStarted>;
+  const RunFinishedSchema: ZodSchemaLike<RunFinished>;
+  const GraphHintSchema: ZodSchemaLike<GraphHint>;
+  const NodeStartedSchema: ZodSchemaLike<NodeStarted>;
+  const NodeTokenSchema: ZodSchemaLike<NodeToken>;
+  const NodeFinishedSchema: ZodSchemaLike<NodeFinished>;
+  const NodeErrorSchema: ZodSchemaLike<NodeError>;
+  const ExecPausedSchema: ZodSchemaLike<ExecPaused>;
+  const ExecRefusedSchema: ZodSchemaLike<ExecRefused>;
+  const ExecResumedSchema: ZodSchemaLike<ExecResumed>;
+  const ExecResumeSchema: ZodSchemaLike<ExecResume>;
+  const BreakpointSetSchema: ZodSchemaLike<BreakpointSet>;
+  const BreakpointClearSchema: ZodSchemaLike<BreakpointClear>;
+  const ModeSetSchema: ZodSchemaLike<ModeSet>;
+  const HelloSchema: ZodSchemaLike<Hello>;
+  const HelloAckSchema: ZodSchemaLike<HelloAck>;
+  const EventPayloadSchemas: { readonly [K in EventType]: ZodSchemaLike<PayloadMap[K]> };
+  const ControlPayloadSchemas: { readonly [K in ControlType]: ZodSchemaLike<PayloadMap[K]> };
+  const HandshakePayloadSchemas: { readonly [K in HandshakeType]: ZodSchemaLike<PayloadMap[K]> };
+  const MessagePayloadSchemas: { readonly [K in MessageType]: ZodSchemaLike<PayloadMap[K]> };
+  /** Every structurally valid envelope whatever its gm and type (the parser's first step). */
+  const RawEnvelopeSchema: ZodSchemaLike<UnknownEnvelope>;
+  const EnvelopeSchemas: { readonly [K in MessageType]: ZodSchemaLike<Envelope<K>> };
+  const KnownEnvelopeSchema: ZodSchemaLike<Envelope>;
   /** Why a gate pauses: "breakpoint" (checked first), "step", or null. */
   function pauseReason(mode: RunMode, breakpoints: readonly BreakpointMatcher[], kind: NodeKind, name: string, point: PausePoint): "breakpoint" | "step" | null;
   /** What negotiateHello says of an app's hello. */
@@ -1025,3 +1149,123 @@ export import UnknownEnvelope = graphmind.UnknownEnvelope;
 export import ParseResult = graphmind.ParseResult;
 export import MessageType = graphmind.MessageType;
 export import PayloadMap = graphmind.PayloadMap;
+export import MAX_PAYLOAD_BYTES = graphmind.MAX_PAYLOAD_BYTES;
+export import MAX_SHRINK_KEYS = graphmind.MAX_SHRINK_KEYS;
+export import MAX_TRIM_FIELDS = graphmind.MAX_TRIM_FIELDS;
+export import TRUNCATION_SUFFIX = graphmind.TRUNCATION_SUFFIX;
+export import FINISH_REASONS = graphmind.FINISH_REASONS;
+export import serializePayload = graphmind.serializePayload;
+export import isTruncatedPayload = graphmind.isTruncatedPayload;
+export import isMessageType = graphmind.isMessageType;
+export import isEventType = graphmind.isEventType;
+export import isControlType = graphmind.isControlType;
+export import isHandshakeType = graphmind.isHandshakeType;
+export import normalizeFinishReason = graphmind.normalizeFinishReason;
+export import readUsage = graphmind.readUsage;
+export import EventType = graphmind.EventType;
+export import ControlType = graphmind.ControlType;
+export import HandshakeType = graphmind.HandshakeType;
+export import EventPayloadMap = graphmind.EventPayloadMap;
+export import MessagePayloadMap = graphmind.MessagePayloadMap;
+export import KnownEnvelope = graphmind.KnownEnvelope;
+export import EventEnvelope = graphmind.EventEnvelope;
+export import ControlEnvelope = graphmind.ControlEnvelope;
+export import HandshakeEnvelope = graphmind.HandshakeEnvelope;
+export import CreateEnvelopeInput = graphmind.CreateEnvelopeInput;
+export import CreateEnvelopeInit = graphmind.CreateEnvelopeInit;
+export import EnvelopeParseResult = graphmind.EnvelopeParseResult;
+export import RawEnvelope = graphmind.RawEnvelope;
+export import ParseIssue = graphmind.ParseIssue;
+export import Issue = graphmind.Issue;
+export import KnownCapability = graphmind.KnownCapability;
+export import Capability = graphmind.Capability;
+export import TruncatedPayload = graphmind.TruncatedPayload;
+export import UsageBasis = graphmind.UsageBasis;
+export import UsageView = graphmind.UsageView;
+export import SafeParseResult = graphmind.SafeParseResult;
+export import ZodSchemaLike = graphmind.ZodSchemaLike;
+export import EventPayloadSchemas = graphmind.EventPayloadSchemas;
+export import ControlPayloadSchemas = graphmind.ControlPayloadSchemas;
+export import HandshakePayloadSchemas = graphmind.HandshakePayloadSchemas;
+export import MessagePayloadSchemas = graphmind.MessagePayloadSchemas;
+export import RawEnvelopeSchema = graphmind.RawEnvelopeSchema;
+export import EnvelopeSchemas = graphmind.EnvelopeSchemas;
+export import KnownEnvelopeSchema = graphmind.KnownEnvelopeSchema;
+export import NodeKind = graphmind.NodeKind;
+export import NodeKindSchema = graphmind.NodeKindSchema;
+export import TokenChannel = graphmind.TokenChannel;
+export import TokenChannelSchema = graphmind.TokenChannelSchema;
+export import LoopKind = graphmind.LoopKind;
+export import LoopKindSchema = graphmind.LoopKindSchema;
+export import SmartRule = graphmind.SmartRule;
+export import SmartRuleSchema = graphmind.SmartRuleSchema;
+export import PausePoint = graphmind.PausePoint;
+export import PausePointSchema = graphmind.PausePointSchema;
+export import RunStatus = graphmind.RunStatus;
+export import RunStatusSchema = graphmind.RunStatusSchema;
+export import PauseReason = graphmind.PauseReason;
+export import PauseReasonSchema = graphmind.PauseReasonSchema;
+export import RefusalCode = graphmind.RefusalCode;
+export import RefusalCodeSchema = graphmind.RefusalCodeSchema;
+export import ResumeAction = graphmind.ResumeAction;
+export import ResumeActionSchema = graphmind.ResumeActionSchema;
+export import RunMode = graphmind.RunMode;
+export import RunModeSchema = graphmind.RunModeSchema;
+export import FinishReason = graphmind.FinishReason;
+export import FinishReasonSchema = graphmind.FinishReasonSchema;
+export import SdkInfo = graphmind.SdkInfo;
+export import SdkInfoSchema = graphmind.SdkInfoSchema;
+export import ErrorInfo = graphmind.ErrorInfo;
+export import ErrorInfoSchema = graphmind.ErrorInfoSchema;
+export import GraphNodeHint = graphmind.GraphNodeHint;
+export import GraphNodeHintSchema = graphmind.GraphNodeHintSchema;
+export import RedactionSummary = graphmind.RedactionSummary;
+export import RedactionSummarySchema = graphmind.RedactionSummarySchema;
+export import TokenDelta = graphmind.TokenDelta;
+export import TokenDeltaSchema = graphmind.TokenDeltaSchema;
+export import TokenUsage = graphmind.TokenUsage;
+export import TokenUsageSchema = graphmind.TokenUsageSchema;
+export import LoopInfo = graphmind.LoopInfo;
+export import LoopInfoSchema = graphmind.LoopInfoSchema;
+export import SmartInfo = graphmind.SmartInfo;
+export import SmartInfoSchema = graphmind.SmartInfoSchema;
+export import EditedValue = graphmind.EditedValue;
+export import EditedValueSchema = graphmind.EditedValueSchema;
+export import BreakpointMatcher = graphmind.BreakpointMatcher;
+export import BreakpointMatcherSchema = graphmind.BreakpointMatcherSchema;
+export import ClientVersions = graphmind.ClientVersions;
+export import ClientVersionsSchema = graphmind.ClientVersionsSchema;
+export import ViewerVersions = graphmind.ViewerVersions;
+export import ViewerVersionsSchema = graphmind.ViewerVersionsSchema;
+export import RunStarted = graphmind.RunStarted;
+export import RunStartedSchema = graphmind.RunStartedSchema;
+export import RunFinished = graphmind.RunFinished;
+export import RunFinishedSchema = graphmind.RunFinishedSchema;
+export import GraphHint = graphmind.GraphHint;
+export import GraphHintSchema = graphmind.GraphHintSchema;
+export import NodeStarted = graphmind.NodeStarted;
+export import NodeStartedSchema = graphmind.NodeStartedSchema;
+export import NodeToken = graphmind.NodeToken;
+export import NodeTokenSchema = graphmind.NodeTokenSchema;
+export import NodeFinished = graphmind.NodeFinished;
+export import NodeFinishedSchema = graphmind.NodeFinishedSchema;
+export import NodeError = graphmind.NodeError;
+export import NodeErrorSchema = graphmind.NodeErrorSchema;
+export import ExecPaused = graphmind.ExecPaused;
+export import ExecPausedSchema = graphmind.ExecPausedSchema;
+export import ExecRefused = graphmind.ExecRefused;
+export import ExecRefusedSchema = graphmind.ExecRefusedSchema;
+export import ExecResumed = graphmind.ExecResumed;
+export import ExecResumedSchema = graphmind.ExecResumedSchema;
+export import ExecResume = graphmind.ExecResume;
+export import ExecResumeSchema = graphmind.ExecResumeSchema;
+export import BreakpointSet = graphmind.BreakpointSet;
+export import BreakpointSetSchema = graphmind.BreakpointSetSchema;
+export import BreakpointClear = graphmind.BreakpointClear;
+export import BreakpointClearSchema = graphmind.BreakpointClearSchema;
+export import ModeSet = graphmind.ModeSet;
+export import ModeSetSchema = graphmind.ModeSetSchema;
+export import Hello = graphmind.Hello;
+export import HelloSchema = graphmind.HelloSchema;
+export import HelloAck = graphmind.HelloAck;
+export import HelloAckSchema = graphmind.HelloAckSchema;

@@ -39,6 +39,17 @@ run_suite() {  # run_suite PYTHON VENV_DIR: fresh venv, dependencies, wheel, pyt
 
 VENV="$ROOT/target/test-venv"
 run_suite "$(python_bin)" "$VENV"
+# `wirecontract conform` against the asyncio host (bindings/python/conform/workload_async.py):
+# every scenario must pass. Reports and recordings in target/conform/python-async/.
+conform_python() {  # conform_python NAME WORKLOAD
+    local out="$ROOT/target/conform/$1"
+    rm -rf "$out" && mkdir -p "$out"
+    timeout --kill-after=5 300 "$WIRECONTRACT_CLI" conform --jobs 4 --name "$1" \
+        --out "$out" --report "$out/report.txt" --json "$out/report.json" --junit "$out/junit.xml" \
+        -- "$VENV/bin/python" "$ROOT/$2" \
+        || { cat "$out/report.txt" >&2 || true; echo "30-python: conform against $1 failed" >&2; exit 1; }
+}
+conform_python python-async bindings/python/conform/workload_async.py
 # The shipped stubs type-check a program that uses them.
 "$VENV/bin/python" -m mypy --strict --no-incremental "$ROOT/bindings/python/tests/typing_example.py"
 # The stubs match the installed package (names, signatures, finality); the generated allowlist

@@ -12,3 +12,14 @@ listen_venv
 # started go too. The driver itself kills its listeners on every exit path.
 timeout --kill-after=5 150 "$VENV/bin/python" "$ROOT/bindings/cli/tests/listen_real_client.py" \
     --cli "$TARGET/debug/wirecontract" --out "$TARGET/listen-e2e"
+# `wirecontract conform` against the real client (bindings/cli/tests/conform_real_client.py):
+# every scenario plays, and exactly the checks conform_real_client.expected.json lists fail,
+# each where the client differs by the session spec's decisions (docs/session.md, "The real
+# client under `wirecontract conform`"). Reports in <target>/conform/real-client/.
+OUT="$TARGET/conform/real-client"
+rm -rf "$OUT" && mkdir -p "$OUT"
+timeout --kill-after=5 300 "$TARGET/debug/wirecontract" conform --jobs 4 --name graphmind-ai-0.5.1 \
+    --expect "$ROOT/bindings/cli/tests/conform_real_client.expected.json" \
+    --out "$OUT" --report "$OUT/report.txt" --json "$OUT/report.json" --junit "$OUT/junit.xml" \
+    -- "$VENV/bin/python" "$ROOT/bindings/cli/tests/conform_real_client.py" \
+    || { cat "$OUT/report.txt" >&2 || true; echo "35-listen: conform against the real client is not as expected" >&2; exit 1; }

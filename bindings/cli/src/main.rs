@@ -18,6 +18,9 @@
 //! - `wirecontract listen [--listen HOST:PORT] [--break SPEC]… [--step] [--on-pause POLICY]
 //!   [--record FILE] [--exit-after-runs N]` is a headless GraphMind viewer for testing an
 //!   adapter: a thin tokio host over the contract's `ViewerSession`; see [`listen`].
+//! - `wirecontract conform [--scenario NAME]… [--json FILE] [--junit FILE] -- APP…` is an
+//!   adapter conformance kit: the viewer for a scripted set of scenarios, judging each app
+//!   guarantee of docs/session.md from the recorded frames; see [`conform`].
 //!
 //! The command adds no rules of its own: every verdict comes from the contract's parser.
 //! Exit codes: 0 when it ran (whatever the verdicts), 2 on usage errors, 1 on I/O errors.
@@ -27,6 +30,7 @@
 //! needs, such as a direction, checked in [`Judge::from_args`]), and an arm in
 //! [`Judge::write_verdict`] and in [`schema_text`].
 
+mod conform;
 mod diff;
 mod listen;
 mod shrink;
@@ -98,6 +102,16 @@ enum Command {
     /// protocol (handshake, de-duplication of replays, pause bookkeeping, resume routing) is
     /// the contract's ViewerSession; this command only carries frames and prints.
     Listen(listen::ListenArgs),
+    /// Test a GraphMind adapter: act as the viewer, run the app command once per scenario
+    /// (or wait for an app that connects on its own), and judge each app guarantee of
+    /// docs/session.md pass or fail, citing the frames.
+    ///
+    /// Writes a human report (standard output or --report), and JSON (--json) and JUnit XML
+    /// (--junit); --out keeps each scenario's recording and app output. The app plays the
+    /// workload of docs/conform.md. The viewer side is the contract's ViewerSession; the kit
+    /// adds faults (acks withheld, delayed or replaced, raw and binary frames, frames in any
+    /// state, chosen close codes) and judges only what crossed the wire.
+    Conform(conform::ConformArgs),
 }
 
 /// Arguments of `wirecontract parse`.
@@ -432,6 +446,11 @@ fn main() -> ExitCode {
         Command::Diff(args) => return diff::run(args),
         Command::Shrink(args) => shrink::run(args),
         Command::Listen(args) => listen::run(args),
+        Command::Conform(args) => match conform::run(args) {
+            Ok(true) => Ok(()),
+            Ok(false) => return ExitCode::from(1),
+            Err(e) => Err(e),
+        },
     };
     match result {
         Ok(()) | Err(Failure::BrokenPipe) => ExitCode::SUCCESS,

@@ -14,10 +14,15 @@
 //! otherwise; the frame argument taken from V8 by raw `napi_*` calls), `large.rs`
 //! (long strings taken out of large frames, with SSE2/AVX2 searches for `"`, `\` and
 //! control characters), `external.rs` (the longest of them as V8 external strings over pooled
-//! buffers, each its own memory mapping), `shrink.rs` (`shrinkPayload`). Beside the crate:
-//! `index.js`/`index.mjs` read the registry at load and materialize accepted frames with
-//! `JSON.parse`; `stringify.js` is a non-recursive `JSON.stringify` for `serializeEnvelope`;
-//! `index.d.ts` and `contract-id.json` come from `scripts/gen`, and `index.js` refuses an addon
+//! buffers, each its own memory mapping), `shrink.rs` (`shrinkPayload`, `serializePayload`'s
+//! unserializable path), `llm.rs` (`normalizeFinishReason`, `readUsage`). Beside the crate:
+//! `index.js` loads the addon and hands it to `api.js` (`createApi(backend, readRecord)`: the
+//! whole JavaScript layer over one backend object's entry points, so another build of the
+//! contract can sit under it), which checks the contract id, reads the registry at load and
+//! materializes accepted frames with `JSON.parse`; `index.mjs` re-exports every name;
+//! `stringify.js` is a non-recursive `JSON.stringify`; `index.d.ts`, `contract-id.json` and
+//! `zod-schemas.js` (the zod 4 schema objects; `zod.js` makes them over the application's zod,
+//! an optional peer dependency) come from `scripts/gen`, and the package refuses an addon
 //! whose contract id differs.
 // `unsafe`: allowed crate-wide, because `#[napi]` expands to `extern "C"` registration
 // functions and raw `napi_*` calls; the hand-written blocks are this file's `napi_*` string and
@@ -29,20 +34,20 @@
 #![allow(clippy::needless_pass_by_value)]
 
 use std::cell::RefCell;
-use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use napi::bindgen_prelude::{Either, FromNapiValue, ToNapiValue, TypeName, ValidateNapiValue};
 use napi::{sys, ValueType};
 use napi_derive::napi;
-use serde_json::{json, Value};
-use wirecontract::core::json::{write_int, write_string};
-use wirecontract::core::{self as core, Described, IssueCode, PathSegment, WireEnum, WireValue};
-use wirecontract::registry::{self, Direction, MessageGroup, ObjectDesc, Ty};
+use wirecontract::core::{self as core, Described, WireEnum, WireValue};
 use wirecontract::{graphmind as gm, graphorin as go};
 
+use js_text::{parse_error_json, transcode, verdict_json};
+
 mod external;
+mod js_text;
 mod large;
+pub mod llm;
 pub mod shrink;
 
 /// Runs contract code, turning a panic into a JavaScript `Error`.
@@ -55,15 +60,6 @@ fn guard<T>(f: impl FnOnce() -> napi::Result<T>) -> napi::Result<T> {
 
 fn invalid_arg(msg: impl Into<String>) -> napi::Error {
     napi::Error::new(napi::Status::InvalidArg, msg.into())
-}
-
-/// Appends `s` as a JSON string (`JSON.stringify` spelling).
-fn push_str(out: &mut Vec<u8>, s: &str) {
-    write_string(out, s);
-}
-
-fn into_string(out: Vec<u8>) -> String {
-    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -251,70 +247,6 @@ fn has_replacement_char(bytes: &[u8]) -> bool {
     memchr::memchr_iter(0xEF, bytes).any(|at| bytes[at + 1..].starts_with(&[0xBF, 0xBD]))
 }
 
-/// UTF-16 code units as UTF-8 text the JSON reader decides exactly as `JSON.parse` decides
-/// the JavaScript string. Paired surrogates become the 4-byte sequence of their code point.
-/// A lone surrogate has no UTF-8 form: it becomes the escape `\udxxx` (the same code unit to
-/// `JSON.parse` inside a string, and a syntax error outside one, as the raw unit is) unless it
-/// follows an escaping backslash, where the raw unit makes an invalid escape: there it becomes
-/// U+FFFD, which keeps the escape invalid.
-fn transcode(units: &[u16]) -> String {
-    let n = units.len();
-    let mut out: Vec<u8> = Vec::with_capacity(n + n / 2 + 8);
-    let mut i = 0;
-    while i < n {
-        // A run of ASCII, narrowed in one exact-size `extend` (vectorized).
-        let start = i;
-        while let Some(chunk) = units.get(i..i + 16) {
-            if chunk.iter().fold(0u16, |a, &c| a | c) >= 0x80 {
-                break;
-            }
-            i += 16;
-        }
-        while i < n && units[i] < 0x80 {
-            i += 1;
-        }
-        out.extend(units[start..i].iter().map(|&c| c as u8));
-        // Then everything up to the next ASCII unit.
-        while let Some(&c) = units.get(i) {
-            i += 1;
-            match c {
-                0..=0x7F => {
-                    i -= 1;
-                    break;
-                }
-                0x80..=0x7FF => out.extend_from_slice(&[0xC0 | (c >> 6) as u8, 0x80 | (c & 0x3F) as u8]),
-                0xD800..=0xDBFF if units.get(i).is_some_and(|&d| (0xDC00..=0xDFFF).contains(&d)) => {
-                    let cp = 0x10000 + ((u32::from(c) - 0xD800) << 10) + (u32::from(units[i]) - 0xDC00);
-                    i += 1;
-                    out.extend_from_slice(&[
-                        0xF0 | (cp >> 18) as u8,
-                        0x80 | ((cp >> 12) & 0x3F) as u8,
-                        0x80 | ((cp >> 6) & 0x3F) as u8,
-                        0x80 | (cp & 0x3F) as u8,
-                    ]);
-                }
-                0xD800..=0xDFFF => {
-                    // Backslashes right before this unit: an odd run makes it an escape's letter.
-                    let run = units[..i - 1].iter().rev().take_while(|&&u| u == u16::from(b'\\')).count();
-                    if run % 2 == 1 {
-                        out.extend_from_slice("\u{FFFD}".as_bytes());
-                    } else {
-                        let _ = write!(ByteSink(&mut out), "\\u{c:04x}");
-                    }
-                }
-                _ => out.extend_from_slice(&[0xE0 | (c >> 12) as u8, 0x80 | ((c >> 6) & 0x3F) as u8, 0x80 | (c & 0x3F) as u8]),
-            }
-        }
-    }
-    // Every branch above writes whole UTF-8 sequences; the check (SIMD) only guards that claim.
-    if simdutf8::basic::from_utf8(&out).is_ok() {
-        // SAFETY: just validated as UTF-8.
-        unsafe { String::from_utf8_unchecked(out) }
-    } else {
-        String::from_utf8_lossy(&out).into_owned()
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
 // GraphMind
 // ---------------------------------------------------------------------------------------------
@@ -355,44 +287,6 @@ pub fn gm_check_written(text: FrameText) -> napi::Result<Either<u32, String>> {
 /// The verdict on one frame as text: `ok`, `unknown-type`, or the result object as JSON.
 fn verdict(text: &str) -> String {
     verdict_json(gm::parse_envelope_json(text))
-}
-
-fn verdict_json(outcome: gm::ParseOutcome) -> String {
-    match outcome {
-        gm::ParseOutcome::Ok(_) => "ok".to_owned(),
-        gm::ParseOutcome::UnknownType(_) => "unknown-type".to_owned(),
-        gm::ParseOutcome::VersionMismatch { received, supported } => {
-            format!("{{\"kind\":\"version-mismatch\",\"received\":{received},\"supported\":{supported}}}")
-        }
-        gm::ParseOutcome::Invalid { reason, issues, seq, ts, run_id, message_type } => {
-            let mut out = Vec::with_capacity(128);
-            out.extend_from_slice(b"{\"kind\":\"invalid\",\"reason\":");
-            push_str(&mut out, &reason);
-            if let Some(issues) = issues {
-                out.extend_from_slice(b",\"issues\":[");
-                for (i, issue) in issues.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    out.extend_from_slice(b"{\"path\":");
-                    push_str(&mut out, &issue.dotted_path());
-                    out.extend_from_slice(b",\"message\":");
-                    push_str(&mut out, &issue.message);
-                    out.push(b'}');
-                }
-                out.push(b']');
-            }
-            // Salvage (§2 step 5): the envelope passed, only the payload failed.
-            if let (Some(seq), Some(ts), Some(run_id), Some(ty)) = (seq, ts, run_id, message_type) {
-                out.extend_from_slice(format!(",\"seq\":{seq},\"ts\":{ts},\"runId\":").as_bytes());
-                push_str(&mut out, &run_id);
-                out.extend_from_slice(b",\"type\":");
-                push_str(&mut out, &ty);
-            }
-            out.push(b'}');
-            into_string(out)
-        }
-    }
 }
 
 /// `parseEnvelopeJson` on a large frame whose long string values can be taken out ([`large`]):
@@ -459,24 +353,7 @@ pub fn gm_budget_payload(message_type: String, payload_json: String, max_payload
         Ok(match gm::budget_payload_json(&message_type, &payload_json, max) {
             Ok(None) => GmBudget { tier: 1, json: None, error: None },
             Ok(Some(s)) => GmBudget { tier: u32::from(s.tier), json: Some(s.json), error: None },
-            Err(e) => {
-                let mut out = Vec::with_capacity(128);
-                out.extend_from_slice(b"{\"reason\":");
-                push_str(&mut out, &e.reason);
-                out.extend_from_slice(b",\"issues\":[");
-                for (i, issue) in e.issues.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    out.extend_from_slice(b"{\"path\":");
-                    push_str(&mut out, &issue.dotted_path());
-                    out.extend_from_slice(b",\"message\":");
-                    push_str(&mut out, &issue.message);
-                    out.push(b'}');
-                }
-                out.extend_from_slice(b"]}");
-                GmBudget { tier: 0, json: None, error: Some(into_string(out)) }
-            }
+            Err(e) => GmBudget { tier: 0, json: None, error: Some(js_text::build_error_json(&e)) },
         })
     })
 }
@@ -553,16 +430,7 @@ pub fn gm_pause_reason(mode: String, breakpoints: Vec<String>, kind: String, nam
 pub fn gm_negotiate_hello(hello_json: String, viewer_capabilities: Vec<String>) -> napi::Result<String> {
     guard(|| {
         let h = object_arg(&hello_json, "hello")?;
-        Ok(match gm::negotiate_hello(&h, &viewer_capabilities) {
-            gm::HelloNegotiation::Accepted(a) => {
-                let mut v = serde_json::json!({"kind": "accepted", "protocol": a.protocol, "capabilities": a.capabilities});
-                if let Some(t) = a.resume_token {
-                    v["resumeToken"] = serde_json::Value::String(t);
-                }
-                v.to_string()
-            }
-            gm::HelloNegotiation::Refused(reason) => serde_json::json!({"kind": "refused", "reason": reason}).to_string(),
-        })
+        Ok(js_text::negotiation_json(gm::negotiate_hello(&h, &viewer_capabilities)))
     })
 }
 
@@ -608,59 +476,6 @@ pub fn go_parse(direction: u32, text: FrameText) -> napi::Result<String> {
     })
 }
 
-fn parse_error_json(e: &go::ParseError) -> String {
-    let mut out = Vec::with_capacity(160);
-    // isJson is the deprecated old name of isSyntaxError (true for a syntax failure).
-    let syntax: &[u8] = if e.is_syntax_error() { b"true" } else { b"false" };
-    out.extend_from_slice(b"{\"isSyntaxError\":");
-    out.extend_from_slice(syntax);
-    out.extend_from_slice(b",\"isJson\":");
-    out.extend_from_slice(syntax);
-    out.extend_from_slice(b",\"message\":");
-    push_str(&mut out, &e.to_string());
-    out.extend_from_slice(b",\"issues\":[");
-    for (i, issue) in e.issues().iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        out.extend_from_slice(b"{\"path\":[");
-        for (j, seg) in issue.path.segments().iter().enumerate() {
-            if j > 0 {
-                out.push(b',');
-            }
-            match seg {
-                PathSegment::Key(k) => push_str(&mut out, k),
-                PathSegment::Index(n) => write_int(&mut out, *n),
-            }
-        }
-        out.extend_from_slice(b"],\"code\":");
-        push_str(&mut out, issue.code.unwrap_or(IssueCode::Custom).as_str());
-        out.extend_from_slice(b",\"message\":");
-        push_str(&mut out, &issue.message);
-        out.push(b'}');
-    }
-    out.extend_from_slice(b"],\"id\":");
-    // The raw id is validated JSON text; `null` stands for "no id member".
-    out.extend_from_slice(e.raw_id().map_or("null", |r| r.as_str()).as_bytes());
-    out.extend_from_slice(b",\"hasId\":");
-    out.extend_from_slice(if e.raw_id().is_some() { b"true" } else { b"false" });
-    let _ = write!(ByteSink(&mut out), ",\"rpcErrorCode\":{}", e.rpc_error_code().code());
-    out.extend_from_slice(b",\"replyId\":");
-    out.extend_from_slice(e.reply_id().to_json().as_bytes());
-    out.push(b'}');
-    into_string(out)
-}
-
-/// `fmt::Write` into a byte buffer.
-struct ByteSink<'a>(&'a mut Vec<u8>);
-
-impl std::fmt::Write for ByteSink<'_> {
-    fn write_str(&mut self, s: &str) -> std::fmt::Result {
-        self.0.extend_from_slice(s.as_bytes());
-        Ok(())
-    }
-}
-
 /// `negotiateSubprotocol` (§7): [`go::SUBPROTOCOL_NAME`] when the offer's entries (header
 /// values, each split on commas) hold it, else `None`.
 #[napi(js_name = "goNegotiate")]
@@ -691,102 +506,18 @@ pub fn go_schema_string() -> napi::Result<String> {
 // Registry and constants
 // ---------------------------------------------------------------------------------------------
 
-fn ty_json(ty: &Ty) -> Value {
-    match ty {
-        Ty::Scalar(s) => json!({ "scalar": format!("{s:?}") }),
-        Ty::Enum(e) => json!({ "enum": e.name }),
-        Ty::Object(o) => json!({ "object": o.name }),
-        Ty::List(t) => json!({ "list": ty_json(t) }),
-    }
-}
-
-fn object_json(o: &ObjectDesc) -> Value {
-    json!({
-        "name": o.name,
-        "strict": o.strict,
-        "literals": o.literals.iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>(),
-        "fields": o.fields.iter().map(|f| json!({ "wire": f.wire, "required": f.required, "ty": ty_json(&f.ty) })).collect::<Vec<_>>(),
-    })
-}
-
-fn direction_name(d: Direction) -> &'static str {
-    match d {
-        Direction::ClientToServer => "client-to-server",
-        Direction::ServerToClient => "server-to-client",
-    }
-}
-
-fn group_name(g: MessageGroup) -> &'static str {
-    match g {
-        MessageGroup::Event => "event",
-        MessageGroup::Control => "control",
-        MessageGroup::Handshake => "handshake",
-    }
-}
-
 /// The typed registry of every protocol as JSON text: messages, unions with their variants and
 /// guard names, objects with their fields in spec order, enums with their values. The
 /// JavaScript side reads it once at load (serialization order, guards).
 #[napi(js_name = "registryJson")]
 pub fn registry_json() -> napi::Result<String> {
-    guard(|| {
-        let protocols: Vec<Value> = registry::protocols()
-            .iter()
-            .map(|p| {
-                json!({
-                    "name": p.name,
-                    "version": [p.version.0, p.version.1],
-                    "strict": p.strict,
-                    "messages": p.messages.iter().map(|m| json!({ "wire": m.wire, "payload": m.payload.name, "group": group_name(m.group), "direction": direction_name(m.direction) })).collect::<Vec<_>>(),
-                    "unions": p.unions.iter().map(|u| json!({
-                        "name": u.name,
-                        "direction": direction_name(u.direction),
-                        "variants": u.variants.iter().map(|v| json!({ "wire": v.wire, "name": v.name, "frame": v.frame.name, "guardJs": v.guard_js })).collect::<Vec<_>>(),
-                    })).collect::<Vec<_>>(),
-                    "objects": p.objects().into_iter().map(object_json).collect::<Vec<_>>(),
-                    "enums": p.enums().into_iter().map(|e| json!({ "name": e.name, "values": e.wire_values().collect::<Vec<_>>() })).collect::<Vec<_>>(),
-                })
-            })
-            .collect();
-        Ok(json!({ "protocols": protocols }).to_string())
-    })
+    guard(|| Ok(js_text::registry_json()))
 }
 
 /// The public constants of both protocols as JSON text.
 #[napi(js_name = "constantsJson")]
 pub fn constants_json() -> napi::Result<String> {
-    guard(|| {
-        // Catalogues as `[name, value]` pairs so their order survives (JSON objects here are
-        // sorted maps); the JavaScript side turns them into frozen objects.
-        let codes: Vec<Value> = go::RPC_ERROR_CODES.iter().map(|c| json!([c.name, c.value])).collect();
-        let close: Vec<Value> = go::CLOSE_CODE_VALUES.iter().map(|(r, c)| json!([r.as_str(), c])).collect();
-        Ok(json!({
-            "graphmind": {
-                "PROTOCOL_VERSION": gm::PROTOCOL_VERSION,
-                "WILDCARD_RUN_ID": gm::WILDCARD_RUN_ID,
-                "MESSAGE_TYPES": gm::MESSAGE_TYPES,
-                "EVENT_TYPES": gm::EVENT_TYPES,
-                "CONTROL_TYPES": gm::CONTROL_TYPES,
-                "HANDSHAKE_TYPES": gm::HANDSHAKE_TYPES,
-                "KNOWN_CAPABILITIES": gm::KNOWN_CAPABILITIES,
-                "DEFAULT_MAX_FRAME_BYTES": gm::DEFAULT_MAX_FRAME_BYTES,
-                "DEFAULT_MAX_DEPTH": gm::DEFAULT_MAX_DEPTH,
-                "DEFAULT_MAX_PAYLOAD_BYTES": gm::DEFAULT_MAX_PAYLOAD_BYTES,
-            },
-            "graphorin": {
-                "PROTOCOL_VERSION": go::PROTOCOL_VERSION,
-                "JSONRPC_VERSION": go::JSONRPC_VERSION,
-                "SUBPROTOCOL_NAME": go::SUBPROTOCOL_NAME,
-                "TICKET_SUBPROTOCOL_PREFIX": go::TICKET_SUBPROTOCOL_PREFIX,
-                "RPC_ERROR_CODES": codes,
-                "CLOSE_CODE_VALUES": close,
-                "KINDS": go::KINDS,
-                "METHODS": go::METHODS,
-                "LIFECYCLE_STATUSES": go::LIFECYCLE_STATUSES,
-            },
-        })
-        .to_string())
-    })
+    guard(|| Ok(js_text::constants_json()))
 }
 
 /// The id of the contract compiled into this addon ([`wirecontract::contract_id`]: 16 hex

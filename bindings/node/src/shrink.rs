@@ -32,3 +32,30 @@ pub fn gm_shrink_payload_json(text: FrameText, max_bytes: f64, message_type: Opt
         }
     })
 }
+
+/// `serializePayload`'s unserializable path (graphmind-shrink §9) for a payload
+/// `JSON.stringify` refused: `projection` is its JSON text with each refused value replaced by
+/// a stand-in (`null` when the payload is not a plain object), `refused_keys` the top-level
+/// keys whose values were refused and `refused_arrays` whether each was an array. The rules
+/// are the contract's [`gm::shrink::shrink_unserializable_json`].
+#[napi(js_name = "gmShrinkUnserializable")]
+pub fn gm_shrink_unserializable(
+    projection: Option<FrameText>,
+    refused_keys: Vec<String>,
+    refused_arrays: Vec<bool>,
+    max_bytes: f64,
+    message_type: Option<String>,
+) -> napi::Result<GmShrunk> {
+    guard(|| {
+        let max = if max_bytes >= 0.0 { max_bytes as usize } else { return Err(invalid_arg("maxBytes must be >= 0")) };
+        if refused_keys.len() != refused_arrays.len() {
+            return Err(invalid_arg("refusedKeys and refusedArrays differ in length"));
+        }
+        let refused: Vec<gm::shrink::RefusedField> =
+            refused_keys.into_iter().zip(refused_arrays).map(|(key, is_array)| gm::shrink::RefusedField { key, is_array }).collect();
+        match gm::shrink::shrink_unserializable_json(projection.as_ref().map(|p| p.0.as_str()), &refused, max, message_type.as_deref()) {
+            Ok(s) => Ok(GmShrunk { json: s.json, tier: u32::from(s.tier) }),
+            Err(e) => Err(invalid_arg(format!("projection is not valid JSON: {e}"))),
+        }
+    })
+}

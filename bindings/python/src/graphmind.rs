@@ -846,6 +846,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(should_pause, m)?)?;
     m.add_function(wrap_pyfunction!(breakpoint_matcher, m)?)?;
     crate::shrink::register(m)?;
+    crate::llm::register(m)?;
     m.add("PROTOCOL_VERSION", gm::PROTOCOL_VERSION)?;
     m.add("WILDCARD_RUN_ID", gm::WILDCARD_RUN_ID)?;
     m.add("DEFAULT_MAX_FRAME_BYTES", gm::DEFAULT_MAX_FRAME_BYTES)?;

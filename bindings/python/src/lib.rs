@@ -3,6 +3,7 @@
 //!
 //! Files: `build.rs` reads the registry and writes one Python class per contract object
 //! (`object_classes!`, included by `object.rs`); `graphmind.rs`, `graphorin.rs`, `shrink.rs`,
+//! `llm.rs` (`normalize_finish_reason`, `read_usage`),
 //! `protocols.rs` (any registered protocol by name), `session.rs` and `session_viewer.rs` are
 //! the modules; `convert.rs` turns JSON text into Python values and back; `issue.rs` is
 //! `wirecontract.Issue` (shared by every protocol, picklable, codes only from the contract's
@@ -27,6 +28,7 @@ mod frame;
 mod graphmind;
 mod graphorin;
 mod issue;
+mod llm;
 mod object;
 mod protocols;
 mod pystr;

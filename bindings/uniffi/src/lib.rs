@@ -9,6 +9,7 @@
 //! - `graphmind`: the hand-written API (`parseEnvelopeJson`, `createEnvelope`,
 //!   `serializeEnvelope`, matchers, constants) over the GraphMind contract;
 //! - `shrink`: payload shrinking (`shrinkPayload`, `shrinkPayloadJson`, graphmind-shrink);
+//! - `llm`: the LLM conventions (`normalizeFinishReason`, `readUsage`, the generated `FinishReason`);
 //! - `json`: `JsonValue` and the helpers that turn opaque JSON text into a host tree and back;
 //! - `convert`: the `Convert` trait and its leaf impls (every rule read by the contract);
 //! - `ffi_support` (shared with the Graphorin crate): the `Issue` record and its one conversion,
@@ -60,6 +61,7 @@ mod jni;
 mod json;
 #[path = "json_text.rs"]
 mod json_text;
+mod llm;
 mod session;
 mod shrink;
 
@@ -71,6 +73,7 @@ pub use graphmind::*;
 pub use host_string::HostString;
 pub use json::*;
 pub use json_text::JsonText;
+pub use llm::*;
 pub use session::*;
 pub use shrink::*;
 /// The Graphorin namespace (Kotlin `dev.wirecontract.graphorin`, Swift `WirecontractGraphorin`).

@@ -17,8 +17,10 @@
 //!   differs);
 //! - `handshake.rs`: the viewer's `negotiate_hello` and `hello_ack`;
 //! - `schema.rs`: the protocol's JSON Schema (the envelope union);
-//! - [`shrink`]: payload shrinking, `serializePayload` byte for byte, skeleton plans read from
-//!   the registry;
+//! - [`shrink`]: payload shrinking, `serializePayload` byte for byte (its unserializable path
+//!   in `shrink/unserializable.rs`), skeleton plans read from the registry;
+//! - `llm.rs`: the LLM conventions (`FinishReason`, a closed registry enum,
+//!   `normalize_finish_reason`, `read_usage_json`);
 //! - [`session`]: the sans-IO app and viewer runtime.
 //!
 //! ```
@@ -31,6 +33,7 @@
 //! ```
 
 mod handshake;
+mod llm;
 mod schema;
 pub mod session;
 pub mod shrink;
@@ -41,6 +44,7 @@ use std::borrow::Cow;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 pub use handshake::{hello_ack, negotiate_hello, reusable_resume_token, HelloAccepted, HelloNegotiation, MAX_RESUME_TOKEN_LEN};
+pub use llm::{normalize_finish_reason, read_usage_json, FinishReason, UsageBasis, UsageView};
 pub use schema::{export_json_schema, export_json_schema_string, SCHEMA_ID};
 pub use shrink::{budget_payload_json, shrink_payload, shrink_payload_json, Shrunk, DEFAULT_MAX_PAYLOAD_BYTES};
 pub use types::*;
@@ -194,7 +198,7 @@ pub static PROTOCOL: crate::registry::Protocol = crate::registry::Protocol {
     strict: false,
     messages: MESSAGES,
     unions: &[],
-    catalog_enums: &[],
+    catalog_enums: &[&FinishReason::DESC],
     parse_any,
     schema: export_json_schema,
 };

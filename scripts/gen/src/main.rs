@@ -9,9 +9,11 @@ mod markdown;
 mod prose;
 mod pyi;
 mod pyi_session;
+mod site;
 mod swift_wire;
 mod ts;
 mod yaml;
+mod zod;
 
 use std::path::{Path, PathBuf};
 
@@ -55,6 +57,7 @@ fn main() -> std::process::ExitCode {
         ("python/stubtest-allowlist.txt", pyi::stubtest_allowlist()),
         ("typescript/index.d.ts", ts::declarations()),
         ("typescript/contract-id.json", ts::contract_id_json()),
+        ("typescript/zod-schemas.js", zod::schemas()),
         ("kotlin-jvm/dev/wirecontract/graphmind/jvm/Enums.kt", kotlin_jvm::enums()),
         ("kotlin-jvm/dev/wirecontract/graphmind/jvm/Breakpoints.kt", kotlin_jvm::breakpoints()),
         ("kotlin-jvm/dev/wirecontract/graphmind/jvm/Records.kt", kotlin_jvm::records()),
@@ -62,6 +65,7 @@ fn main() -> std::process::ExitCode {
         ("swift-ext/WirecontractGraphmindWire.swift", swift_wire::wire_extensions()),
     ];
     artifacts.extend(shared.into_iter().map(|(rel, text)| (rel.to_owned(), text)));
+    artifacts.extend(site::files());
     for (rel, text) in &artifacts {
         if let Err(e) = write(&out, rel, text) {
             eprintln!("wirecontract-gen: cannot write {rel}: {e}");

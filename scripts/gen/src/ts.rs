@@ -194,11 +194,12 @@ fn graphmind_namespace(out: &mut String) {
   }
 ",
     );
-    out.push_str("  /** Every known envelope, discriminated by `type`. */\n");
-    out.push_str("  type Envelope =\n");
-    for (i, m) in p.messages.iter().enumerate() {
-        let _ = writeln!(out, "    | EnvelopeOf<{}>{}", quote(m.wire), if i + 1 == p.messages.len() { ";" } else { "" });
-    }
+    out.push_str(
+        "  /** The envelope of the known type `T` (the reference's generic `Envelope<'node.token'>`); without
+   *  an argument every known envelope, discriminated by `type` (distributive over `T`). */
+  type Envelope<T extends MessageType = MessageType> = T extends MessageType ? EnvelopeOf<T> : never;
+",
+    );
     out.push_str(
         "  /** A structurally valid envelope of a type outside MESSAGE_TYPES: the payload is opaque and may be absent. */
   interface UnknownEnvelope {
@@ -281,7 +282,122 @@ fn graphmind_namespace(out: &mut String) {
   function shouldPause(mode: RunMode, breakpoints: readonly BreakpointMatcher[], kind: NodeKind, name: string, point: PausePoint): boolean;
 ",
     );
+    reference_decls(out);
     out.push_str(HANDSHAKE_DECLS);
+}
+
+/// The reference's (`@graphmind-ai/schema`) names that are not registry types: its type
+/// aliases, the payload budget, the guards, the LLM conventions and the zod schema objects
+/// (typed structurally, so the declarations need no zod).
+fn reference_decls(out: &mut String) {
+    let p = &graphmind::PROTOCOL;
+    out.push_str(
+        "  /** One of the EVENT_TYPES. */
+  type EventType = (typeof EVENT_TYPES)[number];
+  /** One of the CONTROL_TYPES. */
+  type ControlType = (typeof CONTROL_TYPES)[number];
+  /** One of the HANDSHAKE_TYPES. */
+  type HandshakeType = (typeof HANDSHAKE_TYPES)[number];
+  /** Payload type of every event type. */
+  type EventPayloadMap = { [K in EventType]: PayloadMap[K] };
+  /** The reference's name of PayloadMap. */
+  type MessagePayloadMap = PayloadMap;
+  /** Every known envelope (the reference's name). */
+  type KnownEnvelope = Envelope;
+  /** Envelopes the app sends. */
+  type EventEnvelope = Envelope<EventType>;
+  /** Envelopes the viewer sends. */
+  type ControlEnvelope = Envelope<ControlType>;
+  /** Handshake envelopes (either direction). */
+  type HandshakeEnvelope = Envelope<HandshakeType>;
+  /** The reference's name of CreateEnvelopeInit. */
+  type CreateEnvelopeInput<T extends string> = CreateEnvelopeInit<T>;
+  /** The reference's name of ParseResult. */
+  type EnvelopeParseResult = ParseResult;
+  /** The reference's name of UnknownEnvelope: a structurally valid envelope of a type this package does not know. */
+  type RawEnvelope = UnknownEnvelope;
+  /** The reference's name of Issue. */
+  type ParseIssue = Issue;
+  /** One of KNOWN_CAPABILITIES. */
+  type KnownCapability = (typeof KNOWN_CAPABILITIES)[number];
+  /** A capability string: a known one, or a future one. */
+  type Capability = KnownCapability | (string & {});
+  /** The marker of a payload (or field) the shrink cut (graphmind-shrink §4–§9). */
+  interface TruncatedPayload {
+    __graphmindTruncated: true;
+    bytes: number;
+    preview: string;
+    /** Payload fields not kept verbatim. */
+    fields?: string[];
+    /** How many keys a capped object lost. */
+    keysDropped?: number;
+  }
+  /** How UsageView.inputTokens was obtained. */
+  type UsageBasis = \"inclusive\" | \"recomputed\" | \"reported\";
+  /** What a reader displays for one TokenUsage (readUsage). */
+  interface UsageView {
+    /** Prompt tokens: the total, cache included, unless `basis` is \"reported\". */
+    inputTokens: number;
+    outputTokens: number;
+    basis: UsageBasis;
+    cacheReadTokens?: number;
+    cacheWriteTokens?: number;
+    reasoningTokens?: number;
+  }
+  /** The reference's payload budget: 512 KiB of UTF-8 payload JSON. */
+  const MAX_PAYLOAD_BYTES: number;
+  /** Most keys the field shrink keeps of one object. */
+  const MAX_SHRINK_KEYS: number;
+  /** Most top-level fields a payload may have for the field trim. */
+  const MAX_TRIM_FIELDS: number;
+  /** Appended to a string field that had to be cut short. */
+  const TRUNCATION_SUFFIX: string;
+  /** The normalized finish reasons (a closed enum of the registry). */
+  const FINISH_REASONS: readonly FinishReason[];
+  /** The reference's serializePayload (graphmind-shrink §3): within budget `payload` is the caller's own
+   *  value and `json` its JSON.stringify text; otherwise the shrunk value and its text. A value
+   *  JSON.stringify refuses (a cycle, a BigInt) gets the unserializable path's marker result (§9). */
+  function serializePayload(payload: unknown, maxBytes?: number, type?: string): { json: string; payload: unknown; truncated: boolean };
+  /** Whether `value` carries the truncation marker. */
+  function isTruncatedPayload(value: unknown): value is TruncatedPayload;
+  /** Whether `type` is a known message type. */
+  function isMessageType(type: string): type is MessageType;
+  /** Whether `type` is an event type. */
+  function isEventType(type: string): type is EventType;
+  /** Whether `type` is a control type. */
+  function isControlType(type: string): type is ControlType;
+  /** Whether `type` is a handshake type. */
+  function isHandshakeType(type: string): type is HandshakeType;
+  /** The normalized finish reason of a provider's raw value, undefined when nothing usable was reported. */
+  function normalizeFinishReason(raw: unknown, hasToolCalls?: boolean): FinishReason | undefined;
+  /** What a reader displays for a stored usage, undefined when it is not a usage object. Never throws. */
+  function readUsage(usage: unknown): UsageView | undefined;
+  /** What a zod 4 schema's safeParse returns (typed here without zod, an optional peer dependency). */
+  type SafeParseResult<T> = { success: true; data: T; error?: undefined } | { success: false; error: { issues: Array<{ path: PropertyKey[]; message: string; code?: string }> }; data?: undefined };
+  /** A zod 4 schema object (generated from the registry; needs zod installed to be used). */
+  interface ZodSchemaLike<T> {
+    safeParse(value: unknown): SafeParseResult<T>;
+    parse(value: unknown): T;
+  }
+",
+    );
+    for e in p.enums() {
+        let _ = writeln!(out, "  const {0}Schema: ZodSchemaLike<{0}>;", e.name);
+    }
+    for o in p.objects() {
+        let _ = writeln!(out, "  const {0}Schema: ZodSchemaLike<{0}>;", o.name);
+    }
+    out.push_str(
+        "  const EventPayloadSchemas: { readonly [K in EventType]: ZodSchemaLike<PayloadMap[K]> };
+  const ControlPayloadSchemas: { readonly [K in ControlType]: ZodSchemaLike<PayloadMap[K]> };
+  const HandshakePayloadSchemas: { readonly [K in HandshakeType]: ZodSchemaLike<PayloadMap[K]> };
+  const MessagePayloadSchemas: { readonly [K in MessageType]: ZodSchemaLike<PayloadMap[K]> };
+  /** Every structurally valid envelope whatever its gm and type (the parser's first step). */
+  const RawEnvelopeSchema: ZodSchemaLike<UnknownEnvelope>;
+  const EnvelopeSchemas: { readonly [K in MessageType]: ZodSchemaLike<Envelope<K>> };
+  const KnownEnvelopeSchema: ZodSchemaLike<Envelope>;
+",
+    );
 }
 
 fn graphorin_namespace(out: &mut String) {
@@ -452,8 +568,58 @@ pub fn declarations() -> String {
         "MessageType",
         "PayloadMap",
     ];
-    for n in names {
+    let reference = [
+        "MAX_PAYLOAD_BYTES",
+        "MAX_SHRINK_KEYS",
+        "MAX_TRIM_FIELDS",
+        "TRUNCATION_SUFFIX",
+        "FINISH_REASONS",
+        "serializePayload",
+        "isTruncatedPayload",
+        "isMessageType",
+        "isEventType",
+        "isControlType",
+        "isHandshakeType",
+        "normalizeFinishReason",
+        "readUsage",
+        "EventType",
+        "ControlType",
+        "HandshakeType",
+        "EventPayloadMap",
+        "MessagePayloadMap",
+        "KnownEnvelope",
+        "EventEnvelope",
+        "ControlEnvelope",
+        "HandshakeEnvelope",
+        "CreateEnvelopeInput",
+        "CreateEnvelopeInit",
+        "EnvelopeParseResult",
+        "RawEnvelope",
+        "ParseIssue",
+        "Issue",
+        "KnownCapability",
+        "Capability",
+        "TruncatedPayload",
+        "UsageBasis",
+        "UsageView",
+        "SafeParseResult",
+        "ZodSchemaLike",
+        "EventPayloadSchemas",
+        "ControlPayloadSchemas",
+        "HandshakePayloadSchemas",
+        "MessagePayloadSchemas",
+        "RawEnvelopeSchema",
+        "EnvelopeSchemas",
+        "KnownEnvelopeSchema",
+    ];
+    for n in names.into_iter().chain(reference) {
         let _ = writeln!(out, "export import {n} = graphmind.{n};");
+    }
+    // Every GraphMind enum and object type, and its schema object, at the top level too.
+    let p = &graphmind::PROTOCOL;
+    let types: Vec<&str> = p.enums().iter().map(|e| e.name).chain(p.objects().iter().map(|o| o.name)).collect();
+    for n in types {
+        let _ = writeln!(out, "export import {n} = graphmind.{n};\nexport import {n}Schema = graphmind.{n}Schema;");
     }
     out
 }

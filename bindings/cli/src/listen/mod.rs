@@ -14,7 +14,7 @@
 //! ```
 
 mod log;
-mod net;
+pub(crate) mod net;
 mod show;
 mod spec;
 mod tree;

@@ -73,6 +73,14 @@ impl Outbox {
         before
     }
 
+    /// Queues a binary frame (GraphMind frames are text: only `conform`'s fault injection
+    /// sends binary ones); returns the bytes queued before it.
+    pub fn send_binary(&self, bytes: Vec<u8>) -> usize {
+        let before = self.queued.fetch_add(bytes.len(), Ordering::Relaxed);
+        let _ = self.tx.send(Out::Binary(bytes));
+        before
+    }
+
     /// Queues a close frame behind what is queued.
     pub fn close(&self, code: u16, reason: String) {
         let _ = self.tx.send(Out::Close(code, reason));
@@ -129,6 +137,8 @@ pub enum Event {
 enum Out {
     /// A text frame.
     Text(String),
+    /// A binary frame.
+    Binary(Vec<u8>),
     /// A close frame with this code and reason; the task then ends once the app answers.
     Close(u16, String),
 }
@@ -242,26 +252,24 @@ where
             () = out.kill.notified() => break format!("slow reader: over the outbound queue limit (--max-queued-mib), closing with {SLOW_READER_CODE}"),
             item = outbox.recv() => item,
         };
-        let item = item?;
-        match item {
-            Out::Text(text) => {
-                let len = text.len();
-                let sent = tokio::select! {
-                    biased;
-                    () = out.kill.notified() => break format!("slow reader: over the outbound queue limit (--max-queued-mib), closing with {SLOW_READER_CODE}"),
-                    sent = tokio::time::timeout(stall, sink.send(Message::text(text))) => sent,
-                };
-                out.queued.fetch_sub(len, Ordering::Relaxed);
-                match sent {
-                    Ok(Ok(())) => {}
-                    Ok(Err(_)) => return None,
-                    Err(_) => break format!("slow reader: a write stalled for {} s (--slow-reader-timeout), closing with {SLOW_READER_CODE}", secs(stall)),
-                }
-            }
+        let (len, message) = match item? {
+            Out::Text(text) => (text.len(), Message::text(text)),
+            Out::Binary(bytes) => (bytes.len(), Message::binary(bytes)),
             Out::Close(code, reason) => {
                 let _ = sink.send(Message::Close(Some(CloseFrame { code: CloseCode::from(code), reason: reason.into() }))).await;
                 return None;
             }
+        };
+        let sent = tokio::select! {
+            biased;
+            () = out.kill.notified() => break format!("slow reader: over the outbound queue limit (--max-queued-mib), closing with {SLOW_READER_CODE}"),
+            sent = tokio::time::timeout(stall, sink.send(message)) => sent,
+        };
+        out.queued.fetch_sub(len, Ordering::Relaxed);
+        match sent {
+            Ok(Ok(())) => {}
+            Ok(Err(_)) => return None,
+            Err(_) => break format!("slow reader: a write stalled for {} s (--slow-reader-timeout), closing with {SLOW_READER_CODE}", secs(stall)),
         }
     };
     // Best effort: the close frame goes out only if the socket takes it soon.

@@ -29,6 +29,7 @@ mod read;
 mod skeleton;
 mod trim;
 mod units;
+mod unserializable;
 mod value;
 mod write;
 
@@ -39,6 +40,7 @@ pub use budget::{budget_payload_json, shrink_message_payload};
 pub use read::parse_js_value;
 pub use skeleton::{skeleton_plan, PlanKey};
 pub use units::{cut, len16, prefix16, TRUNCATION_SUFFIX};
+pub use unserializable::{shrink_unserializable_json, RefusedField, UNSERIALIZABLE_PAYLOAD, UNSERIALIZABLE_VALUE};
 pub use value::{JsObject, JsString, JsValue};
 
 use crate::core::json::SyntaxError;
@@ -62,8 +64,8 @@ pub const SKELETON_MIN_CHARS: usize = 32;
 /// lone surrogate) once escaped.
 pub const TIER4_MAX_BYTES: usize = 6_080;
 
-/// The marker key every shrunk result carries.
-const MARKER_KEY: &str = "__graphmindTruncated";
+/// The marker key every shrunk result carries (`isTruncatedPayload` looks for `true` there).
+pub const MARKER_KEY: &str = "__graphmindTruncated";
 
 /// A shrink result (§3): the text to send and which tier produced it.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -21,6 +21,7 @@ PauseReason: TypeAlias = Literal["breakpoint", "error", "step", "loop"]
 RefusalCode: TypeAlias = Literal["schema", "shape", "placeholder", "truncated", "disabled", "unsupported"]
 ResumeAction: TypeAlias = Literal["continue", "retry", "inject", "abort"]
 RunMode: TypeAlias = Literal["run", "step"]
+FinishReason: TypeAlias = Literal["stop", "length", "tool-calls", "content-filter", "error", "other"]
 
 MESSAGE_TYPES: Final[tuple[str, ...]]  # run.started, run.finished, graph.hint, node.started, node.token, node.finished, node.error, exec.paused, exec.refused, exec.resumed, exec.resume, breakpoint.set, breakpoint.clear, mode.set, hello, hello.ack
 EVENT_TYPES: Final[tuple[str, ...]]  # run.started, run.finished, graph.hint, node.started, node.token, node.finished, node.error, exec.paused, exec.refused, exec.resumed
@@ -32,6 +33,7 @@ PAUSE_POINTS: Final[tuple[PausePoint, ...]]
 RUN_STATUSES: Final[tuple[RunStatus, ...]]
 RESUME_ACTIONS: Final[tuple[ResumeAction, ...]]
 RUN_MODES: Final[tuple[RunMode, ...]]
+FINISH_REASONS: Final[tuple[FinishReason, ...]]
 OBJECT_TYPES: Final[tuple[str, ...]]
 PROTOCOL_VERSION: Final[int]
 WILDCARD_RUN_ID: Final[str]
@@ -675,3 +677,26 @@ def shrink_payload(value: JsonValue | WireObject, /, max_bytes: int = 524288, ty
     """Shrink a payload value to max_bytes UTF-8 bytes of JSON, byte for byte as the reference."""
 def shrink_payload_json(data: str | bytes | bytearray, /, max_bytes: int = 524288, type: str | None = None) -> Shrunk:
     """shrink_payload over JSON text (JSON.parse semantics); ValueError if not JSON."""
+
+@final
+class UsageView:
+    """What a reader displays for one TokenUsage (read_usage): counts as int when whole."""
+    @property
+    def input_tokens(self) -> int | float: ...
+    @property
+    def output_tokens(self) -> int | float: ...
+    @property
+    def basis(self) -> Literal["inclusive", "recomputed", "reported"]: ...
+    @property
+    def cache_read_tokens(self) -> int | float | None: ...
+    @property
+    def cache_write_tokens(self) -> int | float | None: ...
+    @property
+    def reasoning_tokens(self) -> int | float | None: ...
+    def to_dict(self) -> dict[str, int | float | str]:
+        """The reference's object: inputTokens, outputTokens, basis, then the present extras."""
+
+def normalize_finish_reason(raw: object, /, has_tool_calls: object = False) -> FinishReason | None:
+    """The normalized finish reason of a provider's raw value; None when nothing usable was reported."""
+def read_usage(usage: object, /) -> UsageView | None:
+    """The display view of a stored usage dict (camelCase keys); None when it is not a usage object."""

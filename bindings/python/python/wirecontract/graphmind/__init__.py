@@ -48,6 +48,9 @@ hello_ack = _impl.hello_ack
 breakpoint_matcher = _impl.breakpoint_matcher
 shrink_payload = _impl.shrink_payload
 shrink_payload_json = _impl.shrink_payload_json
+normalize_finish_reason = _impl.normalize_finish_reason
+read_usage = _impl.read_usage
+UsageView = _impl.UsageView
 
 # Constants.
 PROTOCOL_VERSION = _impl.PROTOCOL_VERSION
@@ -90,7 +93,7 @@ __all__ = [
     "BuildError", "Ok", "UnknownType", "VersionMismatch", "Invalid", "Issue", "Envelope", "WireObject", "Shrunk", "Accepted", "Refused",
     "ParseResult", "parse_envelope_json", "parse_envelope", "create_envelope", "create_unknown_envelope",
     "serialize_envelope", "serialize_envelope_bytes", "export_json_schema", "export_json_schema_string", "matchers_equal",
-    "matcher_matches", "should_pause", "pause_reason", "negotiate_hello", "hello_ack", "breakpoint_matcher", "shrink_payload", "shrink_payload_json", "PROTOCOL_VERSION", "WILDCARD_RUN_ID",
+    "matcher_matches", "should_pause", "pause_reason", "negotiate_hello", "hello_ack", "breakpoint_matcher", "shrink_payload", "shrink_payload_json", "normalize_finish_reason", "read_usage", "UsageView", "PROTOCOL_VERSION", "WILDCARD_RUN_ID",
     "DEFAULT_MAX_FRAME_BYTES", "DEFAULT_MAX_DEPTH", "DEFAULT_MAX_PAYLOAD_BYTES", "MESSAGE_TYPES", "EVENT_TYPES", "CONTROL_TYPES",
     "HANDSHAKE_TYPES", "KNOWN_CAPABILITIES", "SCHEMA_ID", "OBJECT_TYPES", "JsonValue", "Payload",
     *_ENUM_CONSTANTS, *_ENUM_ALIASES, *_OBJECT_CLASSES,

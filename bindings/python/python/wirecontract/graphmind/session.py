@@ -33,6 +33,7 @@ import asyncio
 import collections
 import contextlib
 import contextvars
+import json
 import logging
 import secrets
 import time
@@ -263,7 +264,7 @@ class _Link:
         self, ws: Any, on_lost: Callable[[], None], max_queue: int = MAX_QUEUE_BYTES, stall_s: float | None = WRITE_STALL_TIMEOUT_MS / 1000.0
     ) -> None:
         self.ws = ws
-        self._queue: asyncio.Queue[str | _Close] = asyncio.Queue()
+        self._queue: asyncio.Queue[str | bytes | _Close] = asyncio.Queue()
         self._on_lost = on_lost
         self._max_queue = max_queue
         self._stall_s = stall_s
@@ -272,7 +273,9 @@ class _Link:
         self.stalled = False
         self.task = asyncio.get_running_loop().create_task(self._write())
 
-    def send(self, frame: str) -> None:
+    def send(self, frame: str | bytes) -> None:
+        """Queues a frame: text, or bytes sent as a binary frame (only the test faults of
+        ``wirecontract.graphmind.testing`` send one)."""
         if self.overflowed:
             return
         if self._queued and self._queued + len(frame) > self._max_queue:
@@ -724,6 +727,9 @@ class Viewer:
         self.events_dropped = 0
         """Events dropped from the ``events()`` buffer because it held ``max_events`` unread."""
         self._timer = _Timer(self._loop, self.clock, self._on_timeout)
+        self._ack_faults: collections.deque[Callable[[int, str], None]] = collections.deque()
+        """Test faults (``wirecontract.graphmind.testing.ViewerFaults``), oldest first: each
+        takes one ``hello.ack`` the core produced instead of the host sending it."""
         self._tasks: set[asyncio.Task[Any]] = set()
         self._server: Any = None
         self.url = ""
@@ -876,6 +882,9 @@ class Viewer:
     def _pump(self) -> None:
         for action in self.core.poll_actions():
             if isinstance(action, ViewerSend):
+                if self._ack_faults and json.loads(action.frame).get("type") == "hello.ack":
+                    self._ack_faults.popleft()(action.conn, action.frame)
+                    continue
                 link = self._links.get(action.conn)
                 if link is not None:
                     if self._on_frame is not None:

@@ -737,6 +737,10 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth(
     ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_func_normalize_finish_reason(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_func_read_usage(
+    ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_default_ring_max_bytes(
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_default_max_payload_bytes(
@@ -921,6 +925,8 @@ internal object UniffiLib {
     ): Byte
     external fun uniffi_wirecontract_uniffi_fn_method_viewersession_set_mode(`ptr`: Long,`mode`: RustBuffer.ByValue,`nowMs`: Double,uniffi_out_err: UniffiRustCallStatus, 
     ): Unit
+    external fun uniffi_wirecontract_uniffi_fn_method_finishreason_wire_value(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_method_issuecode_wire_value(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_method_loopkind_wire_value(`ptr`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -1013,6 +1019,10 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_func_json_value_max_depth(uniffi_out_err: UniffiRustCallStatus, 
     ): Long
+    external fun uniffi_wirecontract_uniffi_fn_func_normalize_finish_reason(`raw`: RustBuffer.ByValue,`hasToolCalls`: Byte,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_func_read_usage(`usageJson`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_func_default_ring_max_bytes(uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_wirecontract_uniffi_fn_func_default_max_payload_bytes(uniffi_out_err: UniffiRustCallStatus, 
@@ -1231,6 +1241,12 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_json_value_max_depth() and 0xFFFF) != 14966) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_normalize_finish_reason() and 0xFFFF) != 39236) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_read_usage() and 0xFFFF) != 7781) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_ring_max_bytes() and 0xFFFF) != 35360) {
@@ -5530,6 +5546,85 @@ public object FfiConverterTypeTokenUsage: FfiConverterRustBuffer<TokenUsage> {
 
 
 /**
+ * What a reader displays for one `TokenUsage` (`readUsage`); counts are JavaScript numbers.
+ */
+data class UsageView (
+    /**
+     * Prompt tokens: the total, cache included, unless `basis` is `Reported`.
+     */
+    val `inputTokens`: kotlin.Double
+    , 
+    /**
+     * Output tokens as reported.
+     */
+    val `outputTokens`: kotlin.Double
+    , 
+    /**
+     * How `input_tokens` was obtained.
+     */
+    val `basis`: UsageBasis
+    , 
+    /**
+     * Cache reads, when reported.
+     */
+    val `cacheReadTokens`: kotlin.Double?
+    , 
+    /**
+     * Cache writes, when reported.
+     */
+    val `cacheWriteTokens`: kotlin.Double?
+    , 
+    /**
+     * Reasoning tokens, when reported.
+     */
+    val `reasoningTokens`: kotlin.Double?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeUsageView: FfiConverterRustBuffer<UsageView> {
+    override fun read(buf: ByteBuffer): UsageView {
+        return UsageView(
+            FfiConverterDouble.read(buf),
+            FfiConverterDouble.read(buf),
+            FfiConverterTypeUsageBasis.read(buf),
+            FfiConverterOptionalDouble.read(buf),
+            FfiConverterOptionalDouble.read(buf),
+            FfiConverterOptionalDouble.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: UsageView) = (
+            FfiConverterDouble.allocationSize(value.`inputTokens`) +
+            FfiConverterDouble.allocationSize(value.`outputTokens`) +
+            FfiConverterTypeUsageBasis.allocationSize(value.`basis`) +
+            FfiConverterOptionalDouble.allocationSize(value.`cacheReadTokens`) +
+            FfiConverterOptionalDouble.allocationSize(value.`cacheWriteTokens`) +
+            FfiConverterOptionalDouble.allocationSize(value.`reasoningTokens`)
+    )
+
+    override fun write(value: UsageView, buf: ByteBuffer) {
+            FfiConverterDouble.write(value.`inputTokens`, buf)
+            FfiConverterDouble.write(value.`outputTokens`, buf)
+            FfiConverterTypeUsageBasis.write(value.`basis`, buf)
+            FfiConverterOptionalDouble.write(value.`cacheReadTokens`, buf)
+            FfiConverterOptionalDouble.write(value.`cacheWriteTokens`, buf)
+            FfiConverterOptionalDouble.write(value.`reasoningTokens`, buf)
+    }
+}
+
+
+
+/**
  * Configuration of a `ViewerSession` (spec §5); `null`/`nil` fields take the reference hub's
  * defaults: breakpoints `[{point: error}]`, mode `run`, resume wait 5000 ms, abandon grace
  * 15000 ms, resume tokens reused up to 128 UTF-16 units, minted tokens `tok_<n>`.
@@ -5984,6 +6079,81 @@ public object FfiConverterTypeDecision : FfiConverterRustBuffer<Decision>{
                 Unit
             }
         }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+}
+
+
+
+
+
+/**
+ * The closed enum `FinishReason` (spec graphmind-v1 §1): `"stop"`, `"length"`, `"tool-calls"`, `"content-filter"`, `"error"`, `"other"`. An unknown wire value makes a frame
+ * invalid.
+ */
+
+enum class FinishReason {
+    
+    /**
+     * Wire value `"stop"`.
+     */
+    STOP,
+    /**
+     * Wire value `"length"`.
+     */
+    LENGTH,
+    /**
+     * Wire value `"tool-calls"`.
+     */
+    TOOL_CALLS,
+    /**
+     * Wire value `"content-filter"`.
+     */
+    CONTENT_FILTER,
+    /**
+     * Wire value `"error"`.
+     */
+    ERROR,
+    /**
+     * Wire value `"other"`.
+     */
+    OTHER;
+
+    
+    /**
+     * The wire string of this value.
+     */ fun `wireValue`(): kotlin.String {
+            return FfiConverterString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_method_finishreason_wire_value(FfiConverterTypeFinishReason.lower(this),
+        _status)
+}
+    )
+    }
+    
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeFinishReason: FfiConverterRustBuffer<FinishReason> {
+    override fun read(buf: ByteBuffer) = try {
+        
+        FinishReason.entries[buf.getInt() - 1]
+        
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: FinishReason) = 4UL
+
+    override fun write(value: FinishReason, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
     }
 }
 
@@ -8685,6 +8855,55 @@ public object FfiConverterTypeTokenChannel: FfiConverterRustBuffer<TokenChannel>
 
 
 /**
+ * How `UsageView.inputTokens` was obtained.
+ */
+
+enum class UsageBasis {
+    
+    /**
+     * The sender stamped `inclusive: true`: the total prompt, cache included.
+     */
+    INCLUSIVE,
+    /**
+     * A 0.5 Anthropic TypeScript event: `inputTokens + cacheReadTokens + cacheCreationTokens`.
+     */
+    RECOMPUTED,
+    /**
+     * No marker: whatever the sender's provider reported (may exclude the cache).
+     */
+    REPORTED;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeUsageBasis: FfiConverterRustBuffer<UsageBasis> {
+    override fun read(buf: ByteBuffer) = try {
+        
+        UsageBasis.entries[buf.getInt() - 1]
+        
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: UsageBasis) = 4UL
+
+    override fun write(value: UsageBasis, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
  * One thing the viewer's host must do or know, polled in order (spec §5).
  */
 sealed class ViewerAction {
@@ -9591,6 +9810,38 @@ public object FfiConverterOptionalTypeTokenUsage: FfiConverterRustBuffer<TokenUs
 /**
  * @suppress
  */
+public object FfiConverterOptionalTypeUsageView: FfiConverterRustBuffer<UsageView?> {
+    override fun read(buf: ByteBuffer): UsageView? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeUsageView.read(buf)
+    }
+
+    override fun allocationSize(value: UsageView?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeUsageView.allocationSize(value)
+        }
+    }
+
+    override fun write(value: UsageView?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeUsageView.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalTypeViewerSessionConfig: FfiConverterRustBuffer<ViewerSessionConfig?> {
     override fun read(buf: ByteBuffer): ViewerSessionConfig? {
         if (buf.get().toInt() == 0) {
@@ -9613,6 +9864,38 @@ public object FfiConverterOptionalTypeViewerSessionConfig: FfiConverterRustBuffe
         } else {
             buf.put(1)
             FfiConverterTypeViewerSessionConfig.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeFinishReason: FfiConverterRustBuffer<FinishReason?> {
+    override fun read(buf: ByteBuffer): FinishReason? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeFinishReason.read(buf)
+    }
+
+    override fun allocationSize(value: FinishReason?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeFinishReason.allocationSize(value)
+        }
+    }
+
+    override fun write(value: FinishReason?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeFinishReason.write(value, buf)
         }
     }
 }
@@ -11005,6 +11288,42 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
     UniffiLib.uniffi_wirecontract_uniffi_fn_func_json_value_max_depth(
     
         _status)
+}
+    )
+    }
+    
+
+        /**
+         * The normalized finish reason of a provider's raw value (`end_turn`, `MAX_TOKENS`,
+         * `tool_calls`, …), or `null`/`nil` when nothing usable was reported (blank). A plain stop on
+         * a step that requested tool calls (`hasToolCalls`) is `TOOL_CALLS`. A lone surrogate
+         * (Kotlin) is read as U+FFFD: no provider spelling has one.
+         */
+    @Throws(ContractException::class) fun `normalizeFinishReason`(`raw`: HostString, `hasToolCalls`: kotlin.Boolean = false): FinishReason? {
+            return FfiConverterOptionalTypeFinishReason.lift(
+    uniffiRustCallWithError(ContractException) { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_func_normalize_finish_reason(
+    
+        
+        FfiConverterTypeHostString.lower(`raw`),
+        FfiConverterBoolean.lower(`hasToolCalls`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * What a reader displays for a stored `usage` given as JSON text (`JSON.parse` semantics), or
+         * `null`/`nil` when it is not a usage object (not JSON, not an object, or without both counts
+         * as finite numbers ≥ 0).
+         */
+    @Throws(ContractException::class) fun `readUsage`(`usageJson`: JsonText): UsageView? {
+            return FfiConverterOptionalTypeUsageView.lift(
+    uniffiRustCallWithError(ContractException) { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_func_read_usage(
+    
+        
+        FfiConverterTypeJsonText.lower(`usageJson`),_status)
 }
     )
     }

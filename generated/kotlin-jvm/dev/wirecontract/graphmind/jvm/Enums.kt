@@ -430,6 +430,60 @@ enum class RunMode(
 }
 
 /**
+ * A normalized finish reason: why an LLM step stopped, as `output.finishReason` carries it
+ * (reference 0.6.0). Closed: normalizing maps any other spelling to `other`.
+ *
+ * Closed (graphmind-v1 §5): a wire string not listed here makes a frame `invalid`; [fromWire] returns `null` for it. No native call.
+ */
+enum class FinishReason(
+    /** The wire string, as sent in a frame. */
+    val wire: String,
+) {
+    /**
+     * Wire value `stop`: The model finished its turn (or hit a stop sequence).
+     */
+    STOP("stop"),
+    /**
+     * Wire value `length`: A token limit or the context window cut the output short.
+     */
+    LENGTH("length"),
+    /**
+     * Wire value `tool-calls`: The model stopped to call tools.
+     */
+    TOOL_CALLS("tool-calls"),
+    /**
+     * Wire value `content-filter`: A provider's content filter or safety system stopped it.
+     */
+    CONTENT_FILTER("content-filter"),
+    /**
+     * Wire value `error`: The provider reported an error.
+     */
+    ERROR("error"),
+    /**
+     * Wire value `other`: Any other reason.
+     */
+    OTHER("other");
+
+    /** The wire string. */
+    override fun toString(): String = wire
+
+    /** Lookup by wire string. */
+    companion object {
+        /** The value whose wire string is [wire] (exact, case-sensitive), or `null`. */
+        @JvmStatic
+        fun fromWire(wire: String): FinishReason? = when (wire) {
+            "stop" -> STOP
+            "length" -> LENGTH
+            "tool-calls" -> TOOL_CALLS
+            "content-filter" -> CONTENT_FILTER
+            "error" -> ERROR
+            "other" -> OTHER
+            else -> null
+        }
+    }
+}
+
+/**
  * The known message types (graphmind-v1 §1) in registry order; a frame's `Frame.typeIndex` indexes this list.
  */
 object MessageTypes {

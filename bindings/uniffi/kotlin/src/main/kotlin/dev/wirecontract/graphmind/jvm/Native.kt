@@ -11,7 +11,8 @@ import java.nio.file.StandardCopyOption
  * the resource `/<platform>/<libname>` of this jar (JNA's platform names: `linux-x86-64`,
  * `linux-aarch64`, `darwin-aarch64`, `win32-x86-64`), copied to a temporary file once per
  * process; else `System.loadLibrary("wirecontract_uniffi")` (Android's `jniLibs/<abi>/`,
- * `java.library.path`). The same file is then given to the uniffi (JNA) half through
+ * `java.library.path`), whose failure becomes an [UnsatisfiedLinkError] naming the platform and
+ * the property. The same file is then given to the uniffi (JNA) half through
  * `uniffi.component.wirecontract_uniffi.libraryOverride` unless already set, so one copy of
  * the library serves both. No `jna.library.path` is needed.
  */
@@ -19,9 +20,36 @@ internal object Native {
     /** Longs written by [parse] (`OUT_LEN` in `parse.rs`). */
     const val OUT_LEN = 8
 
+    /** The system property naming the library file to load instead of the jar's. */
+    const val LIBRARY_PATH_PROPERTY = "wirecontract.library.path"
+
     init {
         val file = locate()
-        if (file != null) System.load(file.absolutePath) else System.loadLibrary("wirecontract_uniffi")
+        if (file != null) {
+            System.load(file.absolutePath)
+        } else {
+            try {
+                System.loadLibrary("wirecontract_uniffi")
+            } catch (e: UnsatisfiedLinkError) {
+                throw missingPlatform(platform(), e)
+            }
+        }
+    }
+
+    /**
+     * The error for a platform this jar carries no library for and `java.library.path` does not
+     * hold one either: names the platform (JNA's resource directory the jar would need) and the
+     * property that points at a library built by hand.
+     */
+    internal fun missingPlatform(platform: String, cause: Throwable?): UnsatisfiedLinkError {
+        val name = System.mapLibraryName("wirecontract_uniffi")
+        val err = UnsatisfiedLinkError(
+            "wirecontract: this jar has no native library for platform $platform (no resource /$platform/$name; " +
+                "it carries linux-x86-64, linux-aarch64, darwin-x86-64, darwin-aarch64 when built by scripts/dist), " +
+                "and java.library.path has none: build the library for $platform and set -D$LIBRARY_PATH_PROPERTY=<path to $name>",
+        )
+        if (cause != null) err.initCause(cause)
+        return err
     }
 
     /** Verdict code and spans of one frame: see `parse.rs`. Never throws for bad input. */
@@ -32,7 +60,7 @@ internal object Native {
     @JvmStatic
     external fun build(buf: ByteArray, payloadLen: Int, typeLen: Int, runIdLen: Int, seq: Long, ts: Long, hasTs: Boolean): ByteArray
 
-    private fun platform(): String {
+    internal fun platform(): String {
         val os = System.getProperty("os.name").lowercase()
         val arch = when (val a = System.getProperty("os.arch").lowercase()) {
             "amd64", "x86_64" -> "x86-64"
@@ -50,10 +78,10 @@ internal object Native {
 
     /** The library file to load, or `null` to leave it to `System.loadLibrary`. */
     private fun locate(): File? {
-        System.getProperty("wirecontract.library.path")?.let { return File(it) }
+        System.getProperty(LIBRARY_PATH_PROPERTY)?.let { return File(it) }
         val name = System.mapLibraryName("wirecontract_uniffi")
-        // No library for this platform in the jar: java.library.path (or Android's jniLibs),
-        // whose UnsatisfiedLinkError then names the library.
+        // No library for this platform in the jar: java.library.path (or Android's jniLibs);
+        // when that fails too, init throws missingPlatform's error.
         val input = Native::class.java.getResourceAsStream("/${platform()}/$name") ?: return null
         val file = Files.createTempFile("wirecontract-", "-$name").toFile()
         file.deleteOnExit()

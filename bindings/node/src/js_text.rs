@@ -1,0 +1,338 @@
+//! The JSON texts both JavaScript backends hand to the package's JavaScript layer: verdicts,
+//! Graphorin parse errors, the registry and constants, the handshake answer; and the
+//! conversion of a JavaScript string's UTF-16 code units to the UTF-8 text `JSON.parse` would
+//! see. No Node-API or wasm-bindgen type appears here: the file is compiled into the Node-API
+//! addon (`src/lib.rs`) and into the WASM build (`bindings/wasm`), so both give the JavaScript
+//! layer the same bytes.
+
+use std::fmt::Write as _;
+
+use serde_json::{json, Value};
+use wirecontract::core::json::{write_f64, write_int, write_string};
+use wirecontract::core::{IssueCode, PathSegment};
+use wirecontract::registry::{self, Direction, MessageGroup, ObjectDesc, Ty};
+use wirecontract::{graphmind as gm, graphorin as go};
+
+/// Appends `s` as a JSON string (`JSON.stringify` spelling).
+pub fn push_str(out: &mut Vec<u8>, s: &str) {
+    write_string(out, s);
+}
+
+pub fn into_string(out: Vec<u8>) -> String {
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// UTF-16 code units as UTF-8 text the JSON reader decides exactly as `JSON.parse` decides
+/// the JavaScript string. Paired surrogates become the 4-byte sequence of their code point.
+/// A lone surrogate has no UTF-8 form: it becomes the escape `\udxxx` (the same code unit to
+/// `JSON.parse` inside a string, and a syntax error outside one, as the raw unit is) unless it
+/// follows an escaping backslash, where the raw unit makes an invalid escape: there it becomes
+/// U+FFFD, which keeps the escape invalid.
+pub fn transcode(units: &[u16]) -> String {
+    let n = units.len();
+    let mut out: Vec<u8> = Vec::with_capacity(n + n / 2 + 8);
+    let mut i = 0;
+    while i < n {
+        // A run of ASCII, narrowed in one exact-size `extend` (vectorized).
+        let start = i;
+        while let Some(chunk) = units.get(i..i + 16) {
+            if chunk.iter().fold(0u16, |a, &c| a | c) >= 0x80 {
+                break;
+            }
+            i += 16;
+        }
+        while i < n && units[i] < 0x80 {
+            i += 1;
+        }
+        out.extend(units[start..i].iter().map(|&c| c as u8));
+        // Then everything up to the next ASCII unit.
+        while let Some(&c) = units.get(i) {
+            i += 1;
+            match c {
+                0..=0x7F => {
+                    i -= 1;
+                    break;
+                }
+                0x80..=0x7FF => out.extend_from_slice(&[0xC0 | (c >> 6) as u8, 0x80 | (c & 0x3F) as u8]),
+                0xD800..=0xDBFF if units.get(i).is_some_and(|&d| (0xDC00..=0xDFFF).contains(&d)) => {
+                    let cp = 0x10000 + ((u32::from(c) - 0xD800) << 10) + (u32::from(units[i]) - 0xDC00);
+                    i += 1;
+                    out.extend_from_slice(&[
+                        0xF0 | (cp >> 18) as u8,
+                        0x80 | ((cp >> 12) & 0x3F) as u8,
+                        0x80 | ((cp >> 6) & 0x3F) as u8,
+                        0x80 | (cp & 0x3F) as u8,
+                    ]);
+                }
+                0xD800..=0xDFFF => {
+                    // Backslashes right before this unit: an odd run makes it an escape's letter.
+                    let run = units[..i - 1].iter().rev().take_while(|&&u| u == u16::from(b'\\')).count();
+                    if run % 2 == 1 {
+                        out.extend_from_slice("\u{FFFD}".as_bytes());
+                    } else {
+                        let _ = write!(ByteSink(&mut out), "\\u{c:04x}");
+                    }
+                }
+                _ => out.extend_from_slice(&[0xE0 | (c >> 12) as u8, 0x80 | ((c >> 6) & 0x3F) as u8, 0x80 | (c & 0x3F) as u8]),
+            }
+        }
+    }
+    // Every branch above writes whole UTF-8 sequences; the check only guards that claim.
+    into_string(out)
+}
+
+/// The result object of a verdict other than `ok`/`unknown-type` as JSON text (`ok` and
+/// `unknown-type` give their kind).
+pub fn verdict_json(outcome: gm::ParseOutcome) -> String {
+    match outcome {
+        gm::ParseOutcome::Ok(_) => "ok".to_owned(),
+        gm::ParseOutcome::UnknownType(_) => "unknown-type".to_owned(),
+        gm::ParseOutcome::VersionMismatch { received, supported } => {
+            format!("{{\"kind\":\"version-mismatch\",\"received\":{received},\"supported\":{supported}}}")
+        }
+        gm::ParseOutcome::Invalid { reason, issues, seq, ts, run_id, message_type } => {
+            let mut out = Vec::with_capacity(128);
+            out.extend_from_slice(b"{\"kind\":\"invalid\",\"reason\":");
+            push_str(&mut out, &reason);
+            if let Some(issues) = issues {
+                out.extend_from_slice(b",\"issues\":[");
+                for (i, issue) in issues.iter().enumerate() {
+                    if i > 0 {
+                        out.push(b',');
+                    }
+                    out.extend_from_slice(b"{\"path\":");
+                    push_str(&mut out, &issue.dotted_path());
+                    out.extend_from_slice(b",\"message\":");
+                    push_str(&mut out, &issue.message);
+                    out.push(b'}');
+                }
+                out.push(b']');
+            }
+            // Salvage (§2 step 5): the envelope passed, only the payload failed.
+            if let (Some(seq), Some(ts), Some(run_id), Some(ty)) = (seq, ts, run_id, message_type) {
+                out.extend_from_slice(format!(",\"seq\":{seq},\"ts\":{ts},\"runId\":").as_bytes());
+                push_str(&mut out, &run_id);
+                out.extend_from_slice(b",\"type\":");
+                push_str(&mut out, &ty);
+            }
+            out.push(b'}');
+            into_string(out)
+        }
+    }
+}
+
+/// A refused build (`createEnvelope` with `maxPayloadBytes`) as JSON text
+/// `{"reason":…,"issues":[{"path","message"}]}`.
+pub fn build_error_json(e: &gm::BuildError) -> String {
+    let mut out = Vec::with_capacity(128);
+    out.extend_from_slice(b"{\"reason\":");
+    push_str(&mut out, &e.reason);
+    out.extend_from_slice(b",\"issues\":[");
+    for (i, issue) in e.issues.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"{\"path\":");
+        push_str(&mut out, &issue.dotted_path());
+        out.extend_from_slice(b",\"message\":");
+        push_str(&mut out, &issue.message);
+        out.push(b'}');
+    }
+    out.extend_from_slice(b"]}");
+    into_string(out)
+}
+/// A Graphorin parse error as the JSON text `index.js` reads (see `goParse`).
+pub fn parse_error_json(e: &go::ParseError) -> String {
+    let mut out = Vec::with_capacity(160);
+    // isJson is the deprecated old name of isSyntaxError (true for a syntax failure).
+    let syntax: &[u8] = if e.is_syntax_error() { b"true" } else { b"false" };
+    out.extend_from_slice(b"{\"isSyntaxError\":");
+    out.extend_from_slice(syntax);
+    out.extend_from_slice(b",\"isJson\":");
+    out.extend_from_slice(syntax);
+    out.extend_from_slice(b",\"message\":");
+    push_str(&mut out, &e.to_string());
+    out.extend_from_slice(b",\"issues\":[");
+    for (i, issue) in e.issues().iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(b"{\"path\":[");
+        for (j, seg) in issue.path.segments().iter().enumerate() {
+            if j > 0 {
+                out.push(b',');
+            }
+            match seg {
+                PathSegment::Key(k) => push_str(&mut out, k),
+                PathSegment::Index(n) => write_int(&mut out, *n),
+            }
+        }
+        out.extend_from_slice(b"],\"code\":");
+        push_str(&mut out, issue.code.unwrap_or(IssueCode::Custom).as_str());
+        out.extend_from_slice(b",\"message\":");
+        push_str(&mut out, &issue.message);
+        out.push(b'}');
+    }
+    out.extend_from_slice(b"],\"id\":");
+    // The raw id is validated JSON text; `null` stands for "no id member".
+    out.extend_from_slice(e.raw_id().map_or("null", |r| r.as_str()).as_bytes());
+    out.extend_from_slice(b",\"hasId\":");
+    out.extend_from_slice(if e.raw_id().is_some() { b"true" } else { b"false" });
+    let _ = write!(ByteSink(&mut out), ",\"rpcErrorCode\":{}", e.rpc_error_code().code());
+    out.extend_from_slice(b",\"replyId\":");
+    out.extend_from_slice(e.reply_id().to_json().as_bytes());
+    out.push(b'}');
+    into_string(out)
+}
+
+/// `fmt::Write` into a byte buffer.
+pub struct ByteSink<'a>(pub &'a mut Vec<u8>);
+
+impl std::fmt::Write for ByteSink<'_> {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.0.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+}
+
+/// A handshake negotiation as JSON text: `{"kind":"accepted","protocol","capabilities","resumeToken"?}`
+/// or `{"kind":"refused","reason"}`.
+pub fn negotiation_json(n: gm::HelloNegotiation) -> String {
+    match n {
+        gm::HelloNegotiation::Accepted(a) => {
+            let mut v = serde_json::json!({"kind": "accepted", "protocol": a.protocol, "capabilities": a.capabilities});
+            if let Some(t) = a.resume_token {
+                v["resumeToken"] = serde_json::Value::String(t);
+            }
+            v.to_string()
+        }
+        gm::HelloNegotiation::Refused(reason) => serde_json::json!({"kind": "refused", "reason": reason}).to_string(),
+    }
+}
+
+fn ty_json(ty: &Ty) -> Value {
+    match ty {
+        Ty::Scalar(s) => json!({ "scalar": format!("{s:?}") }),
+        Ty::Enum(e) => json!({ "enum": e.name }),
+        Ty::Object(o) => json!({ "object": o.name }),
+        Ty::List(t) => json!({ "list": ty_json(t) }),
+    }
+}
+
+fn object_json(o: &ObjectDesc) -> Value {
+    json!({
+        "name": o.name,
+        "strict": o.strict,
+        "literals": o.literals.iter().map(|(k, v)| json!([k, v])).collect::<Vec<_>>(),
+        "fields": o.fields.iter().map(|f| json!({ "wire": f.wire, "required": f.required, "ty": ty_json(&f.ty) })).collect::<Vec<_>>(),
+    })
+}
+
+fn direction_name(d: Direction) -> &'static str {
+    match d {
+        Direction::ClientToServer => "client-to-server",
+        Direction::ServerToClient => "server-to-client",
+    }
+}
+
+fn group_name(g: MessageGroup) -> &'static str {
+    match g {
+        MessageGroup::Event => "event",
+        MessageGroup::Control => "control",
+        MessageGroup::Handshake => "handshake",
+    }
+}
+
+/// The typed registry of every protocol as JSON text: messages, unions with their variants and
+/// guard names, objects with their fields in spec order, enums with their values.
+pub fn registry_json() -> String {
+    let protocols: Vec<Value> = registry::protocols()
+        .iter()
+        .map(|p| {
+            json!({
+                "name": p.name,
+                "version": [p.version.0, p.version.1],
+                "strict": p.strict,
+                "messages": p.messages.iter().map(|m| json!({ "wire": m.wire, "payload": m.payload.name, "group": group_name(m.group), "direction": direction_name(m.direction) })).collect::<Vec<_>>(),
+                "unions": p.unions.iter().map(|u| json!({
+                    "name": u.name,
+                    "direction": direction_name(u.direction),
+                    "variants": u.variants.iter().map(|v| json!({ "wire": v.wire, "name": v.name, "frame": v.frame.name, "guardJs": v.guard_js })).collect::<Vec<_>>(),
+                })).collect::<Vec<_>>(),
+                "objects": p.objects().into_iter().map(object_json).collect::<Vec<_>>(),
+                "enums": p.enums().into_iter().map(|e| json!({ "name": e.name, "values": e.wire_values().collect::<Vec<_>>(), "constant": e.constant })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({ "protocols": protocols }).to_string()
+}
+
+/// The public constants of both protocols as JSON text.
+pub fn constants_json() -> String {
+    // Catalogues as `[name, value]` pairs so their order survives (JSON objects here are
+    // sorted maps); the JavaScript side turns them into frozen objects.
+    let codes: Vec<Value> = go::RPC_ERROR_CODES.iter().map(|c| json!([c.name, c.value])).collect();
+    let close: Vec<Value> = go::CLOSE_CODE_VALUES.iter().map(|(r, c)| json!([r.as_str(), c])).collect();
+    json!({
+        "graphmind": {
+            "PROTOCOL_VERSION": gm::PROTOCOL_VERSION,
+            "WILDCARD_RUN_ID": gm::WILDCARD_RUN_ID,
+            "MESSAGE_TYPES": gm::MESSAGE_TYPES,
+            "EVENT_TYPES": gm::EVENT_TYPES,
+            "CONTROL_TYPES": gm::CONTROL_TYPES,
+            "HANDSHAKE_TYPES": gm::HANDSHAKE_TYPES,
+            "KNOWN_CAPABILITIES": gm::KNOWN_CAPABILITIES,
+            "DEFAULT_MAX_FRAME_BYTES": gm::DEFAULT_MAX_FRAME_BYTES,
+            "DEFAULT_MAX_DEPTH": gm::DEFAULT_MAX_DEPTH,
+            "DEFAULT_MAX_PAYLOAD_BYTES": gm::DEFAULT_MAX_PAYLOAD_BYTES,
+            "MAX_SHRINK_KEYS": gm::shrink::MAX_SHRINK_KEYS,
+            "MAX_TRIM_FIELDS": gm::shrink::MAX_TRIM_FIELDS,
+            "TRUNCATION_SUFFIX": gm::shrink::TRUNCATION_SUFFIX,
+            "TRUNCATION_MARKER_KEY": gm::shrink::MARKER_KEY,
+            "FINISH_REASONS": gm::FinishReason::VALUES,
+        },
+        "graphorin": {
+            "PROTOCOL_VERSION": go::PROTOCOL_VERSION,
+            "JSONRPC_VERSION": go::JSONRPC_VERSION,
+            "SUBPROTOCOL_NAME": go::SUBPROTOCOL_NAME,
+            "TICKET_SUBPROTOCOL_PREFIX": go::TICKET_SUBPROTOCOL_PREFIX,
+            "RPC_ERROR_CODES": codes,
+            "CLOSE_CODE_VALUES": close,
+            "KINDS": go::KINDS,
+            "METHODS": go::METHODS,
+            "LIFECYCLE_STATUSES": go::LIFECYCLE_STATUSES,
+        },
+    })
+    .to_string()
+}
+
+/// A usage view (`readUsage`) as JSON text in the reference's key order (`inputTokens,
+/// outputTokens, basis`, then the present extras).
+pub fn usage_json(v: &gm::UsageView) -> String {
+    let mut out = Vec::with_capacity(128);
+    let members = [
+        ("inputTokens", Some(v.input_tokens)),
+        ("outputTokens", Some(v.output_tokens)),
+        ("basis", None),
+        ("cacheReadTokens", v.cache_read_tokens),
+        ("cacheWriteTokens", v.cache_write_tokens),
+        ("reasoningTokens", v.reasoning_tokens),
+    ];
+    out.push(b'{');
+    for (key, x) in members {
+        if key != "basis" && x.is_none() {
+            continue;
+        }
+        if out.len() > 1 {
+            out.push(b',');
+        }
+        write_string(&mut out, key);
+        out.push(b':');
+        match x {
+            Some(x) => write_f64(&mut out, x),
+            None => write_string(&mut out, v.basis.as_str()),
+        }
+    }
+    out.push(b'}');
+    into_string(out)
+}

@@ -1,0 +1,123 @@
+'use strict';
+// The WASM backend of @wirecontract/node: the addon's entry points (gmVerdict, goParse, ...)
+// over the wasm-bindgen build of bindings/wasm, so that index.js runs unchanged on either.
+//
+// Frames cross as UTF-8: TextEncoder.encodeInto writes the string straight into a buffer in
+// the module's memory. A string with a lone surrogate (no UTF-8 form) is written as UTF-16
+// code units instead and converted inside the module as the addon converts it, so both
+// backends decide every string as JSON.parse does. A trap (a panic: wasm32 aborts) becomes an
+// Error and the module is instantiated again, so one bad call never poisons the next.
+
+const encoder = new TextEncoder();
+let glue; // the wasm-bindgen module (its exports plus initSync)
+let compiled; // the WebAssembly.Module, kept to instantiate again after a trap
+let wasm; // the instance's raw exports (memory)
+
+/** Binds the backend to an initialized wasm-bindgen module: `glue` is the module namespace,
+ *  `module` the compiled WebAssembly.Module and `exports` what its init returned. */
+function bind(g, module, exports) {
+  glue = g;
+  compiled = module;
+  wasm = exports;
+}
+
+function reinstantiate() {
+  wasm = glue.initSync({ module: compiled });
+}
+
+/** Runs a call into the module; a trap becomes an Error after a fresh instance is made. */
+function call(f) {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof WebAssembly.RuntimeError) {
+      reinstantiate();
+      throw new Error(`internal error in wirecontract (please report): ${e.message}`);
+    }
+    throw e;
+  }
+}
+
+/** Writes `text` into the module's frame buffer; its length in UTF-8 bytes. */
+function put(text) {
+  if (typeof text !== 'string') throw new TypeError('expected a string');
+  if (!text.isWellFormed()) {
+    const n = text.length;
+    const at = glue.units_buffer(n);
+    const units = new Uint16Array(wasm.memory.buffer, at, n);
+    for (let i = 0; i < n; i++) units[i] = text.charCodeAt(i);
+    return glue.units_to_frame(n);
+  }
+  // Exact for ASCII; a string that needs more bytes is written again into room for the
+  // worst case (3 bytes per UTF-16 unit).
+  let at = glue.frame_buffer(text.length);
+  let { read, written } = encoder.encodeInto(text, new Uint8Array(wasm.memory.buffer, at, text.length));
+  if (read < text.length) {
+    at = glue.frame_buffer(text.length * 3);
+    ({ written } = encoder.encodeInto(text, new Uint8Array(wasm.memory.buffer, at, text.length * 3)));
+  }
+  return written;
+}
+
+/** A verdict code as the addon returns it: 0/1, or the result object's JSON text. */
+function verdictOf(code) {
+  return code === 2 ? glue.take_text() : code;
+}
+
+const list = (items) => JSON.stringify(items);
+
+let schemas;
+function schemaText(name) {
+  // The committed schemas (generated/schema, copied in by build.sh): the module generates none.
+  schemas ??= require('./schema/schemas.js');
+  return schemas[name];
+}
+
+module.exports = {
+  bind,
+  backend: 'wasm',
+  gmVerdict: (text) => call(() => verdictOf(glue.gmVerdict(put(text)))),
+  gmCheckWritten: (text) => call(() => verdictOf(glue.gmCheckWritten(put(text)))),
+  gmBudgetPayload: (type, payload, max) =>
+    call(() => {
+      const tier = glue.gmBudgetPayload(type, put(payload), max);
+      if (tier === 1) return { tier, json: null, error: null };
+      const text = glue.take_text();
+      return tier === 0 ? { tier, json: null, error: text } : { tier, json: text, error: null };
+    }),
+  gmShrinkPayloadJson: (text, max, type) =>
+    call(() => {
+      const tier = glue.gmShrinkPayloadJson(put(text), max, type ?? undefined);
+      return { json: glue.take_text(), tier };
+    }),
+  gmShrinkUnserializable: (projection, keys, arrays, max, type) =>
+    call(() => {
+      const has = projection !== null && projection !== undefined;
+      const tier = glue.gmShrinkUnserializable(has, has ? put(projection) : 0, list(keys), list(arrays), max, type ?? undefined);
+      return { json: glue.take_text(), tier };
+    }),
+  gmNormalizeFinishReason: (raw, hasToolCalls) => call(() => glue.gmNormalizeFinishReason(raw, hasToolCalls) ?? null),
+  gmReadUsage: (text) => call(() => glue.gmReadUsage(put(text)) ?? null),
+  gmSchemaString: () => schemaText('graphmind'),
+  gmMatchersEqual: (a, b) => call(() => glue.gmMatchersEqual(a, b)),
+  gmMatcherMatches: (m, kind, name, point) => call(() => glue.gmMatcherMatches(m, kind, name, point)),
+  gmShouldPause: (mode, bps, kind, name, point) => call(() => glue.gmPauseReason(mode, list(bps), kind, name, point) !== undefined),
+  gmPauseReason: (mode, bps, kind, name, point) => call(() => glue.gmPauseReason(mode, list(bps), kind, name, point) ?? null),
+  gmNegotiateHello: (hello, caps) => call(() => glue.gmNegotiateHello(hello, list(caps))),
+  gmHelloAck: (hello, viewer, bps, mode, token, caps) =>
+    call(() => glue.gmHelloAck(hello, viewer, list(bps), mode, token ?? undefined, caps == null ? undefined : list(caps))),
+  goParse: (direction, text) => call(() => glue.goParse(direction, put(text))),
+  goNegotiate: (offer) => call(() => glue.goNegotiate(list(offer)) ?? null),
+  goParseTicket: (offer) => call(() => glue.goParseTicket(list(offer)) ?? null),
+  goFormatTicket: (ticket) => call(() => glue.goFormatTicket(ticket)),
+  goSchemaString: () => schemaText('graphorin'),
+  registryJson: () => call(() => glue.registryJson()),
+  constantsJson: () => call(() => glue.constantsJson()),
+  contractId: () => call(() => glue.contractId()),
+  version: () => call(() => glue.version()),
+  /** The contract's ViewerSession class (wasm-bindgen), wrapped by viewer.js. */
+  viewerSession: (config) => call(() => new glue.ViewerSession(config)),
+  /** Writes a frame into the module for ViewerSession.frameReceived; its byte length. */
+  putFrame: (text) => call(() => put(text)),
+  call,
+};

@@ -1,0 +1,120 @@
+# The builds and checks of scripts/dist and its scripts/test step. Sourced after common.sh, with
+# ROOT set.
+#
+# Every native library is built with the release profile of the root Cargo.toml (opt-level 3,
+# fat LTO, one codegen unit, panic = unwind) and its symbol table stripped (`-C strip=symbols`:
+# the dynamic exports stay), cross-compiled by cargo through zig (maturin --zig for the wheels,
+# cargo-zigbuild for the JVM and Node libraries), linked against glibc 2.17 on Linux gnu
+# targets, musl 1.2 on musl targets, and macOS's libSystem (x86-64: macOS 10.12, arm64: 11.0,
+# zig's defaults for Rust's Apple targets) on Apple targets.
+
+# A virtual environment with maturin, ziglang, cargo-zigbuild, auditwheel and LIEF (the binary
+# reader of scripts/dist-tools), made once under target/.
+dist_venv() {
+    local venv="${WIRECONTRACT_DIST_VENV:-$ROOT/target/dist-venv}"
+    if ! "$venv/bin/python" -c 'import ziglang, lief' 2>/dev/null || [ ! -x "$venv/bin/maturin" ] ||
+        [ ! -x "$venv/bin/cargo-zigbuild" ] || [ ! -x "$venv/bin/auditwheel" ]; then
+        [ -x "$venv/bin/python" ] || "$(python_bin)" -m venv "$venv"
+        "$venv/bin/pip" install --quiet --upgrade pip
+        "$venv/bin/pip" install --quiet "maturin>=1.8,<2" "ziglang==0.17.*" "cargo-zigbuild>=0.24,<0.25" "auditwheel>=6,<7" "lief==1.0.*"
+    fi
+    echo "$venv"
+}
+
+# zig's libc directory (musl's symbol list, macOS's libSystem.tbd) inside the venv's ziglang.
+dist_zig_libc() {
+    "$(dist_venv)/bin/python" -c 'import pathlib, ziglang; print(pathlib.Path(ziglang.__file__).parent / "lib/libc")'
+}
+
+# The Rust targets a build needs, added with rustup when missing.
+dist_rust_target() {
+    local t
+    for t in "$@"; do
+        rustup target list --installed | grep -qx "$t" || rustup target add "$t" >&2
+    done
+}
+
+# dist_wheel RUST_TARGET COMPATIBILITY OUT_DIR: one release abi3 wheel (maturin --zig --strip).
+# RUST_TARGET universal2-apple-darwin builds both Apple architectures into one fat library.
+dist_wheel() {
+    local target="$1" compat="$2" out="$3" venv
+    venv="$(dist_venv)"
+    case "$target" in
+        universal2-apple-darwin) dist_rust_target x86_64-apple-darwin aarch64-apple-darwin ;;
+        *) dist_rust_target "$target" ;;
+    esac
+    local args=(build --quiet --release --locked --strip --zig --target "$target" -m "$ROOT/bindings/python/Cargo.toml" --out "$out")
+    [ -n "$compat" ] && args+=(--compatibility "$compat")
+    # maturin finds zig through `python -m ziglang` of the first python on PATH (an absolute path:
+    # the C compiler wrappers run in other directories).
+    PATH="$venv/bin:$PATH" nice -n 10 "$venv/bin/maturin" "${args[@]}" 2>&1 | grep -v '^📦\|^🛠\|^🔗\|^🍹' >&2 || true
+}
+
+# dist_cdylib CRATE RUST_TARGET: builds CRATE's cdylib (only: not its other crate types) for
+# RUST_TARGET (cargo-zigbuild; a `.2.17` glibc suffix on gnu targets) and prints its path.
+dist_cdylib() {
+    local crate="$1" target="$2" venv zt lib dir
+    venv="$(dist_venv)"
+    case "$target" in
+        universal2-apple-darwin) dist_rust_target x86_64-apple-darwin aarch64-apple-darwin ;;
+        *) dist_rust_target "$target" ;;
+    esac
+    zt="$target"
+    local flags=()
+    case "$target" in
+        *-linux-gnu) zt="$target.2.17" ;;
+        # Linked against musl's shared C library (libc.so), as a library loaded into a musl
+        # process must be: Rust's musl targets default to a static C runtime.
+        *-linux-musl) flags=("CARGO_TARGET_$(echo "$target" | tr 'a-z-' 'A-Z_')_RUSTFLAGS=-C target-feature=-crt-static") ;;
+    esac
+    env "${flags[@]}" PATH="$venv/bin:$PATH" CARGO_PROFILE_RELEASE_STRIP=symbols nice -n 10 \
+        "$venv/bin/cargo-zigbuild" rustc --quiet --release --locked --lib --crate-type cdylib -p "$crate" --target "$zt" >&2 || return 1
+    lib="${crate//-/_}"
+    dir="$(cargo metadata --no-deps --format-version 1 --locked | "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/$target/release"
+    case "$target" in
+        *-apple-darwin) echo "$dir/lib$lib.dylib" ;;
+        *-windows-*) echo "$dir/$lib.dll" ;;
+        *) echo "$dir/lib$lib.so" ;;
+    esac
+}
+
+# dist_check ARGS...: scripts/dist-tools/check_dist.py with zig's libc lists, auditwheel and the
+# glibc libraries of this machine (x86-64) and of the arm64 root (aarch64) when it exists.
+dist_check() {
+    local venv glibc="x86_64=/lib/x86_64-linux-gnu:/usr/lib/x86_64-linux-gnu"
+    venv="$(dist_venv)"
+    [ -n "${DIST_ARM64_ROOT:-}" ] && glibc="$glibc,aarch64=$DIST_ARM64_ROOT/lib/aarch64-linux-gnu:$DIST_ARM64_ROOT/usr/lib/aarch64-linux-gnu"
+    "$venv/bin/python" -B "$ROOT/scripts/dist-tools/check_dist.py" --root "$ROOT" --zig-libc "$(dist_zig_libc)" \
+        --glibc-libs "$glibc" --auditwheel "$venv/bin/auditwheel" "$@"
+}
+
+# dist_python_smoke WHEEL PLATFORM RUNNER...: installs WHEEL for PLATFORM (a pip --platform tag)
+# into a fresh directory with the host's pip (which refuses a wheel whose tags do not fit that
+# platform and CPython 3.10+), then runs the smoke suite with RUNNER (a Python command, possibly
+# under qemu) with that directory on its path.
+dist_python_smoke() {
+    local wheel="$1" platform="$2" site shared
+    shift 2
+    shared="$(dist_shared)" || return 1
+    site="$ROOT/target/dist-smoke/python-$platform"
+    rm -rf "$site"
+    "$(dist_venv)/bin/pip" install --quiet --no-deps --no-compile --only-binary=:all: --platform "$platform" \
+        --python-version 3.11 --implementation cp --target "$site" "$wheel"
+    WIRECONTRACT_SHARED="$shared" PYTHONPATH="$site" PYTHONDONTWRITEBYTECODE=1 \
+        "$@" "$ROOT/scripts/dist-tools/smoke.py" "$ROOT"
+}
+
+# The shared conformance material (WIRECONTRACT_SHARED, default ../shared beside the repository).
+dist_shared() {
+    local d="${WIRECONTRACT_SHARED:-$ROOT/../shared}"
+    [ -f "$d/vectors/graphmind/conformance.jsonl" ] || { echo "dist: no shared vectors in $d (set WIRECONTRACT_SHARED)" >&2; return 1; }
+    (cd "$d" && pwd)
+}
+
+# Size of each file, one line each.
+dist_sizes() {
+    local f
+    for f in "$@"; do
+        printf '%10s  %s\n' "$(numfmt --to=iec --suffix=B "$(stat -c %s "$f")")" "${f#"$ROOT"/}"
+    done
+}
