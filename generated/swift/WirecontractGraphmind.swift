@@ -10600,6 +10600,18 @@ public func readUsage(usageJson: JsonText)throws  -> UsageView?  {
 })
 }
 /**
+ * The core's default replay-ring bound in UTF-8 bytes of frame text (`ringMaxBytes` when the
+ * config leaves it `null`/`nil`: 8 MiB). The hosts check their outbound queue bound against it,
+ * because a replay queues the whole ring at once.
+ */
+public func defaultRingMaxBytes() -> Int64  {
+    return try!  FfiConverterInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_func_default_ring_max_bytes(uniffiCallStatus
+    )
+})
+}
+/**
  * The reference's payload budget, 524,288 UTF-8 bytes of payload JSON (512 KiB,
  * graphmind-shrink §1 MAX_PAYLOAD_BYTES): the default of `shrinkPayload*` and of the
  * session runtime.
@@ -10768,6 +10780,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_read_usage() != 7781) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_func_default_ring_max_bytes() != 35360) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_default_max_payload_bytes() != 2319) {

@@ -716,6 +716,12 @@ RustBuffer uniffi_wirecontract_uniffi_fn_func_normalize_finish_reason(RustBuffer
 RustBuffer uniffi_wirecontract_uniffi_fn_func_read_usage(RustBuffer usage_json, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_DEFAULT_RING_MAX_BYTES
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_DEFAULT_RING_MAX_BYTES
+int64_t uniffi_wirecontract_uniffi_fn_func_default_ring_max_bytes(RustCallStatus *_Nonnull out_status
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_DEFAULT_MAX_PAYLOAD_BYTES
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_DEFAULT_MAX_PAYLOAD_BYTES
 int64_t uniffi_wirecontract_uniffi_fn_func_default_max_payload_bytes(RustCallStatus *_Nonnull out_status
@@ -1187,6 +1193,12 @@ uint16_t uniffi_wirecontract_uniffi_checksum_func_normalize_finish_reason(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_READ_USAGE
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_READ_USAGE
 uint16_t uniffi_wirecontract_uniffi_checksum_func_read_usage(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_DEFAULT_RING_MAX_BYTES
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_DEFAULT_RING_MAX_BYTES
+uint16_t uniffi_wirecontract_uniffi_checksum_func_default_ring_max_bytes(void
     
 );
 #endif

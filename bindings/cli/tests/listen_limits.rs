@@ -313,3 +313,32 @@ async fn distinct_megabyte_run_ids_are_forgotten_past_the_run_state_bound() {
     assert!(grown < 64 << 10, "RSS grew {grown} KiB after 100 distinct 1 MiB runIds");
     drop(ws);
 }
+
+#[tokio::test]
+async fn a_write_stalled_past_the_slow_reader_timeout_drops_the_client_with_1013() {
+    // A queue bound no test reaches (1 GiB): only the stalled-write rule can drop this app.
+    let inject = format!("inject={}", json!({"blob": "z".repeat(64 << 10)}));
+    let mut l = Listener::start(&["--break", "tool", "--on-pause", &inject, "--max-queued-mib", "1024", "--slow-reader-timeout", "1", "--log-rate", "0"], None);
+    let mut ws = connect(&l.url).await;
+    ws.send(Message::text(hello(0))).await.expect("hello");
+    ws.send(Message::text(frame(1, "r", "node.started", &json!({"nodeId": "tool:t", "kind": "tool", "name": "t", "instanceId": "c"})))).await.expect("send");
+    // 300 pauses: about 20 MB of answers the app never reads, far past the socket buffers.
+    let sender = tokio::spawn(async move {
+        for seq in 2..302_u64 {
+            let paused = frame(seq, "r", "exec.paused", &json!({"pauseId": format!("p{seq}"), "nodeId": "tool:t", "point": "before"}));
+            if ws.send(Message::text(paused)).await.is_err() {
+                break;
+            }
+        }
+        ws
+    });
+    let (l, line) = tokio::task::spawn_blocking(move || {
+        let line = l.wait_for("slow reader");
+        (l, line)
+    })
+    .await
+    .expect("join");
+    assert!(line.contains("[c1] slow reader: a write stalled for 1 s (--slow-reader-timeout), closing with 1013"), "{line}");
+    drop(l);
+    drop(sender.await);
+}

@@ -153,6 +153,40 @@ def test_serve_drops_an_app_whose_write_stalls(caplog: pytest.LogCaptureFixture)
     assert any("a write stalled for write_stall_timeout_ms (300); closed with 1013" in r.getMessage() for r in caplog.records)
 
 
+def test_serve_stops_handling_an_app_once_it_is_dropped_as_a_slow_reader(caplog: pytest.LogCaptureFixture) -> None:
+    """An app that never reads sends 1,500 pauses at once; each is answered with a 64 KiB
+    inject until its queue passes ``max_queue_bytes`` and it is dropped with 1013. From then
+    on the frames it had already sent are not handled: no more pauses are opened or answered
+    for it (they were, every one, before: a dropped app kept the host answering for seconds)."""
+    answered: list[str] = []
+    frames = [
+        ('{"gm":1,"seq":%d,"ts":1,"runId":"r","type":"exec.paused","payload":{"pauseId":"p%d","nodeId":"tool:t","point":"before"}}' % (i, i)).encode()
+        for i in range(1, 1501)
+    ]
+    paused = b"".join(header(0x1, len(f), masked=True) + f for f in frames)
+
+    def on_pause(p: Any) -> Any:
+        answered.append(p.pause_id)
+        return ("inject", {"blob": "z" * (64 << 10)})
+
+    async def main() -> tuple[bool, list[int]]:
+        async with serve(port=0, breakpoints=[{"kind": "tool"}], on_pause=on_pause, max_queue_bytes=256 << 10) as viewer:
+            sock = await asyncio.to_thread(raw_client, viewer.url)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 16 * 1024)
+            sock.sendall(_hello())
+            await asyncio.to_thread(sock.sendall, paused)
+            gone = await asyncio.to_thread(wait_for, lambda: not viewer.connections, 20.0)
+            sock.close()
+            return gone, viewer.connections
+
+    with caplog.at_level(logging.WARNING, "wirecontract.session"):
+        gone, left = asyncio.run(main())
+    assert gone, f"still connected: {left}"
+    assert any("over max_queue_bytes (262144) queued; closed with 1013" in r.getMessage() for r in caplog.records)
+    # The queue (256 KiB) and the socket buffers hold a few MiB of answers: far fewer than 1,500.
+    assert len(answered) < 500, f"{len(answered)} pauses answered for an app already dropped"
+
+
 def test_connect_drops_a_viewer_whose_write_stalls(caplog: pytest.LogCaptureFixture) -> None:
     """The app emits 4 MB (under ``max_queue_bytes``) to a viewer that stops reading: the
     write stalls, the connection is dropped past ``write_stall_timeout_ms`` and the core

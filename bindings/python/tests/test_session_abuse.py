@@ -103,6 +103,11 @@ def test_max_frame_bytes_is_configurable() -> None:
     # A replay queues the whole ring at once: a queue bound below the ring's is refused.
     with pytest.raises(ValueError, match="ring_max_bytes"):
         asyncio.run(_make(s.Session, max_queue_bytes=MiB, ring_max_bytes=2 * MiB))
+    # The ring's default bound (the core's, 8 MiB) is checked too when the ring is left alone.
+    assert s.APP_DEFAULTS["ring_max_bytes"] == 8 * MiB
+    with pytest.raises(ValueError, match=r"max_queue_bytes \(8388607\) must be at least ring_max_bytes \(8388608\)"):
+        asyncio.run(_make(s.Session, max_queue_bytes=8 * MiB - 1))
+    asyncio.run(_make(s.Session, max_queue_bytes=8 * MiB))
 
 
 async def _make(cls: Any, **kw: Any) -> None:

@@ -442,6 +442,14 @@ pub struct AppSession {
     inner: Mutex<s::AppSession>,
 }
 
+/// The core's default replay-ring bound in UTF-8 bytes of frame text (`ringMaxBytes` when the
+/// config leaves it `null`/`nil`: 8 MiB). The hosts check their outbound queue bound against it,
+/// because a replay queues the whole ring at once.
+#[uniffi::export]
+pub fn default_ring_max_bytes() -> i64 {
+    host_int(s::SessionConfig::default().ring_max_bytes as u64)
+}
+
 impl AppSession {
     fn core(&self) -> MutexGuard<'_, s::AppSession> {
         self.inner.lock().unwrap_or_else(std::sync::PoisonError::into_inner)

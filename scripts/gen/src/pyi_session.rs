@@ -33,7 +33,7 @@ pub fn session_stub() -> String {
     o.push_str(
         r#"from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
-from contextlib import AbstractAsyncContextManager
+from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeAlias, final
 
@@ -582,6 +582,40 @@ def env_config(env: Mapping[str, str], /) -> dict[str, Any]:
     """The configuration the environment resolves to (`enabled`, `url`, `loop_threshold`,
     `loop_mode`, `loop_allow`, `hide_*`), as the core reads it."""
 
+class SyncRun:
+    """One run of a `SyncSession`."""
+    session: SyncSession
+    run_id: str
+    name: str
+    def __init__(self, session: SyncSession, run_id: str, name: str) -> None: ...
+    @property
+    def aborted(self) -> bool: ...
+    def emit(self, type: str, payload: Mapping[str, Any] | Any) -> int | None: ...
+    def gate(self, point: PausePoint, node: GateNode) -> Decision: ...
+
+class SyncSession:
+    """The synchronous, thread-safe app host: `Session` on a private loop in a daemon thread."""
+    def __init__(self, url: str = ..., **config: Any) -> None:
+        """Keywords are `connect`'s (`AppSession`'s plus the host's limits and `on_warn`)."""
+    @property
+    def core(self) -> AppSession: ...
+    @property
+    def clock(self) -> Clock: ...
+    @property
+    def warnings(self) -> deque[Warn]: ...
+    def is_aborted(self, run_id: str) -> bool: ...
+    def emit(self, type: str, payload: Mapping[str, Any] | Any, *, run: str | SyncRun | None = None) -> int | None: ...
+    def gate(self, point: PausePoint, node: GateNode, *, run: str | SyncRun | None = None) -> Decision:
+        """Blocks the calling thread (only it) until the decision."""
+    def ready(self, timeout_ms: int | None = None) -> bool: ...
+    def run(self, name: str, *, meta: Mapping[str, Any] | None = None, run_id: str | None = None) -> AbstractContextManager[SyncRun]: ...
+    def close(self) -> None: ...
+    def __enter__(self) -> SyncSession: ...
+    def __exit__(self, *exc: object) -> None: ...
+
+def connect_sync(url: str = ..., **config: Any) -> SyncSession:
+    """`with connect_sync(url, app=...) as s`: a `SyncSession` for synchronous and threaded code."""
+
 @dataclass(frozen=True)
 class FrameLog:
     """One frame on a viewer connection, in wire order."""
@@ -651,7 +685,7 @@ __all__ = [
     "CONTINUE", "APP_DEFAULTS", "env_config", "DEFAULT_URL", "SESSION_CAPABILITIES", "INGEST_PATH",
     "Clock", "RunAborted", "Session", "Run", "connect", "Viewer", "FrameLog", "serve",
     "MAX_FRAME_BYTES", "MAX_QUEUE_BYTES", "WRITE_STALL_TIMEOUT_MS", "HELLO_TIMEOUT_MS", "IDLE_TIMEOUT_MS",
-    "MAX_CONNECTIONS", "MAX_EVENTS", "MAX_WARNINGS",
+    "MAX_CONNECTIONS", "MAX_EVENTS", "MAX_WARNINGS", "SyncSession", "SyncRun", "connect_sync",
 ]
 "#,
     );

@@ -10,7 +10,10 @@ Two layers:
   carry out the actions they return (``Connect``, ``Send``, ``Close``, ``Release``, ...);
 - two **asyncio hosts** over the ``websockets`` package (``pip install 'wirecontract[session]'``):
   ``connect(url)`` for an instrumented app and ``serve(...)`` for a viewer. They own the
-  sockets, the clock and the waiting, and add no protocol rule.
+  sockets, the clock and the waiting, and add no protocol rule;
+- a **synchronous app host**, ``connect_sync(url)`` (``SyncSession``): ``connect``'s host on a
+  private event loop in a daemon thread, callable from plain functions and any thread (a
+  ``gate`` blocks only its caller), with ``connect``'s keywords, limits and semantics.
 
 An adapter::
 
@@ -103,7 +106,7 @@ __all__ = [
     "CONTINUE", "APP_DEFAULTS", "env_config", "DEFAULT_URL", "SESSION_CAPABILITIES", "INGEST_PATH",
     "Clock", "RunAborted", "Session", "Run", "connect", "Viewer", "FrameLog", "serve",
     "MAX_FRAME_BYTES", "MAX_QUEUE_BYTES", "WRITE_STALL_TIMEOUT_MS", "HELLO_TIMEOUT_MS", "IDLE_TIMEOUT_MS",
-    "MAX_CONNECTIONS", "MAX_EVENTS", "MAX_WARNINGS",
+    "MAX_CONNECTIONS", "MAX_EVENTS", "MAX_WARNINGS", "SyncSession", "SyncRun", "connect_sync",
 ]
 
 log = logging.getLogger("wirecontract.session")
@@ -867,6 +870,10 @@ class Viewer:
         self._pump()
         try:
             async for message in ws:
+                if link.overflowed:
+                    # Dropped as a slow reader: what it had sent already is not handled (each
+                    # pause would be opened and answered for an app that reads nothing).
+                    break
                 if self._idle_s is not None:
                     self._last_frame[conn] = self._loop.time()
                 text = message if isinstance(message, str) else message.decode("utf-8", "replace")
@@ -1034,3 +1041,10 @@ async def serve(
         yield viewer
     finally:
         await viewer.close()
+
+
+# ---- the synchronous app host ----------------------------------------------------------------
+
+# The asyncio Session on a private loop in a daemon thread, for plain functions and thread
+# pools (its own module; imported last: it builds on everything above).
+from wirecontract.graphmind._sync_host import SyncRun, SyncSession, connect_sync  # noqa: E402

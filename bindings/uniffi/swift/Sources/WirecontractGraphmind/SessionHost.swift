@@ -46,11 +46,15 @@ public actor SessionHost {
     public static let defaultMaxFrameBytes = Int(WirecontractGraphmind.defaultMaxFrameBytes())
     /// Default `maxQueueBytes`: 16 MiB of UTF-8 frame text queued and not yet written.
     public static let defaultMaxQueueBytes = 16 * 1024 * 1024
+    /// Default `writeStallTimeoutMs`: one write unfinished for 30 s (as `listen --slow-reader-timeout`).
+    public static let defaultWriteStallTimeoutMs = 30_000
 
     /// The largest viewer message handed to the core, in UTF-8 bytes.
     public nonisolated let maxFrameBytes: Int
     /// The most frame text (UTF-8 bytes) queued for the socket and not yet written.
     public nonisolated let maxQueueBytes: Int
+    /// How long one write may stay unfinished before the viewer counts as not reading (`0`: no limit).
+    public nonisolated let writeStallTimeoutMs: Int
 
     /// The sans-IO core (state, seq, held pauses, buffered frames).
     public nonisolated let core: AppSession
@@ -73,6 +77,10 @@ public actor SessionHost {
     private var sending = false
     /// UTF-8 bytes of the frames in `outbox` and the one being sent, for the current attempt.
     private var queuedBytes = 0
+    /// Counts the frames handed to the socket; the watchdog of one send compares it.
+    private var sendSerial = 0
+    /// The serial of the send under way (`nil`: none).
+    private var inFlight: Int?
     private var gates: [String: CheckedContinuation<Decision, Never>] = [:]
     private var settled: [String: Decision] = [:]
     private var waiters: [Int64: CheckedContinuation<Bool, Never>] = [:]
@@ -85,7 +93,7 @@ public actor SessionHost {
     ///   - url: the viewer's ingest endpoint (default `ws://127.0.0.1:4747/ingest`).
     ///   - config: the core's configuration (`idBase` defaults to random hex here).
     ///   - onWarn: called with each `warn` action's rule key and text, and with the host's own
-    ///     `frame-limit` and `queue-limit` warnings (default: `StderrWarnings().handler`, rate-limited,
+    ///     `frame-limit`, `queue-limit` and `write-stall` warnings (default: `StderrWarnings().handler`, rate-limited,
     ///     control characters escaped).
     ///   - maxFrameBytes: the largest viewer message handed to the core, in UTF-8 bytes (default
     ///     16 MiB, the contract's frame limit). A larger one is dropped and the socket closed with
@@ -99,25 +107,36 @@ public actor SessionHost {
     ///   - maxQueueBytes: frame text (UTF-8 bytes) queued for a viewer that does not read
     ///     (default 16 MiB; one frame alone is always queued). Past it the socket is cancelled
     ///     (`queue-limit` warning) and the core detaches; its ring replays on the next attachment.
-    ///     At least the ring's byte bound (`ringMaxBytes`, 8 MiB by default): a replay queues the
-    ///     whole ring at once.
+    ///     At least the ring's byte bound (`ringMaxBytes`, or the core's `defaultRingMaxBytes()`,
+    ///     8 MiB, when the config leaves it `nil`): a replay queues the whole ring at once.
+    ///   - writeStallTimeoutMs: how long one write may stay unfinished (default 30 000 ms, as
+    ///     `listen --slow-reader-timeout`; `0`: no limit). A viewer that reads too slowly for a write
+    ///     to finish by then is dropped as a queue overflow is (socket cancelled, `write-stall`
+    ///     warning, the core detaches, reconnects and replays its ring), so a slow reader cannot
+    ///     hold the queue just under `maxQueueBytes` for ever.
     /// - Throws: `ContractError` for a configuration the core refuses (a negative timeout or
-    ///   size); `SessionHostError` for a non-positive limit or `maxQueueBytes` below `ringMaxBytes`.
+    ///   size); `SessionHostError` for a non-positive size limit, a negative `writeStallTimeoutMs`
+    ///   or `maxQueueBytes` below the ring's byte bound.
     public init(
         url: String? = nil,
         config: AppSessionConfig = AppSessionConfig(),
         onWarn: @escaping @Sendable (String, String) -> Void = StderrWarnings().handler,
         maxFrameBytes: Int = SessionHost.defaultMaxFrameBytes,
-        maxQueueBytes: Int = SessionHost.defaultMaxQueueBytes
+        maxQueueBytes: Int = SessionHost.defaultMaxQueueBytes,
+        writeStallTimeoutMs: Int = SessionHost.defaultWriteStallTimeoutMs
     ) throws {
         guard maxFrameBytes > 0 else { throw SessionHostError("maxFrameBytes must be positive, got \(maxFrameBytes)") }
         guard maxQueueBytes > 0 else { throw SessionHostError("maxQueueBytes must be positive, got \(maxQueueBytes)") }
+        guard writeStallTimeoutMs >= 0 else { throw SessionHostError("writeStallTimeoutMs must not be negative, got \(writeStallTimeoutMs)") }
         // A replay queues the whole ring at once: a smaller queue would drop every attachment.
-        if let ring = config.ringMaxBytes, Int64(maxQueueBytes) < ring {
+        // The ring's default bound is the core's.
+        let ring = config.ringMaxBytes ?? WirecontractGraphmind.defaultRingMaxBytes()
+        if Int64(maxQueueBytes) < ring {
             throw SessionHostError("maxQueueBytes (\(maxQueueBytes)) must be at least ringMaxBytes (\(ring))")
         }
         self.maxFrameBytes = maxFrameBytes
         self.maxQueueBytes = maxQueueBytes
+        self.writeStallTimeoutMs = writeStallTimeoutMs
         var config = config
         if config.url == nil { config.url = url }
         // The core reads the process environment (GRAPHMIND_URL, the kill switch,
@@ -423,17 +442,43 @@ public actor SessionHost {
         }
     }
 
+    /// A watchdog on the send `serial` of attempt `id`: if it is still under way after
+    /// `writeStallTimeoutMs`, the viewer reads too slowly; the socket is cancelled (no close frame
+    /// can be written behind the stuck send) and the core detaches (it reconnects and replays).
+    private func watchStall(_ serial: Int, _ id: Int, _ task: URLSessionWebSocketTask) -> Task<Void, Never>? {
+        guard writeStallTimeoutMs > 0 else { return nil }
+        let delay = SessionHost.sleepNanoseconds(Double(writeStallTimeoutMs))
+        return Task { [weak self] in
+            try? await Task.sleep(nanoseconds: delay)
+            if Task.isCancelled { return }
+            await self?.stalled(serial, id, task)
+        }
+    }
+
+    private func stalled(_ serial: Int, _ id: Int, _ task: URLSessionWebSocketTask) {
+        guard inFlight == serial, id == attempt else { return }
+        onWarn("write-stall", "a write to the viewer stalled for writeStallTimeoutMs (\(writeStallTimeoutMs)); connection dropped")
+        task.cancel()
+        socketLost(id)
+    }
+
     /// Sends the outbox in order, one item at a time (a socket takes one send at a time).
     private func drain() async {
         while !outbox.isEmpty {
             let next = outbox.removeFirst()
             switch next.item {
             case .text(let frame):
+                sendSerial += 1
+                let serial = sendSerial
+                inFlight = serial
+                let watchdog = watchStall(serial, next.id, next.task)
                 do {
                     try await next.task.send(.string(frame))
                 } catch {
                     socketLost(next.id)
                 }
+                inFlight = nil
+                watchdog?.cancel()
                 if next.id == attempt { queuedBytes -= frame.utf8.count }
             case .close(let code, let reason):
                 let closeCode = URLSessionWebSocketTask.CloseCode(rawValue: code) ?? .normalClosure

@@ -90,6 +90,28 @@ final class InboundFrameTests: XCTestCase {
         await host.close()
     }
 
+    func testAMessageOverTwiceTheInboundCapClosesWith1009() async throws {
+        // Past the socket's maximumMessageSize (twice the cap): on Linux the pieces are still
+        // counted and the message refused with 1009 once they pass the cap.
+        let listener = try Listener(try tempDir(), ["--break", "tool", "--on-pause", "continue"])
+        let proxy = try Proxy(targetPort: listener.port)
+        defer { proxy.close() }
+        let warnings = Warnings()
+        let host = try SessionHost(url: proxy.url, config: patient, onWarn: { warnings.add($0, $1) }, maxFrameBytes: 100_000)
+        let attached = try await host.ready(timeoutMs: 10_000)
+        XCTAssertTrue(attached, listener.text)
+        proxy.sendToApp(#"{"x":""# + String(repeating: "a", count: 5 * host.maxFrameBytes) + #""}"#)
+        try await until("the app's 1009 close:\n\(listener.text)", seconds: 30) { listener.text.contains("closed by the app (1009") }
+        let refused = warnings.texts("frame-limit")
+        XCTAssertEqual(refused.count, 1, "\(warnings.all)")
+        XCTAssertTrue(refused.first?.hasSuffix("exceeded maxFrameBytes (100000); closed with 1009") ?? false, "\(refused)")
+        XCTAssertTrue(warnings.texts("invalid-frame").isEmpty, "the core saw a piece: \(warnings.all)")
+        try await until("the reconnect", seconds: 10) { proxy.connections >= 2 }
+        let back = try await host.ready(timeoutMs: 10_000)
+        XCTAssertTrue(back, listener.text)
+        await host.close()
+    }
+
     func testTimeoutsAtTheCoresLimitDoNotTrap() async throws {
         let listener = try Listener(try tempDir(), ["--break", "tool", "--on-pause", "hold"])
         var config = patient

@@ -741,6 +741,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_read_usage(
     ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_func_default_ring_max_bytes(
+    ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_default_max_payload_bytes(
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_shrink_payload(
@@ -1029,6 +1031,8 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_func_read_usage(`usageJson`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_func_default_ring_max_bytes(uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
     external fun uniffi_wirecontract_uniffi_fn_func_default_max_payload_bytes(uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_wirecontract_uniffi_fn_func_shrink_payload(`value`: RustBuffer.ByValue,`maxBytes`: Long,`messageType`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -1251,6 +1255,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_read_usage() and 0xFFFF) != 7781) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_ring_max_bytes() and 0xFFFF) != 35360) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_max_payload_bytes() and 0xFFFF) != 2319) {
@@ -11548,6 +11555,21 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
     
         
         FfiConverterTypeJsonText.lower(`usageJson`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The core's default replay-ring bound in UTF-8 bytes of frame text (`ringMaxBytes` when the
+         * config leaves it `null`/`nil`: 8 MiB). The hosts check their outbound queue bound against it,
+         * because a replay queues the whole ring at once.
+         */ fun `defaultRingMaxBytes`(): kotlin.Long {
+            return FfiConverterLong.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_func_default_ring_max_bytes(
+    
+        _status)
 }
     )
     }

@@ -57,8 +57,9 @@ class RunAbortedException(val runId: String?) : RuntimeException("run $runId was
  *   reconnect and replay).
  * @param maxQueueBytes frame text (UTF-16 units) queued for a viewer that does not read (default
  *   16 Mi): past it the socket is aborted (no close frame fits behind the stuck writes) and the
- *   core detaches; its ring replays on the next attachment. Keep it at least the ring's byte
- *   bound (8 MiB by default): a replay queues the whole ring at once.
+ *   core detaches; its ring replays on the next attachment. At least the ring's byte bound
+ *   (`ringMaxBytes`, or the core's [defaultRingMaxBytes], 8 MiB, when the config leaves it null;
+ *   else [IllegalArgumentException]): a replay queues the whole ring at once.
  * @param writeStallTimeoutMs how long one write may stay unfinished (default 30 000 ms, like
  *   `listen --slow-reader-timeout`; `0`: no limit): a viewer that reads too slowly for a write to
  *   finish by then is dropped as a queue overflow is (socket aborted, `onWarn("write-stall", …)`,
@@ -79,9 +80,9 @@ class SessionHost(
         require(maxFrameBytes > 0) { "maxFrameBytes must be positive, got $maxFrameBytes" }
         require(maxQueueBytes > 0) { "maxQueueBytes must be positive, got $maxQueueBytes" }
         // A replay queues the whole ring at once: a smaller queue would drop every attachment.
-        config.ringMaxBytes?.let { ring ->
-            require(maxQueueBytes >= ring) { "maxQueueBytes ($maxQueueBytes) must be at least ringMaxBytes ($ring)" }
-        }
+        // The ring's default bound is the core's.
+        val ring = config.ringMaxBytes ?: defaultRingMaxBytes()
+        require(maxQueueBytes >= ring) { "maxQueueBytes ($maxQueueBytes) must be at least ringMaxBytes ($ring)" }
     }
 
     // The core reads the process environment (GRAPHMIND_URL, the kill switch, GRAPHMIND_LOOP_*,

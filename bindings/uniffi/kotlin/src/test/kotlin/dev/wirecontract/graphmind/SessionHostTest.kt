@@ -402,6 +402,39 @@ class SessionHostTest {
         }
     }
 
+    /** The queue bound is checked against the ring's byte bound, the core's default included. */
+    @Test
+    fun queueBoundBelowTheRingIsRefused() {
+        assertEquals(8L * 1024 * 1024, defaultRingMaxBytes())
+        val explicit = assertThrows<IllegalArgumentException> {
+            SessionHost(config = AppSessionConfig(ringMaxBytes = 1L shl 20), onWarn = { _, _ -> }, maxQueueBytes = 1L shl 19)
+        }
+        assertEquals("maxQueueBytes (524288) must be at least ringMaxBytes (1048576)", explicit.message)
+        val implicit = assertThrows<IllegalArgumentException> { SessionHost(onWarn = { _, _ -> }, maxQueueBytes = 8L * 1024 * 1024 - 1) }
+        assertEquals("maxQueueBytes (8388607) must be at least ringMaxBytes (8388608)", implicit.message)
+        SessionHost(onWarn = { _, _ -> }, maxQueueBytes = 8L * 1024 * 1024).close()
+    }
+
+    /** The default warning printer writes at most `burst` lines per interval and counts the rest. */
+    @Test
+    fun stderrWarningsLimitTheirRate() {
+        val saved = System.err
+        val buf = java.io.ByteArrayOutputStream()
+        System.setErr(java.io.PrintStream(buf, true, "UTF-8"))
+        try {
+            val printer = StderrWarnings(burst = 3, intervalMs = 200)
+            for (i in 0 until 10) printer("flood", "$i")
+            assertEquals(3, buf.toString("UTF-8").lines().count { it.isNotEmpty() })
+            Thread.sleep(250)
+            printer("after", "quiet")
+        } finally {
+            System.setErr(saved)
+        }
+        val lines = buf.toString("UTF-8").lines().filter { it.isNotEmpty() }
+        assertEquals(4, lines.size, lines.toString())
+        assertEquals("graphmind session: after: quiet (7 earlier warnings not printed: rate limit)", lines.last())
+    }
+
     /** The default warning printer escapes control characters from the peer. */
     @Test
     fun stderrWarningsEscapeControlCharacters() {
