@@ -19,8 +19,10 @@ that misbehaves on its first connections, one behaviour each: an oversized frame
 ``max_frame_bytes``: 1009); a storm of 5,000 distinct ``breakpoint.set`` (capped at 1,024, one
 warning) and then a drop while a pause is held (fail-open); garbage and out-of-state controls
 (text, binary, ``gm: 2``, unknown pauses, a bogus action before each real answer); 20
-connections closed right after the ack (churn); then it clears the breakpoint and stops
-reading (``write_stall_timeout_ms``/``max_queue_bytes``: 1013); then it behaves. Asserted: the
+connections closed right after the ack (churn); then it behaves. When the app has done its
+runs, the viewer's connection of the moment stops reading and the app emits 8 MiB more (past
+what the kernel's socket buffers absorb): ``write_stall_timeout_ms`` drops that connection
+(1013) and the next one gets the replay. Asserted: the
 app host's peak RSS, every seq the app took reached the viewer (live or replayed: none lost
 from its ring), every gate returned and every ``exec.paused`` has its ``exec.resumed``, the
 warnings and log lines the limits promise.
@@ -49,7 +51,8 @@ import listen_abuse as la
 from listen_abuse import Failed, check, proc_kib
 
 SERVE_PEAK_MIB = 200  # the serve host's VmHWM bound (80 MiB measured; it reads a 17 MiB frame header and refuses it)
-APP_PEAK_MIB = 256  # the app host's VmHWM bound (160 MiB measured: a 10 MB ring replayed whole on each attachment)
+APP_PEAK_MIB = 400  # the app host's VmHWM bound (340 MiB measured with a debug wheel: a 10 MB ring replayed whole on
+# each attachment, then the 8 MiB flood held by the ring, the stalled connection's queue and the replay)
 SLOW, BIG, CHURN = 4, 6, 300  # attackers in the serve phase (a Python host on 2 shared cores)
 INJECT = {"blob": "z" * (64 << 10)}  # large answers: a slow reader is dropped after few of them
 
@@ -115,6 +118,13 @@ def run_app_host(url: str, summary: Path) -> None:
                     pass
                 if r % 500 == 0:
                     await asyncio.sleep(0)  # let the socket drain
+            # The viewer stops reading at "ready"; at "flood" the app writes 8 MiB it cannot take,
+            # so the write stall must drop that connection (1013) and a new one gets the replay.
+            print("ready", flush=True)
+            await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+            for r in range(32):
+                async with s.run(f"flood-{r}", meta={"pad": "f" * (256 << 10)}):
+                    pass
             # Every seq taken so far: the viewer says when it has them all (or the step fails),
             # meanwhile the host keeps reconnecting and replaying as it must.
             final_seq = s.core.next_seq
@@ -230,7 +240,9 @@ class HostileViewer:
         self.paused: set[str] = set()
         self.resumed: set[str] = set()
         self.done = asyncio.Event()
-        self.behaviours = [self.oversized, self.storm_then_drop, self.garbage, *([self.churn] * self.CHURN), self.stop_reading]
+        self.freeze = asyncio.Event()  # set by the test: the connection of the moment stops reading
+        self.frozen = False
+        self.behaviours = [self.oversized, self.storm_then_drop, self.garbage, *([self.churn] * self.CHURN)]
 
     async def handler(self, ws: Any) -> None:
         k = self.conns
@@ -264,8 +276,23 @@ class HostileViewer:
             self.answered += 1
 
     async def good(self, ws: Any) -> None:
-        async for text in ws:
-            await self.answer(ws, self.note(text))
+        async def read() -> None:
+            async for text in ws:
+                await self.answer(ws, self.note(text))
+
+        if self.frozen:
+            await read()
+            return
+        reader = asyncio.ensure_future(read())
+        freeze = asyncio.ensure_future(self.freeze.wait())
+        await asyncio.wait({reader, freeze}, return_when=asyncio.FIRST_COMPLETED)
+        if reader.done():
+            freeze.cancel()
+            reader.result()
+            return
+        self.frozen = True
+        reader.cancel()
+        await self.stop_reading(ws)
 
     async def oversized(self, ws: Any) -> None:
         n = 0
@@ -292,17 +319,7 @@ class HostileViewer:
                 await self.answer(ws, env)
 
     async def stop_reading(self, ws: Any) -> None:
-        # No more pauses (so the app is never held by a viewer that cannot see them), half a
-        # second of reading to answer any opened before the clear arrived, then no reading at
-        # all: the app's writes (10 MB of runs to come) back up until its limits drop it.
-        self.vseq += 1
-        await ws.send(vframe(self.vseq, "breakpoint.clear", {"matcher": {"kind": "tool"}}))
-        try:
-            async with asyncio.timeout(0.5):
-                async for text in ws:
-                    await self.answer(ws, self.note(text))
-        except TimeoutError:
-            pass
+        # No reading at all from now on: the app's writes back up until its limits drop it.
         sock = ws.transport.get_extra_info("socket")
         if sock is not None:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
@@ -349,7 +366,12 @@ async def phase_connect(out: Path) -> None:
         try:
             assert app.proc.stdout is not None and app.proc.stdin is not None
             line = await asyncio.wait_for(asyncio.to_thread(app.proc.stdout.readline), la.T_STEP)
-            check(line.startswith(b"done "), f"the app host did not finish its runs (gates answered: {viewer.answered}): {line!r}")
+            check(line.startswith(b"ready"), f"the app host did not finish its runs (gates answered: {viewer.answered}): {line!r}")
+            viewer.freeze.set()
+            app.proc.stdin.write(b"flood\n")
+            app.proc.stdin.flush()
+            line = await asyncio.wait_for(asyncio.to_thread(app.proc.stdout.readline), la.T_STEP)
+            check(line.startswith(b"done "), f"the app host did not emit its flood: {line!r}")
             next_seq = int(line.split()[1])
             # Bounded: every frame must reach the viewer (live or replayed) within 30 s.
             deadline = time.monotonic() + 30
