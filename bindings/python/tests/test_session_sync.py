@@ -51,7 +51,8 @@ def test_against_listen_threads_emit_and_a_pause_is_answered(tmp_path: Path) -> 
     one seq order, and the record's pause is closed by ``exec.resumed``."""
 
     def adapter(url: str) -> tuple[Any, list[int | None]]:
-        with connect_sync(url, app="sync-test", **PATIENT) as sess:
+        # No url argument: GRAPHMIND_URL names the viewer, as for the asyncio host.
+        with connect_sync(app="sync-test", env={"GRAPHMIND_URL": url}, **PATIENT) as sess:
             assert sess.ready()
             with sess.run("threads") as run:
                 with ThreadPoolExecutor(4) as pool:
@@ -77,7 +78,8 @@ def test_against_listen_threads_emit_and_a_pause_is_answered(tmp_path: Path) -> 
     assert got == list(range(len(got))), "one seq counter, every frame once and in order"
     assert set(seqs) <= set(got)
     kinds = [e["type"] for e in app]
-    assert kinds.count("node.started") == 201 and kinds.count("node.finished") == 201
+    # 200 from the pool, the paused tool, and the run's root node (agent:<name>).
+    assert kinds.count("node.started") == 202 and kinds.count("node.finished") == 202
     assert kinds[0] == "hello" and kinds[1] == "run.started" and kinds[-1] == "run.finished"
     paused = [e["payload"]["pauseId"] for e in app if e["type"] == "exec.paused"]
     resumed = [e["payload"]["pauseId"] for e in app if e["type"] == "exec.resumed"]
@@ -171,7 +173,8 @@ def test_runs_end_as_the_asyncio_hosts_do_and_misuse_is_refused() -> None:
         assert not ab.aborted  # aborted by the app, not by a viewer
         frames = [json.loads(f) for f in sess.core.buffered_frames]
         assert [f["payload"]["status"] for f in frames if f["type"] == "run.finished"] == ["ok", "error", "aborted"]
-        assert [f["runId"] for f in frames if f["type"] == "node.started"] == [ok.run_id]
+        tools = [f for f in frames if f["type"] == "node.started" and f["payload"]["kind"] != "agent"]
+        assert [f["runId"] for f in tools] == [ok.run_id]
         assert [f["payload"].get("meta", {}).get("name") for f in frames if f["type"] == "run.started"][-3:] == ["ok", "fails", "aborted"]
         with pytest.raises(ValueError):  # BuildError, from the core, raised in this thread
             sess.emit("node.started", {"nodeId": 1})

@@ -556,7 +556,7 @@ class SyncRun:
 
 class SyncSession:
     """The synchronous, thread-safe app host: `Session` on a private loop in a daemon thread."""
-    def __init__(self, url: str = ..., **config: Any) -> None:
+    def __init__(self, url: str | None = None, **config: Any) -> None:
         """Keywords are `connect`'s (`AppSession`'s plus the host's limits and `on_warn`)."""
     @property
     def core(self) -> AppSession: ...
@@ -574,7 +574,7 @@ class SyncSession:
     def __enter__(self) -> SyncSession: ...
     def __exit__(self, *exc: object) -> None: ...
 
-def connect_sync(url: str = ..., **config: Any) -> SyncSession:
+def connect_sync(url: str | None = None, **config: Any) -> SyncSession:
     """`with connect_sync(url, app=...) as s`: a `SyncSession` for synchronous and threaded code."""
 
 @dataclass(frozen=True)

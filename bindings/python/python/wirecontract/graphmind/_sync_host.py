@@ -78,7 +78,7 @@ class SyncSession:
     Every method may be called from any thread; ``gate`` blocks only its caller.
     ``on_warn`` runs on the host's own thread and must not call back into the session."""
 
-    def __init__(self, url: str = _native.DEFAULT_URL, **config: Any) -> None:
+    def __init__(self, url: str | None = None, **config: Any) -> None:
         self._loop = asyncio.new_event_loop()
         started = threading.Event()
         self._thread = threading.Thread(target=self._serve, args=(started,), name="wirecontract-session", daemon=True)
@@ -102,7 +102,7 @@ class SyncSession:
         self._loop.close()
 
     @staticmethod
-    async def _make(url: str, config: dict[str, Any]) -> _s.Session:
+    async def _make(url: str | None, config: dict[str, Any]) -> _s.Session:
         return _session().Session(url, **config)  # type: ignore[no-any-return]
 
     def _call(self, coro: Coroutine[Any, Any, T], closed: Any = None) -> T:
@@ -248,7 +248,7 @@ class SyncSession:
         return current.run_id if current is not None and current.session is self else None
 
 
-def connect_sync(url: str = _native.DEFAULT_URL, **config: Any) -> SyncSession:
+def connect_sync(url: str | None = None, **config: Any) -> SyncSession:
     """``with connect_sync(url, app=...) as s``: a ``SyncSession``, for synchronous and threaded
     code (no event loop needed). Keywords are ``connect``'s. The host runs ``connect``'s asyncio
     host on a private loop in a daemon thread; close it (or leave the ``with`` block) to flush."""
