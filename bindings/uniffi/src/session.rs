@@ -1035,8 +1035,10 @@ mod tests {
         let session = AppSession::new(None).unwrap();
         session.start_run("r".into(), "n".into(), None, 1.0).unwrap();
         let end = RunEnd::Failed { name: with_lone_surrogate(), message: with_lone_surrogate(), stack: Some(with_lone_surrogate()) };
-        assert_eq!(session.finish_run("r".into(), end, 2.0).unwrap(), Some(1));
+        // The seq of run.finished, after the run's root node and its node.error.
+        let seq = session.finish_run("r".into(), end, 2.0).unwrap().unwrap();
         let frame = session.buffered_frames().into_iter().find(|f| f.contains("run.finished")).unwrap();
+        assert!(frame.contains(&format!(r#""seq":{seq},"#)), "{frame}");
         let replaced = "ab\u{FFFD}c";
         assert!(frame.contains(&format!(r#""error":{{"name":"{replaced}","message":"{replaced}","stack":"{replaced}"}}"#)), "{frame}");
     }
