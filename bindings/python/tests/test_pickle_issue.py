@@ -138,7 +138,8 @@ def test_enum_constants_keep_their_names_and_values() -> None:
     assert gm.PAUSE_POINTS == ("before", "after", "error")
     assert gm.RESUME_ACTIONS == ("continue", "retry", "inject", "abort")
     assert gm.RUN_MODES == ("run", "step")
-    assert set(gm._ENUM_CONSTANTS) == {"NODE_KINDS", "RUN_STATUSES", "PAUSE_POINTS", "RESUME_ACTIONS", "RUN_MODES"}
+    assert gm.FINISH_REASONS == ("stop", "length", "tool-calls", "content-filter", "error", "other")
+    assert set(gm._ENUM_CONSTANTS) == {"NODE_KINDS", "RUN_STATUSES", "PAUSE_POINTS", "RESUME_ACTIONS", "RUN_MODES", "FINISH_REASONS"}
     assert go.LIFECYCLE_STATUSES == ("running", "paused", "completed", "aborted", "failed")
     assert go.METHODS == go.CLIENT_VARIANTS
     assert set(go.SERVER_VARIANTS) >= set(go.KINDS) | {"rpc-success", "rpc-failure"}
