@@ -539,7 +539,7 @@ def connect(url: str | None = None, **config: Any) -> Session:
     keywords are `AppSession`'s plus `on_warn`, `flush_timeout_ms`, `max_frame_bytes`,
     `max_queue_bytes` and `write_stall_timeout_ms`."""
 
-def env_config(env: Mapping[str, str], /) -> dict[str, Any]:
+def env_config(env: Mapping[str, str]) -> dict[str, Any]:
     """The configuration the environment resolves to (`enabled`, `url`, `loop_threshold`,
     `loop_mode`, `loop_allow`, `hide_*`), as the core reads it."""
 

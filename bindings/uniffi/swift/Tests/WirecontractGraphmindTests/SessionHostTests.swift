@@ -184,8 +184,11 @@ final class SessionHostTests: XCTestCase {
         XCTAssertEqual(app.filter { $0 == "exec.paused" }.count, 2)
         XCTAssertEqual(app.filter { $0 == "exec.resumed" }.count, 2)
         XCTAssertEqual(app.last, "run.finished")
-        XCTAssertEqual(rows.last { $0.type == "node.finished" }?.payload["output"] as? String, nil)  // an object, not text
-        XCTAssertNotNil(rows.last { $0.type == "node.finished" }?.payload["output"] as? [String: Any])
+        // The tool's node.finished (the last one is the run's root node, agent:<name>).
+        let tool = rows.last { $0.type == "node.finished" && $0.payload["nodeId"] as? String == "tool:get_weather" }
+        XCTAssertEqual(tool?.payload["output"] as? String, nil)  // an object, not text
+        XCTAssertNotNil(tool?.payload["output"] as? [String: Any])
+        XCTAssertEqual((rows.last { $0.type == "node.finished" }?.payload["nodeId"] as? String)?.hasPrefix("agent:"), true)
     }
 
     func testCancellingTheTaskAwaitingAHeldGateContinues() async throws {
