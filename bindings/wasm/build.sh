@@ -25,7 +25,7 @@ compgen -G "$(rustc --print target-libdir --target wasm32-unknown-unknown 2>/dev
     rustup target add wasm32-unknown-unknown
 BINDGEN="$CACHE/wasm-bindgen-$BINDGEN_VERSION/bin/wasm-bindgen"
 if [ ! -x "$BINDGEN" ]; then
-    # Not --locked: the registry mirror lacks a yanked pin of the CLI's lockfile. --debug: the
+    # Not --locked: the CLI's lockfile pins a yanked crate some registries refuse. --debug: the
     # install is cold on every fresh CI machine, a debug build of the CLI costs about 180 s of
     # CPU, and it writes byte-identical output to a release build's, in under a second here.
     cargo install --quiet --debug wasm-bindgen-cli --version "=$BINDGEN_VERSION" --root "$CACHE/wasm-bindgen-$BINDGEN_VERSION"
