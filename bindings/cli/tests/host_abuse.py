@@ -410,63 +410,13 @@ async def phase_connect(out: Path) -> None:
 
 
 async def soak(out: Path, seconds: float) -> None:
-    """``listen_abuse.soak``'s loops against a ``serve`` host."""
+    """``listen_abuse.soak_loops`` against a ``serve`` host."""
     summary = out / "soak-summary.json"
     host = Child(out, "soak-serve", ["--serve-host", str(summary)], wants_url=True)
-    end = time.monotonic() + seconds
-    stats: Counter[str] = Counter()
-    errors: list[str] = []
-    samples: list[int] = []
-
-    async def every(name: str, period: float, body: Any) -> None:
-        while time.monotonic() < end:
-            t0 = time.monotonic()
-            try:
-                await body()
-                stats[name] += 1
-            except Exception as e:  # counted and reported: the soak runs on
-                errors.append(f"{name}: {type(e).__name__}: {e}")
-            await asyncio.sleep(max(0.0, period - (time.monotonic() - t0)))
-
-    def good(k: int) -> Any:
-        async def body() -> None:
-            app = la.GoodApp(host.url, f"good{k}-{stats[f'good{k}']}")
-            await app.run()
-            check(set(app.paused) == app.answered, f"unanswered pauses {set(app.paused) - app.answered}")
-            stats["good frames"] += len(app.sent)
-            stats["pauses answered"] += len(app.answered)
-        return body
-
-    async def sample() -> None:
-        samples.append(proc_kib(host.proc.pid, "VmRSS"))
-
-    async def runs() -> None:
-        await la.many_runs(host.url, 1000)
-        stats["runs"] += 1000
-
     try:
-        await asyncio.gather(
-            *(every(f"good{k}", 0.5, good(k)) for k in range(4)),
-            every("churn", 1.0, lambda: la.churn(host.url, 50)),
-            every("slow", 15.0, lambda: la.slow_reader(host.url, host.addr, stats["slow"])),
-            every("oversized", 20.0, lambda: la.oversized(host.url)),
-            every("hostile", 20.0, lambda: la.hostile_run_ids(host.url)),
-            every("10k-runs", 10.0, runs),
-            every("sample", 5.0, sample),
-        )
-        peak = host.peak_kib()
+        await la.soak_loops("soak (serve)", host.url, host.addr, host.proc.pid, seconds)
     finally:
         host.stop()
-    third = max(1, len(samples) // 3)
-    middle, last = max(samples[third : 2 * third] or samples), max(samples[2 * third :] or samples)
-    print(
-        f"soak (serve): {seconds:.0f} s, peak RSS {peak >> 10} MiB, RSS middle third {middle >> 10} MiB, last third {last >> 10} MiB, "
-        f"{stats['good frames']} good frames, {stats['pauses answered']} pauses answered, {stats['runs']} flood runs, "
-        f"{stats['churn'] * 50} churned connections, {stats['slow']} slow readers, {stats['oversized']} oversized frames, "
-        f"{stats['hostile']} hostile batches, {len(errors)} errors"
-    )
-    check(not errors, f"{len(errors)} errors, first: {errors[:3]}")
-    check(last <= middle * 1.25 + (16 << 10), f"RSS still growing: {middle >> 10} -> {last >> 10} MiB")
 
 
 def main() -> int:

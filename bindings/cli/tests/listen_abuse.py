@@ -409,6 +409,17 @@ async def phase_two(cli: str, out: Path) -> None:
 async def soak(cli: str, out: Path, seconds: float) -> None:
     # No record file: ten minutes of 16 KiB answers would fill the disk, not test the listener.
     lis = Listener(cli, out, "soak", LISTEN_FLAGS, record=False)
+    try:
+        await soak_loops("soak", lis.url, lis.addr, lis.proc.pid, seconds)
+    finally:
+        lis.stop()
+
+
+async def soak_loops(label: str, url: str, addr: Any, pid: int, seconds: float) -> None:
+    """The soak against the host at ``url`` (process ``pid``) for ``seconds``: four good apps,
+    churn, slow readers, oversized frames, hostile runIds and 1,000-run floods in loops; asserts
+    no error and RSS levelling off (the last third of the samples within 25% + 16 MiB of the
+    middle third). The caller starts and stops the host."""
     end = time.monotonic() + seconds
     stats: Counter[str] = Counter()
     errors: list[str] = []
@@ -426,7 +437,7 @@ async def soak(cli: str, out: Path, seconds: float) -> None:
 
     def good(k: int) -> Any:
         async def body() -> None:
-            app = GoodApp(lis.url, f"good{k}-{stats[f'good{k}']}")
+            app = GoodApp(url, f"good{k}-{stats[f'good{k}']}")
             await app.run()
             check(set(app.paused) == app.answered, f"unanswered pauses {set(app.paused) - app.answered}")
             stats["good frames"] += len(app.sent)
@@ -434,35 +445,26 @@ async def soak(cli: str, out: Path, seconds: float) -> None:
         return body
 
     async def sample() -> None:
-        samples.append(proc_kib(lis.proc.pid, "VmRSS"))
-
-    async def slow() -> None:
-        await slow_reader(lis.url, lis.addr, stats["slow"])
-
-    async def big() -> None:
-        await oversized(lis.url)
+        samples.append(proc_kib(pid, "VmRSS"))
 
     async def runs() -> None:
-        await many_runs(lis.url, 1000)
+        await many_runs(url, 1000)
         stats["runs"] += 1000
 
-    try:
-        await asyncio.gather(
-            *(every(f"good{k}", 0.5, good(k)) for k in range(4)),
-            every("churn", 1.0, lambda: churn(lis.url, 50)),
-            every("slow", 15.0, slow),
-            every("oversized", 20.0, big),
-            every("hostile", 20.0, lambda: hostile_run_ids(lis.url)),
-            every("10k-runs", 10.0, runs),
-            every("sample", 5.0, sample),
-        )
-        peak = proc_kib(lis.proc.pid, "VmHWM")
-    finally:
-        lis.stop()
+    await asyncio.gather(
+        *(every(f"good{k}", 0.5, good(k)) for k in range(4)),
+        every("churn", 1.0, lambda: churn(url, 50)),
+        every("slow", 15.0, lambda: slow_reader(url, addr, stats["slow"])),
+        every("oversized", 20.0, lambda: oversized(url)),
+        every("hostile", 20.0, lambda: hostile_run_ids(url)),
+        every("10k-runs", 10.0, runs),
+        every("sample", 5.0, sample),
+    )
+    peak = proc_kib(pid, "VmHWM")
     third = max(1, len(samples) // 3)
     middle, last = max(samples[third : 2 * third] or samples), max(samples[2 * third :] or samples)
     print(
-        f"soak: {seconds:.0f} s, peak RSS {peak >> 10} MiB, RSS middle third {middle >> 10} MiB, last third {last >> 10} MiB, "
+        f"{label}: {seconds:.0f} s, peak RSS {peak >> 10} MiB, RSS middle third {middle >> 10} MiB, last third {last >> 10} MiB, "
         f"{stats['good frames']} good frames, {stats['pauses answered']} pauses answered, {stats['runs']} flood runs, "
         f"{stats['churn'] * 50} churned connections, {stats['slow']} slow readers, {stats['oversized']} oversized frames, "
         f"{stats['hostile']} hostile batches, {len(errors)} errors"
