@@ -6,7 +6,7 @@ Usage: fuzz/seed_corpus.py [SHARED_DIR]
 Writes every frame of shared/vectors/**/conformance.jsonl, shared/real-client/*.jsonl and
 vectors/**/extra.jsonl into fuzz/corpus/<target>/seed-<sha1> for the byte-level targets
 (GraphMind frames for the GraphMind targets, Graphorin frames for graphorin_parse, both for
-json_reader and utf32), and a libFuzzer dictionary fuzz/corpus/json.dict with the JSON punctuation plus
+json_reader, json_unescape and utf32), and a libFuzzer dictionary fuzz/corpus/json.dict with the JSON punctuation plus
 every object key and short string value seen in those frames. Existing corpus files are kept,
 so a corpus grown by earlier runs is reused.
 """
@@ -30,6 +30,7 @@ TARGETS = {
     "graphorin_parse": ("graphorin",),
     "graphmind_build": (),
     "graphmind_shrink": ("graphmind",),
+    "json_unescape": ("graphmind", "graphorin"),
     "utf32": ("graphmind", "graphorin"),
 }
 

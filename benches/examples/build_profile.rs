@@ -4,9 +4,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use wirecontract::core::json;
 use wirecontract::graphmind::{self, ParseOutcome};
 use wirecontract_bench::{corpus_dir, Corpus};
+use wirecontract_json as json;
 
 /// A measured stage: its label and one call over a frame's parts.
 type Stage<'a> = (&'a str, Box<dyn Fn(&Token) -> usize + 'a>);

@@ -17,12 +17,12 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use wirecontract::core::cursor::Cursor;
 use wirecontract::graphmind::{
     parse_envelope_json_bytes_with, parse_envelope_json_with, parse_envelope_shared_bytes_with, parse_envelope_shared_with, ParseOptions, SharedBytes,
     SharedText,
 };
 use wirecontract_bench::{corpus_dir, Corpus};
+use wirecontract_json::cursor::Cursor;
 
 /// A labelled pass over the corpus.
 type Variant<'a> = (&'a str, Box<dyn Fn() + 'a>);

@@ -7,10 +7,13 @@
 //!   `ok | unknown-type | version-mismatch | invalid`;
 //! - `graphorin`: Graphorin's strict JSON-RPC frames (second protocol, same pipeline).
 //!
-//! Both sit on [`core`]: a JSON reader with `JSON.parse` semantics (exact numbers, lone
-//! surrogates, any depth up to a documented cap, last-wins duplicate keys) and the
-//! declaration macros that give every contract type its serde/schemars derives, its reader,
-//! its `JSON.stringify`-exact writer and its reflection table. No I/O, no async.
+//! Both sit on [`core`]: the declaration macros that give every contract type its
+//! serde/schemars derives, its reader, its `JSON.stringify`-exact writer and its reflection
+//! table, over the JSON engine of `wirecontract-json` (`JSON.parse` semantics: exact numbers,
+//! lone surrogates, any depth up to a documented cap, last-wins duplicate keys). No I/O, no
+//! async, no `unsafe`.
+
+#![forbid(unsafe_code)]
 
 #[macro_use]
 pub mod core;

@@ -497,12 +497,12 @@ fn walk_objects(root: &'static ObjectDesc, roots: &[&'static ObjectDesc], out: &
 /// declares them as literals (`const "v" = "1"`), a loose one keeps them (declared or unknown).
 /// A protocol without a key gets `Invalid` for every frame (a declaration error, never a panic).
 pub fn parse_by_key(frame: &str, p: &Protocol) -> AnyOutcome {
-    use crate::core::json::{decode_string, Val};
+    use wirecontract_json::{decode_string, Val};
     let invalid = |reason: String, issues: Vec<Issue>| AnyOutcome::Invalid { reason, issues };
     let Some(key) = p.key else {
         return invalid(format!("protocol {} declares no discriminator (Protocol::key)", p.name), Vec::new());
     };
-    if let Err(e) = crate::core::json::validate(frame, crate::core::json::DEFAULT_MAX_DEPTH) {
+    if let Err(e) = wirecontract_json::validate(frame, wirecontract_json::DEFAULT_MAX_DEPTH) {
         return invalid(format!("frame is not valid JSON: {e}"), Vec::new());
     }
     let root = Val::root(frame);

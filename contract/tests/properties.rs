@@ -7,9 +7,9 @@ mod common;
 use std::fmt::Write as _;
 
 use proptest::prelude::*;
-use wirecontract::core::json;
 use wirecontract::graphmind::{self as gm, parse_envelope_json, parse_envelope_json_bytes, serialize_envelope, ParseOutcome};
 use wirecontract::registry::{FieldDesc, ObjectDesc, Scalar, Ty};
+use wirecontract_json as json;
 
 fn vectors() -> &'static [common::Vector] {
     static V: std::sync::OnceLock<Vec<common::Vector>> = std::sync::OnceLock::new();
@@ -272,4 +272,11 @@ proptest! {
         };
         prop_assert_eq!(ok, !must_refuse, "edit {}", edit);
     }
+}
+
+/// The envelope keys are plain wire names: the single pass matches them by a byte compare
+/// (`wirecontract_json::cursor::WireKey`).
+#[test]
+fn envelope_keys_are_plain_wire_names() {
+    assert!(gm::ENVELOPE_KEYS.iter().all(|k| json::cursor::is_plain_wire_name(k)));
 }

@@ -6,8 +6,8 @@
 
 use arbitrary::Arbitrary;
 use serde_json::Value;
-use wirecontract::core::json::{self, JsonKind, Val};
-use wirecontract::core::RawJson;
+use wirecontract_json::{self as json, JsonKind, Val};
+use wirecontract_json::RawJson;
 use wirecontract::graphmind::{
     self as gm, create_envelope, create_envelope_json, parse_envelope_json, parse_envelope_json_bytes, parse_envelope_json_bytes_with, serialize_envelope,
     Message, ParseOptions, ParseOutcome,
@@ -138,7 +138,7 @@ fn same_number(x: Option<f64>, y: Option<f64>) -> bool {
 // json_reader: the validator and reader against serde_json.
 // ---------------------------------------------------------------------------------------------
 
-/// Differential check of `core::json` against serde_json: same grammar; where serde_json reads
+/// Differential check of the engine's reference reader (`wirecontract-json`) against serde_json: same grammar; where serde_json reads
 /// a value, the reader's walk yields the same tree. serde_json may refuse what `JSON.parse`
 /// accepts only for its own limits: depth 128, lone surrogates, numbers beyond f64.
 pub fn json_reader(data: &[u8]) {
@@ -489,7 +489,85 @@ pub fn graphmind_shrink(data: &[u8]) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// utf32: UTF-8 to UTF-32 (core/utf32.rs, the SIMD loops of core/utf32_x86.rs).
+// json_unescape: the engine's one string decoder under each lone-surrogate policy.
+// ---------------------------------------------------------------------------------------------
+
+/// Every string token in the input (found by the validator's walk when the input is JSON, else
+/// the input itself taken as one string's content, when that is a valid string) decodes the
+/// same under the three policies, up to what each does with a lone surrogate: `Keep` (WTF-8)
+/// with each surrogate's three bytes made U+FFFD is `Replace`; `Reject` fails exactly when
+/// `Replace` reports one, else gives the same text; without lone surrogates the text is what
+/// serde_json reads. `unescape_body` on the whole token stops at its closing quote.
+pub fn json_unescape(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    if json::validate(text, json::DEFAULT_MAX_DEPTH).is_ok() {
+        let mut stack = vec![Val::root(text)];
+        while let Some(v) = stack.pop() {
+            match v.kind() {
+                JsonKind::String => check_unescape(v.raw()),
+                JsonKind::Object => {
+                    for (key, value) in v.members() {
+                        check_unescape(&format!("\"{key}\""));
+                        stack.push(value);
+                    }
+                }
+                JsonKind::Array => stack.extend(v.elements()),
+                _ => {}
+            }
+        }
+    } else {
+        let quoted = format!("\"{text}\"");
+        if json::validate(&quoted, 1).is_ok() {
+            check_unescape(&quoted);
+        }
+    }
+}
+
+/// [`json_unescape`]'s checks on one string token (quotes included) of validated JSON.
+fn check_unescape(token: &str) {
+    let raw = &token[1..token.len() - 1];
+    let mut replaced = String::new();
+    let lone = json::unescape(raw, &mut replaced, json::LoneSurrogate::Replace);
+    assert_eq!(json::decode_string(raw).text, replaced.as_str(), "decode_string differs from Replace for {raw:?}");
+    let lone = lone.unwrap_or_else(|_| panic!("Replace into a String rejected {raw:?}"));
+    let mut kept = Vec::new();
+    assert_eq!(json::unescape(raw, &mut kept, json::LoneSurrogate::Keep), Ok(lone), "Keep and Replace disagree on {raw:?}");
+    assert_eq!(surrogates_replaced(&kept), replaced.as_bytes(), "Keep differs from Replace for {raw:?}");
+    let mut strict = String::new();
+    match json::unescape(raw, &mut strict, json::LoneSurrogate::Reject) {
+        Ok(false) => assert_eq!(strict, replaced, "Reject differs from Replace for {raw:?}"),
+        Ok(true) => panic!("Reject reported a lone surrogate it kept for {raw:?}"),
+        Err(_) => assert!(lone, "Reject refused {raw:?} without a lone surrogate"),
+    }
+    if !lone {
+        let want: String = serde_json::from_str(token).unwrap_or_else(|e| panic!("serde_json refuses {token:?}: {e}"));
+        assert_eq!(replaced, want, "the decoder differs from serde_json for {raw:?}");
+    }
+    let framed = format!("{token},\"x\"");
+    let mut body = Vec::new();
+    let read = json::unescape_body(&framed, 1, &mut body, json::LoneSurrogate::Keep);
+    assert_eq!(read, Ok(json::Body { close: token.len() - 1, lone_surrogate: lone }), "unescape_body missed the close of {token:?}");
+    assert_eq!(body, kept, "unescape_body differs from unescape for {raw:?}");
+}
+
+/// WTF-8 with every surrogate's three bytes (`ED A0..BF xx`) replaced by U+FFFD's.
+fn surrogates_replaced(wtf8: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(wtf8.len());
+    let mut i = 0;
+    while let Some(&b) = wtf8.get(i) {
+        if b == 0xED && wtf8.get(i + 1).is_some_and(|&c| c >= 0xA0) {
+            out.extend_from_slice("\u{FFFD}".as_bytes());
+            i += 3;
+        } else {
+            out.push(b);
+            i += 1;
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// utf32: UTF-8 to UTF-32 (contract/json's utf32.rs, the SIMD loops of utf32_x86.rs).
 // ---------------------------------------------------------------------------------------------
 
 /// `push_utf32` appends exactly `str::chars` as `u32` after what the vector already held
@@ -501,7 +579,7 @@ pub fn utf32(data: &[u8]) {
     let text = String::from_utf8_lossy(rest);
     let prefix: Vec<u32> = (0..u32::from(head % 20)).collect();
     let mut out = prefix.clone();
-    wirecontract::core::utf32::push_utf32(&text, &mut out);
+    wirecontract_json::utf32::push_utf32(&text, &mut out);
     assert_eq!(out[..prefix.len()], prefix[..], "the elements already held changed");
     assert!(out[prefix.len()..].iter().copied().eq(text.chars().map(u32::from)), "UTF-32 differs from chars() for {text:?}");
 }

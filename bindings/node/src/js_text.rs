@@ -8,10 +8,10 @@
 use std::fmt::Write as _;
 
 use serde_json::{json, Value};
-use wirecontract::core::json::{write_f64, write_int, write_string};
 use wirecontract::core::{IssueCode, PathSegment};
 use wirecontract::registry::{self, Direction, MessageGroup, ObjectDesc, Ty};
 use wirecontract::{graphmind as gm, graphorin as go};
+use wirecontract_json::{write_f64, write_int, write_string};
 
 /// Appends `s` as a JSON string (`JSON.stringify` spelling).
 pub fn push_str(out: &mut Vec<u8>, s: &str) {

@@ -27,7 +27,8 @@
 // `unsafe`: allowed crate-wide, because `#[napi]` expands to `extern "C"` registration
 // functions and raw `napi_*` calls; the hand-written blocks are this file's `napi_*` string and
 // array calls, `large.rs`'s SSE2/AVX2 searches and `external.rs`'s external strings, each
-// with its SAFETY comment. The contract crate is not `unsafe`-free either: see its `core` module docs.
+// with its SAFETY comment. The contract crate forbids `unsafe`; its JSON engine (`wirecontract-json`)
+// holds the engine's, listed in `contract/json/README.md`.
 #![allow(unsafe_code)]
 // Node-API hands arguments over as owned values (`String`, `Vec<String>`): taking them by
 // value is the binding's calling convention, not a choice.

@@ -11,9 +11,9 @@ use std::cell::RefCell;
 
 use pyo3::prelude::*;
 use pyo3::sync::GILProtected;
-use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
-use wirecontract::core::cursor::validated_string_end;
-use wirecontract::core::json::{decode_string, write_f64, write_int, write_string};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple};
+use wirecontract_json::cursor::validated_string_end;
+use wirecontract_json::{decode_string, unescape, write_f64, write_int, write_string, LoneSurrogate};
 
 use crate::pystr::Scratch;
 
@@ -250,10 +250,12 @@ pub fn string_to_py(py: Python<'_>, raw: &str) -> PyResult<PyObject> {
     if !d.had_lone_surrogate {
         return Ok(PyString::new(py, &d.text).into_any().unbind());
     }
-    // Rare path: let Python's own decoder build the surrogate code points.
-    let json = py.import("json")?;
-    let literal = format!("\"{raw}\"");
-    Ok(json.call_method1("loads", (literal,))?.unbind())
+    // Rare path: the engine's decoder keeps the lone surrogates as WTF-8, which Python's UTF-8
+    // codec reads back into surrogate code points with `surrogatepass` (`Keep` into bytes
+    // never rejects).
+    let mut wtf8 = Vec::with_capacity(raw.len());
+    let _ = unescape(raw, &mut wtf8, LoneSurrogate::Keep);
+    Ok(PyBytes::new(py, &wtf8).call_method1("decode", ("utf-8", "surrogatepass"))?.unbind())
 }
 
 fn number_to_py(py: Python<'_>, lexeme: &str) -> PyResult<PyObject> {
@@ -315,7 +317,7 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> Result<Str
     }
     let type_err = |stack: &[Frame<'_>], message: String| HostError { path: pointer(stack), message, type_error: true };
     let value_err = |stack: &[Frame<'_>], e: PyErr| HostError { path: pointer(stack), message: e.to_string(), type_error: false };
-    let max_depth = wirecontract::core::json::DEFAULT_MAX_DEPTH;
+    let max_depth = wirecontract_json::DEFAULT_MAX_DEPTH;
     // Room for a typical event payload up front: growing from empty reallocated it several times.
     let mut out: Vec<u8> = Vec::with_capacity(512);
     let mut stack: Vec<Frame<'_>> = Vec::new();

@@ -10,7 +10,7 @@
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::{PyByteArray, PyBytes, PyString};
-use wirecontract::core::{SharedBytes, SharedText};
+use wirecontract_json::{SharedBytes, SharedText};
 
 /// What a parse reads: frame text the result may share, a `bytes` object the result may
 /// share once the parse has checked it is UTF-8, or bytes that are not UTF-8 (the parser

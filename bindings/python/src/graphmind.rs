@@ -471,7 +471,7 @@ pub fn create_unknown_envelope(
         None
     } else {
         let text = py_to_json(payload, NonFinite::Null).map_err(|e| host_build_error(py, &e))?;
-        Some(wirecontract::core::RawJson::from_json(&text).map_err(|e| BuildError::new_err(format!("payload: {e}")))?)
+        Some(wirecontract_json::RawJson::from_json(&text).map_err(|e| BuildError::new_err(format!("payload: {e}")))?)
     };
     let message = gm::Message::Unknown { message_type: r#type.to_owned(), payload: raw };
     let env = guard(|| gm::create_envelope(message, seq, run_id, ts))?.map_err(|e| build_error(py, &e))?;

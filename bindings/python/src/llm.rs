@@ -4,8 +4,8 @@
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyString};
-use wirecontract::core::json::{write_f64, write_string};
 use wirecontract::graphmind as gm;
+use wirecontract_json::{write_f64, write_string};
 
 use crate::guard;
 

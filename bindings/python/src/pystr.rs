@@ -6,6 +6,8 @@ use pyo3::exceptions::PyValueError;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
+use wirecontract_json::cursor::{plain_run_end, validated_string_end};
+use wirecontract_json::{unescape_body, LoneSurrogate, LoneSurrogateRejected};
 
 /// A `str` from UTF-8 bytes in one pass: CPython's decoder validates while it builds the
 /// object (an ASCII text is a word-at-a-time copy), so the bytes need no check of their own
@@ -43,17 +45,17 @@ pub struct Scratch {
 
 /// A `str` from text known to be UTF-8 (a `&str`). ASCII text, short text and very long text
 /// go to CPython's UTF-8 decoder ([`str_from_utf8`]); other non-ASCII text is transcoded to
-/// UTF-32 (`wirecontract::core::utf32`, SIMD) and made by `PyUnicode_FromWideChar`, which
+/// UTF-32 (`wirecontract_json::utf32`, SIMD) and made by `PyUnicode_FromWideChar`, which
 /// finds the widest character and allocates the `str` once, where the UTF-8 decoder starts
 /// narrow and reallocates and copies at each wider character it meets (docs/performance.md,
 /// "5. Python binding"). Both give the same `str`.
 pub fn str_from_text<'py>(py: Python<'py>, text: &str, wide: &mut Vec<u32>) -> PyResult<Bound<'py, PyString>> {
     #[cfg(not(windows))]
-    if (WIDE_MIN..=WIDE_MAX).contains(&text.len()) && wirecontract::core::utf32::is_simd() && !text.is_ascii() {
+    if (WIDE_MIN..=WIDE_MAX).contains(&text.len()) && wirecontract_json::utf32::is_simd() && !text.is_ascii() {
         // `wchar_t` is UTF-32 on every platform but Windows (where it is UTF-16: not this route).
         const _: () = assert!(std::mem::size_of::<libc::wchar_t>() == 4);
         wide.clear();
-        wirecontract::core::utf32::push_utf32(text, wide);
+        wirecontract_json::utf32::push_utf32(text, wide);
         let len = ffi::Py_ssize_t::try_from(wide.len()).map_err(|_| PyValueError::new_err("internal error: text too long"))?;
         // SAFETY: `PyUnicode_FromWideChar` (limited API) reads exactly `len` `wchar_t`s from the
         // pointer; `wide` holds that many `u32`s, `wchar_t` is four bytes here (asserted above)
@@ -71,17 +73,17 @@ pub fn str_from_text<'py>(py: Python<'py>, text: &str, wide: &mut Vec<u32>) -> P
 
 /// Decodes the JSON string whose opening quote is at `start` in validated JSON text, in one
 /// block-at-a-time pass: a string without escapes becomes a `str` straight from the text; one
-/// with escapes is decoded into `scratch` (reused across calls, so no allocation per string)
-/// and made from there, each through [`str_from_text`]. Returns the offset after the closing
-/// quote and the `str`, or `None` for the `str` when the string holds a lone-surrogate escape
-/// (the caller's slow path keeps it as a lone surrogate, as `json.loads` does).
+/// with escapes is decoded by the engine's decoder ([`unescape_body`], lone surrogates
+/// rejected) into `scratch` (reused across calls, so no allocation per string) and made from
+/// there, each through [`str_from_text`]. Returns the offset after the closing quote and the
+/// `str`, or `None` for the `str` when the string holds a lone-surrogate escape (the caller's
+/// slow path keeps it as a lone surrogate, as `json.loads` does).
 pub fn json_string<'py>(py: Python<'py>, text: &str, start: usize, scratch: &mut Scratch) -> PyResult<(usize, Option<Bound<'py, PyString>>)> {
-    use wirecontract::core::cursor::plain_run_end;
     let src = text.as_bytes();
     let body = start + 1;
-    // Every offset below is at an ASCII byte (a quote, a backslash, the byte after an escape)
-    // or the text's end, so each `get` is at a character boundary.
-    let mut pos = plain_run_end(src, body);
+    // `pos` is at an ASCII byte (a quote, a backslash) or the text's end, so each `get` is at a
+    // character boundary.
+    let pos = plain_run_end(src, body);
     if src.get(pos) != Some(&b'\\') {
         let s = str_from_text(py, text.get(body..pos).unwrap_or_default(), &mut scratch.wide)?;
         return Ok((pos + 1, Some(s)));
@@ -89,55 +91,8 @@ pub fn json_string<'py>(py: Python<'py>, text: &str, start: usize, scratch: &mut
     let out = &mut scratch.text;
     out.clear();
     out.push_str(text.get(body..pos).unwrap_or_default());
-    loop {
-        match src.get(pos) {
-            Some(b'\\') => {
-                let esc = src.get(pos + 1).copied().unwrap_or(b'\\');
-                pos += 2;
-                match esc {
-                    b'b' => out.push('\u{8}'),
-                    b'f' => out.push('\u{c}'),
-                    b'n' => out.push('\n'),
-                    b'r' => out.push('\r'),
-                    b't' => out.push('\t'),
-                    b'u' => {
-                        let hi = hex4(src, pos);
-                        pos += 4;
-                        let c = if (0xD800..0xDC00).contains(&hi) && src.get(pos) == Some(&b'\\') && src.get(pos + 1) == Some(&b'u') {
-                            let lo = hex4(src, pos + 2);
-                            if !(0xDC00..0xE000).contains(&lo) {
-                                return Ok((wirecontract::core::cursor::validated_string_end(src, start).0, None));
-                            }
-                            pos += 6;
-                            0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00)
-                        } else {
-                            hi
-                        };
-                        let Some(c) = char::from_u32(c) else {
-                            return Ok((wirecontract::core::cursor::validated_string_end(src, start).0, None));
-                        };
-                        out.push(c);
-                    }
-                    // `"`, `\`, `/`: the escaped character is itself.
-                    other => out.push(char::from(other)),
-                }
-            }
-            Some(b'"') | None => break,
-            // A control character cannot stand in validated text; keep it if it does.
-            Some(&b) => {
-                out.push(char::from(b));
-                pos += 1;
-            }
-        }
-        let run = pos;
-        pos = plain_run_end(src, pos);
-        out.push_str(text.get(run..pos).unwrap_or_default());
+    match unescape_body(text, pos, out, LoneSurrogate::Reject) {
+        Ok(read) => Ok((read.close + 1, Some(str_from_text(py, &scratch.text, &mut scratch.wide)?))),
+        Err(LoneSurrogateRejected) => Ok((validated_string_end(src, start).0, None)),
     }
-    Ok((pos + 1, Some(str_from_text(py, &scratch.text, &mut scratch.wide)?)))
-}
-
-/// The value of four hex digits at `pos` (validated text; anything else reads as U+FFFD).
-fn hex4(src: &[u8], pos: usize) -> u32 {
-    let Some(digits) = src.get(pos..pos + 4) else { return 0xFFFD };
-    digits.iter().try_fold(0u32, |acc, &d| (d as char).to_digit(16).map(|v| acc * 16 + v)).unwrap_or(0xFFFD)
 }

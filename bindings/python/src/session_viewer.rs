@@ -9,9 +9,9 @@ use std::sync::Arc;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use wirecontract::core::RawJson;
 use wirecontract::graphmind as gm;
 use wirecontract::graphmind::session as s;
+use wirecontract_json::RawJson;
 
 use crate::convert::{py_to_json, NonFinite};
 use crate::graphmind::{enum_arg, object_arg, objects_arg, Envelope};

@@ -3,8 +3,9 @@
 //! counts) through the contract's own readers (`ffi_support::read`, `read_int`, `read_f64`) and
 //! collects every problem with its wire path, as the parser does.
 
-use wirecontract::core::json;
-use wirecontract::core::{from_json, Extras, Issue, NonNegativeF64, PositiveSafeUInt, RawJson, Record, SafeInt, SafeUInt};
+use wirecontract::core::{from_json, Extras, Issue, NonNegativeF64, PositiveSafeUInt, Record, SafeInt, SafeUInt};
+use wirecontract_json as json;
+use wirecontract_json::RawJson;
 
 pub(crate) use crate::ffi_support::{join, Issues};
 use crate::ffi_support::{read_f64, read_int};

@@ -78,7 +78,7 @@ impl Issue {
             }
             match s {
                 PathSegment::Key { key } => out.extend_from_slice(&key.0),
-                PathSegment::Index { index } => core::json::write_int(&mut out, *index),
+                PathSegment::Index { index } => wirecontract_json::write_int(&mut out, *index),
             }
         }
         HostString(out)
@@ -183,7 +183,7 @@ pub(crate) fn read_f64<T: WireValue>(host: f64, issues: &mut Issues, path: &str)
         if host > 0.0 { "1e400" } else { "-1e400" }.to_owned()
     } else {
         let mut out = Vec::new();
-        wirecontract::core::json::write_f64(&mut out, host);
+        wirecontract_json::write_f64(&mut out, host);
         String::from_utf8(out).unwrap_or_default()
     };
     read(&text, issues, path)

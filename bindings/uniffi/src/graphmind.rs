@@ -345,7 +345,7 @@ pub fn create_unknown_envelope(
         let (message_type, run_id) = (arg(message_type, "messageType")?, arg(run_id, "runId")?);
         let (seq, ts) = counters(seq, ts)?;
         let mut issues = Issues::new();
-        let payload = <Option<wirecontract::core::RawJson> as Convert>::from_host(&payload_json, &mut issues, "payload");
+        let payload = <Option<wirecontract_json::RawJson> as Convert>::from_host(&payload_json, &mut issues, "payload");
         let Some(payload) = payload else { return Err(build_error("payload is not valid JSON", issues)) };
         let message = gm::Message::Unknown { message_type, payload };
         gm::create_envelope(message, seq, &run_id, ts).map(|e| envelope_to_host(&e)).map_err(from_build_error)

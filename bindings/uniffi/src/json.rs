@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use wirecontract::core::json::{self, decode_string, write_string, Elements, JsonKind, Members, Val};
+use wirecontract_json::{self as json, decode_string, write_string, Elements, JsonKind, Members, Val};
 
 use wirecontract::core::IssuePath;
 

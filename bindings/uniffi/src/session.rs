@@ -15,9 +15,10 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use wirecontract::core::{RawJson, SafeUInt};
+use wirecontract::core::SafeUInt;
 use wirecontract::graphmind as gm;
 use wirecontract::graphmind::session as s;
+use wirecontract_json::RawJson;
 
 use crate::convert::{Convert, Issues};
 use crate::graphmind::{build_error, envelope_to_host, from_build_error, host_strings, matcher, matcher_at};

@@ -4,8 +4,9 @@
 //! text, which the JavaScript layer (`viewer.js`) turns into plain objects.
 
 use wasm_bindgen::prelude::wasm_bindgen;
-use wirecontract::core::{self as core, RawJson};
+use wirecontract::core::{self as core};
 use wirecontract::graphmind::session as s;
+use wirecontract_json::RawJson;
 
 use crate::{enum_arg, invalid_arg, js_text::push_str, objects_arg, strings_arg, with_frame, Res};
 

@@ -8,8 +8,8 @@ use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::ser::SerializeMap;
 use serde::{Serialize, Serializer};
 
-use super::json::{self, decode_string};
-use super::RawJson;
+use wirecontract_json::RawJson;
+use wirecontract_json::{self as json, decode_string};
 
 /// The empty [`Extras`] that strict objects (which have no unknown members) return from
 /// [`Reflect::extra`](super::Reflect::extra).

@@ -1,9 +1,9 @@
 //! Field traits: how one declared field is read from and written to the wire.
 //! [`WireValue`] is a value type's rule; [`WireField`] adds required/optional.
 
-use super::cursor::Cursor;
-use super::json::{decode_string, Val};
 use super::{describe_received, quote_key, Ctx, FieldRef, IssueCode, Path};
+use wirecontract_json::cursor::Cursor;
+use wirecontract_json::{decode_string, Val};
 
 /// A value type that can sit in a contract field: reads itself from validated JSON (recording
 /// issues) and writes itself as `JSON.stringify` would.

@@ -14,10 +14,10 @@ use std::num::NonZeroU64;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
 
-use super::cursor::Cursor;
-use super::json::{self, Val, MAX_SAFE_INTEGER};
 use super::{Ctx, FieldRef, IssueCode, Path, WireValue};
 use crate::registry::{Scalar, Ty};
+use wirecontract_json::cursor::Cursor;
+use wirecontract_json::{self as json, Val, MAX_SAFE_INTEGER};
 
 /// Reads any safe integer, recording `invalid_type` (not an integer) or `too_big` (beyond
 /// `2^53 − 1` in magnitude) under `path`. The message texts are the reference's (zod 4).
@@ -158,7 +158,7 @@ impl WireValue for SafeUInt {
         SafeUInt::try_from(i).ok()
     }
     fn write(&self, out: &mut Vec<u8>) {
-        crate::core::json::write_int(out, self.0);
+        wirecontract_json::write_int(out, self.0);
     }
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::UInt(self.0)
@@ -247,7 +247,7 @@ impl WireValue for PositiveSafeUInt {
         PositiveSafeUInt::try_from(i).ok()
     }
     fn write(&self, out: &mut Vec<u8>) {
-        crate::core::json::write_int(out, self.0.get());
+        wirecontract_json::write_int(out, self.0.get());
     }
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::UInt(self.get())
@@ -334,7 +334,7 @@ impl WireValue for SafeInt {
         read_safe_int(ctx, v, path).map(SafeInt)
     }
     fn write(&self, out: &mut Vec<u8>) {
-        crate::core::json::write_int(out, self.0);
+        wirecontract_json::write_int(out, self.0);
     }
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::Int(self.0)

@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde::Serialize;
 
-use super::json::{self, JsonKind, Val};
+use wirecontract_json::{self as json, JsonKind, Val};
 
 /// One validation failure, the same type for every protocol: where (`path`), which rule
 /// (`message`, and `code` when the protocol promises stable codes).
@@ -284,7 +284,7 @@ pub struct Ctx {
     codes: bool,
     /// The frame's shared text, when opaque values read through this context may be spans
     /// of it ([`Ctx::raw`]).
-    pub(crate) shared: Option<super::SharedText>,
+    pub(crate) shared: Option<wirecontract_json::SharedText>,
 }
 
 impl Ctx {
@@ -297,11 +297,11 @@ impl Ctx {
         Ctx { issues: Vec::new(), codes: true, shared: None }
     }
 
-    /// The opaque value `v` as a [`super::RawJson`]: a span of the shared frame when there is
+    /// The opaque value `v` as a [`wirecontract_json::RawJson`]: a span of the shared frame when there is
     /// one and `v` is compact, else a copy.
     #[inline]
-    pub fn raw(&self, v: Val<'_>) -> super::RawJson {
-        super::RawJson::from_validated_in(v.raw(), self.shared.as_ref())
+    pub fn raw(&self, v: Val<'_>) -> wirecontract_json::RawJson {
+        wirecontract_json::RawJson::from_validated_in(v.raw(), self.shared.as_ref())
     }
 
     /// Records an issue with code [`IssueCode::Custom`].

@@ -76,10 +76,10 @@ macro_rules! wire_enum {
         impl $crate::core::WireValue for $name {
             const EXPECTED: &'static str = concat!("string (", stringify!($name), ")");
             const TY: $crate::registry::Ty = $crate::registry::Ty::Enum(&$name::DESC);
-            fn read(ctx: &mut $crate::core::Ctx, v: $crate::core::json::Val<'_>, path: &$crate::core::Path<'_>) -> Option<Self> {
+            fn read(ctx: &mut $crate::core::Ctx, v: wirecontract_json::Val<'_>, path: &$crate::core::Path<'_>) -> Option<Self> {
                 match v.string_raw() {
                     Some(raw) => {
-                        let text = $crate::core::json::decode_string(raw).text;
+                        let text = wirecontract_json::decode_string(raw).text;
                         let found = Self::from_wire(&text);
                         if found.is_none() {
                             ctx.issue_with(path, $crate::core::IssueCode::InvalidEnum, $crate::core::enum_message(Self::VALUES, v.raw()));
@@ -93,7 +93,7 @@ macro_rules! wire_enum {
                 // One fixed-length append per value; the assertion keeps it equal to
                 // `write_string` of the wire string.
                 match self { $($name::$variant => {
-                    const { assert!($crate::core::cursor::is_plain_wire_name($wire), "an enum wire value needs escaping: write it with write_string") };
+                    const { assert!(wirecontract_json::cursor::is_plain_wire_name($wire), "an enum wire value needs escaping: write it with write_string") };
                     out.extend_from_slice(concat!("\"", $wire, "\"").as_bytes());
                 }),+ }
             }
@@ -101,7 +101,7 @@ macro_rules! wire_enum {
                 $crate::core::FieldRef::Enum(self.as_str())
             }
             #[inline]
-            fn read_fast(cur: &mut $crate::core::cursor::Cursor<'_>) -> Option<Self> {
+            fn read_fast(cur: &mut wirecontract_json::cursor::Cursor<'_>) -> Option<Self> {
                 Self::from_wire(&cur.string()?.decoded_lossy())
             }
         }
@@ -148,20 +148,20 @@ macro_rules! wire_object {
         }
 
         // `Cursor::member_key` reads these names by comparing bytes.
-        const _: () = { $( assert!($crate::core::cursor::is_plain_wire_name($wire), concat!("wire name ", stringify!($wire), " holds a quote, a backslash or a control character")); )+ };
+        const _: () = { $( assert!(wirecontract_json::cursor::is_plain_wire_name($wire), concat!("wire name ", stringify!($wire), " holds a quote, a backslash or a control character")); )+ };
 
         impl $crate::core::WireValue for $name {
             const EXPECTED: &'static str = concat!("object (", stringify!($name), ")");
             const TY: $crate::registry::Ty = $crate::registry::Ty::Object(&<$name as $crate::core::Described>::DESC);
             #[allow(non_snake_case)]
-            fn read(ctx: &mut $crate::core::Ctx, v: $crate::core::json::Val<'_>, path: &$crate::core::Path<'_>) -> Option<Self> {
-                if v.kind() != $crate::core::json::JsonKind::Object {
+            fn read(ctx: &mut $crate::core::Ctx, v: wirecontract_json::Val<'_>, path: &$crate::core::Path<'_>) -> Option<Self> {
+                if v.kind() != wirecontract_json::JsonKind::Object {
                     return ctx.expected(path, <Self as $crate::core::WireValue>::EXPECTED, Some(v));
                 }
-                $( let mut $field: Option<$crate::core::json::Val<'_>> = None; )+
+                $( let mut $field: Option<wirecontract_json::Val<'_>> = None; )+
                 let mut extra = $crate::core::Extras::new();
                 for (key, val) in v.members() {
-                    let decoded = $crate::core::json::decode_string(key).text;
+                    let decoded = wirecontract_json::decode_string(key).text;
                     match &*decoded {
                         $( $wire => $field = Some(val), )+
                         _ => extra.insert_escaped(key, ctx.raw(val)),
@@ -173,13 +173,13 @@ macro_rules! wire_object {
                 Some(Self { $( $field: $field?, )+ extra })
             }
             #[allow(non_snake_case)]
-            fn read_fast(cur: &mut $crate::core::cursor::Cursor<'_>) -> Option<Self> {
+            fn read_fast(cur: &mut wirecontract_json::cursor::Cursor<'_>) -> Option<Self> {
                 $( let mut $field: Option<$ty> = None; )+
                 let mut extra = $crate::core::Extras::new();
                 if cur.object_start()? {
                     // Members usually arrive in declaration order: each key is first compared
                     // with the field after the last one read.
-                    const WIRES: &[$crate::core::cursor::WireKey] = &[$($crate::core::cursor::WireKey::new($wire)),+];
+                    const WIRES: &[wirecontract_json::cursor::WireKey] = &[$(wirecontract_json::cursor::WireKey::new($wire)),+];
                     let mut next = 0;
                     loop {
                         let (key, known) = cur.member_key(WIRES, &mut next)?;
@@ -323,15 +323,15 @@ macro_rules! wire_strict_object {
             const EXPECTED: &'static str = concat!("object (", stringify!($name), ")");
             const TY: $crate::registry::Ty = $crate::registry::Ty::Object(&<$name as $crate::core::Described>::DESC);
             #[allow(non_snake_case, unused_mut, unused_variables)]
-            fn read(ctx: &mut $crate::core::Ctx, v: $crate::core::json::Val<'_>, path: &$crate::core::Path<'_>) -> Option<Self> {
-                if v.kind() != $crate::core::json::JsonKind::Object {
+            fn read(ctx: &mut $crate::core::Ctx, v: wirecontract_json::Val<'_>, path: &$crate::core::Path<'_>) -> Option<Self> {
+                if v.kind() != wirecontract_json::JsonKind::Object {
                     return ctx.expected(path, <Self as $crate::core::WireValue>::EXPECTED, Some(v));
                 }
-                $( let mut $field: Option<$crate::core::json::Val<'_>> = None; )*
-                let mut literals: Vec<(&'static str, $crate::core::json::Val<'_>)> = Vec::new();
+                $( let mut $field: Option<wirecontract_json::Val<'_>> = None; )*
+                let mut literals: Vec<(&'static str, wirecontract_json::Val<'_>)> = Vec::new();
                 let mut unknown: Vec<String> = Vec::new();
                 for (key, val) in v.members() {
-                    let decoded = $crate::core::json::decode_string(key).text;
+                    let decoded = wirecontract_json::decode_string(key).text;
                     match &*decoded {
                         $( $wire => $field = Some(val), )*
                         $( $lwire => literals.push(($lwire, val)), )*
@@ -420,7 +420,7 @@ macro_rules! wire_strict_object {
     };
     (@write $self:ident, $out:ident, $first:ident, (lit $wire:literal $value:literal)) => {
         $crate::core::write_key($out, $wire, &mut $first);
-        $crate::core::json::write_string($out, $value);
+        wirecontract_json::write_string($out, $value);
     };
     (@write $self:ident, $out:ident, $first:ident, (field $field:ident $ty:ty, $wire:literal)) => {
         $crate::core::WireField::write_field(&$self.$field, $wire, $out, &mut $first);

@@ -3,8 +3,9 @@
 
 use std::fmt;
 
-use super::json::{self, Val};
-use super::{Ctx, Extras, Issue, Path, RawJson, Record, WireValue};
+use super::{Ctx, Extras, Issue, Path, Record, WireValue};
+use wirecontract_json::RawJson;
+use wirecontract_json::{self as json, Val};
 
 /// A borrowed view of one field value, for bindings that walk the contract generically
 /// (Python attribute access, `to_dict`, the uniffi conversions).

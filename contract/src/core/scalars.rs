@@ -7,9 +7,10 @@ use std::borrow::Cow;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
 
-use super::cursor::Cursor;
-use super::json::{self, decode_string, JsonKind, Val};
-use super::{Ctx, Extras, FieldRef, IssueCode, Path, RawJson, WireValue};
+use super::{Ctx, Extras, FieldRef, IssueCode, Path, WireValue};
+use wirecontract_json::cursor::Cursor;
+use wirecontract_json::RawJson;
+use wirecontract_json::{self as json, decode_string, JsonKind, Val};
 
 impl WireValue for String {
     const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::String);

@@ -8,7 +8,7 @@
 //! `output` is opaque on the wire. The cases every binding runs are in
 //! `vectors/graphmind/llm.jsonl`.
 
-use crate::core::json::{self, decode_string, JsonKind, Val};
+use wirecontract_json::{self as json, decode_string, JsonKind, Val};
 
 wire_enum! {
     /// A normalized finish reason: why an LLM step stopped, as `output.finishReason` carries it

@@ -7,9 +7,10 @@
 #[allow(clippy::wildcard_imports)] // the rows name every payload type: that is the point
 use super::types::*;
 use super::{MessageGroup, PROTOCOL};
-use crate::core::cursor::Cursor;
-use crate::core::json::Val;
-use crate::core::{Ctx, Path, RawJson, Reflect, WireValue};
+use crate::core::{Ctx, Path, Reflect, WireValue};
+use wirecontract_json::cursor::Cursor;
+use wirecontract_json::RawJson;
+use wirecontract_json::Val;
 
 messages! {
     /// `run.started`

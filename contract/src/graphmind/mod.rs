@@ -49,10 +49,11 @@ pub use schema::{export_json_schema, export_json_schema_string, SCHEMA_ID};
 pub use shrink::{budget_payload_json, shrink_payload, shrink_payload_json, Shrunk, DEFAULT_MAX_PAYLOAD_BYTES};
 pub use types::*;
 
-use crate::core::cursor::{Cursor, WireKey};
-use crate::core::json::{self, decode_string, JsonKind, Val};
 use crate::core::{Ctx, Path, WireValue};
-pub use crate::core::{Extras, Issue, NonNegativeF64, OutOfSafeRange, PositiveSafeUInt, RawJson, Record, SafeInt, SafeUInt, SharedBytes, SharedText};
+pub use crate::core::{Extras, Issue, NonNegativeF64, OutOfSafeRange, PositiveSafeUInt, Record, SafeInt, SafeUInt};
+use wirecontract_json::cursor::{Cursor, WireKey};
+use wirecontract_json::{self as json, decode_string, JsonKind, Val};
+pub use wirecontract_json::{RawJson, SharedBytes, SharedText};
 
 /// The protocol version this contract implements (`gm`).
 pub const PROTOCOL_VERSION: i64 = 1;
@@ -389,16 +390,8 @@ pub fn parse_envelope_shared_bytes_with(frame: &SharedBytes, opts: &ParseOptions
     if bytes.len() > opts.max_frame_bytes {
         return too_big(opts);
     }
-    {
-        // SAFETY (`SharedText::unchecked`): the cursor reads the text as bytes and makes spans
-        // of checked bytes only; the spans leave with an outcome only when the single pass
-        // decided the frame, which it does only after reading it to its end (`finish`), i.e.
-        // after checking every byte. On a bail they are dropped here, unread.
-        #[allow(unsafe_code)]
-        let text = unsafe { SharedText::unchecked(frame) };
-        if let Some(out) = single_pass(Cursor::new_shared_bytes(&text, opts.max_depth)) {
-            return out;
-        }
+    if let Some(out) = Cursor::read_shared_bytes(frame, opts.max_depth, single_pass) {
+        return out;
     }
     // A cursor of its own (no spans: the reference reader copies what it keeps).
     decide_bailed(Cursor::new_bytes(bytes, opts.max_depth)).unwrap_or_else(|| bytes_two_pass(bytes, opts))

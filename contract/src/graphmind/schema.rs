@@ -10,9 +10,9 @@ use schemars::generate::SchemaSettings;
 use serde_json::{json, Map, Value};
 
 use super::{each_payload_schema, MESSAGE_TYPES, PROTOCOL_VERSION};
-use crate::core::json::MAX_SAFE_INTEGER;
 use crate::core::none_of::none_of_pattern;
 use crate::core::schema::{finite_numbers, plain_enums, strip_null};
+use wirecontract_json::MAX_SAFE_INTEGER;
 
 /// The schema's `$id`.
 pub const SCHEMA_ID: &str = "https://graphmind.dev/wire/v1/envelope.schema.json";

@@ -7,7 +7,7 @@
 //! `tests/create_envelope_json.rs` compares the two builders.
 
 use super::{json, parse_envelope_json, Envelope, ParseOutcome, DEFAULT_MAX_DEPTH};
-use crate::core::cursor::Cursor;
+use wirecontract_json::cursor::Cursor;
 
 /// The frame `{"gm":1,"seq":…,"ts":…,"runId":…,"type":…,"payload":…}` with `payload_json`
 /// spliced in verbatim (not checked here: see [`read_spliced`]).

@@ -4,7 +4,8 @@
 //! [`crate::graphmind::serialize_envelope`] writes known fields in; unknown members follow in
 //! their wire order.
 
-use crate::core::{NonNegativeF64, PositiveSafeUInt, RawJson, Record, SafeInt, SafeUInt};
+use crate::core::{NonNegativeF64, PositiveSafeUInt, Record, SafeInt, SafeUInt};
+use wirecontract_json::RawJson;
 
 wire_enum! {
     /// The kind of a node (§1 primitives): 9 values; `chain/retriever` since 0.2.0,

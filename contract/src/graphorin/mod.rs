@@ -44,9 +44,10 @@ pub use catalog::*;
 pub use schema::{export_json_schema, export_json_schema_string, CLIENT_MESSAGE_POINTER, SCHEMA_ID, SERVER_MESSAGE_POINTER};
 pub use types::*;
 
-use crate::core::json::{self, decode_string, JsonKind, Val};
 use crate::core::{describe_received, Ctx, Path, Reflect, WireValue};
-pub use crate::core::{Issue, IssueCode, PathSegment, RawJson, Record, SharedText};
+pub use crate::core::{Issue, IssueCode, PathSegment, Record};
+use wirecontract_json::{self as json, decode_string, JsonKind, Val};
+pub use wirecontract_json::{RawJson, SharedText};
 
 /// The `jsonrpc` literal of RPC responses and of every client message (§3.1, §4). The `v`
 /// literal of every frame is [`PROTOCOL_VERSION`].

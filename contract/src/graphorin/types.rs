@@ -11,8 +11,9 @@ use std::ops::Deref;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::{Serialize, Serializer};
 
-use crate::core::json::{self, decode_string, JsonKind, Val};
-use crate::core::{describe_received, Ctx, FieldRef, IssueCode, Path, RawJson, Record, WireValue};
+use crate::core::{describe_received, Ctx, FieldRef, IssueCode, Path, Record, WireValue};
+use wirecontract_json::RawJson;
+use wirecontract_json::{self as json, decode_string, JsonKind, Val};
 
 // ---------------------------------------------------------------------------------------------
 // Scalars
@@ -237,7 +238,7 @@ impl WireValue for Count {
         read_u64(ctx, v, path).map(Count)
     }
     fn write(&self, out: &mut Vec<u8>) {
-        crate::core::json::write_int(out, self.0);
+        wirecontract_json::write_int(out, self.0);
     }
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::UInt(self.0)
@@ -345,7 +346,7 @@ impl WireValue for RpcId {
     fn write(&self, out: &mut Vec<u8>) {
         match self {
             RpcId::Str(s) => s.write(out),
-            RpcId::Int(i) => crate::core::json::write_int(out, *i),
+            RpcId::Int(i) => wirecontract_json::write_int(out, *i),
         }
     }
     fn field_ref(&self) -> FieldRef<'_> {
@@ -535,7 +536,7 @@ impl WireValue for RpcErrorCode {
         read_i64(ctx, v, path).map(RpcErrorCode::from_code)
     }
     fn write(&self, out: &mut Vec<u8>) {
-        crate::core::json::write_int(out, self.code());
+        wirecontract_json::write_int(out, self.code());
     }
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::Int(self.code())

@@ -292,10 +292,10 @@ mod tests {
 
     fn field(line: &str, key: &str) -> Option<String> {
         // The vector files are JSON lines; the contract's own reader extracts a string member.
-        let v = wirecontract::core::json::Val::root(line);
+        let v = wirecontract_json::Val::root(line);
         v.members()
-            .find(|(k, _)| wirecontract::core::json::decode_string(k).text == key)
-            .and_then(|(_, val)| val.string_raw().map(|r| wirecontract::core::json::decode_string(r).text.into_owned()))
+            .find(|(k, _)| wirecontract_json::decode_string(k).text == key)
+            .and_then(|(_, val)| val.string_raw().map(|r| wirecontract_json::decode_string(r).text.into_owned()))
     }
 
     fn vectors() -> Vec<Vector> {

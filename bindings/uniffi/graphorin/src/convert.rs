@@ -6,9 +6,10 @@
 //! The same trait as the GraphMind binding's `convert.rs` (dotted paths, the contract's issues,
 //! `ffi_support`'s readers); Graphorin's issues carry their stable codes (`ISSUE_CODES`).
 
-use wirecontract::core::json::{JsonKind, Val};
-use wirecontract::core::{to_json, Issue, IssueCode, RawJson, Record};
+use wirecontract::core::{to_json, Issue, IssueCode, Record};
 use wirecontract::graphorin as go;
+use wirecontract_json::RawJson;
+use wirecontract_json::{JsonKind, Val};
 
 use crate::ffi_support::read;
 pub(crate) use crate::ffi_support::{join, Issues};
@@ -179,7 +180,7 @@ impl<T: Convert> Convert for Option<T> {
 /// Whether `text` is one JSON value (the frame reader's rules).
 #[cfg(test)]
 pub(crate) fn is_json(text: &str) -> bool {
-    wirecontract::core::json::validate(text, wirecontract::core::json::DEFAULT_MAX_DEPTH).is_ok()
+    wirecontract_json::validate(text, wirecontract_json::DEFAULT_MAX_DEPTH).is_ok()
 }
 
 #[cfg(test)]

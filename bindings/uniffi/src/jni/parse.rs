@@ -2,8 +2,8 @@
 
 use super::env::Env;
 use jni_sys::{jbyteArray, jclass, jint, jlong, jlongArray, JNIEnv};
-use wirecontract::core::cursor::Cursor;
 use wirecontract::graphmind::{self as gm, ParseOutcome};
+use wirecontract_json::cursor::Cursor;
 
 /// Verdict codes returned to the JVM (`Verdict.ordinal` in `Frame.kt`).
 const OK: jint = 0;

@@ -9,7 +9,7 @@
 //! Works on the payload's compact JSON text with an iterative byte scan, so any depth is
 //! measured without recursion.
 
-use crate::core::json;
+use wirecontract_json as json;
 
 /// The marker of an unserializable object member.
 const MARKER: &str = r#"{"__graphmindTruncated":true,"bytes":0,"preview":"[unserializable value]"}"#;

@@ -14,8 +14,10 @@ use std::collections::VecDeque;
 use super::app::AppSession;
 use super::clock::{held_ms, Millis};
 use super::emit::EmitError;
-use crate::core::{from_json, json, Issue, RawJson, Record};
+use crate::core::{from_json, Issue, Record};
 use crate::graphmind::{BuildError, ErrorInfo, Extras, NodeError, NodeFinished, NodeKind, NodeStarted, NonNegativeF64, RunFinished, RunStarted, RunStatus};
+use wirecontract_json as json;
+use wirecontract_json::RawJson;
 
 /// Explicit runs whose root node is open, oldest first, at most this many (the held ledger's
 /// bound, §1): a run forgotten past it finishes without its root `node.finished`.

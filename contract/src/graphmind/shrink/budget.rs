@@ -20,7 +20,7 @@ const MAX_RESPELL_GROWTH: usize = 6;
 /// [`shrink_payload_json`] for a payload about to be framed: `Ok(None)` when it is within
 /// `max_bytes` (tier 1: the caller keeps its own text), otherwise the shrunk result
 /// (tier 2–4).
-fn shrink_over_budget(message_type: Option<&str>, payload_json: &str, max_bytes: usize) -> Result<Option<Shrunk>, crate::core::json::SyntaxError> {
+fn shrink_over_budget(message_type: Option<&str>, payload_json: &str, max_bytes: usize) -> Result<Option<Shrunk>, wirecontract_json::SyntaxError> {
     if payload_json.len() <= max_bytes / MAX_RESPELL_GROWTH {
         return Ok(None);
     }

@@ -43,7 +43,7 @@ pub use units::{cut, len16, prefix16, TRUNCATION_SUFFIX};
 pub use unserializable::{shrink_unserializable_json, RefusedField, UNSERIALIZABLE_PAYLOAD, UNSERIALIZABLE_VALUE};
 pub use value::{JsObject, JsString, JsValue};
 
-use crate::core::json::SyntaxError;
+use wirecontract_json::SyntaxError;
 
 /// Default budget: 512 KiB of UTF-8 payload JSON (§1 MAX_PAYLOAD_BYTES).
 pub const DEFAULT_MAX_PAYLOAD_BYTES: usize = 524_288;

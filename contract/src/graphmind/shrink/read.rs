@@ -6,7 +6,7 @@
 //! explicit container stack builds the value.
 
 use super::value::{JsObject, JsString, JsValue};
-use crate::core::json::{self, SyntaxError};
+use wirecontract_json::{self as json, unescape_body, LoneSurrogate, SyntaxError};
 
 /// An open container while building.
 enum Frame {
@@ -21,67 +21,13 @@ fn skip_ws(b: &[u8], mut pos: usize) -> usize {
     pos
 }
 
-fn hex4(b: &[u8], at: usize) -> Option<u32> {
-    let s = std::str::from_utf8(b.get(at..at + 4)?).ok()?;
-    u32::from_str_radix(s, 16).ok()
-}
-
-// The offset of the first `"` or `\` at or after `i` in a validated string (it holds no
-// control character), sixteen bytes at a time (SIMD); the tail is left to the byte loop.
-use crate::core::scan::plain_end;
-
-/// Decodes the string whose opening quote is at `start` into WTF-8; returns it and the offset
-/// after the closing quote.
-fn read_string(b: &[u8], start: usize) -> (JsString, usize) {
+/// Decodes the string whose opening quote is at `start` into WTF-8 (the engine's one decoder,
+/// lone surrogates kept); returns it and the offset after the closing quote.
+fn read_string(text: &str, start: usize) -> (JsString, usize) {
     let mut out = Vec::new();
-    let mut i = start + 1;
-    let mut seg = i;
-    loop {
-        i = plain_end(b, i);
-        let Some(&c) = b.get(i) else { break };
-        match c {
-            b'"' => break,
-            b'\\' => {
-                out.extend_from_slice(b.get(seg..i).unwrap_or_default());
-                let esc = b.get(i + 1).copied().unwrap_or(b'\\');
-                i += 2;
-                match esc {
-                    b'b' => out.push(0x08),
-                    b'f' => out.push(0x0C),
-                    b'n' => out.push(b'\n'),
-                    b'r' => out.push(b'\r'),
-                    b't' => out.push(b'\t'),
-                    b'u' => {
-                        let u = hex4(b, i).unwrap_or(0xFFFD);
-                        i += 4;
-                        let lo = if (0xD800..0xDC00).contains(&u) && b.get(i) == Some(&b'\\') && b.get(i + 1) == Some(&b'u') {
-                            hex4(b, i + 2).filter(|lo| (0xDC00..0xE000).contains(lo))
-                        } else {
-                            None
-                        };
-                        match lo {
-                            Some(lo) => {
-                                let cp = 0x1_0000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
-                                let ch = char::from_u32(cp).unwrap_or('\u{FFFD}');
-                                out.extend_from_slice(ch.encode_utf8(&mut [0; 4]).as_bytes());
-                                i += 6;
-                            }
-                            None => match char::from_u32(u) {
-                                Some(ch) => out.extend_from_slice(ch.encode_utf8(&mut [0; 4]).as_bytes()),
-                                // A lone surrogate: kept as its generalized UTF-8 sequence.
-                                None => out.extend_from_slice(&super::units::wtf8_unit(u)),
-                            },
-                        }
-                    }
-                    other => out.push(other),
-                }
-                seg = i;
-            }
-            _ => i += 1,
-        }
-    }
-    out.extend_from_slice(b.get(seg..i).unwrap_or_default());
-    (JsString::from_wtf8_unchecked(out), i + 1)
+    // `Keep` into bytes never rejects.
+    let close = unescape_body(text, start + 1, &mut out, LoneSurrogate::Keep).map_or(text.len(), |body| body.close);
+    (JsString::from_wtf8_unchecked(out), close + 1)
 }
 
 fn broken(pos: usize) -> SyntaxError {
@@ -90,11 +36,12 @@ fn broken(pos: usize) -> SyntaxError {
 }
 
 /// Reads a key and its colon at `pos`; returns the key and the offset of its value.
-fn read_key(b: &[u8], pos: usize) -> Result<(JsString, usize), SyntaxError> {
+fn read_key(text: &str, pos: usize) -> Result<(JsString, usize), SyntaxError> {
+    let b = text.as_bytes();
     if b.get(pos) != Some(&b'"') {
         return Err(broken(pos));
     }
-    let (key, p) = read_string(b, pos);
+    let (key, p) = read_string(text, pos);
     let p = skip_ws(b, p);
     if b.get(p) != Some(&b':') {
         return Err(broken(p));
@@ -122,7 +69,7 @@ pub fn parse_js_value(text: &str) -> Result<JsValue, SyntaxError> {
                     pos += 1;
                     JsValue::Object(JsObject::new())
                 } else {
-                    let (key, p) = read_key(b, pos)?;
+                    let (key, p) = read_key(text, pos)?;
                     pos = p;
                     stack.push(Frame::Object(Vec::new(), key));
                     continue;
@@ -139,7 +86,7 @@ pub fn parse_js_value(text: &str) -> Result<JsValue, SyntaxError> {
                 }
             }
             Some(b'"') => {
-                let (s, p) = read_string(b, pos);
+                let (s, p) = read_string(text, pos);
                 pos = p;
                 JsValue::String(s)
             }
@@ -179,7 +126,7 @@ pub fn parse_js_value(text: &str) -> Result<JsValue, SyntaxError> {
                 Frame::Object(members, key) => {
                     members.push((std::mem::take(key), value));
                     if more {
-                        let (k, p) = read_key(b, pos)?;
+                        let (k, p) = read_key(text, pos)?;
                         *key = k;
                         pos = p;
                         break;

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 
 use super::value::{JsString, JsValue};
 use super::{parse_js_value, skeleton, stringify_with_spans, trim, write, Shrunk, MARKER_KEY, MAX_TRIM_FIELDS};
-use crate::core::json::SyntaxError;
+use wirecontract_json::SyntaxError;
 
 /// The `preview` of the whole-payload marker (U5) and of the skeleton (U4).
 pub const UNSERIALIZABLE_PAYLOAD: &str = "[unserializable payload]";

@@ -8,8 +8,8 @@
 use std::borrow::Cow;
 
 use super::value::{JsString, JsValue};
-use crate::core::json::write_f64;
-use crate::core::scan::{HIGHS, ONES};
+use wirecontract_json::scan::{HIGHS, ONES};
+use wirecontract_json::write_f64;
 
 /// The offset of the first byte at or after `i` that [`write_str`] must look at (`"`, `\`, a
 /// control character, `0xED` which may start a lone surrogate), eight bytes at a time; the
@@ -19,8 +19,8 @@ fn plain_end(s: &[u8], mut i: usize) -> usize {
     while let Some(chunk) = s.get(i..i + 8) {
         let w = u64::from_le_bytes(chunk.try_into().unwrap_or_default());
         let ed = w ^ (ONES * 0xED);
-        // Each mask's lowest mark is exact (crate::core::scan::string_stops), so theirs is.
-        let stops = crate::core::scan::string_stops(w) | (ed.wrapping_sub(ONES) & !ed & HIGHS);
+        // Each mask's lowest mark is exact (wirecontract_json::scan::string_stops), so theirs is.
+        let stops = wirecontract_json::scan::string_stops(w) | (ed.wrapping_sub(ONES) & !ed & HIGHS);
         if stops != 0 {
             return i + (stops.trailing_zeros() / 8) as usize;
         }

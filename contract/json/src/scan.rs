@@ -4,10 +4,11 @@
 //! the `wide` crate (no `unsafe` here): [`plain_end`] sixteen bytes a step, [`string_body`]
 //! its first sixteen bytes, then 64-byte windows whose stops are all taken from one mask.
 //!
-//! Users: the validator and the two-pass reader ([`super::json`]: `validate`, `Val`
-//! iteration, `write_compact`), the single-pass reader ([`super::cursor`]), the writer
-//! ([`super::json::write_string`]) and payload shrinking (`graphmind/shrink/read.rs`,
-//! `write.rs`, which adds its own `0xED` lane to [`string_stops`]).
+//! Users: the validator and the two-pass reader ([`crate::reference`]: `validate`, `Val`
+//! iteration), the single-pass reader ([`crate::cursor`]), the writers
+//! ([`crate::write_string`], [`crate::write_compact`]), the string decoder
+//! ([`crate::unescape`]) and the contract's payload shrinking (its `shrink/write.rs`,
+//! which adds its own `0xED` lane to [`string_stops`]).
 
 // `inline(always)` on the scanner primitives is measured, not hopeful: without it the
 // per-byte helpers stay calls inside the hot loops of the single-pass reader.
@@ -16,15 +17,15 @@
 use wide::u8x16;
 
 /// `0x01` in every byte lane.
-pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
+pub const ONES: u64 = 0x0101_0101_0101_0101;
 /// `0x80` in every byte lane.
-pub(crate) const HIGHS: u64 = 0x8080_8080_8080_8080;
+pub const HIGHS: u64 = 0x8080_8080_8080_8080;
 
 /// Marks (high bit of each byte lane) the bytes of `w` that end the plain part of a string:
 /// `"`, `\` and control characters below U+0020. Only the lowest mark is exact (borrows can
 /// set spurious marks above it), which is all a scan needs.
 #[inline(always)]
-pub(crate) fn string_stops(w: u64) -> u64 {
+pub fn string_stops(w: u64) -> u64 {
     let quote = w ^ (ONES * u64::from(b'"'));
     let backslash = w ^ (ONES * u64::from(b'\\'));
     let zero_q = quote.wrapping_sub(ONES) & !quote;
@@ -62,7 +63,7 @@ fn block_stops(v: u8x16) -> u32 {
 /// tail byte by byte). Sixteen bytes a step (one SIMD block, [`block_stops`]), then one
 /// eight-byte word.
 #[inline(always)]
-pub(crate) fn plain_end(b: &[u8], i: usize) -> usize {
+pub fn plain_end(b: &[u8], i: usize) -> usize {
     plain_stop::<false>(b, i)
 }
 
@@ -239,11 +240,11 @@ fn string_body_impl<const HIGH: bool>(src: &[u8], mut pos: usize) -> Result<(usi
 #[inline(always)]
 fn windows<const HIGH: bool>(src: &[u8], pos: usize, escaped: &mut bool, high: &mut usize) -> Result<Taken, StringError> {
     #[cfg(target_arch = "x86_64")]
-    if let Some(taken) = super::scan_avx512::windows::<HIGH>(src, pos, escaped, high) {
+    if let Some(taken) = crate::scan_avx512::windows::<HIGH>(src, pos, escaped, high) {
         return taken;
     }
     #[cfg(target_arch = "x86_64")]
-    if let Some(taken) = super::scan_avx2::windows::<HIGH>(src, pos, escaped, high) {
+    if let Some(taken) = crate::scan_avx2::windows::<HIGH>(src, pos, escaped, high) {
         return taken;
     }
     window_loop::<HIGH>(src, pos, escaped, high)
@@ -974,11 +975,7 @@ pub(crate) mod tests {
     fn simd_loops<const HIGH: bool>() -> Vec<(&'static str, SimdLoop)> {
         #[cfg(target_arch = "x86_64")]
         {
-            vec![
-                ("portable", portable_loop::<HIGH>),
-                ("AVX2", super::super::scan_avx2::windows::<HIGH>),
-                ("AVX-512", super::super::scan_avx512::windows::<HIGH>),
-            ]
+            vec![("portable", portable_loop::<HIGH>), ("AVX2", crate::scan_avx2::windows::<HIGH>), ("AVX-512", crate::scan_avx512::windows::<HIGH>)]
         }
         #[cfg(not(target_arch = "x86_64"))]
         {

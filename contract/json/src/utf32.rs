@@ -41,7 +41,7 @@ pub fn is_simd() -> bool {
 fn simd_prefix(text: &str, out: &mut Vec<u32>) -> usize {
     #[cfg(target_arch = "x86_64")]
     {
-        super::utf32_x86::push_prefix(text, out)
+        crate::utf32_x86::push_prefix(text, out)
     }
     #[cfg(not(target_arch = "x86_64"))]
     {
@@ -68,12 +68,12 @@ pub(crate) fn push_utf32_with(text: &str, out: &mut Vec<u32>, lane: u8) -> bool 
     let read = match lane {
         0 => 0,
         #[cfg(target_arch = "x86_64")]
-        1 => match super::utf32_x86::push_prefix_avx2(text, out) {
+        1 => match crate::utf32_x86::push_prefix_avx2(text, out) {
             Some(r) => r,
             None => return false,
         },
         #[cfg(target_arch = "x86_64")]
-        2 => match super::utf32_x86::push_prefix_avx512(text, out) {
+        2 => match crate::utf32_x86::push_prefix_avx512(text, out) {
             Some(r) => r,
             None => return false,
         },

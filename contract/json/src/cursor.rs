@@ -6,7 +6,7 @@
 //! produces an issue or an error message: the moment anything is not plainly valid (a syntax
 //! error, a wrong type, a missing field, an enum value out of range, depth beyond the cap),
 //! the reader returns `None` ("bail") and the caller decides the frame as the reference
-//! reader of [`super::json`] does, which owns every verdict, issue and message: one more
+//! reader of [`crate::reference`] does, which owns every verdict, issue and message: one more
 //! cursor pass validates the frame and hands its members to the reference's steps
 //! (`graphmind::decide_bailed`), and a frame that pass refuses goes to the reference reader
 //! whole, which names the error. Valid frames — the overwhelming majority on a real
@@ -30,8 +30,8 @@
 
 use std::borrow::Cow;
 
-use super::json::{decode_string, number_value, Val};
-use super::{RawJson, SharedText};
+use crate::unescape::{unescape, LoneSurrogate};
+use crate::{decode_string, number_value, RawJson, SharedBytes, SharedText, Val};
 
 /// A position in a frame being read in one pass. See the module documentation.
 pub struct Cursor<'s> {
@@ -63,8 +63,9 @@ impl<'s> RawStr<'s> {
         if !self.escaped {
             return Some(Cow::Borrowed(self.raw));
         }
-        let d = decode_string(self.raw);
-        (!d.had_lone_surrogate).then_some(d.text)
+        let mut text = String::with_capacity(self.raw.len());
+        unescape(self.raw, &mut text, LoneSurrogate::Reject).ok()?;
+        Some(Cow::Owned(text))
     }
 
     /// The decoded text, lone surrogates as U+FFFD (what typed string fields hold).
@@ -100,9 +101,29 @@ impl<'s> Cursor<'s> {
 
     /// [`Cursor::new_shared`] on a frame made with [`SharedText::unchecked`]: its bytes are
     /// checked as they are read ([`Cursor::new_bytes`]), and spans are made only of checked
-    /// bytes. The caller lets the spans out only when the read reached [`Cursor::finish`].
-    pub(crate) fn new_shared_bytes(text: &'s SharedText, max_depth: usize) -> Self {
+    /// bytes.
+    fn new_shared_bytes(text: &'s SharedText, max_depth: usize) -> Self {
         Cursor { shared: Some(text), ..Cursor::new_bytes(text.as_bytes(), max_depth) }
+    }
+
+    /// Runs `read` on a cursor over `frame`, bytes not yet known to be UTF-8, that checks them
+    /// as it reads ([`Cursor::new_bytes`]) and makes compact opaque values spans of `frame`
+    /// ([`Cursor::raw_of`]) instead of copies: a binding's `bytes` input read without a copy
+    /// and without a UTF-8 pass of its own. Returns what `read` returns.
+    ///
+    /// Safe whatever `read` does: the buffer is seen as text only through spans of bytes the
+    /// cursor has checked (a [`RawJson`] span reads its own bytes alone), and the unchecked
+    /// [`SharedText`] never leaves this function or the cursor.
+    pub fn read_shared_bytes<R>(frame: &SharedBytes, max_depth: usize, read: impl for<'c> FnOnce(Cursor<'c>) -> Option<R>) -> Option<R> {
+        // SAFETY (`SharedText::unchecked`): nothing calls `as_str` on `text` or a clone of it.
+        // `text` stays in this function and in the cursor's private `shared` field; clones of it
+        // leave only inside `RawJson` spans made by `raw_of` from ranges the cursor has checked
+        // (a string body by `string_body_utf8`, a skipped value by its one check before it is
+        // returned), and a span reads its own bytes alone (`span_str`). `R` cannot borrow from
+        // the cursor (`for<'c>`).
+        #[allow(unsafe_code)]
+        let text = unsafe { SharedText::unchecked(frame) };
+        read(Cursor::new_shared_bytes(&text, max_depth))
     }
 
     /// The text at `start..end`, a range this cursor has just scanned and accepted: for a
@@ -204,9 +225,9 @@ impl<'s> Cursor<'s> {
     #[inline(always)]
     fn scan_string_body(&self, pos: usize) -> Option<(usize, bool)> {
         if self.check_utf8 {
-            super::scan::string_body_utf8(self.src, pos).ok()
+            crate::scan::string_body_utf8(self.src, pos).ok()
         } else {
-            super::scan::string_body(self.src, pos).ok()
+            crate::scan::string_body(self.src, pos).ok()
         }
     }
 
@@ -218,11 +239,11 @@ impl<'s> Cursor<'s> {
         // Once the value has a non-ASCII byte, the check at its end covers every later
         // string too: they are scanned as on text, without stopping at their own.
         if self.check_utf8 && *high == usize::MAX {
-            let (close, _, first) = super::scan::string_body_high(self.src, pos).ok()?;
+            let (close, _, first) = crate::scan::string_body_high(self.src, pos).ok()?;
             *high = first;
             Some(close)
         } else {
-            Some(super::scan::string_body(self.src, pos).ok()?.0)
+            Some(crate::scan::string_body(self.src, pos).ok()?.0)
         }
     }
 
@@ -236,11 +257,11 @@ impl<'s> Cursor<'s> {
         self.str_at(start, end)
     }
 
-    /// The number grammar is the validator's ([`super::json::scan_number`]); a failure here
+    /// The number grammar is the validator's ([`crate::reference::scan_number`]); a failure here
     /// only makes the read bail (the reference reader reports it).
     #[inline(always)]
     fn scan_number(&self, start: usize) -> Option<usize> {
-        super::json::scan_number(self.src, start).ok()
+        crate::reference::scan_number(self.src, start).ok()
     }
 
     /// A number token that is a plain non-negative integer of at most 15 digits (`gm`, `seq`,
@@ -452,7 +473,7 @@ impl<'s> Cursor<'s> {
                     // One UTF-8 check from the value's first non-ASCII byte to its end: every
                     // byte before it is ASCII, and outside strings only ASCII tokens passed.
                     if high != usize::MAX {
-                        super::scan::utf8(src, high, pos).ok()?;
+                        crate::scan::utf8(src, high, pos).ok()?;
                     }
                     self.pos = pos;
                     return Some((self.str_at(start, pos)?, ws));
@@ -598,7 +619,7 @@ const fn key_text_byte(name: &str, i: usize) -> u8 {
 /// `"`, `\` or control character. Every declared wire name must be (`wire_object!` asserts it
 /// at compile time), because [`Cursor::member_key`] matches keys by comparing bytes; every enum
 /// wire value too (`wire_enum!` asserts it), because its writer appends `"value"` as one literal,
-/// which is then exactly what [`super::json::write_string`] would write.
+/// which is then exactly what [`crate::reference::write_string`] would write.
 #[must_use]
 pub const fn is_plain_wire_name(name: &str) -> bool {
     let b = name.as_bytes();
@@ -617,7 +638,7 @@ pub const fn is_plain_wire_name(name: &str) -> bool {
 /// for converters that decode validated strings themselves.
 #[inline]
 pub fn plain_run_end(src: &[u8], pos: usize) -> usize {
-    let mut pos = super::scan::plain_end(src, pos);
+    let mut pos = crate::scan::plain_end(src, pos);
     while let Some(&b) = src.get(pos) {
         if b == b'"' || b == b'\\' || b < 0x20 {
             return pos;
@@ -633,7 +654,7 @@ pub fn plain_run_end(src: &[u8], pos: usize) -> usize {
 #[inline]
 pub fn validated_string_end(src: &[u8], start: usize) -> (usize, bool) {
     // Validated text cannot fail; if it somehow did, the string runs to the end.
-    super::scan::string_body(src, start + 1).map_or((src.len(), true), |(close, escaped)| (close + 1, escaped))
+    crate::scan::string_body(src, start + 1).map_or((src.len(), true), |(close, escaped)| (close + 1, escaped))
 }
 
 /// The first byte at or after `pos` that is not JSON whitespace, and its offset (`None` at the
@@ -661,7 +682,7 @@ fn literal(src: &[u8], pos: usize, lit: &[u8]) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::core::json::validate;
+    use crate::validate;
 
     fn skip_all(s: &str, depth: usize) -> Option<(String, bool)> {
         let mut c = Cursor::new(s, depth);
@@ -825,13 +846,13 @@ mod tests {
     /// `safe_integer` without `trunc` decides as `is_finite && trunc(x) == x && |x| ≤ 2^53 − 1`.
     #[test]
     fn safe_integer_is_the_zod_int_check() {
-        let max = crate::core::json::MAX_SAFE_INTEGER as f64;
+        let max = crate::MAX_SAFE_INTEGER as f64;
         let mut xs =
             vec![0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 1.5, max, -max, max + 1.0, -max - 1.0, max - 0.5, 2f64.powi(53), 1e300, -1e300, f64::MIN_POSITIVE, 5e-324];
         xs.extend([f64::NAN, f64::INFINITY, f64::NEG_INFINITY, 4_503_599_627_370_495.5, -4_503_599_627_370_495.5, 123_456_789.000_001]);
         for x in xs {
             let reference = (x.is_finite() && x.trunc() == x && x.abs() <= max).then_some(x as i64);
-            assert_eq!(super::super::json::safe_integer(x), reference, "{x:?}");
+            assert_eq!(crate::safe_integer(x), reference, "{x:?}");
         }
     }
 
@@ -839,7 +860,6 @@ mod tests {
     fn plain_wire_names() {
         assert!(is_plain_wire_name("runId") && is_plain_wire_name("x.custom") && is_plain_wire_name("é") && is_plain_wire_name(""));
         assert!(!is_plain_wire_name("a\"b") && !is_plain_wire_name("a\\b") && !is_plain_wire_name("a\tb"));
-        assert!(crate::graphmind::ENVELOPE_KEYS.iter().all(|k| is_plain_wire_name(k)));
     }
 
     #[test]

@@ -1,4 +1,4 @@
-//! The SIMD loops of [`super::utf32`]: valid UTF-8 to UTF-32 with AVX-512 (16 byte
+//! The SIMD loops of [`crate::utf32`]: valid UTF-8 to UTF-32 with AVX-512 (16 byte
 //! positions a step) or AVX2 (8 a step), chosen at run time.
 //!
 //! A step decodes every byte position as if it led a character: its lead byte and the three

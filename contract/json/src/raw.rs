@@ -10,7 +10,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::ser::Error as _;
 use serde::{Serialize, Serializer};
 
-use super::json::{self, Val};
+use crate::{reference as json, Val};
 
 /// An opaque JSON value kept as its exact source text (spec graphmind-v1 §5.7): numbers such
 /// as `1e400`, lone-surrogate escapes and any depth survive byte for byte.
@@ -57,14 +57,14 @@ impl SharedText {
         SharedText(Arc::new(StrOwner(text)))
     }
 
-    /// `bytes`' buffer as a [`SharedText`] *before* it is known to be UTF-8: for a reader that
-    /// checks the bytes as it goes ([`crate::core::cursor::Cursor::new_shared_bytes`]).
+    /// `bytes`' buffer as a [`SharedText`] *before* it is known to be UTF-8: for the reader
+    /// that checks the bytes as it goes ([`crate::cursor::Cursor::read_shared_bytes`]).
     ///
     /// # Safety
-    /// Until every byte has been checked, nothing may call [`SharedText::as_str`] on the
-    /// result (or on a clone), and the result (and its clones, inside [`RawJson`] spans) may
-    /// leave the reader only once the whole buffer has been found to be UTF-8. A span's own
-    /// bytes must be UTF-8 when the span is made ([`RawJson::from_span`]).
+    /// Unless every byte has been checked, nothing may call [`SharedText::as_str`] on the
+    /// result or on a clone (clones may leave inside [`RawJson`] spans, which read their own
+    /// bytes alone). A span's own bytes must be UTF-8 when the span is made
+    /// ([`RawJson::from_span`]).
     #[allow(unsafe_code)]
     pub(crate) unsafe fn unchecked(bytes: &SharedBytes) -> Self {
         SharedText(bytes.0.clone())
@@ -74,9 +74,9 @@ impl SharedText {
     #[inline]
     #[allow(unsafe_code)]
     pub fn as_str(&self) -> &str {
-        // SAFETY: a `SharedText` holds UTF-8 (made from text by `new`, from checked bytes by
-        // `SharedBytes::into_text`, or by `unchecked`, whose callers call this only after the
-        // whole buffer passed the check); its owner never changes it (type contract above).
+        // SAFETY: a `SharedText` that reaches this holds UTF-8 (made from text by `new`, from
+        // checked bytes by `SharedBytes::into_text`; one made by `unchecked` never reaches it,
+        // see there); its owner never changes it (type contract above).
         unsafe { std::str::from_utf8_unchecked(self.as_bytes()) }
     }
 
@@ -90,7 +90,7 @@ impl SharedText {
 /// A frame given as bytes that the values parsed from it may share (a binding's immutable
 /// input buffer, e.g. a Python `bytes` object held by reference), not yet known to be UTF-8.
 /// A parse checks the bytes while it reads them
-/// ([`crate::graphmind::parse_envelope_shared_bytes_with`]); cloning is a reference count.
+/// ([`crate::cursor::Cursor::read_shared_bytes`]); cloning is a reference count.
 #[derive(Clone)]
 pub struct SharedBytes(Arc<dyn AsRef<[u8]> + Send + Sync>);
 
@@ -166,23 +166,23 @@ impl RawJson {
         RawJson(Repr::Owned("null".into()))
     }
 
-    /// Wraps already validated text. Crate-internal: callers outside have to go through
-    /// [`RawJson::from_json`].
+    /// Wraps text the caller has validated as one JSON value (a [`Val`]'s text); nothing is
+    /// checked again, so text from anywhere else goes through [`RawJson::from_json`].
     /// Whitespace between tokens is dropped here, once, so that the stored text is exactly
     /// what `serialize` writes and a parse → serialize → parse round trip compares equal.
-    pub(crate) fn from_validated(raw: &str) -> Self {
+    pub fn from_validated(raw: &str) -> Self {
         if !raw.as_bytes().iter().any(|c| matches!(c, b' ' | b'\n' | b'\r' | b'\t')) {
             return RawJson(Repr::Owned(raw.into()));
         }
         let mut out = Vec::with_capacity(raw.len());
-        json::write_compact(&mut out, raw);
+        crate::write_compact(&mut out, raw);
         RawJson(Repr::Owned(String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()).into_boxed_str()))
     }
 
     /// [`RawJson::from_validated`] for `raw` read out of a frame that may be shared: a span of
     /// `shared` when `raw` lies inside its text and holds no whitespace between tokens (the
     /// two-pass reader's counterpart of `Cursor::raw_of`), else a copy.
-    pub(crate) fn from_validated_in(raw: &str, shared: Option<&SharedText>) -> Self {
+    pub fn from_validated_in(raw: &str, shared: Option<&SharedText>) -> Self {
         if let Some(text) = shared {
             let (base, at) = (text.as_str().as_ptr() as usize, raw.as_ptr() as usize);
             if at >= base && at + raw.len() <= base + text.as_str().len() && is_compact(raw.as_bytes()) {
@@ -192,9 +192,10 @@ impl RawJson {
         RawJson::from_validated(raw)
     }
 
-    /// Wraps validated text known to hold no whitespace between tokens.
+    /// Wraps validated text known to hold no whitespace between tokens (a [`Val`]'s text, or
+    /// what this crate's writers wrote); nothing is checked again.
     #[inline]
-    pub(crate) fn from_compact(raw: &str) -> Self {
+    pub fn from_compact(raw: &str) -> Self {
         RawJson(Repr::Owned(raw.into()))
     }
 
@@ -251,8 +252,8 @@ impl RawJson {
         serde_json::from_str(self.as_str())
     }
 
-    /// Writes the value (already compact).
-    pub(crate) fn write(&self, out: &mut Vec<u8>) {
+    /// Appends the value's text (already compact).
+    pub fn write(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(self.as_str().as_bytes());
     }
 }
@@ -275,7 +276,7 @@ fn is_compact(b: &[u8]) -> bool {
     let mut i = 0;
     while let Some(&c) = b.get(i) {
         match c {
-            b'"' => i = super::cursor::validated_string_end(b, i).0,
+            b'"' => i = crate::cursor::validated_string_end(b, i).0,
             b' ' | b'\n' | b'\r' | b'\t' => return false,
             _ => i += 1,
         }

@@ -1,4 +1,5 @@
-//! The JSON reader shared by every protocol module.
+//! The reference reader: the validator and the walk over validated text, with `JSON.parse`
+//! number semantics.
 //!
 //! Reading is two passes over the frame text, neither of them recursive:
 //!
@@ -12,10 +13,9 @@
 //! still guards its indices so that a broken invariant degrades into a wrong answer, never a
 //! panic across an FFI boundary.
 
-use std::borrow::Cow;
 use std::fmt;
 
-use super::scan::StringError;
+use crate::scan::StringError;
 
 /// The largest integer JavaScript represents exactly, `2^53 − 1` (`Number.MAX_SAFE_INTEGER`).
 pub const MAX_SAFE_INTEGER: u64 = 9_007_199_254_740_991;
@@ -81,7 +81,7 @@ fn skip_ws(src: &[u8], mut pos: usize) -> usize {
 /// Validates the string starting at `pos` (which holds `"`); returns the offset after the
 /// closing quote.
 fn scan_string(src: &[u8], start: usize) -> Result<usize, SyntaxError> {
-    match super::scan::string_body(src, start + 1) {
+    match crate::scan::string_body(src, start + 1) {
         Ok((close, _)) => Ok(close + 1),
         Err(StringError::Unterminated) => Err(err(start, "unterminated string")),
         Err(StringError::BadUnicodeEscape(at)) => Err(err(at, "bad Unicode escape in string")),
@@ -94,7 +94,7 @@ fn scan_string(src: &[u8], start: usize) -> Result<usize, SyntaxError> {
 
 /// Validates a number at `pos`; returns the offset after it.
 #[inline]
-pub(crate) fn scan_number(src: &[u8], start: usize) -> Result<usize, SyntaxError> {
+pub fn scan_number(src: &[u8], start: usize) -> Result<usize, SyntaxError> {
     let mut pos = start;
     if src.get(pos) == Some(&b'-') {
         pos += 1;
@@ -292,8 +292,8 @@ pub struct Val<'s> {
 
 /// The offset after the closing quote of the string starting at `start` in validated text.
 #[inline]
-fn string_end(src: &[u8], start: usize) -> usize {
-    super::scan::string_body(src, start + 1).map_or(src.len(), |(close, _)| close + 1)
+pub(crate) fn string_end(src: &[u8], start: usize) -> usize {
+    crate::scan::string_body(src, start + 1).map_or(src.len(), |(close, _)| close + 1)
 }
 
 /// End of the value starting at `start` in validated text. Iterative, so depth is free.
@@ -498,199 +498,10 @@ pub fn safe_integer(x: f64) -> Option<i64> {
     }
 }
 
-/// Result of decoding a JSON string's escapes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Decoded<'s> {
-    /// The text, with lone surrogates replaced by U+FFFD.
-    pub text: Cow<'s, str>,
-    /// Whether a lone-surrogate escape was replaced.
-    pub had_lone_surrogate: bool,
-}
-
-fn hex4(b: &[u8]) -> Option<u32> {
-    let s = std::str::from_utf8(b.get(..4)?).ok()?;
-    u32::from_str_radix(s, 16).ok()
-}
-
-/// Decodes the escaped content of a validated JSON string. Lone surrogates (legal in JSON,
-/// impossible in a Rust `String`) become U+FFFD and are reported.
-pub fn decode_string(raw: &str) -> Decoded<'_> {
-    if !raw.as_bytes().contains(&b'\\') {
-        return Decoded { text: Cow::Borrowed(raw), had_lone_surrogate: false };
-    }
-    let b = raw.as_bytes();
-    let mut out = String::with_capacity(raw.len());
-    let mut lone = false;
-    let mut i = 0;
-    let mut seg = 0;
-    while i < b.len() {
-        if b[i] != b'\\' {
-            i += 1;
-            continue;
-        }
-        out.push_str(raw.get(seg..i).unwrap_or_default());
-        let esc = b.get(i + 1).copied().unwrap_or(b'\\');
-        i += 2;
-        match esc {
-            b'b' => out.push('\u{8}'),
-            b'f' => out.push('\u{c}'),
-            b'n' => out.push('\n'),
-            b'r' => out.push('\r'),
-            b't' => out.push('\t'),
-            b'u' => {
-                let hi = hex4(&b[i.min(b.len())..]).unwrap_or(0xFFFD);
-                i += 4;
-                if (0xD800..0xDC00).contains(&hi) {
-                    // A high surrogate pairs only with an immediately following `\uDC00-DFFF`.
-                    let lo = if b.get(i) == Some(&b'\\') && b.get(i + 1) == Some(&b'u') { hex4(&b[(i + 2).min(b.len())..]) } else { None };
-                    match lo {
-                        Some(lo) if (0xDC00..0xE000).contains(&lo) => {
-                            let c = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
-                            out.push(char::from_u32(c).unwrap_or('\u{FFFD}'));
-                            i += 6;
-                        }
-                        _ => {
-                            lone = true;
-                            out.push('\u{FFFD}');
-                        }
-                    }
-                } else if (0xDC00..0xE000).contains(&hi) {
-                    lone = true;
-                    out.push('\u{FFFD}');
-                } else {
-                    out.push(char::from_u32(hi).unwrap_or('\u{FFFD}'));
-                }
-            }
-            other => out.push(other as char),
-        }
-        seg = i;
-    }
-    out.push_str(raw.get(seg.min(raw.len())..).unwrap_or_default());
-    Decoded { text: Cow::Owned(out), had_lone_surrogate: lone }
-}
-
-/// Appends a JSON string literal for `s` as `JSON.stringify` writes it: `"` and `\` escaped,
-/// `\b \f \n \r \t`, other control characters as lowercase `\u00xx`, everything else raw.
-/// The plain runs between escapes are found sixteen bytes at a time and copied whole.
-pub fn write_string(out: &mut Vec<u8>, s: &str) {
-    let b = s.as_bytes();
-    out.reserve(b.len() + 2);
-    out.push(b'"');
-    let mut seg = 0;
-    loop {
-        // `plain_end` leaves a tail shorter than eight bytes unscanned: finish it byte by byte.
-        let mut stop = super::scan::plain_end(b, seg);
-        while b.get(stop).is_some_and(|&c| c != b'"' && c != b'\\' && c >= 0x20) {
-            stop += 1;
-        }
-        let Some(&c) = b.get(stop) else { break };
-        out.extend_from_slice(&b[seg..stop]);
-        // Fixed-length appends: no call to `memcpy` per escape.
-        let short = match c {
-            b'"' => b'"',
-            b'\\' => b'\\',
-            b'\n' => b'n',
-            b'\r' => b'r',
-            b'\t' => b't',
-            0x08 => b'b',
-            0x0c => b'f',
-            _ => 0,
-        };
-        if short == 0 {
-            out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[usize::from(c >> 4)], HEX[usize::from(c & 0xf)]]);
-        } else {
-            out.extend_from_slice(&[b'\\', short]);
-        }
-        seg = stop + 1;
-    }
-    out.extend_from_slice(&b[seg..]);
-    out.push(b'"');
-}
-
-/// Lowercase hex digits, for `\u00xx` escapes.
-const HEX: &[u8; 16] = b"0123456789abcdef";
-
-/// Appends an integer in decimal (no allocation: the digits are made on the stack).
-#[inline]
-pub fn write_int(out: &mut Vec<u8>, n: impl itoa::Integer) {
-    out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
-}
-
-/// Appends a number as JavaScript's `Number.prototype.toString` writes it; NaN and ±Infinity
-/// become `null`, `-0` becomes `0` (what `JSON.stringify` does).
-pub fn write_f64(out: &mut Vec<u8>, x: f64) {
-    if !x.is_finite() {
-        out.extend_from_slice(b"null");
-    } else if x == 0.0 {
-        out.push(b'0');
-    } else {
-        let mut buf = ryu_js::Buffer::new();
-        out.extend_from_slice(buf.format_finite(x).as_bytes());
-    }
-}
-
-/// Appends validated raw JSON text without insignificant whitespace (the same tokens, byte
-/// for byte, as compact `JSON.stringify` output would separate them).
-pub fn write_compact(out: &mut Vec<u8>, raw: &str) {
-    let b = raw.as_bytes();
-    if !b.iter().any(|c| matches!(c, b' ' | b'\n' | b'\r' | b'\t')) {
-        out.extend_from_slice(b);
-        return;
-    }
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b'"' => {
-                let e = string_end(b, i);
-                out.extend_from_slice(&b[i..e]);
-                i = e;
-            }
-            b' ' | b'\n' | b'\r' | b'\t' => i += 1,
-            c => {
-                out.push(c);
-                i += 1;
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `write_string` (and `cursor::is_plain_wire_name`) against serde_json's string writer,
-    /// which escapes exactly as `JSON.stringify` does (`\u00xx` lowercase, the five short
-    /// escapes, nothing else): every character below U+0080 and some beyond alone and inside
-    /// plain runs of each length up to 40 (stops in the first block, the eight-byte word, the
-    /// byte-by-byte tail, and after an earlier stop), and random strings dense and sparse in
-    /// characters to escape.
-    #[test]
-    fn write_string_escapes_as_json_stringify() {
-        let check = |s: &str| {
-            let mut out = b"prefix".to_vec();
-            write_string(&mut out, s);
-            assert_eq!(&out[6..], serde_json::to_string(s).unwrap_or_default().as_bytes(), "{s:?}");
-            // `is_plain_wire_name` (the enum writers' compile-time check) says when that is `"{s}"`.
-            assert_eq!(crate::core::cursor::is_plain_wire_name(s), out[6..] == *format!("\"{s}\"").as_bytes(), "{s:?}");
-        };
-        let special: Vec<char> = (0u8..0x80).map(char::from).chain(['é', '型', '\u{1F642}', '\u{2028}', '\u{7F}']).collect();
-        for &c in &special {
-            for run in 0..=40 {
-                let plain = "a".repeat(run);
-                check(&format!("{plain}{c}"));
-                check(&format!("{c}{plain}"));
-                check(&format!("{plain}{c}{plain}{c}x"));
-            }
-        }
-        let alphabet: Vec<char> = "aaaaaaaaaaaa\"\\\n\r\t\u{8}\u{c}\u{1}\u{1f}\u{7f}é型\u{1F642} /u".chars().collect();
-        let mut next = crate::core::scan::tests::rng(0x5eed);
-        for len in 0..300 {
-            for plain_one_in in [1, 4, 40] {
-                let s: String = (0..len).map(|_| if next(plain_one_in) == 0 { alphabet[next(alphabet.len())] } else { 'a' }).collect();
-                check(&s);
-            }
-        }
-    }
+    use crate::write_f64;
 
     #[test]
     fn validate_matches_json_parse_grammar() {
@@ -708,16 +519,6 @@ mod tests {
         let e = validate(&deep, DEFAULT_MAX_DEPTH).unwrap_err();
         assert!(e.too_deep);
         assert!(validate(&("[".repeat(10_000) + &"]".repeat(10_000)), DEFAULT_MAX_DEPTH).is_ok());
-    }
-
-    #[test]
-    fn lone_surrogates_decode_to_replacement_and_pairs_join() {
-        let d = decode_string("a\\ud800b");
-        assert!(d.had_lone_surrogate);
-        assert_eq!(d.text, "a\u{FFFD}b");
-        let d = decode_string("\\ud83d\\ude00");
-        assert!(!d.had_lone_surrogate);
-        assert_eq!(d.text, "😀");
     }
 
     #[test]

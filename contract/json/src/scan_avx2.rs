@@ -1,6 +1,6 @@
 //! The string scanner's 64-byte windows with AVX2, chosen at run time where the processor
 //! lacks AVX-512 BW (`scan_avx512.rs`): two 32-byte blocks a window, each byte classed at once
-//! (quote or control, backslash, escape letter, non-ASCII), where [`super::scan`]'s portable
+//! (quote or control, backslash, escape letter, non-ASCII), where [`crate::scan`]'s portable
 //! path (through `wide`, compiled for the x86-64 baseline, SSE2, which has no byte shuffle)
 //! finds stops in four 16-byte blocks and takes each escape as a stop. Long strings are most
 //! of a large frame's bytes, so this loop is most of a large-corpus parse
@@ -12,7 +12,7 @@
 //! get an [`Avx2`] token; the loop is entered, and the classes are made, only with one in
 //! hand. The loads read through a pointer, each one 32 bytes inside a `&[u8; 64]` (the
 //! window) or a 64-byte table. What the loop does with the classes is
-//! [`super::scan::resolved_loop`], portable code; tests hold the classes equal to the
+//! [`crate::scan::resolved_loop`], portable code; tests hold the classes equal to the
 //! classification on every byte value in every lane, and the loop equal to the byte-by-byte
 //! scan on random strings and on every escape at a window's end (`scan.rs`,
 //! `every_window_loop_agrees_with_the_byte_by_byte_scan`,
@@ -26,9 +26,9 @@ use std::arch::x86_64::{
     _mm256_srli_epi16, _mm256_subs_epu8, _mm256_xor_si256,
 };
 
-use super::scan::{resolved_loop, Classes, StringError, Taken, WindowClasses, ESCAPE_HIGH, ESCAPE_LOW, WINDOW};
+use crate::scan::{resolved_loop, Classes, StringError, Taken, WindowClasses, ESCAPE_HIGH, ESCAPE_LOW, WINDOW};
 
-/// [`super::scan::resolved_loop`] with AVX2 classes, or `None` when the processor lacks AVX2
+/// [`crate::scan::resolved_loop`] with AVX2 classes, or `None` when the processor lacks AVX2
 /// (the caller then runs the portable loop).
 ///
 /// # Errors
@@ -126,7 +126,7 @@ fn mask64(lo: i32, hi: i32) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::{Avx2, WindowClasses, WINDOW};
-    use crate::core::scan::tests::classes_by_byte;
+    use crate::scan::tests::classes_by_byte;
 
     /// Every byte value in every lane of a window, on backgrounds of plain ASCII, non-ASCII,
     /// quote, backslash, escape-letter and control bytes, with and without `want_high`: the
