@@ -924,6 +924,35 @@ mod tests {
         }
     }
 
+    /// `read_shared_bytes` hands out spans of checked bytes only, also when a byte that is not
+    /// UTF-8 comes after them and the read stops there.
+    #[test]
+    fn read_shared_bytes_spans_only_checked_bytes() {
+        let read = |frame: &[u8]| {
+            Cursor::read_shared_bytes(&SharedBytes::new(frame.to_vec()), 10, |mut cur| {
+                let mut values = Vec::new();
+                let mut more = cur.object_start()?;
+                while more {
+                    cur.key()?;
+                    match cur.raw_json() {
+                        Some(v) => values.push(v),
+                        None => return Some((values, false)),
+                    }
+                    more = cur.more_members()?;
+                }
+                Some((values, cur.finish().is_some()))
+            })
+        };
+        let (values, finished) = read(b"{\"a\":[1,\"\xc3\xa9\"],\"b\":\"\xff\"}").unwrap_or_default();
+        assert!(!finished);
+        assert_eq!(values.len(), 1);
+        assert!(values[0].is_shared());
+        assert_eq!(values[0].as_str(), "[1,\"\u{e9}\"]");
+        let (values, finished) = read(b"{\"a\":{\"x\":\"\xe2\x82\xac\"},\"b\":null}").unwrap_or_default();
+        assert!(finished);
+        assert_eq!(values.iter().map(RawJson::as_str).collect::<Vec<_>>(), ["{\"x\":\"\u{20ac}\"}", "null"]);
+    }
+
     #[test]
     fn skip_value_reports_whitespace_between_tokens_only() {
         assert_eq!(skip_all("{\"a b\":\"c d\",\"e\":[1,2]}", 10).map(|x| x.1), Some(false));

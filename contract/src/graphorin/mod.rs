@@ -6,7 +6,7 @@
 //!
 //! - verdicts follow the reference (`@graphorin/protocol` 0.15, zod 3 over `JSON.parse`) on
 //!   every vector: `1.0`/`1e3`/`-0` are integers, the last duplicate key wins, lone-surrogate
-//!   escapes are accepted, using the crate's one JSON reader ([`crate::core::json`]);
+//!   escapes are accepted, using the one JSON reader ([`wirecontract_json`]);
 //! - every object is strict and nothing is lenient: an undeclared key, a `v` other than the
 //!   string `"1"` or a `jsonrpc` other than `"2.0"` make the frame invalid;
 //! - extension points (`result`, `payload`, `data`, `capabilities` values) are kept as raw JSON
