@@ -56,6 +56,7 @@ fn main() -> std::process::ExitCode {
         ("python/wirecontract/_native.pyi", pyi::native_stub()),
         ("python/stubtest-allowlist.txt", pyi::stubtest_allowlist()),
         ("typescript/index.d.ts", ts::declarations()),
+        ("typescript/index.mjs", ts::esm_entry()),
         ("typescript/contract-id.json", ts::contract_id_json()),
         ("typescript/zod-schemas.js", zod::schemas()),
         ("kotlin-jvm/dev/wirecontract/graphmind/jvm/Enums.kt", kotlin_jvm::enums()),
