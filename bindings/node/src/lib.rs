@@ -21,7 +21,8 @@
 //! `index.js` loads the addon and hands it to `api.js` (`createApi(backend, readRecord)`: the
 //! whole JavaScript layer over one backend object's entry points, so another build of the
 //! contract can sit under it), which checks the contract id, reads the registry at load and
-//! materializes accepted frames with `JSON.parse`; `index.mjs` re-exports every name;
+//! materializes accepted frames with `JSON.parse`; `index.mjs` (generated, as `accept.js`,
+//! the WASM backend's JavaScript first step) re-exports every name;
 //! `stringify.js` is a non-recursive `JSON.stringify`; `index.d.ts`, `contract-id.json` and
 //! `zod-schemas.js` (the zod 4 schema objects; `zod.js` makes them over the application's zod,
 //! an optional peer dependency) come from `scripts/gen`, and the package refuses an addon
