@@ -22,8 +22,9 @@ cd "$ROOT/bindings/node"
 [ -x node_modules/.bin/esbuild ] && [ -d node_modules/playwright-core ] || npm install --no-package-lock --no-audit --no-fund --loglevel=error
 "$ROOT/bindings/wasm/build.sh"
 node --test "$ROOT/bindings/wasm/tests/"
-# ViewerSession's own cases over the WASM build (step 50 runs the same file over the addon).
-WIRECONTRACT_BACKEND=wasm node --test test/viewer-session.test.js
+# Over the WASM build, the files step 50 runs over the addon: ViewerSession's cases and the
+# reference's (@graphmind-ai/schema) names and behaviours.
+WIRECONTRACT_BACKEND=wasm node --test test/viewer-session.test.js test/reference-conformance.test.js test/reference-names.test.js
 node browser/node-run.mjs native
 WIRECONTRACT_BACKEND=wasm node browser/node-run.mjs wasm
 node browser/browser-run.mjs
