@@ -98,7 +98,7 @@ impl ViewerSession {
         let conn = conn_arg(conn)?;
         let now = now_ms_checked(now_ms)?;
         let received = with_frame(len, |text| {
-            let outcome = wirecontract::graphmind::parse_envelope_json(text);
+            let outcome = wirecontract::graphmind::parse(text, &wirecontract::graphmind::ParseOptions::default());
             self.inner.outcome_received(conn, text.as_bytes(), outcome, now)
         });
         Ok(match received {
