@@ -3,7 +3,11 @@
 
 #![allow(deprecated)]
 
-use wirecontract::graphmind::{self as gm, create_envelope, create_envelope_json, create_unknown_envelope, hello_ack, negotiate_hello, parse, pause_reason, serialize_envelope, should_pause, BreakpointMatcher, ClientVersions, Extras, Hello, HelloNegotiation, Message, NodeKind, ParseOptions, ParseOutcome, PausePoint, PauseReason, RawJson, RunMode};
+use wirecontract::graphmind::{
+    self as gm, create_envelope, create_envelope_json, create_unknown_envelope, hello_ack, negotiate_hello, parse, pause_reason, serialize_envelope,
+    should_pause, BreakpointMatcher, ClientVersions, Extras, Hello, HelloNegotiation, Message, NodeKind, ParseOptions, ParseOutcome, PausePoint, PauseReason,
+    RawJson, RunMode,
+};
 
 fn frame(ty: &str, payload: &str) -> String {
     format!(r#"{{"gm":1,"seq":7,"ts":1756200000000,"runId":"run_1","type":"{ty}","payload":{payload}}}"#)

@@ -9,7 +9,13 @@ use std::path::PathBuf;
 
 use serde_json::{json, Map, Value};
 use wirecontract::core::{Described, FieldRef, Reflect};
-use wirecontract::graphorin::{self as go, close_code_for, close_code_reason, export_json_schema, export_json_schema_string, format_ticket, negotiate, normalize_offer, parse_ticket, serialize_client_message, serialize_server_message, CLIENT_GUARDS, CLOSE_CODE_VALUES, ClientErrorKind, ClientMessage, ClientPingRequest, CloseReason, EmptyTicketError, IssueCode, KINDS, METHODS, NonEmptyString, PROTOCOL_VERSION, ParseError, ParseOptions, PathSegment, RPC_ERROR_CODES, RawJson, RpcErrorCode, RpcId, SCHEMA_ID, SERVER_GUARDS, SUBPROTOCOL_NAME, ServerEventFrame, ServerMessage, ServerPongFrame, ServerRpcSuccess, ServerVariant, SharedBytes, SharedText, TICKET_SUBPROTOCOL_PREFIX};
+use wirecontract::graphorin::{
+    self as go, close_code_for, close_code_reason, export_json_schema, export_json_schema_string, format_ticket, negotiate, normalize_offer, parse_ticket,
+    serialize_client_message, serialize_server_message, ClientErrorKind, ClientMessage, ClientPingRequest, CloseReason, EmptyTicketError, IssueCode,
+    NonEmptyString, ParseError, ParseOptions, PathSegment, RawJson, RpcErrorCode, RpcId, ServerEventFrame, ServerMessage, ServerPongFrame, ServerRpcSuccess,
+    ServerVariant, SharedBytes, SharedText, CLIENT_GUARDS, CLOSE_CODE_VALUES, KINDS, METHODS, PROTOCOL_VERSION, RPC_ERROR_CODES, SCHEMA_ID, SERVER_GUARDS,
+    SUBPROTOCOL_NAME, TICKET_SUBPROTOCOL_PREFIX,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Vectors
@@ -469,7 +475,9 @@ fn routing_accessors_follow_the_spec() {
     assert_eq!(p(r#"{"v":"1","kind":"pong"}"#).kind(), Some("pong"));
     assert_eq!(p(r#"{"v":"1","kind":"pong"}"#).rpc_id(), None);
     assert_eq!(p(r#"{"v":"1","jsonrpc":"2.0","id":0,"result":1}"#).kind(), None);
-    let notification = go::parse::<ClientMessage>(r#"{"v":"1","jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r"}}"#, &ParseOptions::default()).unwrap();
+    let notification =
+        go::parse::<ClientMessage>(r#"{"v":"1","jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r"}}"#, &ParseOptions::default())
+            .unwrap();
     assert_eq!((notification.id(), notification.method()), (None, "notifications/cancelled"));
     assert_eq!(KINDS.len(), 7);
     assert_eq!(METHODS, ["initialize", "subscription.subscribe", "subscription.unsubscribe", "run.cancel", "ping", "notifications/cancelled"]);

@@ -5,7 +5,9 @@
 use wirecontract::graphorin::{self as go, RawJson, ServerMessage, DEFAULT_MAX_DEPTH};
 
 fn success_with_result(depth: usize) -> ServerMessage {
-    let ServerMessage::RpcSuccess(mut f) = go::parse::<go::ServerMessage>(r#"{"v":"1","jsonrpc":"2.0","id":"x","result":{}}"#, &go::ParseOptions::default()).unwrap() else {
+    let ServerMessage::RpcSuccess(mut f) =
+        go::parse::<go::ServerMessage>(r#"{"v":"1","jsonrpc":"2.0","id":"x","result":{}}"#, &go::ParseOptions::default()).unwrap()
+    else {
         panic!("rpc-success")
     };
     f.result = RawJson::from_json(&format!("{}{}", "[".repeat(depth), "]".repeat(depth))).unwrap();
@@ -23,7 +25,10 @@ fn a_frame_nested_past_the_cap_is_refused_and_one_at_the_cap_is_written() {
     let deep = success_with_result(DEFAULT_MAX_DEPTH);
     let e = go::try_serialize_server_message(&deep).unwrap_err();
     assert!(e.reason.starts_with("the frame would not parse: nesting exceeds the maximum depth"), "{e}");
-    assert!(go::parse::<go::ServerMessage>(&go::serialize_server_message(&deep), &go::ParseOptions::default()).is_err(), "the unchecked writer documents this case");
+    assert!(
+        go::parse::<go::ServerMessage>(&go::serialize_server_message(&deep), &go::ParseOptions::default()).is_err(),
+        "the unchecked writer documents this case"
+    );
 }
 
 #[test]

@@ -12,7 +12,7 @@ use std::fmt::Write as _;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use wirecontract::graphmind::{parse, serialize_envelope, DEFAULT_MAX_DEPTH, DEFAULT_MAX_FRAME_BYTES, Message, ParseOptions, ParseOutcome};
+use wirecontract::graphmind::{parse, serialize_envelope, Message, ParseOptions, ParseOutcome, DEFAULT_MAX_DEPTH, DEFAULT_MAX_FRAME_BYTES};
 
 const HEAD: &str = r#"{"gm":1,"seq":1,"ts":1756200000000,"runId":"r","#;
 

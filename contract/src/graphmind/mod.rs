@@ -58,24 +58,25 @@ pub use breakpoints::{add_breakpoint, clear_breakpoint, pause_reason, should_pau
 #[allow(deprecated)]
 pub use build::create_unknown_envelope;
 pub use build::{
-    build_frame_json, counter_from_i64, create_envelope, create_envelope_json, create_envelope_json_with, create_envelope_with, now_ms, BuildError, BuildOptions,
+    build_frame_json, counter_from_i64, create_envelope, create_envelope_json, create_envelope_json_with, create_envelope_with, now_ms, BuildError,
+    BuildOptions,
 };
 pub use check::check_envelope;
 pub use envelope::{Envelope, ParseOptions, ParseOutcome, ENVELOPE_KEYS};
 pub use handshake::{hello_ack, negotiate_hello, reusable_resume_token, HelloAccepted, HelloNegotiation, MAX_RESUME_TOKEN_LEN};
 pub use llm::{normalize_finish_reason, read_usage_json, FinishReason, UsageBasis, UsageView};
-pub use schema::{export_json_schema, export_json_schema_string, SCHEMA_ID};
-pub use shrink::{budget_payload_json, shrink_payload, shrink_payload_json, Shrunk, DEFAULT_MAX_PAYLOAD_BYTES};
 #[cfg(feature = "oracle")]
 pub use parse::oracle;
 pub use parse::{parse, parse_value};
+pub use schema::{export_json_schema, export_json_schema_string, SCHEMA_ID};
+pub use shrink::{budget_payload_json, shrink_payload, shrink_payload_json, Shrunk, DEFAULT_MAX_PAYLOAD_BYTES};
 pub use types::*;
-pub(crate) use write::{serialize_envelope_unchecked, write_envelope_with_payload};
 pub use write::{serialize_envelope, write_envelope};
+pub(crate) use write::{serialize_envelope_unchecked, write_envelope_with_payload};
 
 use crate::core::json;
-pub use crate::frame::Frame;
 pub use crate::core::{Extras, Issue, NonNegativeF64, OutOfSafeRange, PositiveSafeUInt, RawJson, Record, SafeInt, SafeUInt, SharedBytes, SharedText};
+pub use crate::frame::Frame;
 
 /// The protocol version this contract implements (`gm`).
 pub const PROTOCOL_VERSION: i64 = 1;

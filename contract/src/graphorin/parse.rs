@@ -196,7 +196,6 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-
 fn syntax<'s>(frame: &'s str, opts: &ParseOptions) -> Result<Val<'s>, ParseError> {
     match json::validate(frame, opts.max_depth) {
         Ok(()) => Ok(Val::root(frame)),

@@ -317,7 +317,8 @@ impl Kit {
         while let Some(action) = self.session.poll_action() {
             match action {
                 ViewerAction::Send { conn, frame } => {
-                    let is_ack = matches!(graphmind::parse(&frame, &graphmind::ParseOptions::default()), ParseOutcome::Ok(env) if env.message_type() == "hello.ack");
+                    let is_ack =
+                        matches!(graphmind::parse(&frame, &graphmind::ParseOptions::default()), ParseOutcome::Ok(env) if env.message_type() == "hello.ack");
                     match if is_ack { self.ack_plan.pop_front().unwrap_or(AckFault::Send) } else { AckFault::Send } {
                         AckFault::Send => self.send_text(conn, frame),
                         AckFault::Delay(d) => self.delayed.push((Instant::now() + d, conn, frame)),

@@ -6,9 +6,7 @@ use super::app::{AppSession, ConnState};
 use super::clock::Millis;
 use super::gate::Armed;
 use super::{Decision, ReleaseCause};
-use crate::graphmind::{
-    parse, BreakpointMatcher, ExecResume, HelloAck, Message, ParseOptions, ParseOutcome, RefusalCode, ResumeAction, PROTOCOL_VERSION,
-};
+use crate::graphmind::{parse, BreakpointMatcher, ExecResume, HelloAck, Message, ParseOptions, ParseOutcome, RefusalCode, ResumeAction, PROTOCOL_VERSION};
 
 /// The truncation markers of graphmind-v1 §3 that must not be injected back (§3.6 guard).
 const TRUNCATION_MARKERS: &[&str] = &["\"__graphmindTruncated\"", "[graphmind: truncated]"];

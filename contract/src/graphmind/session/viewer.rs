@@ -10,8 +10,8 @@ use super::deadlines::Deadlines;
 use super::viewer_action::{ConnectionId, Received, ViewerAction, ViewerConfig};
 use super::viewer_runs::RunTable;
 use crate::graphmind::{
-    add_breakpoint, hello_ack, parse, reusable_resume_token, serialize_envelope_unchecked, BreakpointMatcher, Envelope, Extras, Hello, ParseOptions,
-    Message, ParseOutcome, RunMode, WILDCARD_RUN_ID,
+    add_breakpoint, hello_ack, parse, reusable_resume_token, serialize_envelope_unchecked, BreakpointMatcher, Envelope, Extras, Hello, Message, ParseOptions,
+    ParseOutcome, RunMode, WILDCARD_RUN_ID,
 };
 
 #[derive(Debug, Default)]
