@@ -16,7 +16,6 @@ use crate::issue::issues_to_py;
 use wirecontract::graphmind as gm;
 
 use crate::convert::{json_to_py, py_to_json, NonFinite};
-use crate::frame::Input;
 use crate::object::{envelope_to_dict, extras_to_py, make_object, Root, WireObject};
 use crate::{guard, str_arg, str_param, BuildError, Text};
 
