@@ -82,13 +82,13 @@ mod sealed {
 /// [`ParseError::reply_id`]).
 pub fn parse<'f, M: MessageUnion>(frame: impl Into<Frame<'f>>, opts: &ParseOptions) -> Result<M, ParseError> {
     match frame.into() {
-        Frame::Text(text) => M::read_validated(syntax(text, opts)?, None),
-        Frame::Bytes(bytes) => M::read_validated(syntax(utf8(bytes)?, opts)?, None),
-        Frame::SharedText(text) => M::read_validated(syntax(text.as_str(), opts)?, Some(text)),
+        Frame::Text(text) => M::read_validated(syntax(text, opts.max_depth)?, None),
+        Frame::Bytes(bytes) => M::read_validated(syntax(utf8(bytes)?, opts.max_depth)?, None),
+        Frame::SharedText(text) => M::read_validated(syntax(text.as_str(), opts.max_depth)?, Some(text)),
         // The same buffer as shared text once it is found to be UTF-8 (no copy).
         Frame::SharedBytes(bytes) => match bytes.clone().into_text() {
-            Ok(text) => M::read_validated(syntax(text.as_str(), opts)?, Some(&text)),
-            Err(_) => M::read_validated(syntax(utf8(bytes.as_bytes())?, opts)?, None),
+            Ok(text) => M::read_validated(syntax(text.as_str(), opts.max_depth)?, Some(&text)),
+            Err(_) => M::read_validated(syntax(utf8(bytes.as_bytes())?, opts.max_depth)?, None),
         },
     }
 }
@@ -196,8 +196,8 @@ impl fmt::Display for ParseError {
 
 impl std::error::Error for ParseError {}
 
-fn syntax<'s>(frame: &'s str, opts: &ParseOptions) -> Result<Val<'s>, ParseError> {
-    match json::validate(frame, opts.max_depth) {
+fn syntax(frame: &str, max_depth: usize) -> Result<Val<'_>, ParseError> {
+    match json::validate(frame, max_depth) {
         Ok(()) => Ok(Val::root(frame)),
         Err(e) => Err(ParseError::Json { reason: e.message, offset: e.offset }),
     }
