@@ -264,7 +264,7 @@ fn has_replacement_char(bytes: &[u8]) -> bool {
 #[napi(js_name = "gmVerdict")]
 pub fn gm_verdict(text: FrameText) -> napi::Result<Either<u32, String>> {
     guard(|| {
-        Ok(match gm::parse_envelope_json(&text.0) {
+        Ok(match gm::parse(&text.0, &gm::ParseOptions::default()) {
             gm::ParseOutcome::Ok(_) => Either::A(0),
             gm::ParseOutcome::UnknownType(_) => Either::A(1),
             other => Either::B(verdict_json(other)),
@@ -281,7 +281,7 @@ pub fn gm_verdict(text: FrameText) -> napi::Result<Either<u32, String>> {
 pub fn gm_check_written(text: FrameText) -> napi::Result<Either<u32, String>> {
     guard(|| {
         let opts = gm::ParseOptions { max_frame_bytes: usize::MAX, ..gm::ParseOptions::default() };
-        Ok(match gm::parse_envelope_json_with(&text.0, &opts) {
+        Ok(match gm::parse(&text.0, &opts) {
             gm::ParseOutcome::Ok(_) => Either::A(0),
             gm::ParseOutcome::UnknownType(_) => Either::A(1),
             other => Either::B(verdict_json(other)),
@@ -291,7 +291,7 @@ pub fn gm_check_written(text: FrameText) -> napi::Result<Either<u32, String>> {
 
 /// The verdict on one frame as text: `ok`, `unknown-type`, or the result object as JSON.
 fn verdict(text: &str) -> String {
-    verdict_json(gm::parse_envelope_json(text))
+    verdict_json(gm::parse(text, &gm::ParseOptions::default()))
 }
 
 /// `parseEnvelopeJson` on a large frame whose long string values can be taken out ([`large`]):
@@ -470,9 +470,9 @@ pub fn gm_hello_ack(
 pub fn go_parse(direction: u32, text: FrameText) -> napi::Result<String> {
     guard(|| {
         let res = if direction == 0 {
-            go::parse_server_message(&text.0).map(|m| m.variant().as_str())
+            go::parse::<go::ServerMessage>(&text.0, &go::ParseOptions::default()).map(|m| m.variant().as_str())
         } else {
-            go::parse_client_message(&text.0).map(|m| m.variant().as_str())
+            go::parse::<go::ClientMessage>(&text.0, &go::ParseOptions::default()).map(|m| m.variant().as_str())
         };
         Ok(match res {
             Ok(wire) => wire.to_owned(),

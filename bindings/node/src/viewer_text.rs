@@ -97,7 +97,7 @@ pub fn config(config: &str) -> Res<s::ViewerConfig> {
 /// (`hello`, `accepted`, `accepted-replayed`, `duplicate`, `duplicate-replayed`, `wildcard`,
 /// `rejected`).
 pub fn frame_received(session: &mut s::ViewerSession, conn: s::ConnectionId, text: &str, now: s::Millis) -> &'static str {
-    let outcome = wirecontract::graphmind::parse_envelope_json(text);
+    let outcome = wirecontract::graphmind::parse(text, &wirecontract::graphmind::ParseOptions::default());
     match session.outcome_received(conn, text.as_bytes(), outcome, now) {
         s::Received::Hello => "hello",
         s::Received::Accepted { replayed: false } => "accepted",
