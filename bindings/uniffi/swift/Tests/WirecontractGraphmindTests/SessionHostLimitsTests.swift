@@ -187,7 +187,7 @@ final class SessionHostLimitsTests: XCTestCase {
         defer { proxy.close() }
         proxy.mute(true)  // the upgrade goes through; the hello never reaches the listener
         let warnings = Warnings()
-        let host = try SessionHost(url: proxy.url, config: AppSessionConfig(connectTimeoutMs: 5000, handshakeTimeoutMs: 300),
+        let host = try SessionHost(url: proxy.url, config: AppSessionConfig(connectTimeoutMs: 5000, handshakeTimeoutMs: 300, retryIntervalMs: 200),
                                    onWarn: { warnings.add($0, $1) })
         let attached = try await host.ready(timeoutMs: 1000)
         XCTAssertFalse(attached)
