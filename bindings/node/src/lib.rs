@@ -15,11 +15,14 @@
 //! (long strings taken out of large frames, with SSE2/AVX2 searches for `"`, `\` and
 //! control characters), `external.rs` (the longest of them as V8 external strings over pooled
 //! buffers, each its own memory mapping), `shrink.rs` (`shrinkPayload`, `serializePayload`'s
-//! unserializable path), `llm.rs` (`normalizeFinishReason`, `readUsage`). Beside the crate:
+//! unserializable path), `llm.rs` (`normalizeFinishReason`, `readUsage`), `viewer.rs` (the
+//! `ViewerSession` class) over `viewer_text.rs` (its conversions, shared with the WASM build,
+//! as `js_text.rs` is). Beside the crate:
 //! `index.js` loads the addon and hands it to `api.js` (`createApi(backend, readRecord)`: the
 //! whole JavaScript layer over one backend object's entry points, so another build of the
 //! contract can sit under it), which checks the contract id, reads the registry at load and
-//! materializes accepted frames with `JSON.parse`; `index.mjs` re-exports every name;
+//! materializes accepted frames with `JSON.parse`; `index.mjs` (generated, as `accept.js`,
+//! the WASM backend's JavaScript first step) re-exports every name;
 //! `stringify.js` is a non-recursive `JSON.stringify`; `index.d.ts`, `contract-id.json` and
 //! `zod-schemas.js` (the zod 4 schema objects; `zod.js` makes them over the application's zod,
 //! an optional peer dependency) come from `scripts/gen`, and the package refuses an addon
@@ -49,6 +52,8 @@ mod js_text;
 mod large;
 pub mod llm;
 pub mod shrink;
+mod viewer;
+mod viewer_text;
 
 /// Runs contract code, turning a panic into a JavaScript `Error`.
 fn guard<T>(f: impl FnOnce() -> napi::Result<T>) -> napi::Result<T> {

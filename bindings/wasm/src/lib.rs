@@ -26,6 +26,8 @@ use wirecontract::{graphmind as gm, graphorin as go};
 #[allow(dead_code)]
 mod js_text;
 mod viewer;
+#[path = "../../node/src/viewer_text.rs"]
+mod viewer_text;
 
 pub use viewer::ViewerSession;
 
