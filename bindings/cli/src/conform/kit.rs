@@ -405,9 +405,10 @@ impl Kit {
         self.drain();
     }
 
-    /// Whether a first-seen `run.finished` arrived.
-    pub fn run_finished(&self) -> bool {
-        self.rec.iter().any(|r| r.dir == Dir::App && r.ty() == "run.finished")
+    /// How many runs a `run.finished` arrived for (replays counted once).
+    pub fn runs_finished(&self) -> usize {
+        let runs: std::collections::BTreeSet<&str> = self.rec.iter().filter(|r| r.dir == Dir::App && r.ty() == "run.finished").map(Rec::run_id).collect();
+        runs.len()
     }
 
     /// Whether connection `conn` is closed.

@@ -216,7 +216,8 @@ async fn play(args: &ConformArgs, sc: &Scenario) -> Result<Outcome, Failure> {
             kit.child = None;
         }
     } else {
-        kit.wait(Duration::from_secs(15), |k| k.run_finished() && k.open_conns().is_empty()).await;
+        let runs = sc.runs;
+        kit.wait(Duration::from_secs(15), |k| k.runs_finished() >= runs && k.open_conns().is_empty()).await;
     }
     kit.idle(Duration::from_millis(100)).await;
     kit.finish().await;

@@ -41,6 +41,11 @@ pub enum Drive {
     GmMismatch,
     /// At the first pause: the kit drops the connection.
     Drop,
+    /// At the first pause: `breakpoint.set {kind:llm}` and `mode.set step`, then the kit drops
+    /// the connection and, while the app is detached, clears both, so the next connection's
+    /// ack arms only what the scenario's ack did (a detach disarms: nothing of the first
+    /// connection's controls may survive into the next).
+    Rearm,
     /// Never answers.
     Hold,
 }
@@ -64,8 +69,10 @@ pub struct Scenario {
     pub env: &'static [(&'static str, &'static str)],
     /// The pauses expected, as `(kind, point)` in order; `None`: not judged.
     pub pauses: Option<&'static [(&'static str, &'static str)]>,
-    /// The `run.finished` status expected.
+    /// The `run.finished` status expected (of each run).
     pub status: &'static str,
+    /// How many runs the workload plays (docs/conform.md: two in `rearm`).
+    pub runs: usize,
 }
 
 /// An ack fault, as data.
@@ -112,7 +119,14 @@ const fn s(
     pauses: Option<&'static [(&'static str, &'static str)]>,
     status: &'static str,
 ) -> Scenario {
-    Scenario { name, about, breakpoints, step: false, drive, acks: &[], env: &[], pauses, status }
+    Scenario { name, about, breakpoints, step: false, drive, acks: &[], env: &[], pauses, status, runs: 1 }
+}
+
+impl Scenario {
+    /// The same scenario with the workload playing its run twice.
+    const fn twice(self) -> Scenario {
+        Scenario { runs: 2, ..self }
+    }
 }
 
 /// Every scenario, in the order they run.
@@ -207,6 +221,7 @@ pub const SCENARIOS: &[Scenario] = &[
         env: &[],
         pauses: None,
         status: "ok",
+        runs: 1,
     },
     s(
         "controls",
@@ -242,6 +257,7 @@ pub const SCENARIOS: &[Scenario] = &[
         env: &[],
         pauses: Some(&[("tool", "before")]),
         status: "ok",
+        runs: 1,
     },
     s(
         "reconnect",
@@ -251,6 +267,15 @@ pub const SCENARIOS: &[Scenario] = &[
         Some(&[("tool", "before")]),
         "ok",
     ),
+    s(
+        "rearm",
+        "breakpoint.set llm and mode.set step at the tool's pause, then a drop; cleared while detached: the next ack arms only the tool, and the second run pauses only there",
+        &[TOOL],
+        Drive::Rearm,
+        Some(&[("tool", "before"), ("tool", "before")]),
+        "ok",
+    )
+    .twice(),
     Scenario {
         name: "late-attach",
         about: "the ack comes 500 ms late: gates before it fail open, frames emitted before it are replayed after it",
@@ -261,6 +286,7 @@ pub const SCENARIOS: &[Scenario] = &[
         env: &[],
         pauses: None,
         status: "ok",
+        runs: 1,
     },
     Scenario {
         name: "overflow",
@@ -272,6 +298,7 @@ pub const SCENARIOS: &[Scenario] = &[
         env: &[("WIRECONTRACT_CONFORM_RING_FRAMES", "4")],
         pauses: Some(&[("tool", "before")]),
         status: "ok",
+        runs: 1,
     },
     Scenario {
         name: "pause-timeout",
@@ -283,6 +310,7 @@ pub const SCENARIOS: &[Scenario] = &[
         env: &[("WIRECONTRACT_CONFORM_PAUSE_TIMEOUT_MS", "500")],
         pauses: Some(&[("tool", "before")]),
         status: "ok",
+        runs: 1,
     },
     s(
         "dispose",
@@ -302,7 +330,7 @@ pub const STEP: Duration = Duration::from_secs(30);
 pub async fn drive(kit: &mut Kit, sc: &Scenario) -> Vec<String> {
     let mut notes = Vec::new();
     match sc.drive {
-        Drive::Answer(answers) => answer_all(kit, answers, 0).await,
+        Drive::Answer(answers) => answer_all(kit, sc, answers, 0).await,
         Drive::Hold => {
             if kit.next_pause(STEP).await.is_none() {
                 notes.push("no pause came".to_owned());
@@ -325,10 +353,11 @@ pub async fn drive(kit: &mut Kit, sc: &Scenario) -> Vec<String> {
         Drive::Drop => match kit.next_pause(STEP).await {
             Some(p) => {
                 kit.close(p.conn, 1001, "wirecontract conform: dropped");
-                answer_all(kit, &[Answer::Continue], 0).await;
+                answer_all(kit, sc, &[Answer::Continue], 0).await;
             }
             None => notes.push("no pause came".to_owned()),
         },
+        Drive::Rearm => rearm(kit, sc, &mut notes).await,
         Drive::GmMismatch => match kit.next_pause(STEP).await {
             Some(p) => {
                 let run = run_of(kit, &p.pause_id);
@@ -338,7 +367,7 @@ pub async fn drive(kit: &mut Kit, sc: &Scenario) -> Vec<String> {
                     notes.push(format!("[c{conn}] still open 3 s after the gm 2 frame; resumed the pause to finish the run"));
                     kit.resume(&p.pause_id, ResumeAction::Continue, None);
                 }
-                answer_all(kit, &[Answer::Continue], 0).await;
+                answer_all(kit, sc, &[Answer::Continue], 0).await;
             }
             None => notes.push("no pause came".to_owned()),
         },
@@ -356,7 +385,7 @@ pub async fn drive(kit: &mut Kit, sc: &Scenario) -> Vec<String> {
                 let ack = json!({"versions": {"protocol": 1, "viewer": "conform"}, "capabilities": [], "breakpoints": [{"point": "after"}], "mode": "run"});
                 kit.send_envelope(c, 1, "*", "hello.ack", &ack);
                 kit.resume(&p.pause_id, ResumeAction::Continue, None);
-                answer_all(kit, &[Answer::Continue], 0).await;
+                answer_all(kit, sc, &[Answer::Continue], 0).await;
             }
             None => notes.push("no pause came".to_owned()),
         },
@@ -376,12 +405,35 @@ pub async fn drive(kit: &mut Kit, sc: &Scenario) -> Vec<String> {
                 if !kit.resume(&id, ResumeAction::Continue, None) {
                     notes.push(format!("the pause {id} was no longer open after the malformed frames"));
                 }
-                answer_all(kit, &[Answer::Continue], 1).await;
+                answer_all(kit, sc, &[Answer::Continue], 1).await;
             }
             None => notes.push("no pause came".to_owned()),
         },
     }
     notes
+}
+
+/// `rearm`: at the first pause, arms the LLM and step mode, drops the connection, and puts
+/// both back once the app is gone; then answers every pause of both runs.
+async fn rearm(kit: &mut Kit, sc: &Scenario, notes: &mut Vec<String>) {
+    let Some(p) = kit.next_pause(STEP).await else {
+        return notes.push("no pause came".to_owned());
+    };
+    let (llm, conn) = (BreakpointMatcher::new(Some(NodeKind::Llm), None, None), p.conn);
+    kit.set_breakpoint(llm.clone());
+    kit.set_mode(RunMode::Step);
+    kit.close(conn, 1001, "wirecontract conform: dropped");
+    // Back to the scenario's ack once the app is gone: with no connection attached nothing is
+    // broadcast, so only the next ack tells the app what is armed.
+    if !kit.wait(Duration::from_secs(3), |k| k.closed(conn)).await {
+        notes.push(format!("[c{conn}] not closed 3 s after the kit's close"));
+    }
+    if !kit.open_conns().is_empty() {
+        notes.push(format!("the app reconnected before [c{conn}]'s close was seen; the clear went out live"));
+    }
+    kit.clear_breakpoint(&llm);
+    kit.set_mode(RunMode::Run);
+    answer_all(kit, sc, &[Answer::Continue], 0).await;
 }
 
 /// The run of the `exec.paused` that opened `pause_id`.
@@ -390,13 +442,14 @@ fn run_of(kit: &Kit, pause_id: &str) -> String {
 }
 
 /// Answers every further pause (the `answered`-th onward, by `answers`, the last repeating)
-/// until the run finishes or the app exits.
-async fn answer_all(kit: &mut Kit, answers: &[Answer], answered: usize) {
+/// until the scenario's runs finish or the app exits.
+async fn answer_all(kit: &mut Kit, sc: &Scenario, answers: &[Answer], answered: usize) {
     let mut n = answered;
+    let runs = sc.runs;
     loop {
         let taken = kit.taken_pauses();
         // While the app runs, waiting goes on (the scenario's budget bounds it).
-        while !kit.wait(STEP, |k| k.pauses.len() > taken || k.run_finished() || k.exit.is_some()).await {
+        while !kit.wait(STEP, |k| k.pauses.len() > taken || k.runs_finished() >= runs || k.exit.is_some()).await {
             if kit.child.is_none() {
                 return;
             }
