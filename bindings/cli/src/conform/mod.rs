@@ -165,7 +165,7 @@ fn config(sc: &Scenario) -> ViewerConfig {
 /// Plays one scenario.
 async fn play(args: &ConformArgs, sc: &Scenario) -> Result<Outcome, Failure> {
     let mut kit = Kit::bind(&args.listen, config(sc)).await.map_err(|e| Failure::Io(format!("cannot listen on {}: {e}", args.listen)))?;
-    kit.ack_plan = sc.acks.iter().map(|a| a.fault()).collect();
+    kit.plan_acks(sc.acks.iter().map(|a| a.fault()));
     let run_name = format!("conform-{}", sc.name);
     let log = args.out.as_ref().map(|d| d.join(format!("{}.log", sc.name)));
     if let Some(program) = args.command.first() {

@@ -6,7 +6,9 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use wirecontract::graphmind::{BreakpointMatcher, NodeKind, PausePoint, ResumeAction, RunMode};
 
-use super::kit::{AckFault, Kit};
+use wirecontract::graphmind::session::AckFault;
+
+use super::kit::Kit;
 
 /// The value every inject sends; the workload's node must finish with it as its output.
 pub fn inject_value() -> Value {
@@ -89,22 +91,25 @@ pub enum Ack {
 }
 
 impl Ack {
-    /// The kit's fault.
+    /// The session's fault.
     pub fn fault(self) -> AckFault {
         match self {
             Ack::Send => AckFault::Send,
-            Ack::DelayMs(ms) => AckFault::Delay(Duration::from_millis(ms)),
-            Ack::Protocol2 => AckFault::Replace(|v| {
-                let mut v = v.clone();
-                v["payload"]["versions"]["protocol"] = json!(2);
-                v
-            }),
-            Ack::Gm2 => AckFault::Replace(|v| {
-                let mut v = v.clone();
-                v["gm"] = json!(2);
-                v
-            }),
+            Ack::DelayMs(ms) => AckFault::Delay(ms),
+            Ack::Protocol2 => AckFault::Edit(|ack| edit(ack, |v| v["payload"]["versions"]["protocol"] = json!(2))),
+            Ack::Gm2 => AckFault::Edit(|ack| edit(ack, |v| v["gm"] = json!(2))),
         }
+    }
+}
+
+/// `ack` with `change` made to it as JSON (as is when it is not JSON).
+fn edit(ack: &str, change: impl FnOnce(&mut Value)) -> String {
+    match serde_json::from_str::<Value>(ack) {
+        Ok(mut v) => {
+            change(&mut v);
+            v.to_string()
+        }
+        Err(_) => ack.to_owned(),
     }
 }
 
