@@ -30,7 +30,7 @@ dist_node() {
     # The main package: the files package.json lists, with the declarations generated from the
     # contract (as build.sh does), and no addon of its own.
     cargo run --locked --quiet -p wirecontract-gen -- "$stage/gen"
-    cp "$stage/gen/typescript/index.d.ts" "$stage/gen/typescript/contract-id.json" "$stage/main/"
+    cp "$stage/gen/typescript/index.d.ts" "$stage/gen/typescript/index.mjs" "$stage/gen/typescript/contract-id.json" "$stage/main/"
     cp "$ROOT/bindings/node/package.json" "$stage/main/"
     for f in $(node -e 'for (const f of require(process.argv[1]).files) console.log(f)' "$ROOT/bindings/node/package.json"); do
         [ -e "$stage/main/$f" ] || cp "$ROOT/bindings/node/$f" "$stage/main/"

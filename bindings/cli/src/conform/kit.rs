@@ -252,7 +252,7 @@ impl Kit {
                 self.session.connection_opened(conn);
             }
             Event::Frame { conn, bytes, budget } => {
-                let outcome = graphmind::parse_envelope_json_bytes(&bytes);
+                let outcome = graphmind::parse(&bytes, &graphmind::ParseOptions::default());
                 self.record(Dir::App, conn, String::from_utf8_lossy(&bytes).into_owned(), false, Some(&outcome));
                 self.session.outcome_received(conn, &bytes, outcome, now);
                 drop(budget);
@@ -276,7 +276,7 @@ impl Kit {
             Some(ParseOutcome::UnknownType(_)) => "unknown-type",
             Some(ParseOutcome::VersionMismatch { .. }) => "version-mismatch",
             Some(ParseOutcome::Invalid { .. }) => "invalid",
-            None => match graphmind::parse_envelope_json(&text) {
+            None => match graphmind::parse(&text, &graphmind::ParseOptions::default()) {
                 ParseOutcome::Ok(_) => "ok",
                 ParseOutcome::UnknownType(_) => "unknown-type",
                 ParseOutcome::VersionMismatch { .. } => "version-mismatch",

@@ -394,7 +394,7 @@ impl Host {
                 self.session.connection_opened(conn);
             }
             Event::Frame { conn, bytes, budget } => {
-                let outcome = graphmind::parse_envelope_json_bytes(&bytes);
+                let outcome = graphmind::parse(&bytes, &graphmind::ParseOptions::default());
                 let info = FrameInfo::of(&outcome);
                 let received = self.session.outcome_received(conn, &bytes, outcome, now);
                 match received {
@@ -434,7 +434,7 @@ impl Host {
     fn on_action(&mut self, action: ViewerAction) {
         match action {
             ViewerAction::Send { conn, frame } => {
-                let info = FrameInfo::of(&graphmind::parse_envelope_json(&frame));
+                let info = FrameInfo::of(&graphmind::parse(&frame, &graphmind::ParseOptions::default()));
                 self.say(info.line(conn.0, Dir::ViewerToApp, None));
                 self.write_record(conn, Dir::ViewerToApp, &frame, &info, None);
                 self.send(conn, frame);
@@ -557,7 +557,7 @@ impl Host {
         let Some(out) = self.conns.get(&conn) else { return };
         let text = String::from_utf8_lossy(&bytes).into_owned();
         out.send_binary(bytes);
-        let info = FrameInfo::of(&graphmind::parse_envelope_json(&text));
+        let info = FrameInfo::of(&graphmind::parse(&text, &graphmind::ParseOptions::default()));
         self.say(format!("{} (binary)", info.line(conn.0, Dir::ViewerToApp, None)));
         self.write_record(conn, Dir::ViewerToApp, &text, &info, None);
     }
