@@ -32,7 +32,8 @@ dist_node() {
     # place in bindings/node, as bindings/node/build.sh and bindings/wasm/build.sh make them for
     # the tests (gitignored there), then copied; no addon of its own.
     cargo run --locked --quiet -p wirecontract-gen -- "$stage/gen"
-    for f in index.d.ts contract-id.json zod-schemas.js; do
+    # The generated files, as bindings/node/build.sh copies them.
+    for f in index.d.ts index.mjs contract-id.json zod-schemas.js accept.js; do
         cp "$stage/gen/typescript/$f" "$ROOT/bindings/node/$f"
     done
     (cd "$ROOT/bindings/node" && { [ -x node_modules/.bin/esbuild ] ||

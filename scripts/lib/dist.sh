@@ -36,6 +36,7 @@ dist_rust_target() {
 
 # dist_wheel RUST_TARGET COMPATIBILITY OUT_DIR: one release abi3 wheel (maturin --zig --strip).
 # RUST_TARGET universal2-apple-darwin builds both Apple architectures into one fat library.
+# DIST_PROFILE names another cargo profile (step 32-dist: `ci`, the release code without LTO).
 dist_wheel() {
     local target="$1" compat="$2" out="$3" venv
     venv="$(dist_venv)"
@@ -43,7 +44,9 @@ dist_wheel() {
         universal2-apple-darwin) dist_rust_target x86_64-apple-darwin aarch64-apple-darwin ;;
         *) dist_rust_target "$target" ;;
     esac
-    local args=(build --quiet --release --locked --strip --zig --target "$target" -m "$ROOT/bindings/python/Cargo.toml" --out "$out")
+    local profile=(--release)
+    [ "${DIST_PROFILE:-release}" = release ] || profile=(--profile "$DIST_PROFILE")
+    local args=(build --quiet "${profile[@]}" --locked --strip --zig --target "$target" -m "$ROOT/bindings/python/Cargo.toml" --out "$out")
     [ -n "$compat" ] && args+=(--compatibility "$compat")
     # Windows: pyo3 writes python3.dll's import library (no Windows Python here).
     [[ "$target" == *-windows-* ]] && args+=(--features windows-import-lib)

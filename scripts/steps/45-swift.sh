@@ -20,7 +20,10 @@ SHARED="$(realpath "${WIRECONTRACT_SHARED:-$ROOT/../shared}")"
 [ -d "$SHARED/vectors" ] || { echo "45-swift: shared material missing at $SHARED (set WIRECONTRACT_SHARED)" >&2; exit 1; }
 [ "$(id -u)" = 0 ] || { echo "45-swift: needs root (debootstrap, mount, chroot)" >&2; exit 1; }
 # The CLI too: SessionHostTests drive `wirecontract listen`.
-cargo build --quiet --locked -p wirecontract-uniffi -p wirecontract-cli
+# Two builds: built together, the CLI would take uniffi's features of shared dependencies
+# (serde_json, clap) and be compiled a second time; alone it is step 27's build, reused.
+cargo build --quiet --locked -p wirecontract-uniffi
+cargo build --quiet --locked -p wirecontract-cli
 swift_root_ensure
 # Inside the root: the worktree (read-write) at its own path, the shared material and a cargo
 # target directory outside the worktree read-only at theirs.

@@ -102,7 +102,7 @@ impl Finished {
             let dir = r["dir"].as_str().expect("dir");
             assert!(dir == "app->viewer" || dir == "viewer->app", "{r}");
             let frame = r["frame"].as_str().expect("frame");
-            let outcome = graphmind::parse_envelope_json(frame);
+            let outcome = graphmind::parse(frame, &graphmind::ParseOptions::default());
             assert_eq!(r["expect"], outcome.kind(), "{r}");
             match outcome.envelope() {
                 Some(env) => assert_eq!(r["type"], env.message_type(), "{r}"),

@@ -35,7 +35,7 @@
 //! detection, and loads/stores inside checked bounds), in three `from_utf8_unchecked` claims
 //! on bytes already checked (`raw.rs` `SharedText::as_str` and `span_str`, `cursor.rs`
 //! `Cursor::str_at`) and in `raw.rs`'s `unsafe fn SharedText::unchecked`, whose one call sits
-//! in `graphmind/mod.rs` (`parse_envelope_shared_bytes_with`). So the UTF-8 soundness of those
+//! in `graphmind/parse.rs` (`parse` of a `Frame::SharedBytes`). So the UTF-8 soundness of those
 //! spans rests on the scanner's checks. Each block carries its SAFETY comment.
 
 pub mod cursor;

@@ -90,7 +90,7 @@ impl SharedText {
 /// A frame given as bytes that the values parsed from it may share (a binding's immutable
 /// input buffer, e.g. a Python `bytes` object held by reference), not yet known to be UTF-8.
 /// A parse checks the bytes while it reads them
-/// ([`crate::graphmind::parse_envelope_shared_bytes_with`]); cloning is a reference count.
+/// ([`crate::graphmind::parse`] of a [`crate::Frame::SharedBytes`]); cloning is a reference count.
 #[derive(Clone)]
 pub struct SharedBytes(Arc<dyn AsRef<[u8]> + Send + Sync>);
 

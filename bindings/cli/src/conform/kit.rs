@@ -277,7 +277,7 @@ impl Kit {
                 self.session.connection_opened(conn);
             }
             Event::Frame { conn, bytes, budget } => {
-                let outcome = graphmind::parse_envelope_json_bytes(&bytes);
+                let outcome = graphmind::parse(&bytes, &graphmind::ParseOptions::default());
                 self.record(Dir::App, conn, String::from_utf8_lossy(&bytes).into_owned(), false, Some(&outcome));
                 self.session.outcome_received(conn, &bytes, outcome, now);
                 drop(budget);
@@ -301,7 +301,7 @@ impl Kit {
             Some(ParseOutcome::UnknownType(_)) => "unknown-type",
             Some(ParseOutcome::VersionMismatch { .. }) => "version-mismatch",
             Some(ParseOutcome::Invalid { .. }) => "invalid",
-            None => match graphmind::parse_envelope_json(&text) {
+            None => match graphmind::parse(&text, &graphmind::ParseOptions::default()) {
                 ParseOutcome::Ok(_) => "ok",
                 ParseOutcome::UnknownType(_) => "unknown-type",
                 ParseOutcome::VersionMismatch { .. } => "version-mismatch",
@@ -317,7 +317,8 @@ impl Kit {
         while let Some(action) = self.session.poll_action() {
             match action {
                 ViewerAction::Send { conn, frame } => {
-                    let is_ack = matches!(graphmind::parse_envelope_json(&frame), ParseOutcome::Ok(env) if env.message_type() == "hello.ack");
+                    let is_ack =
+                        matches!(graphmind::parse(&frame, &graphmind::ParseOptions::default()), ParseOutcome::Ok(env) if env.message_type() == "hello.ack");
                     match if is_ack { self.ack_plan.pop_front().unwrap_or(AckFault::Send) } else { AckFault::Send } {
                         AckFault::Send => self.send_text(conn, frame),
                         AckFault::Delay(d) => self.delayed.push((Instant::now() + d, conn, frame)),

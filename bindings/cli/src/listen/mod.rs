@@ -377,7 +377,7 @@ impl Host {
                 self.session.connection_opened(conn);
             }
             Event::Frame { conn, bytes, budget } => {
-                let outcome = graphmind::parse_envelope_json_bytes(&bytes);
+                let outcome = graphmind::parse(&bytes, &graphmind::ParseOptions::default());
                 let info = FrameInfo::of(&outcome);
                 let received = self.session.outcome_received(conn, &bytes, outcome, now);
                 match received {
@@ -417,7 +417,7 @@ impl Host {
     fn on_action(&mut self, action: ViewerAction) {
         match action {
             ViewerAction::Send { conn, frame } => {
-                let info = FrameInfo::of(&graphmind::parse_envelope_json(&frame));
+                let info = FrameInfo::of(&graphmind::parse(&frame, &graphmind::ParseOptions::default()));
                 self.say(info.line(conn.0, Dir::ViewerToApp, None));
                 self.write_record(conn, Dir::ViewerToApp, &frame, &info, None);
                 self.send(conn, frame);

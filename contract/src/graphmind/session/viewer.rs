@@ -10,8 +10,8 @@ use super::deadlines::Deadlines;
 use super::viewer_action::{ConnectionId, Received, ViewerAction, ViewerConfig};
 use super::viewer_runs::RunTable;
 use crate::graphmind::{
-    add_breakpoint, hello_ack, parse_envelope_json_bytes, reusable_resume_token, serialize_envelope_unchecked, BreakpointMatcher, Envelope, Extras, Hello,
-    Message, ParseOutcome, RunMode, WILDCARD_RUN_ID,
+    add_breakpoint, hello_ack, parse, reusable_resume_token, serialize_envelope_unchecked, BreakpointMatcher, Envelope, Extras, Hello, Message, ParseOptions,
+    ParseOutcome, RunMode, WILDCARD_RUN_ID,
 };
 
 #[derive(Debug, Default)]
@@ -150,11 +150,11 @@ impl ViewerSession {
     /// One text frame from `conn`. Never panics: bad frames become
     /// [`ViewerAction::Warn`], `gm ≠ 1` closes the connection with 1002 (§5.5).
     pub fn frame_received(&mut self, conn: ConnectionId, bytes: &[u8], now: Millis) {
-        self.outcome_received(conn, bytes, parse_envelope_json_bytes(bytes), now);
+        self.outcome_received(conn, bytes, parse(bytes, &ParseOptions::default()), now);
     }
 
     /// [`frame_received`](Self::frame_received) for a frame (`bytes`) the host has already
-    /// parsed into `outcome` (with [`parse_envelope_json_bytes`] or its options), so a host that
+    /// parsed into `outcome` (with [`parse`] and any options), so a host that
     /// logs or records each frame's verdict parses it once. `bytes` are read again only for an
     /// `exec.resumed` that failed validation, to close its pause.
     /// Returns what the session did with it: hosts that show every frame need to know a
