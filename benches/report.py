@@ -16,8 +16,8 @@ from pathlib import Path
 RUST_ROWS = [
     ("serde_json_value", "Rust serde_json::from_slice::<Value> (parse only)"),
     ("simd_json_borrowed", "Rust simd-json borrowed Value (parse only)"),
-    ("wirecontract_str", "Rust wirecontract parse_envelope_json(&str)"),
-    ("wirecontract_bytes", "Rust wirecontract parse_envelope_json_bytes (+UTF-8 check)"),
+    ("wirecontract_str", "Rust wirecontract parse(&str)"),
+    ("wirecontract_bytes", "Rust wirecontract parse(&[u8]) (+UTF-8 check)"),
 ]
 PY_ROWS = [
     ("orjson", "Python orjson.loads (parse only)"),

@@ -65,14 +65,14 @@ fn bench(c: &mut Criterion) {
         g.bench_function("wirecontract_str", |b| {
             b.iter(|| {
                 for f in &frames {
-                    black_box(graphmind::parse_envelope_json(f));
+                    black_box(graphmind::parse(f, &graphmind::ParseOptions::default()));
                 }
             });
         });
         g.bench_function("wirecontract_bytes", |b| {
             b.iter(|| {
                 for f in &frames {
-                    black_box(graphmind::parse_envelope_json_bytes(f.as_bytes()));
+                    black_box(graphmind::parse(f.as_bytes(), &graphmind::ParseOptions::default()));
                 }
             });
         });

@@ -27,7 +27,7 @@ fn main() {
     let corpus = Corpus::load(&corpus_dir(), name);
     let tokens: Vec<Token> = corpus
         .frames()
-        .filter_map(|f| match graphmind::parse_envelope_json(f) {
+        .filter_map(|f| match graphmind::parse(f, &graphmind::ParseOptions::default()) {
             ParseOutcome::Ok(e) if e.message_type() == "node.token" => {
                 // The corpus writes frames compactly, the payload last.
                 let at = f.find(",\"payload\":").expect("payload member") + ",\"payload\":".len();
@@ -48,8 +48,8 @@ fn main() {
         ("build_frame_json (all)", Box::new(|t| graphmind::build_frame_json("node.token", &t.payload, t.seq, &t.run_id, Some(t.ts)).map_or(0, |v| v.len()))),
         ("  json::validate(payload)", Box::new(|t| usize::from(json::validate(&t.payload, json::DEFAULT_MAX_DEPTH).is_ok()))),
         (
-            "  parse_envelope_json(frame)",
-            Box::new(|t| match graphmind::parse_envelope_json(&t.frame) {
+            "  parse(frame)",
+            Box::new(|t| match graphmind::parse(&t.frame, &graphmind::ParseOptions::default()) {
                 ParseOutcome::Ok(e) => e.run_id.len(),
                 _ => 0,
             }),

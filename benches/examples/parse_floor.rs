@@ -1,8 +1,8 @@
 //! Where a shared-input parse's time goes, per frame: the UTF-8 check alone, one validating
 //! JSON scan alone (`Cursor::skip_value` over the whole frame, nothing kept), the same scan
 //! checking UTF-8 as it goes (`Cursor::new_bytes`), and the parse the Python binding runs on a
-//! `bytes` input — before (a separate UTF-8 pass, then `parse_envelope_shared_with`) and now
-//! (`parse_envelope_shared_bytes_with`, UTF-8 checked inside the single pass); the owned-copy
+//! `bytes` input — before (a separate UTF-8 pass, then `parse` of `SharedText`) and now
+//! (`parse` of `SharedBytes`, UTF-8 checked inside the single pass); the owned-copy
 //! parses for comparison. The scans are work every validating parse of a bytes frame does, so
 //! they bound how far below them a parse can go (docs/performance.md).
 //!
@@ -17,10 +17,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use wirecontract::graphmind::{
-    parse_envelope_json_bytes_with, parse_envelope_json_with, parse_envelope_shared_bytes_with, parse_envelope_shared_with, ParseOptions, SharedBytes,
-    SharedText,
-};
+use wirecontract::graphmind::{parse, ParseOptions, SharedBytes, SharedText};
 use wirecontract_bench::{corpus_dir, Corpus};
 use wirecontract_json::cursor::Cursor;
 
@@ -53,7 +50,7 @@ fn main() {
     // The fast path must decide exactly as before on every frame (the verdicts are the
     // corpus labels'; here: the two bytes paths agree).
     for (b, t) in shared_bytes.iter().zip(&shared) {
-        assert_eq!(parse_envelope_shared_bytes_with(b, &opts), parse_envelope_shared_with(t, &opts));
+        assert_eq!(parse(b, &opts), parse(t, &opts));
     }
     let variants: Vec<Variant<'_>> = vec![
         (
@@ -81,38 +78,38 @@ fn main() {
             }),
         ),
         (
-            "before: simdutf8 + parse_envelope_shared_with",
+            "before: simdutf8 + parse(&SharedText)",
             Box::new(|| {
                 for (f, t) in frames.iter().zip(&shared) {
                     if simdutf8::basic::from_utf8(black_box(f.as_bytes())).is_ok() {
-                        black_box(parse_envelope_shared_with(t, &opts));
+                        black_box(parse(t, &opts));
                     }
                 }
             }),
         ),
         (
-            "now: parse_envelope_shared_bytes_with",
+            "now: parse(&SharedBytes)",
             Box::new(|| {
                 for b in &shared_bytes {
-                    black_box(parse_envelope_shared_bytes_with(b, &opts));
+                    black_box(parse(b, &opts));
                 }
             }),
         ),
         (
-            "owned, before: simdutf8 + parse_envelope_json_with",
+            "owned, before: simdutf8 + parse(&str)",
             Box::new(|| {
                 for f in &frames {
                     if let Ok(t) = simdutf8::basic::from_utf8(black_box(f.as_bytes())) {
-                        black_box(parse_envelope_json_with(t, &opts));
+                        black_box(parse(t, &opts));
                     }
                 }
             }),
         ),
         (
-            "owned, now: parse_envelope_json_bytes_with",
+            "owned, now: parse(&[u8])",
             Box::new(|| {
                 for f in &frames {
-                    black_box(parse_envelope_json_bytes_with(f.as_bytes(), &opts));
+                    black_box(parse(f.as_bytes(), &opts));
                 }
             }),
         ),

@@ -114,8 +114,8 @@ pub struct Agreement {
 pub fn check_labels(corpus: &Corpus) -> Agreement {
     let mut a = Agreement::default();
     for (frame, &label) in corpus.frames().zip(&corpus.labels) {
-        let out = graphmind::parse_envelope_json(frame);
-        if out != graphmind::parse_envelope_json_reference(frame, &ParseOptions::default()) {
+        let out = graphmind::parse(frame, &graphmind::ParseOptions::default());
+        if out != graphmind::oracle::reference(frame, &ParseOptions::default()) {
             a.fast_vs_reference += 1;
         }
         let got = label_of(&out);

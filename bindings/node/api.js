@@ -60,6 +60,9 @@ function createApi(backend, readRecord) {
   }
 
   const GM = protocol('graphmind');
+  // The backend's wish to have frames tried in JavaScript first (the WASM build: a frame
+  // crossing into the module costs a copy and a second parse).
+  const ACCEPT = backend.acceptsFirst === true ? require('./accept.js').acceptEnvelope : null;
   const GO = protocol('graphorin');
 
   // ---------------------------------------------------------------------------------------------
@@ -76,6 +79,7 @@ function createApi(backend, readRecord) {
 
   const gmc = CONSTANTS.graphmind;
   const MAX_FRAME_BYTES = gmc.DEFAULT_MAX_FRAME_BYTES;
+  const MAX_DEPTH = gmc.DEFAULT_MAX_DEPTH;
   const REASON_NOT_AN_ENVELOPE = 'not a structurally valid GraphMind envelope';
 
   function invalidResult(reason, issues) {
@@ -91,14 +95,43 @@ function createApi(backend, readRecord) {
   // gmVerdict's numbers for the accepted verdicts.
   const ACCEPTED = ['ok', 'unknown-type'];
 
+  /** Whether `text` nests at most MAX_DEPTH levels, known without reading it: valid JSON
+   *  nesting d levels has d opening brackets and d closing ones, so a short frame cannot
+   *  nest deeper; a longer one is counted with indexOf (native searches that skip long
+   *  strings). Brackets inside strings count too, which only ever says `false` wrongly. */
+  function shallow(text) {
+    if (text.length < 2 * MAX_DEPTH + 2) return true;
+    let n = 0;
+    for (const c of ['[', '{']) {
+      for (let i = text.indexOf(c); i !== -1; i = text.indexOf(c, i + 1)) if (++n > MAX_DEPTH) return false;
+    }
+    return true;
+  }
+
   /** Verdict of the addon on the frame text, then materialization. Never throws. */
   function decide(text) {
     let verdict;
     let large;
+    let parsed;
     try {
       // A frame longer than the cap in UTF-16 units is longer in UTF-8 bytes too: refuse it
       // without copying it into the addon.
       if (text.length > MAX_FRAME_BYTES) return invalidResult(`frame exceeds ${MAX_FRAME_BYTES} bytes`);
+      // The WASM backend: JSON.parse first, and the generated acceptance test (accept.js) on
+      // its value; the contract is asked only when that cannot say `ok`/`unknown-type`. Only
+      // where the text cannot pass the caps: at most 6 UTF-8 bytes per unit (a lone surrogate
+      // crosses as a 6-byte escape) and shallow.
+      if (ACCEPT !== null && text.length * 6 <= MAX_FRAME_BYTES) {
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = undefined; // not JSON: the contract names the error
+        }
+        if (parsed !== undefined && shallow(text)) {
+          const k = ACCEPT(parsed);
+          if (k >= 0) return { kind: ACCEPTED[k], envelope: parsed };
+        }
+      }
       if (text.length >= LARGE_FRAME_UNITS && text.length <= LARGE_FRAME_MAX_UNITS && native.gmParseLarge) {
         large = native.gmParseLarge(text);
         if (large.length > 0) verdict = large[0];
@@ -110,7 +143,8 @@ function createApi(backend, readRecord) {
     if (typeof verdict === 'number') verdict = ACCEPTED[verdict];
     if (verdict === 'ok' || verdict === 'unknown-type') {
       try {
-        return { kind: verdict, envelope: large !== undefined && large.length > 0 ? restore(large) : JSON.parse(text) };
+        const envelope = parsed !== undefined ? parsed : large !== undefined && large.length > 0 ? restore(large) : JSON.parse(text);
+        return { kind: verdict, envelope };
       } catch (e) {
         return invalidResult(`frame is not valid JSON: ${errorMessage(e)}`);
       }

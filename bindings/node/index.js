@@ -17,7 +17,7 @@ const native = require('./native.js');
 // side (checked by api.js checkContract).
 const api = require('./api.js').createApi(native, () => require('./contract-id.json'));
 
-// The contract's ViewerSession, where the backend has it (the WASM build; viewer.js).
-if (typeof native.viewerSession === 'function') api.ViewerSession = require('./viewer.js').makeViewerSession(native);
+// The contract's ViewerSession (viewer.js over the backend's class: the addon's or the WASM build's).
+api.ViewerSession = require('./viewer.js').makeViewerSession(native);
 
 module.exports = api;

@@ -1,29 +1,41 @@
 'use strict';
-// ViewerSession for the WASM backend: the contract's sans-IO viewer (graphmind-session §5;
-// de-duplication, the handshake, pause bookkeeping, resume routing, fail-open) with plain
-// JavaScript arguments and results. The host owns the sockets and the clock: it feeds frames
-// and connection events in with a millisecond reading, then carries out every polled action.
+// ViewerSession: the contract's sans-IO viewer (graphmind-session §5; de-duplication, the
+// handshake, pause bookkeeping, resume routing, fail-open, run tracking) with plain JavaScript
+// arguments and results, over the backend's class (the addon's src/viewer.rs or the WASM
+// build's; both convert with src/viewer_text.rs). The host owns the sockets and the clock: it
+// feeds frames and connection events in with a millisecond reading, then carries out every
+// polled action. This file checks argument types only, so both backends refuse the same calls
+// with the same TypeError; every rule is the contract's.
 
-/** Builds the ViewerSession class over a backend that has one (the WASM build). */
+/** Builds the ViewerSession class over a backend (its `ViewerSession` class). */
 function makeViewerSession(native) {
+  const num = (v, what) => {
+    if (typeof v !== 'number') throw new TypeError(`${what} must be a number, got ${v === null ? 'null' : typeof v}`);
+    return v;
+  };
+  const str = (v, what) => {
+    if (typeof v !== 'string') throw new TypeError(`${what} must be a string, got ${v === null ? 'null' : typeof v}`);
+    return v;
+  };
+  const json = (v, what) => {
+    let t;
+    try {
+      t = JSON.stringify(v);
+    } catch (e) {
+      throw new TypeError(`${what} is not JSON-serializable: ${e && e.message}`);
+    }
+    if (t === undefined) throw new TypeError(`${what} must be a JSON value`);
+    return t;
+  };
   const texts = (list, what) => {
     if (!Array.isArray(list)) throw new TypeError(`${what} must be an array`);
-    return JSON.stringify(Array.from(list, (v, i) => {
-      const t = JSON.stringify(v);
-      if (t === undefined) throw new TypeError(`${what}[${i}] is not JSON`);
-      return t;
-    }));
+    return JSON.stringify(Array.from(list, (v, i) => json(v, `${what}[${i}]`)));
   };
   const strings = (list, what) => {
     if (!Array.isArray(list) || !list.every((s) => typeof s === 'string')) throw new TypeError(`${what} must be an array of strings`);
     return JSON.stringify(list);
   };
-  const json = (v, what) => {
-    const t = JSON.stringify(v);
-    if (t === undefined) throw new TypeError(`${what} must be a JSON value`);
-    return t;
-  };
-  const KEYS = ['mode', 'viewerVersion', 'tokenPrefix', 'maxResumeTokenLen', 'resumeWaitMs', 'abandonGraceMs', 'maxRetainedRuns', 'maxRetainedBytes', 'maxSeqsPerRun', 'maxTrackedPauses'];
+  const CODE = /^(unknown-pause|released-by-disconnect|owner-gone): /;
 
   return class ViewerSession {
     #s;
@@ -33,41 +45,51 @@ function makeViewerSession(native) {
      *  `maxRetainedBytes`, `maxSeqsPerRun`, `maxTrackedPauses`. */
     constructor(options = {}) {
       if (options === null || typeof options !== 'object') throw new TypeError('options must be an object');
+      // Every option goes to the contract, which refuses an unknown one (a misspelt option is
+      // an error, not a default).
       const c = {};
-      for (const k of KEYS) if (options[k] !== undefined) c[k] = options[k];
-      if (options.breakpoints !== undefined) c.breakpoints = texts(options.breakpoints, 'breakpoints');
-      if (options.hubCapabilities !== undefined) c.hubCapabilities = strings(options.hubCapabilities, 'hubCapabilities');
-      this.#s = native.viewerSession(JSON.stringify(c));
+      for (const [k, v] of Object.entries(options)) {
+        if (v === undefined) continue;
+        c[k] = k === 'breakpoints' ? texts(v, k) : k === 'hubCapabilities' ? strings(v, k) : v;
+      }
+      this.#s = new native.ViewerSession(json(c, 'options'));
     }
+    /** A new app connection `conn` (an id the host picks; also implied by its first frame). */
     connectionOpened(conn) {
-      native.call(() => this.#s.connectionOpened(conn));
+      this.#s.connectionOpened(num(conn, 'conn'));
     }
+    /** `conn` closed: its open pauses are released (fail-open) and its runs start the abandon grace. */
     connectionClosed(conn, nowMs) {
-      native.call(() => this.#s.connectionClosed(conn, nowMs));
+      this.#s.connectionClosed(num(conn, 'conn'), num(nowMs, 'nowMs'));
     }
     /** One text frame from `conn`: `{kind, replayed}` (`kind` 'hello', 'accepted',
      *  'duplicate', 'wildcard' or 'rejected'); the actions it queued come from pollAction. */
     frameReceived(conn, text, nowMs) {
-      const r = native.call(() => this.#s.frameReceived(conn, native.putFrame(String(text)), nowMs));
+      const r = this.#s.frameReceived(num(conn, 'conn'), String(text), num(nowMs, 'nowMs'));
       const replayed = r.endsWith('-replayed');
       return { kind: replayed ? r.slice(0, -9) : r, replayed };
     }
+    /** Arms a breakpoint and broadcasts the set; whether it was new. */
     setBreakpoint(matcher, nowMs) {
-      return native.call(() => this.#s.setBreakpoint(json(matcher, 'matcher'), nowMs));
+      return this.#s.setBreakpoint(json(matcher, 'matcher'), num(nowMs, 'nowMs'));
     }
+    /** Removes the breakpoints equal to `matcher`; how many were removed. */
     clearBreakpoint(matcher, nowMs) {
-      return native.call(() => this.#s.clearBreakpoint(json(matcher, 'matcher'), nowMs));
+      return this.#s.clearBreakpoint(json(matcher, 'matcher'), num(nowMs, 'nowMs'));
     }
+    /** Sets the run mode ('run' or 'step') and broadcasts it. */
     setMode(mode, nowMs) {
-      native.call(() => this.#s.setMode(mode, nowMs));
+      this.#s.setMode(str(mode, 'mode'), num(nowMs, 'nowMs'));
     }
-    /** Sends exec.resume for an open pause; throws an Error with `.code` ('unknown-pause',
-     *  'released-by-disconnect', 'owner-gone') when nothing was sent. */
+    /** Sends exec.resume for an open pause; throws an Error named ResumeError with `.code`
+     *  ('unknown-pause', 'released-by-disconnect', 'owner-gone') when nothing was sent. */
     resume(pauseId, action, nowMs, { output, requestId } = {}) {
+      const out = output === undefined ? undefined : json(output, 'output');
+      const req = requestId === undefined || requestId === null ? undefined : str(requestId, 'requestId');
       try {
-        native.call(() => this.#s.resume(pauseId, action, nowMs, output === undefined ? undefined : json(output, 'output'), requestId ?? undefined));
+        this.#s.resume(str(pauseId, 'pauseId'), str(action, 'action'), num(nowMs, 'nowMs'), out, req);
       } catch (e) {
-        const m = /^(unknown-pause|released-by-disconnect|owner-gone): /.exec(e.message);
+        const m = CODE.exec(e && e.message);
         if (m) {
           const err = new Error(e.message.slice(m[0].length));
           err.name = 'ResumeError';
@@ -77,16 +99,18 @@ function makeViewerSession(native) {
         throw e;
       }
     }
+    /** Fires the resume waits and abandon graces due at `nowMs`. */
     handleTimeout(nowMs) {
-      native.call(() => this.#s.handleTimeout(nowMs));
+      this.#s.handleTimeout(num(nowMs, 'nowMs'));
     }
     /** The next action (`{type:'send'|'close'|'app-attached'|'frame-accepted'|
      *  'pause-opened'|'pause-closed'|'pause-released'|'resume-refused'|'resume-timed-out'|
      *  'run-abandoned'|'warn', ...}`), or undefined. */
     pollAction() {
-      const t = native.call(() => this.#s.pollAction());
-      return t === undefined ? undefined : JSON.parse(t);
+      const t = this.#s.pollAction();
+      return t === null || t === undefined ? undefined : JSON.parse(t);
     }
+    /** Every queued action, oldest first. */
     pollActions() {
       const out = [];
       for (let a = this.pollAction(); a !== undefined; a = this.pollAction()) out.push(a);
@@ -94,22 +118,27 @@ function makeViewerSession(native) {
     }
     /** When handleTimeout is next due (ms), or undefined. */
     pollTimeout() {
-      return native.call(() => this.#s.pollTimeout());
+      return this.#s.pollTimeout() ?? undefined;
+    }
+    /** Whether the session still holds state for `runId` (its de-duplication keys, owner and
+     *  pauses); a host keeping per-run state drops a run the session no longer retains. */
+    retainsRun(runId) {
+      return this.#s.retainsRun(str(runId, 'runId'));
     }
     get breakpoints() {
-      return JSON.parse(native.call(() => this.#s.breakpointsJson()));
+      return JSON.parse(this.#s.breakpointsJson());
     }
     get mode() {
-      return native.call(() => this.#s.mode());
+      return this.#s.mode();
     }
     get openPauses() {
-      return JSON.parse(native.call(() => this.#s.openPausesJson()));
+      return JSON.parse(this.#s.openPausesJson());
     }
     get retainedRuns() {
-      return native.call(() => this.#s.retainedRuns());
+      return this.#s.retainedRuns();
     }
     get retainedBytes() {
-      return native.call(() => this.#s.retainedBytes());
+      return this.#s.retainedBytes();
     }
   };
 }

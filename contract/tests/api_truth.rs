@@ -4,9 +4,9 @@
 #![allow(deprecated)]
 
 use wirecontract::graphmind::{
-    self as gm, create_envelope, create_envelope_json, create_unknown_envelope, hello_ack, negotiate_hello, parse_envelope_json, pause_reason,
-    serialize_envelope, should_pause, BreakpointMatcher, ClientVersions, Extras, Hello, HelloNegotiation, Message, NodeKind, ParseOutcome, PausePoint,
-    PauseReason, RawJson, RunMode,
+    self as gm, create_envelope, create_envelope_json, create_unknown_envelope, hello_ack, negotiate_hello, parse, pause_reason, serialize_envelope,
+    should_pause, BreakpointMatcher, ClientVersions, Extras, Hello, HelloNegotiation, Message, NodeKind, ParseOptions, ParseOutcome, PausePoint, PauseReason,
+    RawJson, RunMode,
 };
 
 fn frame(ty: &str, payload: &str) -> String {
@@ -15,13 +15,13 @@ fn frame(ty: &str, payload: &str) -> String {
 
 #[test]
 fn invalid_payload_salvages_the_envelope_fields() {
-    let out = parse_envelope_json(&frame("node.token", r#"{"nodeId":"n","deltas":[{"t":"hologram","v":"x"}]}"#));
+    let out = parse(&frame("node.token", r#"{"nodeId":"n","deltas":[{"t":"hologram","v":"x"}]}"#), &ParseOptions::default());
     let ParseOutcome::Invalid { reason, issues, seq, ts, run_id, message_type } = out else { panic!("{out:?}") };
     assert_eq!(reason, "invalid payload for message type \"node.token\"");
     assert!(issues.is_some_and(|i| i[0].dotted_path() == "payload.deltas.0.t"));
     assert_eq!((seq, ts, run_id.as_deref(), message_type.as_deref()), (Some(7), Some(1_756_200_000_000), Some("run_1"), Some("node.token")));
     // A missing payload is a payload failure too.
-    let out = parse_envelope_json(r#"{"gm":1,"seq":1,"ts":2,"runId":"*","type":"mode.set"}"#);
+    let out = parse(r#"{"gm":1,"seq":1,"ts":2,"runId":"*","type":"mode.set"}"#, &ParseOptions::default());
     assert!(matches!(out, ParseOutcome::Invalid { seq: Some(1), message_type: Some(ref t), .. } if t == "mode.set"), "{out:?}");
 }
 
@@ -34,11 +34,11 @@ fn nothing_is_salvaged_before_the_payload_step() {
         r#"{"gm":1,"seq":1,"ts":2,"runId":"\u0000","type":"mode.set","payload":{"mode":"nope"}}"#,
         r#"{"gm":1,"seq":1,"ts":2,"runId":"r","payload":{}}"#,
     ] {
-        let out = parse_envelope_json(f);
+        let out = parse(f, &ParseOptions::default());
         assert!(matches!(out, ParseOutcome::Invalid { seq: None, ts: None, run_id: None, message_type: None, .. }), "{f}: {out:?}");
     }
     // Version is checked before the payload: still a version mismatch, nothing else.
-    assert_eq!(parse_envelope_json(r#"{"gm":2,"seq":1,"ts":2,"runId":"r","type":"mode.set","payload":1}"#).kind(), "version-mismatch");
+    assert_eq!(parse(r#"{"gm":2,"seq":1,"ts":2,"runId":"r","type":"mode.set","payload":1}"#, &ParseOptions::default()).kind(), "version-mismatch");
 }
 
 #[test]
@@ -133,7 +133,7 @@ fn hello_ack_carries_the_viewer_state_and_parses() {
         text,
         r#"{"gm":1,"seq":0,"ts":5,"runId":"*","type":"hello.ack","payload":{"versions":{"protocol":1,"viewer":"me"},"capabilities":["pause"],"breakpoints":[{"kind":"tool"},{"point":"error"}],"mode":"step","sessionToken":"s1"}}"#
     );
-    assert!(matches!(parse_envelope_json(&text), ParseOutcome::Ok(_)));
+    assert!(matches!(parse(&text, &ParseOptions::default()), ParseOutcome::Ok(_)));
 }
 
 #[test]
@@ -180,7 +180,7 @@ fn the_session_refuses_unusable_implicit_run_ids() {
 #[test]
 fn a_counter_out_of_range_reads_the_same_built_or_parsed() {
     let big = 1_i64 << 53;
-    let parsed = match parse_envelope_json(&format!(r#"{{"gm":1,"seq":{big},"ts":1,"runId":"r","type":"x"}}"#)) {
+    let parsed = match parse(&format!(r#"{{"gm":1,"seq":{big},"ts":1,"runId":"r","type":"x"}}"#), &ParseOptions::default()) {
         ParseOutcome::Invalid { issues, .. } => issues.expect("issues"),
         other => panic!("{other:?}"),
     };

@@ -7,10 +7,7 @@
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
-use wirecontract::graphmind::{
-    parse_envelope_json, parse_envelope_json_bytes, parse_envelope_shared_bytes_with, parse_envelope_shared_with, ParseOptions, ParseOutcome, SharedBytes,
-    SharedText,
-};
+use wirecontract::graphmind::{parse, ParseOptions, ParseOutcome, SharedBytes, SharedText};
 
 /// Bytes allocated and not yet freed, and the most there were since the last reset.
 static LIVE: AtomicUsize = AtomicUsize::new(0);
@@ -66,10 +63,10 @@ fn a_bailed_frame_of_many_members_takes_no_memory_per_member() {
     let shared_text = SharedText::new(frame.clone());
     let shared_bytes = SharedBytes::new(frame.clone().into_bytes());
     let runs: [Run<'_>; 4] = [
-        ("text", Box::new(|| parse_envelope_json(&frame))),
-        ("bytes", Box::new(|| parse_envelope_json_bytes(frame.as_bytes()))),
-        ("shared text", Box::new(|| parse_envelope_shared_with(&shared_text, &opts))),
-        ("shared bytes", Box::new(|| parse_envelope_shared_bytes_with(&shared_bytes, &opts))),
+        ("text", Box::new(|| parse(&frame, &ParseOptions::default()))),
+        ("bytes", Box::new(|| parse(frame.as_bytes(), &ParseOptions::default()))),
+        ("shared text", Box::new(|| parse(&shared_text, &opts))),
+        ("shared bytes", Box::new(|| parse(&shared_bytes, &opts))),
     ];
     for (name, parse) in runs {
         let (out, grew) = peak_growth(parse);

@@ -26,7 +26,7 @@ fn payload_text(frame: &str) -> Option<String> {
 fn same_bytes_as_the_general_path_for_every_accepted_vector() {
     let mut n = 0;
     for v in common::graphmind_vectors() {
-        let (ParseOutcome::Ok(e) | ParseOutcome::UnknownType(e)) = gm::parse_envelope_json(&v.frame) else { continue };
+        let (ParseOutcome::Ok(e) | ParseOutcome::UnknownType(e)) = gm::parse(&v.frame, &gm::ParseOptions::default()) else { continue };
         let written = gm::serialize_envelope(&e).unwrap();
         let Some(payload) = payload_text(&written) else { continue };
         let t = e.message_type();

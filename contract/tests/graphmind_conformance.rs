@@ -3,20 +3,20 @@
 
 mod common;
 
-use wirecontract::graphmind::{parse_envelope_json, parse_envelope_json_bytes, serialize_envelope, ParseOutcome};
+use wirecontract::graphmind::{parse, serialize_envelope, ParseOptions, ParseOutcome};
 
 #[test]
 fn every_vector_gives_the_expected_verdict_and_type() {
     let mut failures = Vec::new();
     let vectors = common::graphmind_vectors();
     for v in &vectors {
-        let out = parse_envelope_json(&v.frame);
+        let out = parse(&v.frame, &ParseOptions::default());
         let got_type = out.envelope().map(|e| e.message_type().to_owned());
         if out.kind() != v.expect || (v.message_type.is_some() && got_type != v.message_type) {
             failures.push(format!("{}/{}: expected {} {:?}, got {} {:?} ({out:?})", v.source, v.name, v.expect, v.message_type, out.kind(), got_type));
         }
         // Text and bytes entry points agree.
-        assert_eq!(parse_envelope_json_bytes(v.frame.as_bytes()), out, "{}", v.name);
+        assert_eq!(parse(v.frame.as_bytes(), &ParseOptions::default()), out, "{}", v.name);
     }
     assert!(failures.is_empty(), "{} of {} vectors disagree:\n{}", failures.len(), vectors.len(), failures.join("\n"));
 }
@@ -24,10 +24,10 @@ fn every_vector_gives_the_expected_verdict_and_type() {
 #[test]
 fn every_ok_frame_round_trips_with_unknown_fields_and_opaque_values() {
     for v in common::graphmind_vectors() {
-        let out = parse_envelope_json(&v.frame);
+        let out = parse(&v.frame, &ParseOptions::default());
         let (ParseOutcome::Ok(env) | ParseOutcome::UnknownType(env)) = &out else { continue };
         let text = serialize_envelope(env).expect("a parsed envelope serializes");
-        let again = parse_envelope_json(&text);
+        let again = parse(&text, &ParseOptions::default());
         assert_eq!(again, out, "{}: re-parse of {text}", v.name);
         // Serializing is a fixed point after one pass.
         assert_eq!(serialize_envelope(again.envelope().unwrap()).unwrap(), text, "{}", v.name);
@@ -64,7 +64,7 @@ fn a_known_name_put_into_extra_by_hand_is_not_written_twice() {
     env.extra.insert("seq", RawJson::from_json("99").unwrap());
     let text = serialize_envelope(&env).unwrap();
     assert_eq!(text, r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"mode.set","payload":{"mode":"step","x":null}}"#);
-    assert!(matches!(parse_envelope_json(&text), ParseOutcome::Ok(_)));
+    assert!(matches!(parse(&text, &ParseOptions::default()), ParseOutcome::Ok(_)));
 }
 
 #[test]

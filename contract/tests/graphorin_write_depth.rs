@@ -5,7 +5,9 @@
 use wirecontract::graphorin::{self as go, RawJson, ServerMessage, DEFAULT_MAX_DEPTH};
 
 fn success_with_result(depth: usize) -> ServerMessage {
-    let ServerMessage::RpcSuccess(mut f) = go::parse_server_message(r#"{"v":"1","jsonrpc":"2.0","id":"x","result":{}}"#).unwrap() else {
+    let ServerMessage::RpcSuccess(mut f) =
+        go::parse::<go::ServerMessage>(r#"{"v":"1","jsonrpc":"2.0","id":"x","result":{}}"#, &go::ParseOptions::default()).unwrap()
+    else {
         panic!("rpc-success")
     };
     f.result = RawJson::from_json(&format!("{}{}", "[".repeat(depth), "]".repeat(depth))).unwrap();
@@ -18,19 +20,22 @@ fn a_frame_nested_past_the_cap_is_refused_and_one_at_the_cap_is_written() {
     let fits = success_with_result(DEFAULT_MAX_DEPTH - 1);
     let text = go::try_serialize_server_message(&fits).unwrap();
     assert_eq!(text, go::serialize_server_message(&fits));
-    assert_eq!(go::parse_server_message(&text).unwrap(), fits);
+    assert_eq!(go::parse::<go::ServerMessage>(&text, &go::ParseOptions::default()).unwrap(), fits);
 
     let deep = success_with_result(DEFAULT_MAX_DEPTH);
     let e = go::try_serialize_server_message(&deep).unwrap_err();
     assert!(e.reason.starts_with("the frame would not parse: nesting exceeds the maximum depth"), "{e}");
-    assert!(go::parse_server_message(&go::serialize_server_message(&deep)).is_err(), "the unchecked writer documents this case");
+    assert!(
+        go::parse::<go::ServerMessage>(&go::serialize_server_message(&deep), &go::ParseOptions::default()).is_err(),
+        "the unchecked writer documents this case"
+    );
 }
 
 #[test]
 fn client_messages_are_checked_the_same_way() {
     let deep = format!("{}{}", "[".repeat(DEFAULT_MAX_DEPTH), "]".repeat(DEFAULT_MAX_DEPTH));
     let frame = r#"{"v":"1","jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"n","version":"1"},"capabilities":{}}}"#;
-    let mut m = go::parse_client_message(frame).unwrap();
+    let mut m = go::parse::<go::ClientMessage>(frame, &go::ParseOptions::default()).unwrap();
     assert!(go::try_serialize_client_message(&m).is_ok());
     if let go::ClientMessage::Initialize(f) = &mut m {
         let mut caps = go::Record::default();

@@ -12,10 +12,7 @@ use std::fmt::Write as _;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use wirecontract::graphmind::{
-    parse_envelope_json, parse_envelope_json_bytes, parse_envelope_json_bytes_with, parse_envelope_json_with, serialize_envelope, Message, ParseOptions,
-    ParseOutcome, DEFAULT_MAX_DEPTH, DEFAULT_MAX_FRAME_BYTES,
-};
+use wirecontract::graphmind::{parse, serialize_envelope, Message, ParseOptions, ParseOutcome, DEFAULT_MAX_DEPTH, DEFAULT_MAX_FRAME_BYTES};
 
 const HEAD: &str = r#"{"gm":1,"seq":1,"ts":1756200000000,"runId":"r","#;
 
@@ -43,7 +40,7 @@ fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> 
 fn assert_round_trips(out: &ParseOutcome) {
     let env = out.envelope().unwrap_or_else(|| panic!("expected an envelope, got {}", out.kind()));
     let text = serialize_envelope(env).expect("a parsed envelope serializes");
-    assert_eq!(&parse_envelope_json(&text), out, "serialize → parse changes the value");
+    assert_eq!(&parse(&text, &ParseOptions::default()), out, "serialize → parse changes the value");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -64,7 +61,7 @@ fn nesting_of_10_000_levels_inside_every_kind_of_opaque_value_parses_on_a_small_
                 ("unknown type's payload", frame("future.x", &nest)),
             ];
             for (what, f) in cases {
-                let out = parse_envelope_json(&f);
+                let out = parse(&f, &ParseOptions::default());
                 assert!(matches!(out, ParseOutcome::Ok(_) | ParseOutcome::UnknownType(_)), "{what}: {}", out.kind());
                 assert_round_trips(&out);
                 assert_eq!(serialize_envelope(out.envelope().unwrap()).unwrap().len(), f.len(), "{what}: opaque text kept byte for byte");
@@ -85,11 +82,11 @@ fn nesting_of_1_000_000_levels_is_invalid_with_a_clear_reason_on_a_small_stack()
             ("the frame itself", "[".repeat(deep) + &"]".repeat(deep)),
         ];
         for (what, f) in cases {
-            let out = parse_envelope_json(&f);
+            let out = parse(&f, &ParseOptions::default());
             let ParseOutcome::Invalid { reason, issues, .. } = &out else { panic!("{what}: {}", out.kind()) };
             assert!(reason.starts_with(&format!("frame nests deeper than {DEFAULT_MAX_DEPTH} levels (at byte ")), "{what}: {reason}");
             assert_eq!(issues, &None, "{what}");
-            assert_eq!(parse_envelope_json_bytes(f.as_bytes()), out, "{what}: bytes entry point");
+            assert_eq!(parse(f.as_bytes(), &ParseOptions::default()), out, "{what}: bytes entry point");
         }
     });
 }
@@ -98,13 +95,13 @@ fn nesting_of_1_000_000_levels_is_invalid_with_a_clear_reason_on_a_small_stack()
 fn the_depth_cap_counts_from_the_frame_root_and_is_exact() {
     // The frame object is level 1, so an unknown type's payload of k nested arrays reaches k + 1.
     let at_cap = frame("future.x", &nested_arrays(DEFAULT_MAX_DEPTH - 1));
-    assert_eq!(parse_envelope_json(&at_cap).kind(), "unknown-type");
+    assert_eq!(parse(&at_cap, &ParseOptions::default()).kind(), "unknown-type");
     let over = frame("future.x", &nested_arrays(DEFAULT_MAX_DEPTH));
-    assert_eq!(parse_envelope_json(&over).kind(), "invalid");
+    assert_eq!(parse(&over, &ParseOptions::default()).kind(), "invalid");
     // A custom cap moves the boundary.
     let opts = ParseOptions { max_depth: 10, ..ParseOptions::default() };
-    assert_eq!(parse_envelope_json_with(&frame("future.x", &nested_arrays(9)), &opts).kind(), "unknown-type");
-    let ParseOutcome::Invalid { reason, .. } = parse_envelope_json_with(&frame("future.x", &nested_arrays(10)), &opts) else { panic!() };
+    assert_eq!(parse(&frame("future.x", &nested_arrays(9)), &opts).kind(), "unknown-type");
+    let ParseOutcome::Invalid { reason, .. } = parse(&frame("future.x", &nested_arrays(10)), &opts) else { panic!() };
     assert!(reason.starts_with("frame nests deeper than 10 levels"), "{reason}");
 }
 
@@ -123,13 +120,13 @@ fn frames_above_the_size_cap_are_rejected_before_they_are_read() {
     let opts = ParseOptions { max_frame_bytes: 1024, ..ParseOptions::default() };
     let too_big = ParseOutcome::invalid("frame exceeds 1024 bytes", None);
     // At the cap: read as usual. One byte over: refused, text and bytes alike.
-    assert_eq!(parse_envelope_json_with(&frame_of_len(1024), &opts).kind(), "ok");
-    assert_eq!(parse_envelope_json_with(&frame_of_len(1025), &opts), too_big);
-    assert_eq!(parse_envelope_json_bytes_with(frame_of_len(1025).as_bytes(), &opts), too_big);
+    assert_eq!(parse(&frame_of_len(1024), &opts).kind(), "ok");
+    assert_eq!(parse(&frame_of_len(1025), &opts), too_big);
+    assert_eq!(parse(frame_of_len(1025).as_bytes(), &opts), too_big);
     // Not read at all: neither invalid UTF-8, nor bad syntax, nor depth is reported first.
-    assert_eq!(parse_envelope_json_bytes_with(&[0xff; 1025], &opts), too_big);
-    assert_eq!(parse_envelope_json_with(&"[".repeat(1025), &opts), too_big);
-    assert_eq!(parse_envelope_json_with(&"x".repeat(1025), &opts), too_big);
+    assert_eq!(parse(&[0xff; 1025], &opts), too_big);
+    assert_eq!(parse(&"[".repeat(1025), &opts), too_big);
+    assert_eq!(parse(&"x".repeat(1025), &opts), too_big);
 }
 
 #[test]
@@ -138,7 +135,7 @@ fn the_default_size_cap_is_16_mib() {
     let huge = "[".repeat(DEFAULT_MAX_FRAME_BYTES + 1);
     let start = Instant::now();
     for _ in 0..1000 {
-        assert_eq!(parse_envelope_json(&huge), ParseOutcome::invalid(format!("frame exceeds {DEFAULT_MAX_FRAME_BYTES} bytes"), None));
+        assert_eq!(parse(&huge, &ParseOptions::default()), ParseOutcome::invalid(format!("frame exceeds {DEFAULT_MAX_FRAME_BYTES} bytes"), None));
     }
     // A thousand refusals of a 16 MiB frame would take minutes if the frame were scanned.
     assert!(start.elapsed() < Duration::from_secs(5), "{:?}", start.elapsed());
@@ -173,7 +170,7 @@ fn scenario(name: &str) -> (String, &'static str) {
 /// Parses a scenario's frame and re-serializes an accepted one (both results alive at the
 /// end, as a host that logs what it received would have them).
 fn parse_and_serialize(name: &str, f: &str, expect: &str) -> (ParseOutcome, Option<String>) {
-    let out = parse_envelope_json_with(f, &ParseOptions { max_frame_bytes: 256 << 20, ..ParseOptions::default() });
+    let out = parse(f, &ParseOptions { max_frame_bytes: 256 << 20, ..ParseOptions::default() });
     assert_eq!(out.kind(), expect, "{name}");
     if let ParseOutcome::Invalid { issues: Some(issues), .. } = &out {
         assert_eq!(issues.len(), 1_000_000, "{name}: every issue is reported (§5.3)");
@@ -312,23 +309,23 @@ fn numbers_with_100_000_digits_are_read_in_linear_time() {
     // Opaque: kept exactly.
     for n in [digits.clone(), format!("-{digits}.{digits}e-{digits}"), format!("0.{zeros}1"), format!("1e{digits}")] {
         let f = node_started_with_input(&format!("[{n},{n}]"));
-        let out = parse_envelope_json(&f);
+        let out = parse(&f, &ParseOptions::default());
         assert_eq!(out.kind(), "ok");
         assert!(serialize_envelope(out.envelope().unwrap()).unwrap().contains(&format!("[{n},{n}]")));
     }
     // Typed number fields: the double `JSON.parse` would give, or invalid when it is Infinity.
-    let duration = |n: &str| parse_envelope_json(&frame("node.finished", &format!(r#"{{"nodeId":"n","durationMs":{n},"status":"ok"}}"#)));
+    let duration = |n: &str| parse(&frame("node.finished", &format!(r#"{{"nodeId":"n","durationMs":{n},"status":"ok"}}"#)), &ParseOptions::default());
     assert!(matches!(duration(&format!("0.{zeros}1")), ParseOutcome::Ok(_)));
     assert!(matches!(duration(&format!("1{zeros}e-{}", 100_000)), ParseOutcome::Ok(ref e) if serialize_envelope(e).unwrap().contains(r#""durationMs":1,"#)));
     let ParseOutcome::Invalid { issues: Some(issues), .. } = duration(&digits) else { panic!("Infinity is not a number") };
     assert_eq!(issues[0].dotted_path(), "payload.durationMs");
     // Integer fields: a 100,000-digit seq is not a safe integer.
     let f = format!(r#"{{"gm":1,"seq":{digits},"ts":1,"runId":"r","type":"mode.set","payload":{{"mode":"run"}}}}"#);
-    let ParseOutcome::Invalid { issues: Some(issues), .. } = parse_envelope_json(&f) else { panic!() };
+    let ParseOutcome::Invalid { issues: Some(issues), .. } = parse(&f, &ParseOptions::default()) else { panic!() };
     assert_eq!(issues[0].dotted_path(), "seq");
     // A thousand such numbers in one frame.
     let many = format!("[{}]", vec![digits.as_str(); 1000].join(","));
-    let out = parse_envelope_json_with(&node_started_with_input(&many), &ParseOptions { max_frame_bytes: 256 << 20, ..ParseOptions::default() });
+    let out = parse(&node_started_with_input(&many), &ParseOptions { max_frame_bytes: 256 << 20, ..ParseOptions::default() });
     assert!(matches!(out, ParseOutcome::Ok(ref e) if matches!(e.message, Message::NodeStarted(_))));
     assert!(start.elapsed() < Duration::from_secs(20), "{:?}", start.elapsed());
 }

@@ -7,7 +7,7 @@ mod common;
 use std::fmt::Write as _;
 
 use proptest::prelude::*;
-use wirecontract::graphmind::{self as gm, parse_envelope_json, parse_envelope_json_bytes, serialize_envelope, ParseOutcome};
+use wirecontract::graphmind::{self as gm, parse, serialize_envelope, ParseOptions, ParseOutcome};
 use wirecontract::registry::{FieldDesc, ObjectDesc, Scalar, Ty};
 use wirecontract_json as json;
 
@@ -20,7 +20,7 @@ fn vectors() -> &'static [common::Vector] {
 fn assert_round_trip(out: &ParseOutcome, what: &str) {
     let Some(env) = out.envelope() else { return };
     let text = serialize_envelope(env).expect("a parsed envelope serializes");
-    let again = parse_envelope_json(&text);
+    let again = parse(&text, &ParseOptions::default());
     assert_eq!(&again, out, "{what}: re-parse of {text}");
     assert_eq!(serialize_envelope(again.envelope().unwrap()).unwrap(), text, "{what}: not a fixed point");
 }
@@ -30,7 +30,7 @@ proptest! {
 
     #[test]
     fn arbitrary_bytes_never_panic(data in proptest::collection::vec(any::<u8>(), 0..600)) {
-        let out = parse_envelope_json_bytes(&data);
+        let out = parse(&data, &ParseOptions::default());
         assert_round_trip(&out, "bytes");
     }
 
@@ -52,9 +52,9 @@ proptest! {
                 _ => {}
             }
         }
-        let out = parse_envelope_json_bytes(&bytes);
+        let out = parse(&bytes, &ParseOptions::default());
         if let Ok(text) = std::str::from_utf8(&bytes) {
-            prop_assert_eq!(&parse_envelope_json(text), &out);
+            prop_assert_eq!(&parse(text, &ParseOptions::default()), &out);
         }
         assert_round_trip(&out, "mutated frame");
     }
@@ -65,7 +65,7 @@ proptest! {
         let mut g = Gen(seed | 1);
         let payload = g.object(gm::PROTOCOL.message(ty).unwrap().payload);
         let frame = format!(r#"{{"gm":1,"seq":{},"ts":{},"runId":{},"type":"{ty}","payload":{payload}{}}}"#, g.safe_int(), g.safe_int(), g.string(), g.extras(&["gm", "seq", "ts", "runId", "type", "payload"], true));
-        let out = parse_envelope_json(&frame);
+        let out = parse(&frame, &ParseOptions::default());
         prop_assert!(matches!(&out, ParseOutcome::Ok(e) if e.message_type() == ty), "{frame}\n{out:?}");
         assert_round_trip(&out, ty);
     }
@@ -78,7 +78,7 @@ proptest! {
 fn a_lone_surrogate_before_a_quote_is_json_and_runid_rejects_it() {
     let frame = r#"{"gm":1,"seq":1,"ts":1756200000000,"runId":"\ud800","type":"future.event","payload":{}}"#;
     assert!(serde_json::from_str::<serde_json::Value>(frame).is_err());
-    let ParseOutcome::Invalid { reason, issues: Some(issues), .. } = parse_envelope_json(frame) else { panic!("expected invalid") };
+    let ParseOutcome::Invalid { reason, issues: Some(issues), .. } = parse(frame, &ParseOptions::default()) else { panic!("expected invalid") };
     assert_eq!(reason, gm::REASON_NOT_AN_ENVELOPE);
     assert_eq!(
         issues.iter().map(|i| (i.dotted_path(), i.message.as_str())).collect::<Vec<_>>(),
@@ -219,7 +219,7 @@ impl Gen {
 /// fields are public, so the check is at serialize time.
 fn assert_serialized_parses(env: &gm::Envelope, what: &str) -> bool {
     let Ok(text) = serialize_envelope(env) else { return false };
-    let out = parse_envelope_json(&text);
+    let out = parse(&text, &ParseOptions::default());
     let expected = if matches!(env.message, gm::Message::Unknown { .. }) { "unknown-type" } else { "ok" };
     assert_eq!(out.kind(), expected, "{what}: {text}");
     let back = out.envelope().unwrap();

@@ -406,7 +406,7 @@ fn c15_gap_marker() {
     assert_eq!(marker["runId"], "r");
     assert_eq!(marker["seq"], hello["seq"].as_u64().unwrap_or(0) + 1);
     assert_eq!(marker["payload"], json!({"nodes": [], "gap": {"droppedCount": 180, "fromSeq": 1, "toSeq": 180, "reason": "buffer-overflow"}}));
-    assert_eq!(wirecontract::graphmind::parse_envelope_json(&raw[0]).kind(), "ok", "the marker is schema-valid");
+    assert_eq!(wirecontract::graphmind::parse(&raw[0], &wirecontract::graphmind::ParseOptions::default()).kind(), "ok", "the marker is schema-valid");
     assert_eq!(out[1]["seq"], 181, "the replay starts at toSeq + 1");
     assert_eq!(out.len(), 21);
 }
@@ -455,7 +455,7 @@ fn payload_text(frame: &str) -> &str {
 /// text verbatim (graphmind-shrink §3, §12), whatever the tier; `None` turns it off.
 #[test]
 fn emit_shrinks_payloads_over_the_budget() {
-    use wirecontract::graphmind::{parse_envelope_json, shrink_payload_json, Message, ParseOutcome, DEFAULT_MAX_PAYLOAD_BYTES};
+    use wirecontract::graphmind::{self as gm, shrink_payload_json, Message, ParseOutcome, DEFAULT_MAX_PAYLOAD_BYTES};
     let output = "é".repeat(400_000); // 800,000 bytes of UTF-8
     let payload = json!({"nodeId": "n", "output": output, "durationMs": 2.5, "status": "ok"});
     let sent = |config: SessionConfig| {
@@ -478,7 +478,7 @@ fn emit_shrinks_payloads_over_the_budget() {
     assert_eq!(want.tier, 2);
     assert_eq!(payload_text(&frame), want.json);
     assert!(payload_text(&frame).len() <= DEFAULT_MAX_PAYLOAD_BYTES);
-    let ParseOutcome::Ok(env) = parse_envelope_json(&frame) else { panic!("shrunk frame must parse ok: {frame:.300}") };
+    let ParseOutcome::Ok(env) = gm::parse(&frame, &gm::ParseOptions::default()) else { panic!("shrunk frame must parse ok: {frame:.300}") };
     let Message::NodeFinished(p) = &env.message else { panic!("{:?}", env.message.message_type()) };
     assert_eq!(p.extra.get("__graphmindTruncated").map(RawJson::as_str), Some("true"));
 
@@ -487,7 +487,7 @@ fn emit_shrinks_payloads_over_the_budget() {
     let frame = sent(SessionConfig { max_payload_bytes: Some(100), ..SessionConfig::default() });
     let want = shrink_payload_json(payload_text(&whole), 100, Some("node.finished")).expect("JSON");
     assert_eq!((want.tier, payload_text(&frame)), (4, want.json.as_str()));
-    assert!(matches!(parse_envelope_json(&frame), ParseOutcome::Invalid { .. }));
+    assert!(matches!(gm::parse(&frame, &gm::ParseOptions::default()), ParseOutcome::Invalid { .. }));
 
     // Within budget: the payload's own text, not re-spelled (1e400 stays, graphmind-v1 §5.6).
     let mut h = Host::default();
@@ -1063,7 +1063,7 @@ fn v01_handshake_acks_every_hello_with_the_full_state() {
     assert_eq!(ack["payload"]["breakpoints"], json!([{"point": "error"}]));
     assert_eq!(ack["payload"]["mode"], "run");
     assert_eq!(ack["payload"]["capabilities"], json!(["pause", "step"]));
-    assert_eq!(wirecontract::graphmind::parse_envelope_json(&ack.to_string()).kind(), "ok");
+    assert_eq!(wirecontract::graphmind::parse(&ack.to_string(), &wirecontract::graphmind::ParseOptions::default()).kind(), "ok");
     let minted = ack["payload"]["sessionToken"].clone();
     v.frame_received(c2, &hello_frame(7, Some("tok-A")), clk(5));
     assert_eq!(vsends(&vdrain(&mut v))[0].1["payload"]["sessionToken"], "tok-A");
@@ -1142,7 +1142,7 @@ fn v03_invalid_resumed_closes_its_pause() {
     v.resume("p1", ResumeAction::Continue, None, None, clk(2)).expect("open");
     vdrain(&mut v);
     let bogus = app_frame(3, "r", "exec.resumed", &json!({"pauseId": "p1", "action": "bogus"}));
-    let outcome = wirecontract::graphmind::parse_envelope_json_bytes(&bogus);
+    let outcome = wirecontract::graphmind::parse(&bogus, &wirecontract::graphmind::ParseOptions::default());
     assert_eq!(v.outcome_received(c1, &bogus, outcome, clk(3)), wirecontract::graphmind::session::Received::Rejected, "the frame is invalid");
     let out = vdrain(&mut v);
     assert!(
@@ -1304,11 +1304,11 @@ fn v05_loopback_app_and_viewer() {
 
 #[test]
 fn v06_outcome_received_labels_every_frame() {
-    use wirecontract::graphmind::parse_envelope_json_bytes;
+    use wirecontract::graphmind as gm;
     use wirecontract::graphmind::session::Received;
     let mut v = ViewerSession::new(ViewerConfig::default());
     let (c1, c2) = (ConnectionId(1), ConnectionId(2));
-    let got = |v: &mut ViewerSession, c: ConnectionId, frame: &[u8]| v.outcome_received(c, frame, parse_envelope_json_bytes(frame), clk(1));
+    let got = |v: &mut ViewerSession, c: ConnectionId, frame: &[u8]| v.outcome_received(c, frame, gm::parse(frame, &gm::ParseOptions::default()), clk(1));
     let hint = |seq| app_frame(seq, "r", "graph.hint", &json!({"nodes": []}));
     assert_eq!(got(&mut v, c1, &hint(0)), Received::Rejected, "an event before hello");
     assert_eq!(got(&mut v, c1, &hello_frame(1, None)), Received::Hello);

@@ -125,7 +125,7 @@ fn building_with_a_budget_follows_the_vectors() {
 #[test]
 fn building_with_a_budget_shrinks_an_oversize_payload() {
     use wirecontract::graphmind::{
-        create_envelope_json, create_envelope_json_with, create_envelope_with, parse_envelope_json, serialize_envelope, BuildOptions, Message, ParseOutcome,
+        create_envelope_json, create_envelope_json_with, create_envelope_with, parse, serialize_envelope, BuildOptions, Message, ParseOptions, ParseOutcome,
     };
     let big = format!(r#"{{"nodeId":"n","output":{{"text":"{}","n":1e400}},"durationMs":3,"status":"ok"}}"#, "ab".repeat(400_000));
     let opts = BuildOptions { max_payload_bytes: Some(DEFAULT_MAX_PAYLOAD_BYTES) };
@@ -133,7 +133,7 @@ fn building_with_a_budget_shrinks_an_oversize_payload() {
     let frame = serialize_envelope(&env).unwrap();
     assert!(frame.len() < DEFAULT_MAX_PAYLOAD_BYTES, "{}", frame.len());
     assert!(frame.contains(r#""__graphmindTruncated":true"#));
-    assert!(matches!(parse_envelope_json(&frame), ParseOutcome::Ok(e) if matches!(e.message, Message::NodeFinished(_))));
+    assert!(matches!(parse(&frame, &ParseOptions::default()), ParseOutcome::Ok(e) if matches!(e.message, Message::NodeFinished(_))));
     // No budget: kept whole; a typed message takes the same route.
     let whole = create_envelope_json("node.finished", &big, 7, "r", Some(0)).expect("valid");
     assert!(serialize_envelope(&whole).unwrap().len() > 800_000);

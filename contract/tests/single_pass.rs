@@ -11,17 +11,14 @@ mod common;
 use std::fmt::Write as _;
 
 use proptest::prelude::*;
-use wirecontract::graphmind::{
-    parse_bailed, parse_envelope_json, parse_envelope_json_bytes, parse_envelope_json_reference, parse_envelope_shared_bytes_with, parse_envelope_shared_with,
-    parse_single_pass, serialize_envelope, Message, ParseOptions, ParseOutcome, SharedBytes, SharedText,
-};
+use wirecontract::graphmind::{oracle, parse, serialize_envelope, Message, ParseOptions, ParseOutcome, SharedBytes, SharedText};
 
 fn same(frame: &str) {
     let opts = ParseOptions::default();
-    let reference = parse_envelope_json_reference(frame, &opts);
-    assert_eq!(parse_envelope_json(frame), reference, "frame {frame:?}");
-    assert_eq!(parse_envelope_shared_with(&SharedText::new(frame.to_owned()), &opts), reference, "shared, frame {frame:?}");
-    if parse_single_pass(frame, opts.max_depth).is_none() {
+    let reference = oracle::reference(frame, &opts);
+    assert_eq!(parse(frame, &ParseOptions::default()), reference, "frame {frame:?}");
+    assert_eq!(parse(&SharedText::new(frame.to_owned()), &opts), reference, "shared, frame {frame:?}");
+    if oracle::single_pass(frame, opts.max_depth).is_none() {
         after_a_bail(frame, &reference);
     }
 }
@@ -30,7 +27,7 @@ fn same(frame: &str) {
 /// (`parse_bailed`) exactly as the reference decides it, unless it is not JSON within the
 /// depth limit: only then may the reference reader alone decide it.
 fn after_a_bail(frame: &str, reference: &ParseOutcome) {
-    match parse_bailed(frame, ParseOptions::default().max_depth) {
+    match oracle::bailed(frame, ParseOptions::default().max_depth) {
         Some(out) => assert_eq!(&out, reference, "after a bail, frame {frame:?}"),
         None => assert!(
             matches!(reference, ParseOutcome::Invalid { reason, .. } if reason.starts_with("frame is not valid JSON") || reason.starts_with("frame nests deeper")),
@@ -42,14 +39,14 @@ fn after_a_bail(frame: &str, reference: &ParseOutcome) {
 #[test]
 fn shared_parse_keeps_compact_opaque_values_as_spans() {
     let frame = r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"x.custom","payload":{"a":[1,"é\n"]},"extraKey":{"b":true}}"#;
-    let ParseOutcome::UnknownType(env) = parse_envelope_shared_with(&SharedText::new(frame.to_owned()), &ParseOptions::default()) else { panic!() };
+    let ParseOutcome::UnknownType(env) = parse(&SharedText::new(frame.to_owned()), &ParseOptions::default()) else { panic!() };
     let Message::Unknown { payload: Some(p), .. } = &env.message else { panic!() };
     assert!(p.is_shared());
     assert_eq!(p.as_str(), r#"{"a":[1,"é\n"]}"#);
     assert_eq!(serialize_envelope(&env).unwrap(), frame);
     // With whitespace inside, the value is copied compact, as the reference stores it.
     let spaced = frame.replace(r#"{"a":[1,"#, r#"{"a": [1, "#);
-    let ParseOutcome::UnknownType(env) = parse_envelope_shared_with(&SharedText::new(spaced), &ParseOptions::default()) else { panic!() };
+    let ParseOutcome::UnknownType(env) = parse(&SharedText::new(spaced), &ParseOptions::default()) else { panic!() };
     let Message::Unknown { payload: Some(p), .. } = &env.message else { panic!() };
     assert!(!p.is_shared());
     assert_eq!(serialize_envelope(&env).unwrap(), frame);
@@ -86,7 +83,7 @@ fn single_pass_agrees_with_the_reference_on_every_vector() {
     for v in &vectors {
         same(&v.frame);
         same(&spaced(&v.frame));
-        if parse_single_pass(&v.frame, 100_000).is_some() {
+        if oracle::single_pass(&v.frame, 100_000).is_some() {
             decided += 1;
         }
     }
@@ -243,7 +240,7 @@ fn single_pass_agrees_on_member_order_and_key_spelling() {
             same(&text);
             if v.expect == "ok" {
                 valid += 1;
-                decided += usize::from(parse_single_pass(&text, 100_000).is_some());
+                decided += usize::from(oracle::single_pass(&text, 100_000).is_some());
             }
         }
         // Other orders (keys sorted, then reversed; `serde_json` keeps no order).
@@ -324,14 +321,14 @@ fn a_nul_in_run_id_is_refused_by_every_path() {
         let frame = format!(r#"{{"gm":1,"seq":1,"ts":2,"runId":"{run_id}","type":"run.finished","payload":{{"status":"ok"}}}}"#);
         same(&frame);
         same_bytes(frame.as_bytes());
-        assert_eq!(matches!(parse_envelope_json(&frame), ParseOutcome::Ok(_)), ok, "runId {run_id}");
+        assert_eq!(matches!(parse(&frame, &ParseOptions::default()), ParseOutcome::Ok(_)), ok, "runId {run_id}");
     }
 }
 
 #[test]
 fn a_valid_frame_never_reaches_the_reference_path() {
     let frame = r#"{"gm":1,"seq":3,"ts":4,"runId":"r","type":"node.token","payload":{"nodeId":"n","deltas":[{"t":"text","v":"hi"}],"x":[1, 2]},"z":{}}"#;
-    assert!(matches!(parse_single_pass(frame, 100), Some(ParseOutcome::Ok(_))));
+    assert!(matches!(oracle::single_pass(frame, 100), Some(ParseOutcome::Ok(_))));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -344,7 +341,7 @@ fn a_valid_frame_never_reaches_the_reference_path() {
 /// moved into the scan.
 fn bytes_reference(frame: &[u8]) -> ParseOutcome {
     match std::str::from_utf8(frame) {
-        Ok(text) => parse_envelope_json_reference(text, &ParseOptions::default()),
+        Ok(text) => oracle::reference(text, &ParseOptions::default()),
         Err(e) => ParseOutcome::invalid(format!("frame is not valid JSON: invalid UTF-8 at byte {}", e.valid_up_to()), None),
     }
 }
@@ -352,8 +349,8 @@ fn bytes_reference(frame: &[u8]) -> ParseOutcome {
 /// Every bytes entry point gives the reference's outcome for `frame`.
 fn same_bytes(frame: &[u8]) {
     let reference = bytes_reference(frame);
-    assert_eq!(parse_envelope_json_bytes(frame), reference, "bytes, frame {:?}", String::from_utf8_lossy(frame));
-    let shared = parse_envelope_shared_bytes_with(&SharedBytes::new(frame.to_vec()), &ParseOptions::default());
+    assert_eq!(parse(frame, &ParseOptions::default()), reference, "bytes, frame {:?}", String::from_utf8_lossy(frame));
+    let shared = parse(&SharedBytes::new(frame.to_vec()), &ParseOptions::default());
     assert_eq!(shared, reference, "shared bytes, frame {:?}", String::from_utf8_lossy(frame));
 }
 
@@ -473,7 +470,7 @@ fn well_formed_utf8_at_every_site_is_decided_by_the_fast_path() {
     // The fast path decided a valid frame (its opaque value is a span of the shared bytes,
     // which the fallback's reader never makes): no second UTF-8 pass ran.
     let frame = at_site(UTF8_SITES[13], "😀".as_bytes());
-    let ParseOutcome::UnknownType(env) = parse_envelope_shared_bytes_with(&SharedBytes::new(frame.clone()), &ParseOptions::default()) else { panic!() };
+    let ParseOutcome::UnknownType(env) = parse(&SharedBytes::new(frame.clone()), &ParseOptions::default()) else { panic!() };
     let Message::Unknown { payload: Some(p), .. } = &env.message else { panic!() };
     assert!(p.is_shared());
     assert_eq!(p.as_str(), r#"{"a":"ü 😀","b":[1,"x"]}"#);

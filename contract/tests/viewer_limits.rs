@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 use wirecontract::graphmind::session::{ConnectionId, Millis, Received, ResumeError, ViewerAction, ViewerConfig, ViewerSession};
-use wirecontract::graphmind::{parse_envelope_json_bytes, ResumeAction};
+use wirecontract::graphmind::{parse, ParseOptions, ResumeAction};
 
 const C1: ConnectionId = ConnectionId(1);
 const C2: ConnectionId = ConnectionId(2);
@@ -31,7 +31,7 @@ fn paused(seq: u64, run: &str, pause: &str) -> Vec<u8> {
 }
 
 fn got(v: &mut ViewerSession, conn: ConnectionId, bytes: &[u8]) -> Received {
-    let r = v.outcome_received(conn, bytes, parse_envelope_json_bytes(bytes), clk(1));
+    let r = v.outcome_received(conn, bytes, parse(bytes, &ParseOptions::default()), clk(1));
     while v.poll_action().is_some() {}
     r
 }

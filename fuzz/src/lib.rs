@@ -6,13 +6,10 @@
 
 use arbitrary::Arbitrary;
 use serde_json::Value;
-use wirecontract_json::{self as json, JsonKind, Val};
-use wirecontract_json::RawJson;
-use wirecontract::graphmind::{
-    self as gm, create_envelope, create_envelope_json, parse_envelope_json, parse_envelope_json_bytes, parse_envelope_json_bytes_with, serialize_envelope,
-    Message, ParseOptions, ParseOutcome,
-};
+use wirecontract::graphmind::{self as gm, create_envelope, create_envelope_json, parse, serialize_envelope, Message, ParseOptions, ParseOutcome};
 use wirecontract::graphorin as go;
+use wirecontract_json::RawJson;
+use wirecontract_json::{self as json, JsonKind, Val};
 
 // ---------------------------------------------------------------------------------------------
 // graphmind_parse: text and bytes entry points, outcome shapes, limits.
@@ -57,16 +54,16 @@ pub fn check_outcome_shape(out: &ParseOutcome) {
 
 /// Parses arbitrary bytes through every GraphMind entry point.
 pub fn graphmind_parse(data: &[u8]) {
-    let out = parse_envelope_json_bytes(data);
+    let out = parse(data, &ParseOptions::default());
     // The bytes entry points check UTF-8 inside the single pass; the shared one keeps opaque
     // values as spans of the input. Both answer as the whole-frame check + reference reader.
-    let shared = gm::parse_envelope_shared_bytes_with(&gm::SharedBytes::new(data.to_vec()), &ParseOptions::default());
+    let shared = gm::parse(&gm::SharedBytes::new(data.to_vec()), &ParseOptions::default());
     assert_eq!(shared, out, "shared-bytes and bytes entry points disagree");
     match std::str::from_utf8(data) {
         Ok(text) => {
-            assert_eq!(parse_envelope_json(text), out, "text and bytes entry points disagree");
+            assert_eq!(parse(text, &ParseOptions::default()), out, "text and bytes entry points disagree");
             // The single-pass fast path, when it decides, decides exactly as the reference reader.
-            let reference = gm::parse_envelope_json_reference(text, &ParseOptions::default());
+            let reference = gm::oracle::reference(text, &ParseOptions::default());
             assert_eq!(out, reference, "fast path and reference reader disagree");
         }
         Err(e) if data.len() <= ParseOptions::default().max_frame_bytes => {
@@ -81,9 +78,9 @@ pub fn graphmind_parse(data: &[u8]) {
     // or it is the limit's own `invalid` (§5.8, §5.10).
     let last = data.last().copied().unwrap_or(0);
     let opts = ParseOptions { max_depth: 1 + usize::from(last % 8), max_frame_bytes: data.len().saturating_sub(usize::from(last >> 7)) };
-    let tight = parse_envelope_json_bytes_with(data, &opts);
+    let tight = parse(data, &opts);
     if let Ok(text) = std::str::from_utf8(data) {
-        assert_eq!(tight, gm::parse_envelope_json_reference(text, &opts), "fast path and reference disagree under a depth cap of {}", opts.max_depth);
+        assert_eq!(tight, gm::oracle::reference(text, &opts), "fast path and reference disagree under a depth cap of {}", opts.max_depth);
     }
     if opts.max_frame_bytes < data.len() {
         assert_eq!(tight, ParseOutcome::invalid(format!("{TOO_BIG}{} bytes", opts.max_frame_bytes), None));
@@ -101,10 +98,10 @@ pub fn graphmind_parse(data: &[u8]) {
 
 /// §5.14: re-serializing a parsed frame is compact, parses back equal, and is a fixed point.
 pub fn graphmind_roundtrip(data: &[u8]) {
-    let out = parse_envelope_json_bytes(data);
+    let out = parse(data, &ParseOptions::default());
     let Some(env) = out.envelope() else { return };
     let text = serialize_envelope(env).expect("a parsed envelope serializes");
-    let again = parse_envelope_json(&text);
+    let again = parse(&text, &ParseOptions::default());
     assert_eq!(again, out, "re-parse of {text}");
     assert_eq!(serialize_envelope(again.envelope().unwrap_or(env)).ok(), Some(text.clone()), "serialize is not a fixed point");
     let mut compact = Vec::new();
@@ -385,7 +382,7 @@ pub fn graphmind_build(input: &BuildInput) {
         frame.extend_from_slice(b",\"payload\":");
         frame.extend_from_slice(payload.as_bytes());
         frame.push(b'}');
-        let parsed = parse_envelope_json_bytes(&frame);
+        let parsed = parse(&frame, &ParseOptions::default());
         match (&built, &parsed) {
             (Ok(env), ParseOutcome::Ok(p)) => {
                 let mut p = p.clone();
@@ -413,7 +410,7 @@ pub fn graphmind_build(input: &BuildInput) {
         }
     }
     let text = serialize_envelope(&env).expect("a built envelope serializes");
-    let again = parse_envelope_json(&text);
+    let again = parse(&text, &ParseOptions::default());
     let expected = if matches!(env.message, Message::Unknown { .. }) { ParseOutcome::UnknownType(env.clone()) } else { ParseOutcome::Ok(env.clone()) };
     assert_eq!(again, expected, "built envelope does not survive serialize → parse: {text}");
     assert_eq!(serialize_envelope(again.envelope().unwrap_or(&env)).ok(), Some(text));
@@ -426,11 +423,11 @@ pub fn graphmind_build(input: &BuildInput) {
 /// graphorin-v1 §13–14: parsing never panics; text and bytes agree; an accepted frame
 /// serializes to text that parses back equal, and serializing is a fixed point.
 pub fn graphorin_parse(data: &[u8]) {
-    let server = go::parse_server_message_bytes(data);
-    let client = go::parse_client_message_bytes(data);
+    let server = go::parse::<go::ServerMessage>(data, &go::ParseOptions::default());
+    let client = go::parse::<go::ClientMessage>(data, &go::ParseOptions::default());
     if let Ok(text) = std::str::from_utf8(data) {
-        assert_eq!(go::parse_server_message(text), server);
-        assert_eq!(go::parse_client_message(text), client);
+        assert_eq!(go::parse::<go::ServerMessage>(text, &go::ParseOptions::default()), server);
+        assert_eq!(go::parse::<go::ClientMessage>(text, &go::ParseOptions::default()), client);
     }
     if let Err(e) = &server {
         assert!(e.is_syntax_error() || !e.issues().is_empty(), "schema error without issues: {e:?}");
@@ -440,13 +437,13 @@ pub fn graphorin_parse(data: &[u8]) {
     }
     if let Ok(m) = &server {
         let text = go::serialize_server_message(m);
-        let again = go::parse_server_message(&text);
+        let again = go::parse::<go::ServerMessage>(&text, &go::ParseOptions::default());
         assert_eq!(again.as_ref(), Ok(m), "server re-parse of {text}");
         assert_eq!(go::serialize_server_message(again.as_ref().unwrap_or(m)), text);
     }
     if let Ok(m) = &client {
         let text = go::serialize_client_message(m);
-        let again = go::parse_client_message(&text);
+        let again = go::parse::<go::ClientMessage>(&text, &go::ParseOptions::default());
         assert_eq!(again.as_ref(), Ok(m), "client re-parse of {text}");
         assert_eq!(go::serialize_client_message(again.as_ref().unwrap_or(m)), text);
     }

@@ -1116,6 +1116,91 @@ export declare const VERSION: string;
  *  package refuses to load an addon built from another contract. */
 export declare const CONTRACT_ID: "ac59d1efe2ed06d8";
 
+/** What ViewerSession.frameReceived did with a frame (the actions it queued come from pollAction). */
+export interface FrameReceived {
+  kind: "hello" | "accepted" | "duplicate" | "wildcard" | "rejected";
+  /** Whether its seq is below the connection's hello seq (buffered before this connection). */
+  replayed: boolean;
+}
+/** One thing for the viewer's host to do or know, polled in order from a ViewerSession. */
+export type ViewerAction =
+  | { type: "send"; conn: number; frame: string }
+  | { type: "close"; conn: number; code: number; reason: string }
+  | { type: "app-attached"; conn: number; sessionToken: string; hello: graphmind.Hello }
+  | { type: "frame-accepted"; conn: number; envelope: graphmind.Envelope | graphmind.UnknownEnvelope; replayed: boolean }
+  | { type: "pause-opened"; conn: number; runId: string; pauseId: string; nodeId: string; point: graphmind.PausePoint }
+  | { type: "pause-closed"; pauseId: string; action: graphmind.ResumeAction }
+  | { type: "pause-released"; conn: number; pauseId: string }
+  | { type: "resume-refused"; pauseId: string; code: graphmind.RefusalCode; requestId?: string }
+  | { type: "resume-timed-out"; pauseId: string }
+  | { type: "run-abandoned"; runId: string }
+  | { type: "warn"; conn: number; rule: string; text: string };
+/** ViewerSession's options; every one has the core's default (graphmind-session §5). */
+export interface ViewerSessionOptions {
+  /** Armed at start; default [{point: "error"}]. */
+  breakpoints?: readonly graphmind.BreakpointMatcher[];
+  mode?: graphmind.RunMode;
+  /** hello.ack's versions.viewer. */
+  viewerVersion?: string;
+  hubCapabilities?: readonly string[];
+  /** Minted session tokens are <prefix><n>: pass a random prefix. */
+  tokenPrefix?: string;
+  maxResumeTokenLen?: number;
+  /** How long a sent exec.resume waits for its answer (5000). */
+  resumeWaitMs?: number;
+  /** How long a run whose app disconnected stays running (15000). */
+  abandonGraceMs?: number;
+  maxRetainedRuns?: number;
+  maxRetainedBytes?: number;
+  maxSeqsPerRun?: number;
+  maxTrackedPauses?: number;
+}
+/** What ViewerSession.resume throws when it sent nothing. */
+export interface ResumeError extends Error {
+  name: "ResumeError";
+  code: "unknown-pause" | "released-by-disconnect" | "owner-gone";
+}
+/**
+ * The contract's viewer session (graphmind-session §5), sans-IO: de-duplication by (runId, seq),
+ * the handshake, pause bookkeeping, resume routing, fail-open on disconnect, run tracking. The host
+ * owns the sockets and the clock: it feeds frames and connection events in with a millisecond
+ * reading, carries out every polled action, and calls handleTimeout when pollTimeout says.
+ */
+export declare class ViewerSession {
+  constructor(options?: ViewerSessionOptions);
+  /** A new app connection (an id the host picks; also implied by its first frame). */
+  connectionOpened(conn: number): void;
+  /** The connection closed: its open pauses are released (fail-open), its runs start the abandon grace. */
+  connectionClosed(conn: number, nowMs: number): void;
+  /** One text frame from `conn`. */
+  frameReceived(conn: number, text: string, nowMs: number): FrameReceived;
+  /** Arms a breakpoint and broadcasts the set; whether it was new. */
+  setBreakpoint(matcher: graphmind.BreakpointMatcher, nowMs: number): boolean;
+  /** Removes the breakpoints equal to `matcher`; how many were removed. */
+  clearBreakpoint(matcher: graphmind.BreakpointMatcher, nowMs: number): number;
+  /** Sets the run mode and broadcasts it. */
+  setMode(mode: graphmind.RunMode, nowMs: number): void;
+  /** Sends exec.resume for an open pause; throws ResumeError when nothing was sent. */
+  resume(pauseId: string, action: graphmind.ResumeAction, nowMs: number, options?: { output?: unknown; requestId?: string }): void;
+  /** Fires the resume waits and abandon graces due at `nowMs`. */
+  handleTimeout(nowMs: number): void;
+  /** The next action, or undefined. */
+  pollAction(): ViewerAction | undefined;
+  /** Every queued action, oldest first. */
+  pollActions(): ViewerAction[];
+  /** When handleTimeout is next due (ms), or undefined. */
+  pollTimeout(): number | undefined;
+  /** Whether the session still holds state for `runId` (de-duplication keys, owner, pauses). */
+  retainsRun(runId: string): boolean;
+  readonly breakpoints: graphmind.BreakpointMatcher[];
+  readonly mode: graphmind.RunMode;
+  /** Ids of the open pauses, sorted. */
+  readonly openPauses: string[];
+  /** How many runs' state is retained (at most maxRetainedRuns). */
+  readonly retainedRuns: number;
+  /** Approximate bytes of retained run state. */
+  readonly retainedBytes: number;
+}
 // The GraphMind reference API (@graphmind-ai/schema) at the top level too.
 export import PROTOCOL_VERSION = graphmind.PROTOCOL_VERSION;
 export import WILDCARD_RUN_ID = graphmind.WILDCARD_RUN_ID;

@@ -84,7 +84,7 @@ public final class JarSmoke {
                     }
                     if (r instanceof ParseResult.Ok) {
                         Envelope env = ((ParseResult.Ok) r).getEnvelope();
-                        if (!env.getType().equals(type)) fail("graphmind " + name + ": type " + env.getType());
+                        if (!env.getMessageType().equals(type)) fail("graphmind " + name + ": type " + env.getMessageType());
                         firstOk.putIfAbsent(type, env);
                     }
                     gm++;

@@ -63,8 +63,8 @@ def wheel_spec(plat):
     if m:
         arches = {"x86_64": ["x86_64"], "arm64": ["aarch64"], "universal2": ["x86_64", "aarch64"]}[m.group(3)]
         return [{**base, "format": "macho", "arch": a, "macos_min": (int(m.group(1)), int(m.group(2))), "arches": arches} for a in arches]
-    if first == "win_amd64":
-        return [{**base, "format": "pe", "arch": "x86_64"}]
+    if first in ("win_amd64", "win_arm64"):
+        return [{**base, "format": "pe", "arch": {"win_amd64": "x86_64", "win_arm64": "aarch64"}[first]}]
     raise ValueError(f"unknown platform tag {plat}")
 
 

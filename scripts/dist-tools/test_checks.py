@@ -13,6 +13,9 @@ Faults, per kind of artifact found:
                 a musllinux wheel tagged manylinux (glibc expected)
   Mach-O wheel  LC_BUILD_VERSION minimum raised past the tag's; libSystem renamed (not a
                 system library)
+  PE wheel      tagged win_arm64 (PE machine differs); KERNEL32.dll renamed in the import table
+                (not a Windows system DLL). (A PE import names its DLL, so the "Python symbol
+                renamed" fault of ELF and Mach-O has no PE counterpart: the DLL check covers it.)
   jar           a JNI function renamed (not exported)
   Node          a platform package's cpu changed (architecture differs); one left out of the
                 main package's optionalDependencies
@@ -149,21 +152,24 @@ def wheels(args, tmp, wheel):
     expect(f"{label}: WHEEL tag differs", run(args, [dst]), r"WHEEL tags .* differ")
     dst.unlink()
 
-    other = {"x86_64": "aarch64", "aarch64": "x86_64", "arm64": "x86_64"}
-    arch = re.search(r"(x86_64|aarch64|arm64|universal2)$", first).group(1)
+    other = {"x86_64": "aarch64", "aarch64": "x86_64", "arm64": "x86_64", "amd64": "arm64"}
+    arch = re.search(r"(x86_64|aarch64|arm64|amd64|universal2)$", first).group(1)
     if arch != "universal2":
         dst = retag(wheel, tmp, "_" + arch, "_" + other[arch])
-        expect(f"{label}: tagged {other[arch]}", run(args, [dst]), r"(ELF machine|Mach-O CPU) ")
+        expect(f"{label}: tagged {other[arch]}", run(args, [dst]), r"(ELF machine|Mach-O CPU|PE machine) ")
         dst.unlink()
 
     with zipfile.ZipFile(wheel) as z:
         so = next(z.read(n) for n in z.namelist() if n.startswith("wirecontract/_native"))
     # A Python C API function the library imports, renamed in place in the string tables.
-    py = python_import(so)
-    for what, old, new, pattern in (
-        ("entry symbol renamed", b"PyInit__native", b"PyInit__nativX", r"entry symbol PyInit__native is not exported"),
-        (f"Python symbol {py.decode()} renamed", b"\0" + py + b"\0", b"\0X" + py[1:] + b"\0", r"undefined symbol X" + py[1:].decode()),
-    ):
+    faults = [("entry symbol renamed", b"PyInit__native", b"PyInit__nativX", r"entry symbol PyInit__native is not exported")]
+    if first.startswith("win"):
+        dll = re.search(rb"(?i)kernel32\.dll\0", so).group(0)
+        faults.append(("KERNEL32.dll renamed", dll, b"X" + dll[1:], r"(?i)imports Xernel32\.dll, not a Windows system DLL"))
+    else:
+        py = python_import(so)
+        faults.append((f"Python symbol {py.decode()} renamed", b"\0" + py + b"\0", b"\0X" + py[1:] + b"\0", r"undefined symbol X" + py[1:].decode()))
+    for what, old, new, pattern in faults:
         dst = tmp / wheel.name
         rewrite_zip(wheel, dst, patch_native(old, new))
         expect(f"{label}: {what}", run(args, [dst]), pattern)
@@ -171,7 +177,7 @@ def wheels(args, tmp, wheel):
 
     dst = tmp / wheel.name
     rewrite_zip(wheel, dst, lambda n, d: (n, d[: len(d) // 3]) if n.startswith("wirecontract/_native") else (n, d))
-    expect(f"{label}: native file truncated", run(args, [dst]), r"cannot read|not an? (ELF|Mach-O)|no LC_|expected|is not exported")
+    expect(f"{label}: native file truncated", run(args, [dst]), r"cannot read|not an? (ELF|Mach-O|PE)|no LC_|expected|is not exported")
     dst.unlink()
 
     if first.startswith(("manylinux", "musllinux")):

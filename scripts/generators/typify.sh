@@ -17,8 +17,10 @@ SCHEMA="$OUT/schema/graphmind.v1.schema.json"
 DEST="$OUT/typify"
 [ -f "$SCHEMA" ] || { echo "typify.sh: $SCHEMA missing (run wirecontract-gen first)" >&2; exit 1; }
 
-# cargo-typify, pinned and built once from the registry with its own lock file, kept under target/.
-TOOLS="${WIRECONTRACT_TOOLS_DIR:-$ROOT/target/tools}/cargo-typify-$TYPIFY_VERSION"
+# cargo-typify, pinned and built once per version from the registry with its own lock file, kept
+# in the user's cache (as bindings/wasm/build.sh keeps wasm-bindgen-cli), not under target/: a
+# fresh clone does not build it again. WIRECONTRACT_TOOLS_DIR names another directory.
+TOOLS="${WIRECONTRACT_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/wirecontract/tools}/cargo-typify-$TYPIFY_VERSION"
 if [ ! -x "$TOOLS/bin/cargo-typify" ]; then
     echo "typify.sh: installing cargo-typify $TYPIFY_VERSION into $TOOLS (once)" >&2
     cargo install --quiet --locked "cargo-typify@$TYPIFY_VERSION" --root "$TOOLS" >&2

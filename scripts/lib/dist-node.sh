@@ -27,13 +27,22 @@ dist_node() {
         cp "$lib" "$stage/$plat/wirecontract.$plat.node"
         (cd "$stage/$plat" && npm pack --quiet --pack-destination "$out" >/dev/null)
     done
-    # The main package: the files package.json lists, with the declarations generated from the
-    # contract (as build.sh does), and no addon of its own.
+    # The main package: the files package.json lists. The generated ones (the declarations, the
+    # zod schemas, the contract id) and the browser backend (wasm/, schema/, dist/) are made in
+    # place in bindings/node, as bindings/node/build.sh and bindings/wasm/build.sh make them for
+    # the tests (gitignored there), then copied; no addon of its own.
     cargo run --locked --quiet -p wirecontract-gen -- "$stage/gen"
-    cp "$stage/gen/typescript/index.d.ts" "$stage/gen/typescript/contract-id.json" "$stage/main/"
+    # The generated files, as bindings/node/build.sh copies them.
+    for f in index.d.ts index.mjs contract-id.json zod-schemas.js accept.js; do
+        cp "$stage/gen/typescript/$f" "$ROOT/bindings/node/$f"
+    done
+    (cd "$ROOT/bindings/node" && { [ -x node_modules/.bin/esbuild ] ||
+        npm install --no-package-lock --no-audit --no-fund --loglevel=error >&2; }) || return 1
+    "$ROOT/bindings/wasm/build.sh" >&2 || return 1
     cp "$ROOT/bindings/node/package.json" "$stage/main/"
     for f in $(node -e 'for (const f of require(process.argv[1]).files) console.log(f)' "$ROOT/bindings/node/package.json"); do
-        [ -e "$stage/main/$f" ] || cp "$ROOT/bindings/node/$f" "$stage/main/"
+        [ -e "$ROOT/bindings/node/$f" ] || { echo "dist: bindings/node/$f (listed in package.json files) was not made" >&2; return 1; }
+        cp -r "$ROOT/bindings/node/${f%/}" "$stage/main/"
     done
     (cd "$stage/main" && npm pack --quiet --pack-destination "$out" >/dev/null)
     ls -l "$out" >&2

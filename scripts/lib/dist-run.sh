@@ -50,11 +50,11 @@ def jsonl(p):
     return [json.loads(l) for l in (shared / p).read_text(encoding="utf-8").splitlines() if l.strip()]
 with open(out, "w") as o:
     for v in jsonl("vectors/graphmind/conformance.jsonl"):
-        o.write("\t".join(["gm"] + [f(v[k]) for k in ("name", "expect", "type", "frame")]) + "\n")
+        o.write("\t".join(["gm"] + [f(v.get(k)) for k in ("name", "expect", "type", "frame")]) + "\n")
     for v in jsonl("vectors/graphorin/conformance.jsonl"):
-        o.write("\t".join(["go"] + [f(v[k]) for k in ("name", "expect", "variant", "direction", "frame")]) + "\n")
+        o.write("\t".join(["go"] + [f(v.get(k)) for k in ("name", "expect", "variant", "direction", "frame")]) + "\n")
     for v in jsonl("vectors/graphmind/shrink.jsonl"):
-        o.write("\t".join(["shrink"] + [f(v[k]) for k in ("name", "payload_json", "max_bytes", "type", "expect_json", "tier")]) + "\n")
+        o.write("\t".join(["shrink"] + [f(v.get(k)) for k in ("name", "payload_json", "max_bytes", "type", "expect_json", "tier")]) + "\n")
 PY
 }
 

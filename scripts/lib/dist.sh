@@ -36,6 +36,7 @@ dist_rust_target() {
 
 # dist_wheel RUST_TARGET COMPATIBILITY OUT_DIR: one release abi3 wheel (maturin --zig --strip).
 # RUST_TARGET universal2-apple-darwin builds both Apple architectures into one fat library.
+# DIST_PROFILE names another cargo profile (step 32-dist: `ci`, the release code without LTO).
 dist_wheel() {
     local target="$1" compat="$2" out="$3" venv
     venv="$(dist_venv)"
@@ -43,11 +44,23 @@ dist_wheel() {
         universal2-apple-darwin) dist_rust_target x86_64-apple-darwin aarch64-apple-darwin ;;
         *) dist_rust_target "$target" ;;
     esac
-    local args=(build --quiet --release --locked --strip --zig --target "$target" -m "$ROOT/bindings/python/Cargo.toml" --out "$out")
+    local profile=(--release)
+    [ "${DIST_PROFILE:-release}" = release ] || profile=(--profile "$DIST_PROFILE")
+    local args=(build --quiet "${profile[@]}" --locked --strip --zig --target "$target" -m "$ROOT/bindings/python/Cargo.toml" --out "$out")
     [ -n "$compat" ] && args+=(--compatibility "$compat")
+    # Windows: pyo3 writes python3.dll's import library (no Windows Python here).
+    [[ "$target" == *-windows-* ]] && args+=(--features windows-import-lib)
     # maturin finds zig through `python -m ziglang` of the first python on PATH (an absolute path:
     # the C compiler wrappers run in other directories).
-    PATH="$venv/bin:$PATH" nice -n 10 "$venv/bin/maturin" "${args[@]}" 2>&1 | grep -v '^📦\|^🛠\|^🔗\|^🍹' >&2 || true
+    env $(dist_cflags "$target") PATH="$venv/bin:$PATH" nice -n 10 "$venv/bin/maturin" "${args[@]}" 2>&1 | grep -v '^📦\|^🛠\|^🔗\|^🍹' >&2 || true
+}
+
+# dist_cflags RUST_TARGET: NAME=VALUE settings for the C code the build compiles (cc-rs reads
+# CFLAGS_<target>). zig's clang makes `__DATE__`/`__TIME__` an error for Windows targets
+# (-Werror=date-time); mimalloc prints them in its verbose banner. None on other targets.
+dist_cflags() {
+    [[ "$1" == *-windows-* ]] && echo "CFLAGS_${1//-/_}=-Wno-error=date-time"
+    return 0
 }
 
 # dist_cdylib CRATE RUST_TARGET: builds CRATE's cdylib (only: not its other crate types) for
@@ -67,7 +80,7 @@ dist_cdylib() {
         # process must be: Rust's musl targets default to a static C runtime.
         *-linux-musl) flags=("CARGO_TARGET_$(echo "$target" | tr 'a-z-' 'A-Z_')_RUSTFLAGS=-C target-feature=-crt-static") ;;
     esac
-    env "${flags[@]}" PATH="$venv/bin:$PATH" CARGO_PROFILE_RELEASE_STRIP=symbols nice -n 10 \
+    env "${flags[@]}" $(dist_cflags "$target") PATH="$venv/bin:$PATH" CARGO_PROFILE_RELEASE_STRIP=symbols nice -n 10 \
         "$venv/bin/cargo-zigbuild" rustc --quiet --release --locked --lib --crate-type cdylib -p "$crate" --target "$zt" >&2 || return 1
     lib="${crate//-/_}"
     dir="$(cargo metadata --no-deps --format-version 1 --locked | "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/$target/release"

@@ -39,8 +39,9 @@ run_suite() {  # run_suite PYTHON VENV_DIR: fresh venv, dependencies, wheel, pyt
 
 VENV="$ROOT/target/test-venv"
 run_suite "$(python_bin)" "$VENV"
-# `wirecontract conform` against the asyncio host (bindings/python/conform/workload_async.py):
-# every scenario must pass. Reports and recordings in target/conform/python-async/.
+# `wirecontract conform` against the asyncio host (bindings/python/conform/workload_async.py)
+# and the synchronous one (connect_sync, workload_sync.py): every scenario must pass. Reports
+# and recordings in target/conform/python-async/ and python-sync/.
 conform_python() {  # conform_python NAME WORKLOAD
     local out="$ROOT/target/conform/$1"
     rm -rf "$out" && mkdir -p "$out"
@@ -50,6 +51,7 @@ conform_python() {  # conform_python NAME WORKLOAD
         || { cat "$out/report.txt" >&2 || true; echo "30-python: conform against $1 failed" >&2; exit 1; }
 }
 conform_python python-async bindings/python/conform/workload_async.py
+conform_python python-sync bindings/python/conform/workload_sync.py
 # The shipped stubs type-check a program that uses them.
 "$VENV/bin/python" -m mypy --strict --no-incremental "$ROOT/bindings/python/tests/typing_example.py"
 # The stubs match the installed package (names, signatures, finality); the generated allowlist

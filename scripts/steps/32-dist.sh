@@ -1,5 +1,6 @@
 # Cross-built wheels (the rest of scripts/dist runs in `scripts/dist --all`): builds the
-# manylinux2014 aarch64 wheel (release, maturin --zig) and runs the smoke suite
+# manylinux2014 aarch64 wheel (maturin --zig, with the `ci` profile of Cargo.toml: the release
+# code without LTO; `scripts/dist` ships the release profile) and runs the smoke suite
 # (scripts/dist-tools/smoke.py: every shared GraphMind and Graphorin vector's verdict, a frame of
 # each message type built, serialized and parsed back, the shrink vectors, the UTF-32 route's
 # fallback) on Debian's arm64 CPython under qemu-aarch64, installed by pip for the
@@ -14,6 +15,7 @@ source scripts/lib/common.sh
 source scripts/lib/dist.sh
 source scripts/lib/arm64-root.sh
 OUT="$ROOT/target/dist-step"
+export DIST_PROFILE=ci
 rm -rf "$OUT"
 mkdir -p "$OUT"
 t=$SECONDS

@@ -18,7 +18,10 @@ ROOT="$(pwd)"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
 command -v mvn >/dev/null || { echo "40-kotlin: Maven (mvn) and a JDK 17+ are required" >&2; exit 1; }
 # The CLI too: SessionHostTest drives `wirecontract listen`.
-cargo build --quiet --locked -p wirecontract-uniffi -p wirecontract-cli
+# Two builds: built together, the CLI would take uniffi's features of shared dependencies
+# (serde_json, clap) and be compiled a second time; alone it is step 27's build, reused.
+cargo build --quiet --locked -p wirecontract-uniffi
+cargo build --quiet --locked -p wirecontract-cli
 REPORTS="$ROOT/target/kotlin-tests/surefire-reports"  # tests/pom.xml: <directory>
 rm -rf "$REPORTS"
 mvn -q -B -Dstyle.color=never -f bindings/uniffi/kotlin/pom.xml -Dnative.lib.dir="$TARGET/debug" install

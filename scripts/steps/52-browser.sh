@@ -2,9 +2,9 @@
 # wasm-bindgen and wasm-opt, both cached under ~/.cache/wirecontract), enforces its size
 # budget, then runs the browser suite (browser/suite.mjs: every shared GraphMind and
 # Graphorin vector and real-client frame, the shrink vectors byte for byte, the property
-# tests, ViewerSession over a real-client capture, the README's browser example) three ways:
-# in Node over the native addon, in Node over the WASM build, and in headless Chromium
-# (Debian's `chromium`, installed here when missing) over the `browser` bundle.
+# tests, ViewerSession over a real-client capture, the README's browser and viewer examples)
+# three ways: in Node over the native addon, in Node over the WASM build, and in headless
+# Chromium (Debian's `chromium`, installed here when missing) over the `browser` bundle.
 # Needs step 50's addon build and npm install (run standalone, it does both itself).
 set -euo pipefail
 ROOT="$(pwd)"
@@ -22,6 +22,9 @@ cd "$ROOT/bindings/node"
 [ -x node_modules/.bin/esbuild ] && [ -d node_modules/playwright-core ] || npm install --no-package-lock --no-audit --no-fund --loglevel=error
 "$ROOT/bindings/wasm/build.sh"
 node --test "$ROOT/bindings/wasm/tests/"
+# Over the WASM build, the files step 50 runs over the addon: ViewerSession's cases and the
+# reference's (@graphmind-ai/schema) names and behaviours.
+WIRECONTRACT_BACKEND=wasm node --test test/viewer-session.test.js test/reference-conformance.test.js test/reference-names.test.js
 node browser/node-run.mjs native
 WIRECONTRACT_BACKEND=wasm node browser/node-run.mjs wasm
 node browser/browser-run.mjs

@@ -209,7 +209,7 @@ impl Judge {
     fn write_verdict(self, frame: &[u8], out: &mut impl Write) -> io::Result<()> {
         match self {
             Judge::GraphMind => {
-                let outcome = graphmind::parse_envelope_json_bytes(frame);
+                let outcome = graphmind::parse(frame, &graphmind::ParseOptions::default());
                 Verdict::from_graphmind(&outcome).write_line(out)
             }
             Judge::Graphorin(direction) => {
@@ -267,8 +267,8 @@ fn graphorin_verdict(direction: Direction, frame: &[u8]) -> GraphorinVerdict {
     use serde_json::json;
     use wirecontract::graphorin;
     let result = match direction {
-        Direction::Server => graphorin::parse_server_message_bytes(frame).map(|m| m.variant().as_str()),
-        Direction::Client => graphorin::parse_client_message_bytes(frame).map(|m| m.variant().as_str()),
+        Direction::Server => graphorin::parse::<graphorin::ServerMessage>(frame, &graphorin::ParseOptions::default()).map(|m| m.variant().as_str()),
+        Direction::Client => graphorin::parse::<graphorin::ClientMessage>(frame, &graphorin::ParseOptions::default()).map(|m| m.variant().as_str()),
     };
     match result {
         Ok(variant) => GraphorinVerdict { kind: "ok", variant: Some(variant), reason: None, issues: None, id: None },

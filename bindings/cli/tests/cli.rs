@@ -144,7 +144,7 @@ fn frames_with_a_raw_newline_are_one_frame_per_line() {
         let pieces: Vec<&str> = c.frame.strip_suffix('\n').unwrap_or(&c.frame).split('\n').collect();
         assert_eq!(verdicts.len(), pieces.len(), "{}: one verdict per line", c.source);
         for (piece, got) in pieces.iter().zip(&verdicts) {
-            let want = graphmind::parse_envelope_json_bytes(piece.as_bytes());
+            let want = graphmind::parse(piece.as_bytes(), &graphmind::ParseOptions::default());
             assert_verdict(&c.source, got, want.kind(), want.envelope().map(graphmind::Envelope::message_type));
         }
     }

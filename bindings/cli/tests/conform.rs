@@ -1,8 +1,8 @@
 //! `wirecontract conform` without an adapter behind it: the listing, usage errors, and an app
 //! that never connects, which must fail the scenario (and pass only when `--expect` names
 //! exactly the checks that fail). The kit against real adapters runs in scripts/test: the
-//! Python asyncio host (step 30, every scenario passes) and the real graphmind-ai client (step
-//! 35, its expected report).
+//! Python asyncio and synchronous hosts (step 30), Kotlin (step 40) and Swift (step 45), every
+//! scenario passing, and the real graphmind-ai client (step 35, its expected report).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -23,7 +23,7 @@ fn list_names_every_scenario() {
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).expect("utf-8");
     let names: Vec<&str> = text.lines().filter_map(|l| l.split_whitespace().next()).collect();
-    assert_eq!(names.len(), 20, "{text}");
+    assert_eq!(names.len(), 21, "{text}");
     for want in [
         "continue",
         "inject-error",
@@ -34,6 +34,7 @@ fn list_names_every_scenario() {
         "gm-mismatch",
         "ack-protocol",
         "reconnect",
+        "rearm",
         "late-attach",
         "overflow",
         "pause-timeout",

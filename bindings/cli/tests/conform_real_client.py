@@ -6,7 +6,8 @@ an ``@tool`` (its wrapper owns the before/after/error gates) and an LLM call str
 through ``instrument_openai`` on a fake OpenAI client. The scenario
 (``$WIRECONTRACT_CONFORM_SCENARIO``) changes only what the contract says: a tool that fails
 once (``*-error``), no ``ready()`` before the run (``late-attach``), ``dispose()`` once a
-gate is held (``dispose``), ``buffer_size`` and ``pause_timeout``. Exits 0 whatever the run's
+gate is held (``dispose``), the run played twice (``rearm``), ``buffer_size`` and
+``pause_timeout``. Exits 0 whatever the run's
 outcome. Run by scripts/steps/35-listen.sh as
 ``wirecontract conform --expect conform_real_client.expected.json -- python conform_real_client.py``.
 """
@@ -63,10 +64,13 @@ def main() -> None:
             if not (graphmind.is_abort_error(e) or isinstance(e, RuntimeError)):
                 raise
 
-    if SCENARIO != "late-attach":
-        for _ in range(5):  # a refused ack (ack-protocol) costs one attempt each
-            if client.ready(2.0):
-                break
+    def attach() -> None:
+        if SCENARIO != "late-attach":
+            for _ in range(5):  # a refused ack (ack-protocol) costs one attempt each
+                if client.ready(2.0):
+                    break
+
+    attach()
     if SCENARIO == "dispose":
         worker = threading.Thread(target=agent, daemon=True)
         worker.start()
@@ -78,6 +82,9 @@ def main() -> None:
         worker.join(5.0)
         return
     agent()
+    if SCENARIO == "rearm":  # rearm plays the run twice, the second after re-attaching
+        attach()
+        agent()
     client.ready(2.0)  # re-attach after a drop, so the ring is replayed before disposing
     client.dispose()
 

@@ -102,7 +102,7 @@ impl Finished {
             let dir = r["dir"].as_str().expect("dir");
             assert!(dir == "app->viewer" || dir == "viewer->app", "{r}");
             let frame = r["frame"].as_str().expect("frame");
-            let outcome = graphmind::parse_envelope_json(frame);
+            let outcome = graphmind::parse(frame, &graphmind::ParseOptions::default());
             assert_eq!(r["expect"], outcome.kind(), "{r}");
             match outcome.envelope() {
                 Some(env) => assert_eq!(r["type"], env.message_type(), "{r}"),
@@ -419,4 +419,102 @@ fn usage_errors_exit_2() {
     }
     let out = Command::new(BIN).args(["listen", "--listen", "192.0.2.1:4747"]).output().expect("run");
     assert_eq!(out.status.code(), Some(1), "a TEST-NET address cannot be bound here: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+/// The next message of any kind, or `None` when nothing comes within `within`.
+async fn next_message(app: &mut App, within: Duration) -> Option<Message> {
+    match tokio::time::timeout(within, app.ws.next()).await {
+        Ok(Some(Ok(m))) => Some(m),
+        Ok(other) => panic!("connection ended: {other:?}"),
+        Err(_) => None,
+    }
+}
+
+async fn send_hello(app: &mut App) {
+    app.send(0, "*", "hello", json!({"versions": {"protocol": 1, "client": "test"}, "capabilities": ["pause"]})).await;
+}
+
+#[tokio::test]
+async fn fault_ack_withholds_replaces_and_delays_acks_in_hello_order() {
+    let listener = Listener::start(&["--break", "none", "--fault-ack", "withhold", "--fault-ack", "replace=REPLACED", "--fault-ack", "delay=400"]);
+    let mut first = App::connect(&listener.url).await;
+    send_hello(&mut first).await;
+    assert_eq!(next_message(&mut first, Duration::from_millis(600)).await, None, "withheld");
+    let mut second = App::connect(&listener.url).await;
+    send_hello(&mut second).await;
+    assert_eq!(next_message(&mut second, WAIT).await, Some(Message::text("REPLACED")));
+    let mut third = App::connect(&listener.url).await;
+    let asked = Instant::now();
+    send_hello(&mut third).await;
+    assert_eq!(next_message(&mut third, Duration::from_millis(200)).await, None, "not before its delay");
+    let ack = third.recv().await;
+    assert_eq!(ack["type"], "hello.ack");
+    assert!(asked.elapsed() >= Duration::from_millis(400), "{:?}", asked.elapsed());
+    let mut fourth = App::connect(&listener.url).await;
+    assert_eq!(fourth.hello(0, None).await["payload"]["mode"], "run", "the plan is used up: acks as usual");
+}
+
+#[tokio::test]
+async fn fault_at_pause_sends_out_of_state_frames_before_the_policy_answers() {
+    let faults = ["text=not JSON", "binary=\u{1}bin", "break=llm", "break=llm", "resume=bogus", "resume-unknown"];
+    let mut args = vec!["--break", "tool", "--on-pause", "continue", "--exit-after-runs", "1"];
+    for f in &faults {
+        args.extend(["--fault-at-pause", f]);
+    }
+    let listener = Listener::start(&args);
+    let mut app = App::connect(&listener.url).await;
+    app.hello(0, None).await;
+    app.send(1, "run-1", "run.started", run_started()).await;
+    app.send(2, "run-1", "node.started", started("tool:t", "tool", "t", "call_1")).await;
+    app.pause(3, "run-1", "pause_1", "tool:t").await;
+    assert_eq!(next_message(&mut app, WAIT).await, Some(Message::text("not JSON")));
+    assert_eq!(next_message(&mut app, WAIT).await, Some(Message::binary(b"\x01bin".to_vec())));
+    for seq in [1_000_001, 1_000_002] {
+        let set = app.recv().await;
+        assert_eq!((&set["type"], &set["seq"], &set["payload"]), (&json!("breakpoint.set"), &json!(seq), &json!({"matcher": {"kind": "llm"}})), "{set}");
+    }
+    let bogus = app.recv().await;
+    assert_eq!(
+        (&bogus["type"], &bogus["runId"], &bogus["payload"]),
+        (&json!("exec.resume"), &json!("run-1"), &json!({"pauseId": "pause_1", "action": "bogus"}))
+    );
+    let unknown = app.recv().await;
+    assert_eq!(unknown["payload"], json!({"pauseId": "pause_listen_unknown", "action": "continue"}));
+    let answer = app.recv().await;
+    assert_eq!(
+        (&answer["seq"], &answer["payload"]),
+        (&json!(1), &json!({"pauseId": "pause_1", "action": "continue"})),
+        "the policy's, on the session's own counter"
+    );
+    app.send(4, "run-1", "exec.resumed", json!({"pauseId": "pause_1", "action": "continue"})).await;
+    app.send(5, "run-1", "node.finished", finished("tool:t", "call_1")).await;
+    app.send(6, "run-1", "run.finished", json!({"status": "ok"})).await;
+    let done = listener.finish();
+    assert!(done.status.success());
+    done.check_record_format();
+    let sent: Vec<String> = done.records.iter().filter(|r| r["dir"] == "viewer->app").map(|r| r["type"].as_str().unwrap_or("-").to_owned()).collect();
+    // Recorded with the contract's verdict: the text, the binary frame and the bogus-action
+    // resume are invalid, so they carry no type.
+    assert_eq!(sent, ["hello.ack", "-", "-", "breakpoint.set", "breakpoint.set", "-", "exec.resume", "exec.resume"], "every fault is recorded");
+}
+
+#[tokio::test]
+async fn fault_at_pause_closes_with_the_chosen_code() {
+    let listener = Listener::start(&["--break", "tool", "--on-pause", "continue", "--fault-at-pause", "close=4321"]);
+    let mut app = App::connect(&listener.url).await;
+    app.hello(0, None).await;
+    app.send(1, "run-1", "node.started", started("tool:t", "tool", "t", "call_1")).await;
+    app.pause(2, "run-1", "pause_1", "tool:t").await;
+    match next_message(&mut app, WAIT).await {
+        Some(Message::Close(Some(frame))) => assert_eq!(u16::from(frame.code), 4321),
+        other => panic!("expected a close 4321, got {other:?}"),
+    }
+}
+
+#[test]
+fn bad_fault_flags_are_usage_errors() {
+    for (flag, value) in [("--fault-ack", "hold"), ("--fault-ack", "delay=x"), ("--fault-at-pause", "close=99"), ("--fault-at-pause", "nope")] {
+        let out = Command::new(BIN).args(["listen", "--listen", "127.0.0.1:0", flag, value]).output().expect("run");
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}: {}", String::from_utf8_lossy(&out.stderr));
+    }
 }

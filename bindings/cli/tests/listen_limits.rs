@@ -342,3 +342,28 @@ async fn a_write_stalled_past_the_slow_reader_timeout_drops_the_client_with_1013
     drop(l);
     drop(sender.await);
 }
+
+#[tokio::test]
+async fn a_frame_over_16_mib_is_refused_with_1009_and_neither_parsed_nor_recorded() {
+    let dir = std::env::temp_dir().join(format!("listen-limits-1009-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let record = dir.join("record.jsonl");
+    let mut l = Listener::start(&["--record", record.to_str().expect("utf-8 path"), "--log-rate", "0"], None);
+    let mut ws = connect(&l.url).await;
+    ws.send(Message::text(hello(0))).await.expect("hello");
+    // One byte over the cap (DEFAULT_MAX_FRAME_BYTES): the listener closes from the header, so
+    // sending the rest may fail once it has.
+    let _ = ws.send(Message::text("x".repeat((16 << 20) + 1))).await;
+    assert_eq!(close_code(&mut ws).await, Some(1009));
+    let (l, line) = tokio::task::spawn_blocking(move || {
+        let line = l.wait_for("frame refused");
+        (l, line)
+    })
+    .await
+    .expect("join");
+    assert!(line.starts_with("== [c1] frame refused: ") && line.ends_with("(closing with 1009)"), "{line}");
+    drop(l);
+    let text = std::fs::read_to_string(&record).unwrap_or_default();
+    assert_eq!(text.lines().count(), 2, "only the hello and its ack are recorded:\n{}", text.chars().take(400).collect::<String>());
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -4,6 +4,7 @@
 // (browser/data.mjs reads it); `fc` fast-check. Returns `[{name, ok, detail, ms}]`.
 
 import { example } from '../examples/browser.mjs';
+import { createViewer } from '../examples/viewer.mjs';
 
 const SHALLOW = 1000;
 
@@ -149,7 +150,6 @@ export async function runSuite(api, data, fc, { runs = 200 } = {}) {
   });
 
   await check('ViewerSession: a real-client capture is answered, de-duplicated and its pause resumed', () => {
-    if (typeof api.ViewerSession !== 'function') return 'skipped: this backend has no ViewerSession (native addon)';
     const frames = data.captures['breakpoints-continue'].filter((f) => f.dir === 'app->viewer').map((f) => f.frame);
     const v = new api.ViewerSession({ tokenPrefix: 'tok_test_' });
     let now = 1;
@@ -195,6 +195,35 @@ export async function runSuite(api, data, fc, { runs = 200 } = {}) {
     }
     if (!threw) throw new Error('a NaN clock reading was taken');
     return `${frames.length} frames, ${opened.length} pauses, ${resumed} resumed through the session`;
+  });
+
+  await check("the README's viewer example: a real-client capture through createViewer, its pause answered", () => {
+    const frames = data.captures['breakpoints-continue'].filter((f) => f.dir === 'app->viewer').map((f) => f.frame);
+    const out = [];
+    const seen = [];
+    let clock = 1000;
+    const viewer = createViewer(api, {
+      now: () => clock++,
+      onFrame: (env) => seen.push(`${env.runId}/${env.seq}`),
+      onPause: (p) => viewer.resume(p.pauseId, 'continue'),
+    });
+    try {
+      const conn = viewer.connect({ send: (t) => out.push(t), close: (code) => out.push(`close ${code}`) });
+      for (const f of frames) conn.message(f);
+      conn.message(frames[2]); // a resent frame: dropped by de-duplication
+      const sent = out.map((t) => api.parseEnvelopeJson(t));
+      if (sent[0]?.envelope?.type !== 'hello.ack') throw new Error(`first frame sent: ${out[0]}`);
+      const resumes = sent.filter((r) => r.kind === 'ok' && r.envelope.type === 'exec.resume');
+      const pauses = frames.map((f) => api.parseEnvelopeJson(f)).filter((r) => r.kind === 'ok' && r.envelope.type === 'exec.paused');
+      if (pauses.length === 0 || resumes.length !== pauses.length) throw new Error(`${pauses.length} pauses, ${resumes.length} resumes sent`);
+      if (resumes.some((r, i) => r.envelope.payload.pauseId !== pauses[i].envelope.payload.pauseId)) throw new Error('a resume answers another pause');
+      if (new Set(seen).size !== seen.length) throw new Error('a frame was accepted twice');
+      if (viewer.session.retainedRuns !== 1) throw new Error(`retained runs ${viewer.session.retainedRuns}`);
+      conn.closed();
+      return `${seen.length} frames accepted, ${resumes.length} pauses answered`;
+    } finally {
+      viewer.stop();
+    }
   });
 
   await check("the README's browser example", async () => {

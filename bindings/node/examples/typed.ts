@@ -1,6 +1,7 @@
 // Type-checked with `tsc --strict --noEmit` (scripts/steps/50-node.sh): the generated
 // declarations narrow parse results and check createEnvelope payloads against their type.
-import { graphmind, graphorin, parseEnvelopeJson, createEnvelope, serializeEnvelope } from '@wirecontract/node';
+import { graphmind, graphorin, parseEnvelopeJson, createEnvelope, serializeEnvelope, ViewerSession } from '@wirecontract/node';
+import type { FrameReceived, ResumeError, ViewerAction } from '@wirecontract/node';
 
 declare const frame: string;
 
@@ -93,3 +94,22 @@ const accepted: 'graphorin.protocol.v1' | null = graphorin.negotiateSubprotocol(
 const ticket: string | undefined = graphorin.parseTicketSubprotocol([graphorin.formatTicketSubprotocol('abc')]);
 const reason: graphorin.GraphorinCloseReason = 'auth.invalid';
 console.log(accepted, ticket, reason);
+
+// A viewer's session: typed options, results and actions (narrowed by `type`).
+const viewer = new ViewerSession({ tokenPrefix: 'tok_x_', breakpoints: [{ kind: 'tool', point: 'before' }], mode: 'run' });
+viewer.connectionOpened(1);
+const got: FrameReceived = viewer.frameReceived(1, frame, Date.now());
+if (got.kind === 'accepted' && !got.replayed) console.log('first sighting');
+for (const action of viewer.pollActions()) {
+  if (action.type === 'send') console.log(action.conn, action.frame.length);
+  else if (action.type === 'pause-opened') viewer.resume(action.pauseId, 'continue', Date.now(), { requestId: 'r1' });
+  else if (action.type === 'frame-accepted') console.log(action.envelope.type);
+}
+const next: ViewerAction | undefined = viewer.pollAction();
+const due: number | undefined = viewer.pollTimeout();
+try {
+  viewer.resume('nope', 'abort', Date.now());
+} catch (e) {
+  if ((e as ResumeError).code === 'unknown-pause') console.log('no such pause');
+}
+console.log(next, due, viewer.retainedRuns, viewer.retainsRun('run_1'), viewer.openPauses.length, viewer.mode);

@@ -15,11 +15,14 @@
 //! (long strings taken out of large frames, with SSE2/AVX2 searches for `"`, `\` and
 //! control characters), `external.rs` (the longest of them as V8 external strings over pooled
 //! buffers, each its own memory mapping), `shrink.rs` (`shrinkPayload`, `serializePayload`'s
-//! unserializable path), `llm.rs` (`normalizeFinishReason`, `readUsage`). Beside the crate:
+//! unserializable path), `llm.rs` (`normalizeFinishReason`, `readUsage`), `viewer.rs` (the
+//! `ViewerSession` class) over `viewer_text.rs` (its conversions, shared with the WASM build,
+//! as `js_text.rs` is). Beside the crate:
 //! `index.js` loads the addon and hands it to `api.js` (`createApi(backend, readRecord)`: the
 //! whole JavaScript layer over one backend object's entry points, so another build of the
 //! contract can sit under it), which checks the contract id, reads the registry at load and
-//! materializes accepted frames with `JSON.parse`; `index.mjs` re-exports every name;
+//! materializes accepted frames with `JSON.parse`; `index.mjs` (generated, as `accept.js`,
+//! the WASM backend's JavaScript first step) re-exports every name;
 //! `stringify.js` is a non-recursive `JSON.stringify`; `index.d.ts`, `contract-id.json` and
 //! `zod-schemas.js` (the zod 4 schema objects; `zod.js` makes them over the application's zod,
 //! an optional peer dependency) come from `scripts/gen`, and the package refuses an addon
@@ -50,6 +53,8 @@ mod js_text;
 mod large;
 pub mod llm;
 pub mod shrink;
+mod viewer;
+mod viewer_text;
 
 /// Runs contract code, turning a panic into a JavaScript `Error`.
 fn guard<T>(f: impl FnOnce() -> napi::Result<T>) -> napi::Result<T> {
@@ -260,7 +265,7 @@ fn has_replacement_char(bytes: &[u8]) -> bool {
 #[napi(js_name = "gmVerdict")]
 pub fn gm_verdict(text: FrameText) -> napi::Result<Either<u32, String>> {
     guard(|| {
-        Ok(match gm::parse_envelope_json(&text.0) {
+        Ok(match gm::parse(&text.0, &gm::ParseOptions::default()) {
             gm::ParseOutcome::Ok(_) => Either::A(0),
             gm::ParseOutcome::UnknownType(_) => Either::A(1),
             other => Either::B(verdict_json(other)),
@@ -277,7 +282,7 @@ pub fn gm_verdict(text: FrameText) -> napi::Result<Either<u32, String>> {
 pub fn gm_check_written(text: FrameText) -> napi::Result<Either<u32, String>> {
     guard(|| {
         let opts = gm::ParseOptions { max_frame_bytes: usize::MAX, ..gm::ParseOptions::default() };
-        Ok(match gm::parse_envelope_json_with(&text.0, &opts) {
+        Ok(match gm::parse(&text.0, &opts) {
             gm::ParseOutcome::Ok(_) => Either::A(0),
             gm::ParseOutcome::UnknownType(_) => Either::A(1),
             other => Either::B(verdict_json(other)),
@@ -287,7 +292,7 @@ pub fn gm_check_written(text: FrameText) -> napi::Result<Either<u32, String>> {
 
 /// The verdict on one frame as text: `ok`, `unknown-type`, or the result object as JSON.
 fn verdict(text: &str) -> String {
-    verdict_json(gm::parse_envelope_json(text))
+    verdict_json(gm::parse(text, &gm::ParseOptions::default()))
 }
 
 /// `parseEnvelopeJson` on a large frame whose long string values can be taken out ([`large`]):
@@ -466,9 +471,9 @@ pub fn gm_hello_ack(
 pub fn go_parse(direction: u32, text: FrameText) -> napi::Result<String> {
     guard(|| {
         let res = if direction == 0 {
-            go::parse_server_message(&text.0).map(|m| m.variant().as_str())
+            go::parse::<go::ServerMessage>(&text.0, &go::ParseOptions::default()).map(|m| m.variant().as_str())
         } else {
-            go::parse_client_message(&text.0).map(|m| m.variant().as_str())
+            go::parse::<go::ClientMessage>(&text.0, &go::ParseOptions::default()).map(|m| m.variant().as_str())
         };
         Ok(match res {
             Ok(wire) => wire.to_owned(),

@@ -17,7 +17,10 @@ const PKG = path.resolve(__dirname, '..');
 function loadCopy(record) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wirecontract-node-'));
   try {
-    for (const f of ['index.js', 'api.js', 'native.js', 'load-native.js', 'stringify.js', 'zod-schemas.js', 'wirecontract.node', 'package.json']) fs.copyFileSync(path.join(PKG, f), path.join(dir, f));
+    // The package's own files (package.json's list, directories and the record left out), the
+    // addon built here, and package.json.
+    const files = require('../package.json').files.filter((f) => !f.endsWith('/') && f !== 'contract-id.json');
+    for (const f of [...files, 'wirecontract.node', 'package.json']) fs.copyFileSync(path.join(PKG, f), path.join(dir, f));
     if (record !== undefined) fs.writeFileSync(path.join(dir, 'contract-id.json'), record);
     return spawnSync(process.execPath, ['-e', `require(${JSON.stringify(dir)}); console.log('loaded')`], { encoding: 'utf8' });
   } finally {

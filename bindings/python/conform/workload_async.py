@@ -5,7 +5,8 @@ One run named ``$WIRECONTRACT_CONFORM_RUN``: an agent node around a tool call (b
 and error gates, §3.7 of the session spec) and an LLM call streaming tokens (before and after
 gates). The scenario (``$WIRECONTRACT_CONFORM_SCENARIO``) changes only what the contract says:
 a tool that fails once (``*-error``), no ``ready()`` before the run (``late-attach``), closing
-the session once a gate is held (``dispose``), and the ring and pause-timeout settings.
+the session once a gate is held (``dispose``), the run played twice (``rearm``), and the ring
+and pause-timeout settings.
 Run by ``wirecontract conform -- python workload_async.py``; exits 0 whatever the run's outcome.
 """
 
@@ -15,7 +16,7 @@ import asyncio
 import os
 from typing import Any
 
-from wirecontract.graphmind.session import GateNode, Run, RunAborted, connect
+from wirecontract.graphmind.session import GateNode, Run, RunAborted, Session, connect
 
 SCENARIO = os.environ["WIRECONTRACT_CONFORM_SCENARIO"]
 RUN_NAME = os.environ.get("WIRECONTRACT_CONFORM_RUN", f"conform-{SCENARIO}")
@@ -121,6 +122,14 @@ async def main() -> None:
     if timeout := os.environ.get("WIRECONTRACT_CONFORM_PAUSE_TIMEOUT_MS"):
         config["pause_timeout_ms"] = int(timeout)
     s = connect(URL, **config)
+    for _ in range(2 if SCENARIO == "rearm" else 1):  # rearm plays the run twice
+        await play(s)
+    if SCENARIO != "dispose":
+        await s.ready()  # re-attach after a drop, so the ring is replayed before closing
+    await s.close()
+
+
+async def play(s: Session) -> None:
     if SCENARIO != "late-attach":
         for _ in range(5):  # a refused ack (ack-protocol) costs one attempt each
             if await s.ready():
@@ -139,9 +148,6 @@ async def main() -> None:
                 await agent(run)
     except (PlannedFailure, RunAborted):
         pass  # the run ended error or aborted: the outcome under test, not a crash
-    if SCENARIO != "dispose":
-        await s.ready()  # re-attach after a drop, so the ring is replayed before closing
-    await s.close()
 
 
 asyncio.run(main())

@@ -10,6 +10,7 @@
 use pyo3::prelude::*;
 use pyo3::pybacked::{PyBackedBytes, PyBackedStr};
 use pyo3::types::{PyByteArray, PyBytes, PyString};
+use wirecontract::graphmind::Frame;
 use wirecontract_json::{SharedBytes, SharedText};
 
 /// What a parse reads: frame text the result may share, a `bytes` object the result may
@@ -19,7 +20,7 @@ pub enum Input {
     /// UTF-8 text, shareable.
     Text(SharedText),
     /// A `bytes` object, not yet checked: the GraphMind parse checks it while it reads it
-    /// (`parse_envelope_shared_bytes_with`), so a valid frame is read once.
+    /// (`Frame::SharedBytes`), so a valid frame is read once.
     Bytes(SharedBytes),
     /// Not UTF-8 (or a `str` holding lone surrogates, as its surrogatepass bytes).
     NotUtf8(Vec<u8>),
@@ -35,15 +36,12 @@ impl Input {
         }
     }
 
-    /// For readers that need the whole text up front (Graphorin): a `Bytes` input checked
-    /// now, `Text` when it is UTF-8 (the same buffer, no copy), else `NotUtf8`.
-    pub fn checked(self) -> Input {
+    /// The input as the contract's [`Frame`], what each protocol's `parse` reads.
+    pub fn frame(&self) -> Frame<'_> {
         match self {
-            Input::Bytes(b) => match b.into_text() {
-                Ok(text) => Input::Text(text),
-                Err(b) => Input::NotUtf8(b.as_bytes().to_vec()),
-            },
-            other => other,
+            Input::Text(t) => Frame::SharedText(t),
+            Input::Bytes(b) => Frame::SharedBytes(b),
+            Input::NotUtf8(b) => Frame::Bytes(b),
         }
     }
 }

@@ -16,7 +16,6 @@ use crate::issue::issues_to_py;
 use wirecontract::graphmind as gm;
 
 use crate::convert::{json_to_py, py_to_json, NonFinite};
-use crate::frame::Input;
 use crate::object::{envelope_to_dict, extras_to_py, make_object, Root, WireObject};
 use crate::{guard, str_arg, str_param, BuildError, Text};
 
@@ -317,13 +316,7 @@ pub fn parse_envelope_json(
         let tn = data.get_type().name().map(|n| n.to_string()).unwrap_or_default();
         return Err(PyTypeError::new_err(format!("parse_envelope_json expects str, bytes or bytearray, not {tn}")));
     };
-    let parse = || {
-        Parsed::from(match &input {
-            Input::Text(text) => gm::parse_envelope_shared_with(text, &opts),
-            Input::Bytes(bytes) => gm::parse_envelope_shared_bytes_with(bytes, &opts),
-            Input::NotUtf8(bytes) => gm::parse_envelope_json_bytes_with(bytes, &opts),
-        })
-    };
+    let parse = || Parsed::from(gm::parse(input.frame(), &opts));
     let out = if input.byte_len() >= RELEASE_GIL_BYTES { py.allow_threads(|| guard(parse)) } else { guard(parse) };
     parsed_to_py(py, out?)
 }
@@ -344,7 +337,7 @@ pub fn parse_envelope(py: Python<'_>, value: &Bound<'_, PyAny>) -> PyResult<PyOb
             return outcome_to_py(py, gm::ParseOutcome::invalid(reason, Some(issues)));
         }
     };
-    let out = guard(|| gm::parse_envelope_json_with(&text, &gm::ParseOptions { max_frame_bytes: usize::MAX, ..Default::default() }))?;
+    let out = guard(|| gm::parse(&text, &gm::ParseOptions { max_frame_bytes: usize::MAX, ..Default::default() }))?;
     // A decoded value has no JSON syntax; only depth can fail at step 1.
     outcome_to_py(py, out)
 }

@@ -33,8 +33,7 @@ enum Direction {
 /// once (`frame::input`), so opaque values of the result are spans of it.
 fn frame_input(data: &Bound<'_, PyAny>) -> PyResult<Input> {
     if let Some(input) = crate::frame::input(data)? {
-        // Graphorin's reader needs the whole text up front: `bytes` are checked here.
-        return Ok(input.checked());
+        return Ok(input);
     }
     let tn = data.get_type().name().map_or_else(|_| String::new(), |n| n.to_string());
     Err(PyTypeError::new_err(format!("expected str, bytes or bytearray, not {tn}")))
@@ -62,14 +61,12 @@ fn parse(py: Python<'_>, data: &Bound<'_, PyAny>, direction: Direction) -> PyRes
     let input = frame_input(data)?;
     let big = input.byte_len() >= 64 * 1024;
     let run = move || {
-        guard(|| match (&input, direction) {
-            (Input::Text(text), Direction::Server) => go::parse_server_message_shared(text).map(|m| Root::GraphorinServer(Arc::new(m))),
-            (Input::Text(text), Direction::Client) => go::parse_client_message_shared(text).map(|m| Root::GraphorinClient(Arc::new(m))),
-            (Input::NotUtf8(bytes), Direction::Server) => go::parse_server_message_bytes(bytes).map(|m| Root::GraphorinServer(Arc::new(m))),
-            (Input::NotUtf8(bytes), Direction::Client) => go::parse_client_message_bytes(bytes).map(|m| Root::GraphorinClient(Arc::new(m))),
-            // `frame_input` has checked every `bytes` input into `Text` or `NotUtf8`.
-            (Input::Bytes(bytes), Direction::Server) => go::parse_server_message_bytes(bytes.as_bytes()).map(|m| Root::GraphorinServer(Arc::new(m))),
-            (Input::Bytes(bytes), Direction::Client) => go::parse_client_message_bytes(bytes.as_bytes()).map(|m| Root::GraphorinClient(Arc::new(m))),
+        guard(|| {
+            let opts = go::ParseOptions::default();
+            match direction {
+                Direction::Server => go::parse::<go::ServerMessage>(input.frame(), &opts).map(|m| Root::GraphorinServer(Arc::new(m))),
+                Direction::Client => go::parse::<go::ClientMessage>(input.frame(), &opts).map(|m| Root::GraphorinClient(Arc::new(m))),
+            }
         })
     };
     let out = if big { py.allow_threads(run)? } else { run()? };

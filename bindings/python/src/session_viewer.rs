@@ -314,7 +314,7 @@ impl ViewerSession {
         let conn = uint_param(conn, "conn")?;
         let now_ms = clock_param(now_ms)?;
         let bytes = frame_bytes(data)?;
-        let outcome = guard(|| gm::parse_envelope_json_bytes(&bytes))?;
+        let outcome = guard(|| gm::parse(&bytes, &gm::ParseOptions::default()))?;
         Ok(received_to_py(guard(|| self.inner.outcome_received(s::ConnectionId(conn), &bytes, outcome, now_ms))?))
     }
 

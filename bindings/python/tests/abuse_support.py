@@ -112,10 +112,12 @@ def stream_frame(sock: socket.socket, length: int, *, masked: bool) -> int:
 class RawViewer:
     """A viewer on 127.0.0.1 that answers each connection's ``hello`` with a ``hello.ack`` and
     then calls ``after_ack(sock)`` on its thread (which may stream, flood or stop reading).
+    With ``ack=False`` it upgrades the socket and never answers ``hello``.
     ``close_codes`` collects the app's close codes; ``connections`` counts upgrades."""
 
-    def __init__(self, after_ack: Callable[[socket.socket], None], *, rcvbuf: int | None = None) -> None:
+    def __init__(self, after_ack: Callable[[socket.socket], None], *, rcvbuf: int | None = None, ack: bool = True) -> None:
         self.after_ack = after_ack
+        self.ack = ack
         self.close_codes: list[int] = []
         self.connections = 0
         self.server = socket.socket()
@@ -154,7 +156,7 @@ class RawViewer:
                 if op == 0x8:
                     self.close_codes.append(close_code(data))
                     return
-                if op == 0x1 and b'"type":"hello"' in data:
+                if op == 0x1 and self.ack and b'"type":"hello"' in data:
                     sock.sendall(header(0x1, len(ACK), masked=False) + ACK.encode())
                     self.after_ack(sock)
                     self.drain_for_close(sock)

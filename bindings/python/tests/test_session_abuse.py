@@ -87,6 +87,27 @@ def test_connect_refuses_an_oversized_viewer_frame_and_reconnects(caplog: pytest
     assert any("max_frame_bytes" in r.getMessage() and "1009" in r.getMessage() for r in caplog.records)
 
 
+def test_connect_retries_after_a_viewer_that_never_answers_hello() -> None:
+    """The app host: a viewer that upgrades the socket but never answers ``hello`` hits the
+    core's ``handshake_timeout_ms``: a ``handshake-timeout`` warning, the attempt closed and
+    retried on a new connection."""
+    viewer = RawViewer(lambda sock: None, ack=False)
+
+    async def main() -> tuple[bool, list[str], str]:
+        async with connect(viewer.url, connect_timeout_ms=5000, handshake_timeout_ms=300, retry_interval_ms=200) as sess:
+            attached = await sess.ready(1000)
+            assert await asyncio.to_thread(wait_for, lambda: viewer.connections >= 2), "no second attempt"
+            return attached, [w.rule for w in sess.warnings], sess.core.state
+
+    try:
+        attached, rules, state = asyncio.run(main())
+    finally:
+        viewer.close()
+    assert not attached
+    assert "handshake-timeout" in rules, rules
+    assert state != "attached"
+
+
 def test_max_frame_bytes_is_configurable() -> None:
     async def main() -> int | None:
         async with serve(port=0, max_frame_bytes=1000) as viewer:

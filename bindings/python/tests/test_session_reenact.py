@@ -312,6 +312,12 @@ def replay_facts(rows: list[Row]) -> list[tuple[int, int, str]]:
 @pytest.mark.parametrize("name", SCENARIOS)
 def test_reenacted_scenario_matches_the_recording(name: str) -> None:
     script, ours, held = asyncio.run(asyncio.wait_for(reenact(name), 90))
+    assert_matches_recording(name, script, ours, held)
+
+
+def assert_matches_recording(name: str, script: Script, ours: list[Row], held: list[str]) -> None:
+    """Our traffic is the recording's, but for the differences the module docstring lists;
+    ``held`` are the pause ids our app's gates held, in order."""
     recorded = script.rows
 
     # Pause ids: a bijection by order of appearance, same base (difference 2).

@@ -151,8 +151,8 @@ pub fn parse_envelope_json(frame: HostString, options: Option<ParseOptions>) -> 
 /// cap, which the core checks first on the bytes).
 fn parse_host_frame(frame: &HostString, opts: &gm::ParseOptions) -> ParseResult {
     match frame.to_str() {
-        Ok(text) => parse_guarded(|| gm::parse_envelope_json_with(text, opts)),
-        Err(_) if frame.0.len() > opts.max_frame_bytes => parse_guarded(|| gm::parse_envelope_json_bytes_with(&frame.0, opts)),
+        Ok(text) => parse_guarded(|| gm::parse(text, opts)),
+        Err(_) if frame.0.len() > opts.max_frame_bytes => parse_guarded(|| gm::parse(&frame.0, opts)),
         Err(e) => invalid(format!("frame is not valid JSON: {}", e.message()), None),
     }
 }
@@ -161,7 +161,7 @@ fn parse_host_frame(frame: &HostString, opts: &gm::ParseOptions) -> ParseResult 
 #[uniffi::export(default(options = None))]
 pub fn parse_envelope_json_bytes(frame: Vec<u8>, options: Option<ParseOptions>) -> ParseResult {
     match self::options(options) {
-        Ok(opts) => parse_guarded(|| gm::parse_envelope_json_bytes_with(&frame, &opts)),
+        Ok(opts) => parse_guarded(|| gm::parse(&frame, &opts)),
         Err(invalid) => *invalid,
     }
 }
@@ -181,7 +181,7 @@ pub fn parse_envelopes_json(frames: Vec<HostString>, options: Option<ParseOption
 #[uniffi::export(default(options = None))]
 pub fn parse_envelopes_json_bytes(frames: Vec<Vec<u8>>, options: Option<ParseOptions>) -> Vec<ParseResult> {
     match self::options(options) {
-        Ok(opts) => frames.iter().map(|f| parse_guarded(|| gm::parse_envelope_json_bytes_with(f, &opts))).collect(),
+        Ok(opts) => frames.iter().map(|f| parse_guarded(|| gm::parse(f, &opts))).collect(),
         Err(invalid) => vec![*invalid; frames.len()],
     }
 }
@@ -631,7 +631,7 @@ mod tests {
     #[test]
     fn every_vector_round_trips_through_host_types_byte_for_byte() {
         for (frame, expect) in frames() {
-            let outcome = gm::parse_envelope_json(&frame);
+            let outcome = gm::parse(&frame, &gm::ParseOptions::default());
             assert_eq!(outcome.kind(), expect, "{frame:.200}");
             let Some(env) = outcome.envelope() else { continue };
             let host = envelope_to_host(env);

@@ -942,7 +942,7 @@ impl ViewerSession {
     /// string holding a lone surrogate is an invalid frame: not UTF-8).
     pub fn frame_received(&self, conn: i64, frame: HostString, now_ms: f64) -> Result<Received, ContractError> {
         let (conn, now_ms) = (connection(conn)?, now(now_ms)?);
-        let outcome = gm::parse_envelope_json_bytes(&frame.0);
+        let outcome = gm::parse(&frame.0, &gm::ParseOptions::default());
         Ok(match self.core().outcome_received(conn, &frame.0, outcome, now_ms) {
             s::Received::Hello => Received::Hello,
             s::Received::Accepted { replayed } => Received::Accepted { replayed },

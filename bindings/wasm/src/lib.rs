@@ -26,6 +26,8 @@ use wirecontract::{graphmind as gm, graphorin as go};
 #[allow(dead_code)]
 mod js_text;
 mod viewer;
+#[path = "../../node/src/viewer_text.rs"]
+mod viewer_text;
 
 pub use viewer::ViewerSession;
 
@@ -148,14 +150,14 @@ fn verdict_code(outcome: gm::ParseOutcome) -> u32 {
 /// object as JSON text in [`take_text`] (as the addon's `gmVerdict`).
 #[wasm_bindgen(js_name = "gmVerdict")]
 pub fn gm_verdict(len: usize) -> u32 {
-    with_frame(len, |text| verdict_code(gm::parse_envelope_json(text)))
+    with_frame(len, |text| verdict_code(gm::parse(text, &gm::ParseOptions::default())))
 }
 
 /// The verdict on a frame `serializeEnvelope` wrote (no size cap), as [`gm_verdict`].
 #[wasm_bindgen(js_name = "gmCheckWritten")]
 pub fn gm_check_written(len: usize) -> u32 {
     let opts = gm::ParseOptions { max_frame_bytes: usize::MAX, ..gm::ParseOptions::default() };
-    with_frame(len, |text| verdict_code(gm::parse_envelope_json_with(text, &opts)))
+    with_frame(len, |text| verdict_code(gm::parse(text, &opts)))
 }
 
 /// `createEnvelope`'s payload budget on the frame buffer's payload text: `1` fits, `2`–`4`
@@ -313,9 +315,9 @@ pub fn gm_hello_ack(
 pub fn go_parse(direction: u32, len: usize) -> String {
     with_frame(len, |text| {
         let res = if direction == 0 {
-            go::parse_server_message(text).map(|m| m.variant().as_str())
+            go::parse::<go::ServerMessage>(text, &go::ParseOptions::default()).map(|m| m.variant().as_str())
         } else {
-            go::parse_client_message(text).map(|m| m.variant().as_str())
+            go::parse::<go::ClientMessage>(text, &go::ParseOptions::default()).map(|m| m.variant().as_str())
         };
         match res {
             Ok(wire) => wire.to_owned(),

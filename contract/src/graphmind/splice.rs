@@ -6,7 +6,7 @@
 //! does not parse as exactly the parts given falls back to the general path, which says why, and
 //! `tests/create_envelope_json.rs` compares the two builders.
 
-use super::{json, parse_envelope_json, Envelope, ParseOutcome, DEFAULT_MAX_DEPTH};
+use super::{json, parse, Envelope, ParseOptions, ParseOutcome, DEFAULT_MAX_DEPTH};
 use wirecontract_json::cursor::Cursor;
 
 /// The frame `{"gm":1,"seq":…,"ts":…,"runId":…,"type":…,"payload":…}` with `payload_json`
@@ -39,7 +39,7 @@ pub(super) fn read_spliced(frame: &[u8], message_type: &str, seq: u64, run_id: &
     // Valid UTF-8 by construction (ASCII and three `&str`s); simdutf8 checks it in a fraction of
     // the time `std` takes on non-ASCII text.
     let text = simdutf8::basic::from_utf8(frame).ok()?;
-    match parse_envelope_json(text) {
+    match parse(text, &ParseOptions::default()) {
         ParseOutcome::Ok(e) if e.seq == seq && e.ts == ts && e.run_id == run_id && e.extra.is_empty() && e.message_type() == message_type => Some(e),
         _ => None,
     }

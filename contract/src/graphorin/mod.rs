@@ -16,38 +16,40 @@
 //!   the best-effort raw `id`.
 //!
 //! Files: `types.rs` (the strict frames and scalars), this file (the `message_union!` rows,
-//! parse, serialize), `catalog.rs` (close codes, `CLOSE_CODE_VALUES`, subprotocol helpers),
-//! `schema.rs` (the direction unions of the protocol's JSON Schema).
+//! the registry entry, serialize), `parse.rs` ([`parse`], [`parse_value`], [`ParseError`]),
+//! `catalog.rs` (close codes, `CLOSE_CODE_VALUES`, subprotocol helpers), `schema.rs` (the
+//! direction unions of the protocol's JSON Schema).
 //!
 //! ```
-//! use wirecontract::graphorin::{parse_server_message, serialize_server_message, ServerMessage, RpcId};
+//! use wirecontract::graphorin::{parse, serialize_server_message, ParseOptions, ServerMessage, RpcId};
 //! let frame = r#"{"v":"1","jsonrpc":"2.0","id":"req-1","result":{"ok":true}}"#;
-//! let msg = parse_server_message(frame).unwrap();
+//! let msg: ServerMessage = parse(frame, &ParseOptions::default()).unwrap();
 //! assert!(msg.is_rpc_success());
 //! assert_eq!(msg.rpc_id(), Some(&RpcId::try_from("req-1").unwrap()));
 //! assert_eq!(serialize_server_message(&msg), frame);
 //!
-//! let err = parse_server_message(r#"{"v":"1","kind":"pong","surprise":true}"#).unwrap_err();
+//! let err = parse::<ServerMessage>(r#"{"v":"1","kind":"pong","surprise":true}"#, &ParseOptions::default()).unwrap_err();
 //! assert_eq!(err.issues()[0].code.map(|c| c.as_str()), Some("unrecognized_keys"));
 //! assert_eq!(err.issues()[0].path.pointer(), "/surprise");
 //! ```
 
 mod catalog;
+mod parse;
 mod schema;
 mod types;
-
-use std::fmt;
 
 use serde::{Serialize, Serializer};
 
 pub use catalog::*;
+pub use parse::{parse, parse_value, MessageUnion, ParseError, ParseOptions};
 pub use schema::{export_json_schema, export_json_schema_string, CLIENT_MESSAGE_POINTER, SCHEMA_ID, SERVER_MESSAGE_POINTER};
 pub use types::*;
 
-use crate::core::{describe_received, Ctx, Path, Reflect, WireValue};
+use crate::core::{Ctx, Path, Reflect, WireValue};
 pub use crate::core::{Issue, IssueCode, PathSegment, Record};
-use wirecontract_json::{self as json, decode_string, JsonKind, Val};
-pub use wirecontract_json::{RawJson, SharedText};
+pub use crate::frame::Frame;
+use wirecontract_json::{self as json, Val};
+pub use wirecontract_json::{RawJson, SharedBytes, SharedText};
 
 /// The `jsonrpc` literal of RPC responses and of every client message (§3.1, §4). The `v`
 /// literal of every frame is [`PROTOCOL_VERSION`].
@@ -250,7 +252,8 @@ pub static PROTOCOL: crate::registry::Protocol = crate::registry::Protocol {
 /// [`crate::registry::Protocol::parse_any`]: a server frame, else a client frame.
 fn parse_any(frame: &str) -> crate::registry::AnyOutcome {
     use crate::registry::AnyOutcome;
-    match (parse_server_message(frame), parse_client_message(frame)) {
+    let opts = ParseOptions::default();
+    match (parse::<ServerMessage>(frame, &opts), parse::<ClientMessage>(frame, &opts)) {
         (Ok(m), _) => AnyOutcome::Ok { message: m.variant().as_str().to_owned(), object: Some(m.into_reflect()) },
         (_, Ok(m)) => AnyOutcome::Ok { message: m.variant().as_str().to_owned(), object: Some(m.into_reflect()) },
         (Err(e), Err(_)) => AnyOutcome::Invalid { reason: e.to_string(), issues: e.issues().to_vec() },
@@ -319,274 +322,6 @@ impl ClientMessage {
     pub fn method(&self) -> &'static str {
         self.variant().as_str()
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Errors
-// ---------------------------------------------------------------------------------------------
-
-/// Why a frame did not parse (§13): not JSON at all, or JSON that is not a frame of the
-/// expected direction. The two map to different server replies (§5, §8.1): -32700 with id `0`,
-/// and -32600 echoing the id, both followed by close 4008.
-#[derive(Debug, Clone, PartialEq)]
-pub enum ParseError {
-    /// Not one JSON text as `JSON.parse` reads it (RFC 8259, no BOM), invalid UTF-8 (a
-    /// binary WebSocket message reads as the empty string, which fails here too), or nested
-    /// deeper than [`DEFAULT_MAX_DEPTH`].
-    Json {
-        /// What was wrong.
-        reason: String,
-        /// Byte offset into the frame where reading stopped.
-        offset: usize,
-    },
-    /// Valid JSON, but not a legal frame.
-    Schema {
-        /// Every issue found (at least one), in frame order.
-        issues: Vec<Issue>,
-        /// The frame's `id` member as raw JSON (any type, invalid ones included: `""`, `1.5`,
-        /// `{}`) when the top level is an object that has one (last occurrence); else `None`.
-        id: Option<RawJson>,
-    },
-}
-
-impl ParseError {
-    /// `true` when the frame was not JSON at all ([`ParseError::Json`]: a syntax failure,
-    /// answered with `PARSE_ERROR`); `false` when it was JSON but not a legal frame.
-    pub fn is_syntax_error(&self) -> bool {
-        matches!(self, ParseError::Json { .. })
-    }
-
-    /// The old name of [`ParseError::is_syntax_error`]: `true` for a JSON *syntax failure*
-    /// (the name read as "the frame is JSON", the opposite).
-    #[deprecated(note = "reads backwards: use is_syntax_error (true when the frame is not JSON)")]
-    pub fn is_json(&self) -> bool {
-        self.is_syntax_error()
-    }
-
-    /// The issues; empty for a JSON syntax failure.
-    pub fn issues(&self) -> &[Issue] {
-        match self {
-            ParseError::Json { .. } => &[],
-            ParseError::Schema { issues, .. } => issues,
-        }
-    }
-
-    /// The best-effort raw `id`, keeping its JSON type (see [`ParseError::Schema`]).
-    pub fn raw_id(&self) -> Option<&RawJson> {
-        match self {
-            ParseError::Json { .. } => None,
-            ParseError::Schema { id, .. } => id.as_ref(),
-        }
-    }
-
-    /// The id a server's error reply should carry: the raw id when it is a valid [`RpcId`],
-    /// else `0` (§3.1, §8.1). Unlike the reference server, an invalid id (`""`, `1.5`) is not
-    /// echoed, so the reply is always a legal frame.
-    pub fn reply_id(&self) -> RpcId {
-        self.raw_id().and_then(RpcId::from_raw).unwrap_or(RpcId::Int(0))
-    }
-
-    /// The RPC error code a server answers with (§5): `PARSE_ERROR` for a JSON failure,
-    /// `INVALID_REQUEST` for a schema failure.
-    pub fn rpc_error_code(&self) -> RpcErrorCode {
-        if self.is_syntax_error() {
-            RpcErrorCode::ParseError
-        } else {
-            RpcErrorCode::InvalidRequest
-        }
-    }
-}
-
-impl fmt::Display for ParseError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ParseError::Json { reason, offset } => write!(f, "frame is not valid JSON: {reason} at byte {offset}"),
-            ParseError::Schema { issues, .. } => {
-                f.write_str("invalid frame")?;
-                for (i, issue) in issues.iter().enumerate() {
-                    f.write_str(if i == 0 { ": " } else { "; " })?;
-                    write!(f, "{issue}")?;
-                }
-                Ok(())
-            }
-        }
-    }
-}
-
-impl std::error::Error for ParseError {}
-
-// ---------------------------------------------------------------------------------------------
-// Parsing
-// ---------------------------------------------------------------------------------------------
-
-fn syntax(frame: &str) -> Result<Val<'_>, ParseError> {
-    match json::validate(frame, DEFAULT_MAX_DEPTH) {
-        Ok(()) => Ok(Val::root(frame)),
-        Err(e) => Err(ParseError::Json { reason: e.message, offset: e.offset }),
-    }
-}
-
-fn utf8(frame: &[u8]) -> Result<&str, ParseError> {
-    // SIMD validation first; std's check runs only on failure, for the offset.
-    simdutf8::basic::from_utf8(frame)
-        .or_else(|_| std::str::from_utf8(frame))
-        .map_err(|e| ParseError::Json { reason: "invalid UTF-8".into(), offset: e.valid_up_to() })
-}
-
-fn schema_error(ctx: Ctx, id: Option<RawJson>) -> ParseError {
-    ParseError::Schema { issues: ctx.issues, id }
-}
-
-/// The last value of each of `keys` among an object's members (`JSON.parse`: last wins).
-fn last_members<'s, const N: usize>(root: Val<'s>, keys: [&str; N]) -> [Option<Val<'s>>; N] {
-    let mut found = [None; N];
-    for (key, val) in root.members() {
-        let decoded = decode_string(key).text;
-        if let Some(i) = keys.iter().position(|k| *k == decoded) {
-            found[i] = Some(val);
-        }
-    }
-    found
-}
-
-/// Reads a top-level frame after checking it is an object: `pick` gets the last values of
-/// `id, jsonrpc, kind, result, error, method` and reads the variant; the error carries the raw
-/// id.
-/// Opaque values are spans of `shared` (the frame's text) when it is given.
-fn read_frame<'s, M>(root: Val<'s>, shared: Option<&SharedText>, pick: impl FnOnce(&mut Ctx, [Option<Val<'s>>; 6]) -> Option<M>) -> Result<M, ParseError> {
-    let mut ctx = Ctx::with_codes();
-    ctx.shared = shared.cloned();
-    if root.kind() != JsonKind::Object {
-        ctx.expected::<()>(&Path::Root, "object", Some(root));
-        return Err(schema_error(ctx, None));
-    }
-    let found = last_members(root, ["id", "jsonrpc", "kind", "result", "error", "method"]);
-    let id = found[0].map(|v| ctx.raw(v));
-    match pick(&mut ctx, found) {
-        Some(m) if ctx.issues.is_empty() => Ok(m),
-        _ => Err(schema_error(ctx, id)),
-    }
-}
-
-/// Server side of [`parse_server_message`] on validated text.
-///
-/// Routing (the reference's union, made deterministic so issues are precise): a frame with a
-/// `jsonrpc` key, or with neither `jsonrpc` nor `kind` but an `id`, `result` or `error` key, is
-/// read as an RPC response (as a failure when it has `error` and no `result`, else as a
-/// success: a frame with both then reports `error` as unrecognized, one with neither reports
-/// `result` as required); any other frame is read by its `kind`.
-fn parse_server_validated(root: Val<'_>, shared: Option<&SharedText>) -> Result<ServerMessage, ParseError> {
-    read_frame(root, shared, |ctx, [id, jsonrpc, kind, result, error, _]| {
-        let rpc = jsonrpc.is_some() || (kind.is_none() && (id.is_some() || result.is_some() || error.is_some()));
-        let variant = if rpc {
-            if error.is_some() && result.is_none() {
-                ServerVariant::RpcFailure
-            } else {
-                ServerVariant::RpcSuccess
-            }
-        } else {
-            discriminator(ctx, kind, "kind", KINDS, ServerVariant::from_wire)?
-        };
-        ServerMessage::read_variant(variant, ctx, root)
-    })
-}
-
-/// Checks a union discriminator (`kind`, `method`); records `invalid_discriminator` when it
-/// is absent, not a string, or not one of `allowed` (case-sensitive).
-fn discriminator<V>(ctx: &mut Ctx, v: Option<Val<'_>>, key: &str, allowed: &[&str], from_wire: fn(&str) -> Option<V>) -> Option<V> {
-    let found = v.and_then(|v| v.string_raw()).map(|raw| decode_string(raw).text).filter(|t| allowed.contains(&&**t)).and_then(|t| from_wire(&t));
-    if found.is_none() {
-        let expected: Vec<String> = allowed.iter().map(|a| format!("\"{a}\"")).collect();
-        ctx.issue_with(
-            &Path::Key(&Path::Root, key),
-            crate::core::IssueCode::InvalidDiscriminator,
-            format!("invalid discriminator value: expected {}, received {}", expected.join(" | "), describe_received(v)),
-        );
-    }
-    found
-}
-
-fn parse_client_validated(root: Val<'_>, shared: Option<&SharedText>) -> Result<ClientMessage, ParseError> {
-    read_frame(root, shared, |ctx, [.., method]| {
-        let variant = discriminator(ctx, method, "method", METHODS, ClientVariant::from_wire)?;
-        ClientMessage::read_variant(variant, ctx, root)
-    })
-}
-
-/// Parses one server → client frame from text (§3): JSON syntax first, then the schema.
-///
-/// # Errors
-/// [`ParseError::Json`] when the text is not JSON; [`ParseError::Schema`] with every issue
-/// when it is JSON but not a legal [`ServerMessage`].
-pub fn parse_server_message(frame: &str) -> Result<ServerMessage, ParseError> {
-    parse_server_validated(syntax(frame)?, None)
-}
-
-/// [`parse_server_message`] on text the parsed message may share: compact opaque values
-/// (`data`, `result`, `payload`, the error's raw id) become spans of `frame` instead of
-/// copies. Same results and errors as [`parse_server_message`].
-///
-/// # Errors
-/// As [`parse_server_message`].
-pub fn parse_server_message_shared(frame: &SharedText) -> Result<ServerMessage, ParseError> {
-    parse_server_validated(syntax(frame.as_str())?, Some(frame))
-}
-
-/// [`parse_server_message`] on raw bytes: invalid UTF-8 is a [`ParseError::Json`].
-///
-/// # Errors
-/// As [`parse_server_message`].
-pub fn parse_server_message_bytes(frame: &[u8]) -> Result<ServerMessage, ParseError> {
-    parse_server_message(utf8(frame)?)
-}
-
-/// Validates an already decoded value as a server frame (the reference's `safeParse` on a
-/// `JSON.parse` result). serde_json values cannot hold lone surrogates, duplicate keys or
-/// non-finite numbers, so those frames are out of reach here by construction; integers above
-/// `2^64` or written with a fraction part arrive as doubles, as `JSON.parse` would give them.
-///
-/// # Errors
-/// [`ParseError::Schema`] (never `Json`).
-pub fn parse_server_message_value(value: &serde_json::Value) -> Result<ServerMessage, ParseError> {
-    let text = value.to_string();
-    parse_server_validated(Val::root(&text), None)
-}
-
-/// Parses one client → server message from text (§4): JSON syntax first, then `method`, then
-/// the variant's schema.
-///
-/// # Errors
-/// [`ParseError::Json`] when the text is not JSON (the server answers -32700 with id `0`);
-/// [`ParseError::Schema`] otherwise (-32600 with [`ParseError::reply_id`]).
-pub fn parse_client_message(frame: &str) -> Result<ClientMessage, ParseError> {
-    parse_client_validated(syntax(frame)?, None)
-}
-
-/// [`parse_client_message`] on text the parsed message may share (see
-/// [`parse_server_message_shared`]).
-///
-/// # Errors
-/// As [`parse_client_message`].
-pub fn parse_client_message_shared(frame: &SharedText) -> Result<ClientMessage, ParseError> {
-    parse_client_validated(syntax(frame.as_str())?, Some(frame))
-}
-
-/// [`parse_client_message`] on raw bytes: invalid UTF-8 is a [`ParseError::Json`].
-///
-/// # Errors
-/// As [`parse_client_message`].
-pub fn parse_client_message_bytes(frame: &[u8]) -> Result<ClientMessage, ParseError> {
-    parse_client_message(utf8(frame)?)
-}
-
-/// Validates an already decoded value as a client message; see
-/// [`parse_server_message_value`] for what a `serde_json::Value` cannot carry.
-///
-/// # Errors
-/// [`ParseError::Schema`] (never `Json`).
-pub fn parse_client_message_value(value: &serde_json::Value) -> Result<ClientMessage, ParseError> {
-    let text = value.to_string();
-    parse_client_validated(Val::root(&text), None)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -125,7 +125,7 @@ fn synthesized(protocol: &str, wire: &str) -> Result<Example, String> {
         graphmind::PROTOCOL_VERSION,
         minimal_object(m.payload)
     );
-    match graphmind::parse_envelope_json(&frame) {
+    match graphmind::parse(&frame, &graphmind::ParseOptions::default()) {
         graphmind::ParseOutcome::Ok(_) => Ok(Example { origin: Origin::Registry, frame }),
         other => Err(format!("{frame} gives {other:?}")),
     }
@@ -247,7 +247,7 @@ pub(crate) mod tests {
         for m in graphmind::PROTOCOL.messages {
             let ex = synthesized("graphmind", m.wire).unwrap_or_else(|why| panic!("{}: the made frame does not parse ok: {why}", m.wire));
             assert_eq!(ex.origin, Origin::Registry);
-            match graphmind::parse_envelope_json(&ex.frame) {
+            match graphmind::parse(&ex.frame, &graphmind::ParseOptions::default()) {
                 graphmind::ParseOutcome::Ok(env) => assert_eq!(env.message_type(), m.wire),
                 other => panic!("{}: {other:?}", m.wire),
             }

@@ -2,6 +2,7 @@
 //! `OUT_DIR` (laid out like `generated/`). Deterministic: two runs are byte-identical.
 //! `scripts/regen` runs it on `generated/`; `scripts/check-drift` on a temporary directory.
 
+mod accept;
 mod asyncapi;
 mod examples;
 mod kotlin_jvm;
@@ -56,8 +57,10 @@ fn main() -> std::process::ExitCode {
         ("python/wirecontract/_native.pyi", pyi::native_stub()),
         ("python/stubtest-allowlist.txt", pyi::stubtest_allowlist()),
         ("typescript/index.d.ts", ts::declarations()),
+        ("typescript/index.mjs", ts::esm_entry()),
         ("typescript/contract-id.json", ts::contract_id_json()),
         ("typescript/zod-schemas.js", zod::schemas()),
+        ("typescript/accept.js", accept::acceptor()),
         ("kotlin-jvm/dev/wirecontract/graphmind/jvm/Enums.kt", kotlin_jvm::enums()),
         ("kotlin-jvm/dev/wirecontract/graphmind/jvm/Breakpoints.kt", kotlin_jvm::breakpoints()),
         ("kotlin-jvm/dev/wirecontract/graphmind/jvm/Records.kt", kotlin_jvm::records()),

@@ -162,6 +162,95 @@ const HANDSHAKE_DECLS: &str = "  /** Why a gate pauses: \"breakpoint\" (checked 
 }
 ";
 
+/// `ViewerSession` (`viewer.js` over the backend's class, the addon's or the WASM build's): the
+/// contract's sans-IO viewer for a viewer author's host, at the top level.
+const VIEWER_DECLS: &str = "/** What ViewerSession.frameReceived did with a frame (the actions it queued come from pollAction). */
+export interface FrameReceived {
+  kind: \"hello\" | \"accepted\" | \"duplicate\" | \"wildcard\" | \"rejected\";
+  /** Whether its seq is below the connection's hello seq (buffered before this connection). */
+  replayed: boolean;
+}
+/** One thing for the viewer's host to do or know, polled in order from a ViewerSession. */
+export type ViewerAction =
+  | { type: \"send\"; conn: number; frame: string }
+  | { type: \"close\"; conn: number; code: number; reason: string }
+  | { type: \"app-attached\"; conn: number; sessionToken: string; hello: graphmind.Hello }
+  | { type: \"frame-accepted\"; conn: number; envelope: graphmind.Envelope | graphmind.UnknownEnvelope; replayed: boolean }
+  | { type: \"pause-opened\"; conn: number; runId: string; pauseId: string; nodeId: string; point: graphmind.PausePoint }
+  | { type: \"pause-closed\"; pauseId: string; action: graphmind.ResumeAction }
+  | { type: \"pause-released\"; conn: number; pauseId: string }
+  | { type: \"resume-refused\"; pauseId: string; code: graphmind.RefusalCode; requestId?: string }
+  | { type: \"resume-timed-out\"; pauseId: string }
+  | { type: \"run-abandoned\"; runId: string }
+  | { type: \"warn\"; conn: number; rule: string; text: string };
+/** ViewerSession's options; every one has the core's default (graphmind-session §5). */
+export interface ViewerSessionOptions {
+  /** Armed at start; default [{point: \"error\"}]. */
+  breakpoints?: readonly graphmind.BreakpointMatcher[];
+  mode?: graphmind.RunMode;
+  /** hello.ack's versions.viewer. */
+  viewerVersion?: string;
+  hubCapabilities?: readonly string[];
+  /** Minted session tokens are <prefix><n>: pass a random prefix. */
+  tokenPrefix?: string;
+  maxResumeTokenLen?: number;
+  /** How long a sent exec.resume waits for its answer (5000). */
+  resumeWaitMs?: number;
+  /** How long a run whose app disconnected stays running (15000). */
+  abandonGraceMs?: number;
+  maxRetainedRuns?: number;
+  maxRetainedBytes?: number;
+  maxSeqsPerRun?: number;
+  maxTrackedPauses?: number;
+}
+/** What ViewerSession.resume throws when it sent nothing. */
+export interface ResumeError extends Error {
+  name: \"ResumeError\";
+  code: \"unknown-pause\" | \"released-by-disconnect\" | \"owner-gone\";
+}
+/**
+ * The contract's viewer session (graphmind-session §5), sans-IO: de-duplication by (runId, seq),
+ * the handshake, pause bookkeeping, resume routing, fail-open on disconnect, run tracking. The host
+ * owns the sockets and the clock: it feeds frames and connection events in with a millisecond
+ * reading, carries out every polled action, and calls handleTimeout when pollTimeout says.
+ */
+export declare class ViewerSession {
+  constructor(options?: ViewerSessionOptions);
+  /** A new app connection (an id the host picks; also implied by its first frame). */
+  connectionOpened(conn: number): void;
+  /** The connection closed: its open pauses are released (fail-open), its runs start the abandon grace. */
+  connectionClosed(conn: number, nowMs: number): void;
+  /** One text frame from `conn`. */
+  frameReceived(conn: number, text: string, nowMs: number): FrameReceived;
+  /** Arms a breakpoint and broadcasts the set; whether it was new. */
+  setBreakpoint(matcher: graphmind.BreakpointMatcher, nowMs: number): boolean;
+  /** Removes the breakpoints equal to `matcher`; how many were removed. */
+  clearBreakpoint(matcher: graphmind.BreakpointMatcher, nowMs: number): number;
+  /** Sets the run mode and broadcasts it. */
+  setMode(mode: graphmind.RunMode, nowMs: number): void;
+  /** Sends exec.resume for an open pause; throws ResumeError when nothing was sent. */
+  resume(pauseId: string, action: graphmind.ResumeAction, nowMs: number, options?: { output?: unknown; requestId?: string }): void;
+  /** Fires the resume waits and abandon graces due at `nowMs`. */
+  handleTimeout(nowMs: number): void;
+  /** The next action, or undefined. */
+  pollAction(): ViewerAction | undefined;
+  /** Every queued action, oldest first. */
+  pollActions(): ViewerAction[];
+  /** When handleTimeout is next due (ms), or undefined. */
+  pollTimeout(): number | undefined;
+  /** Whether the session still holds state for `runId` (de-duplication keys, owner, pauses). */
+  retainsRun(runId: string): boolean;
+  readonly breakpoints: graphmind.BreakpointMatcher[];
+  readonly mode: graphmind.RunMode;
+  /** Ids of the open pauses, sorted. */
+  readonly openPauses: string[];
+  /** How many runs' state is retained (at most maxRetainedRuns). */
+  readonly retainedRuns: number;
+  /** Approximate bytes of retained run state. */
+  readonly retainedBytes: number;
+}
+";
+
 fn graphmind_namespace(out: &mut String) {
     let p = &graphmind::PROTOCOL;
     out.push_str("/** GraphMind v1 (`gm: 1`): the live agent-debugger envelope protocol (spec graphmind-v1). */\n");
@@ -533,86 +622,9 @@ pub fn declarations() -> String {
         "/** The id of the contract these declarations and the addon were built from (16 hex digits); the\n *  package refuses to load an addon built from another contract. */\nexport declare const CONTRACT_ID: {};\n",
         quote(&wirecontract::contract_id())
     );
+    out.push_str(VIEWER_DECLS);
     out.push_str("// The GraphMind reference API (@graphmind-ai/schema) at the top level too.\n");
-    let names = [
-        "PROTOCOL_VERSION",
-        "WILDCARD_RUN_ID",
-        "MESSAGE_TYPES",
-        "EVENT_TYPES",
-        "CONTROL_TYPES",
-        "HANDSHAKE_TYPES",
-        "KNOWN_CAPABILITIES",
-        "MAX_FRAME_BYTES",
-        "MAX_DEPTH",
-        "DEFAULT_MAX_PAYLOAD_BYTES",
-        "parseEnvelopeJson",
-        "parseEnvelope",
-        "createEnvelope",
-        "serializeEnvelope",
-        "exportJsonSchema",
-        "exportJsonSchemaString",
-        "matchersEqual",
-        "matcherMatches",
-        "shouldPause",
-        "pauseReason",
-        "negotiateHello",
-        "helloAck",
-        "BuildError",
-        "shrinkPayload",
-        "shrinkPayloadJson",
-        "Shrunk",
-        "Envelope",
-        "EnvelopeOf",
-        "UnknownEnvelope",
-        "ParseResult",
-        "MessageType",
-        "PayloadMap",
-    ];
-    let reference = [
-        "MAX_PAYLOAD_BYTES",
-        "MAX_SHRINK_KEYS",
-        "MAX_TRIM_FIELDS",
-        "TRUNCATION_SUFFIX",
-        "FINISH_REASONS",
-        "serializePayload",
-        "isTruncatedPayload",
-        "isMessageType",
-        "isEventType",
-        "isControlType",
-        "isHandshakeType",
-        "normalizeFinishReason",
-        "readUsage",
-        "EventType",
-        "ControlType",
-        "HandshakeType",
-        "EventPayloadMap",
-        "MessagePayloadMap",
-        "KnownEnvelope",
-        "EventEnvelope",
-        "ControlEnvelope",
-        "HandshakeEnvelope",
-        "CreateEnvelopeInput",
-        "CreateEnvelopeInit",
-        "EnvelopeParseResult",
-        "RawEnvelope",
-        "ParseIssue",
-        "Issue",
-        "KnownCapability",
-        "Capability",
-        "TruncatedPayload",
-        "UsageBasis",
-        "UsageView",
-        "SafeParseResult",
-        "ZodSchemaLike",
-        "EventPayloadSchemas",
-        "ControlPayloadSchemas",
-        "HandshakePayloadSchemas",
-        "MessagePayloadSchemas",
-        "RawEnvelopeSchema",
-        "EnvelopeSchemas",
-        "KnownEnvelopeSchema",
-    ];
-    for n in names.into_iter().chain(reference) {
+    for n in top_level_names() {
         let _ = writeln!(out, "export import {n} = graphmind.{n};");
     }
     // Every GraphMind enum and object type, and its schema object, at the top level too.
@@ -621,6 +633,132 @@ pub fn declarations() -> String {
     for n in types {
         let _ = writeln!(out, "export import {n} = graphmind.{n};\nexport import {n}Schema = graphmind.{n}Schema;");
     }
+    out
+}
+
+/// Whether a top-level name of `index.d.ts` is a value at run time or a type only.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Value,
+    Type,
+}
+
+use Kind::{Type, Value};
+
+/// The `graphmind` names re-exported at the top level (the reference's names among them), in
+/// declaration order. The runtime ones are also the ESM entry's named exports ([`esm_entry`]).
+const TOP_LEVEL: &[(&str, Kind)] = &[
+    ("PROTOCOL_VERSION", Value),
+    ("WILDCARD_RUN_ID", Value),
+    ("MESSAGE_TYPES", Value),
+    ("EVENT_TYPES", Value),
+    ("CONTROL_TYPES", Value),
+    ("HANDSHAKE_TYPES", Value),
+    ("KNOWN_CAPABILITIES", Value),
+    ("MAX_FRAME_BYTES", Value),
+    ("MAX_DEPTH", Value),
+    ("DEFAULT_MAX_PAYLOAD_BYTES", Value),
+    ("parseEnvelopeJson", Value),
+    ("parseEnvelope", Value),
+    ("createEnvelope", Value),
+    ("serializeEnvelope", Value),
+    ("exportJsonSchema", Value),
+    ("exportJsonSchemaString", Value),
+    ("matchersEqual", Value),
+    ("matcherMatches", Value),
+    ("shouldPause", Value),
+    ("pauseReason", Value),
+    ("negotiateHello", Value),
+    ("helloAck", Value),
+    ("BuildError", Value),
+    ("shrinkPayload", Value),
+    ("shrinkPayloadJson", Value),
+    ("Shrunk", Type),
+    ("Envelope", Type),
+    ("EnvelopeOf", Type),
+    ("UnknownEnvelope", Type),
+    ("ParseResult", Type),
+    ("MessageType", Type),
+    ("PayloadMap", Type),
+    // The reference's (@graphmind-ai/schema) names that are not registry types.
+    ("MAX_PAYLOAD_BYTES", Value),
+    ("MAX_SHRINK_KEYS", Value),
+    ("MAX_TRIM_FIELDS", Value),
+    ("TRUNCATION_SUFFIX", Value),
+    ("FINISH_REASONS", Value),
+    ("serializePayload", Value),
+    ("isTruncatedPayload", Value),
+    ("isMessageType", Value),
+    ("isEventType", Value),
+    ("isControlType", Value),
+    ("isHandshakeType", Value),
+    ("normalizeFinishReason", Value),
+    ("readUsage", Value),
+    ("EventType", Type),
+    ("ControlType", Type),
+    ("HandshakeType", Type),
+    ("EventPayloadMap", Type),
+    ("MessagePayloadMap", Type),
+    ("KnownEnvelope", Type),
+    ("EventEnvelope", Type),
+    ("ControlEnvelope", Type),
+    ("HandshakeEnvelope", Type),
+    ("CreateEnvelopeInput", Type),
+    ("CreateEnvelopeInit", Type),
+    ("EnvelopeParseResult", Type),
+    ("RawEnvelope", Type),
+    ("ParseIssue", Type),
+    ("Issue", Type),
+    ("KnownCapability", Type),
+    ("Capability", Type),
+    ("TruncatedPayload", Type),
+    ("UsageBasis", Type),
+    ("UsageView", Type),
+    ("SafeParseResult", Type),
+    ("ZodSchemaLike", Type),
+    ("EventPayloadSchemas", Value),
+    ("ControlPayloadSchemas", Value),
+    ("HandshakePayloadSchemas", Value),
+    ("MessagePayloadSchemas", Value),
+    ("RawEnvelopeSchema", Value),
+    ("EnvelopeSchemas", Value),
+    ("KnownEnvelopeSchema", Value),
+];
+
+fn top_level_names() -> impl Iterator<Item = &'static str> {
+    TOP_LEVEL.iter().map(|(n, _)| *n)
+}
+
+/// The names declared at the top level of `index.d.ts` outside the `graphmind` re-exports.
+const OWN_VALUES: &[&str] = &["graphmind", "graphorin", "VERSION", "CONTRACT_ID", "ViewerSession"];
+
+/// `typescript/index.mjs`: the package's ESM entry, which re-exports the CommonJS module by
+/// name: every runtime name `index.d.ts` declares at the top level, so `import { X }` works
+/// for every `X` the declarations promise (`test/esm.test.js` checks the names against
+/// `index.js`'s own).
+pub fn esm_entry() -> String {
+    let p = &graphmind::PROTOCOL;
+    let mut names: Vec<String> = OWN_VALUES.iter().map(|n| (*n).to_owned()).collect();
+    names.extend(TOP_LEVEL.iter().filter(|(_, k)| *k == Value).map(|(n, _)| (*n).to_owned()));
+    names.extend(p.enums().iter().map(|e| format!("{}Schema", e.name)));
+    names.extend(p.objects().iter().map(|o| format!("{}Schema", o.name)));
+    let mut out = String::from(
+        "// @wirecontract/node: the ESM entry, the CommonJS module (which loads the backend)
+// re-exported by name.
+// Generated by scripts/gen (src/ts.rs) from the names index.d.ts declares; do not edit.
+// Regenerate with scripts/regen; bindings/node/build.sh copies this file into the package.
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+const cjs = require('./index.js');
+
+export const {
+",
+    );
+    for n in &names {
+        let _ = writeln!(out, "  {n},");
+    }
+    out.push_str("} = cjs;\nexport default cjs;\n");
     out
 }
 

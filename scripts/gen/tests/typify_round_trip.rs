@@ -12,7 +12,7 @@
 mod common;
 
 use serde_json::Value;
-use wirecontract::graphmind::{parse_envelope_json, serialize_envelope, ParseOutcome};
+use wirecontract::graphmind::{parse, serialize_envelope, ParseOptions, ParseOutcome};
 use wirecontract_typify::graphmind::GraphMindWireEnvelopeProtocolV1 as TypifyEnvelope;
 
 // ----- Why the two readers may differ (each is a limit of serde_json/serde derive/typify) ----
@@ -90,7 +90,7 @@ struct Reading {
 }
 
 fn contract_reading(frame: &str, original: Option<&Value>) -> Reading {
-    let out = parse_envelope_json(frame);
+    let out = parse(frame, &ParseOptions::default());
     match &out {
         ParseOutcome::Ok(env) | ParseOutcome::UnknownType(env) => {
             let text = serialize_envelope(env).expect("a parsed envelope serializes");
@@ -214,5 +214,5 @@ fn typify_refuses_known_types_in_the_unknown_branch() {
     // A known type with a bad payload must not fall through to `Unknown` (schema rule 6).
     let frame = r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"mode.set","payload":{"mode":"fly"}}"#;
     assert!(serde_json::from_str::<TypifyEnvelope>(frame).is_err());
-    assert!(matches!(parse_envelope_json(frame), ParseOutcome::Invalid { .. }));
+    assert!(matches!(parse(frame, &ParseOptions::default()), ParseOutcome::Invalid { .. }));
 }

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::kit::{Dir, Kit, Rec};
-use super::scenarios::{inject_value, Scenario};
+use super::scenarios::{inject_value, Drive, Scenario};
 
 /// A check's outcome.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -229,12 +229,76 @@ impl Judge<'_> {
         if got != want {
             problems.push(format!("live pauses {} (kind@point), armed for {}", show(&got), show(&want)));
         }
+        let mut evidence = format!("live pauses {}", show(&got));
         let title = match self.sc.name {
             "controls" => "breakpoint.set/clear and mode.set apply in arrival order (a duplicate set is one breakpoint); a second ack changes nothing",
             "reconnect" | "gm-mismatch" | "overflow" => "the ack arms; the gate released by the detach does not pause again",
+            "rearm" => "a detach disarms: controls of a dropped connection do not survive into the next, whose ack arms exactly what it carries",
             _ => "the ack arms exactly the breakpoints it carries",
         };
-        self.add("G3", title, &problems, format!("live pauses {}", show(&got)));
+        if self.sc.drive == Drive::Rearm {
+            match self.detach_disarms() {
+                Ok((mut more, seen)) => {
+                    problems.append(&mut more);
+                    evidence = format!("{seen}; {evidence}");
+                }
+                Err(why) if problems.is_empty() => return self.not_observed("G3", title, why),
+                Err(why) => problems.push(why),
+            }
+        }
+        self.add("G3", title, &problems, evidence);
+    }
+
+    /// `rearm`: the kit's `breakpoint.set {kind:llm}` and `mode.set step` on a connection it
+    /// then dropped, the next connection's valid ack (which carries neither), and an LLM node
+    /// started live after that ack: it must not pause (a stale breakpoint or step mode would
+    /// pause it). `Err` says why the recording cannot show it.
+    fn detach_disarms(&self) -> Result<(Vec<String>, String), String> {
+        let rec = &self.kit.rec;
+        let kit_frame = |ty: &str| rec.iter().find(|r| r.dir == Dir::Viewer && r.ty() == ty && r.verdict == "ok");
+        let (Some(set), Some(mode)) = (kit_frame("breakpoint.set"), kit_frame("mode.set")) else {
+            return Err("the kit sent no breakpoint.set and mode.set before the drop".to_owned());
+        };
+        let dropped = set.conn;
+        if !self.kit.conns.get(&dropped).is_some_and(|c| c.closed_by_kit) {
+            return Err(format!("[c{dropped}] was not dropped by the kit"));
+        }
+        let Some(ack) = rec.iter().find(|r| r.dir == Dir::Viewer && r.conn > dropped && r.ty() == "hello.ack" && r.verdict == "ok") else {
+            return Err(format!("no connection after [c{dropped}] was acked (the app did not re-attach)"));
+        };
+        let armed = &ack.payload()["breakpoints"];
+        let llm_armed = armed.as_array().is_none_or(|bs| bs.iter().any(|b| b.get("kind").is_none_or(|k| k == "llm")));
+        if llm_armed || ack.field("mode") != Some("run") {
+            return Err(format!("{} still arms the LLM or step mode ({armed}, mode {:?}): the kit's clear went out live", ack.cite(), ack.field("mode")));
+        }
+        let hellos = self.hello_seqs();
+        let live_after = |r: &&&Rec| r.n > ack.n && hellos.get(&r.conn).zip(r.seq()).is_some_and(|(h, s)| s >= *h);
+        let started: Vec<&&Rec> = self.app.iter().filter(|r| r.ty() == "node.started" && r.field("kind") == Some("llm")).filter(live_after).collect();
+        let Some(first) = started.first() else {
+            return Err(format!("no LLM node started live after {} (the workload plays its run twice in rearm)", ack.cite()));
+        };
+        let mut problems = Vec::new();
+        for p in self.app.iter().filter(|r| r.ty() == "exec.paused").filter(live_after) {
+            let node = p.field("nodeId").unwrap_or("");
+            if self.kind_of(node) == "llm" || p.field("reason") == Some("step") {
+                problems.push(format!(
+                    "{} pauses {node} at {}: {} or {} of [c{dropped}] survived the detach ({} arms {armed}, mode run)",
+                    p.cite(),
+                    p.field("point").unwrap_or("?"),
+                    set.cite(),
+                    mode.cite(),
+                    ack.cite()
+                ));
+            }
+        }
+        let seen = format!(
+            "{} and {} armed the LLM and step mode on [c{dropped}], which the kit dropped; {} arms {armed} in mode run and {} ran under it unpaused",
+            set.cite(),
+            mode.cite(),
+            ack.cite(),
+            first.cite()
+        );
+        Ok((problems, seen))
     }
 
     fn g3_step(&mut self) {
@@ -444,7 +508,14 @@ impl Judge<'_> {
         let mut problems = Vec::new();
         let mut evidence = Vec::new();
         let mut judged = 0;
-        let held: BTreeSet<&str> = self.kit.pauses.iter().map(|p| p.node_id.as_str()).collect();
+        // Held nodes by run: a node id recurs in every run the workload plays (`rearm`).
+        let held: BTreeSet<(&str, &str)> = self
+            .kit
+            .pauses
+            .iter()
+            .filter_map(|p| self.app.iter().find(|r| r.ty() == "exec.paused" && r.field("pauseId") == Some(p.pause_id.as_str())))
+            .filter_map(|r| Some((r.run_id(), r.field("nodeId")?)))
+            .collect();
         for r in self.app.iter().filter(|r| r.ty() == "node.finished" || r.ty() == "node.error") {
             let Some(node) = r.field("nodeId") else { continue };
             let held_ms = &r.payload()["heldMs"];
@@ -456,7 +527,7 @@ impl Judge<'_> {
                     problems.push(format!("{} heldMs {v} is longer than the whole scenario", r.cite()));
                 }
             }
-            if r.ty() == "node.finished" && held.contains(node) {
+            if r.ty() == "node.finished" && held.contains(&(r.run_id(), node)) {
                 judged += 1;
                 match held_ms.as_f64() {
                     Some(v) if v > 0.0 => evidence.push(format!("{} heldMs {v}", r.cite())),
@@ -471,7 +542,7 @@ impl Judge<'_> {
             let ok = self
                 .app
                 .iter()
-                .filter(|r| r.ty() == "node.finished" && r.field("nodeId").is_some_and(|n| held.contains(n)))
+                .filter(|r| r.ty() == "node.finished" && r.field("nodeId").is_some_and(|n| held.contains(&(r.run_id(), n))))
                 .any(|r| r.payload()["heldMs"].as_f64().is_some_and(|v| v >= 450.0));
             if !ok {
                 problems.push("a 500 ms pause timeout, but no held node reports heldMs ≥ 450".to_owned());
@@ -493,6 +564,20 @@ impl Judge<'_> {
                 Some(r) => evidence.push(format!("{} status {status}", r.cite())),
             }
         }
+        if self.sc.runs > 1 {
+            let mut runs: Vec<&&Rec> = Vec::new();
+            for r in &finished {
+                if !runs.iter().any(|o| o.run_id() == r.run_id()) {
+                    runs.push(r);
+                }
+            }
+            if runs.len() < self.sc.runs {
+                problems.push(format!("{} run(s) finished, the workload plays {} in this scenario", runs.len(), self.sc.runs));
+            }
+            for r in runs.iter().skip(1).filter(|r| !self.sc.status.is_empty() && r.field("status") != Some(self.sc.status)) {
+                problems.push(format!("{} status {:?}, expected {}", r.cite(), r.field("status"), self.sc.status));
+            }
+        }
         let tool_finished = self.app.iter().find(|r| r.ty() == "node.finished" && self.kind_of(r.field("nodeId").unwrap_or("")) == "tool");
         let tool_started = self.app.iter().filter(|r| r.ty() == "node.started" && r.field("kind") == Some("tool")).count();
         let errors = self.app.iter().filter(|r| r.ty() == "node.error").count();
@@ -506,6 +591,7 @@ impl Judge<'_> {
             "malformed" => "malformed and unknown controls are ignored, the gate stays held until a valid resume (§4 D7, case 24-25)",
             "gm-mismatch" => "gm ≠ 1 while attached: close, fail open, reconnect, exec.resumed in the replay (§4 D6, case 27)",
             "reconnect" => "disconnect while held: the gate continues, the app reconnects with its token and replays (cases 12, 34)",
+            "rearm" => "disconnect while held after controls: the gate continues, exec.resumed in the replay; both runs end ok (cases 12, 21)",
             "late-attach" => "frames emitted before the ack are delivered after it, none lost (case 3)",
             "overflow" => "unsent frames evicted from the ring are announced by gap markers before the replay (§2.4, case 15)",
             "pause-timeout" => "pause timeout: exec.resumed continue goes out live; a late resume is ignored (case 33)",
@@ -569,7 +655,7 @@ impl Judge<'_> {
                     evidence.push("the gate stayed held through every bad frame".to_owned());
                 }
             }
-            "gm-mismatch" | "reconnect" => {
+            "gm-mismatch" | "reconnect" | "rearm" => {
                 if let Some(p) = self.kit.pauses.first() {
                     let answer = self.app.iter().find(|r| r.ty() == "exec.resumed" && r.field("pauseId") == Some(p.pause_id.as_str()));
                     match answer {

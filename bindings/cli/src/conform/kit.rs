@@ -1,21 +1,22 @@
 //! The conformance kit's viewer: a tokio host over the contract's [`ViewerSession`] (the
 //! handshake, de-duplication, pause bookkeeping and resume routing are the session's), the
 //! listener's socket tasks ([`crate::listen::net`]), a recording of every frame in both
-//! directions, and the faults a test viewer needs: acks withheld, delayed or replaced, raw
-//! text and binary frames, frames in any state, closes with a chosen code.
+//! directions, and the faults a test viewer needs: the session's own
+//! ([`ViewerSession::faults`]: acks withheld, delayed or replaced, raw text, frames in any
+//! state, closes with a chosen code) and binary frames, which are the socket's.
 
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap};
 use std::process::{Child, ExitStatus};
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde_json::Value;
 use tokio::net::TcpListener;
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
-use wirecontract::graphmind::session::{ConnectionId, Millis, ViewerAction, ViewerConfig, ViewerSession};
+use wirecontract::graphmind::session::{AckFault, ConnectionId, Millis, ViewerAction, ViewerConfig, ViewerSession};
 use wirecontract::graphmind::{self, BreakpointMatcher, ParseOutcome, RawJson, ResumeAction, RunMode};
 
 use crate::listen::net::{self, Event, Limits, Outbox, INBOUND_BUDGET_BYTES, INGEST_PATH};
@@ -97,18 +98,6 @@ pub struct ConnLife {
     pub closed_by_kit: bool,
 }
 
-/// What to do with the `hello.ack` the session answers a `hello` with; one per hello, in
-/// order (past the plan's end: send).
-#[derive(Debug, Clone)]
-pub enum AckFault {
-    /// Send it as is.
-    Send,
-    /// Send it this much later.
-    Delay(Duration),
-    /// Send this frame instead (built from the ack).
-    Replace(fn(&Value) -> Value),
-}
-
 /// A pause the session opened (a live, first-seen `exec.paused`).
 #[derive(Debug, Clone)]
 #[allow(clippy::struct_field_names)] // the wire's names
@@ -143,15 +132,10 @@ pub struct Kit {
     /// Every pause opened, in order.
     pub pauses: Vec<Pause>,
     taken_pauses: usize,
-    /// Acks to fault, in hello order.
-    pub ack_plan: VecDeque<AckFault>,
-    delayed: Vec<(Instant, ConnectionId, String)>,
     /// The resumes the kit sent through the session: pause id, action, when.
     pub resumes: Vec<(String, ResumeAction, f64)>,
     /// Session warnings (invalid frames and the like).
     pub warnings: Vec<String>,
-    /// The viewer's own seq counter for frames sent as faults (apps do not check viewer seqs).
-    fault_seq: u64,
     /// The app process, while it runs.
     pub child: Option<Child>,
     /// How it ended.
@@ -181,11 +165,8 @@ impl Kit {
             conns: BTreeMap::new(),
             pauses: Vec::new(),
             taken_pauses: 0,
-            ack_plan: VecDeque::new(),
-            delayed: Vec::new(),
             resumes: Vec::new(),
             warnings: Vec::new(),
-            fault_seq: 1_000_000,
             child: None,
             exit: None,
         })
@@ -235,10 +216,9 @@ impl Kit {
             let ms = (at.get() - self.now().get()).max(0.0);
             Instant::now() + Duration::from_secs_f64(ms / 1000.0)
         });
-        let ack_at = self.delayed.iter().map(|(at, ..)| *at).min();
         // The app process is polled every 20 ms: std's Child has no async wait.
         let tick = Instant::now() + Duration::from_millis(20);
-        let wake = [Some(deadline), session_at, ack_at, self.child.as_ref().map(|_| tick)].into_iter().flatten().min().unwrap_or(deadline);
+        let wake = [Some(deadline), session_at, self.child.as_ref().map(|_| tick)].into_iter().flatten().min().unwrap_or(deadline);
         tokio::select! {
             accepted = self.listener.accept() => if let Ok((stream, peer)) = accepted {
                 let conn = ConnectionId(self.next_conn);
@@ -254,11 +234,6 @@ impl Kit {
         if session_at.is_some_and(|at| at <= now) {
             self.session.handle_timeout(self.now());
             self.drain();
-        }
-        let (due, later): (Vec<_>, Vec<_>) = std::mem::take(&mut self.delayed).into_iter().partition(|(at, ..)| *at <= now);
-        self.delayed = later;
-        for (_, conn, frame) in due {
-            self.send_text(conn, frame);
         }
         if let Some(child) = self.child.as_mut() {
             if let Ok(Some(status)) = child.try_wait() {
@@ -277,7 +252,7 @@ impl Kit {
                 self.session.connection_opened(conn);
             }
             Event::Frame { conn, bytes, budget } => {
-                let outcome = graphmind::parse_envelope_json_bytes(&bytes);
+                let outcome = graphmind::parse(&bytes, &graphmind::ParseOptions::default());
                 self.record(Dir::App, conn, String::from_utf8_lossy(&bytes).into_owned(), false, Some(&outcome));
                 self.session.outcome_received(conn, &bytes, outcome, now);
                 drop(budget);
@@ -301,7 +276,7 @@ impl Kit {
             Some(ParseOutcome::UnknownType(_)) => "unknown-type",
             Some(ParseOutcome::VersionMismatch { .. }) => "version-mismatch",
             Some(ParseOutcome::Invalid { .. }) => "invalid",
-            None => match graphmind::parse_envelope_json(&text) {
+            None => match graphmind::parse(&text, &graphmind::ParseOptions::default()) {
                 ParseOutcome::Ok(_) => "ok",
                 ParseOutcome::UnknownType(_) => "unknown-type",
                 ParseOutcome::VersionMismatch { .. } => "version-mismatch",
@@ -316,18 +291,15 @@ impl Kit {
     fn drain(&mut self) {
         while let Some(action) = self.session.poll_action() {
             match action {
-                ViewerAction::Send { conn, frame } => {
-                    let is_ack = matches!(graphmind::parse_envelope_json(&frame), ParseOutcome::Ok(env) if env.message_type() == "hello.ack");
-                    match if is_ack { self.ack_plan.pop_front().unwrap_or(AckFault::Send) } else { AckFault::Send } {
-                        AckFault::Send => self.send_text(conn, frame),
-                        AckFault::Delay(d) => self.delayed.push((Instant::now() + d, conn, frame)),
-                        AckFault::Replace(f) => {
-                            let replaced = serde_json::from_str::<Value>(&frame).map(|v| f(&v).to_string()).unwrap_or(frame);
-                            self.send_text(conn, replaced);
+                ViewerAction::Send { conn, frame } => self.send_text(conn, frame),
+                ViewerAction::Close { conn, code, reason } => {
+                    if let Some(out) = self.outs.get(&conn) {
+                        out.close(code, reason);
+                        if let Some(life) = self.conns.get_mut(&conn.0) {
+                            life.closed_by_kit = true;
                         }
                     }
                 }
-                ViewerAction::Close { conn, code, reason } => self.close(conn.0, code, &reason),
                 ViewerAction::PauseOpened { conn, pause_id, node_id, point, .. } => {
                     self.pauses.push(Pause { pause_id, node_id, point: point.to_string(), conn: conn.0 });
                 }
@@ -405,9 +377,10 @@ impl Kit {
         self.drain();
     }
 
-    /// Whether a first-seen `run.finished` arrived.
-    pub fn run_finished(&self) -> bool {
-        self.rec.iter().any(|r| r.dir == Dir::App && r.ty() == "run.finished")
+    /// How many runs a `run.finished` arrived for (replays counted once).
+    pub fn runs_finished(&self) -> usize {
+        let runs: std::collections::BTreeSet<&str> = self.rec.iter().filter(|r| r.dir == Dir::App && r.ty() == "run.finished").map(Rec::run_id).collect();
+        runs.len()
     }
 
     /// Whether connection `conn` is closed.
@@ -422,9 +395,17 @@ impl Kit {
 
     // ---- faults: frames and closes no well-behaved viewer sends ---------------------------
 
-    /// Fault: a raw text frame, whatever it holds.
+    /// Plans the session's faults for the next acks, one per hello in order.
+    pub fn plan_acks(&mut self, plan: impl IntoIterator<Item = AckFault>) {
+        for fault in plan {
+            self.session.faults().ack(fault);
+        }
+    }
+
+    /// Fault: a raw text frame, whatever it holds (nothing when `conn` is closed).
     pub fn send_raw(&mut self, conn: u64, text: &str) {
-        self.send_text(ConnectionId(conn), text.to_owned());
+        let _ = self.session.faults().send_text(ConnectionId(conn), text);
+        self.drain();
     }
 
     /// Fault: a binary frame.
@@ -437,21 +418,16 @@ impl Kit {
 
     /// Fault: an envelope of any type in any state (no session check: a duplicate
     /// `breakpoint.set`, a resume for an unknown or settled pause), with envelope `gm`.
-    pub fn send_envelope(&mut self, conn: u64, gm: u64, run_id: &str, ty: &str, payload: &Value) {
-        self.fault_seq += 1;
-        let ts = self.now().whole();
-        let frame = json!({"gm": gm, "seq": self.fault_seq, "ts": ts, "runId": run_id, "type": ty, "payload": payload});
-        self.send_text(ConnectionId(conn), frame.to_string());
+    pub fn send_envelope(&mut self, conn: u64, gm: i64, run_id: &str, ty: &str, payload: &Value) {
+        let now = self.now();
+        let _ = self.session.faults().send(ConnectionId(conn), gm, None, run_id, ty, &payload.to_string(), now);
+        self.drain();
     }
 
     /// Fault: closes `conn` with `code` (the app sees a dropped viewer).
     pub fn close(&mut self, conn: u64, code: u16, reason: &str) {
-        if let Some(out) = self.outs.get(&ConnectionId(conn)) {
-            out.close(code, reason.to_owned());
-            if let Some(life) = self.conns.get_mut(&conn) {
-                life.closed_by_kit = true;
-            }
-        }
+        let _ = self.session.faults().close(ConnectionId(conn), code, reason);
+        self.drain();
     }
 
     /// Closes every connection and waits briefly for the tasks.

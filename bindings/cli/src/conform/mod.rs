@@ -165,7 +165,7 @@ fn config(sc: &Scenario) -> ViewerConfig {
 /// Plays one scenario.
 async fn play(args: &ConformArgs, sc: &Scenario) -> Result<Outcome, Failure> {
     let mut kit = Kit::bind(&args.listen, config(sc)).await.map_err(|e| Failure::Io(format!("cannot listen on {}: {e}", args.listen)))?;
-    kit.ack_plan = sc.acks.iter().map(|a| a.fault()).collect();
+    kit.plan_acks(sc.acks.iter().map(|a| a.fault()));
     let run_name = format!("conform-{}", sc.name);
     let log = args.out.as_ref().map(|d| d.join(format!("{}.log", sc.name)));
     if let Some(program) = args.command.first() {
@@ -216,7 +216,8 @@ async fn play(args: &ConformArgs, sc: &Scenario) -> Result<Outcome, Failure> {
             kit.child = None;
         }
     } else {
-        kit.wait(Duration::from_secs(15), |k| k.run_finished() && k.open_conns().is_empty()).await;
+        let runs = sc.runs;
+        kit.wait(Duration::from_secs(15), |k| k.runs_finished() >= runs && k.open_conns().is_empty()).await;
     }
     kit.idle(Duration::from_millis(100)).await;
     kit.finish().await;

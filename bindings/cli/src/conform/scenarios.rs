@@ -6,7 +6,9 @@ use std::time::Duration;
 use serde_json::{json, Value};
 use wirecontract::graphmind::{BreakpointMatcher, NodeKind, PausePoint, ResumeAction, RunMode};
 
-use super::kit::{AckFault, Kit};
+use wirecontract::graphmind::session::AckFault;
+
+use super::kit::Kit;
 
 /// The value every inject sends; the workload's node must finish with it as its output.
 pub fn inject_value() -> Value {
@@ -41,6 +43,11 @@ pub enum Drive {
     GmMismatch,
     /// At the first pause: the kit drops the connection.
     Drop,
+    /// At the first pause: `breakpoint.set {kind:llm}` and `mode.set step`, then the kit drops
+    /// the connection and, while the app is detached, clears both, so the next connection's
+    /// ack arms only what the scenario's ack did (a detach disarms: nothing of the first
+    /// connection's controls may survive into the next).
+    Rearm,
     /// Never answers.
     Hold,
 }
@@ -64,8 +71,10 @@ pub struct Scenario {
     pub env: &'static [(&'static str, &'static str)],
     /// The pauses expected, as `(kind, point)` in order; `None`: not judged.
     pub pauses: Option<&'static [(&'static str, &'static str)]>,
-    /// The `run.finished` status expected.
+    /// The `run.finished` status expected (of each run).
     pub status: &'static str,
+    /// How many runs the workload plays (docs/conform.md: two in `rearm`).
+    pub runs: usize,
 }
 
 /// An ack fault, as data.
@@ -82,22 +91,25 @@ pub enum Ack {
 }
 
 impl Ack {
-    /// The kit's fault.
+    /// The session's fault.
     pub fn fault(self) -> AckFault {
         match self {
             Ack::Send => AckFault::Send,
-            Ack::DelayMs(ms) => AckFault::Delay(Duration::from_millis(ms)),
-            Ack::Protocol2 => AckFault::Replace(|v| {
-                let mut v = v.clone();
-                v["payload"]["versions"]["protocol"] = json!(2);
-                v
-            }),
-            Ack::Gm2 => AckFault::Replace(|v| {
-                let mut v = v.clone();
-                v["gm"] = json!(2);
-                v
-            }),
+            Ack::DelayMs(ms) => AckFault::Delay(ms),
+            Ack::Protocol2 => AckFault::Edit(|ack| edit(ack, |v| v["payload"]["versions"]["protocol"] = json!(2))),
+            Ack::Gm2 => AckFault::Edit(|ack| edit(ack, |v| v["gm"] = json!(2))),
         }
+    }
+}
+
+/// `ack` with `change` made to it as JSON (as is when it is not JSON).
+fn edit(ack: &str, change: impl FnOnce(&mut Value)) -> String {
+    match serde_json::from_str::<Value>(ack) {
+        Ok(mut v) => {
+            change(&mut v);
+            v.to_string()
+        }
+        Err(_) => ack.to_owned(),
     }
 }
 
@@ -112,7 +124,14 @@ const fn s(
     pauses: Option<&'static [(&'static str, &'static str)]>,
     status: &'static str,
 ) -> Scenario {
-    Scenario { name, about, breakpoints, step: false, drive, acks: &[], env: &[], pauses, status }
+    Scenario { name, about, breakpoints, step: false, drive, acks: &[], env: &[], pauses, status, runs: 1 }
+}
+
+impl Scenario {
+    /// The same scenario with the workload playing its run twice.
+    const fn twice(self) -> Scenario {
+        Scenario { runs: 2, ..self }
+    }
 }
 
 /// Every scenario, in the order they run.
@@ -207,6 +226,7 @@ pub const SCENARIOS: &[Scenario] = &[
         env: &[],
         pauses: None,
         status: "ok",
+        runs: 1,
     },
     s(
         "controls",
@@ -242,6 +262,7 @@ pub const SCENARIOS: &[Scenario] = &[
         env: &[],
         pauses: Some(&[("tool", "before")]),
         status: "ok",
+        runs: 1,
     },
     s(
         "reconnect",
@@ -251,6 +272,15 @@ pub const SCENARIOS: &[Scenario] = &[
         Some(&[("tool", "before")]),
         "ok",
     ),
+    s(
+        "rearm",
+        "breakpoint.set llm and mode.set step at the tool's pause, then a drop; cleared while detached: the next ack arms only the tool, and the second run pauses only there",
+        &[TOOL],
+        Drive::Rearm,
+        Some(&[("tool", "before"), ("tool", "before")]),
+        "ok",
+    )
+    .twice(),
     Scenario {
         name: "late-attach",
         about: "the ack comes 500 ms late: gates before it fail open, frames emitted before it are replayed after it",
@@ -261,6 +291,7 @@ pub const SCENARIOS: &[Scenario] = &[
         env: &[],
         pauses: None,
         status: "ok",
+        runs: 1,
     },
     Scenario {
         name: "overflow",
@@ -272,6 +303,7 @@ pub const SCENARIOS: &[Scenario] = &[
         env: &[("WIRECONTRACT_CONFORM_RING_FRAMES", "4")],
         pauses: Some(&[("tool", "before")]),
         status: "ok",
+        runs: 1,
     },
     Scenario {
         name: "pause-timeout",
@@ -283,6 +315,7 @@ pub const SCENARIOS: &[Scenario] = &[
         env: &[("WIRECONTRACT_CONFORM_PAUSE_TIMEOUT_MS", "500")],
         pauses: Some(&[("tool", "before")]),
         status: "ok",
+        runs: 1,
     },
     s(
         "dispose",
@@ -302,7 +335,7 @@ pub const STEP: Duration = Duration::from_secs(30);
 pub async fn drive(kit: &mut Kit, sc: &Scenario) -> Vec<String> {
     let mut notes = Vec::new();
     match sc.drive {
-        Drive::Answer(answers) => answer_all(kit, answers, 0).await,
+        Drive::Answer(answers) => answer_all(kit, sc, answers, 0).await,
         Drive::Hold => {
             if kit.next_pause(STEP).await.is_none() {
                 notes.push("no pause came".to_owned());
@@ -325,10 +358,11 @@ pub async fn drive(kit: &mut Kit, sc: &Scenario) -> Vec<String> {
         Drive::Drop => match kit.next_pause(STEP).await {
             Some(p) => {
                 kit.close(p.conn, 1001, "wirecontract conform: dropped");
-                answer_all(kit, &[Answer::Continue], 0).await;
+                answer_all(kit, sc, &[Answer::Continue], 0).await;
             }
             None => notes.push("no pause came".to_owned()),
         },
+        Drive::Rearm => rearm(kit, sc, &mut notes).await,
         Drive::GmMismatch => match kit.next_pause(STEP).await {
             Some(p) => {
                 let run = run_of(kit, &p.pause_id);
@@ -338,7 +372,7 @@ pub async fn drive(kit: &mut Kit, sc: &Scenario) -> Vec<String> {
                     notes.push(format!("[c{conn}] still open 3 s after the gm 2 frame; resumed the pause to finish the run"));
                     kit.resume(&p.pause_id, ResumeAction::Continue, None);
                 }
-                answer_all(kit, &[Answer::Continue], 0).await;
+                answer_all(kit, sc, &[Answer::Continue], 0).await;
             }
             None => notes.push("no pause came".to_owned()),
         },
@@ -356,7 +390,7 @@ pub async fn drive(kit: &mut Kit, sc: &Scenario) -> Vec<String> {
                 let ack = json!({"versions": {"protocol": 1, "viewer": "conform"}, "capabilities": [], "breakpoints": [{"point": "after"}], "mode": "run"});
                 kit.send_envelope(c, 1, "*", "hello.ack", &ack);
                 kit.resume(&p.pause_id, ResumeAction::Continue, None);
-                answer_all(kit, &[Answer::Continue], 0).await;
+                answer_all(kit, sc, &[Answer::Continue], 0).await;
             }
             None => notes.push("no pause came".to_owned()),
         },
@@ -376,12 +410,35 @@ pub async fn drive(kit: &mut Kit, sc: &Scenario) -> Vec<String> {
                 if !kit.resume(&id, ResumeAction::Continue, None) {
                     notes.push(format!("the pause {id} was no longer open after the malformed frames"));
                 }
-                answer_all(kit, &[Answer::Continue], 1).await;
+                answer_all(kit, sc, &[Answer::Continue], 1).await;
             }
             None => notes.push("no pause came".to_owned()),
         },
     }
     notes
+}
+
+/// `rearm`: at the first pause, arms the LLM and step mode, drops the connection, and puts
+/// both back once the app is gone; then answers every pause of both runs.
+async fn rearm(kit: &mut Kit, sc: &Scenario, notes: &mut Vec<String>) {
+    let Some(p) = kit.next_pause(STEP).await else {
+        return notes.push("no pause came".to_owned());
+    };
+    let (llm, conn) = (BreakpointMatcher::new(Some(NodeKind::Llm), None, None), p.conn);
+    kit.set_breakpoint(llm.clone());
+    kit.set_mode(RunMode::Step);
+    kit.close(conn, 1001, "wirecontract conform: dropped");
+    // Back to the scenario's ack once the app is gone: with no connection attached nothing is
+    // broadcast, so only the next ack tells the app what is armed.
+    if !kit.wait(Duration::from_secs(3), |k| k.closed(conn)).await {
+        notes.push(format!("[c{conn}] not closed 3 s after the kit's close"));
+    }
+    if !kit.open_conns().is_empty() {
+        notes.push(format!("the app reconnected before [c{conn}]'s close was seen; the clear went out live"));
+    }
+    kit.clear_breakpoint(&llm);
+    kit.set_mode(RunMode::Run);
+    answer_all(kit, sc, &[Answer::Continue], 0).await;
 }
 
 /// The run of the `exec.paused` that opened `pause_id`.
@@ -390,13 +447,14 @@ fn run_of(kit: &Kit, pause_id: &str) -> String {
 }
 
 /// Answers every further pause (the `answered`-th onward, by `answers`, the last repeating)
-/// until the run finishes or the app exits.
-async fn answer_all(kit: &mut Kit, answers: &[Answer], answered: usize) {
+/// until the scenario's runs finish or the app exits.
+async fn answer_all(kit: &mut Kit, sc: &Scenario, answers: &[Answer], answered: usize) {
     let mut n = answered;
+    let runs = sc.runs;
     loop {
         let taken = kit.taken_pauses();
         // While the app runs, waiting goes on (the scenario's budget bounds it).
-        while !kit.wait(STEP, |k| k.pauses.len() > taken || k.run_finished() || k.exit.is_some()).await {
+        while !kit.wait(STEP, |k| k.pauses.len() > taken || k.runs_finished() >= runs || k.exit.is_some()).await {
             if kit.child.is_none() {
                 return;
             }

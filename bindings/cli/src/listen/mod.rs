@@ -13,6 +13,7 @@
 //!            --on-pause / terminal answer ─► ViewerSession::resume ◄─ PauseOpened
 //! ```
 
+mod faults;
 mod log;
 pub(crate) mod net;
 mod show;
@@ -31,9 +32,10 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 use tokio::sync::Semaphore;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
-use wirecontract::graphmind::session::{ConnectionId, Millis, Received, ViewerAction, ViewerConfig, ViewerSession};
+use wirecontract::graphmind::session::{AckFault, ConnectionId, Millis, Received, ViewerAction, ViewerConfig, ViewerSession};
 use wirecontract::graphmind::{self, BreakpointMatcher, PausePoint, RawJson, ResumeAction, RunMode};
 
+use self::faults::PauseFault;
 use self::log::{field, Log, Peer};
 use self::net::{secs, Event, Limits, Outbox, INBOUND_BUDGET_BYTES, INGEST_PATH};
 use self::show::{matcher_text, Dir, FrameInfo, Recorder};
@@ -62,6 +64,8 @@ use super::Failure;
     "sends is dropped with 1013 once --max-queued-mib is queued for it or one write stalls for --slow-reader-timeout; past --max-connections ",
     "a new connection gets HTTP 503; a silent connection is closed with 1008 after --idle-timeout; accept errors (out of file descriptors) ",
     "back off from 10 ms to 1 s; per-run state is kept for the --max-runs most recently active runs within --max-run-state-mib; log lines past --log-rate are counted, not printed.\n\n",
+    "Test only (docs/session.md, \"Testing an adapter with wirecontract listen\"): --fault-ack and --fault-at-pause make the listener misbehave ",
+    "on purpose, to check that an adapter survives it; no viewer in use needs them.\n\n",
     "Exit codes: 0 after --exit-after-runs runs or Ctrl-C, 1 on I/O errors (address in use, record file), 2 on usage errors."
 ))]
 pub struct ListenArgs {
@@ -107,6 +111,12 @@ pub struct ListenArgs {
     /// Print at most this many lines a second (bursts up to as many); the rest are counted. 0: no limit.
     #[arg(long, value_name = "N", default_value_t = 2000)]
     log_rate: u32,
+    /// Test only: the next hello.ack is sent as is (send), never (withhold), MS late (delay=MS) or replaced by TEXT (replace=TEXT); repeatable, one per hello in order.
+    #[arg(long = "fault-ack", value_name = "FAULT", value_parser = faults::parse_ack_fault)]
+    fault_acks: Vec<AckFault>,
+    /// Test only: at the first pause, before the --on-pause answer, send on its connection: text=TEXT (a raw text frame), binary=TEXT (its bytes as a binary frame), break=SPEC (an unchecked breakpoint.set), resume=ACTION (an unchecked exec.resume for the pause), resume-unknown (one for a pause nobody opened), close=CODE; repeatable, in order.
+    #[arg(long = "fault-at-pause", value_name = "FAULT", value_parser = faults::parse_pause_fault)]
+    fault_at_pause: Vec<PauseFault>,
 }
 
 /// How long connections get to close after the listener decides to stop.
@@ -160,7 +170,11 @@ async fn listen(args: &ListenArgs, breakpoints: Vec<BreakpointMatcher>) -> Resul
         max_retained_bytes: usize::try_from(args.max_run_state_mib).unwrap_or(usize::MAX).saturating_mul(1 << 20),
         ..ViewerConfig::default()
     };
-    let mut host = Host::new(ViewerSession::new(config), record, policy, args);
+    let mut session = ViewerSession::new(config);
+    for fault in &args.fault_acks {
+        session.faults().ack(fault.clone());
+    }
+    let mut host = Host::new(session, record, policy, args);
     host.log.always(&format!("listening on ws://{addr}{INGEST_PATH}"));
     host.log.always(&format!(
         "== armed: breakpoints [{}], mode {}, on pause: {}",
@@ -264,6 +278,8 @@ struct Host {
     duplicates: u64,
     /// A write to the record file failed: the listener stops with exit 1.
     record_error: Option<String>,
+    /// `--fault-at-pause`, played at the first pause.
+    pause_faults: Vec<PauseFault>,
 }
 
 impl Host {
@@ -294,6 +310,7 @@ impl Host {
             stored: 0,
             duplicates: 0,
             record_error: None,
+            pause_faults: args.fault_at_pause.clone(),
         }
     }
 
@@ -377,7 +394,7 @@ impl Host {
                 self.session.connection_opened(conn);
             }
             Event::Frame { conn, bytes, budget } => {
-                let outcome = graphmind::parse_envelope_json_bytes(&bytes);
+                let outcome = graphmind::parse(&bytes, &graphmind::ParseOptions::default());
                 let info = FrameInfo::of(&outcome);
                 let received = self.session.outcome_received(conn, &bytes, outcome, now);
                 match received {
@@ -417,7 +434,7 @@ impl Host {
     fn on_action(&mut self, action: ViewerAction) {
         match action {
             ViewerAction::Send { conn, frame } => {
-                let info = FrameInfo::of(&graphmind::parse_envelope_json(&frame));
+                let info = FrameInfo::of(&graphmind::parse(&frame, &graphmind::ParseOptions::default()));
                 self.say(info.line(conn.0, Dir::ViewerToApp, None));
                 self.write_record(conn, Dir::ViewerToApp, &frame, &info, None);
                 self.send(conn, frame);
@@ -495,6 +512,7 @@ impl Host {
     fn on_pause(&mut self, conn: ConnectionId, run_id: &str, pause_id: String, node_id: &str, point: PausePoint) {
         let what = format!("{} {point} (run {}, [c{}])", field(node_id), field(run_id), conn.0);
         let shown = field(&pause_id);
+        self.play_pause_faults(conn, run_id, &pause_id);
         match self.policy.clone() {
             Some(Policy::Hold) => self.say(format!("== pause {shown} at {what}: holding")),
             Some(Policy::Resume(action, output)) => {
@@ -508,6 +526,40 @@ impl Host {
                 }
             }
         }
+    }
+
+    /// `--fault-at-pause`, once: each fault in order on the paused connection.
+    fn play_pause_faults(&mut self, conn: ConnectionId, run_id: &str, pause_id: &str) {
+        let now = self.clock.now();
+        for fault in std::mem::take(&mut self.pause_faults) {
+            let mut f = self.session.faults();
+            let sent = match &fault {
+                PauseFault::Text(text) => f.send_text(conn, text.clone()),
+                PauseFault::Break(payload) => f.send(conn, 1, None, "*", "breakpoint.set", payload, now).map(drop),
+                PauseFault::Resume(action) => f.resume(conn, run_id, pause_id, action, None, now).map(drop),
+                PauseFault::ResumeUnknown => f.resume(conn, run_id, "pause_listen_unknown", "continue", None, now).map(drop),
+                PauseFault::Close(code) => f.close(conn, *code, "wirecontract listen: --fault-at-pause"),
+                PauseFault::Binary(bytes) => {
+                    self.drain(); // what was queued before it goes first
+                    self.send_binary(conn, bytes.clone());
+                    Ok(())
+                }
+            };
+            if let Err(e) = sent {
+                self.say(format!("== [c{}] --fault-at-pause not sent: {e}", conn.0));
+            }
+            self.drain();
+        }
+    }
+
+    /// A binary frame (a `--fault-at-pause` fault), logged and recorded as its text.
+    fn send_binary(&mut self, conn: ConnectionId, bytes: Vec<u8>) {
+        let Some(out) = self.conns.get(&conn) else { return };
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        out.send_binary(bytes);
+        let info = FrameInfo::of(&graphmind::parse(&text, &graphmind::ParseOptions::default()));
+        self.say(format!("{} (binary)", info.line(conn.0, Dir::ViewerToApp, None)));
+        self.write_record(conn, Dir::ViewerToApp, &text, &info, None);
     }
 
     fn resume(&mut self, pause_id: &str, action: ResumeAction, output: Option<RawJson>) {

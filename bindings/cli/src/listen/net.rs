@@ -282,3 +282,114 @@ where
 pub fn secs(d: Duration) -> f64 {
     d.as_secs_f64()
 }
+
+#[cfg(test)]
+mod tests {
+    //! The budgets of received frames not yet handled: a host loop that falls behind holds the
+    //! events it was sent (their permits with them), and a flooding app's reader must wait
+    //! instead of queueing without bound.
+
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    use futures_util::SinkExt;
+    use tokio::net::TcpListener;
+    use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver};
+    use tokio::sync::Semaphore;
+    use tokio_tungstenite::tungstenite::Message;
+    use wirecontract::graphmind::session::ConnectionId;
+
+    use super::{serve, Event, Limits, PENDING_FRAMES_PER_CONNECTION};
+
+    const WAIT: Duration = Duration::from_secs(20);
+
+    type Client = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+    /// A listener task serving `conns` connections with `net::serve` into `events`.
+    async fn start(conns: u64, inbound: Arc<Semaphore>) -> (String, UnboundedReceiver<Event>) {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let url = format!("ws://{}/ingest", listener.local_addr().expect("addr"));
+        let (tx, rx) = unbounded_channel();
+        let limits = Limits { handshake: WAIT, idle: None, stall: WAIT };
+        tokio::spawn(async move {
+            for n in 1..=conns {
+                let (stream, peer) = listener.accept().await.expect("accept");
+                tokio::spawn(serve(stream, peer, ConnectionId(n), tx.clone(), Arc::clone(&inbound), limits));
+            }
+        });
+        (url, rx)
+    }
+
+    async fn client(url: &str) -> Client {
+        tokio::time::timeout(WAIT, tokio_tungstenite::connect_async(url)).await.expect("connect in time").expect("connect").0
+    }
+
+    /// Takes events (keeping them: a host loop that has not handled them yet) until `frames`
+    /// frames are held, then whatever else arrives within `settle`; returns the connection of
+    /// each frame held, in arrival order.
+    async fn hold(rx: &mut UnboundedReceiver<Event>, held: &mut Vec<Event>, frames: usize, settle: Duration) -> Vec<u64> {
+        let conns = |held: &[Event]| -> Vec<u64> { held.iter().filter_map(|e| if let Event::Frame { conn, .. } = e { Some(conn.0) } else { None }).collect() };
+        while conns(held).len() < frames {
+            held.push(tokio::time::timeout(WAIT, rx.recv()).await.expect("a frame in time").expect("the listener task runs"));
+        }
+        while let Ok(Some(event)) = tokio::time::timeout(settle, rx.recv()).await {
+            held.push(event);
+        }
+        conns(held)
+    }
+
+    /// Handles (drops) events as they come until `frames` frames of `conn` arrived.
+    async fn catch_up(rx: &mut UnboundedReceiver<Event>, conn: u64, frames: usize) {
+        let mut seen = 0;
+        while seen < frames {
+            let event = tokio::time::timeout(WAIT, rx.recv()).await.expect("a frame in time").expect("the listener task runs");
+            seen += usize::from(matches!(event, Event::Frame { conn: c, .. } if c.0 == conn));
+        }
+    }
+
+    /// Sends `count` frames of `size` bytes without waiting for the listener to take them.
+    fn flood(mut ws: Client, count: usize, size: usize) -> tokio::task::JoinHandle<Client> {
+        tokio::spawn(async move {
+            let text = "x".repeat(size);
+            for _ in 0..count {
+                if ws.send(Message::text(text.clone())).await.is_err() {
+                    break;
+                }
+            }
+            ws
+        })
+    }
+
+    #[tokio::test]
+    async fn a_flooding_app_waits_after_its_pending_frames_and_another_app_still_gets_in() {
+        let settle = Duration::from_millis(300);
+        let (url, mut rx) = start(2, Arc::new(Semaphore::new(super::INBOUND_BUDGET_BYTES))).await;
+        let flooder = flood(client(&url).await, 1000, 16);
+        let mut held = Vec::new();
+        let frames = hold(&mut rx, &mut held, PENDING_FRAMES_PER_CONNECTION, settle).await;
+        assert_eq!(frames.len(), PENDING_FRAMES_PER_CONNECTION, "frames queued for the host loop from one connection");
+        // A second app: its frame is queued behind no more than the flooder's budget.
+        let mut other = client(&url).await;
+        other.send(Message::text("hello")).await.expect("send");
+        let frames = hold(&mut rx, &mut held, PENDING_FRAMES_PER_CONNECTION + 1, settle).await;
+        assert_eq!(frames, [vec![1; PENDING_FRAMES_PER_CONNECTION], vec![2]].concat());
+        // The host loop catches up: the flood goes on, nothing dropped.
+        held.clear();
+        catch_up(&mut rx, 1, 1000 - PENDING_FRAMES_PER_CONNECTION).await;
+        drop(tokio::time::timeout(WAIT, flooder).await.expect("the flood ends"));
+    }
+
+    #[tokio::test]
+    async fn received_bytes_past_the_inbound_budget_wait_for_the_host_loop() {
+        // A 1 MiB budget (the listener's is INBOUND_BUDGET_BYTES, 64 MiB) and 256 KiB frames:
+        // four frames fill it, far below the per-connection count.
+        let (url, mut rx) = start(1, Arc::new(Semaphore::new(1 << 20))).await;
+        let flooder = flood(client(&url).await, 20, 256 << 10);
+        let mut held = Vec::new();
+        let frames = hold(&mut rx, &mut held, 4, Duration::from_millis(300)).await;
+        assert_eq!(frames.len(), 4, "256 KiB frames queued within a 1 MiB budget");
+        held.clear();
+        catch_up(&mut rx, 1, 16).await;
+        drop(tokio::time::timeout(WAIT, flooder).await.expect("the flood ends"));
+    }
+}

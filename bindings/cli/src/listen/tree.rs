@@ -254,11 +254,11 @@ impl Runs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use wirecontract::graphmind::{parse_envelope_json, ParseOutcome};
+    use wirecontract::graphmind::{parse, ParseOptions, ParseOutcome};
 
     fn env(seq: u64, ty: &str, payload: &str) -> Envelope {
         let text = format!(r#"{{"gm":1,"seq":{seq},"ts":1,"runId":"r","type":"{ty}","payload":{payload}}}"#);
-        match parse_envelope_json(&text) {
+        match parse(&text, &ParseOptions::default()) {
             ParseOutcome::Ok(e) => e,
             other => panic!("{text}: {other:?}"),
         }

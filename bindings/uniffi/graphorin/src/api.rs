@@ -24,14 +24,14 @@ fn frame_text(frame: &HostString) -> Result<&str, ParseError> {
 /// issue, the raw `id`) when it is JSON but not a legal `ServerMessage`.
 #[uniffi::export]
 pub fn parse_server_message(frame: HostString) -> Result<ServerMessage, ParseError> {
-    parse_guard(|| go::parse_server_message(frame_text(&frame)?).map(|m| m.to_host()).map_err(ParseError::from))
+    parse_guard(|| go::parse::<go::ServerMessage>(frame_text(&frame)?, &go::ParseOptions::default()).map(|m| m.to_host()).map_err(ParseError::from))
 }
 
 /// [`parse_server_message`] on UTF-8 bytes: invalid UTF-8 is `ParseException.Json` naming the
 /// byte offset.
 #[uniffi::export]
 pub fn parse_server_message_bytes(frame: Vec<u8>) -> Result<ServerMessage, ParseError> {
-    parse_guard(|| go::parse_server_message_bytes(&frame).map(|m| m.to_host()).map_err(ParseError::from))
+    parse_guard(|| go::parse::<go::ServerMessage>(&frame, &go::ParseOptions::default()).map(|m| m.to_host()).map_err(ParseError::from))
 }
 
 /// Parses one client → server message from text (spec §4): JSON syntax, then `method`, then
@@ -39,13 +39,13 @@ pub fn parse_server_message_bytes(frame: Vec<u8>) -> Result<ServerMessage, Parse
 /// `ParseException.Schema` with -32600 and its `replyId`, then closes with 4008.
 #[uniffi::export]
 pub fn parse_client_message(frame: HostString) -> Result<ClientMessage, ParseError> {
-    parse_guard(|| go::parse_client_message(frame_text(&frame)?).map(|m| m.to_host()).map_err(ParseError::from))
+    parse_guard(|| go::parse::<go::ClientMessage>(frame_text(&frame)?, &go::ParseOptions::default()).map(|m| m.to_host()).map_err(ParseError::from))
 }
 
 /// [`parse_client_message`] on UTF-8 bytes: invalid UTF-8 is `ParseException.Json`.
 #[uniffi::export]
 pub fn parse_client_message_bytes(frame: Vec<u8>) -> Result<ClientMessage, ParseError> {
-    parse_guard(|| go::parse_client_message_bytes(&frame).map(|m| m.to_host()).map_err(ParseError::from))
+    parse_guard(|| go::parse::<go::ClientMessage>(&frame, &go::ParseOptions::default()).map(|m| m.to_host()).map_err(ParseError::from))
 }
 
 // ---- serializing ----------------------------------------------------------------------------
@@ -332,7 +332,7 @@ mod tests {
     fn every_vector_round_trips_through_host_types_byte_for_byte() {
         for v in vectors() {
             if v.direction == "server" {
-                match (go::parse_server_message(&v.frame), parse_server_message(v.frame.as_str().into())) {
+                match (go::parse::<go::ServerMessage>(&v.frame, &go::ParseOptions::default()), parse_server_message(v.frame.as_str().into())) {
                     (Ok(m), Ok(host)) => {
                         assert_eq!(v.expect, "ok", "{}", v.name);
                         assert_eq!(Some(host.variant().wire_value()), v.variant, "{}", v.name);
@@ -349,7 +349,7 @@ mod tests {
                     (a, b) => panic!("{}: contract {a:?} vs host {b:?}", v.name),
                 }
             } else {
-                match (go::parse_client_message(&v.frame), parse_client_message(v.frame.as_str().into())) {
+                match (go::parse::<go::ClientMessage>(&v.frame, &go::ParseOptions::default()), parse_client_message(v.frame.as_str().into())) {
                     (Ok(m), Ok(host)) => {
                         assert_eq!(v.expect, "ok", "{}", v.name);
                         assert_eq!(Some(host.variant().wire_value()), v.variant, "{}", v.name);
@@ -393,14 +393,14 @@ mod tests {
         ];
         for v in vectors().into_iter().filter(|v| v.expect == "ok") {
             if v.direction == "server" {
-                let m = go::parse_server_message(&v.frame).unwrap();
+                let m = go::parse::<go::ServerMessage>(&v.frame, &go::ParseOptions::default()).unwrap();
                 let host = m.to_host();
                 let hits: Vec<bool> = server.iter().map(|g| g(&host)).collect();
                 let expected: Vec<bool> = go::SERVER_GUARDS.iter().map(|g| (g.3)(&m)).collect();
                 assert_eq!(hits, expected, "{}", v.name);
                 assert_eq!(hits.iter().filter(|h| **h).count(), 1, "{}", v.name);
             } else {
-                let m = go::parse_client_message(&v.frame).unwrap();
+                let m = go::parse::<go::ClientMessage>(&v.frame, &go::ParseOptions::default()).unwrap();
                 let host = m.to_host();
                 let hits: Vec<bool> = client.iter().map(|g| g(&host)).collect();
                 let expected: Vec<bool> = go::CLIENT_GUARDS.iter().map(|g| (g.3)(&m)).collect();

@@ -62,7 +62,7 @@ pub extern "system" fn Java_dev_wirecontract_graphmind_jvm_Native_parse(
 /// The verdict and the out slots for `bytes` (which start at `base` in the caller's array).
 fn decide(bytes: &[u8], base: usize) -> (jint, [jlong; OUT_LEN]) {
     let mut slots = [-1 as jlong; OUT_LEN];
-    let (verdict, envelope) = match gm::parse_envelope_json_bytes(bytes) {
+    let (verdict, envelope) = match gm::parse(bytes, &gm::ParseOptions::default()) {
         ParseOutcome::Ok(e) => (OK, e),
         ParseOutcome::UnknownType(e) => (UNKNOWN_TYPE, e),
         ParseOutcome::VersionMismatch { received, .. } => {

@@ -6,9 +6,7 @@ use super::app::{AppSession, ConnState};
 use super::clock::Millis;
 use super::gate::Armed;
 use super::{Decision, ReleaseCause};
-use crate::graphmind::{
-    parse_envelope_json_bytes, BreakpointMatcher, ExecResume, HelloAck, Message, ParseOutcome, RefusalCode, ResumeAction, PROTOCOL_VERSION,
-};
+use crate::graphmind::{parse, BreakpointMatcher, ExecResume, HelloAck, Message, ParseOptions, ParseOutcome, RefusalCode, ResumeAction, PROTOCOL_VERSION};
 
 /// The truncation markers of graphmind-v1 §3 that must not be injected back (§3.6 guard).
 const TRUNCATION_MARKERS: &[&str] = &["\"__graphmindTruncated\"", "[graphmind: truncated]"];
@@ -26,7 +24,7 @@ impl AppSession {
     }
 
     fn handshake_frame(&mut self, bytes: &[u8], now: Millis) {
-        match parse_envelope_json_bytes(bytes) {
+        match parse(bytes, &ParseOptions::default()) {
             // T4: the viewer speaks another protocol: stop talking.
             ParseOutcome::VersionMismatch { received, .. } => {
                 self.warn("version-mismatch", format!("viewer frame has gm {received}; closing"));
@@ -65,7 +63,7 @@ impl AppSession {
     }
 
     fn attached_frame(&mut self, bytes: &[u8], now: Millis) {
-        match parse_envelope_json_bytes(bytes) {
+        match parse(bytes, &ParseOptions::default()) {
             // T15 (TS, §4 D6): close, then detach with fail-open.
             ParseOutcome::VersionMismatch { received, .. } => {
                 self.warn("version-mismatch", format!("viewer frame has gm {received}; closing"));

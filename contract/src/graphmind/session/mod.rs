@@ -9,7 +9,9 @@
 //!   implicit run's meta in `emit.rs`); redaction with `__REDACTED__` (`redact.rs`), token
 //!   batching (`tokens.rs`, `push_token`) and the emit depth cap (`depth.rs`).
 //! - [`ViewerSession`]: the viewer's side: per-connection handshake, `(runId, seq)`
-//!   de-duplication that outlives connections, pause bookkeeping and routing (§5).
+//!   de-duplication that outlives connections, pause bookkeeping and routing (§5); a test
+//!   viewer's faults (raw frames, out-of-state envelopes, close codes, acks withheld, delayed
+//!   or replaced) only through [`ViewerSession::faults`] (`viewer_faults.rs`).
 //!
 //! Neither owns a socket, a thread or a clock (Decision 4): the host passes its clock reading
 //! ([`Millis`]: milliseconds with fractions, as a monotonic clock gives them) with each input, carries out the actions it polls, and calls `handle_timeout` at
@@ -38,6 +40,7 @@ mod run;
 mod tokens;
 mod viewer;
 mod viewer_action;
+mod viewer_faults;
 mod viewer_out;
 mod viewer_runs;
 
@@ -53,3 +56,4 @@ pub use env::{ENV_VARS, PRODUCTION_ENV_VARS};
 pub use run::RunEnd;
 pub use viewer::ViewerSession;
 pub use viewer_action::{ConnectionId, Received, ResumeError, ViewerAction, ViewerConfig};
+pub use viewer_faults::{AckFault, FaultError, ViewerFaults, FAULT_SEQ_BASE};

@@ -8,10 +8,11 @@ use std::sync::Arc;
 use super::clock::Millis;
 use super::deadlines::Deadlines;
 use super::viewer_action::{ConnectionId, Received, ViewerAction, ViewerConfig};
+use super::viewer_faults::FaultState;
 use super::viewer_runs::RunTable;
 use crate::graphmind::{
-    add_breakpoint, hello_ack, parse_envelope_json_bytes, reusable_resume_token, serialize_envelope_unchecked, BreakpointMatcher, Envelope, Extras, Hello,
-    Message, ParseOutcome, RunMode, WILDCARD_RUN_ID,
+    add_breakpoint, hello_ack, parse, reusable_resume_token, serialize_envelope_unchecked, BreakpointMatcher, Envelope, Extras, Hello, Message, ParseOptions,
+    ParseOutcome, RunMode, WILDCARD_RUN_ID,
 };
 
 #[derive(Debug, Default)]
@@ -55,6 +56,8 @@ pub struct ViewerSession {
     pub(super) waiting: Deadlines<String>,
     pub(super) next_token: u64,
     pub(super) actions: VecDeque<ViewerAction>,
+    /// Test faults ([`ViewerSession::faults`]): the ack plan and delayed acks.
+    pub(super) fault_state: FaultState,
 }
 
 impl ViewerSession {
@@ -76,6 +79,7 @@ impl ViewerSession {
             waiting: Deadlines::default(),
             next_token: 0,
             actions: VecDeque::new(),
+            fault_state: FaultState::default(),
         }
     }
 
@@ -84,11 +88,11 @@ impl ViewerSession {
         self.actions.pop_front()
     }
 
-    /// The earliest deadline: resume waits and abandon graces.
+    /// The earliest deadline: resume waits, abandon graces (and acks a test fault delays).
     pub fn poll_timeout(&self) -> Option<Millis> {
         let grace = self.config.abandon_grace_ms;
         let abandon = self.runs.first_departure().map(|t| t.plus(grace));
-        self.waiting.first().into_iter().chain(abandon).min()
+        self.waiting.first().into_iter().chain(abandon).chain(self.fault_state.first_deadline()).min()
     }
 
     /// The current breakpoints (the full set every ack carries).
@@ -117,6 +121,7 @@ impl ViewerSession {
     /// ([`ViewerAction::PauseReleased`]) and its runs start the abandon grace (§5.4, §5.5).
     pub fn connection_closed(&mut self, conn: ConnectionId, now: Millis) {
         self.conns.remove(&conn);
+        self.fault_state.forget(conn);
         let mut released: Vec<&String> = self.pauses.iter().filter(|(_, p)| p.state == PauseState::Open(conn)).map(|(id, _)| id).collect();
         released.sort();
         let released: Vec<String> = released.into_iter().cloned().collect();
@@ -150,11 +155,11 @@ impl ViewerSession {
     /// One text frame from `conn`. Never panics: bad frames become
     /// [`ViewerAction::Warn`], `gm ≠ 1` closes the connection with 1002 (§5.5).
     pub fn frame_received(&mut self, conn: ConnectionId, bytes: &[u8], now: Millis) {
-        self.outcome_received(conn, bytes, parse_envelope_json_bytes(bytes), now);
+        self.outcome_received(conn, bytes, parse(bytes, &ParseOptions::default()), now);
     }
 
     /// [`frame_received`](Self::frame_received) for a frame (`bytes`) the host has already
-    /// parsed into `outcome` (with [`parse_envelope_json_bytes`] or its options), so a host that
+    /// parsed into `outcome` (with [`parse`] and any options), so a host that
     /// logs or records each frame's verdict parses it once. `bytes` are read again only for an
     /// `exec.resumed` that failed validation, to close its pause.
     /// Returns what the session did with it: hosts that show every frame need to know a
@@ -281,18 +286,29 @@ impl ViewerSession {
         if let Some(c) = self.conns.get_mut(&conn) {
             c.hello_seq = Some(seq);
         }
-        self.send(conn, WILDCARD_RUN_ID, ack.into(), now);
+        if let Some(frame) = self.frame(conn, WILDCARD_RUN_ID, ack.into(), now) {
+            // A test fault may withhold, delay or replace it (`viewer_faults`).
+            if let Some(frame) = self.fault_ack(conn, frame, now) {
+                self.actions.push_back(ViewerAction::Send { conn, frame });
+            }
+        }
         self.actions.push_back(ViewerAction::AppAttached { conn, session_token: token, hello: Box::new(hello) });
     }
 
     pub(super) fn send(&mut self, conn: ConnectionId, run_id: &str, message: Message, now: Millis) {
-        let Some(c) = self.conns.get_mut(&conn) else {
-            return;
-        };
+        if let Some(frame) = self.frame(conn, run_id, message, now) {
+            self.actions.push_back(ViewerAction::Send { conn, frame });
+        }
+    }
+
+    /// The frame text of `message` for `conn`, taking the connection's next viewer seq;
+    /// `None` when `conn` is not open.
+    fn frame(&mut self, conn: ConnectionId, run_id: &str, message: Message, now: Millis) -> Option<String> {
+        let c = self.conns.get_mut(&conn)?;
         let seq = c.next_seq;
         c.next_seq += 1;
         let env = Envelope { seq, ts: now.whole(), run_id: run_id.to_owned(), message, extra: Extras::new() };
-        self.actions.push_back(ViewerAction::Send { conn, frame: serialize_envelope_unchecked(&env) });
+        Some(serialize_envelope_unchecked(&env))
     }
 
     fn warn(&mut self, conn: ConnectionId, rule: &'static str, text: impl Into<String>) {

@@ -78,8 +78,10 @@ impl ViewerSession {
     }
 
     /// Fires resume waits ([`ViewerAction::ResumeTimedOut`]) and abandon graces
-    /// ([`ViewerAction::RunAbandoned`]) due at `now`.
+    /// ([`ViewerAction::RunAbandoned`]) due at `now`, and sends the acks a test fault delayed
+    /// until then.
     pub fn handle_timeout(&mut self, now: Millis) {
+        self.send_due_acks(now);
         let mut due = self.waiting.pop_due(now);
         due.sort();
         for pause_id in due {

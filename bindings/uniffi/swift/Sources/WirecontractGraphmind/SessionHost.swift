@@ -69,6 +69,8 @@ public actor SessionHost {
     private let urlSession: URLSession
     private let delegate: SocketDelegate
     private let onWarn: @Sendable (String, String) -> Void
+    /// Hands one frame to the socket and returns once it is written (`socketWriter` outside tests).
+    private let writer: FrameWriter
     private var socket: URLSessionWebSocketTask?
     private var attempt = 0
     private var opened = false
@@ -125,6 +127,22 @@ public actor SessionHost {
         maxQueueBytes: Int = SessionHost.defaultMaxQueueBytes,
         writeStallTimeoutMs: Int = SessionHost.defaultWriteStallTimeoutMs
     ) throws {
+        try self.init(url: url, config: config, onWarn: onWarn, maxFrameBytes: maxFrameBytes, maxQueueBytes: maxQueueBytes,
+                      writeStallTimeoutMs: writeStallTimeoutMs, writer: SessionHost.socketWriter)
+    }
+
+    /// The public initializer's, with the frame writer given: tests pass one that stalls like a
+    /// viewer that stopped reading (swift-corelibs-foundation's own `send` never waits for the
+    /// peer, so on Linux only such a writer makes `writeStallTimeoutMs` fire).
+    init(
+        url: String? = nil,
+        config: AppSessionConfig = AppSessionConfig(),
+        onWarn: @escaping @Sendable (String, String) -> Void = StderrWarnings().handler,
+        maxFrameBytes: Int = SessionHost.defaultMaxFrameBytes,
+        maxQueueBytes: Int = SessionHost.defaultMaxQueueBytes,
+        writeStallTimeoutMs: Int = SessionHost.defaultWriteStallTimeoutMs,
+        writer: @escaping FrameWriter
+    ) throws {
         guard maxFrameBytes > 0 else { throw SessionHostError("maxFrameBytes must be positive, got \(maxFrameBytes)") }
         guard maxQueueBytes > 0 else { throw SessionHostError("maxQueueBytes must be positive, got \(maxQueueBytes)") }
         guard writeStallTimeoutMs >= 0 else { throw SessionHostError("writeStallTimeoutMs must not be negative, got \(writeStallTimeoutMs)") }
@@ -147,8 +165,13 @@ public actor SessionHost {
         delegate = SocketDelegate()
         urlSession = URLSession(configuration: .default, delegate: delegate, delegateQueue: nil)
         self.onWarn = onWarn
+        self.writer = writer
         delegate.host = self
     }
+
+    /// Writes one frame on the socket: URLSession's `send`, which returns once the frame is written
+    /// (on Apple platforms it waits while the viewer does not read; on Linux it does not wait).
+    static let socketWriter: FrameWriter = { task, frame in try await task.send(.string(frame)) }
 
     /// Emits a typed event (spec §2.3) in `run` (`nil`: the implicit run). Returns the seq taken,
     /// `nil` after `close`. Throws `ContractError.Build` for a payload breaking a rule or a type
@@ -473,7 +496,7 @@ public actor SessionHost {
                 inFlight = serial
                 let watchdog = watchStall(serial, next.id, next.task)
                 do {
-                    try await next.task.send(.string(frame))
+                    try await writer(next.task, frame)
                 } catch {
                     socketLost(next.id)
                 }
@@ -489,6 +512,10 @@ public actor SessionHost {
         sending = false
     }
 }
+
+/// How `SessionHost` writes one text frame on a socket; returns once it is written, throws when the
+/// socket fails. The write-stall rule (`writeStallTimeoutMs`) watches each call.
+typealias FrameWriter = @Sendable (URLSessionWebSocketTask, String) async throws -> Void
 
 /// Forwards `URLSession` socket events to the host, tagged with the attempt they belong to.
 private final class SocketDelegate: NSObject, URLSessionWebSocketDelegate, @unchecked Sendable {

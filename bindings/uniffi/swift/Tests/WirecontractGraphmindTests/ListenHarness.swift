@@ -187,8 +187,10 @@ func checkCommon(_ rows: [[String: Any]], file: StaticString = #filePath, line: 
 
 /// A loopback TCP relay to `targetPort` that can go down (drop every relayed connection and
 /// refuse new ones, like a network outage) and come back up while the listener keeps running;
-/// that can stop reading from the app (a viewer that stops reading); and that can slip raw bytes
-/// to the app right after the listener's handshake response (a hostile viewer's frame).
+/// that can stop reading from the app (a viewer that stops reading); that can slip raw bytes
+/// to the app right after the listener's handshake response (a hostile viewer's frame); and that
+/// can let the WebSocket upgrade through and swallow everything the app sends after it (a viewer
+/// that never answers `hello`).
 final class Proxy: @unchecked Sendable {
     let url: String
     private let server: Int32
@@ -197,6 +199,7 @@ final class Proxy: @unchecked Sendable {
     private var apps: [Int32] = []
     private var isDown = false
     private var isStalled = false
+    private var isMuted = false
     private var injection: Data?
     private var count = 0
 
@@ -287,6 +290,20 @@ final class Proxy: @unchecked Sendable {
         lock.unlock()
     }
 
+    /// Swallows (`true`) what the app sends after its upgrade request, on every connection, or
+    /// relays it again: the listener never sees the app's `hello`.
+    func mute(_ on: Bool) {
+        lock.lock()
+        isMuted = on
+        lock.unlock()
+    }
+
+    private var muted: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return isMuted
+    }
+
     /// Sends `bytes` to the next app connection right after the listener's handshake response.
     func inject(_ bytes: Data) {
         lock.lock()
@@ -352,11 +369,27 @@ final class Proxy: @unchecked Sendable {
         var buffer = [UInt8](repeating: 0, count: 65536)
         // Toward the app: the handshake response until its blank line, then any injection.
         var head: [UInt8]? = toApp ? [] : nil
+        // From the app: its upgrade request until the blank line (then `mute` may swallow the rest).
+        var request: [UInt8]? = toApp ? nil : []
         while true {
             while !toApp && stalled { usleep(5000) }
             let n = buffer.withUnsafeMutableBytes { read(from, $0.baseAddress, $0.count) }
             if n <= 0 { break }
             var chunk = Array(buffer[0..<n])
+            if !toApp {
+                if var seen = request {
+                    let start = seen.count
+                    seen += chunk
+                    if let end = (max(0, start - 3)..<seen.count).first(where: { i in i + 4 <= seen.count && Array(seen[i..<i + 4]) == [13, 10, 13, 10] }) {
+                        request = nil
+                        if muted { chunk = Array(chunk[0..<(end + 4 - start)]) }
+                    } else {
+                        request = seen
+                    }
+                } else if muted {
+                    continue
+                }
+            }
             if var seen = head {
                 let start = seen.count
                 seen += chunk

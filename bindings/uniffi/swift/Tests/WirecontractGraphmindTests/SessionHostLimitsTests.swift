@@ -3,8 +3,63 @@
 // (`maxQueueBytes`), a write that stalls (`writeStallTimeoutMs`), and hostile text and floods through the default warning printer.
 
 import Foundation
-import WirecontractGraphmind
+#if canImport(FoundationNetworking)
+import FoundationNetworking  // URLSessionWebSocketTask on Linux
+#endif
+@testable import WirecontractGraphmind  // SessionHost's internal init takes the frame writer
 import XCTest
+
+/// A frame writer for `SessionHost` that writes on the socket until `stallThisConnection()`; from
+/// then on each write on the socket of the next write waits, as Apple's URLSession `send` does for a
+/// viewer that stopped reading, until the host cancels that socket (the write then fails, as
+/// URLSession's does). Writes on later sockets (the reconnection) go through.
+/// swift-corelibs-foundation's own `send` never waits for the peer, so this is how a stalled write
+/// is made on Linux. Bounded: a write waits 30 s at most.
+final class StallingWriter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var armed = false
+    private var stuck: ObjectIdentifier?
+    private var stalled = 0
+
+    /// The viewer stops reading on the connection of the next write.
+    func stallThisConnection() {
+        lock.lock()
+        armed = true
+        lock.unlock()
+    }
+
+    /// Writes that waited.
+    var stalledWrites: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return stalled
+    }
+
+    private func stalls(_ task: URLSessionWebSocketTask) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        if armed && stuck == nil { stuck = ObjectIdentifier(task) }
+        guard stuck == ObjectIdentifier(task) else { return false }
+        stalled += 1
+        return true
+    }
+
+    var writer: FrameWriter {
+        { task, frame in try await self.write(task, frame) }
+    }
+
+    private func write(_ task: URLSessionWebSocketTask, _ frame: String) async throws {
+        guard stalls(task) else {
+            try await task.send(.string(frame))
+            return
+        }
+        let deadline = Date().addingTimeInterval(30)
+        while task.state == .running && Date() < deadline {
+            try? await Task.sleep(nanoseconds: 5_000_000)
+        }
+        throw URLError(.cancelled)
+    }
+}
 
 final class SessionHostLimitsTests: XCTestCase {
     let patient = AppSessionConfig(connectTimeoutMs: 5000, handshakeTimeoutMs: 5000)
@@ -86,6 +141,80 @@ final class SessionHostLimitsTests: XCTestCase {
         let replayed = rows.filter { $0.conn == last && $0.replayed && $0.type == "node.finished" }
         XCTAssertFalse(replayed.isEmpty, "no replay on the new connection")
         XCTAssertEqual(rows.last?.type, "run.finished")
+    }
+
+    func testAWriteThatStallsPastWriteStallTimeoutMsDropsTheConnectionAndTheRingReplays() async throws {
+        let listener = try Listener(try tempDir(), [])
+        let writes = StallingWriter()
+        let warnings = Warnings()
+        // A queue bound far above what is sent: only the stalled write can end the connection.
+        let host = try SessionHost(url: listener.url, config: patient, onWarn: { warnings.add($0, $1) },
+                                   maxQueueBytes: 256 * 1024 * 1024, writeStallTimeoutMs: 500, writer: writes.writer)
+        let attached = try await host.ready(timeoutMs: 10_000)
+        XCTAssertTrue(attached, listener.text)
+        let run = try await host.startRun("stalled-write")
+        try await until("run.started at the listener") { listener.text.contains("run.started") }
+        // The viewer stops reading: the next write waits until the host gives the connection up.
+        writes.stallThisConnection()
+        let stalledAt = Date()
+        for _ in 0..<3 {
+            try await host.emit(.nodeFinished(payload: NodeFinished(nodeId: tool.nodeId, instanceId: tool.instanceId, output: "\"y\"", durationMs: 1, status: .ok)), run: run)
+        }
+        try await until("the write-stall warning (\(warnings.all))", seconds: 20) { !warnings.texts("write-stall").isEmpty }
+        let waited = Date().timeIntervalSince(stalledAt)
+        XCTAssertEqual(warnings.texts("write-stall"), ["a write to the viewer stalled for writeStallTimeoutMs (500); connection dropped"])
+        XCTAssertGreaterThanOrEqual(waited, 0.45, "dropped before writeStallTimeoutMs")
+        XCTAssertEqual(writes.stalledWrites, 1, "one write at a time: the later frames wait behind it")
+        XCTAssertTrue(warnings.texts("queue-limit").isEmpty, "\(warnings.all)")
+        try await until("the core detached") { !host.core.isAttached() }
+        // A new connection reads: the core reconnects and replays its ring.
+        let back = try await host.ready(timeoutMs: 10_000)
+        XCTAssertTrue(back, listener.text)
+        try await host.finishRun(run)
+        try await until("the run.finished") { listener.text.contains("run.finished") }
+        await host.close()
+        let status = try await listener.waitExit()
+        XCTAssertEqual(status, 0, listener.text)
+        let rows = try listener.rows()
+        let last = rows.last { $0.type == "hello" }?.conn
+        XCTAssertEqual(rows.filter { $0.conn == last && $0.replayed && $0.type == "node.finished" }.count, 3, "the three stuck events are replayed on the new connection")
+        XCTAssertEqual(rows.last?.type, "run.finished")
+    }
+
+    func testAViewerThatNeverAnswersHelloHitsTheHandshakeTimeoutAndTheHostRetries() async throws {
+        let listener = try Listener(try tempDir(), [])
+        let proxy = try Proxy(targetPort: listener.port)
+        defer { proxy.close() }
+        proxy.mute(true)  // the upgrade goes through; the hello never reaches the listener
+        let warnings = Warnings()
+        let host = try SessionHost(url: proxy.url, config: AppSessionConfig(connectTimeoutMs: 5000, handshakeTimeoutMs: 300, retryIntervalMs: 200),
+                                   onWarn: { warnings.add($0, $1) })
+        let attached = try await host.ready(timeoutMs: 1000)
+        XCTAssertFalse(attached)
+        try await until("the handshake-timeout warning and a second attempt (\(warnings.all))", seconds: 20) {
+            !warnings.texts("handshake-timeout").isEmpty && proxy.connections >= 2
+        }
+        XCTAssertFalse(host.core.isAttached())
+        // The viewer answers again: the next attempt attaches.
+        proxy.mute(false)
+        let back = try await host.ready(timeoutMs: 10_000)
+        XCTAssertTrue(back, listener.text)
+        await host.close()
+    }
+
+    func testBreakpointsPastMaxBreakpointsAreNotArmed() async throws {
+        let flags = (0..<5).flatMap { ["--break", "tool:b\($0)"] }
+        let listener = try Listener(try tempDir(), flags)
+        let warnings = Warnings()
+        var config = patient
+        config.maxBreakpoints = 2
+        let host = try SessionHost(url: listener.url, config: config, onWarn: { warnings.add($0, $1) })
+        let attached = try await host.ready(timeoutMs: 10_000)
+        XCTAssertTrue(attached, listener.text)
+        // The hello.ack arms five matchers; the core keeps the first two, with one warning.
+        XCTAssertEqual(host.core.breakpoints().map(\.name), ["b0", "b1"])
+        XCTAssertEqual(warnings.texts("breakpoint-limit"), ["hello.ack: 3 breakpoints not armed: max_breakpoints is 2"])
+        await host.close()
     }
 
     // Apple platforms only: on Linux, swift-corelibs-foundation's send does not wait for the

@@ -13,12 +13,14 @@ import kotlin.concurrent.thread
 /**
  * A minimal WebSocket viewer on loopback for abuse tests of [SessionHost] (RFC 6455 by hand:
  * the JDK has a WebSocket client but no server). Each connection is upgraded, its `hello`
- * answered with a `hello.ack`, then [afterAck] runs with the connection on a thread of its own;
+ * answered with a `hello.ack` (unless [ack] is false: a viewer that never completes the session
+ * handshake), then [afterAck] runs with the connection on a thread of its own;
  * frames the app sends are read on unless [Conn.stopReading] was called. [closeCodes] collects the codes of the
  * app's close frames.
  */
 class FakeViewer(
     receiveBuffer: Int? = null,
+    private val ack: Boolean = true,
     private val afterAck: (Conn) -> Unit = {},
 ) : AutoCloseable {
     private val server = ServerSocket().apply {
@@ -125,7 +127,7 @@ class FakeViewer(
                     closeCodes += if (payload.size >= 2) ((payload[0].toInt() and 0xFF) shl 8) or (payload[1].toInt() and 0xFF) else 1005
                     return
                 }
-                0x1 -> if (!acked && String(payload, Charsets.UTF_8).contains("\"type\":\"hello\"")) {
+                0x1 -> if (ack && !acked && String(payload, Charsets.UTF_8).contains("\"type\":\"hello\"")) {
                     acked = true
                     c.sendText(ACK)
                     // On its own thread: this one reads on (the app's close frame among them).

@@ -3,6 +3,7 @@ package dev.wirecontract.graphmind
 import dev.wirecontract.graphmind.docs.weatherAgent
 import org.json.JSONObject
 import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertFalse
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.Timeout
@@ -398,6 +399,39 @@ class SessionHostTest {
                 until("the drop and a reconnect") { viewer.conns.size >= 2 }
                 assertTrue("write-stall" in warnings, warnings.toString())
                 assertTrue("queue-limit" !in warnings, warnings.toString())
+            }
+        }
+    }
+
+    /**
+     * A viewer that upgrades the socket but never answers `hello`: past `handshakeTimeoutMs` the
+     * core warns `handshake-timeout`, the host closes the attempt and connects again.
+     */
+    @Test
+    fun silentViewerHitsTheHandshakeTimeout() {
+        FakeViewer(ack = false).use { viewer ->
+            val warnings = CopyOnWriteArrayList<String>()
+            SessionHost(viewer.url, AppSessionConfig(connectTimeoutMs = 5000L, handshakeTimeoutMs = 300L), onWarn = { rule, _ -> warnings += rule }).use { host ->
+                assertFalse(host.ready(1000).get(15, TimeUnit.SECONDS))
+                until("the handshake-timeout warning and a second attempt ($warnings)") { "handshake-timeout" in warnings && viewer.conns.size >= 2 }
+                assertFalse(host.core.isAttached())
+            }
+        }
+    }
+
+    /**
+     * `AppSessionConfig(maxBreakpoints)` reaches the core: a `hello.ack` arming five breakpoints
+     * arms the first two, with one `breakpoint-limit` warning.
+     */
+    @Test
+    fun breakpointsPastMaxBreakpointsAreNotArmed(@TempDir dir: Path) {
+        val flags = (0 until 5).flatMap { listOf("--break", "tool:b$it") }.toTypedArray()
+        Listener(dir, *flags, "--on-pause", "continue").use { listener ->
+            val warnings = CopyOnWriteArrayList<String>()
+            SessionHost(listener.url, patient.copy(maxBreakpoints = 2L), onWarn = { rule, text -> warnings += "$rule: $text" }).use { host ->
+                assertTrue(host.ready(10_000).get(15, TimeUnit.SECONDS), listener.output())
+                assertEquals(listOf("b0", "b1"), host.core.breakpoints().map { it.name })
+                assertEquals(listOf("breakpoint-limit: hello.ack: 3 breakpoints not armed: max_breakpoints is 2"), warnings.filter { it.startsWith("breakpoint-limit") })
             }
         }
     }

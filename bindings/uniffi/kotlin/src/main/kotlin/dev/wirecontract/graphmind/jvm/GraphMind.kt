@@ -18,6 +18,14 @@ object GraphMind {
     /** The protocol version this contract speaks (`gm`). */
     const val PROTOCOL_VERSION: Long = 1
 
+    init {
+        // Native's loader first: it points the uniffi (JNA) half at the file it loads, and on a
+        // platform the jar lacks its error names the platform and the override property. Some
+        // members below call the uniffi half (a String frame's size limit), which would
+        // otherwise load the library through JNA on its own.
+        Native.load()
+    }
+
     private val scratch = ThreadLocal.withInitial { ByteArray(4096) }
 
     /** Parses one frame (UTF-8 bytes) with the default limits (graphmind-v1 §2, §5). Never throws for bad input. */

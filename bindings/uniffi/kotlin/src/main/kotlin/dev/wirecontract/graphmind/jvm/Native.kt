@@ -36,6 +36,9 @@ internal object Native {
         }
     }
 
+    /** Loads the library: a call runs this object's initializer (once per process). */
+    internal fun load() = Unit
+
     /**
      * The error for a platform this jar carries no library for and `java.library.path` does not
      * hold one either: names the platform (JNA's resource directory the jar would need) and the

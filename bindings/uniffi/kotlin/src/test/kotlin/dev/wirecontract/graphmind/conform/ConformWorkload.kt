@@ -1,7 +1,8 @@
 // The `wirecontract conform` workload (docs/conform.md) on the Kotlin SessionHost: one run
 // named $WIRECONTRACT_CONFORM_RUN, an agent node around a tool call (before, after and error
 // gates, session spec §3.7) and an LLM call streaming tokens (before and after gates). The
-// scenario ($WIRECONTRACT_CONFORM_SCENARIO) changes only what the contract says. Compiled by
+// scenario ($WIRECONTRACT_CONFORM_SCENARIO) changes only what the contract says (in rearm the
+// run is played twice). Compiled by
 // the Maven test build and run by ConformTest (`wirecontract conform -- java … ConformWorkloadKt`);
 // exits 0 whatever the run's outcome.
 package dev.wirecontract.graphmind.conform
@@ -96,10 +97,13 @@ fun main() {
         connectTimeoutMs = 5000, // a cold JVM's first WebSocket can take longer than the default 300 ms
     )
     val host = SessionHost(System.getenv("GRAPHMIND_URL") ?: error("GRAPHMIND_URL is not set"), config, onWarn = { _, _ -> })
-    if (scenario != "late-attach") {
-        var attempts = 1 // a refused ack (ack-protocol) costs one attempt each; 5 at most
-        while (!host.ready().get(10, TimeUnit.SECONDS) && attempts < 5) attempts += 1
+    val attach = {
+        if (scenario != "late-attach") {
+            var attempts = 1 // a refused ack (ack-protocol) costs one attempt each; 5 at most
+            while (!host.ready().get(10, TimeUnit.SECONDS) && attempts < 5) attempts += 1
+        }
     }
+    attach()
     val play = {
         try {
             host.run(runName) { run -> agent(run) }
@@ -116,6 +120,10 @@ fun main() {
         return
     }
     play()
+    if (scenario == "rearm") { // rearm plays the run twice, the second after re-attaching
+        attach()
+        play()
+    }
     host.ready().get(10, TimeUnit.SECONDS) // re-attach after a drop, so the ring is replayed before closing
     host.close()
 }
