@@ -52,7 +52,7 @@ pub fn counter_from_i64(name: &str, value: i64) -> Result<u64, BuildError> {
 
 /// Builds an envelope (§5.13): `gm` is 1, `ts` defaults to now (epoch ms), no unknown
 /// envelope members. A typed message is valid by construction; a [`Message::Unknown`] whose
-/// type is one of [`MESSAGE_TYPES`] is read typed (its payload must be valid for that type),
+/// type is one of [`MESSAGE_TYPES`](super::MESSAGE_TYPES) is read typed (its payload must be valid for that type),
 /// so the envelope always says what the parser would say of its frame.
 ///
 /// # Errors
@@ -96,7 +96,7 @@ pub struct BuildOptions {
     /// `JSON.stringify` writes it (graphmind-shrink §1 MAX_PAYLOAD_BYTES, §3 S3). A payload
     /// over it is shrunk for its type before the envelope is built (field trim, then
     /// skeleton, §4 and §7). `None` (the default): no budget, the payload is kept whole.
-    /// [`DEFAULT_MAX_PAYLOAD_BYTES`] is the reference's 512 KiB.
+    /// [`DEFAULT_MAX_PAYLOAD_BYTES`](super::DEFAULT_MAX_PAYLOAD_BYTES) is the reference's 512 KiB.
     pub max_payload_bytes: Option<usize>,
 }
 
@@ -107,7 +107,7 @@ pub struct BuildOptions {
 /// The shrunk text is read back as the type's payload, so the envelope holds typed fields
 /// like any other: serializing writes them in spec order (graphmind-v1 §5.14) and a cut that split a
 /// surrogate pair in a typed string field becomes U+FFFD (graphmind-v1 §5.9), which only makes the text
-/// shorter. [`shrink_payload`] gives the reference's text byte for byte.
+/// shorter. [`shrink_payload`](super::shrink_payload) gives the reference's text byte for byte.
 ///
 /// # Errors
 /// [`BuildError`] as [`create_envelope`], and when only the tier-4 marker would fit (not a
@@ -182,22 +182,22 @@ pub fn create_envelope_json(message_type: &str, payload_json: &str, seq: u64, ru
 }
 
 /// The one builder and the writer in one call, for hosts that hand over JSON text and want the
-/// frame's bytes (the JVM fast path): the same frame as [`serialize_envelope`] of
+/// frame's bytes (the JVM fast path): the same frame as [`serialize_envelope`](super::serialize_envelope) of
 /// [`create_envelope_json`]`(message_type, payload_json, seq, run_id, ts)`, or the same
 /// [`BuildError`].
 ///
 /// A known type takes one validating pass: the frame is spliced together from the parts and
 /// read by the single-pass parser; when it parses `ok` as exactly the type, counters and `runId`
-/// given, with no other envelope member, every rule [`check_envelope`] checks holds (the parser
+/// given, with no other envelope member, every rule [`check_envelope`](super::check_envelope) checks holds (the parser
 /// checks the same ones) and the typed envelope is written as [`write_envelope`] writes it. The
 /// payload text must also be exactly one JSON value: that holds when the written frame is the
 /// spliced one byte for byte (a compact payload in `JSON.stringify`'s form), and is checked by
-/// the SIMD scan otherwise (`splice::one_value`, which accepts exactly what [`json::validate`]
+/// the SIMD scan otherwise (`splice::one_value`, which accepts exactly what [`json::validate`](crate::core::json::validate)
 /// accepts). Anything else (an unknown type, an invalid payload, counters
 /// out of range) takes the general path, which says why.
 ///
 /// # Errors
-/// As [`create_envelope_json`] and [`serialize_envelope`].
+/// As [`create_envelope_json`] and [`serialize_envelope`](super::serialize_envelope).
 pub fn build_frame_json(message_type: &str, payload_json: &str, seq: u64, run_id: &str, ts: Option<u64>) -> Result<Vec<u8>, BuildError> {
     let ts = ts.unwrap_or_else(now_ms);
     if payload_type_name(message_type).is_some() {

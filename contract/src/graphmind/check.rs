@@ -32,7 +32,7 @@ pub(super) fn check_counters(seq: u64, ts: u64, run_id: &str) -> Vec<Issue> {
 /// `run_id` (§2 stage 1), a [`Message::Unknown`] not named like a known type, and every
 /// integer field of a typed payload within the JS safe range (`|x| ≤ 2^53 − 1`, unsigned
 /// ones `≥ 0`). Bindings converting host values call this instead of restating the rules.
-/// [`serialize_envelope`] adds the one rule left, the nesting depth of the written frame.
+/// [`serialize_envelope`](super::serialize_envelope) adds the one rule left, the nesting depth of the written frame.
 ///
 /// # Errors
 /// [`BuildError`] with one issue per broken rule (paths from the frame root: `seq`, `ts`,

@@ -16,7 +16,7 @@ pub struct Envelope {
     pub seq: u64,
     /// Timestamp, epoch milliseconds: a safe integer `≥ 0`.
     pub ts: u64,
-    /// Run id (no lone surrogate, no U+0000; may be empty or [`WILDCARD_RUN_ID`]).
+    /// Run id (no lone surrogate, no U+0000; may be empty or [`WILDCARD_RUN_ID`](super::WILDCARD_RUN_ID)).
     pub run_id: String,
     /// The type and payload.
     pub message: Message,
@@ -40,7 +40,7 @@ impl Envelope {
 pub enum ParseOutcome {
     /// A known type with a valid payload.
     Ok(Envelope),
-    /// A structurally valid `gm: 1` envelope whose type is not one of [`MESSAGE_TYPES`];
+    /// A structurally valid `gm: 1` envelope whose type is not one of [`MESSAGE_TYPES`](super::MESSAGE_TYPES);
     /// the message is [`Message::Unknown`] with the raw payload (possibly absent).
     UnknownType(Envelope),
     /// A structurally valid envelope with `gm != 1`; checked before type and payload.

@@ -12,7 +12,7 @@
 //! - this file: the `messages!` macro, the registry entry [`PROTOCOL`] and the protocol's
 //!   constants;
 //! - `envelope.rs`: [`Envelope`], [`ParseOutcome`], [`ParseOptions`], [`ENVELOPE_KEYS`];
-//! - `parse.rs`: [`parse`] (the one entry for text, bytes, shared text and shared bytes: the
+//! - `parse.rs`: [`parse()`] (the one entry for text, bytes, shared text and shared bytes: the
 //!   single pass, the bailed-frame decision, the reference reader) and [`parse_value`];
 //! - `build.rs`: the builders ([`create_envelope`], [`create_envelope_json`], their
 //!   `_with` forms, [`build_frame_json`]), [`BuildError`], [`counter_from_i64`];

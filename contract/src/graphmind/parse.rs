@@ -6,7 +6,7 @@
 //! reference reader's steps 2–6 after one validating pass (`decide_bailed`), and, when that
 //! pass refuses the frame, the two-pass reference reader (`parse_two_pass`: validate, then walk),
 //! which names the error. The reference reader alone is the differential oracle of the test
-//! suites, benchmarks and fuzz targets ([`oracle`], behind the `oracle` feature).
+//! suites, benchmarks and fuzz targets (`oracle`, behind the `oracle` feature).
 
 use std::borrow::Cow;
 

@@ -13,10 +13,10 @@ use super::{BuildError, Envelope, DEFAULT_MAX_DEPTH, ENVELOPE_KEYS};
 ///
 /// **Checked** (issue 12): [`Envelope`]'s fields are public, so it can hold what no frame may
 /// carry (`seq = u64::MAX`, U+0000 in `run_id`, a payload integer beyond the safe range, a
-/// [`Message::Unknown`] named like a known type). Such an envelope is refused rather than
-/// written: whatever this returns parses with [`super::parse`] (the frame size cap
+/// [`Message::Unknown`](super::Message::Unknown) named like a known type). Such an envelope is refused rather than
+/// written: whatever this returns parses with [`super::parse()`] (the frame size cap
 /// aside, which is the receiver's setting) to the same envelope, `ok` for a typed message and
-/// `unknown-type` for [`Message::Unknown`] (a property test holds this).
+/// `unknown-type` for [`Message::Unknown`](super::Message::Unknown) (a property test holds this).
 ///
 /// # Errors
 /// [`BuildError`]: the rules of [`check_envelope`] with their paths, or the written frame

@@ -16,7 +16,7 @@
 //!   the best-effort raw `id`.
 //!
 //! Files: `types.rs` (the strict frames and scalars), this file (the `message_union!` rows,
-//! the registry entry, serialize), `parse.rs` ([`parse`], [`parse_value`], [`ParseError`]),
+//! the registry entry, serialize), `parse.rs` ([`parse()`], [`parse_value`], [`ParseError`]),
 //! `catalog.rs` (close codes, `CLOSE_CODE_VALUES`, subprotocol helpers), `schema.rs` (the
 //! direction unions of the protocol's JSON Schema).
 //!

@@ -159,7 +159,7 @@ impl ViewerSession {
     }
 
     /// [`frame_received`](Self::frame_received) for a frame (`bytes`) the host has already
-    /// parsed into `outcome` (with [`parse`] and any options), so a host that
+    /// parsed into `outcome` (with [`parse`](crate::graphmind::parse()) and any options), so a host that
     /// logs or records each frame's verdict parses it once. `bytes` are read again only for an
     /// `exec.resumed` that failed validation, to close its pause.
     /// Returns what the session did with it: hosts that show every frame need to know a
