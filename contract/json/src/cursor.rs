@@ -619,7 +619,7 @@ const fn key_text_byte(name: &str, i: usize) -> u8 {
 /// `"`, `\` or control character. Every declared wire name must be (`wire_object!` asserts it
 /// at compile time), because [`Cursor::member_key`] matches keys by comparing bytes; every enum
 /// wire value too (`wire_enum!` asserts it), because its writer appends `"value"` as one literal,
-/// which is then exactly what [`crate::reference::write_string`] would write.
+/// which is then exactly what [`crate::write_string`] would write.
 #[must_use]
 pub const fn is_plain_wire_name(name: &str) -> bool {
     let b = name.as_bytes();

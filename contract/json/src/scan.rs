@@ -7,7 +7,7 @@
 //! Users: the validator and the two-pass reader ([`crate::reference`]: `validate`, `Val`
 //! iteration), the single-pass reader ([`crate::cursor`]), the writers
 //! ([`crate::write_string`], [`crate::write_compact`]), the string decoder
-//! ([`crate::unescape`]) and the contract's payload shrinking (its `shrink/write.rs`,
+//! ([`crate::unescape()`]) and the contract's payload shrinking (its `shrink/write.rs`,
 //! which adds its own `0xED` lane to [`string_stops`]).
 
 // `inline(always)` on the scanner primitives is measured, not hopeful: without it the

@@ -192,7 +192,7 @@ pub fn create_envelope_json(message_type: &str, payload_json: &str, seq: u64, ru
 /// checks the same ones) and the typed envelope is written as [`write_envelope`] writes it. The
 /// payload text must also be exactly one JSON value: that holds when the written frame is the
 /// spliced one byte for byte (a compact payload in `JSON.stringify`'s form), and is checked by
-/// the SIMD scan otherwise (`splice::one_value`, which accepts exactly what [`json::validate`](crate::core::json::validate)
+/// the SIMD scan otherwise (`splice::one_value`, which accepts exactly what [`json::validate`](wirecontract_json::validate)
 /// accepts). Anything else (an unknown type, an invalid payload, counters
 /// out of range) takes the general path, which says why.
 ///
