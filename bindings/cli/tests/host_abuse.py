@@ -396,7 +396,11 @@ async def phase_connect(out: Path) -> None:
     check(s["rules"].get("breakpoint-limit") == 1, f"breakpoint-limit warnings: {s['rules']}")
     log = (out / "connect.log").read_text("utf-8", "replace")
     check("exceeded max_frame_bytes" in log, "no 1009 log line for the oversized frame")
-    check("the viewer stopped reading" in log, "no 1013 log line for the viewer that stopped reading")
+    check(
+        "the viewer stopped reading" in log,
+        f"no 1013 log line for the viewer that stopped reading ({elapsed:.1f} s, {viewer.conns} connections, closes {viewer.closes}, "
+        f"warnings {dict(s['rules'])}); the app host's log:\n{log[-4000:]!r}",
+    )
     check("\x1b" not in log, "a raw escape reached the app host's log")
     check(1009 in viewer.closes, f"closes seen by the viewer: {viewer.closes}")
     print(

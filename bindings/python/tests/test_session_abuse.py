@@ -253,6 +253,33 @@ def test_serve_closes_a_connection_without_hello() -> None:
     assert asyncio.run(main()) == 1008
 
 
+def test_serve_logs_at_most_log_burst_lines(caplog: pytest.LogCaptureFixture) -> None:
+    """``serve``'s warnings share the host's rate limit: 2 × ``LOG_BURST`` connections that never
+    say hello each earn a "no hello" line, at most ``LOG_BURST`` of them are written, and closing
+    counts the others."""
+    n = 2 * s.LOG_BURST
+
+    async def main() -> list[int | None]:
+        async with serve(port=0, hello_timeout_ms=200) as viewer:
+            socks = await asyncio.gather(*(asyncio.to_thread(raw_client, viewer.url) for _ in range(n)))
+
+            def closed(sock: socket.socket) -> int | None:
+                sock.settimeout(10)
+                op, data = read_frame(sock)
+                sock.close()
+                return close_code(data) if op == 0x8 else None
+
+            return list(await asyncio.gather(*(asyncio.to_thread(closed, sock) for sock in socks)))
+
+    with caplog.at_level(logging.WARNING, "wirecontract.session"):
+        codes = asyncio.run(main())
+    assert codes == [1008] * n
+    lines = [r.getMessage() for r in caplog.records if "no hello" in r.getMessage()]
+    assert len(lines) == s.LOG_BURST, len(lines)
+    # The rest are counted at close, not lost.
+    assert caplog.records[-1].getMessage() == f"graphmind viewer: {n - s.LOG_BURST} warnings not logged: rate limit"
+
+
 def test_serve_keeps_a_bounded_number_of_unread_events() -> None:
     async def main() -> tuple[int, int]:
         async with serve(port=0, max_events=5) as viewer:

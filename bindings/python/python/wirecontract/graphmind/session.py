@@ -174,6 +174,12 @@ class _LogLimit:
         else:
             log.warning(fmt, *args)
 
+    def flush(self, host: str) -> None:
+        """At close: the warnings held back since the last line are counted, not lost."""
+        if self.suppressed:
+            log.warning("%s: %d warnings not logged: rate limit", host, self.suppressed)
+            self.suppressed = 0
+
 
 def _too_big(ws: Any) -> bool:
     """Whether this side closed ``ws`` with 1009 (a message over ``max_size``)."""
@@ -549,6 +555,7 @@ class Session:
             with contextlib.suppress(BaseException):
                 await self._attempt.task
         self._attempt = None
+        self._log.flush("graphmind session")
 
     async def __aenter__(self) -> Session:
         return self
@@ -847,6 +854,7 @@ class Viewer:
                 await asyncio.wait_for(self._server.wait_closed(), 5)
         for task in list(self._tasks):
             task.cancel()
+        self._log.flush("graphmind viewer")
         self._events_closed = True
         self._events_ready.set()
 
