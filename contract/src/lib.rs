@@ -10,7 +10,7 @@
 //! Each protocol has one parse entry, `parse(frame, &ParseOptions)`, taking any [`Frame`]
 //! (`frame.rs`: text, bytes, shared text or shared bytes), and `parse_value` for a decoded tree.
 //!
-//! Both sit on [`core`]: the declaration macros that give every contract type its
+//! Both sit on [`wire`]: the declaration macros that give every contract type its
 //! serde/schemars derives, its reader, its `JSON.stringify`-exact writer and its reflection
 //! table, over the JSON engine of `wirecontract-json` (`JSON.parse` semantics: exact numbers,
 //! lone surrogates, any depth up to a documented cap, last-wins duplicate keys). No I/O, no
@@ -19,7 +19,7 @@
 #![forbid(unsafe_code)]
 
 #[macro_use]
-pub mod core;
+pub mod wire;
 mod fingerprint;
 pub mod frame;
 pub mod graphmind;

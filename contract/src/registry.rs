@@ -12,7 +12,7 @@
 //! docs, shrink skeleton plans) read these tables; bindings convert host values through the
 //! function pointers here ([`ObjectDesc::read_json`]) so no binding restates a type list.
 
-use crate::core::{Issue, Reflect};
+use crate::wire::{Issue, Reflect};
 
 /// Every protocol of this crate, in a stable order: the list generators and bindings iterate
 /// ([`crate::PROTOCOLS`], declared in `lib.rs` beside the protocol modules).
@@ -282,7 +282,7 @@ pub enum Ty {
     List(&'static Ty),
 }
 
-/// The scalar value semantics of the contract, one per rule (see `core::scalars`).
+/// The scalar value semantics of the contract, one per rule (see `wire::scalars`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Scalar {
     /// `true`/`false`.
@@ -308,7 +308,7 @@ pub enum Scalar {
     /// Any JSON value, kept as its exact text.
     Opaque,
     /// A JSON object whose member values are opaque.
-    OpaqueRecord,
+    OpaqueObject,
     /// A JSON-RPC id: a non-empty string or an exact 64-bit integer, JSON type kept.
     RpcId,
 }
@@ -328,7 +328,7 @@ impl Scalar {
             Scalar::Finite => "finite number",
             Scalar::NonNegativeFinite => "finite number ≥ 0",
             Scalar::Opaque => "any JSON value (kept as its exact text)",
-            Scalar::OpaqueRecord => "JSON object, values opaque",
+            Scalar::OpaqueObject => "JSON object, values opaque",
             Scalar::RpcId => "request id: a non-empty string or an integer, JSON type kept",
         }
     }
@@ -347,7 +347,7 @@ impl Scalar {
             Scalar::Finite => "f64",
             Scalar::NonNegativeFinite => "NonNegativeF64",
             Scalar::Opaque => "RawJson",
-            Scalar::OpaqueRecord => "Record",
+            Scalar::OpaqueObject => "OpaqueObject",
             Scalar::RpcId => "RpcId",
         }
     }
@@ -539,7 +539,7 @@ pub fn parse_by_key(frame: &str, p: &Protocol) -> AnyOutcome {
 /// optional is not nullable, numbers are finite, enums are plain `enum` lists, keys sorted.
 /// `id` is the schema's `$id` (its host names the protocol for the evolution checker).
 pub fn schema_by_key(p: &Protocol, id: &str) -> serde_json::Value {
-    use crate::core::schema::{add_literals, finite_numbers, plain_enums, sort_keys, strip_null};
+    use crate::wire::schema::{add_literals, finite_numbers, plain_enums, sort_keys, strip_null};
     use serde_json::{json, Map, Value};
     let key = p.key.unwrap_or_default();
     let (vkey, version) = p.version;
@@ -703,7 +703,7 @@ mod tests {
     //! [`parse_by_key`] and [`schema_by_key`] over a scratch protocol declared here as an
     //! author would (`tiny`: one strict and one loose message told apart by `cmd`).
     use super::{parse_by_key, schema_by_key, AnyOutcome, Direction, MessageDesc, MessageGroup, Protocol};
-    use crate::core::Described;
+    use crate::wire::Described;
 
     wire_strict_object! {
         /// `ping`: strict.

@@ -7,7 +7,7 @@
 use arbitrary::Arbitrary;
 use serde_json::Value;
 use wirecontract::graphmind::{self as gm, create_envelope, create_envelope_json, parse, serialize_envelope, Message, ParseOptions, ParseOutcome};
-use wirecontract::graphorin as go;
+use wirecontract::graphorin;
 use wirecontract_json::RawJson;
 use wirecontract_json::{self as json, JsonKind, Val};
 
@@ -423,11 +423,11 @@ pub fn graphmind_build(input: &BuildInput) {
 /// graphorin-v1 §13–14: parsing never panics; text and bytes agree; an accepted frame
 /// serializes to text that parses back equal, and serializing is a fixed point.
 pub fn graphorin_parse(data: &[u8]) {
-    let server = go::parse::<go::ServerMessage>(data, &go::ParseOptions::default());
-    let client = go::parse::<go::ClientMessage>(data, &go::ParseOptions::default());
+    let server = graphorin::parse::<graphorin::ServerMessage>(data, &graphorin::ParseOptions::default());
+    let client = graphorin::parse::<graphorin::ClientMessage>(data, &graphorin::ParseOptions::default());
     if let Ok(text) = std::str::from_utf8(data) {
-        assert_eq!(go::parse::<go::ServerMessage>(text, &go::ParseOptions::default()), server);
-        assert_eq!(go::parse::<go::ClientMessage>(text, &go::ParseOptions::default()), client);
+        assert_eq!(graphorin::parse::<graphorin::ServerMessage>(text, &graphorin::ParseOptions::default()), server);
+        assert_eq!(graphorin::parse::<graphorin::ClientMessage>(text, &graphorin::ParseOptions::default()), client);
     }
     if let Err(e) = &server {
         assert!(e.is_syntax_error() || !e.issues().is_empty(), "schema error without issues: {e:?}");
@@ -436,16 +436,16 @@ pub fn graphorin_parse(data: &[u8]) {
         assert!(e.is_syntax_error() || !e.issues().is_empty(), "schema error without issues: {e:?}");
     }
     if let Ok(m) = &server {
-        let text = go::serialize_server_message(m);
-        let again = go::parse::<go::ServerMessage>(&text, &go::ParseOptions::default());
+        let text = graphorin::serialize_server_message(m);
+        let again = graphorin::parse::<graphorin::ServerMessage>(&text, &graphorin::ParseOptions::default());
         assert_eq!(again.as_ref(), Ok(m), "server re-parse of {text}");
-        assert_eq!(go::serialize_server_message(again.as_ref().unwrap_or(m)), text);
+        assert_eq!(graphorin::serialize_server_message(again.as_ref().unwrap_or(m)), text);
     }
     if let Ok(m) = &client {
-        let text = go::serialize_client_message(m);
-        let again = go::parse::<go::ClientMessage>(&text, &go::ParseOptions::default());
+        let text = graphorin::serialize_client_message(m);
+        let again = graphorin::parse::<graphorin::ClientMessage>(&text, &graphorin::ParseOptions::default());
         assert_eq!(again.as_ref(), Ok(m), "client re-parse of {text}");
-        assert_eq!(go::serialize_client_message(again.as_ref().unwrap_or(m)), text);
+        assert_eq!(graphorin::serialize_client_message(again.as_ref().unwrap_or(m)), text);
     }
 }
 

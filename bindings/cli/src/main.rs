@@ -43,7 +43,7 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
-use wirecontract::core::Issue;
+use wirecontract::wire::Issue;
 use wirecontract::graphmind::{self, ParseOutcome};
 
 /// Size of the input and output buffers.
@@ -258,7 +258,7 @@ struct VerdictIssue {
 
 impl From<&Issue> for VerdictIssue {
     fn from(i: &Issue) -> Self {
-        VerdictIssue { path: i.dotted_path(), code: i.code.map(wirecontract::core::IssueCode::as_str), message: i.message.clone() }
+        VerdictIssue { path: i.dotted_path(), code: i.code.map(wirecontract::wire::IssueCode::as_str), message: i.message.clone() }
     }
 }
 

@@ -8,7 +8,7 @@
 use std::fmt::Write as _;
 
 use serde_json::{json, Value};
-use wirecontract::core::{IssueCode, PathSegment};
+use wirecontract::wire::{IssueCode, PathSegment};
 use wirecontract::registry::{self, Direction, MessageGroup, ObjectDesc, Ty};
 use wirecontract::{graphmind as gm, graphorin as go};
 use wirecontract_json::{write_f64, write_int, write_string};

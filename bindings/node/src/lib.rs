@@ -43,7 +43,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use napi::bindgen_prelude::{Either, FromNapiValue, ToNapiValue, TypeName, ValidateNapiValue};
 use napi::{sys, ValueType};
 use napi_derive::napi;
-use wirecontract::core::{self as core, Described, WireEnum, WireValue};
+use wirecontract::wire::{self, Described, WireEnum, WireValue};
 use wirecontract::{graphmind as gm, graphorin as go};
 
 use js_text::{parse_error_json, transcode, verdict_json};
@@ -374,14 +374,14 @@ pub fn gm_schema_string() -> napi::Result<String> {
 /// contract's reader; `InvalidArg` with the contract's text (`kind must be one of [...], not
 /// "x"`) otherwise.
 fn enum_arg<T: WireEnum>(v: &str, what: &str) -> napi::Result<T> {
-    core::enum_arg(v, what).map_err(|e| invalid_arg(e.to_string()))
+    wire::enum_arg(v, what).map_err(|e| invalid_arg(e.to_string()))
 }
 
 /// Reads the declared object `T` (inferred from where the value goes) from JSON text with the
 /// contract's reader; `InvalidArg` with the contract's text (`{what} is not a valid {T}:
 /// {issues}`) otherwise.
 fn object_arg<T: WireValue + Described>(text: &str, what: &str) -> napi::Result<T> {
-    core::object_arg(text, what).map_err(|e| invalid_arg(e.to_string()))
+    wire::object_arg(text, what).map_err(|e| invalid_arg(e.to_string()))
 }
 
 /// [`object_arg`] for each JSON text of a list (`{what}[i]` names an item).
@@ -455,7 +455,7 @@ pub fn gm_hello_ack(
         let mode = enum_arg(&mode, "mode")?;
         let list = objects_arg(&breakpoints, "breakpoints")?;
         let ack = gm::hello_ack(&h, &viewer, &list, mode, session_token.as_deref(), hub_capabilities.as_deref());
-        Ok(wirecontract::core::to_json(&ack))
+        Ok(wirecontract::wire::to_json(&ack))
     })
 }
 

@@ -6,7 +6,7 @@
 //! (`bindings/wasm/src/viewer.rs`), so both classes take the same arguments and hand over the
 //! same bytes. Errors are message texts; each backend wraps them in its own error type.
 
-use wirecontract::core;
+use wirecontract::wire;
 use wirecontract::graphmind::session as s;
 use wirecontract_json::RawJson;
 
@@ -46,7 +46,7 @@ fn ms_arg(v: f64, what: &str) -> Res<u64> {
 }
 
 /// A list of declared objects given as a JSON array of their JSON texts.
-fn objects_arg<T: core::WireValue + core::Described>(list: &str, what: &str) -> Res<Vec<T>> {
+fn objects_arg<T: wire::WireValue + wire::Described>(list: &str, what: &str) -> Res<Vec<T>> {
     strings_arg(list, what)?.iter().enumerate().map(|(i, t)| object_arg(t, &format!("{what}[{i}]"))).collect()
 }
 
@@ -56,13 +56,13 @@ fn strings_arg(list: &str, what: &str) -> Res<Vec<String>> {
 }
 
 /// The declared object `T` from JSON text, with the contract's error text.
-pub fn object_arg<T: core::WireValue + core::Described>(text: &str, what: &str) -> Res<T> {
-    core::object_arg(text, what).map_err(|e| e.to_string())
+pub fn object_arg<T: wire::WireValue + wire::Described>(text: &str, what: &str) -> Res<T> {
+    wire::object_arg(text, what).map_err(|e| e.to_string())
 }
 
 /// The closed enum `T` from a string, with the contract's error text.
-pub fn enum_arg<T: core::WireEnum>(v: &str, what: &str) -> Res<T> {
-    core::enum_arg(v, what).map_err(|e| e.to_string())
+pub fn enum_arg<T: wire::WireEnum>(v: &str, what: &str) -> Res<T> {
+    wire::enum_arg(v, what).map_err(|e| e.to_string())
 }
 
 /// The core's defaults changed by the members of `config` (JSON text of `{breakpoints?,
@@ -128,7 +128,7 @@ pub fn resume(session: &mut s::ViewerSession, pause_id: &str, action: &str, now_
 
 /// The armed breakpoints as a JSON array.
 pub fn breakpoints_json(session: &s::ViewerSession) -> String {
-    let items: Vec<String> = session.breakpoints().iter().map(core::to_json).collect();
+    let items: Vec<String> = session.breakpoints().iter().map(wire::to_json).collect();
     format!("[{}]", items.join(","))
 }
 
@@ -182,7 +182,7 @@ pub fn action_json(a: s::ViewerAction) -> String {
             head(&mut out, "app-attached");
             raw(&mut out, "conn", &conn.0.to_string());
             field(&mut out, "sessionToken", &session_token);
-            raw(&mut out, "hello", &core::to_json(&*hello));
+            raw(&mut out, "hello", &wire::to_json(&*hello));
         }
         A::FrameAccepted { conn, envelope, replayed } => {
             head(&mut out, "frame-accepted");

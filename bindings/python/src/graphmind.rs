@@ -10,7 +10,7 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyBytes, PyString, PyTuple};
-use wirecontract::core::{self as core, Described, HostArgError, Issue as CoreIssue, Reflect as _, WireEnum, WireValue};
+use wirecontract::wire::{self, Described, HostArgError, Issue as CoreIssue, Reflect as _, WireEnum, WireValue};
 
 use crate::issue::issues_to_py;
 use wirecontract::graphmind as gm;
@@ -555,7 +555,7 @@ pub fn export_json_schema_string() -> String {
 }
 
 /// A `ValueError` with the text of a host argument the contract refused (see
-/// [`wirecontract::core::HostArgError`]).
+/// [`wirecontract::wire::HostArgError`]).
 #[allow(clippy::needless_pass_by_value)] // the shape `map_err` hands over
 pub(crate) fn arg_error(e: HostArgError) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -565,7 +565,7 @@ pub(crate) fn arg_error(e: HostArgError) -> PyErr {
 /// contract's reader; `ValueError` with the contract's text (`kind must be one of [...], not
 /// "x"`) otherwise.
 pub(crate) fn enum_arg<T: WireEnum>(v: &str, what: &str) -> PyResult<T> {
-    core::enum_arg(v, what).map_err(arg_error)
+    wire::enum_arg(v, what).map_err(arg_error)
 }
 
 /// Reads the declared object `T` (inferred from where the value goes) from a wire-shaped dict
@@ -583,11 +583,11 @@ pub(crate) fn object_arg<T: WireValue + Described>(v: &Bound<'_, PyAny>, what: &
         let from_us = ty.module().is_ok_and(|m| m.to_string_lossy().starts_with("wirecontract"));
         if e.type_error && e.path.is_empty() && from_us {
             let tn = ty.name().map_or_else(|_| "?".to_owned(), |n| n.to_string());
-            return PyTypeError::new_err(core::wrong_object::<T>(what, "a dict", &tn).to_string());
+            return PyTypeError::new_err(wire::wrong_object::<T>(what, "a dict", &tn).to_string());
         }
         e.for_arg(what)
     })?;
-    core::object_arg(&text, what).map_err(arg_error)
+    wire::object_arg(&text, what).map_err(arg_error)
 }
 
 /// `v` itself unless it is a contract object of another type than `T` (a payload, a
@@ -597,7 +597,7 @@ pub(crate) fn refuse_other_object<'a, 'py, T: Described>(v: &'a Bound<'py, PyAny
     if let Ok(w) = v.downcast::<WireObject>() {
         let name = w.getattr("type_name")?.extract::<String>()?;
         if name != T::DESC.name {
-            return Err(PyTypeError::new_err(core::wrong_object::<T>(what, "a dict", &name).to_string()));
+            return Err(PyTypeError::new_err(wire::wrong_object::<T>(what, "a dict", &name).to_string()));
         }
     }
     Ok(v)

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
-use wirecontract::graphorin as go;
+use wirecontract::graphorin;
 
 use crate::convert::{json_to_py, py_to_json, NonFinite};
 use crate::frame::Input;
@@ -39,7 +39,7 @@ fn frame_input(data: &Bound<'_, PyAny>) -> PyResult<Input> {
     Err(PyTypeError::new_err(format!("expected str, bytes or bytearray, not {tn}")))
 }
 
-fn parse_error(py: Python<'_>, e: &go::ParseError) -> PyResult<PyErr> {
+fn parse_error(py: Python<'_>, e: &graphorin::ParseError) -> PyResult<PyErr> {
     let err = ParseError::new_err(e.to_string());
     let value = err.value(py);
     value.setattr("issues", issues_to_py(py, e.issues())?)?;
@@ -62,10 +62,10 @@ fn parse(py: Python<'_>, data: &Bound<'_, PyAny>, direction: Direction) -> PyRes
     let big = input.byte_len() >= 64 * 1024;
     let run = move || {
         guard(|| {
-            let opts = go::ParseOptions::default();
+            let opts = graphorin::ParseOptions::default();
             match direction {
-                Direction::Server => go::parse::<go::ServerMessage>(input.frame(), &opts).map(|m| Root::GraphorinServer(Arc::new(m))),
-                Direction::Client => go::parse::<go::ClientMessage>(input.frame(), &opts).map(|m| Root::GraphorinClient(Arc::new(m))),
+                Direction::Server => graphorin::parse::<graphorin::ServerMessage>(input.frame(), &opts).map(|m| Root::GraphorinServer(Arc::new(m))),
+                Direction::Client => graphorin::parse::<graphorin::ClientMessage>(input.frame(), &opts).map(|m| Root::GraphorinClient(Arc::new(m))),
             }
         })
     };
@@ -146,10 +146,10 @@ fn frame_root(obj: &Bound<'_, PyAny>) -> PyResult<Root> {
 #[pyo3(signature = (message, /))]
 pub fn serialize_message(message: &Bound<'_, PyAny>) -> PyResult<String> {
     match frame_root(message)? {
-        Root::GraphorinServer(m) => guard(move || go::serialize_server_message(&m)),
-        Root::GraphorinClient(m) => guard(move || go::serialize_client_message(&m)),
+        Root::GraphorinServer(m) => guard(move || graphorin::serialize_server_message(&m)),
+        Root::GraphorinClient(m) => guard(move || graphorin::serialize_client_message(&m)),
         // A frame built with its class's constructor (validated by the reader on the way in).
-        Root::Object(o) if go::PROTOCOL.unions.iter().any(|u| u.variants.iter().any(|v| v.frame.name == o.type_name())) => guard(move || {
+        Root::Object(o) if graphorin::PROTOCOL.unions.iter().any(|u| u.variants.iter().any(|v| v.frame.name == o.type_name())) => guard(move || {
             let mut out = Vec::new();
             o.write_json(&mut out);
             String::from_utf8_lossy(&out).into_owned()
@@ -217,7 +217,7 @@ fn offer_entries(offer: &Bound<'_, PyAny>) -> Vec<String> {
 #[pyfunction]
 #[pyo3(signature = (offer, /))]
 pub fn negotiate(offer: &Bound<'_, PyAny>) -> Option<&'static str> {
-    go::negotiate(offer_entries(offer))
+    graphorin::negotiate(offer_entries(offer))
 }
 
 /// parse_ticket(offer, /)
@@ -228,7 +228,7 @@ pub fn negotiate(offer: &Bound<'_, PyAny>) -> Option<&'static str> {
 #[pyfunction]
 #[pyo3(signature = (offer, /))]
 pub fn parse_ticket(offer: &Bound<'_, PyAny>) -> Option<String> {
-    go::parse_ticket(offer_entries(offer))
+    graphorin::parse_ticket(offer_entries(offer))
 }
 
 /// format_ticket(ticket, /)
@@ -239,7 +239,7 @@ pub fn parse_ticket(offer: &Bound<'_, PyAny>) -> Option<String> {
 #[pyo3(signature = (ticket, /))]
 pub fn format_ticket(ticket: &Bound<'_, PyString>) -> PyResult<String> {
     let ticket = str_arg(ticket, "ticket")?;
-    go::format_ticket(ticket).map_err(|e| PyValueError::new_err(e.to_string()))
+    graphorin::format_ticket(ticket).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// close_code_for(reason, /)
@@ -250,9 +250,9 @@ pub fn format_ticket(ticket: &Bound<'_, PyString>) -> PyResult<String> {
 #[pyo3(signature = (reason, /))]
 pub fn close_code_for(reason: &Bound<'_, PyString>) -> PyResult<u16> {
     let reason = str_arg(reason, "reason")?;
-    go::CloseReason::from_wire(reason)
-        .map(go::close_code_for)
-        .ok_or_else(|| PyValueError::new_err(format!("unknown close reason {reason:?}; known: {:?}", go::CloseReason::VALUES)))
+    graphorin::CloseReason::from_wire(reason)
+        .map(graphorin::close_code_for)
+        .ok_or_else(|| PyValueError::new_err(format!("unknown close reason {reason:?}; known: {:?}", graphorin::CloseReason::VALUES)))
 }
 
 /// close_code_reason(code, /)
@@ -263,7 +263,7 @@ pub fn close_code_for(reason: &Bound<'_, PyString>) -> PyResult<u16> {
 #[pyo3(signature = (code, /))]
 pub fn close_code_reason(code: &Bound<'_, PyAny>) -> Option<&'static str> {
     let code: u16 = code.extract::<i64>().ok().and_then(|c| u16::try_from(c).ok())?;
-    go::close_code_reason(code).map(go::CloseReason::as_str)
+    graphorin::close_code_reason(code).map(graphorin::CloseReason::as_str)
 }
 
 /// export_json_schema()
@@ -272,7 +272,7 @@ pub fn close_code_reason(code: &Bound<'_, PyAny>) -> Option<&'static str> {
 /// The draft 2020-12 JSON Schema of Graphorin frames, as a dict.
 #[pyfunction]
 pub fn export_json_schema(py: Python<'_>) -> PyResult<PyObject> {
-    json_to_py(py, &go::export_json_schema_string())
+    json_to_py(py, &graphorin::export_json_schema_string())
 }
 
 /// export_json_schema_string()
@@ -281,7 +281,7 @@ pub fn export_json_schema(py: Python<'_>) -> PyResult<PyObject> {
 /// The schema text (pretty-printed, trailing newline).
 #[pyfunction]
 pub fn export_json_schema_string() -> String {
-    go::export_json_schema_string()
+    graphorin::export_json_schema_string()
 }
 
 /// Fills the `wirecontract._native.graphorin` module.
@@ -289,7 +289,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add("ParseError", py.get_type::<ParseError>())?;
     crate::object::add_object_classes(m, "graphorin")?;
-    crate::object::add_registry_names(m, &go::PROTOCOL)?;
+    crate::object::add_registry_names(m, &graphorin::PROTOCOL)?;
     m.add_function(wrap_pyfunction!(parse_server_message, m)?)?;
     m.add_function(wrap_pyfunction!(parse_client_message, m)?)?;
     m.add_function(wrap_pyfunction!(parse_server_value, m)?)?;
@@ -305,30 +305,30 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(close_code_reason, m)?)?;
     m.add_function(wrap_pyfunction!(export_json_schema, m)?)?;
     m.add_function(wrap_pyfunction!(export_json_schema_string, m)?)?;
-    m.add("PROTOCOL_VERSION", go::PROTOCOL_VERSION)?;
-    m.add("SUBPROTOCOL_NAME", go::SUBPROTOCOL_NAME)?;
-    m.add("TICKET_SUBPROTOCOL_PREFIX", go::TICKET_SUBPROTOCOL_PREFIX)?;
-    m.add("WS_PATH", go::WS_PATH)?;
-    m.add("JSONRPC_VERSION", go::JSONRPC_VERSION)?;
-    m.add("SCHEMA_ID", go::SCHEMA_ID)?;
-    m.add("KINDS", PyTuple::new(py, go::KINDS)?)?;
-    m.add("METHODS", PyTuple::new(py, go::METHODS)?)?;
+    m.add("PROTOCOL_VERSION", graphorin::PROTOCOL_VERSION)?;
+    m.add("SUBPROTOCOL_NAME", graphorin::SUBPROTOCOL_NAME)?;
+    m.add("TICKET_SUBPROTOCOL_PREFIX", graphorin::TICKET_SUBPROTOCOL_PREFIX)?;
+    m.add("WS_PATH", graphorin::WS_PATH)?;
+    m.add("JSONRPC_VERSION", graphorin::JSONRPC_VERSION)?;
+    m.add("SCHEMA_ID", graphorin::SCHEMA_ID)?;
+    m.add("KINDS", PyTuple::new(py, graphorin::KINDS)?)?;
+    m.add("METHODS", PyTuple::new(py, graphorin::METHODS)?)?;
     let codes = PyDict::new(py);
-    for (reason, code) in go::CLOSE_CODE_VALUES {
+    for (reason, code) in graphorin::CLOSE_CODE_VALUES {
         codes.set_item(reason.as_str(), code)?;
     }
     m.add("CLOSE_CODES", codes)?;
     let rpc = PyDict::new(py);
-    for info in go::RPC_ERROR_CODES {
+    for info in graphorin::RPC_ERROR_CODES {
         rpc.set_item(info.name, info.value)?;
     }
     m.add("RPC_ERROR_CODES", rpc)?;
     // Guards as data: (variant wire name, python name); graphorin.py turns them into functions.
     let guards = PyList::empty(py);
-    for (variant, rust_name, _, _) in go::SERVER_GUARDS {
+    for (variant, rust_name, _, _) in graphorin::SERVER_GUARDS {
         guards.append((variant.as_str(), *rust_name))?;
     }
-    for (variant, rust_name, _, _) in go::CLIENT_GUARDS {
+    for (variant, rust_name, _, _) in graphorin::CLIENT_GUARDS {
         guards.append((variant.as_str(), *rust_name))?;
     }
     m.add("GUARDS", guards.to_tuple())?;

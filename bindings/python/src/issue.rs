@@ -5,7 +5,7 @@
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
-use wirecontract::core::{Issue as CoreIssue, IssueCode};
+use wirecontract::wire::{Issue as CoreIssue, IssueCode};
 
 use crate::{opt_str_arg, str_arg};
 

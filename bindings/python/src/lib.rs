@@ -72,7 +72,7 @@ pub(crate) fn guard<T>(f: impl FnOnce() -> T) -> PyResult<T> {
 /// argument named, `.issues` one issue whose path is the argument's name.
 pub(crate) fn arg_error(py: Python<'_>, arg: &str, message: &str) -> PyErr {
     let text = format!("{arg}: {message}");
-    issue::build_error(py, text.clone(), text, &[wirecontract::core::Issue::at(arg, message)])
+    issue::build_error(py, text.clone(), text, &[wirecontract::wire::Issue::at(arg, message)])
 }
 
 /// A `str` argument as Rust text. A `str` holding a lone surrogate has no UTF-8 form (and no

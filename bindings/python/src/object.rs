@@ -14,9 +14,9 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
-use wirecontract::core::{Extras, FieldRef, Reflect};
+use wirecontract::wire::{Extras, FieldRef, Reflect};
 use wirecontract::graphmind as gm;
-use wirecontract::graphorin as go;
+use wirecontract::graphorin;
 use wirecontract::registry::{ObjectDesc, Protocol, Scalar, Ty};
 
 use crate::convert::{json_to_py, json_to_py_cached, py_to_json, string_to_py, KeyCache, NonFinite};
@@ -27,9 +27,9 @@ pub enum Root {
     /// A parsed or built GraphMind envelope; objects live under its payload.
     Graphmind(Arc<gm::Envelope>),
     /// A parsed or built Graphorin server frame.
-    GraphorinServer(Arc<go::ServerMessage>),
+    GraphorinServer(Arc<graphorin::ServerMessage>),
     /// A parsed or built Graphorin client frame.
-    GraphorinClient(Arc<go::ClientMessage>),
+    GraphorinClient(Arc<graphorin::ClientMessage>),
     /// A standalone object (e.g. a matcher built from a dict).
     Object(Arc<dyn Reflect>),
 }
@@ -263,7 +263,7 @@ fn field_to_builtin(py: Python<'_>, r: FieldRef<'_>, keys: &mut KeyCache) -> PyR
         FieldRef::Number(x) if x.trunc() == x && x.abs() < 1e21 => (x as i128).into_pyobject(py)?.into_any().unbind(),
         FieldRef::Number(x) => x.into_pyobject(py)?.into_any().unbind(),
         FieldRef::Raw(raw) => json_to_py_cached(py, raw.as_str(), keys)?,
-        FieldRef::Record(rec) => {
+        FieldRef::OpaqueObject(rec) => {
             let d = PyDict::new(py);
             add_extras(py, &d, &rec.0, keys)?;
             d.into_any().unbind()
@@ -299,7 +299,7 @@ fn field_to_py(py: Python<'_>, r: FieldRef<'_>, root: &Root, path: &[Step]) -> P
         FieldRef::Int(i) => i.into_pyobject(py)?.into_any().unbind(),
         FieldRef::Number(x) => x.into_pyobject(py)?.into_any().unbind(),
         FieldRef::Raw(raw) => json_to_py(py, raw.as_str())?,
-        FieldRef::Record(rec) => extras_to_py(py, &rec.0)?,
+        FieldRef::OpaqueObject(rec) => extras_to_py(py, &rec.0)?,
         FieldRef::Object(o) => make_object(py, o.type_name(), root.clone(), path.to_vec())?,
         FieldRef::List(items) => {
             let list = PyList::empty(py);
@@ -432,13 +432,13 @@ macro_rules! object_classes {
                 #[new]
                 #[pyo3(signature = (*, extra=None, **kwargs))]
                 fn __new__(py: Python<'_>, extra: Option<&Bound<'_, PyAny>>, kwargs: Option<&Bound<'_, PyDict>>) -> PyResult<PyClassInitializer<Self>> {
-                    let root = construct(py, &<$path as wirecontract::core::Described>::DESC, extra, kwargs)?;
+                    let root = construct(py, &<$path as wirecontract::wire::Described>::DESC, extra, kwargs)?;
                     Ok(PyClassInitializer::from(WireObject { root: Root::Object(root), path: Vec::new() }).add_subclass($name))
                 }
 
                 #[classattr]
                 fn __match_args__(py: Python<'_>) -> PyResult<Py<PyTuple>> {
-                    let names: Vec<&str> = <$path as wirecontract::core::Described>::DESC.fields.iter().map(|f| f.rust).collect();
+                    let names: Vec<&str> = <$path as wirecontract::wire::Described>::DESC.fields.iter().map(|f| f.rust).collect();
                     Ok(PyTuple::new(py, names)?.unbind())
                 }
             }

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
-use wirecontract::core::Reflect;
+use wirecontract::wire::Reflect;
 use wirecontract::registry::{self, AnyOutcome};
 
 use crate::issue::issues_to_py;
@@ -31,7 +31,7 @@ fn protocols(py: Python<'_>) -> PyResult<Py<PyTuple>> {
 fn parse_frame(py: Python<'_>, protocol: &Bound<'_, PyString>, data: &Bound<'_, PyString>) -> PyResult<PyObject> {
     let protocol = crate::str_arg(protocol, "protocol")?;
     let Ok(data) = data.to_str() else {
-        let issues = [wirecontract::core::Issue::at("", "invalid UTF-8: the text holds a lone surrogate")];
+        let issues = [wirecontract::wire::Issue::at("", "invalid UTF-8: the text holds a lone surrogate")];
         let items =
             ["invalid".into_pyobject(py)?.into_any().unbind(), "invalid UTF-8".into_pyobject(py)?.into_any().unbind(), py.None(), issues_to_py(py, &issues)?];
         return Ok(PyTuple::new(py, items)?.into_any().unbind());

@@ -19,7 +19,7 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
-use wirecontract::core::Reflect as _;
+use wirecontract::wire::Reflect as _;
 use wirecontract::graphmind as gm;
 use wirecontract::graphmind::session as s;
 
@@ -56,7 +56,7 @@ fn emit_result(py: Python<'_>, r: Result<Option<u64>, s::EmitError>) -> PyResult
 /// no JSON form is a `BuildError` naming the path under `name`.
 fn arg_json(py: Python<'_>, value: &Bound<'_, PyAny>, name: &str) -> PyResult<String> {
     py_to_json(value, NonFinite::Null).map_err(|e| {
-        let issues = vec![wirecontract::core::Issue::at(&e.full_path(name), e.message.clone())];
+        let issues = vec![wirecontract::wire::Issue::at(&e.full_path(name), e.message.clone())];
         build_error(py, &gm::BuildError { reason: format!("{name} has no JSON form"), issues })
     })
 }
@@ -481,7 +481,7 @@ impl AppSession {
             c.loop_guard.allow = Text::strings(v);
         }
         if let Some(v) = loop_mode {
-            c.loop_guard.mode = s::LoopMode::from_host(v).ok_or_else(|| arg_error(wirecontract::core::not_one_of("loop_mode", s::LoopMode::VALUES, v)))?;
+            c.loop_guard.mode = s::LoopMode::from_host(v).ok_or_else(|| arg_error(wirecontract::wire::not_one_of("loop_mode", s::LoopMode::VALUES, v)))?;
         }
         if let Some(v) = loop_kinds {
             c.loop_guard.kinds = v.iter().map(|k| enum_arg(k, "loop_kinds item")).collect::<PyResult<_>>()?;
@@ -513,7 +513,7 @@ impl AppSession {
         }
         if let Some(v) = meta.filter(|m| !m.is_none()) {
             let text = arg_json(py, v, "meta")?;
-            let meta = wirecontract::core::from_json::<wirecontract::core::Record>(&text)
+            let meta = wirecontract::wire::from_json::<wirecontract::wire::OpaqueObject>(&text)
                 .map_err(|issues| build_error(py, &gm::BuildError { reason: "invalid meta: it must be a JSON object".to_owned(), issues }))?;
             c.meta = Some(meta);
         }
@@ -822,7 +822,7 @@ impl AppSession {
 
 /// Builds the Python object of a core typed value, its class named by its registry entry (for
 /// viewer events).
-pub(crate) fn object_to_py<T: wirecontract::core::Reflect + Send + Sync + 'static>(py: Python<'_>, value: T) -> PyResult<PyObject> {
+pub(crate) fn object_to_py<T: wirecontract::wire::Reflect + Send + Sync + 'static>(py: Python<'_>, value: T) -> PyResult<PyObject> {
     make_object(py, value.type_name(), Root::Object(Arc::new(value)), Vec::new())
 }
 

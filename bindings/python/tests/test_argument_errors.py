@@ -172,7 +172,7 @@ def test_a_non_finite_number_in_a_constructor_is_named() -> None:
 
 def test_enum_and_object_arguments_raise_the_contract_readers_text() -> None:
     """The binding adds no text of its own: each message is the contract's `core::enum_arg` /
-    `core::object_arg` text (`contract/src/core/host.rs`), the accepted values and the type
+    `core::object_arg` text (`contract/src/wire/host.rs`), the accepted values and the type
     name read from the registry."""
     kinds = ", ".join(f'"{k}"' for k in gm.NODE_KINDS)
     with pytest.raises(ValueError) as ei:

@@ -17,7 +17,7 @@ from wirecontract import graphmind as gm
 from wirecontract import graphorin as go
 from wirecontract.graphmind import session as s
 
-# The contract's IssueCode values (contract/src/core/issue.rs), spelled out so a change to them
+# The contract's IssueCode values (contract/src/wire/issue.rs), spelled out so a change to them
 # is a visible, reviewed change of this public behaviour.
 ISSUE_CODES = (
     "invalid_type", "invalid_literal", "unrecognized_keys", "too_small", "too_big", "invalid_enum",

@@ -1,7 +1,7 @@
 """The sans-IO classes of ``wirecontract.graphmind.session`` driven by hand (no socket): the
 host-value conversions of inputs and actions, errors, and that the shipped stub declares
 exactly what the module exports. The rules themselves are the Rust core's and are tested
-there (contract/tests/session_cases.rs, c01-c39)."""
+there (contract/tests/integration/session_cases.rs, c01-c39)."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@
 //! counts) through the contract's own readers (`ffi_support::read`, `read_int`, `read_f64`) and
 //! collects every problem with its wire path, as the parser does.
 
-use wirecontract::core::{from_json, Extras, Issue, NonNegativeF64, PositiveSafeUInt, Record, SafeInt, SafeUInt};
+use wirecontract::wire::{from_json, Extras, Issue, NonNegativeF64, PositiveSafeUInt, OpaqueObject, SafeInt, SafeUInt};
 use wirecontract_json as json;
 use wirecontract_json::RawJson;
 
@@ -149,7 +149,7 @@ impl Convert for RawJson {
 }
 
 /// A record of opaque values (`run.started.meta`) crosses as JSON object text.
-impl Convert for Record {
+impl Convert for OpaqueObject {
     type Host = JsonText;
     fn to_host(&self) -> JsonText {
         extras_to_host(&self.0)
@@ -222,7 +222,7 @@ pub(crate) fn extras_from_host(text: &JsonText, known: &[&str], issues: &mut Iss
         issue(issues, path, format!("extraJson is not valid JSON: {e}"));
         return None;
     }
-    let Ok(Record(extras)) = from_json::<Record>(t) else {
+    let Ok(OpaqueObject(extras)) = from_json::<OpaqueObject>(t) else {
         issue(issues, path, "extraJson must be a JSON object text such as {} or {\"x\":1}".to_owned());
         return None;
     };

@@ -4,7 +4,7 @@
 //! Java has no unsigned `long`, and a Kotlin `ULong` parameter hides a constructor from Java
 //! (mangled, synthetic). The count crosses as its decimal text instead: Kotlin sees
 //! `java.math.BigInteger`, Swift `UInt64` (`uniffi.toml`). Host → contract goes through the
-//! contract's own reader ([`wirecontract::core::from_json_coded`]), so a negative count is
+//! contract's own reader ([`wirecontract::wire::from_json_coded`]), so a negative count is
 //! `too small` and one of `2^64` or more `too big`, with the parser's messages and codes.
 //!
 //! Compiled into the Graphorin crate by `#[path]` (the strict protocols' glue imports it); a

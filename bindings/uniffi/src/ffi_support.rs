@@ -1,5 +1,5 @@
 //! What both uniffi namespaces share (issue 11 §3): the host [`Issue`] record and its one
-//! conversion from the contract's [`core::Issue`], the panic guard, and the readers that take
+//! conversion from the contract's [`wire::Issue`], the panic guard, and the readers that take
 //! host values through the contract's own scalar readers ([`read`], [`read_int`], [`read_f64`]),
 //! so no bound, rule or message text is restated in a binding.
 //!
@@ -14,14 +14,14 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use wirecontract::core::{self, from_json, from_json_coded, IssuePath, WireValue};
+use wirecontract::wire::{self, from_json, from_json_coded, IssuePath, WireValue};
 
 use crate::convert::Convert;
 use crate::{HostString, IssueCode};
 
 /// Problems found while converting host values: the contract's own issues (path, optional code,
 /// message), converted to host [`Issue`]s once, when they cross.
-pub(crate) type Issues = Vec<core::Issue>;
+pub(crate) type Issues = Vec<wire::Issue>;
 
 /// One segment of an issue path: an object key (decoded) or an array index, as zod's
 /// `issue.path` holds them.
@@ -40,11 +40,11 @@ pub enum PathSegment {
     },
 }
 
-impl From<&core::PathSegment> for PathSegment {
-    fn from(s: &core::PathSegment) -> Self {
+impl From<&wire::PathSegment> for PathSegment {
+    fn from(s: &wire::PathSegment) -> Self {
         match s {
-            core::PathSegment::Key(key) => PathSegment::Key { key: HostString::from(key.as_str()) },
-            core::PathSegment::Index(i) => PathSegment::Index { index: i64::try_from(*i).unwrap_or(i64::MAX) },
+            wire::PathSegment::Key(key) => PathSegment::Key { key: HostString::from(key.as_str()) },
+            wire::PathSegment::Index(i) => PathSegment::Index { index: i64::try_from(*i).unwrap_or(i64::MAX) },
         }
     }
 }
@@ -93,12 +93,12 @@ impl Issue {
     }
 }
 
-impl From<&core::Issue> for Issue {
+impl From<&wire::Issue> for Issue {
     /// The one conversion of a contract issue, for both protocols. A protocol that promises
     /// codes (`ISSUE_CODES`) gives every issue one: `custom` where the contract recorded none
     /// (a syntax error found while reading a host value).
-    fn from(i: &core::Issue) -> Self {
-        let code = i.code.or(crate::ISSUE_CODES.then_some(core::IssueCode::Custom));
+    fn from(i: &wire::Issue) -> Self {
+        let code = i.code.or(crate::ISSUE_CODES.then_some(wire::IssueCode::Custom));
         Issue {
             path: i.path.segments().iter().map(PathSegment::from).collect(),
             code: code.as_ref().map(Convert::to_host),
@@ -107,14 +107,14 @@ impl From<&core::Issue> for Issue {
     }
 }
 
-impl From<core::Issue> for Issue {
-    fn from(i: core::Issue) -> Self {
+impl From<wire::Issue> for Issue {
+    fn from(i: wire::Issue) -> Self {
         Issue::from(&i)
     }
 }
 
 /// The host issues of contract issues.
-pub(crate) fn host_issues(issues: &[core::Issue]) -> Vec<Issue> {
+pub(crate) fn host_issues(issues: &[wire::Issue]) -> Vec<Issue> {
     issues.iter().map(Issue::from).collect()
 }
 
@@ -140,8 +140,8 @@ pub(crate) fn catch<T, E>(f: impl FnOnce() -> Result<T, E>, internal: impl FnOnc
 }
 
 /// The issue for a host string argument `name` holding a lone surrogate.
-pub(crate) fn lone_surrogate_issue(name: &str, e: crate::host_string::LoneSurrogate) -> core::Issue {
-    core::Issue::at(name, e.message())
+pub(crate) fn lone_surrogate_issue(name: &str, e: crate::host_string::LoneSurrogate) -> wire::Issue {
+    wire::Issue::at(name, e.message())
 }
 
 /// A contract value from JSON text through the contract's own reader for `T` (its rule, message
@@ -155,11 +155,11 @@ pub(crate) fn read<T: WireValue>(text: &str, issues: &mut Issues, path: &str) ->
         let mut at = IssuePath::from_dotted(path);
         for seg in i.path.segments() {
             match seg {
-                core::PathSegment::Key(k) => at.push_key(&k),
-                core::PathSegment::Index(n) => at.push_index(n),
+                wire::PathSegment::Key(k) => at.push_key(&k),
+                wire::PathSegment::Index(n) => at.push_index(n),
             }
         }
-        issues.push(core::Issue { path: at, code: i.code, message: i.message });
+        issues.push(wire::Issue { path: at, code: i.code, message: i.message });
     }
     None
 }
@@ -210,12 +210,12 @@ mod tests {
         assert_eq!(read_f64::<f64>(f64::INFINITY, &mut issues, "a.b"), None);
         assert_eq!(read_f64::<f64>(f64::NEG_INFINITY, &mut issues, "c"), None);
         assert_eq!(read_f64::<f64>(f64::NAN, &mut issues, "d"), None);
-        assert_eq!(read_f64::<wirecontract::core::NonNegativeF64>(-1.0, &mut issues, "e"), None);
+        assert_eq!(read_f64::<wirecontract::wire::NonNegativeF64>(-1.0, &mut issues, "e"), None);
         let got: Vec<(String, bool)> = issues.iter().map(|i| (i.dotted_path(), i.message.is_empty())).collect();
         assert_eq!(got, [("a.b".into(), false), ("c".into(), false), ("d".into(), false), ("e".into(), false)]);
         // The messages are the reader's: compare with what a frame holding the same text gets.
         let direct = from_json::<f64>("1e400").unwrap_err();
         assert_eq!(issues[0].message, direct[0].message);
-        assert_eq!(read_int::<wirecontract::core::SafeUInt>(-1, &mut Issues::new(), "seq"), None);
+        assert_eq!(read_int::<wirecontract::wire::SafeUInt>(-1, &mut Issues::new(), "seq"), None);
     }
 }

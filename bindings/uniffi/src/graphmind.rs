@@ -7,7 +7,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use wirecontract::core::SafeUInt;
+use wirecontract::wire::SafeUInt;
 use wirecontract::graphmind as gm;
 
 use crate::convert::{extras_from_host, extras_to_host, Convert, Issues};
@@ -192,14 +192,14 @@ pub fn parse_envelopes_json_bytes(frames: Vec<Vec<u8>>, options: Option<ParseOpt
 #[uniffi::export]
 pub fn parse_envelope(value: JsonValue) -> ParseResult {
     if let Some((path, message)) = crate::json::first_lone_surrogate(&value) {
-        let issue = wirecontract::core::Issue { path, code: None, message };
+        let issue = wirecontract::wire::Issue { path, code: None, message };
         return invalid(format!("frame is not valid JSON: {}", issue.summary()), Some(vec![Issue::from(issue)]));
     }
     match crate::json::tree_text(&value) {
         Ok(text) => parse_host_frame(&HostString::from(text), &gm::ParseOptions { max_frame_bytes: usize::MAX, ..gm::ParseOptions::default() }),
         // A number whose text is not a JSON number, named by its path (as Python's `parse_envelope`).
         Err((path, message)) => {
-            let issue = wirecontract::core::Issue { path, code: None, message };
+            let issue = wirecontract::wire::Issue { path, code: None, message };
             invalid(format!("value is not JSON-representable: {}", issue.summary()), Some(vec![Issue::from(issue)]))
         }
     }
@@ -224,7 +224,7 @@ pub(crate) fn envelope_from_host(h: &Envelope) -> Result<gm::Envelope, ContractE
     let wire_type = h.message.wire_type();
     let message_type = <String as Convert>::from_host(&h.message_type, &mut issues, "type");
     if message_type.as_ref().is_some_and(|t| t != wire_type) {
-        issues.push(wirecontract::core::Issue::at(
+        issues.push(wirecontract::wire::Issue::at(
             "type",
             format!("messageType \"{}\" does not match the message (\"{wire_type}\")", message_type.unwrap_or_default()),
         ));

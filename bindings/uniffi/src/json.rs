@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use wirecontract_json::{self as json, decode_string, write_string, Elements, JsonKind, Members, Val};
 
-use wirecontract::core::IssuePath;
+use wirecontract::wire::IssuePath;
 
 use crate::{guard, ContractError, HostString, JsonText};
 

@@ -65,7 +65,7 @@ mod llm;
 mod session;
 mod shrink;
 
-use wirecontract::core::SafeUInt;
+use wirecontract::wire::SafeUInt;
 
 pub use ffi_support::{Issue, PathSegment};
 pub use generated::*;
@@ -146,12 +146,12 @@ pub(crate) fn opt_arg(s: Option<HostString>, name: &str) -> Result<Option<String
 /// reader for `T` (its decimal text through `from_json`), so the bounds and messages are the
 /// parser's: a `u64` counter is `0 ≤ x ≤ 2^53 − 1`, a negative one `too small`, never wrapped.
 /// `ContractError::Build` naming the argument otherwise.
-pub(crate) fn int_arg<T: wirecontract::core::WireValue>(v: i64, name: &str) -> Result<T, ContractError> {
+pub(crate) fn int_arg<T: wirecontract::wire::WireValue>(v: i64, name: &str) -> Result<T, ContractError> {
     let mut issues = ffi_support::Issues::new();
     if let Some(x) = ffi_support::read_int::<T>(v, &mut issues, name) {
         return Ok(x);
     }
-    let first = issues.first().map(wirecontract::core::Issue::summary).unwrap_or_default();
+    let first = issues.first().map(wirecontract::wire::Issue::summary).unwrap_or_default();
     Err(ContractError::Build { reason: first, issues: ffi_support::host_issues(&issues) })
 }
 

@@ -15,7 +15,7 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use wirecontract::core::SafeUInt;
+use wirecontract::wire::SafeUInt;
 use wirecontract::graphmind as gm;
 use wirecontract::graphmind::session as s;
 use wirecontract_json::RawJson;
@@ -226,7 +226,7 @@ impl AppSessionConfig {
         }
         if let Some(meta) = &self.meta_json {
             let text = crate::json_arg(meta, "config.metaJson")?;
-            let record = wirecontract::core::from_json::<wirecontract::core::Record>(text)
+            let record = wirecontract::wire::from_json::<wirecontract::wire::OpaqueObject>(text)
                 .map_err(|issues| from_build_error(gm::BuildError { reason: "invalid config.metaJson: it must be a JSON object".to_owned(), issues }))?;
             c.meta = Some(record);
         }
@@ -410,7 +410,7 @@ fn action_to_host(a: s::Action) -> SessionAction {
 fn now(now_ms: f64) -> Result<s::Millis, ContractError> {
     s::Millis::new(now_ms).map_err(|e| {
         let mut issues = Issues::new();
-        issues.push(wirecontract::core::Issue::at("nowMs", e.to_string()));
+        issues.push(wirecontract::wire::Issue::at("nowMs", e.to_string()));
         build_error(format!("nowMs: {e}"), issues)
     })
 }

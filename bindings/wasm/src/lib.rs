@@ -19,7 +19,7 @@
 use std::cell::RefCell;
 
 use wasm_bindgen::prelude::wasm_bindgen;
-use wirecontract::core::{self as core, Described, WireEnum, WireValue};
+use wirecontract::wire::{self, Described, WireEnum, WireValue};
 use wirecontract::{graphmind as gm, graphorin as go};
 
 #[path = "../../node/src/js_text.rs"]
@@ -237,12 +237,12 @@ pub fn gm_read_usage(len: usize) -> Option<String> {
 
 /// The closed enum `T` from a string, with the contract's error text.
 fn enum_arg<T: WireEnum>(v: &str, what: &str) -> Res<T> {
-    core::enum_arg(v, what).map_err(|e| invalid_arg(e.to_string()))
+    wire::enum_arg(v, what).map_err(|e| invalid_arg(e.to_string()))
 }
 
 /// The declared object `T` from JSON text, with the contract's error text.
 fn object_arg<T: WireValue + Described>(text: &str, what: &str) -> Res<T> {
-    core::object_arg(text, what).map_err(|e| invalid_arg(e.to_string()))
+    wire::object_arg(text, what).map_err(|e| invalid_arg(e.to_string()))
 }
 
 /// A list of objects given as a JSON array of their JSON texts.
@@ -302,7 +302,7 @@ pub fn gm_hello_ack(
     let list = objects_arg(breakpoints, "breakpoints")?;
     let caps = hub_capabilities.map(|c| strings_arg(&c, "hubCapabilities")).transpose()?;
     let ack = gm::hello_ack(&h, viewer, &list, mode, session_token.as_deref(), caps.as_deref());
-    Ok(core::to_json(&ack))
+    Ok(wire::to_json(&ack))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 //! [`BreakpointMatcher::matches`]), [`pause_reason`] and [`should_pause`], and the list
 //! helpers [`add_breakpoint`] and [`clear_breakpoint`].
 
-use crate::core::Extras;
+use crate::wire::Extras;
 
 use super::{BreakpointMatcher, NodeKind, PausePoint, PauseReason, RunMode};
 

@@ -5,7 +5,7 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::core::{Ctx, Extras, Issue, Path};
+use crate::wire::{Ctx, Extras, Issue, Path};
 use wirecontract_json::{RawJson, Val};
 
 use super::check::{check_counters, counter_issue};

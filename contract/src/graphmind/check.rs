@@ -2,7 +2,7 @@
 //! [`super::serialize_envelope`] refuses and bindings call instead of restating the rules),
 //! and the counter rules shared with the builders.
 
-use crate::core::Issue;
+use crate::wire::Issue;
 use wirecontract_json as json;
 
 use super::{payload_type_name, BuildError, Envelope, Message, SafeUInt};
@@ -10,7 +10,7 @@ use super::{payload_type_name, BuildError, Envelope, Message, SafeUInt};
 /// The parser's own issue for a counter spelled `text` (the [`SafeUInt`] reader's rule and
 /// message, at `name`), or `None` when it is in range: one text for one rule, built or parsed.
 pub(super) fn counter_issue(name: &str, text: &str) -> Option<Issue> {
-    let issue = crate::core::from_json::<SafeUInt>(text).err()?.into_iter().next()?;
+    let issue = crate::wire::from_json::<SafeUInt>(text).err()?.into_iter().next()?;
     Some(Issue::at(name, issue.message))
 }
 
@@ -65,10 +65,10 @@ enum CheckPath<'a> {
 }
 
 impl CheckPath<'_> {
-    fn path(&self) -> crate::core::IssuePath {
+    fn path(&self) -> crate::wire::IssuePath {
         match self {
             CheckPath::Root(k) => {
-                let mut p = crate::core::IssuePath::root();
+                let mut p = crate::wire::IssuePath::root();
                 p.push_key(k);
                 p
             }
@@ -90,7 +90,7 @@ impl CheckPath<'_> {
     }
 }
 
-fn check_object(obj: &dyn crate::core::Reflect, path: &CheckPath<'_>, issues: &mut Vec<Issue>) {
+fn check_object(obj: &dyn crate::wire::Reflect, path: &CheckPath<'_>, issues: &mut Vec<Issue>) {
     // Only fields whose declared type can hold a number are looked at: most fields (strings,
     // enums, opaque values, lists of text-only objects) cannot fail this check.
     for f in obj.fields().iter().filter(|f| may_hold_number(&f.ty, 8)) {
@@ -106,15 +106,15 @@ fn check_object(obj: &dyn crate::core::Reflect, path: &CheckPath<'_>, issues: &m
 fn may_hold_number(ty: &crate::registry::Ty, depth: u8) -> bool {
     use crate::registry::{Scalar, Ty};
     match ty {
-        Ty::Scalar(Scalar::Bool | Scalar::String | Scalar::NonEmptyString | Scalar::Opaque | Scalar::OpaqueRecord) | Ty::Enum(_) => false,
+        Ty::Scalar(Scalar::Bool | Scalar::String | Scalar::NonEmptyString | Scalar::Opaque | Scalar::OpaqueObject) | Ty::Enum(_) => false,
         Ty::Scalar(_) => true,
         Ty::List(item) => may_hold_number(item, depth),
         Ty::Object(o) => depth == 0 || o.fields.iter().any(|f| may_hold_number(&f.ty, depth - 1)),
     }
 }
 
-fn check_field(v: &crate::core::FieldRef<'_>, path: &CheckPath<'_>, issues: &mut Vec<Issue>) {
-    use crate::core::FieldRef;
+fn check_field(v: &crate::wire::FieldRef<'_>, path: &CheckPath<'_>, issues: &mut Vec<Issue>) {
+    use crate::wire::FieldRef;
     let max = json::MAX_SAFE_INTEGER;
     match v {
         FieldRef::UInt(x) if *x > max => issues.push(path.issue(format!("too big: expected integer to be <= {max}, received {x}"))),

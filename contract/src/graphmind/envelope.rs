@@ -2,7 +2,7 @@
 //! [`ParseOutcome`] (the four verdicts of §2), [`ParseOptions`] (the limits) and
 //! [`ENVELOPE_KEYS`].
 
-use crate::core::{Extras, Issue};
+use crate::wire::{Extras, Issue};
 use wirecontract_json::cursor::WireKey;
 
 use super::{Message, DEFAULT_MAX_DEPTH, DEFAULT_MAX_FRAME_BYTES, PROTOCOL_VERSION};

@@ -7,7 +7,7 @@
 #[allow(clippy::wildcard_imports)] // the rows name every payload type: that is the point
 use super::types::*;
 use super::{MessageGroup, PROTOCOL};
-use crate::core::{Ctx, Path, Reflect, WireValue};
+use crate::wire::{Ctx, Path, Reflect, WireValue};
 use wirecontract_json::cursor::Cursor;
 use wirecontract_json::RawJson;
 use wirecontract_json::Val;

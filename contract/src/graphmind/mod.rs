@@ -74,7 +74,7 @@ pub use types::*;
 pub use write::{serialize_envelope, write_envelope};
 pub(crate) use write::{serialize_envelope_unchecked, write_envelope_with_payload};
 
-pub use crate::core::{Extras, Issue, NonNegativeF64, OutOfSafeRange, PositiveSafeUInt, Record, SafeInt, SafeUInt};
+pub use crate::wire::{Extras, Issue, NonNegativeF64, OutOfSafeRange, PositiveSafeUInt, OpaqueObject, SafeInt, SafeUInt};
 pub use crate::frame::Frame;
 use wirecontract_json as json;
 pub use wirecontract_json::{RawJson, SharedBytes, SharedText};
@@ -127,7 +127,7 @@ macro_rules! messages {
         pub const MESSAGES: &[crate::registry::MessageDesc] = &[$( crate::registry::MessageDesc {
             wire: $wire,
             variant: stringify!($variant),
-            payload: &<$ty as crate::core::Described>::DESC,
+            payload: &<$ty as crate::wire::Described>::DESC,
             group: MessageGroup::$group,
             direction: crate::registry::Direction::$dir,
             doc: concat!($($m, "\n",)* ""),
@@ -160,7 +160,7 @@ macro_rules! messages {
 
             pub(crate) fn read_payload(ctx: &mut Ctx, message_type: &str, v: Option<Val<'_>>, path: &Path<'_>) -> Option<Option<Self>> {
                 Some(match message_type {
-                    $( $wire => <$ty as crate::core::WireField>::read_field(ctx, v, path).map(Message::$variant), )+
+                    $( $wire => <$ty as crate::wire::WireField>::read_field(ctx, v, path).map(Message::$variant), )+
                     _ => return None,
                 })
             }
@@ -178,7 +178,7 @@ macro_rules! messages {
             pub(crate) fn write_payload(&self, out: &mut Vec<u8>) -> bool {
                 match self {
                     $( Message::$variant(p) => p.write(out), )+
-                    Message::Unknown { payload: Some(p), .. } => crate::core::WireValue::write(p, out),
+                    Message::Unknown { payload: Some(p), .. } => crate::wire::WireValue::write(p, out),
                     Message::Unknown { payload: None, .. } => return false,
                 }
                 true

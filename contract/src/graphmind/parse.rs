@@ -10,7 +10,7 @@
 
 use std::borrow::Cow;
 
-use crate::core::{Ctx, Extras, Issue, Path, SafeInt, SafeUInt, WireValue};
+use crate::wire::{Ctx, Extras, Issue, Path, SafeInt, SafeUInt, WireValue};
 use crate::frame::Frame;
 use wirecontract_json::cursor::Cursor;
 use wirecontract_json::{self as json, decode_string, JsonKind, RawJson, SharedBytes, SharedText, Val};
@@ -253,11 +253,11 @@ fn parse_members<'s>(members: impl IntoIterator<Item = (&'s str, Val<'s>)>) -> P
         }
     }
     // Stage 1: every structural field, all issues at once.
-    let gm = <SafeInt as crate::core::WireField>::read_field(&mut ctx, gm, &Path::Key(&root_path, "gm")).map(SafeInt::get);
-    let seq = <SafeUInt as crate::core::WireField>::read_field(&mut ctx, seq, &Path::Key(&root_path, "seq")).map(SafeUInt::get);
-    let ts = <SafeUInt as crate::core::WireField>::read_field(&mut ctx, ts, &Path::Key(&root_path, "ts")).map(SafeUInt::get);
+    let gm = <SafeInt as crate::wire::WireField>::read_field(&mut ctx, gm, &Path::Key(&root_path, "gm")).map(SafeInt::get);
+    let seq = <SafeUInt as crate::wire::WireField>::read_field(&mut ctx, seq, &Path::Key(&root_path, "seq")).map(SafeUInt::get);
+    let ts = <SafeUInt as crate::wire::WireField>::read_field(&mut ctx, ts, &Path::Key(&root_path, "ts")).map(SafeUInt::get);
     let run_id = read_run_id(&mut ctx, run_id, &Path::Key(&root_path, "runId"));
-    let ty = <String as crate::core::WireField>::read_field(&mut ctx, ty, &Path::Key(&root_path, "type"));
+    let ty = <String as crate::wire::WireField>::read_field(&mut ctx, ty, &Path::Key(&root_path, "type"));
     let (Some(gm), Some(seq), Some(ts), Some(run_id), Some(ty)) = (gm, seq, ts, run_id, ty) else {
         return invalid(REASON_NOT_AN_ENVELOPE, Some(ctx.issues));
     };

@@ -10,8 +10,8 @@ use schemars::generate::SchemaSettings;
 use serde_json::{json, Map, Value};
 
 use super::{each_payload_schema, MESSAGE_TYPES, PROTOCOL_VERSION};
-use crate::core::none_of::none_of_pattern;
-use crate::core::schema::{finite_numbers, plain_enums, strip_null};
+use crate::wire::none_of::none_of_pattern;
+use crate::wire::schema::{finite_numbers, plain_enums, strip_null};
 use wirecontract_json::MAX_SAFE_INTEGER;
 
 /// The schema's `$id`.

@@ -4,7 +4,7 @@
 //! [`crate::graphmind::serialize_envelope`] writes known fields in; unknown members follow in
 //! their wire order.
 
-use crate::core::{NonNegativeF64, PositiveSafeUInt, Record, SafeInt, SafeUInt};
+use crate::wire::{NonNegativeF64, PositiveSafeUInt, OpaqueObject, SafeInt, SafeUInt};
 use wirecontract_json::RawJson;
 
 wire_enum! {
@@ -307,7 +307,7 @@ wire_object! {
         /// Instrumenting SDK.
         sdk: SdkInfo = "sdk",
         /// Free-form run metadata (an object; values opaque).
-        meta: Option<Record> = "meta",
+        meta: Option<OpaqueObject> = "meta",
     }
 }
 

@@ -45,8 +45,8 @@ pub use parse::{parse, parse_value, MessageUnion, ParseError, ParseOptions};
 pub use schema::{export_json_schema, export_json_schema_string, CLIENT_MESSAGE_POINTER, SCHEMA_ID, SERVER_MESSAGE_POINTER};
 pub use types::*;
 
-use crate::core::{Ctx, Path, Reflect, WireValue};
-pub use crate::core::{Issue, IssueCode, PathSegment, Record};
+use crate::wire::{Ctx, Path, Reflect, WireValue};
+pub use crate::wire::{Issue, IssueCode, PathSegment, OpaqueObject};
 pub use crate::frame::Frame;
 use wirecontract_json::{self as json, Val};
 pub use wirecontract_json::{RawJson, SharedBytes, SharedText};
@@ -93,7 +93,7 @@ macro_rules! message_union {
                 variants: &[$( crate::registry::VariantDesc {
                     wire: $wire,
                     name: stringify!($variant),
-                    frame: &<$ty as crate::core::Described>::DESC,
+                    frame: &<$ty as crate::wire::Described>::DESC,
                     guard: stringify!($guard),
                     guard_js: $js,
                     doc: concat!($($m, "\n",)* ""),
@@ -148,7 +148,7 @@ macro_rules! message_union {
             }
 
             pub(crate) fn each_schema(gen: &mut schemars::SchemaGenerator) -> Vec<schema::FrameSchema> {
-                vec![$( (stringify!($ty), gen.subschema_for::<$ty>(), <$ty as crate::core::Described>::DESC.literals), )+]
+                vec![$( (stringify!($ty), gen.subschema_for::<$ty>(), <$ty as crate::wire::Described>::DESC.literals), )+]
             }
         }
 
@@ -244,7 +244,7 @@ pub static PROTOCOL: crate::registry::Protocol = crate::registry::Protocol {
     strict: true,
     messages: &[],
     unions: &[ServerMessage::DESC, ClientMessage::DESC],
-    catalog_enums: &[&crate::core::IssueCode::DESC, &CloseReason::DESC, &ClientErrorKind::DESC],
+    catalog_enums: &[&crate::wire::IssueCode::DESC, &CloseReason::DESC, &ClientErrorKind::DESC],
     parse_any,
     schema: export_json_schema,
 };

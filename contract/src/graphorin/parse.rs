@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use crate::core::{describe_received, Ctx, Issue, Path};
+use crate::wire::{describe_received, Ctx, Issue, Path};
 use crate::frame::Frame;
 use wirecontract_json::{self as json, decode_string, JsonKind, RawJson, SharedText, Val};
 
@@ -276,7 +276,7 @@ fn discriminator<V>(ctx: &mut Ctx, v: Option<Val<'_>>, key: &str, allowed: &[&st
         let expected: Vec<String> = allowed.iter().map(|a| format!("\"{a}\"")).collect();
         ctx.issue_with(
             &Path::Key(&Path::Root, key),
-            crate::core::IssueCode::InvalidDiscriminator,
+            crate::wire::IssueCode::InvalidDiscriminator,
             format!("invalid discriminator value: expected {}, received {}", expected.join(" | "), describe_received(v)),
         );
     }

@@ -14,7 +14,7 @@ use schemars::generate::SchemaSettings;
 use serde_json::{json, Map, Value};
 
 use super::{ClientMessage, ServerMessage};
-use crate::core::schema::{add_literals, sort_keys, strip_null};
+use crate::wire::schema::{add_literals, sort_keys, strip_null};
 
 /// The schema's `$id`. The spec names none; this follows the GraphMind one's pattern.
 pub const SCHEMA_ID: &str = "https://graphorin.dev/wire/v1/frame.schema.json";

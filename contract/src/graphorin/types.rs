@@ -11,7 +11,7 @@ use std::ops::Deref;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::{Serialize, Serializer};
 
-use crate::core::{describe_received, Ctx, FieldRef, IssueCode, Path, Record, WireValue};
+use crate::wire::{describe_received, Ctx, FieldRef, IssueCode, Path, OpaqueObject, WireValue};
 use wirecontract_json::RawJson;
 use wirecontract_json::{self as json, decode_string, JsonKind, Val};
 
@@ -746,7 +746,7 @@ wire_strict_object! {
         client_info: ClientInfo = "clientInfo",
         /// An open record: any keys (`""` included), any values (raw text kept); an array or
         /// `null` is invalid. The shipped server ignores it.
-        capabilities: Option<Record> = "capabilities",
+        capabilities: Option<OpaqueObject> = "capabilities",
     }
 }
 

@@ -69,7 +69,7 @@ fn check(ty: &Ty, x: &str) -> String {
             Scalar::Finite => format!("Number.isFinite({x})"),
             Scalar::NonNegativeFinite => format!("(Number.isFinite({x}) && {x} >= 0)"),
             Scalar::Opaque => format!("{x} !== undefined"),
-            Scalar::OpaqueRecord => format!("isObject({x})"),
+            Scalar::OpaqueObject => format!("isObject({x})"),
         },
     }
 }

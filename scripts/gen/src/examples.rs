@@ -182,7 +182,7 @@ fn minimal_value(wire: &str, ty: &wirecontract::registry::Ty) -> String {
             Scalar::PositiveSafeUInt | Scalar::SafeUInt | Scalar::SafeInt | Scalar::ExactUInt | Scalar::ExactInt => "1".to_owned(),
             Scalar::Finite | Scalar::NonNegativeFinite => "1.5".to_owned(),
             Scalar::Opaque => "null".to_owned(),
-            Scalar::OpaqueRecord => "{}".to_owned(),
+            Scalar::OpaqueObject => "{}".to_owned(),
         },
     }
 }
@@ -268,7 +268,7 @@ pub(crate) mod tests {
         messages: &[wirecontract::registry::MessageDesc {
             wire: "say",
             variant: "Say",
-            payload: &<graphmind::ErrorInfo as wirecontract::core::Described>::DESC,
+            payload: &<graphmind::ErrorInfo as wirecontract::wire::Described>::DESC,
             group: wirecontract::registry::MessageGroup::Event,
             direction: wirecontract::registry::Direction::ClientToServer,
             doc: "",

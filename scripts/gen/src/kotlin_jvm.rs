@@ -222,7 +222,7 @@ fn record_ty(pkg: &str, ty: &Ty) -> String {
     match ty {
         Ty::Scalar(Scalar::Bool) => "Boolean".to_owned(),
         // Opaque values are JSON text (`JsonText`, a `String`).
-        Ty::Scalar(Scalar::String | Scalar::NonEmptyString | Scalar::Opaque | Scalar::OpaqueRecord) => "String".to_owned(),
+        Ty::Scalar(Scalar::String | Scalar::NonEmptyString | Scalar::Opaque | Scalar::OpaqueObject) => "String".to_owned(),
         Ty::Scalar(Scalar::SafeUInt | Scalar::PositiveSafeUInt | Scalar::SafeInt | Scalar::ExactInt) => "Long".to_owned(),
         Ty::Scalar(Scalar::Finite | Scalar::NonNegativeFinite) => "Double".to_owned(),
         // An exact unsigned 64-bit count (`ExactCount` in the uniffi crates' `uniffi.toml`).

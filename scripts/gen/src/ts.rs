@@ -27,7 +27,7 @@ fn ts_ty(ty: &Ty) -> String {
             | Scalar::Finite
             | Scalar::NonNegativeFinite => "number",
             Scalar::Opaque => "unknown",
-            Scalar::OpaqueRecord => "Record<string, unknown>",
+            Scalar::OpaqueObject => "Record<string, unknown>",
         }
         .to_owned(),
     }

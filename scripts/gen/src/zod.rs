@@ -49,7 +49,7 @@ fn zod_ty(ty: &Ty) -> String {
             Scalar::Finite => "z.number()".into(),
             Scalar::NonNegativeFinite => "z.number().nonnegative()".into(),
             Scalar::Opaque => "z.unknown()".into(),
-            Scalar::OpaqueRecord => "z.record(z.string(), z.unknown())".into(),
+            Scalar::OpaqueObject => "z.record(z.string(), z.unknown())".into(),
         },
     }
 }

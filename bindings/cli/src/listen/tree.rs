@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
 
-use wirecontract::core::NonNegativeF64;
+use wirecontract::wire::NonNegativeF64;
 use wirecontract::graphmind::{Envelope, Message, RunStatus};
 
 use super::log::one_line;

@@ -30,9 +30,9 @@ pub struct Object {
     pub strict: bool,
 }
 
-/// The contract's issue codes (`wirecontract::core::IssueCode`), which the shared `Issue` record
+/// The contract's issue codes (`wirecontract::wire::IssueCode`), which the shared `Issue` record
 /// of every namespace names.
-const ISSUE_CODE: registry::EnumDesc = wirecontract::core::IssueCode::DESC;
+const ISSUE_CODE: registry::EnumDesc = wirecontract::wire::IssueCode::DESC;
 
 /// One closed enum: its name and `(wire value, Rust variant name)` pairs in spec order.
 pub struct Enum {
@@ -105,7 +105,7 @@ fn host_scalar(s: Scalar) -> (&'static str, String) {
         Scalar::ExactUInt => "ExactCount",
         Scalar::SafeUInt | Scalar::PositiveSafeUInt | Scalar::SafeInt | Scalar::ExactInt => "i64",
         Scalar::Finite | Scalar::NonNegativeFinite => "f64",
-        Scalar::Opaque | Scalar::OpaqueRecord => "JsonText",
+        Scalar::Opaque | Scalar::OpaqueObject => "JsonText",
         Scalar::RpcId => "RpcId",
     };
     let contract = match s {
@@ -131,7 +131,7 @@ pub fn protocol(p: &'static registry::Protocol) -> Protocol {
     // `IssueCode`, so every protocol gets the host enum, whether or not its registry lists it.
     if !enums.iter().any(|e| e.name == ISSUE_CODE.name) {
         let values = ISSUE_CODE.values.iter().map(|v| (v.wire, v.rust.to_owned())).collect();
-        enums.push(Enum { name: ISSUE_CODE.name, path: "wirecontract::core::IssueCode".to_owned(), values });
+        enums.push(Enum { name: ISSUE_CODE.name, path: "wirecontract::wire::IssueCode".to_owned(), values });
     }
     let messages = p.messages.iter().map(|m| (m.wire, m.payload.name)).collect();
     let unions = p

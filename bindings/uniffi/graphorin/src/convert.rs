@@ -6,8 +6,8 @@
 //! The same trait as the GraphMind binding's `convert.rs` (dotted paths, the contract's issues,
 //! `ffi_support`'s readers); Graphorin's issues carry their stable codes (`ISSUE_CODES`).
 
-use wirecontract::core::{to_json, Issue, IssueCode, Record};
-use wirecontract::graphorin as go;
+use wirecontract::wire::{to_json, Issue, IssueCode, OpaqueObject};
+use wirecontract::graphorin;
 use wirecontract_json::RawJson;
 use wirecontract_json::{JsonKind, Val};
 
@@ -44,7 +44,7 @@ impl Convert for bool {
 /// Every identifier and text field (§2 "Non-empty strings"): a host string, refused when
 /// empty by the contract's reader (its rule, message and code), or when it holds a lone
 /// surrogate (Kotlin).
-impl Convert for go::NonEmptyString {
+impl Convert for graphorin::NonEmptyString {
     type Host = HostString;
     fn to_host(&self) -> HostString {
         HostString::from(self.as_str())
@@ -63,25 +63,25 @@ impl Convert for go::NonEmptyString {
 }
 
 /// The JSON type of an id crosses as the variant: `StringId` or `IntId`.
-impl Convert for go::RpcId {
+impl Convert for graphorin::RpcId {
     type Host = RpcId;
     fn to_host(&self) -> RpcId {
         match self {
-            go::RpcId::Str(s) => RpcId::StringId { value: HostString::from(s.as_str()) },
-            go::RpcId::Int(i) => RpcId::IntId { value: *i },
+            graphorin::RpcId::Str(s) => RpcId::StringId { value: HostString::from(s.as_str()) },
+            graphorin::RpcId::Int(i) => RpcId::IntId { value: *i },
         }
     }
     fn from_host(host: &RpcId, issues: &mut Issues, path: &str) -> Option<Self> {
         match host {
-            RpcId::StringId { value } => <go::NonEmptyString as Convert>::from_host(value, issues, path).map(go::RpcId::Str),
-            RpcId::IntId { value } => Some(go::RpcId::Int(*value)),
+            RpcId::StringId { value } => <graphorin::NonEmptyString as Convert>::from_host(value, issues, path).map(graphorin::RpcId::Str),
+            RpcId::IntId { value } => Some(graphorin::RpcId::Int(*value)),
         }
     }
 }
 
 /// `replay-marker.droppedCount`: an [`ExactCount`] (decimal text), read by the contract's own
 /// reader, so its bounds and messages are the parser's.
-impl Convert for go::Count {
+impl Convert for graphorin::Count {
     type Host = ExactCount;
     fn to_host(&self) -> ExactCount {
         ExactCount::from(self.0)
@@ -92,13 +92,13 @@ impl Convert for go::Count {
 }
 
 /// An RPC `error.code`: the bare integer; catalogue codes and any other value alike.
-impl Convert for go::RpcErrorCode {
+impl Convert for graphorin::RpcErrorCode {
     type Host = i64;
     fn to_host(&self) -> i64 {
         self.code()
     }
     fn from_host(host: &i64, _: &mut Issues, _: &str) -> Option<Self> {
-        Some(go::RpcErrorCode::from_code(*host))
+        Some(graphorin::RpcErrorCode::from_code(*host))
     }
 }
 
@@ -127,7 +127,7 @@ impl Convert for RawJson {
 }
 
 /// `initialize.params.capabilities` crosses as JSON object text (any keys, opaque values).
-impl Convert for Record {
+impl Convert for OpaqueObject {
     type Host = JsonText;
     fn to_host(&self) -> JsonText {
         JsonText::from(to_json(self))
@@ -143,7 +143,7 @@ impl Convert for Record {
             );
             return None;
         }
-        match wirecontract::core::from_json::<Record>(raw.as_str()) {
+        match wirecontract::wire::from_json::<OpaqueObject>(raw.as_str()) {
             Ok(r) => Some(r),
             Err(found) => {
                 for i in found {
@@ -190,10 +190,10 @@ mod tests {
     #[test]
     fn empty_strings_and_bad_json_text_are_refused_with_coded_issues() {
         let mut issues = Issues::new();
-        assert!(<go::NonEmptyString as Convert>::from_host(&HostString::default(), &mut issues, &join("params", "runId")).is_none());
-        assert!(<go::RpcId as Convert>::from_host(&RpcId::StringId { value: HostString::default() }, &mut issues, "").is_none());
+        assert!(<graphorin::NonEmptyString as Convert>::from_host(&HostString::default(), &mut issues, &join("params", "runId")).is_none());
+        assert!(<graphorin::RpcId as Convert>::from_host(&RpcId::StringId { value: HostString::default() }, &mut issues, "").is_none());
         assert!(<RawJson as Convert>::from_host(&JsonText("{nope".into()), &mut issues, "").is_none());
-        assert!(<Record as Convert>::from_host(&JsonText("[]".into()), &mut issues, "").is_none());
+        assert!(<OpaqueObject as Convert>::from_host(&JsonText("[]".into()), &mut issues, "").is_none());
         let got: Vec<(String, IssueCode)> = issues.iter().map(|i| (i.dotted_path(), i.code.unwrap())).collect();
         assert_eq!(
             got,
@@ -208,8 +208,8 @@ mod tests {
 
     #[test]
     fn ids_keep_their_json_type_and_opaque_text_stays_exact() {
-        let s = <go::RpcId as Convert>::from_host(&RpcId::StringId { value: "1".into() }, &mut Issues::new(), "").unwrap();
-        let i = <go::RpcId as Convert>::from_host(&RpcId::IntId { value: 1 }, &mut Issues::new(), "").unwrap();
+        let s = <graphorin::RpcId as Convert>::from_host(&RpcId::StringId { value: "1".into() }, &mut Issues::new(), "").unwrap();
+        let i = <graphorin::RpcId as Convert>::from_host(&RpcId::IntId { value: 1 }, &mut Issues::new(), "").unwrap();
         assert_ne!(s, i);
         assert_eq!((s.to_json(), i.to_json()), ("\"1\"".to_owned(), "1".to_owned()));
         let raw = <RawJson as Convert>::from_host(&JsonText(r#"{"a":1e400,"s":"\ud800"}"#.into()), &mut Issues::new(), "").unwrap();

@@ -40,7 +40,7 @@ mod generated {
     include!(concat!(env!("OUT_DIR"), "/graphorin.rs"));
 }
 
-use wirecontract::graphorin as go;
+use wirecontract::graphorin;
 
 pub use api::*;
 pub use exact_count::ExactCount;
@@ -82,7 +82,7 @@ impl RpcId {
     pub fn to_json(&self) -> Result<String, ContractError> {
         guard(|| {
             let mut issues = ffi_support::Issues::new();
-            match <go::RpcId as convert::Convert>::from_host(self, &mut issues, "") {
+            match <graphorin::RpcId as convert::Convert>::from_host(self, &mut issues, "") {
                 Some(id) if issues.is_empty() => Ok(id.to_json()),
                 _ => {
                     let first = issues.first().map(|i| format!(": {}", i.summary())).unwrap_or_default();
@@ -130,11 +130,11 @@ pub enum ParseError {
     },
 }
 
-impl From<go::ParseError> for ParseError {
-    fn from(e: go::ParseError) -> Self {
+impl From<graphorin::ParseError> for ParseError {
+    fn from(e: graphorin::ParseError) -> Self {
         match &e {
-            go::ParseError::Json { reason, offset } => ParseError::Json { reason: reason.clone(), offset: i64::try_from(*offset).unwrap_or(i64::MAX) },
-            go::ParseError::Schema { issues, id } => ParseError::Schema {
+            graphorin::ParseError::Json { reason, offset } => ParseError::Json { reason: reason.clone(), offset: i64::try_from(*offset).unwrap_or(i64::MAX) },
+            graphorin::ParseError::Schema { issues, id } => ParseError::Schema {
                 issues: ffi_support::host_issues(issues),
                 id: id.as_ref().map(|raw| JsonText::from(raw.as_str())),
                 reply_id: convert::Convert::to_host(&e.reply_id()),

@@ -1,7 +1,7 @@
 //! Every knob of the app-side session with the spec's defaults (graphmind-session §1,
 //! Decision 5: every timeout and size is configurable).
 
-use crate::core::Record;
+use crate::wire::OpaqueObject;
 use crate::graphmind::{Extras, NodeKind, SdkInfo};
 
 /// Default endpoint (graphmind-session §1 Environment, `GRAPHMIND_URL`).
@@ -201,7 +201,7 @@ pub struct SessionConfig {
     /// Session metadata, merged into every `run.started.meta` after its `name` (and, for the
     /// implicit run, after `"name":"implicit","implicit":true`), as the real client's
     /// `Session(meta=...)`. Default `None`.
-    pub meta: Option<Record>,
+    pub meta: Option<OpaqueObject>,
     /// Deepest nesting a top-level payload member may reach (the payload object is level 1).
     /// A deeper member is replaced by `{__graphmindTruncated:true, bytes:0,
     /// preview:"[unserializable value]"}` (`[]` for an array), and the payload gains

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 use super::config::{LoopGuardConfig, LoopMode};
-use crate::core::SafeUInt;
+use crate::wire::SafeUInt;
 use crate::graphmind::{Extras, LoopInfo, NodeKind, NodeStarted, RawJson};
 
 #[derive(Debug, Clone)]

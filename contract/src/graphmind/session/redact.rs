@@ -13,7 +13,7 @@
 use std::collections::VecDeque;
 
 use super::config::{RedactionConfig, REDACTED_PLACEHOLDER};
-use crate::core::SafeUInt;
+use crate::wire::SafeUInt;
 use crate::graphmind::{Message, NodeKind, RawJson, RedactionSummary, TokenChannel};
 
 /// Instances and nodes whose kind is remembered (oldest forgotten first), as the reference.

@@ -14,7 +14,7 @@ use std::collections::VecDeque;
 use super::app::AppSession;
 use super::clock::{held_ms, Millis};
 use super::emit::EmitError;
-use crate::core::{from_json, Issue, Record};
+use crate::wire::{from_json, Issue, OpaqueObject};
 use crate::graphmind::{BuildError, ErrorInfo, Extras, NodeError, NodeFinished, NodeKind, NodeStarted, NonNegativeF64, RunFinished, RunStarted, RunStatus};
 use wirecontract_json as json;
 use wirecontract_json::RawJson;
@@ -97,7 +97,7 @@ impl AppSession {
     ///
     /// # Errors
     /// As [`emit`](Self::emit): [`EmitError::BadRunId`] for a `run_id` with U+0000 or `"*"`.
-    pub fn start_run(&mut self, run_id: &str, name: &str, meta: Option<&Record>, now: Millis) -> Result<Option<u64>, EmitError> {
+    pub fn start_run(&mut self, run_id: &str, name: &str, meta: Option<&OpaqueObject>, now: Millis) -> Result<Option<u64>, EmitError> {
         if self.unusable_run(Some(run_id)) {
             return Err(EmitError::BadRunId);
         }
@@ -111,7 +111,7 @@ impl AppSession {
         for (key, value) in meta.map(|m| m.0.iter_raw()).into_iter().flatten() {
             merged.insert_escaped(key, value.clone());
         }
-        let started = RunStarted { app: self.config.app.clone(), sdk: self.config.sdk.clone(), meta: Some(Record(merged)), extra: Extras::new() };
+        let started = RunStarted { app: self.config.app.clone(), sdk: self.config.sdk.clone(), meta: Some(OpaqueObject(merged)), extra: Extras::new() };
         let seq = self.emit_event(started.into(), run_id, now);
         if self.config.root_node {
             let root = NodeStarted {
@@ -139,7 +139,7 @@ impl AppSession {
     /// (graphmind-v1 §1: `run.started.meta` must be an object), plus the errors of
     /// [`start_run`](Self::start_run). Nothing is sent then and no seq is taken.
     pub fn start_run_json(&mut self, run_id: &str, name: &str, meta_json: Option<&str>, now: Millis) -> Result<Option<u64>, EmitError> {
-        let meta = match meta_json.map(from_json::<Record>).transpose() {
+        let meta = match meta_json.map(from_json::<OpaqueObject>).transpose() {
             Ok(meta) => meta,
             Err(issues) => return Err(bad_argument("meta", "invalid meta for run.started: it must be a JSON object", issues)),
         };
@@ -447,7 +447,7 @@ mod tests {
 
     #[test]
     fn session_meta_goes_into_every_run_and_the_implicit_run_says_so() {
-        let meta = crate::core::from_json::<Record>(r#"{"team":"a","name":"from-session"}"#).expect("object");
+        let meta = crate::wire::from_json::<OpaqueObject>(r#"{"team":"a","name":"from-session"}"#).expect("object");
         let mut s = AppSession::new(SessionConfig { meta: Some(meta), id_base: "abc123".to_owned(), ..SessionConfig::default() });
         attach(&mut s);
         s.emit_json("graph.hint", r#"{"nodes":[]}"#, None, Millis::from(5)).expect("ok");

@@ -65,8 +65,8 @@ impl AppSession {
     /// [`push_token`](Self::push_token).
     pub fn push_token_str(&mut self, node_id: &str, channel: &str, value: &str, run: Option<&str>, now: Millis) -> Result<(), EmitError> {
         let quoted = serde_json::Value::String(channel.to_owned()).to_string();
-        let channel = crate::core::from_json::<TokenChannel>(&quoted).map_err(|issues| {
-            let issues = issues.into_iter().map(|i| crate::core::Issue::at("channel", i.message)).collect();
+        let channel = crate::wire::from_json::<TokenChannel>(&quoted).map_err(|issues| {
+            let issues = issues.into_iter().map(|i| crate::wire::Issue::at("channel", i.message)).collect();
             EmitError::Build(crate::graphmind::BuildError { reason: "invalid token channel: expected text, reasoning or tool-args".to_owned(), issues })
         })?;
         self.push_token(node_id, channel, value, run, now)

@@ -6,7 +6,7 @@
 //! measured on the payload's `JSON.stringify` text) and leave a payload within budget as it
 //! is, so its own text (numbers as written, graphmind-v1 §5.6) goes on the wire.
 
-use crate::core::Issue;
+use crate::wire::Issue;
 use crate::graphmind::{payload_type_name, BuildError, Message};
 
 use super::{shrink_payload_json, Shrunk};

@@ -1,5 +1,5 @@
 // Mirrors the Kotlin suite (bindings/uniffi/kotlin/src/test/kotlin/dev/wirecontract/graphorin)
-// and contract/tests/graphorin_conformance.rs: every shared and extra Graphorin vector (verdict,
+// and contract/tests/integration/graphorin_conformance.rs: every shared and extra Graphorin vector (verdict,
 // variant, exactly one guard, syntax vs schema), the byte-for-byte round trip of every canonical
 // ok frame, ids keeping their JSON type, coded issues and the raw id, building legal frames only,
 // the catalogues, the subprotocol helpers, and a 1,000,000-deep frame on a 256 KiB thread.

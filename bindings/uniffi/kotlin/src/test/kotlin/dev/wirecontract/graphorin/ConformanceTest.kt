@@ -12,7 +12,7 @@ import org.junit.jupiter.api.TestFactory
  * Every shared and extra Graphorin vector gives the expected verdict and variant in Kotlin, and
  * every `ok` frame round-trips: byte for byte when it was already canonical (ids keep their JSON
  * type, opaque values their raw text), and to a fixed point otherwise. Mirrors
- * contract/tests/graphorin_conformance.rs.
+ * contract/tests/integration/graphorin_conformance.rs.
  */
 class ConformanceTest {
     /**

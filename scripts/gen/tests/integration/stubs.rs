@@ -5,8 +5,7 @@
 //! names every message type or frame variant the binding's `parse_frame` reports. The lists
 //! come from `wirecontract::registry`; `scripts/check-drift` proves the files are current.
 
-#[path = "../../../contract/tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use wirecontract::registry::{protocols, Protocol};
 

@@ -2,11 +2,11 @@
 //! JSON each may still nest past the reader's depth cap inside a frame, and
 //! `try_serialize_*_message` refuses that frame instead of writing it (graphorin-v1 §13).
 
-use wirecontract::graphorin::{self as go, RawJson, ServerMessage, DEFAULT_MAX_DEPTH};
+use wirecontract::graphorin::{self, RawJson, ServerMessage, DEFAULT_MAX_DEPTH};
 
 fn success_with_result(depth: usize) -> ServerMessage {
     let ServerMessage::RpcSuccess(mut f) =
-        go::parse::<go::ServerMessage>(r#"{"v":"1","jsonrpc":"2.0","id":"x","result":{}}"#, &go::ParseOptions::default()).unwrap()
+        graphorin::parse::<graphorin::ServerMessage>(r#"{"v":"1","jsonrpc":"2.0","id":"x","result":{}}"#, &graphorin::ParseOptions::default()).unwrap()
     else {
         panic!("rpc-success")
     };
@@ -18,15 +18,15 @@ fn success_with_result(depth: usize) -> ServerMessage {
 fn a_frame_nested_past_the_cap_is_refused_and_one_at_the_cap_is_written() {
     // The frame object adds one level: a result of depth cap − 1 makes a frame of depth cap.
     let fits = success_with_result(DEFAULT_MAX_DEPTH - 1);
-    let text = go::try_serialize_server_message(&fits).unwrap();
-    assert_eq!(text, go::serialize_server_message(&fits));
-    assert_eq!(go::parse::<go::ServerMessage>(&text, &go::ParseOptions::default()).unwrap(), fits);
+    let text = graphorin::try_serialize_server_message(&fits).unwrap();
+    assert_eq!(text, graphorin::serialize_server_message(&fits));
+    assert_eq!(graphorin::parse::<graphorin::ServerMessage>(&text, &graphorin::ParseOptions::default()).unwrap(), fits);
 
     let deep = success_with_result(DEFAULT_MAX_DEPTH);
-    let e = go::try_serialize_server_message(&deep).unwrap_err();
+    let e = graphorin::try_serialize_server_message(&deep).unwrap_err();
     assert!(e.reason.starts_with("the frame would not parse: nesting exceeds the maximum depth"), "{e}");
     assert!(
-        go::parse::<go::ServerMessage>(&go::serialize_server_message(&deep), &go::ParseOptions::default()).is_err(),
+        graphorin::parse::<graphorin::ServerMessage>(&graphorin::serialize_server_message(&deep), &graphorin::ParseOptions::default()).is_err(),
         "the unchecked writer documents this case"
     );
 }
@@ -35,14 +35,14 @@ fn a_frame_nested_past_the_cap_is_refused_and_one_at_the_cap_is_written() {
 fn client_messages_are_checked_the_same_way() {
     let deep = format!("{}{}", "[".repeat(DEFAULT_MAX_DEPTH), "]".repeat(DEFAULT_MAX_DEPTH));
     let frame = r#"{"v":"1","jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"n","version":"1"},"capabilities":{}}}"#;
-    let mut m = go::parse::<go::ClientMessage>(frame, &go::ParseOptions::default()).unwrap();
-    assert!(go::try_serialize_client_message(&m).is_ok());
-    if let go::ClientMessage::Initialize(f) = &mut m {
-        let mut caps = go::Record::default();
+    let mut m = graphorin::parse::<graphorin::ClientMessage>(frame, &graphorin::ParseOptions::default()).unwrap();
+    assert!(graphorin::try_serialize_client_message(&m).is_ok());
+    if let graphorin::ClientMessage::Initialize(f) = &mut m {
+        let mut caps = graphorin::OpaqueObject::default();
         caps.0.insert("deep", RawJson::from_json(&deep).unwrap());
         f.params.capabilities = Some(caps);
     } else {
         panic!("initialize")
     }
-    assert!(go::try_serialize_client_message(&m).is_err());
+    assert!(graphorin::try_serialize_client_message(&m).is_err());
 }

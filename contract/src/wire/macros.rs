@@ -17,8 +17,8 @@ macro_rules! opt_literal {
 /// An optional `#[constant = "NODE_KINDS"]` after the doc comment names the public constant
 /// (a tuple of every wire value) the bindings export for this enum; it lands in
 /// [`EnumDesc::constant`](crate::registry::EnumDesc::constant), so no binding names the enum.
-/// It also implements [`WireEnum`](crate::core::WireEnum), through which bindings read the enum
-/// from a host string without naming it ([`enum_arg`](crate::core::enum_arg)).
+/// It also implements [`WireEnum`](crate::wire::WireEnum), through which bindings read the enum
+/// from a host string without naming it ([`enum_arg`](crate::wire::enum_arg)).
 macro_rules! wire_enum {
     (
         $(#[doc = $doc:expr])*
@@ -63,7 +63,7 @@ macro_rules! wire_enum {
             }
         }
 
-        impl $crate::core::WireEnum for $name {
+        impl $crate::wire::WireEnum for $name {
             const DESC: $crate::registry::EnumDesc = $name::DESC;
             fn from_wire(s: &str) -> Option<Self> {
                 $name::from_wire(s)
@@ -73,20 +73,20 @@ macro_rules! wire_enum {
             }
         }
 
-        impl $crate::core::WireValue for $name {
+        impl $crate::wire::WireValue for $name {
             const EXPECTED: &'static str = concat!("string (", stringify!($name), ")");
             const TY: $crate::registry::Ty = $crate::registry::Ty::Enum(&$name::DESC);
-            fn read(ctx: &mut $crate::core::Ctx, v: wirecontract_json::Val<'_>, path: &$crate::core::Path<'_>) -> Option<Self> {
+            fn read(ctx: &mut $crate::wire::Ctx, v: wirecontract_json::Val<'_>, path: &$crate::wire::Path<'_>) -> Option<Self> {
                 match v.string_raw() {
                     Some(raw) => {
                         let text = wirecontract_json::decode_string(raw).text;
                         let found = Self::from_wire(&text);
                         if found.is_none() {
-                            ctx.issue_with(path, $crate::core::IssueCode::InvalidEnum, $crate::core::enum_message(Self::VALUES, v.raw()));
+                            ctx.issue_with(path, $crate::wire::IssueCode::InvalidEnum, $crate::wire::enum_message(Self::VALUES, v.raw()));
                         }
                         found
                     }
-                    None => ctx.expected(path, <Self as $crate::core::WireValue>::EXPECTED, Some(v)),
+                    None => ctx.expected(path, <Self as $crate::wire::WireValue>::EXPECTED, Some(v)),
                 }
             }
             fn write(&self, out: &mut Vec<u8>) {
@@ -97,8 +97,8 @@ macro_rules! wire_enum {
                     out.extend_from_slice(concat!("\"", $wire, "\"").as_bytes());
                 }),+ }
             }
-            fn field_ref(&self) -> $crate::core::FieldRef<'_> {
-                $crate::core::FieldRef::Enum(self.as_str())
+            fn field_ref(&self) -> $crate::wire::FieldRef<'_> {
+                $crate::wire::FieldRef::Enum(self.as_str())
             }
             #[inline]
             fn read_fast(cur: &mut wirecontract_json::cursor::Cursor<'_>) -> Option<Self> {
@@ -122,12 +122,12 @@ macro_rules! wire_object {
         $vis struct $name {
             $(
                 $(#[doc = $fdoc])*
-                #[serde(rename = $wire, skip_serializing_if = "crate::core::WireField::is_absent")]
+                #[serde(rename = $wire, skip_serializing_if = "crate::wire::WireField::is_absent")]
                 pub $field: $ty,
             )+
             /// Unknown members, in wire order with their raw values (spec: every object is loose).
             #[serde(flatten)]
-            pub extra: $crate::core::Extras,
+            pub extra: $crate::wire::Extras,
         }
 
         /// Known fields in declaration order (absent optional ones skipped), then the unknown
@@ -138,7 +138,7 @@ macro_rules! wire_object {
                 use serde::ser::SerializeMap as _;
                 let mut map = serializer.serialize_map(None)?;
                 $(
-                    if !$crate::core::WireField::is_absent(&self.$field) {
+                    if !$crate::wire::WireField::is_absent(&self.$field) {
                         map.serialize_entry($wire, &self.$field)?;
                     }
                 )+
@@ -150,16 +150,16 @@ macro_rules! wire_object {
         // `Cursor::member_key` reads these names by comparing bytes.
         const _: () = { $( assert!(wirecontract_json::cursor::is_plain_wire_name($wire), concat!("wire name ", stringify!($wire), " holds a quote, a backslash or a control character")); )+ };
 
-        impl $crate::core::WireValue for $name {
+        impl $crate::wire::WireValue for $name {
             const EXPECTED: &'static str = concat!("object (", stringify!($name), ")");
-            const TY: $crate::registry::Ty = $crate::registry::Ty::Object(&<$name as $crate::core::Described>::DESC);
+            const TY: $crate::registry::Ty = $crate::registry::Ty::Object(&<$name as $crate::wire::Described>::DESC);
             #[allow(non_snake_case)]
-            fn read(ctx: &mut $crate::core::Ctx, v: wirecontract_json::Val<'_>, path: &$crate::core::Path<'_>) -> Option<Self> {
+            fn read(ctx: &mut $crate::wire::Ctx, v: wirecontract_json::Val<'_>, path: &$crate::wire::Path<'_>) -> Option<Self> {
                 if v.kind() != wirecontract_json::JsonKind::Object {
-                    return ctx.expected(path, <Self as $crate::core::WireValue>::EXPECTED, Some(v));
+                    return ctx.expected(path, <Self as $crate::wire::WireValue>::EXPECTED, Some(v));
                 }
                 $( let mut $field: Option<wirecontract_json::Val<'_>> = None; )+
-                let mut extra = $crate::core::Extras::new();
+                let mut extra = $crate::wire::Extras::new();
                 for (key, val) in v.members() {
                     let decoded = wirecontract_json::decode_string(key).text;
                     match &*decoded {
@@ -168,14 +168,14 @@ macro_rules! wire_object {
                     }
                 }
                 $(
-                    let $field = <$ty as $crate::core::WireField>::read_field(ctx, $field, &$crate::core::Path::Key(path, $wire));
+                    let $field = <$ty as $crate::wire::WireField>::read_field(ctx, $field, &$crate::wire::Path::Key(path, $wire));
                 )+
                 Some(Self { $( $field: $field?, )+ extra })
             }
             #[allow(non_snake_case)]
             fn read_fast(cur: &mut wirecontract_json::cursor::Cursor<'_>) -> Option<Self> {
                 $( let mut $field: Option<$ty> = None; )+
-                let mut extra = $crate::core::Extras::new();
+                let mut extra = $crate::wire::Extras::new();
                 if cur.object_start()? {
                     // Members usually arrive in declaration order: each key is first compared
                     // with the field after the last one read.
@@ -190,7 +190,7 @@ macro_rules! wire_object {
                         let mut read = false;
                         $(
                             if known == Some(index) {
-                                $field = Some(<$ty as $crate::core::WireField>::read_present_fast(cur)?);
+                                $field = Some(<$ty as $crate::wire::WireField>::read_present_fast(cur)?);
                                 read = true;
                             }
                             index += 1;
@@ -205,51 +205,51 @@ macro_rules! wire_object {
                     }
                 }
                 Some(Self {
-                    $( $field: match $field { Some(v) => v, None => <$ty as $crate::core::WireField>::absent_fast()? }, )+
+                    $( $field: match $field { Some(v) => v, None => <$ty as $crate::wire::WireField>::absent_fast()? }, )+
                     extra,
                 })
             }
             fn write(&self, out: &mut Vec<u8>) {
                 out.push(b'{');
                 let mut first = true;
-                $( $crate::core::WireField::write_field(&self.$field, $wire, out, &mut first); )+
+                $( $crate::wire::WireField::write_field(&self.$field, $wire, out, &mut first); )+
                 self.extra.write_members_except(out, &mut first, &[$($wire),+]);
                 out.push(b'}');
             }
-            fn field_ref(&self) -> $crate::core::FieldRef<'_> {
-                $crate::core::FieldRef::Object(self)
+            fn field_ref(&self) -> $crate::wire::FieldRef<'_> {
+                $crate::wire::FieldRef::Object(self)
             }
         }
 
-        impl $crate::core::Reflect for $name {
+        impl $crate::wire::Reflect for $name {
             fn desc(&self) -> &'static $crate::registry::ObjectDesc {
-                &<Self as $crate::core::Described>::DESC
+                &<Self as $crate::wire::Described>::DESC
             }
-            fn get(&self, wire: &str) -> Option<$crate::core::FieldRef<'_>> {
+            fn get(&self, wire: &str) -> Option<$crate::wire::FieldRef<'_>> {
                 match wire {
-                    $( $wire => $crate::core::WireField::field_ref_opt(&self.$field), )+
+                    $( $wire => $crate::wire::WireField::field_ref_opt(&self.$field), )+
                     _ => None,
                 }
             }
-            fn visit_fields<'a>(&'a self, f: &mut dyn FnMut(&'static $crate::registry::FieldDesc, $crate::core::FieldRef<'a>)) {
+            fn visit_fields<'a>(&'a self, f: &mut dyn FnMut(&'static $crate::registry::FieldDesc, $crate::wire::FieldRef<'a>)) {
                 // `fields()` lists the fields in declaration order, the order of this expansion.
-                let mut descs = $crate::core::Reflect::fields(self).iter();
+                let mut descs = $crate::wire::Reflect::fields(self).iter();
                 $(
                     let desc = descs.next();
-                    if let (Some(desc), Some(r)) = (desc, $crate::core::WireField::field_ref_opt(&self.$field)) {
+                    if let (Some(desc), Some(r)) = (desc, $crate::wire::WireField::field_ref_opt(&self.$field)) {
                         f(desc, r);
                     }
                 )+
             }
-            fn extra(&self) -> &$crate::core::Extras {
+            fn extra(&self) -> &$crate::wire::Extras {
                 &self.extra
             }
             fn write_json(&self, out: &mut Vec<u8>) {
-                <Self as $crate::core::WireValue>::write(self, out);
+                <Self as $crate::wire::WireValue>::write(self, out);
             }
         }
 
-        impl $crate::core::Described for $name {
+        impl $crate::wire::Described for $name {
             const DESC: $crate::registry::ObjectDesc = $crate::registry::ObjectDesc {
                 name: stringify!($name),
                 doc: concat!($($doc, "\n",)* ""),
@@ -257,13 +257,13 @@ macro_rules! wire_object {
                     wire: $wire,
                     rust: stringify!($field),
                     doc: concat!($($fdoc, "\n",)* ""),
-                    ty: <$ty as $crate::core::WireField>::TY,
-                    required: <$ty as $crate::core::WireField>::REQUIRED,
+                    ty: <$ty as $crate::wire::WireField>::TY,
+                    required: <$ty as $crate::wire::WireField>::REQUIRED,
                 }, )+],
                 literals: &[],
                 strict: false,
-                read_json: $crate::core::read_boxed::<$name>,
-                schema: $crate::core::schema::subschema::<$name>,
+                read_json: $crate::wire::read_boxed::<$name>,
+                schema: $crate::wire::schema::subschema::<$name>,
             };
         }
     };
@@ -314,18 +314,18 @@ macro_rules! wire_strict_object {
         $vis struct $name {
             $(
                 $(#[doc = $fdoc])*
-                #[serde(rename = $wire, skip_serializing_if = "crate::core::WireField::is_absent")]
+                #[serde(rename = $wire, skip_serializing_if = "crate::wire::WireField::is_absent")]
                 pub $field: $ty,
             )*
         }
 
-        impl $crate::core::WireValue for $name {
+        impl $crate::wire::WireValue for $name {
             const EXPECTED: &'static str = concat!("object (", stringify!($name), ")");
-            const TY: $crate::registry::Ty = $crate::registry::Ty::Object(&<$name as $crate::core::Described>::DESC);
+            const TY: $crate::registry::Ty = $crate::registry::Ty::Object(&<$name as $crate::wire::Described>::DESC);
             #[allow(non_snake_case, unused_mut, unused_variables)]
-            fn read(ctx: &mut $crate::core::Ctx, v: wirecontract_json::Val<'_>, path: &$crate::core::Path<'_>) -> Option<Self> {
+            fn read(ctx: &mut $crate::wire::Ctx, v: wirecontract_json::Val<'_>, path: &$crate::wire::Path<'_>) -> Option<Self> {
                 if v.kind() != wirecontract_json::JsonKind::Object {
-                    return ctx.expected(path, <Self as $crate::core::WireValue>::EXPECTED, Some(v));
+                    return ctx.expected(path, <Self as $crate::wire::WireValue>::EXPECTED, Some(v));
                 }
                 $( let mut $field: Option<wirecontract_json::Val<'_>> = None; )*
                 let mut literals: Vec<(&'static str, wirecontract_json::Val<'_>)> = Vec::new();
@@ -346,9 +346,9 @@ macro_rules! wire_strict_object {
                 $( wire_strict_object!(@read ctx, path, literals, ok, $o); )*
                 for key in &unknown {
                     ctx.issue_with(
-                        &$crate::core::Path::Key(path, key),
-                        $crate::core::IssueCode::UnrecognizedKeys,
-                        format!("unrecognized key {} (the object is strict)", $crate::core::quote_key(key)),
+                        &$crate::wire::Path::Key(path, key),
+                        $crate::wire::IssueCode::UnrecognizedKeys,
+                        format!("unrecognized key {} (the object is strict)", $crate::wire::quote_key(key)),
                     );
                 }
                 if !ok || !unknown.is_empty() {
@@ -362,8 +362,8 @@ macro_rules! wire_strict_object {
                 $( wire_strict_object!(@write self, out, first, $o); )*
                 out.push(b'}');
             }
-            fn field_ref(&self) -> $crate::core::FieldRef<'_> {
-                $crate::core::FieldRef::Object(self)
+            fn field_ref(&self) -> $crate::wire::FieldRef<'_> {
+                $crate::wire::FieldRef::Object(self)
             }
         }
 
@@ -376,25 +376,25 @@ macro_rules! wire_strict_object {
             }
         }
 
-        impl $crate::core::Reflect for $name {
+        impl $crate::wire::Reflect for $name {
             fn desc(&self) -> &'static $crate::registry::ObjectDesc {
-                &<Self as $crate::core::Described>::DESC
+                &<Self as $crate::wire::Described>::DESC
             }
-            fn get(&self, wire: &str) -> Option<$crate::core::FieldRef<'_>> {
+            fn get(&self, wire: &str) -> Option<$crate::wire::FieldRef<'_>> {
                 match wire {
-                    $( $wire => $crate::core::WireField::field_ref_opt(&self.$field), )*
+                    $( $wire => $crate::wire::WireField::field_ref_opt(&self.$field), )*
                     _ => None,
                 }
             }
-            fn extra(&self) -> &$crate::core::Extras {
-                &$crate::core::NO_EXTRAS
+            fn extra(&self) -> &$crate::wire::Extras {
+                &$crate::wire::NO_EXTRAS
             }
             fn write_json(&self, out: &mut Vec<u8>) {
-                <Self as $crate::core::WireValue>::write(self, out);
+                <Self as $crate::wire::WireValue>::write(self, out);
             }
         }
 
-        impl $crate::core::Described for $name {
+        impl $crate::wire::Described for $name {
             const DESC: $crate::registry::ObjectDesc = $crate::registry::ObjectDesc {
                 name: stringify!($name),
                 doc: concat!($($doc, "\n",)* ""),
@@ -402,34 +402,34 @@ macro_rules! wire_strict_object {
                     wire: $wire,
                     rust: stringify!($field),
                     doc: concat!($($fdoc, "\n",)* ""),
-                    ty: <$ty as $crate::core::WireField>::TY,
-                    required: <$ty as $crate::core::WireField>::REQUIRED,
+                    ty: <$ty as $crate::wire::WireField>::TY,
+                    required: <$ty as $crate::wire::WireField>::REQUIRED,
                 }, )*],
                 literals: &[ $( ($lwire, $lvalue), )* ],
                 strict: true,
-                read_json: $crate::core::read_boxed::<$name>,
-                schema: $crate::core::schema::subschema::<$name>,
+                read_json: $crate::wire::read_boxed::<$name>,
+                schema: $crate::wire::schema::subschema::<$name>,
             };
         }
     };
     (@read $ctx:ident, $path:ident, $literals:ident, $ok:ident, (lit $wire:literal $value:literal)) => {
-        $ok &= $crate::core::read_literal($ctx, &$literals, $wire, $value, $path);
+        $ok &= $crate::wire::read_literal($ctx, &$literals, $wire, $value, $path);
     };
     (@read $ctx:ident, $path:ident, $literals:ident, $ok:ident, (field $field:ident $ty:ty, $wire:literal)) => {
-        let $field = <$ty as $crate::core::WireField>::read_field($ctx, $field, &$crate::core::Path::Key($path, $wire));
+        let $field = <$ty as $crate::wire::WireField>::read_field($ctx, $field, &$crate::wire::Path::Key($path, $wire));
     };
     (@write $self:ident, $out:ident, $first:ident, (lit $wire:literal $value:literal)) => {
-        $crate::core::write_key($out, $wire, &mut $first);
+        $crate::wire::write_key($out, $wire, &mut $first);
         wirecontract_json::write_string($out, $value);
     };
     (@write $self:ident, $out:ident, $first:ident, (field $field:ident $ty:ty, $wire:literal)) => {
-        $crate::core::WireField::write_field(&$self.$field, $wire, $out, &mut $first);
+        $crate::wire::WireField::write_field(&$self.$field, $wire, $out, &mut $first);
     };
     (@ser $self:ident, $map:ident, (lit $wire:literal $value:literal)) => {
         $map.serialize_entry($wire, $value)?;
     };
     (@ser $self:ident, $map:ident, (field $field:ident $ty:ty, $wire:literal)) => {
-        if !$crate::core::WireField::is_absent(&$self.$field) {
+        if !$crate::wire::WireField::is_absent(&$self.$field) {
             $map.serialize_entry($wire, &$self.$field)?;
         }
     };

@@ -1,7 +1,7 @@
 //! Payload shrinking against every vector of `shared/vectors/graphmind/shrink.jsonl`
 //! (graphmind-shrink §15): output text byte for byte and tier.
 
-mod common;
+use crate::common;
 
 use wirecontract::graphmind::shrink::{parse_js_value, skeleton_plan, PlanKey};
 use wirecontract::graphmind::{shrink_payload, shrink_payload_json, DEFAULT_MAX_PAYLOAD_BYTES};

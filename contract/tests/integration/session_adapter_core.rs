@@ -6,7 +6,7 @@
 //! `bindings/python/tests/adapter_core_scenarios.py` does). The Kotlin and Swift hosts run
 //! this same core; the Python host is checked over real sockets by `test_adapter_core.py`.
 
-mod common;
+use crate::common;
 
 use serde_json::{json, Map, Value};
 use wirecontract::graphmind::session::{Action, AppSession, GateNode, GateOutcome, Millis, RunEnd, SessionConfig};

@@ -6,7 +6,7 @@
 //! re-spaced, and edge texts (not one JSON value, out-of-range counters, reordered or
 //! duplicate keys). That the one-pass route is taken at all is `splice.rs`'s unit test.
 
-mod common;
+use crate::common;
 
 use wirecontract::graphmind::{self as gm, Message, RawJson};
 

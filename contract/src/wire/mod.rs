@@ -39,4 +39,4 @@ pub use integers::{OutOfSafeRange, PositiveSafeUInt, SafeInt, SafeUInt};
 pub(crate) use issue::{describe_received, enum_message, quote_key};
 pub use issue::{Ctx, Issue, IssueCode, IssuePath, Path, PathSegment};
 pub use reflect::{from_json, from_json_coded, read_boxed, to_json, Described, FieldRef, Reflect};
-pub use scalars::{NonNegativeF64, Record};
+pub use scalars::{NonNegativeF64, OpaqueObject};

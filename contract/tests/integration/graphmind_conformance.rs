@@ -1,7 +1,7 @@
 //! Every shared conformance vector, our own extra vectors and every real-client frame give
 //! the expected verdict and type; every `ok` frame survives serialize → parse unchanged.
 
-mod common;
+use crate::common;
 
 use wirecontract::graphmind::{parse, serialize_envelope, ParseOptions, ParseOutcome};
 

@@ -6,7 +6,7 @@
 //! and `parse_envelope_shared_bytes_with` must return what the whole-frame UTF-8 check
 //! followed by the reference reader returns.
 
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 

@@ -8,12 +8,11 @@
 //! `wirecontract::registry`, never from a hand list. (`scripts/check-drift` proves the committed
 //! files are current; step `55-asyncapi` runs the official AsyncAPI parser on them.)
 
-#[path = "../../../contract/tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 /// The generator's YAML writer, to render an example the way the AsyncAPI document holds it.
 #[allow(dead_code)]
-#[path = "../src/yaml.rs"]
+#[path = "../../src/yaml.rs"]
 mod yaml;
 
 use std::collections::BTreeSet;

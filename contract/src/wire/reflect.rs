@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{Ctx, Extras, Issue, Path, Record, WireValue};
+use super::{Ctx, Extras, Issue, Path, OpaqueObject, WireValue};
 use wirecontract_json::RawJson;
 use wirecontract_json::{self as json, Val};
 
@@ -26,7 +26,7 @@ pub enum FieldRef<'a> {
     /// An opaque field: its raw JSON text.
     Raw(&'a RawJson),
     /// A string-keyed record of opaque values.
-    Record(&'a Record),
+    OpaqueObject(&'a OpaqueObject),
     /// A nested contract object.
     Object(&'a dyn Reflect),
     /// An array field.

@@ -2,7 +2,7 @@
 //! to text that parses back to an equal value; generated envelopes of every known type, built
 //! from the contract's own field tables, parse `ok` and round-trip.
 
-mod common;
+use crate::common;
 
 use std::fmt::Write as _;
 
@@ -193,7 +193,7 @@ impl Gen {
                 Scalar::PositiveSafeUInt => (self.below(1000) + 1).to_string(),
                 Scalar::Finite | Scalar::NonNegativeFinite => self.number(),
                 Scalar::Opaque => self.any(0),
-                Scalar::OpaqueRecord => {
+                Scalar::OpaqueObject => {
                     let members: Vec<String> = (0..self.below(4)).map(|i| format!("\"k{i}\":{}", self.any(1))).collect();
                     format!("{{{}}}", members.join(","))
                 }

@@ -235,7 +235,7 @@ struct Measured {
 
 fn measure(name: &str) -> Measured {
     let out = Command::new(std::env::current_exe().expect("test binary"))
-        .args(["--exact", "child_process_entry", "--nocapture", "--test-threads=1"])
+        .args(["--exact", "limits::child_process_entry", "--nocapture", "--test-threads=1"])
         .env(SCENARIO_ENV, name)
         .output()
         .expect("child process");
@@ -297,8 +297,9 @@ fn one_million_keys_in_one_object_cost_linear_time_and_memory() {
 #[test]
 fn one_million_issues_cost_linear_time_and_memory() {
     // A 2 MB frame whose every array element is wrong: each issue owns its path and message,
-    // about 175 bytes per issue, so 87× a frame of 2-byte errors (docs/robustness.md).
-    assert_bounded("issues_1m", 100.0, 20.0);
+    // about 200 bytes per issue, so ~100× a frame of 2-byte errors; the peak also counts the
+    // code pages of this test binary that the first parse touches (docs/robustness.md).
+    assert_bounded("issues_1m", 110.0, 20.0);
 }
 
 #[test]

@@ -3,14 +3,14 @@
 //! when it was already canonical); the catalogues, subprotocol helpers, guards, errors,
 //! reflection and schema behave as spec graphorin-v1 says.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 
 use serde_json::{json, Map, Value};
-use wirecontract::core::{Described, FieldRef, Reflect};
+use wirecontract::wire::{Described, FieldRef, Reflect};
 use wirecontract::graphorin::{
-    self as go, close_code_for, close_code_reason, export_json_schema, export_json_schema_string, format_ticket, negotiate, normalize_offer, parse_ticket,
+    self, close_code_for, close_code_reason, export_json_schema, export_json_schema_string, format_ticket, negotiate, normalize_offer, parse_ticket,
     serialize_client_message, serialize_server_message, ClientErrorKind, ClientMessage, ClientPingRequest, CloseReason, EmptyTicketError, IssueCode,
     NonEmptyString, ParseError, ParseOptions, PathSegment, RawJson, RpcErrorCode, RpcId, ServerEventFrame, ServerMessage, ServerPongFrame, ServerRpcSuccess,
     ServerVariant, SharedBytes, SharedText, CLIENT_GUARDS, CLOSE_CODE_VALUES, KINDS, METHODS, PROTOCOL_VERSION, RPC_ERROR_CODES, SCHEMA_ID, SERVER_GUARDS,
@@ -104,37 +104,37 @@ impl Parsed {
 
 fn parse(direction: &str, frame: &str) -> Result<Parsed, ParseError> {
     match direction {
-        "server" => go::parse::<ServerMessage>(frame, &ParseOptions::default()).map(Parsed::Server),
-        "client" => go::parse::<ClientMessage>(frame, &ParseOptions::default()).map(Parsed::Client),
+        "server" => graphorin::parse::<ServerMessage>(frame, &ParseOptions::default()).map(Parsed::Server),
+        "client" => graphorin::parse::<ClientMessage>(frame, &ParseOptions::default()).map(Parsed::Client),
         other => panic!("unknown direction {other}"),
     }
 }
 
 fn parse_bytes(direction: &str, frame: &[u8]) -> Result<Parsed, ParseError> {
     match direction {
-        "server" => go::parse::<ServerMessage>(frame, &ParseOptions::default()).map(Parsed::Server),
-        _ => go::parse::<ClientMessage>(frame, &ParseOptions::default()).map(Parsed::Client),
+        "server" => graphorin::parse::<ServerMessage>(frame, &ParseOptions::default()).map(Parsed::Server),
+        _ => graphorin::parse::<ClientMessage>(frame, &ParseOptions::default()).map(Parsed::Client),
     }
 }
 
 fn parse_shared(direction: &str, frame: &SharedText) -> Result<Parsed, ParseError> {
     match direction {
-        "server" => go::parse::<ServerMessage>(frame, &ParseOptions::default()).map(Parsed::Server),
-        _ => go::parse::<ClientMessage>(frame, &ParseOptions::default()).map(Parsed::Client),
+        "server" => graphorin::parse::<ServerMessage>(frame, &ParseOptions::default()).map(Parsed::Server),
+        _ => graphorin::parse::<ClientMessage>(frame, &ParseOptions::default()).map(Parsed::Client),
     }
 }
 
 fn parse_shared_bytes(direction: &str, frame: &SharedBytes) -> Result<Parsed, ParseError> {
     match direction {
-        "server" => go::parse::<ServerMessage>(frame, &ParseOptions::default()).map(Parsed::Server),
-        _ => go::parse::<ClientMessage>(frame, &ParseOptions::default()).map(Parsed::Client),
+        "server" => graphorin::parse::<ServerMessage>(frame, &ParseOptions::default()).map(Parsed::Server),
+        _ => graphorin::parse::<ClientMessage>(frame, &ParseOptions::default()).map(Parsed::Client),
     }
 }
 
 fn parse_value(direction: &str, value: &Value) -> Result<Parsed, ParseError> {
     match direction {
-        "server" => go::parse_value::<ServerMessage>(value).map(Parsed::Server),
-        _ => go::parse_value::<ClientMessage>(value).map(Parsed::Client),
+        "server" => graphorin::parse_value::<ServerMessage>(value).map(Parsed::Server),
+        _ => graphorin::parse_value::<ClientMessage>(value).map(Parsed::Client),
     }
 }
 
@@ -198,11 +198,11 @@ fn every_vector_gives_the_expected_verdict_and_variant() {
 #[test]
 fn opaque_values_of_a_shared_frame_are_spans_unless_they_hold_whitespace() {
     let compact = SharedText::new(r#"{"v":"1","jsonrpc":"2.0","id":1,"result":{"a":"x y","b":[1,2]}}"#.to_owned());
-    let Ok(ServerMessage::RpcSuccess(m)) = go::parse::<ServerMessage>(&compact, &ParseOptions::default()) else { panic!("rpc-success expected") };
+    let Ok(ServerMessage::RpcSuccess(m)) = graphorin::parse::<ServerMessage>(&compact, &ParseOptions::default()) else { panic!("rpc-success expected") };
     assert!(m.result.is_shared());
     assert_eq!(m.result.as_str(), r#"{"a":"x y","b":[1,2]}"#);
     let spaced = SharedText::new(r#"{"v":"1","jsonrpc":"2.0","id":1,"result":{"a": [1, 2]}}"#.to_owned());
-    let Ok(ServerMessage::RpcSuccess(m)) = go::parse::<ServerMessage>(&spaced, &ParseOptions::default()) else { panic!("rpc-success expected") };
+    let Ok(ServerMessage::RpcSuccess(m)) = graphorin::parse::<ServerMessage>(&spaced, &ParseOptions::default()) else { panic!("rpc-success expected") };
     assert!(!m.result.is_shared());
     assert_eq!(m.result.as_str(), r#"{"a":[1,2]}"#);
 }
@@ -264,22 +264,22 @@ fn every_ok_frame_round_trips_byte_for_byte_when_canonical() {
 
 #[test]
 fn rpc_ids_keep_their_json_type_and_exact_digits() {
-    let string_one = go::parse::<ServerMessage>(r#"{"v":"1","jsonrpc":"2.0","id":"1","result":null}"#, &ParseOptions::default()).unwrap();
-    let number_one = go::parse::<ServerMessage>(r#"{"v":"1","jsonrpc":"2.0","id":1,"result":null}"#, &ParseOptions::default()).unwrap();
+    let string_one = graphorin::parse::<ServerMessage>(r#"{"v":"1","jsonrpc":"2.0","id":"1","result":null}"#, &ParseOptions::default()).unwrap();
+    let number_one = graphorin::parse::<ServerMessage>(r#"{"v":"1","jsonrpc":"2.0","id":1,"result":null}"#, &ParseOptions::default()).unwrap();
     assert_eq!(string_one.rpc_id(), Some(&RpcId::try_from("1").unwrap()));
     assert_eq!(number_one.rpc_id(), Some(&RpcId::Int(1)));
     assert_ne!(string_one, number_one, "\"1\" and 1 are different ids");
     assert!(serialize_server_message(&string_one).contains(r#""id":"1""#));
     assert!(serialize_server_message(&number_one).contains(r#""id":1,"#));
     // Beyond 2^53 the digits are kept (JSON.parse would round to 9007199254740992).
-    let big = go::parse::<ServerMessage>(r#"{"v":"1","jsonrpc":"2.0","id":9007199254740993,"result":{}}"#, &ParseOptions::default()).unwrap();
+    let big = graphorin::parse::<ServerMessage>(r#"{"v":"1","jsonrpc":"2.0","id":9007199254740993,"result":{}}"#, &ParseOptions::default()).unwrap();
     assert_eq!(big.rpc_id(), Some(&RpcId::Int(9_007_199_254_740_993)));
     // Integral spellings read as the integer and are written canonically.
     for (spelling, value) in
         [("1.0", 1), ("1e3", 1000), ("-0", 0), ("10E-1", 1), ("-3.27e4", -32700), ("9223372036854775807", i64::MAX), ("-9223372036854775808", i64::MIN)]
     {
         let frame = format!(r#"{{"v":"1","jsonrpc":"2.0","id":{spelling},"result":null}}"#);
-        let msg = go::parse::<ServerMessage>(&frame, &ParseOptions::default()).unwrap_or_else(|e| panic!("{spelling}: {e}"));
+        let msg = graphorin::parse::<ServerMessage>(&frame, &ParseOptions::default()).unwrap_or_else(|e| panic!("{spelling}: {e}"));
         assert_eq!(msg.rpc_id(), Some(&RpcId::Int(value)), "{spelling}");
         assert_eq!(serialize_server_message(&msg), format!(r#"{{"v":"1","jsonrpc":"2.0","id":{value},"result":null}}"#));
     }
@@ -291,7 +291,7 @@ fn rpc_ids_keep_their_json_type_and_exact_digits() {
         ("1e400", IssueCode::InvalidType),
     ] {
         let frame = format!(r#"{{"v":"1","jsonrpc":"2.0","id":{spelling},"result":null}}"#);
-        let err = go::parse::<ServerMessage>(&frame, &ParseOptions::default()).unwrap_err();
+        let err = graphorin::parse::<ServerMessage>(&frame, &ParseOptions::default()).unwrap_err();
         assert_eq!(err.issues()[0].code, Some(code), "{spelling}: {err}");
         assert_eq!(err.issues()[0].path.segments(), vec![PathSegment::Key("id".into())]);
     }
@@ -356,7 +356,7 @@ fn issues_carry_stable_codes_and_paths() {
         assert_eq!(only_issue(direction, frame), (*code, (*path).to_owned()), "{frame}");
     }
     // Every issue is reported, in frame order, unrecognized keys last.
-    let err = go::parse::<ServerMessage>(r#"{"x":1,"kind":"event","eventId":"","subject":5,"type":"t"}"#, &ParseOptions::default()).unwrap_err();
+    let err = graphorin::parse::<ServerMessage>(r#"{"x":1,"kind":"event","eventId":"","subject":5,"type":"t"}"#, &ParseOptions::default()).unwrap_err();
     let got: Vec<(IssueCode, String)> = err.issues().iter().map(|i| (i.code.expect("Graphorin issues carry codes"), i.dotted_path())).collect();
     assert_eq!(
         got,
@@ -377,7 +377,7 @@ fn issues_carry_stable_codes_and_paths() {
 
 #[test]
 fn a_rejected_request_carries_its_raw_id_with_its_json_type() {
-    let raw_id = |frame: &str| go::parse::<ClientMessage>(frame, &ParseOptions::default()).unwrap_err().raw_id().map(|r| r.as_str().to_owned());
+    let raw_id = |frame: &str| graphorin::parse::<ClientMessage>(frame, &ParseOptions::default()).unwrap_err().raw_id().map(|r| r.as_str().to_owned());
     assert_eq!(raw_id(r#"{"v":"1","jsonrpc":"2.0","id":2.5,"method":"ping"}"#).as_deref(), Some("2.5"));
     assert_eq!(raw_id(r#"{"v":"1","jsonrpc":"2.0","id":"","method":"ping"}"#).as_deref(), Some("\"\""));
     assert_eq!(raw_id(r#"{"v":"1","jsonrpc":"2.0","id": {"n" : 1},"method":"x"}"#).as_deref(), Some(r#"{"n":1}"#));
@@ -385,34 +385,34 @@ fn a_rejected_request_carries_its_raw_id_with_its_json_type() {
     assert_eq!(raw_id(r#"{"v":"1","jsonrpc":"2.0","method":"ping"}"#), None);
     assert_eq!(raw_id(r#"[{"id":1}]"#), None, "only a top-level object has an id");
     // The reply id is the id when valid, else 0, so the reply is always a legal frame.
-    let reply = |frame: &str| go::parse::<ClientMessage>(frame, &ParseOptions::default()).unwrap_err().reply_id();
+    let reply = |frame: &str| graphorin::parse::<ClientMessage>(frame, &ParseOptions::default()).unwrap_err().reply_id();
     assert_eq!(reply(r#"{"v":"1","jsonrpc":"2.0","id":9,"method":"unknown.method","params":{}}"#), RpcId::Int(9));
     assert_eq!(reply(r#"{"v":"1","jsonrpc":"2.0","id":"9","method":"Ping"}"#), RpcId::try_from("9").unwrap());
     assert_eq!(reply(r#"{"v":"1","jsonrpc":"2.0","id":2.5,"method":"ping"}"#), RpcId::Int(0));
     assert_eq!(reply(r#"{"v":"1","jsonrpc":"2.0","id":null,"method":"ping"}"#), RpcId::Int(0));
-    assert_eq!(go::parse::<ClientMessage>("ping", &ParseOptions::default()).unwrap_err().reply_id(), RpcId::Int(0));
+    assert_eq!(graphorin::parse::<ClientMessage>("ping", &ParseOptions::default()).unwrap_err().reply_id(), RpcId::Int(0));
 }
 
 #[test]
 fn bytes_that_are_not_utf8_are_a_json_failure() {
-    let err = go::parse::<ServerMessage>(b"{\"v\":\"1\",\"kind\":\"pong\",\"nonce\":\"\xff\"}", &ParseOptions::default()).unwrap_err();
+    let err = graphorin::parse::<ServerMessage>(b"{\"v\":\"1\",\"kind\":\"pong\",\"nonce\":\"\xff\"}", &ParseOptions::default()).unwrap_err();
     assert!(matches!(err, ParseError::Json { offset: 32, .. }), "{err:?}");
-    assert!(go::parse::<ClientMessage>(b"", &ParseOptions::default()).unwrap_err().is_syntax_error(), "a binary message reads as the empty string");
+    assert!(graphorin::parse::<ClientMessage>(b"", &ParseOptions::default()).unwrap_err().is_syntax_error(), "a binary message reads as the empty string");
     // Shared bytes: the same error, and valid shared bytes keep compact opaque values as spans.
     let bad = SharedBytes::new(b"{\"v\":\"1\",\"kind\":\"pong\",\"nonce\":\"\xff\"}".to_vec());
-    assert!(matches!(go::parse::<ServerMessage>(&bad, &ParseOptions::default()), Err(ParseError::Json { offset: 32, .. })));
+    assert!(matches!(graphorin::parse::<ServerMessage>(&bad, &ParseOptions::default()), Err(ParseError::Json { offset: 32, .. })));
     let good = SharedBytes::new(br#"{"v":"1","jsonrpc":"2.0","id":1,"result":{"a":[1,2]}}"#.to_vec());
-    let Ok(ServerMessage::RpcSuccess(m)) = go::parse::<ServerMessage>(&good, &ParseOptions::default()) else { panic!("rpc-success expected") };
+    let Ok(ServerMessage::RpcSuccess(m)) = graphorin::parse::<ServerMessage>(&good, &ParseOptions::default()) else { panic!("rpc-success expected") };
     assert!(m.result.is_shared());
 }
 
 #[test]
 fn the_depth_cap_is_an_option() {
     let frame = format!(r#"{{"v":"1","jsonrpc":"2.0","id":1,"result":{}1{}}}"#, "[".repeat(9), "]".repeat(9));
-    assert!(go::parse::<ServerMessage>(&frame, &ParseOptions::default()).is_ok());
+    assert!(graphorin::parse::<ServerMessage>(&frame, &ParseOptions::default()).is_ok());
     let tight = ParseOptions { max_depth: 9 };
-    assert!(go::parse::<ServerMessage>(&frame, &tight).unwrap_err().is_syntax_error(), "nesting past the cap is a JSON failure");
-    assert!(go::parse::<ServerMessage>(&frame, &ParseOptions { max_depth: 10 }).is_ok(), "ten levels: the root and nine arrays");
+    assert!(graphorin::parse::<ServerMessage>(&frame, &tight).unwrap_err().is_syntax_error(), "nesting past the cap is a JSON failure");
+    assert!(graphorin::parse::<ServerMessage>(&frame, &ParseOptions { max_depth: 10 }).is_ok(), "ten levels: the root and nine arrays");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -468,7 +468,7 @@ fn exactly_one_guard_is_true_for_every_message() {
 
 #[test]
 fn routing_accessors_follow_the_spec() {
-    let p = |f: &str| go::parse::<ServerMessage>(f, &ParseOptions::default()).unwrap();
+    let p = |f: &str| graphorin::parse::<ServerMessage>(f, &ParseOptions::default()).unwrap();
     assert_eq!(p(r#"{"v":"1","kind":"unsubscribed","subscriptionId":"s-1"}"#).subscription_id(), Some("s-1"));
     assert_eq!(p(r#"{"v":"1","kind":"error","code":"c","message":"m"}"#).subscription_id(), None);
     assert_eq!(p(r#"{"v":"1","kind":"error","code":"c","message":"m","subscriptionId":"s"}"#).subscription_id(), Some("s"));
@@ -476,7 +476,7 @@ fn routing_accessors_follow_the_spec() {
     assert_eq!(p(r#"{"v":"1","kind":"pong"}"#).rpc_id(), None);
     assert_eq!(p(r#"{"v":"1","jsonrpc":"2.0","id":0,"result":1}"#).kind(), None);
     let notification =
-        go::parse::<ClientMessage>(r#"{"v":"1","jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r"}}"#, &ParseOptions::default())
+        graphorin::parse::<ClientMessage>(r#"{"v":"1","jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r"}}"#, &ParseOptions::default())
             .unwrap();
     assert_eq!((notification.id(), notification.method()), (None, "notifications/cancelled"));
     assert_eq!(KINDS.len(), 7);
@@ -501,7 +501,7 @@ fn built_messages_serialize_to_legal_frames() {
     let request = ClientMessage::from(ClientPingRequest { id: RpcId::try_from("graphorin-1").unwrap(), params: None });
     assert_eq!(serialize_client_message(&request), r#"{"v":"1","jsonrpc":"2.0","id":"graphorin-1","method":"ping"}"#);
     for text in [serialize_server_message(&pong), serialize_server_message(&event), serialize_server_message(&success)] {
-        assert!(go::parse::<ServerMessage>(&text, &ParseOptions::default()).is_ok(), "{text}");
+        assert!(graphorin::parse::<ServerMessage>(&text, &ParseOptions::default()).is_ok(), "{text}");
     }
     assert!(NonEmptyString::new("").is_none(), "an empty string cannot be built");
     assert!(RpcId::try_from("").is_err());
@@ -535,7 +535,7 @@ fn field_value(r: FieldRef<'_>) -> Value {
         FieldRef::Int(i) => json!(i),
         FieldRef::Number(x) => json!(x),
         FieldRef::Raw(raw) => raw.to_value().expect("representable"),
-        FieldRef::Record(rec) => Value::Object(rec.0.iter().map(|(k, v)| (k.into_owned(), v.to_value().expect("representable"))).collect()),
+        FieldRef::OpaqueObject(rec) => Value::Object(rec.0.iter().map(|(k, v)| (k.into_owned(), v.to_value().expect("representable"))).collect()),
         FieldRef::Object(o) => walk(o),
         FieldRef::List(items) => Value::Array(items.into_iter().map(field_value).collect()),
     }
@@ -610,7 +610,7 @@ fn rpc_error_codes_are_the_twelve_of_the_catalogue() {
     // Unknown codes stay representable and map to protocol-violation.
     let other = RpcErrorCode::from_code(-32099);
     assert_eq!((other, other.name(), other.client_kind()), (RpcErrorCode::Other(-32099), None, ClientErrorKind::ProtocolViolation));
-    let failure = go::parse::<ServerMessage>(r#"{"v":"1","jsonrpc":"2.0","id":1,"error":{"code":7,"message":"m"}}"#, &ParseOptions::default()).unwrap();
+    let failure = graphorin::parse::<ServerMessage>(r#"{"v":"1","jsonrpc":"2.0","id":1,"error":{"code":7,"message":"m"}}"#, &ParseOptions::default()).unwrap();
     let ServerMessage::RpcFailure(f) = &failure else { panic!("{failure:?}") };
     assert_eq!(f.error.code, RpcErrorCode::Other(7));
     assert_eq!(serialize_server_message(&failure), r#"{"v":"1","jsonrpc":"2.0","id":1,"error":{"code":7,"message":"m"}}"#);

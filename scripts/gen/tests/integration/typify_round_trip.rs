@@ -8,8 +8,7 @@
 //! the contract. Every frame where the two differ is listed in [`KNOWN_DIFFERENCES`] with the
 //! reason; a difference not listed, or a listed frame that no longer differs, fails the test.
 
-#[path = "../../../contract/tests/common/mod.rs"]
-mod common;
+use crate::common;
 
 use serde_json::Value;
 use wirecontract::graphmind::{parse, serialize_envelope, ParseOptions, ParseOutcome};

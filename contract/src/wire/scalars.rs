@@ -205,9 +205,9 @@ const ARRAY_FIRST_CAPACITY: usize = 8;
 /// keep their order and raw values.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(transparent)]
-pub struct Record(pub Extras);
+pub struct OpaqueObject(pub Extras);
 
-impl JsonSchema for Record {
+impl JsonSchema for OpaqueObject {
     fn schema_name() -> Cow<'static, str> {
         "Record".into()
     }
@@ -219,8 +219,8 @@ impl JsonSchema for Record {
     }
 }
 
-impl WireValue for Record {
-    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::OpaqueRecord);
+impl WireValue for OpaqueObject {
+    const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::OpaqueObject);
     const EXPECTED: &'static str = "object";
     fn read(ctx: &mut Ctx, v: Val<'_>, path: &Path<'_>) -> Option<Self> {
         if v.kind() != JsonKind::Object {
@@ -230,7 +230,7 @@ impl WireValue for Record {
         for (k, val) in v.members() {
             extras.insert_escaped(k, ctx.raw(val));
         }
-        Some(Record(extras))
+        Some(OpaqueObject(extras))
     }
     fn write(&self, out: &mut Vec<u8>) {
         out.push(b'{');
@@ -239,7 +239,7 @@ impl WireValue for Record {
         out.push(b'}');
     }
     fn field_ref(&self) -> FieldRef<'_> {
-        FieldRef::Record(self)
+        FieldRef::OpaqueObject(self)
     }
     #[inline]
     fn read_fast(cur: &mut Cursor<'_>) -> Option<Self> {
@@ -253,6 +253,6 @@ impl WireValue for Record {
                 }
             }
         }
-        Some(Record(extras))
+        Some(OpaqueObject(extras))
     }
 }

@@ -2,7 +2,7 @@
 //! the project's own cases in `vectors/graphmind/llm.jsonl`, which the Python, Kotlin, Swift
 //! and Node.js suites run too.
 
-mod common;
+use crate::common;
 
 use serde_json::{json, Value};
 use wirecontract::graphmind::{normalize_finish_reason, read_usage_json, FinishReason, UsageView, PROTOCOL};

@@ -3,7 +3,7 @@
 //! bytes as `serialize_envelope(create_envelope_json(...))`; and the same errors for parts
 //! that do not make a valid frame.
 
-mod common;
+use crate::common;
 
 use wirecontract::graphmind::{self as gm, ParseOutcome};
 

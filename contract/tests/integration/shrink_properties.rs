@@ -3,7 +3,7 @@
 //! of that type, a shrunk result is a fixed point, and no input panics (including 100,000
 //! levels of nesting on a small thread stack).
 
-mod common;
+use crate::common;
 
 use proptest::prelude::*;
 use wirecontract::graphmind::shrink::{parse_js_value, TIER4_MAX_BYTES};

@@ -1,7 +1,7 @@
 //! The conformance cases of graphmind-session §6 (given / when / then), one test each, named
 //! after the case; plus viewer-side checks of §5 (`vNN_…`) and one app ↔ viewer loopback.
 
-mod common;
+use crate::common;
 
 use serde_json::{json, Value};
 use wirecontract::graphmind::session::{
