@@ -8,7 +8,8 @@
 // (`AppSessionConfig.env`; without it the host passes the process environment). The scenario code
 // holds no protocol rule. Normalized as bindings/python/tests/adapter_core_scenarios.py and
 // contract/tests/session_adapter_core.rs do: run ids, pause ids, durations, `heldMs`, the loop
-// fingerprint and loop seqs.
+// fingerprint and loop seqs. The same settings as host config fields give the same frames; the
+// kill switch in the map beats `enabled: true`.
 
 import Foundation
 import WirecontractGraphmind
@@ -31,16 +32,57 @@ final class AdapterCoreTests: XCTestCase {
         }
     }
 
-    /// Scenario `name` through the host's public API; the listener's record (`{dir, frame}` rows).
-    func play(_ name: String, _ scenario: [String: Any]) async throws -> [[String: Any]] {
+    /// The same scenarios configured in code instead (an adapter that sets the host's config
+    /// fields, under no environment): the same frames.
+    func testHostConfigGivesTheSameFrames() async throws {
+        let scenarios = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.data.appendingPathComponent("scenarios.json"))) as? [String: Any])
+        for name in scenarios.keys.sorted() {
+            var config = Self.config
+            config.env = [:]
+            switch name {
+            case "redact-tool-args": config.hideToolArgs = true
+            case "redact-tool-results": config.hideToolResults = true
+            case "redact-inputs-outputs": (config.hideInputs, config.hideOutputs) = (true, true)
+            case "loop-guard-env": (config.loopThreshold, config.loopAllow) = (2, ["poll", "tool:other"])
+            default: break
+            }
+            let expected = try Self.normalize(Vectors.lines(Self.data.appendingPathComponent("\(name).jsonl")))
+            let ours = try Self.normalize(try await play(name, try XCTUnwrap(scenarios[name] as? [String: Any]), config: config))
+            XCTAssertEqual(ours, expected, name)
+        }
+    }
+
+    /// `GRAPHMIND_DISABLED` in the environment map beats `enabled: true`: nothing connects or goes
+    /// out, gates continue.
+    func testTheKillSwitchBeatsAnExplicitEnabled() async throws {
+        var config = Self.config
+        (config.env, config.enabled) = (["GRAPHMIND_DISABLED": "1"], true)
+        let host = try SessionHost(url: "ws://127.0.0.1:9/ingest", config: config)
+        let attached = try await host.ready(timeoutMs: 100)
+        XCTAssertFalse(attached)
+        let run = try await host.startRun("off")
+        let tool = GateNode(nodeId: "tool:t", kind: .tool, name: "t")
+        let seq = try await host.emit(.nodeStarted(payload: NodeStarted(nodeId: "tool:t", kind: .tool, name: "t", instanceId: "i1")), run: run)
+        XCTAssertNil(seq)
+        let decision = await host.gate(.before, tool, run: run)
+        XCTAssertEqual(decision, .continue)
+        try await host.finishRun(run)
+        XCTAssertEqual(host.core.bufferedFrames(), [])
+        await host.close()
+    }
+
+    /// Generous deadlines: a busy CI machine must not turn a slow first connect into a 10 s retry.
+    static let config = AppSessionConfig(app: "adapter-core", sdkName: "adapter-core", sdkVersion: "1", connectTimeoutMs: 5000, handshakeTimeoutMs: 5000)
+
+    /// Scenario `name` through the host's public API, configured by `config` or else by the
+    /// scenario's environment map; the listener's record (`{dir, frame}` rows).
+    func play(_ name: String, _ scenario: [String: Any], config configured: AppSessionConfig? = nil) async throws -> [[String: Any]] {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("swift-adapter-core-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         let listener = try Listener(dir, ["--break", "none", "--on-pause", "continue"])
-        let env = try XCTUnwrap(scenario["env"] as? [String: String])
-        // Generous deadlines: a busy CI machine must not turn a slow first connect into a 10 s retry.
-        let config = AppSessionConfig(app: "adapter-core", sdkName: "adapter-core", sdkVersion: "1",
-                                      connectTimeoutMs: 5000, handshakeTimeoutMs: 5000, env: env)
-        let host = try SessionHost(url: listener.url, config: config)
+        var config = Self.config
+        config.env = try XCTUnwrap(scenario["env"] as? [String: String])
+        let host = try SessionHost(url: listener.url, config: configured ?? config)
         let attached = try await host.ready(timeoutMs: 10_000)
         XCTAssertTrue(attached, listener.text)
         let run = try await host.startRun(name)

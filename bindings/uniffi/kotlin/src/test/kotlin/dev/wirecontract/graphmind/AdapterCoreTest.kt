@@ -3,6 +3,8 @@ package dev.wirecontract.graphmind
 import org.json.JSONArray
 import org.json.JSONObject
 import org.junit.jupiter.api.Assertions.assertEquals
+import org.junit.jupiter.api.Assertions.assertFalse
+import org.junit.jupiter.api.Assertions.assertNull
 import org.junit.jupiter.api.Assertions.assertTrue
 import org.junit.jupiter.api.Test
 import org.junit.jupiter.api.Timeout
@@ -24,7 +26,9 @@ import java.util.concurrent.TimeUnit
  * environment map the core reads (`AppSessionConfig.env`; without it the host passes
  * `System.getenv()`). The scenario code holds no protocol rule. Normalized as
  * `bindings/python/tests/adapter_core_scenarios.py` and `contract/tests/session_adapter_core.rs`
- * do: run ids, pause ids, durations, `heldMs`, the loop fingerprint and loop seqs.
+ * do: run ids, pause ids, durations, `heldMs`, the loop fingerprint and loop seqs. The same
+ * settings as host config fields give the same frames; the kill switch in the map beats
+ * `enabled = true`.
  */
 @Timeout(60)
 class AdapterCoreTest {
@@ -41,17 +45,53 @@ class AdapterCoreTest {
         assertTrue(ours.similar(expected), "$name: ours\n${ours.toString(1)}\nexpected\n${expected.toString(1)}")
     }
 
+    /**
+     * The same scenarios configured in code instead (an adapter that sets the host's config
+     * fields, under no environment): the same frames.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("names")
+    fun hostConfigGivesTheSameFrames(name: String, @TempDir dir: Path) {
+        val inCode = config.copy(env = emptyMap())
+        val configured = when (name) {
+            "redact-tool-args" -> inCode.copy(hideToolArgs = true)
+            "redact-tool-results" -> inCode.copy(hideToolResults = true)
+            "redact-inputs-outputs" -> inCode.copy(hideInputs = true, hideOutputs = true)
+            "loop-guard-env" -> inCode.copy(loopThreshold = 2L, loopAllow = listOf("poll", "tool:other"))
+            else -> inCode
+        }
+        val expected = normalize(recording(name))
+        val ours = normalize(play(name, scenarios().getJSONObject(name), dir, configured))
+        assertTrue(ours.similar(expected), "$name: ours\n${ours.toString(1)}\nexpected\n${expected.toString(1)}")
+    }
+
+    /** `GRAPHMIND_DISABLED` in the environment map beats `enabled = true`: nothing connects or goes out, gates continue. */
+    @Test
+    fun theKillSwitchBeatsAnExplicitEnabled() {
+        SessionHost("ws://127.0.0.1:9/ingest", config.copy(env = mapOf("GRAPHMIND_DISABLED" to "1"), enabled = true)).use { host ->
+            assertFalse(host.ready(100L).get(5, TimeUnit.SECONDS))
+            host.run("off") { run ->
+                assertNull(run.emit(Message.NodeStarted(NodeStarted(nodeId = "tool:t", kind = NodeKind.TOOL, name = "t", instanceId = "i1"))))
+                assertEquals(Decision.Continue, run.gate(PausePoint.BEFORE, GateNode("tool:t", NodeKind.TOOL, "t")).get(1, TimeUnit.SECONDS))
+            }
+            assertEquals(emptyList<String>(), host.core.bufferedFrames())
+        }
+    }
+
     @Test
     fun everyScenarioIsPlayed() {
         assertEquals(setOf("redact-tool-args", "redact-tool-results", "redact-inputs-outputs", "tokens-batch", "loop-guard-env"), scenarios().keySet())
     }
 
-    /** Scenario [name] through the host's public API; the listener's record (`{dir, frame}` rows). */
-    private fun play(name: String, scenario: JSONObject, dir: Path): List<JSONObject> =
+    /**
+     * Scenario [name] through the host's public API, configured by [configured] or else by the
+     * scenario's environment map; the listener's record (`{dir, frame}` rows).
+     */
+    private fun play(name: String, scenario: JSONObject, dir: Path, configured: AppSessionConfig? = null): List<JSONObject> =
         SessionHostTest.Listener(dir, "--break", "none", "--on-pause", "continue").use { listener ->
             val vars = scenario.getJSONObject("env")
             val env = vars.keySet().associateWith { vars.getString(it) }
-            SessionHost(listener.url, config.copy(env = env)).use { host ->
+            SessionHost(listener.url, configured ?: config.copy(env = env)).use { host ->
                 assertTrue(host.ready().get(10, TimeUnit.SECONDS), "our host did not attach")
                 host.run(name) { run ->
                     val steps = scenario.getJSONArray("steps")
