@@ -9,7 +9,9 @@
 # guards, byte-for-byte round trip), ids, issues, catalogues, subprotocol helpers; a 1,000,000-deep
 # frame on a 256 KiB thread and naming safety for both; the JVM session host (SessionHost.kt over
 # java.net.http.WebSocket) against `wirecontract listen` (a pause, an inject, a disconnect while
-# held, the docs' adapter), and `wirecontract conform` against it (ConformTest: every scenario of
+# held, the docs' adapter), the adapter-core scenarios against the real client's recordings
+# (AdapterCoreTest: redaction, token batching, the loop-guard environment, through `listen`), and
+# `wirecontract conform` against it (ConformTest: every scenario of
 # docs/conform.md plays ConformWorkload.kt in a JVM of its own and passes). A debug build: it reuses what steps 10 and 20 compiled, where a release
 # build (fat LTO, one codegen unit) costs minutes on a 2-core CI machine. Maven fetches what it
 # needs into ~/.m2 on a cold machine.

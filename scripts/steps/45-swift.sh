@@ -6,7 +6,8 @@
 # its manifest: LinuxFFI/module.modulemap), and runs the XCTest suites, once with -swift-version 5
 # and once with -swift-version 6 (strict concurrency), each with its own .build directory
 # (target/swift/v5, v6), every target of the package with -warnings-as-errors. SessionHostTests drive `wirecontract listen` (the CLI built here)
-# on loopback and check its NDJSON record; then `wirecontract conform` plays every scenario against
+# on loopback and check its NDJSON record, AdapterCoreTests play the adapter-core scenarios through
+# it against the real client's recordings (vectors/graphmind/adapter-core); then `wirecontract conform` plays every scenario against
 # the SessionHost (ConformWorkload, in the Swift 6 test bundle). Then check_names.py checks the generated names against
 # the API design guidelines and the generated wire conversions (swift-ext/), and check_manifests.py
 # that both manifests agree and the by-URL one names only committed paths.

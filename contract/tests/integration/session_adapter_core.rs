@@ -3,8 +3,9 @@
 //! environment), played on the sans-IO core configured from the scenario's environment, puts
 //! the same frames on the wire as the real `graphmind-ai` 0.5.1 client did in the recording
 //! next to it (ids, timestamps, seqs, durations and the loop fingerprint normalized, as
-//! `bindings/python/tests/adapter_core_scenarios.py` does). The Kotlin and Swift hosts run
-//! this same core; the Python host is checked over real sockets by `test_adapter_core.py`.
+//! `bindings/python/tests/adapter_core_scenarios.py` does). The hosts are checked over real
+//! sockets with the same scenarios: Python by `test_adapter_core.py`, Kotlin by
+//! `AdapterCoreTest.kt`, Swift by `AdapterCoreTests.swift`.
 
 use crate::common;
 

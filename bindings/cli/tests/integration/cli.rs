@@ -373,3 +373,40 @@ fn env_config_prints_what_the_environment_resolves_to() {
     let v: Value = serde_json::from_slice(&killed.env("GRAPHMIND_DISABLED", "yes").env("GRAPHMIND", "1").output().expect("run").stdout).expect("json");
     assert_eq!((v["enabled"].clone(), v["killSwitch"].clone()), (Value::Bool(false), Value::Bool(true)));
 }
+
+/// The CLI's one app-side path (it hosts no app session: `listen` and `conform` are viewers):
+/// `env-config` under the environment of each adapter-core scenario
+/// (`vectors/graphmind/adapter-core/scenarios.json`, played by the Rust, Python, Kotlin and Swift
+/// checks against the real client's recordings) reports the settings that scenario's recording
+/// pins, under the real clients' names and spellings (`"true"` and `"1"`, a padded allow-list).
+#[test]
+fn env_config_reads_each_adapter_core_scenario_as_the_hosts_do() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../vectors/graphmind/adapter-core/scenarios.json");
+    let scenarios: Value = serde_json::from_str(&std::fs::read_to_string(&path).expect("scenarios.json")).expect("JSON");
+    let hides = |inputs: bool, outputs: bool, args: bool, results: bool| serde_json::json!([inputs, outputs, args, results]);
+    let expected = [
+        ("redact-tool-args", hides(false, false, true, false), 3, serde_json::json!([])),
+        ("redact-tool-results", hides(false, false, false, true), 3, serde_json::json!([])),
+        ("redact-inputs-outputs", hides(true, true, false, false), 3, serde_json::json!([])),
+        ("tokens-batch", hides(false, false, false, false), 3, serde_json::json!([])),
+        ("loop-guard-env", hides(false, false, false, false), 2, serde_json::json!(["poll", "tool:other"])),
+    ];
+    assert_eq!(scenarios.as_object().expect("object").len(), expected.len(), "a scenario without an expectation here");
+    for (name, hidden, threshold, allow) in expected {
+        let mut cmd = Command::new(BIN);
+        cmd.arg("env-config").env_clear();
+        for (k, v) in scenarios[name]["env"].as_object().unwrap_or_else(|| panic!("{name}: env")) {
+            cmd.env(k, v.as_str().expect("a string"));
+        }
+        let out = cmd.output().expect("run");
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).expect("one JSON object");
+        assert_eq!(serde_json::json!([v["hideInputs"], v["hideOutputs"], v["hideToolArgs"], v["hideToolResults"]]), hidden, "{name}");
+        assert_eq!(
+            (v["loopThreshold"].clone(), v["loopAllow"].clone(), v["loopMode"].clone()),
+            (serde_json::json!(threshold), allow, serde_json::json!("pause")),
+            "{name}"
+        );
+        assert_eq!((v["enabled"].clone(), v["url"].clone()), (Value::Bool(true), serde_json::json!("ws://127.0.0.1:4747/ingest")), "{name}");
+    }
+}

@@ -230,6 +230,9 @@ class SessionHost(
         /** [SessionHost.emit] in this run. */
         fun emit(message: Message): Long? = this@SessionHost.emit(message, runId)
 
+        /** [SessionHost.pushToken] in this run. */
+        fun pushToken(nodeId: String, channel: String, value: String): Unit = this@SessionHost.pushToken(nodeId, channel, value, runId)
+
         /** [SessionHost.gate] in this run. */
         fun gate(point: PausePoint, node: GateNode): CompletableFuture<Decision> = this@SessionHost.gate(point, node, runId)
 

@@ -96,7 +96,10 @@ fun main() {
         pauseTimeoutMs = System.getenv("WIRECONTRACT_CONFORM_PAUSE_TIMEOUT_MS")?.toLong(),
         connectTimeoutMs = 5000, // a cold JVM's first WebSocket can take longer than the default 300 ms
     )
-    val host = SessionHost(System.getenv("GRAPHMIND_URL") ?: error("GRAPHMIND_URL is not set"), config, onWarn = { _, _ -> })
+    checkNotNull(System.getenv("GRAPHMIND_URL")) { "GRAPHMIND_URL is not set" }
+    // No url argument: the endpoint is GRAPHMIND_URL, which the core reads from the process
+    // environment the host passes (as an adapter leaves it to the environment).
+    val host = SessionHost(config = config, onWarn = { _, _ -> })
     val attach = {
         if (scenario != "late-attach") {
             var attempts = 1 // a refused ack (ack-protocol) costs one attempt each; 5 at most
