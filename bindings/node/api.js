@@ -130,6 +130,10 @@ function createApi(backend, readRecord) {
         if (parsed !== undefined && shallow(text)) {
           const k = ACCEPT(parsed);
           if (k >= 0) return { kind: ACCEPTED[k], envelope: parsed };
+          if (text.length >= LARGE_FRAME_UNITS) {
+            const early = headerVerdict(parsed);
+            if (early !== undefined) return early;
+          }
         }
       }
       if (text.length >= LARGE_FRAME_UNITS && text.length <= LARGE_FRAME_MAX_UNITS && native.gmParseLarge) {
@@ -150,6 +154,30 @@ function createApi(backend, readRecord) {
       }
     }
     return JSON.parse(verdict);
+  }
+
+  /**
+   * The verdict of a large frame the acceptance test did not accept, when the envelope's own
+   * members decide it: the contract judges the frame with its payload replaced by `null`, and a
+   * structural refusal or a version mismatch is the frame's verdict too (spec §2: steps 2 and 3
+   * come before any payload check, and `payload` is optional and unknown there). Anything else
+   * (a payload the type refuses) is undefined: the whole frame goes to the contract. Saves
+   * copying a large payload into the module and reading it there for an answer that does not
+   * depend on it. `parsed` is the JSON.parse value of a frame under the caps.
+   */
+  function headerVerdict(parsed) {
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || !hasOwn(parsed, 'payload')) return undefined;
+    const head = { ...parsed }; // own members only, an own "__proto__" included
+    head.payload = null;
+    let verdict;
+    try {
+      verdict = native.gmVerdict(stringify(head)); // deep members: stringify.js, no engine stack
+    } catch {
+      return undefined;
+    }
+    if (typeof verdict === 'number') return undefined;
+    const v = JSON.parse(verdict);
+    return v.kind === 'version-mismatch' || (v.kind === 'invalid' && v.reason === REASON_NOT_AN_ENVELOPE) ? v : undefined;
   }
 
   /** The envelope of a frame whose long string values the addon took out: JSON.parse of the
