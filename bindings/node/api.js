@@ -130,6 +130,10 @@ function createApi(backend, readRecord) {
         if (parsed !== undefined && shallow(text)) {
           const k = ACCEPT(parsed);
           if (k >= 0) return { kind: ACCEPTED[k], envelope: parsed };
+          if (text.length >= LARGE_FRAME_UNITS) {
+            const early = headerVerdict(parsed);
+            if (early !== undefined) return early;
+          }
         }
       }
       if (text.length >= LARGE_FRAME_UNITS && text.length <= LARGE_FRAME_MAX_UNITS && native.gmParseLarge) {
@@ -150,6 +154,30 @@ function createApi(backend, readRecord) {
       }
     }
     return JSON.parse(verdict);
+  }
+
+  /**
+   * The verdict of a large frame the acceptance test did not accept, when the envelope's own
+   * members decide it: the contract judges the frame with its payload replaced by `null`, and a
+   * structural refusal or a version mismatch is the frame's verdict too (spec §2: steps 2 and 3
+   * come before any payload check, and `payload` is optional and unknown there). Anything else
+   * (a payload the type refuses) is undefined: the whole frame goes to the contract. Saves
+   * copying a large payload into the module and reading it there for an answer that does not
+   * depend on it. `parsed` is the JSON.parse value of a frame under the caps.
+   */
+  function headerVerdict(parsed) {
+    if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed) || !hasOwn(parsed, 'payload')) return undefined;
+    const head = { ...parsed }; // own members only, an own "__proto__" included
+    head.payload = null;
+    let verdict;
+    try {
+      verdict = native.gmVerdict(stringify(head)); // deep members: stringify.js, no engine stack
+    } catch {
+      return undefined;
+    }
+    if (typeof verdict === 'number') return undefined;
+    const v = JSON.parse(verdict);
+    return v.kind === 'version-mismatch' || (v.kind === 'invalid' && v.reason === REASON_NOT_AN_ENVELOPE) ? v : undefined;
   }
 
   /** The envelope of a frame whose long string values the addon took out: JSON.parse of the
@@ -205,7 +233,40 @@ function createApi(backend, readRecord) {
     if (text === undefined) {
       return invalidResult(REASON_NOT_AN_ENVELOPE, [{ path: '', message: `expected object, received ${typeof value}` }]);
     }
-    return decide(text);
+    const result = decide(text);
+    // JSON has no -0 (JSON.stringify writes 0); the reference hands back the caller's numbers,
+    // -0 included. Only a text with a zero member or item can have had one.
+    if (result.envelope !== undefined && ZERO_VALUE.test(text)) keepNegativeZeros(value, result.envelope, 0);
+    return result;
+  }
+
+  /** A number 0 written as a member or an item by JSON.stringify (compact). */
+  const ZERO_VALUE = /[:[,]0[,\]}]/;
+
+  /**
+   * Puts back each -0 of `src` (the caller's value) at its place in `dst` (the fresh copy built
+   * from its JSON text). Only own data properties are read (no getter runs a second time, no
+   * toJSON is called); a value whose JSON came from its toJSON is left alone. The walk follows
+   * `dst`, an accepted envelope, so it is no deeper than the contract's depth cap.
+   */
+  function keepNegativeZeros(src, dst, depth) {
+    if (depth > MAX_DEPTH + 1 || src === null || typeof src !== 'object' || dst === null || typeof dst !== 'object') return;
+    try {
+      if (typeof src.toJSON === 'function' || Array.isArray(src) !== Array.isArray(dst)) return;
+      for (const key of Object.keys(dst)) {
+        const d = dst[key];
+        if (d !== 0 && (d === null || typeof d !== 'object')) continue;
+        const desc = Object.getOwnPropertyDescriptor(src, key);
+        if (desc === undefined || !('value' in desc)) continue;
+        if (d === 0) {
+          if (Object.is(desc.value, -0)) dst[key] = -0;
+        } else {
+          keepNegativeZeros(desc.value, d, depth + 1);
+        }
+      }
+    } catch {
+      // A Proxy trap that throws: the copy keeps its 0.
+    }
   }
 
   /** Why createEnvelope refused to build a frame: `.reason` and `.issues` ({path, message}). */
@@ -651,7 +712,8 @@ function createApi(backend, readRecord) {
     for (const key of Object.keys(value)) {
       let v;
       try {
-        v = project(value[key], ancestors);
+        const raw = value[key];
+        v = hasToJSON(raw) ? projectMember(key, raw) : project(raw, ancestors);
       } catch (e) {
         if (e instanceof RangeError) throw e;
         v = {};
@@ -660,6 +722,24 @@ function createApi(backend, readRecord) {
     }
     ancestors.pop();
     return out;
+  }
+
+  function hasToJSON(value) {
+    return value !== null && typeof value === 'object' && typeof value.toJSON === 'function';
+  }
+
+  /** The JSON value of member `key` holding `raw`, an object with a toJSON: JSON.stringify calls
+   *  toJSON with the member's name, which may answer otherwise than for "" (or throw: then `{}`,
+   *  the stand-in of a value that does not stringify, as an object is what the payload holds). */
+  function projectMember(key, raw) {
+    let text;
+    try {
+      text = stringify({ [key]: raw });
+    } catch {
+      return {};
+    }
+    const member = Object.getOwnPropertyDescriptor(JSON.parse(text), key);
+    return member === undefined ? undefined : member.value;
   }
 
   /** serializePayload for a payload JSON.stringify refuses (graphmind-shrink §9): which of its

@@ -37,6 +37,7 @@ const {
   KnownEnvelopeSchema,
   createEnvelope,
   serializeEnvelope,
+  parseEnvelope,
 } = require('..');
 const { readJsonl, sharedDir, REPO } = require('../testlib/shared.js');
 
@@ -185,4 +186,70 @@ test('schema maps: keyed by the type lists, the envelope schemas over them', () 
   assert.equal(KnownEnvelopeSchema.safeParse(wire).success, true);
   assert.equal(KnownEnvelopeSchema.safeParse({ ...wire, type: 'future.x' }).success, false);
   assert.equal(KnownEnvelopeSchema.safeParse({ ...wire, payload: { ...wire.payload, extra: [1] } }).success, true);
+});
+
+test("parseEnvelope keeps the caller's -0, as the reference does (JSON itself has none)", () => {
+  const payload = { a: -0, list: [0, -0, { z: -0 }], nested: { deep: [[-0]] }, zero: 0 };
+  const r = parseEnvelope({ gm: 1, seq: 1, ts: -0, runId: 'r', type: 'future.thing', payload });
+  assert.equal(r.kind, 'unknown-type');
+  assert.ok(Object.is(r.envelope.ts, -0));
+  assert.deepStrictEqual(r.envelope.payload, payload); // Object.is on every number
+  assert.ok(Object.is(r.envelope.payload.zero, 0));
+  // A known type: the same.
+  const ok = parseEnvelope({ gm: 1, seq: 1, ts: 1, runId: 'r', type: 'node.finished', payload: { nodeId: 'n', durationMs: -0, status: 'ok' } });
+  assert.equal(ok.kind, 'ok');
+  assert.ok(Object.is(ok.envelope.payload.durationMs, -0));
+  // A getter is not read a second time, and a toJSON's own value is what was parsed.
+  let reads = 0;
+  const withGetter = { gm: 1, seq: 1, ts: 1, runId: 'r', type: 'x', payload: {} };
+  Object.defineProperty(withGetter.payload, 'g', { enumerable: true, get: () => (reads++, -0) });
+  const g = parseEnvelope(withGetter);
+  assert.equal(reads, 1);
+  assert.ok(Object.is(g.envelope.payload.g, 0));
+  const viaToJSON = parseEnvelope({ gm: 1, seq: 1, ts: 1, runId: 'r', type: 'x', payload: { toJSON: () => ({ v: 0 }), v: -0 } });
+  assert.ok(Object.is(viaToJSON.envelope.payload.v, 0));
+});
+
+test("parseEnvelope: the reference's forward-compatibility property (unknown type, any JSON payload) holds with -0", () => {
+  // fc.jsonValue draws -0; the reference's property compares the payload it gets back with
+  // the one it passed (Object.is on numbers).
+  fc.assert(
+    fc.property(
+      fc.string({ minLength: 1 }).filter((t) => !MESSAGE_TYPES.includes(t)),
+      fc.jsonValue(),
+      (type, payload) => {
+        const r = parseEnvelope({ gm: 1, seq: 7, ts: 1_756_000_000_000, runId: 'run_abc', type, payload });
+        assert.equal(r.kind, 'unknown-type');
+        assert.equal(r.envelope.type, type);
+        assert.deepStrictEqual(r.envelope.payload, payload);
+      },
+    ),
+    { numRuns: 300, examples: [['x', -0], ['x', { a: [-0] }]] },
+  );
+});
+
+test('serializePayload: a toJSON that throws only for its member name drops that field and lists it', () => {
+  // Stands in for a payload longer than the engine's longest string: the whole JSON.stringify
+  // throws, each field on its own (toJSON("")) does not.
+  const output = {
+    toJSON(key) {
+      if (key === 'output') throw new RangeError('Invalid string length');
+      return 'fine alone';
+    },
+  };
+  const payload = { nodeId: 'n', durationMs: 1, status: 'ok', output };
+  assert.deepEqual(serializePayload(payload).payload, { __graphmindTruncated: true, bytes: 0, preview: '[unserializable payload]' });
+  const typed = serializePayload(payload, MAX_PAYLOAD_BYTES, 'node.finished');
+  assert.deepEqual(typed.payload, {
+    nodeId: 'n',
+    durationMs: 1,
+    status: 'ok',
+    __graphmindTruncated: true,
+    bytes: 0,
+    preview: '[unserializable payload]',
+    fields: ['output'],
+  });
+  assert.equal(typed.truncated, true);
+  assert.equal(typed.json, JSON.stringify(typed.payload));
+  assert.equal(EventPayloadSchemas['node.finished'].safeParse(typed.payload).success, true);
 });

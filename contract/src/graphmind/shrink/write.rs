@@ -29,6 +29,14 @@ fn plain_end(s: &[u8], mut i: usize) -> usize {
     i
 }
 
+/// Appends `\uXXXX` (lowercase hex) for a code unit below 0x10000, as `JSON.stringify` spells
+/// it; without `format!`, which cost most of the time of an escape-heavy payload.
+fn push_u_escape(out: &mut Vec<u8>, unit: u32) {
+    const HEX: &[u8; 16] = b"0123456789abcdef";
+    let digit = |shift: u32| HEX.get(((unit >> shift) & 0xF) as usize).copied().unwrap_or(b'0');
+    out.extend_from_slice(&[b'\\', b'u', digit(12), digit(8), digit(4), digit(0)]);
+}
+
 /// Appends the JSON string literal of WTF-8 text.
 pub(super) fn write_str(out: &mut Vec<u8>, s: &[u8]) {
     out.push(b'"');
@@ -56,11 +64,11 @@ pub(super) fn write_str(out: &mut Vec<u8>, s: &[u8]) {
         out.extend_from_slice(s.get(seg..i).unwrap_or_default());
         if esc.is_empty() && c == 0xED {
             let unit = 0xD000 | (u32::from(s.get(i + 1).copied().unwrap_or(0) & 0x3F) << 6) | u32::from(s.get(i + 2).copied().unwrap_or(0) & 0x3F);
-            out.extend_from_slice(format!("\\u{unit:04x}").as_bytes());
+            push_u_escape(out, unit);
             i += 3;
         } else {
             if esc.is_empty() {
-                out.extend_from_slice(format!("\\u{c:04x}").as_bytes());
+                push_u_escape(out, u32::from(c));
             } else {
                 out.extend_from_slice(esc);
             }
