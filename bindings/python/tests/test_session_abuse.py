@@ -348,3 +348,13 @@ def test_peer_text_is_logged_escaped_and_rate_limited(caplog: pytest.LogCaptureF
     lines = [r.getMessage() for r in caplog.records if "invalid-frame" in r.getMessage()]
     assert 1 <= len(lines) <= s.LOG_BURST, len(lines)
     assert not any(c in line for line in lines for c in "\n\x1b"), lines
+
+
+def test_log_lines_escape_every_control_character_of_peer_text() -> None:
+    """The hosts' own escaping of peer text in log lines (``_printable``: C0, DEL and C1 as
+    ``\\xNN``). The warnings the core words today already carry no raw control character (so
+    the logging tests above pass without it); this checks the hosts' rule itself."""
+    raw = "run\n== forged\x1b[2J\r\x00\x7f\x85\x9b31m end"
+    out = s._printable(raw)
+    assert out == "run\\x0a== forged\\x1b[2J\\x0d\\x00\\x7f\\x85\\x9b31m end"
+    assert not any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in out)
