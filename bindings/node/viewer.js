@@ -36,6 +36,12 @@ function makeViewerSession(native) {
     return JSON.stringify(list);
   };
   const CODE = /^(unknown-pause|released-by-disconnect|owner-gone): /;
+  // The contract's frame cap (graphmind-v1 §3). A frame longer than this in UTF-16 units is
+  // longer in UTF-8 bytes too, and the contract refuses it from its length alone: it crosses
+  // as its first MAX_FRAME_BYTES + 1 units, so a frame of any size never costs more than a
+  // frame at the cap (the WASM build's memory grows and never shrinks; docs/robustness.md,
+  // "Resource limits").
+  const MAX_FRAME_BYTES = JSON.parse(native.constantsJson()).graphmind.DEFAULT_MAX_FRAME_BYTES;
 
   return class ViewerSession {
     #s;
@@ -65,7 +71,9 @@ function makeViewerSession(native) {
     /** One text frame from `conn`: `{kind, replayed}` (`kind` 'hello', 'accepted',
      *  'duplicate', 'wildcard' or 'rejected'); the actions it queued come from pollAction. */
     frameReceived(conn, text, nowMs) {
-      const r = this.#s.frameReceived(num(conn, 'conn'), String(text), num(nowMs, 'nowMs'));
+      let t = String(text);
+      if (t.length > MAX_FRAME_BYTES) t = t.slice(0, MAX_FRAME_BYTES + 1);
+      const r = this.#s.frameReceived(num(conn, 'conn'), t, num(nowMs, 'nowMs'));
       const replayed = r.endsWith('-replayed');
       return { kind: replayed ? r.slice(0, -9) : r, replayed };
     }

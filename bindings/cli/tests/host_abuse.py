@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextvars
 import json
 import signal
 import socket
@@ -226,6 +227,9 @@ def vframe(seq: int, ty: str, payload: dict[str, Any], run: str = "*", gm: int =
 ACK = {"versions": {"protocol": 1, "viewer": "hostile/1"}, "capabilities": ["pause", "inject"], "breakpoints": [{"kind": "tool"}], "mode": "run", "sessionToken": "t"}
 
 
+_conn: contextvars.ContextVar[int] = contextvars.ContextVar("conn", default=-1)  # the handler's connection
+
+
 class HostileViewer:
     """Misbehaves on the app's first connections (one behaviour each, in order), then answers
     every pause with continue. Records every app frame's seq, on every connection."""
@@ -241,19 +245,24 @@ class HostileViewer:
         self.resumed: set[str] = set()
         self.done = asyncio.Event()
         self.freeze = asyncio.Event()  # set by the test: the connection of the moment stops reading
-        self.frozen = False
+        self.frozen: int | None = None  # which connection stopped reading
+        self.live: int | None = None  # the newest connection: the app's connection of the moment
+        self.per_conn: dict[int, int] = {}  # frames noted per good connection
+        self.after_freeze: dict[int, int] = {}  # of them, noted after the freeze
         self.behaviours = [self.oversized, self.storm_then_drop, self.garbage, *([self.churn] * self.CHURN)]
 
     async def handler(self, ws: Any) -> None:
         k = self.conns
         self.conns += 1
+        self.live = k
+        _conn.set(k)
         behave = self.behaviours[k] if k < len(self.behaviours) else self.good
         try:
             hello = json.loads(await asyncio.wait_for(ws.recv(), la.T_STEP))
             self.seqs.add(hello["seq"])
             self.vseq = 0
             await ws.send(vframe(0, "hello.ack", ACK))
-            await behave(ws)
+            await (self.good(ws, k) if behave == self.good else behave(ws))
         except websockets.ConnectionClosed:
             pass
         self.closes.append(ws.close_code)
@@ -263,6 +272,10 @@ class HostileViewer:
             return None
         env = json.loads(text)
         self.seqs.add(env["seq"])
+        k = _conn.get()
+        self.per_conn[k] = self.per_conn.get(k, 0) + 1
+        if self.frozen is not None:
+            self.after_freeze[k] = self.after_freeze.get(k, 0) + 1
         if env["type"] == "exec.paused":
             self.paused.add(env["payload"]["pauseId"])
         elif env["type"] == "exec.resumed":
@@ -275,12 +288,17 @@ class HostileViewer:
             await ws.send(vframe(self.vseq, "exec.resume", {"pauseId": env["payload"]["pauseId"], "action": action}, env["runId"]))
             self.answered += 1
 
-    async def good(self, ws: Any) -> None:
+    async def good(self, ws: Any, k: int) -> None:
+        """Answers every pause; at the freeze, the app's connection of the moment stops
+        reading, once: the newest connection, even if its hello is still on its way (an older
+        one still open is one the app has left and the viewer has not seen close yet). Every
+        other connection keeps reading."""
+
         async def read() -> None:
             async for text in ws:
                 await self.answer(ws, self.note(text))
 
-        if self.frozen:
+        if self.frozen is not None:
             await read()
             return
         reader = asyncio.ensure_future(read())
@@ -290,7 +308,10 @@ class HostileViewer:
             freeze.cancel()
             reader.result()
             return
-        self.frozen = True
+        if self.frozen is not None or self.live != k:
+            await reader  # not the app's connection of the moment (or another froze): keep reading
+            return
+        self.frozen = k
         reader.cancel()
         await self.stop_reading(ws)
 
@@ -398,11 +419,22 @@ async def phase_connect(out: Path) -> None:
     check("exceeded max_frame_bytes" in log, "no 1009 log line for the oversized frame")
     check(
         "the viewer stopped reading" in log,
-        f"no 1013 log line for the viewer that stopped reading ({elapsed:.1f} s, {viewer.conns} connections, closes {viewer.closes}, "
+        f"no 1013 log line for the viewer that stopped reading ({elapsed:.1f} s, {viewer.conns} connections, connection {viewer.frozen} "
+        f"stopped reading, frames read per connection {viewer.per_conn}, closes {viewer.closes}, "
         f"warnings {dict(s['rules'])}); the app host's log:\n{log[-4000:]!r}",
     )
     check("\x1b" not in log, "a raw escape reached the app host's log")
     check(1009 in viewer.closes, f"closes seen by the viewer: {viewer.closes}")
+    # Whether the connection that stopped reading was the app's: the app connects again after it
+    # (it opens a connection only once it has dropped the one before) and the replay comes there.
+    # Not asserted: under load here, 3 of 9 runs had every frame read on the garbage connection
+    # (index 2), none on the frozen one and no connection after it, and still the 1013 line
+    # (issue 40, not understood yet); printed so that a CI log shows which path a run took.
+    if viewer.frozen is None or viewer.conns <= viewer.frozen + 1:
+        print(
+            f"connect: WARNING: connection {viewer.frozen} stopped reading, {viewer.conns} connections in all; frames read per connection "
+            f"{viewer.per_conn}, after the freeze {viewer.after_freeze}"
+        )
     print(
         f"connect: {elapsed:.1f} s, peak RSS {peak >> 10} MiB, {s['next_seq']} frames all at the viewer over {viewer.conns} connections, "
         f"gates {dict(s['decisions'])} ({len(viewer.paused)} paused, {viewer.answered} answered by the viewer, every one resumed), "

@@ -197,6 +197,67 @@ export async function runSuite(api, data, fc, { runs = 200 } = {}) {
     return `${frames.length} frames, ${opened.length} pauses, ${resumed} resumed through the session`;
   });
 
+  await check('ViewerSession limits (docs/robustness.md): frame cap, nesting, retained runs and bytes, seqs per run, tracked pauses, no app breakpoints', () => {
+    const MAX = api.graphmind.MAX_FRAME_BYTES;
+    if (MAX !== 16777216) throw new Error(`MAX_FRAME_BYTES ${MAX}`);
+    const frame = (seq, runId, type, payload) => JSON.stringify({ gm: 1, seq, ts: 1, runId, type, payload });
+    const hello = frame(0, '*', 'hello', { versions: { protocol: 1, client: 't' }, capabilities: ['pause'] });
+    const hint = (seq, runId) => frame(seq, runId, 'graph.hint', { nodes: [] });
+    const paused = (seq, runId, pauseId) => frame(seq, runId, 'exec.paused', { pauseId, nodeId: 'n', point: 'before' });
+    const session = (options) => {
+      const v = new api.ViewerSession({ tokenPrefix: 'tok_limits_', ...options });
+      v.frameReceived(1, hello, 1);
+      v.pollActions();
+      return v;
+    };
+    // A frame over the cap, ASCII and not: refused from its length with one invalid-frame warning.
+    const v = session({});
+    for (const big of ['x'.repeat(MAX + 1), '\u00e9'.repeat(MAX)]) {
+      const r = v.frameReceived(1, `{"gm":1,"seq":1,"ts":1,"runId":"${big}"`, 2);
+      const warns = v.pollActions().filter((a) => a.type === 'warn');
+      if (r.kind !== 'rejected' || warns.length !== 1 || warns[0].rule !== 'invalid-frame' || warns[0].text !== `frame exceeds ${MAX} bytes`) {
+        throw new Error(`a frame over the cap: ${r.kind}, warnings ${JSON.stringify(warns)}`);
+      }
+    }
+    // Nesting past the contract's depth cap: refused, no stack overflow in the module.
+    const deep = v.frameReceived(1, `{"gm":1,"payload":${'['.repeat(200000)}`, 2);
+    const deepWarn = v.pollActions().filter((a) => a.type === 'warn');
+    if (deep.kind !== 'rejected' || deepWarn.length !== 1 || deepWarn[0].rule !== 'invalid-frame') throw new Error(`200,000 levels: ${deep.kind}, ${JSON.stringify(deepWarn)}`);
+    // An app cannot arm the viewer's breakpoints.
+    const before = JSON.stringify(v.breakpoints);
+    const set = v.frameReceived(1, frame(1, '*', 'breakpoint.set', { matcher: { kind: 'tool', name: 'x' } }), 3);
+    if (set.kind !== 'rejected' || JSON.stringify(v.breakpoints) !== before) throw new Error(`an app's breakpoint.set: ${set.kind}, ${JSON.stringify(v.breakpoints)}`);
+    // 2,000 runs kept to maxRetainedRuns, least recently active forgotten first.
+    const runs = session({ maxRetainedRuns: 200 });
+    for (let i = 0; i < 2000; i++) runs.frameReceived(1, hint(i + 1, `run-${i}`), 2);
+    runs.pollActions();
+    if (runs.retainedRuns !== 200 || !runs.retainsRun('run-1999') || runs.retainsRun('run-1799')) throw new Error(`retained runs ${runs.retainedRuns}`);
+    // 40 runIds of 256 KiB kept to about maxRetainedBytes.
+    const bytes = session({ maxRetainedBytes: 2 << 20 });
+    const big = 'r'.repeat(256 << 10);
+    for (let i = 0; i < 40; i++) {
+      bytes.frameReceived(1, hint(i + 1, `${i}${big}`), 2);
+      if (bytes.retainedBytes > (3 << 20)) throw new Error(`${bytes.retainedBytes} bytes retained after ${i + 1} runs of 256 KiB`);
+    }
+    bytes.pollActions();
+    if (bytes.retainedRuns > 8) throw new Error(`${bytes.retainedRuns} runs of 256 KiB retained under 2 MiB`);
+    // One run of 2,000 frames keeps its newest maxSeqsPerRun seqs; older ones count as seen.
+    const seqs = session({ maxSeqsPerRun: 100 });
+    for (let seq = 1; seq <= 100; seq++) seqs.frameReceived(1, hint(seq, 'r'), 2);
+    const atBound = seqs.retainedBytes;
+    for (let seq = 101; seq <= 2000; seq++) seqs.frameReceived(1, hint(seq, 'r'), 2);
+    seqs.pollActions();
+    const old = seqs.frameReceived(1, hint(5, 'r'), 3).kind;
+    if (seqs.retainedBytes !== atBound || old !== 'duplicate') throw new Error(`one run of 2,000 frames: ${seqs.retainedBytes} bytes (${atBound} at 100 seqs), an old seq ${old}`);
+    // 3,000 pauses never answered: the newest maxTrackedPauses are tracked.
+    const pauses = session({ maxTrackedPauses: 1000 });
+    for (let seq = 1; seq <= 3000; seq++) pauses.frameReceived(1, paused(seq, 'r', `p${seq}`), 2);
+    pauses.pollActions();
+    const open = pauses.openPauses;
+    if (open.length !== 1000 || open[0] !== 'p2001') throw new Error(`${open.length} pauses tracked, oldest ${open[0]}`);
+    return `200 of 2,000 runs, ${bytes.retainedRuns} runs of 256 KiB (${(bytes.retainedBytes / 1048576).toFixed(1)} MiB), ${atBound} bytes for 2,000 seqs, ${open.length} of 3,000 pauses`;
+  });
+
   await check("the README's viewer example: a real-client capture through createViewer, its pause answered", () => {
     const frames = data.captures['breakpoints-continue'].filter((f) => f.dir === 'app->viewer').map((f) => f.frame);
     const out = [];

@@ -253,6 +253,31 @@ def test_serve_closes_a_connection_without_hello() -> None:
     assert asyncio.run(main()) == 1008
 
 
+def test_serve_closes_a_connection_that_never_completes_its_upgrade() -> None:
+    """A socket that sends half an upgrade request and waits is closed once
+    ``hello_timeout_ms`` has passed (websockets' ``open_timeout``, 10 s unless the host sets it),
+    and one that sends nothing at all too."""
+
+    def closed_after(url: str, request: bytes) -> float:
+        hostport = url.removeprefix("ws://").split("/", 1)[0]
+        host, port = hostport.rsplit(":", 1)
+        started = time.monotonic()
+        with socket.create_connection((host, int(port)), timeout=5) as sock:
+            sock.sendall(request)
+            while sock.recv(4096):  # whatever the host answers, until it closes
+                pass
+        return time.monotonic() - started
+
+    async def main() -> list[float]:
+        async with serve(port=0, hello_timeout_ms=300) as viewer:
+            half = b"GET /ingest HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+            return list(await asyncio.gather(*(asyncio.to_thread(closed_after, viewer.url, r) for r in (half, b""))))
+
+    waited = asyncio.run(main())
+    # Closed after the timeout, long before websockets' default (a socket timeout of 5 s fails).
+    assert all(0.25 <= w < 3 for w in waited), waited
+
+
 def test_serve_logs_at_most_log_burst_lines(caplog: pytest.LogCaptureFixture) -> None:
     """``serve``'s warnings share the host's rate limit: 2 × ``LOG_BURST`` connections that never
     say hello each earn a "no hello" line, at most ``LOG_BURST`` of them are written, and closing
@@ -323,3 +348,13 @@ def test_peer_text_is_logged_escaped_and_rate_limited(caplog: pytest.LogCaptureF
     lines = [r.getMessage() for r in caplog.records if "invalid-frame" in r.getMessage()]
     assert 1 <= len(lines) <= s.LOG_BURST, len(lines)
     assert not any(c in line for line in lines for c in "\n\x1b"), lines
+
+
+def test_log_lines_escape_every_control_character_of_peer_text() -> None:
+    """The hosts' own escaping of peer text in log lines (``_printable``: C0, DEL and C1 as
+    ``\\xNN``). The warnings the core words today already carry no raw control character (so
+    the logging tests above pass without it); this checks the hosts' rule itself."""
+    raw = "run\n== forged\x1b[2J\r\x00\x7f\x85\x9b31m end"
+    out = s._printable(raw)
+    assert out == "run\\x0a== forged\\x1b[2J\\x0d\\x00\\x7f\\x85\\x9b31m end"
+    assert not any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in out)

@@ -153,3 +153,31 @@ fn abandon_graces_and_resume_waits_come_due_in_order() {
     assert_eq!(v.poll_timeout(), None);
     assert!(v.retains_run("a"), "an abandoned run keeps its de-duplication keys");
 }
+
+#[test]
+fn the_seqs_kept_per_run_are_bounded() {
+    // One run of 10,000 frames keeps its newest `max_seqs_per_run` seqs: what it retains
+    // stops growing once it holds that many (the de-duplication guarantee is the test above).
+    let mut v = viewer(ViewerConfig { max_seqs_per_run: 100, ..ViewerConfig::default() });
+    for seq in 1..=100 {
+        got(&mut v, C1, &hint(seq, "r"));
+    }
+    let at_the_bound = v.retained_bytes();
+    for seq in 101..=10_000 {
+        got(&mut v, C1, &hint(seq, "r"));
+    }
+    assert_eq!(v.retained_bytes(), at_the_bound, "bytes retained by one run of 10,000 frames, 100 seqs kept");
+    assert_eq!(got(&mut v, C1, &hint(9_901, "r")), Received::Duplicate { replayed: false }, "the newest seqs are kept");
+}
+
+#[test]
+fn the_run_that_just_received_a_frame_is_never_the_one_evicted() {
+    // A runId larger than the whole byte bound: its run stays (bounded by the frame cap),
+    // so its frames are still de-duplicated; the other runs make room instead.
+    let mut v = viewer(ViewerConfig { max_retained_bytes: 1000, ..ViewerConfig::default() });
+    got(&mut v, C1, &hint(1, "small"));
+    let big = "b".repeat(4000);
+    assert_eq!(got(&mut v, C1, &hint(2, &big)), Received::Accepted { replayed: false });
+    assert!(v.retains_run(&big) && !v.retains_run("small"));
+    assert_eq!(got(&mut v, C1, &hint(2, &big)), Received::Duplicate { replayed: false });
+}

@@ -125,8 +125,9 @@ WRITE_STALL_TIMEOUT_MS = 30_000
 single write not finished by then means the peer reads too slowly; the connection is dropped
 with 1013 as for a full queue. ``0``: no limit."""
 HELLO_TIMEOUT_MS = 10_000
-"""Default ``hello_timeout_ms`` of ``serve``: a connection that has not sent a valid ``hello``
-by then is closed with 1008."""
+"""Default ``hello_timeout_ms`` of ``serve``: a connection that has not completed its WebSocket
+upgrade by then is closed, and one that has not sent a valid ``hello`` that long after its
+upgrade is closed with 1008."""
 IDLE_TIMEOUT_MS = 600_000
 """Default ``idle_timeout_ms`` of ``serve`` (as ``listen --idle-timeout``): a connection that
 sends no frame for this long is closed with 1008. ``0``: no limit."""
@@ -836,7 +837,10 @@ class Viewer:
             return None
 
         self._server = await ws_mod.asyncio.server.serve(
-            self._handle, host, port, process_request=only_ingest, ping_interval=None, max_size=self._max_frame_bytes, compression=None
+            self._handle, host, port, process_request=only_ingest, ping_interval=None, max_size=self._max_frame_bytes, compression=None,
+            # The upgrade gets the hello's deadline too: a socket that never completes its
+            # request is closed then (websockets' own default would be 10 s whatever is set).
+            open_timeout=self._hello_timeout_s,
         )
         sock = next(iter(self._server.sockets))
         addr = sock.getsockname()
@@ -1031,8 +1035,9 @@ async def serve(
     both directions), and the host's limits: ``max_frame_bytes`` (largest app frame read;
     larger closes with 1009, default 16 MiB), ``max_queue_bytes`` (frame text queued for an
     app that stops reading; past it that connection is dropped with 1013, default 16 Mi
-    characters), ``hello_timeout_ms`` (a connection without a valid ``hello`` by then is
-    closed with 1008, default 10 000), ``max_events`` (unread events kept for
+    characters), ``hello_timeout_ms`` (a connection that has not completed its WebSocket
+    upgrade by then is closed, and one without a valid ``hello`` that long after the upgrade
+    is closed with 1008, default 10 000), ``max_events`` (unread events kept for
     ``events()``, the oldest dropped first, default 10 000), ``max_connections`` (app
     connections open at once, counted from the upgrade request; a further one is answered
     HTTP 503, default 128), ``idle_timeout_ms`` (a connection that sends no frame for this
