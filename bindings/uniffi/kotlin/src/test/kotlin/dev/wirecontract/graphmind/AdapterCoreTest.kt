@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit
  * adapter author would: the scenario's variables, under the real clients' names, as the
  * environment map the core reads (`AppSessionConfig.env`; without it the host passes
  * `System.getenv()`). The scenario code holds no protocol rule. Normalized as
- * `bindings/python/tests/adapter_core_scenarios.py` and `contract/tests/session_adapter_core.rs`
+ * `bindings/python/tests/adapter_core_scenarios.py` and `contract/tests/integration/session_adapter_core.rs`
  * do: run ids, pause ids, durations, `heldMs`, the loop fingerprint and loop seqs. The same
  * settings as host config fields give the same frames; the kill switch in the map beats
  * `enabled = true`.
