@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use serde_json::{json, Value};
 use wirecontract::wire::{IssueCode, PathSegment};
 use wirecontract::registry::{self, Direction, MessageGroup, ObjectDesc, Ty};
-use wirecontract::{graphmind as gm, graphorin as go};
+use wirecontract::{graphmind as gm, graphorin};
 use wirecontract_json::{write_f64, write_int, write_string};
 
 /// Appends `s` as a JSON string (`JSON.stringify` spelling).
@@ -142,7 +142,7 @@ pub fn build_error_json(e: &gm::BuildError) -> String {
     into_string(out)
 }
 /// A Graphorin parse error as the JSON text `index.js` reads (see `goParse`).
-pub fn parse_error_json(e: &go::ParseError) -> String {
+pub fn parse_error_json(e: &graphorin::ParseError) -> String {
     let mut out = Vec::with_capacity(160);
     // isJson is the deprecated old name of isSyntaxError (true for a syntax failure).
     let syntax: &[u8] = if e.is_syntax_error() { b"true" } else { b"false" };
@@ -271,8 +271,8 @@ pub fn registry_json() -> String {
 pub fn constants_json() -> String {
     // Catalogues as `[name, value]` pairs so their order survives (JSON objects here are
     // sorted maps); the JavaScript side turns them into frozen objects.
-    let codes: Vec<Value> = go::RPC_ERROR_CODES.iter().map(|c| json!([c.name, c.value])).collect();
-    let close: Vec<Value> = go::CLOSE_CODE_VALUES.iter().map(|(r, c)| json!([r.as_str(), c])).collect();
+    let codes: Vec<Value> = graphorin::RPC_ERROR_CODES.iter().map(|c| json!([c.name, c.value])).collect();
+    let close: Vec<Value> = graphorin::CLOSE_CODE_VALUES.iter().map(|(r, c)| json!([r.as_str(), c])).collect();
     json!({
         "graphmind": {
             "PROTOCOL_VERSION": gm::PROTOCOL_VERSION,
@@ -292,15 +292,15 @@ pub fn constants_json() -> String {
             "FINISH_REASONS": gm::FinishReason::VALUES,
         },
         "graphorin": {
-            "PROTOCOL_VERSION": go::PROTOCOL_VERSION,
-            "JSONRPC_VERSION": go::JSONRPC_VERSION,
-            "SUBPROTOCOL_NAME": go::SUBPROTOCOL_NAME,
-            "TICKET_SUBPROTOCOL_PREFIX": go::TICKET_SUBPROTOCOL_PREFIX,
+            "PROTOCOL_VERSION": graphorin::PROTOCOL_VERSION,
+            "JSONRPC_VERSION": graphorin::JSONRPC_VERSION,
+            "SUBPROTOCOL_NAME": graphorin::SUBPROTOCOL_NAME,
+            "TICKET_SUBPROTOCOL_PREFIX": graphorin::TICKET_SUBPROTOCOL_PREFIX,
             "RPC_ERROR_CODES": codes,
             "CLOSE_CODE_VALUES": close,
-            "KINDS": go::KINDS,
-            "METHODS": go::METHODS,
-            "LIFECYCLE_STATUSES": go::LIFECYCLE_STATUSES,
+            "KINDS": graphorin::KINDS,
+            "METHODS": graphorin::METHODS,
+            "LIFECYCLE_STATUSES": graphorin::LIFECYCLE_STATUSES,
         },
     })
     .to_string()

@@ -44,7 +44,7 @@ use napi::bindgen_prelude::{Either, FromNapiValue, ToNapiValue, TypeName, Valida
 use napi::{sys, ValueType};
 use napi_derive::napi;
 use wirecontract::wire::{self, Described, WireEnum, WireValue};
-use wirecontract::{graphmind as gm, graphorin as go};
+use wirecontract::{graphmind as gm, graphorin};
 
 use js_text::{parse_error_json, transcode, verdict_json};
 
@@ -471,9 +471,9 @@ pub fn gm_hello_ack(
 pub fn go_parse(direction: u32, text: FrameText) -> napi::Result<String> {
     guard(|| {
         let res = if direction == 0 {
-            go::parse::<go::ServerMessage>(&text.0, &go::ParseOptions::default()).map(|m| m.variant().as_str())
+            graphorin::parse::<graphorin::ServerMessage>(&text.0, &graphorin::ParseOptions::default()).map(|m| m.variant().as_str())
         } else {
-            go::parse::<go::ClientMessage>(&text.0, &go::ParseOptions::default()).map(|m| m.variant().as_str())
+            graphorin::parse::<graphorin::ClientMessage>(&text.0, &graphorin::ParseOptions::default()).map(|m| m.variant().as_str())
         };
         Ok(match res {
             Ok(wire) => wire.to_owned(),
@@ -482,30 +482,30 @@ pub fn go_parse(direction: u32, text: FrameText) -> napi::Result<String> {
     })
 }
 
-/// `negotiateSubprotocol` (§7): [`go::SUBPROTOCOL_NAME`] when the offer's entries (header
+/// `negotiateSubprotocol` (§7): [`graphorin::SUBPROTOCOL_NAME`] when the offer's entries (header
 /// values, each split on commas) hold it, else `None`.
 #[napi(js_name = "goNegotiate")]
 pub fn go_negotiate(offer: Vec<String>) -> napi::Result<Option<String>> {
-    guard(|| Ok(go::negotiate(&offer).map(str::to_owned)))
+    guard(|| Ok(graphorin::negotiate(&offer).map(str::to_owned)))
 }
 
 /// `parseTicketSubprotocol` (§7): the value of the first non-empty `ticket.<value>` token of
 /// the offer's entries, else `None`.
 #[napi(js_name = "goParseTicket")]
 pub fn go_parse_ticket(offer: Vec<String>) -> napi::Result<Option<String>> {
-    guard(|| Ok(go::parse_ticket(&offer)))
+    guard(|| Ok(graphorin::parse_ticket(&offer)))
 }
 
 /// `formatTicketSubprotocol` (§7): `ticket.<ticket>`; an error for an empty ticket.
 #[napi(js_name = "goFormatTicket")]
 pub fn go_format_ticket(ticket: String) -> napi::Result<String> {
-    guard(|| go::format_ticket(&ticket).map_err(|e| invalid_arg(e.to_string())))
+    guard(|| graphorin::format_ticket(&ticket).map_err(|e| invalid_arg(e.to_string())))
 }
 
 /// The Graphorin JSON Schema (draft 2020-12), pretty-printed with a trailing newline.
 #[napi(js_name = "goSchemaString")]
 pub fn go_schema_string() -> napi::Result<String> {
-    guard(|| Ok(go::export_json_schema_string()))
+    guard(|| Ok(graphorin::export_json_schema_string()))
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ use std::cell::RefCell;
 
 use wasm_bindgen::prelude::wasm_bindgen;
 use wirecontract::wire::{self, Described, WireEnum, WireValue};
-use wirecontract::{graphmind as gm, graphorin as go};
+use wirecontract::{graphmind as gm, graphorin};
 
 #[path = "../../node/src/js_text.rs"]
 #[allow(dead_code)]
@@ -315,9 +315,9 @@ pub fn gm_hello_ack(
 pub fn go_parse(direction: u32, len: usize) -> String {
     with_frame(len, |text| {
         let res = if direction == 0 {
-            go::parse::<go::ServerMessage>(text, &go::ParseOptions::default()).map(|m| m.variant().as_str())
+            graphorin::parse::<graphorin::ServerMessage>(text, &graphorin::ParseOptions::default()).map(|m| m.variant().as_str())
         } else {
-            go::parse::<go::ClientMessage>(text, &go::ParseOptions::default()).map(|m| m.variant().as_str())
+            graphorin::parse::<graphorin::ClientMessage>(text, &graphorin::ParseOptions::default()).map(|m| m.variant().as_str())
         };
         match res {
             Ok(wire) => wire.to_owned(),
@@ -329,19 +329,19 @@ pub fn go_parse(direction: u32, len: usize) -> String {
 /// `negotiateSubprotocol` (§7) over a JSON array of offer entries.
 #[wasm_bindgen(js_name = "goNegotiate")]
 pub fn go_negotiate(offer: &str) -> Res<Option<String>> {
-    Ok(go::negotiate(&strings_arg(offer, "offer")?).map(str::to_owned))
+    Ok(graphorin::negotiate(&strings_arg(offer, "offer")?).map(str::to_owned))
 }
 
 /// `parseTicketSubprotocol` (§7) over a JSON array of offer entries.
 #[wasm_bindgen(js_name = "goParseTicket")]
 pub fn go_parse_ticket(offer: &str) -> Res<Option<String>> {
-    Ok(go::parse_ticket(&strings_arg(offer, "offer")?))
+    Ok(graphorin::parse_ticket(&strings_arg(offer, "offer")?))
 }
 
 /// `formatTicketSubprotocol` (§7): `ticket.<ticket>`; an error for an empty ticket.
 #[wasm_bindgen(js_name = "goFormatTicket")]
 pub fn go_format_ticket(ticket: &str) -> Res<String> {
-    go::format_ticket(ticket).map_err(|e| invalid_arg(e.to_string()))
+    graphorin::format_ticket(ticket).map_err(|e| invalid_arg(e.to_string()))
 }
 
 // ---------------------------------------------------------------------------------------------

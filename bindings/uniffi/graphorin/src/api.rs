@@ -6,7 +6,7 @@
 // uniffi exports receive owned values from the host.
 #![allow(clippy::needless_pass_by_value)]
 
-use wirecontract::graphorin as go;
+use wirecontract::graphorin;
 
 use crate::convert::{Convert, Issues};
 use crate::{arg, args, guard, parse_guard, ClientErrorKind, ClientMessage, CloseReason, ContractError, HostString, ParseError, ServerMessage};
@@ -24,14 +24,14 @@ fn frame_text(frame: &HostString) -> Result<&str, ParseError> {
 /// issue, the raw `id`) when it is JSON but not a legal `ServerMessage`.
 #[uniffi::export]
 pub fn parse_server_message(frame: HostString) -> Result<ServerMessage, ParseError> {
-    parse_guard(|| go::parse::<go::ServerMessage>(frame_text(&frame)?, &go::ParseOptions::default()).map(|m| m.to_host()).map_err(ParseError::from))
+    parse_guard(|| graphorin::parse::<graphorin::ServerMessage>(frame_text(&frame)?, &graphorin::ParseOptions::default()).map(|m| m.to_host()).map_err(ParseError::from))
 }
 
 /// [`parse_server_message`] on UTF-8 bytes: invalid UTF-8 is `ParseException.Json` naming the
 /// byte offset.
 #[uniffi::export]
 pub fn parse_server_message_bytes(frame: Vec<u8>) -> Result<ServerMessage, ParseError> {
-    parse_guard(|| go::parse::<go::ServerMessage>(&frame, &go::ParseOptions::default()).map(|m| m.to_host()).map_err(ParseError::from))
+    parse_guard(|| graphorin::parse::<graphorin::ServerMessage>(&frame, &graphorin::ParseOptions::default()).map(|m| m.to_host()).map_err(ParseError::from))
 }
 
 /// Parses one client → server message from text (spec §4): JSON syntax, then `method`, then
@@ -39,13 +39,13 @@ pub fn parse_server_message_bytes(frame: Vec<u8>) -> Result<ServerMessage, Parse
 /// `ParseException.Schema` with -32600 and its `replyId`, then closes with 4008.
 #[uniffi::export]
 pub fn parse_client_message(frame: HostString) -> Result<ClientMessage, ParseError> {
-    parse_guard(|| go::parse::<go::ClientMessage>(frame_text(&frame)?, &go::ParseOptions::default()).map(|m| m.to_host()).map_err(ParseError::from))
+    parse_guard(|| graphorin::parse::<graphorin::ClientMessage>(frame_text(&frame)?, &graphorin::ParseOptions::default()).map(|m| m.to_host()).map_err(ParseError::from))
 }
 
 /// [`parse_client_message`] on UTF-8 bytes: invalid UTF-8 is `ParseException.Json`.
 #[uniffi::export]
 pub fn parse_client_message_bytes(frame: Vec<u8>) -> Result<ClientMessage, ParseError> {
-    parse_guard(|| go::parse::<go::ClientMessage>(&frame, &go::ParseOptions::default()).map(|m| m.to_host()).map_err(ParseError::from))
+    parse_guard(|| graphorin::parse::<graphorin::ClientMessage>(&frame, &graphorin::ParseOptions::default()).map(|m| m.to_host()).map_err(ParseError::from))
 }
 
 // ---- serializing ----------------------------------------------------------------------------
@@ -66,7 +66,7 @@ pub(crate) fn from_host<C: Convert>(host: &C::Host, what: &str) -> Result<C, Con
 }
 
 /// A frame the contract refused to write (opaque values nested past the reader's depth cap).
-fn written(e: go::WriteError) -> ContractError {
+fn written(e: graphorin::WriteError) -> ContractError {
     ContractError::Build { reason: e.reason, issues: Vec::new() }
 }
 
@@ -80,7 +80,7 @@ fn written(e: go::WriteError) -> ContractError {
 pub fn serialize_server_message(message: ServerMessage) -> Result<String, ContractError> {
     guard(|| {
         let what = format!("this {} frame", message.variant().wire_value());
-        from_host::<go::ServerMessage>(&message, &what).and_then(|m| go::try_serialize_server_message(&m).map_err(written))
+        from_host::<graphorin::ServerMessage>(&message, &what).and_then(|m| graphorin::try_serialize_server_message(&m).map_err(written))
     })
 }
 
@@ -89,7 +89,7 @@ pub fn serialize_server_message(message: ServerMessage) -> Result<String, Contra
 pub fn serialize_client_message(message: ClientMessage) -> Result<String, ContractError> {
     guard(|| {
         let what = format!("this {} message", message.variant().wire_value());
-        from_host::<go::ClientMessage>(&message, &what).and_then(|m| go::try_serialize_client_message(&m).map_err(written))
+        from_host::<graphorin::ClientMessage>(&message, &what).and_then(|m| graphorin::try_serialize_client_message(&m).map_err(written))
     })
 }
 
@@ -112,7 +112,7 @@ pub struct RpcErrorCodeInfo {
 /// code: the catalogue is a convention, not a constraint.
 #[uniffi::export]
 pub fn rpc_error_codes() -> Vec<RpcErrorCodeInfo> {
-    go::RPC_ERROR_CODES
+    graphorin::RPC_ERROR_CODES
         .iter()
         .map(|c| RpcErrorCodeInfo { name: c.name.to_owned(), code: c.value, client_kind: c.client_kind.to_host(), meaning: c.meaning.to_owned() })
         .collect()
@@ -121,21 +121,21 @@ pub fn rpc_error_codes() -> Vec<RpcErrorCodeInfo> {
 /// The catalogue name of a code (`-32700` → `PARSE_ERROR`); `null`/`nil` outside the catalogue.
 #[uniffi::export]
 pub fn rpc_error_code_name(code: i64) -> Option<String> {
-    go::RpcErrorCode::from_code(code).name().map(str::to_owned)
+    graphorin::RpcErrorCode::from_code(code).name().map(str::to_owned)
 }
 
 /// The code of a catalogue name (`PARSE_ERROR` → `-32700`); `null`/`nil` for any other name.
 #[uniffi::export]
 pub fn rpc_error_code_value(name: HostString) -> Option<i64> {
     // A name with a lone surrogate is no catalogue name.
-    name.to_str().ok().and_then(go::RpcErrorCode::from_name).map(go::RpcErrorCode::code)
+    name.to_str().ok().and_then(graphorin::RpcErrorCode::from_name).map(graphorin::RpcErrorCode::code)
 }
 
 /// How the shipped client classifies a failure code (spec §5): every code outside the
 /// catalogue is `PROTOCOL_VIOLATION`.
 #[uniffi::export]
 pub fn client_error_kind(code: i64) -> ClientErrorKind {
-    go::RpcErrorCode::from_code(code).client_kind().to_host()
+    graphorin::RpcErrorCode::from_code(code).client_kind().to_host()
 }
 
 /// One row of `CLOSE_CODE_VALUES` (spec §6).
@@ -149,20 +149,20 @@ pub struct CloseCodeInfo {
     pub fatal: bool,
 }
 
-fn close_reason(r: CloseReason) -> go::CloseReason {
-    <go::CloseReason as Convert>::from_host(&r, &mut Issues::new(), "").unwrap_or(go::CloseReason::ProtocolViolation)
+fn close_reason(r: CloseReason) -> graphorin::CloseReason {
+    <graphorin::CloseReason as Convert>::from_host(&r, &mut Issues::new(), "").unwrap_or(graphorin::CloseReason::ProtocolViolation)
 }
 
 /// `CLOSE_CODE_VALUES` (spec §6): every reason with its code, in code order.
 #[uniffi::export]
 pub fn close_code_values() -> Vec<CloseCodeInfo> {
-    go::CLOSE_CODE_VALUES.iter().map(|(r, code)| CloseCodeInfo { reason: r.to_host(), code: i64::from(*code), fatal: r.is_fatal() }).collect()
+    graphorin::CLOSE_CODE_VALUES.iter().map(|(r, code)| CloseCodeInfo { reason: r.to_host(), code: i64::from(*code), fatal: r.is_fatal() }).collect()
 }
 
 /// `closeCodeFor` (spec §6): the close code of a reason, 4001–4008.
 #[uniffi::export]
 pub fn close_code_for(reason: CloseReason) -> i64 {
-    i64::from(go::close_code_for(close_reason(reason)))
+    i64::from(graphorin::close_code_for(close_reason(reason)))
 }
 
 /// `closeCodeReason` (spec §6): the reason of a close code; `null`/`nil` outside 4001–4008
@@ -170,7 +170,7 @@ pub fn close_code_for(reason: CloseReason) -> i64 {
 #[uniffi::export]
 pub fn close_code_reason(code: i64) -> Option<CloseReason> {
     // A code outside 0..=65535 is no WebSocket close code, so it names no reason.
-    u16::try_from(code).ok().and_then(go::close_code_reason).map(|r| r.to_host())
+    u16::try_from(code).ok().and_then(graphorin::close_code_reason).map(|r| r.to_host())
 }
 
 /// Whether the shipped client gives up on this close reason instead of reconnecting (spec §6):
@@ -185,59 +185,59 @@ pub fn close_reason_is_fatal(reason: CloseReason) -> bool {
 /// `SUBPROTOCOL_NAME` (spec §7): `graphorin.protocol.v1`.
 #[uniffi::export]
 pub fn subprotocol_name() -> String {
-    go::SUBPROTOCOL_NAME.to_owned()
+    graphorin::SUBPROTOCOL_NAME.to_owned()
 }
 
 /// `PROTOCOL_VERSION` (spec §7): `"1"`, also the `v` of every frame.
 #[uniffi::export]
 pub fn protocol_version() -> String {
-    go::PROTOCOL_VERSION.to_owned()
+    graphorin::PROTOCOL_VERSION.to_owned()
 }
 
 /// `TICKET_SUBPROTOCOL_PREFIX` (spec §7): `ticket.`.
 #[uniffi::export]
 pub fn ticket_subprotocol_prefix() -> String {
-    go::TICKET_SUBPROTOCOL_PREFIX.to_owned()
+    graphorin::TICKET_SUBPROTOCOL_PREFIX.to_owned()
 }
 
 /// The WebSocket URL path (spec §7): `/v1/ws`.
 #[uniffi::export]
 pub fn ws_path() -> String {
-    go::WS_PATH.to_owned()
+    graphorin::WS_PATH.to_owned()
 }
 
 /// The `jsonrpc` literal of RPC frames: `"2.0"`.
 #[uniffi::export]
 pub fn jsonrpc_version() -> String {
-    go::JSONRPC_VERSION.to_owned()
+    graphorin::JSONRPC_VERSION.to_owned()
 }
 
 /// Splits a subprotocol offer (spec §7): every entry on commas, tokens trimmed, empty ones
 /// dropped. A header value is a one-entry offer.
 #[uniffi::export]
 pub fn normalize_offer(offer: Vec<HostString>) -> Result<Vec<String>, ContractError> {
-    Ok(go::normalize_offer(args(offer, "offer")?))
+    Ok(graphorin::normalize_offer(args(offer, "offer")?))
 }
 
 /// `negotiateSubprotocol` (spec §7): `graphorin.protocol.v1` when the offer holds it exactly
 /// (case-sensitive, after [`normalize_offer`]), else `null`/`nil`. Ticket tokens are ignored.
 #[uniffi::export]
 pub fn negotiate(offer: Vec<HostString>) -> Result<Option<String>, ContractError> {
-    Ok(go::negotiate(args(offer, "offer")?).map(str::to_owned))
+    Ok(graphorin::negotiate(args(offer, "offer")?).map(str::to_owned))
 }
 
 /// `parseTicketSubprotocol` (spec §7): the value of the first `ticket.<value>` token with a
 /// non-empty value; `null`/`nil` when there is none.
 #[uniffi::export]
 pub fn parse_ticket(offer: Vec<HostString>) -> Result<Option<String>, ContractError> {
-    Ok(go::parse_ticket(args(offer, "offer")?))
+    Ok(graphorin::parse_ticket(args(offer, "offer")?))
 }
 
 /// `formatTicketSubprotocol` (spec §7): `ticket.<ticket>`. Throws
 /// `ContractException.EmptyTicket` for an empty ticket.
 #[uniffi::export]
 pub fn format_ticket(ticket: HostString) -> Result<String, ContractError> {
-    go::format_ticket(&arg(ticket, "ticket")?).map_err(|e| ContractError::EmptyTicket { reason: e.to_string() })
+    graphorin::format_ticket(&arg(ticket, "ticket")?).map_err(|e| ContractError::EmptyTicket { reason: e.to_string() })
 }
 
 // ---- tables and schema ----------------------------------------------------------------------
@@ -249,32 +249,32 @@ fn strings(list: &[&str]) -> Vec<String> {
 /// The 7 `kind` literals of kinded server frames, in spec order (§3.2).
 #[uniffi::export]
 pub fn kinds() -> Vec<String> {
-    strings(go::KINDS)
+    strings(graphorin::KINDS)
 }
 
 /// The 6 `method` literals, in spec order (§4).
 #[uniffi::export]
 pub fn methods() -> Vec<String> {
-    strings(go::METHODS)
+    strings(graphorin::METHODS)
 }
 
 /// Every contract object type name (each is a record here), frames last.
 #[uniffi::export]
 pub fn object_types() -> Vec<String> {
-    go::PROTOCOL.objects().iter().map(|o| o.name.to_owned()).collect()
+    graphorin::PROTOCOL.objects().iter().map(|o| o.name.to_owned()).collect()
 }
 
 /// The schema's `$id`.
 #[uniffi::export]
 pub fn schema_id() -> String {
-    go::SCHEMA_ID.to_owned()
+    graphorin::SCHEMA_ID.to_owned()
 }
 
 /// The draft 2020-12 JSON Schema of Graphorin frames, pretty-printed with a trailing newline
 /// (the committed `generated/schema/graphorin.v1.schema.json`).
 #[uniffi::export]
 pub fn export_json_schema() -> String {
-    go::export_json_schema_string()
+    graphorin::export_json_schema_string()
 }
 
 #[cfg(test)]
@@ -332,15 +332,15 @@ mod tests {
     fn every_vector_round_trips_through_host_types_byte_for_byte() {
         for v in vectors() {
             if v.direction == "server" {
-                match (go::parse::<go::ServerMessage>(&v.frame, &go::ParseOptions::default()), parse_server_message(v.frame.as_str().into())) {
+                match (graphorin::parse::<graphorin::ServerMessage>(&v.frame, &graphorin::ParseOptions::default()), parse_server_message(v.frame.as_str().into())) {
                     (Ok(m), Ok(host)) => {
                         assert_eq!(v.expect, "ok", "{}", v.name);
                         assert_eq!(Some(host.variant().wire_value()), v.variant, "{}", v.name);
                         assert_eq!(host.subscription_id().map(|s| s.0), m.subscription_id().map(|s| s.as_bytes().to_vec()), "{}", v.name);
                         assert_eq!(host.rpc_id(), m.rpc_id().map(Convert::to_host), "{}", v.name);
-                        let back: go::ServerMessage = from_host(&host, "x").unwrap_or_else(|e| panic!("{}: {e:?}", v.name));
+                        let back: graphorin::ServerMessage = from_host(&host, "x").unwrap_or_else(|e| panic!("{}: {e:?}", v.name));
                         assert_eq!(back, m, "{}", v.name);
-                        assert_eq!(serialize_server_message(host).unwrap(), go::serialize_server_message(&m), "{}", v.name);
+                        assert_eq!(serialize_server_message(host).unwrap(), graphorin::serialize_server_message(&m), "{}", v.name);
                     }
                     (Err(e), Err(host)) => {
                         assert_eq!(v.expect, "invalid", "{}", v.name);
@@ -349,14 +349,14 @@ mod tests {
                     (a, b) => panic!("{}: contract {a:?} vs host {b:?}", v.name),
                 }
             } else {
-                match (go::parse::<go::ClientMessage>(&v.frame, &go::ParseOptions::default()), parse_client_message(v.frame.as_str().into())) {
+                match (graphorin::parse::<graphorin::ClientMessage>(&v.frame, &graphorin::ParseOptions::default()), parse_client_message(v.frame.as_str().into())) {
                     (Ok(m), Ok(host)) => {
                         assert_eq!(v.expect, "ok", "{}", v.name);
                         assert_eq!(Some(host.variant().wire_value()), v.variant, "{}", v.name);
                         assert_eq!(host.id(), m.id().map(Convert::to_host), "{}", v.name);
-                        let back: go::ClientMessage = from_host(&host, "x").unwrap_or_else(|e| panic!("{}: {e:?}", v.name));
+                        let back: graphorin::ClientMessage = from_host(&host, "x").unwrap_or_else(|e| panic!("{}: {e:?}", v.name));
                         assert_eq!(back, m, "{}", v.name);
-                        assert_eq!(serialize_client_message(host).unwrap(), go::serialize_client_message(&m), "{}", v.name);
+                        assert_eq!(serialize_client_message(host).unwrap(), graphorin::serialize_client_message(&m), "{}", v.name);
                     }
                     (Err(e), Err(host)) => {
                         assert_eq!(v.expect, "invalid", "{}", v.name);
@@ -393,17 +393,17 @@ mod tests {
         ];
         for v in vectors().into_iter().filter(|v| v.expect == "ok") {
             if v.direction == "server" {
-                let m = go::parse::<go::ServerMessage>(&v.frame, &go::ParseOptions::default()).unwrap();
+                let m = graphorin::parse::<graphorin::ServerMessage>(&v.frame, &graphorin::ParseOptions::default()).unwrap();
                 let host = m.to_host();
                 let hits: Vec<bool> = server.iter().map(|g| g(&host)).collect();
-                let expected: Vec<bool> = go::SERVER_GUARDS.iter().map(|g| (g.3)(&m)).collect();
+                let expected: Vec<bool> = graphorin::SERVER_GUARDS.iter().map(|g| (g.3)(&m)).collect();
                 assert_eq!(hits, expected, "{}", v.name);
                 assert_eq!(hits.iter().filter(|h| **h).count(), 1, "{}", v.name);
             } else {
-                let m = go::parse::<go::ClientMessage>(&v.frame, &go::ParseOptions::default()).unwrap();
+                let m = graphorin::parse::<graphorin::ClientMessage>(&v.frame, &graphorin::ParseOptions::default()).unwrap();
                 let host = m.to_host();
                 let hits: Vec<bool> = client.iter().map(|g| g(&host)).collect();
-                let expected: Vec<bool> = go::CLIENT_GUARDS.iter().map(|g| (g.3)(&m)).collect();
+                let expected: Vec<bool> = graphorin::CLIENT_GUARDS.iter().map(|g| (g.3)(&m)).collect();
                 assert_eq!(hits, expected, "{}", v.name);
             }
         }
@@ -458,7 +458,7 @@ mod tests {
     }
     #[test]
     fn a_frame_nested_past_the_reader_cap_is_a_build_error_not_written() {
-        let depth = go::DEFAULT_MAX_DEPTH;
+        let depth = graphorin::DEFAULT_MAX_DEPTH;
         let success = |d: usize| ServerMessage::RpcSuccess {
             frame: crate::ServerRpcSuccess { id: RpcId::StringId { value: "x".into() }, result: JsonText(format!("{}{}", "[".repeat(d), "]".repeat(d))) },
         };
