@@ -15,9 +15,12 @@ use wirecontract::registry::{ObjectDesc, Protocol, Scalar, Ty};
 /// string". Exhaustive on purpose: a new scalar must be classified here.
 fn string_content_rule(s: Scalar) -> bool {
     match s {
-        // Any string at all, or no string at all: content does not change the verdict.
-        Scalar::String | Scalar::Opaque | Scalar::OpaqueObject => false,
-        Scalar::Bool
+        // Any string at all (`String`, opaque values), or no string at all (the rest): content
+        // does not change the verdict.
+        Scalar::String
+        | Scalar::Opaque
+        | Scalar::OpaqueObject
+        | Scalar::Bool
         | Scalar::SafeUInt
         | Scalar::PositiveSafeUInt
         | Scalar::SafeInt
@@ -35,10 +38,10 @@ fn fields_with_string_rules(p: &Protocol) -> Vec<String> {
     fn has_rule(ty: &Ty) -> bool {
         match ty {
             Ty::Scalar(s) => string_content_rule(*s),
-            // A closed set: the placeholder and long strings are refused alike (see `enum_values_are_short`).
-            Ty::Enum(_) => false,
-            // Its own fields are walked as an object of `p.objects()`.
-            Ty::Object(_) => false,
+            // A closed set: the placeholder and long strings are refused alike (checked by
+            // `enum_values_and_message_types_are_shorter_than_a_long_string`). An object's own
+            // fields are walked as one of `p.objects()`.
+            Ty::Enum(_) | Ty::Object(_) => false,
             Ty::List(item) => has_rule(item),
         }
     }
@@ -79,7 +82,7 @@ fn enum_values_and_message_types_are_shorter_than_a_long_string() {
     let min = node_min_units();
     assert!(min >= 2, "MIN_UNITS {min}");
     let p = &wirecontract::graphmind::PROTOCOL;
-    let closed = p.enums().into_iter().flat_map(|e| e.wire_values()).chain(p.messages.iter().map(|m| m.wire));
+    let closed = p.enums().into_iter().flat_map(wirecontract::registry::EnumDesc::wire_values).chain(p.messages.iter().map(|m| m.wire));
     let long: Vec<&str> = closed.filter(|s| s.encode_utf16().count() >= min).collect();
     assert!(long.is_empty(), "closed-set strings of {min} UTF-16 units or more, which Node's large-frame path would take out: {long:?}");
 }
