@@ -43,8 +43,8 @@ use std::process::ExitCode;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
-use wirecontract::wire::Issue;
 use wirecontract::graphmind::{self, ParseOutcome};
+use wirecontract::wire::Issue;
 
 /// Size of the input and output buffers.
 const IO_BUFFER_BYTES: usize = 64 * 1024;

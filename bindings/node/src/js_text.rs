@@ -8,8 +8,8 @@
 use std::fmt::Write as _;
 
 use serde_json::{json, Value};
-use wirecontract::wire::{IssueCode, PathSegment};
 use wirecontract::registry::{self, Direction, MessageGroup, ObjectDesc, Ty};
+use wirecontract::wire::{IssueCode, PathSegment};
 use wirecontract::{graphmind as gm, graphorin};
 use wirecontract_json::{write_f64, write_int, write_string};
 

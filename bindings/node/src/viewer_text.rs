@@ -6,8 +6,8 @@
 //! (`bindings/wasm/src/viewer.rs`), so both classes take the same arguments and hand over the
 //! same bytes. Errors are message texts; each backend wraps them in its own error type.
 
-use wirecontract::wire;
 use wirecontract::graphmind::session as s;
+use wirecontract::wire;
 use wirecontract_json::RawJson;
 
 use crate::js_text::{into_string, push_str};

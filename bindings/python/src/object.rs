@@ -14,9 +14,9 @@ use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
-use wirecontract::wire::{Extras, FieldRef, Reflect};
 use wirecontract::graphmind as gm;
 use wirecontract::registry::{ObjectDesc, Protocol, Scalar, Ty};
+use wirecontract::wire::{Extras, FieldRef, Reflect};
 
 use crate::convert::{json_to_py, json_to_py_cached, py_to_json, string_to_py, KeyCache, NonFinite};
 

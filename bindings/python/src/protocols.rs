@@ -7,8 +7,8 @@ use std::sync::Arc;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyString, PyTuple};
-use wirecontract::wire::Reflect;
 use wirecontract::registry::{self, AnyOutcome};
+use wirecontract::wire::Reflect;
 
 use crate::issue::issues_to_py;
 use crate::object::{make_object, Root};

@@ -19,9 +19,9 @@ use std::sync::Arc;
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
-use wirecontract::wire::Reflect as _;
 use wirecontract::graphmind as gm;
 use wirecontract::graphmind::session as s;
+use wirecontract::wire::Reflect as _;
 
 use crate::convert::{json_to_py, py_to_json, NonFinite};
 use crate::graphmind::{arg_error, build_error, enum_arg, host_build_error, object_arg, refuse_other_object};

@@ -3,7 +3,7 @@
 //! counts) through the contract's own readers (`ffi_support::read`, `read_int`, `read_f64`) and
 //! collects every problem with its wire path, as the parser does.
 
-use wirecontract::wire::{from_json, Extras, Issue, NonNegativeF64, PositiveSafeUInt, OpaqueObject, SafeInt, SafeUInt};
+use wirecontract::wire::{from_json, Extras, Issue, NonNegativeF64, OpaqueObject, PositiveSafeUInt, SafeInt, SafeUInt};
 use wirecontract_json as json;
 use wirecontract_json::RawJson;
 

@@ -7,8 +7,8 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use wirecontract::wire::SafeUInt;
 use wirecontract::graphmind as gm;
+use wirecontract::wire::SafeUInt;
 
 use crate::convert::{extras_from_host, extras_to_host, Convert, Issues};
 use crate::{

@@ -15,9 +15,9 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use wirecontract::wire::SafeUInt;
 use wirecontract::graphmind as gm;
 use wirecontract::graphmind::session as s;
+use wirecontract::wire::SafeUInt;
 use wirecontract_json::RawJson;
 
 use crate::convert::{Convert, Issues};

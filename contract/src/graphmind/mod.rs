@@ -75,8 +75,8 @@ pub use types::*;
 pub use write::{serialize_envelope, write_envelope};
 pub(crate) use write::{serialize_envelope_unchecked, write_envelope_with_payload};
 
-pub use crate::wire::{Extras, Issue, NonNegativeF64, OutOfSafeRange, PositiveSafeUInt, OpaqueObject, SafeInt, SafeUInt};
 pub use crate::frame::Frame;
+pub use crate::wire::{Extras, Issue, NonNegativeF64, OpaqueObject, OutOfSafeRange, PositiveSafeUInt, SafeInt, SafeUInt};
 use wirecontract_json as json;
 pub use wirecontract_json::{RawJson, SharedBytes, SharedText};
 

@@ -10,8 +10,8 @@
 
 use std::borrow::Cow;
 
-use crate::wire::{Ctx, Extras, Issue, Path, SafeInt, SafeUInt, WireValue};
 use crate::frame::Frame;
+use crate::wire::{Ctx, Extras, Issue, Path, SafeInt, SafeUInt, WireValue};
 use wirecontract_json::cursor::Cursor;
 use wirecontract_json::{self as json, decode_string, JsonKind, RawJson, SharedBytes, SharedText, Val};
 

@@ -4,7 +4,7 @@
 //! [`crate::graphmind::serialize_envelope`] writes known fields in; unknown members follow in
 //! their wire order.
 
-use crate::wire::{NonNegativeF64, PositiveSafeUInt, OpaqueObject, SafeInt, SafeUInt};
+use crate::wire::{NonNegativeF64, OpaqueObject, PositiveSafeUInt, SafeInt, SafeUInt};
 use wirecontract_json::RawJson;
 
 wire_enum! {

@@ -45,9 +45,9 @@ pub use parse::{parse, parse_value, MessageUnion, ParseError, ParseOptions};
 pub use schema::{export_json_schema, export_json_schema_string, CLIENT_MESSAGE_POINTER, SCHEMA_ID, SERVER_MESSAGE_POINTER};
 pub use types::*;
 
-use crate::wire::{Ctx, Path, Reflect, WireValue};
-pub use crate::wire::{Issue, IssueCode, PathSegment, OpaqueObject};
 pub use crate::frame::Frame;
+use crate::wire::{Ctx, Path, Reflect, WireValue};
+pub use crate::wire::{Issue, IssueCode, OpaqueObject, PathSegment};
 use wirecontract_json::{self as json, Val};
 pub use wirecontract_json::{RawJson, SharedBytes, SharedText};
 

@@ -12,8 +12,8 @@
 
 use std::fmt;
 
-use crate::wire::{describe_received, Ctx, Issue, Path};
 use crate::frame::Frame;
+use crate::wire::{describe_received, Ctx, Issue, Path};
 use wirecontract_json::{self as json, decode_string, JsonKind, RawJson, SharedText, Val};
 
 use super::{ClientMessage, ClientVariant, RpcErrorCode, RpcId, ServerMessage, ServerVariant, DEFAULT_MAX_DEPTH, KINDS, METHODS};

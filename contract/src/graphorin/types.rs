@@ -11,7 +11,7 @@ use std::ops::Deref;
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::{Serialize, Serializer};
 
-use crate::wire::{describe_received, Ctx, FieldRef, IssueCode, Path, OpaqueObject, WireValue};
+use crate::wire::{describe_received, Ctx, FieldRef, IssueCode, OpaqueObject, Path, WireValue};
 use wirecontract_json::RawJson;
 use wirecontract_json::{self as json, decode_string, JsonKind, Val};
 

@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use super::{Ctx, Extras, Issue, Path, OpaqueObject, WireValue};
+use super::{Ctx, Extras, Issue, OpaqueObject, Path, WireValue};
 use wirecontract_json::RawJson;
 use wirecontract_json::{self as json, Val};
 

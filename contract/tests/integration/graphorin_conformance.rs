@@ -8,7 +8,6 @@ use crate::common;
 use std::path::PathBuf;
 
 use serde_json::{json, Map, Value};
-use wirecontract::wire::{Described, FieldRef, Reflect};
 use wirecontract::graphorin::{
     self, close_code_for, close_code_reason, export_json_schema, export_json_schema_string, format_ticket, negotiate, normalize_offer, parse_ticket,
     serialize_client_message, serialize_server_message, ClientErrorKind, ClientMessage, ClientPingRequest, CloseReason, EmptyTicketError, IssueCode,
@@ -16,6 +15,7 @@ use wirecontract::graphorin::{
     ServerVariant, SharedBytes, SharedText, CLIENT_GUARDS, CLOSE_CODE_VALUES, KINDS, METHODS, PROTOCOL_VERSION, RPC_ERROR_CODES, SCHEMA_ID, SERVER_GUARDS,
     SUBPROTOCOL_NAME, TICKET_SUBPROTOCOL_PREFIX,
 };
+use wirecontract::wire::{Described, FieldRef, Reflect};
 
 // ---------------------------------------------------------------------------------------------
 // Vectors
@@ -475,9 +475,11 @@ fn routing_accessors_follow_the_spec() {
     assert_eq!(p(r#"{"v":"1","kind":"pong"}"#).kind(), Some("pong"));
     assert_eq!(p(r#"{"v":"1","kind":"pong"}"#).rpc_id(), None);
     assert_eq!(p(r#"{"v":"1","jsonrpc":"2.0","id":0,"result":1}"#).kind(), None);
-    let notification =
-        graphorin::parse::<ClientMessage>(r#"{"v":"1","jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r"}}"#, &ParseOptions::default())
-            .unwrap();
+    let notification = graphorin::parse::<ClientMessage>(
+        r#"{"v":"1","jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"r"}}"#,
+        &ParseOptions::default(),
+    )
+    .unwrap();
     assert_eq!((notification.id(), notification.method()), (None, "notifications/cancelled"));
     assert_eq!(KINDS.len(), 7);
     assert_eq!(METHODS, ["initialize", "subscription.subscribe", "subscription.unsubscribe", "run.cancel", "ping", "notifications/cancelled"]);

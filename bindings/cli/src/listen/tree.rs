@@ -15,8 +15,8 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
 
-use wirecontract::wire::NonNegativeF64;
 use wirecontract::graphmind::{Envelope, Message, RunStatus};
+use wirecontract::wire::NonNegativeF64;
 
 use super::log::one_line;
 

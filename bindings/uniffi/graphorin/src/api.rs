@@ -24,7 +24,9 @@ fn frame_text(frame: &HostString) -> Result<&str, ParseError> {
 /// issue, the raw `id`) when it is JSON but not a legal `ServerMessage`.
 #[uniffi::export]
 pub fn parse_server_message(frame: HostString) -> Result<ServerMessage, ParseError> {
-    parse_guard(|| graphorin::parse::<graphorin::ServerMessage>(frame_text(&frame)?, &graphorin::ParseOptions::default()).map(|m| m.to_host()).map_err(ParseError::from))
+    parse_guard(|| {
+        graphorin::parse::<graphorin::ServerMessage>(frame_text(&frame)?, &graphorin::ParseOptions::default()).map(|m| m.to_host()).map_err(ParseError::from)
+    })
 }
 
 /// [`parse_server_message`] on UTF-8 bytes: invalid UTF-8 is `ParseException.Json` naming the
@@ -39,7 +41,9 @@ pub fn parse_server_message_bytes(frame: Vec<u8>) -> Result<ServerMessage, Parse
 /// `ParseException.Schema` with -32600 and its `replyId`, then closes with 4008.
 #[uniffi::export]
 pub fn parse_client_message(frame: HostString) -> Result<ClientMessage, ParseError> {
-    parse_guard(|| graphorin::parse::<graphorin::ClientMessage>(frame_text(&frame)?, &graphorin::ParseOptions::default()).map(|m| m.to_host()).map_err(ParseError::from))
+    parse_guard(|| {
+        graphorin::parse::<graphorin::ClientMessage>(frame_text(&frame)?, &graphorin::ParseOptions::default()).map(|m| m.to_host()).map_err(ParseError::from)
+    })
 }
 
 /// [`parse_client_message`] on UTF-8 bytes: invalid UTF-8 is `ParseException.Json`.
@@ -332,7 +336,10 @@ mod tests {
     fn every_vector_round_trips_through_host_types_byte_for_byte() {
         for v in vectors() {
             if v.direction == "server" {
-                match (graphorin::parse::<graphorin::ServerMessage>(&v.frame, &graphorin::ParseOptions::default()), parse_server_message(v.frame.as_str().into())) {
+                match (
+                    graphorin::parse::<graphorin::ServerMessage>(&v.frame, &graphorin::ParseOptions::default()),
+                    parse_server_message(v.frame.as_str().into()),
+                ) {
                     (Ok(m), Ok(host)) => {
                         assert_eq!(v.expect, "ok", "{}", v.name);
                         assert_eq!(Some(host.variant().wire_value()), v.variant, "{}", v.name);
@@ -349,7 +356,10 @@ mod tests {
                     (a, b) => panic!("{}: contract {a:?} vs host {b:?}", v.name),
                 }
             } else {
-                match (graphorin::parse::<graphorin::ClientMessage>(&v.frame, &graphorin::ParseOptions::default()), parse_client_message(v.frame.as_str().into())) {
+                match (
+                    graphorin::parse::<graphorin::ClientMessage>(&v.frame, &graphorin::ParseOptions::default()),
+                    parse_client_message(v.frame.as_str().into()),
+                ) {
                     (Ok(m), Ok(host)) => {
                         assert_eq!(v.expect, "ok", "{}", v.name);
                         assert_eq!(Some(host.variant().wire_value()), v.variant, "{}", v.name);

@@ -6,8 +6,8 @@
 //! The same trait as the GraphMind binding's `convert.rs` (dotted paths, the contract's issues,
 //! `ffi_support`'s readers); Graphorin's issues carry their stable codes (`ISSUE_CODES`).
 
-use wirecontract::wire::{to_json, Issue, IssueCode, OpaqueObject};
 use wirecontract::graphorin;
+use wirecontract::wire::{to_json, Issue, IssueCode, OpaqueObject};
 use wirecontract_json::RawJson;
 use wirecontract_json::{JsonKind, Val};
 

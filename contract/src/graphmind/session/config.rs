@@ -1,8 +1,8 @@
 //! Every knob of the app-side session with the spec's defaults (graphmind-session §1,
 //! Decision 5: every timeout and size is configurable).
 
-use crate::wire::OpaqueObject;
 use crate::graphmind::{Extras, NodeKind, SdkInfo};
+use crate::wire::OpaqueObject;
 
 /// Default endpoint (graphmind-session §1 Environment, `GRAPHMIND_URL`).
 pub const DEFAULT_URL: &str = "ws://127.0.0.1:4747/ingest";

@@ -129,7 +129,8 @@ impl AppSession {
             meta.insert("implicit", flag);
         }
         self.merge_session_meta(&mut meta);
-        let started = RunStarted { app: self.config.app.clone(), sdk: self.config.sdk.clone(), meta: Some(crate::wire::OpaqueObject(meta)), extra: Extras::new() };
+        let started =
+            RunStarted { app: self.config.app.clone(), sdk: self.config.sdk.clone(), meta: Some(crate::wire::OpaqueObject(meta)), extra: Extras::new() };
         self.emit_internal(started.into(), &id, now);
         id
     }

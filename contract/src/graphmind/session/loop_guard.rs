@@ -4,8 +4,8 @@
 use std::collections::VecDeque;
 
 use super::config::{LoopGuardConfig, LoopMode};
-use crate::wire::SafeUInt;
 use crate::graphmind::{Extras, LoopInfo, NodeKind, NodeStarted, RawJson};
+use crate::wire::SafeUInt;
 
 #[derive(Debug, Clone)]
 struct Streak {

@@ -13,8 +13,8 @@
 use std::collections::VecDeque;
 
 use super::config::{RedactionConfig, REDACTED_PLACEHOLDER};
-use crate::wire::SafeUInt;
 use crate::graphmind::{Message, NodeKind, RawJson, RedactionSummary, TokenChannel};
+use crate::wire::SafeUInt;
 
 /// Instances and nodes whose kind is remembered (oldest forgotten first), as the reference.
 const MAX_TRACKED: usize = 10_000;

@@ -14,8 +14,8 @@ use std::collections::VecDeque;
 use super::app::AppSession;
 use super::clock::{held_ms, Millis};
 use super::emit::EmitError;
-use crate::wire::{from_json, Issue, OpaqueObject};
 use crate::graphmind::{BuildError, ErrorInfo, Extras, NodeError, NodeFinished, NodeKind, NodeStarted, NonNegativeF64, RunFinished, RunStarted, RunStatus};
+use crate::wire::{from_json, Issue, OpaqueObject};
 use wirecontract_json as json;
 use wirecontract_json::RawJson;
 

@@ -6,8 +6,8 @@
 //! measured on the payload's `JSON.stringify` text) and leave a payload within budget as it
 //! is, so its own text (numbers as written, graphmind-v1 §5.6) goes on the wire.
 
-use crate::wire::Issue;
 use crate::graphmind::{payload_type_name, BuildError, Message};
+use crate::wire::Issue;
 
 use super::{shrink_payload_json, Shrunk};
 
