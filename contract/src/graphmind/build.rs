@@ -9,8 +9,8 @@ use crate::wire::{Ctx, Extras, Issue, Path};
 use wirecontract_json::{RawJson, Val};
 
 use super::check::{check_counters, counter_issue};
-use super::write::{write_envelope, write_envelope_unchecked};
 use super::error::BuildError;
+use super::write::{write_envelope, write_envelope_unchecked};
 use super::{budget_payload_json, payload_type_name, shrink, splice, Envelope, Message};
 
 /// Milliseconds since the Unix epoch, now.
