@@ -137,14 +137,44 @@ async def drive_ours(url: str, env: dict[str, str], name: str, steps: list[Step]
         await session.close()
 
 
+def drive_ours_sync(url: str, env: dict[str, str], name: str, steps: list[Step]) -> None:
+    """The scenario on our synchronous host (run it in a thread): the same scenario code in
+    plain functions, every rule in the core."""
+    from wirecontract.graphmind.session import GateNode, connect_sync
+
+    with connect_sync(url, env=env, app=APP, sdk=dict(SDK)) as session:
+        assert session.ready(5000), "our synchronous host did not attach"
+        with session.run(name) as run:
+            for step in steps:
+                if step[0] == "start":
+                    _, node_id, kind, node_name, inst, value = step
+                    payload: dict[str, Any] = {"nodeId": node_id, "kind": kind, "name": node_name, "instanceId": inst}
+                    if value is not None:
+                        payload["input"] = value
+                    run.emit("node.started", payload)
+                elif step[0] == "token":
+                    run.push_token(step[1], step[2], step[3])
+                elif step[0] == "gate":
+                    run.gate("before", GateNode(step[1], step[2], step[3]))
+                elif step[0] == "finish":
+                    _, node_id, inst, value = step
+                    done: dict[str, Any] = {"nodeId": node_id, "instanceId": inst, "durationMs": 1.0, "status": "ok"}
+                    if value is not None:
+                        done["output"] = value
+                    run.emit("node.finished", done)
+
+
 async def capture(driver: str, name: str) -> list[dict[str, str]]:
-    """Plays scenario ``name`` with ``driver`` (``"real"`` or ``"ours"``) and returns the log."""
+    """Plays scenario ``name`` with ``driver`` (``"real"``, ``"ours"`` or ``"ours-sync"``) and
+    returns the log."""
     env, steps = SCENARIOS[name]
     viewer = CaptureViewer()
     await viewer.start()
     try:
         if driver == "real":
             await asyncio.get_running_loop().run_in_executor(None, drive_real, viewer.url, env, name, steps)
+        elif driver == "ours-sync":
+            await asyncio.get_running_loop().run_in_executor(None, drive_ours_sync, viewer.url, env, name, steps)
         else:
             await drive_ours(viewer.url, env, name, steps)
         await asyncio.sleep(0.1)

@@ -38,7 +38,6 @@ mod parse;
 mod schema;
 mod types;
 
-use serde::{Serialize, Serializer};
 
 pub use catalog::*;
 pub use parse::{parse, parse_value, MessageUnion, ParseError, ParseOptions};
@@ -159,15 +158,6 @@ macro_rules! message_union {
                 }
             }
         )+
-
-        impl Serialize for $name {
-            /// The wire form (literals included), like the matching `serialize_*` function.
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                match self {
-                    $( $name::$variant(m) => m.serialize(s), )+
-                }
-            }
-        }
     };
 }
 
