@@ -38,7 +38,6 @@ mod parse;
 mod schema;
 mod types;
 
-
 pub use catalog::*;
 pub use parse::{parse, parse_value, MessageUnion, ParseError, ParseOptions};
 pub use schema::{export_json_schema, export_json_schema_string, CLIENT_MESSAGE_POINTER, SCHEMA_ID, SERVER_MESSAGE_POINTER};
