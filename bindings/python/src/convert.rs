@@ -371,7 +371,7 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> Result<Str
                 out.push(b'[');
                 let items: Vec<_> = v.try_iter().and_then(Iterator::collect::<PyResult<_>>).map_err(|e| value_err(&stack, e))?;
                 stack.push(Frame::Seq(items, 0));
-            } else if let Some(raw) = crate::object::wire_json_of(&v) {
+            } else if let Some(raw) = crate::handle::wire_json_of(&v) {
                 out.extend_from_slice(raw.as_bytes());
             } else if let Ok(m) = v.downcast::<pyo3::types::PyMapping>() {
                 // Any collections.abc.Mapping (MappingProxyType, a user Mapping), as the stubs'
@@ -538,5 +538,26 @@ fn py_int_repr(v: &Bound<'_, PyAny>) -> PyResult<String> {
         Ok(text)
     } else {
         Err(PyTypeError::new_err("an int whose value has no decimal form"))
+    }
+}
+
+/// A NaN or ±Infinity in a value is written `null` (as `JSON.stringify` does), so a typed field
+/// holding one fails as "received null": this names the value the caller passed, in the issues
+/// whose paths start at `prefix` (`""`: the value's root).
+pub(crate) fn explain_non_finite_issues(value: &Bound<'_, PyAny>, prefix: &str, issues: &mut [wirecontract::wire::Issue]) {
+    if !issues.iter().any(|i| i.message.contains("received null")) {
+        return;
+    }
+    if let Err(h) = py_to_json(value, NonFinite::Refuse) {
+        if let Some(shown) = h.message.strip_prefix("received ") {
+            let path = h.full_path(prefix);
+            for i in issues.iter_mut().filter(|i| i.dotted_path() == path) {
+                i.message = i.message.replacen(
+                    "received null",
+                    &format!("received {shown} (JSON has no NaN or Infinity: it is written null, as JSON.stringify does)"),
+                    1,
+                );
+            }
+        }
     }
 }

@@ -15,7 +15,7 @@ use wirecontract::wire::{self, Described, HostArgError, Issue as CoreIssue, Refl
 use crate::issue::issues_to_py;
 use wirecontract::graphmind as gm;
 
-use crate::convert::{json_to_py, py_to_json, NonFinite};
+use crate::convert::{explain_non_finite_issues, json_to_py, py_to_json, NonFinite};
 use crate::object::{envelope_to_dict, extras_to_py, make_object, Root, WireObject};
 use crate::{guard, str_arg, str_param, BuildError, Text};
 
@@ -417,25 +417,6 @@ pub fn create_envelope(
 pub(crate) fn explain_non_finite(payload: &Bound<'_, PyAny>, mut e: gm::BuildError) -> gm::BuildError {
     explain_non_finite_issues(payload, "payload", &mut e.issues);
     e
-}
-
-/// [`explain_non_finite`] over issues whose paths start at `prefix` (`""`: the value's root).
-pub(crate) fn explain_non_finite_issues(value: &Bound<'_, PyAny>, prefix: &str, issues: &mut [CoreIssue]) {
-    if !issues.iter().any(|i| i.message.contains("received null")) {
-        return;
-    }
-    if let Err(h) = py_to_json(value, NonFinite::Refuse) {
-        if let Some(shown) = h.message.strip_prefix("received ") {
-            let path = h.full_path(prefix);
-            for i in issues.iter_mut().filter(|i| i.dotted_path() == path) {
-                i.message = i.message.replacen(
-                    "received null",
-                    &format!("received {shown} (JSON has no NaN or Infinity: it is written null, as JSON.stringify does)"),
-                    1,
-                );
-            }
-        }
-    }
 }
 
 /// create_unknown_envelope(type, payload, seq, run_id, ts=None, *, omit_payload=False)

@@ -5,7 +5,8 @@
 //! (`object_classes!`, included by `object.rs`); `graphmind.rs`, `graphorin.rs`, `shrink.rs`,
 //! `llm.rs` (`normalize_finish_reason`, `read_usage`),
 //! `protocols.rs` (any registered protocol by name), `session.rs` and `session_viewer.rs` are
-//! the modules; `convert.rs` turns JSON text into Python values and back; `issue.rs` is
+//! the modules; `convert.rs` turns JSON text into Python values and back; `object.rs` is the
+//! `WireObject` classes over the handle in `handle.rs`; `issue.rs` is
 //! `wirecontract.Issue` (shared by every protocol, picklable, codes only from the contract's
 //! `IssueCode`: the one conversion from the contract's `Issue` and the one place that formats
 //! contract issues into an error, `summary`, `value_error`, `build_error`); `frame.rs` hands the
@@ -27,6 +28,7 @@ mod convert;
 mod frame;
 mod graphmind;
 mod graphorin;
+mod handle;
 mod issue;
 mod llm;
 mod object;
@@ -179,6 +181,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     protocols::register(m)?;
     let session = PyModule::new(py, "session")?;
     session::register(&session)?;
+    session_viewer::register(&session)?;
     m.add_submodule(&session)?;
     Ok(())
 }

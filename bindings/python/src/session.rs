@@ -920,6 +920,5 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DEFAULT_URL", s::DEFAULT_URL)?;
     m.add("SESSION_CAPABILITIES", PyTuple::new(py, s::SESSION_CAPABILITIES)?)?;
     m.add("APP_DEFAULTS", default_config(py)?)?;
-    crate::session_viewer::register(m)?;
     Ok(())
 }

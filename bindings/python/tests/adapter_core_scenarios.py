@@ -22,7 +22,7 @@ import asyncio
 import json
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 APP = "adapter-core"
 SDK = {"name": "adapter-core", "version": "1"}
@@ -108,43 +108,70 @@ def drive_real(url: str, env: dict[str, str], name: str, steps: list[Step]) -> N
         session.dispose()
 
 
+def our_calls(steps: list[Step]) -> Iterator[tuple[str, tuple[Any, ...]]]:
+    """The scenario's steps as calls on one of our runs: ``("emit", (type, payload))``,
+    ``("push_token", (node_id, channel, value))`` or ``("gate", (point, GateNode))``."""
+    from wirecontract.graphmind.session import GateNode
+
+    for step in steps:
+        if step[0] == "start":
+            _, node_id, kind, node_name, inst, value = step
+            payload: dict[str, Any] = {"nodeId": node_id, "kind": kind, "name": node_name, "instanceId": inst}
+            if value is not None:
+                payload["input"] = value
+            yield "emit", ("node.started", payload)
+        elif step[0] == "token":
+            yield "push_token", (step[1], step[2], step[3])
+        elif step[0] == "gate":
+            yield "gate", ("before", GateNode(step[1], step[2], step[3]))
+        elif step[0] == "finish":
+            _, node_id, inst, value = step
+            done: dict[str, Any] = {"nodeId": node_id, "instanceId": inst, "durationMs": 1.0, "status": "ok"}
+            if value is not None:
+                done["output"] = value
+            yield "emit", ("node.finished", done)
+
+
 async def drive_ours(url: str, env: dict[str, str], name: str, steps: list[Step]) -> None:
     """The scenario on our asyncio host: the scenario code alone, every rule in the core."""
-    from wirecontract.graphmind.session import GateNode, connect
+    from wirecontract.graphmind.session import connect
 
     session = connect(url, env=env, app=APP, sdk=dict(SDK))
     try:
         assert await session.ready(5000), "our host did not attach"
         async with session.run(name) as run:
-            for step in steps:
-                if step[0] == "start":
-                    _, node_id, kind, node_name, inst, value = step
-                    payload: dict[str, Any] = {"nodeId": node_id, "kind": kind, "name": node_name, "instanceId": inst}
-                    if value is not None:
-                        payload["input"] = value
-                    run.emit("node.started", payload)
-                elif step[0] == "token":
-                    run.push_token(step[1], step[2], step[3])
-                elif step[0] == "gate":
-                    await run.gate("before", GateNode(step[1], step[2], step[3]))
-                elif step[0] == "finish":
-                    _, node_id, inst, value = step
-                    done: dict[str, Any] = {"nodeId": node_id, "instanceId": inst, "durationMs": 1.0, "status": "ok"}
-                    if value is not None:
-                        done["output"] = value
-                    run.emit("node.finished", done)
+            for method, args in our_calls(steps):
+                if method == "gate":
+                    await run.gate(*args)
+                else:
+                    getattr(run, method)(*args)
     finally:
         await session.close()
 
 
+def drive_ours_sync(url: str, env: dict[str, str], name: str, steps: list[Step]) -> None:
+    """The scenario on our synchronous host (run it in a thread): the same calls from plain
+    functions."""
+    from wirecontract.graphmind.session import connect_sync
+
+    with connect_sync(url, env=env, app=APP, sdk=dict(SDK)) as session:
+        assert session.ready(5000), "our synchronous host did not attach"
+        with session.run(name) as run:
+            for method, args in our_calls(steps):
+                getattr(run, method)(*args)
+
+
 async def capture(driver: str, name: str) -> list[dict[str, str]]:
-    """Plays scenario ``name`` with ``driver`` (``"real"`` or ``"ours"``) and returns the log."""
+    """Plays scenario ``name`` with ``driver`` (``"real"``, ``"ours"`` or ``"ours-sync"``) and
+    returns the log."""
     env, steps = SCENARIOS[name]
     viewer = CaptureViewer()
     await viewer.start()
     try:
         if driver == "real":
             await asyncio.get_running_loop().run_in_executor(None, drive_real, viewer.url, env, name, steps)
+        elif driver == "ours-sync":
+            await asyncio.get_running_loop().run_in_executor(None, drive_ours_sync, viewer.url, env, name, steps)
         else:
             await drive_ours(viewer.url, env, name, steps)
         await asyncio.sleep(0.1)

@@ -1,9 +1,9 @@
-"""Issue 37, the adapter core: our asyncio host, configured from the same environment, plays
-each recorded scenario of the real ``graphmind-ai`` 0.5.1 client (``vectors/graphmind/adapter-core/``,
-recorded by ``capture_adapter_core.py``) and puts the same frames on the wire, modulo ids,
-timestamps, seqs, durations and the loop fingerprint (``adapter_core_scenarios.normalize``).
-The scenario code holds no protocol rule: root node, redaction, token batching and the loop
-guard's environment are the core's."""
+"""Issue 37, the adapter core: our asyncio and synchronous hosts, configured from the same
+environment, play each recorded scenario of the real ``graphmind-ai`` 0.5.1 client
+(``vectors/graphmind/adapter-core/``, recorded by ``capture_adapter_core.py``) and put the same
+frames on the wire, modulo ids, timestamps, seqs, durations and the loop fingerprint
+(``adapter_core_scenarios.normalize``). The scenario code holds no protocol rule: root node,
+redaction, token batching and the loop guard's environment are the core's."""
 
 from __future__ import annotations
 
@@ -19,11 +19,13 @@ def recorded(name: str) -> list[dict[str, str]]:
     return [json.loads(line) for line in (DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
 
 
+@pytest.mark.parametrize("host", ["ours", "ours-sync"])
 @pytest.mark.parametrize("name", sorted(SCENARIOS))
-def test_our_host_matches_the_real_client(name: str) -> None:
+def test_our_host_matches_the_real_client(name: str, host: str) -> None:
+    """Both Python hosts, the asyncio one and the synchronous one."""
     expected = normalize(recorded(name))
     assert expected, "the recording holds frames"
-    ours = normalize(asyncio.run(capture("ours", name)))
+    ours = normalize(asyncio.run(capture(host, name)))
     assert ours == expected
 
 

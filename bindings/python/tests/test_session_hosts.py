@@ -6,12 +6,15 @@ leave behind when connections drop, and the viewer host's handling of an invalid
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import json
 import math
 from typing import Any
 
 import pytest
+import websockets.asyncio.server
+import websockets.exceptions
 
 from session_support import until
 from wirecontract.graphmind.session import AppSession, FrameLog, GateNode, PauseReleased, Send, ViewerWarn, connect, serve
@@ -145,3 +148,62 @@ def test_the_viewer_host_closes_a_pause_answered_by_an_invalid_resumed() -> None
     warns = [e for e in events if isinstance(e, ViewerWarn)]
     assert [w.rule for w in warns] == ["invalid-resumed"] and "p1" in warns[0].text, warns
     assert not [e for e in events if isinstance(e, PauseReleased)], "the closed pause is not released again at disconnect"
+
+
+def test_a_version_mismatch_close_drops_the_frames_not_yet_written() -> None:
+    """Issue 40: after the core closes a connection (here a ``gm: 2`` frame while attached) it
+    has left that viewer, and its ring replays on the next attachment. The link used to queue
+    the close behind every frame waiting for that socket and kept sending them: in the abuse
+    step, 40,524 frames (the whole ring) went to the viewer the app had left, for seconds,
+    while the app was already on its next connections. Here the viewer stops reading, the app
+    queues 400 runs of 64 KiB (25 MiB, far more than the kernel's socket buffers hold) and
+    only then gets the ``gm: 2``: only what was already written may arrive, then the 1002 close."""
+    runs, pad = 400, "p" * (64 << 10)
+    first: list[str] = []  # the run names read on the first connection
+    closes: list[int | None] = []
+    stopped, queued, go_on, warned = asyncio.Event(), asyncio.Event(), asyncio.Event(), asyncio.Event()
+    conns = 0
+
+    async def viewer(ws: Any) -> None:
+        nonlocal conns
+        conns += 1
+        k = conns
+        await ws.recv()  # hello
+        await ws.send(frame("hello.ack", ACK))
+        if k == 1:
+            await ws.recv()  # the app's first frame: now it stops reading and speaks gm 2
+            ws.transport.pause_reading()
+            stopped.set()
+            await queued.wait()
+            await ws.send(json.dumps({"gm": 2, "seq": 1, "ts": 1, "runId": "*", "type": "mode.set", "payload": {"mode": "run"}}))
+            await go_on.wait()
+            ws.transport.resume_reading()
+        with contextlib.suppress(websockets.exceptions.ConnectionClosed):
+            async for text in ws:
+                env = json.loads(text)
+                if k == 1 and env["type"] == "run.started":
+                    first.append(env["payload"]["meta"]["name"])
+        if k == 1:
+            closes.append(ws.close_code)
+
+    async def main() -> None:
+        async with websockets.asyncio.server.serve(viewer, "127.0.0.1", 0, max_size=None, ping_interval=None) as server:
+            port = server.sockets[0].getsockname()[1]
+            on_warn = lambda w: warned.set() if w.rule == "version-mismatch" else None  # noqa: E731
+            async with connect(
+                f"ws://127.0.0.1:{port}/ingest", app="mismatch", max_queue_bytes=64 << 20, write_stall_timeout_ms=0, on_warn=on_warn,
+            ) as app:
+                assert await app.ready(5000)
+                app.emit("node.started", {"nodeId": "agent:a", "kind": "agent", "name": "a", "instanceId": "a1"})
+                await asyncio.wait_for(stopped.wait(), 10)
+                for r in range(runs):  # queued at once: nothing awaits in between
+                    async with app.run(f"r{r}", meta={"pad": pad}):
+                        pass
+                queued.set()
+                await asyncio.wait_for(warned.wait(), 10)  # the app has decided to leave
+                go_on.set()
+                await until(lambda: closes, "the first connection to close")
+
+    asyncio.run(asyncio.wait_for(main(), 60))
+    assert closes == [1002], closes
+    assert len(first) < runs // 2, f"{len(first)} of the {runs} runs queued before the close reached the viewer the app had left"

@@ -7,19 +7,9 @@ use wirecontract::wire::{from_json, Extras, Issue, NonNegativeF64, OpaqueObject,
 use wirecontract_json as json;
 use wirecontract_json::RawJson;
 
-pub(crate) use crate::ffi_support::{join, Issues};
+pub(crate) use crate::ffi_support::{join, Convert, Issues};
 use crate::ffi_support::{read_f64, read_int};
 use crate::{HostString, JsonText};
-
-/// A contract type with its host counterpart.
-pub(crate) trait Convert: Sized {
-    /// The uniffi type the host sees.
-    type Host;
-    /// Contract → host (never fails).
-    fn to_host(&self) -> Self::Host;
-    /// Host → contract; `None` after recording at least one issue at `path` or below.
-    fn from_host(host: &Self::Host, issues: &mut Issues, path: &str) -> Option<Self>;
-}
 
 fn issue(issues: &mut Issues, path: &str, message: String) {
     issues.push(Issue::at(path, message));

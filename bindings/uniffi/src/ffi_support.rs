@@ -1,7 +1,9 @@
-//! What both uniffi namespaces share (issue 11 §3): the host [`Issue`] record and its one
-//! conversion from the contract's [`wire::Issue`], the panic guard, and the readers that take
-//! host values through the contract's own scalar readers ([`read`], [`read_int`], [`read_f64`]),
-//! so no bound, rule or message text is restated in a binding.
+//! What both uniffi namespaces share (issue 11 §3): the [`Convert`] trait, the host [`Issue`]
+//! record and its one conversion from the contract's [`wire::Issue`], the panic guard, and the
+//! readers that take host values through the contract's own scalar readers ([`read`],
+//! [`read_int`], [`read_f64`]), so no bound, rule or message text is restated in a binding.
+//! It imports no other file of either crate but their roots (`crate::HostString`, …), so
+//! `convert.rs` and the generated code depend on it, never the other way round.
 //!
 //! Compiled into both crates (GraphMind's and Graphorin's, by `#[path]`, as `host_string.rs`
 //! is): uniffi 0.32 gives each crate one namespace, and a record used by two namespaces would
@@ -16,8 +18,18 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use wirecontract::wire::{self, from_json, from_json_coded, IssuePath, WireValue};
 
-use crate::convert::Convert;
 use crate::{HostString, IssueCode};
+
+/// A contract type with its host counterpart: one trait for both crates, implemented in each
+/// crate's `convert.rs` (leaf types) and generated code (records, enums, unions).
+pub(crate) trait Convert: Sized {
+    /// The uniffi type the host sees.
+    type Host;
+    /// Contract → host (never fails).
+    fn to_host(&self) -> Self::Host;
+    /// Host → contract; `None` after recording at least one issue at `path` or below.
+    fn from_host(host: &Self::Host, issues: &mut Issues, path: &str) -> Option<Self>;
+}
 
 /// Problems found while converting host values: the contract's own issues (path, optional code,
 /// message), converted to host [`Issue`]s once, when they cross.

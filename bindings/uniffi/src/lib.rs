@@ -11,10 +11,10 @@
 //! - `shrink`: payload shrinking (`shrinkPayload`, `shrinkPayloadJson`, graphmind-shrink);
 //! - `llm`: the LLM conventions (`normalizeFinishReason`, `readUsage`, the generated `FinishReason`);
 //! - `json`: `JsonValue` and the helpers that turn opaque JSON text into a host tree and back;
-//! - `convert`: the `Convert` trait and its leaf impls (every rule read by the contract);
-//! - `ffi_support` (shared with the Graphorin crate): the `Issue` record and its one conversion,
-//!   the panic guard, and the readers that take host integers and doubles through the
-//!   contract's own scalar readers;
+//! - `convert`: the `Convert` impls of the leaf types (every rule read by the contract);
+//! - `ffi_support` (shared with the Graphorin crate): the `Convert` trait, the `Issue` record
+//!   and its one conversion, the panic guard, and the readers that take host integers and
+//!   doubles through the contract's own scalar readers;
 //! - `host_string`: [`HostString`], every host string argument and record field (a Kotlin
 //!   string with a lone surrogate reaches Rust and is refused here, naming the argument);
 //! - [`graphorin`]: the Graphorin v1 contract, a second uniffi namespace in its own crate

@@ -1,6 +1,6 @@
 //! The builders (§5.13): [`create_envelope`] and [`create_envelope_json`] (one builder for any
 //! type string), their [`BuildOptions`] variants (the payload budget), [`build_frame_json`]
-//! (build and write in one call), [`BuildError`], and [`counter_from_i64`] for hosts without
+//! (build and write in one call), and [`counter_from_i64`] for hosts without
 //! unsigned integers. A payload given as JSON text takes the one-pass route of `splice.rs`.
 
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -9,29 +9,9 @@ use crate::wire::{Ctx, Extras, Issue, Path};
 use wirecontract_json::{RawJson, Val};
 
 use super::check::{check_counters, counter_issue};
+use super::error::BuildError;
 use super::write::{write_envelope, write_envelope_unchecked};
 use super::{budget_payload_json, payload_type_name, shrink, splice, Envelope, Message};
-
-/// Why [`create_envelope`] or [`create_envelope_json`] refused to build a frame.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BuildError {
-    /// What is wrong, in one line.
-    pub reason: String,
-    /// Path-and-rule issues (dotted paths from the frame root, like parse issues).
-    pub issues: Vec<Issue>,
-}
-
-impl std::fmt::Display for BuildError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.reason)?;
-        for i in &self.issues {
-            write!(f, "; {i}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for BuildError {}
 
 /// Milliseconds since the Unix epoch, now.
 pub fn now_ms() -> u64 {

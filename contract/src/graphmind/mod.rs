@@ -44,6 +44,7 @@ mod breakpoints;
 mod build;
 mod check;
 mod envelope;
+mod error;
 mod handshake;
 mod llm;
 mod parse;
@@ -58,11 +59,11 @@ pub use breakpoints::{add_breakpoint, clear_breakpoint, pause_reason, should_pau
 #[allow(deprecated)]
 pub use build::create_unknown_envelope;
 pub use build::{
-    build_frame_json, counter_from_i64, create_envelope, create_envelope_json, create_envelope_json_with, create_envelope_with, now_ms, BuildError,
-    BuildOptions,
+    build_frame_json, counter_from_i64, create_envelope, create_envelope_json, create_envelope_json_with, create_envelope_with, now_ms, BuildOptions,
 };
 pub use check::check_envelope;
 pub use envelope::{Envelope, ParseOptions, ParseOutcome, ENVELOPE_KEYS};
+pub use error::BuildError;
 pub use handshake::{hello_ack, negotiate_hello, reusable_resume_token, HelloAccepted, HelloNegotiation, MAX_RESUME_TOKEN_LEN};
 pub use llm::{normalize_finish_reason, read_usage_json, FinishReason, UsageBasis, UsageView};
 #[cfg(feature = "oracle")]

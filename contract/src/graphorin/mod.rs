@@ -38,8 +38,6 @@ mod parse;
 mod schema;
 mod types;
 
-use serde::{Serialize, Serializer};
-
 pub use catalog::*;
 pub use parse::{parse, parse_value, MessageUnion, ParseError, ParseOptions};
 pub use schema::{export_json_schema, export_json_schema_string, CLIENT_MESSAGE_POINTER, SCHEMA_ID, SERVER_MESSAGE_POINTER};
@@ -159,15 +157,6 @@ macro_rules! message_union {
                 }
             }
         )+
-
-        impl Serialize for $name {
-            /// The wire form (literals included), like the matching `serialize_*` function.
-            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                match self {
-                    $( $name::$variant(m) => m.serialize(s), )+
-                }
-            }
-        }
     };
 }
 

@@ -142,22 +142,6 @@ impl Extras {
     }
 }
 
-impl Extras {
-    /// Serializes the members whose decoded name is not one of `known` into a map being
-    /// written (the loose objects' `Serialize`: known fields come from their typed values).
-    ///
-    /// # Errors
-    /// The serializer's, or an opaque value serde_json cannot represent.
-    pub(crate) fn serialize_entries_except<M: SerializeMap>(&self, map: &mut M, known: &[&str]) -> Result<(), M::Error> {
-        for (k, v) in self.iter() {
-            if !known.contains(&&*k) {
-                map.serialize_entry(&k, v)?;
-            }
-        }
-        Ok(())
-    }
-}
-
 impl Serialize for Extras {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(Some(self.len()))?;

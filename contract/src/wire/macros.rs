@@ -130,23 +130,6 @@ macro_rules! wire_object {
             pub extra: $crate::wire::Extras,
         }
 
-        /// Known fields in declaration order (absent optional ones skipped), then the unknown
-        /// members whose name is not a known field's: an entry a caller put into the public
-        /// `extra` under a known name is never written a second time (as `write_json` does).
-        impl serde::Serialize for $name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                use serde::ser::SerializeMap as _;
-                let mut map = serializer.serialize_map(None)?;
-                $(
-                    if !$crate::wire::WireField::is_absent(&self.$field) {
-                        map.serialize_entry($wire, &self.$field)?;
-                    }
-                )+
-                self.extra.serialize_entries_except(&mut map, &[$($wire),+])?;
-                map.end()
-            }
-        }
-
         // `Cursor::member_key` reads these names by comparing bytes.
         const _: () = { $( assert!(wirecontract_json::cursor::is_plain_wire_name($wire), concat!("wire name ", stringify!($wire), " holds a quote, a backslash or a control character")); )+ };
 
@@ -367,15 +350,6 @@ macro_rules! wire_strict_object {
             }
         }
 
-        impl serde::Serialize for $name {
-            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                use serde::ser::SerializeMap as _;
-                let mut map = serializer.serialize_map(None)?;
-                $( wire_strict_object!(@ser self, map, $o); )*
-                map.end()
-            }
-        }
-
         impl $crate::wire::Reflect for $name {
             fn desc(&self) -> &'static $crate::registry::ObjectDesc {
                 &<Self as $crate::wire::Described>::DESC
@@ -424,13 +398,5 @@ macro_rules! wire_strict_object {
     };
     (@write $self:ident, $out:ident, $first:ident, (field $field:ident $ty:ty, $wire:literal)) => {
         $crate::wire::WireField::write_field(&$self.$field, $wire, $out, &mut $first);
-    };
-    (@ser $self:ident, $map:ident, (lit $wire:literal $value:literal)) => {
-        $map.serialize_entry($wire, $value)?;
-    };
-    (@ser $self:ident, $map:ident, (field $field:ident $ty:ty, $wire:literal)) => {
-        if !$crate::wire::WireField::is_absent(&$self.$field) {
-            $map.serialize_entry($wire, &$self.$field)?;
-        }
     };
 }

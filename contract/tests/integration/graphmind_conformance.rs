@@ -66,15 +66,3 @@ fn a_known_name_put_into_extra_by_hand_is_not_written_twice() {
     assert_eq!(text, r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"mode.set","payload":{"mode":"step","x":null}}"#);
     assert!(matches!(parse(&text, &ParseOptions::default()), ParseOutcome::Ok(_)));
 }
-
-#[test]
-fn serde_serialize_never_writes_a_key_twice() {
-    // The derived-looking `Serialize` of a loose object (serde users, e.g. `serde_json::to_string`
-    // of a payload) follows the same rule as the wire writer: the typed field wins, the
-    // entry put into `extra` under its name is skipped, other unknown members stay.
-    use wirecontract::graphmind::{Extras, ModeSet, RawJson, RunMode};
-    let mut payload = ModeSet { mode: RunMode::Step, extra: Extras::new() };
-    payload.extra.insert("mode", RawJson::from_json("\"run\"").unwrap());
-    payload.extra.insert("x", RawJson::null());
-    assert_eq!(serde_json::to_string(&payload).unwrap(), r#"{"mode":"step","x":null}"#);
-}

@@ -12,6 +12,7 @@ mod pyi;
 mod pyi_session;
 mod site;
 mod swift_wire;
+mod template;
 mod ts;
 mod yaml;
 mod zod;

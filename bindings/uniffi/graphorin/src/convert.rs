@@ -12,18 +12,8 @@ use wirecontract_json::RawJson;
 use wirecontract_json::{JsonKind, Val};
 
 use crate::ffi_support::read;
-pub(crate) use crate::ffi_support::{join, Issues};
+pub(crate) use crate::ffi_support::{join, Convert, Issues};
 use crate::{ExactCount, HostString, JsonText, RpcId};
-
-/// A contract type with its host counterpart.
-pub(crate) trait Convert: Sized {
-    /// The uniffi type the host sees.
-    type Host;
-    /// Contract → host (never fails).
-    fn to_host(&self) -> Self::Host;
-    /// Host → contract; `None` after recording at least one issue at `path` or below.
-    fn from_host(host: &Self::Host, issues: &mut Issues, path: &str) -> Option<Self>;
-}
 
 fn issue(issues: &mut Issues, path: &str, code: IssueCode, message: String) {
     let mut i = Issue::at(path, message);

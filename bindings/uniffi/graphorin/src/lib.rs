@@ -11,11 +11,12 @@
 //!   the contract's registry): the strict frame records, the closed enums,
 //!   `ServerMessage`/`ClientMessage` with one guard per variant, and their conversions;
 //! - `api`: parse, serialize, catalogues, subprotocol helpers, constants (hand-written);
-//! - `convert`: the `Convert` trait and its leaf impls (`NonEmptyString`, `RpcId`, …);
+//! - `convert`: the `Convert` impls of the leaf types (`NonEmptyString`, `RpcId`, …);
 //! - `host_string` (shared with the GraphMind crate): [`HostString`], every host string argument
 //!   and record field (a Kotlin string with a lone surrogate reaches Rust and is refused here);
-//! - `ffi_support` (shared with the GraphMind crate): the [`Issue`] record and its one
-//!   conversion, the panic guard, the readers of host values through the contract's readers;
+//! - `ffi_support` (shared with the GraphMind crate): the `Convert` trait, the [`Issue`]
+//!   record and its one conversion, the panic guard, the readers of host values through the
+//!   contract's readers;
 //! - here: the hand-written host types every API shares ([`RpcId`], errors).
 //!
 //! Host safety: every exported function that runs contract code does so under

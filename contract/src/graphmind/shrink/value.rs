@@ -233,21 +233,10 @@ impl JsValue {
             _ => None,
         }
     }
-
-    /// `JSON.stringify(value)` (§2 P1): compact, JavaScript number spelling, lone surrogates
-    /// escaped. Iterative at any depth.
-    pub fn to_json(&self) -> String {
-        let mut out = Vec::new();
-        super::write::write_value(&mut out, self);
-        super::write::into_string(out)
-    }
 }
 
-impl fmt::Debug for JsValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.to_json())
-    }
-}
+// `JsValue::to_json` and its `Debug` (the JSON text) live in `write.rs`, which imports this
+// file; this file imports no other shrink file.
 
 impl fmt::Debug for JsObject {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -6,10 +6,27 @@
 //! the algorithm bounds (§5 F4: 7 levels; §7 plans: 3), so it is written recursively.
 
 use std::borrow::Cow;
+use std::fmt;
 
 use super::value::{JsString, JsValue};
 use wirecontract_json::scan::{HIGHS, ONES};
 use wirecontract_json::write_f64;
+
+impl JsValue {
+    /// `JSON.stringify(value)` (§2 P1): compact, JavaScript number spelling, lone surrogates
+    /// escaped. Iterative at any depth.
+    pub fn to_json(&self) -> String {
+        let mut out = Vec::new();
+        write_value(&mut out, self);
+        into_string(out)
+    }
+}
+
+impl fmt::Debug for JsValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_json())
+    }
+}
 
 /// The offset of the first byte at or after `i` that [`write_str`] must look at (`"`, `\`, a
 /// control character, `0xED` which may start a lone surrogate), eight bytes at a time; the

@@ -64,6 +64,10 @@ class SyncRun:
         """``SyncSession.emit`` in this run."""
         return self.session.emit(type, payload, run=self)
 
+    def push_token(self, node_id: str, channel: str, value: str) -> None:
+        """``SyncSession.push_token`` in this run."""
+        self.session.push_token(node_id, channel, value, run=self)
+
     def gate(self, point: str, node: _s.GateNode) -> _s.Decision:
         """``SyncSession.gate`` in this run."""
         return self.session.gate(point, node, run=self)
@@ -160,6 +164,13 @@ class SyncSession:
         the enclosing ``run`` block in this thread (or context), else the implicit run."""
         run_id = self._run_id(run)
         return self._on_loop(lambda: self._session.emit(type, payload, run=run_id))
+
+    def push_token(self, node_id: str, channel: str, value: str, *, run: str | SyncRun | None = None) -> None:
+        """``Session.push_token`` from any thread: one streamed delta, batched by the core into
+        ``node.token`` frames (a node's batch goes out before its ``node.finished``). ``run``
+        defaults as for ``emit``."""
+        run_id = self._run_id(run)
+        self._on_loop(lambda: self._session.push_token(node_id, channel, value, run=run_id))
 
     def gate(self, point: str, node: _s.GateNode, *, run: str | SyncRun | None = None) -> _s.Decision:
         """``Session.gate``, blocking the calling thread (only it) until the ``Decision``:

@@ -311,7 +311,13 @@ class _Link:
         if transport is not None:
             transport.abort()
 
-    def close(self, code: int, reason: str) -> None:
+    def close(self, code: int, reason: str, *, flush: bool = True) -> None:
+        """Closes the socket after the frames queued so far (``flush``), or at once: the frames
+        not yet written are dropped and only the one being written finishes first."""
+        if not flush:
+            while not self._queue.empty():
+                self._queue.get_nowait()
+            self._queued = 0
         self._queue.put_nowait(_Close(code, reason))
 
     async def _write(self) -> None:
@@ -611,12 +617,17 @@ class Session:
         attempt.task = self._loop.create_task(self._run_attempt(attempt, url))
 
     def _drop_attempt(self, code: int, reason: str) -> None:
-        """``Close``: the core is already detached; this socket's events are ignored from now."""
+        """``Close``: the core is already detached; this socket's events are ignored from now.
+        At dispose the frames queued before the ``Close`` still go out first (the last
+        ``exec.resumed`` and ``run.finished``, within ``flush_timeout_ms``). Any other ``Close``
+        (a version mismatch, a handshake or connect timeout) leaves a viewer the core stopped
+        talking to: the frames not yet written are dropped, not sent after the decision (the
+        ring keeps them for the replay on the next attachment)."""
         attempt, self._attempt = self._attempt, None
         if attempt is None:
             return
         if attempt.link is not None:
-            attempt.link.close(code, reason)
+            attempt.link.close(code, reason, flush=self.core.state == "disposed")
             self._closing = [link for link in self._closing if not link.task.done()]
             self._closing.append(attempt.link)
         elif attempt.task is not None:
