@@ -4,7 +4,7 @@
 
 use crate::wire::Issue;
 
-/// Why [`create_envelope`] or [`create_envelope_json`] refused to build a frame.
+/// Why [`create_envelope`](super::create_envelope) or [`create_envelope_json`](super::create_envelope_json) refused to build a frame.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BuildError {
     /// What is wrong, in one line.
