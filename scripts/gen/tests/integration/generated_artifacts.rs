@@ -63,7 +63,7 @@ fn generated_file() {
         "{} generated file(s) differ from their reviewed snapshot: {failed:?}\n\
          If the change is intended (you ran scripts/regen), review and accept it: `cargo insta review`\n\
          (cargo install cargo-insta), or `INSTA_UPDATE=always cargo test -p wirecontract-gen --test\n\
-         generated_artifacts` and read `git diff scripts/gen/tests/snapshots`. Commit the .snap files.",
+         integration generated_file` and read `git diff scripts/gen/tests/snapshots`. Commit the .snap files.",
         failed.len()
     );
 }
