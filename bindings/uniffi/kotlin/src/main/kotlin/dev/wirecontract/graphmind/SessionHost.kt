@@ -441,7 +441,16 @@ class SessionHost(
 
             override fun onError(webSocket: WebSocket, error: Throwable) = lost(a)
         }
-        val opening = http.newWebSocketBuilder().buildAsync(URI.create(url), listener)
+        // A URL that is no WebSocket URL (`not a url`, `ws://[::1`, `http://…`) fails like a
+        // refused connection (fail-open, retried on the core's schedule): it never throws into
+        // the app's call that happened to start the attempt.
+        val opening = try {
+            http.newWebSocketBuilder().buildAsync(URI.create(url), listener)
+        } catch (e: IllegalArgumentException) {
+            attempt = null
+            core.transportFailed(clock.nowMs())
+            return
+        }
         a.opening = opening
         opening.whenComplete { ws, error ->
             locked {

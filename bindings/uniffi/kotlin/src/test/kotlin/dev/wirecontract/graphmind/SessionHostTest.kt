@@ -226,6 +226,21 @@ class SessionHostTest {
         core.bufferedFrames().map { JSONObject(it) }.filter { it.getString("type") == type }.map { it.getJSONObject("payload") }
 
     @Test
+    fun aMalformedUrlFailsOpenInsteadOfThrowing() {
+        // Before: URI.create's IllegalArgumentException escaped the first host call (run, ready).
+        for (url in listOf("not a url", "ws://[::1", "http://127.0.0.1:9/ingest")) {
+            SessionHost(url = url, config = AppSessionConfig(app = "demo"), onWarn = { _, _ -> }).use { host ->
+                host.run("r") { run ->
+                    run.emit(Message.NodeStarted(NodeStarted(nodeId = "tool:t", kind = NodeKind.TOOL, name = "t", instanceId = "i1")))
+                    assertEquals(Decision.Continue, run.gate(PausePoint.BEFORE, GateNode("tool:t", NodeKind.TOOL, "t")).get(1, TimeUnit.SECONDS), url)
+                }
+                assertEquals(false, host.ready(50L).get(5, TimeUnit.SECONDS), url)
+                assertTrue(buffered(host.core, "run.finished").isNotEmpty(), url)
+            }
+        }
+    }
+
+    @Test
     fun runPayloadsAreTheCores() {
         // A port nothing listens on: the host stays detached, so every frame stays in the ring.
         SessionHost(url = "ws://127.0.0.1:9/ingest", config = AppSessionConfig(app = "demo"), onWarn = { _, _ -> }).use { host ->
