@@ -297,9 +297,7 @@ class _Link:
         self.overflowed = True
         if asyncio.current_task() is not self.task:
             self.task.cancel()
-        while not self._queue.empty():
-            self._queue.get_nowait()
-        self._queued = 0
+        self._drop_queued()
         self._on_lost()
         asyncio.get_running_loop().create_task(self._abandon(reason))
 
@@ -315,10 +313,14 @@ class _Link:
         """Closes the socket after the frames queued so far (``flush``), or at once: the frames
         not yet written are dropped and only the one being written finishes first."""
         if not flush:
-            while not self._queue.empty():
-                self._queue.get_nowait()
-            self._queued = 0
+            self._drop_queued()
         self._queue.put_nowait(_Close(code, reason))
+
+    def _drop_queued(self) -> None:
+        """Forgets every frame not yet taken by the writer."""
+        while not self._queue.empty():
+            self._queue.get_nowait()
+        self._queued = 0
 
     async def _write(self) -> None:
         try:
