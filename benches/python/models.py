@@ -1,12 +1,14 @@
 """GraphMind v1 envelopes as msgspec and pydantic v2 would be written by someone who knows them.
 
-Both follow spec graphmind-v1 §1–§2 as far as the library can say it: 16 tagged envelope types
-(discriminated on ``type``), closed enums as ``Literal``, safe-integer bounds on ``seq``/``ts``
+Both follow spec graphmind-v1 §1–§2 as far as the library can say it: one tagged envelope type
+per message type (discriminated on ``type``), closed enums as ``Literal``, safe-integer bounds on ``seq``/``ts``
 and counts, optional fields that may be absent but not ``null``, ``gm`` the literal 1. A frame
 the tagged union rejects is classified by decoding a loose envelope (the reference's Stage 1):
 not an envelope → invalid, ``gm != 1`` → version-mismatch, unknown type → unknown-type, else
 invalid. What neither library can express (lone-surrogate ``runId``, unknown fields kept in
-msgspec Structs, ``1.0`` as an integer) does not occur in the benchmark corpus.
+msgspec Structs, ``1.0`` as an integer) does not occur in the benchmark corpus. These are hand
+models of the contract as it was written: a type, field or value added to the contract later shows
+up as disagreement in the bench's agreement counts until it is added here.
 """
 
 

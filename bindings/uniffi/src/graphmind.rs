@@ -547,7 +547,7 @@ pub fn default_max_depth() -> i64 {
     host_int(gm::DEFAULT_MAX_DEPTH as u64)
 }
 
-/// The 16 known message types, in spec order.
+/// The known message types, in spec order.
 #[uniffi::export]
 pub fn message_types() -> Vec<String> {
     strings(gm::MESSAGE_TYPES)

@@ -1,4 +1,4 @@
-//! The GraphMind wire protocol v1 (`gm: 1`): envelope, 16 message types, the
+//! The GraphMind wire protocol v1 (`gm: 1`): envelope, message types, the
 //! version-negotiating parser, envelope building and serializing.
 //!
 //! Spec: `spec/graphmind-v1.md`. The parser follows the reference's decision order (§2):
@@ -110,7 +110,7 @@ pub const REASON_NOT_AN_ENVELOPE: &str = "not a structurally valid GraphMind env
 /// Declares the message enum and the type tables from one list.
 macro_rules! messages {
     ( $( $(#[doc = $m:literal])* $variant:ident($ty:ident) = $wire:literal, $group:ident, $dir:ident; )+ ) => {
-        /// A message: one of the 16 known types with its typed payload, or an unknown type
+        /// A message: one of the known types with its typed payload, or an unknown type
         /// with its payload kept opaque (§2 step 4).
         #[derive(Debug, Clone, PartialEq)]
         pub enum Message {

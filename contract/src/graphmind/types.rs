@@ -8,7 +8,7 @@ use crate::wire::{NonNegativeF64, OpaqueObject, PositiveSafeUInt, SafeInt, SafeU
 use wirecontract_json::RawJson;
 
 wire_enum! {
-    /// The kind of a node (§1 primitives): 9 values; `chain/retriever` since 0.2.0,
+    /// The kind of a node (§1 primitives); `chain/retriever` since 0.2.0,
     /// `server/resource/prompt` since 0.4.0 for MCP. Closed: an unknown kind is invalid.
     #[constant = "NODE_KINDS"]
     pub enum NodeKind {

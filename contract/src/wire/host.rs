@@ -127,7 +127,7 @@ mod tests {
         let e = enum_arg::<gm::NodeKind>("nope", "kind").unwrap_err();
         let values: Vec<String> = gm::NodeKind::VALUES.iter().map(|v| format!("{v:?}")).collect();
         assert_eq!(e.summary, format!("kind must be one of [{}], not \"nope\"", values.join(", ")));
-        assert_eq!(e.summary, r#"kind must be one of ["agent", "llm", "tool", "chain", "retriever", "server", "resource", "prompt", "custom"], not "nope""#);
+        assert!(e.summary.starts_with(r#"kind must be one of ["agent", "llm", "#), "{}", e.summary);
         assert!(e.issues.is_empty());
         assert_eq!(e.to_string(), e.summary);
         // Closed and exact: case and surrounding space matter.

@@ -76,15 +76,28 @@ fn plans_come_from_the_registry_and_match_the_spec_table() {
         vec![("nodeId", R), ("instanceId", O), ("error", PlanKey::Nested(vec![("name", R), ("message", R), ("stack", O)])), ("heldMs", O)]
     );
     // Zod declaration order (ev:124): heldMs before status, which the vectors pin
-    // (t3.optional.output-string-kept-cut).
-    let keys: Vec<_> = plan("node.finished").into_iter().map(|(k, _)| k).collect();
-    assert_eq!(keys, ["nodeId", "instanceId", "output", "usage", "durationMs", "heldMs", "status", "redaction"]);
+    // (t3.optional.output-string-kept-cut). The spec's keys, in its order; a field the contract
+    // adds later may sit anywhere among them.
+    assert_spec_keys_in_order("node.finished", &["nodeId", "instanceId", "output", "usage", "durationMs", "heldMs", "status", "redaction"]);
     assert_eq!(plan("exec.refused"), vec![("pauseId", R), ("code", R), ("message", O), ("requestId", O)]);
     assert_eq!(plan("exec.resumed"), vec![("pauseId", R), ("action", R), ("edited", O), ("requestId", O), ("principal", O)]);
-    let keys: Vec<_> = plan("exec.paused").into_iter().map(|(k, _)| k).collect();
-    assert_eq!(keys, ["pauseId", "nodeId", "point", "reason", "loop", "smart", "editable", "instanceId"]);
+    assert_spec_keys_in_order("exec.paused", &["pauseId", "nodeId", "point", "reason", "loop", "smart", "editable", "instanceId"]);
     for t in ["exec.resume", "hello", "constructor", "__proto__", "", "Node.Finished"] {
         assert!(skeleton_plan(t).is_none(), "{t}");
+    }
+}
+
+/// `message_type`'s skeleton plan holds every field its payload declares, in declaration order
+/// (the registry's), and `spec_keys` among them in the spec table's order: the invariant, not
+/// the count, so a field added to the contract does not break this test.
+fn assert_spec_keys_in_order(message_type: &str, spec_keys: &[&str]) {
+    let keys: Vec<&str> = skeleton_plan(message_type).expect("a plan").into_iter().map(|(k, _)| k).collect();
+    let desc = wirecontract::registry::protocol("graphmind").and_then(|p| p.message(message_type)).expect("declared").payload;
+    let declared: Vec<&str> = desc.fields.iter().map(|f| f.wire).collect();
+    assert_eq!(keys, declared, "{message_type}: the plan follows the declaration");
+    let mut rest = keys.iter();
+    for k in spec_keys {
+        assert!(rest.any(|p| p == k), "{message_type}: spec key {k} missing or out of order in {keys:?}");
     }
 }
 

@@ -181,3 +181,32 @@ fn the_run_that_just_received_a_frame_is_never_the_one_evicted() {
     assert!(v.retains_run(&big) && !v.retains_run("small"));
     assert_eq!(got(&mut v, C1, &hint(2, &big)), Received::Duplicate { replayed: false });
 }
+
+/// The viewer refuses its own messages from an app by the registry's direction, not a hand
+/// list: every declared type sent by the listening side (controls, `hello.ack`) is rejected
+/// with an `unexpected-type` warning, and every type the app sends is not. One valid frame per
+/// type comes from the generated examples, so a message type added to the contract is covered.
+#[test]
+fn the_viewer_rejects_exactly_the_types_the_registry_says_it_sends() {
+    use wirecontract::graphmind::PROTOCOL;
+    use wirecontract::registry::Direction;
+    let examples = std::fs::read_to_string(crate::common::repo_dir().join("generated/examples/graphmind.jsonl")).expect("examples");
+    let mut seen = 0;
+    for line in examples.lines() {
+        let example: Value = serde_json::from_str(line).expect("an example line");
+        let (Some(ty), Some(text)) = (example["type"].as_str(), example["frame"].as_str()) else { continue };
+        if ty == "hello" {
+            continue;
+        }
+        let mut frame: Value = serde_json::from_str(text).expect("an example frame");
+        frame["seq"] = json!(1);
+        let bytes = frame.to_string().into_bytes();
+        let mut v = viewer(ViewerConfig::default());
+        let r = v.outcome_received(C1, &bytes, parse(&bytes, &ParseOptions::default()), clk(1));
+        let unexpected = std::iter::from_fn(|| v.poll_action()).any(|a| matches!(a, ViewerAction::Warn { rule, .. } if rule == "unexpected-type"));
+        let viewer_sends = PROTOCOL.message(ty).expect("declared").direction == Direction::ServerToClient;
+        assert_eq!((unexpected, r == Received::Rejected), (viewer_sends, viewer_sends), "{ty}: {r:?}");
+        seen += 1;
+    }
+    assert_eq!(seen, PROTOCOL.messages.len() - 1, "one example per declared type but hello");
+}

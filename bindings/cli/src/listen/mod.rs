@@ -42,11 +42,15 @@ use self::show::{matcher_text, Dir, FrameInfo, Recorder};
 use self::spec::{BreakSpec, Policy};
 use super::Failure;
 
-/// Arguments of `wirecontract listen`.
-#[derive(Debug, Args)]
-#[command(after_help = concat!(
-    "Breakpoints (--break): KIND[:NAME][@POINT]. KIND is a node kind (agent, llm, tool, chain, retriever, server, resource, prompt, custom) ",
-    "or `*`/empty for any kind; NAME is everything after the first `:`; POINT (before, after, error; default before) follows the last `@`. ",
+/// The text `listen --help` prints after the options; the node kinds and pause points come from
+/// the contract, so a value added there is listed here.
+fn after_help() -> String {
+    AFTER_HELP.replace("{kinds}", &wirecontract::graphmind::NodeKind::VALUES.join(", ")).replace("{points}", &wirecontract::graphmind::PausePoint::VALUES.join(", "))
+}
+
+const AFTER_HELP: &str = concat!(
+    "Breakpoints (--break): KIND[:NAME][@POINT]. KIND is a node kind ({kinds}) ",
+    "or `*`/empty for any kind; NAME is everything after the first `:`; POINT ({points}; default before) follows the last `@`. ",
     "Examples: `tool`, `tool:get_weather`, `llm:step@after`, `*:compose`, `@error`. An empty NAME (`tool:`) matches only nodes named \"\" ",
     "(names may be empty on the wire). Without --break the listener arms `@error` ",
     "(the reference hub's default); `--break none` arms nothing.\n\n",
@@ -67,7 +71,11 @@ use super::Failure;
     "Test only (docs/session.md, \"Testing an adapter with wirecontract listen\"): --fault-ack and --fault-at-pause make the listener misbehave ",
     "on purpose, to check that an adapter survives it; no viewer in use needs them.\n\n",
     "Exit codes: 0 after --exit-after-runs runs or Ctrl-C, 1 on I/O errors (address in use, record file), 2 on usage errors."
-))]
+);
+
+/// Arguments of `wirecontract listen`.
+#[derive(Debug, Args)]
+#[command(after_help = after_help())]
 pub struct ListenArgs {
     /// Address to listen on; port 0 picks a free port (the first output line names it).
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:4747", value_parser = spec::parse_address)]

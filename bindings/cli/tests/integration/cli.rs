@@ -200,6 +200,12 @@ fn help_explains_each_command() {
     assert!(!String::from_utf8_lossy(&out.stdout).contains("--direction"), "schema --help mentions --direction");
     let out = run(&["parse", "--help"], b"");
     assert!(String::from_utf8_lossy(&out.stdout).contains("--direction"), "parse --help explains --direction");
+    // `listen --help` lists the node kinds and pause points from the contract, each of them.
+    let out = run(&["listen", "--help"], b"");
+    let help = String::from_utf8_lossy(&out.stdout);
+    let kinds = wirecontract::graphmind::NodeKind::VALUES.join(", ");
+    let points = wirecontract::graphmind::PausePoint::VALUES.join(", ");
+    assert!(help.contains(&format!("({kinds})")) && help.contains(&format!("({points};")), "{help}");
 }
 
 #[cfg(unix)]

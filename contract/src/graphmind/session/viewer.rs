@@ -12,8 +12,9 @@ use super::viewer_faults::FaultState;
 use super::viewer_runs::RunTable;
 use crate::graphmind::{
     add_breakpoint, hello_ack, parse, reusable_resume_token, serialize_envelope_unchecked, BreakpointMatcher, Envelope, Extras, Hello, Message, ParseOptions,
-    ParseOutcome, RunMode, WILDCARD_RUN_ID,
+    ParseOutcome, RunMode, PROTOCOL, WILDCARD_RUN_ID,
 };
+use crate::registry::Direction;
 
 #[derive(Debug, Default)]
 pub(super) struct Conn {
@@ -185,16 +186,14 @@ impl ViewerSession {
                 return Received::Rejected;
             }
         };
-        match &env.message {
-            Message::Hello(hello) => {
-                self.answer_hello(conn, env.seq, hello.clone(), now);
-                return Received::Hello;
-            }
-            Message::HelloAck(_) | Message::ExecResume(_) | Message::BreakpointSet(_) | Message::BreakpointClear(_) | Message::ModeSet(_) => {
-                self.warn(conn, "unexpected-type", format!("{} is not sent by apps; ignored", env.message_type()));
-                return Received::Rejected;
-            }
-            _ => {}
+        if let Message::Hello(hello) = &env.message {
+            self.answer_hello(conn, env.seq, hello.clone(), now);
+            return Received::Hello;
+        }
+        // The viewer's own messages (controls, `hello.ack`), by the registry's direction.
+        if PROTOCOL.message(env.message_type()).is_some_and(|m| m.direction == Direction::ServerToClient) {
+            self.warn(conn, "unexpected-type", format!("{} is not sent by apps; ignored", env.message_type()));
+            return Received::Rejected;
         }
         if env.run_id == WILDCARD_RUN_ID {
             return Received::Wildcard; // §5.2: "*" frames are neither stored nor de-duplicated.

@@ -361,13 +361,18 @@ final class WirecontractTests: XCTestCase {
         XCTAssertThrowsError(try decodeJson(text: "{"))
     }
 
-    func testConstantsMatchTheContract() {
+    func testConstantsMatchTheContract() throws {
         XCTAssertEqual(protocolVersion(), 1)
         XCTAssertEqual(wildcardRunId(), "*")
         XCTAssertEqual(defaultMaxFrameBytes(), 16 * 1024 * 1024)
-        XCTAssertEqual(messageTypes().count, 16)
+        // Expected sets from the JSON Schema (schemars' path from the declarations), not counts:
+        // one `anyOf` branch per message type plus the unknown type's.
+        let schema = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(exportJsonSchema().utf8)) as? [String: Any])
+        XCTAssertEqual(messageTypes().count + 1, (schema["anyOf"] as? [Any])?.count)
         XCTAssertEqual(messageTypes(), eventTypes() + controlTypes() + handshakeTypes())
-        XCTAssertEqual(NodeKind.allCases.map { $0.wireValue() }, ["agent", "llm", "tool", "chain", "retriever", "server", "resource", "prompt", "custom"])
+        let defs = try XCTUnwrap(schema["$defs"] as? [String: Any])
+        let nodeKinds = try XCTUnwrap((defs["NodeKind"] as? [String: Any])?["enum"] as? [String])
+        XCTAssertEqual(NodeKind.allCases.map { $0.wireValue() }, nodeKinds)
         XCTAssertEqual(payloadTypeName(messageType: "node.started"), "NodeStarted")
     }
 
