@@ -10343,7 +10343,7 @@ public func matchersEqual(a: BreakpointMatcher, b: BreakpointMatcher)throws  -> 
 })
 }
 /**
- * The 16 known message types, in spec order.
+ * The known message types, in spec order.
  */
 public func messageTypes() -> [String]  {
     return try!  FfiConverterSequenceString.lift(try! rustCall() {
@@ -10722,7 +10722,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_wirecontract_uniffi_checksum_func_matchers_equal() != 14491) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_wirecontract_uniffi_checksum_func_message_types() != 38314) {
+    if (uniffi_wirecontract_uniffi_checksum_func_message_types() != 39344) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_negotiate_hello() != 36209) {

@@ -5,7 +5,7 @@
 /** GraphMind v1 (`gm: 1`): the live agent-debugger envelope protocol (spec graphmind-v1). */
 export declare namespace graphmind {
   /**
-   * The kind of a node (§1 primitives): 9 values; `chain/retriever` since 0.2.0,
+   * The kind of a node (§1 primitives); `chain/retriever` since 0.2.0,
    * `server/resource/prompt` since 0.4.0 for MCP. Closed: an unknown kind is invalid.
    */
   type NodeKind = "agent" | "llm" | "tool" | "chain" | "retriever" | "server" | "resource" | "prompt" | "custom";
@@ -1114,7 +1114,7 @@ export declare namespace graphorin {
 export declare const VERSION: string;
 /** The id of the contract these declarations and the addon were built from (16 hex digits); the
  *  package refuses to load an addon built from another contract. */
-export declare const CONTRACT_ID: "ac59d1efe2ed06d8";
+export declare const CONTRACT_ID: "fe837736c80b37cf";
 
 /** What ViewerSession.frameReceived did with a frame (the actions it queued come from pollAction). */
 export interface FrameReceived {

@@ -741,6 +741,7 @@ pub enum Received {
 }
 
 /// One thing the viewer's host must do or know, polled in order (spec §5).
+#[allow(clippy::large_enum_variant, reason = "uniffi lowers an enum by value: no variant can be boxed, and the sizes follow the contract's payloads")]
 #[derive(Debug, Clone, PartialEq, uniffi::Enum)]
 pub enum ViewerAction {
     /// Send `frame` on connection `conn`.

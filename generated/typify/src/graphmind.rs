@@ -2136,7 +2136,7 @@ pub struct NodeFinished {
     #[serde(flatten)]
     pub extra: ::serde_json::Map<::std::string::String, ::serde_json::Value>,
 }
-#[doc = "The kind of a node (§1 primitives): 9 values; `chain/retriever` since 0.2.0,\n`server/resource/prompt` since 0.4.0 for MCP. Closed: an unknown kind is invalid."]
+#[doc = "The kind of a node (§1 primitives); `chain/retriever` since 0.2.0,\n`server/resource/prompt` since 0.4.0 for MCP. Closed: an unknown kind is invalid."]
 #[derive(
     :: serde :: Deserialize,
     :: serde :: Serialize,

@@ -1197,7 +1197,7 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_matchers_equal() and 0xFFFF) != 14491) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
-    if ((lib.uniffi_wirecontract_uniffi_checksum_func_message_types() and 0xFFFF) != 38314) {
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_message_types() and 0xFFFF) != 39344) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_negotiate_hello() and 0xFFFF) != 36209) {
@@ -11236,7 +11236,7 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
     
 
         /**
-         * The 16 known message types, in spec order.
+         * The known message types, in spec order.
          */ fun `messageTypes`(): List<kotlin.String> {
             return FfiConverterSequenceString.lift(
     uniffiRustCall() { _status ->

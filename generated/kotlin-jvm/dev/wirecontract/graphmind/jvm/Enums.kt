@@ -4,7 +4,7 @@
 package dev.wirecontract.graphmind.jvm
 
 /**
- * The kind of a node (§1 primitives): 9 values; `chain/retriever` since 0.2.0,
+ * The kind of a node (§1 primitives); `chain/retriever` since 0.2.0,
  * `server/resource/prompt` since 0.4.0 for MCP. Closed: an unknown kind is invalid.
  *
  * Closed (graphmind-v1 §5): a wire string not listed here makes a frame `invalid`; [fromWire] returns `null` for it. No native call.
