@@ -574,10 +574,8 @@ impl AppSession {
                 // Lossy, not `arg`: refusing the host's exception text would leave the run
                 // without its end on the wire (the host has nothing better to send).
                 RunEnd::Failed { name, message, stack } => s::RunEnd::Failed(gm::ErrorInfo {
-                    name: name.into_string_lossy(),
-                    message: message.into_string_lossy(),
                     stack: stack.map(HostString::into_string_lossy),
-                    extra: gm::Extras::new(),
+                    ..gm::ErrorInfo::from_required(name.into_string_lossy(), message.into_string_lossy())
                 }),
             };
             self.core().finish_run(&run_id, end, now_ms).map(|seq| seq.map(host_int)).map_err(emit_error)

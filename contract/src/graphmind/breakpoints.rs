@@ -2,14 +2,12 @@
 //! [`BreakpointMatcher::matches`]), [`pause_reason`] and [`should_pause`], and the list
 //! helpers [`add_breakpoint`] and [`clear_breakpoint`].
 
-use crate::wire::Extras;
-
 use super::{BreakpointMatcher, NodeKind, PausePoint, PauseReason, RunMode};
 
 impl BreakpointMatcher {
     /// A matcher with the given fields and no unknown members.
     pub fn new(kind: Option<NodeKind>, name: Option<String>, point: Option<PausePoint>) -> Self {
-        BreakpointMatcher { kind, name, point, extra: Extras::new() }
+        BreakpointMatcher { kind, name, point, ..BreakpointMatcher::from_required() }
     }
 
     /// The point used for matching and equality: absent means `before` (§5.12).

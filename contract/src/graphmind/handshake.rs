@@ -3,7 +3,7 @@
 //! viewer ([`super::session::ViewerSession`]) answers through these, so a host without the
 //! session runtime applies the same rules.
 
-use super::{add_breakpoint, BreakpointMatcher, Extras, Hello, HelloAck, RunMode, ViewerVersions, PROTOCOL_VERSION, PROTOCOL_VERSION_FIELD};
+use super::{add_breakpoint, BreakpointMatcher, Hello, HelloAck, RunMode, ViewerVersions, PROTOCOL_VERSION, PROTOCOL_VERSION_FIELD};
 
 /// Longest `resumeToken` a viewer reuses as the session token, in UTF-16 code units (the
 /// HUB's 128, graphmind-session §5.1).
@@ -79,12 +79,8 @@ pub fn hello_ack(
         add_breakpoint(&mut armed, m.clone());
     }
     HelloAck {
-        versions: ViewerVersions { protocol: PROTOCOL_VERSION_FIELD, viewer: viewer.to_owned(), extra: Extras::new() },
-        capabilities: hello.capabilities.clone(),
-        breakpoints: armed,
-        mode,
         session_token: session_token.map(str::to_owned),
         hub_capabilities: hub_capabilities.map(<[String]>::to_vec),
-        extra: Extras::new(),
+        ..HelloAck::from_required(ViewerVersions::from_required(PROTOCOL_VERSION_FIELD, viewer.to_owned()), hello.capabilities.clone(), armed, mode)
     }
 }

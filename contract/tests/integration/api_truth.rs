@@ -97,12 +97,11 @@ fn one_builder_takes_any_type_string() {
 
 fn hello(protocol: i64, caps: &[&str], token: Option<&str>) -> Hello {
     Hello {
-        versions: ClientVersions { protocol: gm::SafeInt::new(protocol).unwrap(), client: "c".into(), extra: Extras::new() },
-        capabilities: caps.iter().map(|c| (*c).to_owned()).collect(),
-        app: None,
-        sdk: None,
         resume_token: token.map(str::to_owned),
-        extra: Extras::new(),
+        ..Hello::from_required(
+            ClientVersions { protocol: gm::SafeInt::new(protocol).unwrap(), client: "c".into(), extra: Extras::new() },
+            caps.iter().map(|c| (*c).to_owned()).collect(),
+        )
     }
 }
 
@@ -160,7 +159,7 @@ fn pause_reason_says_why_and_agrees_with_should_pause() {
 fn the_session_refuses_unusable_implicit_run_ids() {
     use wirecontract::graphmind::session::{AppSession, EmitError, GateNode, GateOutcome, Millis, SessionConfig};
     use wirecontract::graphmind::{NodeKind, NodeToken, PausePoint};
-    let token = || NodeToken { node_id: "n".into(), deltas: vec![], redaction: None, extra: wirecontract::graphmind::Extras::default() };
+    let token = || NodeToken::from_required("n".into(), vec![]);
     for config in [
         SessionConfig { id_base: "x\0y".into(), ..SessionConfig::default() },
         SessionConfig { implicit_run_id: Some("a\0b".into()), ..SessionConfig::default() },

@@ -56,8 +56,8 @@ fn normalize(v: serde_json::Value) -> serde_json::Value {
 
 #[test]
 fn a_known_name_put_into_extra_by_hand_is_not_written_twice() {
-    use wirecontract::graphmind::{create_envelope, Extras, ModeSet, RawJson, RunMode};
-    let mut payload = ModeSet { mode: RunMode::Step, extra: Extras::new() };
+    use wirecontract::graphmind::{create_envelope, ModeSet, RawJson, RunMode};
+    let mut payload = ModeSet::from_required(RunMode::Step);
     payload.extra.insert("mode", RawJson::from_json("\"run\"").unwrap());
     payload.extra.insert("x", RawJson::null());
     let mut env = create_envelope(payload, 1, "r", Some(2)).unwrap();

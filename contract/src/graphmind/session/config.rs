@@ -1,7 +1,7 @@
 //! Every knob of the app-side session with the spec's defaults (graphmind-session §1,
 //! Decision 5: every timeout and size is configurable).
 
-use crate::graphmind::{Extras, NodeKind, SdkInfo};
+use crate::graphmind::{NodeKind, SdkInfo};
 use crate::wire::OpaqueObject;
 
 /// Default endpoint (graphmind-session §1 Environment, `GRAPHMIND_URL`).
@@ -225,7 +225,7 @@ impl Default for SessionConfig {
             enabled: true,
             url: DEFAULT_URL.to_owned(),
             app: "app".to_owned(),
-            sdk: SdkInfo { name: "wirecontract".to_owned(), version: env!("CARGO_PKG_VERSION").to_owned(), extra: Extras::new() },
+            sdk: SdkInfo::from_required("wirecontract".to_owned(), env!("CARGO_PKG_VERSION").to_owned()),
             client_version: env!("CARGO_PKG_VERSION").to_owned(),
             capabilities: SESSION_CAPABILITIES.iter().map(|c| (*c).to_owned()).collect(),
             ring_max_frames: 5000,

@@ -129,8 +129,7 @@ impl AppSession {
             meta.insert("implicit", flag);
         }
         self.merge_session_meta(&mut meta);
-        let started =
-            RunStarted { app: self.config.app.clone(), sdk: self.config.sdk.clone(), meta: Some(crate::wire::OpaqueObject(meta)), extra: Extras::new() };
+        let started = RunStarted { meta: Some(crate::wire::OpaqueObject(meta)), ..RunStarted::from_required(self.config.app.clone(), self.config.sdk.clone()) };
         self.emit_internal(started.into(), &id, now);
         id
     }
@@ -138,7 +137,7 @@ impl AppSession {
     /// §2.5 step 4: the implicit run's `run.finished{status:ok}`, sent only at dispose.
     pub(super) fn finish_implicit_run(&mut self, now: Millis) {
         if let Some(id) = self.implicit_run.take() {
-            let finished = RunFinished { status: RunStatus::Ok, error: None, extra: Extras::new() };
+            let finished = RunFinished::from_required(RunStatus::Ok);
             self.emit_internal(finished.into(), &id, now);
         }
     }
@@ -235,12 +234,13 @@ impl AppSession {
     /// T2: `hello` with the next seq, `runId "*"`, and the session token as `resumeToken`.
     pub(super) fn send_hello(&mut self, now: Millis) {
         let hello = Hello {
-            versions: ClientVersions { protocol: crate::graphmind::PROTOCOL_VERSION_FIELD, client: self.config.client_version.clone(), extra: Extras::new() },
-            capabilities: self.config.capabilities.clone(),
             app: Some(self.config.app.clone()),
             sdk: Some(self.config.sdk.clone()),
             resume_token: self.session_token.clone(),
-            extra: Extras::new(),
+            ..Hello::from_required(
+                ClientVersions::from_required(crate::graphmind::PROTOCOL_VERSION_FIELD, self.config.client_version.clone()),
+                self.config.capabilities.clone(),
+            )
         };
         let seq = self.take_seq();
         let env = Envelope { seq, ts: now.whole(), run_id: WILDCARD_RUN_ID.to_owned(), message: hello.into(), extra: Extras::new() };
@@ -252,7 +252,7 @@ impl AppSession {
     pub(super) fn send_gaps_and_replay(&mut self, now: Millis) {
         for (run_id, gap) in self.gaps.take() {
             let text = format!(r#"{{"droppedCount":{},"fromSeq":{},"toSeq":{},"reason":"buffer-overflow"}}"#, gap.dropped_count, gap.from_seq, gap.to_seq);
-            let mut hint = GraphHint { nodes: Vec::new(), extra: Extras::new() };
+            let mut hint = GraphHint::from_required(Vec::new());
             if let Ok(raw) = RawJson::from_json(&text) {
                 hint.extra.insert("gap", raw);
             }

@@ -5,7 +5,7 @@ use super::action::{Action, Decision, GateNode, GateOutcome, ReleaseCause};
 use super::app::{AppSession, ConnState};
 use super::clock::Millis;
 use super::gate::HeldGate;
-use crate::graphmind::{ExecPaused, ExecRefused, ExecResumed, Extras, PausePoint, PauseReason, RefusalCode};
+use crate::graphmind::{ExecPaused, ExecRefused, ExecResumed, PausePoint, PauseReason, RefusalCode};
 
 impl AppSession {
     /// T20, §3.1: decides whether the adapter may proceed at `point` of `node` in `run`
@@ -52,15 +52,10 @@ impl AppSession {
         self.gates.insert(HeldGate { pause_id: pause_id.clone(), run_id: run_id.clone(), deadline, hold });
         self.ledger.open_hold(hold, &run_id, &node.node_id, point, node.instance_id.as_deref(), now);
         let paused = ExecPaused {
-            pause_id: pause_id.clone(),
-            node_id: node.node_id.clone(),
-            point,
             reason: Some(reason),
             loop_info,
-            smart: None,
-            editable: None,
             instance_id: node.instance_id.clone(),
-            extra: Extras::new(),
+            ..ExecPaused::from_required(pause_id.clone(), node.node_id.clone(), point)
         };
         self.emit_internal(paused.into(), &run_id, now);
         GateOutcome::Held(pause_id)
@@ -82,8 +77,7 @@ impl AppSession {
     /// (4) `Release`.
     pub(super) fn settle(&mut self, gate: HeldGate, decision: Decision, cause: ReleaseCause, request_id: Option<String>, now: Millis) {
         self.ledger.close_hold(gate.hold, now);
-        let resumed =
-            ExecResumed { pause_id: gate.pause_id.clone(), action: decision.action(), edited: None, request_id, principal: None, extra: Extras::new() };
+        let resumed = ExecResumed { request_id, ..ExecResumed::from_required(gate.pause_id.clone(), decision.action()) };
         self.emit_internal(resumed.into(), &gate.run_id, now);
         if decision == Decision::Abort {
             self.note_aborted(&gate.run_id);
@@ -103,7 +97,7 @@ impl AppSession {
     /// same pause id, timer and held interval.
     pub(super) fn refuse(&mut self, pause_id: &str, code: RefusalCode, message: &str, request_id: Option<String>, now: Millis) {
         let run_id = self.gates.run_of(pause_id).unwrap_or_default();
-        let refused = ExecRefused { pause_id: pause_id.to_owned(), code, message: Some(message.to_owned()), request_id, extra: Extras::new() };
+        let refused = ExecRefused { message: Some(message.to_owned()), request_id, ..ExecRefused::from_required(pause_id.to_owned(), code) };
         self.emit_internal(refused.into(), &run_id, now);
     }
 }

@@ -4,7 +4,7 @@
 use std::collections::VecDeque;
 
 use super::config::{LoopGuardConfig, LoopMode};
-use crate::graphmind::{Extras, LoopInfo, NodeKind, NodeStarted, RawJson};
+use crate::graphmind::{LoopInfo, NodeKind, NodeStarted, RawJson};
 use crate::wire::SafeUInt;
 
 #[derive(Debug, Clone)]
@@ -156,16 +156,7 @@ impl LoopGuard {
             return None;
         }
         s.tripped = s.repeats;
-        let info = LoopInfo {
-            repeats: s.repeats,
-            first_seq: s.first_seq,
-            last_seq: s.last_seq,
-            fingerprint: s.fingerprint.clone(),
-            kind: None,
-            period: None,
-            laps: None,
-            extra: Extras::new(),
-        };
+        let info = LoopInfo::from_required(s.repeats, s.first_seq, s.last_seq, s.fingerprint.clone());
         Some((info, pause))
     }
 }

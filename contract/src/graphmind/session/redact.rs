@@ -47,7 +47,7 @@ fn merge(existing: Option<RedactionSummary>, count: u64, key: &str) -> Redaction
             s.count = SafeUInt::new(s.count.get().saturating_add(count)).unwrap_or(SafeUInt::new(count).unwrap_or(SafeUInt::MAX));
             s
         }
-        None => RedactionSummary { count: SafeUInt::new(count).unwrap_or(SafeUInt::MAX), keys: vec![key.to_owned()], extra: crate::graphmind::Extras::new() },
+        None => RedactionSummary::from_required(SafeUInt::new(count).unwrap_or(SafeUInt::MAX), vec![key.to_owned()]),
     }
 }
 

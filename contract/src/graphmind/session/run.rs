@@ -111,20 +111,10 @@ impl AppSession {
         for (key, value) in meta.map(|m| m.0.iter_raw()).into_iter().flatten() {
             merged.insert_escaped(key, value.clone());
         }
-        let started = RunStarted { app: self.config.app.clone(), sdk: self.config.sdk.clone(), meta: Some(OpaqueObject(merged)), extra: Extras::new() };
+        let started = RunStarted { meta: Some(OpaqueObject(merged)), ..RunStarted::from_required(self.config.app.clone(), self.config.sdk.clone()) };
         let seq = self.emit_event(started.into(), run_id, now);
         if self.config.root_node {
-            let root = NodeStarted {
-                node_id: root_node_id(name),
-                parent_id: None,
-                kind: NodeKind::Agent,
-                name: name.to_owned(),
-                instance_id: run_id.to_owned(),
-                input: None,
-                collapsed: None,
-                redaction: None,
-                extra: Extras::new(),
-            };
+            let root = NodeStarted::from_required(root_node_id(name), NodeKind::Agent, name.to_owned(), run_id.to_owned());
             self.emit_event(root.into(), run_id, now);
             self.open_runs.open(run_id, name, now);
         }
@@ -167,31 +157,20 @@ impl AppSession {
         }
         self.ensure_started(now);
         let finished = match end {
-            _ if aborted => RunFinished { status: RunStatus::Aborted, error: None, extra: Extras::new() },
-            RunEnd::Aborted => RunFinished { status: RunStatus::Aborted, error: None, extra: Extras::new() },
-            RunEnd::Ok => RunFinished { status: RunStatus::Ok, error: None, extra: Extras::new() },
-            RunEnd::Failed(info) => RunFinished { status: RunStatus::Error, error: Some(info), extra: Extras::new() },
+            _ if aborted => RunFinished::from_required(RunStatus::Aborted),
+            RunEnd::Aborted => RunFinished::from_required(RunStatus::Aborted),
+            RunEnd::Ok => RunFinished::from_required(RunStatus::Ok),
+            RunEnd::Failed(info) => RunFinished { error: Some(info), ..RunFinished::from_required(RunStatus::Error) },
         };
         if let Some((name, started_at)) = root {
             let node_id = root_node_id(&name);
             if let Some(info) = &finished.error {
-                let error =
-                    NodeError { node_id: node_id.clone(), instance_id: Some(run_id.to_owned()), error: info.clone(), held_ms: None, extra: Extras::new() };
+                let error = NodeError { instance_id: Some(run_id.to_owned()), ..NodeError::from_required(node_id.clone(), info.clone()) };
                 self.emit_event(error.into(), run_id, now);
             }
             self.flush_tokens(now);
             let duration = NonNegativeF64::new(held_ms(now.since(started_at))).unwrap_or_default();
-            let node = NodeFinished {
-                node_id,
-                instance_id: Some(run_id.to_owned()),
-                output: None,
-                usage: None,
-                duration_ms: duration,
-                held_ms: None,
-                status: finished.status,
-                redaction: None,
-                extra: Extras::new(),
-            };
+            let node = NodeFinished { instance_id: Some(run_id.to_owned()), ..NodeFinished::from_required(node_id, duration, finished.status) };
             self.emit_event(node.into(), run_id, now);
         }
         Ok(Some(self.emit_event(finished.into(), run_id, now)))
@@ -304,7 +283,7 @@ mod tests {
         let mut s = session();
         attach(&mut s);
         s.finish_run("a", RunEnd::Ok, Millis::from(10)).expect("ok");
-        let info = ErrorInfo { name: "RuntimeError".to_owned(), message: "boom".to_owned(), stack: Some("trace".to_owned()), extra: Extras::new() };
+        let info = ErrorInfo { stack: Some("trace".to_owned()), ..ErrorInfo::from_required("RuntimeError".to_owned(), "boom".to_owned()) };
         s.finish_run("b", RunEnd::Failed(info), Millis::from(11)).expect("ok");
         s.finish_run("c", RunEnd::Aborted, Millis::from(12)).expect("ok");
         let frames = sent(&mut s);
@@ -331,7 +310,7 @@ mod tests {
         let resume = format!(r#"{{"gm":1,"seq":1,"ts":1,"runId":"r","type":"exec.resume","payload":{{"pauseId":"{pause}","action":"abort"}}}}"#);
         s.frame_received(resume.as_bytes(), Millis::from(12));
         while s.poll_action().is_some() {}
-        let info = ErrorInfo { name: "E".to_owned(), message: "m".to_owned(), stack: None, extra: Extras::new() };
+        let info = ErrorInfo::from_required("E".to_owned(), "m".to_owned());
         s.finish_run("r", RunEnd::Failed(info), Millis::from(13)).expect("ok");
         assert_eq!(payload(&sent(&mut s), "run.finished"), json!({"status": "aborted"}));
         // Remembered once: the next run with that id is a new run.
@@ -404,7 +383,7 @@ mod tests {
         );
         // A failed run: node.error on the root first, then its node.finished with status error.
         s.start_run("r2", "t", None, Millis::from(20)).expect("ok");
-        let info = ErrorInfo { name: "E".to_owned(), message: "m".to_owned(), stack: None, extra: Extras::new() };
+        let info = ErrorInfo::from_required("E".to_owned(), "m".to_owned());
         s.finish_run("r2", RunEnd::Failed(info), Millis::from(21)).expect("ok");
         let types: Vec<Value> = sent(&mut s).iter().map(|f| json!([f["type"], f["payload"]["status"]])).collect();
         assert_eq!(

@@ -7,7 +7,7 @@
 use super::app::AppSession;
 use super::clock::Millis;
 use super::emit::EmitError;
-use crate::graphmind::{Extras, NodeToken, TokenChannel, TokenDelta};
+use crate::graphmind::{NodeToken, TokenChannel, TokenDelta};
 
 /// One node's waiting deltas.
 #[derive(Debug)]
@@ -42,9 +42,9 @@ impl AppSession {
         }
         self.ensure_started(now);
         let run_id = self.resolve_run(run, now);
-        let delta = TokenDelta { t: channel, v: value.to_owned(), extra: Extras::new() };
+        let delta = TokenDelta::from_required(channel, value.to_owned());
         let Some(window) = self.config.token_batch_ms.filter(|w| *w > 0) else {
-            let token = NodeToken { node_id: node_id.to_owned(), deltas: vec![delta], redaction: None, extra: Extras::new() };
+            let token = NodeToken::from_required(node_id.to_owned(), vec![delta]);
             self.emit_event(token.into(), &run_id, now);
             return Ok(());
         };
@@ -99,7 +99,7 @@ impl AppSession {
     }
 
     fn send_batch(&mut self, p: Pending, now: Millis) {
-        let token = NodeToken { node_id: p.node_id, deltas: p.deltas, redaction: None, extra: Extras::new() };
+        let token = NodeToken::from_required(p.node_id, p.deltas);
         self.emit_event(token.into(), &p.run_id, now);
     }
 }

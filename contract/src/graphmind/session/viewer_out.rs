@@ -5,7 +5,7 @@ use super::clock::Millis;
 use super::viewer::{PauseState, ViewerSession};
 use super::viewer_action::{ConnectionId, ResumeError, ViewerAction};
 use crate::graphmind::{
-    add_breakpoint, clear_breakpoint, BreakpointClear, BreakpointMatcher, BreakpointSet, ExecResume, Extras, Message, ModeSet, RawJson, ResumeAction, RunMode,
+    add_breakpoint, clear_breakpoint, BreakpointClear, BreakpointMatcher, BreakpointSet, ExecResume, Message, ModeSet, RawJson, ResumeAction, RunMode,
     WILDCARD_RUN_ID,
 };
 
@@ -26,7 +26,7 @@ impl ViewerSession {
         if !add_breakpoint(&mut self.breakpoints, matcher.clone()) {
             return false;
         }
-        self.broadcast(&BreakpointSet { matcher, extra: Extras::new() }.into(), now);
+        self.broadcast(&BreakpointSet::from_required(matcher).into(), now);
         true
     }
 
@@ -35,7 +35,7 @@ impl ViewerSession {
     pub fn clear_breakpoint(&mut self, matcher: &BreakpointMatcher, now: Millis) -> usize {
         let n = clear_breakpoint(&mut self.breakpoints, matcher);
         if n > 0 {
-            self.broadcast(&BreakpointClear { matcher: matcher.clone(), extra: Extras::new() }.into(), now);
+            self.broadcast(&BreakpointClear::from_required(matcher.clone()).into(), now);
         }
         n
     }
@@ -44,7 +44,7 @@ impl ViewerSession {
     pub fn set_mode(&mut self, mode: RunMode, now: Millis) {
         if self.mode != mode {
             self.mode = mode;
-            self.broadcast(&ModeSet { mode, extra: Extras::new() }.into(), now);
+            self.broadcast(&ModeSet::from_required(mode).into(), now);
         }
     }
 
@@ -71,7 +71,7 @@ impl ViewerSession {
             _ => return Err(ResumeError::OwnerGone),
         };
         let run_id = pause.run_id.to_string();
-        let resume = ExecResume { pause_id: pause_id.to_owned(), action, output, input: None, request_id, extra: Extras::new() };
+        let resume = ExecResume { output, request_id, ..ExecResume::from_required(pause_id.to_owned(), action) };
         self.send(conn, &run_id, resume.into(), now);
         self.waiting.insert(pause_id.to_owned(), now.plus(self.config.resume_wait_ms));
         Ok(())
