@@ -358,7 +358,7 @@ class Session:
                 self._log.warning("graphmind session: a viewer frame exceeded max_frame_bytes (%d); closed with 1009", self._max_frame_bytes)
         finally:
             if attempt.link is not None and attempt.link.stalled:
-                self._log.warning("graphmind session: the viewer stopped reading: a write stalled for write_stall_timeout_ms (%d); closed with 1013", round(self._stall_s * 1000))
+                self._log.warning("graphmind session: the viewer stopped reading: a write stalled for write_stall_timeout_ms (%d); closed with 1013", round((self._stall_s or 0) * 1000))
             elif attempt.link is not None and attempt.link.overflowed:
                 self._log.warning("graphmind session: the viewer stopped reading: over max_queue_bytes (%d) queued; closed with 1013", self._max_queue_bytes)
             self._lost(attempt)

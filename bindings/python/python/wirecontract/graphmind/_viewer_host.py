@@ -259,7 +259,7 @@ class Viewer:
                 self._log.warning("graphmind viewer: [c%d] frame over max_frame_bytes (%d); closed with 1009", conn, self._max_frame_bytes)
         finally:
             if link.stalled:
-                self._log.warning("graphmind viewer: [c%d] the app stopped reading: a write stalled for write_stall_timeout_ms (%d); closed with 1013", conn, round(self._stall_s * 1000))
+                self._log.warning("graphmind viewer: [c%d] the app stopped reading: a write stalled for write_stall_timeout_ms (%d); closed with 1013", conn, round((self._stall_s or 0) * 1000))
             elif link.overflowed:
                 self._log.warning("graphmind viewer: [c%d] the app stopped reading: over max_queue_bytes (%d) queued; closed with 1013", conn, self._max_queue_bytes)
             for timers in (self._hello_timers, self._idle_timers):
@@ -267,11 +267,11 @@ class Viewer:
                 if timer is not None:
                     timer.cancel()
             self._last_frame.pop(conn, None)
-            link = self._links.pop(conn, None)
+            gone = self._links.pop(conn, None)
             self.core.connection_closed(conn, self.clock.now_ms())
             self._pump()
-            if link is not None:
-                await link.stop()
+            if gone is not None:
+                await gone.stop()
 
     def _pump(self) -> None:
         for action in self.core.poll_actions():

@@ -27,13 +27,18 @@ Times are integers in milliseconds. The hosts are single-loop: call them from th
 that created them.
 
 This module is the public surface; the code lives in one file per role, each importing only
-those before it: ``_cores`` (the native cores and their values), ``_host_base`` (what the
+those before it: ``_cores`` (the native cores and their values; the type aliases over them are here), ``_host_base`` (what the
 asyncio hosts share: limits, clock, log, the WebSocket link), ``_app_host`` (``connect``),
 ``_viewer_host`` (``serve``) and ``_sync_host`` (``connect_sync``).
 """
 
 from __future__ import annotations
 
+import typing as _typing
+from collections.abc import Mapping
+from typing import Any
+
+import wirecontract.graphmind as _gm
 from wirecontract.graphmind._cores import (  # noqa: F401
     AppSession,
     ViewerSession,
@@ -59,13 +64,6 @@ from wirecontract.graphmind._cores import (  # noqa: F401
     ResumeTimedOut,
     RunAbandoned,
     ViewerWarn,
-    ConnState,
-    ReleaseCause,
-    ReceivedKind,
-    MatcherLike,
-    Action,
-    ViewerEvent,
-    ViewerAction,
     CONTINUE,
     APP_DEFAULTS,
     env_config,
@@ -104,6 +102,20 @@ from wirecontract.graphmind._sync_host import (  # noqa: F401
     SyncSession,
     connect_sync,
 )
+
+# Type aliases the stub declares, as runtime objects (so annotations evaluate and
+# typing.get_type_hints works); the Literal values are the stub's (scripts/gen/src/pyi_session.rs).
+# They stay here, behind the stub: mypy reads the stub, not these runtime forms.
+ConnState = _typing.Literal["idle", "connecting", "awaiting-ack", "attached", "disposed"]
+ReleaseCause = _typing.Literal["resume", "timeout", "disconnect", "dispose", "cancel"]
+ReceivedKind = _typing.Literal["hello", "accepted", "duplicate", "wildcard", "rejected"]
+MatcherLike = _typing.Union[_gm.BreakpointMatcher, Mapping[str, Any]]
+"""A breakpoint matcher: a `BreakpointMatcher` or a wire-shaped dict (`{"kind": "tool"}`)."""
+Action = _typing.Union[Connect, Send, Close, Release, AbortRun, ReadySettled, Warn]
+ViewerEvent = _typing.Union[
+    AppAttached, FrameAccepted, PauseOpened, PauseClosed, PauseReleased, ResumeRefused, ResumeTimedOut, RunAbandoned, ViewerWarn
+]
+ViewerAction = _typing.Union[ViewerSend, ViewerClose, ViewerEvent]
 
 __all__ = [
     "AppSession", "ViewerSession", "GateNode", "Decision", "Received", "ResumeError",
