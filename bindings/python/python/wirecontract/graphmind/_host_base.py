@@ -1,7 +1,8 @@
 """What the asyncio hosts (``_app_host``, ``_viewer_host``) share: the resource limits and their
 defaults, the rate-limited warning log, the clock, ``RunAborted`` and a run's error info, the
-timer that follows a core's deadline, and ``_Link`` (one WebSocket with a bounded, ordered
-outbox). Exported by ``wirecontract.graphmind.session``. No protocol rule lives here."""
+timer that follows a core's deadline, ``_Link`` (one WebSocket with a bounded, ordered
+outbox) and the checks of the hosts' timeout and count arguments. Exported by
+``wirecontract.graphmind.session``. No protocol rule lives here."""
 
 from __future__ import annotations
 

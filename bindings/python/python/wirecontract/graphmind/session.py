@@ -26,10 +26,11 @@ An adapter::
 Times are integers in milliseconds. The hosts are single-loop: call them from the event loop
 that created them.
 
-This module is the public surface; the code lives in one file per role, each importing only
-those before it: ``_cores`` (the native cores and their values; the type aliases over them are here), ``_host_base`` (what the
-asyncio hosts share: limits, clock, log, the WebSocket link), ``_app_host`` (``connect``),
-``_viewer_host`` (``serve``) and ``_sync_host`` (``connect_sync``).
+This module is the public surface (and the type aliases the stub declares); the code lives in
+one file per role, each importing only those before it: ``_cores`` (the native cores and their
+values), ``_host_base`` (what the asyncio hosts share: limits, clock, log, the WebSocket
+link), ``_app_host`` (``connect``), ``_viewer_host`` (``serve``) and ``_sync_host``
+(``connect_sync``).
 """
 
 from __future__ import annotations
