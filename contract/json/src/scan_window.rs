@@ -26,7 +26,7 @@ pub(crate) enum StringError {
     Utf8(usize),
 }
 
-/// Bytes [`string_body_impl`](crate::scan::string_body_impl) tests at once once a string has
+/// Bytes `string_body_impl` (`scan.rs`) tests at once once a string has
 /// proved longer than a block: four SSE2 blocks (`scan.rs` asserts it), two AVX2 blocks or one
 /// AVX-512 register, 64-bit masks.
 pub(crate) const WINDOW: usize = 64;
@@ -125,7 +125,7 @@ const fn every_quarter(t: [i8; 16]) -> [i8; WINDOW] {
 /// fewer than a window start (past an escape that straddles into them).
 ///
 /// # Errors
-/// As [`take_stops`](crate::scan::take_stops): a control character, or an escape that is not one.
+/// As `take_stops` (`scan.rs`): a control character, or an escape that is not one.
 #[inline(always)]
 #[cfg_attr(not(target_arch = "x86_64"), allow(dead_code))] // used by the x86-64 class makers
 pub(crate) fn resolved_loop<const HIGH: bool, C: WindowClasses>(
@@ -188,7 +188,7 @@ pub(crate) fn resolved_loop<const HIGH: bool, C: WindowClasses>(
     Ok(Taken::Resume(end))
 }
 
-/// Where the stops of one block or window leave [`string_body_impl`](crate::scan::string_body_impl).
+/// Where the stops of one block or window leave `string_body_impl` (`scan.rs`).
 #[derive(Debug, PartialEq, Eq)]
 pub(crate) enum Taken {
     /// The closing quote, at this offset.
