@@ -14,7 +14,8 @@
 //! walk the objects they get through [`Reflect`] (each object's entry, [`Described`], and its
 //! fields as [`FieldRef`]s; re-exported by `crate::wire`). An entry and the reflection over it
 //! name each other, so they live in this one file; the wire traits and value types
-//! (`crate::wire`) name the entries, never the other way round.
+//! (`wire/field.rs`, `scalars.rs`, `integers.rs`, `host.rs`) name the entries, and this file
+//! names only wire files that name nothing of it (`issue.rs`, `extras.rs`, `schema.rs`).
 
 use std::fmt;
 
