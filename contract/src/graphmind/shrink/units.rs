@@ -20,7 +20,7 @@ pub fn len16(b: &[u8]) -> usize {
 }
 
 /// Byte width of the WTF-8 sequence starting with `lead`.
-fn width(lead: u8) -> usize {
+pub(super) fn width(lead: u8) -> usize {
     match lead {
         0..0xE0 => 1 + usize::from(lead >= 0xC0),
         0xE0..0xF0 => 3,
@@ -30,7 +30,7 @@ fn width(lead: u8) -> usize {
 
 /// The high surrogate of the astral character whose 4-byte sequence starts `seq`, encoded as
 /// WTF-8 (what `String.prototype.slice` leaves when it cuts a pair in half).
-fn high_surrogate_of(seq: &[u8]) -> [u8; 3] {
+pub(super) fn high_surrogate_of(seq: &[u8]) -> [u8; 3] {
     let byte = |i: usize| u32::from(seq.get(i).copied().unwrap_or(0x80) & 0x3F);
     let cp = (u32::from(seq.first().copied().unwrap_or(0xF0) & 0x07) << 18) | (byte(1) << 12) | (byte(2) << 6) | byte(3);
     let hi = 0xD800 + ((cp.saturating_sub(0x1_0000) >> 10) & 0x3FF);
