@@ -154,11 +154,10 @@ pub fn shrink_payload(value: &JsValue, max_bytes: usize, message_type: Option<&s
 /// # Errors
 /// [`SyntaxError`] (byte offset and reason) when `text` is not one JSON value.
 ///
-/// Text that is already the `JSON.stringify` text of its value (compact, numbers and escapes
-/// spelled as JavaScript writes them, no duplicate or array-index keys, no escaped keys: what
-/// JavaScript and Python clients send) takes a single pass that copies untouched spans
-/// verbatim ([`shrink_single_pass`]); other text, and a shrink that needs the skeleton, reads
-/// the value first. Both give the same bytes.
+/// A single pass ([`shrink_single_pass`]) re-spells the text as `JSON.stringify` would,
+/// copying the spans already spelled so, and trims from that text; a payload with duplicate,
+/// array-index or escaped keys, and a shrink that needs the skeleton, reads the value first.
+/// Both give the same bytes.
 pub fn shrink_payload_json(text: &str, max_bytes: usize, message_type: Option<&str>) -> Result<Shrunk, SyntaxError> {
     if let Some(s) = shrink_single_pass(text, max_bytes, message_type) {
         return Ok(s);
@@ -166,10 +165,10 @@ pub fn shrink_payload_json(text: &str, max_bytes: usize, message_type: Option<&s
     Ok(shrink_payload(&parse_js_value(text)?, max_bytes, message_type))
 }
 
-/// The single pass of [`shrink_payload_json`] alone: `Some` exactly when `text` is the
-/// `JSON.stringify` text of its value (as above) and the result is tier 1, 2 or 4 without a
-/// skeleton attempt; then it equals [`shrink_payload`] of the parsed value. `None` otherwise
-/// (invalid JSON included).
+/// The single pass of [`shrink_payload_json`] alone: `Some` when `text` is JSON without
+/// duplicate, array-index or escaped keys and the result is tier 1, 2 or 4 without a skeleton
+/// attempt; then it equals [`shrink_payload`] of the parsed value. `None` otherwise (invalid
+/// JSON included).
 pub fn shrink_single_pass(text: &str, max_bytes: usize, message_type: Option<&str>) -> Option<Shrunk> {
     text::shrink(text, max_bytes, skeleton::event(message_type))
 }

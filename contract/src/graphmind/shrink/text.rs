@@ -1,19 +1,17 @@
-//! The single pass of payload shrinking: tiers 1, 2 and 4 straight from JSON text that is
-//! already `JSON.stringify`'s text of its own value, with no [`super::JsValue`] built.
+//! The single pass of payload shrinking: tiers 1, 2 and 4 straight from JSON text, with no
+//! [`super::JsValue`] built.
 //!
-//! Senders mostly hand over such text (a JavaScript or Python client's compact JSON, the
-//! contract's own writers). For it the re-serialized text *is* the input (§3 S3), every field's
-//! text is a span of it (§4 T1), and a shrink copies untouched spans verbatim: one scan checks
-//! the text and records where each container ends, then tier 2 reads only what it keeps (up to
-//! 256 keys a level, 2000 units of a string) and measures the rest by span.
+//! One scan reads the text as `JSON.parse` would and produces what `JSON.stringify` writes for
+//! it (§3 S3), copying every span already spelled that way (a JavaScript client's text, the
+//! contract's own writers: all of it) and rewriting only whitespace, number tokens spelled
+//! otherwise (`1.0`, `4.2e-05`) and strings with other escapes (`\u00e9`, `\/`); it records
+//! where each container ends and the top-level members. Tier 2 then reads only what it keeps
+//! (up to 256 keys a level, 2000 units of a cut string) and measures the rest by span.
 //!
-//! "Canonical" here: compact (no whitespace), every number spelled as `Number::toString`
-//! spells its double, every string escape the one `JSON.stringify` writes (§2 P1), no
-//! duplicate key, no array-index key (JavaScript would reorder it, §2 P4) and no escape in a
-//! key. Any other text, and any shrink that needs the skeleton (tier 3), returns `None`: the
-//! caller takes the value path (`read.rs`, `trim.rs`, `skeleton.rs`), which handles every
-//! input. Both paths give the same bytes (tests: this file's and
-//! `contract/tests/integration/shrink_properties.rs`).
+//! Duplicate keys, array-index keys (JavaScript would reorder them, §2 P4) and keys with an
+//! escape are left to the value path (`read.rs`, `trim.rs`, `skeleton.rs`), as is any shrink
+//! that reaches the skeleton (tier 3): `None`. Both paths give the same bytes (tests: this
+//! file's and `contract/tests/integration/shrink*.rs`).
 
 use std::borrow::Cow;
 use std::cmp::Reverse;
@@ -22,11 +20,11 @@ use std::ops::Range;
 
 use super::trim::marker;
 use super::units::{high_surrogate_of, len16, prefix16, wtf8_unit, TRUNCATION_SUFFIX};
-use super::write::{into_string, set, write_out, Out};
+use super::write::{into_string, set, write_out, write_str, Out};
 use super::{Shrunk, MARKER_KEY, MAX_SHRINK_DEPTH, MAX_SHRINK_KEYS, MAX_TRIM_FIELDS, PREVIEW_CHARS};
 use crate::registry::MessageDesc;
 use wirecontract_json::scan::plain_end;
-use wirecontract_json::{number_value, scan_number, write_f64};
+use wirecontract_json::{number_value, scan_number, unescape_body, write_f64, LoneSurrogate};
 
 /// An object or array of the scanned text.
 struct Container {
@@ -37,16 +35,64 @@ struct Container {
     len: usize,
 }
 
-/// What the scan learned: the containers in text order, and the top-level members (key text
-/// without quotes, value span) when the payload is an object.
-struct Scan {
+/// What the scan learned: the payload's `JSON.stringify` text, its containers in text order,
+/// and the top-level members (key text without quotes, value span) when it is an object. All
+/// offsets are into `text`.
+struct Scan<'a> {
+    text: Cow<'a, [u8]>,
     containers: Vec<Container>,
     fields: Option<Vec<(Range<usize>, Range<usize>)>>,
 }
 
-impl Scan {
+impl Scan<'_> {
     fn container(&self, start: usize) -> Option<&Container> {
         self.containers.binary_search_by_key(&start, |c| c.start).ok().and_then(|i| self.containers.get(i))
+    }
+}
+
+/// The re-serialized text while scanning: the input itself until the first token `JSON.stringify`
+/// writes differently; from there a copy, made of the input's spans and the rewritten tokens.
+struct Canon<'a> {
+    src: &'a [u8],
+    out: Option<Vec<u8>>,
+    /// The input offset up to which `out` holds the text.
+    copied: usize,
+}
+
+impl<'a> Canon<'a> {
+    /// The offset in the re-serialized text of input offset `at` (never before `copied`).
+    fn at(&self, at: usize) -> usize {
+        self.out.as_ref().map_or(at, |o| o.len() + at - self.copied)
+    }
+
+    /// Writes `with` in place of the input's `from..to`.
+    fn replace(&mut self, from: usize, to: usize, with: &[u8]) {
+        let out = self.out.get_or_insert_with(|| Vec::with_capacity(self.src.len()));
+        out.extend_from_slice(self.src.get(self.copied..from).unwrap_or_default());
+        out.extend_from_slice(with);
+        self.copied = to;
+    }
+
+    /// Drops whitespace at `pos`; returns the offset after it.
+    fn skip_ws(&mut self, pos: usize) -> usize {
+        let mut end = pos;
+        while matches!(self.src.get(end), Some(b' ' | b'\n' | b'\r' | b'\t')) {
+            end += 1;
+        }
+        if end > pos {
+            self.replace(pos, end, b"");
+        }
+        end
+    }
+
+    fn finish(self) -> Cow<'a, [u8]> {
+        match self.out {
+            None => Cow::Borrowed(self.src),
+            Some(mut out) => {
+                out.extend_from_slice(self.src.get(self.copied..).unwrap_or_default());
+                Cow::Owned(out)
+            }
+        }
     }
 }
 
@@ -85,11 +131,14 @@ fn canonical_number(tok: &[u8]) -> bool {
         };
         frac_ok && significant.is_some_and(|n| n <= 15)
     };
-    quick || {
-        let mut w = Vec::with_capacity(24);
-        write_f64(&mut w, number_value(std::str::from_utf8(tok).unwrap_or("x")));
-        w == tok
-    }
+    quick || respelled(tok) == tok
+}
+
+/// `Number::toString` of the double a number token names (§2 P5).
+fn respelled(tok: &[u8]) -> Vec<u8> {
+    let mut w = Vec::with_capacity(24);
+    write_f64(&mut w, number_value(std::str::from_utf8(tok).unwrap_or("x")));
+    w
 }
 
 fn hex4(b: &[u8], at: usize, lowercase_only: bool) -> Option<u32> {
@@ -106,35 +155,39 @@ fn hex4(b: &[u8], at: usize, lowercase_only: bool) -> Option<u32> {
     Some(v)
 }
 
-/// The offset after the escape whose backslash is at `i`, when `JSON.stringify` writes that
-/// escape (§2 P1): the short ones, lowercase `\u00xx` for a control character without a short
-/// form, lowercase `\udxxx` for a lone surrogate.
-fn canonical_escape(b: &[u8], i: usize) -> Option<usize> {
+/// The escape whose backslash is at `i`: the offset after it and whether `JSON.stringify`
+/// writes it so (§2 P1: the short forms, lowercase `\u00xx` for a control character without
+/// one, lowercase `\udxxx` for a lone surrogate); `None` when it is no JSON escape.
+fn escape(b: &[u8], i: usize) -> Option<(usize, bool)> {
     match b.get(i + 1)? {
-        b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't' => Some(i + 2),
+        b'"' | b'\\' | b'b' | b'f' | b'n' | b'r' | b't' => Some((i + 2, true)),
+        b'/' => Some((i + 2, false)),
         b'u' => {
-            let v = hex4(b, i + 2, true)?;
+            let Some(v) = hex4(b, i + 2, true) else { return hex4(b, i + 2, false).map(|_| (i + 6, false)) };
             let lone_high = (0xD800..0xDC00).contains(&v) && !(b.get(i + 6..i + 8) == Some(b"\\u") && hex4(b, i + 8, false).is_some_and(|w| (0xDC00..0xE000).contains(&w)));
-            // A low surrogate escape here follows no high escape (that pair bailed above).
-            let ok = (v < 0x20 && !matches!(v, 0x08 | 0x09 | 0x0A | 0x0C | 0x0D)) || lone_high || (0xDC00..0xE000).contains(&v);
-            ok.then_some(i + 6)
+            // A low surrogate escape here follows no high escape (that pair is not canonical).
+            let canonical = (v < 0x20 && !matches!(v, 0x08 | 0x09 | 0x0A | 0x0C | 0x0D)) || lone_high || (0xDC00..0xE000).contains(&v);
+            Some((i + 6, canonical))
         }
         _ => None,
     }
 }
 
-/// The string whose opening quote is at `pos`: the offset of its closing quote and whether it
-/// holds an escape, when it is valid and canonical.
-fn string(b: &[u8], pos: usize) -> Option<(usize, bool)> {
+/// The string whose opening quote is at `pos`: the offset of its closing quote, whether it
+/// holds an escape and whether every escape is canonical; `None` when it is not valid.
+fn string(b: &[u8], pos: usize) -> Option<(usize, bool, bool)> {
     let mut i = pos + 1;
     let mut escaped = false;
+    let mut canonical = true;
     loop {
         i = plain_end(b, i);
         match *b.get(i)? {
-            b'"' => return Some((i, escaped)),
+            b'"' => return Some((i, escaped, canonical)),
             b'\\' => {
                 escaped = true;
-                i = canonical_escape(b, i)?;
+                let (next, ok) = escape(b, i)?;
+                canonical &= ok;
+                i = next;
             }
             0..0x20 => return None,
             // A plain byte of the tail `plain_end` leaves.
@@ -143,7 +196,7 @@ fn string(b: &[u8], pos: usize) -> Option<(usize, bool)> {
     }
 }
 
-/// The end of the string at `pos` in text the scan accepted.
+/// The end of the string at `pos` in re-serialized text.
 fn string_end(b: &[u8], pos: usize) -> usize {
     let mut i = pos + 1;
     loop {
@@ -169,15 +222,17 @@ fn is_index_key(key: &[u8]) -> bool {
     }
 }
 
-/// Reads the key at `pos` of the object `open`: its content range and the offset of its value.
-/// `None` for a key with an escape, an index key or a duplicate.
-fn key<'a>(b: &'a [u8], pos: usize, open: &mut Open<'a>, keys: &mut Vec<&'a [u8]>) -> Option<(Range<usize>, usize)> {
+/// Reads the key at `pos` of the object `open`: its content range in the re-serialized text
+/// and the offset of its value in the input. `None` for a key with an escape, an index key or
+/// a duplicate.
+fn key<'a>(c: &mut Canon<'a>, pos: usize, open: &mut Open<'a>, keys: &mut Vec<&'a [u8]>) -> Option<(Range<usize>, usize)> {
+    let b = c.src;
     if b.get(pos) != Some(&b'"') {
         return None;
     }
-    let (close, escaped) = string(b, pos)?;
+    let (close, escaped, _) = string(b, pos)?;
     let k = b.get(pos + 1..close)?;
-    if escaped || is_index_key(k) || b.get(close + 1) != Some(&b':') {
+    if escaped || is_index_key(k) {
         return None;
     }
     let mine = keys.get(open.keys_from..).unwrap_or_default();
@@ -201,18 +256,26 @@ fn key<'a>(b: &'a [u8], pos: usize, open: &mut Open<'a>, keys: &mut Vec<&'a [u8]
         }
     }
     keys.push(k);
-    Some((pos + 1..close, close + 2))
+    let range = c.at(pos + 1)..c.at(close);
+    let colon = c.skip_ws(close + 1);
+    if b.get(colon) != Some(&b':') {
+        return None;
+    }
+    Some((range, c.skip_ws(colon + 1)))
 }
 
-/// Checks that `text` is one canonical JSON value (see the file's comment) and records its
-/// containers; `None` otherwise (not JSON included). One pass, no recursion.
-fn scan(text: &str) -> Option<Scan> {
+/// Reads `text` as `JSON.parse` would and writes it as `JSON.stringify` would, copying every
+/// span already written so, and records its containers; `None` for text that is not JSON and
+/// for duplicate, array-index or escaped keys (left to the value path). One pass, no
+/// recursion.
+fn scan(text: &str) -> Option<Scan<'_>> {
     let b = text.as_bytes();
+    let mut c = Canon { src: b, out: None, copied: 0 };
     let mut containers: Vec<Container> = Vec::new();
     let mut stack: Vec<Open<'_>> = Vec::new();
     let mut keys: Vec<&[u8]> = Vec::new();
     let mut fields: Option<Vec<(Range<usize>, Range<usize>)>> = None;
-    let mut pos = 0;
+    let mut pos = c.skip_ws(0);
     loop {
         // A value at `pos`.
         match *b.get(pos)? {
@@ -221,69 +284,85 @@ fn scan(text: &str) -> Option<Scan> {
                 if object && stack.is_empty() {
                     fields = Some(Vec::new());
                 }
-                containers.push(Container { start: pos, end: 0, len: 0 });
+                containers.push(Container { start: c.at(pos), end: 0, len: 0 });
                 stack.push(Open { idx: containers.len() - 1, object, keys_from: keys.len(), set: None });
-                pos += 1;
+                pos = c.skip_ws(pos + 1);
                 let close = if object { b'}' } else { b']' };
                 if b.get(pos) != Some(&close) {
                     if object {
                         let depth = stack.len();
                         let top = stack.last_mut()?;
-                        let (k, at) = key(b, pos, top, &mut keys)?;
+                        let (k, at) = key(&mut c, pos, top, &mut keys)?;
                         if depth == 1 {
-                            fields.as_mut()?.push((k, at..at));
+                            let v = c.at(at);
+                            fields.as_mut()?.push((k, v..v));
                         }
                         pos = at;
                     }
                     continue;
                 }
-                // Empty: closed below as a complete value would be, without a member.
+                // Empty: closed here, then ended below as any value.
                 pos += 1;
                 let top = stack.pop()?;
                 keys.truncate(top.keys_from);
-                containers.get_mut(top.idx)?.end = pos;
+                containers.get_mut(top.idx)?.end = c.at(pos);
             }
-            b'"' => pos = string(b, pos)?.0 + 1,
+            b'"' => {
+                let (close, _, canonical) = string(b, pos)?;
+                if !canonical {
+                    let mut value = Vec::new();
+                    // `Keep` into bytes never rejects.
+                    let _ = unescape_body(text, pos + 1, &mut value, LoneSurrogate::Keep);
+                    let mut spelled = Vec::with_capacity(value.len() + 2);
+                    write_str(&mut spelled, &value);
+                    c.replace(pos, close + 1, &spelled);
+                }
+                pos = close + 1;
+            }
             b't' => pos = (b.get(pos..pos + 4)? == b"true").then_some(pos + 4)?,
             b'f' => pos = (b.get(pos..pos + 5)? == b"false").then_some(pos + 5)?,
             b'n' => pos = (b.get(pos..pos + 4)? == b"null").then_some(pos + 4)?,
             _ => {
                 let end = scan_number(b, pos).ok()?;
-                if !canonical_number(b.get(pos..end)?) {
-                    return None;
+                let tok = b.get(pos..end)?;
+                if !canonical_number(tok) {
+                    c.replace(pos, end, &respelled(tok));
                 }
                 pos = end;
             }
         }
         // The value ended at `pos`: count it, then a separator, or close containers.
         loop {
+            let end = c.at(pos);
+            pos = c.skip_ws(pos);
             let depth = stack.len();
             let Some(top) = stack.last_mut() else {
-                return (pos == b.len()).then_some(Scan { containers, fields });
+                return (pos == b.len()).then(|| Scan { text: c.finish(), containers, fields });
             };
             if depth == 1 && top.object {
                 if let Some(f) = fields.as_mut().and_then(|f| f.last_mut()) {
-                    f.1.end = pos;
+                    f.1.end = end;
                 }
             }
             containers.get_mut(top.idx)?.len += 1;
             match *b.get(pos)? {
                 b',' => {
-                    pos += 1;
+                    pos = c.skip_ws(pos + 1);
                     if top.object {
-                        let (k, at) = key(b, pos, top, &mut keys)?;
+                        let (k, at) = key(&mut c, pos, top, &mut keys)?;
                         if depth == 1 {
-                            fields.as_mut()?.push((k, at..at));
+                            let v = c.at(at);
+                            fields.as_mut()?.push((k, v..v));
                         }
                         pos = at;
                     }
                     break;
                 }
-                c @ (b'}' | b']') if (c == b'}') == top.object => {
+                close @ (b'}' | b']') if (close == b'}') == top.object => {
                     pos += 1;
                     let top = stack.pop()?;
                     keys.truncate(top.keys_from);
-                    containers.get_mut(top.idx)?.end = pos;
+                    containers.get_mut(top.idx)?.end = c.at(pos);
                 }
                 _ => return None,
             }
@@ -337,7 +416,7 @@ fn cut_string(text: &[u8], n: usize) -> Out<'_> {
 }
 
 /// The end of the value starting at `pos` in scanned text.
-fn value_end(scan: &Scan, b: &[u8], pos: usize) -> usize {
+fn value_end(scan: &Scan<'_>, b: &[u8], pos: usize) -> usize {
     match b.get(pos) {
         Some(b'"') => string_end(b, pos),
         Some(b'{' | b'[') => scan.container(pos).map_or(b.len(), |c| c.end),
@@ -349,7 +428,7 @@ fn value_end(scan: &Scan, b: &[u8], pos: usize) -> usize {
 
 /// `shrinkField` (§5, as `trim.rs`'s `shrink_field`) of the value spanning `v` in scanned text.
 /// `units` is the value text's length in UTF-16 units, used at depth 0 only.
-fn shrink_field<'a>(scan: &Scan, b: &'a [u8], v: Range<usize>, depth: usize, units: usize) -> Out<'a> {
+fn shrink_field<'a>(scan: &Scan<'_>, b: &'a [u8], v: Range<usize>, depth: usize, units: usize) -> Out<'a> {
     let text = b.get(v.clone()).unwrap_or_default();
     match text.first() {
         Some(b'"') => cut_string(text, PREVIEW_CHARS),
@@ -388,7 +467,7 @@ fn shrink_field<'a>(scan: &Scan, b: &'a [u8], v: Range<usize>, depth: usize, uni
 }
 
 /// `truncateFields` (§4, as `trim.rs`'s `trim`) over scanned text.
-fn trim(scan: &Scan, fields: &[(Range<usize>, Range<usize>)], b: &[u8], max_bytes: usize) -> Option<String> {
+fn trim(scan: &Scan<'_>, fields: &[(Range<usize>, Range<usize>)], b: &[u8], max_bytes: usize) -> Option<String> {
     let total = b.len();
     let sizes: Vec<usize> = fields.iter().map(|(_, v)| len16(b.get(v.clone()).unwrap_or_default())).collect();
     let mut order: Vec<usize> = (0..fields.len()).collect();
@@ -423,10 +502,10 @@ fn trim(scan: &Scan, fields: &[(Range<usize>, Range<usize>)], b: &[u8], max_byte
 /// is not canonical or tier 3 may apply (the caller then takes the value path).
 pub(super) fn shrink(text: &str, max_bytes: usize, event: Option<&MessageDesc>) -> Option<Shrunk> {
     let scan = scan(text)?;
-    let b = text.as_bytes();
+    let b: &[u8] = &scan.text;
     let total = b.len();
     if total <= max_bytes {
-        return Some(Shrunk { json: text.to_owned(), tier: 1 });
+        return Some(Shrunk { json: into_string(b.to_vec()), tier: 1 });
     }
     if let Some(fields) = &scan.fields {
         if fields.len() <= MAX_TRIM_FIELDS {
@@ -448,6 +527,7 @@ pub(super) fn shrink(text: &str, max_bytes: usize, event: Option<&MessageDesc>) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::graphmind::shrink::parse_js_value;
 
     #[test]
     fn numbers_are_canonical_exactly_when_javascript_spells_them_so() {
@@ -460,31 +540,38 @@ mod tests {
     }
 
     #[test]
-    fn only_canonical_text_is_scanned() {
-        for yes in [r#"{"a":[1,{"b":"\u0001\ud800x\"\\\n"}],"c":null}"#, r#""\udc00\ud800""#, "[]", "{}", r#"{"a":{},"b":[]}"#] {
-            assert!(scan(yes).is_some(), "{yes}");
-        }
-        for no in [
-            r#"{"a":1, "b":2}"#,
-            r#"{"a":1,"a":2}"#,
-            r#"{"0":1}"#,
-            r#"{"a\n":1}"#,
-            r#""\u00e9""#,
-            r#""\/""#,
-            r#""\u001F""#,
-            r#""\ud83d\ude00""#,
-            r#"{"a":1}x"#,
-            r#"{"a":1"#,
-            " 1",
-            "[1,]",
-            r#"{"a":1]"#,
-            "tru",
+    fn the_scan_writes_what_json_stringify_writes() {
+        for text in [
+            r#"{"a":[1,{"b":"\u0001\ud800x\"\\\n"}],"c":null}"#,
+            r#""\udc00\ud800""#,
+            "[]",
+            "{}",
+            r#"{"a":{},"b":[]}"#,
+            r#" { "a" : 1.0 , "b" : [ 1e21 , -0, 4.2e-05, 1E400 ] , "c" : { } } "#,
+            r#"["\u00e9\/\u001F\ud83d\ude00\uD800\u0041", "é", "\ud83d\ude00x"]"#,
+            "[\"\\u00e9\",\n\t1]",
         ] {
-            assert!(scan(no).is_none(), "{no}");
+            let s = scan(text).unwrap_or_else(|| panic!("{text}"));
+            let want = parse_js_value(text).expect("JSON").to_json();
+            assert_eq!(String::from_utf8_lossy(&s.text), want, "{text}");
+        }
+        for text in [r#"{"a":1,"a":2}"#, r#"{"0":1}"#, r#"{"a\n":1}"#, r#"{"a":1}x"#, r#"{"a":1"#, "[1,]", r#"{"a":1]"#, "tru", "\"\\x\"", "[01]", ""] {
+            assert!(scan(text).is_none(), "{text}");
         }
         // Duplicates past the pairwise limit are found by the set.
-        let wide: String = (0..40).map(|i| format!("\"k{i}\":{i},")).collect();
+        let wide: String = (0..40).map(|i| format!("\"k{i}\": {i},")).collect();
         assert!(scan(&format!("{{{wide}\"z\":0}}")).is_some());
         assert!(scan(&format!("{{{wide}\"k3\":0}}")).is_none());
+    }
+
+    #[test]
+    fn spans_point_into_the_rewritten_text() {
+        let s = scan(r#"{ "a" : [ 1.0 , { "b" : 2 } ] , "c" : "\u00e9" }"#).expect("scans");
+        assert_eq!(&*s.text, r#"{"a":[1,{"b":2}],"c":"é"}"#.as_bytes());
+        let fields = s.fields.as_ref().expect("object");
+        let at = |r: &Range<usize>| String::from_utf8_lossy(&s.text[r.clone()]).into_owned();
+        assert_eq!(fields.iter().map(|(k, v)| (at(k), at(v))).collect::<Vec<_>>(), [("a".into(), "[1,{\"b\":2}]".into()), ("c".into(), "\"é\"".into())]);
+        let inner = s.container(8).expect("inner object");
+        assert_eq!((inner.end, inner.len), (15, 1));
     }
 }
