@@ -23,7 +23,7 @@ use super::units::{high_surrogate_of, len16, prefix16, wtf8_unit, TRUNCATION_SUF
 use super::write::{into_string, set, write_out, write_str, Out};
 use super::{Shrunk, MARKER_KEY, MAX_SHRINK_DEPTH, MAX_SHRINK_KEYS, MAX_TRIM_FIELDS, PREVIEW_CHARS};
 use crate::registry::MessageDesc;
-use wirecontract_json::scan::plain_end;
+use wirecontract_json::scan::{plain_end, string_close};
 use wirecontract_json::{number_value, scan_number, unescape_body, write_f64, LoneSurrogate};
 
 /// An object or array of the scanned text.
@@ -176,40 +176,32 @@ fn escape(b: &[u8], i: usize) -> Option<(usize, bool)> {
 /// The string whose opening quote is at `pos`: the offset of its closing quote, whether it
 /// holds an escape and whether every escape is canonical; `None` when it is not valid.
 fn string(b: &[u8], pos: usize) -> Option<(usize, bool, bool)> {
+    // The engine's SIMD scan finds the end and checks the grammar; only a string with an
+    // escape is walked again, for the spelling of its escapes.
+    let (close, escaped) = string_close(b, pos + 1)?;
+    if !escaped {
+        return Some((close, false, true));
+    }
     let mut i = pos + 1;
-    let mut escaped = false;
     let mut canonical = true;
-    loop {
+    while i < close {
         i = plain_end(b, i);
-        match *b.get(i)? {
-            b'"' => return Some((i, escaped, canonical)),
-            b'\\' => {
-                escaped = true;
+        match b.get(i) {
+            Some(b'\\') => {
                 let (next, ok) = escape(b, i)?;
                 canonical &= ok;
                 i = next;
             }
-            0..0x20 => return None,
-            // A plain byte of the tail `plain_end` leaves.
+            // The closing quote, or a plain byte of the tail `plain_end` leaves.
             _ => i += 1,
         }
     }
+    Some((close, true, canonical))
 }
 
 /// The end of the string at `pos` in re-serialized text.
 fn string_end(b: &[u8], pos: usize) -> usize {
-    let mut i = pos + 1;
-    loop {
-        i = plain_end(b, i);
-        match b.get(i) {
-            None => return b.len(),
-            Some(b'"') => return i + 1,
-            // Skipping the backslash and the byte after it is enough: a `\u`'s hex digits are
-            // never a quote or a backslash.
-            Some(b'\\') => i += 2,
-            Some(_) => i += 1,
-        }
-    }
+    string_close(b, pos + 1).map_or(b.len(), |(close, _)| close + 1)
 }
 
 /// Whether `key` is a canonical array index (`0` … `2^32 − 2`), which JavaScript enumerates first.

@@ -16,7 +16,24 @@ pub const TRUNCATION_SUFFIX: &str = "\u{2026}[graphmind: truncated]";
 /// astral character) counts 2, every other character 1.
 pub fn len16(b: &[u8]) -> usize {
     // Each character has exactly one non-continuation byte; 4-byte leads add the second unit.
-    b.iter().map(|&c| usize::from(c & 0xC0 != 0x80) + usize::from(c >= 0xF0)).sum()
+    let units = |c: u8| u8::from(c & 0xC0 != 0x80) + u8::from(c >= 0xF0);
+    // Byte-wide counters, sixteen lanes, widened every 127 rounds (at most 2 a byte, so no
+    // lane overflows): the loop the compiler vectorizes into byte compares. A sum straight
+    // into `usize` ran four bytes a step and was most of a 5 MB shrink (perf).
+    const LANES: usize = 16;
+    const ROUNDS: usize = 127;
+    let mut total = 0usize;
+    let mut blocks = b.chunks_exact(LANES * ROUNDS);
+    for block in &mut blocks {
+        let mut acc = [0u8; LANES];
+        for chunk in block.chunks_exact(LANES) {
+            for (a, &c) in acc.iter_mut().zip(chunk) {
+                *a += units(c);
+            }
+        }
+        total += acc.iter().map(|&a| usize::from(a)).sum::<usize>();
+    }
+    total + blocks.remainder().iter().map(|&c| usize::from(units(c))).sum::<usize>()
 }
 
 /// Byte width of the WTF-8 sequence starting with `lead`.
@@ -90,6 +107,11 @@ mod tests {
     fn units_and_cuts() {
         assert_eq!(len16("a😀é".as_bytes()), 4);
         assert_eq!(len16(TRUNCATION_SUFFIX.as_bytes()), 23);
+        // Across the counting blocks (2032 bytes) and their tail.
+        for n in [2031, 2032, 2033, 5000] {
+            let s = "a😀é".repeat(n);
+            assert_eq!(len16(s.as_bytes()), s.encode_utf16().count(), "{n}");
+        }
         assert_eq!(TRUNCATION_SUFFIX.len(), 25);
         let s = "a😀b".as_bytes();
         assert_eq!(&*prefix16(s, 2), &[b'a', 0xED, 0xA0, 0xBD][..]);
