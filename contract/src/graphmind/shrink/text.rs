@@ -164,7 +164,8 @@ fn escape(b: &[u8], i: usize) -> Option<(usize, bool)> {
         b'/' => Some((i + 2, false)),
         b'u' => {
             let Some(v) = hex4(b, i + 2, true) else { return hex4(b, i + 2, false).map(|_| (i + 6, false)) };
-            let lone_high = (0xD800..0xDC00).contains(&v) && !(b.get(i + 6..i + 8) == Some(b"\\u") && hex4(b, i + 8, false).is_some_and(|w| (0xDC00..0xE000).contains(&w)));
+            let lone_high =
+                (0xD800..0xDC00).contains(&v) && !(b.get(i + 6..i + 8) == Some(b"\\u") && hex4(b, i + 8, false).is_some_and(|w| (0xDC00..0xE000).contains(&w)));
             // A low surrogate escape here follows no high escape (that pair is not canonical).
             let canonical = (v < 0x20 && !matches!(v, 0x08 | 0x09 | 0x0A | 0x0C | 0x0D)) || lone_high || (0xDC00..0xE000).contains(&v);
             Some((i + 6, canonical))
@@ -209,7 +210,9 @@ fn is_index_key(key: &[u8]) -> bool {
     match key {
         [] => false,
         [b'0'] => true,
-        [b'1'..=b'9', rest @ ..] => rest.len() < 10 && rest.iter().all(u8::is_ascii_digit) && key.iter().fold(0u64, |n, &d| n * 10 + u64::from(d - b'0')) < u64::from(u32::MAX),
+        [b'1'..=b'9', rest @ ..] => {
+            rest.len() < 10 && rest.iter().all(u8::is_ascii_digit) && key.iter().fold(0u64, |n, &d| n * 10 + u64::from(d - b'0')) < u64::from(u32::MAX)
+        }
         _ => false,
     }
 }
@@ -464,7 +467,8 @@ fn trim(scan: &Scan<'_>, fields: &[(Range<usize>, Range<usize>)], b: &[u8], max_
     let sizes: Vec<usize> = fields.iter().map(|(_, v)| len16(b.get(v.clone()).unwrap_or_default())).collect();
     let mut order: Vec<usize> = (0..fields.len()).collect();
     order.sort_by_key(|&i| Reverse(sizes.get(i).copied().unwrap_or(0)));
-    let mut out: Vec<(&[u8], Out<'_>)> = fields.iter().map(|(k, v)| (b.get(k.clone()).unwrap_or_default(), Out::Raw(b.get(v.clone()).unwrap_or_default()))).collect();
+    let mut out: Vec<(&[u8], Out<'_>)> =
+        fields.iter().map(|(k, v)| (b.get(k.clone()).unwrap_or_default(), Out::Raw(b.get(v.clone()).unwrap_or_default()))).collect();
     let mut shrunk: Vec<Out<'_>> = Vec::new();
     let mut remaining = total as i128;
     for i in order {
@@ -523,7 +527,20 @@ mod tests {
 
     #[test]
     fn numbers_are_canonical_exactly_when_javascript_spells_them_so() {
-        for yes in ["0", "-1", "1.5", "0.000001", "123456789012345", "0.1", "-0.5", "100000000000000000000", "1e+21", "1.5e-7", "9007199254740992", "0.30000000000000004"] {
+        for yes in [
+            "0",
+            "-1",
+            "1.5",
+            "0.000001",
+            "123456789012345",
+            "0.1",
+            "-0.5",
+            "100000000000000000000",
+            "1e+21",
+            "1.5e-7",
+            "9007199254740992",
+            "0.30000000000000004",
+        ] {
             assert!(canonical_number(yes.as_bytes()), "{yes}");
         }
         for no in ["-0", "1.0", "1e21", "1E-7", "0.0000001", "1000000000000000000000", "9007199254740993", "1.50", "2e-6", "0.10"] {
