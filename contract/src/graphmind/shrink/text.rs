@@ -62,7 +62,7 @@ struct Canon<'a> {
 impl<'a> Canon<'a> {
     /// The offset in the re-serialized text of input offset `at` (never before `copied`).
     fn at(&self, at: usize) -> usize {
-        self.out.as_ref().map_or(at, |o| o.len() + at - self.copied)
+        self.out.as_ref().map_or(at, |o| o.len() + at.saturating_sub(self.copied))
     }
 
     /// Writes `with` in place of the input's `from..to`.
