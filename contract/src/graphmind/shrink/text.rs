@@ -177,27 +177,25 @@ fn escape(b: &[u8], i: usize) -> Option<(usize, bool)> {
 /// The string whose opening quote is at `pos`: the offset of its closing quote, whether it
 /// holds an escape and whether every escape is canonical; `None` when it is not valid.
 fn string(b: &[u8], pos: usize) -> Option<(usize, bool, bool)> {
-    // The engine's SIMD scan finds the end and checks the grammar; only a string with an
-    // escape is walked again, for the spelling of its escapes.
-    let (close, escaped) = string_close(b, pos + 1)?;
-    if !escaped {
-        return Some((close, false, true));
-    }
+    // One walk: plain runs skipped by `plain_end`, escapes checked where they stand, so a
+    // string of back-to-back escapes costs no scan call per escape. (The engine's window scan
+    // first, then a walk over the escapes, took 150 ms for 3.6 M `\u0001`: 56% in the scan.)
     let mut i = pos + 1;
+    let mut escaped = false;
     let mut canonical = true;
-    while i < close {
-        i = plain_end(b, i);
-        match b.get(i) {
-            Some(b'\\') => {
+    loop {
+        match *b.get(i)? {
+            b'"' => return Some((i, escaped, canonical)),
+            b'\\' => {
+                escaped = true;
                 let (next, ok) = escape(b, i)?;
                 canonical &= ok;
                 i = next;
             }
-            // The closing quote, or a plain byte of the tail `plain_end` leaves.
-            _ => i += 1,
+            0..0x20 => return None,
+            _ => i = plain_end(b, i + 1),
         }
     }
-    Some((close, true, canonical))
 }
 
 /// The end of the string at `pos` in re-serialized text.
