@@ -200,12 +200,18 @@ fn help_explains_each_command() {
     assert!(!String::from_utf8_lossy(&out.stdout).contains("--direction"), "schema --help mentions --direction");
     let out = run(&["parse", "--help"], b"");
     assert!(String::from_utf8_lossy(&out.stdout).contains("--direction"), "parse --help explains --direction");
-    // `listen --help` lists the node kinds and pause points from the contract, each of them.
+}
+
+#[test]
+fn listen_help_lists_every_node_kind_and_pause_point_of_the_contract() {
+    use wirecontract::graphmind::{NodeKind, PausePoint};
     let out = run(&["listen", "--help"], b"");
+    assert!(out.status.success());
     let help = String::from_utf8_lossy(&out.stdout);
-    let kinds = wirecontract::graphmind::NodeKind::VALUES.join(", ");
-    let points = wirecontract::graphmind::PausePoint::VALUES.join(", ");
-    assert!(help.contains(&format!("({kinds})")) && help.contains(&format!("({points};")), "{help}");
+    let kinds = format!("KIND is a node kind ({})", NodeKind::VALUES.join(", "));
+    let points = format!("POINT ({}; default before)", PausePoint::VALUES.join(", "));
+    assert!(help.contains(&kinds), "listen --help must say {kinds:?}:\n{help}");
+    assert!(help.contains(&points), "listen --help must say {points:?}:\n{help}");
 }
 
 #[cfg(unix)]
