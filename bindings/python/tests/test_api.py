@@ -212,7 +212,7 @@ def test_matcher_helpers_follow_the_equality_rule() -> None:
 def test_constants() -> None:
     assert gm.PROTOCOL_VERSION == 1 and gm.WILDCARD_RUN_ID == "*"
     assert gm.KNOWN_CAPABILITIES == ("pause", "step", "inject", "retry", "abort", "run-claim", "edit-input")
-    assert gm.NODE_KINDS == tuple(json.loads(gm.export_json_schema())["$defs"]["NodeKind"]["enum"])
+    assert gm.NODE_KINDS == tuple(gm.export_json_schema()["$defs"]["NodeKind"]["enum"])
     assert gm.DEFAULT_MAX_FRAME_BYTES == 16 * 1024 * 1024
     assert gm.DEFAULT_MAX_DEPTH >= 10_000
     assert wirecontract.__version__

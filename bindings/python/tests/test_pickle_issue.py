@@ -5,7 +5,6 @@ refuses a code the contract does not define. The enum constants come from the re
 
 from __future__ import annotations
 
-import json
 import pickle
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
@@ -136,7 +135,7 @@ def test_issue_codes_given_by_parsers_are_accepted_by_the_constructor() -> None:
 def test_enum_constants_keep_their_names_and_values() -> None:
     # The values in the order of the JSON Schema (schemars' path from the declarations), so a value
     # added to the contract needs no edit here.
-    defs = json.loads(gm.export_json_schema())["$defs"]
+    defs = gm.export_json_schema()["$defs"]
     for name, enum in [("NODE_KINDS", "NodeKind"), ("RUN_STATUSES", "RunStatus"), ("PAUSE_POINTS", "PausePoint"),
                        ("RESUME_ACTIONS", "ResumeAction"), ("RUN_MODES", "RunMode")]:
         assert getattr(gm, name) == tuple(defs[enum]["enum"]), name
