@@ -86,6 +86,29 @@ function createApi(backend, readRecord) {
     return issues === undefined ? { kind: 'invalid', reason } : { kind: 'invalid', reason, issues };
   }
 
+  // Every issue carries its path's segments (root first: key strings, index numbers) as a
+  // non-enumerable `segments`, built natively by the glue's one conversion: Object.keys,
+  // JSON.stringify and deep equality still see the reference's `{path, message}` (Graphorin:
+  // `{path, code, message}`), so the package stays a drop-in (ARCHITECTURE.md, bindings).
+  function hideSegments(issues) {
+    if (Array.isArray(issues)) {
+      for (const i of issues) Object.defineProperty(i, 'segments', { value: i.segments, enumerable: false, writable: true, configurable: true });
+    }
+    return issues;
+  }
+
+  /** A verdict or error text from the backend, its issues' segments made non-enumerable. */
+  function verdictOf(text) {
+    const v = JSON.parse(text);
+    hideSegments(v.issues);
+    return v;
+  }
+
+  /** An issue this layer makes itself, about a top-level member (`''`: the frame root). */
+  function memberIssue(member, message) {
+    return hideSegments([{ path: member, message, segments: member === '' ? [] : [member] }])[0];
+  }
+
   // Frames from this many UTF-16 units on (and small enough that no reading of them can pass
   // the size cap) go through gmParseLarge: long string values are taken out before parsing and
   // put back afterwards (src/large.rs).
@@ -153,7 +176,7 @@ function createApi(backend, readRecord) {
         return invalidResult(`frame is not valid JSON: ${errorMessage(e)}`);
       }
     }
-    return JSON.parse(verdict);
+    return verdictOf(verdict);
   }
 
   /**
@@ -176,7 +199,7 @@ function createApi(backend, readRecord) {
       return undefined;
     }
     if (typeof verdict === 'number') return undefined;
-    const v = JSON.parse(verdict);
+    const v = verdictOf(verdict);
     return v.kind === 'version-mismatch' || (v.kind === 'invalid' && v.reason === REASON_NOT_AN_ENVELOPE) ? v : undefined;
   }
 
@@ -231,7 +254,7 @@ function createApi(backend, readRecord) {
       return invalidResult(`value is not JSON-serializable: ${errorMessage(e)}`);
     }
     if (text === undefined) {
-      return invalidResult(REASON_NOT_AN_ENVELOPE, [{ path: '', message: `expected object, received ${typeof value}` }]);
+      return invalidResult(REASON_NOT_AN_ENVELOPE, [memberIssue('', `expected object, received ${typeof value}`)]);
     }
     const result = decide(text);
     // JSON has no -0 (JSON.stringify writes 0); the reference hands back the caller's numbers,
@@ -306,7 +329,7 @@ function createApi(backend, readRecord) {
       throw new BuildError(`internal error in wirecontract: ${errorMessage(e)}`);
     }
     if (r.tier === 0) {
-      const e = JSON.parse(r.error);
+      const e = verdictOf(r.error);
       throw new BuildError(e.reason, e.issues);
     }
     return r.tier === 1 ? payload : JSON.parse(r.json);
@@ -338,7 +361,7 @@ function createApi(backend, readRecord) {
     }
     const verdict = gmVerdictOf(text);
     if (typeof verdict === 'number') return envelope;
-    const out = JSON.parse(verdict);
+    const out = verdictOf(verdict);
     throw new BuildError(out.reason, out.issues);
   }
 
@@ -378,15 +401,15 @@ function createApi(backend, readRecord) {
       standIn.payload = {};
     }
     const verdict = gmVerdictOf(stringify(standIn));
-    const out = typeof verdict === 'number' ? { reason: 'envelope is not JSON-serializable', issues: [] } : JSON.parse(verdict);
+    const out = typeof verdict === 'number' ? { reason: 'envelope is not JSON-serializable', issues: [] } : verdictOf(verdict);
     const host = (m) => typeof envelope[m];
-    let issues = (out.issues || []).map((i) => (members.includes(i.path) ? { ...i, message: i.message.replace(/received object$/, `received ${host(i.path)}`) } : i));
+    let issues = (out.issues || []).map((i) => (members.includes(i.path) ? memberIssue(i.path, i.message.replace(/received object$/, `received ${host(i.path)}`)) : i));
     if (payloadProblem !== undefined) {
       issues = issues.filter((i) => i.path !== 'payload' && !i.path.startsWith('payload.'));
-      issues.push({ path: 'payload', message: `payload is not JSON-serializable: ${payloadProblem}` });
+      issues.push(memberIssue('payload', `payload is not JSON-serializable: ${payloadProblem}`));
     }
     for (const m of [...members].reverse()) {
-      if (!issues.some((i) => i.path === m)) issues.unshift({ path: m, message: `expected a JSON value, received ${host(m)}` });
+      if (!issues.some((i) => i.path === m)) issues.unshift(memberIssue(m, `expected a JSON value, received ${host(m)}`));
     }
     return new BuildError(out.reason, issues);
   }
@@ -474,7 +497,7 @@ function createApi(backend, readRecord) {
     }
     const text = stringify(out);
     if (text === undefined) {
-      throw new BuildError(REASON_NOT_AN_ENVELOPE, [{ path: '', message: `expected object, received ${typeOf(envelope)}` }]);
+      throw new BuildError(REASON_NOT_AN_ENVELOPE, [memberIssue('', `expected object, received ${typeOf(envelope)}`)]);
     }
     let verdict;
     try {
@@ -483,13 +506,13 @@ function createApi(backend, readRecord) {
       throw new BuildError(`internal error in wirecontract: ${errorMessage(e)}`);
     }
     if (typeof verdict === 'number') return text;
-    throw writtenError(JSON.parse(verdict));
+    throw writtenError(verdictOf(verdict));
   }
 
   /** The BuildError for a written frame the parser refuses, from the parser's verdict. */
   function writtenError(v) {
     if (v.kind === 'version-mismatch') {
-      return new BuildError(`envelope would not parse: protocol version ${v.received}, this contract speaks ${v.supported}`, [{ path: 'gm', message: `received ${v.received}` }]);
+      return new BuildError(`envelope would not parse: protocol version ${v.received}, this contract speaks ${v.supported}`, [memberIssue('gm', `received ${v.received}`)]);
     }
     return new BuildError(`envelope would not parse: ${v.reason}`, v.issues);
   }
@@ -901,7 +924,7 @@ function createApi(backend, readRecord) {
         return { success: false, error: { isSyntaxError: true, isJson: true, message: `frame is not valid JSON: ${errorMessage(e)}`, issues: [], rpcErrorCode: -32700, replyId: 0 } };
       }
     }
-    const error = JSON.parse(verdict);
+    const error = verdictOf(verdict);
     if (!error.hasId) delete error.id;
     delete error.hasId;
     return { success: false, error };

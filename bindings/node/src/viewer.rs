@@ -8,7 +8,7 @@
 use napi_derive::napi;
 use wirecontract::graphmind::session as s;
 
-use crate::viewer_text as vt;
+use wirecontract_js_text::viewer_text as vt;
 use crate::{guard, invalid_arg, FrameText};
 
 fn arg<T>(r: vt::Res<T>) -> napi::Result<T> {

@@ -7,7 +7,7 @@
 use wasm_bindgen::prelude::wasm_bindgen;
 use wirecontract::graphmind::session as s;
 
-use crate::viewer_text as vt;
+use wirecontract_js_text::viewer_text as vt;
 use crate::{invalid_arg, with_frame, Res};
 
 fn arg<T>(r: vt::Res<T>) -> Res<T> {

@@ -304,6 +304,8 @@ fn graphmind_namespace(out: &mut String) {
   interface Issue {
     path: string;
     message: string;
+    /** The same path as segments from the frame root (key strings, index numbers); non-enumerable, so the object's keys stay the reference's `path`, `message`. */
+    readonly segments: Array<string | number>;
   }
   /** The verdict of parseEnvelopeJson / parseEnvelope (§2). */
   type ParseResult =
@@ -507,6 +509,8 @@ fn graphorin_namespace(out: &mut String) {
     path: Array<string | number>;
     code: IssueCode;
     message: string;
+    /** The path's segments again (as in every binding's issue); non-enumerable, so the object's keys stay the reference's `path`, `code`, `message`. */
+    readonly segments: Array<string | number>;
   }
   /** Why a frame did not parse. */
   interface ParseError {
