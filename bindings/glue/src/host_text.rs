@@ -29,6 +29,15 @@ pub fn host_str(bytes: &[u8]) -> Result<&str, LoneSurrogate> {
     std::str::from_utf8(bytes).map_err(|_| lone_surrogate(bytes))
 }
 
+/// Owned bytes a host lowered as generalized UTF-8 as a `String`, or where the first lone
+/// surrogate is.
+///
+/// # Errors
+/// As [`host_str`].
+pub fn host_string(bytes: Vec<u8>) -> Result<String, LoneSurrogate> {
+    String::from_utf8(bytes).map_err(|e| lone_surrogate(e.as_bytes()))
+}
+
 /// The UTF-16 index of the first byte that is not UTF-8 (the host never sends other bytes
 /// than UTF-8 and encoded lone surrogates).
 fn lone_surrogate(bytes: &[u8]) -> LoneSurrogate {
@@ -96,7 +105,9 @@ mod tests {
         let err = host_str(&bytes).unwrap_err();
         assert_eq!((err.utf16_index, err.byte_offset), (3, 6));
         assert_eq!(err.message(), "lone surrogate at UTF-16 index 3: not representable in UTF-8");
+        assert_eq!(host_string(bytes), Err(err));
         assert_eq!(host_str(b"ok"), Ok("ok"));
+        assert_eq!(host_string(b"ok".to_vec()), Ok("ok".to_owned()));
     }
 
     #[test]

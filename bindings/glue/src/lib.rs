@@ -11,7 +11,7 @@
 //! - `issue.rs`: [`HostIssue`], the one conversion of a contract issue into what hosts show
 //!   (`path` dotted, `segments` root first, `code` by the protocol's [`Codes`] policy, `message`);
 //! - `host_text.rs`: host strings that may hold a lone surrogate (generalized UTF-8 from
-//!   Kotlin): [`LoneSurrogate`] and its text, [`host_str`], [`lossy_host_string`], the marked
+//!   Kotlin): [`LoneSurrogate`] and its text, [`host_str`], [`host_string`], [`lossy_host_string`], the marked
 //!   `JsonText` form;
 //! - `host_value.rs`: host scalars read through the contract's own readers ([`read`],
 //!   [`read_int`], [`read_f64`]), so no bound or message is restated in a binding.
@@ -24,7 +24,7 @@ mod limits;
 mod panic;
 
 pub use args::arg_issue;
-pub use host_text::{host_str, lossy_host_string, marked_lone_surrogate, LoneSurrogate, LONE_SURROGATE_MARK};
+pub use host_text::{host_str, host_string, lossy_host_string, marked_lone_surrogate, LoneSurrogate, LONE_SURROGATE_MARK};
 pub use host_value::{join, read, read_f64, read_int};
 pub use issue::{write_dotted, Codes, HostIssue};
 pub use limits::{MAX_SAFE_INTEGER, MAX_SAFE_INTEGER_F64, RELEASE_HOST_LOCK_BYTES};
