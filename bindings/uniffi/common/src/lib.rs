@@ -165,9 +165,8 @@ macro_rules! ffi_support {
         /// `issue.path` holds them.
         #[derive(Debug, Clone, PartialEq, Eq, Hash, ::uniffi::Enum)]
         pub enum PathSegment {
-            /// An object member name. A `HostString`, so an `Issue` built by hand in Kotlin with
-            /// a lone surrogate in a key crosses (for `dottedPath()`) instead of throwing in the
-            /// encoder.
+            /// An object member name. A `HostString`, so an `Issue` built by hand in Kotlin with a lone
+            /// surrogate in a key crosses (for `dottedPath()`) instead of throwing in the encoder.
             Key {
                 /// The name.
                 key: HostString,
@@ -188,17 +187,17 @@ macro_rules! ffi_support {
             }
         }
 
-        /// One validation problem (spec graphmind-v1 §5.2, graphorin-v1 §13), the same record in
-        /// both protocols: where (`path`, segments from the frame root, empty for the root; an
-        /// unrecognized key's path ends with that key), which rule (`code`, stable, where the
-        /// protocol promises codes: always set by Graphorin, `null`/`nil` in GraphMind, whose
-        /// reference pins path and message only), and what (`message`, English).
+        /// One validation problem (spec graphmind-v1 §5.2, graphorin-v1 §13), the same record in both
+        /// protocols: where (`path`, segments from the frame root, empty for the root; an unrecognized
+        /// key's path ends with that key), which rule (`code`, stable, where the protocol promises codes:
+        /// always set by Graphorin, `null`/`nil` in GraphMind, whose reference pins path and message
+        /// only), and what (`message`, English).
         #[derive(Debug, Clone, PartialEq, Eq, Hash, ::uniffi::Record)]
         pub struct Issue {
             /// Segments from the frame root (`[payload, deltas, 0, t]`).
             pub path: Vec<PathSegment>,
-            /// The stable code of the rule (`invalid_type`, `too_small`, …), or `null`/`nil`
-            /// where the protocol promises none.
+            /// The stable code of the rule (`invalid_type`, `too_small`, …), or `null`/`nil` where the
+            /// protocol promises none.
             pub code: Option<IssueCode>,
             /// English text naming the rule and what was received.
             pub message: HostString,
@@ -206,10 +205,9 @@ macro_rules! ffi_support {
 
         #[::uniffi::export]
         impl Issue {
-            /// The path joined with `.` (`payload.deltas.0.t`), `""` for the root, as the
-            /// reference parsers print it. Computed on the crossed bytes, so it never throws,
-            /// whatever a hand-built `Issue` holds (a lone surrogate in a key comes back as it
-            /// went).
+            /// The path joined with `.` (`payload.deltas.0.t`), `""` for the root, as the reference
+            /// parsers print it. Computed on the crossed bytes, so it never throws, whatever a
+            /// hand-built `Issue` holds (a lone surrogate in a key comes back as it went).
             pub fn dotted_path(&self) -> HostString {
                 let mut out = Vec::new();
                 $crate::glue::write_dotted(
