@@ -16,7 +16,11 @@ impl Panic {
     /// The panic of a caught payload (`&str` and `String` payloads give their text, any other
     /// `unknown panic`).
     pub fn from_payload(payload: &(dyn Any + Send)) -> Self {
-        let msg = payload.downcast_ref::<&str>().map(|s| (*s).to_owned()).or_else(|| payload.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic".into());
+        let msg = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_owned())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
         Panic(format!("{PANIC_PREFIX}{msg}"))
     }
 

@@ -19,7 +19,6 @@ use crate::convert::{explain_non_finite_issues, json_to_py, py_to_json, NonFinit
 use crate::object::{envelope_to_dict, extras_to_py, make_object, Root, WireObject};
 use crate::{guard, str_arg, str_param, BuildError, Text};
 
-
 /// A GraphMind envelope `{gm, seq, ts, runId, type, payload}`.
 #[pyclass(frozen, module = "wirecontract.graphmind", name = "Envelope")]
 pub struct Envelope {
@@ -405,7 +404,11 @@ pub fn create_envelope(
     let options = gm::BuildOptions { max_payload_bytes };
     let build = || gm::create_envelope_json_with(r#type, &payload_json, seq, run_id, ts, &options);
     // Shrinking a large payload takes a while: without the GIL, as shrink_payload does.
-    let result = if max_payload_bytes.is_some() && payload_json.len() >= wirecontract_glue::RELEASE_HOST_LOCK_BYTES { py.allow_threads(|| guard(build))? } else { guard(build)? };
+    let result = if max_payload_bytes.is_some() && payload_json.len() >= wirecontract_glue::RELEASE_HOST_LOCK_BYTES {
+        py.allow_threads(|| guard(build))?
+    } else {
+        guard(build)?
+    };
     let env = result.map_err(|e| build_error(py, &explain_non_finite(payload, e)))?;
     Ok(Envelope { inner: Arc::new(env) })
 }

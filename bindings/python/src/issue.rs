@@ -77,7 +77,12 @@ fn dotted(segments: &[PathSegment]) -> String {
 impl Issue {
     #[new]
     #[pyo3(signature = (path, message, code=None, segments=None))]
-    fn new(path: &Bound<'_, PyString>, message: &Bound<'_, PyString>, code: Option<&Bound<'_, PyString>>, segments: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+    fn new(
+        path: &Bound<'_, PyString>,
+        message: &Bound<'_, PyString>,
+        code: Option<&Bound<'_, PyString>>,
+        segments: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         let code = opt_str_arg(code, "code")?;
         // Only the contract's stable codes: an issue with an invented code would read as a
         // contract verdict no parser can give.

@@ -10,7 +10,6 @@ use wirecontract::graphmind as gm;
 use crate::convert::{py_to_json, NonFinite};
 use crate::{guard, str_param, uint_param};
 
-
 /// A shrink result: `json` (the payload text to send, `JSON.stringify`-exact) and `tier`
 /// (1 unchanged, 2 field trim, 3 skeleton, 4 whole-payload marker).
 #[pyclass(frozen, eq, hash, module = "wirecontract", name = "Shrunk")]
