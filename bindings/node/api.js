@@ -12,6 +12,16 @@ function errorMessage(e) {
   return e && typeof e.message === 'string' ? e.message : String(e);
 }
 
+// The one text of a bug inside wirecontract, in every binding (wirecontract-glue's
+// PANIC_PREFIX): the backends' guards already start a caught panic's message with it.
+const INTERNAL_ERROR = 'internal error in wirecontract (please report): ';
+
+/** The message of a backend failure, starting with INTERNAL_ERROR exactly once. */
+function internalError(e) {
+  const m = errorMessage(e);
+  return m.startsWith(INTERNAL_ERROR) ? m : INTERNAL_ERROR + m;
+}
+
 // The addon must come from the contract the shipped declarations (index.d.ts) were generated
 // from: both are made by build.sh in one go, and contract-id.json records the declarations'
 // side. A difference means a stale build (the contract changed and only one half was rebuilt).
@@ -165,7 +175,7 @@ function createApi(backend, readRecord) {
       }
       if (verdict === undefined) verdict = native.gmVerdict(text);
     } catch (e) {
-      return invalidResult(`internal error in wirecontract: ${errorMessage(e)}`);
+      return invalidResult(internalError(e));
     }
     if (typeof verdict === 'number') verdict = ACCEPTED[verdict];
     if (verdict === 'ok' || verdict === 'unknown-type') {
@@ -326,7 +336,7 @@ function createApi(backend, readRecord) {
     try {
       r = native.gmBudgetPayload(type, text, max); // JSON.stringify text: well-formed
     } catch (e) {
-      throw new BuildError(`internal error in wirecontract: ${errorMessage(e)}`);
+      throw new BuildError(internalError(e));
     }
     if (r.tier === 0) {
       const e = verdictOf(r.error);
@@ -369,7 +379,7 @@ function createApi(backend, readRecord) {
     try {
       return native.gmVerdict(text);
     } catch (e) {
-      throw new BuildError(`internal error in wirecontract: ${errorMessage(e)}`);
+      throw new BuildError(internalError(e));
     }
   }
 
@@ -503,7 +513,7 @@ function createApi(backend, readRecord) {
     try {
       verdict = native.gmCheckWritten(text);
     } catch (e) {
-      throw new BuildError(`internal error in wirecontract: ${errorMessage(e)}`);
+      throw new BuildError(internalError(e));
     }
     if (typeof verdict === 'number') return text;
     throw writtenError(verdictOf(verdict));
@@ -674,7 +684,7 @@ function createApi(backend, readRecord) {
     try {
       return shrunk(native.gmShrinkPayloadJson(text, max, t));
     } catch (e) {
-      throw new Error(`internal error in wirecontract: ${errorMessage(e)}`);
+      throw new Error(internalError(e));
     }
   }
 
@@ -710,7 +720,7 @@ function createApi(backend, readRecord) {
     try {
       return call();
     } catch (e) {
-      throw new Error(`internal error in wirecontract: ${errorMessage(e)}`);
+      throw new Error(internalError(e));
     }
   }
 
@@ -915,7 +925,7 @@ function createApi(backend, readRecord) {
     try {
       verdict = native.goParse(direction, text);
     } catch (e) {
-      return { success: false, error: { isSyntaxError: false, isJson: false, message: `internal error in wirecontract: ${errorMessage(e)}`, issues: [], rpcErrorCode: -32603, replyId: 0 } };
+      return { success: false, error: { isSyntaxError: false, isJson: false, message: internalError(e), issues: [], rpcErrorCode: -32603, replyId: 0 } };
     }
     if (verdict.charCodeAt(0) !== 123 /* { */) {
       try {
