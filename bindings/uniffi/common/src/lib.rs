@@ -58,7 +58,7 @@ macro_rules! host_string {
             }
 
             /// The text with each lone surrogate replaced by one U+FFFD
-            /// ([`lossy_host_string`]($crate::glue::lossy_host_string)): for diagnostic text
+            /// (`wirecontract_glue::lossy_host_string`): for diagnostic text
             /// the host did not choose (an exception's message or stack).
             #[allow(dead_code, reason = "a namespace with no such diagnostic text (Graphorin) does not call it")]
             pub fn into_string_lossy(self) -> String {
@@ -125,7 +125,7 @@ macro_rules! json_text {
     };
 }
 
-/// What both uniffi namespaces share beside the strings: the [`Convert`] trait (per crate, as
+/// What both uniffi namespaces share beside the strings: the `Convert` trait (per crate, as
 /// the orphan rule wants: each crate implements it for contract types), the host `Issue` record
 /// and `PathSegment` with the one conversion from the contract's issue (the glue's
 /// `HostIssue`), and the readers of host values through the contract's readers under the
