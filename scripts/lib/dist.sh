@@ -65,8 +65,9 @@ dist_cflags() {
 
 # dist_cdylib CRATE RUST_TARGET: builds CRATE's cdylib (only: not its other crate types) for
 # RUST_TARGET (cargo-zigbuild; a `.2.17` glibc suffix on gnu targets) and prints its path.
+# DIST_PROFILE names another cargo profile, as for dist_wheel.
 dist_cdylib() {
-    local crate="$1" target="$2" venv zt lib dir
+    local crate="$1" target="$2" profile="${DIST_PROFILE:-release}" venv zt lib dir
     venv="$(dist_venv)"
     case "$target" in
         universal2-apple-darwin) dist_rust_target x86_64-apple-darwin aarch64-apple-darwin ;;
@@ -80,10 +81,10 @@ dist_cdylib() {
         # process must be: Rust's musl targets default to a static C runtime.
         *-linux-musl) flags=("CARGO_TARGET_$(echo "$target" | tr 'a-z-' 'A-Z_')_RUSTFLAGS=-C target-feature=-crt-static") ;;
     esac
-    env "${flags[@]}" $(dist_cflags "$target") PATH="$venv/bin:$PATH" CARGO_PROFILE_RELEASE_STRIP=symbols nice -n 10 \
-        "$venv/bin/cargo-zigbuild" rustc --quiet --release --locked --lib --crate-type cdylib -p "$crate" --target "$zt" >&2 || return 1
+    env "${flags[@]}" $(dist_cflags "$target") PATH="$venv/bin:$PATH" "CARGO_PROFILE_$(echo "$profile" | tr 'a-z-' 'A-Z_')_STRIP=symbols" nice -n 10 \
+        "$venv/bin/cargo-zigbuild" rustc --quiet --profile "$profile" --locked --lib --crate-type cdylib -p "$crate" --target "$zt" >&2 || return 1
     lib="${crate//-/_}"
-    dir="$(cargo metadata --no-deps --format-version 1 --locked | "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/$target/release"
+    dir="$(cargo metadata --no-deps --format-version 1 --locked | "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/$target/$profile"
     case "$target" in
         *-apple-darwin) echo "$dir/lib$lib.dylib" ;;
         *-windows-*) echo "$dir/$lib.dll" ;;
@@ -130,4 +131,10 @@ dist_sizes() {
     for f in "$@"; do
         printf '%10s  %s\n' "$(numfmt --to=iec --suffix=B "$(stat -c %s "$f")")" "${f#"$ROOT"/}"
     done
+}
+
+# The arm64 root of scripts/dist and of scripts/test's steps 32 and 42 (one root, made once):
+# Debian's arm64 CPython, OpenJDK 17 and Node (scripts/lib/arm64-root.sh, sourced by the caller).
+dist_arm64_root() {
+    arm64_root_ensure full "python3 openjdk-17-jre-headless nodejs"
 }
