@@ -45,10 +45,11 @@ GLIBC_LIBS = ("libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2", "librt.
 MACHO_LIBS = {"/usr/lib/libSystem.B.dylib", "/usr/lib/libiconv.2.dylib", "/usr/lib/libcharset.1.dylib"}
 # dyld's lazy-binding helper: bound by dyld itself, not listed in libSystem.tbd.
 MACHO_DYLD = {"dyld_stub_binder", "_dyld_stub_binder"}
-# Windows: the DLLs every Windows ships (Rust's std on windows-gnu needs these), and python3.dll,
-# the stable-ABI forwarder of abi3 extensions.
-PE_DLLS = {"kernel32.dll", "ntdll.dll", "bcrypt.dll", "advapi32.dll", "ws2_32.dll", "userenv.dll",
-           "msvcrt.dll", "ucrtbase.dll", "shell32.dll", "ole32.dll", "synchronization.dll"}
+# Windows: the DLLs every Windows ships (Rust's std on windows-gnu needs these: bcryptprimitives
+# for ProcessPrng, Windows 10's random source), and python3.dll, the stable-ABI forwarder of abi3
+# extensions.
+PE_DLLS = {"kernel32.dll", "ntdll.dll", "bcrypt.dll", "bcryptprimitives.dll", "advapi32.dll", "ws2_32.dll",
+           "userenv.dll", "msvcrt.dll", "ucrtbase.dll", "shell32.dll", "ole32.dll", "synchronization.dll"}
 PE_DLL_PREFIXES = ("api-ms-win-",)
 # Weak references the C runtime's startup code carries; left unresolved they are null.
 WEAK_OK = {"__gmon_start__", "_ITM_registerTMCloneTable", "_ITM_deregisterTMCloneTable", "__cxa_finalize"}

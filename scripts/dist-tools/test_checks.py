@@ -129,6 +129,17 @@ def python_import(so):
     return sorted(names)[0].encode()
 
 
+def pe_import_name(dll, lower):
+    """The name of an imported DLL as the PE import table spells it (KERNEL32.dll): the library
+    may carry the name in another case elsewhere (a string it looks modules up by), which a
+    search by name alone could hit instead of the import."""
+    with tempfile.NamedTemporaryFile() as f:
+        f.write(dll)
+        f.flush()
+        b = lief.parse(f.name)
+        return next(i.name for i in b.imports if i.name.lower() == lower).encode()
+
+
 def retag(path, tmp, old, new):
     """A copy of the wheel with `old` replaced by `new` in its platform tags, in its name and WHEEL."""
     dst = tmp / path.name.replace(old, new)
@@ -164,7 +175,7 @@ def wheels(args, tmp, wheel):
     # A Python C API function the library imports, renamed in place in the string tables.
     faults = [("entry symbol renamed", b"PyInit__native", b"PyInit__nativX", r"entry symbol PyInit__native is not exported")]
     if first.startswith("win"):
-        dll = re.search(rb"(?i)kernel32\.dll\0", so).group(0)
+        dll = pe_import_name(so, "kernel32.dll") + b"\0"
         faults.append(("KERNEL32.dll renamed", dll, b"X" + dll[1:], r"(?i)imports Xernel32\.dll, not a Windows system DLL"))
     else:
         py = python_import(so)

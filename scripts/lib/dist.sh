@@ -34,9 +34,10 @@ dist_rust_target() {
     done
 }
 
-# dist_wheel RUST_TARGET COMPATIBILITY OUT_DIR: one release abi3 wheel (maturin --zig --strip).
-# RUST_TARGET universal2-apple-darwin builds both Apple architectures into one fat library.
-# DIST_PROFILE names another cargo profile (step 32-dist: `ci`, the release code without LTO).
+# dist_wheel RUST_TARGET COMPATIBILITY OUT_DIR: one release abi3 wheel (maturin --zig --strip;
+# Windows: maturin with Debian's MinGW-w64, below). RUST_TARGET universal2-apple-darwin builds
+# both Apple architectures into one fat library. DIST_PROFILE names another cargo profile (step
+# 32-dist: `ci`, the release code without LTO).
 dist_wheel() {
     local target="$1" compat="$2" out="$3" venv
     venv="$(dist_venv)"
@@ -46,16 +47,26 @@ dist_wheel() {
     esac
     local profile=(--release)
     [ "${DIST_PROFILE:-release}" = release ] || profile=(--profile "$DIST_PROFILE")
-    local args=(build --quiet "${profile[@]}" --locked --strip --zig --target "$target" -m "$ROOT/bindings/python/Cargo.toml" --out "$out")
+    local args=(build --quiet "${profile[@]}" --locked --strip --target "$target" -m "$ROOT/bindings/python/Cargo.toml" --out "$out")
     [ -n "$compat" ] && args+=(--compatibility "$compat")
-    # Windows: pyo3 writes python3.dll's import library (no Windows Python here).
-    [[ "$target" == *-windows-* ]] && args+=(--features windows-import-lib)
-    # maturin finds zig through `python -m ziglang` of the first python on PATH (an absolute path:
-    # the C compiler wrappers run in other directories).
-    env $(dist_cflags "$target") PATH="$venv/bin:$PATH" nice -n 10 "$venv/bin/maturin" "${args[@]}" 2>&1 | grep -v '^📦\|^🛠\|^🔗\|^🍹' >&2 || true
+    local cflags=()
+    if [[ "$target" == *-windows-gnu ]]; then
+        # Windows: linked by Debian's MinGW-w64 (cargo's default linker for windows-gnu), not
+        # zig: for zig, maturin 1.16 writes a .def file exporting PyInit_wirecontract._native
+        # (the dotted module name), which pyo3 does not define, and lld-link stops on it. pyo3
+        # writes python3.dll's import library (no Windows Python here).
+        arm64_need x86_64-w64-mingw32-gcc gcc-mingw-w64-x86-64 || return 1
+        args+=(--features windows-import-lib)
+    else
+        # maturin finds zig through `python -m ziglang` of the first python on PATH (an
+        # absolute path: the C compiler wrappers run in other directories).
+        args+=(--zig)
+        mapfile -t cflags < <(dist_cflags "$target")
+    fi
+    env "${cflags[@]}" PATH="$venv/bin:$PATH" nice -n 10 "$venv/bin/maturin" "${args[@]}" 2>&1 | grep -v '^📦\|^🛠\|^🔗\|^🍹' >&2 || true
 }
 
-# dist_cflags RUST_TARGET: NAME=VALUE settings for the C code the build compiles (cc-rs reads
+# dist_cflags RUST_TARGET: NAME=VALUE settings for the C code a zig build compiles (cc-rs reads
 # CFLAGS_<target>). zig's clang makes `__DATE__`/`__TIME__` an error for Windows targets
 # (-Werror=date-time); mimalloc prints them in its verbose banner. None on other targets.
 dist_cflags() {
