@@ -76,7 +76,8 @@ dist_cflags() {
 
 # dist_cdylib CRATE RUST_TARGET: builds CRATE's cdylib (only: not its other crate types) for
 # RUST_TARGET (cargo-zigbuild; a `.2.17` glibc suffix on gnu targets) and prints its path.
-# DIST_PROFILE names another cargo profile, as for dist_wheel.
+# DIST_PROFILE names another cargo profile, as for dist_wheel (`dev`: a debug build, in
+# target/<triple>/debug, whose build scripts and proc macros are the host's debug ones).
 dist_cdylib() {
     local crate="$1" target="$2" profile="${DIST_PROFILE:-release}" venv zt lib dir
     venv="$(dist_venv)"
@@ -95,7 +96,7 @@ dist_cdylib() {
     env "${flags[@]}" $(dist_cflags "$target") PATH="$venv/bin:$PATH" "CARGO_PROFILE_$(echo "$profile" | tr 'a-z-' 'A-Z_')_STRIP=symbols" nice -n 10 \
         "$venv/bin/cargo-zigbuild" rustc --quiet --profile "$profile" --locked --lib --crate-type cdylib -p "$crate" --target "$zt" >&2 || return 1
     lib="${crate//-/_}"
-    dir="$(cargo metadata --no-deps --format-version 1 --locked | "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/$target/$profile"
+    dir="$(cargo metadata --no-deps --format-version 1 --locked | "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/$target/${profile/#dev/debug}"
     case "$target" in
         *-apple-darwin) echo "$dir/lib$lib.dylib" ;;
         *-windows-*) echo "$dir/$lib.dll" ;;

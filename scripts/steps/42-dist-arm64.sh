@@ -1,7 +1,8 @@
 # The arm64 Linux jar library and Node addon under qemu (step 32 does the wheels; everything else
 # is `scripts/dist --all`): cross-builds wirecontract-uniffi's and wirecontract-node's cdylibs for
-# aarch64-unknown-linux-gnu (cargo-zigbuild, glibc 2.17, the `ci` profile of Cargo.toml: the
-# release code without LTO), checks the jar structurally (scripts/dist-tools/check_dist.py: ELF
+# aarch64-unknown-linux-gnu (cargo-zigbuild, glibc 2.17; debug builds: their build scripts and
+# proc macros, uniffi's bindgen among them, are the host's debug ones steps 10-40 compiled, and
+# the smoke suites need no speed), checks the jar structurally (scripts/dist-tools/check_dist.py: ELF
 # machine, NEEDED, undefined symbols against the arm64 root's glibc, JNI_OnLoad and the JNI and
 # uniffi functions the Kotlin side binds; the Node packages' structural checks are
 # `scripts/dist`'s), then runs the smoke suites (every shared GraphMind and Graphorin vector's verdict,
@@ -22,7 +23,7 @@ source scripts/lib/arm64-root.sh
 source scripts/lib/dist-run.sh
 OUT="$ROOT/target/dist-arm64"
 TARGET=aarch64-unknown-linux-gnu
-export DIST_PROFILE=ci
+export DIST_PROFILE=dev
 jar40="$(ls "$ROOT"/target/kotlin/wirecontract-graphmind-kotlin-*.jar 2>/dev/null | grep -v sources | head -n1)" || true
 [ -n "$jar40" ] || { echo "42-dist-arm64: no target/kotlin/wirecontract-graphmind-kotlin-*.jar: run step 40 first" >&2; exit 1; }
 rm -rf "$OUT"
