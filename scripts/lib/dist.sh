@@ -93,8 +93,11 @@ dist_cdylib() {
         # process must be: Rust's musl targets default to a static C runtime.
         *-linux-musl) flags=("CARGO_TARGET_$(echo "$target" | tr 'a-z-' 'A-Z_')_RUSTFLAGS=-C target-feature=-crt-static") ;;
     esac
-    env "${flags[@]}" $(dist_cflags "$target") PATH="$venv/bin:$PATH" "CARGO_PROFILE_$(echo "$profile" | tr 'a-z-' 'A-Z_')_STRIP=symbols" nice -n 10 \
-        "$venv/bin/cargo-zigbuild" rustc --quiet --profile "$profile" --locked --lib --crate-type cdylib -p "$crate" --target "$zt" >&2 || return 1
+    # Stripped by the final rustc only (`-- -C strip=symbols`, as maturin does): a profile
+    # setting would change the profile of every crate, the host's build scripts and proc macros
+    # too, and rebuild what steps 10-40 compiled.
+    env "${flags[@]}" $(dist_cflags "$target") PATH="$venv/bin:$PATH" nice -n 10 \
+        "$venv/bin/cargo-zigbuild" rustc --quiet --profile "$profile" --locked --lib --crate-type cdylib -p "$crate" --target "$zt" -- -C strip=symbols >&2 || return 1
     lib="${crate//-/_}"
     dir="$(cargo metadata --no-deps --format-version 1 --locked | "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/$target/${profile/#dev/debug}"
     case "$target" in
