@@ -9,7 +9,7 @@ file's Tag lines; one native extension, whose format, architecture and C library
 the platform tag (manylinux_2_17: glibc <= 2.17; musllinux_1_2: musl; macosx_X_Y: Mach-O with
 LC_BUILD_VERSION minimum no later than X.Y, each architecture of universal2; win_amd64: PE
 AMD64); PyInit__native exported; nothing undefined beyond the system libraries and Python's C API;
-for manylinux and musllinux, `auditwheel show` names the wheel's own platform tag.
+for manylinux, `auditwheel show` names the wheel's own platform tag (musllinux: see wheel()).
 The jar (wirecontract-graphmind-kotlin-<v>.jar): each `<jna platform>/<library>` entry is that
 platform's library exporting JNI_OnLoad, the JNI functions Native.kt declares
 (Java_dev_wirecontract_graphmind_jvm_Native_<name>) and every uniffi function the generated Kotlin
@@ -137,7 +137,10 @@ class Checker:
             data = z.read(natives[0])
         for spec in specs:
             self.native(data, f"{path.name}:{natives[0]}", spec)
-        if m["plat"].startswith(("manylinux", "musllinux")) and self.args.auditwheel:
+        # manylinux only: on a glibc machine auditwheel resolves a musl library's NEEDED
+        # `libc.so` to glibc's libc.so, a linker script, and stops (ELFError); the checks above
+        # hold the musllinux wheels to musl's C library.
+        if m["plat"].startswith("manylinux") and self.args.auditwheel:
             self.auditwheel(path, canonical(m["plat"]))
         self.checked.append(path.name)
 

@@ -53,6 +53,9 @@ PE_DLLS = {"kernel32.dll", "ntdll.dll", "bcrypt.dll", "bcryptprimitives.dll", "a
 PE_DLL_PREFIXES = ("api-ms-win-",)
 # Weak references the C runtime's startup code carries; left unresolved they are null.
 WEAK_OK = {"__gmon_start__", "_ITM_registerTMCloneTable", "_ITM_deregisterTMCloneTable", "__cxa_finalize"}
+# Weak references Rust's standard library makes to a glibc function it does without when absent
+# (thread-local destructors); musl has none. Allowed only while weak.
+WEAK_ONLY_OK = {"__cxa_thread_atexit_impl"}
 
 
 PYTHON = (("Py", "_Py"), "python3.dll")
@@ -164,7 +167,8 @@ def _check_elf(path, b, spec):
                 got = tuple(int(x) for x in re.findall(r"\d+", version))
                 if got > tuple(spec.get("glibc_max", (99,))):
                     p.append(f"{path}: {s.name}@{version} is newer than glibc {'.'.join(map(str, spec['glibc_max']))}")
-        if s.name in system or is_host(spec, s.name) or s.name in WEAK_OK:
+        weak = str(s.binding).endswith("WEAK")
+        if s.name in system or is_host(spec, s.name) or s.name in WEAK_OK or (weak and s.name in WEAK_ONLY_OK):
             continue
         p.append(f"{path}: undefined symbol {s.name} is not in the {spec['libc']} system libraries")
     return p
