@@ -11,7 +11,7 @@ LC_BUILD_VERSION minimum no later than X.Y, each architecture of universal2; win
 AMD64); PyInit__native exported; nothing undefined beyond the system libraries and Python's C API;
 for manylinux, `auditwheel show` names the wheel's own platform tag (musllinux: see wheel()).
 The jar (wirecontract-graphmind-kotlin-<v>.jar): each `<jna platform>/<library>` entry is that
-platform's library exporting JNI_OnLoad, the JNI functions Native.kt declares
+platform's library exporting the JNI functions Native.kt declares
 (Java_dev_wirecontract_graphmind_jvm_Native_<name>) and every uniffi function the generated Kotlin
 binds through JNA.
 Node (npm pack tarballs): each per-platform package's package.json `os`/`cpu`/`libc` match its
@@ -153,11 +153,13 @@ class Checker:
 
     def jar(self, path):
         kotlin = self.root / "bindings/uniffi/kotlin/src/main/kotlin/dev/wirecontract/graphmind/jvm/Native.kt"
-        jni = ["JNI_OnLoad"] + [f"Java_dev_wirecontract_graphmind_jvm_Native_{n}" for n in re.findall(r"external fun (\w+)", kotlin.read_text())]
+        # The JVM binds each `external fun` to its Java_<class>_<name> export (the library has no
+        # JNI_OnLoad: nothing is registered by hand).
+        jni = [f"Java_dev_wirecontract_graphmind_jvm_Native_{n}" for n in re.findall(r"external fun (\w+)", kotlin.read_text())]
         uniffi = set()
         for kt in (self.root / "generated/kotlin").rglob("*.kt"):
             uniffi |= set(re.findall(r"external fun ((?:uniffi|ffi)_\w+)", kt.read_text()))
-        if len(jni) < 2 or not uniffi:
+        if not jni or not uniffi:
             self.problems.append(f"{path.name}: found no JNI or uniffi declarations in the Kotlin sources")
         try:
             z = zipfile.ZipFile(path)

@@ -13,7 +13,7 @@ a root of the target architecture (this machine's own for x86-64, the arm64 root
     glibc_max (2, 17): the newest GLIBC_x symbol version allowed (manylinux2014)
     glibc_libs  directories holding the target's libc.so.6, libm.so.6, ... (glibc only)
     macos_min (10, 12): the newest LC_BUILD_VERSION minimum allowed (from the wheel tag)
-    exports   names that must be exported (PyInit__native, napi_register_module_v1, JNI_OnLoad)
+    exports   names that must be exported (PyInit__native, napi_register_module_v1, the JNI functions)
     host      (prefixes, dll): symbols of the loading process that may stay undefined, found at
               load time (on macOS by dynamic lookup, flat namespace), and on Windows the DLL
               they are imported from: PYTHON (Py*, _Py*; python3.dll) or NODE (napi_*, uv_*;

@@ -3,7 +3,7 @@
 # aarch64-unknown-linux-gnu (cargo-zigbuild, glibc 2.17; debug builds: their build scripts and
 # proc macros, uniffi's bindgen among them, are the host's debug ones steps 10-40 compiled, and
 # the smoke suites need no speed), checks the jar structurally (scripts/dist-tools/check_dist.py: ELF
-# machine, NEEDED, undefined symbols against the arm64 root's glibc, JNI_OnLoad and the JNI and
+# machine, NEEDED, undefined symbols against the arm64 root's glibc, the JNI and
 # uniffi functions the Kotlin side binds; the Node packages' structural checks are
 # `scripts/dist`'s), then runs the smoke suites (every shared GraphMind and Graphorin vector's verdict,
 # a frame of each message type built, serialized and parsed back, the shrink vectors):
