@@ -10,9 +10,17 @@
 //!
 //! Generators (schema post-processing, `.pyi` stubs, Python classes, uniffi glue, TypeScript,
 //! docs, shrink skeleton plans) read these tables; bindings convert host values through the
-//! function pointers here ([`ObjectDesc::read_json`]) so no binding restates a type list.
+//! function pointers here ([`ObjectDesc::read_json`]) so no binding restates a type list, and
+//! walk the objects they get through [`Reflect`] (each object's entry, [`Described`], and its
+//! fields as [`FieldRef`]s; re-exported by `crate::wire`). An entry and the reflection over it
+//! name each other, so they live in this one file; the wire traits and value types
+//! (`wire/field.rs`, `scalars.rs`, `integers.rs`, `host.rs`) name the entries, and this file
+//! names only wire files that name nothing of it (`issue.rs`, `extras.rs`, `schema.rs`).
 
-use crate::wire::{Issue, Reflect};
+use std::fmt;
+
+use crate::wire::{Extras, Issue, OpaqueObject};
+use wirecontract_json::RawJson;
 
 /// Every protocol of this crate, in a stable order: the list generators and bindings iterate
 /// ([`crate::PROTOCOLS`], declared in `lib.rs` beside the protocol modules).
@@ -183,6 +191,76 @@ pub struct VariantDesc {
     pub guard_js: &'static str,
     /// The doc comment.
     pub doc: &'static str,
+}
+
+/// A borrowed view of one field value, for bindings that walk the contract generically
+/// (Python attribute access, `to_dict`, the uniffi conversions).
+#[derive(Debug)]
+pub enum FieldRef<'a> {
+    /// A string field (decoded).
+    Str(&'a str),
+    /// A boolean field.
+    Bool(bool),
+    /// A nonnegative integer field (`≤ 2^53 − 1`).
+    UInt(u64),
+    /// A signed integer field (`|x| ≤ 2^53 − 1`).
+    Int(i64),
+    /// A finite number field.
+    Number(f64),
+    /// A closed-enum field: its wire string.
+    Enum(&'static str),
+    /// An opaque field: its raw JSON text.
+    Raw(&'a RawJson),
+    /// A string-keyed record of opaque values.
+    OpaqueObject(&'a OpaqueObject),
+    /// A nested contract object.
+    Object(&'a dyn Reflect),
+    /// An array field.
+    List(Vec<FieldRef<'a>>),
+}
+
+/// The registry entry of a declared object type (`wire_object!`, `wire_strict_object!`).
+pub trait Described {
+    /// Name, doc, fields with typed descriptions, literals, strictness, reader.
+    const DESC: ObjectDesc;
+}
+
+/// Object-safe reflection over a contract object.
+pub trait Reflect: fmt::Debug + Send + Sync {
+    /// The type's registry entry.
+    fn desc(&self) -> &'static ObjectDesc;
+    /// A known field by wire name; `None` when absent or not a field of this type.
+    fn get(&self, wire: &str) -> Option<FieldRef<'_>>;
+    /// Calls `f` on every present known field, in spec order ([`Reflect::fields`] with
+    /// [`Reflect::get`], without looking each name up).
+    fn visit_fields<'a>(&'a self, f: &mut dyn FnMut(&'static FieldDesc, FieldRef<'a>)) {
+        for desc in self.fields() {
+            if let Some(r) = self.get(desc.wire) {
+                f(desc, r);
+            }
+        }
+    }
+    /// The unknown members.
+    fn extra(&self) -> &Extras;
+    /// Appends the object's JSON, exactly as inside a serialized frame.
+    fn write_json(&self, out: &mut Vec<u8>);
+    /// The type's name (`NodeStarted`).
+    fn type_name(&self) -> &'static str {
+        self.desc().name
+    }
+    /// Known fields in spec order.
+    fn fields(&self) -> &'static [FieldDesc] {
+        self.desc().fields
+    }
+    /// Constant members `(wire name, string value)` of a strict frame, in wire order.
+    fn literals(&self) -> &'static [(&'static str, &'static str)] {
+        self.desc().literals
+    }
+    /// `true` for a strict object: an unknown member makes it invalid, so [`Reflect::extra`]
+    /// is always empty.
+    fn is_strict(&self) -> bool {
+        self.desc().strict
+    }
 }
 
 /// How a registry entry reads one object from JSON text: the object, or every issue found.

@@ -17,6 +17,7 @@ import pytest
 
 from abuse_support import RawViewer, RssPeak, close_code, header, raw_client, read_frame, stream_frame, wait_for
 from wirecontract.graphmind import session as s
+from wirecontract.graphmind._host_base import _printable
 from wirecontract.graphmind.session import connect, serve
 
 PATIENT: dict[str, Any] = {"connect_timeout_ms": 5000, "handshake_timeout_ms": 5000}
@@ -355,6 +356,6 @@ def test_log_lines_escape_every_control_character_of_peer_text() -> None:
     ``\\xNN``). The warnings the core words today already carry no raw control character (so
     the logging tests above pass without it); this checks the hosts' rule itself."""
     raw = "run\n== forged\x1b[2J\r\x00\x7f\x85\x9b31m end"
-    out = s._printable(raw)
+    out = _printable(raw)
     assert out == "run\\x0a== forged\\x1b[2J\\x0d\\x00\\x7f\\x85\\x9b31m end"
     assert not any(ord(c) < 0x20 or 0x7F <= ord(c) < 0xA0 for c in out)

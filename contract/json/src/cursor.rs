@@ -30,6 +30,7 @@
 
 use std::borrow::Cow;
 
+pub use crate::scan::{plain_run_end, validated_string_end};
 use crate::unescape::{unescape, LoneSurrogate};
 use crate::{decode_string, number_value, RawJson, SharedBytes, SharedText, Val};
 
@@ -631,30 +632,6 @@ pub const fn is_plain_wire_name(name: &str) -> bool {
         i += 1;
     }
     true
-}
-
-/// The offset of the first byte at or after `pos` that ends the plain part of a string (`"`,
-/// `\`, a control character), or `src.len()`: the block-at-a-time scan of [`Cursor::string`],
-/// for converters that decode validated strings themselves.
-#[inline]
-pub fn plain_run_end(src: &[u8], pos: usize) -> usize {
-    let mut pos = crate::scan::plain_end(src, pos);
-    while let Some(&b) = src.get(pos) {
-        if b == b'"' || b == b'\\' || b < 0x20 {
-            return pos;
-        }
-        pos += 1;
-    }
-    src.len()
-}
-
-/// In validated JSON text, the string starting at `start` (its opening quote): the offset
-/// after its closing quote and whether it holds an escape. One block-at-a-time scan; for
-/// converters that walk validated text (the bindings' JSON → host value conversion).
-#[inline]
-pub fn validated_string_end(src: &[u8], start: usize) -> (usize, bool) {
-    // Validated text cannot fail; if it somehow did, the string runs to the end.
-    crate::scan::string_body(src, start + 1).map_or((src.len(), true), |(close, escaped)| (close + 1, escaped))
 }
 
 /// The first byte at or after `pos` that is not JSON whitespace, and its offset (`None` at the

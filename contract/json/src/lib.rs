@@ -19,7 +19,8 @@
 //! - `scan.rs`: the one string scanner, SIMD through `wide` (a first sixteen-byte block, then
 //!   64-byte windows, every stop of a window taken from its mask); on x86-64 with AVX-512 BW or
 //!   AVX2 the windows are classed by `scan_avx512.rs` or `scan_avx2.rs`, chosen at run time,
-//!   and walked by `resolved_loop`, which resolves escapes by carry arithmetic;
+//!   and walked by `resolved_loop`, which resolves escapes by carry arithmetic (in
+//!   `scan_window.rs`, with the rest of what the scanner shares with them);
 //! - `unescape.rs`: the one string decoder ([`unescape_body`]), with its explicit
 //!   lone-surrogate policy ([`LoneSurrogate`]: replace, reject or keep as WTF-8);
 //! - `write.rs`: the `JSON.stringify`-exact writers ([`write_string`], [`write_int`],
@@ -38,6 +39,7 @@ pub mod scan;
 mod scan_avx2;
 #[cfg(target_arch = "x86_64")]
 mod scan_avx512;
+mod scan_window;
 mod unescape;
 #[cfg(feature = "utf32")]
 pub mod utf32;

@@ -276,7 +276,7 @@ fn is_compact(b: &[u8]) -> bool {
     let mut i = 0;
     while let Some(&c) = b.get(i) {
         match c {
-            b'"' => i = crate::cursor::validated_string_end(b, i).0,
+            b'"' => i = crate::scan::validated_string_end(b, i).0,
             b' ' | b'\n' | b'\r' | b'\t' => return false,
             _ => i += 1,
         }

@@ -15,7 +15,7 @@
 
 use std::fmt;
 
-use crate::scan::StringError;
+use crate::scan_window::StringError;
 
 /// The largest integer JavaScript represents exactly, `2^53 − 1` (`Number.MAX_SAFE_INTEGER`).
 pub const MAX_SAFE_INTEGER: u64 = 9_007_199_254_740_991;

@@ -12,7 +12,7 @@
 //! get an [`Avx2`] token; the loop is entered, and the classes are made, only with one in
 //! hand. The loads read through a pointer, each one 32 bytes inside a `&[u8; 64]` (the
 //! window) or a 64-byte table. What the loop does with the classes is
-//! [`crate::scan::resolved_loop`], portable code; tests hold the classes equal to the
+//! [`crate::scan_window::resolved_loop`], portable code; tests hold the classes equal to the
 //! classification on every byte value in every lane, and the loop equal to the byte-by-byte
 //! scan on random strings and on every escape at a window's end (`scan.rs`,
 //! `every_window_loop_agrees_with_the_byte_by_byte_scan`,
@@ -26,9 +26,9 @@ use std::arch::x86_64::{
     _mm256_srli_epi16, _mm256_subs_epu8, _mm256_xor_si256,
 };
 
-use crate::scan::{resolved_loop, Classes, StringError, Taken, WindowClasses, ESCAPE_HIGH, ESCAPE_LOW, WINDOW};
+use crate::scan_window::{resolved_loop, Classes, StringError, Taken, WindowClasses, ESCAPE_HIGH, ESCAPE_LOW, WINDOW};
 
-/// [`crate::scan::resolved_loop`] with AVX2 classes, or `None` when the processor lacks AVX2
+/// [`crate::scan_window::resolved_loop`] with AVX2 classes, or `None` when the processor lacks AVX2
 /// (the caller then runs the portable loop).
 ///
 /// # Errors

@@ -1,7 +1,7 @@
 //! The string scanner's 64-byte windows with AVX-512 (`avx512bw`), chosen at run time before
-//! AVX2: a window is one register, and every class of [`crate::scan::Classes`] comes straight
+//! AVX2: a window is one register, and every class of [`crate::scan_window::Classes`] comes straight
 //! out of a compare as a 64-bit mask, where AVX2 makes each from two 32-byte blocks and two
-//! move-masks. The loop over the classes is [`crate::scan::resolved_loop`], as for AVX2
+//! move-masks. The loop over the classes is [`crate::scan_window::resolved_loop`], as for AVX2
 //! (docs/performance.md, "2. Strings by SIMD blocks and windows").
 //!
 //! Its `unsafe` is that of `scan_avx2.rs`: code compiled with AVX-512 enabled runs only where
@@ -24,9 +24,9 @@ use std::arch::x86_64::{
     _mm512_srli_epi16, _mm512_testn_epi8_mask,
 };
 
-use crate::scan::{resolved_loop, Classes, StringError, Taken, WindowClasses, ESCAPE_HIGH, ESCAPE_LOW, WINDOW};
+use crate::scan_window::{resolved_loop, Classes, StringError, Taken, WindowClasses, ESCAPE_HIGH, ESCAPE_LOW, WINDOW};
 
-/// [`crate::scan::resolved_loop`] with AVX-512 classes, or `None` when the processor lacks
+/// [`crate::scan_window::resolved_loop`] with AVX-512 classes, or `None` when the processor lacks
 /// AVX-512 BW (the caller then tries AVX2).
 ///
 /// # Errors

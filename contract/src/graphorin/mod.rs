@@ -249,15 +249,15 @@ fn parse_any(frame: &str) -> crate::registry::AnyOutcome {
     }
 }
 
-/// The 7 `kind` literals of the kinded server frames, in spec order (§3.2): the server
+/// The `kind` literals of the kinded server frames, in spec order (§3.2): the server
 /// variants whose frame declares a `kind` literal.
 pub const KINDS: &[&str] =
     &crate::registry::variants_with_literal::<{ crate::registry::count_variants_with_literal(&ServerMessage::DESC, "kind") }>(&ServerMessage::DESC, "kind");
 
-/// The 6 `method` literals, in spec order (§4).
+/// The `method` literals, in spec order (§4).
 pub const METHODS: &[&str] = ClientVariant::VALUES;
 
-/// The 5 lifecycle statuses (§3.2).
+/// The lifecycle statuses (§3.2).
 pub const LIFECYCLE_STATUSES: &[&str] = LifecycleStatus::VALUES;
 
 impl ServerMessage {

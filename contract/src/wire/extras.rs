@@ -1,4 +1,6 @@
-//! [`Extras`]: the unknown members of a loose object, kept in order with their raw values.
+//! Ordered records of raw JSON members: [`Extras`], the unknown members of a loose object,
+//! kept in order with their raw values, and [`OpaqueObject`], a field holding such a record
+//! (its wire rule, `impl WireValue`, is in `scalars.rs` with the other value types').
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -161,6 +163,24 @@ impl JsonSchema for Extras {
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         // Flattened into every object: says "open", never `additionalProperties: false`.
+        json_schema!({ "type": "object", "additionalProperties": true })
+    }
+}
+
+/// A string-keyed record of opaque values (`run.started.meta`): must be an object; members
+/// keep their order and raw values.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct OpaqueObject(pub Extras);
+
+impl JsonSchema for OpaqueObject {
+    fn schema_name() -> Cow<'static, str> {
+        "Record".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({ "type": "object", "additionalProperties": true })
     }
 }

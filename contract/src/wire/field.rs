@@ -1,7 +1,8 @@
 //! Field traits: how one declared field is read from and written to the wire.
 //! [`WireValue`] is a value type's rule; [`WireField`] adds required/optional.
 
-use super::{describe_received, quote_key, Ctx, FieldRef, IssueCode, Path};
+use super::{describe_received, quote_key, Ctx, IssueCode, Path};
+use crate::registry::FieldRef;
 use wirecontract_json::cursor::Cursor;
 use wirecontract_json::{decode_string, Val};
 

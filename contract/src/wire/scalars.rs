@@ -1,13 +1,15 @@
 //! The scalar and container value types a field can hold, each with its wire rule: strings,
 //! booleans, finite and nonnegative numbers, opaque values, arrays and string-keyed records of
-//! opaque values. The safe integers (graphmind-v1 §5.6) are named types in `integers.rs`.
+//! opaque values (the record type itself, [`OpaqueObject`], is declared in `extras.rs`). The
+//! safe integers (graphmind-v1 §5.6) are named types in `integers.rs`.
 
 use std::borrow::Cow;
 
 use schemars::{json_schema, JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
 
-use super::{Ctx, Extras, FieldRef, IssueCode, Path, WireValue};
+use super::{Ctx, Extras, IssueCode, OpaqueObject, Path, WireValue};
+use crate::registry::FieldRef;
 use wirecontract_json::cursor::Cursor;
 use wirecontract_json::RawJson;
 use wirecontract_json::{self as json, decode_string, JsonKind, Val};
@@ -200,24 +202,6 @@ impl<T: WireValue> WireValue for Vec<T> {
 
 /// The capacity [`Vec`]'s `read_fast` gives a non-empty array before its first element.
 const ARRAY_FIRST_CAPACITY: usize = 8;
-
-/// A string-keyed record of opaque values (`run.started.meta`): must be an object; members
-/// keep their order and raw values.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-#[serde(transparent)]
-pub struct OpaqueObject(pub Extras);
-
-impl JsonSchema for OpaqueObject {
-    fn schema_name() -> Cow<'static, str> {
-        "Record".into()
-    }
-    fn inline_schema() -> bool {
-        true
-    }
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        json_schema!({ "type": "object", "additionalProperties": true })
-    }
-}
 
 impl WireValue for OpaqueObject {
     const TY: crate::registry::Ty = crate::registry::Ty::Scalar(crate::registry::Scalar::OpaqueObject);

@@ -42,32 +42,42 @@ use self::show::{matcher_text, Dir, FrameInfo, Recorder};
 use self::spec::{BreakSpec, Policy};
 use super::Failure;
 
+/// The text after `wirecontract listen --help`'s options. The node kinds and pause points come
+/// from the contract's enums, so a value added there is listed here too.
+fn help_text() -> String {
+    format!(
+        "Breakpoints (--break): KIND[:NAME][@POINT]. KIND is a node kind ({}) or `*`/empty for any kind; NAME is everything after the first \
+         `:`; POINT ({}; default before) follows the last `@`. {}",
+        graphmind::NodeKind::VALUES.join(", "),
+        PausePoint::VALUES.join(", "),
+        concat!(
+            "Examples: `tool`, `tool:get_weather`, `llm:step@after`, `*:compose`, `@error`. An empty NAME (`tool:`) matches only nodes named \"\" ",
+            "(names may be empty on the wire). Without --break the listener arms `@error` ",
+            "(the reference hub's default); `--break none` arms nothing.\n\n",
+            "Pauses: --on-pause continue|abort|inject=JSON|hold answers every exec.paused (hold: never answer, so the app's pause timeout or ",
+            "fail-open releases it). Without --on-pause the listener asks on the terminal when standard input is one ",
+            "(c = continue, r = retry, a = abort, i JSON = inject), and continues otherwise.\n\n",
+            "Output: the first line is `listening on ws://HOST:PORT/ingest`; then one line per frame, `[cN] <-|-> VERDICT TYPE run=… seq=… node=…` ",
+            "(`<-` from the app), lines starting with `==` for session events, and each run's tree when its run.finished arrives.\n\n",
+            "Record (--record FILE): one JSON object per frame, in wire order: {\"dir\": \"app->viewer\"|\"viewer->app\", \"frame\": TEXT, ",
+            "\"expect\": ok|unknown-type|version-mismatch|invalid, \"type\"?: TYPE, \"conn\": N, \"replayed\"?: true, \"duplicate\"?: true}. ",
+            "`replayed`: the frame's seq is below its connection's hello seq (the app buffered it while detached); `duplicate`: its ",
+            "(runId, seq) was already received, so it was ignored.\n\n",
+            "Peer text (run ids, names, tokens, close reasons) is printed with control characters escaped (\\n, \\u{1b}, …) and cut to 200 characters.\n\n",
+            "Limits (docs/robustness.md, \"Resource limits\"): frames over 16 MiB are closed with 1009; an app that does not read what the listener ",
+            "sends is dropped with 1013 once --max-queued-mib is queued for it or one write stalls for --slow-reader-timeout; past --max-connections ",
+            "a new connection gets HTTP 503; a silent connection is closed with 1008 after --idle-timeout; accept errors (out of file descriptors) ",
+            "back off from 10 ms to 1 s; per-run state is kept for the --max-runs most recently active runs within --max-run-state-mib; log lines past --log-rate are counted, not printed.\n\n",
+            "Test only (docs/session.md, \"Testing an adapter with wirecontract listen\"): --fault-ack and --fault-at-pause make the listener misbehave ",
+            "on purpose, to check that an adapter survives it; no viewer in use needs them.\n\n",
+            "Exit codes: 0 after --exit-after-runs runs or Ctrl-C, 1 on I/O errors (address in use, record file), 2 on usage errors."
+        )
+    )
+}
+
 /// Arguments of `wirecontract listen`.
 #[derive(Debug, Args)]
-#[command(after_help = concat!(
-    "Breakpoints (--break): KIND[:NAME][@POINT]. KIND is a node kind (agent, llm, tool, chain, retriever, server, resource, prompt, custom) ",
-    "or `*`/empty for any kind; NAME is everything after the first `:`; POINT (before, after, error; default before) follows the last `@`. ",
-    "Examples: `tool`, `tool:get_weather`, `llm:step@after`, `*:compose`, `@error`. An empty NAME (`tool:`) matches only nodes named \"\" ",
-    "(names may be empty on the wire). Without --break the listener arms `@error` ",
-    "(the reference hub's default); `--break none` arms nothing.\n\n",
-    "Pauses: --on-pause continue|abort|inject=JSON|hold answers every exec.paused (hold: never answer, so the app's pause timeout or ",
-    "fail-open releases it). Without --on-pause the listener asks on the terminal when standard input is one ",
-    "(c = continue, r = retry, a = abort, i JSON = inject), and continues otherwise.\n\n",
-    "Output: the first line is `listening on ws://HOST:PORT/ingest`; then one line per frame, `[cN] <-|-> VERDICT TYPE run=… seq=… node=…` ",
-    "(`<-` from the app), lines starting with `==` for session events, and each run's tree when its run.finished arrives.\n\n",
-    "Record (--record FILE): one JSON object per frame, in wire order: {\"dir\": \"app->viewer\"|\"viewer->app\", \"frame\": TEXT, ",
-    "\"expect\": ok|unknown-type|version-mismatch|invalid, \"type\"?: TYPE, \"conn\": N, \"replayed\"?: true, \"duplicate\"?: true}. ",
-    "`replayed`: the frame's seq is below its connection's hello seq (the app buffered it while detached); `duplicate`: its ",
-    "(runId, seq) was already received, so it was ignored.\n\n",
-    "Peer text (run ids, names, tokens, close reasons) is printed with control characters escaped (\\n, \\u{1b}, …) and cut to 200 characters.\n\n",
-    "Limits (docs/robustness.md, \"Resource limits\"): frames over 16 MiB are closed with 1009; an app that does not read what the listener ",
-    "sends is dropped with 1013 once --max-queued-mib is queued for it or one write stalls for --slow-reader-timeout; past --max-connections ",
-    "a new connection gets HTTP 503; a silent connection is closed with 1008 after --idle-timeout; accept errors (out of file descriptors) ",
-    "back off from 10 ms to 1 s; per-run state is kept for the --max-runs most recently active runs within --max-run-state-mib; log lines past --log-rate are counted, not printed.\n\n",
-    "Test only (docs/session.md, \"Testing an adapter with wirecontract listen\"): --fault-ack and --fault-at-pause make the listener misbehave ",
-    "on purpose, to check that an adapter survives it; no viewer in use needs them.\n\n",
-    "Exit codes: 0 after --exit-after-runs runs or Ctrl-C, 1 on I/O errors (address in use, record file), 2 on usage errors."
-))]
+#[command(after_help = help_text())]
 pub struct ListenArgs {
     /// Address to listen on; port 0 picks a free port (the first output line names it).
     #[arg(long, value_name = "HOST:PORT", default_value = "127.0.0.1:4747", value_parser = spec::parse_address)]

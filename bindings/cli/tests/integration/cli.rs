@@ -202,6 +202,18 @@ fn help_explains_each_command() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("--direction"), "parse --help explains --direction");
 }
 
+#[test]
+fn listen_help_lists_every_node_kind_and_pause_point_of_the_contract() {
+    use wirecontract::graphmind::{NodeKind, PausePoint};
+    let out = run(&["listen", "--help"], b"");
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    let kinds = format!("KIND is a node kind ({})", NodeKind::VALUES.join(", "));
+    let points = format!("POINT ({}; default before)", PausePoint::VALUES.join(", "));
+    assert!(help.contains(&kinds), "listen --help must say {kinds:?}:\n{help}");
+    assert!(help.contains(&points), "listen --help must say {points:?}:\n{help}");
+}
+
 #[cfg(unix)]
 #[test]
 fn read_errors_exit_1() {

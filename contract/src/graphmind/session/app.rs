@@ -5,11 +5,12 @@
 //! [`Millis`] reading: fractional milliseconds; its whole part is the frames' `ts`) and
 //! carries out the [`Action`]s it polls.
 //! Emitting is in `emit.rs`, explicit runs in `run.rs`, incoming frames in `control.rs`,
-//! gates in `hold.rs`.
+//! gates in `hold.rs`; the open runs' and the token batches' state types in `app_state.rs`.
 
 use std::collections::VecDeque;
 
 use super::action::{Action, ReadyId, ReleaseCause, Warning};
+use super::app_state::{Batches, OpenRuns};
 use super::clock::Millis;
 use super::config::SessionConfig;
 use super::gate::Gates;
@@ -17,8 +18,6 @@ use super::held::HeldLedger;
 use super::loop_guard::LoopGuard;
 use super::redact::Redactor;
 use super::ring::{Gaps, Ring};
-use super::run::OpenRuns;
-use super::tokens::Batches;
 use crate::graphmind::{BreakpointMatcher, RunMode};
 
 /// Connection state (graphmind-session §1 `conn`).

@@ -11,7 +11,8 @@
 //! - [`ViewerSession`]: the viewer's side: per-connection handshake, `(runId, seq)`
 //!   de-duplication that outlives connections, pause bookkeeping and routing (§5); a test
 //!   viewer's faults (raw frames, out-of-state envelopes, close codes, acks withheld, delayed
-//!   or replaced) only through [`ViewerSession::faults`] (`viewer_faults.rs`).
+//!   or replaced) only through [`ViewerSession::faults`] (`viewer_faults.rs`; the state it
+//!   plans and delays in `viewer_fault_state.rs`).
 //!
 //! Neither owns a socket, a thread or a clock (Decision 4): the host passes its clock reading
 //! ([`Millis`]: milliseconds with fractions, as a monotonic clock gives them) with each input, carries out the actions it polls, and calls `handle_timeout` at
@@ -23,6 +24,7 @@
 
 mod action;
 mod app;
+mod app_state;
 mod clock;
 mod config;
 mod control;
@@ -40,6 +42,7 @@ mod run;
 mod tokens;
 mod viewer;
 mod viewer_action;
+mod viewer_fault_state;
 mod viewer_faults;
 mod viewer_out;
 mod viewer_runs;
@@ -56,4 +59,5 @@ pub use env::{ENV_VARS, PRODUCTION_ENV_VARS};
 pub use run::RunEnd;
 pub use viewer::ViewerSession;
 pub use viewer_action::{ConnectionId, Received, ResumeError, ViewerAction, ViewerConfig};
-pub use viewer_faults::{AckFault, FaultError, ViewerFaults, FAULT_SEQ_BASE};
+pub use viewer_fault_state::AckFault;
+pub use viewer_faults::{FaultError, ViewerFaults, FAULT_SEQ_BASE};

@@ -9,8 +9,6 @@
 //! aborts the run context before the adapter sees the decision) finishes `aborted` whatever
 //! the host reports.
 
-use std::collections::VecDeque;
-
 use super::app::AppSession;
 use super::clock::{held_ms, Millis};
 use super::emit::EmitError;
@@ -18,10 +16,6 @@ use crate::graphmind::{BuildError, ErrorInfo, Extras, NodeError, NodeFinished, N
 use crate::wire::{from_json, Issue, OpaqueObject};
 use wirecontract_json as json;
 use wirecontract_json::RawJson;
-
-/// Explicit runs whose root node is open, oldest first, at most this many (the held ledger's
-/// bound, §1): a run forgotten past it finishes without its root `node.finished`.
-pub(super) const MAX_OPEN_RUNS: usize = 10_000;
 
 /// The root node id of a run named `name` (the real client's `agent:<name>`).
 #[must_use]
@@ -35,25 +29,6 @@ fn json_string(text: &str) -> RawJson {
     json::write_string(&mut quoted, text);
     // `write_string` writes one JSON string, which always reads back.
     RawJson::from_json(&String::from_utf8_lossy(&quoted)).unwrap_or_else(|_| RawJson::null())
-}
-
-/// Runs started with a root node and not finished: `(run id, name, start time)`.
-#[derive(Debug, Default)]
-pub(super) struct OpenRuns(VecDeque<(String, String, Millis)>);
-
-impl OpenRuns {
-    pub fn open(&mut self, run_id: &str, name: &str, now: Millis) {
-        self.0.retain(|(r, _, _)| r != run_id);
-        if self.0.len() >= MAX_OPEN_RUNS {
-            self.0.pop_front();
-        }
-        self.0.push_back((run_id.to_owned(), name.to_owned(), now));
-    }
-
-    pub fn close(&mut self, run_id: &str) -> Option<(String, Millis)> {
-        let i = self.0.iter().position(|(r, _, _)| r == run_id)?;
-        self.0.remove(i).map(|(_, name, at)| (name, at))
-    }
 }
 
 /// How many viewer-aborted runs the core remembers for [`AppSession::finish_run`]: the

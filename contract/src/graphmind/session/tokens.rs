@@ -5,24 +5,10 @@
 //! dispose. The window starts at the first delta after a flush, as in the reference client.
 
 use super::app::AppSession;
+use super::app_state::Pending;
 use super::clock::Millis;
 use super::emit::EmitError;
 use crate::graphmind::{Extras, NodeToken, TokenChannel, TokenDelta};
-
-/// One node's waiting deltas.
-#[derive(Debug)]
-pub(super) struct Pending {
-    run_id: String,
-    node_id: String,
-    deltas: Vec<TokenDelta>,
-}
-
-/// The batcher's state: pending batches in order of their first delta, and the flush time.
-#[derive(Debug, Default)]
-pub(super) struct Batches {
-    pending: Vec<Pending>,
-    pub flush_at: Option<Millis>,
-}
 
 impl AppSession {
     /// Queues one streamed delta of node `node_id` (`channel` `text`, `reasoning` or

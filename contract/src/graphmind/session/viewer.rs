@@ -8,7 +8,7 @@ use std::sync::Arc;
 use super::clock::Millis;
 use super::deadlines::Deadlines;
 use super::viewer_action::{ConnectionId, Received, ViewerAction, ViewerConfig};
-use super::viewer_faults::FaultState;
+use super::viewer_fault_state::FaultState;
 use super::viewer_runs::RunTable;
 use crate::graphmind::{
     add_breakpoint, hello_ack, parse, reusable_resume_token, serialize_envelope_unchecked, BreakpointMatcher, Envelope, Extras, Hello, Message, ParseOptions,

@@ -11,33 +11,14 @@
 //! session's own actions. Binary frames are the transport's: a host sends them itself.
 //! The semantics are those of the Python `wirecontract.graphmind.testing.ViewerFaults`.
 
-use std::collections::VecDeque;
-
 use super::clock::Millis;
 use super::viewer::ViewerSession;
 use super::viewer_action::{ConnectionId, ViewerAction};
+use super::viewer_fault_state::AckFault;
 
 /// Envelopes sent by [`ViewerFaults::send`] without a `seq` take seqs from here up, apart from
 /// the session's own per-connection counters (apps do not check viewer seqs).
 pub const FAULT_SEQ_BASE: u64 = 1_000_000;
-
-/// What happens to the next `hello.ack` the session answers a `hello` with.
-#[derive(Debug, Clone)]
-pub enum AckFault {
-    /// It goes out as is (a plan's place holder, so that a later ack can be faulted).
-    Send,
-    /// It is never sent (the app's handshake times out). The session still counts the app as
-    /// attached ([`ViewerAction::AppAttached`]).
-    Withhold,
-    /// It goes out this many milliseconds later ([`ViewerSession::poll_timeout`] includes
-    /// it), unless its connection closed meanwhile.
-    Delay(u64),
-    /// This text goes out instead.
-    Replace(String),
-    /// What the function returns for the ack's text goes out instead (an ack announcing
-    /// protocol 2, say).
-    Edit(fn(&str) -> String),
-}
 
 /// Why a fault was not sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,44 +36,6 @@ impl std::fmt::Display for FaultError {
 }
 
 impl std::error::Error for FaultError {}
-
-/// The session's fault state: the ack plan and the acks it delays.
-#[derive(Debug, Default)]
-pub(super) struct FaultState {
-    acks: VecDeque<AckFault>,
-    /// Delayed acks: when, where, what.
-    delayed: Vec<(Millis, ConnectionId, String)>,
-    next_seq: u64,
-}
-
-impl FaultState {
-    /// The fault for the ack about to go out, if one is planned.
-    pub(super) fn next_ack(&mut self) -> Option<AckFault> {
-        self.acks.pop_front()
-    }
-
-    /// The earliest delayed ack.
-    pub(super) fn first_deadline(&self) -> Option<Millis> {
-        self.delayed.iter().map(|(at, ..)| *at).min_by(|a, b| a.get().total_cmp(&b.get()))
-    }
-
-    /// Delayed acks due at `now`, in deadline order.
-    pub(super) fn due(&mut self, now: Millis) -> Vec<(ConnectionId, String)> {
-        let (mut due, later): (Vec<_>, Vec<_>) = std::mem::take(&mut self.delayed).into_iter().partition(|(at, ..)| at.get() <= now.get());
-        self.delayed = later;
-        due.sort_by(|a, b| a.0.get().total_cmp(&b.0.get()));
-        due.into_iter().map(|(_, conn, frame)| (conn, frame)).collect()
-    }
-
-    /// `conn` closed: its delayed acks are dropped.
-    pub(super) fn forget(&mut self, conn: ConnectionId) {
-        self.delayed.retain(|(_, c, _)| *c != conn);
-    }
-
-    pub(super) fn delay(&mut self, at: Millis, conn: ConnectionId, frame: String) {
-        self.delayed.push((at, conn, frame));
-    }
-}
 
 /// The fault controls of one [`ViewerSession`], borrowed with [`ViewerSession::faults`].
 #[derive(Debug)]

@@ -28,22 +28,14 @@ import threading
 from collections.abc import Callable, Coroutine, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from wirecontract._native import session as _native
+from wirecontract.graphmind._app_host import Session
+from wirecontract.graphmind._cores import CONTINUE, AppSession, Decision, GateNode, Warn
+from wirecontract.graphmind._host_base import Clock, RunAborted, _error_info
 
 if TYPE_CHECKING:
     import collections
 
-    from wirecontract.graphmind import session as _s
-
 T = TypeVar("T")
-
-
-def _session() -> Any:
-    """``wirecontract.graphmind.session``, imported when first needed: it imports this module at
-    its end, so importing this module first must not import it back half-initialized."""
-    from wirecontract.graphmind import session
-
-    return session
 
 
 _current_run: contextvars.ContextVar[SyncRun | None] = contextvars.ContextVar("wirecontract_sync_run", default=None)
@@ -68,7 +60,7 @@ class SyncRun:
         """``SyncSession.push_token`` in this run."""
         self.session.push_token(node_id, channel, value, run=self)
 
-    def gate(self, point: str, node: _s.GateNode) -> _s.Decision:
+    def gate(self, point: str, node: GateNode) -> Decision:
         """``SyncSession.gate`` in this run."""
         return self.session.gate(point, node, run=self)
 
@@ -106,8 +98,8 @@ class SyncSession:
         self._loop.close()
 
     @staticmethod
-    async def _make(url: str | None, config: dict[str, Any]) -> _s.Session:
-        return _session().Session(url, **config)  # type: ignore[no-any-return]
+    async def _make(url: str | None, config: dict[str, Any]) -> Session:
+        return Session(url, **config)
 
     def _call(self, coro: Coroutine[Any, Any, T], closed: Any = None) -> T:
         """Runs ``coro`` on the host's loop and waits for its result in this thread; once the
@@ -139,16 +131,16 @@ class SyncSession:
     # -- the session's state ------------------------------------------------------------------
 
     @property
-    def core(self) -> _s.AppSession:
+    def core(self) -> AppSession:
         """The ``AppSession`` (state, seq, buffered frames); feed it inputs only through this host."""
         return self._session.core
 
     @property
-    def clock(self) -> _s.Clock:
+    def clock(self) -> Clock:
         return self._session.clock
 
     @property
-    def warnings(self) -> collections.deque[_s.Warn]:
+    def warnings(self) -> collections.deque[Warn]:
         """The latest ``MAX_WARNINGS`` warnings, oldest first (a snapshot is ``list(...)``)."""
         return self._session.warnings
 
@@ -172,12 +164,12 @@ class SyncSession:
         run_id = self._run_id(run)
         self._on_loop(lambda: self._session.push_token(node_id, channel, value, run=run_id))
 
-    def gate(self, point: str, node: _s.GateNode, *, run: str | SyncRun | None = None) -> _s.Decision:
+    def gate(self, point: str, node: GateNode, *, run: str | SyncRun | None = None) -> Decision:
         """``Session.gate``, blocking the calling thread (only it) until the ``Decision``:
         ``CONTINUE`` at once when nothing pauses or the session is detached; else the viewer's
         answer, the pause timeout, a disconnect (fail-open) or ``close``. On ``abort`` raise
         ``RunAborted`` from the node."""
-        return self._call(self._session.gate(point, node, run=self._run_id(run)), _native.CONTINUE)
+        return self._call(self._session.gate(point, node, run=self._run_id(run)), CONTINUE)
 
     def ready(self, timeout_ms: int | None = None) -> bool:
         """``Session.ready``: ``True`` once attached, ``False`` after ``timeout_ms`` (default the
@@ -204,13 +196,13 @@ class SyncSession:
         token = _current_run.set(run)
         try:
             yield run
-        except _session().RunAborted as e:
+        except RunAborted as e:
             if e.run_id not in (None, run.run_id):
-                self._finish(run, error=_session()._error_info(e))
+                self._finish(run, error=_error_info(e))
                 raise
             self._finish(run, aborted=True)
         except BaseException as e:
-            self._finish(run, error=_session()._error_info(e))
+            self._finish(run, error=_error_info(e))
             raise
         else:
             self._finish(run)
