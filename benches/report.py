@@ -72,25 +72,42 @@ SHRINK_ROWS = [
 ]
 
 
-def shrink_table(sh: dict) -> str:
-    """Prints the payload-shrinking table (benches/python/shrink_bench.py); returns its
-    target line (the same-run ratio)."""
+# Issue 41's shrink targets: same-run ratios to graphmind-ai's serialize_payload, and MB/s of
+# input for Rust.
+SHRINK_TARGETS = [("wirecontract", 10.0), ("wirecontract_json", 15.0)]
+RUST_SHRINK_MB_S = 1000.0
+
+
+def shrink_table(sh: dict, rust: "dict | None") -> "list[str]":
+    """Prints the payload-shrinking table (benches/python/shrink_bench.py, and the Rust row of
+    benches/examples/shrink_profile.rs on the same payload text); returns its target lines."""
     mb = sh["payload_bytes"] / 1e6
-    name = f"shrink {mb:.0f} MB {sh['type']} vs graphmind-ai"
     header = f"| {'payload shrinking':<8} | {'implementation':<66} | {'ms/shrink':>9} | {'MB/s':>7} |"
     print(f"\npayload shrinking: one {sh['payload_bytes']:,} B {sh['type']} payload to {sh['max_bytes']:,} B, same payload, same run, best of {sh['rounds']}")
     print(header)
     print("|" + "|".join("-" * len(c) for c in header.split("|")[1:-1]) + "|")
-    for key, label in SHRINK_ROWS:
-        t = sh["rows"].get(key)
+    rows = [(label, sh["rows"].get(key)) for key, label in SHRINK_ROWS]
+    if rust:
+        rows.insert(0, (f"Rust wirecontract shrink_payload_json(&str) ({rust['profile']})", rust["seconds"]))
+    for label, t in rows:
         if t:
             print(f"| {f'{mb:.0f} MB':<17} | {label:<66} | {t * 1e3:>9.1f} | {sh['payload_bytes'] / t / 1e6:>7.1f} |")
-    ours, theirs = sh["rows"].get("wirecontract"), sh["rows"].get("graphmind_ai")
-    ratio = theirs / ours if ours and theirs else float("nan")
-    print(f"| {'':<17} | {name:<66} | {ratio:>8.2f}x | {'':>7} |")
     agree = "outputs agree byte for byte" if sh["agree"] else f"outputs DIFFER at character {sh['first_difference']}"
     print(f"  tier {sh['tier']}, {sh['output_bytes']:,} B out; {agree}")
-    return f"  {'shrink':<11} {name:<58} {ratio:6.2f}x"
+    checks = []
+    theirs = sh["rows"].get("graphmind_ai")
+    for key, want in SHRINK_TARGETS:
+        ours = sh["rows"].get(key)
+        ratio = theirs / ours if ours and theirs else float("nan")
+        label = dict(SHRINK_ROWS)[key].removeprefix("Python wirecontract graphmind.")
+        name = f"python {label} >= {want:g}x graphmind-ai ({mb:.0f} MB)"
+        checks.append(f"  {'shrink':<11} {name:<58} {ratio:6.2f}x  {'met' if ratio >= want else 'MISSED'}")
+    if rust:
+        mb_s = rust["payload_bytes"] / rust["seconds"] / 1e6
+        name = f"rust shrink_payload_json >= {RUST_SHRINK_MB_S:g} MB/s ({mb:.0f} MB)"
+        note = "" if rust["profile"] == "release" else " (debug build: no claim)"
+        checks.append(f"  {'shrink':<11} {name:<58} {mb_s:6.0f} MB/s  {'met' if mb_s >= RUST_SHRINK_MB_S else 'MISSED'}{note}")
+    return checks
 
 
 NODE_TARGETS = [
@@ -298,7 +315,8 @@ def main() -> None:
     print("\n".join(lines))
     shrink_file = results / "python-shrink.json"
     if shrink_file.exists():
-        checks.append(shrink_table(json.loads(shrink_file.read_text())))
+        rust_shrink = results / "rust-shrink.json"
+        checks.extend(shrink_table(json.loads(shrink_file.read_text()), json.loads(rust_shrink.read_text()) if rust_shrink.exists() else None))
     print("\ntargets (ratios from this run):")
     print("\n".join(checks))
     for corpus in corpora:

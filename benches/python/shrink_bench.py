@@ -9,7 +9,7 @@ by each implementation, the calls interleaved within each round, best of ``--rou
 outputs are checked first, byte for byte (graphmind-ai 0.5.1 is the oracle of the shrink
 vectors, §15); a disagreement fails the run.
 
-Usage: shrink_bench.py [--mb 5] [--rounds 5] [--json OUT]
+Usage: shrink_bench.py [--mb 5] [--rounds 5] [--json OUT] [--payload-out FILE]
 """
 
 from __future__ import annotations
@@ -78,11 +78,15 @@ def main() -> None:
     ap.add_argument("--mb", type=float, default=5.0, help="payload size in MB (10^6 bytes of compact JSON)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--json", type=Path, help="write the results here")
+    ap.add_argument("--payload-out", type=Path, help="also write the payload's JSON text here (the Rust row reads it)")
     a = ap.parse_args()
 
     p = payload(int(a.mb * 1_000_000))
     text = json.dumps(p, ensure_ascii=False, separators=(",", ":"))
     data = text.encode()
+    if a.payload_out:
+        a.payload_out.parent.mkdir(parents=True, exist_ok=True)
+        a.payload_out.write_bytes(data)
 
     # --- agreement, before any timing --------------------------------------------------------
     ours = gm.shrink_payload(p, MAX_BYTES, TYPE)

@@ -25,6 +25,8 @@
 //!   lone-surrogate policy ([`LoneSurrogate`]: replace, reject or keep as WTF-8);
 //! - `write.rs`: the `JSON.stringify`-exact writers ([`write_string`], [`write_int`],
 //!   [`write_f64`]) and [`write_compact`];
+//! - `utf16.rs`: [`utf16_len`], the UTF-16 length of UTF-8 text without decoding it (payload
+//!   shrinking measures every field with it);
 //! - `raw.rs`: [`RawJson`] (an opaque value as its exact text, owned or a span of a
 //!   [`SharedText`] frame) and [`SharedBytes`] (a bytes frame the single pass checks for UTF-8
 //!   as it reads it, [`cursor::Cursor::read_shared_bytes`]);
@@ -41,6 +43,7 @@ mod scan_avx2;
 mod scan_avx512;
 mod scan_window;
 mod unescape;
+mod utf16;
 #[cfg(feature = "utf32")]
 pub mod utf32;
 #[cfg(all(feature = "utf32", target_arch = "x86_64"))]
@@ -52,4 +55,5 @@ pub use reference::{
     check_written_depth, number_value, safe_integer, scan_number, validate, Elements, JsonKind, Members, SyntaxError, Val, DEFAULT_MAX_DEPTH, MAX_SAFE_INTEGER,
 };
 pub use unescape::{decode_string, unescape, unescape_body, Body, Decoded, LoneSurrogate, LoneSurrogateRejected, Unescaped};
+pub use utf16::utf16_len;
 pub use write::{write_compact, write_f64, write_int, write_string};

@@ -128,6 +128,15 @@ pub(crate) fn string_body(src: &[u8], pos: usize) -> Result<(usize, bool), Strin
     string_body_impl::<false>(src, pos).map(|(close, escaped, _)| (close, escaped))
 }
 
+/// [`string_body`] for callers outside the engine (the contract's payload shrinking): the
+/// offset of the closing quote of the string whose body starts at `pos`, and whether it holds
+/// an escape; `None` when the string is not valid JSON (an error's detail is the caller's to
+/// find with [`crate::validate`]).
+#[inline]
+pub fn string_close(src: &[u8], pos: usize) -> Option<(usize, bool)> {
+    string_body(src, pos).ok()
+}
+
 /// [`string_body`] on bytes not yet known to be UTF-8: also checks that the string's bytes
 /// are UTF-8. The block loop stops at the string's first non-ASCII byte too; from there the
 /// string is scanned as by [`string_body`] and its tail is checked at the closing quote, in

@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use wirecontract::graphmind::shrink::{parse_js_value, skeleton_plan, PlanKey};
+use wirecontract::graphmind::shrink::{parse_js_value, shrink_single_pass, skeleton_plan, PlanKey};
 use wirecontract::graphmind::{shrink_payload, shrink_payload_json, DEFAULT_MAX_PAYLOAD_BYTES};
 
 struct Case {
@@ -47,6 +47,26 @@ fn every_vector_byte_for_byte() {
         }
     }
     assert!(failures.is_empty(), "{} of {} vectors failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+}
+
+/// The single pass (no `JsValue`) and the value path agree on every vector's payload text and
+/// on its `JSON.stringify` text, at its budget and at others, and the single pass is taken for
+/// most of them (it declines index, duplicate or escaped keys and tier 3).
+#[test]
+fn single_pass_agrees_with_the_value_path_on_every_vector() {
+    let mut taken = 0;
+    for c in cases() {
+        let value = parse_js_value(&c.payload_json).expect("payload parses");
+        for text in [c.payload_json.clone(), value.to_json()] {
+            for budget in [c.max_bytes, c.max_bytes / 2, c.max_bytes.saturating_sub(1), 4096, 0] {
+                let ty = c.message_type.as_deref();
+                let Some(fast) = shrink_single_pass(&text, budget, ty) else { continue };
+                taken += 1;
+                assert_eq!(fast, shrink_payload(&value, budget, ty), "{} at {budget}: {text}", c.name);
+            }
+        }
+    }
+    assert!(taken > 1200, "the single pass was taken only {taken} times of 2330");
 }
 
 #[test]

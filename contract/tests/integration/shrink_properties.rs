@@ -6,7 +6,7 @@
 use crate::common;
 
 use proptest::prelude::*;
-use wirecontract::graphmind::shrink::{parse_js_value, TIER4_MAX_BYTES};
+use wirecontract::graphmind::shrink::{parse_js_value, shrink_single_pass, TIER4_MAX_BYTES};
 use wirecontract::graphmind::{shrink_payload, shrink_payload_json, Shrunk, EVENT_TYPES, PROTOCOL};
 
 /// The vectors' payloads and types: realistic event payloads of every type as seeds.
@@ -42,6 +42,17 @@ fn check(payload: &str, max_bytes: usize, ty: Option<&str>, s: &Shrunk) {
         }
         let again = shrink_payload_json(&s.json, max_bytes, ty).expect("output parses");
         assert_eq!((again.tier, again.json.as_str()), (1, s.json.as_str()), "not a fixed point: {}", what());
+    }
+}
+
+/// The single pass, when it takes `payload` or its `JSON.stringify` text, gives the value
+/// path's bytes.
+fn check_single_pass(payload: &str, max_bytes: usize, ty: Option<&str>) {
+    let value = parse_js_value(payload).expect("payload parses");
+    for text in [payload.to_owned(), value.to_json()] {
+        if let Some(fast) = shrink_single_pass(&text, max_bytes, ty) {
+            assert_eq!(fast, shrink_payload(&value, max_bytes, ty), "text {text} max {max_bytes} type {ty:?}");
+        }
     }
 }
 
@@ -82,6 +93,7 @@ proptest! {
     fn arbitrary_values_keep_every_property(payload in json_text(), max_bytes in 0usize..3000, ty in any_type()) {
         let s = shrink_payload_json(&payload, max_bytes, ty.as_deref()).expect("generated JSON parses");
         check(&payload, max_bytes, ty.as_deref(), &s);
+        check_single_pass(&payload, max_bytes, ty.as_deref());
     }
 
     #[test]
@@ -106,6 +118,7 @@ proptest! {
         let max_bytes = (size as f64 * budget) as usize;
         let s = shrink_payload_json(&payload, max_bytes, ty.as_deref()).expect("seed parses");
         check(&payload, max_bytes, ty.as_deref(), &s);
+        check_single_pass(&payload, max_bytes, ty.as_deref());
     }
 }
 

@@ -27,6 +27,7 @@
 mod budget;
 mod read;
 mod skeleton;
+mod text;
 mod trim;
 mod units;
 mod unserializable;
@@ -152,6 +153,22 @@ pub fn shrink_payload(value: &JsValue, max_bytes: usize, message_type: Option<&s
 ///
 /// # Errors
 /// [`SyntaxError`] (byte offset and reason) when `text` is not one JSON value.
+///
+/// A single pass ([`shrink_single_pass`]) re-spells the text as `JSON.stringify` would,
+/// copying the spans already spelled so, and trims from that text; a payload with duplicate,
+/// array-index or escaped keys, and a shrink that needs the skeleton, reads the value first.
+/// Both give the same bytes.
 pub fn shrink_payload_json(text: &str, max_bytes: usize, message_type: Option<&str>) -> Result<Shrunk, SyntaxError> {
+    if let Some(s) = shrink_single_pass(text, max_bytes, message_type) {
+        return Ok(s);
+    }
     Ok(shrink_payload(&parse_js_value(text)?, max_bytes, message_type))
+}
+
+/// The single pass of [`shrink_payload_json`] alone: `Some` when `text` is JSON without
+/// duplicate, array-index or escaped keys and the result is tier 1, 2 or 4 without a skeleton
+/// attempt; then it equals [`shrink_payload`] of the parsed value. `None` otherwise (invalid
+/// JSON included).
+pub fn shrink_single_pass(text: &str, max_bytes: usize, message_type: Option<&str>) -> Option<Shrunk> {
+    text::shrink(text, max_bytes, skeleton::event(message_type))
 }

@@ -15,12 +15,13 @@ pub const TRUNCATION_SUFFIX: &str = "\u{2026}[graphmind: truncated]";
 /// `len16`: the number of UTF-16 code units of WTF-8 text (§2 P2). A 4-byte sequence (an
 /// astral character) counts 2, every other character 1.
 pub fn len16(b: &[u8]) -> usize {
-    // Each character has exactly one non-continuation byte; 4-byte leads add the second unit.
-    b.iter().map(|&c| usize::from(c & 0xC0 != 0x80) + usize::from(c >= 0xF0)).sum()
+    // The engine's SIMD count: a sum straight into `usize` ran four bytes a step and was most
+    // of a 5 MB shrink (perf), byte-wide counters left to the compiler still a third.
+    wirecontract_json::utf16_len(b)
 }
 
 /// Byte width of the WTF-8 sequence starting with `lead`.
-fn width(lead: u8) -> usize {
+pub(super) fn width(lead: u8) -> usize {
     match lead {
         0..0xE0 => 1 + usize::from(lead >= 0xC0),
         0xE0..0xF0 => 3,
@@ -30,7 +31,7 @@ fn width(lead: u8) -> usize {
 
 /// The high surrogate of the astral character whose 4-byte sequence starts `seq`, encoded as
 /// WTF-8 (what `String.prototype.slice` leaves when it cuts a pair in half).
-fn high_surrogate_of(seq: &[u8]) -> [u8; 3] {
+pub(super) fn high_surrogate_of(seq: &[u8]) -> [u8; 3] {
     let byte = |i: usize| u32::from(seq.get(i).copied().unwrap_or(0x80) & 0x3F);
     let cp = (u32::from(seq.first().copied().unwrap_or(0xF0) & 0x07) << 18) | (byte(1) << 12) | (byte(2) << 6) | byte(3);
     let hi = 0xD800 + ((cp.saturating_sub(0x1_0000) >> 10) & 0x3FF);
@@ -90,6 +91,11 @@ mod tests {
     fn units_and_cuts() {
         assert_eq!(len16("a😀é".as_bytes()), 4);
         assert_eq!(len16(TRUNCATION_SUFFIX.as_bytes()), 23);
+        // Across the counting blocks (2032 bytes) and their tail.
+        for n in [2031, 2032, 2033, 5000] {
+            let s = "a😀é".repeat(n);
+            assert_eq!(len16(s.as_bytes()), s.encode_utf16().count(), "{n}");
+        }
         assert_eq!(TRUNCATION_SUFFIX.len(), 25);
         let s = "a😀b".as_bytes();
         assert_eq!(&*prefix16(s, 2), &[b'a', 0xED, 0xA0, 0xBD][..]);

@@ -170,6 +170,8 @@ pub(super) fn write_value(out: &mut Vec<u8>, v: &JsValue) {
 pub(super) enum Out<'a> {
     /// A payload value written as is (any depth).
     Ref(&'a JsValue),
+    /// A span of `JSON.stringify`-exact text, written verbatim (the single pass, `text.rs`).
+    Raw(&'a [u8]),
     /// A boolean.
     Bool(bool),
     /// An integer count (`bytes`, `keysDropped`), exact below 2^53.
@@ -196,6 +198,7 @@ pub(super) fn set<'a>(obj: &mut Vec<(&'a [u8], Out<'a>)>, key: &'a str, value: O
 pub(super) fn write_out(out: &mut Vec<u8>, v: &Out<'_>) {
     match v {
         Out::Ref(v) => write_value(out, v),
+        Out::Raw(text) => out.extend_from_slice(text),
         Out::Bool(true) => out.extend_from_slice(b"true"),
         Out::Bool(false) => out.extend_from_slice(b"false"),
         Out::Count(n) => write_f64(out, *n as f64),
