@@ -12,6 +12,16 @@ function errorMessage(e) {
   return e && typeof e.message === 'string' ? e.message : String(e);
 }
 
+// The one text of a bug inside wirecontract, in every binding (wirecontract-glue's
+// PANIC_PREFIX): the backends' guards already start a caught panic's message with it.
+const INTERNAL_ERROR = 'internal error in wirecontract (please report): ';
+
+/** The message of a backend failure, starting with INTERNAL_ERROR exactly once. */
+function internalError(e) {
+  const m = errorMessage(e);
+  return m.startsWith(INTERNAL_ERROR) ? m : INTERNAL_ERROR + m;
+}
+
 // The addon must come from the contract the shipped declarations (index.d.ts) were generated
 // from: both are made by build.sh in one go, and contract-id.json records the declarations'
 // side. A difference means a stale build (the contract changed and only one half was rebuilt).
@@ -86,6 +96,29 @@ function createApi(backend, readRecord) {
     return issues === undefined ? { kind: 'invalid', reason } : { kind: 'invalid', reason, issues };
   }
 
+  // Every issue carries its path's segments (root first: key strings, index numbers) as a
+  // non-enumerable `segments`, built natively by the glue's one conversion: Object.keys,
+  // JSON.stringify and deep equality still see the reference's `{path, message}` (Graphorin:
+  // `{path, code, message}`), so the package stays a drop-in (ARCHITECTURE.md, bindings).
+  function hideSegments(issues) {
+    if (Array.isArray(issues)) {
+      for (const i of issues) Object.defineProperty(i, 'segments', { value: i.segments, enumerable: false, writable: true, configurable: true });
+    }
+    return issues;
+  }
+
+  /** A verdict or error text from the backend, its issues' segments made non-enumerable. */
+  function verdictOf(text) {
+    const v = JSON.parse(text);
+    hideSegments(v.issues);
+    return v;
+  }
+
+  /** An issue this layer makes itself, about a top-level member (`''`: the frame root). */
+  function memberIssue(member, message) {
+    return hideSegments([{ path: member, message, segments: member === '' ? [] : [member] }])[0];
+  }
+
   // Frames from this many UTF-16 units on (and small enough that no reading of them can pass
   // the size cap) go through gmParseLarge: long string values are taken out before parsing and
   // put back afterwards (src/large.rs).
@@ -142,7 +175,7 @@ function createApi(backend, readRecord) {
       }
       if (verdict === undefined) verdict = native.gmVerdict(text);
     } catch (e) {
-      return invalidResult(`internal error in wirecontract: ${errorMessage(e)}`);
+      return invalidResult(internalError(e));
     }
     if (typeof verdict === 'number') verdict = ACCEPTED[verdict];
     if (verdict === 'ok' || verdict === 'unknown-type') {
@@ -153,7 +186,7 @@ function createApi(backend, readRecord) {
         return invalidResult(`frame is not valid JSON: ${errorMessage(e)}`);
       }
     }
-    return JSON.parse(verdict);
+    return verdictOf(verdict);
   }
 
   /**
@@ -176,7 +209,7 @@ function createApi(backend, readRecord) {
       return undefined;
     }
     if (typeof verdict === 'number') return undefined;
-    const v = JSON.parse(verdict);
+    const v = verdictOf(verdict);
     return v.kind === 'version-mismatch' || (v.kind === 'invalid' && v.reason === REASON_NOT_AN_ENVELOPE) ? v : undefined;
   }
 
@@ -231,7 +264,7 @@ function createApi(backend, readRecord) {
       return invalidResult(`value is not JSON-serializable: ${errorMessage(e)}`);
     }
     if (text === undefined) {
-      return invalidResult(REASON_NOT_AN_ENVELOPE, [{ path: '', message: `expected object, received ${typeof value}` }]);
+      return invalidResult(REASON_NOT_AN_ENVELOPE, [memberIssue('', `expected object, received ${typeof value}`)]);
     }
     const result = decide(text);
     // JSON has no -0 (JSON.stringify writes 0); the reference hands back the caller's numbers,
@@ -303,10 +336,10 @@ function createApi(backend, readRecord) {
     try {
       r = native.gmBudgetPayload(type, text, max); // JSON.stringify text: well-formed
     } catch (e) {
-      throw new BuildError(`internal error in wirecontract: ${errorMessage(e)}`);
+      throw new BuildError(internalError(e));
     }
     if (r.tier === 0) {
-      const e = JSON.parse(r.error);
+      const e = verdictOf(r.error);
       throw new BuildError(e.reason, e.issues);
     }
     return r.tier === 1 ? payload : JSON.parse(r.json);
@@ -338,7 +371,7 @@ function createApi(backend, readRecord) {
     }
     const verdict = gmVerdictOf(text);
     if (typeof verdict === 'number') return envelope;
-    const out = JSON.parse(verdict);
+    const out = verdictOf(verdict);
     throw new BuildError(out.reason, out.issues);
   }
 
@@ -346,7 +379,7 @@ function createApi(backend, readRecord) {
     try {
       return native.gmVerdict(text);
     } catch (e) {
-      throw new BuildError(`internal error in wirecontract: ${errorMessage(e)}`);
+      throw new BuildError(internalError(e));
     }
   }
 
@@ -378,15 +411,15 @@ function createApi(backend, readRecord) {
       standIn.payload = {};
     }
     const verdict = gmVerdictOf(stringify(standIn));
-    const out = typeof verdict === 'number' ? { reason: 'envelope is not JSON-serializable', issues: [] } : JSON.parse(verdict);
+    const out = typeof verdict === 'number' ? { reason: 'envelope is not JSON-serializable', issues: [] } : verdictOf(verdict);
     const host = (m) => typeof envelope[m];
-    let issues = (out.issues || []).map((i) => (members.includes(i.path) ? { ...i, message: i.message.replace(/received object$/, `received ${host(i.path)}`) } : i));
+    let issues = (out.issues || []).map((i) => (members.includes(i.path) ? memberIssue(i.path, i.message.replace(/received object$/, `received ${host(i.path)}`)) : i));
     if (payloadProblem !== undefined) {
       issues = issues.filter((i) => i.path !== 'payload' && !i.path.startsWith('payload.'));
-      issues.push({ path: 'payload', message: `payload is not JSON-serializable: ${payloadProblem}` });
+      issues.push(memberIssue('payload', `payload is not JSON-serializable: ${payloadProblem}`));
     }
     for (const m of [...members].reverse()) {
-      if (!issues.some((i) => i.path === m)) issues.unshift({ path: m, message: `expected a JSON value, received ${host(m)}` });
+      if (!issues.some((i) => i.path === m)) issues.unshift(memberIssue(m, `expected a JSON value, received ${host(m)}`));
     }
     return new BuildError(out.reason, issues);
   }
@@ -474,22 +507,22 @@ function createApi(backend, readRecord) {
     }
     const text = stringify(out);
     if (text === undefined) {
-      throw new BuildError(REASON_NOT_AN_ENVELOPE, [{ path: '', message: `expected object, received ${typeOf(envelope)}` }]);
+      throw new BuildError(REASON_NOT_AN_ENVELOPE, [memberIssue('', `expected object, received ${typeOf(envelope)}`)]);
     }
     let verdict;
     try {
       verdict = native.gmCheckWritten(text);
     } catch (e) {
-      throw new BuildError(`internal error in wirecontract: ${errorMessage(e)}`);
+      throw new BuildError(internalError(e));
     }
     if (typeof verdict === 'number') return text;
-    throw writtenError(JSON.parse(verdict));
+    throw writtenError(verdictOf(verdict));
   }
 
   /** The BuildError for a written frame the parser refuses, from the parser's verdict. */
   function writtenError(v) {
     if (v.kind === 'version-mismatch') {
-      return new BuildError(`envelope would not parse: protocol version ${v.received}, this contract speaks ${v.supported}`, [{ path: 'gm', message: `received ${v.received}` }]);
+      return new BuildError(`envelope would not parse: protocol version ${v.received}, this contract speaks ${v.supported}`, [memberIssue('gm', `received ${v.received}`)]);
     }
     return new BuildError(`envelope would not parse: ${v.reason}`, v.issues);
   }
@@ -651,7 +684,7 @@ function createApi(backend, readRecord) {
     try {
       return shrunk(native.gmShrinkPayloadJson(text, max, t));
     } catch (e) {
-      throw new Error(`internal error in wirecontract: ${errorMessage(e)}`);
+      throw new Error(internalError(e));
     }
   }
 
@@ -687,7 +720,7 @@ function createApi(backend, readRecord) {
     try {
       return call();
     } catch (e) {
-      throw new Error(`internal error in wirecontract: ${errorMessage(e)}`);
+      throw new Error(internalError(e));
     }
   }
 
@@ -892,7 +925,7 @@ function createApi(backend, readRecord) {
     try {
       verdict = native.goParse(direction, text);
     } catch (e) {
-      return { success: false, error: { isSyntaxError: false, isJson: false, message: `internal error in wirecontract: ${errorMessage(e)}`, issues: [], rpcErrorCode: -32603, replyId: 0 } };
+      return { success: false, error: { isSyntaxError: false, isJson: false, message: internalError(e), issues: [], rpcErrorCode: -32603, replyId: 0 } };
     }
     if (verdict.charCodeAt(0) !== 123 /* { */) {
       try {
@@ -901,7 +934,7 @@ function createApi(backend, readRecord) {
         return { success: false, error: { isSyntaxError: true, isJson: true, message: `frame is not valid JSON: ${errorMessage(e)}`, issues: [], rpcErrorCode: -32700, replyId: 0 } };
       }
     }
-    const error = JSON.parse(verdict);
+    const error = verdictOf(verdict);
     if (!error.hasId) delete error.id;
     delete error.hasId;
     return { success: false, error };

@@ -2,7 +2,7 @@
 // ViewerSession: the contract's sans-IO viewer (graphmind-session §5; de-duplication, the
 // handshake, pause bookkeeping, resume routing, fail-open, run tracking) with plain JavaScript
 // arguments and results, over the backend's class (the addon's src/viewer.rs or the WASM
-// build's; both convert with src/viewer_text.rs). The host owns the sockets and the clock: it
+// build's; both convert with bindings/js-text's viewer_text). The host owns the sockets and the clock: it
 // feeds frames and connection events in with a millisecond reading, then carries out every
 // polled action. This file checks argument types only, so both backends refuse the same calls
 // with the same TypeError; every rule is the contract's.

@@ -32,6 +32,7 @@ function call(f) {
   } catch (e) {
     if (e instanceof WebAssembly.RuntimeError) {
       reinstantiate();
+      // The one internal-error text of every binding (wirecontract-glue's PANIC_PREFIX).
       throw new Error(`internal error in wirecontract (please report): ${e.message}`);
     }
     throw e;

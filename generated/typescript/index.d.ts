@@ -450,6 +450,8 @@ export declare namespace graphmind {
   interface Issue {
     path: string;
     message: string;
+    /** The same path as segments from the frame root (key strings, index numbers); non-enumerable, so the object's keys stay the reference's `path`, `message`. */
+    readonly segments: Array<string | number>;
   }
   /** The verdict of parseEnvelopeJson / parseEnvelope (§2). */
   type ParseResult =
@@ -969,6 +971,8 @@ export declare namespace graphorin {
     path: Array<string | number>;
     code: IssueCode;
     message: string;
+    /** The path's segments again (as in every binding's issue); non-enumerable, so the object's keys stay the reference's `path`, `code`, `message`. */
+    readonly segments: Array<string | number>;
   }
   /** Why a frame did not parse. */
   interface ParseError {

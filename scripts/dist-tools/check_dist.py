@@ -9,9 +9,9 @@ file's Tag lines; one native extension, whose format, architecture and C library
 the platform tag (manylinux_2_17: glibc <= 2.17; musllinux_1_2: musl; macosx_X_Y: Mach-O with
 LC_BUILD_VERSION minimum no later than X.Y, each architecture of universal2; win_amd64: PE
 AMD64); PyInit__native exported; nothing undefined beyond the system libraries and Python's C API;
-for manylinux and musllinux, `auditwheel show` names the wheel's own platform tag.
+for manylinux, `auditwheel show` names the wheel's own platform tag (musllinux: see wheel()).
 The jar (wirecontract-graphmind-kotlin-<v>.jar): each `<jna platform>/<library>` entry is that
-platform's library exporting JNI_OnLoad, the JNI functions Native.kt declares
+platform's library exporting the JNI functions Native.kt declares
 (Java_dev_wirecontract_graphmind_jvm_Native_<name>) and every uniffi function the generated Kotlin
 binds through JNA.
 Node (npm pack tarballs): each per-platform package's package.json `os`/`cpu`/`libc` match its
@@ -137,7 +137,10 @@ class Checker:
             data = z.read(natives[0])
         for spec in specs:
             self.native(data, f"{path.name}:{natives[0]}", spec)
-        if m["plat"].startswith(("manylinux", "musllinux")) and self.args.auditwheel:
+        # manylinux only: on a glibc machine auditwheel resolves a musl library's NEEDED
+        # `libc.so` to glibc's libc.so, a linker script, and stops (ELFError); the checks above
+        # hold the musllinux wheels to musl's C library.
+        if m["plat"].startswith("manylinux") and self.args.auditwheel:
             self.auditwheel(path, canonical(m["plat"]))
         self.checked.append(path.name)
 
@@ -150,11 +153,13 @@ class Checker:
 
     def jar(self, path):
         kotlin = self.root / "bindings/uniffi/kotlin/src/main/kotlin/dev/wirecontract/graphmind/jvm/Native.kt"
-        jni = ["JNI_OnLoad"] + [f"Java_dev_wirecontract_graphmind_jvm_Native_{n}" for n in re.findall(r"external fun (\w+)", kotlin.read_text())]
+        # The JVM binds each `external fun` to its Java_<class>_<name> export (the library has no
+        # JNI_OnLoad: nothing is registered by hand).
+        jni = [f"Java_dev_wirecontract_graphmind_jvm_Native_{n}" for n in re.findall(r"external fun (\w+)", kotlin.read_text())]
         uniffi = set()
         for kt in (self.root / "generated/kotlin").rglob("*.kt"):
             uniffi |= set(re.findall(r"external fun ((?:uniffi|ffi)_\w+)", kt.read_text()))
-        if len(jni) < 2 or not uniffi:
+        if not jni or not uniffi:
             self.problems.append(f"{path.name}: found no JNI or uniffi declarations in the Kotlin sources")
         try:
             z = zipfile.ZipFile(path)

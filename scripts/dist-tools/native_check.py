@@ -13,7 +13,7 @@ a root of the target architecture (this machine's own for x86-64, the arm64 root
     glibc_max (2, 17): the newest GLIBC_x symbol version allowed (manylinux2014)
     glibc_libs  directories holding the target's libc.so.6, libm.so.6, ... (glibc only)
     macos_min (10, 12): the newest LC_BUILD_VERSION minimum allowed (from the wheel tag)
-    exports   names that must be exported (PyInit__native, napi_register_module_v1, JNI_OnLoad)
+    exports   names that must be exported (PyInit__native, napi_register_module_v1, the JNI functions)
     host      (prefixes, dll): symbols of the loading process that may stay undefined, found at
               load time (on macOS by dynamic lookup, flat namespace), and on Windows the DLL
               they are imported from: PYTHON (Py*, _Py*; python3.dll) or NODE (napi_*, uv_*;
@@ -45,13 +45,17 @@ GLIBC_LIBS = ("libc.so.6", "libm.so.6", "libpthread.so.0", "libdl.so.2", "librt.
 MACHO_LIBS = {"/usr/lib/libSystem.B.dylib", "/usr/lib/libiconv.2.dylib", "/usr/lib/libcharset.1.dylib"}
 # dyld's lazy-binding helper: bound by dyld itself, not listed in libSystem.tbd.
 MACHO_DYLD = {"dyld_stub_binder", "_dyld_stub_binder"}
-# Windows: the DLLs every Windows ships (Rust's std on windows-gnu needs these), and python3.dll,
-# the stable-ABI forwarder of abi3 extensions.
-PE_DLLS = {"kernel32.dll", "ntdll.dll", "bcrypt.dll", "advapi32.dll", "ws2_32.dll", "userenv.dll",
-           "msvcrt.dll", "ucrtbase.dll", "shell32.dll", "ole32.dll", "synchronization.dll"}
+# Windows: the DLLs every Windows ships (Rust's std on windows-gnu needs these: bcryptprimitives
+# for ProcessPrng, Windows 10's random source), and python3.dll, the stable-ABI forwarder of abi3
+# extensions.
+PE_DLLS = {"kernel32.dll", "ntdll.dll", "bcrypt.dll", "bcryptprimitives.dll", "advapi32.dll", "ws2_32.dll",
+           "userenv.dll", "msvcrt.dll", "ucrtbase.dll", "shell32.dll", "ole32.dll", "synchronization.dll"}
 PE_DLL_PREFIXES = ("api-ms-win-",)
 # Weak references the C runtime's startup code carries; left unresolved they are null.
 WEAK_OK = {"__gmon_start__", "_ITM_registerTMCloneTable", "_ITM_deregisterTMCloneTable", "__cxa_finalize"}
+# Weak references Rust's standard library makes to a glibc function it does without when absent
+# (thread-local destructors); musl has none. Allowed only while weak.
+WEAK_ONLY_OK = {"__cxa_thread_atexit_impl"}
 
 
 PYTHON = (("Py", "_Py"), "python3.dll")
@@ -163,7 +167,8 @@ def _check_elf(path, b, spec):
                 got = tuple(int(x) for x in re.findall(r"\d+", version))
                 if got > tuple(spec.get("glibc_max", (99,))):
                     p.append(f"{path}: {s.name}@{version} is newer than glibc {'.'.join(map(str, spec['glibc_max']))}")
-        if s.name in system or is_host(spec, s.name) or s.name in WEAK_OK:
+        weak = str(s.binding).endswith("WEAK")
+        if s.name in system or is_host(spec, s.name) or s.name in WEAK_OK or (weak and s.name in WEAK_ONLY_OK):
             continue
         p.append(f"{path}: undefined symbol {s.name} is not in the {spec['libc']} system libraries")
     return p

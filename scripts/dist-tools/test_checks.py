@@ -10,7 +10,8 @@ Faults, per kind of artifact found:
                 non-system symbol); the native file truncated (unreadable)
   ELF wheel     NEEDED libc.so.6 renamed (not a system library); for manylinux a GLIBC_x
                 requirement made GLIBC_9.99 (newer than the tag allows; auditwheel refuses too);
-                a musllinux wheel tagged manylinux (glibc expected)
+                a musllinux wheel tagged manylinux (glibc expected); for musllinux
+                __cxa_thread_atexit_impl bound strong (allowed undefined only while weak)
   Mach-O wheel  LC_BUILD_VERSION minimum raised past the tag's; libSystem renamed (not a
                 system library)
   PE wheel      tagged win_arm64 (PE machine differs); KERNEL32.dll renamed in the import table
@@ -129,6 +130,29 @@ def python_import(so):
     return sorted(names)[0].encode()
 
 
+def pe_import_name(dll, lower):
+    """The name of an imported DLL as the PE import table spells it (KERNEL32.dll): the library
+    may carry the name in another case elsewhere (a string it looks modules up by), which a
+    search by name alone could hit instead of the import."""
+    with tempfile.NamedTemporaryFile() as f:
+        f.write(dll)
+        f.flush()
+        b = lief.parse(f.name)
+        return next(i.name for i in b.imports if i.name.lower() == lower).encode()
+
+
+def strong_symbol(so, name):
+    """The ELF library with the undefined dynamic symbol `name` bound GLOBAL instead of WEAK."""
+    with tempfile.TemporaryDirectory() as d:
+        src, out = Path(d) / "in.so", Path(d) / "out.so"
+        src.write_bytes(so)
+        b = lief.parse(str(src))
+        sym = next(s for s in b.dynamic_symbols if s.name == name)
+        sym.binding = lief.ELF.Symbol.BINDING.GLOBAL
+        b.write(str(out))
+        return out.read_bytes()
+
+
 def retag(path, tmp, old, new):
     """A copy of the wheel with `old` replaced by `new` in its platform tags, in its name and WHEEL."""
     dst = tmp / path.name.replace(old, new)
@@ -164,7 +188,7 @@ def wheels(args, tmp, wheel):
     # A Python C API function the library imports, renamed in place in the string tables.
     faults = [("entry symbol renamed", b"PyInit__native", b"PyInit__nativX", r"entry symbol PyInit__native is not exported")]
     if first.startswith("win"):
-        dll = re.search(rb"(?i)kernel32\.dll\0", so).group(0)
+        dll = pe_import_name(so, "kernel32.dll") + b"\0"
         faults.append(("KERNEL32.dll renamed", dll, b"X" + dll[1:], r"(?i)imports Xernel32\.dll, not a Windows system DLL"))
     else:
         py = python_import(so)
@@ -200,6 +224,11 @@ def wheels(args, tmp, wheel):
             dst = retag(wheel, tmp, "musllinux_1_2", "manylinux_2_17")
             expect(f"{label}: tagged manylinux", run(args, [dst]), r"NEEDED .* is not a glibc system library|NEEDED lacks libc\.so\.6")
             dst.unlink()
+            if b"__cxa_thread_atexit_impl\0" in so:
+                dst = tmp / wheel.name
+                rewrite_zip(wheel, dst, lambda n, d: (n, strong_symbol(d, "__cxa_thread_atexit_impl")) if n.endswith(".so") else (n, d))
+                expect(f"{label}: __cxa_thread_atexit_impl made strong", run(args, [dst]), r"undefined symbol __cxa_thread_atexit_impl is not in the musl")
+                dst.unlink()
     if first.startswith("macosx"):
         dst = tmp / wheel.name
         rewrite_zip(wheel, dst, raise_minos)

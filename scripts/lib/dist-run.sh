@@ -58,25 +58,39 @@ with open(out, "w") as o:
 PY
 }
 
-# dist_jar_smoke JAR ARM64_ROOT: JarSmoke on this machine's JDK and under qemu-aarch64 on Debian's
-# arm64 JDK, with the jar, JNA and the Kotlin standard library (from the local Maven repository,
-# where building the jar put them) on the class path; then a copy of the jar without
-# linux-x86-64 must refuse to load naming the platform and the override property.
-dist_jar_smoke() {
-    local jar="$1" r64="$2" work="$ROOT/target/dist-smoke/jar" m2="${MAVEN_REPO:-$HOME/.m2/repository}" jna kotlin cp java64
+# dist_jar_smoke_setup JAR WORK: compiles JarSmoke into WORK/classes against JAR and writes the
+# vectors to WORK/vectors.tsv; sets DIST_JAR_CP to the class path: the jar, JNA and the Kotlin
+# standard library (from the local Maven repository, where building the jar put them).
+dist_jar_smoke_setup() {
+    local jar="$1" work="$2" m2="${MAVEN_REPO:-$HOME/.m2/repository}" jna kotlin
     local pom="$ROOT/bindings/uniffi/kotlin/pom.xml"
     jna="$m2/net/java/dev/jna/jna/$(sed -n 's:.*<jna.version>\(.*\)</jna.version>.*:\1:p' "$pom")"
     kotlin="$m2/org/jetbrains/kotlin/kotlin-stdlib/$(sed -n 's:.*<kotlin.version>\(.*\)</kotlin.version>.*:\1:p' "$pom")"
     rm -rf "$work"
     mkdir -p "$work/classes"
-    cp="$jar:$(ls "$jna"/jna-*.jar | grep -v sources | head -n1):$(ls "$kotlin"/kotlin-stdlib-*.jar | grep -v sources | head -n1)"
-    javac -d "$work/classes" -cp "$cp" "$ROOT/scripts/dist-tools/JarSmoke.java"
+    DIST_JAR_CP="$jar:$(ls "$jna"/jna-*.jar | grep -v sources | head -n1):$(ls "$kotlin"/kotlin-stdlib-*.jar | grep -v sources | head -n1)"
+    javac -d "$work/classes" -cp "$DIST_JAR_CP" "$ROOT/scripts/dist-tools/JarSmoke.java"
     dist_jar_vectors "$work/vectors.tsv"
-    step "jar smoke: this machine's JDK (linux-x86-64)"
-    java -cp "$cp:$work/classes" JarSmoke "$work/vectors.tsv"
+}
+
+# dist_jar_smoke_arm64 ARM64_ROOT WORK: JarSmoke (set up by dist_jar_smoke_setup) on Debian's
+# arm64 JDK under qemu-aarch64: the jar's linux-aarch64 library.
+dist_jar_smoke_arm64() {
+    local r64="$1" work="$2" java64
     step "jar smoke: Debian's arm64 JDK under qemu-aarch64 (linux-aarch64)"
     java64="$(ls -d "$r64"/usr/lib/jvm/java-17-openjdk-arm64/bin/java)"
-    qemu-aarch64-static -L "$r64" "$java64" -cp "$cp:$work/classes" JarSmoke "$work/vectors.tsv"
+    qemu-aarch64-static -L "$r64" "$java64" -cp "$DIST_JAR_CP:$work/classes" JarSmoke "$work/vectors.tsv"
+}
+
+# dist_jar_smoke JAR ARM64_ROOT: JarSmoke on this machine's JDK and under qemu-aarch64 on Debian's
+# arm64 JDK; then a copy of the jar without linux-x86-64 must refuse to load naming the platform
+# and the override property.
+dist_jar_smoke() {
+    local jar="$1" r64="$2" work="$ROOT/target/dist-smoke/jar"
+    dist_jar_smoke_setup "$jar" "$work"
+    step "jar smoke: this machine's JDK (linux-x86-64)"
+    java -cp "$DIST_JAR_CP:$work/classes" JarSmoke "$work/vectors.tsv"
+    dist_jar_smoke_arm64 "$r64" "$work"
     step "jar smoke: a jar without linux-x86-64"
     "$(python_bin)" - "$jar" "$work/missing.jar" <<'PY'
 import sys, zipfile
@@ -85,7 +99,7 @@ with zipfile.ZipFile(sys.argv[1]) as a, zipfile.ZipFile(sys.argv[2], "w", zipfil
         if not i.filename.startswith("linux-x86-64/"):
             b.writestr(i, a.read(i.filename))
 PY
-    java -cp "${cp/#$jar/$work/missing.jar}:$work/classes" JarSmoke --expect-missing linux-x86-64
+    java -cp "${DIST_JAR_CP/#$jar/$work/missing.jar}:$work/classes" JarSmoke --expect-missing linux-x86-64
 }
 
 # dist_node_smoke NODE_DIR ARM64_ROOT: node_modules laid out as npm would install them (the main
@@ -105,8 +119,14 @@ dist_node_smoke() {
     done
     step "Node smoke: this machine's Node (linux-x64-gnu)"
     WIRECONTRACT_SHARED="$(dist_shared)" node "$ROOT/scripts/dist-tools/node-smoke.js" "$work/linux-x64-gnu"
-    step "Node smoke: Debian's arm64 Node under qemu-aarch64 (linux-arm64-gnu)"
-    WIRECONTRACT_SHARED="$(dist_shared)" qemu-aarch64-static -L "$r64" "$r64/usr/bin/node" "$ROOT/scripts/dist-tools/node-smoke.js" "$work/linux-arm64-gnu"
+    dist_node_smoke_arm64 "$r64" "$work/linux-arm64-gnu"
     step "Node smoke: no platform package installed"
     node "$ROOT/scripts/dist-tools/node-smoke.js" "$work/none" --expect-missing @wirecontract/node-linux-x64-gnu
+}
+
+# dist_node_smoke_arm64 ARM64_ROOT DIR: node-smoke.js on Debian's arm64 Node under qemu-aarch64,
+# DIR/node_modules holding @wirecontract/node and @wirecontract/node-linux-arm64-gnu.
+dist_node_smoke_arm64() {
+    step "Node smoke: Debian's arm64 Node under qemu-aarch64 (linux-arm64-gnu)"
+    WIRECONTRACT_SHARED="$(dist_shared)" qemu-aarch64-static -L "$1" "$1/usr/bin/node" "$ROOT/scripts/dist-tools/node-smoke.js" "$2"
 }

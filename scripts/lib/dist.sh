@@ -34,9 +34,10 @@ dist_rust_target() {
     done
 }
 
-# dist_wheel RUST_TARGET COMPATIBILITY OUT_DIR: one release abi3 wheel (maturin --zig --strip).
-# RUST_TARGET universal2-apple-darwin builds both Apple architectures into one fat library.
-# DIST_PROFILE names another cargo profile (step 32-dist: `ci`, the release code without LTO).
+# dist_wheel RUST_TARGET COMPATIBILITY OUT_DIR: one release abi3 wheel (maturin --zig --strip;
+# Windows: maturin with Debian's MinGW-w64, below). RUST_TARGET universal2-apple-darwin builds
+# both Apple architectures into one fat library. DIST_PROFILE names another cargo profile (step
+# 32-dist: `ci`, the release code without LTO).
 dist_wheel() {
     local target="$1" compat="$2" out="$3" venv
     venv="$(dist_venv)"
@@ -46,16 +47,26 @@ dist_wheel() {
     esac
     local profile=(--release)
     [ "${DIST_PROFILE:-release}" = release ] || profile=(--profile "$DIST_PROFILE")
-    local args=(build --quiet "${profile[@]}" --locked --strip --zig --target "$target" -m "$ROOT/bindings/python/Cargo.toml" --out "$out")
+    local args=(build --quiet "${profile[@]}" --locked --strip --target "$target" -m "$ROOT/bindings/python/Cargo.toml" --out "$out")
     [ -n "$compat" ] && args+=(--compatibility "$compat")
-    # Windows: pyo3 writes python3.dll's import library (no Windows Python here).
-    [[ "$target" == *-windows-* ]] && args+=(--features windows-import-lib)
-    # maturin finds zig through `python -m ziglang` of the first python on PATH (an absolute path:
-    # the C compiler wrappers run in other directories).
-    env $(dist_cflags "$target") PATH="$venv/bin:$PATH" nice -n 10 "$venv/bin/maturin" "${args[@]}" 2>&1 | grep -v '^📦\|^🛠\|^🔗\|^🍹' >&2 || true
+    local cflags=()
+    if [[ "$target" == *-windows-gnu ]]; then
+        # Windows: linked by Debian's MinGW-w64 (cargo's default linker for windows-gnu), not
+        # zig: for zig, maturin 1.16 writes a .def file exporting PyInit_wirecontract._native
+        # (the dotted module name), which pyo3 does not define, and lld-link stops on it. pyo3
+        # writes python3.dll's import library (no Windows Python here).
+        arm64_need x86_64-w64-mingw32-gcc gcc-mingw-w64-x86-64 || return 1
+        args+=(--features windows-import-lib)
+    else
+        # maturin finds zig through `python -m ziglang` of the first python on PATH (an
+        # absolute path: the C compiler wrappers run in other directories).
+        args+=(--zig)
+        mapfile -t cflags < <(dist_cflags "$target")
+    fi
+    env "${cflags[@]}" PATH="$venv/bin:$PATH" nice -n 10 "$venv/bin/maturin" "${args[@]}" 2>&1 | grep -v '^📦\|^🛠\|^🔗\|^🍹' >&2 || true
 }
 
-# dist_cflags RUST_TARGET: NAME=VALUE settings for the C code the build compiles (cc-rs reads
+# dist_cflags RUST_TARGET: NAME=VALUE settings for the C code a zig build compiles (cc-rs reads
 # CFLAGS_<target>). zig's clang makes `__DATE__`/`__TIME__` an error for Windows targets
 # (-Werror=date-time); mimalloc prints them in its verbose banner. None on other targets.
 dist_cflags() {
@@ -65,8 +76,10 @@ dist_cflags() {
 
 # dist_cdylib CRATE RUST_TARGET: builds CRATE's cdylib (only: not its other crate types) for
 # RUST_TARGET (cargo-zigbuild; a `.2.17` glibc suffix on gnu targets) and prints its path.
+# DIST_PROFILE names another cargo profile, as for dist_wheel (`dev`: a debug build, in
+# target/<triple>/debug, whose build scripts and proc macros are the host's debug ones).
 dist_cdylib() {
-    local crate="$1" target="$2" venv zt lib dir
+    local crate="$1" target="$2" profile="${DIST_PROFILE:-release}" venv zt lib dir
     venv="$(dist_venv)"
     case "$target" in
         universal2-apple-darwin) dist_rust_target x86_64-apple-darwin aarch64-apple-darwin ;;
@@ -80,10 +93,13 @@ dist_cdylib() {
         # process must be: Rust's musl targets default to a static C runtime.
         *-linux-musl) flags=("CARGO_TARGET_$(echo "$target" | tr 'a-z-' 'A-Z_')_RUSTFLAGS=-C target-feature=-crt-static") ;;
     esac
-    env "${flags[@]}" $(dist_cflags "$target") PATH="$venv/bin:$PATH" CARGO_PROFILE_RELEASE_STRIP=symbols nice -n 10 \
-        "$venv/bin/cargo-zigbuild" rustc --quiet --release --locked --lib --crate-type cdylib -p "$crate" --target "$zt" >&2 || return 1
+    # Stripped by the final rustc only (`-- -C strip=symbols`, as maturin does): a profile
+    # setting would change the profile of every crate, the host's build scripts and proc macros
+    # too, and rebuild what steps 10-40 compiled.
+    env "${flags[@]}" $(dist_cflags "$target") PATH="$venv/bin:$PATH" nice -n 10 \
+        "$venv/bin/cargo-zigbuild" rustc --quiet --profile "$profile" --locked --lib --crate-type cdylib -p "$crate" --target "$zt" -- -C strip=symbols >&2 || return 1
     lib="${crate//-/_}"
-    dir="$(cargo metadata --no-deps --format-version 1 --locked | "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/$target/release"
+    dir="$(cargo metadata --no-deps --format-version 1 --locked | "$venv/bin/python" -c 'import json, sys; print(json.load(sys.stdin)["target_directory"])')/$target/${profile/#dev/debug}"
     case "$target" in
         *-apple-darwin) echo "$dir/lib$lib.dylib" ;;
         *-windows-*) echo "$dir/$lib.dll" ;;
@@ -130,4 +146,10 @@ dist_sizes() {
     for f in "$@"; do
         printf '%10s  %s\n' "$(numfmt --to=iec --suffix=B "$(stat -c %s "$f")")" "${f#"$ROOT"/}"
     done
+}
+
+# The arm64 root of scripts/dist and of scripts/test's steps 32 and 42 (one root, made once):
+# Debian's arm64 CPython, OpenJDK 17 and Node (scripts/lib/arm64-root.sh, sourced by the caller).
+dist_arm64_root() {
+    arm64_root_ensure full "python3 openjdk-17-jre-headless nodejs"
 }

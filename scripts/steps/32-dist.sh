@@ -8,7 +8,8 @@
 # (scripts/dist-tools/check_dist.py: tags, Mach-O LC_BUILD_VERSION / ELF NEEDED, PyInit__native
 # exported, nothing undefined beyond the system libraries and Python's C API, auditwheel show);
 # then test_checks.py breaks both wheels on purpose and shows each check refuses them. The arm64
-# root is cached in ${XDG_CACHE_HOME:-~/.cache}/wirecontract/arm64-root-python (scripts/lib/arm64-root.sh).
+# root (Debian's arm64 CPython, OpenJDK and Node: step 42 runs the jar and the Node addon on it)
+# is cached in ${XDG_CACHE_HOME:-~/.cache}/wirecontract/arm64-root-full (scripts/lib/arm64-root.sh).
 set -euo pipefail
 ROOT="$(pwd)"
 source scripts/lib/common.sh
@@ -19,7 +20,7 @@ export DIST_PROFILE=ci
 rm -rf "$OUT"
 mkdir -p "$OUT"
 t=$SECONDS
-DIST_ARM64_ROOT="$(arm64_root_ensure python python3)"
+DIST_ARM64_ROOT="$(dist_arm64_root)"
 echo "arm64 root: $((SECONDS - t)) s"
 t=$SECONDS
 dist_wheel aarch64-unknown-linux-gnu manylinux2014 "$OUT"

@@ -16,8 +16,9 @@
 //! control characters), `external.rs` (the longest of them as V8 external strings over pooled
 //! buffers, each its own memory mapping), `shrink.rs` (`shrinkPayload`, `serializePayload`'s
 //! unserializable path), `llm.rs` (`normalizeFinishReason`, `readUsage`), `viewer.rs` (the
-//! `ViewerSession` class) over `viewer_text.rs` (its conversions, shared with the WASM build,
-//! as `js_text.rs` is). Beside the crate:
+//! `ViewerSession` class). The texts handed to the JavaScript layer (verdicts, errors, the
+//! registry, `ViewerSession`'s conversions) come from `wirecontract-js-text`, shared with the
+//! WASM build (`bindings/js-text`). Beside the crate:
 //! `index.js` loads the addon and hands it to `api.js` (`createApi(backend, readRecord)`: the
 //! whole JavaScript layer over one backend object's entry points, so another build of the
 //! contract can sit under it), which checks the contract id, reads the registry at load and
@@ -38,7 +39,6 @@
 #![allow(clippy::needless_pass_by_value)]
 
 use std::cell::RefCell;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use napi::bindgen_prelude::{Either, FromNapiValue, ToNapiValue, TypeName, ValidateNapiValue};
 use napi::{sys, ValueType};
@@ -46,22 +46,17 @@ use napi_derive::napi;
 use wirecontract::wire::{self, Described, WireEnum, WireValue};
 use wirecontract::{graphmind as gm, graphorin};
 
-use js_text::{parse_error_json, transcode, verdict_json};
+use wirecontract_js_text::js_text::{self, parse_error_json, transcode, verdict_json};
 
 mod external;
-mod js_text;
 mod large;
 pub mod llm;
 pub mod shrink;
 mod viewer;
-mod viewer_text;
 
-/// Runs contract code, turning a panic into a JavaScript `Error`.
+/// Runs contract code, turning a panic into a JavaScript `Error` with the glue's one text.
 fn guard<T>(f: impl FnOnce() -> napi::Result<T>) -> napi::Result<T> {
-    catch_unwind(AssertUnwindSafe(f)).unwrap_or_else(|p| {
-        let msg = p.downcast_ref::<&str>().map(|s| (*s).to_owned()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic".into());
-        Err(napi::Error::from_reason(format!("internal error in wirecontract (please report): {msg}")))
-    })
+    wirecontract_glue::catch(f).unwrap_or_else(|p| Err(napi::Error::from_reason(p.text())))
 }
 
 fn invalid_arg(msg: impl Into<String>) -> napi::Error {

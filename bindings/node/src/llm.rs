@@ -19,5 +19,5 @@ pub fn gm_normalize_finish_reason(raw: String, has_tool_calls: bool) -> napi::Re
 /// it is not a usage object.
 #[napi(js_name = "gmReadUsage")]
 pub fn gm_read_usage(text: FrameText) -> napi::Result<Option<String>> {
-    guard(|| Ok(gm::read_usage_json(&text.0).map(|v| crate::js_text::usage_json(&v))))
+    guard(|| Ok(gm::read_usage_json(&text.0).map(|v| wirecontract_js_text::js_text::usage_json(&v))))
 }

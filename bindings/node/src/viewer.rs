@@ -1,14 +1,14 @@
 //! `ViewerSession` for Node.js: the contract's sans-IO viewer (graphmind-session §5) as a
 //! Node-API class. Thin: de-duplication, the handshake, pause bookkeeping, resume routing and
-//! fail-open are the core's; the argument and action conversions are `viewer_text.rs`, which
-//! the WASM build compiles too, so both backends' classes take and give the same texts. The
+//! fail-open are the core's; the argument and action conversions are `wirecontract-js-text`'s
+//! `viewer_text`, which the WASM build uses too, so both backends' classes take and give the same texts. The
 //! JavaScript layer (`viewer.js`) turns them into plain objects. Every method runs under
 //! [`guard`]: a panic becomes an `Error`, never an abort of the process.
 
 use napi_derive::napi;
 use wirecontract::graphmind::session as s;
+use wirecontract_js_text::viewer_text as vt;
 
-use crate::viewer_text as vt;
 use crate::{guard, invalid_arg, FrameText};
 
 fn arg<T>(r: vt::Res<T>) -> napi::Result<T> {

@@ -40,7 +40,12 @@ test('graphmind: result shapes are the reference\'s plain objects', () => {
         assert.equal(typeof r.reason, 'string');
         if ('issues' in r) {
           assert.ok(Array.isArray(r.issues) && r.issues.length > 0, v.name);
-          for (const i of r.issues) assert.deepEqual(Object.keys(i), ['path', 'message']);
+          for (const i of r.issues) {
+            // The reference's keys; the segments ride along non-enumerable and spell the path.
+            assert.deepEqual(Object.keys(i), ['path', 'message']);
+            assert.ok(Array.isArray(i.segments), v.name);
+            assert.equal(i.segments.join('.'), i.path, v.name);
+          }
         } else {
           assert.match(r.reason, /^(frame is not valid JSON|frame nests deeper|frame exceeds)/, v.name);
         }
@@ -130,6 +135,8 @@ test(`graphorin: ${GO.length} vectors give the expected verdict, variant and gua
       assert.equal(r.error.rpcErrorCode, r.error.isSyntaxError ? graphorin.RPC_ERROR_CODES.PARSE_ERROR : graphorin.RPC_ERROR_CODES.INVALID_REQUEST);
       for (const i of r.error.issues) {
         assert.ok(Array.isArray(i.path));
+        assert.deepStrictEqual(i.segments, i.path);
+        assert.deepEqual(Object.keys(i), ['path', 'code', 'message']);
         assert.equal(typeof i.code, 'string');
         assert.equal(typeof i.message, 'string');
       }

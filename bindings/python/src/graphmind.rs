@@ -19,9 +19,6 @@ use crate::convert::{explain_non_finite_issues, json_to_py, py_to_json, NonFinit
 use crate::object::{envelope_to_dict, extras_to_py, make_object, Root, WireObject};
 use crate::{guard, str_arg, str_param, BuildError, Text};
 
-/// Frames at least this long are parsed with the GIL released, so other threads progress.
-const RELEASE_GIL_BYTES: usize = 64 * 1024;
-
 /// A GraphMind envelope `{gm, seq, ts, runId, type, payload}`.
 #[pyclass(frozen, module = "wirecontract.graphmind", name = "Envelope")]
 pub struct Envelope {
@@ -317,7 +314,7 @@ pub fn parse_envelope_json(
         return Err(PyTypeError::new_err(format!("parse_envelope_json expects str, bytes or bytearray, not {tn}")));
     };
     let parse = || Parsed::from(gm::parse(input.frame(), &opts));
-    let out = if input.byte_len() >= RELEASE_GIL_BYTES { py.allow_threads(|| guard(parse)) } else { guard(parse) };
+    let out = if input.byte_len() >= wirecontract_glue::RELEASE_HOST_LOCK_BYTES { py.allow_threads(|| guard(parse)) } else { guard(parse) };
     parsed_to_py(py, out?)
 }
 
@@ -364,7 +361,7 @@ fn counter(py: Python<'_>, name: &str, v: &Bound<'_, PyAny>) -> PyResult<u64> {
         return Err(bad(format!("expected a nonnegative integer, received {tn}")));
     }
     match v.extract::<i128>() {
-        Ok(i) if (0..=9_007_199_254_740_991).contains(&i) => Ok(i as u64),
+        Ok(i) if (0..=i128::from(wirecontract_glue::MAX_SAFE_INTEGER)).contains(&i) => Ok(i as u64),
         _ => Err(bad("expected an integer in [0, 2**53 - 1]".into())),
     }
 }
@@ -407,7 +404,11 @@ pub fn create_envelope(
     let options = gm::BuildOptions { max_payload_bytes };
     let build = || gm::create_envelope_json_with(r#type, &payload_json, seq, run_id, ts, &options);
     // Shrinking a large payload takes a while: without the GIL, as shrink_payload does.
-    let result = if max_payload_bytes.is_some() && payload_json.len() >= RELEASE_GIL_BYTES { py.allow_threads(|| guard(build))? } else { guard(build)? };
+    let result = if max_payload_bytes.is_some() && payload_json.len() >= wirecontract_glue::RELEASE_HOST_LOCK_BYTES {
+        py.allow_threads(|| guard(build))?
+    } else {
+        guard(build)?
+    };
     let env = result.map_err(|e| build_error(py, &explain_non_finite(payload, e)))?;
     Ok(Envelope { inner: Arc::new(env) })
 }

@@ -59,7 +59,7 @@ fn parse_error(py: Python<'_>, e: &graphorin::ParseError) -> PyResult<PyErr> {
 
 fn parse(py: Python<'_>, data: &Bound<'_, PyAny>, direction: Direction) -> PyResult<PyObject> {
     let input = frame_input(data)?;
-    let big = input.byte_len() >= 64 * 1024;
+    let big = input.byte_len() >= wirecontract_glue::RELEASE_HOST_LOCK_BYTES;
     let run = move || {
         guard(|| {
             let opts = graphorin::ParseOptions::default();

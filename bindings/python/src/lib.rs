@@ -38,8 +38,6 @@ mod session;
 mod session_viewer;
 mod shrink;
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 
@@ -62,19 +60,17 @@ pyo3::create_exception!(
     "A bug inside wirecontract (a Rust panic caught at the boundary); the message says where. Please report it."
 );
 
-/// Runs contract code, turning a panic into [`InternalError`].
+/// Runs contract code, turning a panic into [`InternalError`] with the glue's one text.
 pub(crate) fn guard<T>(f: impl FnOnce() -> T) -> PyResult<T> {
-    catch_unwind(AssertUnwindSafe(f)).map_err(|p| {
-        let msg = p.downcast_ref::<&str>().map(|s| (*s).to_owned()).or_else(|| p.downcast_ref::<String>().cloned()).unwrap_or_else(|| "unknown panic".into());
-        InternalError::new_err(format!("internal error in wirecontract (please report): {msg}"))
-    })
+    wirecontract_glue::catch(f).map_err(|p| InternalError::new_err(p.text()))
 }
 
 /// A `BuildError` about one argument of a public function: `.reason` is the message with the
-/// argument named, `.issues` one issue whose path is the argument's name.
+/// argument named, `.issues` the glue's one argument issue (path = the argument's name).
 pub(crate) fn arg_error(py: Python<'_>, arg: &str, message: &str) -> PyErr {
-    let text = format!("{arg}: {message}");
-    issue::build_error(py, text.clone(), text, &[wirecontract::wire::Issue::at(arg, message)])
+    let issue = wirecontract_glue::arg_issue(arg, message);
+    let text = issue.summary();
+    issue::build_error(py, text.clone(), text, &[issue])
 }
 
 /// A `str` argument as Rust text. A `str` holding a lone surrogate has no UTF-8 form (and no

@@ -18,7 +18,7 @@ pub struct UsageView {
 
 /// A count as Python shows it: an `int` when it is a whole number JavaScript holds exactly.
 fn count(py: Python<'_>, x: f64) -> PyObject {
-    if x.fract() == 0.0 && x.abs() <= 9_007_199_254_740_991.0 {
+    if x.fract() == 0.0 && x.abs() <= wirecontract_glue::MAX_SAFE_INTEGER_F64 {
         (x as i64).into_pyobject(py).map_or_else(|_| py.None(), |v| v.into_any().unbind())
     } else {
         x.into_pyobject(py).map_or_else(|_| py.None(), |v| v.into_any().unbind())

@@ -10,9 +10,6 @@ use wirecontract::graphmind as gm;
 use crate::convert::{py_to_json, NonFinite};
 use crate::{guard, str_param, uint_param};
 
-/// Payloads at least this long are shrunk with the GIL released.
-const RELEASE_GIL_BYTES: usize = 64 * 1024;
-
 /// A shrink result: `json` (the payload text to send, `JSON.stringify`-exact) and `tier`
 /// (1 unchanged, 2 field trim, 3 skeleton, 4 whole-payload marker).
 #[pyclass(frozen, eq, hash, module = "wirecontract", name = "Shrunk")]
@@ -65,7 +62,7 @@ fn escape_raw_surrogates(b: &[u8]) -> String {
 
 fn run(py: Python<'_>, text: &str, max_bytes: usize, message_type: Option<&str>) -> PyResult<Shrunk> {
     let f = || gm::shrink_payload_json(text, max_bytes, message_type);
-    let result = if text.len() >= RELEASE_GIL_BYTES { py.allow_threads(|| guard(f))? } else { guard(f)? };
+    let result = if text.len() >= wirecontract_glue::RELEASE_HOST_LOCK_BYTES { py.allow_threads(|| guard(f))? } else { guard(f)? };
     match result {
         Ok(s) => Ok(Shrunk { json: s.json, tier: s.tier }),
         Err(e) => Err(PyValueError::new_err(format!("payload is not valid JSON: {e}"))),

@@ -54,6 +54,36 @@ def test_issue_round_trips_through_pickle() -> None:
     assert Issue("p", "m") != Issue("p", "m", "custom")
 
 
+def test_issue_segments_are_the_path_root_first() -> None:
+    # From a parser: the build error's issue path and its segments say the same place.
+    issue = real_build_error().issues[0]
+    assert issue.path == "payload.deltas.0.t"
+    assert issue.segments == ("payload", "deltas", 0, "t")
+    assert go_issue_segments() == [("extra",)]
+    # Built by hand: the path split at ".", a run of digits an index; the root has none.
+    assert Issue("a.0.b", "m").segments == ("a", 0, "b")
+    assert Issue("", "m").segments == ()
+    # A key holding "." (or all digits) needs its segments: they must spell the path.
+    dotted_key = Issue("p.a.b", "m", segments=["p", "a.b"])
+    assert dotted_key.segments == ("p", "a.b") and dotted_key.path == "p.a.b"
+    assert dotted_key != Issue("p.a.b", "m")
+    assert Issue("a.0", "m", segments=("a", 0)) == Issue("a.0", "m")
+    assert hash(Issue("a.0", "m", segments=("a", 0))) == hash(Issue("a.0", "m"))
+    with pytest.raises(ValueError, match="join to"):
+        Issue("a.b", "m", segments=["a", "c"])
+    with pytest.raises(TypeError):
+        Issue("a.1", "m", segments=["a", True])
+    with pytest.raises(ValueError):
+        Issue("a.-1", "m", segments=["a", -1])
+    for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
+        back = pickle.loads(pickle.dumps(dotted_key, protocol=protocol))
+        assert back == dotted_key and back.segments == ("p", "a.b") and hash(back) == hash(dotted_key)
+
+
+def go_issue_segments() -> list[tuple[str | int, ...]]:
+    return [i.segments for i in real_parse_error().issues]
+
+
 def test_build_error_from_bad_input_round_trips() -> None:
     e = real_build_error()
     assert e.issues and all(isinstance(i, Issue) for i in e.issues)

@@ -5,8 +5,6 @@
 // uniffi exports receive owned values from the host.
 #![allow(clippy::needless_pass_by_value)]
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
-
 use wirecontract::graphmind as gm;
 use wirecontract::wire::SafeUInt;
 
@@ -134,7 +132,7 @@ fn outcome_to_host(o: gm::ParseOutcome) -> ParseResult {
 
 /// Runs a parse; a panic (a bug) becomes an `Invalid` verdict instead of crossing FFI.
 fn parse_guarded(f: impl FnOnce() -> gm::ParseOutcome) -> ParseResult {
-    catch_unwind(AssertUnwindSafe(|| outcome_to_host(f()))).unwrap_or_else(|p| invalid(crate::ffi_support::panic_text(&*p), None))
+    wirecontract_glue::catch(|| outcome_to_host(f())).unwrap_or_else(|p| invalid(p.text(), None))
 }
 
 /// Parses one text frame (spec §2 decision order). Never throws: a Kotlin string holding a

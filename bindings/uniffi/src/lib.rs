@@ -12,17 +12,16 @@
 //! - `llm`: the LLM conventions (`normalizeFinishReason`, `readUsage`, the generated `FinishReason`);
 //! - `json`: `JsonValue` and the helpers that turn opaque JSON text into a host tree and back;
 //! - `convert`: the `Convert` impls of the leaf types (every rule read by the contract);
-//! - `ffi_support` (shared with the Graphorin crate): the `Convert` trait, the `Issue` record
-//!   and its one conversion, the panic guard, and the readers that take host integers and
-//!   doubles through the contract's own scalar readers;
-//! - `host_string`: [`HostString`], every host string argument and record field (a Kotlin
-//!   string with a lone surrogate reaches Rust and is refused here, naming the argument);
+//! - `ffi_support`, `host_string`, `json_text`: what both uniffi namespaces declare, stamped
+//!   into this crate (and the Graphorin crate) by the macros of `wirecontract-uniffi-common`
+//!   (`bindings/uniffi/common`) over `wirecontract-glue`: the `Convert` trait, the `Issue`
+//!   record and its one conversion, the panic guard, the readers that take host integers and
+//!   doubles through the contract's own scalar readers; [`HostString`], every host string
+//!   argument and record field (a Kotlin string with a lone surrogate reaches Rust and is
+//!   refused here, naming the argument); [`JsonText`], exact JSON text crossing as a string;
 //! - [`graphorin`]: the Graphorin v1 contract, a second uniffi namespace in its own crate
 //!   (`bindings/uniffi/graphorin`, Kotlin `dev.wirecontract.graphorin`, Swift
 //!   `WirecontractGraphorin`) linked into this library;
-//! - `json_text` (shared with the Graphorin crate, as is `exact_count.rs`, the Graphorin
-//!   crate's `ExactCount`: an exact unsigned 64-bit integer as decimal text, `BigInteger` on
-//!   the JVM): `JsonText`, exact JSON text crossing as a string;
 //! - `session`: the sans-IO session cores as uniffi objects;
 //! - `jni`: the hand-written JNI entry points of the JVM fast path (`parse` returns a verdict
 //!   and byte spans, `build` takes one UTF-8 buffer and returns the frame).
@@ -47,20 +46,28 @@
 #![allow(unsafe_code)]
 
 mod convert;
-mod ffi_support;
+/// The `Convert` trait, the `Issue` record and its one conversion, the panic guard, the host
+/// value readers (stamped from `wirecontract-uniffi-common`).
+mod ffi_support {
+    wirecontract_uniffi_common::ffi_support!();
+}
 /// The generated records, enums, unions and conversions (see `build.rs`).
 #[allow(missing_docs, clippy::too_many_lines, clippy::match_same_arms, clippy::trivially_copy_pass_by_ref, clippy::doc_markdown)]
 mod generated {
     include!(concat!(env!("OUT_DIR"), "/graphmind.rs"));
 }
 mod graphmind;
-#[path = "host_string.rs"]
-mod host_string;
+/// `HostString` (stamped from `wirecontract-uniffi-common`).
+mod host_string {
+    wirecontract_uniffi_common::host_string!();
+}
 /// The hand-written JNI entry points of the JVM's hot calls (`dev.wirecontract.graphmind.jvm`).
 mod jni;
 mod json;
-#[path = "json_text.rs"]
-mod json_text;
+/// `JsonText` (stamped from `wirecontract-uniffi-common`).
+mod json_text {
+    wirecontract_uniffi_common::json_text!();
+}
 mod llm;
 mod session;
 mod shrink;

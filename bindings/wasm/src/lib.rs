@@ -1,6 +1,6 @@
 //! The WASM backend of `@wirecontract/node`'s browser build: the contract's parsers behind
-//! wasm-bindgen, with the same entry points (and the same verdict texts, `js_text.rs` is the
-//! Node addon's own file) as the Node-API addon, so one JavaScript layer serves both.
+//! wasm-bindgen, with the same entry points as the Node-API addon and the same texts (both
+//! take them from `wirecontract-js-text`), so one JavaScript layer serves both.
 //!
 //! Frames cross as UTF-8: the JavaScript side writes a frame with `TextEncoder.encodeInto`
 //! straight into [`frame_buffer`] (a buffer in this module's memory) and passes its length.
@@ -22,12 +22,9 @@ use wasm_bindgen::prelude::wasm_bindgen;
 use wirecontract::wire::{self, Described, WireEnum, WireValue};
 use wirecontract::{graphmind as gm, graphorin};
 
-#[path = "../../node/src/js_text.rs"]
-#[allow(dead_code)]
-mod js_text;
 mod viewer;
-#[path = "../../node/src/viewer_text.rs"]
-mod viewer_text;
+
+use wirecontract_js_text::js_text;
 
 pub use viewer::ViewerSession;
 

@@ -1,13 +1,13 @@
 //! `ViewerSession` for the browser: the contract's sans-IO viewer (graphmind-session §5) as a
 //! wasm-bindgen class. Thin: de-duplication, the handshake, pause bookkeeping, resume routing
-//! and fail-open are the core's; the argument and action conversions are the Node addon's own
-//! file (`viewer_text.rs`), so both backends' classes take and give the same texts, which the
+//! and fail-open are the core's; the argument and action conversions are `wirecontract-js-text`'s
+//! `viewer_text`, as the Node addon's, so both backends' classes take and give the same texts, which the
 //! JavaScript layer (`viewer.js`) turns into plain objects.
 
 use wasm_bindgen::prelude::wasm_bindgen;
 use wirecontract::graphmind::session as s;
+use wirecontract_js_text::viewer_text as vt;
 
-use crate::viewer_text as vt;
 use crate::{invalid_arg, with_frame, Res};
 
 fn arg<T>(r: vt::Res<T>) -> Res<T> {

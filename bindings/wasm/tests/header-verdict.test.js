@@ -33,10 +33,19 @@ function spied(text) {
   }
 }
 
+// The contract's verdict as the API shows it: each issue's `segments` non-enumerable (api.js).
 const contractVerdict = (text) => {
   const v = backend.gmVerdict(text);
-  return typeof v === 'number' ? v : JSON.parse(v);
+  if (typeof v === 'number') return v;
+  const parsed = JSON.parse(v);
+  for (const i of parsed.issues || []) Object.defineProperty(i, 'segments', { enumerable: false });
+  return parsed;
 };
+
+/** The issues' segments of two verdicts agree (deep equality skips the non-enumerable ones). */
+function sameSegments(r, expected) {
+  assert.deepEqual((r.issues || []).map((i) => i.segments), (expected.issues || []).map((i) => i.segments));
+}
 
 test('a large frame refused on its envelope members: decided without its payload, as the contract decides it', () => {
   assert.equal(backend.acceptsFirst, true);
@@ -45,6 +54,7 @@ test('a large frame refused on its envelope members: decided without its payload
     assert.ok(text.length > 200_000);
     const [r, longest] = spied(text);
     assert.deepEqual(r, contractVerdict(text), JSON.stringify(env));
+    sameSegments(r, contractVerdict(text));
     assert.ok(r.kind === 'invalid' || r.kind === 'version-mismatch', r.kind);
     assert.ok(longest < 1000, `${JSON.stringify(env)}: a ${longest}-unit text crossed into the module`);
   }
@@ -55,6 +65,7 @@ test('a large frame whose payload decides: the whole frame goes to the contract'
   const bad = frame({ payload: { nodeId: 5, output: big } });
   const [r, longest] = spied(bad);
   assert.deepEqual(r, contractVerdict(bad));
+  sameSegments(r, contractVerdict(bad));
   assert.equal(r.kind, 'invalid');
   assert.equal(longest, bad.length);
   const noPayload = JSON.stringify({ gm: 1, seq: -1, ts: 1, runId: 'r', type: 'x', pad: 'p'.repeat(300_000) });

@@ -2,6 +2,7 @@
 """Type stubs for the native core `wirecontract._native` (curated by the package modules)."""
 
 from types import ModuleType
+from collections.abc import Iterable
 from typing import Final, final
 
 from wirecontract.graphmind import WireObject
@@ -22,12 +23,16 @@ class InternalError(RuntimeError):
 @final
 class Issue:
     """One validation problem, the same class for every protocol: dotted `path` from the frame
-    root ("" = root), the rule, and a stable `code` where the protocol gives one (Graphorin)."""
+    root ("" = root), the same path as `segments` (str keys, int indexes, root first), the
+    rule, and a stable `code` where the protocol gives one (Graphorin)."""
     __match_args__ = ("path", "message")
-    def __new__(cls, path: str, message: str, code: str | None = None) -> Issue:
-        """ValueError unless code is None or one of: invalid_type, invalid_literal, unrecognized_keys, too_small, too_big, invalid_enum, invalid_discriminator, custom."""
+    def __new__(cls, path: str, message: str, code: str | None = None, segments: Iterable[str | int] | None = None) -> Issue:
+        """ValueError unless code is None or one of: invalid_type, invalid_literal, unrecognized_keys, too_small, too_big, invalid_enum, invalid_discriminator, custom.
+        Without `segments`, `path` split at "." (digits an index); with them, they must join to `path`."""
     @property
     def path(self) -> str: ...
+    @property
+    def segments(self) -> tuple[str | int, ...]: ...
     @property
     def message(self) -> str: ...
     @property
@@ -35,7 +40,7 @@ class Issue:
     def to_dict(self) -> dict[str, str]: ...
     def __eq__(self, other: object, /) -> bool: ...
     def __hash__(self) -> int: ...
-    def __reduce__(self) -> tuple[type[Issue], tuple[str, str, str | None]]:
+    def __reduce__(self) -> tuple[type[Issue], tuple[str, str, str | None, tuple[str | int, ...]]]:
         """Pickling support: rebuilt through the constructor."""
 
 def protocols() -> tuple[str, ...]:

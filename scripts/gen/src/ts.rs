@@ -251,12 +251,8 @@ export declare class ViewerSession {
 }
 ";
 
-fn graphmind_namespace(out: &mut String) {
-    let p = &graphmind::PROTOCOL;
-    out.push_str("/** GraphMind v1 (`gm: 1`): the live agent-debugger envelope protocol (spec graphmind-v1). */\n");
-    out.push_str("export declare namespace graphmind {\n");
-    types_of(out, p);
-    out.push('\n');
+/// `PayloadMap`: the payload type of every known message type, keyed by the wire `type`.
+fn payload_map(out: &mut String, p: &Protocol) {
     out.push_str("  /** Payload type of every known message type, keyed by the wire `type`. */\n");
     out.push_str("  interface PayloadMap {\n");
     for m in p.messages {
@@ -264,6 +260,15 @@ fn graphmind_namespace(out: &mut String) {
         let _ = writeln!(out, "    {}: {};", quote(m.wire), m.payload.name);
     }
     out.push_str("  }\n");
+}
+
+fn graphmind_namespace(out: &mut String) {
+    let p = &graphmind::PROTOCOL;
+    out.push_str("/** GraphMind v1 (`gm: 1`): the live agent-debugger envelope protocol (spec graphmind-v1). */\n");
+    out.push_str("export declare namespace graphmind {\n");
+    types_of(out, p);
+    out.push('\n');
+    payload_map(out, p);
     let _ = writeln!(out, "  /** One of the {} known message types. */", p.messages.len());
     out.push_str("  type MessageType = keyof PayloadMap;\n");
     out.push_str(
@@ -304,6 +309,8 @@ fn graphmind_namespace(out: &mut String) {
   interface Issue {
     path: string;
     message: string;
+    /** The same path as segments from the frame root (key strings, index numbers); non-enumerable, so the object's keys stay the reference's `path`, `message`. */
+    readonly segments: Array<string | number>;
   }
   /** The verdict of parseEnvelopeJson / parseEnvelope (§2). */
   type ParseResult =
@@ -507,6 +514,8 @@ fn graphorin_namespace(out: &mut String) {
     path: Array<string | number>;
     code: IssueCode;
     message: string;
+    /** The path's segments again (as in every binding's issue); non-enumerable, so the object's keys stay the reference's `path`, `code`, `message`. */
+    readonly segments: Array<string | number>;
   }
   /** Why a frame did not parse. */
   interface ParseError {

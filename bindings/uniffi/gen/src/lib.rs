@@ -127,7 +127,7 @@ pub fn protocol(p: &'static registry::Protocol) -> Protocol {
         .into_iter()
         .map(|e| Enum { name: e.name, path: format!("contract::{}", e.name), values: e.values.iter().map(|v| (v.wire, v.rust.to_owned())).collect() })
         .collect();
-    // Every namespace's shared `Issue` record (`ffi_support.rs`) names the contract's
+    // Every namespace's shared `Issue` record (`ffi_support!` of `wirecontract-uniffi-common`) names the contract's
     // `IssueCode`, so every protocol gets the host enum, whether or not its registry lists it.
     if !enums.iter().any(|e| e.name == ISSUE_CODE.name) {
         let values = ISSUE_CODE.values.iter().map(|v| (v.wire, v.rust.to_owned())).collect();

@@ -12,11 +12,14 @@
 //!   `ServerMessage`/`ClientMessage` with one guard per variant, and their conversions;
 //! - `api`: parse, serialize, catalogues, subprotocol helpers, constants (hand-written);
 //! - `convert`: the `Convert` impls of the leaf types (`NonEmptyString`, `RpcId`, …);
-//! - `host_string` (shared with the GraphMind crate): [`HostString`], every host string argument
-//!   and record field (a Kotlin string with a lone surrogate reaches Rust and is refused here);
-//! - `ffi_support` (shared with the GraphMind crate): the `Convert` trait, the [`Issue`]
+//! - `ffi_support`, `host_string`, `json_text`: what both uniffi namespaces declare, stamped
+//!   into this crate (as into the GraphMind crate) by the macros of
+//!   `wirecontract-uniffi-common` over `wirecontract-glue`: the `Convert` trait, the [`Issue`]
 //!   record and its one conversion, the panic guard, the readers of host values through the
-//!   contract's readers;
+//!   contract's readers; [`HostString`], every host string argument and record field (a Kotlin
+//!   string with a lone surrogate reaches Rust and is refused here); [`JsonText`];
+//! - `exact_count`: [`ExactCount`], an exact unsigned 64-bit integer as decimal text
+//!   (`BigInteger` on the JVM);
 //! - here: the hand-written host types every API shares ([`RpcId`], errors).
 //!
 //! Host safety: every exported function that runs contract code does so under
@@ -27,14 +30,20 @@
 
 mod api;
 mod convert;
-#[path = "../../src/exact_count.rs"]
 mod exact_count;
-#[path = "../../src/ffi_support.rs"]
-mod ffi_support;
-#[path = "../../src/host_string.rs"]
-mod host_string;
-#[path = "../../src/json_text.rs"]
-mod json_text;
+/// The `Convert` trait, the `Issue` record and its one conversion, the panic guard, the host
+/// value readers (stamped from `wirecontract-uniffi-common`).
+mod ffi_support {
+    wirecontract_uniffi_common::ffi_support!();
+}
+/// `HostString` (stamped from `wirecontract-uniffi-common`).
+mod host_string {
+    wirecontract_uniffi_common::host_string!();
+}
+/// `JsonText` (stamped from `wirecontract-uniffi-common`).
+mod json_text {
+    wirecontract_uniffi_common::json_text!();
+}
 /// The generated records, enums, unions and conversions (see `build.rs`).
 #[allow(missing_docs, clippy::too_many_lines, clippy::match_same_arms, clippy::trivially_copy_pass_by_ref, clippy::doc_markdown)]
 mod generated {

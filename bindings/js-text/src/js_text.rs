@@ -1,16 +1,16 @@
 //! The JSON texts both JavaScript backends hand to the package's JavaScript layer: verdicts,
 //! Graphorin parse errors, the registry and constants, the handshake answer; and the
 //! conversion of a JavaScript string's UTF-16 code units to the UTF-8 text `JSON.parse` would
-//! see. No Node-API or wasm-bindgen type appears here: the file is compiled into the Node-API
-//! addon (`src/lib.rs`) and into the WASM build (`bindings/wasm`), so both give the JavaScript
-//! layer the same bytes.
+//! see. Both backends (the Node-API addon and the WASM build) use this module, so both give the
+//! JavaScript layer the same bytes.
 
 use std::fmt::Write as _;
 
 use serde_json::{json, Value};
 use wirecontract::registry::{self, Direction, MessageGroup, ObjectDesc, Ty};
-use wirecontract::wire::{IssueCode, PathSegment};
+use wirecontract::wire::{Issue, PathSegment};
 use wirecontract::{graphmind as gm, graphorin};
+use wirecontract_glue::{Codes, HostIssue};
 use wirecontract_json::{write_f64, write_int, write_string};
 
 /// Appends `s` as a JSON string (`JSON.stringify` spelling).
@@ -18,6 +18,7 @@ pub fn push_str(out: &mut Vec<u8>, s: &str) {
     write_string(out, s);
 }
 
+/// Bytes this module wrote (always UTF-8) as a `String`.
 pub fn into_string(out: Vec<u8>) -> String {
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
@@ -96,16 +97,7 @@ pub fn verdict_json(outcome: gm::ParseOutcome) -> String {
             push_str(&mut out, &reason);
             if let Some(issues) = issues {
                 out.extend_from_slice(b",\"issues\":[");
-                for (i, issue) in issues.iter().enumerate() {
-                    if i > 0 {
-                        out.push(b',');
-                    }
-                    out.extend_from_slice(b"{\"path\":");
-                    push_str(&mut out, &issue.dotted_path());
-                    out.extend_from_slice(b",\"message\":");
-                    push_str(&mut out, &issue.message);
-                    out.push(b'}');
-                }
+                push_issues(&mut out, &issues, Codes::AsRecorded);
                 out.push(b']');
             }
             // Salvage (§2 step 5): the envelope passed, only the payload failed.
@@ -128,19 +120,57 @@ pub fn build_error_json(e: &gm::BuildError) -> String {
     out.extend_from_slice(b"{\"reason\":");
     push_str(&mut out, &e.reason);
     out.extend_from_slice(b",\"issues\":[");
-    for (i, issue) in e.issues.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        out.extend_from_slice(b"{\"path\":");
-        push_str(&mut out, &issue.dotted_path());
-        out.extend_from_slice(b",\"message\":");
-        push_str(&mut out, &issue.message);
-        out.push(b'}');
-    }
+    push_issues(&mut out, &e.issues, Codes::AsRecorded);
     out.extend_from_slice(b"]}");
     into_string(out)
 }
+/// Issues as the objects of a JSON array (the brackets are the caller's), each built by the
+/// glue's one conversion ([`HostIssue`]). A protocol that promises codes ([`Codes::Promised`],
+/// Graphorin) writes `{"path":[segments],"code","message","segments"}`, zod's shape as the
+/// reference has it; GraphMind `{"path":"dotted","message","segments"}`. `segments` is the
+/// path root first in both; the JavaScript layer makes it non-enumerable (`api.js`), so the
+/// objects keep the reference's keys.
+fn push_issues(out: &mut Vec<u8>, issues: &[Issue], codes: Codes) {
+    for (i, issue) in issues.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        let h = HostIssue::new(issue, codes);
+        out.extend_from_slice(b"{\"path\":");
+        if codes == Codes::Promised {
+            push_segments(out, &h.segments);
+        } else {
+            push_str(out, &h.path);
+        }
+        // GraphMind's reference issues carry no code (`{path, message}`), even where the
+        // contract recorded one.
+        if let (Codes::Promised, Some(code)) = (codes, h.code) {
+            out.extend_from_slice(b",\"code\":");
+            push_str(out, code.as_str());
+        }
+        out.extend_from_slice(b",\"message\":");
+        push_str(out, &h.message);
+        out.extend_from_slice(b",\"segments\":");
+        push_segments(out, &h.segments);
+        out.push(b'}');
+    }
+}
+
+/// A path's segments as a JSON array of key strings and index numbers.
+fn push_segments(out: &mut Vec<u8>, segments: &[PathSegment]) {
+    out.push(b'[');
+    for (j, seg) in segments.iter().enumerate() {
+        if j > 0 {
+            out.push(b',');
+        }
+        match seg {
+            PathSegment::Key(k) => push_str(out, k),
+            PathSegment::Index(n) => write_int(out, *n),
+        }
+    }
+    out.push(b']');
+}
+
 /// A Graphorin parse error as the JSON text `index.js` reads (see `goParse`).
 pub fn parse_error_json(e: &graphorin::ParseError) -> String {
     let mut out = Vec::with_capacity(160);
@@ -153,26 +183,7 @@ pub fn parse_error_json(e: &graphorin::ParseError) -> String {
     out.extend_from_slice(b",\"message\":");
     push_str(&mut out, &e.to_string());
     out.extend_from_slice(b",\"issues\":[");
-    for (i, issue) in e.issues().iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        out.extend_from_slice(b"{\"path\":[");
-        for (j, seg) in issue.path.segments().iter().enumerate() {
-            if j > 0 {
-                out.push(b',');
-            }
-            match seg {
-                PathSegment::Key(k) => push_str(&mut out, k),
-                PathSegment::Index(n) => write_int(&mut out, *n),
-            }
-        }
-        out.extend_from_slice(b"],\"code\":");
-        push_str(&mut out, issue.code.unwrap_or(IssueCode::Custom).as_str());
-        out.extend_from_slice(b",\"message\":");
-        push_str(&mut out, &issue.message);
-        out.push(b'}');
-    }
+    push_issues(&mut out, e.issues(), Codes::Promised);
     out.extend_from_slice(b"],\"id\":");
     // The raw id is validated JSON text; `null` stands for "no id member".
     out.extend_from_slice(e.raw_id().map_or("null", |r| r.as_str()).as_bytes());

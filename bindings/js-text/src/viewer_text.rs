@@ -1,10 +1,9 @@
 //! `ViewerSession`'s conversions shared by both JavaScript backends: the options object (JSON
 //! text) to a [`ViewerConfig`](wirecontract::graphmind::session::ViewerConfig), clock readings and connection ids from JavaScript numbers, what
 //! a frame did as a word, and each [`ViewerAction`](wirecontract::graphmind::session::ViewerAction) as the JSON text the JavaScript layer
-//! (`viewer.js`) parses into a plain object. No Node-API or wasm-bindgen type appears here:
-//! the file is compiled into the Node-API addon (`src/viewer.rs`) and into the WASM build
-//! (`bindings/wasm/src/viewer.rs`), so both classes take the same arguments and hand over the
-//! same bytes. Errors are message texts; each backend wraps them in its own error type.
+//! (`viewer.js`) parses into a plain object. Both backends' `ViewerSession` classes
+//! (`bindings/node/src/viewer.rs`, `bindings/wasm/src/viewer.rs`) use this module, so both take
+//! the same arguments and hand over the same bytes. Errors are message texts; each backend wraps them in its own error type.
 
 use wirecontract::graphmind::session as s;
 use wirecontract::wire;

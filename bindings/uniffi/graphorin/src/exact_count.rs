@@ -7,9 +7,8 @@
 //! contract's own reader ([`wirecontract::wire::from_json_coded`]), so a negative count is
 //! `too small` and one of `2^64` or more `too big`, with the parser's messages and codes.
 //!
-//! Compiled into the Graphorin crate by `#[path]` (the strict protocols' glue imports it); a
-//! crate whose protocol declares an exact unsigned field includes it the same way. GraphMind
-//! declares none (its integers are JS safe integers), so its bindings carry no such type.
+//! Only Graphorin declares an exact unsigned field: GraphMind's integers are JS safe integers,
+//! so its bindings carry no such type.
 
 /// An exact unsigned 64-bit integer as decimal text (`"18446744073709551615"`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
