@@ -5,6 +5,7 @@ refuses a code the contract does not define. The enum constants come from the re
 
 from __future__ import annotations
 
+import copy
 import pickle
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
@@ -78,6 +79,15 @@ def test_issue_segments_are_the_path_root_first() -> None:
     for protocol in range(pickle.HIGHEST_PROTOCOL + 1):
         back = pickle.loads(pickle.dumps(dotted_key, protocol=protocol))
         assert back == dotted_key and back.segments == ("p", "a.b") and hash(back) == hash(dotted_key)
+
+
+def test_a_zero_padded_or_huge_segment_is_a_key_and_round_trips() -> None:
+    # Only an index as the dotted form writes one is an index, so the segments spell the path
+    # again and pickling, which rebuilds through the constructor, accepts them.
+    for path, segments in [("x.007", ("x", "007")), ("a.00", ("a", "00")), ("x.18446744073709551616", ("x", "18446744073709551616"))]:
+        issue = Issue(path, "m")
+        assert issue.segments == segments
+        assert pickle.loads(pickle.dumps(issue)) == issue and copy.deepcopy(issue) == issue and copy.copy(issue) == issue
 
 
 def go_issue_segments() -> list[tuple[str | int, ...]]:

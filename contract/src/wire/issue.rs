@@ -81,14 +81,15 @@ impl IssuePath {
         p
     }
 
-    /// A path in the dotted form (`payload.deltas.0`, `""` for the root); a segment of ASCII
-    /// digits is an array index.
+    /// A path in the dotted form (`payload.deltas.0`, `""` for the root); a segment that is an
+    /// index as [`IssuePath::dotted`] writes one (ASCII digits, no leading zero, within `usize`)
+    /// is an array index, any other segment a key, so `from_dotted(d).dotted() == d`.
     pub fn from_dotted(dotted: &str) -> Self {
         let mut p = IssuePath::root();
         if !dotted.is_empty() {
             for s in dotted.split('.') {
                 match s.parse::<usize>() {
-                    Ok(i) if is_digits(s) => p.push_index(i),
+                    Ok(i) if is_digits(s) && (s == "0" || !s.starts_with('0')) => p.push_index(i),
                     _ => p.push_key(s),
                 }
             }
@@ -381,5 +382,16 @@ mod tests {
         assert_eq!(i.summary(), "payload.deltas.0.t: m");
         assert_eq!(Issue::at("", "m").summary(), "m");
         assert_eq!(i.to_string(), "payload.deltas.0.t: m");
+    }
+
+    #[test]
+    fn a_dotted_path_reads_back_as_written() {
+        // Only an index as `dotted` writes one is an index: "007" and a number past usize are
+        // keys, so the segments spell the same dotted text again.
+        for d in ["x.007", "a.00", "x.0", "x.18446744073709551616", "payload.deltas.10.t", ""] {
+            assert_eq!(IssuePath::from_dotted(d).dotted(), d, "{d}");
+        }
+        assert_eq!(IssuePath::from_dotted("x.007").segments(), vec![PathSegment::Key("x".into()), PathSegment::Key("007".into())]);
+        assert_eq!(IssuePath::from_dotted("x.10").segments()[1], PathSegment::Index(10));
     }
 }

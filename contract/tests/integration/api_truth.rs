@@ -5,8 +5,8 @@
 
 use wirecontract::graphmind::{
     self as gm, create_envelope, create_envelope_json, create_unknown_envelope, hello_ack, negotiate_hello, parse, pause_reason, serialize_envelope,
-    should_pause, BreakpointMatcher, ClientVersions, Extras, Hello, HelloNegotiation, Message, NodeKind, ParseOptions, ParseOutcome, PausePoint, PauseReason,
-    RawJson, RunMode,
+    should_pause, BreakpointMatcher, ClientVersions, Hello, HelloNegotiation, Message, NodeKind, ParseOptions, ParseOutcome, PausePoint, PauseReason, RawJson,
+    RunMode,
 };
 
 fn frame(ty: &str, payload: &str) -> String {
@@ -98,10 +98,7 @@ fn one_builder_takes_any_type_string() {
 fn hello(protocol: i64, caps: &[&str], token: Option<&str>) -> Hello {
     Hello {
         resume_token: token.map(str::to_owned),
-        ..Hello::from_required(
-            ClientVersions { protocol: gm::SafeInt::new(protocol).unwrap(), client: "c".into(), extra: Extras::new() },
-            caps.iter().map(|c| (*c).to_owned()).collect(),
-        )
+        ..Hello::from_required(ClientVersions::from_required(gm::SafeInt::new(protocol).unwrap(), "c".into()), caps.iter().map(|c| (*c).to_owned()).collect())
     }
 }
 

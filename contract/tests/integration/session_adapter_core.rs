@@ -57,7 +57,7 @@ fn play(name: &str, scenario: &Value) -> Vec<Value> {
     let env: Vec<(String, String)> = scenario["env"].as_object().expect("env").iter().map(|(k, v)| (k.clone(), v.as_str().expect("str").to_owned())).collect();
     let mut config = SessionConfig::from_env(env);
     "adapter-core".clone_into(&mut config.app);
-    config.sdk = SdkInfo { name: "adapter-core".to_owned(), version: "1".to_owned(), extra: wirecontract::graphmind::Extras::default() };
+    config.sdk = SdkInfo::from_required("adapter-core".to_owned(), "1".to_owned());
     let mut s = AppSession::new(config);
     let mut wire = Wire { log: Vec::new() };
     let mut t = 1000.0;
