@@ -41,3 +41,15 @@ test('any other backend failure gets the prefix once too', () => {
   const { graphmind } = createApi(backend, () => require('../contract-id.json'));
   assert.equal(graphmind.parseEnvelopeJson('{"gm":1}').reason, `${PREFIX}expected a string`);
 });
+
+test('the JavaScript copies of the prefix are wirecontract-glue\'s PANIC_PREFIX', () => {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const rust = fs.readFileSync(path.join(__dirname, '../../glue/src/panic.rs'), 'utf8');
+  const m = /pub const PANIC_PREFIX: &str = "([^"\\]*)";/.exec(rust);
+  assert.ok(m, 'PANIC_PREFIX is declared in bindings/glue/src/panic.rs');
+  assert.equal(PREFIX, m[1]);
+  for (const file of ['../api.js', '../wasm-backend.js']) {
+    assert.ok(fs.readFileSync(path.join(__dirname, file), 'utf8').includes(m[1]), `${file} spells PANIC_PREFIX`);
+  }
+});

@@ -5,6 +5,7 @@ use super::env::Env;
 use jni_sys::{jboolean, jbyteArray, jclass, jint, jlong, JNIEnv, JNI_TRUE};
 use std::ptr::null_mut;
 use wirecontract::graphmind::{self as gm, BuildError};
+use wirecontract_glue::PANIC_PREFIX;
 
 /// The exception class thrown for a refused frame (`WireException.kt`).
 const WIRE_EXCEPTION: &str = "dev/wirecontract/graphmind/jvm/WireException";
@@ -48,7 +49,8 @@ pub extern "system" fn Java_dev_wirecontract_graphmind_jvm_Native_build(
             null_mut()
         }
         None => {
-            env.throw(WIRE_EXCEPTION, "internal error: the buffer is shorter than the lengths given, or the build panicked");
+            // The one internal-error text of every binding.
+            env.throw(WIRE_EXCEPTION, &format!("{PANIC_PREFIX}the buffer is shorter than the lengths given, or the build panicked"));
             null_mut()
         }
     }
