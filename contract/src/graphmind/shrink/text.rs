@@ -18,7 +18,7 @@ use std::cmp::Reverse;
 use std::collections::HashSet;
 use std::ops::Range;
 
-use super::trim::marker;
+use super::trim::{finish_trim, marker};
 use super::units::{high_surrogate_of, len16, prefix16, wtf8_unit, TRUNCATION_SUFFIX};
 use super::write::{into_string, set, write_out, write_str, Out};
 use super::{Shrunk, MARKER_KEY, MAX_SHRINK_DEPTH, MAX_SHRINK_KEYS, MAX_TRIM_FIELDS, PREVIEW_CHARS};
@@ -479,16 +479,7 @@ fn trim(scan: &Scan<'_>, fields: &[(Range<usize>, Range<usize>)], b: &[u8], max_
         shrunk.push(Out::Str(Cow::Borrowed(b.get(k.clone()).unwrap_or_default())));
         remaining -= size as i128;
     }
-    if shrunk.is_empty() {
-        return None;
-    }
-    set(&mut out, MARKER_KEY, Out::Bool(true));
-    set(&mut out, "bytes", Out::Count(total));
-    set(&mut out, "preview", Out::Str(prefix16(b, PREVIEW_CHARS)));
-    set(&mut out, "fields", Out::List(shrunk));
-    let mut json = Vec::with_capacity(max_bytes.min(total));
-    write_out(&mut json, &Out::Object(out));
-    (json.len() <= max_bytes).then(|| into_string(json))
+    finish_trim(out, shrunk, total, b, max_bytes)
 }
 
 /// `serializePayload` (§3) of canonical text, when no skeleton is needed: `None` when the text

@@ -76,16 +76,21 @@ pub(super) fn trim(o: &JsObject, spans: &[(usize, usize)], text: &[u8], max_byte
         shrunk.push(Out::Str(Cow::Borrowed(key.as_wtf8())));
         remaining -= sizes.get(i).copied().unwrap_or(0) as i128;
     }
-    // T5.
+    finish_trim(out, shrunk, total, text, max_bytes)
+}
+
+/// T5–T7, shared by the value path and the single pass over the text: nothing trimmed is no
+/// trim; else the marker members are set on `out` (sets, so a colliding user key keeps its
+/// place) and the object is written, `None` when it is still over `max_bytes`. `text` is the
+/// payload's JSON text, `total` its length.
+pub(super) fn finish_trim<'a>(mut out: Vec<(&'a [u8], Out<'a>)>, shrunk: Vec<Out<'a>>, total: usize, text: &'a [u8], max_bytes: usize) -> Option<String> {
     if shrunk.is_empty() {
         return None;
     }
-    // T6: sets, so a colliding user key keeps its place.
     set(&mut out, MARKER_KEY, Out::Bool(true));
     set(&mut out, "bytes", Out::Count(total));
     set(&mut out, "preview", Out::Str(prefix16(text, PREVIEW_CHARS)));
     set(&mut out, "fields", Out::List(shrunk));
-    // T7.
     let mut json = Vec::with_capacity(max_bytes.min(total));
     write_out(&mut json, &Out::Object(out));
     (json.len() <= max_bytes).then(|| super::write::into_string(json))
