@@ -96,9 +96,12 @@ test('property: mutated frames (values swapped for edge cases, members dropped o
         let holder = v;
         for (const k of p.slice(0, -1)) holder = holder[k];
         const last = p[p.length - 1];
-        if (m.op === 'set' && p.length) Object.defineProperty(holder, last, { value: m.value, writable: true, enumerable: true, configurable: true });
+        // A copy: the EDGE constants are shared by every run, and a value inserted twice
+        // and then added to would make the frame cyclic.
+        const value = structuredClone(m.value);
+        if (m.op === 'set' && p.length) Object.defineProperty(holder, last, { value, writable: true, enumerable: true, configurable: true });
         else if (m.op === 'delete' && p.length) delete holder[last];
-        else if (m.op === 'add' && holder !== null && typeof holder === 'object' && !Array.isArray(holder)) Object.defineProperty(holder, m.key, { value: m.value, writable: true, enumerable: true, configurable: true });
+        else if (m.op === 'add' && holder !== null && typeof holder === 'object' && !Array.isArray(holder)) Object.defineProperty(holder, m.key, { value, writable: true, enumerable: true, configurable: true });
       }
       text = JSON.stringify(v);
       const dup = ops.find((m) => m.op === 'duplicate');
