@@ -110,6 +110,43 @@ def shrink_table(sh: dict, rust: "dict | None") -> "list[str]":
     return checks
 
 
+# Issue 41's event-building targets: (row, anchor row, label, at least this ratio of the
+# anchor's time to the row's).
+EMIT_TARGETS = [
+    ("wc_bytes", "orjson", "python create_envelope + serialize_envelope_bytes vs orjson.dumps", 1.0),
+    ("wc_str", "orjson", "python create_envelope + serialize_envelope vs orjson.dumps", 0.8),
+    ("wc_typed", "msgspec", "python gm.NodeToken + create + serialize_bytes vs msgspec", 1.0),
+    ("wc_emit", "graphmind_ai_emit", "python AppSession.emit vs graphmind-ai Session.emit", 3.0),
+]
+
+EMIT_ROWS = [
+    ("orjson", "orjson.dumps(envelope dict)"),
+    ("wc_bytes", "wirecontract create_envelope(dict) + serialize_envelope_bytes"),
+    ("wc_str", "wirecontract create_envelope(dict) + serialize_envelope"),
+    ("msgspec", "msgspec Struct envelope built + encode"),
+    ("wc_typed", "wirecontract gm.NodeToken(...) + create_envelope + serialize_envelope_bytes"),
+    ("graphmind_ai_emit", "graphmind-ai 0.5.1 Session.emit (no viewer)"),
+    ("wc_emit", "wirecontract AppSession.emit (no viewer)"),
+]
+
+
+def emit_table(em: dict) -> "list[str]":
+    """Prints the event-building table (benches/python/emit_bench.py); returns its target lines."""
+    ns = em["ns_per_event"]
+    header = f"| {'implementation':<76} | {'ns/event':>9} |"
+    print(f"\nbuilding and emitting events: {em['events']:,} {em['type']} events (one per token batch), same run, best of {em['rounds']}; frames agree byte for byte")
+    print(header)
+    print("|" + "|".join("-" * len(c) for c in header.split("|")[1:-1]) + "|")
+    for key, label in EMIT_ROWS:
+        if key in ns:
+            print(f"| {label:<76} | {ns[key]:>9.0f} |")
+    checks = []
+    for key, anchor, label, want in EMIT_TARGETS:
+        ratio = ns[anchor] / ns[key] if ns.get(key) and ns.get(anchor) else float("nan")
+        checks.append(f"  {'emit':<11} {f'{label} >= {want:g}x':<68} {ratio:6.2f}x  {'met' if ratio >= want else 'MISSED'}")
+    return checks
+
+
 NODE_TARGETS = [
     ("node parseEnvelopeJson vs zod 4 loose schema (reference-equivalent)", "zod", 1.0),
     ("node parse vs JSON.parse (parse only)", "json_parse", None),
@@ -317,6 +354,9 @@ def main() -> None:
     if shrink_file.exists():
         rust_shrink = results / "rust-shrink.json"
         checks.extend(shrink_table(json.loads(shrink_file.read_text()), json.loads(rust_shrink.read_text()) if rust_shrink.exists() else None))
+    emit_file = results / "python-emit.json"
+    if emit_file.exists():
+        checks.extend(emit_table(json.loads(emit_file.read_text())))
     print("\ntargets (ratios from this run):")
     print("\n".join(checks))
     for corpus in corpora:

@@ -1,5 +1,7 @@
-//! JSON text ⇄ Python values, both directions iterative (no recursion, so any depth the
-//! contract accepts converts on any thread's stack).
+//! JSON text ⇄ Python values. Both directions are iterative, so any depth the contract accepts
+//! converts on any thread's stack; Python → JSON first tries a recursive pass bounded to a few
+//! dozen levels over the plain built-in types (`write_plain`), the common case, and falls back
+//! to the iterative walk for anything else.
 //!
 //! JSON → Python follows the `json` module: integer lexemes become `int` (exact, any size),
 //! others `float` (`1e400` → `inf`), lone-surrogate escapes become lone surrogates in `str`,
@@ -290,8 +292,103 @@ pub enum NonFinite {
 /// # Errors
 /// [`HostError`] naming the dotted path (from the value's root) of the first value that has
 /// no JSON form; it converts into a `TypeError`/`ValueError` with `?`.
-#[allow(clippy::too_many_lines)] // one iterative walk; splitting it would scatter the stack
 pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> Result<String, HostError> {
+    // Room for a typical event payload up front: growing from empty reallocated it several times.
+    let mut out: Vec<u8> = Vec::with_capacity(512);
+    write_json(value, non_finite, &mut out)?;
+    String::from_utf8(out).map_err(|_| HostError { path: String::new(), message: "internal error: non-UTF-8 output".into(), type_error: false })
+}
+
+/// [`py_to_json`] appending to `out` (UTF-8 text); on an error `out` is as it was.
+///
+/// # Errors
+/// As [`py_to_json`].
+pub fn write_json(value: &Bound<'_, PyAny>, non_finite: NonFinite, out: &mut Vec<u8>) -> Result<(), HostError> {
+    let start = out.len();
+    if write_plain(value, 0, out) {
+        return Ok(());
+    }
+    out.truncate(start);
+    let r = write_general(value, non_finite, out);
+    if r.is_err() {
+        out.truncate(start);
+    }
+    r
+}
+
+/// Levels [`write_plain`] recurses into before it leaves the value to the general walker (which
+/// is iterative and takes any depth the contract accepts).
+const PLAIN_DEPTH: usize = 24;
+
+/// The common case of [`py_to_json`] in one recursive pass with no copies of a container's
+/// items: exactly a `dict` with `str` keys, a `list`, a `str` without lone surrogates, an `int`
+/// within `i64`, a finite `float`, a `bool`, `None` or a contract object (its wire JSON), at
+/// most [`PLAIN_DEPTH`] levels deep (only the exact built-in types: a subclass may change how it
+/// reads). `false` when anything else is inside;
+/// `out` is then partly written, and the caller writes the whole value again with
+/// [`write_general`], which writes, or names the path of, every other kind of value.
+///
+/// It runs no Python code, so no value can change under it; it stops at its first `false`, so
+/// a dict iteration never goes on after an error was raised.
+fn write_plain(v: &Bound<'_, PyAny>, depth: usize, out: &mut Vec<u8>) -> bool {
+    if let Ok(s) = v.downcast_exact::<PyString>() {
+        let Ok(text) = s.to_str() else { return false };
+        write_string(out, text);
+    } else if let Ok(d) = v.downcast_exact::<PyDict>() {
+        if depth >= PLAIN_DEPTH {
+            return false;
+        }
+        out.push(b'{');
+        for (i, (k, item)) in d.iter().enumerate() {
+            let Ok(k) = k.downcast_exact::<PyString>() else { return false };
+            let Ok(key) = k.to_str() else { return false };
+            if i > 0 {
+                out.push(b',');
+            }
+            write_string(out, key);
+            out.push(b':');
+            if !write_plain(&item, depth + 1, out) {
+                return false;
+            }
+        }
+        out.push(b'}');
+    } else if let Ok(l) = v.downcast_exact::<PyList>() {
+        if depth >= PLAIN_DEPTH {
+            return false;
+        }
+        out.push(b'[');
+        for (i, item) in l.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            if !write_plain(&item, depth + 1, out) {
+                return false;
+            }
+        }
+        out.push(b']');
+    } else if v.is_none() {
+        out.extend_from_slice(b"null");
+    } else if let Ok(b) = v.downcast_exact::<PyBool>() {
+        out.extend_from_slice(if b.is_true() { b"true" } else { b"false" });
+    } else if v.is_exact_instance_of::<PyInt>() {
+        let Ok(i) = v.extract::<i64>() else { return false };
+        write_int(out, i);
+    } else if let Ok(f) = v.downcast_exact::<PyFloat>() {
+        let x = f.value();
+        if !x.is_finite() {
+            return false;
+        }
+        write_f64(out, x);
+    } else {
+        return crate::handle::write_wire_json(v, out);
+    }
+    true
+}
+
+/// [`py_to_json`] for every value: iterative, so any depth the contract accepts is written
+/// (or refused with its path) on any thread's stack.
+#[allow(clippy::too_many_lines)] // one iterative walk; splitting it would scatter the stack
+fn write_general(value: &Bound<'_, PyAny>, non_finite: NonFinite, out: &mut Vec<u8>) -> Result<(), HostError> {
     // Each frame: the container's items and the index of the next one. Paths are built only
     // when an error needs one (a path per frame would make deep values quadratic).
     enum Frame<'py> {
@@ -318,8 +415,6 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> Result<Str
     let type_err = |stack: &[Frame<'_>], message: String| HostError { path: pointer(stack), message, type_error: true };
     let value_err = |stack: &[Frame<'_>], e: PyErr| HostError { path: pointer(stack), message: e.to_string(), type_error: false };
     let max_depth = wirecontract_json::DEFAULT_MAX_DEPTH;
-    // Room for a typical event payload up front: growing from empty reallocated it several times.
-    let mut out: Vec<u8> = Vec::with_capacity(512);
     let mut stack: Vec<Frame<'_>> = Vec::new();
     let mut next: Option<Bound<'_, PyAny>> = Some(value.clone());
     loop {
@@ -329,12 +424,12 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> Result<Str
             } else if let Ok(b) = v.downcast::<PyBool>() {
                 out.extend_from_slice(if b.is_true() { b"true" } else { b"false" });
             } else if let Ok(s) = v.downcast::<PyString>() {
-                write_py_str(&mut out, s).map_err(|e| value_err(&stack, e))?;
+                write_py_str(out, s).map_err(|e| value_err(&stack, e))?;
             } else if v.is_instance_of::<PyInt>() {
                 // The integer's value, never `str(v)`: an int subclass (IntEnum, or one with its
                 // own __str__) must not put arbitrary text into the frame.
                 if let Ok(i) = v.extract::<i64>() {
-                    write_int(&mut out, i);
+                    write_int(out, i);
                 } else {
                     let digits = py_int_repr(&v).map_err(|e| value_err(&stack, e))?;
                     out.extend_from_slice(digits.as_bytes());
@@ -356,7 +451,7 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> Result<Str
                 } else if x.is_infinite() {
                     out.extend_from_slice(if x > 0.0 { b"1e400" } else { b"-1e400" });
                 } else {
-                    write_f64(&mut out, x);
+                    write_f64(out, x);
                 }
             } else if let Ok(d) = v.downcast::<PyDict>() {
                 if stack.len() >= max_depth {
@@ -420,7 +515,7 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> Result<Str
                         let parent = pointer(&stack[..stack.len() - 1]);
                         return Err(HostError { path: parent, message: format!("dict keys must be str, found the {tn} key{shown}"), type_error: true });
                     };
-                    write_py_str(&mut out, ks).map_err(|e| value_err(&stack, e))?;
+                    write_py_str(out, ks).map_err(|e| value_err(&stack, e))?;
                     out.push(b':');
                     next = Some(v);
                 } else {
@@ -430,7 +525,7 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> Result<Str
             }
         }
     }
-    String::from_utf8(out).map_err(|_| HostError { path: String::new(), message: "internal error: non-UTF-8 output".into(), type_error: false })
+    Ok(())
 }
 
 /// A host value with no JSON form: where (dotted path from the value's root, `""` for the

@@ -88,3 +88,12 @@ pub fn wire_json_of(v: &Bound<'_, PyAny>) -> Option<String> {
     let w = v.downcast::<WireObject>().ok()?;
     w.get().wire_json().ok()
 }
+
+/// Appends the wire JSON of a `WireObject` instance to `out`; `false` (nothing written) for
+/// any other value.
+pub fn write_wire_json(v: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> bool {
+    let Ok(w) = v.downcast::<WireObject>() else { return false };
+    let Ok(obj) = w.get().obj() else { return false };
+    obj.write_json(out);
+    true
+}

@@ -260,6 +260,9 @@ pub fn construct(
     extra: Option<&Bound<'_, PyAny>>,
     kwargs: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Arc<dyn Reflect>> {
+    if let Some(obj) = construct_plain(desc, extra, kwargs) {
+        return Ok(obj);
+    }
     let d = PyDict::new(py);
     for (wire, value) in desc.literals {
         d.set_item(wire, value)?;
@@ -302,6 +305,44 @@ pub fn construct(
         let reason = format!("invalid {}: {}", desc.name, crate::issue::summary(&issues));
         crate::issue::build_error(py, reason.clone(), reason, &issues)
     })
+}
+
+/// [`construct`]'s common case, with no `dict` in between: no `extra`, every keyword a known
+/// field, every value with a JSON form, and the object valid; the wire JSON is written straight
+/// from the keywords (literals first, then the keywords in their order, as [`construct`]'s
+/// `dict` would hold them) and read with the registry's `read_json`. `None` for anything else:
+/// [`construct`] then builds it again and says what is wrong.
+fn construct_plain(desc: &'static ObjectDesc, extra: Option<&Bound<'_, PyAny>>, kwargs: Option<&Bound<'_, PyDict>>) -> Option<Arc<dyn Reflect>> {
+    if extra.is_some_and(|e| !e.is_none()) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(128);
+    out.push(b'{');
+    let mut first = true;
+    let mut member = |out: &mut Vec<u8>, wire: &str| {
+        if !std::mem::take(&mut first) {
+            out.push(b',');
+        }
+        wirecontract_json::write_string(out, wire);
+        out.push(b':');
+    };
+    for (wire, value) in desc.literals {
+        member(&mut out, wire);
+        wirecontract_json::write_string(&mut out, value);
+    }
+    for (k, v) in kwargs.into_iter().flatten() {
+        let k = k.downcast_exact::<PyString>().ok()?;
+        let k = k.to_str().ok()?;
+        let f = desc.fields.iter().find(|f| f.rust == k)?;
+        if v.is_none() && !matches!(f.ty, Ty::Scalar(Scalar::Opaque)) {
+            continue;
+        }
+        member(&mut out, f.wire);
+        crate::convert::write_json(&v, NonFinite::Null, &mut out).ok()?;
+    }
+    out.push(b'}');
+    let json = std::str::from_utf8(&out).ok()?;
+    (desc.read_json)(json).ok().map(Arc::from)
 }
 
 /// Adds the registry's names the stubs use as type aliases, as data the curated modules turn
