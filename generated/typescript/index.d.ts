@@ -1118,7 +1118,7 @@ export declare namespace graphorin {
 export declare const VERSION: string;
 /** The id of the contract these declarations and the addon were built from (16 hex digits); the
  *  package refuses to load an addon built from another contract. */
-export declare const CONTRACT_ID: "fe837736c80b37cf";
+export declare const CONTRACT_ID: "986c1ec371aabbd2";
 
 /** What ViewerSession.frameReceived did with a frame (the actions it queued come from pollAction). */
 export interface FrameReceived {

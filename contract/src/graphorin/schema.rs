@@ -37,7 +37,7 @@ pub fn export_json_schema() -> Value {
     defs.insert(
         "ServerMessage".into(),
         json!({
-            "description": "Every frame a Graphorin server sends (graphorin-v1 §3): an RPC response (success or failure) or one of 7 kinded frames. Every object is strict.",
+            "description": "Every frame a Graphorin server sends (graphorin-v1 §3): an RPC response (success or failure) or one of the kinded frames. Every object is strict.",
             "oneOf": server_one_of,
         }),
     );

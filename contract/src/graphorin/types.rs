@@ -385,7 +385,7 @@ wire_enum! {
 /// Declares [`RpcErrorCode`] and [`RPC_ERROR_CODES`] from one table.
 macro_rules! rpc_error_codes {
     ( $( $(#[$m:meta])* $variant:ident = $code:literal, $name:literal, $kind:ident, $meaning:literal; )+ ) => {
-        /// An RPC `error.code` (§3.1, §5): one of the 12 catalogue codes, or any other integer
+        /// An RPC `error.code` (§3.1, §5): one of the catalogue codes, or any other integer
         /// ([`RpcErrorCode::Other`]): the schema accepts any integer in the 64-bit signed range,
         /// so the catalogue is a convention, not a constraint. On the wire it is the bare
         /// integer.
@@ -521,7 +521,7 @@ impl JsonSchema for RpcErrorCode {
     }
     fn json_schema(_: &mut SchemaGenerator) -> Schema {
         json_schema!({
-            "description": "A JSON-RPC error code: any integer; the 12 catalogue values (RPC_ERROR_CODES) are a convention, not a constraint.",
+            "description": "A JSON-RPC error code: any integer; the catalogue values (RPC_ERROR_CODES) are a convention, not a constraint.",
             "type": "integer",
             "minimum": i64::MIN,
             "maximum": i64::MAX
