@@ -78,9 +78,19 @@ SHRINK_TARGETS = [("wirecontract", 10.0), ("wirecontract_json", 15.0)]
 RUST_SHRINK_MB_S = 1000.0
 
 
-def shrink_table(sh: dict, rust: "dict | None") -> "list[str]":
-    """Prints the payload-shrinking table (benches/python/shrink_bench.py, and the Rust row of
-    benches/examples/shrink_profile.rs on the same payload text); returns its target lines."""
+# Node.js rows of the shrink table (benches/node/shrink_bench.js), and its target: shrinkPayload
+# at least as fast as a plain JSON.stringify of the same value.
+NODE_SHRINK_ROWS = [
+    ("json_stringify", "Node JSON.stringify(value) (the reference's first step)"),
+    ("shrink_payload", "Node @wirecontract/node shrinkPayload(value)"),
+    ("serialize_payload", "Node @wirecontract/node serializePayload(value)"),
+]
+
+
+def shrink_table(sh: dict, rust: "dict | None", node: "dict | None" = None) -> "list[str]":
+    """Prints the payload-shrinking table (benches/python/shrink_bench.py, the Rust row of
+    benches/examples/shrink_profile.rs and the Node.js rows of benches/node/shrink_bench.js, on
+    the same payload); returns its target lines."""
     mb = sh["payload_bytes"] / 1e6
     header = f"| {'payload shrinking':<8} | {'implementation':<66} | {'ms/shrink':>9} | {'MB/s':>7} |"
     print(f"\npayload shrinking: one {sh['payload_bytes']:,} B {sh['type']} payload to {sh['max_bytes']:,} B, same payload, same run, best of {sh['rounds']}")
@@ -89,6 +99,8 @@ def shrink_table(sh: dict, rust: "dict | None") -> "list[str]":
     rows = [(label, sh["rows"].get(key)) for key, label in SHRINK_ROWS]
     if rust:
         rows.insert(0, (f"Rust wirecontract shrink_payload_json(&str) ({rust['profile']})", rust["seconds"]))
+    if node:
+        rows += [(label, node["rows"].get(key)) for key, label in NODE_SHRINK_ROWS]
     for label, t in rows:
         if t:
             print(f"| {f'{mb:.0f} MB':<17} | {label:<66} | {t * 1e3:>9.1f} | {sh['payload_bytes'] / t / 1e6:>7.1f} |")
@@ -102,6 +114,9 @@ def shrink_table(sh: dict, rust: "dict | None") -> "list[str]":
         label = dict(SHRINK_ROWS)[key].removeprefix("Python wirecontract graphmind.")
         name = f"python {label} >= {want:g}x graphmind-ai ({mb:.0f} MB)"
         checks.append(f"  {'shrink':<11} {name:<58} {ratio:6.2f}x  {'met' if ratio >= want else 'MISSED'}")
+    if node:
+        ratio = node["rows"]["json_stringify"] / node["rows"]["shrink_payload"]
+        checks.append(f"  {'shrink':<11} {f'node shrinkPayload >= 1x JSON.stringify ({mb:.0f} MB)':<58} {ratio:6.2f}x  {'met' if ratio >= 1 else 'MISSED'}")
     if rust:
         mb_s = rust["payload_bytes"] / rust["seconds"] / 1e6
         name = f"rust shrink_payload_json >= {RUST_SHRINK_MB_S:g} MB/s ({mb:.0f} MB)"
@@ -353,7 +368,14 @@ def main() -> None:
     shrink_file = results / "python-shrink.json"
     if shrink_file.exists():
         rust_shrink = results / "rust-shrink.json"
-        checks.extend(shrink_table(json.loads(shrink_file.read_text()), json.loads(rust_shrink.read_text()) if rust_shrink.exists() else None))
+        node_shrink = results / "node-shrink.json"
+        checks.extend(
+            shrink_table(
+                json.loads(shrink_file.read_text()),
+                json.loads(rust_shrink.read_text()) if rust_shrink.exists() else None,
+                json.loads(node_shrink.read_text()) if node_shrink.exists() else None,
+            )
+        )
     emit_file = results / "python-emit.json"
     if emit_file.exists():
         checks.extend(emit_table(json.loads(emit_file.read_text())))

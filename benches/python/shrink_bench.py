@@ -9,7 +9,7 @@ by each implementation, the calls interleaved within each round, best of ``--rou
 outputs are checked first, byte for byte (graphmind-ai 0.5.1 is the oracle of the shrink
 vectors, §15); a disagreement fails the run.
 
-Usage: shrink_bench.py [--mb 5] [--rounds 5] [--json OUT] [--payload-out FILE]
+Usage: shrink_bench.py [--mb 5] [--rounds 5] [--json OUT] [--payload-out FILE] [--expected-out FILE]
 """
 
 from __future__ import annotations
@@ -79,6 +79,7 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--json", type=Path, help="write the results here")
     ap.add_argument("--payload-out", type=Path, help="also write the payload's JSON text here (the Rust row reads it)")
+    ap.add_argument("--expected-out", type=Path, help="also write graphmind-ai's output here (the Node.js row checks against it)")
     a = ap.parse_args()
 
     p = payload(int(a.mb * 1_000_000))
@@ -96,6 +97,10 @@ def main() -> None:
     first_difference = None
     if not agree:
         first_difference = next((i for i, (x, y) in enumerate(zip(ours.json, theirs)) if x != y), min(len(ours.json), len(theirs)))
+
+    if a.expected_out:
+        a.expected_out.parent.mkdir(parents=True, exist_ok=True)
+        a.expected_out.write_text(theirs, encoding="utf-8")
 
     runs: dict[str, Callable[[], object]] = {
         "wirecontract": lambda: gm.shrink_payload(p, MAX_BYTES, TYPE),
