@@ -1,6 +1,6 @@
 //! The handle behind every `WireObject`: what it points into ([`Root`]), the path to the
 //! object inside it ([`Step`]), and the object's wire JSON. Its Python methods and the
-//! per-type classes are in `object.rs`; this file is apart so that `convert.rs` can embed a
+//! per-type classes are in `object.rs`; this file is apart so that `convert/to_json.rs` can embed a
 //! `WireObject` in a value being written without importing `object.rs`, which imports it.
 
 use std::sync::Arc;

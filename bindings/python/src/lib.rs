@@ -5,7 +5,8 @@
 //! (`object_classes!`, included by `object.rs`); `graphmind.rs`, `graphorin.rs`, `shrink.rs`,
 //! `llm.rs` (`normalize_finish_reason`, `read_usage`),
 //! `protocols.rs` (any registered protocol by name), `session.rs` and `session_viewer.rs` are
-//! the modules; `convert.rs` turns JSON text into Python values and back; `object.rs` is the
+//! the modules; `convert/` turns JSON text into Python values (`to_py.rs`) and back
+//! (`to_json.rs`); `object.rs` is the
 //! `WireObject` classes over the handle in `handle.rs`; `issue.rs` is
 //! `wirecontract.Issue` (shared by every protocol, picklable, codes only from the contract's
 //! `IssueCode`: the one conversion from the contract's `Issue` and the one place that formats
