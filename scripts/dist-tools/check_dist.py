@@ -47,6 +47,10 @@ JNA_PLATFORMS = {
 }
 NODE_CPU = {"x64": "x86_64", "arm64": "aarch64"}
 NODE_OS = {"linux": "elf", "darwin": "macho", "win32": "pe"}
+# The oldest macOS the jar's and the Node packages' libraries declare, per architecture: the
+# wheels' (macosx_10_12_x86_64, macosx_11_0_arm64; arm64 macOS begins at 11.0). scripts/lib/dist.sh
+# builds with the same MACOSX_DEPLOYMENT_TARGET.
+MACOS_MIN = {"x86_64": (10, 12), "aarch64": (11, 0)}
 
 
 def wheel_spec(plat):
@@ -62,7 +66,15 @@ def wheel_spec(plat):
     m = re.fullmatch(r"macosx_(\d+)_(\d+)_(x86_64|arm64|universal2)", first)
     if m:
         arches = {"x86_64": ["x86_64"], "arm64": ["aarch64"], "universal2": ["x86_64", "aarch64"]}[m.group(3)]
-        return [{**base, "format": "macho", "arch": a, "macos_min": (int(m.group(1)), int(m.group(2))), "arches": arches} for a in arches]
+        # A universal2 wheel's compound tag may name each architecture's own minimum
+        # (macosx_10_12_universal2.macosx_10_12_x86_64.macosx_11_0_arm64); otherwise the first
+        # tag's holds for every slice.
+        minimum = {a: (int(m.group(1)), int(m.group(2))) for a in arches}
+        for tag in plat.split(".")[1:]:
+            t = re.fullmatch(r"macosx_(\d+)_(\d+)_(x86_64|arm64)", tag)
+            if t:
+                minimum[{"x86_64": "x86_64", "arm64": "aarch64"}[t.group(3)]] = (int(t.group(1)), int(t.group(2)))
+        return [{**base, "format": "macho", "arch": a, "macos_min": minimum[a], "arches": arches} for a in arches]
     if first in ("win_amd64", "win_arm64"):
         return [{**base, "format": "pe", "arch": {"win_amd64": "x86_64", "win_arm64": "aarch64"}[first]}]
     raise ValueError(f"unknown platform tag {plat}")
@@ -173,7 +185,7 @@ class Checker:
                 if entry not in names:
                     continue
                 self.found.add(f"jar:{plat}")
-                spec = {"format": fmt, "arch": arch, "exports": jni + sorted(uniffi), "libc": "glibc", "macos_min": (10, 12)}
+                spec = {"format": fmt, "arch": arch, "exports": jni + sorted(uniffi), "libc": "glibc", "macos_min": MACOS_MIN[arch]}
                 self.native(z.read(entry), f"{path.name}:{entry}", spec)
             strays = [n for n in names if re.search(r"\.(so|dylib|dll)$", n) and n.split("/")[0] not in JNA_PLATFORMS]
             for n in strays:
@@ -218,7 +230,7 @@ class Checker:
                 self.problems.append(f"{path.name}: expected exactly package/{want} as main, has main {pkg.get('main')} and {sorted(files)}")
                 continue
             spec = {"format": NODE_OS[os_[0]], "arch": NODE_CPU[cpu[0]], "libc": libc[0] if libc else None,
-                    "exports": ["napi_register_module_v1"], "macos_min": (10, 13), "host": native_check.NODE}
+                    "exports": ["napi_register_module_v1"], "macos_min": MACOS_MIN[NODE_CPU[cpu[0]]], "host": native_check.NODE}
             self.native(files[f"package/{want}"], f"{path.name}:{want}", spec)
         if main is None:
             if tarballs:

@@ -110,8 +110,14 @@ def check(path, spec):
         fat = lief.MachO.parse(path)
         if fat is None or fat.size == 0:
             return [f"{path}: not a Mach-O file"]
+        # Each spec names one architecture: a universal binary's other slices are checked
+        # against their own spec.
+        slices = [b for b in fat if str(b.header.cpu_type).split(".")[-1] == MACHO_CPU[spec["arch"]]]
+        if not slices:
+            cpus = [str(b.header.cpu_type).split(".")[-1] for b in fat]
+            return [f"{path}: Mach-O CPU {', '.join(cpus)}, expected {MACHO_CPU[spec['arch']]}"]
         problems = []
-        for b in fat:
+        for b in slices:
             problems += _check_macho(path, b, spec)
         return problems
     b = lief.parse(path)
@@ -180,17 +186,22 @@ def _check_macho(path, b, spec):
     if cpu != MACHO_CPU[spec["arch"]]:
         p.append(f"{path}: Mach-O CPU {cpu}, expected {MACHO_CPU[spec['arch']]}")
     label = f"{path}[{cpu}]"
-    if not b.has_build_version:
-        p.append(f"{label}: no LC_BUILD_VERSION")
-    else:
+    # The minimum macOS: LC_BUILD_VERSION, or LC_VERSION_MIN_MACOSX, which the linker writes
+    # instead for a deployment target before 10.14.
+    minos = None
+    if b.has_build_version:
         bv = b.build_version
         platform = str(bv.platform).split(".")[-1]
         if platform != "MACOS":
             p.append(f"{label}: LC_BUILD_VERSION platform {platform}, expected MACOS")
-        minos = tuple(bv.minos[:2])
-        if minos > tuple(spec["macos_min"]):
-            p.append(f"{label}: LC_BUILD_VERSION minimum macOS {minos[0]}.{minos[1]} is later than the "
-                     f"declared {spec['macos_min'][0]}.{spec['macos_min'][1]}")
+        minos, command = tuple(bv.minos[:2]), "LC_BUILD_VERSION"
+    elif b.has_version_min and "MACOSX" in str(b.version_min.command):
+        minos, command = tuple(b.version_min.version[:2]), "LC_VERSION_MIN_MACOSX"
+    else:
+        p.append(f"{label}: neither LC_BUILD_VERSION nor LC_VERSION_MIN_MACOSX")
+    if minos is not None and minos > tuple(spec["macos_min"]):
+        p.append(f"{label}: {command} minimum macOS {minos[0]}.{minos[1]} is later than the "
+                 f"declared {spec['macos_min'][0]}.{spec['macos_min'][1]}")
     for lib in b.libraries:
         if "ID_DYLIB" in str(lib.command):
             continue  # the library's own install name

@@ -12,7 +12,8 @@ Faults, per kind of artifact found:
                 requirement made GLIBC_9.99 (newer than the tag allows; auditwheel refuses too);
                 a musllinux wheel tagged manylinux (glibc expected); for musllinux
                 __cxa_thread_atexit_impl bound strong (allowed undefined only while weak)
-  Mach-O wheel  LC_BUILD_VERSION minimum raised past the tag's; libSystem renamed (not a
+  Mach-O wheel  minimum macOS (LC_BUILD_VERSION or LC_VERSION_MIN_MACOSX) raised past the tag's;
+                libSystem renamed (not a
                 system library)
   PE wheel      tagged win_arm64 (PE machine differs); KERNEL32.dll renamed in the import table
                 (not a Windows system DLL). (A PE import names its DLL, so the "Python symbol
@@ -95,7 +96,8 @@ def patch_native(old, new):
 
 
 def raise_minos(name, data):
-    """Sets every LC_BUILD_VERSION minimum OS of a (thin or fat) Mach-O to 99.0."""
+    """Sets every minimum OS of a (thin or fat) Mach-O, LC_BUILD_VERSION or
+    LC_VERSION_MIN_MACOSX, to 99.0."""
     if not name.endswith(".so"):
         return name, data
     data = bytearray(data)
@@ -105,8 +107,10 @@ def raise_minos(name, data):
         off = base + 32
         for _ in range(ncmds):
             cmd, size = struct.unpack_from("<2I", data, off)
-            if cmd == 0x32:
+            if cmd == 0x32:  # LC_BUILD_VERSION: cmd, cmdsize, platform, minos
                 struct.pack_into("<I", data, off + 12, 99 << 16)
+            elif cmd == 0x24:  # LC_VERSION_MIN_MACOSX: cmd, cmdsize, version
+                struct.pack_into("<I", data, off + 8, 99 << 16)
             off += size
     magic = struct.unpack_from(">I", data, 0)[0]
     if magic == 0xCAFEBABE:

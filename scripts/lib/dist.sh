@@ -5,8 +5,9 @@
 # fat LTO, one codegen unit, panic = unwind) and its symbol table stripped (`-C strip=symbols`:
 # the dynamic exports stay), cross-compiled by cargo through zig (maturin --zig for the wheels,
 # cargo-zigbuild for the JVM and Node libraries), linked against glibc 2.17 on Linux gnu
-# targets, musl 1.2 on musl targets, and macOS's libSystem (x86-64: macOS 10.12, arm64: 11.0,
-# zig's defaults for Rust's Apple targets) on Apple targets.
+# targets, musl 1.2 on musl targets, and macOS's libSystem on Apple targets, for macOS 10.12 on
+# x86-64 and 11.0 on arm64 (maturin's wheel tags; dist_cdylib sets MACOSX_DEPLOYMENT_TARGET to the
+# same, without which cargo-zigbuild's libraries declared macOS 15.0).
 
 # A virtual environment with maturin, ziglang, cargo-zigbuild, auditwheel and LIEF (the binary
 # reader of scripts/dist-tools), made once under target/.
@@ -92,6 +93,9 @@ dist_cdylib() {
         # Linked against musl's shared C library (libc.so), as a library loaded into a musl
         # process must be: Rust's musl targets default to a static C runtime.
         *-linux-musl) flags=("CARGO_TARGET_$(echo "$target" | tr 'a-z-' 'A-Z_')_RUSTFLAGS=-C target-feature=-crt-static") ;;
+        # The oldest macOS each architecture runs, as the wheels declare (check_dist.py MACOS_MIN).
+        x86_64-apple-darwin) flags=(MACOSX_DEPLOYMENT_TARGET=10.12) ;;
+        aarch64-apple-darwin) flags=(MACOSX_DEPLOYMENT_TARGET=11.0) ;;
     esac
     # Stripped by the final rustc only (`-- -C strip=symbols`, as maturin does): a profile
     # setting would change the profile of every crate, the host's build scripts and proc macros
