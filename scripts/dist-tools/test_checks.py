@@ -13,8 +13,7 @@ Faults, per kind of artifact found:
                 a musllinux wheel tagged manylinux (glibc expected); for musllinux
                 __cxa_thread_atexit_impl bound strong (allowed undefined only while weak)
   Mach-O wheel  minimum macOS (LC_BUILD_VERSION or LC_VERSION_MIN_MACOSX) raised past the tag's;
-                libSystem renamed (not a
-                system library)
+                libSystem renamed (not a system library)
   PE wheel      tagged win_arm64 (PE machine differs); KERNEL32.dll renamed in the import table
                 (not a Windows system DLL). (A PE import names its DLL, so the "Python symbol
                 renamed" fault of ELF and Mach-O has no PE counterpart: the DLL check covers it.)
