@@ -149,7 +149,7 @@ def emit_table(em: dict) -> "list[str]":
     """Prints the event-building table (benches/python/emit_bench.py); returns its target lines."""
     ns = em["ns_per_event"]
     header = f"| {'implementation':<76} | {'ns/event':>9} |"
-    print(f"\nbuilding and emitting events: {em['events']:,} {em['type']} events (one per token batch), same run, best of {em['rounds']}; frames agree byte for byte")
+    print(f"\nbuilding and emitting events: {em['events']:,} {em['type']} events (one per token batch), same run, best of {em['rounds']}; built frames equal orjson's and msgspec's")
     print(header)
     print("|" + "|".join("-" * len(c) for c in header.split("|")[1:-1]) + "|")
     for key, label in EMIT_ROWS:

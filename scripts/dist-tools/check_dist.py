@@ -51,6 +51,9 @@ NODE_OS = {"linux": "elf", "darwin": "macho", "win32": "pe"}
 # wheels' (macosx_10_12_x86_64, macosx_11_0_arm64; arm64 macOS begins at 11.0). scripts/lib/dist.sh
 # builds with the same MACOSX_DEPLOYMENT_TARGET.
 MACOS_MIN = {"x86_64": (10, 12), "aarch64": (11, 0)}
+# The first macOS of each architecture (arm64 Macs began with 11.0): pip reads an arm64 wheel's
+# older macOS tag as 11.0.
+FIRST_MACOS = {"x86_64": (10, 0), "aarch64": (11, 0)}
 
 
 def wheel_spec(plat):
@@ -63,17 +66,20 @@ def wheel_spec(plat):
     m = re.fullmatch(r"musllinux_(\d+)_(\d+)_(x86_64|aarch64)", first)
     if m:
         return [{**base, "format": "elf", "libc": "musl", "arch": m.group(3)}]
-    m = re.fullmatch(r"macosx_(\d+)_(\d+)_(x86_64|arm64|universal2)", first)
-    if m:
-        arches = {"x86_64": ["x86_64"], "arm64": ["aarch64"], "universal2": ["x86_64", "aarch64"]}[m.group(3)]
-        # A universal2 wheel's compound tag may name each architecture's own minimum
-        # (macosx_10_12_universal2.macosx_10_12_x86_64.macosx_11_0_arm64); otherwise the first
-        # tag's holds for every slice.
-        minimum = {a: (int(m.group(1)), int(m.group(2))) for a in arches}
-        for tag in plat.split(".")[1:]:
-            t = re.fullmatch(r"macosx_(\d+)_(\d+)_(x86_64|arm64)", tag)
-            if t:
-                minimum[{"x86_64": "x86_64", "arm64": "aarch64"}[t.group(3)]] = (int(t.group(1)), int(t.group(2)))
+    if first.startswith("macosx_"):
+        # Every macosx tag of a compound tag names architectures and the oldest macOS each runs:
+        # universal2 both, each no older than what that architecture exists on (arm64: 11.0);
+        # an architecture named twice takes the older version (pip installs it there).
+        minimum = {}
+        for tag in plat.split("."):
+            t = re.fullmatch(r"macosx_(\d+)_(\d+)_(x86_64|arm64|universal2)", tag)
+            if not t:
+                raise ValueError(f"unknown platform tag {plat}")
+            version = (int(t.group(1)), int(t.group(2)))
+            for a in {"x86_64": ["x86_64"], "arm64": ["aarch64"], "universal2": ["x86_64", "aarch64"]}[t.group(3)]:
+                v = max(version, FIRST_MACOS[a])
+                minimum[a] = min(minimum.get(a, v), v)
+        arches = sorted(minimum)
         return [{**base, "format": "macho", "arch": a, "macos_min": minimum[a], "arches": arches} for a in arches]
     if first in ("win_amd64", "win_arm64"):
         return [{**base, "format": "pe", "arch": {"win_amd64": "x86_64", "win_arm64": "aarch64"}[first]}]

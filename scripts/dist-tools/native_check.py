@@ -12,7 +12,11 @@ a root of the target architecture (this machine's own for x86-64, the arm64 root
     libc      "glibc" | "musl" (ELF only)
     glibc_max (2, 17): the newest GLIBC_x symbol version allowed (manylinux2014)
     glibc_libs  directories holding the target's libc.so.6, libm.so.6, ... (glibc only)
-    macos_min (10, 12): the newest LC_BUILD_VERSION minimum allowed (from the wheel tag)
+    macos_min (10, 12): the newest minimum macOS allowed, from LC_BUILD_VERSION or (for targets
+              before 10.14) LC_VERSION_MIN_MACOSX (a wheel's tag; check_dist.MACOS_MIN for the
+              jar and the Node packages)
+    arches    ["x86_64", "aarch64"]: every architecture a Mach-O file may hold (default: `arch`
+              alone); a universal file is checked slice by slice, `arch`'s slice against this spec
     exports   names that must be exported (PyInit__native, napi_register_module_v1, the JNI functions)
     host      (prefixes, dll): symbols of the loading process that may stay undefined, found at
               load time (on macOS by dynamic lookup, flat namespace), and on Windows the DLL
@@ -110,13 +114,15 @@ def check(path, spec):
         fat = lief.MachO.parse(path)
         if fat is None or fat.size == 0:
             return [f"{path}: not a Mach-O file"]
-        # Each spec names one architecture: a universal binary's other slices are checked
-        # against their own spec.
-        slices = [b for b in fat if str(b.header.cpu_type).split(".")[-1] == MACHO_CPU[spec["arch"]]]
-        if not slices:
-            cpus = [str(b.header.cpu_type).split(".")[-1] for b in fat]
-            return [f"{path}: Mach-O CPU {', '.join(cpus)}, expected {MACHO_CPU[spec['arch']]}"]
-        problems = []
+        # Each spec names one architecture, whose slice it checks; the others are checked
+        # against their own spec. A slice of an architecture the artifact does not declare, or
+        # no slice of `arch`, is a problem.
+        cpus = [str(b.header.cpu_type).split(".")[-1] for b in fat]
+        allowed = [MACHO_CPU[a] for a in spec.get("arches", [spec["arch"]])]
+        problems = [f"{path}: Mach-O CPU {cpu}, expected {' or '.join(allowed)}" for cpu in cpus if cpu not in allowed]
+        slices = [b for b, cpu in zip(fat, cpus) if cpu == MACHO_CPU[spec["arch"]]]
+        if not slices and not problems:
+            problems.append(f"{path}: Mach-O CPU {', '.join(cpus)}, expected {MACHO_CPU[spec['arch']]}")
         for b in slices:
             problems += _check_macho(path, b, spec)
         return problems
@@ -183,8 +189,6 @@ def _check_elf(path, b, spec):
 def _check_macho(path, b, spec):
     p = []
     cpu = str(b.header.cpu_type).split(".")[-1]
-    if cpu != MACHO_CPU[spec["arch"]]:
-        p.append(f"{path}: Mach-O CPU {cpu}, expected {MACHO_CPU[spec['arch']]}")
     label = f"{path}[{cpu}]"
     # The minimum macOS: LC_BUILD_VERSION, or LC_VERSION_MIN_MACOSX, which the linker writes
     # instead for a deployment target before 10.14.

@@ -12,8 +12,9 @@ Faults, per kind of artifact found:
                 requirement made GLIBC_9.99 (newer than the tag allows; auditwheel refuses too);
                 a musllinux wheel tagged manylinux (glibc expected); for musllinux
                 __cxa_thread_atexit_impl bound strong (allowed undefined only while weak)
-  Mach-O wheel  minimum macOS (LC_BUILD_VERSION or LC_VERSION_MIN_MACOSX) raised past the tag's;
-                libSystem renamed (not a system library)
+  Mach-O wheel  minimum macOS raised past the tag's, in each of LC_BUILD_VERSION and
+                LC_VERSION_MIN_MACOSX the wheel has; libSystem renamed (not a system library); a
+                universal2 wheel tagged arm64 only (a slice the tag does not name)
   PE wheel      tagged win_arm64 (PE machine differs); KERNEL32.dll renamed in the import table
                 (not a Windows system DLL). (A PE import names its DLL, so the "Python symbol
                 renamed" fault of ELF and Mach-O has no PE counterpart: the DLL check covers it.)
@@ -94,22 +95,38 @@ def patch_native(old, new):
     return edit
 
 
-def raise_minos(name, data):
-    """Sets every minimum OS of a (thin or fat) Mach-O, LC_BUILD_VERSION or
-    LC_VERSION_MIN_MACOSX, to 99.0."""
-    if not name.endswith(".so"):
-        return name, data
-    data = bytearray(data)
+LC_BUILD_VERSION, LC_VERSION_MIN_MACOSX = 0x32, 0x24
 
+
+def has_load_command(data, which):
+    """Whether a (thin or fat) Mach-O holds load command `which`."""
+    found = []
+    raise_minos(which, found.append)("x.so", data)
+    return bool(found)
+
+
+def raise_minos(which, seen=None):
+    """A zip edit setting the minimum macOS of every load command `which` (LC_BUILD_VERSION or
+    LC_VERSION_MIN_MACOSX) of a (thin or fat) Mach-O to 99.0; `seen` is called for each."""
+    def edit(name, data):
+        if not name.endswith(".so"):
+            return name, data
+        return name, _raise_minos(bytearray(data), which, seen or (lambda _: None))
+    return edit
+
+
+def _raise_minos(data, which, seen):
+    """`raise_minos` on one file's bytes, every slice of a fat file."""
     def thin(base):
         ncmds, sizeofcmds = struct.unpack_from("<2I", data, base + 16)
         off = base + 32
         for _ in range(ncmds):
             cmd, size = struct.unpack_from("<2I", data, off)
-            if cmd == 0x32:  # LC_BUILD_VERSION: cmd, cmdsize, platform, minos
-                struct.pack_into("<I", data, off + 12, 99 << 16)
-            elif cmd == 0x24:  # LC_VERSION_MIN_MACOSX: cmd, cmdsize, version
-                struct.pack_into("<I", data, off + 8, 99 << 16)
+            if cmd == which:
+                seen(cmd)
+                # LC_BUILD_VERSION: cmd, cmdsize, platform, minos; LC_VERSION_MIN_MACOSX: cmd,
+                # cmdsize, version.
+                struct.pack_into("<I", data, off + (12 if cmd == LC_BUILD_VERSION else 8), 99 << 16)
             off += size
     magic = struct.unpack_from(">I", data, 0)[0]
     if magic == 0xCAFEBABE:
@@ -118,7 +135,7 @@ def raise_minos(name, data):
             thin(struct.unpack_from(">5I", data, 8 + 20 * i)[2])
     else:
         thin(0)
-    return name, bytes(data)
+    return bytes(data)
 
 
 def python_import(so):
@@ -233,10 +250,20 @@ def wheels(args, tmp, wheel):
                 expect(f"{label}: __cxa_thread_atexit_impl made strong", run(args, [dst]), r"undefined symbol __cxa_thread_atexit_impl is not in the musl")
                 dst.unlink()
     if first.startswith("macosx"):
-        dst = tmp / wheel.name
-        rewrite_zip(wheel, dst, raise_minos)
-        expect(f"{label}: minimum macOS 99.0", run(args, [dst]), r"minimum macOS 99\.0 is later than")
-        dst.unlink()
+        # Each load command that can carry the minimum, raised alone (a universal2 wheel's
+        # x86-64 slice, built for 10.12, has LC_VERSION_MIN_MACOSX; arm64 has LC_BUILD_VERSION).
+        for which, command in ((LC_BUILD_VERSION, "LC_BUILD_VERSION"), (LC_VERSION_MIN_MACOSX, "LC_VERSION_MIN_MACOSX")):
+            if not has_load_command(so, which):
+                continue
+            dst = tmp / wheel.name
+            rewrite_zip(wheel, dst, raise_minos(which))
+            expect(f"{label}: {command} minimum macOS 99.0", run(args, [dst]), rf"{command} minimum macOS 99\.0 is later than")
+            dst.unlink()
+        if arch == "universal2":
+            # Declared arm64 only: the x86-64 slice is one the tag does not name.
+            dst = retag(wheel, tmp, plat, "macosx_11_0_arm64")
+            expect(f"{label}: tagged arm64 only", run(args, [dst]), r"Mach-O CPU X86_64, expected ARM64")
+            dst.unlink()
         dst = tmp / wheel.name
         rewrite_zip(wheel, dst, patch_native(b"/usr/lib/libSystem.B.dylib", b"/usr/lib/libSystem.X.dylib"))
         expect(f"{label}: libSystem renamed", run(args, [dst]), r"links /usr/lib/libSystem\.X\.dylib, not a system library")

@@ -308,7 +308,8 @@ pub fn construct(
 }
 
 /// [`construct`]'s common case, with no `dict` in between: no `extra`, every keyword a known
-/// field, every value with a JSON form, and the object valid; the wire JSON is written straight
+/// field, every value of the built-in JSON types or a contract object (nothing that runs Python
+/// code), and the object valid; the wire JSON is written straight
 /// from the keywords (literals first, then the keywords in their order, as [`construct`]'s
 /// `dict` would hold them) and read with the registry's `read_json`. `None` for anything else:
 /// [`construct`] then builds it again and says what is wrong.
@@ -338,7 +339,12 @@ fn construct_plain(desc: &'static ObjectDesc, extra: Option<&Bound<'_, PyAny>>, 
             continue;
         }
         member(&mut out, f.wire);
-        crate::convert::write_json(&v, NonFinite::Null, &mut out).ok()?;
+        // Only the built-in types and contract objects: that pass runs no Python code, so a
+        // value read again by the route below (a list subclass's `__iter__`, a mapping's
+        // `items()`) is read once by its own code.
+        if !crate::convert::write_plain_json(&v, &mut out) {
+            return None;
+        }
     }
     out.push(b'}');
     let json = std::str::from_utf8(&out).ok()?;

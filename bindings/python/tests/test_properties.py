@@ -4,7 +4,9 @@ create → serialize → parse, and arbitrary input never raises."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
+import pytest
 from hypothesis import given, settings, strategies as st
 
 from wirecontract import graphmind as gm
@@ -126,3 +128,43 @@ def test_the_recursive_and_the_iterative_walk_write_the_same_text(value):
         deep = [deep]
     assert payload_text(deep) == "[" * 30 + text + "]" * 30
     assert payload_text((value,)) == "[" + text + "]"
+
+
+def test_a_constructor_reads_a_host_value_once():
+    """A value whose own code runs when it is read (a list subclass's __iter__, a mapping's
+    items()) is read once: the quick route takes only the built-in types, so the route that
+    reads it is the one that reports it."""
+    calls = []
+
+    class Once(list):
+        def __iter__(self):
+            calls.append(1)
+            return super().__iter__() if len(calls) == 1 else iter(())
+
+    with pytest.raises(gm.BuildError) as e:
+        gm.NodeToken(node_id="n", deltas=Once([{"t": "text", "v": 5}]))
+    assert [i.path for i in e.value.issues] == ["deltas.0.v"]
+    assert len(calls) == 1
+
+    class Items(Mapping):
+        reads = 0
+
+        def __init__(self, **kw):
+            self._d = kw
+
+        def __getitem__(self, k):
+            return self._d[k]
+
+        def __iter__(self):
+            return iter(self._d)
+
+        def __len__(self):
+            return len(self._d)
+
+        def items(self):
+            Items.reads += 1
+            return self._d.items()
+
+    finished = gm.NodeFinished(node_id="n", duration_ms=1, status="ok", output=Items(a=1))
+    assert finished.output == {"a": 1}
+    assert Items.reads == 1

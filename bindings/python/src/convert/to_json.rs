@@ -39,7 +39,7 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> Result<Str
 ///
 /// # Errors
 /// As [`py_to_json`].
-pub fn write_json(value: &Bound<'_, PyAny>, non_finite: NonFinite, out: &mut Vec<u8>) -> Result<(), HostError> {
+fn write_json(value: &Bound<'_, PyAny>, non_finite: NonFinite, out: &mut Vec<u8>) -> Result<(), HostError> {
     let start = out.len();
     if write_plain(value, 0, out) {
         return Ok(());
@@ -50,6 +50,17 @@ pub fn write_json(value: &Bound<'_, PyAny>, non_finite: NonFinite, out: &mut Vec
         out.truncate(start);
     }
     r
+}
+
+/// Appends `v`'s JSON text when [`write_plain`] can write all of it (the exact built-in types
+/// and contract objects: no Python code runs); `false`, with `out` as it was, otherwise.
+pub fn write_plain_json(v: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> bool {
+    let start = out.len();
+    if write_plain(v, 0, out) {
+        return true;
+    }
+    out.truncate(start);
+    false
 }
 
 /// Levels [`write_plain`] recurses into before it leaves the value to the general walker (which

@@ -375,7 +375,8 @@ final class GraphorinTests: XCTestCase {
     }
 
     func testCataloguesAndSubprotocolHelpers() throws {
-        // The catalogue (spec graphorin-v1 §5): distinct names and codes, in the spec's order.
+        // The catalogue (spec graphorin-v1 §5): distinct names and codes, PARSE_ERROR first (the
+        // Kotlin suite compares the whole table with the spec's).
         XCTAssertEqual(Set(rpcErrorCodes().map { $0.name }).count, rpcErrorCodes().count)
         XCTAssertEqual(Set(rpcErrorCodes().map { $0.code }).count, rpcErrorCodes().count)
         XCTAssertEqual(rpcErrorCodes().first?.name, "PARSE_ERROR")

@@ -10,7 +10,6 @@ import org.junit.jupiter.api.assertThrows
 import org.json.JSONObject
 import java.io.File
 
-/** Ids, errors, accessors, building, catalogues, subprotocol helpers and the schema. */
 /** The JSON Schema's definitions: the registry's contents, as the tests' expected sets. */
 private val schemaDefs: JSONObject by lazy { JSONObject(exportJsonSchema()).getJSONObject("\$defs") }
 
@@ -23,6 +22,7 @@ private fun schemaConsts(union: String, member: String): List<String> {
     }
 }
 
+/** Ids, errors, accessors, building, catalogues, subprotocol helpers and the schema. */
 class ApiTest {
     private fun rpc(id: String) = """{"v":"1","jsonrpc":"2.0","id":$id,"result":null}"""
 
