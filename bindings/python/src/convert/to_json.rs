@@ -70,10 +70,10 @@ const PLAIN_DEPTH: usize = 24;
 /// The common case of [`py_to_json`] in one recursive pass with no copies of a container's
 /// items: exactly a `dict` with `str` keys, a `list`, a `str` without lone surrogates, an `int`
 /// within `i64`, a finite `float`, a `bool`, `None` or a contract object (its wire JSON), at
-/// most [`PLAIN_DEPTH`] levels deep (only the exact built-in types: a subclass may change how it
-/// reads). `false` when anything else is inside;
-/// `out` is then partly written, and the caller writes the whole value again with
-/// [`write_general`], which writes, or names the path of, every other kind of value.
+/// most [`PLAIN_DEPTH`] levels deep. Only the exact built-in types: a subclass may change how it
+/// reads. `false` when anything else is inside; `out` is then partly written, and the caller
+/// truncates it and writes the whole value with [`write_general`], which writes every other kind
+/// of value or names its path.
 ///
 /// It runs no Python code, so no value can change under it; it stops at its first `false`, so
 /// a dict iteration never goes on after an error was raised.
