@@ -124,7 +124,7 @@ def check(path, spec):
         if not slices and not problems:
             problems.append(f"{path}: Mach-O CPU {', '.join(cpus)}, expected {MACHO_CPU[spec['arch']]}")
         for b in slices:
-            problems += _check_macho(path, b, spec)
+            problems += _check_macho(path, b, MACHO_CPU[spec["arch"]], spec)
         return problems
     b = lief.parse(path)
     if fmt == "elf":
@@ -186,9 +186,8 @@ def _check_elf(path, b, spec):
     return p
 
 
-def _check_macho(path, b, spec):
+def _check_macho(path, b, cpu, spec):
     p = []
-    cpu = str(b.header.cpu_type).split(".")[-1]
     label = f"{path}[{cpu}]"
     # The minimum macOS: LC_BUILD_VERSION, or LC_VERSION_MIN_MACOSX, which the linker writes
     # instead for a deployment target before 10.14.

@@ -83,12 +83,6 @@ impl WireObject {
     }
 }
 
-/// The wire JSON of a `WireObject` instance, for embedding it in a payload being built.
-pub fn wire_json_of(v: &Bound<'_, PyAny>) -> Option<String> {
-    let w = v.downcast::<WireObject>().ok()?;
-    w.get().wire_json().ok()
-}
-
 /// Appends the wire JSON of a `WireObject` instance to `out`; `false` (nothing written) for
 /// any other value.
 pub fn write_wire_json(v: &Bound<'_, PyAny>, out: &mut Vec<u8>) -> bool {

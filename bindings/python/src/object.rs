@@ -15,7 +15,7 @@ use pyo3::prelude::*;
 use pyo3::sync::GILOnceCell;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use wirecontract::graphmind as gm;
-use wirecontract::registry::{ObjectDesc, Protocol, Scalar, Ty};
+use wirecontract::registry::{FieldDesc, ObjectDesc, Protocol, Scalar, Ty};
 use wirecontract::wire::{Extras, FieldRef, Reflect};
 
 use crate::convert::{json_to_py, json_to_py_cached, py_to_json, string_to_py, KeyCache, NonFinite};
@@ -278,7 +278,7 @@ pub fn construct(
                     known.join(", ")
                 )));
             };
-            if v.is_none() && !matches!(f.ty, Ty::Scalar(Scalar::Opaque)) {
+            if left_out(f, &v) {
                 continue;
             }
             d.set_item(f.wire, v)?;
@@ -305,6 +305,12 @@ pub fn construct(
         let reason = format!("invalid {}: {}", desc.name, crate::issue::summary(&issues));
         crate::issue::build_error(py, reason.clone(), reason, &issues)
     })
+}
+
+/// Whether a constructor keyword's value leaves its field out: `None` does, except for an
+/// opaque (any JSON) field, where it is JSON `null`.
+fn left_out(f: &FieldDesc, v: &Bound<'_, PyAny>) -> bool {
+    v.is_none() && !matches!(f.ty, Ty::Scalar(Scalar::Opaque))
 }
 
 /// [`construct`]'s common case, with no `dict` in between: no `extra`, every keyword a known
@@ -335,7 +341,7 @@ fn construct_plain(desc: &'static ObjectDesc, extra: Option<&Bound<'_, PyAny>>, 
         let k = k.downcast_exact::<PyString>().ok()?;
         let k = k.to_str().ok()?;
         let f = desc.fields.iter().find(|f| f.rust == k)?;
-        if v.is_none() && !matches!(f.ty, Ty::Scalar(Scalar::Opaque)) {
+        if left_out(f, &v) {
             continue;
         }
         member(&mut out, f.wire);

@@ -40,11 +40,10 @@ pub fn py_to_json(value: &Bound<'_, PyAny>, non_finite: NonFinite) -> Result<Str
 /// # Errors
 /// As [`py_to_json`].
 fn write_json(value: &Bound<'_, PyAny>, non_finite: NonFinite, out: &mut Vec<u8>) -> Result<(), HostError> {
-    let start = out.len();
-    if write_plain(value, 0, out) {
+    if write_plain_json(value, out) {
         return Ok(());
     }
-    out.truncate(start);
+    let start = out.len();
     let r = write_general(value, non_finite, out);
     if r.is_err() {
         out.truncate(start);
@@ -213,8 +212,8 @@ fn write_general(value: &Bound<'_, PyAny>, non_finite: NonFinite, out: &mut Vec<
                 out.push(b'[');
                 let items: Vec<_> = v.try_iter().and_then(Iterator::collect::<PyResult<_>>).map_err(|e| value_err(&stack, e))?;
                 stack.push(Frame::Seq(items, 0));
-            } else if let Some(raw) = crate::handle::wire_json_of(&v) {
-                out.extend_from_slice(raw.as_bytes());
+            } else if crate::handle::write_wire_json(&v, out) {
+                // A contract object: its wire JSON, written.
             } else if let Ok(m) = v.downcast::<pyo3::types::PyMapping>() {
                 // Any collections.abc.Mapping (MappingProxyType, a user Mapping), as the stubs'
                 // `Mapping` parameters promise; written in its items() order, like a dict.
