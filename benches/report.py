@@ -200,6 +200,9 @@ JVM_ROWS = [
     ("jvm build+serialize node.token vs Jackson data class", "build_ours", "build_jackson", 3.0, False),
     ("jvm parse (one frame a call) vs Jackson readValue data class", "parse_ours", "parse_jackson", 3.0, False),
     ("jvm parse vs Jackson + networknt json-schema-validator (validating)", "parse_ours", "validate_networknt", 1.0, True),
+    # The typed API of the README: uniffi's records, over JNI (issue 41 part 2).
+    ("typed createEnvelope + serializeEnvelope vs Jackson data class", "build_typed", "build_jackson", 3.0, False),
+    ("typed parseEnvelopeJsonBytes vs Jackson readValue data class", "parse_typed", "parse_jackson", 3.0, False),
 ]
 
 

@@ -8,7 +8,9 @@
 # reuse). It holds both uniffi namespaces, so the in-tree uniffi-bindgen, pinned to the crate's
 # uniffi version, writes both in library mode: OUT_DIR/kotlin (dev/wirecontract/{graphmind,
 # graphorin}) and OUT_DIR/swift (WirecontractGraphmind*, WirecontractGraphorin*).
-# Deterministic: --no-format, no paths or dates in the output.
+# Deterministic: --no-format, no paths or dates in the output. uniffi's Kotlin is then given
+# the JNI transport of the functions bindings/uniffi/src/jni/calls.rs exports (JNA stays for
+# the rest); Swift calls C directly and is left as uniffi writes it.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 OUT="${1:?usage: scripts/generators/uniffi.sh OUT_DIR}"
@@ -27,3 +29,6 @@ for lang in kotlin swift; do
     # Must run inside the workspace: uniffi finds bindings/uniffi/uniffi.toml via cargo metadata.
     "$TARGET/debug/uniffi-bindgen" generate --no-format --library "$LIB" --language "$lang" --out-dir "$OUT/$lang" >/dev/null
 done
+# Kotlin: the functions bindings/uniffi/src/jni/calls.rs exports over JNI get JNI bodies (same
+# signatures, same converters) and the JniCalls object (kotlin_jni_calls.py says how).
+python3 "$ROOT/scripts/generators/kotlin_jni_calls.py" bindings/uniffi/src/jni/calls.rs "$OUT/kotlin"

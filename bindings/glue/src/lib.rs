@@ -14,9 +14,12 @@
 //!   Kotlin): [`LoneSurrogate`] and its text, [`host_str`], [`host_string`], [`lossy_host_string`], the marked
 //!   `JsonText` form;
 //! - `host_value.rs`: host scalars read through the contract's own readers ([`read`],
-//!   [`read_int`], [`read_f64`]), so no bound or message is restated in a binding.
+//!   [`read_int`], [`read_f64`]), so no bound or message is restated in a binding;
+//! - `host_path.rs`: [`HostPath`], where a host value sits in the argument a conversion walks,
+//!   spelled as a dotted path only when an issue is recorded.
 
 mod args;
+mod host_path;
 mod host_text;
 mod host_value;
 mod issue;
@@ -24,8 +27,9 @@ mod limits;
 mod panic;
 
 pub use args::arg_issue;
+pub use host_path::HostPath;
 pub use host_text::{host_str, host_string, lossy_host_string, marked_lone_surrogate, LoneSurrogate, LONE_SURROGATE_MARK};
-pub use host_value::{join, read, read_f64, read_int};
+pub use host_value::{read, read_f64, read_int};
 pub use issue::{write_dotted, Codes, HostIssue};
 pub use limits::{MAX_SAFE_INTEGER, MAX_SAFE_INTEGER_F64, RELEASE_HOST_LOCK_BYTES};
 pub use panic::{catch, Panic, PANIC_PREFIX};

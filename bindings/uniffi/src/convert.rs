@@ -7,16 +7,16 @@ use wirecontract::wire::{from_json, Extras, Issue, NonNegativeF64, OpaqueObject,
 use wirecontract_json as json;
 use wirecontract_json::RawJson;
 
-pub(crate) use crate::ffi_support::{join, Convert, Issues};
 use crate::ffi_support::{read_f64, read_int};
+pub(crate) use crate::ffi_support::{Convert, HostPath, Issues};
 use crate::{HostString, JsonText};
 
-fn issue(issues: &mut Issues, path: &str, message: String) {
-    issues.push(Issue::at(path, message));
+fn issue(issues: &mut Issues, path: &HostPath<'_>, message: String) {
+    issues.push(Issue::at(&path.dotted(), message));
 }
 
 /// A host's JSON text, or an issue at `path` naming its first lone surrogate's UTF-16 index.
-fn json_text<'a>(host: &'a JsonText, issues: &mut Issues, path: &str) -> Option<&'a str> {
+fn json_text<'a>(host: &'a JsonText, issues: &mut Issues, path: &HostPath<'_>) -> Option<&'a str> {
     match host.text() {
         Ok(t) => Some(t),
         Err(e) => {
@@ -33,7 +33,7 @@ impl Convert for String {
     fn to_host(&self) -> HostString {
         HostString::from(self.as_str())
     }
-    fn from_host(host: &HostString, issues: &mut Issues, path: &str) -> Option<Self> {
+    fn from_host(host: &HostString, issues: &mut Issues, path: &HostPath<'_>) -> Option<Self> {
         match host.to_str() {
             Ok(s) => Some(s.to_owned()),
             Err(e) => {
@@ -49,7 +49,7 @@ impl Convert for bool {
     fn to_host(&self) -> bool {
         *self
     }
-    fn from_host(host: &bool, _: &mut Issues, _: &str) -> Option<Self> {
+    fn from_host(host: &bool, _: &mut Issues, _: &HostPath<'_>) -> Option<Self> {
         Some(*host)
     }
 }
@@ -63,7 +63,7 @@ impl Convert for SafeUInt {
     fn to_host(&self) -> i64 {
         crate::host_int(self.get())
     }
-    fn from_host(host: &i64, issues: &mut Issues, path: &str) -> Option<Self> {
+    fn from_host(host: &i64, issues: &mut Issues, path: &HostPath<'_>) -> Option<Self> {
         read_int(*host, issues, path)
     }
 }
@@ -74,7 +74,7 @@ impl Convert for SafeInt {
     fn to_host(&self) -> i64 {
         self.get()
     }
-    fn from_host(host: &i64, issues: &mut Issues, path: &str) -> Option<Self> {
+    fn from_host(host: &i64, issues: &mut Issues, path: &HostPath<'_>) -> Option<Self> {
         read_int(*host, issues, path)
     }
 }
@@ -85,7 +85,7 @@ impl Convert for PositiveSafeUInt {
     fn to_host(&self) -> i64 {
         crate::host_int(self.get())
     }
-    fn from_host(host: &i64, issues: &mut Issues, path: &str) -> Option<Self> {
+    fn from_host(host: &i64, issues: &mut Issues, path: &HostPath<'_>) -> Option<Self> {
         read_int(*host, issues, path)
     }
 }
@@ -105,7 +105,7 @@ impl Convert for f64 {
     fn to_host(&self) -> f64 {
         positive_zero(*self)
     }
-    fn from_host(host: &f64, issues: &mut Issues, path: &str) -> Option<Self> {
+    fn from_host(host: &f64, issues: &mut Issues, path: &HostPath<'_>) -> Option<Self> {
         read_f64(*host, issues, path)
     }
 }
@@ -115,7 +115,7 @@ impl Convert for NonNegativeF64 {
     fn to_host(&self) -> f64 {
         positive_zero(self.get())
     }
-    fn from_host(host: &f64, issues: &mut Issues, path: &str) -> Option<Self> {
+    fn from_host(host: &f64, issues: &mut Issues, path: &HostPath<'_>) -> Option<Self> {
         read_f64(*host, issues, path)
     }
 }
@@ -126,7 +126,7 @@ impl Convert for RawJson {
     fn to_host(&self) -> JsonText {
         JsonText::from(self.as_str())
     }
-    fn from_host(host: &JsonText, issues: &mut Issues, path: &str) -> Option<Self> {
+    fn from_host(host: &JsonText, issues: &mut Issues, path: &HostPath<'_>) -> Option<Self> {
         let text = json_text(host, issues, path)?;
         match RawJson::from_json(text) {
             Ok(v) => Some(v),
@@ -144,7 +144,7 @@ impl Convert for OpaqueObject {
     fn to_host(&self) -> JsonText {
         extras_to_host(&self.0)
     }
-    fn from_host(host: &JsonText, issues: &mut Issues, path: &str) -> Option<Self> {
+    fn from_host(host: &JsonText, issues: &mut Issues, path: &HostPath<'_>) -> Option<Self> {
         crate::ffi_support::read(json_text(host, issues, path)?, issues, path)
     }
 }
@@ -154,7 +154,7 @@ impl<T: Convert> Convert for Option<T> {
     fn to_host(&self) -> Self::Host {
         self.as_ref().map(T::to_host)
     }
-    fn from_host(host: &Self::Host, issues: &mut Issues, path: &str) -> Option<Self> {
+    fn from_host(host: &Self::Host, issues: &mut Issues, path: &HostPath<'_>) -> Option<Self> {
         match host {
             None => Some(None),
             Some(h) => T::from_host(h, issues, path).map(Some),
@@ -167,11 +167,11 @@ impl<T: Convert> Convert for Vec<T> {
     fn to_host(&self) -> Self::Host {
         self.iter().map(T::to_host).collect()
     }
-    fn from_host(host: &Self::Host, issues: &mut Issues, path: &str) -> Option<Self> {
+    fn from_host(host: &Self::Host, issues: &mut Issues, path: &HostPath<'_>) -> Option<Self> {
         let mut out = Vec::with_capacity(host.len());
         let mut ok = true;
         for (i, h) in host.iter().enumerate() {
-            match T::from_host(h, issues, &join(path, &i.to_string())) {
+            match T::from_host(h, issues, &path.index(i)) {
                 Some(v) if ok => out.push(v),
                 Some(_) => {}
                 None => ok = false,
@@ -203,7 +203,7 @@ pub(crate) fn extras_to_host(extras: &Extras) -> JsonText {
 
 /// The host's `extraJson` back into [`Extras`]: must be a JSON object (duplicate keys: last
 /// wins, first position kept) and must not name a known field of the object.
-pub(crate) fn extras_from_host(text: &JsonText, known: &[&str], issues: &mut Issues, path: &str) -> Option<Extras> {
+pub(crate) fn extras_from_host(text: &JsonText, known: &[&str], issues: &mut Issues, path: &HostPath<'_>) -> Option<Extras> {
     let t = json_text(text, issues, path)?.trim();
     if t == "{}" {
         return Some(Extras::new());
@@ -219,7 +219,7 @@ pub(crate) fn extras_from_host(text: &JsonText, known: &[&str], issues: &mut Iss
     let mut ok = true;
     for (name, _) in extras.iter() {
         if known.contains(&&*name) {
-            issue(issues, &join(path, &name), format!("\"{name}\" is a known field: set it through its property, not extraJson"));
+            issue(issues, &path.key(&name), format!("\"{name}\" is a known field: set it through its property, not extraJson"));
             ok = false;
         }
     }
@@ -234,11 +234,11 @@ mod tests {
     fn host_integers_are_read_by_the_contract_reader_never_wrapped() {
         let max = (1_i64 << 53) - 1;
         let mut issues = Issues::new();
-        assert_eq!(<SafeUInt as Convert>::from_host(&max, &mut issues, "seq"), Some(SafeUInt::MAX));
-        assert_eq!(<SafeUInt as Convert>::from_host(&(max + 1), &mut issues, "seq"), None);
-        assert_eq!(<SafeUInt as Convert>::from_host(&-1, &mut issues, "ts"), None);
-        assert_eq!(<SafeInt as Convert>::from_host(&i64::MIN, &mut issues, "p"), None);
-        assert_eq!(<PositiveSafeUInt as Convert>::from_host(&0, &mut issues, "laps"), None);
+        assert_eq!(<SafeUInt as Convert>::from_host(&max, &mut issues, &HostPath::root("seq")), Some(SafeUInt::MAX));
+        assert_eq!(<SafeUInt as Convert>::from_host(&(max + 1), &mut issues, &HostPath::root("seq")), None);
+        assert_eq!(<SafeUInt as Convert>::from_host(&-1, &mut issues, &HostPath::root("ts")), None);
+        assert_eq!(<SafeInt as Convert>::from_host(&i64::MIN, &mut issues, &HostPath::root("p")), None);
+        assert_eq!(<PositiveSafeUInt as Convert>::from_host(&0, &mut issues, &HostPath::root("laps")), None);
         let paths: Vec<String> = issues.iter().map(Issue::dotted_path).collect();
         assert_eq!(paths, ["seq", "ts", "p", "laps"]);
         assert_eq!(issues[1].message, "too small: expected integer to be >= 0, received -1");
@@ -248,10 +248,10 @@ mod tests {
     fn extras_round_trip_keeps_escaped_keys_and_refuses_known_fields() {
         let mut issues = Issues::new();
         let text = JsonText::from(r#"{"\udc00":1e400,"x":[1, 2]}"#);
-        let extras = extras_from_host(&text, &["name"], &mut issues, "payload").unwrap();
+        let extras = extras_from_host(&text, &["name"], &mut issues, &HostPath::root("payload")).unwrap();
         assert_eq!(extras_to_host(&extras).0, r#"{"\udc00":1e400,"x":[1,2]}"#);
-        assert!(extras_from_host(&JsonText(r#"{"name":"x"}"#.into()), &["name"], &mut issues, "payload").is_none());
-        assert!(extras_from_host(&JsonText("[]".into()), &[], &mut issues, "payload").is_none());
+        assert!(extras_from_host(&JsonText(r#"{"name":"x"}"#.into()), &["name"], &mut issues, &HostPath::root("payload")).is_none());
+        assert!(extras_from_host(&JsonText("[]".into()), &[], &mut issues, &HostPath::root("payload")).is_none());
         assert_eq!(issues.len(), 2);
         assert_eq!(issues[0].dotted_path(), "payload.name");
     }

@@ -8,7 +8,7 @@
 use wirecontract::graphmind as gm;
 use wirecontract::wire::SafeUInt;
 
-use crate::convert::{extras_from_host, extras_to_host, Convert, Issues};
+use crate::convert::{extras_from_host, extras_to_host, Convert, HostPath, Issues};
 use crate::{
     arg, guard, host_int, opt_arg, size_arg, BreakpointMatcher, ContractError, Hello, HelloAck, HostString, Issue, JsonText, JsonValue, Message, NodeKind,
     PausePoint, PauseReason, RunMode,
@@ -221,18 +221,18 @@ pub(crate) fn from_build_error(e: gm::BuildError) -> ContractError {
 pub(crate) fn envelope_from_host(h: &Envelope) -> Result<gm::Envelope, ContractError> {
     let mut issues = Issues::new();
     let wire_type = h.message.wire_type();
-    let message_type = <String as Convert>::from_host(&h.message_type, &mut issues, "type");
+    let message_type = <String as Convert>::from_host(&h.message_type, &mut issues, &HostPath::root("type"));
     if message_type.as_ref().is_some_and(|t| t != wire_type) {
         issues.push(wirecontract::wire::Issue::at(
             "type",
             format!("messageType \"{}\" does not match the message (\"{wire_type}\")", message_type.unwrap_or_default()),
         ));
     }
-    let run_id = <String as Convert>::from_host(&h.run_id, &mut issues, "runId").unwrap_or_default();
-    let seq = <SafeUInt as Convert>::from_host(&h.seq, &mut issues, "seq").map(SafeUInt::get);
-    let ts = <SafeUInt as Convert>::from_host(&h.ts, &mut issues, "ts").map(SafeUInt::get);
-    let message = <gm::Message as Convert>::from_host(&h.message, &mut issues, "payload");
-    let extra = extras_from_host(&h.extra_json, gm::ENVELOPE_KEYS, &mut issues, "");
+    let run_id = <String as Convert>::from_host(&h.run_id, &mut issues, &HostPath::root("runId")).unwrap_or_default();
+    let seq = <SafeUInt as Convert>::from_host(&h.seq, &mut issues, &HostPath::root("seq")).map(SafeUInt::get);
+    let ts = <SafeUInt as Convert>::from_host(&h.ts, &mut issues, &HostPath::root("ts")).map(SafeUInt::get);
+    let message = <gm::Message as Convert>::from_host(&h.message, &mut issues, &HostPath::root("payload"));
+    let extra = extras_from_host(&h.extra_json, gm::ENVELOPE_KEYS, &mut issues, &HostPath::root(""));
     // Counters, runId and a Message.Unknown named like a known type: the contract's rules.
     let env = if let (Some(seq), Some(ts), Some(message), Some(extra)) = (seq, ts, message, extra) {
         let env = gm::Envelope { seq, ts, run_id: run_id.clone(), message, extra };
@@ -265,8 +265,8 @@ fn build_options(max_payload_bytes: Option<i64>) -> Result<gm::BuildOptions, Con
 /// `seq` and `ts` through the contract's reader (`0 ≤ x ≤ 2^53 − 1`), every problem at once.
 fn counters(seq: i64, ts: Option<i64>) -> Result<(u64, Option<u64>), ContractError> {
     let mut issues = Issues::new();
-    let seq = <SafeUInt as Convert>::from_host(&seq, &mut issues, "seq").map(SafeUInt::get);
-    let ts = ts.map(|t| <SafeUInt as Convert>::from_host(&t, &mut issues, "ts").map(SafeUInt::get));
+    let seq = <SafeUInt as Convert>::from_host(&seq, &mut issues, &HostPath::root("seq")).map(SafeUInt::get);
+    let ts = ts.map(|t| <SafeUInt as Convert>::from_host(&t, &mut issues, &HostPath::root("ts")).map(SafeUInt::get));
     match (seq, ts) {
         (Some(seq), None) => Ok((seq, None)),
         (Some(seq), Some(Some(ts))) => Ok((seq, Some(ts))),
@@ -292,12 +292,12 @@ pub fn create_envelope(message: Message, seq: i64, run_id: HostString, ts: Optio
         let run_id = arg(run_id, "runId")?;
         let opts = build_options(max_payload_bytes)?;
         let mut issues = Issues::new();
-        let seq = <SafeUInt as Convert>::from_host(&seq, &mut issues, "seq").map(SafeUInt::get);
+        let seq = <SafeUInt as Convert>::from_host(&seq, &mut issues, &HostPath::root("seq")).map(SafeUInt::get);
         let ts = match ts {
             None => Some(None),
-            Some(t) => <SafeUInt as Convert>::from_host(&t, &mut issues, "ts").map(|t| Some(t.get())),
+            Some(t) => <SafeUInt as Convert>::from_host(&t, &mut issues, &HostPath::root("ts")).map(|t| Some(t.get())),
         };
-        let converted = <gm::Message as Convert>::from_host(&message, &mut issues, "payload");
+        let converted = <gm::Message as Convert>::from_host(&message, &mut issues, &HostPath::root("payload"));
         let (Some(converted), Some(seq), Some(ts), true) = (converted, seq, ts, issues.is_empty()) else {
             let only_payload = issues.iter().all(|i| i.dotted_path().starts_with("payload"));
             let reason =
@@ -344,7 +344,7 @@ pub fn create_unknown_envelope(
         let (message_type, run_id) = (arg(message_type, "messageType")?, arg(run_id, "runId")?);
         let (seq, ts) = counters(seq, ts)?;
         let mut issues = Issues::new();
-        let payload = <Option<wirecontract_json::RawJson> as Convert>::from_host(&payload_json, &mut issues, "payload");
+        let payload = <Option<wirecontract_json::RawJson> as Convert>::from_host(&payload_json, &mut issues, &HostPath::root("payload"));
         let Some(payload) = payload else { return Err(build_error("payload is not valid JSON", issues)) };
         let message = gm::Message::Unknown { message_type, payload };
         gm::create_envelope(message, seq, &run_id, ts).map(|e| envelope_to_host(&e)).map_err(from_build_error)
@@ -446,7 +446,7 @@ pub enum HelloNegotiation {
 
 fn hello_from_host(hello: &Hello) -> Result<gm::Hello, ContractError> {
     let mut issues = Issues::new();
-    match <gm::Hello as Convert>::from_host(hello, &mut issues, "payload") {
+    match <gm::Hello as Convert>::from_host(hello, &mut issues, &HostPath::root("payload")) {
         Some(h) if issues.is_empty() => Ok(h),
         _ => Err(build_error("invalid payload for message type \"hello\"", issues)),
     }

@@ -155,7 +155,7 @@ pub(crate) fn opt_arg(s: Option<HostString>, name: &str) -> Result<Option<String
 /// `ContractError::Build` naming the argument otherwise.
 pub(crate) fn int_arg<T: wirecontract::wire::WireValue>(v: i64, name: &str) -> Result<T, ContractError> {
     let mut issues = ffi_support::Issues::new();
-    if let Some(x) = ffi_support::read_int::<T>(v, &mut issues, name) {
+    if let Some(x) = ffi_support::read_int::<T>(v, &mut issues, &ffi_support::HostPath::root(name)) {
         return Ok(x);
     }
     let first = issues.first().map(wirecontract::wire::Issue::summary).unwrap_or_default();

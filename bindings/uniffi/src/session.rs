@@ -20,7 +20,7 @@ use wirecontract::graphmind::session as s;
 use wirecontract::wire::SafeUInt;
 use wirecontract_json::RawJson;
 
-use crate::convert::{Convert, Issues};
+use crate::convert::{Convert, HostPath, Issues};
 use crate::graphmind::{build_error, envelope_to_host, from_build_error, host_strings, matcher, matcher_at};
 use crate::{
     arg, guard, host_int, int_arg, ms_arg, opt_arg, size_arg, BreakpointMatcher, ContractError, Envelope, Hello, HostString, JsonText, Message, NodeKind,
@@ -509,7 +509,7 @@ impl AppSession {
         guard(|| {
             let (run, now_ms) = (opt_arg(run, "run")?, now(now_ms)?);
             let mut issues = Issues::new();
-            let Some(converted) = <gm::Message as Convert>::from_host(&message, &mut issues, "payload") else {
+            let Some(converted) = <gm::Message as Convert>::from_host(&message, &mut issues, &HostPath::root("payload")) else {
                 return Err(build_error(format!("invalid payload for message type \"{}\"", message.wire_type()), issues));
             };
             self.core().emit(converted, run.as_deref(), now_ms).map(|seq| seq.map(host_int)).map_err(emit_error)

@@ -141,7 +141,7 @@ macro_rules! ffi_support {
 
         use crate::{HostString, IssueCode};
 
-        pub(crate) use $crate::glue::join;
+        pub(crate) use $crate::glue::HostPath;
 
         /// This namespace's issue-code policy ([`crate::ISSUE_CODES`]).
         const CODES: Codes = if crate::ISSUE_CODES { Codes::Promised } else { Codes::AsRecorded };
@@ -154,7 +154,7 @@ macro_rules! ffi_support {
             /// Contract → host (never fails).
             fn to_host(&self) -> Self::Host;
             /// Host → contract; `None` after recording at least one issue at `path` or below.
-            fn from_host(host: &Self::Host, issues: &mut Issues, path: &str) -> Option<Self>;
+            fn from_host(host: &Self::Host, issues: &mut Issues, path: &HostPath<'_>) -> Option<Self>;
         }
 
         /// Problems found while converting host values: the contract's own issues (path,
@@ -268,20 +268,20 @@ macro_rules! ffi_support {
 
         /// A contract value from JSON text through the contract's own reader for `T`, under
         /// this namespace's code policy (the glue's `read`).
-        pub(crate) fn read<T: WireValue>(text: &str, issues: &mut Issues, path: &str) -> Option<T> {
+        pub(crate) fn read<T: WireValue>(text: &str, issues: &mut Issues, path: &HostPath<'_>) -> Option<T> {
             $crate::glue::read(text, issues, path, CODES)
         }
 
         /// A host integer (`Long`/`Int64`) through the contract's reader for `T` (the glue's
         /// `read_int`).
         #[allow(dead_code, reason = "a crate whose protocol has no such field (Graphorin's integers take any i64) does not call it")]
-        pub(crate) fn read_int<T: WireValue>(host: i64, issues: &mut Issues, path: &str) -> Option<T> {
+        pub(crate) fn read_int<T: WireValue>(host: i64, issues: &mut Issues, path: &HostPath<'_>) -> Option<T> {
             $crate::glue::read_int(host, issues, path, CODES)
         }
 
         /// A host double through the contract's reader for `T` (the glue's `read_f64`).
         #[allow(dead_code, reason = "a crate whose protocol declares no number field (Graphorin) does not call it")]
-        pub(crate) fn read_f64<T: WireValue>(host: f64, issues: &mut Issues, path: &str) -> Option<T> {
+        pub(crate) fn read_f64<T: WireValue>(host: f64, issues: &mut Issues, path: &HostPath<'_>) -> Option<T> {
             $crate::glue::read_f64(host, issues, path, CODES)
         }
 

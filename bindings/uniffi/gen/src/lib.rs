@@ -150,9 +150,9 @@ pub fn protocol(p: &'static registry::Protocol) -> Protocol {
     // Both binding crates share `ffi_support` (dotted paths, the contract's issues); they differ
     // only in the leaf types a strict protocol names.
     let (imports, path_type): (&[&str], &str) = if p.strict {
-        (&["crate::convert::{join, Convert, Issues}", "crate::{ExactCount, HostString, JsonText, RpcId}"], "str")
+        (&["crate::convert::{Convert, HostPath, Issues}", "crate::{ExactCount, HostString, JsonText, RpcId}"], "HostPath<'_>")
     } else {
-        (&["crate::convert::{extras_from_host, extras_to_host, join, Convert, Issues}", "crate::{HostString, JsonText}"], "str")
+        (&["crate::convert::{extras_from_host, extras_to_host, Convert, HostPath, Issues}", "crate::{HostString, JsonText}"], "HostPath<'_>")
     };
     Protocol { module, spec: p.spec, header, imports, path_type, objects, enums, messages, unions }
 }
@@ -373,13 +373,8 @@ fn gen_object(o: &mut String, p: &Protocol, obj: &Object) {
     o.push_str("        }\n    }\n");
     let _ = writeln!(o, "    fn from_host(host: &{name}, issues: &mut Issues, path: &{}) -> Option<Self> {{", p.path_type);
     for f in obj.fields {
-        let _ = writeln!(
-            o,
-            "        let {r} = <{c} as Convert>::from_host(&host.{r}, issues, &join(path, \"{w}\"));",
-            r = f.rust,
-            c = field_contract(f),
-            w = f.wire
-        );
+        let _ =
+            writeln!(o, "        let {r} = <{c} as Convert>::from_host(&host.{r}, issues, &path.key(\"{w}\"));", r = f.rust, c = field_contract(f), w = f.wire);
     }
     if !obj.strict {
         let known: Vec<String> = obj.fields.iter().map(|f| format!("\"{}\"", f.wire)).collect();
@@ -430,14 +425,14 @@ fn gen_message(o: &mut String, p: &Protocol) {
         "            contract::Message::Unknown { message_type, payload } => Message::Unknown { message_type: Convert::to_host(message_type), payload: Convert::to_host(payload) },\n        \
          }\n    }\n",
     );
-    o.push_str("    fn from_host(host: &Message, issues: &mut Issues, path: &str) -> Option<Self> {\n        Some(match host {\n");
+    o.push_str("    fn from_host(host: &Message, issues: &mut Issues, path: &HostPath<'_>) -> Option<Self> {\n        Some(match host {\n");
     for (_, ty) in &p.messages {
         let _ =
             writeln!(o, "            Message::{ty} {{ payload }} => contract::Message::{ty}(<contract::{ty} as Convert>::from_host(payload, issues, path)?),");
     }
     o.push_str(
         "            Message::Unknown { message_type, payload } => contract::Message::Unknown {\n                \
-             message_type: <String as Convert>::from_host(message_type, issues, \"type\")?,\n                \
+             message_type: <String as Convert>::from_host(message_type, issues, &HostPath::root(\"type\"))?,\n                \
              payload: <Option<contract::RawJson> as Convert>::from_host(payload, issues, path)?,\n            \
          },\n        })\n    }\n}\n",
     );

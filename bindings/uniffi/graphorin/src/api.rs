@@ -8,7 +8,7 @@
 
 use wirecontract::graphorin;
 
-use crate::convert::{Convert, Issues};
+use crate::convert::{Convert, HostPath, Issues};
 use crate::{arg, args, guard, parse_guard, ClientErrorKind, ClientMessage, CloseReason, ContractError, HostString, ParseError, ServerMessage};
 
 /// A host string frame as text, or `ParseException.Json` for a Kotlin string holding a lone
@@ -57,7 +57,7 @@ pub fn parse_client_message_bytes(frame: Vec<u8>) -> Result<ClientMessage, Parse
 /// Host values → contract values, or `ContractError::Build` naming every problem.
 pub(crate) fn from_host<C: Convert>(host: &C::Host, what: &str) -> Result<C, ContractError> {
     let mut issues = Issues::new();
-    match C::from_host(host, &mut issues, "") {
+    match C::from_host(host, &mut issues, &HostPath::root("")) {
         Some(c) if issues.is_empty() => Ok(c),
         _ => {
             let first = issues
@@ -154,7 +154,7 @@ pub struct CloseCodeInfo {
 }
 
 fn close_reason(r: CloseReason) -> graphorin::CloseReason {
-    <graphorin::CloseReason as Convert>::from_host(&r, &mut Issues::new(), "").unwrap_or(graphorin::CloseReason::ProtocolViolation)
+    <graphorin::CloseReason as Convert>::from_host(&r, &mut Issues::new(), &HostPath::root("")).unwrap_or(graphorin::CloseReason::ProtocolViolation)
 }
 
 /// `CLOSE_CODE_VALUES` (spec §6): every reason with its code, in code order.

@@ -12,11 +12,11 @@ use wirecontract_json::RawJson;
 use wirecontract_json::{JsonKind, Val};
 
 use crate::ffi_support::read;
-pub(crate) use crate::ffi_support::{join, Convert, Issues};
+pub(crate) use crate::ffi_support::{Convert, HostPath, Issues};
 use crate::{ExactCount, HostString, JsonText, RpcId};
 
-fn issue(issues: &mut Issues, path: &str, code: IssueCode, message: String) {
-    let mut i = Issue::at(path, message);
+fn issue(issues: &mut Issues, path: &HostPath<'_>, code: IssueCode, message: String) {
+    let mut i = Issue::at(&path.dotted(), message);
     i.code = Some(code);
     issues.push(i);
 }
@@ -26,7 +26,7 @@ impl Convert for bool {
     fn to_host(&self) -> bool {
         *self
     }
-    fn from_host(host: &bool, _: &mut Issues, _: &str) -> Option<Self> {
+    fn from_host(host: &bool, _: &mut Issues, _: &HostPath<'_>) -> Option<Self> {
         Some(*host)
     }
 }
@@ -39,7 +39,7 @@ impl Convert for graphorin::NonEmptyString {
     fn to_host(&self) -> HostString {
         HostString::from(self.as_str())
     }
-    fn from_host(host: &HostString, issues: &mut Issues, path: &str) -> Option<Self> {
+    fn from_host(host: &HostString, issues: &mut Issues, path: &HostPath<'_>) -> Option<Self> {
         let text = match host.to_str() {
             Ok(t) => t,
             Err(e) => {
@@ -61,7 +61,7 @@ impl Convert for graphorin::RpcId {
             graphorin::RpcId::Int(i) => RpcId::IntId { value: *i },
         }
     }
-    fn from_host(host: &RpcId, issues: &mut Issues, path: &str) -> Option<Self> {
+    fn from_host(host: &RpcId, issues: &mut Issues, path: &HostPath<'_>) -> Option<Self> {
         match host {
             RpcId::StringId { value } => <graphorin::NonEmptyString as Convert>::from_host(value, issues, path).map(graphorin::RpcId::Str),
             RpcId::IntId { value } => Some(graphorin::RpcId::Int(*value)),
@@ -76,7 +76,7 @@ impl Convert for graphorin::Count {
     fn to_host(&self) -> ExactCount {
         ExactCount::from(self.0)
     }
-    fn from_host(host: &ExactCount, issues: &mut Issues, path: &str) -> Option<Self> {
+    fn from_host(host: &ExactCount, issues: &mut Issues, path: &HostPath<'_>) -> Option<Self> {
         read(&host.0, issues, path)
     }
 }
@@ -87,7 +87,7 @@ impl Convert for graphorin::RpcErrorCode {
     fn to_host(&self) -> i64 {
         self.code()
     }
-    fn from_host(host: &i64, _: &mut Issues, _: &str) -> Option<Self> {
+    fn from_host(host: &i64, _: &mut Issues, _: &HostPath<'_>) -> Option<Self> {
         Some(graphorin::RpcErrorCode::from_code(*host))
     }
 }
@@ -98,7 +98,7 @@ impl Convert for RawJson {
     fn to_host(&self) -> JsonText {
         JsonText::from(self.as_str())
     }
-    fn from_host(host: &JsonText, issues: &mut Issues, path: &str) -> Option<Self> {
+    fn from_host(host: &JsonText, issues: &mut Issues, path: &HostPath<'_>) -> Option<Self> {
         let text = match host.text() {
             Ok(t) => t,
             Err(e) => {
@@ -122,7 +122,7 @@ impl Convert for OpaqueObject {
     fn to_host(&self) -> JsonText {
         JsonText::from(to_json(self))
     }
-    fn from_host(host: &JsonText, issues: &mut Issues, path: &str) -> Option<Self> {
+    fn from_host(host: &JsonText, issues: &mut Issues, path: &HostPath<'_>) -> Option<Self> {
         let raw = <RawJson as Convert>::from_host(host, issues, path)?;
         if Val::root(raw.as_str()).kind() != JsonKind::Object {
             issue(
@@ -159,7 +159,7 @@ impl<T: Convert> Convert for Option<T> {
     fn to_host(&self) -> Self::Host {
         self.as_ref().map(T::to_host)
     }
-    fn from_host(host: &Self::Host, issues: &mut Issues, path: &str) -> Option<Self> {
+    fn from_host(host: &Self::Host, issues: &mut Issues, path: &HostPath<'_>) -> Option<Self> {
         match host {
             None => Some(None),
             Some(h) => T::from_host(h, issues, path).map(Some),
@@ -180,10 +180,10 @@ mod tests {
     #[test]
     fn empty_strings_and_bad_json_text_are_refused_with_coded_issues() {
         let mut issues = Issues::new();
-        assert!(<graphorin::NonEmptyString as Convert>::from_host(&HostString::default(), &mut issues, &join("params", "runId")).is_none());
-        assert!(<graphorin::RpcId as Convert>::from_host(&RpcId::StringId { value: HostString::default() }, &mut issues, "").is_none());
-        assert!(<RawJson as Convert>::from_host(&JsonText("{nope".into()), &mut issues, "").is_none());
-        assert!(<OpaqueObject as Convert>::from_host(&JsonText("[]".into()), &mut issues, "").is_none());
+        assert!(<graphorin::NonEmptyString as Convert>::from_host(&HostString::default(), &mut issues, &HostPath::root("params").key("runId")).is_none());
+        assert!(<graphorin::RpcId as Convert>::from_host(&RpcId::StringId { value: HostString::default() }, &mut issues, &HostPath::root("")).is_none());
+        assert!(<RawJson as Convert>::from_host(&JsonText("{nope".into()), &mut issues, &HostPath::root("")).is_none());
+        assert!(<OpaqueObject as Convert>::from_host(&JsonText("[]".into()), &mut issues, &HostPath::root("")).is_none());
         let got: Vec<(String, IssueCode)> = issues.iter().map(|i| (i.dotted_path(), i.code.unwrap())).collect();
         assert_eq!(
             got,
@@ -198,11 +198,11 @@ mod tests {
 
     #[test]
     fn ids_keep_their_json_type_and_opaque_text_stays_exact() {
-        let s = <graphorin::RpcId as Convert>::from_host(&RpcId::StringId { value: "1".into() }, &mut Issues::new(), "").unwrap();
-        let i = <graphorin::RpcId as Convert>::from_host(&RpcId::IntId { value: 1 }, &mut Issues::new(), "").unwrap();
+        let s = <graphorin::RpcId as Convert>::from_host(&RpcId::StringId { value: "1".into() }, &mut Issues::new(), &HostPath::root("")).unwrap();
+        let i = <graphorin::RpcId as Convert>::from_host(&RpcId::IntId { value: 1 }, &mut Issues::new(), &HostPath::root("")).unwrap();
         assert_ne!(s, i);
         assert_eq!((s.to_json(), i.to_json()), ("\"1\"".to_owned(), "1".to_owned()));
-        let raw = <RawJson as Convert>::from_host(&JsonText(r#"{"a":1e400,"s":"\ud800"}"#.into()), &mut Issues::new(), "").unwrap();
+        let raw = <RawJson as Convert>::from_host(&JsonText(r#"{"a":1e400,"s":"\ud800"}"#.into()), &mut Issues::new(), &HostPath::root("")).unwrap();
         assert_eq!(Convert::to_host(&raw).0, r#"{"a":1e400,"s":"\ud800"}"#);
         assert!(is_json("null") && !is_json(""));
     }

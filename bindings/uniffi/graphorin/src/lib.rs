@@ -92,7 +92,7 @@ impl RpcId {
     pub fn to_json(&self) -> Result<String, ContractError> {
         guard(|| {
             let mut issues = ffi_support::Issues::new();
-            match <graphorin::RpcId as convert::Convert>::from_host(self, &mut issues, "") {
+            match <graphorin::RpcId as convert::Convert>::from_host(self, &mut issues, &convert::HostPath::root("")) {
                 Some(id) if issues.is_empty() => Ok(id.to_json()),
                 _ => {
                     let first = issues.first().map(|i| format!(": {}", i.summary())).unwrap_or_default();

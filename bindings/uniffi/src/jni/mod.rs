@@ -7,7 +7,10 @@
 //! - `parse` (`parse.rs`): a frame's bytes in, a verdict and byte offsets into the caller's array out
 //!   (the JVM decodes `runId` and the payload text from its own bytes, lazily);
 //! - `build` (`build.rs`): payload JSON, type and `runId` as one UTF-8 buffer plus the counters in, the
-//!   serialized frame's bytes out (validated, built and written by the contract crate).
+//!   serialized frame's bytes out (validated, built and written by the contract crate);
+//! - `calls.rs`: the typed API's hot functions (`parseEnvelopeJson`, `createEnvelope`,
+//!   `serializeEnvelope`, …) for class `dev.wirecontract.graphmind.JniCalls`: uniffi's records,
+//!   written and read by uniffi's own converters, cross in one `byte[]` each way.
 //!
 //! Rules stay in `wirecontract`: these functions only move bytes. A panic never crosses: each
 //! entry runs under `catch_unwind` (parse answers `invalid`, build throws).
@@ -16,5 +19,6 @@
 #![allow(unsafe_code)]
 
 mod build;
+mod calls;
 mod env;
 mod parse;

@@ -11038,18 +11038,14 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * always fits from 4096 bytes up). `null`/`nil` (the default): no budget.
          */
     @Throws(ContractException::class) fun `createEnvelope`(`message`: Message, `seq`: kotlin.Long, `runId`: HostString, `ts`: kotlin.Long? = null, `maxPayloadBytes`: kotlin.Long? = null): Envelope {
-            return FfiConverterTypeEnvelope.lift(
-    uniffiRustCallWithError(ContractException) { _status ->
-    UniffiLib.uniffi_wirecontract_uniffi_fn_func_create_envelope(
-    
-        
-        FfiConverterTypeMessage.lower(`message`),
-        FfiConverterLong.lower(`seq`),
-        FfiConverterTypeHostString.lower(`runId`),
-        FfiConverterOptionalLong.lower(`ts`),
-        FfiConverterOptionalLong.lower(`maxPayloadBytes`),_status)
-}
-    )
+        // JNI, not JNA (bindings/uniffi/src/jni/calls.rs): the same converters, one crossing.
+        val uniffiArgs = JniTransport.args(FfiConverterTypeMessage.allocationSize(`message`) + FfiConverterLong.allocationSize(`seq`) + FfiConverterTypeHostString.allocationSize(`runId`) + FfiConverterOptionalLong.allocationSize(`ts`) + FfiConverterOptionalLong.allocationSize(`maxPayloadBytes`))
+        FfiConverterTypeMessage.write(`message`, uniffiArgs)
+        FfiConverterLong.write(`seq`, uniffiArgs)
+        FfiConverterTypeHostString.write(`runId`, uniffiArgs)
+        FfiConverterOptionalLong.write(`ts`, uniffiArgs)
+        FfiConverterOptionalLong.write(`maxPayloadBytes`, uniffiArgs)
+        return JniTransport.answer(JniCalls.createEnvelope(uniffiArgs.array(), uniffiArgs.position()), FfiConverterTypeEnvelope, FfiConverterTypeContractError)
     }
     
 
@@ -11060,19 +11056,15 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * and the result is validated (graphmind-shrink §3).
          */
     @Throws(ContractException::class) fun `createEnvelopeJson`(`messageType`: HostString, `payloadJson`: JsonText, `seq`: kotlin.Long, `runId`: HostString, `ts`: kotlin.Long? = null, `maxPayloadBytes`: kotlin.Long? = null): Envelope {
-            return FfiConverterTypeEnvelope.lift(
-    uniffiRustCallWithError(ContractException) { _status ->
-    UniffiLib.uniffi_wirecontract_uniffi_fn_func_create_envelope_json(
-    
-        
-        FfiConverterTypeHostString.lower(`messageType`),
-        FfiConverterTypeJsonText.lower(`payloadJson`),
-        FfiConverterLong.lower(`seq`),
-        FfiConverterTypeHostString.lower(`runId`),
-        FfiConverterOptionalLong.lower(`ts`),
-        FfiConverterOptionalLong.lower(`maxPayloadBytes`),_status)
-}
-    )
+        // JNI, not JNA (bindings/uniffi/src/jni/calls.rs): the same converters, one crossing.
+        val uniffiArgs = JniTransport.args(FfiConverterTypeHostString.allocationSize(`messageType`) + FfiConverterTypeJsonText.allocationSize(`payloadJson`) + FfiConverterLong.allocationSize(`seq`) + FfiConverterTypeHostString.allocationSize(`runId`) + FfiConverterOptionalLong.allocationSize(`ts`) + FfiConverterOptionalLong.allocationSize(`maxPayloadBytes`))
+        FfiConverterTypeHostString.write(`messageType`, uniffiArgs)
+        FfiConverterTypeJsonText.write(`payloadJson`, uniffiArgs)
+        FfiConverterLong.write(`seq`, uniffiArgs)
+        FfiConverterTypeHostString.write(`runId`, uniffiArgs)
+        FfiConverterOptionalLong.write(`ts`, uniffiArgs)
+        FfiConverterOptionalLong.write(`maxPayloadBytes`, uniffiArgs)
+        return JniTransport.answer(JniCalls.createEnvelopeJson(uniffiArgs.array(), uniffiArgs.position()), FfiConverterTypeEnvelope, FfiConverterTypeContractError)
     }
     
 
@@ -11301,30 +11293,22 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * lone surrogate (no UTF-8 form, so no WebSocket text frame carries it) is `Invalid` naming
          * its UTF-16 index.
          */ fun `parseEnvelopeJson`(`frame`: HostString, `options`: ParseOptions? = null): ParseResult {
-            return FfiConverterTypeParseResult.lift(
-    uniffiRustCall() { _status ->
-    UniffiLib.uniffi_wirecontract_uniffi_fn_func_parse_envelope_json(
-    
-        
-        FfiConverterTypeHostString.lower(`frame`),
-        FfiConverterOptionalTypeParseOptions.lower(`options`),_status)
-}
-    )
+        // JNI, not JNA (bindings/uniffi/src/jni/calls.rs): the same converters, one crossing.
+        val uniffiArgs = JniTransport.args(FfiConverterTypeHostString.allocationSize(`frame`) + FfiConverterOptionalTypeParseOptions.allocationSize(`options`))
+        FfiConverterTypeHostString.write(`frame`, uniffiArgs)
+        FfiConverterOptionalTypeParseOptions.write(`options`, uniffiArgs)
+        return JniTransport.answer(JniCalls.parseEnvelopeJson(uniffiArgs.array(), uniffiArgs.position()), FfiConverterTypeParseResult)
     }
     
 
         /**
          * Parses one frame given as UTF-8 bytes; invalid UTF-8 is `Invalid` naming the byte offset.
          */ fun `parseEnvelopeJsonBytes`(`frame`: kotlin.ByteArray, `options`: ParseOptions? = null): ParseResult {
-            return FfiConverterTypeParseResult.lift(
-    uniffiRustCall() { _status ->
-    UniffiLib.uniffi_wirecontract_uniffi_fn_func_parse_envelope_json_bytes(
-    
-        
-        FfiConverterByteArray.lower(`frame`),
-        FfiConverterOptionalTypeParseOptions.lower(`options`),_status)
-}
-    )
+        // JNI, not JNA (bindings/uniffi/src/jni/calls.rs): the same converters, one crossing.
+        val uniffiArgs = JniTransport.args(FfiConverterByteArray.allocationSize(`frame`) + FfiConverterOptionalTypeParseOptions.allocationSize(`options`))
+        FfiConverterByteArray.write(`frame`, uniffiArgs)
+        FfiConverterOptionalTypeParseOptions.write(`options`, uniffiArgs)
+        return JniTransport.answer(JniCalls.parseEnvelopeJsonBytes(uniffiArgs.array(), uniffiArgs.position()), FfiConverterTypeParseResult)
     }
     
 
@@ -11333,30 +11317,22 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * results are in the same order. Options that are negative or above 2^53 − 1 make every
          * verdict `Invalid` naming the option, here and in every parse function.
          */ fun `parseEnvelopesJson`(`frames`: List<HostString>, `options`: ParseOptions? = null): List<ParseResult> {
-            return FfiConverterSequenceTypeParseResult.lift(
-    uniffiRustCall() { _status ->
-    UniffiLib.uniffi_wirecontract_uniffi_fn_func_parse_envelopes_json(
-    
-        
-        FfiConverterSequenceTypeHostString.lower(`frames`),
-        FfiConverterOptionalTypeParseOptions.lower(`options`),_status)
-}
-    )
+        // JNI, not JNA (bindings/uniffi/src/jni/calls.rs): the same converters, one crossing.
+        val uniffiArgs = JniTransport.args(FfiConverterSequenceTypeHostString.allocationSize(`frames`) + FfiConverterOptionalTypeParseOptions.allocationSize(`options`))
+        FfiConverterSequenceTypeHostString.write(`frames`, uniffiArgs)
+        FfiConverterOptionalTypeParseOptions.write(`options`, uniffiArgs)
+        return JniTransport.answer(JniCalls.parseEnvelopesJson(uniffiArgs.array(), uniffiArgs.position()), FfiConverterSequenceTypeParseResult)
     }
     
 
         /**
          * [`parse_envelopes_json`] for frames given as UTF-8 bytes.
          */ fun `parseEnvelopesJsonBytes`(`frames`: List<kotlin.ByteArray>, `options`: ParseOptions? = null): List<ParseResult> {
-            return FfiConverterSequenceTypeParseResult.lift(
-    uniffiRustCall() { _status ->
-    UniffiLib.uniffi_wirecontract_uniffi_fn_func_parse_envelopes_json_bytes(
-    
-        
-        FfiConverterSequenceByteArray.lower(`frames`),
-        FfiConverterOptionalTypeParseOptions.lower(`options`),_status)
-}
-    )
+        // JNI, not JNA (bindings/uniffi/src/jni/calls.rs): the same converters, one crossing.
+        val uniffiArgs = JniTransport.args(FfiConverterSequenceByteArray.allocationSize(`frames`) + FfiConverterOptionalTypeParseOptions.allocationSize(`options`))
+        FfiConverterSequenceByteArray.write(`frames`, uniffiArgs)
+        FfiConverterOptionalTypeParseOptions.write(`options`, uniffiArgs)
+        return JniTransport.answer(JniCalls.parseEnvelopesJsonBytes(uniffiArgs.array(), uniffiArgs.position()), FfiConverterSequenceTypeParseResult)
     }
     
 
@@ -11429,14 +11405,10 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
          * `extraJson`, a `messageType` that disagrees with `message`).
          */
     @Throws(ContractException::class) fun `serializeEnvelope`(`envelope`: Envelope): kotlin.String {
-            return FfiConverterString.lift(
-    uniffiRustCallWithError(ContractException) { _status ->
-    UniffiLib.uniffi_wirecontract_uniffi_fn_func_serialize_envelope(
-    
-        
-        FfiConverterTypeEnvelope.lower(`envelope`),_status)
-}
-    )
+        // JNI, not JNA (bindings/uniffi/src/jni/calls.rs): the same converters, one crossing.
+        val uniffiArgs = JniTransport.args(FfiConverterTypeEnvelope.allocationSize(`envelope`))
+        FfiConverterTypeEnvelope.write(`envelope`, uniffiArgs)
+        return JniTransport.answer(JniCalls.serializeEnvelope(uniffiArgs.array(), uniffiArgs.position()), FfiConverterString, FfiConverterTypeContractError)
     }
     
 

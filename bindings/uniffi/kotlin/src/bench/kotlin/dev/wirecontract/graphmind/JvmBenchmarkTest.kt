@@ -43,7 +43,11 @@ data class JacksonFrame(val gm: Int, val seq: Long, val ts: Long, val runId: Str
  * - parse every frame, one call a frame (`type`, `seq`, `runId` read from each accepted frame)
  *   against Jackson `readValue` into a data class (payload as a tree), and against Jackson 3
  *   `readTree` + networknt json-schema-validator over the published schema;
- * - `Breakpoints.shouldPause` with one matcher over a mix of gates (plain Kotlin, no FFI).
+ * - `Breakpoints.shouldPause` with one matcher over a mix of gates (plain Kotlin, no FFI);
+ * - the typed API of the README (uniffi's records over JNI): `createEnvelope(Message.NodeToken(…))`
+ *   + `serializeEnvelope` of every `node.token` against the same Jackson build, and
+ *   `parseEnvelopeJsonBytes` of every frame (`seq`, type and `runId` read from the typed
+ *   envelope) against the same Jackson parse.
  */
 @EnabledIfSystemProperty(named = "wirecontract.bench.corpus", matches = ".+")
 class JvmBenchmarkTest {
@@ -135,6 +139,28 @@ class JvmBenchmarkTest {
             if (valid == (ours == Verdict.OK || ours == Verdict.UNKNOWN_TYPE)) schemaAgree++
         }
 
+        // The typed API's build: uniffi records, one createEnvelope and one serializeEnvelope call.
+        val channels = TokenChannel.entries.associateBy { it.wireValue() }
+        fun typedMessage(t: Token): Message =
+            Message.NodeToken(NodeToken(t.nodeId, t.deltas.map { TokenDelta(channels.getValue(it.first), it.second) }))
+        fun typed(t: Token): String = serializeEnvelope(createEnvelope(typedMessage(t), t.seq, t.runId, t.ts))
+        var typedSame = 0
+        for (t in tokens) {
+            if (typed(t).toByteArray(Charsets.UTF_8).contentEquals(ours(t))) typedSame++
+        }
+        check(typedSame == tokens.size) { "typed build differs from the fast path's for ${tokens.size - typedSame} node.token" }
+        fun typedParse(f: ByteArray): Long = when (val r = parseEnvelopeJsonBytes(f)) {
+            is ParseResult.Ok -> r.envelope.seq + r.envelope.messageType.length + r.envelope.runId.length
+            is ParseResult.UnknownType -> r.envelope.seq + r.envelope.messageType.length + r.envelope.runId.length
+            else -> 1
+        }
+        // The typed parse and the fast path agree on every frame (same verdict, same seq, type, runId).
+        for (f in frames) {
+            val p = GraphMind.parse(f)
+            val fast = if (p.verdict == Verdict.OK || p.verdict == Verdict.UNKNOWN_TYPE) p.seq + p.type!!.length + p.runId!!.length else 1
+            check(typedParse(f) == fast) { "typed parse and fast path disagree on ${String(f, Charsets.UTF_8).take(200)}" }
+        }
+
         val gates = JNodeKind.entries.flatMap { k -> JPausePoint.entries.flatMap { p -> listOf("search", "plan", "tool-$k").map { Triple(k, it, p) } } }
         val matchers = listOf(BreakpointMatcher(kind = JNodeKind.TOOL))
         val pauseCalls = 1_000_000
@@ -144,7 +170,8 @@ class JvmBenchmarkTest {
             .let { m -> m.mapValues { (_, n) -> maxOf(1, 100_000 / n) } }
         val repsByRow = mapOf(
             "build_jackson" to reps["build"]!!, "build_ours" to reps["build"]!!, "build_writer_only" to reps["build"]!!,
-            "build_native_only" to reps["build"]!!, "parse_jackson" to reps["parse"]!!,
+            "build_native_only" to reps["build"]!!, "build_typed" to reps["build"]!!, "parse_jackson" to reps["parse"]!!,
+            "parse_typed" to reps["parse"]!!,
             "parse_ours" to reps["parse"]!!, "validate_networknt" to maxOf(1, reps["validate"]!! / 10), "should_pause" to 1,
         )
         val times = measure(
@@ -152,6 +179,7 @@ class JvmBenchmarkTest {
                 "build_jackson" to { var n = 0L; for (t in tokens) n += jackson(t).size; n },
                 "build_ours" to { var n = 0L; for (t in tokens) n += ours(t).size; n },
                 "build_writer_only" to { var n = 0L; for (t in tokens) n += System.identityHashCode(writer(t)) and 1; n },
+                "build_typed" to { var n = 0L; for (t in tokens) n += typed(t).length; n },
                 "build_native_only" to {
                     var n = 0L
                     for (i in tokens.indices) { val t = tokens[i]; n += GraphMind.build("node.token", t.seq, t.runId, written[i], t.ts).size }
@@ -173,6 +201,7 @@ class JvmBenchmarkTest {
                     }
                     n
                 },
+                "parse_typed" to { var n = 0L; for (f in frames) n += typedParse(f); n },
                 "validate_networknt" to {
                     var n = 0L
                     for (f in frames) {
@@ -195,7 +224,8 @@ class JvmBenchmarkTest {
         )
         val count = mapOf(
             "build_jackson" to tokens.size, "build_ours" to tokens.size, "build_writer_only" to tokens.size,
-            "build_native_only" to tokens.size, "parse_jackson" to frames.size, "parse_ours" to frames.size,
+            "build_native_only" to tokens.size, "build_typed" to tokens.size, "parse_jackson" to frames.size,
+            "parse_ours" to frames.size, "parse_typed" to frames.size,
             "validate_networknt" to frames.size, "should_pause" to pauseCalls,
         )
         val name = corpus.name.removeSuffix(".jsonl")
