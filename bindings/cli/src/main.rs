@@ -1,13 +1,16 @@
 //! The `wirecontract` command: judge wire frames and print schemas from the contract crate.
 //!
-//! - `wirecontract parse [FILE|-] [--protocol graphmind]` reads one frame per line (split on
-//!   `\n` only, nothing trimmed) and writes one compact JSON verdict per frame to stdout:
-//!   `{"kind", "type"?, "seq"?, "ts"?, "runId"?, "received"?, "supported"?, "reason"?, "issues"?}`
-//!   (`seq`, `ts`, `runId` salvaged from an envelope whose payload alone failed).
+//! - `wirecontract parse [FILE|-] [--protocol NAME]` reads one frame per line (split on
+//!   `\n` only, nothing trimmed) and writes one compact JSON verdict per frame to stdout.
+//!   `NAME` is any protocol of the contract's registry (`graphmind` by default). GraphMind's
+//!   verdict is `{"kind", "type"?, "seq"?, "ts"?, "runId"?, "received"?, "supported"?,
+//!   "reason"?, "issues"?}` (`seq`, `ts`, `runId` salvaged from an envelope whose payload alone
+//!   failed); Graphorin's is [`GraphorinVerdict`] (it needs `--direction`); any other
+//!   protocol's is [`RegistryVerdict`], through the registry's generic parse.
 //! - `wirecontract shrink [--max-bytes N] [--type T] [FILE|-]` shrinks one GraphMind payload
 //!   JSON per line to a byte budget (graphmind-shrink) and writes `{"tier":n,"json":"<text>"}`
 //!   per line; see [`shrink`].
-//! - `wirecontract schema graphmind` prints the protocol's JSON Schema exactly as the contract
+//! - `wirecontract schema NAME` prints a registry protocol's JSON Schema exactly as the contract
 //!   exports it.
 //! - `wirecontract diff OLD NEW` (or `--git REV1 [REV2] [--schema PATH]`) lists every change
 //!   between two schemas of the contract with a verdict per direction, as a table, JSON,
@@ -26,9 +29,10 @@
 //! Exit codes: 0 when it ran (whatever the verdicts), 2 on usage errors, 1 on I/O errors.
 //! A closed stdout (`| head -1`) ends the command quietly with 0.
 //!
-//! To add a protocol: add a [`Protocol`] value, a [`Judge`] variant (with any options it
-//! needs, such as a direction, checked in [`Judge::from_args`]), and an arm in
-//! [`Judge::write_verdict`] and in [`schema_text`].
+//! A protocol added to the registry is accepted by `parse` and `schema` with no edit here. A
+//! protocol whose verdict should carry more than the generic one gets a [`Judge`] variant (with
+//! any options it needs, such as a direction, checked in [`Judge::from_args`]) and an arm in
+//! [`Judge::write_verdict`].
 
 mod conform;
 mod diff;
@@ -41,9 +45,11 @@ use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use clap::builder::{PossibleValue, PossibleValuesParser};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
 use wirecontract::graphmind::{self, ParseOutcome};
+use wirecontract::registry::{self, AnyOutcome};
 use wirecontract::wire::Issue;
 
 /// Size of the input and output buffers.
@@ -65,15 +71,17 @@ enum Command {
     /// Parse frames, one per line, and print one JSON verdict per frame.
     ///
     /// Each line's bytes (split on `\n` only; nothing is trimmed, an empty line is a frame) go
-    /// to the protocol's parser; each verdict is one compact JSON line on stdout:
+    /// to the protocol's parser; each verdict is one compact JSON line on stdout. GraphMind:
     /// {"kind", "type"?, "seq"?, "ts"?, "runId"?, "received"?, "supported"?, "reason"?, "issues"?}
-    /// (seq, ts and runId salvaged from an envelope whose payload alone failed).
+    /// (seq, ts and runId salvaged from an envelope whose payload alone failed). Graphorin
+    /// (with --direction): {"kind", "variant"?, "reason"?, "issues"?, "id"?}. Any other protocol
+    /// of the contract: {"kind", "message"?, "reason"?, "issues"?}.
     Parse(ParseArgs),
     /// Print a protocol's JSON Schema (draft 2020-12), exactly as the contract exports it.
     Schema {
         /// The protocol whose schema to print.
-        #[arg(value_enum)]
-        protocol: Protocol,
+        #[arg(value_parser = protocol_names())]
+        protocol: String,
     },
     /// Compare two JSON Schemas of the contract: every change, safe or breaking per direction.
     ///
@@ -125,9 +133,9 @@ struct ParseArgs {
     /// File to read, one frame per line; `-` reads standard input.
     #[arg(value_name = "FILE", default_value = "-")]
     file: PathBuf,
-    /// The protocol the frames belong to.
-    #[arg(long, value_enum, default_value_t = Protocol::Graphmind)]
-    protocol: Protocol,
+    /// The protocol the frames belong to (any protocol of the contract's registry).
+    #[arg(long, value_parser = protocol_names(), default_value = "graphmind")]
+    protocol: String,
     /// Graphorin only, and required there: which side sent the frames (`server` or `client`).
     #[arg(long, value_enum)]
     direction: Option<Direction>,
@@ -142,15 +150,10 @@ enum Direction {
     Client,
 }
 
-/// The protocols the command knows, as named on the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum Protocol {
-    /// The `GraphMind` protocol.
-    #[value(help = "GraphMind wire protocol v1 (gm: 1)")]
-    Graphmind,
-    /// The Graphorin protocol.
-    #[value(help = "Graphorin strict JSON-RPC frames v1")]
-    Graphorin,
+/// The protocol names `--protocol` and `schema` accept: every protocol of the registry, each
+/// with its title and spec as help.
+fn protocol_names() -> PossibleValuesParser {
+    PossibleValuesParser::new(registry::protocols().iter().map(|p| PossibleValue::new(p.name).help(format!("{} ({})", p.title, p.spec))))
 }
 
 /// Why the command stopped early; each maps to an exit code.
@@ -176,23 +179,27 @@ impl Failure {
 }
 
 /// A protocol's frame parser together with its options, chosen once from the command line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 enum Judge {
     /// `graphmind` v1 envelopes.
     GraphMind,
     /// `graphorin` v1 frames from one side.
     Graphorin(Direction),
+    /// Any other protocol of the registry, through its generic parse.
+    Registry(&'static registry::Protocol),
 }
 
 impl Judge {
     /// Picks the judge for `wirecontract parse`; option combinations a protocol does not
     /// accept are usage errors.
     fn from_args(args: &ParseArgs) -> Result<Self, Failure> {
-        match (args.protocol, args.direction) {
-            (Protocol::Graphmind, None) => Ok(Judge::GraphMind),
-            (Protocol::Graphmind, Some(_)) => Err(Failure::Usage("--direction applies to --protocol graphorin only".into())),
-            (Protocol::Graphorin, Some(d)) => Ok(Judge::Graphorin(d)),
-            (Protocol::Graphorin, None) => Err(Failure::Usage("--protocol graphorin needs --direction server|client".into())),
+        let unknown = || Failure::Usage(format!("no protocol named {:?} in the contract", args.protocol));
+        match (args.protocol.as_str(), args.direction) {
+            ("graphorin", Some(d)) => Ok(Judge::Graphorin(d)),
+            ("graphorin", None) => Err(Failure::Usage("--protocol graphorin needs --direction server|client".into())),
+            (_, Some(_)) => Err(Failure::Usage("--direction applies to --protocol graphorin only".into())),
+            ("graphmind", None) => Ok(Judge::GraphMind),
+            (name, None) => registry::protocol(name).map(Judge::Registry).ok_or_else(unknown),
         }
     }
 
@@ -200,8 +207,9 @@ impl Judge {
     /// one byte, so the parser still reports it as too big) to keep memory bounded.
     fn max_frame_bytes(self) -> usize {
         match self {
-            // Graphorin sets no frame cap of its own; the same bound keeps memory safe.
-            Judge::GraphMind | Judge::Graphorin(_) => graphmind::DEFAULT_MAX_FRAME_BYTES,
+            // Graphorin and the registry's generic parse set no frame cap of their own; the
+            // same bound keeps memory safe.
+            Judge::GraphMind | Judge::Graphorin(_) | Judge::Registry(_) => graphmind::DEFAULT_MAX_FRAME_BYTES,
         }
     }
 
@@ -217,7 +225,48 @@ impl Judge {
                 serde_json::to_writer(&mut *out, &verdict).map_err(io::Error::other)?;
                 out.write_all(b"\n")
             }
+            Judge::Registry(protocol) => {
+                serde_json::to_writer(&mut *out, &registry_verdict(protocol, frame)).map_err(io::Error::other)?;
+                out.write_all(b"\n")
+            }
         }
+    }
+}
+
+/// A frame's verdict from a protocol's generic parse: `{"kind":"ok","message"}`,
+/// `{"kind":"invalid","reason","issues"}`, or another verdict of the protocol by its name
+/// (`{"kind":"version-mismatch"}`, with `message` when known).
+#[derive(Debug, Serialize)]
+struct RegistryVerdict {
+    /// `ok`, `invalid`, or the protocol's own verdict name.
+    kind: &'static str,
+    /// The message's wire name, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<String>,
+    /// Why the frame is invalid.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+    /// Every issue found, for `invalid`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    issues: Option<Vec<VerdictIssue>>,
+}
+
+/// Parses one frame with `protocol`'s generic parse. A frame that is not UTF-8 is `invalid`, as
+/// every protocol's parser says of a text frame that cannot be text.
+fn registry_verdict(protocol: &registry::Protocol, frame: &[u8]) -> RegistryVerdict {
+    let text = match std::str::from_utf8(frame) {
+        Ok(text) => text,
+        Err(e) => {
+            let reason = format!("frame is not valid JSON: invalid UTF-8 at byte {}", e.valid_up_to());
+            return RegistryVerdict { kind: "invalid", message: None, reason: Some(reason), issues: None };
+        }
+    };
+    match (protocol.parse_any)(text) {
+        AnyOutcome::Ok { message, .. } => RegistryVerdict { kind: "ok", message: Some(message), reason: None, issues: None },
+        AnyOutcome::Invalid { reason, issues } => {
+            RegistryVerdict { kind: "invalid", message: None, reason: Some(reason), issues: Some(issues.iter().map(VerdictIssue::from).collect()) }
+        }
+        AnyOutcome::Other { kind, message } => RegistryVerdict { kind, message, reason: None, issues: None },
     }
 }
 
@@ -425,18 +474,11 @@ fn run_parse(args: &ParseArgs) -> Result<(), Failure> {
     out.flush().map_err(|e| Failure::from_write(&e))
 }
 
-/// The schema text of a protocol.
-fn schema_text(protocol: Protocol) -> String {
-    match protocol {
-        Protocol::Graphmind => graphmind::export_json_schema_string(),
-        Protocol::Graphorin => wirecontract::graphorin::export_json_schema_string(),
-    }
-}
-
-/// `wirecontract schema <protocol>`.
-fn run_schema(protocol: Protocol) -> Result<(), Failure> {
+/// `wirecontract schema <protocol>`: the registry's schema text of the protocol.
+fn run_schema(name: &str) -> Result<(), Failure> {
+    let protocol = registry::protocol(name).ok_or_else(|| Failure::Usage(format!("no protocol named {name:?} in the contract")))?;
     let mut out = io::stdout().lock();
-    out.write_all(schema_text(protocol).as_bytes()).and_then(|()| out.flush()).map_err(|e| Failure::from_write(&e))
+    out.write_all(protocol.schema_string().as_bytes()).and_then(|()| out.flush()).map_err(|e| Failure::from_write(&e))
 }
 
 fn main() -> ExitCode {
@@ -447,7 +489,7 @@ fn main() -> ExitCode {
     };
     let result = match &cli.command {
         Command::Parse(args) => run_parse(args),
-        Command::Schema { protocol } => run_schema(*protocol),
+        Command::Schema { protocol } => run_schema(protocol),
         Command::Diff(args) => return diff::run(args),
         Command::Shrink(args) => shrink::run(args),
         Command::Listen(args) => listen::run(args),
