@@ -34,7 +34,8 @@ fn main() -> std::process::ExitCode {
     };
     // Every registered protocol gets its schema, reference and per-type examples from its
     // registry entry; the hand-curated Python modules and AsyncAPI documents of GraphMind and
-    // Graphorin keep their own generators, any other protocol gets the generic stub.
+    // Graphorin keep their own generators, any other protocol gets the generic stub and the
+    // AsyncAPI document of a protocol told apart by one member.
     let mut artifacts: Vec<(String, String)> = Vec::new();
     for p in wirecontract::PROTOCOLS {
         let base = format!("{}.v{}", p.name, p.version.1);
@@ -51,7 +52,10 @@ fn main() -> std::process::ExitCode {
                 artifacts.push(("python/wirecontract/graphorin.pyi".into(), pyi::graphorin_stub()));
                 artifacts.push((format!("asyncapi/{base}.asyncapi.yaml"), asyncapi::graphorin_document()));
             }
-            _ => artifacts.push((format!("python/protocols/{}.pyi", p.name), pyi::generic_stub(p))),
+            _ => {
+                artifacts.push((format!("python/protocols/{}.pyi", p.name), pyi::generic_stub(p)));
+                artifacts.push((format!("asyncapi/{base}.asyncapi.yaml"), asyncapi::keyed_document(p)));
+            }
         }
     }
     let shared: Vec<(&str, String)> = vec![
