@@ -81,6 +81,21 @@ impl Protocol {
     }
 }
 
+/// [`Protocol::parse_any`] of a frame given as bytes (a WebSocket text frame as read, a line of a
+/// file): bytes that are not UTF-8 are `Invalid` with [`not_utf8_reason`], the text every parser
+/// of this crate gives them.
+pub fn parse_any_bytes(p: &Protocol, frame: &[u8]) -> AnyOutcome {
+    match std::str::from_utf8(frame) {
+        Ok(text) => (p.parse_any)(text),
+        Err(e) => AnyOutcome::Invalid { reason: not_utf8_reason(e.valid_up_to()), issues: Vec::new() },
+    }
+}
+
+/// Why a frame whose bytes are not UTF-8 is refused, naming the first bad byte's offset.
+pub fn not_utf8_reason(valid_up_to: usize) -> String {
+    format!("frame is not valid JSON: invalid UTF-8 at byte {valid_up_to}")
+}
+
 /// The host-neutral result of [`Protocol::parse_any`].
 #[derive(Debug)]
 pub enum AnyOutcome {

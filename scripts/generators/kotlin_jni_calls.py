@@ -50,7 +50,8 @@ def rewrite(kotlin: str, name: str) -> str:
     error = re.search(r"uniffiRustCallWithError\((\w+)\)", body)
     plain = re.search(r"uniffiRustCall\(\)", body)
     args = re.findall(r"(FfiConverter\w+)\.lower\((`\w+`)\)", body)
-    if not ret or bool(error) == bool(plain):
+    params = re.findall(r"(`\w+`): ", m.group(0).split("(", 1)[1])
+    if not ret or bool(error) == bool(plain) or [a for _, a in args] != params:
         sys.exit(f"kotlin_jni_calls: the body of `{name}` is not of the shape uniffi 0.32 writes")
     i = indent + "    "
     lines = [f"{i}// JNI, not JNA (bindings/uniffi/src/jni/calls.rs): the same converters, one crossing."]

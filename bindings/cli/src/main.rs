@@ -226,7 +226,7 @@ impl Judge {
                 out.write_all(b"\n")
             }
             Judge::Registry(protocol) => {
-                serde_json::to_writer(&mut *out, &registry_verdict(protocol, frame)).map_err(io::Error::other)?;
+                serde_json::to_writer(&mut *out, &registry_verdict(protocol, frame, self.max_frame_bytes())).map_err(io::Error::other)?;
                 out.write_all(b"\n")
             }
         }
@@ -251,18 +251,19 @@ struct RegistryVerdict {
     issues: Option<Vec<VerdictIssue>>,
 }
 
-/// Parses one frame with `protocol`'s generic parse. A frame that is not UTF-8 is `invalid`, as
-/// every protocol's parser says of a text frame that cannot be text.
-fn registry_verdict(protocol: &registry::Protocol, frame: &[u8]) -> RegistryVerdict {
-    let text = match std::str::from_utf8(frame) {
-        Ok(text) => text,
-        Err(e) => {
-            let reason = format!("frame is not valid JSON: invalid UTF-8 at byte {}", e.valid_up_to());
-            return RegistryVerdict { kind: "invalid", message: None, reason: Some(reason), issues: None };
-        }
-    };
-    match (protocol.parse_any)(text) {
+/// Parses one frame with `protocol`'s generic parse (bytes that are not UTF-8 are the registry's
+/// `invalid`). A line longer than the command reads (`limit`, the GraphMind frame cap: the
+/// command's own memory bound, which the protocol may not share) gets `invalid` saying so
+/// instead of a verdict on its first `limit` bytes.
+fn registry_verdict(protocol: &registry::Protocol, frame: &[u8], limit: usize) -> RegistryVerdict {
+    if frame.len() > limit {
+        let reason = format!("line longer than {limit} bytes: wirecontract parse reads no more of a line");
+        return RegistryVerdict { kind: "invalid", message: None, reason: Some(reason), issues: None };
+    }
+    match registry::parse_any_bytes(protocol, frame) {
         AnyOutcome::Ok { message, .. } => RegistryVerdict { kind: "ok", message: Some(message), reason: None, issues: None },
+        // No issues: the frame is not JSON (as GraphMind's verdict leaves `issues` out then).
+        AnyOutcome::Invalid { reason, issues } if issues.is_empty() => RegistryVerdict { kind: "invalid", message: None, reason: Some(reason), issues: None },
         AnyOutcome::Invalid { reason, issues } => {
             RegistryVerdict { kind: "invalid", message: None, reason: Some(reason), issues: Some(issues.iter().map(VerdictIssue::from).collect()) }
         }
@@ -510,5 +511,29 @@ fn main() -> ExitCode {
             let _ = writeln!(io::stderr(), "error: {msg}");
             ExitCode::from(1)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::registry_verdict;
+    use wirecontract::registry;
+
+    /// The generic verdict of any registry protocol (GraphMind's generic parse stands in: the
+    /// checkout declares no protocol without a hand-written judge; `scripts/contract-change`
+    /// runs the command on its scratch `demo`).
+    #[test]
+    fn the_generic_verdict_names_the_message_or_the_reason() {
+        let p = registry::protocol("graphmind").expect("registered");
+        let ok = registry_verdict(p, br#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"mode.set","payload":{"mode":"step"}}"#, 1000);
+        assert_eq!((ok.kind, ok.message.as_deref()), ("ok", Some("mode.set")));
+        let bad = registry_verdict(p, b"{\"gm\":1,\xff}", 1000);
+        assert_eq!((bad.kind, bad.reason.as_deref()), ("invalid", Some(registry::not_utf8_reason(8).as_str())));
+        assert!(bad.issues.is_none());
+        let cut = registry_verdict(p, &[b' '; 11], 10);
+        assert!(cut.kind == "invalid" && cut.reason.as_deref().is_some_and(|r| r.contains("longer than 10 bytes")), "{cut:?}");
+        let issues = registry_verdict(p, br#"{"gm":1,"seq":-1,"ts":2,"runId":"r","type":"mode.set","payload":{"mode":"step"}}"#, 1000);
+        assert_eq!(issues.kind, "invalid");
+        assert_eq!(issues.issues.expect("issues")[0].path, "seq");
     }
 }

@@ -47,11 +47,14 @@ impl<'a> HostPath<'a> {
                 Ok(!name.is_empty())
             }
             HostPath::Key(parent, key) => {
-                if parent.write_to(f)? {
+                let wrote = parent.write_to(f)?;
+                if wrote {
                     f.write_str(".")?;
                 }
                 f.write_str(key)?;
-                Ok(true)
+                // An empty key under an empty root writes nothing, as `"" + "."+ ""` was never
+                // spelled: the next segment then starts the path.
+                Ok(wrote || !key.is_empty())
             }
             HostPath::Index(parent, index) => {
                 if parent.write_to(f)? {
@@ -85,5 +88,7 @@ mod tests {
         assert_eq!(first.key("v").dotted(), "payload.deltas.0.v");
         assert_eq!(root.index(3).dotted(), "3");
         assert_eq!(HostPath::root("a.0").dotted(), "a.0");
+        assert_eq!(root.key("").key("x").dotted(), "x");
+        assert_eq!(HostPath::root("a").key("").key("x").dotted(), "a..x");
     }
 }

@@ -91,7 +91,7 @@ fn bytes_two_pass(frame: &[u8], opts: &ParseOptions) -> ParseOutcome {
         Ok(text) => parse_two_pass(text, opts),
         Err(_) => match std::str::from_utf8(frame) {
             Ok(text) => parse_two_pass(text, opts),
-            Err(e) => invalid(format!("frame is not valid JSON: invalid UTF-8 at byte {}", e.valid_up_to()), None),
+            Err(e) => invalid(crate::registry::not_utf8_reason(e.valid_up_to()), None),
         },
     }
 }

@@ -54,7 +54,9 @@ fn main() -> std::process::ExitCode {
             }
             _ => {
                 artifacts.push((format!("python/protocols/{}.pyi", p.name), pyi::generic_stub(p)));
-                artifacts.push((format!("asyncapi/{base}.asyncapi.yaml"), asyncapi::keyed_document(p)));
+                if p.key.is_some() {
+                    artifacts.push((format!("asyncapi/{base}.asyncapi.yaml"), asyncapi::keyed_document(p)));
+                }
             }
         }
     }

@@ -15,7 +15,7 @@
 
 use super::env::Env;
 use crate::{ContractError, Envelope, HostString, JsonText, Message, ParseOptions, UniFfiTag};
-use jni_sys::{jbyteArray, jclass, jint, JNIEnv};
+use jni_sys::{jbyteArray, jclass, jint, jsize, JNIEnv};
 use std::ptr::null_mut;
 use uniffi::{Lift, Lower};
 
@@ -60,9 +60,11 @@ fn call<A: Answer>(env: *mut JNIEnv, args: jbyteArray, length: jint, f: impl FnO
     let env = unsafe { Env::new(env) };
     // The arguments are copied out first: the function may run long (a 16 MiB frame), and no
     // garbage collection should wait on a pinned array meanwhile.
-    let bytes = usize::try_from(length).ok().and_then(|len| env.with_bytes(args, 0, len, <[u8]>::to_vec));
-    let Some(bytes) = bytes else {
-        env.throw(ILLEGAL_STATE, "wirecontract: the call's arguments could not be read");
+    let Some(bytes) = usize::try_from(length).ok().and_then(|len| env.copy_bytes(args, len)) else {
+        // An exception the JVM raised (out of memory) is left pending, never thrown over.
+        if !env.exception_pending() {
+            env.throw(ILLEGAL_STATE, "wirecontract: the call's arguments could not be read");
+        }
         return null_mut();
     };
     let answered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -76,6 +78,10 @@ fn call<A: Answer>(env: *mut JNIEnv, args: jbyteArray, length: jint, f: impl FnO
         Ok(out)
     }));
     match answered {
+        Ok(Ok(out)) if jsize::try_from(out.len()).is_err() => {
+            env.throw(ILLEGAL_STATE, &format!("wirecontract: the answer takes {} bytes, over a Java array's 2^31 - 1", out.len()));
+            null_mut()
+        }
         Ok(Ok(out)) => env.new_bytes(&out),
         Ok(Err(reason)) => {
             env.throw(ILLEGAL_STATE, &format!("wirecontract: a call's arguments were not written as its signature says: {reason}"));

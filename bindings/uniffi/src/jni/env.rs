@@ -46,6 +46,29 @@ impl Env {
         }
     }
 
+    /// The first `len` bytes of a Java `byte[]`, copied (no critical region: the garbage
+    /// collector never waits). `None` when `len` is past the array's end, or when the JVM raised
+    /// an exception (out of memory), which is then pending: the caller returns without another
+    /// JNI call.
+    pub(super) fn copy_bytes(&self, array: jbyteArray, len: usize) -> Option<Vec<u8>> {
+        if len > self.array_len(array) {
+            return None;
+        }
+        let mut out = vec![0_u8; len];
+        // SAFETY: `out` holds `len` bytes and `len` is within the array (checked above); the
+        // JVM copies into it and raises ArrayIndexOutOfBoundsException itself on a bad range.
+        unsafe {
+            ((**self.0).GetByteArrayRegion.expect("GetByteArrayRegion"))(self.0, array, 0, len as jsize, out.as_mut_ptr().cast::<jbyte>());
+        }
+        (!self.exception_pending()).then_some(out)
+    }
+
+    /// Whether a Java exception is pending on this thread.
+    pub(super) fn exception_pending(&self) -> bool {
+        // SAFETY: ExceptionCheck is callable at any time, an exception pending or not.
+        unsafe { ((**self.0).ExceptionCheck.expect("ExceptionCheck"))(self.0) == jni_sys::JNI_TRUE }
+    }
+
     /// Copies `values` into the start of a Java `long[]` (which must be long enough).
     pub(super) fn set_longs(&self, array: jlongArray, values: &[jlong]) {
         // SAFETY: the caller passes an array of at least `values.len()` elements (checked on the

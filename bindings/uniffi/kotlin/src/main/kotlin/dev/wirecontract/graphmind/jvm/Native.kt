@@ -8,13 +8,15 @@ import java.nio.file.StandardCopyOption
  * The JNI entry points of the native library (`bindings/uniffi/src/jni/`), and its loading.
  *
  * The library is found, in order: the system property `wirecontract.library.path` (a file);
+ * the file uniffi's JNA half is told to load (`uniffi.component.wirecontract_uniffi.libraryOverride`,
+ * when it names a file) or finds on `jna.library.path`, so that both halves run the same build;
  * the resource `/<platform>/<libname>` of this jar (JNA's platform names: `linux-x86-64`,
  * `linux-aarch64`, `darwin-aarch64`, `win32-x86-64`), copied to a temporary file once per
  * process; else `System.loadLibrary("wirecontract_uniffi")` (Android's `jniLibs/<abi>/`,
  * `java.library.path`), whose failure becomes an [UnsatisfiedLinkError] naming the platform and
- * the property. The same file is then given to the uniffi (JNA) half through
- * `uniffi.component.wirecontract_uniffi.libraryOverride` unless already set, so one copy of
- * the library serves both. No `jna.library.path` is needed.
+ * the property. The jar's copy is then given to the uniffi (JNA) half through
+ * `libraryOverride` unless already set, so one copy of the library serves both when this loader
+ * runs first. No `jna.library.path` is needed.
  */
 internal object Native {
     /** Longs written by [parse] (`OUT_LEN` in `parse.rs`). */
@@ -22,6 +24,9 @@ internal object Native {
 
     /** The system property naming the library file to load instead of the jar's. */
     const val LIBRARY_PATH_PROPERTY = "wirecontract.library.path"
+
+    /** uniffi's property naming the library its JNA half loads. */
+    private const val JNA_OVERRIDE_PROPERTY = "uniffi.component.wirecontract_uniffi.libraryOverride"
 
     init {
         val file = locate()
@@ -83,14 +88,16 @@ internal object Native {
     private fun locate(): File? {
         System.getProperty(LIBRARY_PATH_PROPERTY)?.let { return File(it) }
         val name = System.mapLibraryName("wirecontract_uniffi")
+        // What the JNA half loads, when it is told a file: the same build for both halves.
+        System.getProperty(JNA_OVERRIDE_PROPERTY)?.let { File(it) }?.takeIf { it.isFile }?.let { return it }
+        System.getProperty("jna.library.path")?.split(File.pathSeparator)?.map { File(it, name) }?.firstOrNull { it.isFile }?.let { return it }
         // No library for this platform in the jar: java.library.path (or Android's jniLibs);
         // when that fails too, init throws missingPlatform's error.
         val input = Native::class.java.getResourceAsStream("/${platform()}/$name") ?: return null
         val file = Files.createTempFile("wirecontract-", "-$name").toFile()
         file.deleteOnExit()
         input.use { Files.copy(it, file.toPath(), StandardCopyOption.REPLACE_EXISTING) }
-        val override = "uniffi.component.wirecontract_uniffi.libraryOverride"
-        if (System.getProperty(override) == null) System.setProperty(override, file.absolutePath)
+        if (System.getProperty(JNA_OVERRIDE_PROPERTY) == null) System.setProperty(JNA_OVERRIDE_PROPERTY, file.absolutePath)
         return file
     }
 }
