@@ -8,7 +8,7 @@ CALLS_RS (bindings/uniffi/src/jni/calls.rs) exports one JNI entry point per rout
 that name in uniffi's `wirecontract_uniffi.kt` keeps its signature and documentation; only its
 body changes: the arguments are written by the same `FfiConverter`s uniffi's body lowers them
 with, into one buffer that crosses through `JniCalls.<name>`, and the answer is read by the
-return value's (and the error's) converter (`JniTransport.kt` in the jar). The `JniCalls`
+return value's (and the error's) converter (`JniTransport.kt`, in the jar and the AAR). The `JniCalls`
 object itself is written into `jni_calls.kt` beside it.
 
 uniffi's body is recognised by shape (pinned uniffi version): `return <Converter>.lift(`, then
@@ -27,7 +27,7 @@ PACKAGE = "dev.wirecontract.graphmind"
 def routed(calls_rs: str) -> list[str]:
     names = re.findall(r"\bJava_dev_wirecontract_graphmind_JniCalls_(\w+)\b", calls_rs)
     if not names:
-        sys.exit(f"kotlin_jni_calls: no JniCalls entry point in the Rust file")
+        sys.exit("kotlin_jni_calls: no JniCalls entry point in the Rust file")
     return list(dict.fromkeys(names))
 
 

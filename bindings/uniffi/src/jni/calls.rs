@@ -4,10 +4,10 @@
 //! The JVM writes the arguments into one `byte[]` with uniffi's generated `FfiConverter`s (the
 //! layout of a `RustBuffer`), one call crosses, and the answer comes back as one `byte[]`: a
 //! status byte, then the return value (status 0) or the declared error (status 1), written by
-//! uniffi's `Lower`. The Kotlin side (the generated `JniCalls` and `JniTransport.kt`) reads it with the same generated converters, so
-//! the public functions keep uniffi's signatures and records, and the Rust functions called here
-//! are the very ones uniffi exports to Swift. Nothing here decides anything: it only moves
-//! bytes.
+//! uniffi's `Lower`. The Kotlin side (the generated `JniCalls` and `JniTransport.kt`) reads it
+//! with the same generated converters, so the public functions keep uniffi's signatures and
+//! records, and the Rust functions called here are the very ones uniffi exports to Swift.
+//! Nothing here decides anything: it only moves bytes.
 //!
 //! A panic inside a function becomes its declared error (`guard`) or an `Invalid` verdict, as
 //! through uniffi; arguments the JVM wrote wrongly (a bug in the generated Kotlin) throw
