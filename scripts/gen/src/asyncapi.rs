@@ -10,7 +10,7 @@
 //! `#/$defs/X` reference points there; a `$ref` with sibling keywords becomes
 //! `allOf: [{$ref}]` plus the siblings (draft-07 ignores keywords beside `$ref`).
 
-use wirecontract::registry::{Direction, MessageGroup, Protocol, UnionDesc};
+use wirecontract::registry::{Direction, MessageDesc, MessageGroup, Protocol, UnionDesc};
 use wirecontract::{graphmind, graphorin};
 
 use crate::examples::example;
@@ -73,12 +73,11 @@ fn json_schema(p: &Protocol) -> serde_json::Value {
 
 /// `components/schemas`: every `$defs` entry of the protocol's schema, rendered as draft-07.
 fn schemas(p: &Protocol) -> Node {
-    Node::Map(schema_entries(p))
+    Node::Map(schema_entries(&json_schema(p)))
 }
 
-/// The entries of [`schemas`], in the schema's order.
-fn schema_entries(p: &Protocol) -> Vec<(String, Node)> {
-    let schema = json_schema(p);
+/// The entries of [`schemas`] from the protocol's schema, in its order.
+fn schema_entries(schema: &serde_json::Value) -> Vec<(String, Node)> {
     let defs = schema.get("$defs").and_then(serde_json::Value::as_object).expect("the schema has $defs");
     defs.iter().map(|(k, v)| (k.clone(), Node::from_json(&draft07(v)))).collect()
 }
@@ -103,23 +102,29 @@ fn extra_doc(doc: &str, wire: &str) -> String {
     }
 }
 
+/// The message of a registry row: its payload schema under `components/schemas` is `schema`,
+/// and `framing` (one sentence) says how the frame carries the payload.
+fn registry_message(p: &Protocol, m: &MessageDesc, schema: String, framing: &str) -> Msg {
+    Msg {
+        key: m.variant.to_owned(),
+        wire: m.wire,
+        schema,
+        rust: m.payload.name,
+        title: format!("{} ({})", m.wire, direction_text(p, m.direction)),
+        description: format!("{}{}\n\n{framing}", extra_doc(m.doc, m.wire), prose::doc(m.payload.doc)),
+        protocol: p.name,
+    }
+}
+
 fn graphmind_messages(p: &Protocol) -> Vec<Msg> {
     p.messages
         .iter()
-        .map(|m| Msg {
-            key: m.variant.to_owned(),
-            wire: m.wire,
-            schema: format!("envelope.{}", m.wire),
-            rust: m.payload.name,
-            title: format!("{} ({})", m.wire, direction_text(p, m.direction)),
-            description: format!(
-                "{}{}\n\nThe frame is the envelope `{{gm, seq, ts, runId, type: \"{}\", payload}}` whose payload is the contract object `{}`.",
-                extra_doc(m.doc, m.wire),
-                prose::doc(m.payload.doc),
-                m.wire,
-                m.payload.name,
-            ),
-            protocol: p.name,
+        .map(|m| {
+            let framing = format!(
+                "The frame is the envelope `{{gm, seq, ts, runId, type: \"{}\", payload}}` whose payload is the contract object `{}`.",
+                m.wire, m.payload.name
+            );
+            registry_message(p, m, format!("envelope.{}", m.wire), &framing)
         })
         .collect()
 }
@@ -373,23 +378,12 @@ pub fn keyed_document(p: &Protocol) -> String {
     let msgs: Vec<Msg> = p
         .messages
         .iter()
-        .map(|m| Msg {
-            key: m.variant.to_owned(),
-            wire: m.wire,
-            schema: format!("frame.{}", m.wire),
-            rust: m.payload.name,
-            title: format!("{} ({})", m.wire, direction_text(p, m.direction)),
-            description: format!(
-                "{}{}\n\nThe frame is the contract object `{}` with `\"{key}\": \"{}\"` and `\"{vkey}\": \"{version}\"`.",
-                extra_doc(m.doc, m.wire),
-                prose::doc(m.payload.doc),
-                m.payload.name,
-                m.wire,
-            ),
-            protocol: p.name,
+        .map(|m| {
+            let framing = format!("The frame is the contract object `{}` with `\"{key}\": \"{}\"` and `\"{vkey}\": \"{version}\"`.", m.payload.name, m.wire);
+            registry_message(p, m, format!("frame.{}", m.wire), &framing)
         })
         .collect();
-    let mut components = schema_entries(p);
+    let mut components = schema_entries(&schema);
     for m in p.messages {
         let branch = branches
             .iter()
