@@ -12,6 +12,15 @@ REPO = Path(__file__).resolve().parents[3]
 SHARED = Path(os.environ.get("WIRECONTRACT_SHARED", REPO.parent / "shared"))
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "load: the extension under threads, size or volume (linear time and memory, caps, storms); "
+        "the work is the same whatever the contract declares, so scripts/contract-change, which runs "
+        "this suite on an unoptimized wheel of a changed contract, leaves these out (-m 'not load')",
+    )
+
+
 def _jsonl(path: Path) -> list[dict]:
     if not path.exists():
         raise FileNotFoundError(f"conformance material missing: {path} (set WIRECONTRACT_SHARED)")

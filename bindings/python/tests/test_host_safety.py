@@ -204,6 +204,7 @@ def summary(r) -> tuple:
     return (r.kind, gm.serialize_envelope(r.envelope), r.envelope.type)
 
 
+@pytest.mark.load
 def test_eight_threads_get_the_results_of_one(vectors) -> None:
     frames = [v["frame"] for v in vectors]
     # Large frames too, so the threads really run in parallel without the GIL.

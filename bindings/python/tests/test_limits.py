@@ -245,12 +245,14 @@ def assert_bounded(scenario: str, multiple: float, max_seconds: float) -> None:
 linux_only = pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="peak RSS is read from /proc (Linux)")
 
 
+@pytest.mark.load
 @linux_only
 def test_a_100_mb_string_costs_linear_memory() -> None:
     # The opaque copy kept by the envelope and the Python str made on access.
     assert_bounded("string_100mb", 4.0, 20.0)
 
 
+@pytest.mark.load
 @linux_only
 def test_1_000_000_keys_cost_linear_time_and_memory() -> None:
     # Opaque (unknown type), converted to a dict on access.
@@ -269,6 +271,7 @@ def test_numbers_with_100_000_digits_cost_linear_time_and_memory() -> None:
     assert_bounded("digits_100k", 5.0, 20.0)
 
 
+@pytest.mark.load
 @linux_only
 def test_1_000_000_issues_cost_linear_time_and_memory() -> None:
     # Each issue is a Rust value and then a Python object: about 450 bytes each (docs/robustness.md).
@@ -303,6 +306,7 @@ def test_a_100_000_digit_integer_survives_and_converts_like_json_loads() -> None
     assert isinstance(r, gm.Invalid) and [i.path for i in r.issues] == ["seq"]
 
 
+@pytest.mark.load
 def test_a_list_of_1_000_000_objects_reads_in_linear_time() -> None:
     n = 1_000_000
     f = frame("node.token", '{"nodeId":"n","deltas":[' + ",".join(['{"t":"text","v":"a"}'] * n) + "]}")

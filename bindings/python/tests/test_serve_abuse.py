@@ -338,6 +338,7 @@ def test_connection_churn_beside_a_good_app() -> None:
     assert time.monotonic() - t0 < 60
 
 
+@pytest.mark.load
 def test_ten_thousand_runs_keep_the_retained_state_bounded() -> None:
     """One app does 10,000 runs (20,000 frames) against ``serve(max_retained_runs=1000)``
     while a good app pauses: the viewer retains at most 1,000 runs, stores every flood frame

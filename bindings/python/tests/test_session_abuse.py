@@ -184,6 +184,7 @@ def _run_storm(frames: list[bytes], count: int, **config: Any) -> tuple[float, f
         viewer.close()
 
 
+@pytest.mark.load
 def test_breakpoint_storm_is_linear() -> None:
     """80,000 distinct ``breakpoint.set`` frames (about 6 MB) with the cap raised above them:
     all armed in time that grows linearly, not quadratically, with the count, and no event-loop
@@ -210,6 +211,7 @@ def test_breakpoint_storm_hits_the_cap_with_one_warning() -> None:
     assert str(cap) in limit[0].text
 
 
+@pytest.mark.load
 def test_a_viewer_that_stops_reading_is_dropped(caplog: pytest.LogCaptureFixture) -> None:
     """The app emits 30 MB while the viewer reads nothing: past ``max_queue_bytes`` the host
     drops the connection (1013 or abort), RSS stays bounded, and the core reconnects."""

@@ -101,6 +101,9 @@ CHILD = textwrap.dedent(
     '''
 )
 
+# Load tests (conftest.py): the same in any contract.
+pytestmark = pytest.mark.load
+
 CASES = ["import_in_worker", "main_first", "main_last", "sequence", "parallel", "short_lived"]
 
 
