@@ -32,3 +32,6 @@ done
 # Kotlin: the functions bindings/uniffi/src/jni/calls.rs exports over JNI get JNI bodies (same
 # signatures, same converters) and the JniCalls object (kotlin_jni_calls.py says how).
 python3 "$ROOT/scripts/generators/kotlin_jni_calls.py" bindings/uniffi/src/jni/calls.rs "$OUT/kotlin"
+# Kotlin: strings written without a CharsetEncoder each, HostStrings sized without encoding them
+# (kotlin_string_converters.py says how; the bytes that cross are the same).
+python3 "$ROOT/scripts/generators/kotlin_string_converters.py" "$OUT"/kotlin/dev/wirecontract/*/wirecontract_uniffi*.kt

@@ -1301,7 +1301,11 @@ public object FfiConverterString: FfiConverter<String, RustBuffer.ByValue> {
     }
 
     fun toUtf8(value: String): ByteBuffer {
-        // Make sure we don't have invalid UTF-16, check for lone surrogates.
+        // Unicode text (no surrogate at all) is encoded without a CharsetEncoder
+        // (scripts/generators/kotlin_string_converters.py); the encoder still refuses a lone one.
+        if (value.none { it.isSurrogate() }) {
+            return ByteBuffer.wrap(value.toByteArray(Charsets.UTF_8))
+        }
         return Charsets.UTF_8.newEncoder().run {
             onMalformedInput(CodingErrorAction.REPORT)
             encode(CharBuffer.wrap(value))
@@ -4967,8 +4971,9 @@ public object FfiConverterTypeHostString: FfiConverter<HostString, RustBuffer.By
     }
 
     override fun allocationSize(value: HostString): ULong {
-        val builtinValue = dev.wirecontract.graphmind.HostStrings.encode(value)
-        return FfiConverterByteArray.allocationSize(builtinValue)
+        // At most three bytes of generalized UTF-8 per UTF-16 unit, without encoding it
+        // (scripts/generators/kotlin_string_converters.py).
+        return 4UL + value.length.toULong() * 3UL
     }
 
     override fun write(value: HostString, buf: ByteBuffer) {
