@@ -1194,6 +1194,31 @@ fn v04_broadcast_and_version_mismatch() {
     assert!(vdrain(&mut v).iter().any(|a| matches!(a, ViewerAction::Close { conn, code: 1002, .. } if *conn == c1)));
 }
 
+#[test]
+fn viewer_closes_instead_of_acking_a_hello_of_another_protocol_version() {
+    // The envelope is GraphMind 1, so it parses; `versions.protocol` is the app's, and the
+    // viewer answers only its own, as negotiate_hello rules (docs/session.md, guarantee 8).
+    let mut v = ViewerSession::new(ViewerConfig::default());
+    let c = ConnectionId(1);
+    for protocol in [2, 0, -1] {
+        let mut hello = parse(std::str::from_utf8(&hello_frame(0, None)).unwrap_or_default());
+        hello["payload"]["versions"]["protocol"] = json!(protocol);
+        let received =
+            v.outcome_received(c, hello.to_string().as_bytes(), wirecontract::graphmind::parse(hello.to_string().as_bytes(), &Default::default()), clk(1));
+        assert_eq!(received, wirecontract::graphmind::session::Received::Rejected, "protocol {protocol}");
+        let actions = vdrain(&mut v);
+        assert!(actions.iter().any(|a| matches!(a, ViewerAction::Close { conn, code: 1002, .. } if *conn == c)), "protocol {protocol}: {actions:?}");
+        assert!(
+            actions.iter().any(|a| matches!(a, ViewerAction::Warn { rule: "version-mismatch", text, .. } if text.contains(&format!("protocol {protocol}")))),
+            "protocol {protocol}: {actions:?}"
+        );
+        assert!(!actions.iter().any(|a| matches!(a, ViewerAction::Send { .. } | ViewerAction::AppAttached { .. })), "protocol {protocol}: {actions:?}");
+    }
+    // Protocol 1 is answered.
+    v.frame_received(c, &hello_frame(0, None), clk(2));
+    assert!(vdrain(&mut v).iter().any(|a| matches!(a, ViewerAction::AppAttached { .. })));
+}
+
 /// App and viewer wired back to back: a host loop carrying each side's actions to the other.
 struct Loopback {
     app: AppSession,

@@ -11,8 +11,8 @@ use super::viewer_action::{ConnectionId, Received, ViewerAction, ViewerConfig};
 use super::viewer_fault_state::FaultState;
 use super::viewer_runs::RunTable;
 use crate::graphmind::{
-    add_breakpoint, hello_ack, parse, reusable_resume_token, serialize_envelope_unchecked, BreakpointMatcher, Envelope, Extras, Hello, Message, ParseOptions,
-    ParseOutcome, RunMode, PROTOCOL, WILDCARD_RUN_ID,
+    add_breakpoint, hello_ack, negotiate_hello, parse, reusable_resume_token, serialize_envelope_unchecked, BreakpointMatcher, Envelope, Extras, Hello,
+    HelloNegotiation, Message, ParseOptions, ParseOutcome, RunMode, PROTOCOL, WILDCARD_RUN_ID,
 };
 use crate::registry::Direction;
 
@@ -154,7 +154,8 @@ impl ViewerSession {
     }
 
     /// One text frame from `conn`. Never panics: bad frames become
-    /// [`ViewerAction::Warn`], `gm ≠ 1` closes the connection with 1002 (§5.5).
+    /// [`ViewerAction::Warn`], `gm ≠ 1` and a `hello` offering another protocol version close
+    /// the connection with 1002 (§5.5).
     pub fn frame_received(&mut self, conn: ConnectionId, bytes: &[u8], now: Millis) {
         self.outcome_received(conn, bytes, parse(bytes, &ParseOptions::default()), now);
     }
@@ -187,6 +188,13 @@ impl ViewerSession {
             }
         };
         if let Message::Hello(hello) = &env.message {
+            // The parser takes any `versions.protocol`; the viewer answers only its own, as
+            // `negotiate_hello` rules, and closes instead of acking another (docs/session.md, 8).
+            if let HelloNegotiation::Refused(reason) = negotiate_hello(hello, &[]) {
+                self.warn(conn, "version-mismatch", format!("{reason}; closing"));
+                self.actions.push_back(ViewerAction::Close { conn, code: 1002, reason: "protocol version mismatch".to_owned() });
+                return Received::Rejected;
+            }
             self.answer_hello(conn, env.seq, hello.clone(), now);
             return Received::Hello;
         }
