@@ -3039,6 +3039,109 @@ public func FfiConverterTypeExecResumed_lower(_ value: ExecResumed) -> RustBuffe
 
 
 /**
+ * What [`parse_frame`] says of one frame.
+ */
+public struct FrameVerdict: Equatable, Hashable {
+    /**
+     * `ok`, `invalid`, or the protocol's own verdict (`unknown-type`, `version-mismatch`).
+     */
+    public var kind: String
+    /**
+     * The message type or union variant: when ok, and for another verdict when it knows one.
+     */
+    public var message: String?
+    /**
+     * The accepted object's JSON, exactly as inside the frame: the whole frame for a protocol
+     * told apart by one member, the payload for a protocol with envelopes. `null`/`nil` unless
+     * ok, and for a payload the protocol keeps opaque (an unknown type).
+     */
+    public var objectJson: JsonText?
+    /**
+     * Why the frame is invalid, in one line; `null`/`nil` unless invalid.
+     */
+    public var reason: String?
+    /**
+     * Every problem with its path and rule; empty unless invalid.
+     */
+    public var issues: [Issue]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `ok`, `invalid`, or the protocol's own verdict (`unknown-type`, `version-mismatch`).
+         */kind: String, 
+        /**
+         * The message type or union variant: when ok, and for another verdict when it knows one.
+         */message: String?, 
+        /**
+         * The accepted object's JSON, exactly as inside the frame: the whole frame for a protocol
+         * told apart by one member, the payload for a protocol with envelopes. `null`/`nil` unless
+         * ok, and for a payload the protocol keeps opaque (an unknown type).
+         */objectJson: JsonText?, 
+        /**
+         * Why the frame is invalid, in one line; `null`/`nil` unless invalid.
+         */reason: String?, 
+        /**
+         * Every problem with its path and rule; empty unless invalid.
+         */issues: [Issue]) {
+        self.kind = kind
+        self.message = message
+        self.objectJson = objectJson
+        self.reason = reason
+        self.issues = issues
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension FrameVerdict: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeFrameVerdict: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> FrameVerdict {
+        return
+            try FrameVerdict(
+                kind: FfiConverterString.read(from: &buf), 
+                message: FfiConverterOptionString.read(from: &buf), 
+                objectJson: FfiConverterOptionTypeJsonText.read(from: &buf), 
+                reason: FfiConverterOptionString.read(from: &buf), 
+                issues: FfiConverterSequenceTypeIssue.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: FrameVerdict, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.kind, into: &buf)
+        FfiConverterOptionString.write(value.message, into: &buf)
+        FfiConverterOptionTypeJsonText.write(value.objectJson, into: &buf)
+        FfiConverterOptionString.write(value.reason, into: &buf)
+        FfiConverterSequenceTypeIssue.write(value.issues, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeFrameVerdict_lift(_ buf: RustBuffer) throws -> FrameVerdict {
+    return try FfiConverterTypeFrameVerdict.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeFrameVerdict_lower(_ value: FrameVerdict) -> RustBuffer {
+    return FfiConverterTypeFrameVerdict.lower(value)
+}
+
+
+/**
  * The node a gate sits on (spec §3.1, §3.9). `instance_id` pins the hold exactly and is
  * copied into `exec.paused.instanceId`.
  */
@@ -10600,6 +10703,42 @@ public func readUsage(usageJson: JsonText)throws  -> UsageView?  {
 })
 }
 /**
+ * Parses one text frame of the registered protocol `protocolName`. Bad input never throws: it
+ * is an `invalid` verdict (a lone surrogate included, which no UTF-8 frame carries). Throws
+ * `ContractError.Build` for a protocol name the registry does not hold, naming the ones it does.
+ */
+public func parseFrame(protocolName: HostString, frame: HostString)throws  -> FrameVerdict  {
+    return try  FfiConverterTypeFrameVerdict_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_func_parse_frame(
+        FfiConverterTypeHostString_lower(protocolName),
+        FfiConverterTypeHostString_lower(frame),uniffiCallStatus
+    )
+})
+}
+/**
+ * [`parse_frame`] for a frame given as UTF-8 bytes; invalid UTF-8 is `invalid` naming the byte.
+ */
+public func parseFrameBytes(protocolName: HostString, frame: Data)throws  -> FrameVerdict  {
+    return try  FfiConverterTypeFrameVerdict_lift(try rustCallWithError(FfiConverterTypeContractError_lift) {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_func_parse_frame_bytes(
+        FfiConverterTypeHostString_lower(protocolName),
+        FfiConverterData.lower(frame),uniffiCallStatus
+    )
+})
+}
+/**
+ * The names of every registered protocol, in registry order (`graphmind`, `graphorin`, …).
+ */
+public func protocols() -> [String]  {
+    return try!  FfiConverterSequenceString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_wirecontract_uniffi_fn_func_protocols(uniffiCallStatus
+    )
+})
+}
+/**
  * The core's default replay-ring bound in UTF-8 bytes of frame text (`ringMaxBytes` when the
  * config leaves it `null`/`nil`: 8 MiB). The hosts check their outbound queue bound against it,
  * because a replay queues the whole ring at once.
@@ -10780,6 +10919,15 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_read_usage() != 7781) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_func_parse_frame() != 22773) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_func_parse_frame_bytes() != 57841) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_wirecontract_uniffi_checksum_func_protocols() != 38461) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_wirecontract_uniffi_checksum_func_default_ring_max_bytes() != 35360) {

@@ -716,6 +716,22 @@ RustBuffer uniffi_wirecontract_uniffi_fn_func_normalize_finish_reason(RustBuffer
 RustBuffer uniffi_wirecontract_uniffi_fn_func_read_usage(RustBuffer usage_json, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_PARSE_FRAME
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_PARSE_FRAME
+RustBuffer uniffi_wirecontract_uniffi_fn_func_parse_frame(RustBuffer protocol_name, RustBuffer frame, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_PARSE_FRAME_BYTES
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_PARSE_FRAME_BYTES
+RustBuffer uniffi_wirecontract_uniffi_fn_func_parse_frame_bytes(RustBuffer protocol_name, RustBuffer frame, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_PROTOCOLS
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_PROTOCOLS
+RustBuffer uniffi_wirecontract_uniffi_fn_func_protocols(RustCallStatus *_Nonnull out_status
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_DEFAULT_RING_MAX_BYTES
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_FN_FUNC_DEFAULT_RING_MAX_BYTES
 int64_t uniffi_wirecontract_uniffi_fn_func_default_ring_max_bytes(RustCallStatus *_Nonnull out_status
@@ -1193,6 +1209,24 @@ uint16_t uniffi_wirecontract_uniffi_checksum_func_normalize_finish_reason(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_READ_USAGE
 #define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_READ_USAGE
 uint16_t uniffi_wirecontract_uniffi_checksum_func_read_usage(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_PARSE_FRAME
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_PARSE_FRAME
+uint16_t uniffi_wirecontract_uniffi_checksum_func_parse_frame(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_PARSE_FRAME_BYTES
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_PARSE_FRAME_BYTES
+uint16_t uniffi_wirecontract_uniffi_checksum_func_parse_frame_bytes(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_PROTOCOLS
+#define UNIFFI_FFIDEF_UNIFFI_WIRECONTRACT_UNIFFI_CHECKSUM_FUNC_PROTOCOLS
+uint16_t uniffi_wirecontract_uniffi_checksum_func_protocols(void
     
 );
 #endif

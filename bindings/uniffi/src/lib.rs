@@ -10,6 +10,8 @@
 //!   `serializeEnvelope`, matchers, constants) over the GraphMind contract;
 //! - `shrink`: payload shrinking (`shrinkPayload`, `shrinkPayloadJson`, graphmind-shrink);
 //! - `llm`: the LLM conventions (`normalizeFinishReason`, `readUsage`, the generated `FinishReason`);
+//! - `protocols`: any registered protocol by name (`protocols()`, `parseFrame`,
+//!   `parseFrameBytes`), from the registry alone;
 //! - `json`: `JsonValue` and the helpers that turn opaque JSON text into a host tree and back;
 //! - `convert`: the `Convert` impls of the leaf types (every rule read by the contract);
 //! - `ffi_support`, `host_string`, `json_text`: what both uniffi namespaces declare, stamped
@@ -69,6 +71,7 @@ mod json_text {
     wirecontract_uniffi_common::json_text!();
 }
 mod llm;
+mod protocols;
 mod session;
 mod shrink;
 
@@ -81,6 +84,7 @@ pub use host_string::HostString;
 pub use json::*;
 pub use json_text::JsonText;
 pub use llm::*;
+pub use protocols::*;
 pub use session::*;
 pub use shrink::*;
 /// The Graphorin namespace (Kotlin `dev.wirecontract.graphorin`, Swift `WirecontractGraphorin`).

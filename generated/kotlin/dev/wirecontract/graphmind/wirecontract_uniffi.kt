@@ -741,6 +741,12 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_read_usage(
     ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_func_parse_frame(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_func_parse_frame_bytes(
+    ): Int
+    external fun uniffi_wirecontract_uniffi_checksum_func_protocols(
+    ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_default_ring_max_bytes(
     ): Int
     external fun uniffi_wirecontract_uniffi_checksum_func_default_max_payload_bytes(
@@ -1031,6 +1037,12 @@ internal object UniffiLib {
     ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_func_read_usage(`usageJson`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_func_parse_frame(`protocolName`: RustBuffer.ByValue,`frame`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_func_parse_frame_bytes(`protocolName`: RustBuffer.ByValue,`frame`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
+    external fun uniffi_wirecontract_uniffi_fn_func_protocols(uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_wirecontract_uniffi_fn_func_default_ring_max_bytes(uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_wirecontract_uniffi_fn_func_default_max_payload_bytes(uniffi_out_err: UniffiRustCallStatus, 
@@ -1255,6 +1267,15 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_read_usage() and 0xFFFF) != 7781) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_frame() and 0xFFFF) != 22773) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_parse_frame_bytes() and 0xFFFF) != 57841) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_wirecontract_uniffi_checksum_func_protocols() and 0xFFFF) != 38461) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_wirecontract_uniffi_checksum_func_default_ring_max_bytes() and 0xFFFF) != 35360) {
@@ -4197,6 +4218,79 @@ public object FfiConverterTypeExecResumed: FfiConverterRustBuffer<ExecResumed> {
             FfiConverterOptionalTypeHostString.write(value.`requestId`, buf)
             FfiConverterOptionalTypeHostString.write(value.`principal`, buf)
             FfiConverterTypeJsonText.write(value.`extraJson`, buf)
+    }
+}
+
+
+
+/**
+ * What [`parse_frame`] says of one frame.
+ */
+data class FrameVerdict (
+    /**
+     * `ok`, `invalid`, or the protocol's own verdict (`unknown-type`, `version-mismatch`).
+     */
+    val `kind`: kotlin.String
+    , 
+    /**
+     * The message type or union variant: when ok, and for another verdict when it knows one.
+     */
+    val `message`: kotlin.String?
+    , 
+    /**
+     * The accepted object's JSON, exactly as inside the frame: the whole frame for a protocol
+     * told apart by one member, the payload for a protocol with envelopes. `null`/`nil` unless
+     * ok, and for a payload the protocol keeps opaque (an unknown type).
+     */
+    val `objectJson`: JsonText?
+    , 
+    /**
+     * Why the frame is invalid, in one line; `null`/`nil` unless invalid.
+     */
+    val `reason`: kotlin.String?
+    , 
+    /**
+     * Every problem with its path and rule; empty unless invalid.
+     */
+    val `issues`: List<Issue>
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeFrameVerdict: FfiConverterRustBuffer<FrameVerdict> {
+    override fun read(buf: ByteBuffer): FrameVerdict {
+        return FrameVerdict(
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeJsonText.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterSequenceTypeIssue.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: FrameVerdict) = (
+            FfiConverterString.allocationSize(value.`kind`) +
+            FfiConverterOptionalString.allocationSize(value.`message`) +
+            FfiConverterOptionalTypeJsonText.allocationSize(value.`objectJson`) +
+            FfiConverterOptionalString.allocationSize(value.`reason`) +
+            FfiConverterSequenceTypeIssue.allocationSize(value.`issues`)
+    )
+
+    override fun write(value: FrameVerdict, buf: ByteBuffer) {
+            FfiConverterString.write(value.`kind`, buf)
+            FfiConverterOptionalString.write(value.`message`, buf)
+            FfiConverterOptionalTypeJsonText.write(value.`objectJson`, buf)
+            FfiConverterOptionalString.write(value.`reason`, buf)
+            FfiConverterSequenceTypeIssue.write(value.`issues`, buf)
     }
 }
 
@@ -11532,6 +11626,53 @@ public object FfiConverterTypeJsonText: FfiConverter<JsonText, RustBuffer.ByValu
     
         
         FfiConverterTypeJsonText.lower(`usageJson`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * Parses one text frame of the registered protocol `protocolName`. Bad input never throws: it
+         * is an `invalid` verdict (a lone surrogate included, which no UTF-8 frame carries). Throws
+         * `ContractError.Build` for a protocol name the registry does not hold, naming the ones it does.
+         */
+    @Throws(ContractException::class) fun `parseFrame`(`protocolName`: HostString, `frame`: HostString): FrameVerdict {
+            return FfiConverterTypeFrameVerdict.lift(
+    uniffiRustCallWithError(ContractException) { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_func_parse_frame(
+    
+        
+        FfiConverterTypeHostString.lower(`protocolName`),
+        FfiConverterTypeHostString.lower(`frame`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * [`parse_frame`] for a frame given as UTF-8 bytes; invalid UTF-8 is `invalid` naming the byte.
+         */
+    @Throws(ContractException::class) fun `parseFrameBytes`(`protocolName`: HostString, `frame`: kotlin.ByteArray): FrameVerdict {
+            return FfiConverterTypeFrameVerdict.lift(
+    uniffiRustCallWithError(ContractException) { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_func_parse_frame_bytes(
+    
+        
+        FfiConverterTypeHostString.lower(`protocolName`),
+        FfiConverterByteArray.lower(`frame`),_status)
+}
+    )
+    }
+    
+
+        /**
+         * The names of every registered protocol, in registry order (`graphmind`, `graphorin`, …).
+         */ fun `protocols`(): List<kotlin.String> {
+            return FfiConverterSequenceString.lift(
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_wirecontract_uniffi_fn_func_protocols(
+    
+        _status)
 }
     )
     }
