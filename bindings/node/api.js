@@ -1111,11 +1111,45 @@ function createApi(backend, readRecord) {
     ...guards,
   });
 
+  // ---------------------------------------------------------------------------------------------
+  // Any registered protocol by name (the registry's parse, from the declaration alone)
+  // ---------------------------------------------------------------------------------------------
+
+  const PROTOCOL_NAMES = deepFreeze(REGISTRY.protocols.map((p) => p.name));
+
+  /** The names of every registered protocol, in registry order. */
+  function protocols() {
+    return PROTOCOL_NAMES;
+  }
+
+  /**
+   * Parses one frame of the registered protocol `protocolName` with its registered parser:
+   * `{kind, message?, object?, reason?, issues?}` (bindings/js-text `frame_verdict_json`).
+   * Bad input is a verdict (a non-string frame is `invalid`); a `protocolName` the registry
+   * does not hold throws an Error naming the ones it does.
+   */
+  function parseAnyFrame(protocolName, text) {
+    if (typeof protocolName !== 'string') throw new TypeError(`protocolName must be a string, got ${typeof protocolName}`);
+    if (typeof text !== 'string') {
+      return { kind: 'invalid', reason: `frame must be a string, got ${text === null ? 'null' : typeof text}`, issues: [] };
+    }
+    let verdict;
+    try {
+      verdict = native.parseFrameJson(protocolName, text);
+    } catch (e) {
+      const m = errorMessage(e);
+      throw new Error(m.startsWith('unknown protocol ') ? m : internalError(e));
+    }
+    return verdictOf(verdict);
+  }
+
   const out = {
     graphmind,
     graphorin,
     VERSION: backend.version(),
     CONTRACT_ID,
+    protocols,
+    parseFrame: parseAnyFrame,
     // The GraphMind reference package's names at the top level too (drop-in for
     // `import { parseEnvelopeJson } from '@graphmind-ai/schema'`).
     ...graphmind,

@@ -169,6 +169,7 @@ module.exports = {
   gmHelloAck: (hello, viewer, bps, mode, token, caps) =>
     call(() => glue.gmHelloAck(hello, viewer, list(bps), mode, token ?? undefined, caps == null ? undefined : list(caps))),
   goParse: (direction, text) => call(() => glue.goParse(direction, put(text))),
+  parseFrameJson: (protocol, text) => call(() => glue.parseFrameJson(protocol, put(text))),
   goNegotiate: (offer) => call(() => glue.goNegotiate(list(offer)) ?? null),
   goParseTicket: (offer) => call(() => glue.goParseTicket(list(offer)) ?? null),
   goFormatTicket: (ticket) => call(() => glue.goFormatTicket(ticket)),

@@ -1120,6 +1120,27 @@ export declare const VERSION: string;
  *  package refuses to load an addon built from another contract. */
 export declare const CONTRACT_ID: "986c1ec371aabbd2";
 
+
+/** What `parseFrame` says of one frame of a registered protocol. */
+export interface FrameVerdict {
+  /** `ok`, `invalid`, or the protocol's own verdict (`unknown-type`, `version-mismatch`). */
+  kind: string;
+  /** The message type or union variant: when ok, and for another verdict when it knows one. */
+  message?: string;
+  /** The accepted frame, or an envelope's payload, as the contract writes it, read by
+   *  JSON.parse; absent for a payload the protocol keeps opaque (an unknown type). */
+  object?: unknown;
+  /** Why the frame is invalid, in one line. */
+  reason?: string;
+  /** Every problem with its dotted path (and non-enumerable `segments`), when invalid. */
+  issues?: graphmind.Issue[];
+}
+/** The names of every registered protocol, in registry order (`graphmind`, `graphorin`, ...). */
+export declare function protocols(): readonly string[];
+/** Parses one frame of the registered protocol `protocolName` with its registered parser.
+ *  Bad input is a verdict; an unknown `protocolName` throws an Error naming the registered ones. */
+export declare function parseFrame(protocolName: string, text: string): FrameVerdict;
+
 /** What ViewerSession.frameReceived did with a frame (the actions it queued come from pollAction). */
 export interface FrameReceived {
   kind: "hello" | "accepted" | "duplicate" | "wildcard" | "rejected";

@@ -12,6 +12,8 @@ export const {
   graphorin,
   VERSION,
   CONTRACT_ID,
+  protocols,
+  parseFrame,
   ViewerSession,
   PROTOCOL_VERSION,
   WILDCARD_RUN_ID,

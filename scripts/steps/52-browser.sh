@@ -23,8 +23,8 @@ cd "$ROOT/bindings/node"
 "$ROOT/bindings/wasm/build.sh"
 node --test "$ROOT/bindings/wasm/tests/"
 # Over the WASM build, the files step 50 runs over the addon: ViewerSession's cases and the
-# reference's (@graphmind-ai/schema) names and behaviours.
-WIRECONTRACT_BACKEND=wasm node --test test/viewer-session.test.js test/reference-conformance.test.js test/reference-names.test.js
+# reference's (@graphmind-ai/schema) names and behaviours, any protocol by name.
+WIRECONTRACT_BACKEND=wasm node --test test/viewer-session.test.js test/reference-conformance.test.js test/reference-names.test.js test/protocols.test.js
 node browser/node-run.mjs native
 WIRECONTRACT_BACKEND=wasm node browser/node-run.mjs wasm
 node browser/browser-run.mjs

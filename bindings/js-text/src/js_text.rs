@@ -254,6 +254,47 @@ fn group_name(g: MessageGroup) -> &'static str {
     }
 }
 
+/// The package's `parseFrame(protocolName, text)`: the verdict of any registered protocol's
+/// parser ([`registry::Protocol::parse_any`]) as JSON text `{"kind", "message"?, "object"?,
+/// "reason"?, "issues"?}`. `object` is the accepted frame, or an envelope's payload, as the
+/// contract writes it (absent for a payload the protocol keeps opaque); issues are GraphMind's
+/// shape (dotted `path`, `message`, `segments`). `Err` names the registered protocols when
+/// `protocol` is not one of them.
+pub fn frame_verdict_json(protocol: &str, frame: &str) -> Result<String, String> {
+    let Some(p) = registry::protocol(protocol) else {
+        let known: Vec<&str> = registry::protocols().iter().map(|p| p.name).collect();
+        return Err(format!("unknown protocol {protocol:?}; the registry holds {}", known.join(", ")));
+    };
+    let mut out = Vec::with_capacity(frame.len() + 64);
+    match (p.parse_any)(frame) {
+        registry::AnyOutcome::Ok { message, object } => {
+            out.extend_from_slice(b"{\"kind\":\"ok\",\"message\":");
+            push_str(&mut out, &message);
+            if let Some(object) = object {
+                out.extend_from_slice(b",\"object\":");
+                object.write_json(&mut out);
+            }
+        }
+        registry::AnyOutcome::Invalid { reason, issues } => {
+            out.extend_from_slice(b"{\"kind\":\"invalid\",\"reason\":");
+            push_str(&mut out, &reason);
+            out.extend_from_slice(b",\"issues\":[");
+            push_issues(&mut out, &issues, Codes::AsRecorded);
+            out.push(b']');
+        }
+        registry::AnyOutcome::Other { kind, message } => {
+            out.extend_from_slice(b"{\"kind\":");
+            push_str(&mut out, kind);
+            if let Some(message) = message {
+                out.extend_from_slice(b",\"message\":");
+                push_str(&mut out, &message);
+            }
+        }
+    }
+    out.push(b'}');
+    Ok(into_string(out))
+}
+
 /// The typed registry of every protocol as JSON text: messages, unions with their variants and
 /// guard names, objects with their fields in spec order, enums with their values.
 pub fn registry_json() -> String {

@@ -455,6 +455,18 @@ pub fn gm_hello_ack(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Any registered protocol by name
+// ---------------------------------------------------------------------------------------------
+
+/// `parseFrame(protocolName, text)`: any registered protocol's verdict as JSON text
+/// ([`js_text::frame_verdict_json`]); an `InvalidArg` error naming the registered protocols for
+/// an unknown name.
+#[napi(js_name = "parseFrameJson")]
+pub fn parse_frame_json(protocol: String, text: FrameText) -> napi::Result<String> {
+    guard(|| js_text::frame_verdict_json(&protocol, &text.0).map_err(invalid_arg))
+}
+
+// ---------------------------------------------------------------------------------------------
 // Graphorin
 // ---------------------------------------------------------------------------------------------
 

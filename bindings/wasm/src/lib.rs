@@ -303,6 +303,18 @@ pub fn gm_hello_ack(
 }
 
 // ---------------------------------------------------------------------------------------------
+// Any registered protocol by name
+// ---------------------------------------------------------------------------------------------
+
+/// `parseFrame(protocolName, text)`: any registered protocol's verdict as JSON text
+/// ([`js_text::frame_verdict_json`]); an error naming the registered protocols for an unknown
+/// name.
+#[wasm_bindgen(js_name = "parseFrameJson")]
+pub fn parse_frame_json(protocol: &str, len: usize) -> Res<String> {
+    with_frame(len, |text| js_text::frame_verdict_json(protocol, text).map_err(invalid_arg))
+}
+
+// ---------------------------------------------------------------------------------------------
 // Graphorin
 // ---------------------------------------------------------------------------------------------
 

@@ -631,6 +631,7 @@ pub fn declarations() -> String {
         "/** The id of the contract these declarations and the addon were built from (16 hex digits); the\n *  package refuses to load an addon built from another contract. */\nexport declare const CONTRACT_ID: {};\n",
         quote(&wirecontract::contract_id())
     );
+    out.push_str(ANY_PROTOCOL_DECLS);
     out.push_str(VIEWER_DECLS);
     out.push_str("// The GraphMind reference API (@graphmind-ai/schema) at the top level too.\n");
     for n in top_level_names() {
@@ -739,7 +740,32 @@ fn top_level_names() -> impl Iterator<Item = &'static str> {
 }
 
 /// The names declared at the top level of `index.d.ts` outside the `graphmind` re-exports.
-const OWN_VALUES: &[&str] = &["graphmind", "graphorin", "VERSION", "CONTRACT_ID", "ViewerSession"];
+const OWN_VALUES: &[&str] = &["graphmind", "graphorin", "VERSION", "CONTRACT_ID", "protocols", "parseFrame", "ViewerSession"];
+
+/// Any registered protocol by name (`api.js`'s `protocols` and `parseFrame`, over the registry's
+/// parse): declared once for every protocol, so a protocol added to the contract needs none.
+const ANY_PROTOCOL_DECLS: &str = "
+/** What `parseFrame` says of one frame of a registered protocol. */
+export interface FrameVerdict {
+  /** `ok`, `invalid`, or the protocol's own verdict (`unknown-type`, `version-mismatch`). */
+  kind: string;
+  /** The message type or union variant: when ok, and for another verdict when it knows one. */
+  message?: string;
+  /** The accepted frame, or an envelope's payload, as the contract writes it, read by
+   *  JSON.parse; absent for a payload the protocol keeps opaque (an unknown type). */
+  object?: unknown;
+  /** Why the frame is invalid, in one line. */
+  reason?: string;
+  /** Every problem with its dotted path (and non-enumerable `segments`), when invalid. */
+  issues?: graphmind.Issue[];
+}
+/** The names of every registered protocol, in registry order (`graphmind`, `graphorin`, ...). */
+export declare function protocols(): readonly string[];
+/** Parses one frame of the registered protocol `protocolName` with its registered parser.
+ *  Bad input is a verdict; an unknown `protocolName` throws an Error naming the registered ones. */
+export declare function parseFrame(protocolName: string, text: string): FrameVerdict;
+
+";
 
 /// `typescript/index.mjs`: the package's ESM entry, which re-exports the CommonJS module by
 /// name: every runtime name `index.d.ts` declares at the top level, so `import { X }` works
