@@ -1203,8 +1203,12 @@ fn viewer_closes_instead_of_acking_a_hello_of_another_protocol_version() {
     for protocol in [2, 0, -1] {
         let mut hello = parse(std::str::from_utf8(&hello_frame(0, None)).unwrap_or_default());
         hello["payload"]["versions"]["protocol"] = json!(protocol);
-        let received =
-            v.outcome_received(c, hello.to_string().as_bytes(), wirecontract::graphmind::parse(hello.to_string().as_bytes(), &Default::default()), clk(1));
+        let received = v.outcome_received(
+            c,
+            hello.to_string().as_bytes(),
+            wirecontract::graphmind::parse(hello.to_string().as_bytes(), &wirecontract::graphmind::ParseOptions::default()),
+            clk(1),
+        );
         assert_eq!(received, wirecontract::graphmind::session::Received::Rejected, "protocol {protocol}");
         let actions = vdrain(&mut v);
         assert!(actions.iter().any(|a| matches!(a, ViewerAction::Close { conn, code: 1002, .. } if *conn == c)), "protocol {protocol}: {actions:?}");
