@@ -1125,8 +1125,10 @@ function createApi(backend, readRecord) {
   /**
    * Parses one frame of the registered protocol `protocolName` with its registered parser:
    * `{kind, message?, object?, reason?, issues?}` (bindings/js-text `frame_verdict_json`).
-   * Bad input is a verdict (a non-string frame is `invalid`); a `protocolName` the registry
-   * does not hold throws an Error naming the ones it does.
+   * Rust validates, V8 materializes: an accepted object is read from `text` by JSON.parse (the
+   * frame, or its envelope's payload), as the GraphMind namespace reads an envelope. Bad
+   * input is a verdict (a non-string frame is `invalid`); a non-string `protocolName` is a
+   * TypeError, and one the registry does not hold an Error naming the ones it does.
    */
   function parseAnyFrame(protocolName, text) {
     if (typeof protocolName !== 'string') throw new TypeError(`protocolName must be a string, got ${typeof protocolName}`);
@@ -1140,7 +1142,12 @@ function createApi(backend, readRecord) {
       const m = errorMessage(e);
       throw new Error(m.startsWith('unknown protocol ') ? m : internalError(e));
     }
-    return verdictOf(verdict);
+    const v = verdictOf(verdict);
+    const at = v.objectAt;
+    delete v.objectAt;
+    if (at === 'frame') v.object = JSON.parse(text);
+    else if (at === 'payload') v.object = JSON.parse(text).payload;
+    return v;
   }
 
   const out = {

@@ -72,6 +72,13 @@ pub struct Protocol {
 }
 
 impl Protocol {
+    /// Whether the object of an accepted frame ([`AnyOutcome::Ok`]'s `object`) is its
+    /// envelope's payload (GraphMind: messages keyed by the envelope's `type`), not the whole
+    /// frame (a protocol told apart by [`Protocol::key`], or by its unions).
+    pub fn object_is_payload(&self) -> bool {
+        self.key.is_none() && !self.messages.is_empty()
+    }
+
     /// [`Protocol::schema`] as pretty-printed text with a trailing newline (what
     /// `scripts/regen` commits).
     pub fn schema_string(&self) -> String {

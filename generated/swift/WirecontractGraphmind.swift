@@ -3051,9 +3051,9 @@ public struct FrameVerdict: Equatable, Hashable {
      */
     public var message: String?
     /**
-     * The accepted object's JSON, exactly as inside the frame: the whole frame for a protocol
-     * told apart by one member, the payload for a protocol with envelopes. `null`/`nil` unless
-     * ok, and for a payload the protocol keeps opaque (an unknown type).
+     * The accepted object as the contract writes it (as `serializeEnvelope` spells it, not the
+     * received bytes): the whole frame for a protocol told apart by one member or by unions,
+     * the payload for a protocol with envelopes. Set only when `kind` is `ok`.
      */
     public var objectJson: JsonText?
     /**
@@ -3075,9 +3075,9 @@ public struct FrameVerdict: Equatable, Hashable {
          * The message type or union variant: when ok, and for another verdict when it knows one.
          */message: String?, 
         /**
-         * The accepted object's JSON, exactly as inside the frame: the whole frame for a protocol
-         * told apart by one member, the payload for a protocol with envelopes. `null`/`nil` unless
-         * ok, and for a payload the protocol keeps opaque (an unknown type).
+         * The accepted object as the contract writes it (as `serializeEnvelope` spells it, not the
+         * received bytes): the whole frame for a protocol told apart by one member or by unions,
+         * the payload for a protocol with envelopes. Set only when `kind` is `ok`.
          */objectJson: JsonText?, 
         /**
          * Why the frame is invalid, in one line; `null`/`nil` unless invalid.
@@ -7479,7 +7479,8 @@ public enum Received: Equatable, Hashable {
      */
     case wildcard
     /**
-     * Invalid, `gm != 1`, a viewer-side type, or before `hello` (a `Warn` says which).
+     * Invalid, `gm != 1` or a `hello` of another protocol version, a viewer-side type, or
+     * before `hello` (a `Warn` says which).
      */
     case rejected
 
@@ -8803,7 +8804,7 @@ public enum ViewerAction: Equatable, Hashable {
          */frame: String
     )
     /**
-     * Close connection `conn` (1002 for `gm != 1`).
+     * Close connection `conn` (1002 for `gm != 1` or a `hello` of another protocol version).
      */
     case close(
         /**

@@ -6,13 +6,14 @@ after uniffi-bindgen wrote them).
 Two bodies change; what crosses does not:
 - `FfiConverterString.toUtf8`: uniffi makes a `CharsetEncoder` for every string it writes, to
   refuse a lone surrogate. A frame of ten token deltas writes a dozen strings (each object's
-  `extraJson` among them), so the encoders were a large part of a typed build. A string
-  without a surrogate now takes `String.toByteArray` (the same bytes: UTF-8 of Unicode text);
-  one with a surrogate still takes the encoder, which refuses a lone one as before.
+  `extraJson` among them). A string without surrogates now takes `String.toByteArray` (the
+  same bytes); one with any surrogate still takes the encoder, which refuses a lone one.
 - `FfiConverterTypeHostString.allocationSize`: uniffi sizes a custom type by lowering it, so
-  every `HostString` was encoded twice, once to size the buffer and once to write it. Its
-  generalized UTF-8 (HostStrings.kt) takes at most three bytes per UTF-16 unit, so the size is
-  now that bound, as `FfiConverterString.allocationSize` does for plain strings.
+  every `HostString` was encoded twice, once to size the buffer and once to write it. The size
+  is now counted without encoding (`jvm.Utf8.length`: the exact length of the generalized
+  UTF-8 HostStrings.kt writes, a lone surrogate three bytes). It is exact, not the three bytes
+  a unit that bounds it: the JNI route sizes its argument array by it (`JniTransport.args`), so
+  a bound would allocate three times a large frame and refuse a batch past a third of 2 GiB.
 
 The bodies are recognised by their exact text (pinned uniffi version): one not found stops
 generation with a message.
@@ -31,8 +32,9 @@ TO_UTF8 = """    fun toUtf8(value: String): ByteBuffer {
 """
 
 TO_UTF8_FAST = """    fun toUtf8(value: String): ByteBuffer {
-        // Unicode text (no surrogate at all) is encoded without a CharsetEncoder
-        // (scripts/generators/kotlin_string_converters.py); the encoder still refuses a lone one.
+        // A string without surrogates is encoded without a CharsetEncoder
+        // (scripts/generators/kotlin_string_converters.py); one with any surrogate still takes
+        // the encoder, which refuses a lone one.
         if (value.none { it.isSurrogate() }) {
             return ByteBuffer.wrap(value.toByteArray(Charsets.UTF_8))
         }
@@ -50,9 +52,9 @@ HOST_SIZE = """    override fun allocationSize(value: HostString): ULong {
 """
 
 HOST_SIZE_BOUND = """    override fun allocationSize(value: HostString): ULong {
-        // At most three bytes of generalized UTF-8 per UTF-16 unit, without encoding it
+        // The exact length of its generalized UTF-8, counted without encoding it
         // (scripts/generators/kotlin_string_converters.py).
-        return 4UL + value.length.toULong() * 3UL
+        return 4UL + dev.wirecontract.graphmind.jvm.Utf8.length(value).toULong()
     }
 """
 

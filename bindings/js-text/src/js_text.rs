@@ -255,31 +255,49 @@ fn group_name(g: MessageGroup) -> &'static str {
 }
 
 /// The package's `parseFrame(protocolName, text)`: the verdict of any registered protocol's
-/// parser ([`registry::Protocol::parse_any`]) as JSON text `{"kind", "message"?, "object"?,
-/// "reason"?, "issues"?}`. `object` is the accepted frame, or an envelope's payload, as the
-/// contract writes it (absent for a payload the protocol keeps opaque); issues are GraphMind's
-/// shape (dotted `path`, `message`, `segments`). `Err` names the registered protocols when
-/// `protocol` is not one of them.
+/// parser ([`registry::Protocol::parse_any`]) as JSON text `{"kind", "message"?, "objectAt"?,
+/// "reason"?, "issues"?}`. `objectAt` says where the accepted object is in the frame text,
+/// `"payload"` or `"frame"`, for the JavaScript layer to read it there with `JSON.parse` (as
+/// the GraphMind namespace reads an envelope) into the result's `object`; it is absent for a
+/// payload the protocol keeps opaque (an unknown type). Each issue is `{path, code?, message, segments}`: the dotted path, the code
+/// the contract recorded, if any. `Err` names the registered protocols when `protocol` is not
+/// one of them.
 pub fn frame_verdict_json(protocol: &str, frame: &str) -> Result<String, String> {
     let Some(p) = registry::protocol(protocol) else {
         let known: Vec<&str> = registry::protocols().iter().map(|p| p.name).collect();
         return Err(format!("unknown protocol {protocol:?}; the registry holds {}", known.join(", ")));
     };
-    let mut out = Vec::with_capacity(frame.len() + 64);
+    let mut out = Vec::with_capacity(128);
     match (p.parse_any)(frame) {
         registry::AnyOutcome::Ok { message, object } => {
             out.extend_from_slice(b"{\"kind\":\"ok\",\"message\":");
             push_str(&mut out, &message);
-            if let Some(object) = object {
-                out.extend_from_slice(b",\"object\":");
-                object.write_json(&mut out);
+            if object.is_some() {
+                let at: &[u8] = if p.object_is_payload() { b",\"objectAt\":\"payload\"" } else { b",\"objectAt\":\"frame\"" };
+                out.extend_from_slice(at);
             }
         }
         registry::AnyOutcome::Invalid { reason, issues } => {
             out.extend_from_slice(b"{\"kind\":\"invalid\",\"reason\":");
             push_str(&mut out, &reason);
             out.extend_from_slice(b",\"issues\":[");
-            push_issues(&mut out, &issues, Codes::AsRecorded);
+            for (i, issue) in issues.iter().enumerate() {
+                if i > 0 {
+                    out.push(b',');
+                }
+                let h = HostIssue::new(issue, Codes::AsRecorded);
+                out.extend_from_slice(b"{\"path\":");
+                push_str(&mut out, &h.path);
+                if let Some(code) = h.code {
+                    out.extend_from_slice(b",\"code\":");
+                    push_str(&mut out, code.as_str());
+                }
+                out.extend_from_slice(b",\"message\":");
+                push_str(&mut out, &h.message);
+                out.extend_from_slice(b",\"segments\":");
+                push_segments(&mut out, &h.segments);
+                out.push(b'}');
+            }
             out.push(b']');
         }
         registry::AnyOutcome::Other { kind, message } => {

@@ -39,8 +39,16 @@ test('bad frames are verdicts naming path and rule; an unknown protocol throws n
     assert.equal(v.kind, 'invalid', name);
     assert.equal(typeof v.reason, 'string');
     assert.equal(api.parseFrame(name, 42).kind, 'invalid', name);
-    assert.equal(api.parseFrame(name, '"\uD800"').kind, 'invalid', name);
   }
+  // A lone surrogate is read as JSON.parse reads the string: kept in the object.
+  const lone = api.parseFrame('graphorin', '{"v":"1","jsonrpc":"2.0","id":"\uD800","method":"ping"}');
+  assert.deepEqual([lone.kind, lone.object.id], ['ok', '\uD800']);
+  const token = api.parseFrame('graphmind', '{"gm":1,"seq":1,"ts":2,"runId":"r","type":"node.token","payload":{"nodeId":"n\uD800","deltas":[]}}');
+  assert.deepEqual(token.object, { nodeId: 'n\uD800', deltas: [] });
+  // Issues carry the code the contract recorded (Graphorin records zod's).
+  const noResult = api.parseFrame('graphorin', '{"v":"1","jsonrpc":"2.0","id":1}');
+  assert.equal(noResult.kind, 'invalid');
+  assert.ok(noResult.issues.every((i) => typeof i.path === 'string' && typeof i.code === 'string'), JSON.stringify(noResult.issues));
   const bad = api.parseFrame('graphmind', '{"gm":1,"seq":-1,"ts":2,"runId":"r","type":"run.finished","payload":{}}');
   assert.equal(bad.kind, 'invalid');
   assert.equal(bad.issues[0].path, 'seq');

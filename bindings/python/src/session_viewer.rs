@@ -31,8 +31,8 @@ record! {
     /// What `ViewerSession.frame_received` did with one frame: `kind` is `"hello"` (answered
     /// with a `hello.ack`), `"accepted"` (first-seen `(runId, seq)`), `"duplicate"` (already
     /// seen: dropped), `"wildcard"` (a `runId "*"` frame: neither stored nor de-duplicated) or
-    /// `"rejected"` (invalid, `gm != 1`, a viewer-side type, or before `hello`; a `ViewerWarn`
-    /// says which). `replayed`: the frame's seq is below its connection's hello seq.
+    /// `"rejected"` (invalid, `gm != 1` or a `hello` of another protocol version, a viewer-side
+    /// type, or before `hello`; a `ViewerWarn` says which). `replayed`: the frame's seq is below its connection's hello seq.
     Received = "Received" {
         /// `"hello"`, `"accepted"`, `"duplicate"`, `"wildcard"` or `"rejected"`.
         kind: String,
@@ -63,7 +63,8 @@ record! {
 }
 
 record! {
-    /// Close connection `conn` (1002 for `gm != 1`, §5.5).
+    /// Close connection `conn` (1002 for `gm != 1` or a `hello` of another protocol version,
+    /// §5.5).
     ViewerClose = "ViewerClose" {
         /// Target connection.
         conn: u64,
@@ -308,7 +309,8 @@ impl ViewerSession {
     ///
     /// One text frame from `conn` (`str`, `bytes` or `bytearray`); returns a `Received`
     /// saying what the session did with it. Never raises for bad input: bad frames become
-    /// `ViewerWarn`, `gm != 1` a `ViewerClose` with 1002.
+    /// `ViewerWarn`, `gm != 1` and a `hello` of another protocol version a `ViewerClose` with
+    /// 1002.
     #[pyo3(signature = (conn, data, now_ms, /))]
     fn frame_received(&mut self, conn: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>, now_ms: &Bound<'_, PyAny>) -> PyResult<Received> {
         let conn = uint_param(conn, "conn")?;

@@ -2,8 +2,9 @@
 //! `parseFrame`, `parseFrameBytes`; Swift the same): the contract registry's parse
 //! (`registry::Protocol::parse_any`), as the CLI's `parse --protocol` and Python's
 //! `wirecontract.parse_frame` reach it. A protocol added to the contract's `PROTOCOLS` is
-//! parsed here without a binding edit; the accepted object crosses as its JSON. GraphMind and
-//! Graphorin also have their typed records and functions.
+//! parsed here without a binding edit; the accepted object crosses as its JSON, and issues
+//! carry the code the contract recorded, if any. GraphMind and Graphorin also have their typed
+//! records and functions.
 
 // uniffi passes arguments by value.
 #![allow(clippy::needless_pass_by_value)]
@@ -19,9 +20,9 @@ pub struct FrameVerdict {
     pub kind: String,
     /// The message type or union variant: when ok, and for another verdict when it knows one.
     pub message: Option<String>,
-    /// The accepted object's JSON, exactly as inside the frame: the whole frame for a protocol
-    /// told apart by one member, the payload for a protocol with envelopes. `null`/`nil` unless
-    /// ok, and for a payload the protocol keeps opaque (an unknown type).
+    /// The accepted object as the contract writes it (as `serializeEnvelope` spells it, not the
+    /// received bytes): the whole frame for a protocol told apart by one member or by unions,
+    /// the payload for a protocol with envelopes. Set only when `kind` is `ok`.
     pub object_json: Option<JsonText>,
     /// Why the frame is invalid, in one line; `null`/`nil` unless invalid.
     pub reason: Option<String>,

@@ -734,7 +734,8 @@ pub enum Received {
     },
     /// A `runId "*"` frame other than `hello`.
     Wildcard,
-    /// Invalid, `gm != 1`, a viewer-side type, or before `hello` (a `Warn` says which).
+    /// Invalid, `gm != 1` or a `hello` of another protocol version, a viewer-side type, or
+    /// before `hello` (a `Warn` says which).
     Rejected,
 }
 
@@ -749,7 +750,7 @@ pub enum ViewerAction {
         /// Frame text.
         frame: String,
     },
-    /// Close connection `conn` (1002 for `gm != 1`).
+    /// Close connection `conn` (1002 for `gm != 1` or a `hello` of another protocol version).
     Close {
         /// Connection.
         conn: i64,

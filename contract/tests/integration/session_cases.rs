@@ -1199,16 +1199,15 @@ fn viewer_closes_instead_of_acking_a_hello_of_another_protocol_version() {
     // The envelope is GraphMind 1, so it parses; `versions.protocol` is the app's, and the
     // viewer answers only its own, as negotiate_hello rules (docs/session.md, guarantee 8).
     let mut v = ViewerSession::new(ViewerConfig::default());
-    let c = ConnectionId(1);
-    for protocol in [2, 0, -1] {
+    // A connection per case: each refused one is closed.
+    for (id, protocol) in [(1, 2), (2, 0), (3, -1)] {
+        let c = ConnectionId(id);
         let mut hello = parse(std::str::from_utf8(&hello_frame(0, None)).unwrap_or_default());
         hello["payload"]["versions"]["protocol"] = json!(protocol);
-        let received = v.outcome_received(
-            c,
-            hello.to_string().as_bytes(),
-            wirecontract::graphmind::parse(hello.to_string().as_bytes(), &wirecontract::graphmind::ParseOptions::default()),
-            clk(1),
-        );
+        let bytes = hello.to_string().into_bytes();
+        // outcome_received, not frame_received: it also says what the session did with it.
+        let outcome = wirecontract::graphmind::parse(&bytes, &wirecontract::graphmind::ParseOptions::default());
+        let received = v.outcome_received(c, &bytes, outcome, clk(1));
         assert_eq!(received, wirecontract::graphmind::session::Received::Rejected, "protocol {protocol}");
         let actions = vdrain(&mut v);
         assert!(actions.iter().any(|a| matches!(a, ViewerAction::Close { conn, code: 1002, .. } if *conn == c)), "protocol {protocol}: {actions:?}");
@@ -1219,7 +1218,7 @@ fn viewer_closes_instead_of_acking_a_hello_of_another_protocol_version() {
         assert!(!actions.iter().any(|a| matches!(a, ViewerAction::Send { .. } | ViewerAction::AppAttached { .. })), "protocol {protocol}: {actions:?}");
     }
     // Protocol 1 is answered.
-    v.frame_received(c, &hello_frame(0, None), clk(2));
+    v.frame_received(ConnectionId(4), &hello_frame(0, None), clk(2));
     assert!(vdrain(&mut v).iter().any(|a| matches!(a, ViewerAction::AppAttached { .. })));
 }
 

@@ -744,25 +744,26 @@ const OWN_VALUES: &[&str] = &["graphmind", "graphorin", "VERSION", "CONTRACT_ID"
 
 /// Any registered protocol by name (`api.js`'s `protocols` and `parseFrame`, over the registry's
 /// parse): declared once for every protocol, so a protocol added to the contract needs none.
-const ANY_PROTOCOL_DECLS: &str = "
-/** What `parseFrame` says of one frame of a registered protocol. */
+const ANY_PROTOCOL_DECLS: &str = "/** What `parseFrame` says of one frame of a registered protocol. */
 export interface FrameVerdict {
-  /** `ok`, `invalid`, or the protocol's own verdict (`unknown-type`, `version-mismatch`). */
-  kind: string;
+  /** `ok`, `invalid`, or the protocol's own verdict. */
+  kind: 'ok' | 'invalid' | 'unknown-type' | 'version-mismatch' | (string & {});
   /** The message type or union variant: when ok, and for another verdict when it knows one. */
   message?: string;
-  /** The accepted frame, or an envelope's payload, as the contract writes it, read by
-   *  JSON.parse; absent for a payload the protocol keeps opaque (an unknown type). */
+  /** The accepted object as JSON.parse reads it from the frame: the frame itself, or its
+   *  envelope's payload. Set only when `kind` is `ok` and the type is known. */
   object?: unknown;
   /** Why the frame is invalid, in one line. */
   reason?: string;
-  /** Every problem with its dotted path (and non-enumerable `segments`), when invalid. */
-  issues?: graphmind.Issue[];
+  /** Every problem (dotted `path`, the contract's `code` when it records one, `message`; a
+   *  non-enumerable `segments`), when invalid. */
+  issues?: Array<{ path: string; code?: string; message: string }>;
 }
 /** The names of every registered protocol, in registry order (`graphmind`, `graphorin`, ...). */
 export declare function protocols(): readonly string[];
 /** Parses one frame of the registered protocol `protocolName` with its registered parser.
- *  Bad input is a verdict; an unknown `protocolName` throws an Error naming the registered ones. */
+ *  Bad input is a verdict. Throws a TypeError for a non-string `protocolName`, and an Error
+ *  naming the registered protocols for one the registry does not hold. */
 export declare function parseFrame(protocolName: string, text: string): FrameVerdict;
 
 ";

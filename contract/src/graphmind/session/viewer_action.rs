@@ -110,8 +110,9 @@ pub enum Received {
     },
     /// A frame with `runId "*"` other than `hello`: neither stored nor de-duplicated (§5.2).
     Wildcard,
-    /// Not taken: invalid, `gm ≠ 1` (a [`ViewerAction::Close`] is queued), a viewer-side
-    /// type, or an event before `hello`; a [`ViewerAction::Warn`] says which.
+    /// Not taken: invalid, `gm ≠ 1` or a `hello` of another protocol version (a
+    /// [`ViewerAction::Close`] is queued), a viewer-side type, or an event before `hello`; a
+    /// [`ViewerAction::Warn`] says which.
     Rejected,
 }
 
@@ -126,7 +127,7 @@ pub enum ViewerAction {
         /// The frame.
         frame: String,
     },
-    /// Close `conn` (1002 for `gm ≠ 1`, §5.5).
+    /// Close `conn` (1002 for `gm ≠ 1` or a `hello` of another protocol version, §5.5).
     Close {
         /// Target connection.
         conn: ConnectionId,

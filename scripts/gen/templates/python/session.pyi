@@ -310,7 +310,7 @@ class ViewerSend:
 
 @final
 class ViewerClose:
-    """Close connection `conn` (1002 for gm != 1)."""
+    """Close connection `conn` (1002 for gm != 1 or a hello of another protocol version)."""
     __match_args__ = ("conn", "code", "reason")
     def __new__(cls, conn: int, code: int, reason: str) -> ViewerClose: ...
     @property

@@ -39,6 +39,11 @@ final class ProtocolsTests: XCTestCase {
             XCTAssertTrue(bytes.reason?.contains("invalid UTF-8 at byte 1") ?? false, "\(name): \(bytes)")
         }
         XCTAssertEqual(try parseFrame(protocolName: "graphmind", frame: #"{"gm":2,"seq":1,"ts":2,"runId":"r","type":"x","payload":{}}"#).kind, "version-mismatch")
+        // Issues carry the code the contract recorded (Graphorin records zod's).
+        let noResult = try parseFrame(protocolName: "graphorin", frame: #"{"v":"1","jsonrpc":"2.0","id":1}"#)
+        XCTAssertEqual(noResult.kind, "invalid")
+        XCTAssertFalse(noResult.issues.isEmpty)
+        XCTAssertTrue(noResult.issues.allSatisfy { $0.code != nil }, "\(noResult.issues)")
         XCTAssertThrowsError(try parseFrame(protocolName: "no-such-protocol", frame: "{}")) { error in
             guard case let ContractError.Build(reason, _) = error else {
                 return XCTFail("\(error)")

@@ -1658,8 +1658,9 @@ public object FfiConverterString: FfiConverter<String, RustBuffer.ByValue> {
     }
 
     fun toUtf8(value: String): ByteBuffer {
-        // Unicode text (no surrogate at all) is encoded without a CharsetEncoder
-        // (scripts/generators/kotlin_string_converters.py); the encoder still refuses a lone one.
+        // A string without surrogates is encoded without a CharsetEncoder
+        // (scripts/generators/kotlin_string_converters.py); one with any surrogate still takes
+        // the encoder, which refuses a lone one.
         if (value.none { it.isSurrogate() }) {
             return ByteBuffer.wrap(value.toByteArray(Charsets.UTF_8))
         }
@@ -4238,9 +4239,9 @@ data class FrameVerdict (
     val `message`: kotlin.String?
     , 
     /**
-     * The accepted object's JSON, exactly as inside the frame: the whole frame for a protocol
-     * told apart by one member, the payload for a protocol with envelopes. `null`/`nil` unless
-     * ok, and for a payload the protocol keeps opaque (an unknown type).
+     * The accepted object as the contract writes it (as `serializeEnvelope` spells it, not the
+     * received bytes): the whole frame for a protocol told apart by one member or by unions,
+     * the payload for a protocol with envelopes. Set only when `kind` is `ok`.
      */
     val `objectJson`: JsonText?
     , 
@@ -8008,7 +8009,8 @@ sealed class Received {
     
     
     /**
-     * Invalid, `gm != 1`, a viewer-side type, or before `hello` (a `Warn` says which).
+     * Invalid, `gm != 1` or a `hello` of another protocol version, a viewer-side type, or
+     * before `hello` (a `Warn` says which).
      */
     object Rejected : Received()
     
@@ -9186,7 +9188,7 @@ sealed class ViewerAction {
     }
     
     /**
-     * Close connection `conn` (1002 for `gm != 1`).
+     * Close connection `conn` (1002 for `gm != 1` or a `hello` of another protocol version).
      */
     data class Close(
         /**
@@ -11063,9 +11065,9 @@ public object FfiConverterTypeHostString: FfiConverter<HostString, RustBuffer.By
     }
 
     override fun allocationSize(value: HostString): ULong {
-        // At most three bytes of generalized UTF-8 per UTF-16 unit, without encoding it
+        // The exact length of its generalized UTF-8, counted without encoding it
         // (scripts/generators/kotlin_string_converters.py).
-        return 4UL + value.length.toULong() * 3UL
+        return 4UL + dev.wirecontract.graphmind.jvm.Utf8.length(value).toULong()
     }
 
     override fun write(value: HostString, buf: ByteBuffer) {

@@ -1301,8 +1301,9 @@ public object FfiConverterString: FfiConverter<String, RustBuffer.ByValue> {
     }
 
     fun toUtf8(value: String): ByteBuffer {
-        // Unicode text (no surrogate at all) is encoded without a CharsetEncoder
-        // (scripts/generators/kotlin_string_converters.py); the encoder still refuses a lone one.
+        // A string without surrogates is encoded without a CharsetEncoder
+        // (scripts/generators/kotlin_string_converters.py); one with any surrogate still takes
+        // the encoder, which refuses a lone one.
         if (value.none { it.isSurrogate() }) {
             return ByteBuffer.wrap(value.toByteArray(Charsets.UTF_8))
         }
@@ -4971,9 +4972,9 @@ public object FfiConverterTypeHostString: FfiConverter<HostString, RustBuffer.By
     }
 
     override fun allocationSize(value: HostString): ULong {
-        // At most three bytes of generalized UTF-8 per UTF-16 unit, without encoding it
+        // The exact length of its generalized UTF-8, counted without encoding it
         // (scripts/generators/kotlin_string_converters.py).
-        return 4UL + value.length.toULong() * 3UL
+        return 4UL + dev.wirecontract.graphmind.jvm.Utf8.length(value).toULong()
     }
 
     override fun write(value: HostString, buf: ByteBuffer) {

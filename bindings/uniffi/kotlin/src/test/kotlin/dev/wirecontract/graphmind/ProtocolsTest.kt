@@ -46,8 +46,11 @@ class ProtocolsTest {
             val v = parseFrame(name, "{")
             assertEquals("invalid", v.kind, "$name: $v")
             assertNotNull(v.reason)
-            // A lone surrogate: no UTF-8 frame carries it, so the frame is invalid, not a throw.
-            assertEquals("invalid", parseFrame(name, "\"\uD800\"").kind, name)
+            // A lone surrogate in a member: no UTF-8 frame carries it, so the frame is
+            // invalid, naming where it is, not a throw.
+            val lone = parseFrame(name, "{\"v\":\"1\",\"id\":\"\uD800\"}")
+            assertEquals("invalid", lone.kind, name)
+            assertTrue(lone.reason!!.contains("lone surrogate at UTF-16 index 15"), "$name: $lone")
             val bytes = parseFrameBytes(name, byteArrayOf('{'.code.toByte(), 0xff.toByte()))
             assertEquals("invalid", bytes.kind, name)
             assertTrue(bytes.reason!!.contains("invalid UTF-8 at byte 1"), "$name: $bytes")
