@@ -2,8 +2,8 @@
 # the test dependencies into a fresh virtual environment and run pytest (conformance, API,
 # hypothesis, the real graphmind-ai client, the session hosts against `wirecontract listen`, the
 # eight real-client scenarios re-enacted, the Python examples of docs/session.md) and mypy
-# --strict on the default interpreter (3.11), then the same suite on the oldest and newest
-# supported CPythons (3.10, 3.13).
+# --strict on the default interpreter (3.11), then the same suite, its size and volume load tests
+# aside, on the oldest and newest supported CPythons (3.10, 3.13).
 set -euo pipefail
 ROOT="$(pwd)"
 source scripts/lib/common.sh
@@ -25,8 +25,9 @@ esac
     && grep -A1 'consistent with the following platform tag:' "$ROOT/target/auditwheel.txt" | grep '"manylinux_2_17_x86_64"' >/dev/null \
     || { echo "30-python: auditwheel does not accept manylinux_2_17 for $WHEEL" >&2; cat "$ROOT/target/auditwheel.txt" >&2; exit 1; }
 
-run_suite() {  # run_suite PYTHON VENV_DIR: fresh venv, dependencies, wheel, pytest
+run_suite() {  # run_suite PYTHON VENV_DIR [PYTEST_ARGS...]: fresh venv, dependencies, wheel, pytest
     local python="$1" venv="$2"
+    shift 2
     rm -rf "$venv"
     "$python" -m venv "$venv"
     "$venv/bin/pip" install --quiet --upgrade pip
@@ -34,7 +35,7 @@ run_suite() {  # run_suite PYTHON VENV_DIR: fresh venv, dependencies, wheel, pyt
     "$venv/bin/pip" install --quiet "$WHEEL"
     echo "pytest on $("$venv/bin/python" --version)"
     # Run from outside the source tree so the installed wheel, not the sources, is imported.
-    (cd "$ROOT/target" && "$venv/bin/python" -m pytest -q -p no:cacheprovider "$ROOT/bindings/python/tests")
+    (cd "$ROOT/target" && "$venv/bin/python" -m pytest -q -p no:cacheprovider "$@" "$ROOT/bindings/python/tests")
 }
 
 VENV="$ROOT/target/test-venv"
@@ -57,8 +58,11 @@ conform_python python-sync bindings/python/conform/workload_sync.py
 # The stubs match the installed package (names, signatures, finality); the generated allowlist
 # names only what stubtest cannot see (fields served by __getattr__, Literal aliases, __all__).
 (cd "$ROOT/target" && "$VENV/bin/python" -m mypy.stubtest wirecontract --allowlist "$ROOT/generated/python/stubtest-allowlist.txt")
+# The oldest and newest interpreters run every test but the load tests (marker `load`,
+# conftest.py: size, volume and time bounds, the same on any interpreter) except the thread
+# cases (test_threads.py), which do depend on the interpreter's threading.
 for v in 3.10 3.13; do
-    run_suite "$(python_for "$v")" "$ROOT/target/test-venv-$v"
+    run_suite "$(python_for "$v")" "$ROOT/target/test-venv-$v" -m "not load or threads"
 done
 # A debug wheel with the `test-hooks` feature: a forced panic at the boundary must surface as
 # wirecontract.InternalError (test_panic_hook.py; the release wheel above must lack the hook).

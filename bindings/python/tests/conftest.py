@@ -19,6 +19,11 @@ def pytest_configure(config: pytest.Config) -> None:
         "the work is the same whatever the contract declares, so scripts/contract-change, which runs "
         "this suite on an unoptimized wheel of a changed contract, leaves these out (-m 'not load')",
     )
+    config.addinivalue_line(
+        "markers",
+        "threads: a load test of the extension under threads, which depends on the interpreter's "
+        "threading, so step 30 runs it on every supported interpreter",
+    )
 
 
 def _jsonl(path: Path) -> list[dict]:

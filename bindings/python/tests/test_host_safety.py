@@ -205,6 +205,7 @@ def summary(r) -> tuple:
 
 
 @pytest.mark.load
+@pytest.mark.threads
 def test_eight_threads_get_the_results_of_one(vectors) -> None:
     frames = [v["frame"] for v in vectors]
     # Large frames too, so the threads really run in parallel without the GIL.

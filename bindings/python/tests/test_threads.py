@@ -101,8 +101,9 @@ CHILD = textwrap.dedent(
     '''
 )
 
-# Load tests (conftest.py): the same in any contract.
-pytestmark = pytest.mark.load
+# Load tests (conftest.py): the same in any contract; `threads`: run on every interpreter
+# (scripts/steps/30-python.sh).
+pytestmark = [pytest.mark.load, pytest.mark.threads]
 
 CASES = ["import_in_worker", "main_first", "main_last", "sequence", "parallel", "short_lived"]
 
