@@ -33,6 +33,13 @@ pub fn protocol(name: &str) -> Option<&'static Protocol> {
     protocols().iter().copied().find(|p| p.name == name)
 }
 
+/// Why [`protocol`] found nothing, in one line naming the registered protocols: the text the
+/// generic entry points of the bindings (`parseFrame`) refuse an unknown name with.
+pub fn unknown_protocol(name: &str) -> String {
+    let known: Vec<&str> = protocols().iter().map(|p| p.name).collect();
+    format!("unknown protocol {name:?}; the registry holds {}", known.join(", "))
+}
+
 /// One wire protocol as declared in its module.
 #[derive(Debug)]
 pub struct Protocol {

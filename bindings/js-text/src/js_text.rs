@@ -97,7 +97,7 @@ pub fn verdict_json(outcome: gm::ParseOutcome) -> String {
             push_str(&mut out, &reason);
             if let Some(issues) = issues {
                 out.extend_from_slice(b",\"issues\":[");
-                push_issues(&mut out, &issues, Codes::AsRecorded);
+                push_issues(&mut out, &issues, IssueShape::GraphMind);
                 out.push(b']');
             }
             // Salvage (§2 step 5): the envelope passed, only the payload failed.
@@ -120,31 +120,41 @@ pub fn build_error_json(e: &gm::BuildError) -> String {
     out.extend_from_slice(b"{\"reason\":");
     push_str(&mut out, &e.reason);
     out.extend_from_slice(b",\"issues\":[");
-    push_issues(&mut out, &e.issues, Codes::AsRecorded);
+    push_issues(&mut out, &e.issues, IssueShape::GraphMind);
     out.extend_from_slice(b"]}");
     into_string(out)
 }
+/// How [`push_issues`] writes an issue. `segments` (the path, root first) is in every shape;
+/// the JavaScript layer makes it non-enumerable (`api.js`), so the objects keep the keys below.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum IssueShape {
+    /// GraphMind's reference shape `{"path":"dotted","message"}`: no code, even where the
+    /// contract recorded one.
+    GraphMind,
+    /// Graphorin's, zod's as the reference has it: `{"path":[segments],"code","message"}`,
+    /// a code in every issue ([`Codes::Promised`]).
+    Graphorin,
+    /// Any protocol through the registry (`parseFrame`): `{"path":"dotted","code"?,"message"}`,
+    /// the code the contract recorded, if any.
+    Registry,
+}
+
 /// Issues as the objects of a JSON array (the brackets are the caller's), each built by the
-/// glue's one conversion ([`HostIssue`]). A protocol that promises codes ([`Codes::Promised`],
-/// Graphorin) writes `{"path":[segments],"code","message","segments"}`, zod's shape as the
-/// reference has it; GraphMind `{"path":"dotted","message","segments"}`. `segments` is the
-/// path root first in both; the JavaScript layer makes it non-enumerable (`api.js`), so the
-/// objects keep the reference's keys.
-fn push_issues(out: &mut Vec<u8>, issues: &[Issue], codes: Codes) {
+/// glue's one conversion ([`HostIssue`]), in `shape`.
+fn push_issues(out: &mut Vec<u8>, issues: &[Issue], shape: IssueShape) {
+    let codes = if shape == IssueShape::Graphorin { Codes::Promised } else { Codes::AsRecorded };
     for (i, issue) in issues.iter().enumerate() {
         if i > 0 {
             out.push(b',');
         }
         let h = HostIssue::new(issue, codes);
         out.extend_from_slice(b"{\"path\":");
-        if codes == Codes::Promised {
+        if shape == IssueShape::Graphorin {
             push_segments(out, &h.segments);
         } else {
             push_str(out, &h.path);
         }
-        // GraphMind's reference issues carry no code (`{path, message}`), even where the
-        // contract recorded one.
-        if let (Codes::Promised, Some(code)) = (codes, h.code) {
+        if let (IssueShape::Graphorin | IssueShape::Registry, Some(code)) = (shape, h.code) {
             out.extend_from_slice(b",\"code\":");
             push_str(out, code.as_str());
         }
@@ -183,7 +193,7 @@ pub fn parse_error_json(e: &graphorin::ParseError) -> String {
     out.extend_from_slice(b",\"message\":");
     push_str(&mut out, &e.to_string());
     out.extend_from_slice(b",\"issues\":[");
-    push_issues(&mut out, e.issues(), Codes::Promised);
+    push_issues(&mut out, e.issues(), IssueShape::Graphorin);
     out.extend_from_slice(b"],\"id\":");
     // The raw id is validated JSON text; `null` stands for "no id member".
     out.extend_from_slice(e.raw_id().map_or("null", |r| r.as_str()).as_bytes());
@@ -264,8 +274,7 @@ fn group_name(g: MessageGroup) -> &'static str {
 /// one of them.
 pub fn frame_verdict_json(protocol: &str, frame: &str) -> Result<String, String> {
     let Some(p) = registry::protocol(protocol) else {
-        let known: Vec<&str> = registry::protocols().iter().map(|p| p.name).collect();
-        return Err(format!("unknown protocol {protocol:?}; the registry holds {}", known.join(", ")));
+        return Err(registry::unknown_protocol(protocol));
     };
     let mut out = Vec::with_capacity(128);
     match (p.parse_any)(frame) {
@@ -281,23 +290,7 @@ pub fn frame_verdict_json(protocol: &str, frame: &str) -> Result<String, String>
             out.extend_from_slice(b"{\"kind\":\"invalid\",\"reason\":");
             push_str(&mut out, &reason);
             out.extend_from_slice(b",\"issues\":[");
-            for (i, issue) in issues.iter().enumerate() {
-                if i > 0 {
-                    out.push(b',');
-                }
-                let h = HostIssue::new(issue, Codes::AsRecorded);
-                out.extend_from_slice(b"{\"path\":");
-                push_str(&mut out, &h.path);
-                if let Some(code) = h.code {
-                    out.extend_from_slice(b",\"code\":");
-                    push_str(&mut out, code.as_str());
-                }
-                out.extend_from_slice(b",\"message\":");
-                push_str(&mut out, &h.message);
-                out.extend_from_slice(b",\"segments\":");
-                push_segments(&mut out, &h.segments);
-                out.push(b'}');
-            }
+            push_issues(&mut out, &issues, IssueShape::Registry);
             out.push(b']');
         }
         registry::AnyOutcome::Other { kind, message } => {

@@ -61,10 +61,7 @@ pub fn parse_frame_bytes(protocol_name: HostString, frame: Vec<u8>) -> Result<Fr
 
 fn find(name: HostString) -> Result<&'static registry::Protocol, ContractError> {
     let name = arg(name, "protocolName")?;
-    registry::protocol(&name).ok_or_else(|| {
-        let known: Vec<&str> = registry::protocols().iter().map(|p| p.name).collect();
-        ContractError::Build { reason: format!("unknown protocol {name:?}; the registry holds {}", known.join(", ")), issues: Vec::new() }
-    })
+    registry::protocol(&name).ok_or_else(|| ContractError::Build { reason: registry::unknown_protocol(&name), issues: Vec::new() })
 }
 
 fn verdict(outcome: AnyOutcome) -> FrameVerdict {
