@@ -55,6 +55,7 @@ class JvmBenchmarkTest {
     private val rounds = maxOf(3, (System.getProperty("wirecontract.bench.rounds") ?: "5").toInt())
     private val repo = File(System.getProperty("wirecontract.repo") ?: "../../../..")
     private val warmupSeconds = (System.getProperty("wirecontract.bench.warmup") ?: "2").toDouble()
+    private val minOps = (System.getProperty("wirecontract.bench.minops") ?: "100000").toInt()
     private val mapper: ObjectMapper = jacksonObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false)
 
     private class Token(val seq: Long, val ts: Long, val runId: String, val nodeId: String, val deltas: List<Pair<String, String>>)
@@ -165,9 +166,9 @@ class JvmBenchmarkTest {
         val matchers = listOf(BreakpointMatcher(kind = JNodeKind.TOOL))
         val pauseCalls = 1_000_000
 
-        // At least ~100,000 operations per timed pass.
+        // At least ~minOps operations per timed pass.
         val reps = mapOf("build" to tokens.size, "parse" to frames.size, "validate" to frames.size)
-            .let { m -> m.mapValues { (_, n) -> maxOf(1, 100_000 / n) } }
+            .let { m -> m.mapValues { (_, n) -> maxOf(1, minOps / n) } }
         val repsByRow = mapOf(
             "build_jackson" to reps["build"]!!, "build_ours" to reps["build"]!!, "build_writer_only" to reps["build"]!!,
             "build_native_only" to reps["build"]!!, "build_typed" to reps["build"]!!, "parse_jackson" to reps["parse"]!!,
