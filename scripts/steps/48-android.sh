@@ -18,9 +18,11 @@ PY="$(python_bin)"
 
 # The default-linked library (what step 40 built; relinked only if this step ran last).
 cargo build --quiet --locked -p wirecontract-uniffi --lib
-cp "$TD/debug/libwirecontract_uniffi.so" "$OUT/linux-default-link.so"
+# Without debug information (strip keeps the program headers the checks read): the AAR holds
+# four copies, and zipping four 100 MB debug libraries took most of this step.
+strip --strip-debug -o "$OUT/linux-default-link.so" "$TD/debug/libwirecontract_uniffi.so"
 cargo rustc --quiet --locked -p wirecontract-uniffi --lib --crate-type cdylib -- -C link-arg=-Wl,-z,max-page-size=16384
-cp "$TD/debug/libwirecontract_uniffi.so" "$OUT/linux-16k.so"
+strip --strip-debug -o "$OUT/linux-16k.so" "$TD/debug/libwirecontract_uniffi.so"
 "$PY" -B "$A/elf_align.py" "$OUT/linux-16k.so"
 
 bindings/uniffi/android/build-aar.sh --linux-stand-in "$OUT/linux-16k.so"
