@@ -3,7 +3,7 @@
 # hypothesis, the real graphmind-ai client, the session hosts against `wirecontract listen`, the
 # eight real-client scenarios re-enacted, the Python examples of docs/session.md) and mypy
 # --strict on the default interpreter (3.11), then the same suite, its size and volume load tests
-# aside, on the oldest and newest supported CPythons (3.10, 3.13).
+# aside, on the oldest and newest supported CPythons (3.10, 3.13) side by side.
 set -euo pipefail
 ROOT="$(pwd)"
 source scripts/lib/common.sh
@@ -60,10 +60,20 @@ conform_python python-sync bindings/python/conform/workload_sync.py
 (cd "$ROOT/target" && "$VENV/bin/python" -m mypy.stubtest wirecontract --allowlist "$ROOT/generated/python/stubtest-allowlist.txt")
 # The oldest and newest interpreters run every test but the load tests (marker `load`,
 # conftest.py: size, volume and time bounds, the same on any interpreter) except the thread
-# cases (test_threads.py), which do depend on the interpreter's threading.
-for v in 3.10 3.13; do
-    run_suite "$(python_for "$v")" "$ROOT/target/test-venv-$v" -m "not load or threads"
+# cases (test_threads.py), which do depend on the interpreter's threading. The two run side by
+# side (each suite is one process; CI has two cores), each into its log, printed when both end.
+versions=(3.10 3.13)
+pids=()
+for v in "${versions[@]}"; do
+    run_suite "$(python_for "$v")" "$ROOT/target/test-venv-$v" -m "not load or threads" >"$ROOT/target/pytest-$v.log" 2>&1 &
+    pids+=("$!")
 done
+failed=()
+for i in "${!versions[@]}"; do
+    wait "${pids[$i]}" || failed+=("${versions[$i]}")
+done
+for v in "${versions[@]}"; do cat "$ROOT/target/pytest-$v.log"; done
+[ "${#failed[@]}" = 0 ] || { echo "30-python: the suite failed on Python ${failed[*]}" >&2; exit 1; }
 # A debug wheel with the `test-hooks` feature: a forced panic at the boundary must surface as
 # wirecontract.InternalError (test_panic_hook.py; the release wheel above must lack the hook).
 HOOKS_WHEELS="$ROOT/target/wheels-test-hooks"
