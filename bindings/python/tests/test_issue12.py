@@ -45,6 +45,7 @@ SURROGATE_CALLS = [
 ]
 
 
+@pytest.mark.filterwarnings("ignore:create_unknown_envelope is deprecated:DeprecationWarning")
 @pytest.mark.parametrize("arg,call", SURROGATE_CALLS, ids=[f"{i}-{a}" for i, (a, _) in enumerate(SURROGATE_CALLS)])
 def test_lone_surrogate_argument_is_build_error(arg, call):
     with pytest.raises(wirecontract.BuildError) as e:

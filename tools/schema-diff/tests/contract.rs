@@ -147,6 +147,46 @@ fn a_gm_bump_makes_breaking_changes_allowed() {
     assert!(d.policy().allowed());
 }
 
+/// A major version as a team would make it: `gm: 2`, a field renamed, an optional field made
+/// required, a message type removed and an enum value removed, all at once. Each is reported
+/// once, by its own rule and with its own direction, and none hides another.
+#[test]
+fn a_graphmind_v2_reports_every_breaking_change_by_rule_and_direction() {
+    let old = graphmind_v1();
+    let mut new = old.clone();
+    let started = &mut new["$defs"]["NodeStarted"];
+    let name = started["properties"].as_object_mut().unwrap().remove("name").expect("node.started has a name");
+    started["properties"]["label"] = name;
+    let required = started["required"].as_array_mut().unwrap();
+    required.retain(|r| r != "name");
+    required.extend([json!("label"), json!("parentId")]);
+    new["anyOf"].as_array_mut().unwrap().retain(|b| b["$ref"] != "#/$defs/envelope.node.token");
+    new["$defs"].as_object_mut().unwrap().remove("envelope.node.token");
+    new["$defs"]["NodeKind"]["enum"].as_array_mut().unwrap().retain(|k| k != "custom");
+    for (name, def) in new["$defs"].as_object_mut().unwrap() {
+        if name.starts_with("envelope.") {
+            def["properties"]["gm"] = json!({"const": 2});
+        }
+    }
+    let d = run(&old, &new);
+    let got: Vec<(Rule, &str, Verdict, Verdict)> = d.changes.iter().map(|c| (c.rule, c.path.as_str(), c.old_receivers, c.old_senders)).collect();
+    let (b, s) = (Verdict::Breaking, Verdict::Safe);
+    assert_eq!(
+        got,
+        [
+            (Rule::ProtocolVersionChanged, "/$defs/envelope.run.started/properties/gm", b, b),
+            (Rule::EnumValueRemoved, "/$defs/NodeKind/enum", s, b),
+            (Rule::PropertyBecameRequired, "/$defs/NodeStarted/properties/parentId", s, b),
+            (Rule::PropertyRenamed, "/$defs/NodeStarted/properties/label", b, b),
+            (Rule::MessageTypeRemoved, "/$defs/envelope.node.token", s, b),
+        ],
+        "{:#?}",
+        d.changes
+    );
+    assert_eq!((d.old_version.clone(), d.new_version.clone()), (Some(json!(1)), Some(json!(2))));
+    assert_eq!(d.policy(), Policy::VersionBumped);
+}
+
 #[test]
 fn adding_an_optional_param_to_strict_graphorin_breaks_old_receivers() {
     let old = graphorin_v1();

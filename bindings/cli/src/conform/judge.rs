@@ -120,6 +120,9 @@ impl Judge<'_> {
 
     fn g1(&mut self) {
         let mut problems = Vec::new();
+        if self.app.is_empty() {
+            problems.push("no app frame arrived: nothing shows one sequence".to_owned());
+        }
         for r in &self.app {
             if r.verdict != "ok" {
                 problems.push(format!("{} is {} (`{}`)", r.cite(), r.verdict, clip(&r.text)));
@@ -164,9 +167,11 @@ impl Judge<'_> {
         let mut problems = Vec::new();
         let mut detail = Vec::new();
         let mut tokens: Vec<String> = Vec::new();
+        let mut opened = 0;
         for conn in self.kit.conns.keys() {
             let frames: Vec<&Rec> = self.kit.rec.iter().filter(|r| r.conn == *conn).collect();
             let Some(first) = frames.iter().find(|r| r.dir == Dir::App) else { continue };
+            opened += 1;
             if first.ty() != "hello" || first.run_id() != "*" || first.payload()["versions"]["protocol"] != 1 {
                 problems.push(format!("{} opens the connection, not a hello with runId \"*\" and protocol 1", first.cite()));
                 continue;
@@ -198,6 +203,9 @@ impl Judge<'_> {
                 }
                 (None, None) => {}
             }
+        }
+        if opened == 0 {
+            problems.push("no connection carried an app frame: no handshake to check".to_owned());
         }
         // gm ≠ 1 while attached ends the connection (graphmind-session §4 D6, Decision 1).
         if let Some(bad) = self.kit.rec.iter().find(|r| r.dir == Dir::Viewer && r.verdict == "version-mismatch" && r.ty() != "hello.ack") {

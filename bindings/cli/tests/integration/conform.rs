@@ -1,6 +1,7 @@
 //! `wirecontract conform` without an adapter behind it: the listing, usage errors, and an app
-//! that never connects, which must fail the scenario (and pass only when `--expect` names
-//! exactly the checks that fail). The kit against real adapters runs in scripts/test: the
+//! that never connects, which must fail the scenario, the guarantees on frames (G1, G2)
+//! included, since nothing arrived to show them (and pass only when `--expect` names exactly
+//! the checks that fail). The kit against real adapters runs in scripts/test: the
 //! Python asyncio and synchronous hosts (step 30), Kotlin (step 40) and Swift (step 45), every
 //! scenario passing, and the real graphmind-ai client (step 35, its expected report).
 
@@ -70,14 +71,14 @@ fn an_app_that_never_connects_fails_and_expect_names_what_failed() {
     assert_eq!(scenario["name"], "late-attach");
     assert_eq!(scenario["passed"], false);
     let failed: Vec<&str> = scenario["checks"].as_array().expect("checks").iter().filter(|c| c["status"] == "fail").filter_map(|c| c["id"].as_str()).collect();
-    assert_eq!(failed, ["behaviour"], "{scenario}");
+    assert_eq!(failed, ["G1", "G2", "behaviour"], "{scenario}");
     let detail = scenario["checks"].as_array().and_then(|c| c.iter().find(|c| c["id"] == "behaviour")).map(|c| c["detail"].to_string()).unwrap_or_default();
     assert!(detail.contains("no run.finished arrived"), "{detail}");
     let xml = std::fs::read_to_string(&junit).expect("junit");
     assert!(xml.contains("<failure message=") && xml.contains("classname=\"conform.late-attach\""), "{xml}");
 
     let expect = dir.join("expect.json");
-    std::fs::write(&expect, r#"{"late-attach": ["behaviour"]}"#).expect("write");
+    std::fs::write(&expect, r#"{"late-attach": ["G1", "G2", "behaviour"]}"#).expect("write");
     let out = Command::new(BIN).args(["conform", "--scenario", "late-attach", "--expect"]).arg(&expect).args(["--", "true"]).output().expect("run");
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
     std::fs::write(&expect, r#"{"late-attach": ["G4"]}"#).expect("write");
