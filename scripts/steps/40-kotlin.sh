@@ -14,7 +14,8 @@
 # `wirecontract conform` against it (ConformTest: every scenario of
 # docs/conform.md plays ConformWorkload.kt in a JVM of its own and passes). A debug build: it reuses what steps 10 and 20 compiled, where a release
 # build (fat LTO, one codegen unit) costs minutes on a 2-core CI machine. Maven fetches what it
-# needs into ~/.m2 on a cold machine.
+# needs into ~/.m2 on a cold machine. A jar build given no native library must stop with its
+# message (maven-enforcer-plugin).
 set -euo pipefail
 ROOT="$(pwd)"
 TARGET="${CARGO_TARGET_DIR:-$ROOT/target}"
@@ -27,6 +28,15 @@ cargo build --quiet --locked -p wirecontract-cli
 REPORTS="$ROOT/target/kotlin-tests/surefire-reports"  # tests/pom.xml: <directory>
 rm -rf "$REPORTS"
 mvn -q -B -Dstyle.color=never -f bindings/uniffi/kotlin/pom.xml -Dnative.lib.dir="$TARGET/debug" install
+# Without a native library the jar is not built: the build stops naming the directory.
+empty="$(mktemp -d)"
+if mvn -q -B -Dstyle.color=never -f bindings/uniffi/kotlin/pom.xml -Dnative.lib.dir="$empty" validate >"$empty.log" 2>&1 \
+    || ! grep -q "No native library in native.lib.dir ($empty)" "$empty.log"; then
+    echo "40-kotlin: a jar build without the native library did not stop with its message:" >&2
+    cat "$empty.log" >&2
+    exit 1
+fi
+rm -rf "$empty" "$empty.log"
 status=0
 mvn -q -B -Dstyle.color=never -f bindings/uniffi/kotlin/tests/pom.xml -Dwirecontract.cli="$TARGET/debug/wirecontract" test || status=$?
 # -q hides Surefire's own summary: total it from the reports.
