@@ -28,9 +28,10 @@ pub fn protocols() -> &'static [&'static Protocol] {
     crate::PROTOCOLS
 }
 
-/// The protocol registered under `name` (`"graphmind"`, `"graphorin"`).
+/// The protocol registered under `name` (`"graphmind"`, `"graphorin"`): its newest version
+/// when several are declared ([`versions`]).
 pub fn protocol(name: &str) -> Option<&'static Protocol> {
-    protocols().iter().copied().find(|p| p.name == name)
+    protocols().iter().copied().filter(|p| p.name == name).max_by(|a, b| version_order(a.version.1, b.version.1))
 }
 
 /// Why [`protocol`] found nothing, in one line naming the registered protocols: the text the
@@ -103,6 +104,91 @@ pub fn parse_any_bytes(p: &Protocol, frame: &[u8]) -> AnyOutcome {
         Ok(text) => (p.parse_any)(text),
         Err(e) => AnyOutcome::Invalid { reason: not_utf8_reason(e.valid_up_to()), issues: Vec::new() },
     }
+}
+
+/// Every version the registry declares of the protocol `name` ([`Protocol::name`] shared,
+/// [`Protocol::version`] told apart), oldest first.
+pub fn versions(name: &str) -> Vec<&'static Protocol> {
+    versions_in(protocols(), name)
+}
+
+/// [`versions`] over a given list (a test's scratch protocols).
+pub fn versions_in(protocols: &[&'static Protocol], name: &str) -> Vec<&'static Protocol> {
+    let mut found: Vec<&'static Protocol> = protocols.iter().copied().filter(|p| p.name == name).collect();
+    found.sort_by(|a, b| version_order(a.version.1, b.version.1));
+    found
+}
+
+/// Versions compare as numbers when both are decimal integers (`"2" < "10"`), else as text.
+fn version_order(a: &str, b: &str) -> std::cmp::Ordering {
+    match (a.parse::<u64>(), b.parse::<u64>()) {
+        (Ok(x), Ok(y)) => x.cmp(&y),
+        _ => a.cmp(b),
+    }
+}
+
+/// The version a frame carries in its top-level member `member`, as the registry spells
+/// versions: a string's text (`"v": "2"` is `2`) or a number's JSON text (`"gm": 2` is `2`).
+/// `None` when the frame is not JSON or not an object, or the member is absent or of another
+/// type (the last occurrence counts, as in `JSON.parse`).
+pub fn frame_version(frame: &str, member: &str) -> Option<String> {
+    use wirecontract_json::{decode_string, JsonKind, Val};
+    wirecontract_json::validate(frame, wirecontract_json::DEFAULT_MAX_DEPTH).ok()?;
+    let root = Val::root(frame);
+    let value = root.members().filter(|(k, _)| decode_string(k).text == member).last().map(|(_, v)| v)?;
+    match value.kind() {
+        JsonKind::String => value.string_raw().map(|raw| decode_string(raw).text.into_owned()),
+        JsonKind::Number => Some(value.raw().to_owned()),
+        _ => None,
+    }
+}
+
+/// A frame read by [`parse_any_version`]: the declared version that read it, the version it
+/// carries, every declared version, and the verdict.
+#[derive(Debug)]
+pub struct Routed {
+    /// The declared version whose [`Protocol::version`] value the frame carries; for a frame
+    /// carrying none of them, the newest, whose own parse answers (`version-mismatch` for
+    /// another version, `Invalid` for a missing member).
+    pub protocol: &'static Protocol,
+    /// [`frame_version`] of the frame.
+    pub received: Option<String>,
+    /// Every version declared under the protocol's name, oldest first.
+    pub supported: Vec<&'static str>,
+    /// The verdict of [`Routed::protocol`]'s [`Protocol::parse_any`].
+    pub outcome: AnyOutcome,
+}
+
+impl Routed {
+    /// One line naming both sides when the frame carries a version the registry does not
+    /// declare under this name (`the frame carries gm 2; graphmind declares 1`); `None`
+    /// otherwise.
+    pub fn mismatch(&self) -> Option<String> {
+        let received = self.received.as_deref()?;
+        if self.supported.contains(&received) {
+            return None;
+        }
+        Some(format!("the frame carries {} {received}; {} declares {}", self.protocol.version.0, self.protocol.name, self.supported.join(", ")))
+    }
+}
+
+/// Parses a frame of any declared version of the protocol `name`, picked by the frame's
+/// version member: the router for a process that speaks several versions side by side.
+/// `None` when no protocol of that name is declared. With one version declared it gives
+/// exactly that version's [`Protocol::parse_any`] verdict. The version member is read by one
+/// validating pass before the chosen parse.
+pub fn parse_any_version(name: &str, frame: &str) -> Option<Routed> {
+    route_version(protocols(), name, frame)
+}
+
+/// [`parse_any_version`] over a given list (a test's scratch protocols).
+pub fn route_version(protocols: &[&'static Protocol], name: &str, frame: &str) -> Option<Routed> {
+    let declared = versions_in(protocols, name);
+    let newest = *declared.last()?;
+    let received = frame_version(frame, newest.version.0);
+    let protocol = received.as_deref().and_then(|r| declared.iter().copied().find(|p| p.version.1 == r)).unwrap_or(newest);
+    let supported = declared.iter().map(|p| p.version.1).collect();
+    Some(Routed { protocol, received, supported, outcome: (protocol.parse_any)(frame) })
 }
 
 /// Why a frame whose bytes are not UTF-8 is refused, naming the first bad byte's offset.
@@ -944,6 +1030,89 @@ mod tests {
         parse_any: |_| AnyOutcome::Other { kind: "none", message: None },
         schema: || serde_json::Value::Null,
     };
+
+    wire_object! {
+        /// `say` of tiny v2: its `text` renamed `words`.
+        pub struct TinySay2 {
+            /// The text.
+            words: String = "words",
+        }
+    }
+
+    /// Tiny v2 beside v1: same name, `"v": "2"`, `ping` removed and `say`'s field renamed.
+    static TINY2: Protocol = Protocol {
+        name: "tiny",
+        title: "Tiny",
+        spec: "tiny-v2",
+        version: ("v", "2"),
+        messages: &[MessageDesc {
+            wire: "say",
+            variant: "Say",
+            payload: &<TinySay2 as Described>::DESC,
+            group: MessageGroup::Event,
+            direction: Direction::ClientToServer,
+            doc: "",
+        }],
+        parse_any: |frame| parse_by_key(frame, &TINY2),
+        schema: || schema_by_key(&TINY2, "https://tiny.example/v2/frame.schema.json"),
+        ..TINY_FIELDS
+    };
+
+    /// Two versions declared side by side: each is listed oldest first, the router reads each
+    /// frame with the version it carries, and a version neither declares is named with both.
+    #[test]
+    fn versions_side_by_side_are_routed_by_the_version_member() {
+        use super::{route_version, versions_in};
+        let both: &[&'static Protocol] = &[&TINY2, &CLASH, &TINY];
+        let names: Vec<&str> = versions_in(both, "tiny").iter().map(|p| p.spec).collect();
+        assert_eq!(names, ["tiny-v1", "tiny-v2"]);
+        let route = |frame: &str| route_version(both, "tiny", frame).expect("tiny is declared");
+
+        let v1 = route(r#"{"v":"1","cmd":"say","text":"t"}"#);
+        assert_eq!((v1.protocol.spec, v1.received.as_deref(), v1.mismatch()), ("tiny-v1", Some("1"), None));
+        assert!(matches!(v1.outcome, AnyOutcome::Ok { ref message, .. } if message == "say"));
+        let v2 = route(r#"{"v":"2","cmd":"say","words":"t"}"#);
+        assert_eq!((v2.protocol.spec, v2.received.as_deref()), ("tiny-v2", Some("2")));
+        assert!(matches!(v2.outcome, AnyOutcome::Ok { ref message, .. } if message == "say"));
+        // Each version's own rules: v2 has no `ping`, and v1's `say` needs `text`.
+        assert!(matches!(route(r#"{"v":"2","cmd":"ping","nonce":"n"}"#).outcome, AnyOutcome::Invalid { .. }));
+        assert!(matches!(route(r#"{"v":"1","cmd":"say","words":"t"}"#).outcome, AnyOutcome::Invalid { .. }));
+
+        // A frame of one version given to the other's parser is a version mismatch.
+        assert!(matches!((TINY.parse_any)(r#"{"v":"2","cmd":"say","words":"t"}"#), AnyOutcome::Other { kind: "version-mismatch", .. }));
+        assert!(matches!((TINY2.parse_any)(r#"{"v":"1","cmd":"say","text":"t"}"#), AnyOutcome::Other { kind: "version-mismatch", .. }));
+
+        // A version neither declares: the newest answers, and the mismatch names both sides.
+        let v3 = route(r#"{"v":"3","cmd":"say","words":"t"}"#);
+        assert_eq!(v3.protocol.spec, "tiny-v2");
+        assert!(matches!(v3.outcome, AnyOutcome::Other { kind: "version-mismatch", .. }));
+        assert_eq!(v3.mismatch().as_deref(), Some("the frame carries v 3; tiny declares 1, 2"));
+        // No version member, or not JSON: the newest's own verdict, nothing received.
+        for frame in [r#"{"cmd":"say","words":"t"}"#, "{", "[1]"] {
+            let r = route(frame);
+            assert_eq!((r.protocol.spec, r.received.as_deref(), r.mismatch()), ("tiny-v2", None, None), "{frame}");
+            assert!(matches!(r.outcome, AnyOutcome::Invalid { .. }), "{frame}");
+        }
+        assert!(route_version(both, "nope", "{}").is_none());
+    }
+
+    /// The router over the crate's protocols: one version each, so it answers exactly as the
+    /// protocol's own parse, and names both versions for another `gm`.
+    #[test]
+    fn the_router_over_the_registry_matches_each_protocol() {
+        use super::parse_any_version;
+        let ok = r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"mode.set","payload":{"mode":"step"}}"#;
+        let r = parse_any_version("graphmind", ok).expect("graphmind");
+        assert_eq!((r.protocol.name, r.received.as_deref(), r.supported.as_slice()), ("graphmind", Some("1"), &["1"][..]));
+        assert!(matches!(r.outcome, AnyOutcome::Ok { ref message, .. } if message == "mode.set"));
+        let r = parse_any_version("graphmind", &ok.replace("\"gm\":1", "\"gm\":2")).expect("graphmind");
+        assert!(matches!(r.outcome, AnyOutcome::Other { kind: "version-mismatch", .. }), "{:?}", r.outcome);
+        assert_eq!(r.mismatch().as_deref(), Some("the frame carries gm 2; graphmind declares 1"));
+        for p in crate::PROTOCOLS {
+            assert_eq!(super::versions(p.name).len(), 1, "{} is declared once", p.name);
+            assert!(std::ptr::eq(super::protocol(p.name).expect("registered"), *p));
+        }
+    }
 
     /// Object and enum names are unique across the registered protocols (the Python
     /// extension declares one type per name), and a clash is named with its protocols.

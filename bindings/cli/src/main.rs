@@ -235,7 +235,9 @@ impl Judge {
 
 /// A frame's verdict from a protocol's generic parse: `{"kind":"ok","message"}`,
 /// `{"kind":"invalid","reason","issues"}`, or another verdict of the protocol by its name
-/// (`{"kind":"version-mismatch"}`, with `message` when known).
+/// (`{"kind":"version-mismatch"}`, with `message` when known). Every declared version of the
+/// protocol reads its own frames (the registry's router); a version none declares adds
+/// `received` and `supported` (the declared versions) and a `reason` naming both.
 #[derive(Debug, Serialize)]
 struct RegistryVerdict {
     /// `ok`, `invalid`, or the protocol's own verdict name.
@@ -249,6 +251,12 @@ struct RegistryVerdict {
     /// Every issue found, for `invalid`.
     #[serde(skip_serializing_if = "Option::is_none")]
     issues: Option<Vec<VerdictIssue>>,
+    /// The version the frame carries, for a version no declared one matches.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    received: Option<String>,
+    /// Every declared version of the protocol, oldest first, beside `received`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    supported: Option<Vec<&'static str>>,
 }
 
 /// Parses one frame with `protocol`'s generic parse (bytes that are not UTF-8 are the registry's
@@ -256,19 +264,32 @@ struct RegistryVerdict {
 /// command's own memory bound, which the protocol may not share) gets `invalid` saying so
 /// instead of a verdict on its first `limit` bytes.
 fn registry_verdict(protocol: &registry::Protocol, frame: &[u8], limit: usize) -> RegistryVerdict {
+    let verdict = |kind, message, reason, issues| RegistryVerdict { kind, message, reason, issues, received: None, supported: None };
     if frame.len() > limit {
         let reason = format!("line longer than {limit} bytes: wirecontract parse reads no more of a line");
-        return RegistryVerdict { kind: "invalid", message: None, reason: Some(reason), issues: None };
+        return verdict("invalid", None, Some(reason), None);
     }
-    match registry::parse_any_bytes(protocol, frame) {
-        AnyOutcome::Ok { message, .. } => RegistryVerdict { kind: "ok", message: Some(message), reason: None, issues: None },
+    let text = match std::str::from_utf8(frame) {
+        Ok(text) => text,
+        Err(e) => return verdict("invalid", None, Some(registry::not_utf8_reason(e.valid_up_to())), None),
+    };
+    let Some(routed) = registry::parse_any_version(protocol.name, text) else {
+        return verdict("invalid", None, Some(registry::unknown_protocol(protocol.name)), None);
+    };
+    let mismatch = routed.mismatch();
+    let mut v = match routed.outcome {
+        AnyOutcome::Ok { message, .. } => verdict("ok", Some(message), None, None),
         // No issues: the frame is not JSON (as GraphMind's verdict leaves `issues` out then).
-        AnyOutcome::Invalid { reason, issues } if issues.is_empty() => RegistryVerdict { kind: "invalid", message: None, reason: Some(reason), issues: None },
-        AnyOutcome::Invalid { reason, issues } => {
-            RegistryVerdict { kind: "invalid", message: None, reason: Some(reason), issues: Some(issues.iter().map(VerdictIssue::from).collect()) }
-        }
-        AnyOutcome::Other { kind, message } => RegistryVerdict { kind, message, reason: None, issues: None },
+        AnyOutcome::Invalid { reason, issues } if issues.is_empty() => verdict("invalid", None, Some(reason), None),
+        AnyOutcome::Invalid { reason, issues } => verdict("invalid", None, Some(reason), Some(issues.iter().map(VerdictIssue::from).collect())),
+        AnyOutcome::Other { kind, message } => verdict(kind, message, None, None),
+    };
+    if let Some(reason) = mismatch.filter(|_| v.kind == "version-mismatch") {
+        v.reason = Some(reason);
+        v.received = routed.received;
+        v.supported = Some(routed.supported);
     }
+    v
 }
 
 /// A Graphorin frame's verdict: `{"kind":"ok","variant"}` or `{"kind":"invalid","reason",
@@ -535,5 +556,9 @@ mod tests {
         let issues = registry_verdict(p, br#"{"gm":1,"seq":-1,"ts":2,"runId":"r","type":"mode.set","payload":{"mode":"step"}}"#, 1000);
         assert_eq!(issues.kind, "invalid");
         assert_eq!(issues.issues.expect("issues")[0].path, "seq");
+        // Another version than the declared ones: both named.
+        let v2 = registry_verdict(p, br#"{"gm":2,"seq":1,"ts":2,"runId":"r","type":"mode.set","payload":{"mode":"step"}}"#, 1000);
+        assert_eq!((v2.kind, v2.received.as_deref(), v2.supported.as_deref()), ("version-mismatch", Some("2"), Some(&["1"][..])));
+        assert_eq!(v2.reason.as_deref(), Some("the frame carries gm 2; graphmind declares 1"));
     }
 }
