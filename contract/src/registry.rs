@@ -128,17 +128,18 @@ fn version_order(a: &str, b: &str) -> std::cmp::Ordering {
 }
 
 /// The version a frame carries in its top-level member `member`, as the registry spells
-/// versions: a string's text (`"v": "2"` is `2`) or a number's JSON text (`"gm": 2` is `2`).
-/// `None` when the frame is not JSON or not an object, or the member is absent or of another
-/// type (the last occurrence counts, as in `JSON.parse`).
+/// versions: a string's text (`"v": "2"` is `2`), an integral number's value (`"gm": 2`,
+/// `2.0` and `2e0` are all `2`, as GraphMind reads `gm`), another number's JSON text. `None`
+/// when the frame is not JSON or not an object, or the member is absent or of another type
+/// (the last occurrence counts, as in `JSON.parse`). One validating pass over the frame.
 pub fn frame_version(frame: &str, member: &str) -> Option<String> {
-    use wirecontract_json::{decode_string, JsonKind, Val};
+    use wirecontract_json::{decode_string, safe_integer, JsonKind, Val};
     wirecontract_json::validate(frame, wirecontract_json::DEFAULT_MAX_DEPTH).ok()?;
     let root = Val::root(frame);
     let value = root.members().filter(|(k, _)| decode_string(k).text == member).last().map(|(_, v)| v)?;
     match value.kind() {
         JsonKind::String => value.string_raw().map(|raw| decode_string(raw).text.into_owned()),
-        JsonKind::Number => Some(value.raw().to_owned()),
+        JsonKind::Number => Some(value.as_f64().and_then(safe_integer).map_or_else(|| value.raw().to_owned(), |n| n.to_string())),
         _ => None,
     }
 }
@@ -151,7 +152,8 @@ pub struct Routed {
     /// carrying none of them, the newest, whose own parse answers (`version-mismatch` for
     /// another version, `Invalid` for a missing member).
     pub protocol: &'static Protocol,
-    /// [`frame_version`] of the frame.
+    /// [`frame_version`] of the frame, read when several versions are declared or the verdict
+    /// is `version-mismatch`; `None` otherwise, or when the frame carries no version.
     pub received: Option<String>,
     /// Every version declared under the protocol's name, oldest first.
     pub supported: Vec<&'static str>,
@@ -160,10 +162,13 @@ pub struct Routed {
 }
 
 impl Routed {
-    /// One line naming both sides when the frame carries a version the registry does not
-    /// declare under this name (`the frame carries gm 2; graphmind declares 1`); `None`
-    /// otherwise.
+    /// For a `version-mismatch` verdict on a version the registry does not declare under this
+    /// name, one line naming both sides (`the frame carries gm 2; graphmind declares 1`);
+    /// `None` for any other verdict.
     pub fn mismatch(&self) -> Option<String> {
+        if !matches!(self.outcome, AnyOutcome::Other { kind: "version-mismatch", .. }) {
+            return None;
+        }
         let received = self.received.as_deref()?;
         if self.supported.contains(&received) {
             return None;
@@ -174,9 +179,10 @@ impl Routed {
 
 /// Parses a frame of any declared version of the protocol `name`, picked by the frame's
 /// version member: the router for a process that speaks several versions side by side.
-/// `None` when no protocol of that name is declared. With one version declared it gives
-/// exactly that version's [`Protocol::parse_any`] verdict. The version member is read by one
-/// validating pass before the chosen parse.
+/// `None` when no protocol of that name is declared. With one version declared it is that
+/// version's [`Protocol::parse_any`] alone (its own limits first; the version member is read
+/// again only for a `version-mismatch`); with several, one validating pass reads the version
+/// member before the chosen parse.
 pub fn parse_any_version(name: &str, frame: &str) -> Option<Routed> {
     route_version(protocols(), name, frame)
 }
@@ -185,10 +191,16 @@ pub fn parse_any_version(name: &str, frame: &str) -> Option<Routed> {
 pub fn route_version(protocols: &[&'static Protocol], name: &str, frame: &str) -> Option<Routed> {
     let declared = versions_in(protocols, name);
     let newest = *declared.last()?;
-    let received = frame_version(frame, newest.version.0);
+    let member = newest.version.0;
+    let received = if declared.len() > 1 { frame_version(frame, member) } else { None };
     let protocol = received.as_deref().and_then(|r| declared.iter().copied().find(|p| p.version.1 == r)).unwrap_or(newest);
+    let outcome = (protocol.parse_any)(frame);
+    let received = match outcome {
+        AnyOutcome::Other { kind: "version-mismatch", .. } if received.is_none() => frame_version(frame, member),
+        _ => received,
+    };
     let supported = declared.iter().map(|p| p.version.1).collect();
-    Some(Routed { protocol, received, supported, outcome: (protocol.parse_any)(frame) })
+    Some(Routed { protocol, received, supported, outcome })
 }
 
 /// Why a frame whose bytes are not UTF-8 is refused, naming the first bad byte's offset.
@@ -1103,14 +1115,25 @@ mod tests {
         use super::parse_any_version;
         let ok = r#"{"gm":1,"seq":1,"ts":2,"runId":"r","type":"mode.set","payload":{"mode":"step"}}"#;
         let r = parse_any_version("graphmind", ok).expect("graphmind");
-        assert_eq!((r.protocol.name, r.received.as_deref(), r.supported.as_slice()), ("graphmind", Some("1"), &["1"][..]));
+        assert_eq!((r.protocol.name, r.supported.as_slice(), r.mismatch()), ("graphmind", &["1"][..], None));
         assert!(matches!(r.outcome, AnyOutcome::Ok { ref message, .. } if message == "mode.set"));
-        let r = parse_any_version("graphmind", &ok.replace("\"gm\":1", "\"gm\":2")).expect("graphmind");
-        assert!(matches!(r.outcome, AnyOutcome::Other { kind: "version-mismatch", .. }), "{:?}", r.outcome);
-        assert_eq!(r.mismatch().as_deref(), Some("the frame carries gm 2; graphmind declares 1"));
+        // `gm` as GraphMind reads it: 1.0 is 1.
+        let r = parse_any_version("graphmind", &ok.replace("\"gm\":1", "\"gm\":1.0")).expect("graphmind");
+        assert!(matches!(r.outcome, AnyOutcome::Ok { .. }), "{:?}", r.outcome);
+        let r = parse_any_version("graphmind", &ok.replace("\"gm\":1", "\"gm\":1.5")).expect("graphmind");
+        assert!(matches!(r.outcome, AnyOutcome::Invalid { .. }) && r.mismatch().is_none(), "{:?}", r.outcome);
+        for (gm, received) in [("2", "2"), ("2e0", "2"), ("2.0", "2")] {
+            let r = parse_any_version("graphmind", &ok.replace("\"gm\":1", &format!("\"gm\":{gm}"))).expect("graphmind");
+            assert!(matches!(r.outcome, AnyOutcome::Other { kind: "version-mismatch", .. }), "{gm}: {:?}", r.outcome);
+            assert_eq!(r.mismatch(), Some(format!("the frame carries gm {received}; graphmind declares 1")), "{gm}");
+        }
+        // Every name reads its newest version, and no (name, version) pair is declared twice.
+        let mut pairs: Vec<(&str, &str)> = Vec::new();
         for p in crate::PROTOCOLS {
-            assert_eq!(super::versions(p.name).len(), 1, "{} is declared once", p.name);
-            assert!(std::ptr::eq(super::protocol(p.name).expect("registered"), *p));
+            assert!(!pairs.contains(&(p.name, p.version.1)), "{} v{} is declared twice", p.name, p.version.1);
+            pairs.push((p.name, p.version.1));
+            let newest = *super::versions(p.name).last().expect("registered");
+            assert!(std::ptr::eq(super::protocol(p.name).expect("registered"), newest), "{}", p.name);
         }
     }
 

@@ -64,6 +64,9 @@ conform_python python-sync bindings/python/conform/workload_sync.py
 # side (each suite is one process; CI has two cores), each into its log, printed when both end.
 versions=(3.10 3.13)
 pids=()
+# Interrupted or killed, the step stops both suites (background jobs ignore Ctrl-C) and shows
+# what they printed.
+trap 'kill "${pids[@]}" 2>/dev/null; cat "$ROOT"/target/pytest-3.*.log 2>/dev/null; exit 130' INT TERM
 for v in "${versions[@]}"; do
     run_suite "$(python_for "$v")" "$ROOT/target/test-venv-$v" -m "not load or threads" >"$ROOT/target/pytest-$v.log" 2>&1 &
     pids+=("$!")
@@ -72,6 +75,7 @@ failed=()
 for i in "${!versions[@]}"; do
     wait "${pids[$i]}" || failed+=("${versions[$i]}")
 done
+trap - INT TERM
 for v in "${versions[@]}"; do cat "$ROOT/target/pytest-$v.log"; done
 [ "${#failed[@]}" = 0 ] || { echo "30-python: the suite failed on Python ${failed[*]}" >&2; exit 1; }
 # A debug wheel with the `test-hooks` feature: a forced panic at the boundary must surface as
