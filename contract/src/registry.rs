@@ -7,6 +7,8 @@
 //! frame; objects point at the types of their fields ([`Ty`]), so the set of objects and
 //! enums of a protocol is found by walking from its messages ([`Protocol::objects`],
 //! [`Protocol::enums`]): declaring a type and using it is all it takes to register it.
+//! Versions of one protocol are entries sharing a name: [`versions`] lists them, [`protocol`]
+//! gives the newest, and [`parse_any_version`] reads a frame with the version it carries.
 //!
 //! Generators (schema post-processing, `.pyi` stubs, Python classes, uniffi glue, TypeScript,
 //! docs, shrink skeleton plans) read these tables; bindings convert host values through the
