@@ -284,7 +284,7 @@ fn registry_verdict(protocol: &registry::Protocol, frame: &[u8], limit: usize) -
         AnyOutcome::Invalid { reason, issues } => verdict("invalid", None, Some(reason), Some(issues.iter().map(VerdictIssue::from).collect())),
         AnyOutcome::Other { kind, message } => verdict(kind, message, None, None),
     };
-    if let Some(reason) = mismatch.filter(|_| v.kind == "version-mismatch") {
+    if let Some(reason) = mismatch {
         v.reason = Some(reason);
         v.received = routed.received;
         v.supported = Some(routed.supported);
